@@ -1,0 +1,13 @@
+package io.servebench.engine;
+
+import java.net.URI;
+
+/**
+ * A running engine's address.
+ *
+ * @param baseUri    where the OpenAI-compatible API lives, e.g. {@code http://127.0.0.1:8000} (no {@code /v1})
+ * @param model      the model id to put in requests
+ * @param metricsUri the Prometheus endpoint, {@code null} when the engine has none
+ */
+public record Endpoint(URI baseUri, String model, URI metricsUri) {
+}

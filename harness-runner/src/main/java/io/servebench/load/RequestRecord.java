@@ -1,0 +1,95 @@
+package io.servebench.load;
+
+import java.util.Arrays;
+
+/**
+ * What happened to one request: every timestamp is a {@link System#nanoTime()} value (on Linux
+ * CLOCK_MONOTONIC, comparable with other processes' monotonic clocks on the same host);
+ * {@link #NONE} marks one that did not happen.
+ *
+ * @param id                 the request's id, also sent as the {@code X-Request-Id} header
+ * @param warmup             a warm-up request, left out of the results
+ * @param intendedNs         {@code a_i}: when the arrival schedule said the request goes out
+ * @param sentNs             {@code s_i}: when its bytes were handed to the connection
+ * @param firstTokenNs       {@code f_i}: the first token event (content or reasoning)
+ * @param firstContentNs     the first event carrying {@code delta.content} / {@code text}
+ * @param endNs              {@code e_i}: the last token event
+ * @param doneNs             when the response ended (last byte, {@code [DONE]}, or the failure)
+ * @param promptTokens       prompt tokens ({@code usage.prompt_tokens}, else the client's count)
+ * @param outputTokens       {@code o_i}: output tokens
+ * @param outputTokensSource where {@code outputTokens} came from
+ * @param eventTimesNs       arrival time of each token event, in order
+ * @param eventTokens        tokens carried by each token event ({@code n ≥ 1})
+ * @param eventTokensSource  where the per-event counts came from
+ * @param eventsPerReadMax   the largest number of token events parsed from one network read
+ * @param coalescedEvents    token events that shared their read with an earlier token event
+ * @param httpStatus         the response status, 0 when none arrived
+ * @param error              why the request failed ({@code kind: detail}), {@code null} when it succeeded
+ */
+public record RequestRecord(
+        long id,
+        boolean warmup,
+        long intendedNs,
+        long sentNs,
+        long firstTokenNs,
+        long firstContentNs,
+        long endNs,
+        long doneNs,
+        int promptTokens,
+        int outputTokens,
+        TokenSource outputTokensSource,
+        long[] eventTimesNs,
+        int[] eventTokens,
+        TokenSource eventTokensSource,
+        int eventsPerReadMax,
+        int coalescedEvents,
+        int httpStatus,
+        String error) {
+
+    /** Marks a timestamp that did not happen. */
+    public static final long NONE = Long.MIN_VALUE;
+
+    public RequestRecord {
+        if (eventTimesNs.length != eventTokens.length) {
+            throw new IllegalArgumentException("eventTimesNs and eventTokens differ in length: "
+                    + eventTimesNs.length + " vs " + eventTokens.length);
+        }
+    }
+
+    public boolean succeeded() {
+        return error == null;
+    }
+
+    /** The error's kind: the part of {@link #error()} before the first colon. */
+    public String errorKind() {
+        if (error == null) {
+            return null;
+        }
+        int colon = error.indexOf(':');
+        return colon < 0 ? error : error.substring(0, colon);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RequestRecord r && id == r.id && warmup == r.warmup && intendedNs == r.intendedNs
+                && sentNs == r.sentNs && firstTokenNs == r.firstTokenNs && firstContentNs == r.firstContentNs
+                && endNs == r.endNs && doneNs == r.doneNs && promptTokens == r.promptTokens
+                && outputTokens == r.outputTokens && outputTokensSource == r.outputTokensSource
+                && Arrays.equals(eventTimesNs, r.eventTimesNs) && Arrays.equals(eventTokens, r.eventTokens)
+                && eventTokensSource == r.eventTokensSource && eventsPerReadMax == r.eventsPerReadMax
+                && coalescedEvents == r.coalescedEvents && httpStatus == r.httpStatus
+                && java.util.Objects.equals(error, r.error);
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(id) * 31 + Long.hashCode(sentNs);
+    }
+
+    @Override
+    public String toString() {
+        return "RequestRecord[id=" + id + ", sent=" + sentNs + ", firstToken=" + firstTokenNs + ", end=" + endNs
+                + ", outputTokens=" + outputTokens + "/" + outputTokensSource + ", events=" + eventTimesNs.length
+                + ", status=" + httpStatus + ", error=" + error + "]";
+    }
+}
