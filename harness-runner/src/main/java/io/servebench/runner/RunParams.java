@@ -1,0 +1,42 @@
+package io.servebench.runner;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How to run a selection of benchmarks: the command line's settings, immutable.
+ *
+ * @param includes    regular expressions, any of which must be found in {@code Class.variant}; empty selects all
+ * @param overrides   {@code -p name=v1,v2} values by name
+ * @param repetitions independent runs of each trial (JMH's forks)
+ * @param outputDir   the run folder
+ * @param simulate    run every trial on the simulated engine, whatever engine the study names
+ * @param quick       shorten every trial to about {@link #QUICK_SECONDS} seconds of load
+ * @param seed        seeds request order, arrival times and the simulated engine
+ */
+public record RunParams(List<String> includes, Map<String, List<String>> overrides, int repetitions, Path outputDir,
+                        boolean simulate, boolean quick, long seed) {
+
+    /** Seconds of load per trial in quick mode. */
+    public static final int QUICK_SECONDS = 4;
+
+    /** Fewest measured requests per trial in quick mode, so that slow rates still give a distribution. */
+    public static final int QUICK_MIN_REQUESTS = 16;
+
+    public RunParams {
+        includes = List.copyOf(includes);
+        overrides = Map.copyOf(overrides);
+        if (repetitions < 1) {
+            throw new IllegalArgumentException("-r " + repetitions + ": expected at least 1 repetition");
+        }
+    }
+
+    /** Measured requests for a trial declared with {@code declared} requests at {@code rate} per second. */
+    public int requestsFor(int declared, double rate) {
+        if (!quick) {
+            return declared;
+        }
+        return (int) Math.min(declared, Math.max(QUICK_MIN_REQUESTS, Math.ceil(QUICK_SECONDS * rate)));
+    }
+}

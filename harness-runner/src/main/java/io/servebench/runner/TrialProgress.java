@@ -1,0 +1,75 @@
+package io.servebench.runner;
+
+import io.servebench.load.LoadListener;
+import io.servebench.load.RequestRecord;
+import io.servebench.results.Metric;
+import io.servebench.results.Stat;
+import io.servebench.results.TrialMetrics;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+
+import java.io.PrintWriter;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Shows one trial's progress: a live bar on a terminal, and on a pipe (CI, {@code | tee}) just a line
+ * when the trial starts and one when it ends, so logs stay readable.
+ */
+final class TrialProgress implements LoadListener, AutoCloseable {
+
+    private final PrintWriter out;
+    private final String name;
+    private final int total;
+    private final ProgressBar bar;
+    private final AtomicInteger failed = new AtomicInteger();
+
+    private TrialProgress(PrintWriter out, String name, int total, ProgressBar bar) {
+        this.out = out;
+        this.name = name;
+        this.total = total;
+        this.bar = bar;
+    }
+
+    static TrialProgress start(PrintWriter out, String name, int requests) {
+        if (System.console() == null) {
+            out.printf("%s: %d requests...%n", name, requests);
+            return new TrialProgress(out, name, requests, null);
+        }
+        ProgressBar bar = new ProgressBarBuilder().setTaskName(name).setInitialMax(requests)
+                .setStyle(ProgressBarStyle.ASCII).setUnit(" req", 1).setUpdateIntervalMillis(250).continuousUpdate().build();
+        return new TrialProgress(out, name, requests, bar);
+    }
+
+    @Override
+    public void onComplete(RequestRecord record) {
+        if (!record.succeeded()) {
+            failed.incrementAndGet();
+        }
+        if (bar != null) {
+            bar.step();
+        }
+    }
+
+    /** Ends the bar and prints the trial's headline numbers. */
+    void finish(TrialMetrics metrics) {
+        close();
+        out.printf("%s: %d/%d ok, mean latency %s s, median TTFT %s ms, median ITL %s ms, %s tok/s%n", name,
+                total - failed.get(), total,
+                format(metrics.number(Metric.E2E_LATENCY, Stat.MEAN).orElse(Double.NaN), 3),
+                format(metrics.number(Metric.TTFT, Stat.P50).orElse(Double.NaN), 1),
+                format(metrics.number(Metric.ITL, Stat.P50).orElse(Double.NaN), 2),
+                format(metrics.number(Metric.OUTPUT_THROUGHPUT, null).orElse(Double.NaN), 0));
+    }
+
+    private static String format(double value, int decimals) {
+        return Double.isNaN(value) ? "—" : String.format("%." + decimals + "f", value);
+    }
+
+    @Override
+    public void close() {
+        if (bar != null) {
+            bar.close();
+        }
+    }
+}

@@ -1,0 +1,198 @@
+package io.servebench.runner.plan;
+
+import io.servebench.annotations.Profile;
+import io.servebench.runner.study.Flag;
+import io.servebench.runner.study.ParamSpec;
+import io.servebench.runner.study.StudyDescriptor;
+import io.servebench.runner.study.Studies;
+import io.servebench.runner.study.VariantDescriptor;
+import io.servebench.runner.study.WorkloadSpec;
+import io.servebench.workload.Datasets;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Expands selected variants into result blocks and distinct trials. Settings resolve as JMH's do:
+ * the command line ({@code -p}) first, then the variant method, then the class, then
+ * {@link #DEFAULTS}. Each variant expands over the cartesian product of the parameters it uses: the
+ * workload parameters ({@code rate}, {@code requests}, {@code warmup}, {@code concurrency},
+ * {@code dataset}, {@code profile}) and the {@code @Param} fields its flags name as {@code ${field}}.
+ */
+public final class TrialPlanner {
+
+    /** Workload settings that {@code -p} can set and a {@code @Param} field of that name expands. */
+    public static final List<String> WORKLOAD_KEYS = List.of("dataset", "profile", "rate", "concurrency", "requests", "warmup");
+
+    /** What a setting is when neither the command line, the method nor the class says. */
+    public static final WorkloadPoint DEFAULTS = new WorkloadPoint(Datasets.SYNTHETIC_SHAREGPT, Profile.CONSTANT, 1, 1, 100, 0);
+
+    private static final List<String> PROFILES = List.of(Profile.CONSTANT, Profile.POISSON, Profile.CONCURRENT);
+
+    private final Map<String, List<String>> overrides;
+
+    /**
+     * @param overrides {@code -p name=v1,v2} values by name; a workload key or a {@code @Param} field name
+     * @throws IllegalArgumentException for a workload value that does not parse or is out of range
+     */
+    public TrialPlanner(Map<String, List<String>> overrides) {
+        this.overrides = Map.copyOf(overrides);
+        overrides.forEach((key, values) -> {
+            if (values.isEmpty()) {
+                throw new IllegalArgumentException("-p " + key + "= has no value; expected -p " + key + "=v1,v2,...");
+            }
+            if (WORKLOAD_KEYS.contains(key)) {
+                values.forEach(v -> checkWorkloadValue(key, v, "-p " + key));
+            }
+        });
+    }
+
+    /** A study and the variants of it to run. */
+    public record Selection(StudyDescriptor study, List<VariantDescriptor> variants) {
+    }
+
+    /**
+     * @throws IllegalArgumentException when a {@code -p} name is neither a workload setting nor a
+     *                                  parameter of a selected study
+     */
+    public TrialPlan plan(List<Selection> selections) {
+        checkOverrideNames(selections);
+        Map<String, Trial> trialsByKey = new LinkedHashMap<>();
+        Map<String, String> serverIds = new LinkedHashMap<>();
+        List<BenchmarkPoint> points = new ArrayList<>();
+        for (Selection selection : selections) {
+            StudyDescriptor study = selection.study();
+            for (VariantDescriptor variant : selection.variants()) {
+                for (Map<String, String> values : expansion(study, variant)) {
+                    ServerConfig server = server(study, variant, values);
+                    WorkloadPoint workload = workload(study, variant, values);
+                    String serverId = serverIds.computeIfAbsent(server.label(),
+                            k -> String.format("s%02d-%s-%s", serverIds.size() + 1, server.engine(), server.hash()));
+                    Trial trial = trialsByKey.computeIfAbsent(server.label() + "\n" + workload,
+                            k -> new Trial(trialId(trialsByKey.size() + 1, server, workload), serverId, server, workload));
+                    points.add(new BenchmarkPoint(study.className() + "." + variant.name(), study.className(), variant.name(),
+                            variant.group(), variant.baseline(), values, trial));
+                }
+            }
+        }
+        // Trials sharing a server run back to back so each server configuration starts once.
+        List<Trial> ordered = new ArrayList<>();
+        for (String serverId : serverIds.values()) {
+            trialsByKey.values().stream().filter(t -> t.serverId().equals(serverId)).forEach(ordered::add);
+        }
+        return new TrialPlan(points, ordered);
+    }
+
+    private void checkOverrideNames(List<Selection> selections) {
+        Set<String> known = new LinkedHashSet<>(WORKLOAD_KEYS);
+        selections.forEach(s -> s.study().params().forEach(p -> known.add(p.name())));
+        for (String key : overrides.keySet()) {
+            if (!known.contains(key)) {
+                throw new IllegalArgumentException("-p " + key + ": no selected study has a parameter \"" + key
+                        + "\"; expected one of " + String.join(", ", known));
+            }
+        }
+    }
+
+    /** The parameter combinations a variant runs at, each an ordered name → value map. */
+    private List<Map<String, String>> expansion(StudyDescriptor study, VariantDescriptor variant) {
+        Map<String, List<String>> axes = new LinkedHashMap<>();
+        for (ParamSpec param : Studies.paramsUsedBy(study, variant)) {
+            axes.put(param.name(), overrides.getOrDefault(param.name(), param.values()));
+        }
+        for (String key : WORKLOAD_KEYS) {
+            if (overrides.containsKey(key) && !axes.containsKey(key)) {
+                axes.put(key, overrides.get(key));
+            }
+        }
+        List<Map<String, String>> product = new ArrayList<>();
+        product.add(new LinkedHashMap<>());
+        for (Map.Entry<String, List<String>> axis : axes.entrySet()) {
+            List<Map<String, String>> next = new ArrayList<>();
+            for (Map<String, String> partial : product) {
+                for (String value : axis.getValue()) {
+                    Map<String, String> extended = new LinkedHashMap<>(partial);
+                    extended.put(axis.getKey(), value);
+                    next.add(extended);
+                }
+            }
+            product = next;
+        }
+        return product;
+    }
+
+    private static ServerConfig server(StudyDescriptor study, VariantDescriptor variant, Map<String, String> values) {
+        Map<String, Flag> byName = new LinkedHashMap<>();
+        for (Flag flag : Studies.effectiveFlags(study, variant)) {
+            Flag resolved = Flag.parse(Studies.substitute(flag.toArg(), values)).orElseThrow(() -> new IllegalArgumentException(
+                    "flag " + flag.toArg() + " of " + study.className() + "." + variant.name() + " is malformed once "
+                            + values + " is substituted: " + Flag.problem(Studies.substitute(flag.toArg(), values))));
+            byName.put(resolved.name(), resolved);
+        }
+        return new ServerConfig(Studies.effectiveEngine(study, variant), study.model(), List.copyOf(byName.values()));
+    }
+
+    private static WorkloadPoint workload(StudyDescriptor study, VariantDescriptor variant, Map<String, String> values) {
+        WorkloadSpec spec = study.workload().overriddenBy(variant.workload());
+        String dataset = values.getOrDefault("dataset", spec.dataset() != null ? spec.dataset() : DEFAULTS.dataset());
+        String profile = values.getOrDefault("profile", spec.profile() != null ? spec.profile() : DEFAULTS.profile());
+        double rate = values.containsKey("rate") ? Double.parseDouble(values.get("rate"))
+                : spec.rate() != null ? spec.rate() : DEFAULTS.rate();
+        int concurrency = intSetting(values, "concurrency", spec.concurrency(), DEFAULTS.concurrency());
+        int requests = intSetting(values, "requests", spec.requests(), DEFAULTS.requests());
+        int warmup = intSetting(values, "warmup", spec.warmup(), DEFAULTS.warmup());
+        return new WorkloadPoint(dataset, profile, rate, concurrency, requests, warmup);
+    }
+
+    private static int intSetting(Map<String, String> values, String key, Integer declared, int fallback) {
+        if (values.containsKey(key)) {
+            return Integer.parseInt(values.get(key).strip());
+        }
+        return declared != null ? declared : fallback;
+    }
+
+    private static String trialId(int index, ServerConfig server, WorkloadPoint workload) {
+        String load = Profile.CONCURRENT.equals(workload.profile())
+                ? "c" + workload.concurrency()
+                : workload.profile() + "-" + WorkloadPoint.formatRate(workload.rate());
+        return String.format("t%02d-%s-%s-%s", index, server.engine(), server.hash(), load);
+    }
+
+    /** Checks a workload setting's value, as given by {@code source}; throws naming it and what was expected. */
+    static void checkWorkloadValue(String key, String value, String source) {
+        String problem = switch (key) {
+            case "dataset" -> Datasets.problem(value);
+            case "profile" -> PROFILES.contains(value) ? null
+                    : "unknown profile \"" + value + "\"; expected one of " + String.join(", ", PROFILES);
+            case "rate" -> rateProblem(value);
+            case "warmup" -> wholeNumberProblem(value, 0);
+            default -> wholeNumberProblem(value, 1);
+        };
+        if (problem != null) {
+            throw new IllegalArgumentException(source + "=" + value + ": " + problem);
+        }
+    }
+
+    private static String rateProblem(String value) {
+        String expected = "expected a rate in requests per second greater than 0, e.g. 8 or 0.5";
+        try {
+            double rate = Double.parseDouble(value.strip());
+            return rate > 0 && Double.isFinite(rate) ? null : expected;
+        } catch (NumberFormatException e) {
+            return "not a number; " + expected;
+        }
+    }
+
+    private static String wholeNumberProblem(String value, int min) {
+        String expected = "expected a whole number of at least " + min;
+        try {
+            return Integer.parseInt(value.strip()) >= min ? null : expected;
+        } catch (NumberFormatException e) {
+            return "not a whole number; " + expected;
+        }
+    }
+}
