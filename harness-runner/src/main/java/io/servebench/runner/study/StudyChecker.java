@@ -180,7 +180,7 @@ public final class StudyChecker {
             Set<String> allowed = param.name().equals("rate") ? NUMBER_TYPES : WHOLE_NUMBER_TYPES;
             if (!allowed.contains(param.type())) {
                 problems.add(new Problem(Location.ofParam(study, ordinal, null, -1), "workload @Param field " + param.name()
-                        + " has type " + param.type() + "; expected " + String.join(" or ", allowed.stream().sorted().toList())));
+                        + " has type " + param.type() + "; expected " + alternatives(allowed.stream().sorted().toList())));
                 return;
             }
         }
@@ -225,6 +225,12 @@ public final class StudyChecker {
             case "boolean" -> "true or false";
             default -> "a value of type " + type;
         };
+    }
+
+    /** "a", "a or b", "a, b or c". */
+    private static String alternatives(List<String> options) {
+        int last = options.size() - 1;
+        return last == 0 ? options.get(0) : String.join(", ", options.subList(0, last)) + " or " + options.get(last);
     }
 
     private static String unknownEngine(String kind) {
