@@ -7,6 +7,7 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -54,13 +55,12 @@ public final class StudyChecker {
             problems.add(new Problem(Location.ofClass(study, "ServingBenchmark", null, -1),
                     "study has no @Variant methods; expected at least one public void no-argument method annotated @Variant"));
         }
-        Map<String, Integer> firstByName = new HashMap<>();
+        Set<String> names = new HashSet<>();
         String baseline = null;
         for (int v = 0; v < study.variants().size(); v++) {
             VariantDescriptor variant = study.variants().get(v);
             int ordinal = v;
-            Integer first = firstByName.putIfAbsent(variant.name(), v);
-            if (first != null) {
+            if (!names.add(variant.name())) {
                 problems.add(new Problem(Location.ofVariant(study, v, "Variant", null, -1), "variant name \""
                         + variant.name() + "\" is used by more than one @Variant method (overloads); expected one method per name"));
             }
