@@ -1,0 +1,255 @@
+package io.servebench.runner.study;
+
+import io.servebench.annotations.Profile;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.stream.Collectors;
+
+/**
+ * Finds everything wrong with a study that its annotations' values show. The annotation processor
+ * runs it at compile time (reporting each problem on the offending value) and the runner may run it
+ * again on classes compiled without the processor.
+ */
+public final class StudyChecker {
+
+    /** The engine kinds a study may name. */
+    public static final List<String> ENGINE_KINDS = List.of("vllm", "sglang", "sim");
+
+    /** The arrival profiles a workload may name: the constants of {@link Profile}. */
+    public static final List<String> PROFILES = Arrays.stream(Profile.class.getFields())
+            .filter(f -> Modifier.isStatic(f.getModifiers()) && f.getType() == String.class)
+            .map(StudyChecker::constantValue)
+            .toList();
+
+    private static final Set<String> WHOLE_NUMBER_TYPES = Set.of("int", "long");
+    private static final Set<String> NUMBER_TYPES = Set.of("int", "long", "double");
+
+    private StudyChecker() {
+    }
+
+    /** Every problem of the study, in the order of its class annotations, params, then variants. */
+    public static List<Problem> check(StudyDescriptor study) {
+        List<Problem> problems = new ArrayList<>();
+        if (study.model().isBlank()) {
+            problems.add(new Problem(Location.ofClass(study, "ServingBenchmark", "model", -1),
+                    "model is empty; expected the model the engine serves (a Hugging Face id or a local path)"));
+        }
+        if (!ENGINE_KINDS.contains(study.engineKind())) {
+            problems.add(new Problem(Location.ofClass(study, "Engine", "value", -1), unknownEngine(study.engineKind())));
+        }
+        checkFlags(study, study.engineFlags(), (attr, i) -> Location.ofClass(study, "Engine", attr, i), problems);
+        checkWorkload(study.workload(), (attr, i) -> Location.ofClass(study, "Workload", attr, i), problems);
+        for (int p = 0; p < study.params().size(); p++) {
+            checkParam(study, p, problems);
+        }
+        if (study.variants().isEmpty()) {
+            problems.add(new Problem(Location.ofClass(study, "ServingBenchmark", null, -1),
+                    "study has no @Variant methods; expected at least one public void no-argument method annotated @Variant"));
+        }
+        Set<String> names = new HashSet<>();
+        String baseline = null;
+        for (int v = 0; v < study.variants().size(); v++) {
+            VariantDescriptor variant = study.variants().get(v);
+            int ordinal = v;
+            if (!names.add(variant.name())) {
+                problems.add(new Problem(Location.ofVariant(study, v, "Variant", null, -1), "variant name \""
+                        + variant.name() + "\" is used by more than one @Variant method (overloads); expected one method per name"));
+            }
+            if (!variant.engine().isEmpty() && !ENGINE_KINDS.contains(variant.engine())) {
+                problems.add(new Problem(Location.ofVariant(study, v, "Variant", "engine", -1), unknownEngine(variant.engine())));
+            }
+            checkFlags(study, variant.flags(), (attr, i) -> Location.ofVariant(study, ordinal, "Variant", attr, i), problems);
+            checkWorkload(variant.workload(), (attr, i) -> Location.ofVariant(study, ordinal, "Workload", attr, i), problems);
+            if (variant.baseline()) {
+                if (baseline != null) {
+                    problems.add(new Problem(Location.ofVariant(study, v, "Baseline", null, -1), "more than one @Baseline: "
+                            + baseline + " is already the baseline; expected at most one @Baseline per study"));
+                } else {
+                    baseline = variant.name();
+                }
+            }
+        }
+        return List.copyOf(problems);
+    }
+
+    /**
+     * Checks the study and returns it when it has no problem.
+     *
+     * @throws IllegalArgumentException listing every problem, one a line
+     */
+    public static StudyDescriptor requireValid(StudyDescriptor study) {
+        List<Problem> problems = check(study);
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("study " + study.className() + " has " + problems.size() + " problem(s):"
+                    + problems.stream().map(p -> "\n  " + p).collect(Collectors.joining()));
+        }
+        return study;
+    }
+
+    private static void checkFlags(StudyDescriptor study, List<String> flags, BiFunction<String, Integer, Location> at,
+                                   List<Problem> problems) {
+        Map<String, Flag> seen = new HashMap<>();
+        for (int i = 0; i < flags.size(); i++) {
+            String text = flags.get(i);
+            String malformed = Flag.problem(text);
+            if (malformed != null) {
+                problems.add(new Problem(at.apply("flags", i), malformed));
+                continue;
+            }
+            Flag flag = Flag.parse(text).orElseThrow();
+            Flag earlier = seen.putIfAbsent(flag.name(), flag);
+            if (earlier != null && !earlier.equals(flag)) {
+                problems.add(new Problem(at.apply("flags", i), "flag " + flag.name() + " is given twice with different values ("
+                        + describeValue(earlier) + " and " + describeValue(flag) + "); expected it once"));
+            }
+            for (String name : Studies.placeholders(text)) {
+                if (study.param(name).isEmpty()) {
+                    problems.add(new Problem(at.apply("flags", i), "flag \"" + text + "\" names ${" + name
+                            + "} but the study has no @Param field \"" + name + "\"; expected "
+                            + (study.params().isEmpty() ? "a @Param field of that name"
+                            : "one of " + study.params().stream().map(ParamSpec::name).toList())));
+                }
+            }
+        }
+    }
+
+    private static void checkWorkload(WorkloadSpec w, BiFunction<String, Integer, Location> at, List<Problem> problems) {
+        if (w.profile() != null && !PROFILES.contains(w.profile())) {
+            problems.add(new Problem(at.apply("profile", -1), "unknown profile \"" + w.profile()
+                    + "\"; expected one of " + String.join(", ", PROFILES)));
+        }
+        checkSetting("rate", w.rate(), at, problems);
+        checkSetting("concurrency", w.concurrency(), at, problems);
+        checkSetting("requests", w.requests(), at, problems);
+        checkSetting("warmup", w.warmup(), at, problems);
+    }
+
+    private static void checkSetting(String setting, Number value, BiFunction<String, Integer, Location> at,
+                                     List<Problem> problems) {
+        if (value != null && !inRange(setting, value.doubleValue())) {
+            problems.add(new Problem(at.apply(setting, -1), outOfRange(setting, format(value.doubleValue()))));
+        }
+    }
+
+    private static boolean inRange(String setting, double value) {
+        return switch (setting) {
+            case "rate" -> value > 0 && Double.isFinite(value);
+            case "warmup" -> value >= 0;
+            case "concurrency", "requests" -> value > 0;
+            default -> throw new IllegalArgumentException("no workload setting " + setting);
+        };
+    }
+
+    private static String outOfRange(String setting, String value) {
+        return setting + " = " + value + " is out of range; expected " + expectation(setting)
+                + (value.equals("-1") ? " (-1 means \"not set\" only when left out: remove the attribute to inherit it)" : "");
+    }
+
+    private static String expectation(String setting) {
+        return switch (setting) {
+            case "rate" -> "a positive, finite number of requests per second";
+            case "concurrency" -> "a positive number of in-flight requests";
+            case "requests" -> "a positive number of measured requests";
+            case "warmup" -> "zero or a positive number of warm-up requests";
+            default -> throw new IllegalArgumentException("no workload setting " + setting);
+        };
+    }
+
+    private static void checkParam(StudyDescriptor study, int ordinal, List<Problem> problems) {
+        ParamSpec param = study.params().get(ordinal);
+        if (!ParamSpec.SUPPORTED_TYPES.contains(param.type())) {
+            problems.add(new Problem(Location.ofParam(study, ordinal, null, -1), "@Param field " + param.name()
+                    + " has unsupported type " + param.type() + "; expected int, long, double, boolean or String"));
+            return;
+        }
+        if (param.values().isEmpty()) {
+            problems.add(new Problem(Location.ofParam(study, ordinal, "value", -1), "@Param field " + param.name()
+                    + " has no values; expected at least one"));
+            return;
+        }
+        if (param.isWorkloadParam()) {
+            Set<String> allowed = param.name().equals("rate") ? NUMBER_TYPES : WHOLE_NUMBER_TYPES;
+            if (!allowed.contains(param.type())) {
+                problems.add(new Problem(Location.ofParam(study, ordinal, null, -1), "workload @Param field " + param.name()
+                        + " has type " + param.type() + "; expected " + alternatives(allowed.stream().sorted().toList())));
+                return;
+            }
+        }
+        for (int i = 0; i < param.values().size(); i++) {
+            String value = param.values().get(i);
+            Location at = Location.ofParam(study, ordinal, "value", i);
+            if (!converts(value, param.type())) {
+                problems.add(new Problem(at, "@Param value \"" + value + "\" of field " + param.name()
+                        + " does not convert to " + param.type() + "; expected " + typeExpectation(param.type())));
+            } else if (param.isWorkloadParam() && !inRange(param.name(), Double.parseDouble(value))) {
+                problems.add(new Problem(at, "@Param value \"" + value + "\" of field " + param.name()
+                        + " is out of range; expected " + expectation(param.name())));
+            }
+        }
+    }
+
+    private static boolean converts(String value, String type) {
+        try {
+            switch (type) {
+                case "int" -> Integer.parseInt(value);
+                case "long" -> Long.parseLong(value);
+                case "double" -> Double.parseDouble(value);
+                case "boolean" -> {
+                    return value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false");
+                }
+                case "String" -> {
+                    return true;
+                }
+                default -> throw new IllegalArgumentException("unsupported @Param type " + type);
+            }
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    private static String typeExpectation(String type) {
+        return switch (type) {
+            case "int" -> "a whole number from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE;
+            case "long" -> "a whole number from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE;
+            case "double" -> "a decimal number such as 0.5";
+            case "boolean" -> "true or false";
+            default -> "a value of type " + type;
+        };
+    }
+
+    /** "a", "a or b", "a, b or c". */
+    private static String alternatives(List<String> options) {
+        int last = options.size() - 1;
+        return last == 0 ? options.get(0) : String.join(", ", options.subList(0, last)) + " or " + options.get(last);
+    }
+
+    private static String unknownEngine(String kind) {
+        return "unknown engine kind \"" + kind + "\"; expected one of " + String.join(", ", ENGINE_KINDS);
+    }
+
+    private static String describeValue(Flag flag) {
+        return flag.value() == null ? "a switch without value" : "\"" + flag.value() + "\"";
+    }
+
+    private static String format(double d) {
+        return d == Math.rint(d) && Double.isFinite(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
+    }
+
+    private static String constantValue(Field field) {
+        try {
+            return (String) field.get(null);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("cannot read public constant Profile." + field.getName(), e);
+        }
+    }
+}

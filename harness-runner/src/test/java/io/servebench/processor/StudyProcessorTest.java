@@ -1,0 +1,353 @@
+package io.servebench.processor;
+
+import io.servebench.runner.study.BenchmarkList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import javax.tools.Diagnostic;
+import javax.tools.JavaFileObject;
+import java.util.Locale;
+
+import static io.servebench.processor.InMemoryCompiler.compile;
+import static io.servebench.processor.InMemoryCompiler.lineOf;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class StudyProcessorTest {
+
+    /** A study class {@code demo.Demo} with the given class annotations and body. */
+    private static String study(String classAnnotations, String body) {
+        return """
+                package demo;
+
+                import io.servebench.annotations.*;
+
+                @ServingBenchmark(model = "m")
+                %s
+                public class Demo {
+                %s
+                }
+                """.formatted(classAnnotations, body);
+    }
+
+    private static final String BASELINE = "    @Baseline @Variant public void baseline() {}\n";
+
+    /** Compiles {@code source} and asserts exactly one error, containing {@code message}, on the line of {@code at}. */
+    private static void assertOneError(String source, String message, String at) {
+        InMemoryCompiler.Result result = compile(source);
+        assertThat(result.errorMessages()).as(result.log()).hasSize(1);
+        Diagnostic<? extends JavaFileObject> error = result.errors().get(0);
+        assertThat(error.getMessage(Locale.ROOT)).contains(message);
+        assertThat(error.getLineNumber()).as("line of %s in%n%s", error.getMessage(Locale.ROOT), source)
+                .isEqualTo(lineOf(source, at));
+    }
+
+    @Test
+    void unknownProfileIsReportedOnTheProfileValueNamingTheKnownOnes() {
+        String source = study("""
+                @Workload(
+                    dataset = "synthetic-sharegpt",
+                    profile = "burst")""", BASELINE);
+        assertOneError(source, "unknown profile \"burst\"; expected one of constant, poisson, concurrent", "\"burst\"");
+    }
+
+    @Test
+    void unknownEngineKindOnTheClass() {
+        String source = study("@Engine(\"tgi\")", BASELINE);
+        assertOneError(source, "unknown engine kind \"tgi\"; expected one of vllm, sglang, sim", "\"tgi\"");
+    }
+
+    @Test
+    void unknownEngineKindOnAVariant() {
+        String source = study("", BASELINE + """
+                    @Variant(group = "g",
+                             engine = "trtllm")
+                    public void other() {}
+                """);
+        assertOneError(source, "unknown engine kind \"trtllm\"", "\"trtllm\"");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "rate = 0           | rate = 0 is out of range; expected a positive, finite number of requests per second",
+            "rate = -0.5        | rate = -0.5 is out of range",
+            "requests = 0       | requests = 0 is out of range; expected a positive number of measured requests",
+            "concurrency = 0    | concurrency = 0 is out of range; expected a positive number of in-flight requests",
+            "warmup = -2        | warmup = -2 is out of range; expected zero or a positive number of warm-up requests",
+    })
+    void outOfRangeWorkloadSettingsOnAVariant(String setting, String message) {
+        String source = study("", BASELINE + """
+                    @Variant
+                    @Workload(dataset = "synthetic-sharegpt",
+                              %s)
+                    public void other() {}
+                """.formatted(setting));
+        assertOneError(source, message, setting);
+    }
+
+    @Test
+    void anExplicitMinusOneIsReportedThoughItMeansUnsetWhenLeftOut() {
+        String source = study("""
+                @Workload(
+                    warmup = -1)""", BASELINE);
+        assertOneError(source, "warmup = -1 is out of range", "warmup = -1");
+        assertThat(compile(source).errorMessages().get(0)).contains("remove the attribute to inherit it");
+    }
+
+    @Test
+    void warmupOfZeroIsFine() {
+        assertThat(compile(study("@Workload(warmup = 0, rate = 0.5)", BASELINE)).errorMessages()).isEmpty();
+    }
+
+    @Test
+    void emptyFlagIsReportedOnItsArrayElement() {
+        String source = study("""
+                @Engine(value = "vllm", flags = {
+                    "--max-model-len=32768",
+                    ""})""", BASELINE);
+        assertOneError(source, "empty flag; expected \"--name\"", "\"\"})");
+    }
+
+    @Test
+    void malformedFlagOfAVariantIsReportedOnItsArrayElement() {
+        String source = study("", BASELINE + """
+                    @Variant(flags = {
+                        "--enable-prefix-caching",
+                        "max-num-seqs=4"})
+                    public void other() {}
+                """);
+        assertOneError(source, "malformed flag \"max-num-seqs=4\": expected it to start with '-'", "\"max-num-seqs=4\"");
+    }
+
+    @Test
+    void aFlagGivenTwiceWithDifferentValuesInOneList() {
+        String source = study("""
+                @Engine(value = "vllm", flags = {
+                    "--max-num-seqs=128",
+                    "--max_num_seqs 256"})""", BASELINE);
+        assertOneError(source, "flag --max-num-seqs is given twice with different values (\"128\" and \"256\")",
+                "\"--max_num_seqs 256\"");
+    }
+
+    @Test
+    void aFlagGivenTwiceWithOneValueAndAVariantReplacingAClassFlagAreFine() {
+        String source = study("@Engine(value = \"vllm\", flags = {\"--max-num-seqs=128\", \"--max-num-seqs=128\"})",
+                BASELINE + "    @Variant(flags = \"--max-num-seqs=256\") public void more() {}\n");
+        assertThat(compile(source).errorMessages()).isEmpty();
+    }
+
+    @Test
+    void aPlaceholderNamingNoParamField() {
+        String source = study("", """
+                    @Param({"128"}) int maxNumSeqs;
+                    @Baseline
+                    @Variant(flags = {"--max-num-seqs=${maxNumSeq}"})
+                    public void seqs() {}
+                """);
+        assertOneError(source, "names ${maxNumSeq} but the study has no @Param field \"maxNumSeq\"; expected one of [maxNumSeqs]",
+                "${maxNumSeq}");
+    }
+
+    @Test
+    void twoVariantsWithOneName() {
+        String source = study("", BASELINE + """
+                    @Variant public void other() {}
+                    @Variant(group = "overload")
+                    public void other(int overload) {}
+                """);
+        InMemoryCompiler.Result result = compile(source);
+        // the overload with a parameter also has the wrong shape, reported on the same annotation
+        assertThat(result.errorMessages()).as(result.log()).containsExactlyInAnyOrder(
+                "variant name \"other\" is used by more than one @Variant method (overloads); expected one method per name",
+                "variant method other has 1 parameter(s); expected none");
+        assertThat(result.errors()).extracting(Diagnostic::getLineNumber)
+                .containsOnly(lineOf(source, "@Variant(group = \"overload\")"));
+    }
+
+    @Test
+    void moreThanOneBaseline() {
+        String source = study("", BASELINE + """
+                    @Variant
+                    @Baseline // the second
+                    public void other() {}
+                """);
+        assertOneError(source, "more than one @Baseline: baseline is already the baseline; expected at most one", "// the second");
+    }
+
+    @Test
+    void paramWithoutValues() {
+        String source = study("", BASELINE + """
+                    @Param({})
+                    int maxNumSeqs;
+                """);
+        assertOneError(source, "@Param field maxNumSeqs has no values; expected at least one", "@Param({})");
+    }
+
+    @Test
+    void paramValueThatDoesNotConvertNamesTheValueAndTheType() {
+        String source = study("", BASELINE + """
+                    @Param({"128",
+                            "many"})
+                    int maxNumSeqs;
+                """);
+        assertOneError(source, "@Param value \"many\" of field maxNumSeqs does not convert to int", "\"many\"");
+    }
+
+    @Test
+    void workloadParamValueOutOfRange() {
+        String source = study("", BASELINE + """
+                    @Param({"1",
+                            "0"})
+                    double rate;
+                """);
+        assertOneError(source, "@Param value \"0\" of field rate is out of range; expected a positive, finite number", "\"0\"");
+    }
+
+    @Test
+    void paramOfUnsupportedType() {
+        String source = study("", BASELINE + """
+                    @Param("1")
+                    float ratio;
+                """);
+        assertOneError(source, "@Param field ratio has unsupported type float; expected int, long, double, boolean or String",
+                "@Param(\"1\")");
+    }
+
+    @Test
+    void variantOutsideAStudyClass() {
+        String source = """
+                package demo;
+                import io.servebench.annotations.*;
+                public class NotAStudy {
+                    @Variant
+                    public void lonely() {}
+                }
+                """;
+        assertOneError(source, "variant outside a study class: NotAStudy has no @ServingBenchmark", "@Variant");
+    }
+
+    @Test
+    void baselineWithoutVariant() {
+        String source = study("", BASELINE + """
+                    @Baseline // alone
+                    public void notAVariant() {}
+                """);
+        assertOneError(source, "@Baseline on notAVariant(), which has no @Variant", "// alone");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "void other()                 | variant method other() is not public; expected a public method",
+            "public static void other()   | variant method other() is static; expected an instance method",
+            "public int other()           | variant method other() returns int; expected void",
+            "public void other(int n)     | variant method other has 1 parameter(s); expected none",
+    })
+    void variantMethodOfTheWrongShape(String signature, String message) {
+        String body = "int".equals(signature.split(" ")[1]) ? "{ return 0; }" : "{}";
+        String source = study("", BASELINE + """
+                    @Variant(group = "g")
+                    %s %s
+                """.formatted(signature, body));
+        assertOneError(source, message, "@Variant(group = \"g\")");
+    }
+
+    @Test
+    void studyClassThatIsNotPublic() {
+        String source = study("", BASELINE).replace("public class Demo", "class Demo");
+        assertOneError(source, "study class Demo is not public", "@ServingBenchmark");
+    }
+
+    @Test
+    void studyClassThatIsAbstract() {
+        String source = study("", BASELINE).replace("public class Demo", "public abstract class Demo");
+        assertOneError(source, "study class Demo is abstract; expected a concrete class", "@ServingBenchmark");
+    }
+
+    @Test
+    void everyProblemOfAClassIsReported() {
+        String source = study("""
+                @Engine("tgi")
+                @Workload(profile = "burst")""", """
+                    @Baseline
+                    @Variant(flags = "nodash")
+                    public void baseline() {}
+                """);
+        InMemoryCompiler.Result result = compile(source);
+        assertThat(result.errors()).as(result.log()).extracting(Diagnostic::getLineNumber).containsExactlyInAnyOrder(
+                lineOf(source, "\"tgi\""), lineOf(source, "\"burst\""), lineOf(source, "\"nodash\""));
+    }
+
+    @Test
+    void aGoodStudyCompilesAndIsListed() {
+        String source = """
+                package demo;
+
+                import io.servebench.annotations.*;
+
+                @ServingBenchmark(model = "Qwen/Qwen3.5-9B", description = "tuning")
+                @Engine(value = "vllm", flags = {"--reasoning-parser=qwen3", "--max-model-len=32768"})
+                @Workload(dataset = "synthetic-sharegpt", profile = Profile.CONSTANT, rate = 8, requests = 1000)
+                public class Good {
+                    @Param({"1", "4", "8", "16"}) double rate;
+                    @Param({"128", "256"}) int maxNumSeqs;
+
+                    @Baseline @Variant public void baseline() {}
+                    @Variant(group = "max-num-seqs", flags = "--max-num-seqs=${maxNumSeqs}") public void maxNumSeqs() {}
+                    @Variant(engine = "sglang", flags = "--context-length=32768") public void sglang() {}
+                    @Variant @Workload(profile = Profile.CONCURRENT, concurrency = 4) public void closedLoop() {}
+
+                    public static class Nested {
+                    }
+                }
+                """;
+        String other = """
+                package demo.more;
+                @io.servebench.annotations.ServingBenchmark(model = "m")
+                public class Another {
+                    @io.servebench.annotations.Variant public void only() {}
+                }
+                """;
+        InMemoryCompiler.Result result = compile(source, other);
+        assertThat(result.diagnostics()).as(result.log())
+                .noneMatch(d -> d.getKind() == Diagnostic.Kind.ERROR || d.getKind() == Diagnostic.Kind.WARNING);
+        assertThat(result.success()).isTrue();
+        assertThat(result.output(BenchmarkList.RESOURCE)).isEqualTo("""
+                demo.Good.baseline
+                demo.Good.closedLoop
+                demo.Good.maxNumSeqs
+                demo.Good.sglang
+                demo.more.Another.only
+                """);
+        assertThat(result.notes()).anySatisfy(note -> assertThat(note).contains("5 benchmark(s) in 2 study class(es)"));
+    }
+
+    @Test
+    void aNestedStudyIsListedByItsBinaryName() {
+        String source = """
+                package demo;
+                import io.servebench.annotations.*;
+                public class Outer {
+                    @ServingBenchmark(model = "m")
+                    public static class Inner {
+                        @Variant public void only() {}
+                    }
+                }
+                """;
+        InMemoryCompiler.Result result = compile(source);
+        assertThat(result.errorMessages()).isEmpty();
+        assertThat(result.output(BenchmarkList.RESOURCE)).isEqualTo("demo.Outer$Inner.only\n");
+    }
+
+    @Test
+    void classesWithoutStudiesWriteNoList() {
+        InMemoryCompiler.Result result = compile("package demo; public class Plain {}");
+        assertThat(result.success()).isTrue();
+        assertThat(result.outputs()).doesNotContainKey(BenchmarkList.RESOURCE);
+    }
+
+    @Test
+    void aStudyWithoutVariantsIsReported() {
+        String source = study("", "    public void notAVariant() {}\n");
+        assertOneError(source, "study has no @Variant methods; expected at least one", "@ServingBenchmark");
+    }
+}
