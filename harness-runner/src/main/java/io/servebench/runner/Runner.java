@@ -24,7 +24,8 @@ import io.servebench.runner.plan.TrialPlan;
 import io.servebench.runner.plan.TrialPlanner;
 import io.servebench.runner.plan.WorkloadPoint;
 import io.servebench.runner.study.BenchmarkList;
-import io.servebench.runner.study.ReflectiveStudyReader;
+import io.servebench.runner.study.Benchmark;
+import io.servebench.runner.study.StudyChecker;
 import io.servebench.runner.study.StudyDescriptor;
 import io.servebench.runner.study.VariantDescriptor;
 import io.servebench.workload.Dataset;
@@ -93,32 +94,27 @@ public final class Runner {
 
     /** The trial plan of the selected benchmarks, with this run's overrides applied. */
     public TrialPlan plan() {
-        Map<String, List<VariantDescriptor>> variantsByClass = new LinkedHashMap<>();
+        List<Benchmark> benchmarks;
+        try {
+            benchmarks = BenchmarkList.resolve(selectedBenchmarks(), Thread.currentThread().getContextClassLoader());
+        } catch (IllegalArgumentException e) {
+            throw new Main.UsageException(e.getMessage());
+        }
         Map<String, StudyDescriptor> studies = new LinkedHashMap<>();
-        for (String benchmark : selectedBenchmarks()) {
-            int dot = benchmark.lastIndexOf('.');
-            String className = benchmark.substring(0, dot);
-            StudyDescriptor study = studies.computeIfAbsent(className, Runner::readStudy);
-            VariantDescriptor variant = study.variant(benchmark.substring(dot + 1)).orElseThrow(() -> new Main.UsageException(
-                    "benchmark " + benchmark + " is listed but " + className + " has no such variant: recompile the study"));
-            variantsByClass.computeIfAbsent(className, k -> new ArrayList<>()).add(variant);
+        Map<String, List<VariantDescriptor>> selected = new LinkedHashMap<>();
+        for (Benchmark b : benchmarks) {
+            studies.putIfAbsent(b.study().className(), b.study());
+            selected.computeIfAbsent(b.study().className(), k -> new ArrayList<>()).add(b.variant());
         }
         List<TrialPlanner.Selection> selections = new ArrayList<>();
-        for (Map.Entry<String, List<VariantDescriptor>> e : variantsByClass.entrySet()) {
-            StudyDescriptor study = studies.get(e.getKey());
+        for (StudyDescriptor study : studies.values()) {
+            // A class compiled without the processor has not been checked yet.
+            StudyChecker.requireValid(study);
             // Declaration order, as the study reads, rather than the list's sorted order.
-            List<VariantDescriptor> ordered = study.variants().stream().filter(e.getValue()::contains).toList();
+            List<VariantDescriptor> ordered = study.variants().stream().filter(selected.get(study.className())::contains).toList();
             selections.add(new TrialPlanner.Selection(study, ordered));
         }
         return new TrialPlanner(params.overrides()).plan(selections);
-    }
-
-    private static StudyDescriptor readStudy(String className) {
-        try {
-            return ReflectiveStudyReader.read(Class.forName(className, false, Thread.currentThread().getContextClassLoader()));
-        } catch (ClassNotFoundException e) {
-            throw new Main.UsageException("benchmark list names " + className + " but it is not on the class path: rebuild");
-        }
     }
 
     /** Prints one line per trial and a last line {@code N trials, M server starts}. */
@@ -165,6 +161,8 @@ public final class Runner {
                                 + Engines.STARTABLE + " itself; add --simulate to run the study on the simulated engine");
                     });
         }
+        // A missing dataset file is a mistake on the command line: say so before any engine starts.
+        plan.trials().stream().map(t -> t.workload().dataset()).distinct().forEach(this::dataset);
         Path dir = params.outputDir();
         Files.createDirectories(dir.resolve("logs"));
         Files.createDirectories(dir.resolve("requests"));
@@ -231,8 +229,7 @@ public final class Runner {
 
     private TrialMetrics measure(RunningEngine engine, Trial trial, int repetition, int index, int total) throws IOException {
         WorkloadPoint w = effective(trial.workload());
-        Dataset dataset = datasets.computeIfAbsent(w.dataset(), spec -> Datasets.resolve(spec, Engines.tokenCounter()));
-        List<RequestSpec> specs = dataset.requests(w.warmup(), w.requests(), params.seed());
+        List<RequestSpec> specs = dataset(w.dataset()).requests(w.warmup(), w.requests(), params.seed());
         ArrivalProfile profile = switch (w.profile()) {
             case Profile.CONCURRENT -> new ArrivalProfile.Concurrent(w.concurrency());
             case Profile.POISSON -> new ArrivalProfile.Poisson(w.rate(), params.seed() + repetition);
@@ -246,6 +243,14 @@ public final class Runner {
             TrialMetrics metrics = MetricsAggregator.aggregate(measuredRecords);
             progress.finish(metrics);
             return metrics;
+        }
+    }
+
+    private Dataset dataset(String spec) {
+        try {
+            return datasets.computeIfAbsent(spec, s -> Datasets.resolve(s, Engines.tokenCounter()));
+        } catch (IllegalArgumentException e) {
+            throw new Main.UsageException(e.getMessage());
         }
     }
 

@@ -6,6 +6,7 @@ import io.servebench.runner.study.ParamSpec;
 import io.servebench.runner.study.StudyDescriptor;
 import io.servebench.runner.study.Studies;
 import io.servebench.runner.study.VariantDescriptor;
+import io.servebench.runner.study.StudyChecker;
 import io.servebench.runner.study.WorkloadSpec;
 import io.servebench.workload.Datasets;
 
@@ -19,7 +20,7 @@ import java.util.Set;
 /**
  * Expands selected variants into result blocks and distinct trials. Settings resolve as JMH's do:
  * the command line ({@code -p}) first, then the variant method, then the class, then
- * {@link #DEFAULTS}. Each variant expands over the cartesian product of the parameters it uses: the
+ * {@link WorkloadSpec#DEFAULTS}. Each variant expands over the cartesian product of the parameters it uses: the
  * workload parameters ({@code rate}, {@code requests}, {@code warmup}, {@code concurrency},
  * {@code dataset}, {@code profile}) and the {@code @Param} fields its flags name as {@code ${field}}.
  */
@@ -28,10 +29,7 @@ public final class TrialPlanner {
     /** Workload settings that {@code -p} can set and a {@code @Param} field of that name expands. */
     public static final List<String> WORKLOAD_KEYS = List.of("dataset", "profile", "rate", "concurrency", "requests", "warmup");
 
-    /** What a setting is when neither the command line, the method nor the class says. */
-    public static final WorkloadPoint DEFAULTS = new WorkloadPoint(Datasets.SYNTHETIC_SHAREGPT, Profile.CONSTANT, 1, 1, 100, 0);
-
-    private static final List<String> PROFILES = List.of(Profile.CONSTANT, Profile.POISSON, Profile.CONCURRENT);
+    private static final List<String> PROFILES = List.copyOf(StudyChecker.PROFILES);
 
     private final Map<String, List<String>> overrides;
 
@@ -137,22 +135,13 @@ public final class TrialPlanner {
     }
 
     private static WorkloadPoint workload(StudyDescriptor study, VariantDescriptor variant, Map<String, String> values) {
-        WorkloadSpec spec = study.workload().overriddenBy(variant.workload());
-        String dataset = values.getOrDefault("dataset", spec.dataset() != null ? spec.dataset() : DEFAULTS.dataset());
-        String profile = values.getOrDefault("profile", spec.profile() != null ? spec.profile() : DEFAULTS.profile());
-        double rate = values.containsKey("rate") ? Double.parseDouble(values.get("rate"))
-                : spec.rate() != null ? spec.rate() : DEFAULTS.rate();
-        int concurrency = intSetting(values, "concurrency", spec.concurrency(), DEFAULTS.concurrency());
-        int requests = intSetting(values, "requests", spec.requests(), DEFAULTS.requests());
-        int warmup = intSetting(values, "warmup", spec.warmup(), DEFAULTS.warmup());
-        return new WorkloadPoint(dataset, profile, rate, concurrency, requests, warmup);
-    }
-
-    private static int intSetting(Map<String, String> values, String key, Integer declared, int fallback) {
-        if (values.containsKey(key)) {
-            return Integer.parseInt(values.get(key).strip());
+        WorkloadSpec spec = WorkloadSpec.DEFAULTS.overriddenBy(Studies.effectiveWorkload(study, variant));
+        for (Map.Entry<String, String> value : values.entrySet()) {
+            if (WORKLOAD_KEYS.contains(value.getKey())) {
+                spec = spec.with(value.getKey(), value.getValue().strip());
+            }
         }
-        return declared != null ? declared : fallback;
+        return new WorkloadPoint(spec.dataset(), spec.profile(), spec.rate(), spec.concurrency(), spec.requests(), spec.warmup());
     }
 
     private static String trialId(int index, ServerConfig server, WorkloadPoint workload) {

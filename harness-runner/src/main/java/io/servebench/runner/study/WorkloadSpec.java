@@ -63,6 +63,8 @@ public record WorkloadSpec(String dataset, String profile, Double rate, Integer 
     public WorkloadSpec with(String name, String value) {
         try {
             return switch (name) {
+                case "dataset" -> new WorkloadSpec(value, profile, rate, concurrency, requests, warmup);
+                case "profile" -> new WorkloadSpec(dataset, value, rate, concurrency, requests, warmup);
                 case "rate" -> new WorkloadSpec(dataset, profile, Double.parseDouble(value), concurrency, requests, warmup);
                 case "concurrency" -> new WorkloadSpec(dataset, profile, rate, Integer.parseInt(value), requests, warmup);
                 case "requests" -> new WorkloadSpec(dataset, profile, rate, concurrency, Integer.parseInt(value), warmup);

@@ -1,0 +1,101 @@
+package io.servebench.benchmarks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servebench.runner.Main;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The whole path, over real sockets: the compiled study list, the planner, the simulated engine, the load, the reports. */
+class EndToEndTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static String[] run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new String[] {Integer.toString(code), out.toString(), err.toString()};
+    }
+
+    @Test
+    void listShowsTheReferenceStudyFromTheCompiledBenchmarkList() {
+        String[] r = run("-l", "qwen");
+        assertThat(r[0]).isEqualTo("0");
+        List<String> lines = r[1].lines().toList();
+        assertThat(lines).hasSize(10)
+                .contains("io.servebench.benchmarks.qwen.LatencyTuning.vllm", "io.servebench.benchmarks.qwen.RateValidation.recommended");
+    }
+
+    @Test
+    void dryRunOfTheReferenceStudyShows18BlocksAs16TrialsOn10Servers() {
+        String[] r = run("--dry-run", "qwen");
+        assertThat(r[0]).isEqualTo("0");
+        List<String> lines = r[1].lines().toList();
+        assertThat(lines.get(lines.size() - 1)).isEqualTo("16 trials, 10 server starts");
+        assertThat(lines.get(lines.size() - 2)).startsWith("18 result blocks");
+        assertThat(lines).hasSize(18);
+    }
+
+    @Test
+    void quickStartRunsAgainstTheSimulatedEngineAndWritesTheRunFolder(@TempDir Path dir) throws Exception {
+        String[] r = run("QuickStart", "-p", "rate=8", "-p", "requests=12", "-p", "warmup=2", "-o", dir.toString());
+        assertThat(r[0]).as("exit code; stdout:%n%s%nstderr:%n%s", r[1], r[2]).isEqualTo("0");
+
+        List<String> journal = Files.readAllLines(dir.resolve("journal.jsonl"));
+        assertThat(journal).hasSize(2);
+
+        JsonNode results = JSON.readTree(dir.resolve("results.json").toFile());
+        assertThat(results.isArray()).isTrue();
+        assertThat(results).hasSize(2);
+        JsonNode baseline = results.get(0);
+        assertThat(baseline.get("benchmark").asText()).isEqualTo("io.servebench.benchmarks.QuickStart.baseline");
+        assertThat(baseline.get("params").get("rate").asText()).isEqualTo("8");
+        double meanLatency = baseline.get("primaryMetric").get("score").asDouble();
+        assertThat(meanLatency).isGreaterThan(0.05).isLessThan(30);
+
+        String summary = Files.readString(dir.resolve("summary.md"));
+        assertThat(summary).contains("Serving Benchmark Result").contains("QuickStart.mtp2")
+                .containsPattern("(faster|slower|no significant difference)");
+
+        try (var files = Files.list(dir.resolve("requests"))) {
+            List<Path> gz = files.toList();
+            assertThat(gz).hasSize(2);
+            try (var in = new GZIPInputStream(Files.newInputStream(gz.get(0)))) {
+                List<String> lines = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+                assertThat(lines).hasSize(14);
+                JsonNode first = JSON.readTree(lines.get(2));
+                assertThat(first.get("output_tokens").asInt()).isPositive();
+                assertThat(first.get("events").size()).isPositive();
+            }
+        }
+    }
+
+    @Test
+    void badCommandLinesGetOneLineAndExitCode2() {
+        String[] noMatch = run("--dry-run", "NoSuchStudy");
+        assertThat(noMatch[0]).isEqualTo("2");
+        assertThat(noMatch[2].strip()).contains("no benchmark matches \"NoSuchStudy\"").doesNotContain("\n");
+
+        String[] badValue = run("--dry-run", "-p", "rate=-1", "QuickStart");
+        assertThat(badValue[0]).isEqualTo("2");
+        assertThat(badValue[2].strip()).contains("-p rate=-1");
+
+        String[] badOption = run("--no-such-option");
+        assertThat(badOption[0]).isEqualTo("2");
+        assertThat(badOption[2].strip()).contains("--no-such-option").doesNotContain("\n");
+
+        String[] realEngine = run("-p", "requests=1", "LatencyTuning.vllm$", "-p", "rate=8");
+        assertThat(realEngine[0]).isEqualTo("2");
+        assertThat(realEngine[2]).contains("--simulate");
+    }
+}
