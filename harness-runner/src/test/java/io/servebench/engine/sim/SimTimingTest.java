@@ -123,6 +123,36 @@ class SimTimingTest {
         }
     }
 
+    @Test
+    void clientsSeeEventsWhenTheServerSaysItSentThem() throws Exception {
+        try (SimulatedEngine engine = SimulatedEngine.start(SimSettings.fromFlags("vllm", MODEL, List.of()), 0, 1)) {
+            java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(
+                            engine.endpoint().baseUri().resolve("/v1/chat/completions"))
+                    .header("X-Request-Id", "watched")
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString(SimHttp.chat("Watch", exact(40))))
+                    .build();
+            List<Long> arrivals = new ArrayList<>();
+            java.net.http.HttpClient.newHttpClient()
+                    .send(request, java.net.http.HttpResponse.BodyHandlers.ofLines())
+                    .body()
+                    .forEach(line -> {
+                        if (line.contains("\"content\":\" ")) {
+                            arrivals.add(System.nanoTime());
+                        }
+                    });
+            List<GroundTruth.TokenEvent> sent = engine.groundTruth("watched").orElseThrow().events();
+            assertThat(arrivals).hasSize(sent.size());
+            // an event held back in a buffer (no flush, or Nagle waiting on a delayed ACK) would arrive with a later
+            // one, a whole step or more after its recorded write; a flushed one arrives within a scheduling hiccup
+            long[] lags = new long[sent.size()];
+            for (int i = 0; i < lags.length; i++) {
+                lags[i] = arrivals.get(i) - sent.get(i).writtenNs();
+            }
+            Arrays.sort(lags);
+            assertThat(lags[lags.length / 2]).isLessThan(5_000_000L);
+        }
+    }
+
     private static String exact(int n) {
         return "\"max_tokens\":" + n + ",\"min_tokens\":" + n + ",\"stream\":true";
     }
