@@ -291,11 +291,11 @@ public final class SimulatedEngine implements AutoCloseable {
                     usage.set("usage", usage(sent));
                     writeEvent(out, usage);
                 }
-                publish(failure);
+                publish(200, failure);
                 out.write(DONE);
                 out.flush();
             } catch (IOException e) {
-                publish("client disconnected: " + e.getMessage());
+                publish(200, "client disconnected: " + e.getMessage());
                 throw e;
             }
         }
@@ -306,7 +306,7 @@ public final class SimulatedEngine implements AutoCloseable {
                 emission = next();
             } while (!emission.last());
             if (emission.failure() != null) {
-                publish(emission.failure());
+                publish(500, emission.failure());
                 ObjectNode error = JSON.createObjectNode();
                 error.putObject("error").put("message", emission.failure()).put("type", "InternalServerError").put("code", 500);
                 sendJson(exchange, 500, error);
@@ -344,7 +344,7 @@ public final class SimulatedEngine implements AutoCloseable {
                 events.add(new GroundTruth.TokenEvent(written, plan.tokens() - plan.reasoningTokens(), false));
             }
             sent = plan.tokens();
-            publish(null);
+            publish(200, null);
         }
 
         private SimRequest.Emission next() {
@@ -397,8 +397,8 @@ public final class SimulatedEngine implements AutoCloseable {
                     .put("completion_tokens", completionTokens);
         }
 
-        private void publish(String error) {
-            truths.put(requestId, new GroundTruth(requestId, receivedNs, 200, request.stream(), request.promptTokens(),
+        private void publish(int status, String error) {
+            truths.put(requestId, new GroundTruth(requestId, receivedNs, status, request.stream(), request.promptTokens(),
                     sent, work.cachedTokens, work.preemptions, events, error));
         }
     }
