@@ -37,7 +37,12 @@ public final class Engines {
         } catch (IllegalArgumentException e) {
             throw new EngineStartException("simulated " + server.engine() + " rejects its flags: " + e.getMessage(), e);
         }
-        SimulatedEngine engine = SimulatedEngine.start(settings, 0, seed);
+        SimulatedEngine engine;
+        try {
+            engine = SimulatedEngine.start(settings, 0, seed);
+        } catch (IOException e) {
+            throw new EngineStartException("simulated " + server.engine() + " could not open its port: " + e.getMessage(), e);
+        }
         try {
             Files.writeString(log, "simulated engine, " + server.engine() + " dialect: " + server.label() + System.lineSeparator()
                     + "listening on " + engine.endpoint().baseUri() + System.lineSeparator()

@@ -1,0 +1,98 @@
+package io.servebench.workload;
+
+import io.servebench.load.RequestSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.ToIntFunction;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DatasetsTest {
+
+    /** One token per whitespace-separated word: enough to test selection and filtering. */
+    private static final ToIntFunction<String> WORDS = s -> s.isBlank() ? 0 : s.strip().split("\\s+").length;
+
+    private static Dataset parse(String json) throws Exception {
+        return ShareGptFile.read("test", "test.json", new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)), WORDS);
+    }
+
+    private static String words(int n) {
+        return "w ".repeat(n).strip();
+    }
+
+    @Test
+    void firstHumanTurnIsThePromptAndTheReplyLengthTheOutput() throws Exception {
+        Dataset d = parse("[{\"id\":\"a\",\"conversations\":[{\"from\":\"human\",\"value\":\"" + words(5)
+                + "\"},{\"from\":\"gpt\",\"value\":\"" + words(7) + "\"},{\"from\":\"human\",\"value\":\"more\"}]}]");
+        assertThat(d.conversations()).containsExactly(new Conversation(words(5), 5, 7));
+    }
+
+    @Test
+    void conversationsAreFilteredAsVllmBenchServeDoes() throws Exception {
+        String json = "[" + String.join(",",
+                conv(3, 10),        // prompt too short
+                conv(10, 3),        // reply too short
+                conv(1025, 10),     // prompt too long
+                conv(1000, 1049),   // together too long
+                conv(10, 10))       // kept
+                + ",{\"conversations\":[{\"from\":\"human\",\"value\":\"only one turn\"}]}]";
+        assertThat(parse(json).conversations()).hasSize(1);
+    }
+
+    private static String conv(int prompt, int reply) {
+        return "{\"conversations\":[{\"from\":\"human\",\"value\":\"" + words(prompt) + "\"},{\"from\":\"gpt\",\"value\":\"" + words(reply) + "\"}]}";
+    }
+
+    @Test
+    void badFilesAreNamedWithWhatWasExpected(@TempDir Path dir) throws Exception {
+        assertThatThrownBy(() -> parse("{\"conversations\":[]}")).hasMessageContaining("test.json")
+                .hasMessageContaining("expected a JSON array");
+        assertThatThrownBy(() -> parse("[{\"conversation\":[]}]")).hasMessageContaining("entry 0")
+                .hasMessageContaining("\"conversations\" array");
+        assertThatThrownBy(() -> parse("[{\"conversations\":[}]")).hasMessageContaining("not valid JSON");
+        assertThatThrownBy(() -> parse("[" + conv(2, 2) + "]")).hasMessageContaining("no conversation");
+        assertThatThrownBy(() -> Datasets.resolve("sharegpt:" + dir.resolve("missing.json"), WORDS))
+                .hasMessageContaining("missing.json").hasMessageContaining("does not exist")
+                .hasMessageContaining("-p dataset=synthetic-sharegpt");
+        assertThatThrownBy(() -> Datasets.resolve("sharegpt", WORDS)).hasMessageContaining("unknown dataset \"sharegpt\"")
+                .hasMessageContaining("sharegpt:PATH");
+    }
+
+    @Test
+    void syntheticSetRoundTripsThroughTheShareGptReaderWithShareGptLikeLengths(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("synthetic.json");
+        SyntheticShareGpt.write(file);
+        Dataset fromFile = Datasets.resolve("sharegpt:" + file, WORDS);
+        Dataset inMemory = Datasets.resolve(Datasets.SYNTHETIC_SHAREGPT, WORDS);
+        assertThat(fromFile.conversations()).isEqualTo(inMemory.conversations());
+        assertThat(inMemory.conversations()).hasSize(SyntheticShareGpt.SIZE);
+        // The reference workload averages about 342 prompt and 281 reply tokens.
+        assertThat(inMemory.meanPromptTokens()).isBetween(250.0, 420.0);
+        assertThat(inMemory.meanOutputTokens()).isBetween(200.0, 340.0);
+        // A long right tail, as ShareGPT has: the mean is well above the median.
+        List<Integer> prompts = inMemory.conversations().stream().map(Conversation::promptTokens).sorted().toList();
+        assertThat(inMemory.meanPromptTokens()).isGreaterThan(prompts.get(prompts.size() / 2) * 1.1);
+        assertThat(Files.size(file)).isPositive();
+    }
+
+    @Test
+    void requestsAreSeededWarmupFirstAndAskForExactReplyLengths() {
+        Dataset d = Datasets.resolve(Datasets.SYNTHETIC_SHAREGPT, WORDS);
+        List<RequestSpec> a = d.requests(2, 5, 7);
+        assertThat(a).hasSize(7);
+        assertThat(a).extracting(RequestSpec::warmup).containsExactly(true, true, false, false, false, false, false);
+        assertThat(a).allSatisfy(r -> assertThat(r.exactOutput()).isTrue());
+        assertThat(a).extracting(RequestSpec::index).containsExactly(0, 1, 2, 3, 4, 5, 6);
+        assertThat(d.requests(2, 5, 7)).isEqualTo(a);
+        assertThat(d.requests(2, 5, 8)).isNotEqualTo(a);
+        // More requests than conversations cycle through the set.
+        assertThat(new Dataset("two", d.conversations().subList(0, 2)).requests(0, 5, 1)).hasSize(5);
+    }
+}
