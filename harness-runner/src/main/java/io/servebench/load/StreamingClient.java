@@ -58,6 +58,7 @@ public final class StreamingClient implements AutoCloseable {
     // Up to 4 bytes per character in UTF-8: enough bytes for ERROR_BODY_CHARS characters.
     private static final int ERROR_BODY_BYTES = ERROR_BODY_CHARS * 4;
     private static final Timeout NO_LEASE_TIMEOUT = Timeout.DISABLED;
+    private static final long SELECT_INTERVAL_MS = 50;
 
     private final Endpoint endpoint;
     private final LoadParams params;
@@ -96,7 +97,11 @@ public final class StreamingClient implements AutoCloseable {
                 .build();
         this.client = HttpAsyncClients.custom()
                 .setConnectionManager(connections)
-                .setIOReactorConfig(IOReactorConfig.custom().setTcpNoDelay(true).build())
+                .setIOReactorConfig(IOReactorConfig.custom()
+                        .setTcpNoDelay(true)
+                        // timeouts are checked once per select interval (1 s by default): keep them prompt
+                        .setSelectInterval(TimeValue.ofMilliseconds(SELECT_INTERVAL_MS))
+                        .build())
                 .setDefaultRequestConfig(RequestConfig.custom()
                         .setResponseTimeout(Timeout.of(params.requestTimeout()))
                         // a request waiting for a free connection is client-side queueing, measured as schedule

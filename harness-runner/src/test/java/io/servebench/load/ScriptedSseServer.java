@@ -60,7 +60,7 @@ final class ScriptedSseServer implements AutoCloseable {
     });
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private final List<Received> received = new CopyOnWriteArrayList<>();
-    private final Map<String, List<Long>> flushTimes = new ConcurrentHashMap<>();
+    private final Map<String, List<Flush>> flushTimes = new ConcurrentHashMap<>();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger maxInFlight = new AtomicInteger();
     private final AtomicInteger connections = new AtomicInteger();
@@ -80,8 +80,16 @@ final class ScriptedSseServer implements AutoCloseable {
         return List.copyOf(received);
     }
 
-    /** When each chunk of the response to request {@code id} was flushed, in order. */
-    List<Long> flushTimes(long id) {
+    /**
+     * When each chunk of the response to request {@code id} was written: {@code startNs} just before the
+     * write began, {@code flushedNs} just after the flush returned. A client cannot read the chunk before
+     * {@code startNs}; it may stamp it before {@code flushedNs} if this thread is descheduled in between.
+     */
+    record Flush(long startNs, long flushedNs) {
+    }
+
+    /** The chunks of the response to request {@code id}, in order. */
+    List<Flush> flushTimes(long id) {
         return List.copyOf(flushTimes.getOrDefault(Long.toString(id), List.of()));
     }
 
@@ -129,7 +137,7 @@ final class ScriptedSseServer implements AutoCloseable {
                 int now = inFlight.incrementAndGet();
                 maxInFlight.accumulateAndGet(now, Math::max);
                 try {
-                    List<Long> times = flushTimes.computeIfAbsent(String.valueOf(request.requestId()),
+                    List<Flush> times = flushTimes.computeIfAbsent(String.valueOf(request.requestId()),
                             k -> Collections.synchronizedList(new ArrayList<>()));
                     script.respond(request, new Responder(socket, in, out, times));
                 } finally {
@@ -177,9 +185,9 @@ final class ScriptedSseServer implements AutoCloseable {
         private final Socket socket;
         private final InputStream in;
         private final OutputStream out;
-        private final List<Long> flushTimes;
+        private final List<Flush> flushTimes;
 
-        Responder(Socket socket, InputStream in, OutputStream out, List<Long> flushTimes) {
+        Responder(Socket socket, InputStream in, OutputStream out, List<Flush> flushTimes) {
             this.socket = socket;
             this.in = in;
             this.out = out;
@@ -207,8 +215,9 @@ final class ScriptedSseServer implements AutoCloseable {
             c.writeBytes((Integer.toHexString(bytes.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
             c.writeBytes(bytes);
             c.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
+            long startNs = System.nanoTime();
             write(c.toByteArray());
-            flushTimes.add(System.nanoTime());
+            flushTimes.add(new Flush(startNs, System.nanoTime()));
             return this;
         }
 
