@@ -9,6 +9,7 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.CancellationException;
 
 /** Turns the exceptions of the HTTP client into the {@code kind: detail} errors of {@link RequestRecord}. */
@@ -29,7 +30,7 @@ final class Failures {
                 return "connect_timeout: " + detail;
             }
             if (t instanceof SocketTimeoutException) {
-                return "timeout: no response bytes for " + requestTimeout + " (" + detail + ")";
+                return "timeout: no response bytes for " + requestTimeout.toMillis() + " ms (" + detail + ")";
             }
             if (t instanceof ConnectException || t instanceof NoRouteToHostException
                     || t instanceof UnknownHostException) {
@@ -38,7 +39,7 @@ final class Failures {
             if (t instanceof ConnectionClosedException) {
                 return "closed: " + detail;
             }
-            if (t instanceof SocketException && detail.toLowerCase(java.util.Locale.ROOT).contains("reset")) {
+            if (t instanceof SocketException && detail.toLowerCase(Locale.ROOT).contains("reset")) {
                 return "reset: " + detail;
             }
             if (t instanceof MalformedStreamException) {

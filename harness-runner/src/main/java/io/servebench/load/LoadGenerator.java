@@ -4,8 +4,10 @@ import io.servebench.engine.Endpoint;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicReference;
@@ -37,6 +39,8 @@ public final class LoadGenerator {
      * @param specs    the requests, warm-up ones first; their indices become the record ids and must be distinct
      * @param listener told about each record as it completes (from I/O threads)
      * @throws IllegalArgumentException when a warm-up request follows a measured one or indices repeat
+     * @throws IllegalStateException    when {@code listener} threw; the run still went to the end, and the
+     *                                  listener's first exception is the cause
      */
     public LoadResult run(Endpoint endpoint, List<RequestSpec> specs, LoadParams params, LoadListener listener) {
         Objects.requireNonNull(endpoint, "endpoint");
@@ -145,7 +149,7 @@ public final class LoadGenerator {
     private static void validate(List<RequestSpec> specs) {
         Objects.requireNonNull(specs, "specs");
         boolean measuredSeen = false;
-        java.util.Set<Integer> indices = new java.util.HashSet<>();
+        Set<Integer> indices = new HashSet<>();
         for (int i = 0; i < specs.size(); i++) {
             RequestSpec spec = Objects.requireNonNull(specs.get(i), "specs[" + i + "]");
             if (spec.warmup() && measuredSeen) {

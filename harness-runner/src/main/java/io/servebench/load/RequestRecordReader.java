@@ -69,7 +69,7 @@ public final class RequestRecordReader {
         JsonNode error = required(n, ERROR);
         return new RequestRecord(
                 integer(n, ID),
-                required(n, WARMUP).booleanValue(),
+                bool(n, WARMUP),
                 time(n, INTENDED_NS), time(n, SENT_NS), time(n, FIRST_TOKEN_NS), time(n, FIRST_CONTENT_NS),
                 time(n, END_NS), time(n, DONE_NS),
                 (int) integer(n, PROMPT_TOKENS), (int) integer(n, OUTPUT_TOKENS),
@@ -95,6 +95,14 @@ public final class RequestRecordReader {
             throw new IllegalArgumentException("'" + key + "' must be an integer, got " + v);
         }
         return v.longValue();
+    }
+
+    private static boolean bool(JsonNode n, String key) {
+        JsonNode v = required(n, key);
+        if (!v.isBoolean()) {
+            throw new IllegalArgumentException("'" + key + "' must be true or false, got " + v);
+        }
+        return v.booleanValue();
     }
 
     private static long time(JsonNode n, String key) {

@@ -35,8 +35,10 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -194,7 +196,7 @@ public final class StreamingClient implements AutoCloseable {
             contentType = entity == null ? null : entity.getContentType();
             if (status >= 400) {
                 mode = Mode.ERROR_BODY;
-            } else if (contentType == null || !contentType.toLowerCase(java.util.Locale.ROOT).startsWith("text/event-stream")) {
+            } else if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith("text/event-stream")) {
                 mode = Mode.NOT_AN_EVENT_STREAM;
             } else {
                 mode = Mode.STREAM;
@@ -310,7 +312,7 @@ public final class StreamingClient implements AutoCloseable {
 
         @Override
         public void cancelled() {
-            failed(new java.util.concurrent.CancellationException("request cancelled"));
+            failed(new CancellationException("request cancelled"));
         }
 
         @Override
