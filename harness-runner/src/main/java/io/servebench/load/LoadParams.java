@@ -1,0 +1,99 @@
+package io.servebench.load;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How the load generator drives an endpoint.
+ *
+ * @param profile              when requests go out
+ * @param api                  which streaming API to call
+ * @param connectTimeout       the longest wait for a TCP connection to be established
+ * @param requestTimeout       the longest silence allowed while a request is in flight: waiting for the response
+ *                             head or for the next bytes of the stream. A server that stops answering fails the
+ *                             request with a {@code timeout} error after this long; a stream that keeps sending is
+ *                             never cut short, however long it runs
+ * @param maxConnections       for {@link ArrivalProfile.Scheduled} profiles, the most requests in flight (the
+ *                             connection pool's size, total and per route); requests beyond it wait for a free
+ *                             connection, which shows as schedule lag. {@link ArrivalProfile.Concurrent} sizes the
+ *                             pool from its stream count instead
+ * @param apiKey               sent as {@code Authorization: Bearer <key>}; {@code null} to send none. Never logged
+ * @param continuousUsageStats ask for cumulative usage on every chunk ({@code stream_options.continuous_usage_stats},
+ *                             a vLLM extension) so each token event's token count is exact
+ */
+public record LoadParams(
+        ArrivalProfile profile,
+        OpenAiApi api,
+        Duration connectTimeout,
+        Duration requestTimeout,
+        int maxConnections,
+        String apiKey,
+        boolean continuousUsageStats) {
+
+    /** Default cap on requests in flight for open-loop profiles: high, so that it never throttles silently. */
+    public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofMinutes(5);
+
+    public LoadParams {
+        Objects.requireNonNull(profile, "profile");
+        Objects.requireNonNull(api, "api");
+        requirePositive("connectTimeout", connectTimeout);
+        requirePositive("requestTimeout", requestTimeout);
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("maxConnections must be >= 1, got " + maxConnections);
+        }
+        if (apiKey != null && apiKey.isBlank()) {
+            throw new IllegalArgumentException("apiKey must be null (no key) or non-blank, got a blank string");
+        }
+    }
+
+    /** The chat API, default timeouts and cap, no API key, continuous usage stats requested. */
+    public static LoadParams of(ArrivalProfile profile) {
+        return new LoadParams(profile, OpenAiApi.CHAT, DEFAULT_CONNECT_TIMEOUT, DEFAULT_REQUEST_TIMEOUT,
+                DEFAULT_MAX_CONNECTIONS, null, true);
+    }
+
+    public LoadParams withApi(OpenAiApi newApi) {
+        return new LoadParams(profile, newApi, connectTimeout, requestTimeout, maxConnections, apiKey, continuousUsageStats);
+    }
+
+    public LoadParams withTimeouts(Duration newConnectTimeout, Duration newRequestTimeout) {
+        return new LoadParams(profile, api, newConnectTimeout, newRequestTimeout, maxConnections, apiKey,
+                continuousUsageStats);
+    }
+
+    public LoadParams withMaxConnections(int newMaxConnections) {
+        return new LoadParams(profile, api, connectTimeout, requestTimeout, newMaxConnections, apiKey,
+                continuousUsageStats);
+    }
+
+    public LoadParams withApiKey(String newApiKey) {
+        return new LoadParams(profile, api, connectTimeout, requestTimeout, maxConnections, newApiKey,
+                continuousUsageStats);
+    }
+
+    public LoadParams withContinuousUsageStats(boolean enabled) {
+        return new LoadParams(profile, api, connectTimeout, requestTimeout, maxConnections, apiKey, enabled);
+    }
+
+    /** The most requests this configuration can have in flight: the connection pool's size. */
+    public int maxInFlight() {
+        return profile instanceof ArrivalProfile.Concurrent c ? c.streams() : maxConnections;
+    }
+
+    /** Like the record's default, but with the API key redacted so that the object is safe to log. */
+    @Override
+    public String toString() {
+        return "LoadParams[profile=" + profile + ", api=" + api + ", connectTimeout=" + connectTimeout
+                + ", requestTimeout=" + requestTimeout + ", maxConnections=" + maxConnections
+                + ", apiKey=" + (apiKey == null ? "none" : "<redacted>")
+                + ", continuousUsageStats=" + continuousUsageStats + "]";
+    }
+
+    private static void requirePositive(String name, Duration d) {
+        if (d == null || d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(name + " must be a positive duration, got " + d);
+        }
+    }
+}

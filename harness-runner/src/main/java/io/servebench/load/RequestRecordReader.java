@@ -1,0 +1,112 @@
+package io.servebench.load;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+
+import static io.servebench.load.RequestRecordWriter.*;
+
+/** Reads the files {@link RequestRecordWriter} writes. */
+public final class RequestRecordReader {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private RequestRecordReader() {
+    }
+
+    /**
+     * All records of {@code file}, in file order.
+     *
+     * @throws IOException when the file cannot be read or a line is not a complete record (the message names
+     *                     the file, the line and the key)
+     */
+    public static List<RequestRecord> read(Path file) throws IOException {
+        List<RequestRecord> records = new ArrayList<>();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(
+                new GZIPInputStream(Files.newInputStream(file)), StandardCharsets.UTF_8))) {
+            String line;
+            int lineNumber = 0;
+            while ((line = in.readLine()) != null) {
+                lineNumber++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                try {
+                    records.add(parse(JSON.readTree(line)));
+                } catch (JsonProcessingException | IllegalArgumentException e) {
+                    throw new IOException(file + " line " + lineNumber + ": not a request record: " + e.getMessage(), e);
+                }
+            }
+        }
+        return records;
+    }
+
+    private static RequestRecord parse(JsonNode n) {
+        JsonNode events = required(n, EVENTS);
+        if (!events.isArray()) {
+            throw new IllegalArgumentException("'" + EVENTS + "' must be an array of [t_ns, tokens] pairs");
+        }
+        long[] times = new long[events.size()];
+        int[] tokens = new int[events.size()];
+        for (int i = 0; i < events.size(); i++) {
+            JsonNode pair = events.get(i);
+            if (!pair.isArray() || pair.size() != 2 || !pair.get(0).isIntegralNumber() || !pair.get(1).isIntegralNumber()) {
+                throw new IllegalArgumentException("'" + EVENTS + "'[" + i + "] must be [t_ns, tokens], got " + pair);
+            }
+            times[i] = pair.get(0).longValue();
+            tokens[i] = pair.get(1).intValue();
+        }
+        JsonNode error = required(n, ERROR);
+        return new RequestRecord(
+                integer(n, ID),
+                bool(n, WARMUP),
+                time(n, INTENDED_NS), time(n, SENT_NS), time(n, FIRST_TOKEN_NS), time(n, FIRST_CONTENT_NS),
+                time(n, END_NS), time(n, DONE_NS),
+                (int) integer(n, PROMPT_TOKENS), (int) integer(n, OUTPUT_TOKENS),
+                TokenSource.valueOf(required(n, OUTPUT_TOKENS_SOURCE).asText()),
+                times, tokens,
+                TokenSource.valueOf(required(n, EVENTS_SOURCE).asText()),
+                (int) integer(n, EVENTS_PER_READ_MAX), (int) integer(n, COALESCED_EVENTS),
+                (int) integer(n, STATUS),
+                error.isNull() ? null : error.asText());
+    }
+
+    private static JsonNode required(JsonNode n, String key) {
+        JsonNode v = n.get(key);
+        if (v == null) {
+            throw new IllegalArgumentException("missing key '" + key + "'");
+        }
+        return v;
+    }
+
+    private static long integer(JsonNode n, String key) {
+        JsonNode v = required(n, key);
+        if (!v.isIntegralNumber()) {
+            throw new IllegalArgumentException("'" + key + "' must be an integer, got " + v);
+        }
+        return v.longValue();
+    }
+
+    private static boolean bool(JsonNode n, String key) {
+        JsonNode v = required(n, key);
+        if (!v.isBoolean()) {
+            throw new IllegalArgumentException("'" + key + "' must be true or false, got " + v);
+        }
+        return v.booleanValue();
+    }
+
+    private static long time(JsonNode n, String key) {
+        JsonNode v = required(n, key);
+        return v.isNull() ? RequestRecord.NONE : integer(n, key);
+    }
+}

@@ -1,0 +1,48 @@
+package io.servebench.load;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class LoadParamsTest {
+
+    @Test
+    void thePoolIsSizedFromTheProfile() {
+        assertThat(LoadParams.of(new ArrivalProfile.Concurrent(7)).maxInFlight()).isEqualTo(7);
+        assertThat(LoadParams.of(new ArrivalProfile.Constant(8)).maxInFlight()).isEqualTo(LoadParams.DEFAULT_MAX_CONNECTIONS);
+        assertThat(LoadParams.of(new ArrivalProfile.Constant(8)).withMaxConnections(64).maxInFlight()).isEqualTo(64);
+    }
+
+    @Test
+    void theApiKeyNeverAppearsInTheTextForm() {
+        LoadParams p = LoadParams.of(new ArrivalProfile.Constant(1)).withApiKey("sk-secret-123");
+        assertThat(p.toString()).doesNotContain("sk-secret-123").contains("<redacted>");
+    }
+
+    @Test
+    void invalidValuesAreRejectedByName() {
+        LoadParams p = LoadParams.of(new ArrivalProfile.Constant(1));
+        assertThatThrownBy(() -> p.withMaxConnections(0)).hasMessageContaining("maxConnections").hasMessageContaining("0");
+        assertThatThrownBy(() -> p.withTimeouts(Duration.ZERO, Duration.ofSeconds(1))).hasMessageContaining("connectTimeout");
+        assertThatThrownBy(() -> p.withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(-1))).hasMessageContaining("requestTimeout");
+        assertThatThrownBy(() -> p.withApiKey(" ")).hasMessageContaining("apiKey");
+    }
+
+    @Test
+    void chatBodiesFollowTheOpenAiStreamingFormat() throws Exception {
+        RequestSpec spec = new RequestSpec(0, "Hello \"you\"", 3, 128, true, false);
+        JsonNode body = new ObjectMapper().readTree(RequestBodies.build(OpenAiApi.CHAT, "Qwen/Qwen3.5-9B", spec, true));
+        assertThat(body.toString()).isEqualTo("{\"model\":\"Qwen/Qwen3.5-9B\",\"messages\":[{\"role\":\"user\","
+                + "\"content\":\"Hello \\\"you\\\"\"}],\"max_tokens\":128,\"stream\":true,\"stream_options\":"
+                + "{\"include_usage\":true,\"continuous_usage_stats\":true},\"min_tokens\":128,\"ignore_eos\":true}");
+        JsonNode plain = new ObjectMapper().readTree(RequestBodies.build(OpenAiApi.COMPLETIONS, "m",
+                new RequestSpec(0, "p", 1, 5, false, false), false));
+        assertThat(plain.toString()).isEqualTo("{\"model\":\"m\",\"prompt\":\"p\",\"max_tokens\":5,\"stream\":true,"
+                + "\"stream_options\":{\"include_usage\":true}}");
+    }
+}
