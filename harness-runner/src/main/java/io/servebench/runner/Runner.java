@@ -238,7 +238,7 @@ public final class Runner {
         String name = params.repetitions() > 1 ? trial.id() + "-r" + repetition : trial.id();
         try (TrialProgress progress = TrialProgress.start(out, String.format("[%d/%d] %s", index, total, name), specs.size())) {
             LoadResult result = new LoadGenerator().run(engine.endpoint(), specs, LoadParams.of(profile), progress);
-            RequestRecordWriter.write(params.outputDir().resolve("requests").resolve(name + ".jsonl.gz"), result.records());
+            RequestRecordWriter.writeTrial(params.outputDir(), name, result.records());
             List<RequestRecord> measuredRecords = result.records().stream().filter(r -> !r.warmup()).toList();
             TrialMetrics metrics = MetricsAggregator.aggregate(measuredRecords);
             progress.finish(metrics);
