@@ -39,10 +39,10 @@ public final class JmhJsonReader {
         for (JsonNode entry : root) {
             String name = required(entry, "benchmark").asText();
             Map<String, String> params = new LinkedHashMap<>();
-            entry.path("params").fields().forEachRemaining(f -> params.put(f.getKey(), f.getValue().asText()));
+            entry.path("params").properties().forEach(f -> params.put(f.getKey(), f.getValue().asText()));
             Map<String, JmhMetric> secondary = new LinkedHashMap<>();
-            entry.path("secondaryMetrics").fields()
-                    .forEachRemaining(f -> secondary.put(f.getKey(), metric(name, f.getValue())));
+            entry.path("secondaryMetrics").properties()
+                    .forEach(f -> secondary.put(f.getKey(), metric(name, f.getValue())));
             out.add(new JmhBenchmark(name, required(entry, "mode").asText(), entry.path("forks").asInt(), params,
                     metric(name, required(entry, "primaryMetric")), secondary));
         }
@@ -53,7 +53,7 @@ public final class JmhJsonReader {
         List<Double> confidence = new ArrayList<>();
         m.path("scoreConfidence").forEach(v -> confidence.add(number(v)));
         Map<String, Double> percentiles = new LinkedHashMap<>();
-        m.path("scorePercentiles").fields().forEachRemaining(f -> percentiles.put(f.getKey(), number(f.getValue())));
+        m.path("scorePercentiles").properties().forEach(f -> percentiles.put(f.getKey(), number(f.getValue())));
         List<List<Double>> raw = new ArrayList<>();
         for (JsonNode fork : m.path("rawData")) {
             List<Double> iterations = new ArrayList<>();

@@ -11,7 +11,6 @@ import io.servebench.results.TrialResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -137,8 +136,8 @@ class JmhJsonWriterTest {
 
         assertThat(params.get("flags").asText()).isEqualTo("reasoning-parser:qwen3;max-model-len:32768;"
                 + "speculative-config:{\"method\":\"mtp\",\"num_speculative_tokens\":1};enable-prefix-caching");
-        for (Iterator<Map.Entry<String, JsonNode>> it = params.fields(); it.hasNext(); ) {
-            String value = it.next().getValue().asText();
+        for (Map.Entry<String, JsonNode> param : params.properties()) {
+            String value = param.getValue().asText();
             assertThat(value).doesNotContain(" ").doesNotContain("=");
         }
         List<String> keys = new ArrayList<>();
@@ -218,7 +217,7 @@ class JmhJsonWriterTest {
         if (jmh.isObject()) {
             if (path.endsWith(".params") || path.endsWith(".secondaryMetrics")) {
                 JsonNode model = path.endsWith(".secondaryMetrics") ? jmhSecondary : jmh.elements().next();
-                ours.fields().forEachRemaining(f -> compare(path + "." + f.getKey(), model, f.getValue(), problems));
+                ours.properties().forEach(f -> compare(path + "." + f.getKey(), model, f.getValue(), problems));
                 return;
             }
             List<String> jmhFields = new ArrayList<>();
