@@ -157,6 +157,12 @@ public final class MetricsAggregator {
         long[] times = r.eventTimesNs();
         int[] tokens = r.eventTokens();
         int n = times.length;
+        for (int k = 0; k < n; k++) {
+            if (tokens[k] < 1) {
+                throw new IllegalArgumentException("request " + r.id() + ": eventTokens[" + k + "] = " + tokens[k]
+                        + "; expected >= 1 (an event without tokens is not a token event)");
+            }
+        }
         for (int k = 1; k < n; k++) {
             interChunk.add(ordered(r, "eventTimesNs[" + (k - 1) + "]", times[k - 1], "eventTimesNs[" + k + "]", times[k]));
         }

@@ -267,6 +267,13 @@ class MetricsAggregatorTest {
     }
 
     @Test
+    void eventWithoutTokensIsRejected() {
+        RequestRecord bad = request(7, T0, T0, new long[] {T0 + MS, T0 + 2 * MS}, new int[] {1, 0});
+        assertThatThrownBy(() -> aggregator.aggregate(List.of(bad)))
+                .hasMessageContaining("request 7: eventTokens[1] = 0");
+    }
+
+    @Test
     void customPeakWindow() {
         RequestRecord r = request(1, T0, T0, new long[] {T0 + 100 * MS, T0 + 150 * MS, T0 + 400 * MS}, new int[] {4, 4, 4});
         TrialMetrics m = new MetricsAggregator(Duration.ofMillis(100)).aggregate(List.of(r));

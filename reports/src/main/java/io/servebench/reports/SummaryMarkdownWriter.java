@@ -111,7 +111,7 @@ public final class SummaryMarkdownWriter {
         rows.add(row(Metric.TOTAL_OUTPUT_TOKENS.label(), count(reps, Metric.TOTAL_OUTPUT_TOKENS)));
         rows.add(row(Metric.REQUEST_THROUGHPUT.label(), value(reps, Metric.REQUEST_THROUGHPUT, null)));
         rows.add(row(Metric.OUTPUT_THROUGHPUT.label(), value(reps, Metric.OUTPUT_THROUGHPUT, null)));
-        rows.add(row(Metric.PEAK_OUTPUT_THROUGHPUT.label() + ", 1 s window", value(reps, Metric.PEAK_OUTPUT_THROUGHPUT, null)));
+        rows.add(row(Metric.PEAK_OUTPUT_THROUGHPUT.label(), value(reps, Metric.PEAK_OUTPUT_THROUGHPUT, null)));
         rows.add(row(Metric.MAX_CONCURRENCY.label(), count(reps, Metric.MAX_CONCURRENCY)));
         rows.add(row(Metric.TOTAL_THROUGHPUT.label(), value(reps, Metric.TOTAL_THROUGHPUT, null)));
         for (Metric m : REFERENCE_DISTRIBUTIONS) {
