@@ -1,0 +1,146 @@
+package io.servebench.reports;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servebench.results.TrialResult;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code journal.jsonl}: one line of JSON per finished trial (a {@link TrialResult}), appended and
+ * forced to disk before {@link #append} returns, so a crash loses at most the trial in flight.
+ *
+ * <p>A crash during a write can leave a last line without its newline. {@link #read(Path)} ignores
+ * such a line, and {@link #open(Path)} cuts it off before appending, so the file stays one complete
+ * trial per line. A complete line that does not parse is corruption, not a crash, and is an error.
+ */
+public final class RunJournal implements Closeable {
+
+    /** The journal's file name inside a run folder. */
+    public static final String FILE_NAME = "journal.jsonl";
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final Path file;
+    private final FileChannel channel;
+
+    private RunJournal(Path file, FileChannel channel) {
+        this.file = file;
+        this.channel = channel;
+    }
+
+    /**
+     * Opens (creating if needed) the journal of the run folder {@code runDir} for appending; an
+     * unterminated last line left by a crash is cut off.
+     */
+    public static RunJournal open(Path runDir) throws IOException {
+        Files.createDirectories(runDir);
+        Path file = runDir.resolve(FILE_NAME);
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        try {
+            long complete = completeLength(channel);
+            if (complete < channel.size()) {
+                channel.truncate(complete);
+                channel.force(true);
+            }
+            channel.position(complete);
+        } catch (IOException e) {
+            channel.close();
+            throw e;
+        }
+        return new RunJournal(file, channel);
+    }
+
+    /** The journal file. */
+    public Path file() {
+        return file;
+    }
+
+    /** Appends one finished trial and forces it to disk (data and metadata) before returning. */
+    public synchronized void append(TrialResult trial) throws IOException {
+        String line;
+        try {
+            line = MAPPER.writeValueAsString(trial) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IOException("could not serialise trial " + trial.benchmark() + " for " + file, e);
+        }
+        ByteBuffer bytes = ByteBuffer.wrap(line.getBytes(StandardCharsets.UTF_8));
+        while (bytes.hasRemaining()) {
+            channel.write(bytes);
+        }
+        channel.force(true);
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        channel.close();
+    }
+
+    /**
+     * Reads the trials of a journal, in the order they were appended. {@code path} is the journal
+     * file or the run folder holding it; a missing journal reads as no trials.
+     *
+     * @throws IOException when a complete line is not a trial, naming the file and line number
+     */
+    public static List<TrialResult> read(Path path) throws IOException {
+        Path file = Files.isDirectory(path) ? path.resolve(FILE_NAME) : path;
+        if (!Files.exists(file)) {
+            return List.of();
+        }
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        List<TrialResult> trials = new ArrayList<>();
+        int lineNumber = 0;
+        int start = 0;
+        while (true) {
+            int newline = text.indexOf('\n', start);
+            if (newline < 0) {
+                break; // what follows the last newline is a line cut short by a crash, or nothing
+            }
+            lineNumber++;
+            String line = text.substring(start, newline).strip();
+            start = newline + 1;
+            if (line.isEmpty()) {
+                continue;
+            }
+            try {
+                trials.add(MAPPER.readValue(line, TrialResult.class));
+            } catch (JsonProcessingException e) {
+                throw new IOException(file + " line " + lineNumber + " is not a trial result: " + e.getOriginalMessage(), e);
+            } catch (IllegalArgumentException e) {
+                throw new IOException(file + " line " + lineNumber + " is not a valid trial result: " + e.getMessage(), e);
+            }
+        }
+        return trials;
+    }
+
+    /** Length of the file up to and including its last newline (0 when it has none). */
+    private static long completeLength(FileChannel channel) throws IOException {
+        ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
+        long end = channel.size();
+        while (end > 0) {
+            long from = Math.max(0, end - chunk.capacity());
+            chunk.clear().limit((int) (end - from));
+            while (chunk.hasRemaining()) {
+                if (channel.read(chunk, from + chunk.position()) < 0) {
+                    throw new IOException("journal shrank while being read");
+                }
+            }
+            for (int i = chunk.limit() - 1; i >= 0; i--) {
+                if (chunk.get(i) == '\n') {
+                    return from + i + 1;
+                }
+            }
+            end = from;
+        }
+        return 0;
+    }
+}

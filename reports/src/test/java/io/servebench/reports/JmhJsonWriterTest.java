@@ -1,0 +1,270 @@
+package io.servebench.reports;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servebench.results.Metric;
+import io.servebench.results.RunResult;
+import io.servebench.results.TrialResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+class JmhJsonWriterTest {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    /** JMH's own output for the sample-mode benchmark (with a histogram) and the one with a secondary metric. */
+    private static JsonNode jmhSample;
+    private static JsonNode jmhSecondary;
+
+    @BeforeAll
+    static void runRealJmh(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("jmh.json");
+        new Runner(new OptionsBuilder()
+                .include(io.servebench.reports.jmhfixture.TinyBenchmark.class.getName())
+                .forks(0).warmupIterations(0).measurementIterations(1)
+                .measurementTime(TimeValue.milliseconds(50))
+                .result(out.toString()).resultFormat(ResultFormatType.JSON)
+                .build()).run();
+        JsonNode root = MAPPER.readTree(out.toFile());
+        for (JsonNode entry : root) {
+            if (entry.get("mode").asText().equals("sample")) {
+                jmhSample = entry;
+            } else if (entry.get("secondaryMetrics").has("tokens")) {
+                jmhSecondary = entry.get("secondaryMetrics").get("tokens");
+            }
+        }
+        assertThat(jmhSample).as("JMH wrote a sample-mode entry (its annotation processor ran on test sources)").isNotNull();
+        assertThat(jmhSecondary).as("JMH wrote the @AuxCounters secondary metric").isNotNull();
+    }
+
+    private static JsonNode ours(RunResult run) throws Exception {
+        return MAPPER.readTree(new JmhJsonWriter().toJson(run));
+    }
+
+    private static RunResult threeRepetitions() {
+        return Fixtures.run(List.of(Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "8",
+                List.of(Fixtures.repetition(2.60, 1.8), Fixtures.repetition(2.62, 1.8), Fixtures.repetition(2.64, 1.8)))));
+    }
+
+    @Test
+    void sameFieldNamesAndJsonTypesAsJmhAtEveryLevel() throws Exception {
+        JsonNode entry = ours(threeRepetitions()).get(0);
+
+        List<String> problems = new ArrayList<>();
+        compare("$", jmhSample, entry, problems);
+        assertThat(problems).isEmpty();
+        assertThat(entry.get("secondaryMetrics").size()).isGreaterThan(20);
+    }
+
+    @Test
+    void jmhProcessorRanOnTestSourcesOnly() throws Exception {
+        Path mainClasses = Path.of(JmhJsonWriter.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        assertThat(mainClasses.resolve("META-INF/BenchmarkList")).doesNotExist();
+        Path testClasses = Path.of(getClass().getProtectionDomain().getCodeSource().getLocation().toURI());
+        assertThat(Files.readString(testClasses.resolve("META-INF/BenchmarkList"))).contains("TinyBenchmark");
+    }
+
+    @Test
+    void schemaComparisonDetectsDifferences() throws Exception {
+        com.fasterxml.jackson.databind.node.ObjectNode entry =
+                (com.fasterxml.jackson.databind.node.ObjectNode) ours(threeRepetitions()).get(0);
+        entry.put("forks", "3");
+        entry.remove("jvm");
+        ((com.fasterxml.jackson.databind.node.ArrayNode) entry.get("primaryMetric").get("rawDataHistogram").get(0).get(0)
+                .get(0)).set(1, MAPPER.getNodeFactory().numberNode(1.5));
+
+        List<String> problems = new ArrayList<>();
+        compare("$", jmhSample, entry, problems);
+        assertThat(problems).hasSize(3)
+                .anySatisfy(p -> assertThat(p).startsWith("$.forks: JMH has INT, ours STRING"))
+                .anySatisfy(p -> assertThat(p).startsWith("$: JMH fields"))
+                .anySatisfy(p -> assertThat(p).contains("rawDataHistogram[0][0][0][1]: JMH has INT, ours FLOAT"));
+    }
+
+    @Test
+    void singleRepetitionWritesNaNErrorAsJmhDoes() throws Exception {
+        RunResult run = Fixtures.run(List.of(Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "8",
+                List.of(Fixtures.repetition(2.62, 1.8)))));
+        JsonNode primary = ours(run).get(0).get("primaryMetric");
+
+        // JMH itself writes an error it cannot compute as the string "NaN" (its one-iteration throughput entry)
+        assertThat(primary.get("scoreError").isTextual()).isTrue();
+        assertThat(primary.get("scoreError").asText()).isEqualTo("NaN");
+        assertThat(jmhSecondary.get("scoreError").asText()).isEqualTo("NaN");
+        assertThat(primary.get("scoreConfidence").get(0).asText()).isEqualTo("NaN");
+        List<String> problems = new ArrayList<>();
+        compare("$", jmhSample, ours(run).get(0), problems);
+        assertThat(problems).isEmpty();
+    }
+
+    @Test
+    void primaryScoreIsMeanOverRepetitionsWithStudentTError() throws Exception {
+        JsonNode primary = ours(threeRepetitions()).get(0).get("primaryMetric");
+
+        assertThat(primary.get("score").asDouble()).isCloseTo(2.62, within(1e-12));
+        // t(0.9995, 2) = 31.5991; stdev of {2.60, 2.62, 2.64} = 0.02
+        assertThat(primary.get("scoreError").asDouble()).isCloseTo(31.5991 * 0.02 / Math.sqrt(3), within(1e-4));
+        assertThat(primary.get("scoreUnit").asText()).isEqualTo("s/op");
+        assertThat(primary.get("rawDataHistogram").size()).isEqualTo(3);
+        assertThat(primary.get("scorePercentiles").get("50.0").asDouble()).isBetween(2.60, 2.64);
+        JsonNode ttft = ours(threeRepetitions()).get(0).get("secondaryMetrics").get("ttft.mean");
+        assertThat(ttft.get("score").asDouble()).isCloseTo(41.12, within(1e-9));
+        assertThat(ttft.get("scoreUnit").asText()).isEqualTo("ms");
+        assertThat(ttft.get("rawData").size()).isEqualTo(3);
+    }
+
+    @Test
+    void paramValuesHaveNoSpacesNorEqualsAndDecodeBack() throws Exception {
+        String flags = Fixtures.BASE_FLAGS + " --speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}"
+                + " --enable-prefix-caching";
+        RunResult run = Fixtures.run(List.of(Fixtures.trial("spec", "speculative", false, flags, "8",
+                List.of(Fixtures.repetition(2.39, 1.5)))));
+        JsonNode params = ours(run).get(0).get("params");
+
+        assertThat(params.get("flags").asText()).isEqualTo("reasoning-parser:qwen3;max-model-len:32768;"
+                + "speculative-config:{\"method\":\"mtp\",\"num_speculative_tokens\":1};enable-prefix-caching");
+        for (Map.Entry<String, JsonNode> param : params.properties()) {
+            String value = param.getValue().asText();
+            assertThat(value).doesNotContain(" ").doesNotContain("=");
+        }
+        List<String> keys = new ArrayList<>();
+        params.fieldNames().forEachRemaining(keys::add);
+        assertThat(keys).containsExactly("engine", "model", "rate", "profile", "requests", "flags");
+        assertThat(JmhParamCodec.decode("flags", params.get("flags").asText())).isEqualTo(flags);
+    }
+
+    @Test
+    void paramCodecIsLossless() {
+        String[][] cases = {{"flags", "--a=b c --d -x=1 --e=50%;f"}, {"flags", ""}, {"model", "my model=v2;100%"},
+            {"profile", "constant"}};
+        for (String[] c : cases) {
+            String encoded = JmhParamCodec.encode(c[0], c[1]);
+            assertThat(encoded).doesNotContain(" ").doesNotContain("=");
+            assertThat(JmhParamCodec.decode(c[0], encoded)).isEqualTo(c[1].strip());
+        }
+    }
+
+    @Test
+    void readerRoundTripsOurFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("results.json");
+        RunResult run = threeRepetitions();
+        new JmhJsonWriter().write(run, file);
+
+        List<JmhBenchmark> read = new JmhJsonReader().read(file);
+        assertThat(read).hasSize(1);
+        JmhBenchmark b = read.get(0);
+        TrialResult trial = run.trials().get(0);
+        assertThat(b.benchmark()).isEqualTo(trial.benchmark());
+        assertThat(b.mode()).isEqualTo("sample");
+        assertThat(b.forks()).isEqualTo(3);
+        assertThat(b.decodedParams()).isEqualTo(trial.params());
+        assertThat(b.primaryMetric().score()).isCloseTo(2.62, within(1e-12));
+        assertThat(b.primaryMetric().rawDataHistogram()).hasSize(3);
+        assertThat(b.primaryMetric().rawDataHistogram().get(0).get(0))
+                .isEqualTo(trial.repetitions().get(0).distribution(Metric.E2E_LATENCY).orElseThrow().histogram());
+        assertThat(b.secondaryMetrics().get("successful_requests").rawData())
+                .containsExactly(List.of(1000.0), List.of(1000.0), List.of(1000.0));
+        assertThat(b.secondaryMetrics().get("ttft.p99").scoreUnit()).isEqualTo("ms");
+    }
+
+    @Test
+    void readerReadsJmhsOwnOutputWithNaN() throws Exception {
+        String json = "[" + jmhSample + "]";
+        JmhBenchmark b = new JmhJsonReader().readString(json).get(0);
+        assertThat(b.mode()).isEqualTo("sample");
+        assertThat(b.params()).containsEntry("rate", "8");
+        assertThat(b.primaryMetric().rawDataHistogram()).isNotEmpty();
+        assertThat(b.secondaryMetrics()).isNotEmpty();
+        JmhMetric secondary = new JmhJsonReader().readString("[{\"benchmark\":\"x\",\"mode\":\"thrpt\",\"primaryMetric\":"
+                + jmhSecondary + "}]").get(0).primaryMetric();
+        assertThat(secondary.scoreError()).isNaN();
+    }
+
+    @Test
+    void blocksWithoutLatencyAreLeftOut() throws Exception {
+        TrialResult failed = new TrialResult("C.v", "C", "v", "", false, Map.of(), "t", "s", List.of(),
+                "engine did not start: see logs/s.log");
+        RunResult run = Fixtures.run(List.of(failed, threeRepetitions().trials().get(0)));
+        assertThat(ours(run).size()).isEqualTo(1);
+    }
+
+    /**
+     * Records every difference in field names (and their order) and JSON types between JMH's node
+     * and ours. Objects keyed by data (params, secondary metrics) compare their values with JMH's
+     * first value; arrays compare every element with JMH's first element. JMH writes non-finite
+     * numbers as strings ("NaN"), so those count as floating-point numbers.
+     */
+    private static void compare(String path, JsonNode jmh, JsonNode ours, List<String> problems) {
+        String jmhKind = kind(jmh);
+        String ourKind = kind(ours);
+        if (!jmhKind.equals(ourKind)) {
+            problems.add(path + ": JMH has " + jmhKind + ", ours " + ourKind);
+            return;
+        }
+        if (jmh.isObject()) {
+            if (path.endsWith(".params") || path.endsWith(".secondaryMetrics")) {
+                JsonNode model = path.endsWith(".secondaryMetrics") ? jmhSecondary : jmh.elements().next();
+                ours.properties().forEach(f -> compare(path + "." + f.getKey(), model, f.getValue(), problems));
+                return;
+            }
+            List<String> jmhFields = new ArrayList<>();
+            jmh.fieldNames().forEachRemaining(jmhFields::add);
+            List<String> ourFields = new ArrayList<>();
+            ours.fieldNames().forEachRemaining(ourFields::add);
+            if (!jmhFields.equals(ourFields)) {
+                problems.add(path + ": JMH fields " + jmhFields + ", ours " + ourFields);
+            }
+            for (String field : jmhFields) {
+                if (ours.has(field)) {
+                    compare(path + "." + field, jmh.get(field), ours.get(field), problems);
+                }
+            }
+        } else if (jmh.isArray() && !jmh.isEmpty()) {
+            if (isHistogramPair(path)) {
+                // a [value, count] pair: positional types
+                for (int i = 0; i < ours.size(); i++) {
+                    compare(path + "[" + i + "]", jmh.get(Math.min(i, 1)), ours.get(i), problems);
+                }
+                if (ours.size() != 2) {
+                    problems.add(path + ": a histogram pair of " + ours.size() + " elements");
+                }
+                return;
+            }
+            for (int i = 0; i < ours.size(); i++) {
+                compare(path + "[" + i + "]", jmh.get(0), ours.get(i), problems);
+            }
+        }
+    }
+
+    /** Whether {@code path} is {@code ...rawDataHistogram[fork][iteration][bucket]}, a [value, count] pair. */
+    private static boolean isHistogramPair(String path) {
+        int at = path.indexOf("rawDataHistogram");
+        return at >= 0 && path.substring(at).chars().filter(c -> c == '[').count() == 3;
+    }
+
+    private static String kind(JsonNode n) {
+        if (n.isTextual() && List.of("NaN", "+INF", "-INF").contains(n.asText())) {
+            return "FLOAT";
+        }
+        if (n.isIntegralNumber()) {
+            return "INT";
+        }
+        if (n.isFloatingPointNumber()) {
+            return "FLOAT";
+        }
+        return n.getNodeType().toString();
+    }
+}

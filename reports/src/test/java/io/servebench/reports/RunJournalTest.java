@@ -1,0 +1,89 @@
+package io.servebench.reports;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.servebench.results.Metric;
+import io.servebench.results.TrialResult;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunJournalTest {
+
+    @TempDir
+    Path runDir;
+
+    private static TrialResult trial(String variant, double latency) {
+        return Fixtures.trial(variant, "g", false, Fixtures.BASE_FLAGS + " --x=" + variant, "8",
+                List.of(Fixtures.repetition(latency, 1.0), Fixtures.repetition(latency + 0.01, 1.0)));
+    }
+
+    @Test
+    void appendedTrialsReadBackEqual() throws IOException {
+        TrialResult a = trial("a", 2.62);
+        TrialResult failed = new TrialResult("C.b", "C", "b", "", false, Map.of("engine", "sim"), "b@8", "s2",
+                List.of(), "engine exited with status 1; see logs/s2.log");
+        try (RunJournal journal = RunJournal.open(runDir)) {
+            journal.append(a);
+            journal.append(failed);
+        }
+
+        List<TrialResult> read = RunJournal.read(runDir);
+        assertThat(read).containsExactly(a, failed);
+        assertThat(read.get(0).params().keySet()).containsExactly("engine", "model", "rate", "profile", "requests", "flags");
+        assertThat(read.get(0).repetitions().get(1).distribution(Metric.E2E_LATENCY).orElseThrow().mean()).isEqualTo(2.63);
+        assertThat(Files.readAllLines(runDir.resolve(RunJournal.FILE_NAME))).hasSize(2);
+    }
+
+    @Test
+    void eachAppendIsOnDiskBeforeTheJournalIsClosed() throws IOException {
+        try (RunJournal journal = RunJournal.open(runDir)) {
+            journal.append(trial("a", 2.0));
+            assertThat(RunJournal.read(journal.file())).hasSize(1);
+            journal.append(trial("b", 2.1));
+            assertThat(RunJournal.read(journal.file())).extracting(TrialResult::variant).containsExactly("a", "b");
+        }
+    }
+
+    @Test
+    void truncatedLastLineIsIgnoredAndCutOffOnReopen() throws IOException {
+        try (RunJournal journal = RunJournal.open(runDir)) {
+            journal.append(trial("a", 2.0));
+        }
+        Path file = runDir.resolve(RunJournal.FILE_NAME);
+        String whole = Files.readString(file);
+        // a crash halfway through writing the second line
+        Files.writeString(file, whole.substring(0, whole.length() / 2), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+
+        assertThat(RunJournal.read(file)).extracting(TrialResult::variant).containsExactly("a");
+
+        try (RunJournal journal = RunJournal.open(runDir)) {
+            journal.append(trial("c", 2.2));
+        }
+        assertThat(RunJournal.read(runDir)).extracting(TrialResult::variant).containsExactly("a", "c");
+        assertThat(Files.readString(file)).endsWith("\n");
+    }
+
+    @Test
+    void corruptCompleteLineIsAnErrorNamingTheLine() throws IOException {
+        try (RunJournal journal = RunJournal.open(runDir)) {
+            journal.append(trial("a", 2.0));
+        }
+        Path file = runDir.resolve(RunJournal.FILE_NAME);
+        Files.writeString(file, "{not json}\n", StandardOpenOption.APPEND);
+        assertThatThrownBy(() -> RunJournal.read(file)).isInstanceOf(IOException.class)
+                .hasMessageContaining("line 2").hasMessageContaining(RunJournal.FILE_NAME);
+    }
+
+    @Test
+    void missingJournalReadsAsEmpty() throws IOException {
+        assertThat(RunJournal.read(runDir)).isEmpty();
+    }
+}

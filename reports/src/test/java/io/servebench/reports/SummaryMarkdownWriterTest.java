@@ -1,0 +1,146 @@
+package io.servebench.reports;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.servebench.results.Distribution;
+import io.servebench.results.Metric;
+import io.servebench.results.RunResult;
+import io.servebench.results.TrialMetrics;
+import io.servebench.results.TrialResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SummaryMarkdownWriterTest {
+
+    private static TrialResult baseline(List<TrialMetrics> reps, String rate) {
+        return Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, rate, reps);
+    }
+
+    private static TrialResult prefixCaching(List<TrialMetrics> reps, String rate) {
+        return Fixtures.trial("prefixCaching", "prefix-caching", false, Fixtures.BASE_FLAGS + " --enable-prefix-caching",
+                rate, reps);
+    }
+
+    @Test
+    void oneRepetitionComparesPerRequestDistributionsAndCallsNoiseNoise() {
+        // the reference study's prefix-caching result: 2.62 s vs 2.69 s, per-request stdev ~1.8 s, 1000 requests
+        RunResult run = Fixtures.run(List.of(baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8"),
+                prefixCaching(List.of(Fixtures.repetition(2.69, 1.8)), "8")));
+        String md = new SummaryMarkdownWriter().render(run);
+
+        assertThat(md).contains("- **prefix-caching**: baseline = 2.62 s, prefixCaching = 2.69 s, "
+                + "difference +0.07 s (1.03x slower); no significant difference at 95% "
+                + "(Welch t-test on per-request latencies (mean, stdev, count) of 1000 vs 1000 requests: "
+                + "t = 0.87, df = 1998.0, p = 0.385); within-run noise only");
+        // t = 0.07 / sqrt(2 * 1.8² / 1000) = 0.870, df = 1998, p = 0.3846 (scipy.stats.t.sf)
+    }
+
+    @Test
+    void aLargeDifferenceIsSignificantAndFasterIsStatedAsFaster() {
+        RunResult run = Fixtures.run(List.of(baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8"),
+                Fixtures.trial("languageModelOnly", "spec", false, Fixtures.BASE_FLAGS + " --language-model-only", "8",
+                        List.of(Fixtures.repetition(2.32, 1.5)))));
+        String md = new SummaryMarkdownWriter().render(run);
+
+        assertThat(md).contains("baseline = 2.62 s, languageModelOnly = 2.32 s, difference -0.30 s (1.13x faster); "
+                + "significant at 95%");
+        assertThat(md).contains("p < 0.001");
+    }
+
+    @Test
+    void severalRepetitionsCompareRepetitionMeans() {
+        RunResult run = Fixtures.run(List.of(
+                baseline(List.of(Fixtures.repetition(2.60, 1.8), Fixtures.repetition(2.62, 1.8),
+                        Fixtures.repetition(2.64, 1.8)), "8"),
+                prefixCaching(List.of(Fixtures.repetition(2.68, 1.8), Fixtures.repetition(2.69, 1.8),
+                        Fixtures.repetition(2.70, 1.8)), "8")));
+        String md = new SummaryMarkdownWriter().render(run);
+
+        // rep means 2.62 ± 0.02 vs 2.69 ± 0.01: t = 0.07 / sqrt(0.0004/3 + 0.0001/3) = 5.42, df = 2.94, p = 0.0130 (scipy)
+        assertThat(md).contains("difference +0.07 s (1.03x slower); significant at 95% (Welch t-test on the mean "
+                + "latencies of 3 vs 3 repetitions: t = 5.42, df = 2.9, p = 0.013");
+        // the table shows mean ± 99.9% error with 3 repetitions: t(0.9995, 2) × 0.02 / √3 = 0.365
+        assertThat(md).contains("| Mean Latency(s) | 2.62 ± 0.365 |");
+    }
+
+    @Test
+    void comparisonsAreMadePerWorkloadPoint() {
+        RunResult run = Fixtures.run(List.of(
+                baseline(List.of(Fixtures.repetition(2.09, 1.0)), "1"),
+                baseline(List.of(Fixtures.repetition(2.62, 1.0)), "8"),
+                prefixCaching(List.of(Fixtures.repetition(1.65, 1.0)), "1"),
+                prefixCaching(List.of(Fixtures.repetition(2.32, 1.0)), "8")));
+        String md = new SummaryMarkdownWriter().render(run);
+
+        String atOne = md.substring(md.indexOf("## VllmOptionGroups at model = Qwen/Qwen3.5-9B, profile = constant, "
+                + "rate = 1, requests = 1000"));
+        assertThat(atOne).contains("baseline = 2.09 s, prefixCaching = 1.65 s, difference -0.44 s (1.27x faster)");
+        assertThat(md).contains("baseline = 2.62 s, prefixCaching = 2.32 s, difference -0.30 s (1.13x faster)");
+        assertThat(md).doesNotContain("baseline = 2.09 s, prefixCaching = 2.32 s");
+    }
+
+    @Test
+    void blockTableFollowsTheReferenceOrderAndShowsAbsentAsDash() {
+        TrialMetrics rep = Fixtures.repetition(2.62, 1.8);
+        Map<String, Double> scalars = new LinkedHashMap<>(rep.scalars());
+        scalars.remove(Metric.PEAK_OUTPUT_THROUGHPUT.id());
+        Map<String, Distribution> dists = new LinkedHashMap<>(rep.distributions());
+        dists.remove(Metric.TPOT.id());
+        TrialMetrics partial = new TrialMetrics(scalars, dists, rep.tokenEvents(), 150_000, rep.outputTokenSources(),
+                Map.of("timeout", 2L));
+        String md = new SummaryMarkdownWriter().render(Fixtures.run(List.of(baseline(List.of(partial), "8"))));
+
+        String[] order = {"| Successful requests | 1000 |", "| Maximum request concurrency |", "| Benchmark duration (s) | 130.18 |",
+            "| Total input tokens | 342058 |", "| Total generated tokens | 281412 |", "| Request throughput (req/s) | 7.68 |",
+            "| Output token throughput (tok/s) | 2197.17 |", "| Peak output token throughput (tok/s) | — |",
+            "| Peak concurrent requests | 31 |", "| Total Token throughput (tok/s) | 4867.84 |",
+            "| Mean Latency(s) | 2.62 |", "| Median Latency(s) |", "| P95 Latency(s) |", "| P99 Latency(s) |",
+            "| Mean TTFT (ms) | 41.12 |", "| Median TTFT (ms) |", "| P95 TTFT (ms) |", "| P99 TTFT (ms) |",
+            "| Mean TPOT (ms) | — |", "| Median TPOT (ms) | — |", "| P95 TPOT (ms) | — |", "| P99 TPOT (ms) | — |",
+            "| Mean ITL (ms) | 9.00 |", "| Median ITL (ms) |", "| P95 ITL (ms) |", "| P99 ITL (ms) |",
+            "| Failed requests | 0 |"};
+        int at = -1;
+        for (String row : order) {
+            int next = md.indexOf(row);
+            assertThat(next).as(row).isGreaterThan(at);
+            at = next;
+        }
+        assertThat(md).contains("| Errors | timeout 2 |");
+        assertThat(md).contains("> **Warning:** 75% of token events arrived in the same network read");
+        assertThat(md).contains("Only the baseline ran at this workload point.");
+    }
+
+    @Test
+    void vllmLayoutBlock() {
+        String text = SummaryMarkdownWriter.vllmLayout(baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8"));
+
+        assertThat(text).startsWith("============ Serving Benchmark Result ============\n"
+                + "Successful requests:                     1000\n");
+        assertThat(text).contains("Total Token throughput (tok/s):          4867.84\n"
+                + "---------------Time to First Token----------------\n"
+                + "Mean TTFT (ms):                          41.12\n");
+        assertThat(text).contains("-----Time per Output Token (excl. 1st token)------\n");
+        assertThat(text).contains("----------------End-to-end Latency----------------\nMean E2EL (ms):                          2620.00\n");
+        assertThat(text).endsWith("==================================================\n");
+    }
+
+    @Test
+    void runInfoFailedTrialAndFile(@TempDir Path dir) throws Exception {
+        TrialResult failed = new TrialResult(Fixtures.CLASS + ".sglang", Fixtures.CLASS, "sglang", "engine", false,
+                Fixtures.params("--context-length=32768", "8"), "sglang@8", "s9", List.of(), "readiness timed out; see logs/s9.log");
+        RunResult run = Fixtures.run(List.of(baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8"), failed));
+        Path file = dir.resolve("summary.md");
+        new SummaryMarkdownWriter().write(run, file);
+        String md = Files.readString(file);
+
+        assertThat(md).startsWith("# ServeBench results\n");
+        assertThat(md).contains("- Command line: `servebench run --rate 8`", "- Engines: simulated (--simulate)",
+                "## " + Fixtures.CLASS + ".baseline", "**The trial could not run:** readiness timed out; see logs/s9.log",
+                "- **engine**: sglang: no latency results (readiness timed out; see logs/s9.log)");
+    }
+}
