@@ -1,0 +1,93 @@
+package io.servebench.results;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * The catalogue of metrics a trial reports: stable ids (used as keys in {@link TrialMetrics}, in the
+ * journal and in {@code results.json}), the labels of the reference study (kept verbatim, odd spacing
+ * included, so its numbers line up with ours by label) and units. Definitions are DESIGN.md's.
+ */
+public enum Metric {
+    SUCCESSFUL_REQUESTS("successful_requests", "Successful requests", "requests", Kind.SCALAR),
+    FAILED_REQUESTS("failed_requests", "Failed requests", "requests", Kind.SCALAR),
+    /** Length of the measurement window: first intended send of a measured request to the last completion. */
+    DURATION("duration", "Benchmark duration (s)", "s", Kind.SCALAR),
+    /** Prompt tokens of the successful requests. */
+    TOTAL_INPUT_TOKENS("total_input_tokens", "Total input tokens", "tokens", Kind.SCALAR),
+    /** Output tokens of the successful requests. */
+    TOTAL_OUTPUT_TOKENS("total_output_tokens", "Total generated tokens", "tokens", Kind.SCALAR),
+    REQUEST_THROUGHPUT("request_throughput", "Request throughput (req/s)", "req/s", Kind.SCALAR),
+    OUTPUT_THROUGHPUT("output_throughput", "Output token throughput (tok/s)", "tok/s", Kind.SCALAR),
+    /** Most output tokens in any 1 s window wholly inside the measurement window, per second. */
+    PEAK_OUTPUT_THROUGHPUT("peak_output_throughput", "Peak output token throughput (tok/s)", "tok/s", Kind.SCALAR),
+    TOTAL_THROUGHPUT("total_token_throughput", "Total Token throughput (tok/s)", "tok/s", Kind.SCALAR),
+    /** Largest number of requests in flight (sent, not yet done) at once. */
+    MAX_CONCURRENCY("max_concurrency", "Peak concurrent requests", "requests", Kind.SCALAR),
+    /** Time-weighted mean number of requests in flight over the measurement window. */
+    MEAN_CONCURRENCY("mean_concurrency", "Mean concurrent requests", "requests", Kind.SCALAR),
+
+    /** {@code e − s} per successful request. */
+    E2E_LATENCY("e2e_latency", "Latency(s)", "s", Kind.DISTRIBUTION),
+    /** {@code f − s}. */
+    TTFT("ttft", "TTFT (ms)", "ms", Kind.DISTRIBUTION),
+    /** {@code (e − f) / (o − 1)} for {@code o > 1}. */
+    TPOT("tpot", "TPOT (ms)", "ms", Kind.DISTRIBUTION),
+    /** Per output token: a token event {@code g} after the previous one with {@code n} tokens gives {@code n} samples {@code g / n}. */
+    ITL("itl", "ITL (ms)", "ms", Kind.DISTRIBUTION),
+    /** One sample {@code g} per token event after the first. */
+    INTER_CHUNK_LATENCY("inter_chunk_latency", "Inter-chunk latency (ms)", "ms", Kind.DISTRIBUTION),
+    /** First {@code delta.content} event minus {@code s}. */
+    TIME_TO_FIRST_CONTENT("ttfc", "Time to first content token (ms)", "ms", Kind.DISTRIBUTION),
+    /** {@code f − a}: TTFT including client-side queueing. */
+    TTFT_FROM_SCHEDULE("ttft_from_schedule", "TTFT from schedule (ms)", "ms", Kind.DISTRIBUTION),
+    /** {@code e − a}. */
+    E2E_FROM_SCHEDULE("e2e_from_schedule", "Latency from schedule (s)", "s", Kind.DISTRIBUTION),
+    /** {@code s − a}. */
+    SCHEDULE_LAG("schedule_lag", "Schedule lag (ms)", "ms", Kind.DISTRIBUTION);
+
+    /** Whether a metric is one number per repetition or a distribution of samples. */
+    public enum Kind { SCALAR, DISTRIBUTION }
+
+    private final String id;
+    private final String label;
+    private final String unit;
+    private final Kind kind;
+
+    Metric(String id, String label, String unit, Kind kind) {
+        this.id = id;
+        this.label = label;
+        this.unit = unit;
+        this.kind = kind;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    /** The label as reports show it; for a distribution, the part after the statistic ("TTFT (ms)"). */
+    public String label() {
+        return label;
+    }
+
+    /** The label of one statistic of a distribution metric, e.g. "Median TTFT (ms)". */
+    public String label(Stat stat) {
+        if (kind != Kind.DISTRIBUTION) {
+            throw new IllegalArgumentException(this + " is a scalar metric; it has no " + stat + " statistic");
+        }
+        return stat.label() + " " + label;
+    }
+
+    public String unit() {
+        return unit;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** The metric with this {@link #id()}, if any. */
+    public static Optional<Metric> byId(String id) {
+        return Arrays.stream(values()).filter(m -> m.id.equals(id)).findFirst();
+    }
+}

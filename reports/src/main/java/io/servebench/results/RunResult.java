@@ -1,0 +1,34 @@
+package io.servebench.results;
+
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Everything one run produced, as the reporters consume it.
+ *
+ * @param startTime          when the run started, ISO-8601 UTC instant ({@code 2026-03-01T12:00:00Z});
+ *                           a string so the model needs no Jackson time module
+ * @param servebenchVersion  the harness version
+ * @param commandLine        the command line the run was started with, secrets redacted
+ * @param simulate           whether engines were replaced by the simulated engine
+ * @param quick              whether the run used the quick (shortened) settings
+ * @param trials             result blocks in report order
+ */
+public record RunResult(String startTime, String servebenchVersion, String commandLine, boolean simulate,
+                        boolean quick, List<TrialResult> trials) {
+
+    public RunResult {
+        Objects.requireNonNull(startTime, "startTime");
+        try {
+            Instant.parse(startTime);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("startTime \"" + startTime
+                    + "\" is not an ISO-8601 instant such as 2026-03-01T12:00:00Z", e);
+        }
+        servebenchVersion = Objects.requireNonNullElse(servebenchVersion, "");
+        commandLine = Objects.requireNonNullElse(commandLine, "");
+        trials = trials == null ? List.of() : List.copyOf(trials);
+    }
+}

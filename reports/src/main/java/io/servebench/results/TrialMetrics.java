@@ -1,0 +1,70 @@
+package io.servebench.results;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * The metrics of one repetition of a trial. A metric that could not be computed (no samples, a
+ * window too short) is absent from the maps: readers must show it as absent, never as zero.
+ *
+ * @param scalars            values of the {@link Metric.Kind#SCALAR} metrics, keyed by {@link Metric#id()}, in the metric's unit
+ * @param distributions      the {@link Metric.Kind#DISTRIBUTION} metrics, keyed by {@link Metric#id()}
+ * @param tokenEvents        token events received by the successful requests
+ * @param coalescedEvents    token events that shared a network read with an earlier token event (a large share
+ *                           means per-event timestamps are coarse)
+ * @param outputTokenSources successful requests per source of their output token count ({@code TokenSource} names)
+ * @param errorKinds         failed requests per error kind (the part of the error before the first colon)
+ */
+public record TrialMetrics(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
+                           long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds) {
+
+    public TrialMetrics {
+        scalars = ordered(scalars);
+        distributions = ordered(distributions);
+        outputTokenSources = ordered(outputTokenSources);
+        errorKinds = ordered(errorKinds);
+        for (String id : scalars.keySet()) {
+            requireKind(id, Metric.Kind.SCALAR);
+        }
+        for (String id : distributions.keySet()) {
+            requireKind(id, Metric.Kind.DISTRIBUTION);
+        }
+    }
+
+    /** A scalar metric's value, empty when absent. */
+    public OptionalDouble value(Metric metric) {
+        Double v = scalars.get(metric.id());
+        return v == null ? OptionalDouble.empty() : OptionalDouble.of(v);
+    }
+
+    /** A distribution metric, empty when it had no samples. */
+    public Optional<Distribution> distribution(Metric metric) {
+        return Optional.ofNullable(distributions.get(metric.id()));
+    }
+
+    /**
+     * One number of this repetition: a scalar metric's value, or one statistic of a distribution
+     * metric ({@code stat} is ignored for scalars and may be {@code null} there). Empty when absent.
+     */
+    public OptionalDouble number(Metric metric, Stat stat) {
+        if (metric.kind() == Metric.Kind.SCALAR) {
+            return value(metric);
+        }
+        return distribution(metric).map(d -> OptionalDouble.of(d.get(stat))).orElse(OptionalDouble.empty());
+    }
+
+    private static void requireKind(String id, Metric.Kind kind) {
+        Metric metric = Metric.byId(id).orElseThrow(() -> new IllegalArgumentException(
+                "unknown metric id \"" + id + "\"; expected one of the ids of io.servebench.results.Metric"));
+        if (metric.kind() != kind) {
+            throw new IllegalArgumentException("metric \"" + id + "\" is a " + metric.kind() + " metric, given as a " + kind);
+        }
+    }
+
+    private static <V> Map<String, V> ordered(Map<String, V> map) {
+        return map == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(map));
+    }
+}

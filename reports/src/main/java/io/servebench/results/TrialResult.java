@@ -1,0 +1,53 @@
+package io.servebench.results;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One result block: one variant at one workload point, with each of its repetitions' metrics.
+ *
+ * <p>Params are ordered as reports show them: {@code engine}, {@code model}, {@code rate},
+ * {@code profile}, {@code requests}, {@code flags}, then the study's {@code @Param} values. The
+ * {@code flags} value is the engine arguments, each as {@code --name=value} or {@code --name},
+ * joined by single spaces (see {@link #FLAGS}).
+ *
+ * @param benchmark   {@code className + "." + variant}, as JMH names a benchmark
+ * @param className   the study class's fully qualified name
+ * @param variant     the variant (method) name
+ * @param group       the variant's option group, {@code ""} if none
+ * @param baseline    whether this is the study's baseline variant
+ * @param params      the trial's parameters, in report order (iteration order is kept)
+ * @param trialId     identifies the measured trial; blocks reporting the same measurement share it
+ * @param serverId    identifies the engine start that served the trial
+ * @param repetitions one entry per repetition, in the order they ran; empty when the trial failed
+ * @param failure     why the trial could not run, {@code null} when it ran
+ */
+public record TrialResult(String benchmark, String className, String variant, String group, boolean baseline,
+                          Map<String, String> params, String trialId, String serverId,
+                          List<TrialMetrics> repetitions, String failure) {
+
+    /** Param key holding the engine flags. */
+    public static final String FLAGS = "flags";
+
+    public TrialResult {
+        Objects.requireNonNull(benchmark, "benchmark");
+        Objects.requireNonNull(className, "className");
+        Objects.requireNonNull(variant, "variant");
+        Objects.requireNonNull(trialId, "trialId");
+        group = group == null ? "" : group;
+        params = params == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(params));
+        repetitions = repetitions == null ? List.of() : List.copyOf(repetitions);
+        if (failure == null && repetitions.isEmpty()) {
+            throw new IllegalArgumentException("trial " + benchmark + " (" + trialId
+                    + ") has no repetitions and no failure message; expected one or the other");
+        }
+    }
+
+    /** Whether the trial ran (it has at least one repetition and no failure). */
+    public boolean succeeded() {
+        return failure == null;
+    }
+}
