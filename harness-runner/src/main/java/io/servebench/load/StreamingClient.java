@@ -153,10 +153,13 @@ public final class StreamingClient implements AutoCloseable {
         return exchange.result;
     }
 
-    /** Closes all connections at once; requests still in flight fail. */
+    /**
+     * Closes all connections; requests still in flight fail. Graceful, because httpcore5's immediate
+     * close races its own selector shutdown and logs a spurious ClosedSelectorException.
+     */
     @Override
     public void close() {
-        client.close(CloseMode.IMMEDIATE);
+        client.close(CloseMode.GRACEFUL);
     }
 
     /** The state of one request: consumes its response and completes its future exactly once. */

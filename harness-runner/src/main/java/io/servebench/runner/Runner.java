@@ -172,7 +172,7 @@ public final class Runner {
 
         Map<String, List<TrialMetrics>> measured = new HashMap<>();
         Map<String, String> failures = new HashMap<>();
-        try (RunJournal journal = RunJournal.open(dir.resolve("journal.jsonl"))) {
+        try (RunJournal journal = RunJournal.open(dir)) {
             int done = 0;
             List<Trial> trials = plan.trials();
             for (int i = 0; i < trials.size(); ) {
@@ -240,7 +240,7 @@ public final class Runner {
             LoadResult result = new LoadGenerator().run(engine.endpoint(), specs, LoadParams.of(profile), progress);
             RequestRecordWriter.writeTrial(params.outputDir(), name, result.records());
             List<RequestRecord> measuredRecords = result.records().stream().filter(r -> !r.warmup()).toList();
-            TrialMetrics metrics = MetricsAggregator.aggregate(measuredRecords);
+            TrialMetrics metrics = new MetricsAggregator().aggregate(measuredRecords);
             progress.finish(metrics);
             return metrics;
         }
@@ -264,9 +264,15 @@ public final class Runner {
             blockParams.put("engine", params.simulate() && !"sim".equals(trial.server().engine())
                     ? "sim:" + trial.server().engine() : trial.server().engine());
             blockParams.put("model", trial.server().model());
-            blockParams.put("rate", WorkloadPoint.formatRate(w.rate()));
+            blockParams.put("dataset", w.dataset());
             blockParams.put("profile", w.profile());
+            if (Profile.CONCURRENT.equals(w.profile())) {
+                blockParams.put("concurrency", Integer.toString(w.concurrency()));
+            } else {
+                blockParams.put("rate", WorkloadPoint.formatRate(w.rate()));
+            }
             blockParams.put("requests", Integer.toString(w.requests()));
+            blockParams.put("warmup", Integer.toString(w.warmup()));
             blockParams.put(TrialResult.FLAGS, String.join(" ", trial.server().args()));
             p.paramValues().forEach(blockParams::putIfAbsent);
             String failure = failures.get(trial.id());
@@ -285,8 +291,8 @@ public final class Runner {
         RunResult result = new RunResult(startTime, ServeBenchVersion.get(), commandLine(), params.simulate(), params.quick(),
                 results(plan.points(), measured, failures));
         try {
-            JmhJsonWriter.write(result, params.outputDir().resolve("results.json"));
-            SummaryMarkdownWriter.write(result, params.outputDir().resolve("summary.md"));
+            new JmhJsonWriter().write(result, params.outputDir().resolve("results.json"));
+            new SummaryMarkdownWriter().write(result, params.outputDir().resolve("summary.md"));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the reports to " + params.outputDir(), e);
         }

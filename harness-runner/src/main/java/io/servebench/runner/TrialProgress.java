@@ -57,8 +57,8 @@ final class TrialProgress implements LoadListener, AutoCloseable {
         out.printf("%s: %d/%d ok, mean latency %s s, median TTFT %s ms, median ITL %s ms, %s tok/s%n", name,
                 total - failed.get(), total,
                 format(metrics.number(Metric.E2E_LATENCY, Stat.MEAN).orElse(Double.NaN), 3),
-                format(metrics.number(Metric.TTFT, Stat.P50).orElse(Double.NaN), 1),
-                format(metrics.number(Metric.ITL, Stat.P50).orElse(Double.NaN), 2),
+                format(metrics.number(Metric.TTFT, Stat.MEDIAN).orElse(Double.NaN), 1),
+                format(metrics.number(Metric.ITL, Stat.MEDIAN).orElse(Double.NaN), 2),
                 format(metrics.number(Metric.OUTPUT_THROUGHPUT, null).orElse(Double.NaN), 0));
     }
 

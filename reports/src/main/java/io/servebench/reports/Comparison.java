@@ -54,17 +54,17 @@ public record Comparison(String baselineName, double baselineMean, String varian
             double[] mb = b.stream().mapToDouble(Distribution::mean).toArray();
             Statistics.Welch w = Statistics.welch(meanA, Statistics.stdev(ma), ma.length, meanB, Statistics.stdev(mb),
                     mb.length);
-            return new Comparison(baseline.variant(), meanA, variant.variant(), meanB, Method.REPETITION_MEANS, w,
+            return new Comparison(baseline.displayName(), meanA, variant.displayName(), meanB, Method.REPETITION_MEANS, w,
                     ma.length, mb.length);
         }
         Pooled pa = Pooled.of(a);
         Pooled pb = Pooled.of(b);
         if (pa.count < 2 || pb.count < 2) {
-            return new Comparison(baseline.variant(), meanA, variant.variant(), meanB, Method.NONE, null, pa.count,
+            return new Comparison(baseline.displayName(), meanA, variant.displayName(), meanB, Method.NONE, null, pa.count,
                     pb.count);
         }
         Statistics.Welch w = Statistics.welch(pa.mean, pa.stdev, pa.count, pb.mean, pb.stdev, pb.count);
-        return new Comparison(baseline.variant(), meanA, variant.variant(), meanB, Method.PER_REQUEST, w, pa.count,
+        return new Comparison(baseline.displayName(), meanA, variant.displayName(), meanB, Method.PER_REQUEST, w, pa.count,
                 pb.count);
     }
 
@@ -99,6 +99,26 @@ public record Comparison(String baselineName, double baselineMean, String varian
         return String.format(Locale.ROOT, "%s = %s s, %s = %s s, difference %s%s s (%s)", baselineName,
                 Numbers.format(baselineMean), variantName, Numbers.format(variantMean),
                 difference() > 0 ? "+" : "", Numbers.formatLike(difference(), Math.min(baselineMean, variantMean)), direction);
+    }
+
+    /**
+     * The verdict in a few words, the ratio only when it is significant: "1.74x faster", "1.03x
+     * slower", "no significant difference" or "not tested".
+     */
+    public String shortVerdict() {
+        if (method == Method.NONE) {
+            return "not tested";
+        }
+        return significant() ? String.format(Locale.ROOT, "%.2fx %s", ratio(), slower() ? "slower" : "faster")
+                : "no significant difference";
+    }
+
+    /** The test's two-sided p-value as reports print it, "—" when untested. */
+    public String pValue() {
+        if (welch == null) {
+            return Numbers.ABSENT;
+        }
+        return welch.p() < 0.001 ? "< 0.001" : String.format(Locale.ROOT, "%.3f", welch.p());
     }
 
     /** The significance verdict with its method, e.g. "no significant difference at 95% (Welch t-test on ...)". */

@@ -58,15 +58,47 @@ public final class SummaryMarkdownWriter {
         md.append("- Engines: ").append(run.simulate() ? "simulated (--simulate)" : "as the studies declare").append('\n');
         md.append("- Quick mode: ").append(run.quick() ? "yes (shortened workloads)" : "no").append('\n');
         md.append("- Result blocks: ").append(run.trials().size()).append("\n\n");
+        // The decision first, then the overview, then every block in full.
+        comparisons(md, run.trials());
+        overview(md, run.trials());
+        md.append("## Result blocks\n\n");
         for (TrialResult trial : run.trials()) {
             block(md, trial);
         }
-        comparisons(md, run.trials());
         return md.toString();
     }
 
+    /** One row per block with the numbers people look at first. */
+    private static void overview(StringBuilder md, List<TrialResult> trials) {
+        md.append("## Overview\n\n");
+        md.append("Means over repetitions; latencies per request, throughput over the measurement window.\n\n");
+        md.append("| Block | Group | Rate (req/s) | Mean latency (s) | Median TTFT (ms) | Median TPOT (ms) | Median ITL (ms) "
+                + "| Output (tok/s) | Failed |\n|---|---|---|---|---|---|---|---|---|\n");
+        for (TrialResult t : trials) {
+            List<TrialMetrics> reps = t.repetitions();
+            String group = t.baseline() ? (t.group() + " baseline").strip() : t.group();
+            md.append("| ").append(heading(t)).append(" | ").append(group).append(" | ")
+                    .append(t.params().getOrDefault("rate", Numbers.ABSENT)).append(" | ");
+            if (!t.succeeded()) {
+                md.append("not run: ").append(t.failure().replace("|", "\\|").replace("\n", " ")).append(" | | | | | |\n");
+                continue;
+            }
+            md.append(String.join(" | ", value(reps, Metric.E2E_LATENCY, Stat.MEAN), value(reps, Metric.TTFT, Stat.MEDIAN),
+                    value(reps, Metric.TPOT, Stat.MEDIAN), value(reps, Metric.ITL, Stat.MEDIAN),
+                    value(reps, Metric.OUTPUT_THROUGHPUT, null), count(reps, Metric.FAILED_REQUESTS))).append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    /** {@code LatencyTuning.maxNumSeqs[128]}: the class's simple name and the block's display name. */
+    private static String heading(TrialResult trial) {
+        return simpleName(trial.className()) + "." + trial.displayName();
+    }
+
     private static void block(StringBuilder md, TrialResult trial) {
-        md.append("## ").append(trial.benchmark()).append("\n\n");
+        md.append("### ").append(heading(trial)).append(" · rate ").append(trial.params().getOrDefault("rate", Numbers.ABSENT))
+                .append("\n\n");
+        md.append("- Benchmark: `").append(trial.benchmark()).append("`\n");
         List<String> params = new ArrayList<>();
         trial.params().forEach((k, v) -> params.add(k + " = `" + v + "`"));
         md.append("- Params: ").append(params.isEmpty() ? "none" : String.join(", ", params)).append('\n');
@@ -241,19 +273,39 @@ public final class SummaryMarkdownWriter {
             }
             groups.computeIfAbsent(new GroupKey(t.className(), workload), k -> new ArrayList<>()).add(t);
         }
-        md.append("# Comparisons with the baseline\n\n");
-        md.append("Mean E2E latency of each variant against the baseline at the same workload point; significance by "
-                + "Welch's t-test at 95%.\n\n");
+        md.append("## Comparisons with the baseline\n\n");
+        md.append("Mean E2E latency of each variant against the baseline at the same workload point. A difference is "
+                + "called faster or slower only when Welch's t-test finds it significant at 95%: on the repetitions' means "
+                + "when both sides ran at least 2 repetitions (run-to-run noise), otherwise on the per-request latencies, "
+                + "which only measures the noise within one run (use -r 3 or more to decide close calls).\n\n");
         groups.forEach((key, members) -> {
             List<String> point = new ArrayList<>();
             key.workload().forEach((k, v) -> point.add(k + " = " + v));
-            md.append("## ").append(simpleName(key.className()))
+            md.append("### ").append(simpleName(key.className()))
                     .append(point.isEmpty() ? "" : " at " + String.join(", ", point)).append("\n\n");
             TrialResult baseline = members.stream().filter(TrialResult::baseline).filter(Comparison::comparable)
                     .findFirst().orElse(null);
             if (baseline == null) {
                 md.append("No baseline with latency results at this workload point: nothing to compare.\n\n");
                 return;
+            }
+            List<TrialResult> others = members.stream().filter(t -> !t.trialId().equals(baseline.trialId())).toList();
+            if (!others.isEmpty()) {
+                md.append("Baseline: **").append(baseline.displayName()).append("**\n\n");
+                md.append("| Group | Variant | Mean latency (s) | Baseline (s) | Verdict at 95% | p |\n|---|---|---|---|---|---|\n");
+                for (TrialResult t : others) {
+                    md.append("| ").append(t.group()).append(" | ").append(t.displayName()).append(" | ");
+                    if (!Comparison.comparable(t)) {
+                        md.append("— | ").append(value(baseline.repetitions(), Metric.E2E_LATENCY, Stat.MEAN))
+                                .append(" | no latency results | — |\n");
+                        continue;
+                    }
+                    Comparison c = Comparison.of(baseline, t);
+                    md.append(Numbers.format(c.variantMean())).append(" | ").append(Numbers.format(c.baselineMean()))
+                            .append(" | ").append(c.significant() ? "**" + c.shortVerdict() + "**" : c.shortVerdict())
+                            .append(" | ").append(c.pValue()).append(" |\n");
+                }
+                md.append('\n');
             }
             boolean any = false;
             for (TrialResult t : members) {

@@ -32,6 +32,10 @@ public record TrialResult(String benchmark, String className, String variant, St
     /** Param key holding the engine flags. */
     public static final String FLAGS = "flags";
 
+    /** Params the runner sets on every block; any other param is a value of one of the study's {@code @Param} fields. */
+    public static final List<String> STANDARD_PARAMS = List.of("engine", "model", "dataset", "profile", "rate",
+            "concurrency", "requests", "warmup", FLAGS);
+
     public TrialResult {
         Objects.requireNonNull(benchmark, "benchmark");
         Objects.requireNonNull(className, "className");
@@ -44,6 +48,16 @@ public record TrialResult(String benchmark, String className, String variant, St
             throw new IllegalArgumentException("trial " + benchmark + " (" + trialId
                     + ") has no repetitions and no failure message; expected one or the other");
         }
+    }
+
+    /**
+     * The variant with the values of the study parameters it was expanded over, as reports name it:
+     * {@code maxNumSeqs[128]}; just the variant when it has none.
+     */
+    public String displayName() {
+        List<String> values = params.entrySet().stream().filter(e -> !STANDARD_PARAMS.contains(e.getKey()))
+                .map(Map.Entry::getValue).toList();
+        return values.isEmpty() ? variant : variant + values;
     }
 
     /** Whether the trial ran (it has at least one repetition and no failure). */

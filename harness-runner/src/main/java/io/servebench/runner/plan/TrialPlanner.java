@@ -59,30 +59,46 @@ public final class TrialPlanner {
      */
     public TrialPlan plan(List<Selection> selections) {
         checkOverrideNames(selections);
-        Map<String, Trial> trialsByKey = new LinkedHashMap<>();
-        Map<String, String> serverIds = new LinkedHashMap<>();
-        List<BenchmarkPoint> points = new ArrayList<>();
+        // First pass: distinct (server, workload) pairs in order of appearance, and which blocks ask for each.
+        Map<String, ServerConfig> servers = new LinkedHashMap<>();
+        Map<String, List<String>> trialKeysByServer = new LinkedHashMap<>();
+        Map<String, WorkloadPoint> workloads = new LinkedHashMap<>();
+        List<Map.Entry<String, BenchmarkPoint>> blocks = new ArrayList<>();
         for (Selection selection : selections) {
             StudyDescriptor study = selection.study();
             for (VariantDescriptor variant : selection.variants()) {
                 for (Map<String, String> values : expansion(study, variant)) {
                     ServerConfig server = server(study, variant, values);
                     WorkloadPoint workload = workload(study, variant, values);
-                    String serverId = serverIds.computeIfAbsent(server.label(),
-                            k -> String.format("s%02d-%s-%s", serverIds.size() + 1, server.engine(), server.hash()));
-                    Trial trial = trialsByKey.computeIfAbsent(server.label() + "\n" + workload,
-                            k -> new Trial(trialId(trialsByKey.size() + 1, server, workload), serverId, server, workload));
-                    points.add(new BenchmarkPoint(study.className() + "." + variant.name(), study.className(), variant.name(),
-                            variant.group(), variant.baseline(), values, trial));
+                    String trialKey = server.label() + "\n" + workload;
+                    servers.putIfAbsent(server.label(), server);
+                    List<String> keys = trialKeysByServer.computeIfAbsent(server.label(), k -> new ArrayList<>());
+                    if (workloads.putIfAbsent(trialKey, workload) == null) {
+                        keys.add(trialKey);
+                    }
+                    blocks.add(Map.entry(trialKey, new BenchmarkPoint(study.className() + "." + variant.name(),
+                            study.className(), variant.name(), variant.group(), variant.baseline(), values, null)));
                 }
             }
         }
-        // Trials sharing a server run back to back so each server configuration starts once.
-        List<Trial> ordered = new ArrayList<>();
-        for (String serverId : serverIds.values()) {
-            trialsByKey.values().stream().filter(t -> t.serverId().equals(serverId)).forEach(ordered::add);
+        // Second pass: trials sharing a server run back to back, so each server configuration starts once;
+        // ids follow that running order.
+        Map<String, Trial> trials = new LinkedHashMap<>();
+        int serverIndex = 0;
+        for (Map.Entry<String, List<String>> byServer : trialKeysByServer.entrySet()) {
+            ServerConfig server = servers.get(byServer.getKey());
+            String serverId = String.format("s%02d-%s-%s", ++serverIndex, server.engine(), server.hash());
+            for (String key : byServer.getValue()) {
+                WorkloadPoint workload = workloads.get(key);
+                trials.put(key, new Trial(trialId(trials.size() + 1, server, workload), serverId, server, workload));
+            }
         }
-        return new TrialPlan(points, ordered);
+        List<BenchmarkPoint> points = blocks.stream().map(e -> {
+            BenchmarkPoint p = e.getValue();
+            return new BenchmarkPoint(p.benchmark(), p.className(), p.variant(), p.group(), p.baseline(), p.paramValues(),
+                    trials.get(e.getKey()));
+        }).toList();
+        return new TrialPlan(points, List.copyOf(trials.values()));
     }
 
     private void checkOverrideNames(List<Selection> selections) {
