@@ -2,6 +2,8 @@ package io.servebench.runner;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -32,6 +34,9 @@ import java.util.concurrent.Callable;
                 "",
                 "Exit codes: 0 all trials ran, 1 a trial failed, 2 bad command line or study."})
 public final class Main implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
 
     @Parameters(paramLabel = "REGEX", arity = "0..*",
             description = "Run benchmarks whose Class.variant name contains a match of any REGEX (all when none).")
@@ -93,8 +98,7 @@ public final class Main implements Callable<Integer> {
         Path dir = output != null ? output
                 : Path.of("results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         RunParams run = new RunParams(includes, overrides, repetitions, dir, simulate, quick, seed);
-        CommandLine cmd = new CommandLine(this);
-        PrintWriter out = cmd.getOut() != null ? cmd.getOut() : new PrintWriter(System.out, true);
+        PrintWriter out = spec.commandLine().getOut();
         Runner runner = new Runner(run, out);
         if (list) {
             runner.selectedBenchmarks().forEach(out::println);

@@ -23,7 +23,7 @@ public final class SyntheticShareGpt {
     public static final int SIZE = 1000;
     static final long SEED = 20260401L;
 
-    private static final double PROMPT_MEDIAN = 240, PROMPT_SIGMA = 0.80;
+    private static final double PROMPT_MEDIAN = 250, PROMPT_SIGMA = 0.80;
     private static final double REPLY_MEDIAN = 215, REPLY_SIGMA = 0.70;
     private static final String[] WORDS = ("the model server token batch cache prefix request latency engine queue "
             + "prompt reply user answer question kernel memory tensor layer head attention decode prefill schedule "
@@ -64,8 +64,8 @@ public final class SyntheticShareGpt {
         Random random = new Random(SEED);
         List<String[]> turns = new ArrayList<>(SIZE);
         for (int i = 0; i < SIZE; i++) {
-            int promptWords = length(random, PROMPT_MEDIAN, PROMPT_SIGMA, ShareGptFile.MAX_PROMPT_TOKENS / 2);
-            int replyWords = length(random, REPLY_MEDIAN, REPLY_SIGMA, ShareGptFile.MAX_TOTAL_TOKENS / 2 - promptWords);
+            int promptWords = length(random, PROMPT_MEDIAN, PROMPT_SIGMA, ShareGptFile.MAX_PROMPT_TOKENS);
+            int replyWords = length(random, REPLY_MEDIAN, REPLY_SIGMA, ShareGptFile.MAX_TOTAL_TOKENS - promptWords);
             turns.add(new String[] {text(random, promptWords, true), text(random, replyWords, false)});
         }
         return turns;

@@ -104,9 +104,10 @@ class SummaryMarkdownWriterTest {
             "| Mean TPOT (ms) | — |", "| Median TPOT (ms) | — |", "| P95 TPOT (ms) | — |", "| P99 TPOT (ms) | — |",
             "| Mean ITL (ms) | 9.00 |", "| Median ITL (ms) |", "| P95 ITL (ms) |", "| P99 ITL (ms) |",
             "| Failed requests | 0 |"};
-        int at = -1;
+        int at = md.indexOf("## Result blocks");
+        assertThat(at).isPositive();
         for (String row : order) {
-            int next = md.indexOf(row);
+            int next = md.indexOf(row, at);
             assertThat(next).as(row).isGreaterThan(at);
             at = next;
         }
@@ -140,7 +141,11 @@ class SummaryMarkdownWriterTest {
 
         assertThat(md).startsWith("# ServeBench results\n");
         assertThat(md).contains("- Command line: `servebench run --rate 8`", "- Engines: simulated (--simulate)",
-                "## " + Fixtures.CLASS + ".baseline", "**The trial could not run:** readiness timed out; see logs/s9.log",
-                "- **engine**: sglang: no latency results (readiness timed out; see logs/s9.log)");
+                "- Benchmark: `" + Fixtures.CLASS + ".baseline`", "**The trial could not run:** readiness timed out; see logs/s9.log",
+                "- **engine**: sglang: no latency results (readiness timed out; see logs/s9.log)",
+                "| engine | sglang | — | 2.62 | no latency results | — |");
+        // comparisons, then the overview, then the blocks
+        assertThat(md.indexOf("## Comparisons with the baseline")).isLessThan(md.indexOf("## Overview"));
+        assertThat(md.indexOf("## Overview")).isLessThan(md.indexOf("## Result blocks"));
     }
 }

@@ -54,8 +54,9 @@ public record WorkloadSpec(String dataset, String profile, Double rate, Integer 
     }
 
     /**
-     * This spec with the workload setting {@code name} (one of {@link ParamSpec#WORKLOAD_PARAMS})
-     * set from its text, as a workload {@code @Param} or {@code -p name=value} gives it.
+     * This spec with the workload setting {@code name} ({@code dataset}, {@code profile} or one of
+     * {@link ParamSpec#WORKLOAD_PARAMS}) set from its text, as a workload {@code @Param} or
+     * {@code -p name=value} gives it.
      *
      * @throws IllegalArgumentException when {@code name} is no workload setting or {@code value}
      *                                  is not a number of the setting's type

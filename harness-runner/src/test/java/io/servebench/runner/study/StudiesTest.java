@@ -109,7 +109,8 @@ class StudiesTest {
         assertThat(WorkloadSpec.UNSET.with("concurrency", "4").concurrency()).isEqualTo(4);
         assertThatThrownBy(() -> WorkloadSpec.UNSET.with("requests", "1.5"))
                 .hasMessage("workload setting requests = \"1.5\" is not a whole number");
-        assertThatThrownBy(() -> WorkloadSpec.UNSET.with("dataset", "x"))
-                .hasMessageContaining("\"dataset\" is not a workload setting");
+        assertThat(WorkloadSpec.UNSET.with("dataset", "x").dataset()).isEqualTo("x");
+        assertThatThrownBy(() -> WorkloadSpec.UNSET.with("datasets", "x"))
+                .hasMessageContaining("\"datasets\" is not a workload setting");
     }
 }
