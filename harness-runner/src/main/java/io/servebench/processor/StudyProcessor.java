@@ -1,6 +1,7 @@
 package io.servebench.processor;
 
 import io.servebench.runner.study.BenchmarkList;
+import io.servebench.runner.study.EngineSetup;
 import io.servebench.runner.study.Location;
 import io.servebench.runner.study.ParamSpec;
 import io.servebench.runner.study.Problem;
@@ -155,8 +156,17 @@ public final class StudyProcessor extends AbstractProcessor {
                 string(valueOrDefault(benchmark, "model")), string(valueOrDefault(benchmark, "description")),
                 engine == null ? StudyDescriptor.DEFAULT_ENGINE : string(valueOrDefault(engine, "value")),
                 engine == null ? List.of() : strings(valueOrDefault(engine, "flags")),
-                workload(workload), params, variants);
+                workload(workload), params, variants, engineSetup(engine));
         return new StudyElements(descriptor, type, variantElements, paramElements);
+    }
+
+    private EngineSetup engineSetup(AnnotationMirror engine) {
+        if (engine == null) {
+            return EngineSetup.NONE;
+        }
+        return new EngineSetup(string(valueOrDefault(engine, "executable")), strings(valueOrDefault(engine, "env")),
+                string(valueOrDefault(engine, "workdir")), strings(valueOrDefault(engine, "command")),
+                string(valueOrDefault(engine, "url")), string(valueOrDefault(engine, "image")));
     }
 
     /**

@@ -52,7 +52,7 @@ public final class ReflectiveStudyReader {
                 engine == null ? StudyDescriptor.DEFAULT_ENGINE : engine.value(),
                 engine == null ? List.of() : List.of(engine.flags()),
                 workload == null ? WorkloadSpec.UNSET : WorkloadSpec.of(workload),
-                params, variants);
+                params, variants, engine == null ? EngineSetup.NONE : EngineSetup.of(engine));
     }
 
     private static ParamSpec param(Field field) {

@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
 public final class StudyChecker {
 
     /** The engine kinds a study may name. */
-    public static final List<String> ENGINE_KINDS = List.of("vllm", "sglang", "sim");
+    public static final List<String> ENGINE_KINDS = List.of("vllm", "sglang", "command", "endpoint", "sim");
 
     /** The arrival profiles a workload may name: the constants of {@link Profile}. */
     public static final List<String> PROFILES = Arrays.stream(Profile.class.getFields())
@@ -47,6 +47,7 @@ public final class StudyChecker {
             problems.add(new Problem(Location.ofClass(study, "Engine", "value", -1), unknownEngine(study.engineKind())));
         }
         checkFlags(study, study.engineFlags(), (attr, i) -> Location.ofClass(study, "Engine", attr, i), problems);
+        checkEngineSetup(study, problems);
         checkWorkload(study.workload(), (attr, i) -> Location.ofClass(study, "Workload", attr, i), problems);
         for (int p = 0; p < study.params().size(); p++) {
             checkParam(study, p, problems);
@@ -93,6 +94,62 @@ public final class StudyChecker {
                     + problems.stream().map(p -> "\n  " + p).collect(Collectors.joining()));
         }
         return study;
+    }
+
+    private static void checkEngineSetup(StudyDescriptor study, List<Problem> problems) {
+        EngineSetup setup = study.engineSetup();
+        String kind = study.engineKind();
+        for (int i = 0; i < setup.env().size(); i++) {
+            String entry = setup.env().get(i);
+            int eq = entry.indexOf('=');
+            if (eq <= 0 || !entry.substring(0, eq).matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                problems.add(new Problem(Location.ofClass(study, "Engine", "env", i), "malformed environment entry \"" + entry
+                        + "\"; expected NAME=value with NAME made of letters, digits and '_', e.g. CUDA_VISIBLE_DEVICES=0"));
+            }
+        }
+        if ("command".equals(kind)) {
+            if (setup.command().isEmpty()) {
+                problems.add(new Problem(Location.ofClass(study, "Engine", "value", -1), "engine kind \"command\" needs"
+                        + " command = {...}: the server's argument list with a {port} placeholder, e.g."
+                        + " {\"llama-server\", \"-m\", \"{model}\", \"--port\", \"{port}\"}"));
+            } else if (setup.command().stream().noneMatch(arg -> arg.contains("{port}"))) {
+                problems.add(new Problem(Location.ofClass(study, "Engine", "command", -1), "command has no {port} placeholder;"
+                        + " expected the argument that sets the server's port to contain {port}, e.g. \"--port\", \"{port}\""));
+            }
+        } else if (!setup.command().isEmpty()) {
+            problems.add(new Problem(Location.ofClass(study, "Engine", "command", -1),
+                    "command is only for engine kind \"command\"; this study's engine is \"" + kind + "\""));
+        }
+        if ("endpoint".equals(kind)) {
+            String problem = urlProblem(setup.url());
+            if (problem != null) {
+                problems.add(new Problem(Location.ofClass(study, "Engine", setup.url().isEmpty() ? "value" : "url", -1), problem));
+            }
+        } else if (!setup.url().isEmpty()) {
+            problems.add(new Problem(Location.ofClass(study, "Engine", "url", -1),
+                    "url is only for engine kind \"endpoint\"; this study's engine is \"" + kind + "\""));
+        }
+        if (!setup.image().isEmpty() && !List.of("vllm", "sglang", "command").contains(kind)) {
+            problems.add(new Problem(Location.ofClass(study, "Engine", "image", -1),
+                    "image runs vllm, sglang or command engines in a container; engine \"" + kind + "\" cannot use one"));
+        }
+    }
+
+    /** Why {@code url} is not an endpoint's base URL, or {@code null}. */
+    static String urlProblem(String url) {
+        String expected = "; expected the running server's base URL, e.g. url = \"http://127.0.0.1:8000\"";
+        if (url.isEmpty()) {
+            return "engine kind \"endpoint\" needs url" + expected;
+        }
+        try {
+            java.net.URI uri = new java.net.URI(url);
+            if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+                return "url \"" + url + "\" is not an http(s) URL with a host" + expected;
+            }
+            return null;
+        } catch (java.net.URISyntaxException e) {
+            return "url \"" + url + "\" is malformed (" + e.getReason() + ")" + expected;
+        }
     }
 
     private static void checkFlags(StudyDescriptor study, List<String> flags, BiFunction<String, Integer, Location> at,

@@ -17,10 +17,11 @@ import java.util.Optional;
  * @param workload    the class's {@code @Workload} settings, {@link WorkloadSpec#UNSET} when it has none
  * @param params      the {@code @Param} fields in declaration order
  * @param variants    the {@code @Variant} methods in declaration order
+ * @param engineSetup how the class's engine is started beyond kind and flags
  */
 public record StudyDescriptor(String className, String model, String description, String engineKind,
                               List<String> engineFlags, WorkloadSpec workload, List<ParamSpec> params,
-                              List<VariantDescriptor> variants) {
+                              List<VariantDescriptor> variants, EngineSetup engineSetup) {
 
     /** The engine kind of a class without {@code @Engine}: the built-in simulated engine. */
     public static final String DEFAULT_ENGINE = "sim";
@@ -34,6 +35,13 @@ public record StudyDescriptor(String className, String model, String description
         engineFlags = List.copyOf(engineFlags);
         params = List.copyOf(params);
         variants = List.copyOf(variants);
+        Objects.requireNonNull(engineSetup, "engineSetup");
+    }
+
+    /** A study whose engine needs nothing beyond its kind and flags. */
+    public StudyDescriptor(String className, String model, String description, String engineKind, List<String> engineFlags,
+                           WorkloadSpec workload, List<ParamSpec> params, List<VariantDescriptor> variants) {
+        this(className, model, description, engineKind, engineFlags, workload, params, variants, EngineSetup.NONE);
     }
 
     /** The class name without its package (and with {@code $} of nested classes as {@code .}). */
