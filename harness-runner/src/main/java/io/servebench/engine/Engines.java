@@ -1,43 +1,93 @@
 package io.servebench.engine;
 
 import io.servebench.engine.sim.SimSettings;
-import io.servebench.engine.sim.SimTokenizer;
 import io.servebench.engine.sim.SimulatedEngine;
 import io.servebench.runner.plan.ServerConfig;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.logging.FileHandler;
 import java.util.logging.Formatter;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-import java.util.function.ToIntFunction;
 
-/** Starts the engine a server configuration names. */
+/** Starts the engine a server configuration names, or the simulated engine in its place. */
 public final class Engines {
-
-    /** Engine kinds ServeBench can start itself on this version, without {@code --simulate}. */
-    public static final List<String> STARTABLE = List.of("sim");
 
     private Engines() {
     }
 
     /**
-     * Starts the engine for {@code server}, writing its log to {@code log}.
+     * Starts the engine for {@code server}, writing its log to {@code log}, and returns when it is ready.
      *
-     * @param simulate run the simulated engine whatever kind the configuration names; it reads the
-     *                 flags in that kind's dialect
+     * @throws EngineStartException when it cannot start or does not become ready; the message names the log
      */
-    public static RunningEngine start(ServerConfig server, boolean simulate, Path log, long seed) throws EngineStartException {
-        if (!simulate && !STARTABLE.contains(server.engine())) {
-            throw new EngineStartException("engine " + server.engine() + " cannot be started by this ServeBench version;"
-                    + " run with --simulate to use the simulated engine");
+    public static RunningEngine start(ServerConfig server, EngineOptions options, Path log) throws EngineStartException {
+        return switch (options.simulate()) {
+            case IN_PROCESS -> inProcess(server, options.seed(), log);
+            case PROCESS -> simProcess(server, options, log);
+            case OFF -> switch (server.engine()) {
+                case "sim" -> inProcess(server, options.seed(), log);
+                case "endpoint" -> endpoint(server, options, log);
+                default -> ProcessEngine.start(EngineCommands.of(server, ProcessEngine.freePort(), options.containerRuntime(),
+                        options.hfCache()), server.model(), log, options.readyTimeout(), options.grace(), options.apiKey());
+            };
+        };
+    }
+
+    /** The simulated engine as a child process ({@code sim serve}), started and stopped like a real engine. */
+    private static RunningEngine simProcess(ServerConfig server, EngineOptions options, Path log) throws EngineStartException {
+        int port = ProcessEngine.freePort();
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> argv = new ArrayList<>(List.of(javaBin, "-cp", System.getProperty("java.class.path"),
+                "io.servebench.runner.Main", "sim", "serve", server.model(), "--port", Integer.toString(port),
+                "--dialect", dialect(server), "--seed", Long.toString(options.seed())));
+        argv.addAll(server.args());
+        return ProcessEngine.start(new LaunchCommand(argv, Map.of(), null, port), server.model(), log,
+                options.readyTimeout(), options.grace(), null);
+    }
+
+    /** An already running server: checked for readiness, never started or stopped. */
+    private static RunningEngine endpoint(ServerConfig server, EngineOptions options, Path log) throws EngineStartException {
+        // The API paths are appended to the base, so a URL given with its /v1 (as OpenAI clients take it) is cut back.
+        URI base = URI.create(server.setup().url().replaceAll("/+$", "").replaceAll("/v1$", "") + "/");
+        try {
+            Files.writeString(log, "endpoint " + base + " (not started or stopped by ServeBench)" + System.lineSeparator());
+        } catch (IOException e) {
+            throw new EngineStartException("cannot write the engine log " + log + ": " + e.getMessage(), e);
         }
+        new Readiness(base, server.model(), options.apiKey()).await(options.readyTimeout(), () -> null);
+        Endpoint endpoint = new Endpoint(base, server.model(), base.resolve("metrics"));
+        return new RunningEngine() {
+            @Override
+            public Endpoint endpoint() {
+                return endpoint;
+            }
+
+            @Override
+            public void close() {
+                // not ours to stop
+            }
+        };
+    }
+
+    /** The flag dialect the simulated engine reads: the declared engine's, or vLLM's for kinds without one. */
+    private static String dialect(ServerConfig server) {
+        return switch (server.engine()) {
+            case "sglang", "sim" -> server.engine();
+            default -> "vllm";
+        };
+    }
+
+    private static RunningEngine inProcess(ServerConfig server, long seed, Path log) throws EngineStartException {
         SimSettings settings;
         try {
-            settings = SimSettings.fromFlags(server.engine(), server.model(), server.args());
+            settings = SimSettings.fromFlags(dialect(server), server.model(), server.args());
         } catch (IllegalArgumentException e) {
             throw new EngineStartException("simulated " + server.engine() + " rejects its flags: " + e.getMessage(), e);
         }
@@ -91,10 +141,5 @@ public final class Engines {
             }
             return line.toString();
         }
-    }
-
-    /** The token counter of datasets: the simulated engine's, until a real tokenizer is configured. */
-    public static ToIntFunction<String> tokenCounter() {
-        return new SimTokenizer()::count;
     }
 }

@@ -5,6 +5,14 @@ public interface RunningEngine extends AutoCloseable {
 
     Endpoint endpoint();
 
+    /**
+     * Why the engine stopped serving while it should be running (it crashed: exit code and log tail),
+     * empty while it is healthy. Checked after every trial: a trial during which the engine died failed.
+     */
+    default java.util.Optional<String> failure() {
+        return java.util.Optional.empty();
+    }
+
     /** Stops the engine; idempotent, never throws. */
     @Override
     void close();

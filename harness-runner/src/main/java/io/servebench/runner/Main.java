@@ -8,7 +8,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
+import io.servebench.engine.EngineOptions;
+
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -20,6 +23,7 @@ import java.util.concurrent.Callable;
 
 /** Entry point of {@code benchmarks.jar}: JMH-style options over the benchmarks found on the class path. */
 @Command(name = "benchmarks.jar", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        subcommands = {SimCommand.class},
         sortOptions = false, usageHelpAutoWidth = true,
         description = {"Runs ServeBench studies: starts each engine, drives an open-loop streaming load, measures every",
                 "request and token, and writes results.json (JMH format), summary.md and per-request records."},
@@ -59,8 +63,25 @@ public final class Main implements Callable<Integer> {
     @Option(names = "-o", paramLabel = "DIR", description = "Results folder (default: results/<timestamp>).")
     Path output;
 
-    @Option(names = "--simulate", description = "Run every trial on the built-in simulated engine, which reads the flags of the study's engine.")
-    boolean simulate;
+    @Option(names = "--simulate", arity = "0..1", paramLabel = "MODE", fallbackValue = "in-process", description = {
+            "Run every trial on the built-in simulated engine, which reads the flags of the study's engine:",
+            "in the harness's JVM (default), or =process to start it as a separate process like a real engine."})
+    String simulate;
+
+    @Option(names = "--fresh-server", description = "Start a new server for every trial instead of reusing one per configuration.")
+    boolean freshServer;
+
+    @Option(names = "--settle", paramLabel = "SECONDS", description = "Pause between two trials on one server, after resetting its prefix cache (default: ${DEFAULT-VALUE}).")
+    double settleSeconds = 1;
+
+    @Option(names = "--ready-timeout", paramLabel = "SECONDS", description = "How long an engine may take to load and become ready (default: ${DEFAULT-VALUE}).")
+    long readyTimeoutSeconds = EngineOptions.DEFAULT_READY_TIMEOUT.toSeconds();
+
+    @Option(names = "--stop-grace", paramLabel = "SECONDS", description = "How long an engine gets to exit after SIGTERM before SIGKILL (default: ${DEFAULT-VALUE}).")
+    long graceSeconds = EngineOptions.DEFAULT_GRACE.toSeconds();
+
+    @Option(names = "--container-runtime", paramLabel = "docker|podman", description = "Runs studies that name an image (default: ${DEFAULT-VALUE}).")
+    String containerRuntime = "docker";
 
     @Option(names = "--quick", description = {"Shorten each trial to about " + RunParams.QUICK_SECONDS
             + " s of load (at least " + RunParams.QUICK_MIN_REQUESTS + " requests):", "a first look, noisier than the declared workload."})
@@ -97,7 +118,8 @@ public final class Main implements Callable<Integer> {
         Map<String, List<String>> overrides = parseOverrides(params);
         Path dir = output != null ? output
                 : Path.of("results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        RunParams run = new RunParams(includes, overrides, repetitions, dir, simulate, quick, seed);
+        RunParams run = new RunParams(includes, overrides, repetitions, dir, engineOptions(), quick, seed, freshServer,
+                Duration.ofMillis(Math.round(settleSeconds * 1000)));
         PrintWriter out = spec.commandLine().getOut();
         Runner runner = new Runner(run, out);
         if (list) {
@@ -109,6 +131,24 @@ public final class Main implements Callable<Integer> {
             return 0;
         }
         return runner.run() ? 0 : 1;
+    }
+
+    private EngineOptions engineOptions() {
+        EngineOptions.Simulate mode = switch (simulate == null ? "off" : simulate) {
+            case "off" -> EngineOptions.Simulate.OFF;
+            case "in-process" -> EngineOptions.Simulate.IN_PROCESS;
+            case "process" -> EngineOptions.Simulate.PROCESS;
+            default -> throw new UsageException("--simulate=" + simulate + ": expected --simulate or --simulate=process");
+        };
+        if (!List.of("docker", "podman").contains(containerRuntime)) {
+            throw new UsageException("--container-runtime " + containerRuntime + ": expected docker or podman");
+        }
+        if (settleSeconds < 0 || readyTimeoutSeconds <= 0 || graceSeconds < 0) {
+            throw new UsageException("--settle, --ready-timeout and --stop-grace take seconds: settle and grace 0 or more,"
+                    + " the timeout more than 0");
+        }
+        return new EngineOptions(mode, seed, Duration.ofSeconds(readyTimeoutSeconds), Duration.ofSeconds(graceSeconds),
+                containerRuntime, EngineOptions.defaultHfCache(), null);
     }
 
     static Map<String, List<String>> parseOverrides(List<String> params) {

@@ -1,6 +1,9 @@
 package io.servebench.runner;
 
+import io.servebench.engine.EngineOptions;
+
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -11,12 +14,14 @@ import java.util.Map;
  * @param overrides   {@code -p name=v1,v2} values by name
  * @param repetitions independent runs of each trial (JMH's forks)
  * @param outputDir   the run folder
- * @param simulate    run every trial on the simulated engine, whatever engine the study names
+ * @param engines     how engines are started, and whether the simulated engine replaces them
  * @param quick       shorten every trial to about {@link #QUICK_SECONDS} seconds of load
  * @param seed        seeds request order, arrival times and the simulated engine
+ * @param freshServer start a server for every trial instead of reusing one across trials of one configuration
+ * @param settle      pause between two trials on one server, after its prefix cache was reset
  */
 public record RunParams(List<String> includes, Map<String, List<String>> overrides, int repetitions, Path outputDir,
-                        boolean simulate, boolean quick, long seed) {
+                        EngineOptions engines, boolean quick, long seed, boolean freshServer, Duration settle) {
 
     /** Seconds of load per trial in quick mode. */
     public static final int QUICK_SECONDS = 4;
@@ -30,6 +35,11 @@ public record RunParams(List<String> includes, Map<String, List<String>> overrid
         if (repetitions < 1) {
             throw new IllegalArgumentException("-r " + repetitions + ": expected at least 1 repetition");
         }
+    }
+
+    /** Whether the simulated engine stands in for the studies' engines. */
+    public boolean simulate() {
+        return engines.simulate() != EngineOptions.Simulate.OFF;
     }
 
     /** Measured requests for a trial declared with {@code declared} requests at {@code rate} per second. */

@@ -1,9 +1,11 @@
 package io.servebench.runner;
 
 import io.servebench.annotations.Profile;
+import io.servebench.engine.CacheReset;
 import io.servebench.engine.EngineStartException;
 import io.servebench.engine.Engines;
 import io.servebench.engine.RunningEngine;
+import io.servebench.engine.sim.SimTokenizer;
 import io.servebench.load.ArrivalProfile;
 import io.servebench.load.LoadGenerator;
 import io.servebench.load.LoadParams;
@@ -57,6 +59,7 @@ public final class Runner {
     private final RunParams params;
     private final PrintWriter out;
     private final Map<String, Dataset> datasets = new HashMap<>();
+    private final java.util.Set<String> resetWarned = new java.util.HashSet<>();
 
     public Runner(RunParams params, PrintWriter out) {
         this.params = params;
@@ -126,7 +129,11 @@ public final class Runner {
                     plan.pointsOf(trial).stream().map(Runner::pointLabel).collect(Collectors.joining(", ")));
         }
         out.printf("%d result blocks from %d distinct trials%n", plan.points().size(), plan.trials().size());
-        out.printf("%d trials, %d server starts%n", plan.trials().size(), plan.serverStarts());
+        out.printf("%d trials, %d server starts%n", plan.trials().size(), serverStarts(plan));
+    }
+
+    private long serverStarts(TrialPlan plan) {
+        return params.freshServer() ? plan.trials().size() : plan.serverStarts();
     }
 
     private String engineLabel(Trial trial) {
@@ -154,21 +161,14 @@ public final class Runner {
      */
     public boolean run() throws IOException {
         TrialPlan plan = plan();
-        if (!params.simulate()) {
-            plan.trials().stream().map(t -> t.server().engine()).filter(e -> !Engines.STARTABLE.contains(e)).findFirst()
-                    .ifPresent(e -> {
-                        throw new Main.UsageException("engine \"" + e + "\": this ServeBench version starts only "
-                                + Engines.STARTABLE + " itself; add --simulate to run the study on the simulated engine");
-                    });
-        }
         // A missing dataset file is a mistake on the command line: say so before any engine starts.
         plan.trials().stream().map(t -> t.workload().dataset()).distinct().forEach(this::dataset);
         Path dir = params.outputDir();
         Files.createDirectories(dir.resolve("logs"));
         Files.createDirectories(dir.resolve("requests"));
         String startTime = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
-        out.printf("ServeBench %s: %d trials on %d server configurations%s, results in %s%n", ServeBenchVersion.get(),
-                plan.trials().size(), plan.serverStarts(), params.simulate() ? " (simulated)" : "", dir);
+        out.printf("ServeBench %s: %d trials, %d server starts%s, results in %s%n", ServeBenchVersion.get(),
+                plan.trials().size(), serverStarts(plan), params.simulate() ? " (simulated)" : "", dir);
 
         Map<String, List<TrialMetrics>> measured = new HashMap<>();
         Map<String, String> failures = new HashMap<>();
@@ -178,9 +178,9 @@ public final class Runner {
             for (int i = 0; i < trials.size(); ) {
                 String serverId = trials.get(i).serverId();
                 int end = i;
-                while (end < trials.size() && trials.get(end).serverId().equals(serverId)) {
+                do {
                     end++;
-                }
+                } while (!params.freshServer() && end < trials.size() && trials.get(end).serverId().equals(serverId));
                 List<Trial> serverTrials = trials.subList(i, end);
                 runServer(serverTrials, plan, done, journal, measured, failures);
                 done += serverTrials.size();
@@ -197,20 +197,35 @@ public final class Runner {
     private void runServer(List<Trial> trials, TrialPlan plan, int done, RunJournal journal,
                            Map<String, List<TrialMetrics>> measured, Map<String, String> failures) throws IOException {
         Trial first = trials.get(0);
-        Path log = params.outputDir().resolve("logs").resolve(first.serverId() + ".log");
+        Path log = params.outputDir().resolve("logs")
+                .resolve(first.serverId() + (params.freshServer() ? "-" + first.id() : "") + ".log");
         out.printf("Starting %s: %s%n", first.serverId(), engineLabel(first));
-        try (RunningEngine engine = Engines.start(first.server(), params.simulate(), log, params.seed())) {
+        try (RunningEngine engine = Engines.start(first.server(), params.engines(), log)) {
+            String died = null;
             for (int t = 0; t < trials.size(); t++) {
                 Trial trial = trials.get(t);
-                try {
-                    List<TrialMetrics> reps = new ArrayList<>();
-                    for (int r = 1; r <= params.repetitions(); r++) {
-                        reps.add(measure(engine, trial, r, done + t + 1, plan.trials().size()));
+                if (died != null) {
+                    failures.put(trial.id(), "not run: its engine had died during an earlier trial (" + first.serverId() + ")");
+                } else {
+                    if (t > 0) {
+                        settle(engine, trial);
                     }
+                    List<TrialMetrics> reps = new ArrayList<>();
+                    try {
+                        for (int r = 1; r <= params.repetitions() && engine.failure().isEmpty(); r++) {
+                            reps.add(measure(engine, trial, r, done + t + 1, plan.trials().size()));
+                        }
+                    } catch (RuntimeException e) {
+                        failures.put(trial.id(), "trial failed: " + e);
+                        out.printf("  %s failed: %s%n", trial.id(), e);
+                    }
+                    // Requests finished before a crash are kept: the block shows them next to the failure.
                     measured.put(trial.id(), reps);
-                } catch (RuntimeException e) {
-                    failures.put(trial.id(), "trial failed: " + e);
-                    out.printf("  %s failed: %s%n", trial.id(), e);
+                    died = engine.failure().orElse(null);
+                    if (died != null) {
+                        failures.put(trial.id(), died);
+                        out.printf("  %s: %s%n", trial.id(), died.lines().findFirst().orElse(died));
+                    }
                 }
                 for (TrialResult block : results(plan.pointsOf(trial), measured, failures)) {
                     journal.append(block);
@@ -224,6 +239,19 @@ public final class Runner {
                     journal.append(block);
                 }
             }
+        }
+    }
+
+    /** Between trials on one server: empty the prefix cache where the engine offers it, then let it settle. */
+    private void settle(RunningEngine engine, Trial next) {
+        String reset = CacheReset.reset(params.simulate() ? "sim" : next.server().engine(), engine.endpoint());
+        if (!"reset".equals(reset) && resetWarned.add(next.serverId())) {
+            out.printf("  %s: %s; later trials on this server may find prompts cached%n", next.serverId(), reset);
+        }
+        try {
+            Thread.sleep(params.settle().toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -248,7 +276,7 @@ public final class Runner {
 
     private Dataset dataset(String spec) {
         try {
-            return datasets.computeIfAbsent(spec, s -> Datasets.resolve(s, Engines.tokenCounter()));
+            return datasets.computeIfAbsent(spec, s -> Datasets.resolve(s, new SimTokenizer()::count));
         } catch (IllegalArgumentException e) {
             throw new Main.UsageException(e.getMessage());
         }

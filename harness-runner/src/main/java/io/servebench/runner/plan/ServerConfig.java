@@ -1,5 +1,7 @@
 package io.servebench.runner.plan;
 
+import io.servebench.engine.Redaction;
+import io.servebench.runner.study.EngineSetup;
 import io.servebench.runner.study.Flag;
 
 import java.nio.charset.StandardCharsets;
@@ -8,20 +10,34 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
- * What identifies one engine start: engine kind, model and flags. Flags are kept sorted by name, so
- * two variants that list the same flags in another order are one server configuration.
+ * What identifies one engine start: engine kind, model, flags and how the engine is started
+ * (executable, environment, working directory, command, URL, image). Flags and environment entries
+ * are kept sorted, so two variants that list the same ones in another order are one server
+ * configuration.
  *
- * @param engine engine kind ({@code vllm}, {@code sglang}, {@code sim}); the flags are in its dialect
+ * @param engine engine kind ({@code vllm}, {@code sglang}, {@code command}, {@code endpoint}, {@code sim}); the flags are in its dialect
  * @param model  the served model
  * @param flags  the flags, sorted by name, each name at most once
+ * @param setup  how the engine is started beyond kind and flags
  */
-public record ServerConfig(String engine, String model, List<Flag> flags) {
+public record ServerConfig(String engine, String model, List<Flag> flags, EngineSetup setup) {
 
     public ServerConfig {
         flags = flags.stream().sorted(Comparator.comparing(Flag::name)).toList();
+        setup = new EngineSetup(setup.executable(), setup.env().stream().sorted().toList(), setup.workdir(),
+                setup.command(), setup.url(), setup.image());
+    }
+
+    /** A configuration started the kind's default way. */
+    public ServerConfig(String engine, String model, List<Flag> flags) {
+        this(engine, model, flags, EngineSetup.NONE);
+    }
+
+    /** Everything that makes two configurations one: the planner's identity for a server start. */
+    public String key() {
+        return label() + "\n" + setup;
     }
 
     /** The flags as command-line arguments, in canonical order. */
@@ -29,19 +45,42 @@ public record ServerConfig(String engine, String model, List<Flag> flags) {
         return flags.stream().map(Flag::toArg).toList();
     }
 
-    /** A short stable hash of engine, model and flags, for ids and file names. */
+    /** A short stable hash of the configuration, for ids and file names. */
     public String hash() {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256")
-                    .digest((engine + "\n" + model + "\n" + String.join("\n", args())).getBytes(StandardCharsets.UTF_8));
+                    .digest(key().getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest, 0, 4);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every JVM", e);
         }
     }
 
-    /** {@code vllm serve MODEL flags...} style, for plans and logs. */
+    /**
+     * {@code vllm MODEL flags...}, then what the setup adds ({@code [image ...]}, {@code [env ...]} with
+     * secrets masked, ...), for plans and logs.
+     */
     public String label() {
-        return engine + " " + model + (flags.isEmpty() ? "" : " " + flags.stream().map(Flag::toArg).collect(Collectors.joining(" ")));
+        StringBuilder sb = new StringBuilder(engine).append(' ').append(model);
+        flags.forEach(f -> sb.append(' ').append(f.toArg()));
+        if (!setup.command().isEmpty()) {
+            sb.append(" [command ").append(String.join(" ", Redaction.args(setup.command()))).append(']');
+        }
+        if (!setup.url().isEmpty()) {
+            sb.append(" [url ").append(setup.url()).append(']');
+        }
+        if (!setup.image().isEmpty()) {
+            sb.append(" [image ").append(setup.image()).append(']');
+        }
+        if (!setup.executable().isEmpty()) {
+            sb.append(" [executable ").append(setup.executable()).append(']');
+        }
+        if (!setup.env().isEmpty()) {
+            sb.append(" [env ").append(String.join(" ", Redaction.args(setup.env()))).append(']');
+        }
+        if (!setup.workdir().isEmpty()) {
+            sb.append(" [workdir ").append(setup.workdir()).append(']');
+        }
+        return sb.toString();
     }
 }

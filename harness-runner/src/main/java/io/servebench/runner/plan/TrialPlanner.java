@@ -70,9 +70,9 @@ public final class TrialPlanner {
                 for (Map<String, String> values : expansion(study, variant)) {
                     ServerConfig server = server(study, variant, values);
                     WorkloadPoint workload = workload(study, variant, values);
-                    String trialKey = server.label() + "\n" + workload;
-                    servers.putIfAbsent(server.label(), server);
-                    List<String> keys = trialKeysByServer.computeIfAbsent(server.label(), k -> new ArrayList<>());
+                    String trialKey = server.key() + "\n" + workload;
+                    servers.putIfAbsent(server.key(), server);
+                    List<String> keys = trialKeysByServer.computeIfAbsent(server.key(), k -> new ArrayList<>());
                     if (workloads.putIfAbsent(trialKey, workload) == null) {
                         keys.add(trialKey);
                     }
@@ -147,7 +147,8 @@ public final class TrialPlanner {
                             + values + " is substituted: " + Flag.problem(Studies.substitute(flag.toArg(), values))));
             byName.put(resolved.name(), resolved);
         }
-        return new ServerConfig(Studies.effectiveEngine(study, variant), study.model(), List.copyOf(byName.values()));
+        return new ServerConfig(Studies.effectiveEngine(study, variant), study.model(), List.copyOf(byName.values()),
+                Studies.effectiveSetup(study, variant));
     }
 
     private static WorkloadPoint workload(StudyDescriptor study, VariantDescriptor variant, Map<String, String> values) {

@@ -22,6 +22,15 @@ public final class Studies {
     }
 
     /**
+     * How the variant's engine is started: the class's setup, or what of it carries over to another
+     * engine kind when the variant switches ({@link EngineSetup#forOtherKind()}).
+     */
+    public static EngineSetup effectiveSetup(StudyDescriptor study, VariantDescriptor variant) {
+        return effectiveEngine(study, variant).equals(study.engineKind()) ? study.engineSetup()
+                : study.engineSetup().forOtherKind();
+    }
+
+    /**
      * The engine kind the variant runs on: its own {@link VariantDescriptor#engine()} when set,
      * else the class's.
      */

@@ -1,0 +1,50 @@
+package io.servebench.engine;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * How the run starts engines, from the command line.
+ *
+ * @param simulate         whether and how the simulated engine replaces the studies' engines
+ * @param seed             the simulated engine's seed
+ * @param readyTimeout     how long an engine may take to become ready
+ * @param grace            how long an engine gets to exit after SIGTERM before SIGKILL
+ * @param containerRuntime {@code docker} or {@code podman}, for studies that name an image
+ * @param hfCache          the Hugging Face cache mounted into containers
+ * @param apiKey           the bearer token the engine expects, {@code null} for none; never logged
+ */
+public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout, Duration grace, String containerRuntime,
+                            Path hfCache, String apiKey) {
+
+    /** Whether and how the simulated engine stands in for the studies' engines. */
+    public enum Simulate {
+        /** Start the engines the studies name. */
+        OFF,
+        /** Run the simulated engine inside the harness's JVM. */
+        IN_PROCESS,
+        /** Start the simulated engine as a process, exactly as a real engine is started. */
+        PROCESS
+    }
+
+    public static final Duration DEFAULT_READY_TIMEOUT = Duration.ofMinutes(20);
+    public static final Duration DEFAULT_GRACE = Duration.ofSeconds(30);
+
+    /** The Hugging Face cache: {@code $HF_HOME}, else {@code ~/.cache/huggingface}. */
+    public static Path defaultHfCache() {
+        String hfHome = System.getenv("HF_HOME");
+        return hfHome != null ? Path.of(hfHome) : Path.of(System.getProperty("user.home"), ".cache", "huggingface");
+    }
+
+    /** Options for a run that starts engines itself with the defaults. */
+    public static EngineOptions defaults(Simulate simulate, long seed) {
+        return new EngineOptions(simulate, seed, DEFAULT_READY_TIMEOUT, DEFAULT_GRACE, "docker", defaultHfCache(), null);
+    }
+
+    @Override
+    public String toString() {
+        return "EngineOptions[simulate=" + simulate + ", seed=" + seed + ", readyTimeout=" + readyTimeout + ", grace=" + grace
+                + ", containerRuntime=" + containerRuntime + ", hfCache=" + hfCache + ", apiKey="
+                + (apiKey == null ? "none" : Redaction.MASK) + "]";
+    }
+}

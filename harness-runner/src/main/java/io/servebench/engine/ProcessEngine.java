@@ -1,0 +1,184 @@
+package io.servebench.engine;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * An engine running as a child process: started from a {@link LaunchCommand} with its output in a log
+ * file, waited for until {@link Readiness ready}, watched for crashes, and stopped with its whole
+ * process tree. A JVM shutdown hook stops every engine still running, so Ctrl-C or a failing harness
+ * leaves none behind (only SIGKILL of the harness itself can, which no JVM code sees).
+ */
+public final class ProcessEngine implements RunningEngine {
+
+    private static final Set<ProcessEngine> RUNNING = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(e -> e.stop(Duration.ofSeconds(5))),
+                "servebench-engine-reaper"));
+    }
+
+    private final Process process;
+    private final LaunchCommand command;
+    private final Path log;
+    private final Endpoint endpoint;
+    private final Duration grace;
+    private final AtomicBoolean stopped = new AtomicBoolean();
+
+    private ProcessEngine(Process process, LaunchCommand command, Path log, Endpoint endpoint, Duration grace) {
+        this.process = process;
+        this.command = command;
+        this.log = log;
+        this.endpoint = endpoint;
+        this.grace = grace;
+    }
+
+    /**
+     * Starts the command and waits until the engine serves {@code model}.
+     *
+     * @param readyTimeout how long loading may take (large models take minutes)
+     * @param grace        how long the engine gets to exit after SIGTERM before SIGKILL
+     * @throws EngineStartException when it cannot start, exits, or is not ready in time; the message names
+     *                              the log and shows its last lines. The process is stopped before this is thrown.
+     */
+    public static ProcessEngine start(LaunchCommand command, String model, Path log, Duration readyTimeout, Duration grace,
+                                      String apiKey) throws EngineStartException {
+        ProcessBuilder builder = new ProcessBuilder(command.argv()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().putAll(command.env());
+        if (command.workdir() != null) {
+            builder.directory(command.workdir().toFile());
+        }
+        Process process;
+        try {
+            java.nio.file.Files.writeString(log, "$ " + command.display() + System.lineSeparator(),
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            process = builder.start();
+        } catch (IOException e) {
+            throw new EngineStartException("cannot start " + command.argv().get(0) + ": " + e.getMessage()
+                    + " (is it installed and on the PATH? the study can name it with @Engine(executable = ...))", e);
+        }
+        URI base = URI.create("http://127.0.0.1:" + command.port());
+        ProcessEngine engine = new ProcessEngine(process, command, log,
+                new Endpoint(base, model, base.resolve("/metrics")), grace);
+        RUNNING.add(engine);
+        try {
+            new Readiness(base, model, apiKey).await(readyTimeout, () -> engine.exitReason().orElse(null));
+        } catch (EngineStartException e) {
+            engine.close();
+            throw new EngineStartException("engine " + command.argv().get(0) + " " + e.getMessage() + "; "
+                    + LogTail.describe(log), e);
+        }
+        return engine;
+    }
+
+    @Override
+    public Endpoint endpoint() {
+        return endpoint;
+    }
+
+    /** The process's id, for tests and logs. */
+    public long pid() {
+        return process.pid();
+    }
+
+    /** The command it runs, secrets masked. */
+    public String commandLine() {
+        return command.display();
+    }
+
+    /** Why the engine is no longer serving ("exited with code 1"), empty while it runs or after {@link #close()}. */
+    public Optional<String> exitReason() {
+        if (process.isAlive() || stopped.get()) {
+            return Optional.empty();
+        }
+        return Optional.of("exited with code " + process.exitValue());
+    }
+
+    @Override
+    public Optional<String> failure() {
+        return exitReason().map(reason -> "engine " + reason + " during the trial; " + LogTail.describe(log));
+    }
+
+    @Override
+    public void close() {
+        stop(grace);
+    }
+
+    private void stop(Duration gracePeriod) {
+        if (!stopped.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            ProcessTree.stop(process.toHandle(), gracePeriod);
+            if (!command.cleanup().isEmpty()) {
+                runCleanup();
+            }
+            awaitPortFree(command.port(), Duration.ofSeconds(10));
+        } finally {
+            RUNNING.remove(this);
+        }
+    }
+
+    private void runCleanup() {
+        try {
+            Process cleanup = new ProcessBuilder(command.cleanup()).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            if (!cleanup.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                ProcessTree.stop(cleanup.toHandle(), Duration.ofSeconds(1));
+            }
+        } catch (IOException e) {
+            appendToLog("cleanup " + String.join(" ", command.cleanup()) + " failed: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void appendToLog(String line) {
+        try {
+            java.nio.file.Files.writeString(log, line + System.lineSeparator(), java.nio.file.StandardOpenOption.APPEND);
+        } catch (IOException ignored) {
+            // the log is where we would report it
+        }
+    }
+
+    /** A port on 127.0.0.1 that nothing listens on now. */
+    public static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("no free port on 127.0.0.1: " + e.getMessage(), e);
+        }
+    }
+
+    /** Waits until the next engine can bind the port (a dying server may hold it for a moment). */
+    static boolean awaitPortFree(int port, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.setReuseAddress(true);
+                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+                return true;
+            } catch (IOException busy) {
+                if (System.nanoTime() - deadline > 0) {
+                    return false;
+                }
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+        }
+    }
+}
