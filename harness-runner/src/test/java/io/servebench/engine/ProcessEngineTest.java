@@ -1,0 +1,131 @@
+package io.servebench.engine;
+
+import io.servebench.engine.sim.SimSettings;
+import io.servebench.engine.sim.SimulatedEngine;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The engine lifecycle against fake engines that fail the ways real ones do, and the simulated engine as a process. */
+class ProcessEngineTest {
+
+    private static final Duration GRACE = Duration.ofSeconds(1);
+
+    private static String script(String name) throws Exception {
+        return Path.of(ProcessEngineTest.class.getResource("/fake-engines/" + name).toURI()).toString();
+    }
+
+    private static LaunchCommand bash(String script, String... args) throws Exception {
+        List<String> argv = new ArrayList<>(List.of("bash", script(script)));
+        argv.addAll(List.of(args));
+        return new LaunchCommand(argv, Map.of(), null, ProcessEngine.freePort());
+    }
+
+    @Test
+    void anEngineThatExitsAtOnceFailsWithItsExitCodeAndLogTail(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("s01.log");
+        assertThatThrownBy(() -> ProcessEngine.start(bash("exits-at-once.sh", "m"), "m", log, Duration.ofSeconds(30), GRACE, null))
+                .isInstanceOf(EngineStartException.class)
+                .hasMessageContaining("exited with code 3")
+                .hasMessageContaining(log.toString())
+                .hasMessageContaining("CUDA out of memory (fake)");
+    }
+
+    @Test
+    void anEngineThatNeverBecomesReadyTimesOutNamingItsLog(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("s02.log");
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> ProcessEngine.start(bash("never-ready.sh"), "m", log, Duration.ofSeconds(2), GRACE, null))
+                .hasMessageContaining("not ready after 2 s")
+                .hasMessageContaining("waiting for health")
+                .hasMessageContaining(log.toString())
+                .hasMessageContaining("this takes forever");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(20));
+        assertThat(ProcessHandle.current().descendants().filter(p -> p.info().commandLine().orElse("").contains("sleep 1000")))
+                .isEmpty();
+    }
+
+    @Test
+    void anEngineThatIgnoresSigtermIsKilled(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("s03.log");
+        List<ProcessHandle> before = ProcessHandle.current().children().toList();
+        assertThatThrownBy(() -> ProcessEngine.start(bash("ignores-sigterm.sh"), "m", log, Duration.ofSeconds(1), GRACE, null))
+                .hasMessageContaining("not ready");
+        assertThat(Files.readString(log)).contains("ignoring SIGTERM");
+        assertThat(ProcessHandle.current().children().filter(p -> !before.contains(p)).filter(ProcessHandle::isAlive)).isEmpty();
+    }
+
+    @Test
+    void aWorkerTheEngineStartedDiesWithIt(@TempDir Path dir) throws Exception {
+        Path pidFile = dir.resolve("worker.pid");
+        Path log = dir.resolve("s04.log");
+        assertThatThrownBy(() -> ProcessEngine.start(bash("spawns-child.sh", pidFile.toString()), "m", log,
+                Duration.ofSeconds(2), GRACE, null)).hasMessageContaining("not ready");
+        long worker = Long.parseLong(Files.readString(pidFile).strip());
+        assertThat(ProcessHandle.of(worker).map(ProcessHandle::isAlive).orElse(false)).as("worker %d alive", worker).isFalse();
+    }
+
+    @Test
+    void theSimulatedEngineAsAProcessServesAndLeavesNothingBehind(@TempDir Path dir) throws Exception {
+        int port = ProcessEngine.freePort();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        LaunchCommand command = new LaunchCommand(List.of(java, "-cp", System.getProperty("java.class.path"),
+                "io.servebench.runner.Main", "sim", "serve", "test-model", "--port", Integer.toString(port),
+                "--max-num-seqs", "8"), Map.of(), null, port);
+        Path log = dir.resolve("s05.log");
+        ProcessEngine engine = ProcessEngine.start(command, "test-model", log, Duration.ofSeconds(60), Duration.ofSeconds(10), null);
+        long pid = engine.pid();
+        try {
+            assertThat(engine.endpoint().baseUri().toString()).isEqualTo("http://127.0.0.1:" + port);
+            assertThat(engine.failure()).isEmpty();
+            assertThat(Files.readString(log)).contains("sim serve test-model").contains("serving test-model");
+        } finally {
+            engine.close();
+        }
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        assertThat(ProcessEngine.awaitPortFree(port, Duration.ofSeconds(1))).isTrue();
+        assertThat(engine.failure()).as("a stopped engine did not crash").isEmpty();
+    }
+
+    @Test
+    void aCrashWhileRunningIsReportedWithExitCodeAndLog(@TempDir Path dir) throws Exception {
+        int port = ProcessEngine.freePort();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        LaunchCommand command = new LaunchCommand(List.of(java, "-cp", System.getProperty("java.class.path"),
+                "io.servebench.runner.Main", "sim", "serve", "test-model", "--port", Integer.toString(port)), Map.of(), null, port);
+        try (ProcessEngine engine = ProcessEngine.start(command, "test-model", dir.resolve("s06.log"), Duration.ofSeconds(60),
+                GRACE, null)) {
+            ProcessHandle process = ProcessHandle.of(engine.pid()).orElseThrow();
+            process.destroyForcibly();
+            process.onExit().get();
+            assertThat(engine.failure()).hasValueSatisfying(f -> assertThat(f).contains("exited with code 137")
+                    .contains("during the trial").contains("s06.log"));
+        }
+    }
+
+    @Test
+    void anEndpointIsWaitedForButNeverStopped(@TempDir Path dir) throws Exception {
+        try (SimulatedEngine sim = SimulatedEngine.start(SimSettings.fromFlags("vllm", "m", List.of()), 0, 1)) {
+            io.servebench.runner.plan.ServerConfig server = new io.servebench.runner.plan.ServerConfig("endpoint", "m", List.of(),
+                    new io.servebench.runner.study.EngineSetup("", List.of(), "", List.of(), sim.endpoint().baseUri() + "/v1", ""));
+            RunningEngine engine = Engines.start(server, EngineOptions.defaults(EngineOptions.Simulate.OFF, 1), dir.resolve("e.log"));
+            engine.close();
+            assertThat(engine.endpoint().baseUri().toString()).isEqualTo(sim.endpoint().baseUri() + "/");
+            // still serving after close: not ours to stop
+            assertThat(CacheReset.reset("vllm", sim.endpoint())).isNotNull();
+            java.net.http.HttpResponse<String> health = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(sim.endpoint().baseUri().resolve("/health")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).isEqualTo(200);
+        }
+    }
+}
