@@ -9,6 +9,7 @@ import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import io.servebench.engine.EngineOptions;
+import io.servebench.runner.plan.EngineOverrides;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -80,6 +81,18 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--stop-grace", paramLabel = "SECONDS", description = "How long an engine gets to exit after SIGTERM before SIGKILL (default: ${DEFAULT-VALUE}).")
     long graceSeconds = EngineOptions.DEFAULT_GRACE.toSeconds();
 
+    @Option(names = "--engine-exe", paramLabel = "PATH", description = "The engine program to run instead of the study's (e.g. a virtualenv's bin/vllm).")
+    String engineExe = "";
+
+    @Option(names = "--engine-env", paramLabel = "NAME=VALUE", description = "An environment variable for every engine; repeatable.")
+    List<String> engineEnv = new ArrayList<>();
+
+    @Option(names = "--engine-workdir", paramLabel = "DIR", description = "The engines' working directory.")
+    String engineWorkdir = "";
+
+    @Option(names = "--engine-url", paramLabel = "URL", description = "The URL of the running server, for studies whose engine is an endpoint.")
+    String engineUrl = "";
+
     @Option(names = "--container-runtime", paramLabel = "docker|podman", description = "Runs studies that name an image (default: ${DEFAULT-VALUE}).")
     String containerRuntime = "docker";
 
@@ -119,7 +132,8 @@ public final class Main implements Callable<Integer> {
         Path dir = output != null ? output
                 : Path.of("results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         RunParams run = new RunParams(includes, overrides, repetitions, dir, engineOptions(), quick, seed, freshServer,
-                Duration.ofMillis(Math.round(settleSeconds * 1000)));
+                Duration.ofMillis(Math.round(settleSeconds * 1000)),
+                new EngineOverrides(engineExe, engineEnv, engineWorkdir, engineUrl));
         PrintWriter out = spec.commandLine().getOut();
         Runner runner = new Runner(run, out);
         if (list) {

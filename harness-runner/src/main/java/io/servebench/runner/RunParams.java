@@ -1,6 +1,7 @@
 package io.servebench.runner;
 
 import io.servebench.engine.EngineOptions;
+import io.servebench.runner.plan.EngineOverrides;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,9 +20,11 @@ import java.util.Map;
  * @param seed        seeds request order, arrival times and the simulated engine
  * @param freshServer start a server for every trial instead of reusing one across trials of one configuration
  * @param settle      pause between two trials on one server, after its prefix cache was reset
+ * @param engineOverrides the command line's engine executable, environment, working directory and URL
  */
 public record RunParams(List<String> includes, Map<String, List<String>> overrides, int repetitions, Path outputDir,
-                        EngineOptions engines, boolean quick, long seed, boolean freshServer, Duration settle) {
+                        EngineOptions engines, boolean quick, long seed, boolean freshServer, Duration settle,
+                        EngineOverrides engineOverrides) {
 
     /** Seconds of load per trial in quick mode. */
     public static final int QUICK_SECONDS = 4;

@@ -3,6 +3,7 @@ package io.servebench.runner;
 import io.servebench.annotations.Profile;
 import io.servebench.engine.CacheReset;
 import io.servebench.engine.EngineStartException;
+import io.servebench.engine.Redaction;
 import io.servebench.engine.Engines;
 import io.servebench.engine.RunningEngine;
 import io.servebench.engine.sim.SimTokenizer;
@@ -21,6 +22,7 @@ import io.servebench.results.RunResult;
 import io.servebench.results.TrialMetrics;
 import io.servebench.results.TrialResult;
 import io.servebench.runner.plan.BenchmarkPoint;
+import io.servebench.runner.plan.EngineOverrides;
 import io.servebench.runner.plan.Trial;
 import io.servebench.runner.plan.TrialPlan;
 import io.servebench.runner.plan.TrialPlanner;
@@ -45,6 +47,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
@@ -117,7 +121,7 @@ public final class Runner {
             List<VariantDescriptor> ordered = study.variants().stream().filter(selected.get(study.className())::contains).toList();
             selections.add(new TrialPlanner.Selection(study, ordered));
         }
-        return new TrialPlanner(params.overrides()).plan(selections);
+        return new TrialPlanner(params.overrides(), params.engineOverrides()).plan(selections);
     }
 
     /** Prints one line per trial and a last line {@code N trials, M server starts}. */
@@ -170,8 +174,17 @@ public final class Runner {
         out.printf("ServeBench %s: %d trials, %d server starts%s, results in %s%n", ServeBenchVersion.get(),
                 plan.trials().size(), serverStarts(plan), params.simulate() ? " (simulated)" : "", dir);
 
-        Map<String, List<TrialMetrics>> measured = new HashMap<>();
-        Map<String, String> failures = new HashMap<>();
+        Map<String, List<TrialMetrics>> measured = new ConcurrentHashMap<>();
+        Map<String, String> failures = new ConcurrentHashMap<>();
+        // Ctrl-C or SIGTERM mid-run still leaves reports of every finished trial (the journal has them anyway).
+        AtomicBoolean reported = new AtomicBoolean();
+        Runnable report = () -> {
+            if (reported.compareAndSet(false, true)) {
+                writeReports(plan, startTime, measured, failures);
+            }
+        };
+        Thread reportOnExit = new Thread(report, "servebench-report-on-exit");
+        Runtime.getRuntime().addShutdownHook(reportOnExit);
         try (RunJournal journal = RunJournal.open(dir)) {
             int done = 0;
             List<Trial> trials = plan.trials();
@@ -187,11 +200,20 @@ public final class Runner {
                 i = end;
             }
         } finally {
-            writeReports(plan, startTime, measured, failures);
+            report.run();
+            removeHook(reportOnExit);
         }
         out.printf("Done: %d of %d trials ran. Reports: %s, %s%n", plan.trials().size() - failures.size(),
                 plan.trials().size(), dir.resolve("summary.md"), dir.resolve("results.json"));
         return failures.isEmpty();
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running or has run: nothing to remove
+        }
     }
 
     private void runServer(List<Trial> trials, TrialPlan plan, int done, RunJournal journal,
@@ -333,8 +355,24 @@ public final class Runner {
         if (params.repetitions() > 1) {
             sb.append(" -r ").append(params.repetitions());
         }
-        if (params.simulate()) {
-            sb.append(" --simulate");
+        switch (params.engines().simulate()) {
+            case IN_PROCESS -> sb.append(" --simulate");
+            case PROCESS -> sb.append(" --simulate=process");
+            default -> { }
+        }
+        if (params.freshServer()) {
+            sb.append(" --fresh-server");
+        }
+        EngineOverrides engine = params.engineOverrides();
+        if (!engine.executable().isEmpty()) {
+            sb.append(" --engine-exe ").append(engine.executable());
+        }
+        Redaction.args(engine.env()).forEach(e -> sb.append(" --engine-env ").append(e));
+        if (!engine.workdir().isEmpty()) {
+            sb.append(" --engine-workdir ").append(engine.workdir());
+        }
+        if (!engine.url().isEmpty()) {
+            sb.append(" --engine-url ").append(engine.url());
         }
         if (params.quick()) {
             sb.append(" --quick");

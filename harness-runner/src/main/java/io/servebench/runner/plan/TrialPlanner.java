@@ -32,12 +32,22 @@ public final class TrialPlanner {
     private static final List<String> PROFILES = List.copyOf(StudyChecker.PROFILES);
 
     private final Map<String, List<String>> overrides;
+    private final EngineOverrides engineOverrides;
 
     /**
      * @param overrides {@code -p name=v1,v2} values by name; a workload key or a {@code @Param} field name
      * @throws IllegalArgumentException for a workload value that does not parse or is out of range
      */
     public TrialPlanner(Map<String, List<String>> overrides) {
+        this(overrides, EngineOverrides.NONE);
+    }
+
+    /**
+     * @param engineOverrides the command line's engine executable, environment, working directory and URL,
+     *                        applied to every server configuration
+     */
+    public TrialPlanner(Map<String, List<String>> overrides, EngineOverrides engineOverrides) {
+        this.engineOverrides = engineOverrides;
         this.overrides = Map.copyOf(overrides);
         overrides.forEach((key, values) -> {
             if (values.isEmpty()) {
@@ -139,7 +149,7 @@ public final class TrialPlanner {
         return product;
     }
 
-    private static ServerConfig server(StudyDescriptor study, VariantDescriptor variant, Map<String, String> values) {
+    private ServerConfig server(StudyDescriptor study, VariantDescriptor variant, Map<String, String> values) {
         Map<String, Flag> byName = new LinkedHashMap<>();
         for (Flag flag : Studies.effectiveFlags(study, variant)) {
             Flag resolved = Flag.parse(Studies.substitute(flag.toArg(), values)).orElseThrow(() -> new IllegalArgumentException(
@@ -148,7 +158,7 @@ public final class TrialPlanner {
             byName.put(resolved.name(), resolved);
         }
         return new ServerConfig(Studies.effectiveEngine(study, variant), study.model(), List.copyOf(byName.values()),
-                Studies.effectiveSetup(study, variant));
+                engineOverrides.applyTo(Studies.effectiveSetup(study, variant)));
     }
 
     private static WorkloadPoint workload(StudyDescriptor study, VariantDescriptor variant, Map<String, String> values) {

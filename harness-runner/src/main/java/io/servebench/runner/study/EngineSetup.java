@@ -39,6 +39,23 @@ public record EngineSetup(String executable, List<String> env, String workdir, L
     }
 
     /**
+     * This setup with the command line's overrides: a non-empty executable, working directory or URL
+     * replaces this one's, and each {@code NAME=value} of {@code env} replaces the entry of that name or
+     * is added.
+     */
+    public EngineSetup overriddenBy(String executable, List<String> env, String workdir, String url) {
+        java.util.Map<String, String> merged = new java.util.LinkedHashMap<>();
+        for (String entry : this.env) {
+            merged.put(entry.substring(0, Math.max(0, entry.indexOf('='))), entry);
+        }
+        for (String entry : env) {
+            merged.put(entry.substring(0, Math.max(0, entry.indexOf('='))), entry);
+        }
+        return new EngineSetup(executable.isEmpty() ? this.executable : executable, List.copyOf(merged.values()),
+                workdir.isEmpty() ? this.workdir : workdir, command, url.isEmpty() ? this.url : url, image);
+    }
+
+    /**
      * What a variant that switches to another engine kind keeps: the environment and working directory
      * (the machine's), not the executable, command, URL or image (the other kind's).
      */

@@ -1,0 +1,123 @@
+package io.servebench.benchmarks.engines;
+
+import io.servebench.engine.sim.SimSettings;
+import io.servebench.engine.sim.SimulatedEngine;
+import io.servebench.runner.Main;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Engines started, watched and stopped by a whole run: nothing may outlive it, and a crash is data. */
+class EngineLifecycleTest {
+
+    private static int run(StringWriter out, String... args) {
+        return Main.execute(args, new PrintWriter(out, true), new PrintWriter(out, true));
+    }
+
+    private static List<ProcessHandle> simProcesses(ProcessHandle root) {
+        return root.descendants().filter(ProcessHandle::isAlive)
+                .filter(p -> p.info().commandLine().orElse("").contains(" sim serve ")).toList();
+    }
+
+    private static Optional<ProcessHandle> awaitSimProcess(ProcessHandle root, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            List<ProcessHandle> sims = simProcesses(root);
+            if (!sims.isEmpty()) {
+                return Optional.of(sims.get(0));
+            }
+            Thread.sleep(50);
+        }
+        return Optional.empty();
+    }
+
+    @Test
+    void theSimulatedEngineRunsAsAProcessAndNothingIsLeftAfterwards(@TempDir Path dir) {
+        StringWriter out = new StringWriter();
+        int code = run(out, "QuickStart.baseline", "--simulate=process", "-p", "rate=8", "-p", "requests=6", "-p", "warmup=0",
+                "-o", dir.toString());
+        assertThat(code).as(out.toString()).isZero();
+        assertThat(simProcesses(ProcessHandle.current())).isEmpty();
+        assertThat(dir.resolve("summary.md")).exists();
+        try (var logs = Files.list(dir.resolve("logs"))) {
+            assertThat(logs.toList()).singleElement().satisfies(log ->
+                    assertThat(Files.readString(log)).contains("io.servebench.runner.Main sim serve Qwen/Qwen3.5-9B --port"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void anEndpointStudyRunsAgainstTheUrlGivenOnTheCommandLine(@TempDir Path dir) throws Exception {
+        try (SimulatedEngine server = SimulatedEngine.start(SimSettings.fromFlags("vllm", "Qwen/Qwen3.5-9B", List.of()), 0, 7)) {
+            StringWriter out = new StringWriter();
+            int code = run(out, "EndpointStudy", "--engine-url", server.endpoint().baseUri() + "/v1", "-o", dir.toString());
+            assertThat(code).as(out.toString()).isZero();
+            assertThat(Files.readString(dir.resolve("summary.md"))).contains("EndpointStudy.asDeployed")
+                    .contains("--engine-url " + server.endpoint().baseUri());
+            // the endpoint is not ours: still serving
+            assertThat(server.groundTruth("0")).isPresent();
+        }
+    }
+
+    @Test
+    void anEngineThatDiesMidTrialFailsThatTrialAndTheRunGoesOnWithTheNextServer(@TempDir Path dir) throws Exception {
+        StringWriter out = new StringWriter();
+        CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> run(out, "QuickStart", "--simulate=process",
+                "-p", "rate=4,8", "-p", "requests=20", "-p", "warmup=0", "--settle", "0", "-o", dir.toString()));
+        ProcessHandle first = awaitSimProcess(ProcessHandle.current(), Duration.ofSeconds(60)).orElseThrow();
+        // let the first trial get going, then crash its engine
+        Thread.sleep(3000);
+        first.destroyForcibly();
+        assertThat(code.get(3, TimeUnit.MINUTES)).as(out.toString()).isEqualTo(1);
+
+        String summary = Files.readString(dir.resolve("summary.md"));
+        assertThat(summary).contains("exited with code 137 during the trial")
+                .contains("its engine had died during an earlier trial");
+        assertThat(out.toString()).contains("Starting s02");
+        // every block is journalled, and the second server's trials ran
+        assertThat(Files.readAllLines(dir.resolve("journal.jsonl"))).hasSize(4);
+        assertThat(summary).containsPattern("QuickStart\\.mtp2 \\| speculative-decoding \\| 4 \\| [0-9.]+ ")
+                .containsPattern("QuickStart\\.mtp2 \\| speculative-decoding \\| 8 \\| [0-9.]+ ");
+        assertThat(simProcesses(ProcessHandle.current())).isEmpty();
+    }
+
+    @Test
+    void killingTheHarnessWithSigtermStopsItsEngine(@TempDir Path dir) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process harness = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.servebench.runner.Main",
+                "QuickStart.baseline", "--simulate=process", "-p", "rate=2", "-p", "requests=200", "-o", dir.toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("harness.out").toFile()).start();
+        try {
+            ProcessHandle engine = awaitSimProcess(harness.toHandle(), Duration.ofSeconds(60)).orElseThrow(() ->
+                    new AssertionError("no engine started; harness output: " + read(dir.resolve("harness.out"))));
+            Thread.sleep(2000);
+            harness.destroy();
+            assertThat(harness.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(engine.onExit().get(30, TimeUnit.SECONDS).isAlive()).isFalse();
+            // what was measured is kept: the reports are written on the way out
+            assertThat(dir.resolve("summary.md")).exists();
+        } finally {
+            harness.destroyForcibly();
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (java.io.IOException e) {
+            return "(unreadable: " + e.getMessage() + ")";
+        }
+    }
+}
