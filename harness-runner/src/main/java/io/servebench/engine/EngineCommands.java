@@ -72,6 +72,22 @@ public final class EngineCommands {
         return argv;
     }
 
+    /**
+     * The command that prints the engine's version, empty when the kind has none (a container's version is
+     * its image tag; a generic command or an endpoint is asked over HTTP).
+     */
+    public static List<String> versionCommand(ServerConfig server) {
+        if (!server.setup().image().isEmpty()) {
+            return List.of();
+        }
+        return switch (server.engine()) {
+            case "vllm" -> List.of(orDefault(server.setup().executable(), "vllm"), "--version");
+            case "sglang" -> List.of(orDefault(server.setup().executable(), "python3"), "-c",
+                    "import sglang; print(sglang.__version__)");
+            default -> List.of();
+        };
+    }
+
     /** The container's name: {@code servebench-<hash>-<port>}, unique per start and recognisable in {@code docker ps}. */
     public static String containerName(ServerConfig server, int port) {
         return "servebench-" + server.hash() + "-" + port;

@@ -70,6 +70,11 @@ public final class Engines {
             }
 
             @Override
+            public String commandLine() {
+                return "endpoint " + base + " (started elsewhere)";
+            }
+
+            @Override
             public void close() {
                 // not ours to stop
             }
@@ -118,6 +123,11 @@ public final class Engines {
             @Override
             public Endpoint endpoint() {
                 return engine.endpoint();
+            }
+
+            @Override
+            public String commandLine() {
+                return "simulated engine in the harness's JVM: " + server.label();
             }
 
             @Override

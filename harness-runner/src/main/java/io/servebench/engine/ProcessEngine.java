@@ -92,6 +92,7 @@ public final class ProcessEngine implements RunningEngine {
     }
 
     /** The command it runs, secrets masked. */
+    @Override
     public String commandLine() {
         return command.display();
     }

@@ -13,6 +13,11 @@ public interface RunningEngine extends AutoCloseable {
         return java.util.Optional.empty();
     }
 
+    /** How the engine was started, for the environment record: its command line with secrets masked. */
+    default String commandLine() {
+        return "";
+    }
+
     /** Stops the engine; idempotent, never throws. */
     @Override
     void close();

@@ -2,6 +2,8 @@ package io.servebench.runner;
 
 import io.servebench.annotations.Profile;
 import io.servebench.engine.CacheReset;
+import io.servebench.engine.EngineCommands;
+import io.servebench.engine.EnvironmentCapture;
 import io.servebench.engine.EngineStartException;
 import io.servebench.engine.Redaction;
 import io.servebench.engine.Engines;
@@ -19,6 +21,7 @@ import io.servebench.reports.JmhJsonWriter;
 import io.servebench.reports.RunJournal;
 import io.servebench.reports.SummaryMarkdownWriter;
 import io.servebench.results.RunResult;
+import io.servebench.results.ServerEnvironment;
 import io.servebench.results.TrialMetrics;
 import io.servebench.results.TrialResult;
 import io.servebench.runner.plan.BenchmarkPoint;
@@ -64,6 +67,7 @@ public final class Runner {
     private final PrintWriter out;
     private final Map<String, Dataset> datasets = new HashMap<>();
     private final java.util.Set<String> resetWarned = new java.util.HashSet<>();
+    private final List<ServerEnvironment> servers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public Runner(RunParams params, PrintWriter out) {
         this.params = params;
@@ -223,6 +227,16 @@ public final class Runner {
                 .resolve(first.serverId() + (params.freshServer() ? "-" + first.id() : "") + ".log");
         out.printf("Starting %s: %s%n", first.serverId(), engineLabel(first));
         try (RunningEngine engine = Engines.start(first.server(), params.engines(), log)) {
+            ServerEnvironment environment = EnvironmentCapture.capture(first.serverId(), engineName(first), first.server().model(),
+                    engine.commandLine(), params.simulate() ? List.of() : EngineCommands.versionCommand(first.server()),
+                    params.simulate() ? null : engine.endpoint(), ServeBenchVersion.get());
+            if (params.simulate() || "sim".equals(first.server().engine())) {
+                environment = withVersion(environment, "ServeBench simulated engine " + ServeBenchVersion.get());
+            } else if (!first.server().setup().image().isEmpty()) {
+                environment = withVersion(environment, "image " + first.server().setup().image());
+            }
+            servers.add(environment);
+            journal.append(environment);
             String died = null;
             for (int t = 0; t < trials.size(); t++) {
                 Trial trial = trials.get(t);
@@ -262,6 +276,17 @@ public final class Runner {
                 }
             }
         }
+    }
+
+    private static ServerEnvironment withVersion(ServerEnvironment e, String version) {
+        return new ServerEnvironment(e.serverId(), e.engine(), version, e.model(), e.command(), e.gpus(), e.cpu(), e.host(),
+                e.os(), e.jdk(), e.servebenchVersion(), e.startedAt());
+    }
+
+    /** The engine as reports name it: {@code sim:vllm} when the simulated engine stands in for vLLM. */
+    private String engineName(Trial trial) {
+        return params.simulate() && !"sim".equals(trial.server().engine()) ? "sim:" + trial.server().engine()
+                : trial.server().engine();
     }
 
     /** Between trials on one server: empty the prefix cache where the engine offers it, then let it settle. */
@@ -311,8 +336,7 @@ public final class Runner {
             Trial trial = p.trial();
             WorkloadPoint w = effective(trial.workload());
             Map<String, String> blockParams = new LinkedHashMap<>();
-            blockParams.put("engine", params.simulate() && !"sim".equals(trial.server().engine())
-                    ? "sim:" + trial.server().engine() : trial.server().engine());
+            blockParams.put("engine", engineName(trial));
             blockParams.put("model", trial.server().model());
             blockParams.put("dataset", w.dataset());
             blockParams.put("profile", w.profile());
@@ -339,7 +363,7 @@ public final class Runner {
     private void writeReports(TrialPlan plan, String startTime, Map<String, List<TrialMetrics>> measured,
                               Map<String, String> failures) {
         RunResult result = new RunResult(startTime, ServeBenchVersion.get(), commandLine(), params.simulate(), params.quick(),
-                results(plan.points(), measured, failures));
+                results(plan.points(), measured, failures), servers);
         try {
             new JmhJsonWriter().write(result, params.outputDir().resolve("results.json"));
             new SummaryMarkdownWriter().write(result, params.outputDir().resolve("summary.md"));

@@ -2,6 +2,7 @@ package io.servebench.reports;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servebench.results.ServerEnvironment;
 import io.servebench.results.TrialResult;
 import java.io.Closeable;
 import java.io.IOException;
@@ -16,7 +17,9 @@ import java.util.List;
 
 /**
  * {@code journal.jsonl}: one line of JSON per finished trial (a {@link TrialResult}), appended and
- * forced to disk before {@link #append} returns, so a crash loses at most the trial in flight.
+ * forced to disk before {@link #append} returns, so a crash loses at most the trial in flight. Each
+ * server start adds one line {@code {"server": {...}}} with its {@link ServerEnvironment} before its
+ * trials.
  *
  * <p>A crash during a write can leave a last line without its newline. {@link #read(Path)} ignores
  * such a line, and {@link #open(Path)} cuts it off before appending, so the file stays one complete
@@ -26,6 +29,9 @@ public final class RunJournal implements Closeable {
 
     /** The journal's file name inside a run folder. */
     public static final String FILE_NAME = "journal.jsonl";
+
+    /** The key of a server line. */
+    static final String SERVER_KEY = "server";
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -73,6 +79,15 @@ public final class RunJournal implements Closeable {
         } catch (JsonProcessingException e) {
             throw new IOException("could not serialise trial " + trial.benchmark() + " for " + file, e);
         }
+        write(line);
+    }
+
+    /** Appends the environment of a server that just started, forced to disk like a trial. */
+    public synchronized void append(ServerEnvironment server) throws IOException {
+        write(MAPPER.writeValueAsString(java.util.Map.of(SERVER_KEY, server)) + "\n");
+    }
+
+    private void write(String line) throws IOException {
         ByteBuffer bytes = ByteBuffer.wrap(line.getBytes(StandardCharsets.UTF_8));
         while (bytes.hasRemaining()) {
             channel.write(bytes);
@@ -92,34 +107,66 @@ public final class RunJournal implements Closeable {
      * @throws IOException when a complete line is not a trial, naming the file and line number
      */
     public static List<TrialResult> read(Path path) throws IOException {
+        List<TrialResult> trials = new ArrayList<>();
+        for (Line line : completeLines(path)) {
+            if (line.isServer()) {
+                continue;
+            }
+            try {
+                trials.add(MAPPER.readValue(line.text(), TrialResult.class));
+            } catch (JsonProcessingException e) {
+                throw new IOException(line.where() + " is not a trial result: " + e.getOriginalMessage(), e);
+            } catch (IllegalArgumentException e) {
+                throw new IOException(line.where() + " is not a valid trial result: " + e.getMessage(), e);
+            }
+        }
+        return trials;
+    }
+
+    /** The server environments of a journal, in the order the servers started. */
+    public static List<ServerEnvironment> readServers(Path path) throws IOException {
+        List<ServerEnvironment> servers = new ArrayList<>();
+        for (Line line : completeLines(path)) {
+            if (line.isServer()) {
+                try {
+                    servers.add(MAPPER.treeToValue(MAPPER.readTree(line.text()).get(SERVER_KEY), ServerEnvironment.class));
+                } catch (JsonProcessingException e) {
+                    throw new IOException(line.where() + " is not a server environment: " + e.getOriginalMessage(), e);
+                }
+            }
+        }
+        return servers;
+    }
+
+    private record Line(Path file, int number, String text) {
+        boolean isServer() {
+            return text.startsWith("{\"" + SERVER_KEY + "\":");
+        }
+
+        String where() {
+            return file + " line " + number;
+        }
+    }
+
+    /** The journal's non-empty lines that end in a newline; what follows the last newline was cut short by a crash. */
+    private static List<Line> completeLines(Path path) throws IOException {
         Path file = Files.isDirectory(path) ? path.resolve(FILE_NAME) : path;
         if (!Files.exists(file)) {
             return List.of();
         }
         String text = Files.readString(file, StandardCharsets.UTF_8);
-        List<TrialResult> trials = new ArrayList<>();
+        List<Line> lines = new ArrayList<>();
         int lineNumber = 0;
         int start = 0;
-        while (true) {
-            int newline = text.indexOf('\n', start);
-            if (newline < 0) {
-                break; // what follows the last newline is a line cut short by a crash, or nothing
-            }
+        for (int newline = text.indexOf('\n'); newline >= 0; newline = text.indexOf('\n', start)) {
             lineNumber++;
             String line = text.substring(start, newline).strip();
             start = newline + 1;
-            if (line.isEmpty()) {
-                continue;
-            }
-            try {
-                trials.add(MAPPER.readValue(line, TrialResult.class));
-            } catch (JsonProcessingException e) {
-                throw new IOException(file + " line " + lineNumber + " is not a trial result: " + e.getOriginalMessage(), e);
-            } catch (IllegalArgumentException e) {
-                throw new IOException(file + " line " + lineNumber + " is not a valid trial result: " + e.getMessage(), e);
+            if (!line.isEmpty()) {
+                lines.add(new Line(file, lineNumber, line));
             }
         }
-        return trials;
+        return lines;
     }
 
     /** Length of the file up to and including its last newline (0 when it has none). */

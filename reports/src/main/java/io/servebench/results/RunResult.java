@@ -15,9 +15,17 @@ import java.util.Objects;
  * @param simulate           whether engines were replaced by the simulated engine
  * @param quick              whether the run used the quick (shortened) settings
  * @param trials             result blocks in report order
+ * @param servers            the environment of each server start, in start order
  */
 public record RunResult(String startTime, String servebenchVersion, String commandLine, boolean simulate,
-                        boolean quick, List<TrialResult> trials) {
+                        boolean quick, List<TrialResult> trials, List<ServerEnvironment> servers) {
+
+    /** A run whose server environments were not captured. */
+    public RunResult(String startTime, String servebenchVersion, String commandLine, boolean simulate, boolean quick,
+                     List<TrialResult> trials) {
+        this(startTime, servebenchVersion, commandLine, simulate, quick, trials, List.of());
+    }
+
 
     public RunResult {
         Objects.requireNonNull(startTime, "startTime");
@@ -30,5 +38,6 @@ public record RunResult(String startTime, String servebenchVersion, String comma
         servebenchVersion = Objects.requireNonNullElse(servebenchVersion, "");
         commandLine = Objects.requireNonNullElse(commandLine, "");
         trials = trials == null ? List.of() : List.copyOf(trials);
+        servers = servers == null ? List.of() : List.copyOf(servers);
     }
 }

@@ -1,0 +1,31 @@
+package io.servebench.results;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Where one server ran and what it was, captured once per server start so that results can be told
+ * apart from results of another engine version, GPU or driver. Secrets are masked before capture.
+ *
+ * @param serverId          the server's id in the run ({@code logs/<serverId>.log})
+ * @param engine            engine kind, {@code sim:vllm} when the simulated engine stood in for vLLM
+ * @param engineVersion     as the engine reports it ({@code vllm --version}, the Python package, the image tag), {@code ""} when unknown
+ * @param model             the served model
+ * @param command           the full command line with secrets masked, {@code ""} for an endpoint
+ * @param gpus              one entry per GPU, {@code name, memory, driver} as {@code nvidia-smi} prints them; empty without one
+ * @param cpu               CPU model and logical core count
+ * @param host              host name
+ * @param os                operating system name, version and architecture
+ * @param jdk               the harness's Java runtime
+ * @param servebenchVersion the harness version
+ * @param startedAt         ISO-8601 instant the server became ready
+ */
+public record ServerEnvironment(String serverId, String engine, String engineVersion, String model, String command,
+                                List<String> gpus, String cpu, String host, String os, String jdk, String servebenchVersion,
+                                String startedAt) {
+
+    public ServerEnvironment {
+        Objects.requireNonNull(serverId, "serverId");
+        gpus = gpus == null ? List.of() : List.copyOf(gpus);
+    }
+}
