@@ -54,7 +54,7 @@ class StudyProcessorTest {
     @Test
     void unknownEngineKindOnTheClass() {
         String source = study("@Engine(\"tgi\")", BASELINE);
-        assertOneError(source, "unknown engine kind \"tgi\"; expected one of vllm, sglang, sim", "\"tgi\"");
+        assertOneError(source, "unknown engine kind \"tgi\"; expected one of vllm, sglang, command, endpoint, sim", "\"tgi\"");
     }
 
     @Test
