@@ -274,10 +274,11 @@ public final class SummaryMarkdownWriter {
             groups.computeIfAbsent(new GroupKey(t.className(), workload), k -> new ArrayList<>()).add(t);
         }
         md.append("## Comparisons with the baseline\n\n");
-        md.append("Mean E2E latency of each variant against the baseline at the same workload point. A difference is "
-                + "called faster or slower only when Welch's t-test finds it significant at 95%: on the repetitions' means "
-                + "when both sides ran at least 2 repetitions (run-to-run noise), otherwise on the per-request latencies, "
-                + "which only measures the noise within one run (use -r 3 or more to decide close calls).\n\n");
+        md.append("Mean E2E latency of each variant against the baseline at the same workload point, with a 95% interval "
+                + "on the ratio. A difference is called faster or slower only when the interval excludes 1: a Welch interval "
+                + "on the repetitions' means when both sides ran at least 2 repetitions (run-to-run noise), otherwise a "
+                + "seeded bootstrap on the per-request latencies, which only measures the noise within one run (use -r 3 "
+                + "or more to decide close calls).\n\n");
         groups.forEach((key, members) -> {
             List<String> point = new ArrayList<>();
             key.workload().forEach((k, v) -> point.add(k + " = " + v));
@@ -303,6 +304,7 @@ public final class SummaryMarkdownWriter {
                     Comparison c = Comparison.of(baseline, t);
                     md.append(Numbers.format(c.variantMean())).append(" | ").append(Numbers.format(c.baselineMean()))
                             .append(" | ").append(c.significant() ? "**" + c.shortVerdict() + "**" : c.shortVerdict())
+                            .append(c.estimate() == null ? "" : " " + c.interval())
                             .append(" | ").append(c.pValue()).append(" |\n");
                 }
                 md.append('\n');
