@@ -51,7 +51,7 @@ class SummaryMarkdownWriterTest {
         String md = new SummaryMarkdownWriter().render(run);
 
         assertThat(md).contains("baseline = 2.62 s, languageModelOnly = 2.32 s, difference -0.30 s (1.13x faster); "
-                + "1.13x faster [1.1");
+                + "1.13x faster [1.09, 1.17]");
         assertThat(md).contains("] — significant at 95% (bootstrap on per-request latencies");
         assertThat(md).contains("p < 0.001");
     }
