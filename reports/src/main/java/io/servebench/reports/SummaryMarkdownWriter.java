@@ -35,9 +35,6 @@ public final class SummaryMarkdownWriter {
     public static final List<String> WORKLOAD_KEYS = List.of("model", "dataset", "profile", "rate", "concurrency",
             "requests", "warmup");
 
-    /** Share of coalesced token events above which a block carries a warning. */
-    static final double COALESCED_WARNING_SHARE = 0.10;
-
     private static final Metric[] REFERENCE_DISTRIBUTIONS = {Metric.E2E_LATENCY, Metric.TTFT, Metric.TPOT, Metric.ITL};
     private static final Stat[] REFERENCE_STATS = {Stat.MEAN, Stat.MEDIAN, Stat.P95, Stat.P99};
     private static final Metric[] EXTRA_DISTRIBUTIONS = {Metric.INTER_CHUNK_LATENCY, Metric.TIME_TO_FIRST_CONTENT,
@@ -111,7 +108,7 @@ public final class SummaryMarkdownWriter {
             return;
         }
         List<TrialMetrics> reps = trial.repetitions();
-        warnings(md, reps);
+        warnings(md, trial);
         md.append("| Metric | Value |\n|---|---|\n");
         for (String[] row : rows(trial)) {
             md.append("| ").append(row[0]).append(" | ").append(row[1].replace("|", "\\|")).append(" |\n");
@@ -119,16 +116,9 @@ public final class SummaryMarkdownWriter {
         md.append("\n```\n").append(vllmLayout(trial)).append("```\n\n");
     }
 
-    private static void warnings(StringBuilder md, List<TrialMetrics> reps) {
-        long events = reps.stream().mapToLong(TrialMetrics::tokenEvents).sum();
-        long coalesced = reps.stream().mapToLong(TrialMetrics::coalescedEvents).sum();
-        if (events > 0 && (double) coalesced / events > COALESCED_WARNING_SHARE) {
-            md.append(String.format(Locale.ROOT, "> **Warning:** %.0f%% of token events arrived in the same network "
-                    + "read as an earlier one, so per-event times are coarse: ITL spreads each read's gap over its "
-                    + "tokens, and inter-chunk latency holds zero gaps.%n%n", 100.0 * coalesced / events));
-        }
-        if (reps.stream().anyMatch(r -> r.value(Metric.FAILED_REQUESTS).orElse(0) > 0)) {
-            md.append("> **Warning:** some requests failed; they are excluded from every latency and throughput.\n\n");
+    private static void warnings(StringBuilder md, TrialResult trial) {
+        for (Warnings.Warning w : Warnings.of(trial)) {
+            md.append("> **Warning:** ").append(w.message()).append("\n\n");
         }
     }
 
@@ -153,6 +143,11 @@ public final class SummaryMarkdownWriter {
         }
         rows.add(row(Metric.FAILED_REQUESTS.label(), count(reps, Metric.FAILED_REQUESTS)));
         rows.add(row(Metric.MEAN_CONCURRENCY.label() + " (time-weighted)", value(reps, Metric.MEAN_CONCURRENCY, null)));
+        String slo = trial.params().get("slo");
+        rows.add(row(Metric.GOODPUT.label() + (slo == null ? "" : " at " + slo), value(reps, Metric.GOODPUT, null)));
+        rows.add(row(Metric.SLO_ATTAINMENT.label(), value(reps, Metric.SLO_ATTAINMENT, null)));
+        rows.add(row(Metric.ACHIEVED_SEND_RATE.label(), value(reps, Metric.ACHIEVED_SEND_RATE, null)));
+        rows.add(row(Metric.SCHEDULED_SEND_RATE.label(), value(reps, Metric.SCHEDULED_SEND_RATE, null)));
         for (Metric m : EXTRA_DISTRIBUTIONS) {
             for (Stat s : REFERENCE_STATS) {
                 rows.add(row(m.label(s), value(reps, m, s)));
@@ -160,6 +155,7 @@ public final class SummaryMarkdownWriter {
         }
         rows.add(row("Token events", Numbers.count(mean(reps, r -> OptionalDouble.of(r.tokenEvents())))));
         rows.add(row("Coalesced token events", Numbers.count(mean(reps, r -> OptionalDouble.of(r.coalescedEvents())))));
+        rows.add(row(Metric.EVENTS_PER_READ_MAX.label(), count(reps, Metric.EVENTS_PER_READ_MAX)));
         rows.add(row("Output token counts from", totals(reps, TrialMetrics::outputTokenSources)));
         rows.add(row("Errors", totals(reps, TrialMetrics::errorKinds)));
         return rows;
