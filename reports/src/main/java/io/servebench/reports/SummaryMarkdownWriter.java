@@ -2,6 +2,7 @@ package io.servebench.reports;
 
 import io.servebench.results.Metric;
 import io.servebench.results.RunResult;
+import io.servebench.results.ServerMetric;
 import io.servebench.results.Stat;
 import io.servebench.results.TrialMetrics;
 import io.servebench.results.TrialResult;
@@ -156,9 +157,28 @@ public final class SummaryMarkdownWriter {
         rows.add(row("Token events", Numbers.count(mean(reps, r -> OptionalDouble.of(r.tokenEvents())))));
         rows.add(row("Coalesced token events", Numbers.count(mean(reps, r -> OptionalDouble.of(r.coalescedEvents())))));
         rows.add(row(Metric.EVENTS_PER_READ_MAX.label(), count(reps, Metric.EVENTS_PER_READ_MAX)));
+        serverRows(reps, rows);
         rows.add(row("Output token counts from", totals(reps, TrialMetrics::outputTokenSources)));
         rows.add(row("Errors", totals(reps, TrialMetrics::errorKinds)));
         return rows;
+    }
+
+    /** The engine's own metrics, or one row saying it offered none. */
+    private static void serverRows(List<TrialMetrics> reps, List<String[]> rows) {
+        boolean any = false;
+        for (ServerMetric m : ServerMetric.values()) {
+            double[] v = reps.stream().map(r -> r.value(m)).filter(OptionalDouble::isPresent)
+                    .mapToDouble(OptionalDouble::getAsDouble).toArray();
+            if (v.length > 0) {
+                any = true;
+                double error = Statistics.scoreError(v);
+                String mean = Numbers.format(Statistics.mean(v));
+                rows.add(row(m.label(), Double.isFinite(error) ? mean + " ± " + Numbers.format(error) : mean));
+            }
+        }
+        if (!any) {
+            rows.add(row("Server-side metrics", "none: the engine offered no Prometheus /metrics"));
+        }
     }
 
     private static String[] row(String label, String value) {

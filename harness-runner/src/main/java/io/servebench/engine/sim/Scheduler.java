@@ -36,6 +36,7 @@ final class Scheduler implements AutoCloseable {
     static final int BLOCK_TOKENS = 16;
 
     private final SimSettings settings;
+    private final SimMetrics metrics;
     private final StepCostModel cost;
     private final double poolBytes;
     private final BlockingQueue<SimRequest> arrivals = new LinkedBlockingQueue<>();
@@ -49,7 +50,13 @@ final class Scheduler implements AutoCloseable {
     private long admissions;
 
     Scheduler(SimSettings settings) {
+        this(settings, new SimMetrics());
+    }
+
+    /** A scheduler that counts what it does into {@code metrics} (the engine's {@code /metrics}). */
+    Scheduler(SimSettings settings, SimMetrics metrics) {
         this.settings = settings;
+        this.metrics = metrics;
         this.cost = new StepCostModel(settings);
         this.poolBytes = settings.kvPoolBytes();
         // the cache lives in free KV blocks; bounding it by the pool's block count keeps it as large as the GPU could hold
@@ -102,6 +109,8 @@ final class Scheduler implements AutoCloseable {
                 }
                 arrivals.drainTo(waiting);
                 dropCancelled();
+                metrics.running = running.size();
+                metrics.waiting = waiting.size();
                 step();
             }
         } catch (InterruptedException e) {
@@ -145,6 +154,10 @@ final class Scheduler implements AutoCloseable {
             if (!r.everAdmitted) {
                 r.cachedTokens = cached;
                 r.everAdmitted = true;
+            }
+            if (settings.prefixCaching()) {
+                metrics.prefixCacheQueries.add(r.promptTokens);
+                metrics.prefixCacheHits.add(cached);
             }
             usedBytes += bytes;
             running.add(r);
@@ -198,6 +211,7 @@ final class Scheduler implements AutoCloseable {
         r.computed = 0;
         r.prefilling = false;
         r.preemptions++;
+        metrics.preemptions.increment();
         waiting.addFirst(r);
     }
 
@@ -216,15 +230,24 @@ final class Scheduler implements AutoCloseable {
                 }
             }
             emitted = 1;
+            if (r.generated == 0) {
+                metrics.promptTokens.add(r.promptTokens);
+            }
         } else {
             int accepted = 0;
             while (accepted < w.tokens - 1 && r.acceptance.nextDouble() < settings.acceptanceRate()) {
                 accepted++;
             }
+            if (w.tokens > 1) {
+                metrics.drafts.increment();
+                metrics.draftTokens.add(w.tokens - 1);
+                metrics.acceptedTokens.add(accepted);
+            }
             emitted = Math.min(1 + accepted, r.outputTokens - r.generated);
             r.computed += emitted;
         }
         r.generated += emitted;
+        metrics.generationTokens.add(emitted);
         boolean last = r.generated >= r.outputTokens;
         if (last) {
             running.remove(r);
