@@ -1,5 +1,6 @@
 package io.servebench.runner;
 
+import io.servebench.metrics.SloSpec;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -66,6 +67,10 @@ public final class Main implements Callable<Integer> {
             + " s of load (at least " + RunParams.QUICK_MIN_REQUESTS + " requests):", "a first look, noisier than the declared workload."})
     boolean quick;
 
+    @Option(names = "--slo", paramLabel = "NAME=MS,...", description = {"SLOs for goodput, in ms (ttft, tpot, itl, e2e),",
+            "e.g. ttft=200,tpot=50; overrides the studies' @Slo bound by bound."})
+    String slo;
+
     @Option(names = "--seed", paramLabel = "N", description = "Seed for request order, arrival times and the simulated engine (default: ${DEFAULT-VALUE}).")
     long seed = 42;
 
@@ -99,7 +104,7 @@ public final class Main implements Callable<Integer> {
                 : Path.of("results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         RunParams run = new RunParams(includes, overrides, repetitions, dir, simulate, quick, seed);
         PrintWriter out = spec.commandLine().getOut();
-        Runner runner = new Runner(run, out);
+        Runner runner = new Runner(run, out, slo == null ? SloSpec.NONE : SloSpec.parse(slo));
         if (list) {
             runner.selectedBenchmarks().forEach(out::println);
             return 0;

@@ -48,8 +48,10 @@ class GoodputTest {
 
         TrialMetrics ttftOnly = new MetricsAggregator().aggregate(records(), SloSpec.parse("ttft=200"));
         assertThat(ttftOnly.value(Metric.SLO_ATTAINMENT).orElseThrow()).isCloseTo(50.0, within(1e-9));
-        // TPOT of request 2 is 60 ms, of the others 10 ms; E2E of request 0 is 200 ms
+        // TPOT of request 2 is 60 ms, of the others 10 ms; E2E is 200, 400 and 700 ms
         assertThat(new MetricsAggregator().aggregate(records(), SloSpec.parse("tpot=50,e2e=500"))
+                .value(Metric.SLO_ATTAINMENT).orElseThrow()).isCloseTo(50.0, within(1e-9));
+        assertThat(new MetricsAggregator().aggregate(records(), SloSpec.parse("e2e=300"))
                 .value(Metric.SLO_ATTAINMENT).orElseThrow()).isCloseTo(25.0, within(1e-9));
     }
 

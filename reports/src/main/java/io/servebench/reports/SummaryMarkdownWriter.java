@@ -172,7 +172,9 @@ public final class SummaryMarkdownWriter {
             if (v.length > 0) {
                 any = true;
                 double error = Statistics.scoreError(v);
-                String mean = Numbers.format(Statistics.mean(v));
+                boolean counter = m == ServerMetric.PREEMPTIONS || m == ServerMetric.PROMPT_TOKENS
+                        || m == ServerMetric.GENERATION_TOKENS;
+                String mean = counter ? Numbers.count(Statistics.mean(v)) : Numbers.format(Statistics.mean(v));
                 rows.add(row(m.label(), Double.isFinite(error) ? mean + " ± " + Numbers.format(error) : mean));
             }
         }
