@@ -21,6 +21,7 @@ import java.util.concurrent.Callable;
 
 /** Entry point of {@code benchmarks.jar}: JMH-style options over the benchmarks found on the class path. */
 @Command(name = "benchmarks.jar", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        subcommands = CompareCommand.class,
         sortOptions = false, usageHelpAutoWidth = true,
         description = {"Runs ServeBench studies: starts each engine, drives an open-loop streaming load, measures every",
                 "request and token, and writes results.json (JMH format), summary.md and per-request records."},
