@@ -36,6 +36,12 @@ import java.util.TreeMap;
  *       single event carrying several tokens is one chunk and one sample.</li>
  *   <li>The first arrival's tokens (the first token event and any event read with it) have no gap
  *       before them (TTFT covers it), so they add no ITL sample.</li>
+ *   <li><b>Goodput</b> ({@link SloSpec}) counts the successful requests meeting every stated
+ *       bound, per second of the measurement window; {@link Metric#SLO_ATTAINMENT} divides the same
+ *       count by every measured request, failed ones included. Both are absent when no SLO is stated.</li>
+ *   <li><b>Send rates</b> are {@code (n − 1)} over the span from the first to the last send ({@code s},
+ *       or {@code a} for the scheduled rate) of the measured requests: evenly spaced requests at rate
+ *       {@code r} give exactly {@code r}.</li>
  * </ul>
  */
 public final class MetricsAggregator {
@@ -67,6 +73,18 @@ public final class MetricsAggregator {
      *                                  (e.g. a first token before the send), naming the request
      */
     public TrialMetrics aggregate(List<RequestRecord> measured) {
+        return aggregate(measured, SloSpec.NONE);
+    }
+
+    /**
+     * Aggregates one repetition, with goodput for the stated SLOs.
+     *
+     * @param measured the repetition's records (warm-up records are skipped)
+     * @param slo      the SLOs of goodput; {@link SloSpec#NONE} leaves goodput absent
+     * @return the metrics; those without samples are absent
+     * @throws IllegalArgumentException when a successful record's timestamps are out of order, naming the request
+     */
+    public TrialMetrics aggregate(List<RequestRecord> measured, SloSpec slo) {
         List<RequestRecord> records = measured.stream().filter(r -> !r.warmup()).toList();
         Map<Metric, SampleAccumulator> samples = new EnumMap<>(Metric.class);
         for (Metric m : Metric.values()) {
@@ -79,6 +97,8 @@ public final class MetricsAggregator {
         long outputTokens = 0;
         long tokenEvents = 0;
         long coalesced = 0;
+        long good = 0;
+        int eventsPerReadMax = 0;
         Map<String, Long> sources = new TreeMap<>();
         Map<String, Long> errors = new TreeMap<>();
         for (RequestRecord r : records) {
@@ -91,10 +111,14 @@ public final class MetricsAggregator {
             outputTokens += r.outputTokens();
             tokenEvents += r.eventTimesNs().length;
             coalesced += r.coalescedEvents();
+            eventsPerReadMax = Math.max(eventsPerReadMax, r.eventsPerReadMax());
             if (r.outputTokensSource() != null) {
                 sources.merge(r.outputTokensSource().name(), 1L, Long::sum);
             }
-            addRequestSamples(r, samples);
+            double maxItlNs = addRequestSamples(r, samples);
+            if (slo.stated() && meets(r, slo, maxItlNs)) {
+                good++;
+            }
         }
 
         Map<String, Double> scalars = new LinkedHashMap<>();
@@ -113,6 +137,17 @@ public final class MetricsAggregator {
             }
             peakOutputThroughput(records, window).ifPresent(v -> scalars.put(Metric.PEAK_OUTPUT_THROUGHPUT.id(), v));
             concurrency(records, window, scalars);
+            if (slo.stated() && seconds > 0) {
+                scalars.put(Metric.GOODPUT.id(), good / seconds);
+            }
+        }
+        if (slo.stated() && !records.isEmpty()) {
+            scalars.put(Metric.SLO_ATTAINMENT.id(), 100.0 * good / records.size());
+        }
+        sendRate(records, RequestRecord::sentNs).ifPresent(v -> scalars.put(Metric.ACHIEVED_SEND_RATE.id(), v));
+        sendRate(records, RequestRecord::intendedNs).ifPresent(v -> scalars.put(Metric.SCHEDULED_SEND_RATE.id(), v));
+        if (succeeded > 0) {
+            scalars.put(Metric.EVENTS_PER_READ_MAX.id(), (double) eventsPerReadMax);
         }
         Map<String, Distribution> distributions = new LinkedHashMap<>();
         samples.forEach((metric, acc) -> {
@@ -124,7 +159,36 @@ public final class MetricsAggregator {
         return new TrialMetrics(scalars, distributions, tokenEvents, coalesced, sources, errors);
     }
 
-    private static void addRequestSamples(RequestRecord r, Map<Metric, SampleAccumulator> samples) {
+    /** Whether a successful request meets every stated bound; {@code maxItlNs} is NaN when it had no ITL sample. */
+    private static boolean meets(RequestRecord r, SloSpec slo, double maxItlNs) {
+        OptionalDouble ttft = r.firstTokenNs() == RequestRecord.NONE ? OptionalDouble.empty()
+                : OptionalDouble.of((r.firstTokenNs() - r.sentNs()) / 1e6);
+        OptionalDouble e2e = r.endNs() == RequestRecord.NONE ? OptionalDouble.empty()
+                : OptionalDouble.of((r.endNs() - r.sentNs()) / 1e6);
+        OptionalDouble tpot = r.endNs() != RequestRecord.NONE && r.firstTokenNs() != RequestRecord.NONE && r.outputTokens() > 1
+                ? OptionalDouble.of((r.endNs() - r.firstTokenNs()) / 1e6 / (r.outputTokens() - 1.0)) : OptionalDouble.empty();
+        OptionalDouble itl = Double.isNaN(maxItlNs) ? OptionalDouble.empty() : OptionalDouble.of(maxItlNs / 1e6);
+        return slo.met(ttft, tpot, itl, e2e);
+    }
+
+    /** {@code (n − 1) / (last − first)} per second over the measured requests' times, empty below 2 times or a zero span. */
+    private static OptionalDouble sendRate(List<RequestRecord> records, java.util.function.ToLongFunction<RequestRecord> time) {
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        long n = 0;
+        for (RequestRecord r : records) {
+            long t = time.applyAsLong(r);
+            if (t != RequestRecord.NONE) {
+                first = Math.min(first, t);
+                last = Math.max(last, t);
+                n++;
+            }
+        }
+        return n < 2 || last <= first ? OptionalDouble.empty() : OptionalDouble.of((n - 1) / ((last - first) / 1e9));
+    }
+
+    /** Adds one successful request's samples; returns its largest ITL sample in ns, NaN when it had none. */
+    private static double addRequestSamples(RequestRecord r, Map<Metric, SampleAccumulator> samples) {
         long a = r.intendedNs();
         long s = r.sentNs();
         long f = r.firstTokenNs();
@@ -150,10 +214,11 @@ public final class MetricsAggregator {
                 samples.get(Metric.TPOT).add(ordered(r, "firstTokenNs", f, "endNs", e) / (r.outputTokens() - 1.0));
             }
         }
-        addGaps(r, samples.get(Metric.ITL), samples.get(Metric.INTER_CHUNK_LATENCY));
+        return addGaps(r, samples.get(Metric.ITL), samples.get(Metric.INTER_CHUNK_LATENCY));
     }
 
-    private static void addGaps(RequestRecord r, SampleAccumulator itl, SampleAccumulator interChunk) {
+    /** Adds the request's ITL and inter-chunk samples; returns its largest ITL sample in ns, NaN when none. */
+    private static double addGaps(RequestRecord r, SampleAccumulator itl, SampleAccumulator interChunk) {
         long[] times = r.eventTimesNs();
         int[] tokens = r.eventTokens();
         int n = times.length;
@@ -166,6 +231,7 @@ public final class MetricsAggregator {
         for (int k = 1; k < n; k++) {
             interChunk.add(ordered(r, "eventTimesNs[" + (k - 1) + "]", times[k - 1], "eventTimesNs[" + k + "]", times[k]));
         }
+        double maxItl = Double.NaN;
         int k = 1;
         // events read together with the first one belong to the first arrival, which TTFT covers
         while (k < n && times[k] == times[0]) {
@@ -180,7 +246,9 @@ public final class MetricsAggregator {
                 k++;
             }
             itl.add((double) gap / arrivalTokens, arrivalTokens);
+            maxItl = Double.isNaN(maxItl) ? (double) gap / arrivalTokens : Math.max(maxItl, (double) gap / arrivalTokens);
         }
+        return maxItl;
     }
 
     /** {@code later − earlier} in ns, or an error naming the request when they are out of order. */

@@ -9,6 +9,7 @@ import io.servebench.runner.study.StudyChecker;
 import io.servebench.runner.study.StudyDescriptor;
 import io.servebench.runner.study.VariantDescriptor;
 import io.servebench.runner.study.WorkloadSpec;
+import io.servebench.metrics.SloSpec;
 
 import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.Messager;
@@ -260,11 +261,33 @@ public final class StudyProcessor extends AbstractProcessor {
                         element, mirror(element, "Workload"));
             }
         }
+        for (Element element : annotated(round, "Slo")) {
+            checkSlo(element, mirror(element, "Slo"));
+        }
         for (String onClass : List.of("Workload", "Engine")) {
             for (Element element : annotated(round, onClass)) {
                 if (element.getKind() != ElementKind.METHOD && !isStudy(element)) {
                     error("@" + onClass + " on " + element.getSimpleName() + ", which has no @ServingBenchmark; expected it on a study class",
                             element, mirror(element, onClass));
+                }
+            }
+        }
+    }
+
+    /** An {@code @Slo} belongs on a study class or a variant method, and every bound written on it must be positive. */
+    private void checkSlo(Element element, AnnotationMirror slo) {
+        boolean placed = element.getKind() == ElementKind.METHOD ? mirror(element, "Variant") != null : isStudy(element);
+        if (!placed) {
+            error("@Slo on " + element.getSimpleName() + ", which is neither a study class nor a @Variant method; "
+                    + "expected it on one of those", element, slo);
+            return;
+        }
+        for (var entry : slo.getElementValues().entrySet()) {
+            String attribute = entry.getKey().getSimpleName().toString();
+            if (entry.getValue().getValue() instanceof Number n) {
+                String problem = SloSpec.problem(attribute, n.doubleValue());
+                if (problem != null) {
+                    messager().printMessage(Diagnostic.Kind.ERROR, "@Slo " + problem, element, slo, entry.getValue());
                 }
             }
         }

@@ -1,5 +1,6 @@
 package io.servebench.runner;
 
+import io.servebench.metrics.SloSpec;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -24,7 +25,7 @@ import java.util.concurrent.Callable;
 
 /** Entry point of {@code benchmarks.jar}: JMH-style options over the benchmarks found on the class path. */
 @Command(name = "benchmarks.jar", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        subcommands = {SimCommand.class},
+        subcommands = {SimCommand.class, CompareCommand.class},
         sortOptions = false, usageHelpAutoWidth = true,
         description = {"Runs ServeBench studies: starts each engine, drives an open-loop streaming load, measures every",
                 "request and token, and writes results.json (JMH format), summary.md and per-request records."},
@@ -100,6 +101,10 @@ public final class Main implements Callable<Integer> {
             + " s of load (at least " + RunParams.QUICK_MIN_REQUESTS + " requests):", "a first look, noisier than the declared workload."})
     boolean quick;
 
+    @Option(names = "--slo", paramLabel = "NAME=MS,...", description = {"SLOs for goodput, in ms (ttft, tpot, itl, e2e),",
+            "e.g. ttft=200,tpot=50; overrides the studies' @Slo bound by bound."})
+    String slo;
+
     @Option(names = "--seed", paramLabel = "N", description = "Seed for request order, arrival times and the simulated engine (default: ${DEFAULT-VALUE}).")
     long seed = 42;
 
@@ -135,7 +140,7 @@ public final class Main implements Callable<Integer> {
                 Duration.ofMillis(Math.round(settleSeconds * 1000)),
                 new EngineOverrides(engineExe, engineEnv, engineWorkdir, engineUrl));
         PrintWriter out = spec.commandLine().getOut();
-        Runner runner = new Runner(run, out);
+        Runner runner = new Runner(run, out, slo == null ? SloSpec.NONE : SloSpec.parse(slo));
         if (list) {
             runner.selectedBenchmarks().forEach(out::println);
             return 0;

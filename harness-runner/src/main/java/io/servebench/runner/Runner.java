@@ -17,6 +17,10 @@ import io.servebench.load.RequestRecord;
 import io.servebench.load.RequestRecordWriter;
 import io.servebench.load.RequestSpec;
 import io.servebench.metrics.MetricsAggregator;
+import io.servebench.metrics.PrometheusScraper;
+import io.servebench.metrics.PrometheusSnapshot;
+import io.servebench.metrics.ServerMetricsDelta;
+import io.servebench.metrics.SloSpec;
 import io.servebench.reports.JmhJsonWriter;
 import io.servebench.reports.RunJournal;
 import io.servebench.reports.SummaryMarkdownWriter;
@@ -32,6 +36,7 @@ import io.servebench.runner.plan.TrialPlanner;
 import io.servebench.runner.plan.WorkloadPoint;
 import io.servebench.runner.study.BenchmarkList;
 import io.servebench.runner.study.Benchmark;
+import io.servebench.runner.study.Slos;
 import io.servebench.runner.study.StudyChecker;
 import io.servebench.runner.study.StudyDescriptor;
 import io.servebench.runner.study.VariantDescriptor;
@@ -68,10 +73,20 @@ public final class Runner {
     private final Map<String, Dataset> datasets = new HashMap<>();
     private final java.util.Set<String> resetWarned = new java.util.HashSet<>();
     private final List<ServerEnvironment> servers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final SloSpec sloOverride;
+    private final PrometheusScraper scraper = new PrometheusScraper();
+    /** The SLOs each trial's goodput was computed for, by trial id. */
+    private final Map<String, SloSpec> trialSlos = new HashMap<>();
 
     public Runner(RunParams params, PrintWriter out) {
+        this(params, out, SloSpec.NONE);
+    }
+
+    /** @param sloOverride SLOs from the command line ({@code --slo}), laid over each variant's {@code @Slo} */
+    public Runner(RunParams params, PrintWriter out, SloSpec sloOverride) {
         this.params = params;
         this.out = out;
+        this.sloOverride = sloOverride;
     }
 
     /** The benchmarks on the class path that the include patterns select, sorted. */
@@ -237,6 +252,7 @@ public final class Runner {
             }
             servers.add(environment);
             journal.append(environment);
+            boolean[] scrapeNoted = {false};
             String died = null;
             for (int t = 0; t < trials.size(); t++) {
                 Trial trial = trials.get(t);
@@ -248,8 +264,10 @@ public final class Runner {
                     }
                     List<TrialMetrics> reps = new ArrayList<>();
                     try {
+                        SloSpec slo = slo(trial, plan);
+                        trialSlos.put(trial.id(), slo);
                         for (int r = 1; r <= params.repetitions() && engine.failure().isEmpty(); r++) {
-                            reps.add(measure(engine, trial, r, done + t + 1, plan.trials().size()));
+                            reps.add(measure(engine, trial, r, done + t + 1, plan.trials().size(), slo, scrapeNoted));
                         }
                     } catch (RuntimeException e) {
                         failures.put(trial.id(), "trial failed: " + e);
@@ -302,7 +320,41 @@ public final class Runner {
         }
     }
 
-    private TrialMetrics measure(RunningEngine engine, Trial trial, int repetition, int index, int total) throws IOException {
+    /**
+     * The SLOs of a trial's goodput: its first result block's {@code @Slo} under the command line's. A
+     * trial measured once for blocks of different studies uses the first block's, and says so.
+     */
+    private SloSpec slo(Trial trial, TrialPlan plan) {
+        List<SloSpec> declared = new ArrayList<>();
+        for (BenchmarkPoint p : plan.pointsOf(trial)) {
+            try {
+                Class<?> study = Class.forName(p.className(), false, Thread.currentThread().getContextClassLoader());
+                declared.add(Slos.declared(study, p.variant()).overriddenBy(sloOverride));
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("study class " + p.className() + " vanished from the class path", e);
+            } catch (IllegalArgumentException e) {
+                throw new Main.UsageException(e.getMessage());
+            }
+        }
+        if (declared.stream().distinct().count() > 1) {
+            out.printf("  note: %s serves blocks with different SLOs %s; goodput uses the first, %s%n", trial.id(),
+                    declared.stream().distinct().toList(), declared.get(0));
+        }
+        return declared.isEmpty() ? sloOverride : declared.get(0);
+    }
+
+    /** A scrape of the engine's metrics; empty (with one note per server) when it offers none. */
+    private java.util.Optional<PrometheusSnapshot> scrape(RunningEngine engine, boolean[] noted) {
+        PrometheusScraper.Result result = scraper.scrape(engine.endpoint().metricsUri());
+        if (result.snapshot().isEmpty() && !noted[0]) {
+            noted[0] = true;
+            out.printf("  note: no server-side metrics: %s%n", result.problem());
+        }
+        return result.snapshot();
+    }
+
+    private TrialMetrics measure(RunningEngine engine, Trial trial, int repetition, int index, int total, SloSpec slo,
+                                 boolean[] scrapeNoted) throws IOException {
         WorkloadPoint w = effective(trial.workload());
         List<RequestSpec> specs = dataset(w.dataset()).requests(w.warmup(), w.requests(), params.seed());
         ArrivalProfile profile = switch (w.profile()) {
@@ -312,10 +364,16 @@ public final class Runner {
         };
         String name = params.repetitions() > 1 ? trial.id() + "-r" + repetition : trial.id();
         try (TrialProgress progress = TrialProgress.start(out, String.format("[%d/%d] %s", index, total, name), specs.size())) {
+            var before = scrape(engine, scrapeNoted);
             LoadResult result = new LoadGenerator().run(engine.endpoint(), specs, LoadParams.of(profile), progress);
+            var after = before.isPresent() ? scrape(engine, scrapeNoted) : java.util.Optional.<PrometheusSnapshot>empty();
             RequestRecordWriter.writeTrial(params.outputDir(), name, result.records());
             List<RequestRecord> measuredRecords = result.records().stream().filter(r -> !r.warmup()).toList();
-            TrialMetrics metrics = new MetricsAggregator().aggregate(measuredRecords);
+            TrialMetrics metrics = new MetricsAggregator().aggregate(measuredRecords, slo);
+            if (before.isPresent() && after.isPresent()) {
+                // warm-up requests are in the server's counters too: its figures cover the whole repetition
+                metrics = metrics.withServerMetrics(ServerMetricsDelta.between(before.get(), after.get()));
+            }
             progress.finish(metrics);
             return metrics;
         }
@@ -348,6 +406,10 @@ public final class Runner {
             blockParams.put("requests", Integer.toString(w.requests()));
             blockParams.put("warmup", Integer.toString(w.warmup()));
             blockParams.put(TrialResult.FLAGS, String.join(" ", trial.server().args()));
+            SloSpec slo = trialSlos.get(trial.id());
+            if (slo != null && slo.stated()) {
+                blockParams.put("slo", slo.toString());
+            }
             p.paramValues().forEach(blockParams::putIfAbsent);
             String failure = failures.get(trial.id());
             List<TrialMetrics> reps = measured.getOrDefault(trial.id(), List.of());
@@ -378,6 +440,9 @@ public final class Runner {
         params.overrides().forEach((k, v) -> sb.append(" -p ").append(k).append('=').append(String.join(",", v)));
         if (params.repetitions() > 1) {
             sb.append(" -r ").append(params.repetitions());
+        }
+        if (sloOverride.stated()) {
+            sb.append(" --slo ").append(sloOverride);
         }
         switch (params.engines().simulate()) {
             case IN_PROCESS -> sb.append(" --simulate");

@@ -95,6 +95,21 @@ class StudyProcessorTest {
     }
 
     @Test
+    void sloBoundsMustBePositive() {
+        String source = study("@Slo(ttftMs = 200,\n      tpotMs = 0)", BASELINE);
+        assertOneError(source, "@Slo SLO tpotMs = 0.0 ms is out of range; expected a positive, finite number of milliseconds",
+                "tpotMs = 0");
+        assertThat(compile(study("@Slo(ttftMs = 200, tpotMs = 50)", "    @Baseline @Variant @Slo(e2eMs = 1500) public void baseline() {}\n"))
+                .errorMessages()).isEmpty();
+    }
+
+    @Test
+    void sloOnAMethodWithoutVariantIsReported() {
+        String source = study("", BASELINE + "    @Slo(ttftMs = 5)\n    public void helper() {}\n");
+        assertOneError(source, "@Slo on helper, which is neither a study class nor a @Variant method", "@Slo(ttftMs = 5)");
+    }
+
+    @Test
     void warmupOfZeroIsFine() {
         assertThat(compile(study("@Workload(warmup = 0, rate = 0.5)", BASELINE)).errorMessages()).isEmpty();
     }

@@ -1,40 +1,49 @@
 package io.servebench.reports;
 
 import io.servebench.results.Distribution;
+import io.servebench.results.HistogramBucket;
 import io.servebench.results.Metric;
 import io.servebench.results.TrialResult;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.TreeMap;
 
 /**
- * A variant's mean E2E latency against its baseline's, with a significance test at 95%.
+ * A variant's mean E2E latency against its baseline's: the ratio with a 95% interval and a verdict.
  *
- * <p>The test is Welch's t-test. When both sides have two or more repetitions it compares the
- * repetition means (run-to-run noise is what decides). Otherwise it compares the per-request
- * latency distributions (mean, standard deviation and count, repetitions pooled), which only
- * captures the noise within one run: it is stated as such.
+ * <p>When both sides ran two or more repetitions the interval comes from the repetitions' mean
+ * latencies ({@link RatioEstimate#ofRepetitions}: run-to-run noise decides). Otherwise it is a
+ * seeded bootstrap on the per-request latencies, drawn from the latency histograms with the
+ * repetitions pooled ({@link RatioEstimate#bootstrap}), which only captures the noise within one
+ * run: it says so. The variant is faster or slower only when the interval excludes 1.
  *
  * @param baselineName  the baseline's name in the sentence
  * @param baselineMean  the baseline's score: mean over repetitions of the mean E2E latency, s
  * @param variantName   the variant's name in the sentence
  * @param variantMean   the variant's score, s
- * @param method        how significance was tested
- * @param welch         the test's outcome, {@code null} when {@code method} is {@link Method#NONE}
- * @param baselineCount what each side's test sample counts (requests or repetitions), baseline side
+ * @param method        how the interval was obtained
+ * @param estimate      {@code variantMean / baselineMean} with its interval; {@code null} when {@code method} is
+ *                      {@link Method#NONE}
+ * @param baselineCount what each side's sample counts (requests or repetitions), baseline side
  * @param variantCount  the same, variant side
+ * @param repetitions   repetitions of the side with fewer, for the method's description
  */
 public record Comparison(String baselineName, double baselineMean, String variantName, double variantMean,
-                         Method method, Statistics.Welch welch, long baselineCount, long variantCount) {
+                         Method method, RatioEstimate estimate, long baselineCount, long variantCount, int repetitions) {
 
     /** Confidence level of the verdict. */
     public static final double CONFIDENCE = 0.95;
 
-    /** How significance was tested. */
+    /** Seed of the bootstrap, fixed so that a report is reproducible from its results. */
+    public static final long BOOTSTRAP_SEED = 1;
+
+    /** How the interval was obtained. */
     public enum Method {
-        /** Welch on the repetitions' mean latencies. */
+        /** Welch interval (log scale, delta method) on the repetitions' mean latencies. */
         REPETITION_MEANS,
-        /** Welch on per-request latencies (mean, stdev, count), repetitions pooled. */
-        PER_REQUEST,
+        /** Bootstrap on the per-request latencies, repetitions pooled. */
+        BOOTSTRAP_PER_REQUEST,
         /** Too few samples on a side to test. */
         NONE
     }
@@ -47,25 +56,29 @@ public record Comparison(String baselineName, double baselineMean, String varian
     public static Comparison of(TrialResult baseline, TrialResult variant) {
         List<Distribution> a = latencies(baseline);
         List<Distribution> b = latencies(variant);
-        double meanA = a.stream().mapToDouble(Distribution::mean).average().orElseThrow();
-        double meanB = b.stream().mapToDouble(Distribution::mean).average().orElseThrow();
-        if (a.size() >= 2 && b.size() >= 2) {
-            double[] ma = a.stream().mapToDouble(Distribution::mean).toArray();
-            double[] mb = b.stream().mapToDouble(Distribution::mean).toArray();
-            Statistics.Welch w = Statistics.welch(meanA, Statistics.stdev(ma), ma.length, meanB, Statistics.stdev(mb),
-                    mb.length);
-            return new Comparison(baseline.displayName(), meanA, variant.displayName(), meanB, Method.REPETITION_MEANS, w,
-                    ma.length, mb.length);
+        if (a.isEmpty() || b.isEmpty()) {
+            throw new IllegalArgumentException("cannot compare " + baseline.benchmark() + " with " + variant.benchmark()
+                    + ": " + (a.isEmpty() ? baseline : variant).benchmark() + " has no E2E latency in any repetition");
         }
-        Pooled pa = Pooled.of(a);
-        Pooled pb = Pooled.of(b);
-        if (pa.count < 2 || pb.count < 2) {
-            return new Comparison(baseline.displayName(), meanA, variant.displayName(), meanB, Method.NONE, null, pa.count,
-                    pb.count);
+        double[] ma = a.stream().mapToDouble(Distribution::mean).toArray();
+        double[] mb = b.stream().mapToDouble(Distribution::mean).toArray();
+        double meanA = Statistics.mean(ma);
+        double meanB = Statistics.mean(mb);
+        int repetitions = Math.min(ma.length, mb.length);
+        if (ma.length >= 2 && mb.length >= 2) {
+            return new Comparison(baseline.displayName(), meanA, variant.displayName(), meanB, Method.REPETITION_MEANS,
+                    RatioEstimate.ofRepetitions(ma, mb, CONFIDENCE), ma.length, mb.length, repetitions);
         }
-        Statistics.Welch w = Statistics.welch(pa.mean, pa.stdev, pa.count, pb.mean, pb.stdev, pb.count);
-        return new Comparison(baseline.displayName(), meanA, variant.displayName(), meanB, Method.PER_REQUEST, w, pa.count,
-                pb.count);
+        long na = a.stream().mapToLong(Distribution::count).sum();
+        long nb = b.stream().mapToLong(Distribution::count).sum();
+        if (na < 2 || nb < 2) {
+            return new Comparison(baseline.displayName(), meanA, variant.displayName(), meanB, Method.NONE, null, na, nb,
+                    repetitions);
+        }
+        RatioEstimate estimate = RatioEstimate.bootstrap(merged(a), pooledMean(a), merged(b), pooledMean(b),
+                RatioEstimate.DEFAULT_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE);
+        return new Comparison(baseline.displayName(), meanA, variant.displayName(), meanB, Method.BOOTSTRAP_PER_REQUEST,
+                estimate, na, nb, repetitions);
     }
 
     /** Whether the block has an E2E latency in some repetition, so it can be compared. */
@@ -88,17 +101,17 @@ public record Comparison(String baselineName, double baselineMean, String varian
         return slower() ? variantMean / baselineMean : baselineMean / variantMean;
     }
 
+    /** Whether the 95% interval of the ratio excludes 1. */
     public boolean significant() {
-        return welch != null && welch.significantAt(CONFIDENCE);
+        return estimate != null && estimate.significant();
     }
 
     /** "A = x s, B = y s, difference d s (r x faster/slower)". */
     public String sentence() {
-        String direction = variantMean == baselineMean ? "the same" : String.format(Locale.ROOT, "%.2fx %s", ratio(),
-                slower() ? "slower" : "faster");
         return String.format(Locale.ROOT, "%s = %s s, %s = %s s, difference %s%s s (%s)", baselineName,
                 Numbers.format(baselineMean), variantName, Numbers.format(variantMean),
-                difference() > 0 ? "+" : "", Numbers.formatLike(difference(), Math.min(baselineMean, variantMean)), direction);
+                difference() > 0 ? "+" : "", Numbers.formatLike(difference(), Math.min(baselineMean, variantMean)),
+                direction());
     }
 
     /**
@@ -109,48 +122,72 @@ public record Comparison(String baselineName, double baselineMean, String varian
         if (method == Method.NONE) {
             return "not tested";
         }
-        return significant() ? String.format(Locale.ROOT, "%.2fx %s", ratio(), slower() ? "slower" : "faster")
-                : "no significant difference";
+        return significant() ? direction() : "no significant difference";
     }
 
-    /** The test's two-sided p-value as reports print it, "—" when untested. */
-    public String pValue() {
-        if (welch == null) {
+    /**
+     * The 95% interval of the ratio as {@link #direction()} states it ("[0.99, 1.07]" for "1.03x
+     * slower"; for "1.09x faster" the interval of baseline over variant), "—" when untested.
+     */
+    public String interval() {
+        if (estimate == null) {
             return Numbers.ABSENT;
         }
-        return welch.p() < 0.001 ? "< 0.001" : String.format(Locale.ROOT, "%.3f", welch.p());
+        RatioEstimate shown = slower() ? estimate : estimate.inverted();
+        return String.format(Locale.ROOT, "[%.2f, %.2f]", shown.low(), shown.high());
     }
 
-    /** The significance verdict with its method, e.g. "no significant difference at 95% (Welch t-test on ...)". */
+    /** The two-sided p-value of "no difference" as reports print it, "—" when untested. */
+    public String pValue() {
+        if (estimate == null) {
+            return Numbers.ABSENT;
+        }
+        return estimate.p() < 0.001 ? "< 0.001" : String.format(Locale.ROOT, "%.3f", estimate.p());
+    }
+
+    /**
+     * The verdict with its interval and method, e.g. "1.03x slower [0.99, 1.07] — no significant
+     * difference at 95% (bootstrap on per-request latencies of 1000 vs 1000 requests, 1 repetition; ...)".
+     */
     public String verdict() {
         if (method == Method.NONE) {
             return "not tested: fewer than 2 latency samples on a side (" + baselineCount + " vs " + variantCount + ")";
         }
-        boolean perRequest = method == Method.PER_REQUEST;
-        String what = perRequest
-                ? "Welch t-test on per-request latencies (mean, stdev, count) of " + baselineCount + " vs " + variantCount
-                        + " requests"
-                : "Welch t-test on the mean latencies of " + baselineCount + " vs " + variantCount + " repetitions";
         String outcome = significant() ? "significant at 95%" : "no significant difference at 95%";
-        return String.format(Locale.ROOT, "%s (%s: t = %.2f, df = %.1f, p %s)%s", outcome, what, welch.t(), welch.df(),
-                welch.p() < 0.001 ? "< 0.001" : String.format(Locale.ROOT, "= %.3f", welch.p()),
-                perRequest ? "; within-run noise only: repeat the trials to test against run-to-run noise" : "");
+        String how = method == Method.REPETITION_MEANS
+                ? String.format(Locale.ROOT, "Welch interval on the log ratio of the mean latencies of %d vs %d repetitions, "
+                        + "p %s", baselineCount, variantCount, pText())
+                : String.format(Locale.ROOT, "bootstrap on per-request latencies of %d vs %d requests, %d repetition%s, "
+                        + "%d seeded resamples from the latency histograms, p %s; within-run noise only: repeat the "
+                        + "trials (-r 3) to test against run-to-run noise", baselineCount, variantCount, repetitions,
+                        repetitions == 1 ? "" : "s pooled", RatioEstimate.DEFAULT_RESAMPLES, pText());
+        return direction() + " " + interval() + " — " + outcome + " (" + how + ")";
+    }
+
+    private String pText() {
+        return estimate.p() < 0.001 ? "< 0.001" : String.format(Locale.ROOT, "= %.3f", estimate.p());
+    }
+
+    /** "1.03x slower", "1.09x faster" or "the same". */
+    private String direction() {
+        return variantMean == baselineMean ? "the same"
+                : String.format(Locale.ROOT, "%.2fx %s", ratio(), slower() ? "slower" : "faster");
     }
 
     private static List<Distribution> latencies(TrialResult trial) {
         return trial.repetitions().stream().map(r -> r.distribution(Metric.E2E_LATENCY))
-                .flatMap(java.util.Optional::stream).toList();
+                .flatMap(Optional::stream).toList();
     }
 
-    /** Mean, sample stdev and count of the union of several distributions' samples. */
-    private record Pooled(double mean, double stdev, long count) {
+    private static double pooledMean(List<Distribution> parts) {
+        long n = parts.stream().mapToLong(Distribution::count).sum();
+        return parts.stream().mapToDouble(d -> d.mean() * d.count()).sum() / n;
+    }
 
-        static Pooled of(List<Distribution> parts) {
-            long n = parts.stream().mapToLong(Distribution::count).sum();
-            double mean = parts.stream().mapToDouble(d -> d.mean() * d.count()).sum() / n;
-            double m2 = parts.stream().mapToDouble(d -> (d.count() - 1) * d.stdev() * d.stdev()
-                    + d.count() * (d.mean() - mean) * (d.mean() - mean)).sum();
-            return new Pooled(mean, n > 1 ? Math.sqrt(m2 / (n - 1)) : 0, n);
-        }
+    /** The union of several histograms' buckets. */
+    static List<HistogramBucket> merged(List<Distribution> parts) {
+        TreeMap<Double, Long> counts = new TreeMap<>();
+        parts.forEach(d -> d.histogram().forEach(bucket -> counts.merge(bucket.value(), bucket.count(), Long::sum)));
+        return counts.entrySet().stream().map(e -> new HistogramBucket(e.getKey(), e.getValue())).toList();
     }
 }

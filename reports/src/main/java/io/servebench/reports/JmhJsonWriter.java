@@ -10,6 +10,7 @@ import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
 import io.servebench.results.Metric;
 import io.servebench.results.RunResult;
+import io.servebench.results.ServerMetric;
 import io.servebench.results.Stat;
 import io.servebench.results.TrialMetrics;
 import io.servebench.results.TrialResult;
@@ -36,7 +37,8 @@ import java.util.TreeMap;
  * 99.9% Student-t half-width over repetitions, NaN for 2 or fewer; percentiles and
  * {@code rawDataHistogram} from the request latencies of all repetitions). Every other number a
  * repetition has is a secondary metric named {@code <metric id>} (scalars) or
- * {@code <metric id>.<stat>} (distributions, e.g. {@code ttft.p99}), with its unit; its percentiles
+ * {@code <metric id>.<stat>} (distributions, e.g. {@code ttft.p99}) or {@code server.<id>} (the engine's own
+ * {@link ServerMetric}s), with its unit; its percentiles
  * are over the repetitions' values, as JMH computes them for secondary metrics. A metric absent in
  * a repetition is left out of that repetition's raw data, and one absent in every repetition is not
  * written. The {@code jvm}/{@code jdk}/{@code vm} fields describe the JVM that wrote the file (the
@@ -201,6 +203,9 @@ public final class JmhJsonWriter {
         collect(out, "token_events", "events", reps.stream().map(r -> OptionalDouble.of(r.tokenEvents())).toList());
         collect(out, "coalesced_events", "events",
                 reps.stream().map(r -> OptionalDouble.of(r.coalescedEvents())).toList());
+        for (ServerMetric metric : ServerMetric.values()) {
+            collect(out, "server." + metric.id(), metric.unit(), reps.stream().map(r -> r.value(metric)).toList());
+        }
         countsByKey(out, "output_tokens_source.", reps, TrialMetrics::outputTokenSources);
         countsByKey(out, "error_kind.", reps, TrialMetrics::errorKinds);
         return out;

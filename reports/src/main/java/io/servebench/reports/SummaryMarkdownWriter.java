@@ -2,6 +2,7 @@ package io.servebench.reports;
 
 import io.servebench.results.Metric;
 import io.servebench.results.RunResult;
+import io.servebench.results.ServerMetric;
 import io.servebench.results.Stat;
 import io.servebench.results.TrialMetrics;
 import io.servebench.results.TrialResult;
@@ -34,9 +35,6 @@ public final class SummaryMarkdownWriter {
     /** Params that define a workload point: blocks are compared only with a baseline that shares them. */
     public static final List<String> WORKLOAD_KEYS = List.of("model", "dataset", "profile", "rate", "concurrency",
             "requests", "warmup");
-
-    /** Share of coalesced token events above which a block carries a warning. */
-    static final double COALESCED_WARNING_SHARE = 0.10;
 
     private static final Metric[] REFERENCE_DISTRIBUTIONS = {Metric.E2E_LATENCY, Metric.TTFT, Metric.TPOT, Metric.ITL};
     private static final Stat[] REFERENCE_STATS = {Stat.MEAN, Stat.MEDIAN, Stat.P95, Stat.P99};
@@ -111,7 +109,7 @@ public final class SummaryMarkdownWriter {
             return;
         }
         List<TrialMetrics> reps = trial.repetitions();
-        warnings(md, reps);
+        warnings(md, trial);
         md.append("| Metric | Value |\n|---|---|\n");
         for (String[] row : rows(trial)) {
             md.append("| ").append(row[0]).append(" | ").append(row[1].replace("|", "\\|")).append(" |\n");
@@ -119,16 +117,9 @@ public final class SummaryMarkdownWriter {
         md.append("\n```\n").append(vllmLayout(trial)).append("```\n\n");
     }
 
-    private static void warnings(StringBuilder md, List<TrialMetrics> reps) {
-        long events = reps.stream().mapToLong(TrialMetrics::tokenEvents).sum();
-        long coalesced = reps.stream().mapToLong(TrialMetrics::coalescedEvents).sum();
-        if (events > 0 && (double) coalesced / events > COALESCED_WARNING_SHARE) {
-            md.append(String.format(Locale.ROOT, "> **Warning:** %.0f%% of token events arrived in the same network "
-                    + "read as an earlier one, so per-event times are coarse: ITL spreads each read's gap over its "
-                    + "tokens, and inter-chunk latency holds zero gaps.%n%n", 100.0 * coalesced / events));
-        }
-        if (reps.stream().anyMatch(r -> r.value(Metric.FAILED_REQUESTS).orElse(0) > 0)) {
-            md.append("> **Warning:** some requests failed; they are excluded from every latency and throughput.\n\n");
+    private static void warnings(StringBuilder md, TrialResult trial) {
+        for (Warnings.Warning w : Warnings.of(trial)) {
+            md.append("> **Warning:** ").append(w.message()).append("\n\n");
         }
     }
 
@@ -153,6 +144,11 @@ public final class SummaryMarkdownWriter {
         }
         rows.add(row(Metric.FAILED_REQUESTS.label(), count(reps, Metric.FAILED_REQUESTS)));
         rows.add(row(Metric.MEAN_CONCURRENCY.label() + " (time-weighted)", value(reps, Metric.MEAN_CONCURRENCY, null)));
+        String slo = trial.params().get("slo");
+        rows.add(row(Metric.GOODPUT.label() + (slo == null ? "" : " at " + slo), value(reps, Metric.GOODPUT, null)));
+        rows.add(row(Metric.SLO_ATTAINMENT.label(), value(reps, Metric.SLO_ATTAINMENT, null)));
+        rows.add(row(Metric.ACHIEVED_SEND_RATE.label(), value(reps, Metric.ACHIEVED_SEND_RATE, null)));
+        rows.add(row(Metric.SCHEDULED_SEND_RATE.label(), value(reps, Metric.SCHEDULED_SEND_RATE, null)));
         for (Metric m : EXTRA_DISTRIBUTIONS) {
             for (Stat s : REFERENCE_STATS) {
                 rows.add(row(m.label(s), value(reps, m, s)));
@@ -160,9 +156,31 @@ public final class SummaryMarkdownWriter {
         }
         rows.add(row("Token events", Numbers.count(mean(reps, r -> OptionalDouble.of(r.tokenEvents())))));
         rows.add(row("Coalesced token events", Numbers.count(mean(reps, r -> OptionalDouble.of(r.coalescedEvents())))));
+        rows.add(row(Metric.EVENTS_PER_READ_MAX.label(), count(reps, Metric.EVENTS_PER_READ_MAX)));
+        serverRows(reps, rows);
         rows.add(row("Output token counts from", totals(reps, TrialMetrics::outputTokenSources)));
         rows.add(row("Errors", totals(reps, TrialMetrics::errorKinds)));
         return rows;
+    }
+
+    /** The engine's own metrics, or one row saying it offered none. */
+    private static void serverRows(List<TrialMetrics> reps, List<String[]> rows) {
+        boolean any = false;
+        for (ServerMetric m : ServerMetric.values()) {
+            double[] v = reps.stream().map(r -> r.value(m)).filter(OptionalDouble::isPresent)
+                    .mapToDouble(OptionalDouble::getAsDouble).toArray();
+            if (v.length > 0) {
+                any = true;
+                double error = Statistics.scoreError(v);
+                boolean counter = m == ServerMetric.PREEMPTIONS || m == ServerMetric.PROMPT_TOKENS
+                        || m == ServerMetric.GENERATION_TOKENS;
+                String mean = counter ? Numbers.count(Statistics.mean(v)) : Numbers.format(Statistics.mean(v));
+                rows.add(row(m.label(), Double.isFinite(error) ? mean + " ± " + Numbers.format(error) : mean));
+            }
+        }
+        if (!any) {
+            rows.add(row("Server-side metrics", "none: the engine offered no Prometheus /metrics"));
+        }
     }
 
     private static String[] row(String label, String value) {
@@ -274,10 +292,11 @@ public final class SummaryMarkdownWriter {
             groups.computeIfAbsent(new GroupKey(t.className(), workload), k -> new ArrayList<>()).add(t);
         }
         md.append("## Comparisons with the baseline\n\n");
-        md.append("Mean E2E latency of each variant against the baseline at the same workload point. A difference is "
-                + "called faster or slower only when Welch's t-test finds it significant at 95%: on the repetitions' means "
-                + "when both sides ran at least 2 repetitions (run-to-run noise), otherwise on the per-request latencies, "
-                + "which only measures the noise within one run (use -r 3 or more to decide close calls).\n\n");
+        md.append("Mean E2E latency of each variant against the baseline at the same workload point, with a 95% interval "
+                + "on the ratio. A difference is called faster or slower only when the interval excludes 1: a Welch interval "
+                + "on the repetitions' means when both sides ran at least 2 repetitions (run-to-run noise), otherwise a "
+                + "seeded bootstrap on the per-request latencies, which only measures the noise within one run (use -r 3 "
+                + "or more to decide close calls).\n\n");
         groups.forEach((key, members) -> {
             List<String> point = new ArrayList<>();
             key.workload().forEach((k, v) -> point.add(k + " = " + v));
@@ -303,6 +322,7 @@ public final class SummaryMarkdownWriter {
                     Comparison c = Comparison.of(baseline, t);
                     md.append(Numbers.format(c.variantMean())).append(" | ").append(Numbers.format(c.baselineMean()))
                             .append(" | ").append(c.significant() ? "**" + c.shortVerdict() + "**" : c.shortVerdict())
+                            .append(c.estimate() == null ? "" : " " + c.interval())
                             .append(" | ").append(c.pValue()).append(" |\n");
                 }
                 md.append('\n');

@@ -26,6 +26,16 @@ public enum Metric {
     MAX_CONCURRENCY("max_concurrency", "Peak concurrent requests", "requests", Kind.SCALAR),
     /** Time-weighted mean number of requests in flight over the measurement window. */
     MEAN_CONCURRENCY("mean_concurrency", "Mean concurrent requests", "requests", Kind.SCALAR),
+    /** Successful requests meeting every stated SLO per second of the measurement window; absent without an SLO. */
+    GOODPUT("goodput", "Goodput (req/s)", "req/s", Kind.SCALAR),
+    /** Share of the measured requests (failed ones included) that succeeded and met every stated SLO; absent without an SLO. */
+    SLO_ATTAINMENT("slo_attainment", "Requests meeting the SLOs (%)", "%", Kind.SCALAR),
+    /** Measured requests sent per second of the sending span: {@code (n − 1) / (last s − first s)}; absent below 2 sends. */
+    ACHIEVED_SEND_RATE("achieved_send_rate", "Achieved send rate (req/s)", "req/s", Kind.SCALAR),
+    /** The same over the intended send times {@code a}: the rate the arrival schedule asked for. */
+    SCHEDULED_SEND_RATE("scheduled_send_rate", "Scheduled send rate (req/s)", "req/s", Kind.SCALAR),
+    /** The most token events parsed from one network read, over the successful requests. */
+    EVENTS_PER_READ_MAX("events_per_read_max", "Max token events per read", "events", Kind.SCALAR),
 
     /** {@code e − s} per successful request. */
     E2E_LATENCY("e2e_latency", "Latency(s)", "s", Kind.DISTRIBUTION),

@@ -17,15 +17,31 @@ import java.util.OptionalDouble;
  *                           means per-event timestamps are coarse)
  * @param outputTokenSources successful requests per source of their output token count ({@code TokenSource} names)
  * @param errorKinds         failed requests per error kind (the part of the error before the first colon)
+ * @param serverMetrics      what the engine's {@code /metrics} said about the repetition, keyed by
+ *                           {@link ServerMetric#id()}, in its unit; empty when the engine offers none
  */
 public record TrialMetrics(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
-                           long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds) {
+                           long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds,
+                           Map<String, Double> serverMetrics) {
+
+    /** Metrics without server-side metrics. */
+    public TrialMetrics(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
+                        long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds) {
+        this(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, Map.of());
+    }
 
     public TrialMetrics {
         scalars = ordered(scalars);
         distributions = ordered(distributions);
         outputTokenSources = ordered(outputTokenSources);
         errorKinds = ordered(errorKinds);
+        serverMetrics = ordered(serverMetrics);
+        for (String id : serverMetrics.keySet()) {
+            if (ServerMetric.byId(id).isEmpty()) {
+                throw new IllegalArgumentException("unknown server metric id \"" + id
+                        + "\"; expected one of the ids of io.servebench.results.ServerMetric");
+            }
+        }
         for (String id : scalars.keySet()) {
             requireKind(id, Metric.Kind.SCALAR);
         }
@@ -38,6 +54,17 @@ public record TrialMetrics(Map<String, Double> scalars, Map<String, Distribution
     public OptionalDouble value(Metric metric) {
         Double v = scalars.get(metric.id());
         return v == null ? OptionalDouble.empty() : OptionalDouble.of(v);
+    }
+
+    /** A server-side metric's value, empty when the engine did not offer it. */
+    public OptionalDouble value(ServerMetric metric) {
+        Double v = serverMetrics.get(metric.id());
+        return v == null ? OptionalDouble.empty() : OptionalDouble.of(v);
+    }
+
+    /** A TrialMetrics with these server-side metrics instead of its own. */
+    public TrialMetrics withServerMetrics(Map<String, Double> server) {
+        return new TrialMetrics(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, server);
     }
 
     /** A distribution metric, empty when it had no samples. */

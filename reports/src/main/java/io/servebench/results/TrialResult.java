@@ -34,7 +34,7 @@ public record TrialResult(String benchmark, String className, String variant, St
 
     /** Params the runner sets on every block; any other param is a value of one of the study's {@code @Param} fields. */
     public static final List<String> STANDARD_PARAMS = List.of("engine", "model", "dataset", "profile", "rate",
-            "concurrency", "requests", "warmup", FLAGS);
+            "concurrency", "requests", "warmup", FLAGS, "slo");
 
     public TrialResult {
         Objects.requireNonNull(benchmark, "benchmark");

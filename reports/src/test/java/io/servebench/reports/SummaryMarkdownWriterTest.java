@@ -34,10 +34,13 @@ class SummaryMarkdownWriterTest {
         String md = new SummaryMarkdownWriter().render(run);
 
         assertThat(md).contains("- **prefix-caching**: baseline = 2.62 s, prefixCaching = 2.69 s, "
-                + "difference +0.07 s (1.03x slower); no significant difference at 95% "
-                + "(Welch t-test on per-request latencies (mean, stdev, count) of 1000 vs 1000 requests: "
-                + "t = 0.87, df = 1998.0, p = 0.385); within-run noise only");
-        // t = 0.07 / sqrt(2 * 1.8² / 1000) = 0.870, df = 1998, p = 0.3846 (scipy.stats.t.sf)
+                + "difference +0.07 s (1.03x slower); 1.03x slower [");
+        assertThat(md).contains("] — no significant difference at 95% (bootstrap on per-request latencies of 1000 vs 1000 "
+                + "requests, 1 repetition, 2000 seeded resamples from the latency histograms, p = ");
+        assertThat(md).contains("within-run noise only");
+        // the fixture's histogram has a relative stdev of 0.354: half-width ≈ 1.96 · 1.027 · sqrt(2 · 0.125 / 1000) = 0.032
+        assertThat(md).containsPattern("\\| prefixCaching \\| 2\\.69 \\| 2\\.62 \\| no significant difference "
+                + "\\[(0\\.99|1\\.00), 1\\.0[5-7]] \\|");
     }
 
     @Test
@@ -48,7 +51,8 @@ class SummaryMarkdownWriterTest {
         String md = new SummaryMarkdownWriter().render(run);
 
         assertThat(md).contains("baseline = 2.62 s, languageModelOnly = 2.32 s, difference -0.30 s (1.13x faster); "
-                + "significant at 95%");
+                + "1.13x faster [1.09, 1.17]");
+        assertThat(md).contains("] — significant at 95% (bootstrap on per-request latencies");
         assertThat(md).contains("p < 0.001");
     }
 
@@ -62,8 +66,9 @@ class SummaryMarkdownWriterTest {
         String md = new SummaryMarkdownWriter().render(run);
 
         // rep means 2.62 ± 0.02 vs 2.69 ± 0.01: t = 0.07 / sqrt(0.0004/3 + 0.0001/3) = 5.42, df = 2.94, p = 0.0130 (scipy)
-        assertThat(md).contains("difference +0.07 s (1.03x slower); significant at 95% (Welch t-test on the mean "
-                + "latencies of 3 vs 3 repetitions: t = 5.42, df = 2.9, p = 0.013");
+        // log-scale Welch interval (scipy): ratio 1.0267 [1.0105, 1.0432], df = 2.90, p = 0.0137
+        assertThat(md).contains("difference +0.07 s (1.03x slower); 1.03x slower [1.01, 1.04] — significant at 95% "
+                + "(Welch interval on the log ratio of the mean latencies of 3 vs 3 repetitions, p = 0.014)");
         // the table shows mean ± 99.9% error with 3 repetitions: t(0.9995, 2) × 0.02 / √3 = 0.365
         assertThat(md).contains("| Mean Latency(s) | 2.62 ± 0.365 |");
     }

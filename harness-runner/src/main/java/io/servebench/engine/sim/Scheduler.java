@@ -36,6 +36,7 @@ final class Scheduler implements AutoCloseable {
     static final int BLOCK_TOKENS = 16;
 
     private final SimSettings settings;
+    private final SimMetrics metrics;
     private final StepCostModel cost;
     private final double poolBytes;
     private final BlockingQueue<SimRequest> arrivals = new LinkedBlockingQueue<>();
@@ -45,11 +46,18 @@ final class Scheduler implements AutoCloseable {
     private final LinkedHashMap<Long, Boolean> prefixCache;
     private final Thread thread;
     private volatile boolean closed;
+    private volatile boolean resetRequested;
     private double usedBytes;
     private long admissions;
 
     Scheduler(SimSettings settings) {
+        this(settings, new SimMetrics());
+    }
+
+    /** A scheduler that counts what it does into {@code metrics} (the engine's {@code /metrics}). */
+    Scheduler(SimSettings settings, SimMetrics metrics) {
         this.settings = settings;
+        this.metrics = metrics;
         this.cost = new StepCostModel(settings);
         this.poolBytes = settings.kvPoolBytes();
         // the cache lives in free KV blocks; bounding it by the pool's block count keeps it as large as the GPU could hold
@@ -72,6 +80,15 @@ final class Scheduler implements AutoCloseable {
             return;
         }
         arrivals.add(request);
+    }
+
+    /**
+     * Empties the prefix cache before the next request is admitted, as vLLM's {@code /reset_prefix_cache}
+     * and SGLang's {@code /flush_cache} do between benchmark runs. The scheduler thread owns the cache, so
+     * it clears it itself.
+     */
+    void resetPrefixCache() {
+        resetRequested = true;
     }
 
     /** Stops the scheduler thread and fails every request not finished. Idempotent. */
@@ -101,7 +118,13 @@ final class Scheduler implements AutoCloseable {
                     waiting.add(arrivals.take());
                 }
                 arrivals.drainTo(waiting);
+                if (resetRequested) {
+                    resetRequested = false;
+                    prefixCache.clear();
+                }
                 dropCancelled();
+                metrics.running = running.size();
+                metrics.waiting = waiting.size();
                 step();
             }
         } catch (InterruptedException e) {
@@ -145,6 +168,10 @@ final class Scheduler implements AutoCloseable {
             if (!r.everAdmitted) {
                 r.cachedTokens = cached;
                 r.everAdmitted = true;
+            }
+            if (settings.prefixCaching()) {
+                metrics.prefixCacheQueries.add(r.promptTokens);
+                metrics.prefixCacheHits.add(cached);
             }
             usedBytes += bytes;
             running.add(r);
@@ -198,6 +225,7 @@ final class Scheduler implements AutoCloseable {
         r.computed = 0;
         r.prefilling = false;
         r.preemptions++;
+        metrics.preemptions.increment();
         waiting.addFirst(r);
     }
 
@@ -216,15 +244,24 @@ final class Scheduler implements AutoCloseable {
                 }
             }
             emitted = 1;
+            if (r.generated == 0) {
+                metrics.promptTokens.add(r.promptTokens);
+            }
         } else {
             int accepted = 0;
             while (accepted < w.tokens - 1 && r.acceptance.nextDouble() < settings.acceptanceRate()) {
                 accepted++;
             }
+            if (w.tokens > 1) {
+                metrics.drafts.increment();
+                metrics.draftTokens.add(w.tokens - 1);
+                metrics.acceptedTokens.add(accepted);
+            }
             emitted = Math.min(1 + accepted, r.outputTokens - r.generated);
             r.computed += emitted;
         }
         r.generated += emitted;
+        metrics.generationTokens.add(emitted);
         boolean last = r.generated >= r.outputTokens;
         if (last) {
             running.remove(r);

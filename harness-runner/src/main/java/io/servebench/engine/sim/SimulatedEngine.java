@@ -66,6 +66,7 @@ public final class SimulatedEngine implements AutoCloseable {
     private final long seed;
     private final SimTokenizer tokenizer = new SimTokenizer();
     private final Scheduler scheduler;
+    private final SimMetrics metrics = new SimMetrics();
     private final ExecutorService handlers;
     private final HttpServer server;
     private final Endpoint endpoint;
@@ -85,10 +86,10 @@ public final class SimulatedEngine implements AutoCloseable {
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1024);
         server.setExecutor(handlers);
         server.createContext("/", this::handle);
-        this.scheduler = new Scheduler(settings);
+        this.scheduler = new Scheduler(settings, metrics);
         server.start();
         URI base = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
-        this.endpoint = new Endpoint(base, settings.model().name(), null);
+        this.endpoint = new Endpoint(base, settings.model().name(), base.resolve("/metrics"));
     }
 
     /**
@@ -110,7 +111,7 @@ public final class SimulatedEngine implements AutoCloseable {
         return engine;
     }
 
-    /** Where the engine listens; it has no metrics endpoint yet. */
+    /** Where the engine listens, its Prometheus {@code /metrics} included. */
     public Endpoint endpoint() {
         return endpoint;
     }
@@ -159,8 +160,8 @@ public final class SimulatedEngine implements AutoCloseable {
         String path = exchange.getRequestURI().getPath();
         String method = exchange.getRequestMethod();
         String allowed = switch (path) {
-            case "/health", "/v1/models" -> "GET";
-            case "/v1/chat/completions", "/v1/completions" -> "POST";
+            case "/health", "/v1/models", "/metrics" -> "GET";
+            case "/v1/chat/completions", "/v1/completions", "/reset_prefix_cache", "/flush_cache" -> "POST";
             default -> null;
         };
         if (allowed == null) {
@@ -172,6 +173,14 @@ public final class SimulatedEngine implements AutoCloseable {
             exchange.sendResponseHeaders(200, -1);
         } else if (path.equals("/v1/models")) {
             sendJson(exchange, 200, models());
+        } else if (path.equals("/reset_prefix_cache") || path.equals("/flush_cache")) {
+            scheduler.resetPrefixCache();
+            exchange.sendResponseHeaders(200, -1);
+        } else if (path.equals("/metrics")) {
+            byte[] text = metrics.render(settings.model().name()).getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+            exchange.sendResponseHeaders(200, text.length);
+            exchange.getResponseBody().write(text);
         } else {
             completion(exchange, path.equals("/v1/chat/completions"), receivedNs);
         }
@@ -234,6 +243,7 @@ public final class SimulatedEngine implements AutoCloseable {
         private final OutputPlan.Words words;
         private final List<GroundTruth.TokenEvent> events = new ArrayList<>();
         private int sent;
+        private boolean firstTokenSeen;
 
         Response(String requestId, boolean chat, ApiRequest request, OutputPlan plan, SimRequest work, long receivedNs) {
             this.requestId = requestId;
@@ -349,7 +359,12 @@ public final class SimulatedEngine implements AutoCloseable {
 
         private SimRequest.Emission next() {
             try {
-                return work.emissions.take();
+                SimRequest.Emission emission = work.emissions.take();
+                if (!firstTokenSeen && emission.tokens() > 0) {
+                    firstTokenSeen = true;
+                    metrics.observeTtft((System.nanoTime() - receivedNs) / 1e9);
+                }
+                return emission;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return SimRequest.Emission.failed("engine is shut down");

@@ -1,0 +1,51 @@
+package io.servebench.metrics;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Reads an engine's Prometheus {@code /metrics}. A scrape never fails a trial: an engine without the
+ * endpoint, an error status or a timeout give an empty result and a reason ({@link Result#problem()}).
+ */
+public final class PrometheusScraper {
+
+    /** How long one scrape may take; a healthy engine answers in milliseconds. */
+    public static final Duration TIMEOUT = Duration.ofSeconds(2);
+
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1)
+            .build();
+
+    /**
+     * A scrape's outcome.
+     *
+     * @param snapshot what was read, empty on failure
+     * @param problem  why nothing was read, {@code null} on success
+     */
+    public record Result(Optional<PrometheusSnapshot> snapshot, String problem) {
+    }
+
+    /** Scrapes {@code uri}; {@code null} means the engine has no metrics endpoint. */
+    public Result scrape(URI uri) {
+        if (uri == null) {
+            return new Result(Optional.empty(), "the engine has no Prometheus metrics endpoint");
+        }
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build();
+        try {
+            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                return new Result(Optional.empty(), "GET " + uri + " answered HTTP " + response.statusCode());
+            }
+            return new Result(Optional.of(PrometheusSnapshot.parse(response.body())), null);
+        } catch (IOException e) {
+            return new Result(Optional.empty(), "GET " + uri + " failed: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Result(Optional.empty(), "GET " + uri + " was interrupted");
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.servebench.metrics;
+
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.TreeMap;
+
+/**
+ * One scrape of a Prometheus text exposition (format 0.0.4), reduced to what deltas need: each
+ * sample's value summed over label sets (an engine with several model or engine labels counts as
+ * one server), except {@code le}, which a histogram's buckets keep apart.
+ *
+ * @param samples metric name (with its {@code _total}, {@code _bucket}, {@code _sum}, {@code _count}
+ *                suffix) to {@code le} ({@code ""} when absent) to value
+ */
+public record PrometheusSnapshot(Map<String, Map<String, Double>> samples) {
+
+    public PrometheusSnapshot {
+        Map<String, Map<String, Double>> copy = new HashMap<>();
+        samples.forEach((k, v) -> copy.put(k, Collections.unmodifiableMap(new TreeMap<>(v))));
+        samples = Collections.unmodifiableMap(copy);
+    }
+
+    /**
+     * Parses an exposition. Comment lines, blank lines and lines that do not parse as a sample are
+     * skipped (a scrape must never fail a trial); {@code NaN} and {@code ±Inf} values are kept.
+     */
+    public static PrometheusSnapshot parse(String text) {
+        Map<String, Map<String, Double>> samples = new HashMap<>();
+        for (String raw : text.split("\n")) {
+            String line = raw.strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            int brace = line.indexOf('{');
+            int space = line.indexOf(' ');
+            String name;
+            String le = "";
+            String rest;
+            if (brace >= 0 && (space < 0 || brace < space)) {
+                int close = line.lastIndexOf('}');
+                if (close < brace) {
+                    continue;
+                }
+                name = line.substring(0, brace);
+                le = label(line.substring(brace + 1, close), "le");
+                rest = line.substring(close + 1).strip();
+            } else if (space > 0) {
+                name = line.substring(0, space);
+                rest = line.substring(space + 1).strip();
+            } else {
+                continue;
+            }
+            // the value is the first field after the labels; a timestamp may follow
+            String value = rest.split("\\s+")[0];
+            double v;
+            try {
+                v = switch (value) {
+                    case "+Inf" -> Double.POSITIVE_INFINITY;
+                    case "-Inf" -> Double.NEGATIVE_INFINITY;
+                    default -> Double.parseDouble(value);
+                };
+            } catch (NumberFormatException e) {
+                continue;
+            }
+            samples.computeIfAbsent(name, k -> new HashMap<>()).merge(le, v, Double::sum);
+        }
+        return new PrometheusSnapshot(samples);
+    }
+
+    /** The value of a label in a label list ({@code a="x",le="0.5"}), {@code ""} when absent. */
+    private static String label(String labels, String key) {
+        int i = 0;
+        while (i < labels.length()) {
+            int eq = labels.indexOf('=', i);
+            if (eq < 0 || eq + 1 >= labels.length() || labels.charAt(eq + 1) != '"') {
+                return "";
+            }
+            String k = labels.substring(i, eq).strip();
+            StringBuilder v = new StringBuilder();
+            int j = eq + 2;
+            while (j < labels.length() && labels.charAt(j) != '"') {
+                if (labels.charAt(j) == '\\' && j + 1 < labels.length()) {
+                    j++;
+                }
+                v.append(labels.charAt(j));
+                j++;
+            }
+            if (k.equals(key)) {
+                return v.toString();
+            }
+            int comma = labels.indexOf(',', j);
+            if (comma < 0) {
+                return "";
+            }
+            i = comma + 1;
+        }
+        return "";
+    }
+
+    /** A sample without {@code le}, summed over label sets; empty when the scrape lacks it. */
+    public OptionalDouble value(String name) {
+        Map<String, Double> byLe = samples.get(name);
+        Double v = byLe == null ? null : byLe.get("");
+        return v == null ? OptionalDouble.empty() : OptionalDouble.of(v);
+    }
+
+    /** A histogram's cumulative bucket counts by upper bound ({@code +Inf} included), sorted; empty when absent. */
+    public TreeMap<Double, Double> buckets(String histogram) {
+        TreeMap<Double, Double> out = new TreeMap<>();
+        Map<String, Double> byLe = samples.get(histogram + "_bucket");
+        if (byLe != null) {
+            byLe.forEach((le, count) -> {
+                try {
+                    out.put(le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le), count);
+                } catch (NumberFormatException e) {
+                    // a bucket without a numeric bound is not a bucket of this histogram's
+                }
+            });
+        }
+        return out;
+    }
+}

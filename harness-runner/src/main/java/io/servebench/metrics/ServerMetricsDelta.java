@@ -1,0 +1,117 @@
+package io.servebench.metrics;
+
+import io.servebench.results.ServerMetric;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Map.Entry;
+import java.util.OptionalDouble;
+import java.util.TreeMap;
+
+/**
+ * Turns a scrape before and a scrape after a repetition into {@link ServerMetric} values. Counters are
+ * read under vLLM's names, or SGLang's ({@code sglang:}) where the same counter exists; a ratio is
+ * left out when its denominator did not grow (nothing to divide), a counter when the engine does not
+ * export it, so an engine without a metric never reports it as 0.
+ */
+public final class ServerMetricsDelta {
+
+    private static final List<String> PREFIXES = List.of("vllm:", "sglang:");
+    private static final String TTFT = "time_to_first_token_seconds";
+
+    private ServerMetricsDelta() {
+    }
+
+    /** The metrics the two scrapes allow, keyed by {@link ServerMetric#id()}. */
+    public static Map<String, Double> between(PrometheusSnapshot before, PrometheusSnapshot after) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        OptionalDouble drafts = delta(before, after, "spec_decode_num_drafts_total");
+        OptionalDouble draftTokens = delta(before, after, "spec_decode_num_draft_tokens_total");
+        OptionalDouble accepted = delta(before, after, "spec_decode_num_accepted_tokens_total");
+        if (accepted.isPresent() && draftTokens.isPresent() && draftTokens.getAsDouble() > 0) {
+            out.put(ServerMetric.SPEC_DECODE_ACCEPTANCE_RATE.id(), accepted.getAsDouble() / draftTokens.getAsDouble());
+        }
+        if (accepted.isPresent() && drafts.isPresent() && drafts.getAsDouble() > 0) {
+            out.put(ServerMetric.SPEC_DECODE_ACCEPTANCE_LENGTH.id(), 1 + accepted.getAsDouble() / drafts.getAsDouble());
+        }
+        OptionalDouble queries = delta(before, after, "prefix_cache_queries_total");
+        OptionalDouble hits = delta(before, after, "prefix_cache_hits_total");
+        if (queries.isPresent() && hits.isPresent() && queries.getAsDouble() > 0) {
+            out.put(ServerMetric.PREFIX_CACHE_HIT_RATE.id(), hits.getAsDouble() / queries.getAsDouble());
+        }
+        delta(before, after, "num_preemptions_total").ifPresent(v -> out.put(ServerMetric.PREEMPTIONS.id(), v));
+        delta(before, after, "prompt_tokens_total").ifPresent(v -> out.put(ServerMetric.PROMPT_TOKENS.id(), v));
+        delta(before, after, "generation_tokens_total").ifPresent(v -> out.put(ServerMetric.GENERATION_TOKENS.id(), v));
+        ttft(before, after, out);
+        return out;
+    }
+
+    private static void ttft(PrometheusSnapshot before, PrometheusSnapshot after, Map<String, Double> out) {
+        OptionalDouble count = delta(before, after, TTFT + "_count");
+        OptionalDouble sum = delta(before, after, TTFT + "_sum");
+        if (count.isEmpty() || sum.isEmpty() || count.getAsDouble() <= 0) {
+            return;
+        }
+        out.put(ServerMetric.TTFT_MEAN.id(), 1000 * sum.getAsDouble() / count.getAsDouble());
+        TreeMap<Double, Double> buckets = bucketDelta(before, after);
+        if (buckets.isEmpty()) {
+            return;
+        }
+        quantile(buckets, 0.50).ifPresent(v -> out.put(ServerMetric.TTFT_P50.id(), 1000 * v));
+        quantile(buckets, 0.90).ifPresent(v -> out.put(ServerMetric.TTFT_P90.id(), 1000 * v));
+        quantile(buckets, 0.99).ifPresent(v -> out.put(ServerMetric.TTFT_P99.id(), 1000 * v));
+    }
+
+    private static TreeMap<Double, Double> bucketDelta(PrometheusSnapshot before, PrometheusSnapshot after) {
+        for (String prefix : PREFIXES) {
+            TreeMap<Double, Double> a = after.buckets(prefix + TTFT);
+            if (!a.isEmpty()) {
+                TreeMap<Double, Double> b = before.buckets(prefix + TTFT);
+                TreeMap<Double, Double> d = new TreeMap<>();
+                a.forEach((le, count) -> d.put(le, count - b.getOrDefault(le, 0.0)));
+                return d;
+            }
+        }
+        return new TreeMap<>();
+    }
+
+    /**
+     * The {@code q}-quantile of cumulative bucket counts, as Prometheus' {@code histogram_quantile}:
+     * linear within the bucket that holds the rank, the first bucket starting at 0; empty when the rank
+     * falls in the {@code +Inf} bucket (no upper bound to interpolate to) or there are no counts.
+     */
+    static OptionalDouble quantile(TreeMap<Double, Double> cumulative, double q) {
+        double total = cumulative.lastEntry().getValue();
+        if (!(total > 0)) {
+            return OptionalDouble.empty();
+        }
+        double rank = q * total;
+        double lowerBound = 0;
+        double lowerCount = 0;
+        for (Entry<Double, Double> e : cumulative.entrySet()) {
+            if (e.getValue() >= rank) {
+                if (Double.isInfinite(e.getKey())) {
+                    return OptionalDouble.empty();
+                }
+                double inBucket = e.getValue() - lowerCount;
+                double fraction = inBucket > 0 ? (rank - lowerCount) / inBucket : 1;
+                return OptionalDouble.of(lowerBound + (e.getKey() - lowerBound) * fraction);
+            }
+            lowerBound = e.getKey();
+            lowerCount = e.getValue();
+        }
+        return OptionalDouble.empty();
+    }
+
+    /** {@code after − before} of a counter under the first prefix the after-scrape has it; empty when absent. */
+    private static OptionalDouble delta(PrometheusSnapshot before, PrometheusSnapshot after, String suffix) {
+        for (String prefix : PREFIXES) {
+            OptionalDouble a = after.value(prefix + suffix);
+            if (a.isPresent()) {
+                // a counter missing before (created lazily by the engine) started from 0
+                return OptionalDouble.of(a.getAsDouble() - before.value(prefix + suffix).orElse(0));
+            }
+        }
+        return OptionalDouble.empty();
+    }
+}

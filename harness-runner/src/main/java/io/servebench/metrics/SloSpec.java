@@ -1,0 +1,129 @@
+package io.servebench.metrics;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
+
+/**
+ * Service-level objectives a request must meet to count toward goodput; each bound is in
+ * milliseconds, {@code null} when not stated. A request meets the SLOs when it succeeded and each
+ * stated bound holds: TTFT ≤ {@code ttftMs}, TPOT ≤ {@code tpotMs} (a one-token request has no TPOT
+ * and meets it), every ITL sample ≤ {@code itlMs} (its worst inter-token gap), E2E latency ≤ {@code e2eMs}.
+ *
+ * @param ttftMs bound on TTFT, ms
+ * @param tpotMs bound on TPOT, ms
+ * @param itlMs  bound on each ITL sample, ms
+ * @param e2eMs  bound on E2E latency, ms
+ */
+public record SloSpec(Double ttftMs, Double tpotMs, Double itlMs, Double e2eMs) {
+
+    /** No SLO stated: goodput is absent. */
+    public static final SloSpec NONE = new SloSpec(null, null, null, null);
+
+    /** The names {@link #parse} accepts, in the order {@link #toString()} writes them. */
+    public static final List<String> NAMES = List.of("ttft", "tpot", "itl", "e2e");
+
+    public SloSpec {
+        check("ttft", ttftMs);
+        check("tpot", tpotMs);
+        check("itl", itlMs);
+        check("e2e", e2eMs);
+    }
+
+    /** Why a bound is invalid, or {@code null} when it is a positive, finite number of milliseconds (or unset). */
+    public static String problem(String name, Double ms) {
+        if (ms == null || (ms > 0 && Double.isFinite(ms))) {
+            return null;
+        }
+        return "SLO " + name + " = " + ms + " ms is out of range; expected a positive, finite number of milliseconds";
+    }
+
+    private static void check(String name, Double ms) {
+        String problem = problem(name, ms);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
+        }
+    }
+
+    /** Whether any bound is stated. */
+    public boolean stated() {
+        return ttftMs != null || tpotMs != null || itlMs != null || e2eMs != null;
+    }
+
+    /** These bounds, each replaced by {@code override}'s where that one states it. */
+    public SloSpec overriddenBy(SloSpec override) {
+        return new SloSpec(pick(override.ttftMs, ttftMs), pick(override.tpotMs, tpotMs), pick(override.itlMs, itlMs),
+                pick(override.e2eMs, e2eMs));
+    }
+
+    private static Double pick(Double preferred, Double fallback) {
+        return preferred != null ? preferred : fallback;
+    }
+
+    /**
+     * Whether one successful request meets every stated bound.
+     *
+     * @param ttftMs its TTFT, ms, empty when it had no token
+     * @param tpotMs its TPOT, ms, empty for a one-token answer
+     * @param maxItlMs its largest ITL sample, ms, empty when it had none
+     * @param e2eMs its E2E latency, ms, empty when it had no token
+     */
+    public boolean met(OptionalDouble ttftMs, OptionalDouble tpotMs, OptionalDouble maxItlMs, OptionalDouble e2eMs) {
+        return within(this.ttftMs, ttftMs, false) && within(this.tpotMs, tpotMs, true)
+                && within(this.itlMs, maxItlMs, true) && within(this.e2eMs, e2eMs, false);
+    }
+
+    /** A bound holds when unset, or when the value is present and within it (or absent where absence cannot miss it). */
+    private static boolean within(Double bound, OptionalDouble value, boolean absentMeets) {
+        if (bound == null) {
+            return true;
+        }
+        return value.isPresent() ? value.getAsDouble() <= bound : absentMeets;
+    }
+
+    /**
+     * Parses {@code ttft=200,tpot=50} (names from {@link #NAMES}, values in ms).
+     *
+     * @throws IllegalArgumentException naming the bad part and what was expected
+     */
+    public static SloSpec parse(String text) {
+        Map<String, Double> values = new LinkedHashMap<>();
+        for (String part : text.split(",")) {
+            String p = part.strip();
+            int eq = p.indexOf('=');
+            String name = eq < 0 ? p : p.substring(0, eq).strip();
+            if (eq < 0 || !NAMES.contains(name)) {
+                throw new IllegalArgumentException("SLO \"" + p + "\" in \"" + text + "\": expected NAME=MS with NAME one of "
+                        + NAMES + ", e.g. ttft=200,tpot=50");
+            }
+            double ms;
+            try {
+                ms = Double.parseDouble(p.substring(eq + 1).strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("SLO \"" + p + "\": \"" + p.substring(eq + 1).strip()
+                        + "\" is not a number of milliseconds", e);
+            }
+            if (values.put(name, ms) != null) {
+                throw new IllegalArgumentException("SLO " + name + " is given twice in \"" + text + "\"; expected it once");
+            }
+        }
+        return new SloSpec(values.get("ttft"), values.get("tpot"), values.get("itl"), values.get("e2e"));
+    }
+
+    /** {@code ttft=200,tpot=50}: the stated bounds as {@link #parse} reads them; {@code ""} for none. */
+    @Override
+    public String toString() {
+        List<String> parts = new ArrayList<>();
+        Double[] bounds = {ttftMs, tpotMs, itlMs, e2eMs};
+        for (int i = 0; i < bounds.length; i++) {
+            if (bounds[i] != null) {
+                double v = bounds[i];
+                parts.add(NAMES.get(i) + "=" + (v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%s", v)));
+            }
+        }
+        return String.join(",", parts);
+    }
+}

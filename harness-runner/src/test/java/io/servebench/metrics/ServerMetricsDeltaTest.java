@@ -1,0 +1,96 @@
+package io.servebench.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.servebench.results.ServerMetric;
+import java.net.URI;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+class ServerMetricsDeltaTest {
+
+    private static final String BEFORE = """
+            # HELP vllm:spec_decode_num_drafts_total Number of spec decoding drafts.
+            # TYPE vllm:spec_decode_num_drafts_total counter
+            vllm:spec_decode_num_drafts_total{engine="0",model_name="m"} 100.0
+            vllm:spec_decode_num_draft_tokens_total{engine="0",model_name="m"} 100.0
+            vllm:spec_decode_num_accepted_tokens_total{engine="0",model_name="m"} 80.0
+            vllm:prefix_cache_queries_total{engine="0",model_name="m"} 1000.0
+            vllm:prefix_cache_hits_total{engine="0",model_name="m"} 0.0
+            vllm:num_preemptions_total{engine="0",model_name="m"} 2.0
+            vllm:time_to_first_token_seconds_bucket{engine="0",le="0.01",model_name="m"} 0.0
+            vllm:time_to_first_token_seconds_bucket{engine="0",le="0.1",model_name="m"} 10.0
+            vllm:time_to_first_token_seconds_bucket{engine="0",le="+Inf",model_name="m"} 10.0
+            vllm:time_to_first_token_seconds_count{engine="0",model_name="m"} 10.0
+            vllm:time_to_first_token_seconds_sum{engine="0",model_name="m"} 0.5
+            """;
+
+    private static final String AFTER = """
+            vllm:spec_decode_num_drafts_total{engine="0",model_name="m"} 300.0
+            vllm:spec_decode_num_draft_tokens_total{engine="0",model_name="m"} 300.0
+            vllm:spec_decode_num_accepted_tokens_total{engine="0",model_name="m"} 230.0 1700000000000
+            vllm:prefix_cache_queries_total{engine="0",model_name="m"} 3000.0
+            vllm:prefix_cache_hits_total{engine="0",model_name="m"} 500.0
+            vllm:num_preemptions_total{engine="0",model_name="m"} 2.0
+            vllm:time_to_first_token_seconds_bucket{engine="0",le="0.01",model_name="m"} 40.0
+            vllm:time_to_first_token_seconds_bucket{engine="0",le="0.1",model_name="m"} 110.0
+            vllm:time_to_first_token_seconds_bucket{engine="0",le="+Inf",model_name="m"} 110.0
+            vllm:time_to_first_token_seconds_count{engine="0",model_name="m"} 110.0
+            vllm:time_to_first_token_seconds_sum{engine="0",model_name="m"} 3.5
+            """;
+
+    @Test
+    void deltasOfVllmCounters() {
+        Map<String, Double> d = ServerMetricsDelta.between(PrometheusSnapshot.parse(BEFORE), PrometheusSnapshot.parse(AFTER));
+        // 150 accepted of 200 draft tokens in 200 drafts; 500 hits of 2000 queried tokens
+        assertThat(d.get(ServerMetric.SPEC_DECODE_ACCEPTANCE_RATE.id())).isCloseTo(0.75, within(1e-12));
+        assertThat(d.get(ServerMetric.SPEC_DECODE_ACCEPTANCE_LENGTH.id())).isCloseTo(1.75, within(1e-12));
+        assertThat(d.get(ServerMetric.PREFIX_CACHE_HIT_RATE.id())).isCloseTo(0.25, within(1e-12));
+        assertThat(d.get(ServerMetric.PREEMPTIONS.id())).isZero();
+        // 100 new first tokens, 3.0 s in total: 30 ms mean
+        assertThat(d.get(ServerMetric.TTFT_MEAN.id())).isCloseTo(30.0, within(1e-9));
+        // delta buckets: 40 ≤ 10 ms, 60 in (10, 100] ms; the median (rank 50) is 1/6 into the second bucket
+        assertThat(d.get(ServerMetric.TTFT_P50.id())).isCloseTo(10 + 90.0 / 6, within(1e-9));
+        assertThat(d.get(ServerMetric.TTFT_P99.id())).isCloseTo(10 + 90 * 59.0 / 60, within(1e-9));
+        // the engine does not export token totals here: absent, never 0
+        assertThat(d).doesNotContainKeys(ServerMetric.PROMPT_TOKENS.id(), ServerMetric.GENERATION_TOKENS.id());
+    }
+
+    @Test
+    void ratiosWithoutADenominatorAreAbsent() {
+        Map<String, Double> d = ServerMetricsDelta.between(PrometheusSnapshot.parse(AFTER), PrometheusSnapshot.parse(AFTER));
+        assertThat(d).doesNotContainKeys(ServerMetric.SPEC_DECODE_ACCEPTANCE_RATE.id(),
+                ServerMetric.PREFIX_CACHE_HIT_RATE.id(), ServerMetric.TTFT_MEAN.id());
+        assertThat(d.get(ServerMetric.PREEMPTIONS.id())).isZero();
+    }
+
+    @Test
+    void sglangNamesAndLabelSetsAreSummed() {
+        PrometheusSnapshot after = PrometheusSnapshot.parse("""
+                sglang:prompt_tokens_total{model_name="m",tp_rank="0"} 70
+                sglang:prompt_tokens_total{model_name="m",tp_rank="1"} 30
+                garbage line without value
+                """);
+        assertThat(ServerMetricsDelta.between(PrometheusSnapshot.parse(""), after).get(ServerMetric.PROMPT_TOKENS.id()))
+                .isEqualTo(100.0);
+    }
+
+    @Test
+    void quantileInTheInfBucketIsAbsent() {
+        TreeMap<Double, Double> buckets = new TreeMap<>(Map.of(0.1, 1.0, Double.POSITIVE_INFINITY, 10.0));
+        assertThat(ServerMetricsDelta.quantile(buckets, 0.5)).isEmpty();
+        assertThat(ServerMetricsDelta.quantile(buckets, 0.05)).hasValue(0.05);
+    }
+
+    @Test
+    void anEngineWithoutMetricsIsANoteNotAFailure() {
+        PrometheusScraper scraper = new PrometheusScraper();
+        assertThat(scraper.scrape(null).problem()).isEqualTo("the engine has no Prometheus metrics endpoint");
+        // a closed port on loopback: connection refused, reported as a problem
+        PrometheusScraper.Result refused = scraper.scrape(URI.create("http://127.0.0.1:1/metrics"));
+        assertThat(refused.snapshot()).isEmpty();
+        assertThat(refused.problem()).startsWith("GET http://127.0.0.1:1/metrics failed");
+    }
+}

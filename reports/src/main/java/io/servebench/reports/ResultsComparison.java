@@ -1,0 +1,221 @@
+package io.servebench.reports;
+
+import io.servebench.results.HistogramBucket;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Compares two JMH result files (ServeBench's {@code results.json} or JMH's own) entry by entry and
+ * metric by metric.
+ *
+ * <p>Entries match when their benchmark and their params agree, params in {@link #IGNORED_PARAMS}
+ * excepted: a run with fewer requests (say {@code --quick}) measures the same trial, less precisely.
+ * A metric is {@link #PRIMARY} (the primary metric) or a secondary metric's name ({@code ttft.p99}).
+ *
+ * <p>The verdict's interval is on the ratio B / A at 95%: from the forks' values when both sides have
+ * two or more forks ({@link RatioEstimate#ofRepetitions}; for a primary metric with histograms the
+ * forks' histogram means), else a seeded bootstrap of the primary metric's histograms
+ * ({@link RatioEstimate#bootstrap}); otherwise the metric is "not tested".
+ */
+public final class ResultsComparison {
+
+    /** Name of the primary metric (ServeBench's: mean E2E latency). */
+    public static final String PRIMARY = "latency";
+
+    /** Params that do not make two entries different trials. */
+    public static final Set<String> IGNORED_PARAMS = Set.of("requests", "warmup");
+
+    /** Metrics compared when none are named: those present of these. */
+    public static final List<String> DEFAULT_METRICS = List.of(PRIMARY, "e2e_latency.p99", "ttft.mean", "ttft.p99",
+            "tpot.mean", "itl.mean", "request_throughput", "output_throughput", "goodput");
+
+    /** Which way a metric gets better. */
+    public enum Better { LOWER, HIGHER, NEITHER }
+
+    /**
+     * One metric of one matched entry.
+     *
+     * @param metric   the metric's name
+     * @param unit     its unit (A's)
+     * @param a        A's score
+     * @param b        B's score
+     * @param better   which way is better
+     * @param estimate B / A with its interval, {@code null} when not tested
+     * @param method   how the interval was obtained, {@code "not tested"} when it was not
+     */
+    public record Row(String metric, String unit, double a, double b, Better better, RatioEstimate estimate, String method) {
+
+        /** {@code (b − a) / a}, as a fraction. */
+        public double change() {
+            return (b - a) / a;
+        }
+
+        /** Whether B moved the bad way by more than {@code threshold} (a fraction) and the move is not noise. */
+        public boolean regressed(double threshold) {
+            double bad = switch (better) {
+                case LOWER -> change();
+                case HIGHER -> -change();
+                case NEITHER -> 0;
+            };
+            return bad > threshold && (estimate == null || estimate.significant());
+        }
+
+        /** "worse [1.02, 1.09]", "better [...]", "no significant difference [...]", "not tested". */
+        public String verdict() {
+            if (estimate == null) {
+                return "not tested";
+            }
+            String interval = String.format(Locale.ROOT, "[%.3f, %.3f]", estimate.low(), estimate.high());
+            if (!estimate.significant()) {
+                return "no significant difference " + interval;
+            }
+            boolean higher = estimate.ratio() > 1;
+            String word = switch (better) {
+                case LOWER -> higher ? "worse" : "better";
+                case HIGHER -> higher ? "better" : "worse";
+                case NEITHER -> higher ? "higher" : "lower";
+            };
+            return word + " " + interval;
+        }
+    }
+
+    /**
+     * A pair of matched entries.
+     *
+     * @param benchmark the benchmark name
+     * @param params    the params that identify it (decoded, ignored ones left out)
+     * @param rows      one per compared metric present on both sides
+     */
+    public record Match(String benchmark, Map<String, String> params, List<Row> rows) {
+    }
+
+    /**
+     * The whole comparison.
+     *
+     * @param matches entries present in both files
+     * @param onlyInA entries of A without a match in B, as "benchmark {params}"
+     * @param onlyInB the same for B
+     */
+    public record Result(List<Match> matches, List<String> onlyInA, List<String> onlyInB) {
+    }
+
+    private ResultsComparison() {
+    }
+
+    /**
+     * Compares {@code a} with {@code b}.
+     *
+     * @param metrics the metrics to compare, {@link #DEFAULT_METRICS} when empty
+     */
+    public static Result compare(List<JmhBenchmark> a, List<JmhBenchmark> b, List<String> metrics) {
+        List<String> wanted = metrics.isEmpty() ? DEFAULT_METRICS : metrics;
+        Map<Key, JmhBenchmark> bByKey = new LinkedHashMap<>();
+        b.forEach(e -> bByKey.putIfAbsent(Key.of(e), e));
+        List<Match> matches = new ArrayList<>();
+        List<String> onlyInA = new ArrayList<>();
+        for (JmhBenchmark ea : a) {
+            Key key = Key.of(ea);
+            JmhBenchmark eb = bByKey.remove(key);
+            if (eb == null) {
+                onlyInA.add(key.toString());
+                continue;
+            }
+            List<Row> rows = new ArrayList<>();
+            for (String metric : wanted) {
+                JmhMetric ma = metric(ea, metric);
+                JmhMetric mb = metric(eb, metric);
+                if (ma != null && mb != null && Double.isFinite(ma.score()) && Double.isFinite(mb.score())) {
+                    rows.add(row(metric, ma, mb));
+                }
+            }
+            matches.add(new Match(ea.benchmark(), key.params(), rows));
+        }
+        List<String> onlyInB = bByKey.keySet().stream().map(Key::toString).toList();
+        return new Result(matches, onlyInA, onlyInB);
+    }
+
+    /** Which way the unit gets better: times are better lower, rates and shares higher. */
+    public static Better better(String unit) {
+        if (unit.equals("s") || unit.equals("ms") || unit.equals("us") || unit.equals("ns") || unit.endsWith("/op")) {
+            return Better.LOWER;
+        }
+        if (unit.endsWith("/s") || unit.equals("%") || unit.startsWith("ops/")) {
+            return Better.HIGHER;
+        }
+        return Better.NEITHER;
+    }
+
+    private static JmhMetric metric(JmhBenchmark e, String name) {
+        return name.equals(PRIMARY) ? e.primaryMetric() : e.secondaryMetrics().get(name);
+    }
+
+    private static Row row(String name, JmhMetric a, JmhMetric b) {
+        Better better = better(a.scoreUnit());
+        if (!(a.score() > 0) || !(b.score() > 0)) {
+            return new Row(name, a.scoreUnit(), a.score(), b.score(), better, null, "not tested");
+        }
+        double[] fa = forkValues(a);
+        double[] fb = forkValues(b);
+        if (fa.length >= 2 && fb.length >= 2 && positive(fa) && positive(fb)) {
+            return new Row(name, a.scoreUnit(), a.score(), b.score(), better,
+                    RatioEstimate.ofRepetitions(fa, fb, Comparison.CONFIDENCE),
+                    "Welch interval on " + fa.length + " vs " + fb.length + " fork values");
+        }
+        List<HistogramBucket> ha = histogram(a);
+        List<HistogramBucket> hb = histogram(b);
+        if (ha.size() > 0 && hb.size() > 0 && count(ha) >= 2 && count(hb) >= 2) {
+            return new Row(name, a.scoreUnit(), a.score(), b.score(), better,
+                    RatioEstimate.bootstrap(ha, a.score(), hb, b.score(), RatioEstimate.DEFAULT_RESAMPLES,
+                            Comparison.BOOTSTRAP_SEED, Comparison.CONFIDENCE),
+                    "bootstrap on " + count(ha) + " vs " + count(hb) + " samples");
+        }
+        return new Row(name, a.scoreUnit(), a.score(), b.score(), better, null, "not tested");
+    }
+
+    /** One value per fork: the mean of its iterations' raw data, or of its histogram's samples. */
+    private static double[] forkValues(JmhMetric m) {
+        if (!m.rawData().isEmpty()) {
+            return m.rawData().stream().filter(f -> !f.isEmpty())
+                    .mapToDouble(f -> f.stream().mapToDouble(Double::doubleValue).average().orElseThrow()).toArray();
+        }
+        return m.rawDataHistogram().stream().map(f -> f.stream().flatMap(List::stream).toList()).filter(h -> count(h) > 0)
+                .mapToDouble(h -> h.stream().mapToDouble(x -> x.value() * x.count()).sum() / count(h)).toArray();
+    }
+
+    private static boolean positive(double[] values) {
+        return Statistics.mean(values) > 0;
+    }
+
+    private static List<HistogramBucket> histogram(JmhMetric m) {
+        List<HistogramBucket> all = new ArrayList<>();
+        m.rawDataHistogram().forEach(f -> f.forEach(all::addAll));
+        return all;
+    }
+
+    private static long count(List<HistogramBucket> buckets) {
+        return buckets.stream().mapToLong(HistogramBucket::count).sum();
+    }
+
+    /** What makes two entries the same trial. */
+    private record Key(String benchmark, Map<String, String> params) {
+
+        static Key of(JmhBenchmark e) {
+            Map<String, String> p = new LinkedHashMap<>();
+            e.decodedParams().forEach((k, v) -> {
+                if (!IGNORED_PARAMS.contains(k)) {
+                    p.put(k, v);
+                }
+            });
+            return new Key(e.benchmark(), p);
+        }
+
+        @Override
+        public String toString() {
+            return params.isEmpty() ? benchmark : benchmark + " " + params;
+        }
+    }
+}

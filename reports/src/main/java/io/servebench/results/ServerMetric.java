@@ -1,0 +1,55 @@
+package io.servebench.results;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * Metrics the engine reports about itself on its Prometheus {@code /metrics} endpoint, as deltas
+ * between a scrape before and a scrape after one repetition (vLLM's names; SGLang's where they
+ * match). Keys of {@link TrialMetrics#serverMetrics()}. An engine that does not offer one leaves it absent.
+ */
+public enum ServerMetric {
+    /** Accepted draft tokens over proposed draft tokens. */
+    SPEC_DECODE_ACCEPTANCE_RATE("spec_decode_acceptance_rate", "Speculative decoding acceptance rate (server)", "ratio"),
+    /** {@code 1 + accepted draft tokens / drafts}: tokens produced per decoding step of a drafting request. */
+    SPEC_DECODE_ACCEPTANCE_LENGTH("spec_decode_mean_acceptance_length",
+            "Speculative decoding mean acceptance length (server)", "tokens"),
+    /** Prompt tokens found in the prefix cache over prompt tokens looked up. */
+    PREFIX_CACHE_HIT_RATE("prefix_cache_hit_rate", "Prefix cache hit rate (server)", "ratio"),
+    PREEMPTIONS("preemptions", "Preemptions (server)", "preemptions"),
+    PROMPT_TOKENS("prompt_tokens", "Prompt tokens (server)", "tokens"),
+    GENERATION_TOKENS("generation_tokens", "Generated tokens (server)", "tokens"),
+    /** From the server's TTFT histogram: sum over count of the delta. */
+    TTFT_MEAN("ttft_mean", "Mean TTFT (ms) (server)", "ms"),
+    /** Quantiles of the delta histogram, interpolated linearly within a bucket as Prometheus' histogram_quantile does. */
+    TTFT_P50("ttft_p50", "Median TTFT (ms) (server)", "ms"),
+    TTFT_P90("ttft_p90", "P90 TTFT (ms) (server)", "ms"),
+    TTFT_P99("ttft_p99", "P99 TTFT (ms) (server)", "ms");
+
+    private final String id;
+    private final String label;
+    private final String unit;
+
+    ServerMetric(String id, String label, String unit) {
+        this.id = id;
+        this.label = label;
+        this.unit = unit;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    public String unit() {
+        return unit;
+    }
+
+    /** The metric with this {@link #id()}, if any. */
+    public static Optional<ServerMetric> byId(String id) {
+        return Arrays.stream(values()).filter(m -> m.id.equals(id)).findFirst();
+    }
+}

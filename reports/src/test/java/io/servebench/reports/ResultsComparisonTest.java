@@ -1,0 +1,90 @@
+package io.servebench.reports;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.servebench.results.TrialResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+class ResultsComparisonTest {
+
+    private static List<JmhBenchmark> written(List<TrialResult> trials) throws Exception {
+        return new JmhJsonReader().readString(new JmhJsonWriter().toJson(Fixtures.run(trials)));
+    }
+
+    private static TrialResult baseline(String requests, double... means) {
+        TrialResult t = Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "8",
+                java.util.Arrays.stream(means).mapToObj(m -> Fixtures.repetition(m, 1.8)).toList());
+        java.util.Map<String, String> params = new java.util.LinkedHashMap<>(t.params());
+        params.put("requests", requests);
+        return new TrialResult(t.benchmark(), t.className(), t.variant(), t.group(), true, params, t.trialId(), t.serverId(),
+                t.repetitions(), null);
+    }
+
+    @Test
+    void repetitionsGiveAVerdictAndARegressionBeyondTheThreshold() throws Exception {
+        List<JmhBenchmark> a = written(List.of(baseline("1000", 2.60, 2.62, 2.64)));
+        List<JmhBenchmark> b = written(List.of(baseline("200", 2.78, 2.80, 2.82)));
+        ResultsComparison.Result r = ResultsComparison.compare(a, b, List.of(ResultsComparison.PRIMARY, "output_throughput"));
+
+        assertThat(r.matches()).hasSize(1).allSatisfy(m -> assertThat(m.params()).doesNotContainKey("requests"));
+        ResultsComparison.Row latency = r.matches().get(0).rows().get(0);
+        assertThat(latency.change()).isCloseTo(0.18 / 2.62, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(latency.method()).isEqualTo("Welch interval on 3 vs 3 fork values");
+        assertThat(latency.verdict()).startsWith("worse [");
+        assertThat(latency.regressed(0.05)).isTrue();
+        assertThat(latency.regressed(0.10)).isFalse();
+        // the same throughput on both sides, 3 forks each: no change, and it is "higher is better"
+        ResultsComparison.Row throughput = r.matches().get(0).rows().get(1);
+        assertThat(throughput.better()).isEqualTo(ResultsComparison.Better.HIGHER);
+        assertThat(throughput.regressed(0.0)).isFalse();
+    }
+
+    @Test
+    void oneRepetitionBootstrapsThePrimaryAndLeavesSecondariesUntested() throws Exception {
+        ResultsComparison.Result r = ResultsComparison.compare(written(List.of(baseline("1000", 2.62))),
+                written(List.of(baseline("1000", 2.69))), List.of());
+        ResultsComparison.Row latency = r.matches().get(0).rows().get(0);
+        assertThat(latency.method()).isEqualTo("bootstrap on 1000 vs 1000 samples");
+        assertThat(latency.verdict()).startsWith("no significant difference [");
+        // a 2.7% rise that may be noise is no regression at 1%
+        assertThat(latency.regressed(0.01)).isFalse();
+        ResultsComparison.Row ttft = r.matches().get(0).rows().stream().filter(x -> x.metric().equals("ttft.mean"))
+                .findFirst().orElseThrow();
+        assertThat(ttft.verdict()).isEqualTo("not tested");
+    }
+
+    @Test
+    void unmatchedEntriesAreListed() throws Exception {
+        TrialResult rate4 = Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "4", List.of(Fixtures.repetition(2, 1)));
+        ResultsComparison.Result r = ResultsComparison.compare(written(List.of(rate4)), written(List.of(baseline("1000", 2))),
+                List.of());
+        assertThat(r.matches()).isEmpty();
+        assertThat(r.onlyInA()).singleElement().asString().contains("rate=4");
+        assertThat(r.onlyInB()).singleElement().asString().contains("rate=8");
+    }
+
+    @Test
+    void readsJmhsOwnOutput(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("jmh.json");
+        new Runner(new OptionsBuilder().include(io.servebench.reports.jmhfixture.TinyBenchmark.class.getName() + ".sample")
+                .forks(0).warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.milliseconds(50))
+                .result(out.toString()).resultFormat(ResultFormatType.JSON).build()).run();
+        List<JmhBenchmark> jmh = new JmhJsonReader().read(out);
+        assertThat(Files.size(out)).isPositive();
+        ResultsComparison.Result r = ResultsComparison.compare(jmh, jmh, List.of(ResultsComparison.PRIMARY));
+        ResultsComparison.Row row = r.matches().get(0).rows().get(0);
+        assertThat(r.matches().get(0).params()).containsEntry("rate", "8");
+        assertThat(row.better()).isEqualTo(ResultsComparison.Better.LOWER);
+        assertThat(row.change()).isZero();
+        assertThat(row.method()).startsWith("bootstrap on ");
+        assertThat(row.verdict()).startsWith("no significant difference");
+    }
+}

@@ -1,0 +1,79 @@
+package io.servebench.reports;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.servebench.results.Distribution;
+import io.servebench.results.Metric;
+import io.servebench.results.TrialMetrics;
+import io.servebench.results.TrialResult;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class WarningsTest {
+
+    /** A repetition with the given figures; everything else as the reference-like fixture. */
+    private static TrialMetrics rep(long events, long coalesced, double perRead, double achieved, double lagP99Ms,
+                                    double failed) {
+        TrialMetrics base = Fixtures.repetition(2.62, 1.8);
+        Map<String, Double> scalars = new LinkedHashMap<>(base.scalars());
+        scalars.put(Metric.FAILED_REQUESTS.id(), failed);
+        scalars.put(Metric.ACHIEVED_SEND_RATE.id(), achieved);
+        scalars.put(Metric.SCHEDULED_SEND_RATE.id(), 8.0);
+        scalars.put(Metric.EVENTS_PER_READ_MAX.id(), perRead);
+        Map<String, Distribution> d = new LinkedHashMap<>(base.distributions());
+        d.put(Metric.SCHEDULE_LAG.id(), new Distribution("ms", 1000, lagP99Ms / 2, 0.1, 0, lagP99Ms / 2, lagP99Ms,
+                lagP99Ms, lagP99Ms, lagP99Ms, lagP99Ms, List.of()));
+        return new TrialMetrics(scalars, d, events, coalesced, Map.of(), Map.of());
+    }
+
+    private static TrialResult trial(String profile, TrialMetrics... reps) {
+        TrialResult t = Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "8", List.of(reps));
+        Map<String, String> params = new LinkedHashMap<>(t.params());
+        params.put("profile", profile);
+        return new TrialResult(t.benchmark(), t.className(), t.variant(), t.group(), true, params, t.trialId(),
+                t.serverId(), t.repetitions(), null);
+    }
+
+    private static List<Warnings.Kind> kinds(TrialResult t) {
+        return Warnings.of(t).stream().map(Warnings.Warning::kind).toList();
+    }
+
+    @Test
+    void aCleanBlockHasNoWarning() {
+        assertThat(Warnings.of(trial("constant", rep(1000, 100, 2, 7.95, 0.9, 0)))).isEmpty();
+    }
+
+    @Test
+    void eachConditionIsFlaggedWithItsFigures() {
+        List<Warnings.Warning> w = Warnings.of(trial("constant", rep(1000, 101, 6, 7.9, 1.5, 3)));
+        assertThat(w).extracting(Warnings.Warning::kind).containsExactly(Warnings.Kind.COALESCED_EVENTS,
+                Warnings.Kind.RATE_SHORTFALL, Warnings.Kind.SCHEDULE_LAG, Warnings.Kind.ERRORS);
+        assertThat(w.get(0).message()).startsWith("10% of token events arrived in the same network read")
+                .contains("(up to 6 events per read)").contains("not trustworthy");
+        assertThat(w.get(1).message()).startsWith("requests went out at 7.90 req/s, 1.2% short of the requested 8.00 req/s");
+        assertThat(w.get(2).message()).startsWith("P99 schedule lag was 1.50 ms (over 1 ms)");
+        assertThat(w.get(3).message()).startsWith("3 of 1003 requests failed (error rate 0.30%)");
+    }
+
+    @Test
+    void theWorstRepetitionDecides() {
+        assertThat(kinds(trial("constant", rep(1000, 0, 1, 8, 0.1, 0), rep(1000, 0, 1, 7.5, 0.1, 0))))
+                .containsExactly(Warnings.Kind.RATE_SHORTFALL);
+    }
+
+    @Test
+    void otherProfilesCompareWithTheirScheduledRateAndClosedLoopHasNone() {
+        // poisson: the schedule asked for 8.0 (scheduled_send_rate), 7.95 is within 1%
+        assertThat(kinds(trial("poisson", rep(1000, 0, 1, 7.95, 0.1, 0)))).isEmpty();
+        assertThat(kinds(trial("poisson", rep(1000, 0, 1, 7.0, 0.1, 0)))).containsExactly(Warnings.Kind.RATE_SHORTFALL);
+        assertThat(kinds(trial("concurrent", rep(1000, 0, 1, 1.0, 0.1, 0)))).isEmpty();
+    }
+
+    @Test
+    void aFailedTrialHasNoWarnings() {
+        TrialResult failed = new TrialResult("a.B.c", "a.B", "c", "", false, Map.of(), "c@1", "s", List.of(), "engine did not start");
+        assertThat(Warnings.of(failed)).isEmpty();
+    }
+}
