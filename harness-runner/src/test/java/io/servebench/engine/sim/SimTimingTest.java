@@ -42,12 +42,18 @@ class SimTimingTest {
             String prompt = SimHttp.words(1000, "w");
             SimHttp.post(engine, "/v1/chat/completions", "alone", SimHttp.chat(prompt, exact(40)));
             List<CompletableFuture<SimHttp.Reply>> crowd = new ArrayList<>();
-            for (int i = 0; i < 24; i++) {
-                String id = "crowd-" + i;
-                crowd.add(CompletableFuture.supplyAsync(() -> SimHttp.post(engine, "/v1/chat/completions", id,
-                        SimHttp.chat(prompt, exact(40)))));
+            // one thread per request: the common pool has a single worker on 2 cores and would send them one by one
+            java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(24);
+            try {
+                for (int i = 0; i < 24; i++) {
+                    String id = "crowd-" + i;
+                    crowd.add(CompletableFuture.supplyAsync(() -> SimHttp.post(engine, "/v1/chat/completions", id,
+                            SimHttp.chat(prompt, exact(40))), clients));
+                }
+                crowd.forEach(CompletableFuture::join);
+            } finally {
+                clients.shutdownNow();
             }
-            crowd.forEach(CompletableFuture::join);
             long alone = medianGap(engine.groundTruth("alone").orElseThrow());
             // one running sequence: ~1000 x 1 MiB of KV per step, ~1.7 ms; 24 of them: ~24 GiB, ~10 ms or more
             long crowded = medianGap(engine.groundTruth("crowd-0").orElseThrow());
@@ -86,12 +92,17 @@ class SimTimingTest {
                 SimSettings.PerformanceMode.BALANCED, false, null, 1.0, 1, List.of());
         try (SimulatedEngine engine = SimulatedEngine.start(settings, 0, 1)) {
             List<CompletableFuture<SimHttp.Reply>> replies = new ArrayList<>();
-            for (int i = 0; i < 4; i++) {
-                String id = "kv-" + i;
-                replies.add(CompletableFuture.supplyAsync(() -> SimHttp.post(engine, "/v1/chat/completions", id,
-                        SimHttp.chat(SimHttp.words(100, "p" + id), exact(500)))));
+            java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(4);
+            try {
+                for (int i = 0; i < 4; i++) {
+                    String id = "kv-" + i;
+                    replies.add(CompletableFuture.supplyAsync(() -> SimHttp.post(engine, "/v1/chat/completions", id,
+                            SimHttp.chat(SimHttp.words(100, "p" + id), exact(500))), clients));
+                }
+                replies.forEach(CompletableFuture::join);
+            } finally {
+                clients.shutdownNow();
             }
-            replies.forEach(CompletableFuture::join);
             int preemptions = 0;
             for (int i = 0; i < 4; i++) {
                 GroundTruth truth = engine.groundTruth("kv-" + i).orElseThrow();
