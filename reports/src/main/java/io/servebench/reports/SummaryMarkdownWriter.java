@@ -41,7 +41,7 @@ public final class SummaryMarkdownWriter {
     private static final Metric[] REFERENCE_DISTRIBUTIONS = {Metric.E2E_LATENCY, Metric.TTFT, Metric.TPOT, Metric.ITL};
     private static final Stat[] REFERENCE_STATS = {Stat.MEAN, Stat.MEDIAN, Stat.P95, Stat.P99};
     private static final Metric[] EXTRA_DISTRIBUTIONS = {Metric.INTER_CHUNK_LATENCY, Metric.TIME_TO_FIRST_CONTENT,
-        Metric.TTFT_FROM_SCHEDULE, Metric.E2E_FROM_SCHEDULE, Metric.SCHEDULE_LAG};
+        Metric.TTFT_FROM_SCHEDULE, Metric.E2E_FROM_SCHEDULE, Metric.SCHEDULE_LAG, Metric.CLIENT_QUEUE_WAIT};
 
     /** Writes the summary of {@code run} to {@code file} (replacing it). */
     public void write(RunResult run, Path file) throws IOException {
@@ -120,6 +120,12 @@ public final class SummaryMarkdownWriter {
     }
 
     private static void warnings(StringBuilder md, List<TrialMetrics> reps) {
+        for (int r = 0; r < reps.size(); r++) {
+            for (String note : reps.get(r).notes()) {
+                md.append("> **Note").append(reps.size() > 1 ? " (repetition " + (r + 1) + ")" : "").append(":** ")
+                        .append(note).append("\n\n");
+            }
+        }
         long events = reps.stream().mapToLong(TrialMetrics::tokenEvents).sum();
         long coalesced = reps.stream().mapToLong(TrialMetrics::coalescedEvents).sum();
         if (events > 0 && (double) coalesced / events > COALESCED_WARNING_SHARE) {
@@ -154,6 +160,10 @@ public final class SummaryMarkdownWriter {
         rows.add(row(Metric.FAILED_REQUESTS.label(), count(reps, Metric.FAILED_REQUESTS)));
         rows.add(row(Metric.MEAN_CONCURRENCY.label() + " (time-weighted)", value(reps, Metric.MEAN_CONCURRENCY, null)));
         for (Metric m : EXTRA_DISTRIBUTIONS) {
+            // client queueing exists only under a concurrency cap: no rows of dashes for every other block
+            if (m == Metric.CLIENT_QUEUE_WAIT && reps.stream().allMatch(r -> r.distribution(m).isEmpty())) {
+                continue;
+            }
             for (Stat s : REFERENCE_STATS) {
                 rows.add(row(m.label(s), value(reps, m, s)));
             }

@@ -2,6 +2,7 @@ package io.servebench.results;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -17,21 +18,39 @@ import java.util.OptionalDouble;
  *                           means per-event timestamps are coarse)
  * @param outputTokenSources successful requests per source of their output token count ({@code TokenSource} names)
  * @param errorKinds         failed requests per error kind (the part of the error before the first colon)
+ * @param notes              what a reader must know about how this repetition ran, one sentence each (e.g. that
+ *                           a stop condition ended it early); empty when nothing
  */
 public record TrialMetrics(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
-                           long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds) {
+                           long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds,
+                           List<String> notes) {
 
     public TrialMetrics {
         scalars = ordered(scalars);
         distributions = ordered(distributions);
         outputTokenSources = ordered(outputTokenSources);
         errorKinds = ordered(errorKinds);
+        // journals written before notes existed have none
+        notes = notes == null ? List.of() : List.copyOf(notes);
         for (String id : scalars.keySet()) {
             requireKind(id, Metric.Kind.SCALAR);
         }
         for (String id : distributions.keySet()) {
             requireKind(id, Metric.Kind.DISTRIBUTION);
         }
+    }
+
+    /** Metrics without notes. */
+    public TrialMetrics(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
+                        long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds) {
+        this(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, List.of());
+    }
+
+    /** These metrics with {@code note} added to {@link #notes()}. */
+    public TrialMetrics withNote(String note) {
+        List<String> more = new java.util.ArrayList<>(notes);
+        more.add(note);
+        return new TrialMetrics(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, more);
     }
 
     /** A scalar metric's value, empty when absent. */
