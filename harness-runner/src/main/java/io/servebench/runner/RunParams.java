@@ -14,9 +14,10 @@ import java.util.Map;
  * @param simulate    run every trial on the simulated engine, whatever engine the study names
  * @param quick       shorten every trial to about {@link #QUICK_SECONDS} seconds of load
  * @param seed        seeds request order, arrival times and the simulated engine
+ * @param client      the HTTP client's API key variable and timeouts
  */
 public record RunParams(List<String> includes, Map<String, List<String>> overrides, int repetitions, Path outputDir,
-                        boolean simulate, boolean quick, long seed) {
+                        boolean simulate, boolean quick, long seed, ClientOptions client) {
 
     /** Seconds of load per trial in quick mode. */
     public static final int QUICK_SECONDS = 4;
@@ -30,6 +31,13 @@ public record RunParams(List<String> includes, Map<String, List<String>> overrid
         if (repetitions < 1) {
             throw new IllegalArgumentException("-r " + repetitions + ": expected at least 1 repetition");
         }
+        java.util.Objects.requireNonNull(client, "client");
+    }
+
+    /** Settings with the default client options. */
+    public RunParams(List<String> includes, Map<String, List<String>> overrides, int repetitions, Path outputDir,
+                     boolean simulate, boolean quick, long seed) {
+        this(includes, overrides, repetitions, outputDir, simulate, quick, seed, ClientOptions.DEFAULTS);
     }
 
     /** Measured requests for a trial declared with {@code declared} requests at {@code rate} per second. */

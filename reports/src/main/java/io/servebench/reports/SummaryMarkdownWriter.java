@@ -32,8 +32,9 @@ import java.util.function.Function;
 public final class SummaryMarkdownWriter {
 
     /** Params that define a workload point: blocks are compared only with a baseline that shares them. */
-    public static final List<String> WORKLOAD_KEYS = List.of("model", "dataset", "profile", "rate", "concurrency",
-            "requests", "warmup");
+    public static final List<String> WORKLOAD_KEYS = java.util.stream.Stream.concat(
+            java.util.stream.Stream.of("model", "dataset", "profile", "rate", "concurrency", "requests", "warmup",
+                    TrialResult.SWEEP_STEP), TrialResult.LOAD_OPTION_PARAMS.stream()).toList();
 
     /** Share of coalesced token events above which a block carries a warning. */
     static final double COALESCED_WARNING_SHARE = 0.10;
