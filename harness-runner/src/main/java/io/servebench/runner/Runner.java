@@ -453,7 +453,12 @@ public final class Runner {
                     blockParams.put(TrialResult.SWEEP_STEP, step.sweepStep());
                 }
                 blockParams.put(TrialResult.FLAGS, String.join(" ", trial.server().args()));
-                p.paramValues().forEach(blockParams::putIfAbsent);
+                // workload values are in already, as this run sends them; a rate a profile ignores stays out
+                p.paramValues().forEach((k, v) -> {
+                    if (!TrialPlanner.WORKLOAD_KEYS.contains(k)) {
+                        blockParams.putIfAbsent(k, v);
+                    }
+                });
                 results.add(new TrialResult(p.benchmark(), p.className(), p.variant(), p.group(), p.baseline(), blockParams,
                         trial.id(), trial.serverId(), step.repetitions(), failure));
             }

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -165,8 +166,11 @@ public final class TrialPlanner {
             throw new IllegalArgumentException(study.className() + "." + variant.name() + " with " + values + ": "
                     + String.join("; ", misfits.values()));
         }
-        return new WorkloadPoint(spec.dataset(), spec.profile(), spec.rate(), spec.concurrency(), spec.requests(), spec.warmup(),
-                LoadOptions.of(spec.options()));
+        WorkloadPoint point = new WorkloadPoint(spec.dataset(), spec.profile(), spec.rate(), spec.concurrency(), spec.requests(),
+                spec.warmup(), LoadOptions.of(spec.options()));
+        // a rate that the profile does not use must not tell two trials apart (a sweep at "rate 4" and "rate 8")
+        return point.hasRate() ? point : new WorkloadPoint(point.dataset(), point.profile(), 0, point.concurrency(),
+                point.requests(), point.warmup(), point.options());
     }
 
     private static String trialId(int index, ServerConfig server, WorkloadPoint workload) {
@@ -188,7 +192,10 @@ public final class TrialPlanner {
             case "rate" -> rateProblem(value);
             case "warmup" -> wholeNumberProblem(value, 0);
             case "concurrency", "requests" -> wholeNumberProblem(value, 1);
-            default -> WorkloadOption.byKey(key).map(o -> o.problem(value)).orElse(wholeNumberProblem(value, 1));
+            default -> {
+                Optional<WorkloadOption> option = WorkloadOption.byKey(key);
+                yield option.isPresent() ? option.get().problem(value) : wholeNumberProblem(value, 1);
+            }
         };
         if (problem != null) {
             throw new IllegalArgumentException(source + "=" + value + ": " + problem);
