@@ -2,6 +2,8 @@ package io.servebench.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servebench.reports.RunJournal;
+import io.servebench.results.ServerEnvironment;
 import io.servebench.runner.Main;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,8 +53,10 @@ class EndToEndTest {
         String[] r = run("QuickStart", "-p", "rate=8", "-p", "requests=12", "-p", "warmup=2", "-o", dir.toString());
         assertThat(r[0]).as("exit code; stdout:%n%s%nstderr:%n%s", r[1], r[2]).isEqualTo("0");
 
-        List<String> journal = Files.readAllLines(dir.resolve("journal.jsonl"));
-        assertThat(journal).hasSize(2);
+        // one line per result block, and one per server start with its environment
+        assertThat(RunJournal.read(dir)).hasSize(2);
+        assertThat(RunJournal.readServers(dir)).extracting(ServerEnvironment::engineVersion)
+                .allSatisfy(v -> assertThat(v).startsWith("ServeBench simulated engine"));
 
         JsonNode results = JSON.readTree(dir.resolve("results.json").toFile());
         assertThat(results.isArray()).isTrue();
@@ -94,8 +98,19 @@ class EndToEndTest {
         assertThat(badOption[0]).isEqualTo("2");
         assertThat(badOption[2].strip()).contains("--no-such-option").doesNotContain("\n");
 
-        String[] realEngine = run("-p", "requests=1", "LatencyTuning.vllm$", "-p", "rate=8");
-        assertThat(realEngine[0]).isEqualTo("2");
-        assertThat(realEngine[2]).contains("--simulate");
+        String[] missingData = run("-p", "requests=1", "LatencyTuning.vllm$", "-p", "rate=8");
+        assertThat(missingData[0]).isEqualTo("2");
+        assertThat(missingData[2].strip()).contains("ShareGPT_V3_unfiltered_cleaned_split.json does not exist")
+                .contains("-p dataset=synthetic-sharegpt").doesNotContain("\n");
+    }
+
+    @Test
+    void aRealEngineThatIsNotInstalledFailsItsTrialsOnceAndTheRunReportsIt(@TempDir Path dir) throws Exception {
+        String[] r = run("LatencyTuning.vllm$", "-p", "rate=8", "-p", "requests=1", "-p", "dataset=synthetic-sharegpt",
+                "--engine-exe", "/nonexistent/bin/vllm", "-o", dir.toString());
+        assertThat(r[0]).as(r[1]).isEqualTo("1");
+        assertThat(r[1]).contains("did not start").contains("cannot start /nonexistent/bin/vllm");
+        assertThat(Files.readString(dir.resolve("summary.md"))).contains("engine did not start");
+        assertThat(RunJournal.read(dir)).singleElement().satisfies(t -> assertThat(t.failure()).contains("/nonexistent/bin/vllm"));
     }
 }

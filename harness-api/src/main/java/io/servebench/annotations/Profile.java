@@ -15,6 +15,24 @@ public final class Profile {
     /** {@link Workload#concurrency()} closed-loop streams: each sends its next request when the previous one ends. */
     public static final String CONCURRENT = "concurrent";
 
+    /** One request at a time: each goes out when the previous one has ended (closed loop, latency without queueing). */
+    public static final String SYNCHRONOUS = "synchronous";
+
+    /**
+     * Gamma-distributed gaps of mean {@code 1 / rate} and shape {@link Workload#burstiness()} (open loop, seeded),
+     * as {@code vllm bench serve --burstiness}: 1 is Poisson, below 1 burstier, above 1 more even.
+     */
+    public static final String GAMMA = "gamma";
+
+    /** Every request at once (open loop): the most the server can take; cap it with {@link Workload#maxConcurrency()}. */
+    public static final String THROUGHPUT = "throughput";
+
+    /**
+     * As guidellm's sweep: {@link #SYNCHRONOUS}, then {@link #THROUGHPUT}, then {@link Workload#sweepRates()}
+     * constant rates evenly spaced between the two measured request rates; each step is its own result block.
+     */
+    public static final String SWEEP = "sweep";
+
     private Profile() {
     }
 }

@@ -12,7 +12,7 @@ import java.lang.annotation.Target;
  * command line ({@code -p rate=4}) first, then the method, then the class, then the defaults below.
  *
  * <p>Numeric attributes use {@code -1} for "not set here"; an explicitly written value must be
- * positive (warm-up may be zero).
+ * positive (warm-up may be zero). String attributes use {@code ""} for "not set here".
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
@@ -44,4 +44,51 @@ public @interface Workload {
 
     /** Requests sent before the measured ones and left out of the results. Default: 0. */
     int warmup() default UNSET;
+
+    /**
+     * Requests whose intended send time falls in the first this many seconds are warm-up requests, sent on
+     * top of the measured ones and left out of the results. Not with {@link Profile#THROUGHPUT}. Default: 0.
+     */
+    double warmupSeconds() default UNSET;
+
+    /** Gamma shape for {@link Profile#GAMMA}: 1 is Poisson, below 1 burstier, above 1 more even. Default: 1. */
+    double burstiness() default UNSET;
+
+    /**
+     * For {@link Profile#CONSTANT}, {@link Profile#POISSON} and {@link Profile#GAMMA}: the rate grows linearly
+     * from 0 to {@link #rate()} over this many seconds. Default: no ramp-up.
+     */
+    double rampUpSeconds() default UNSET;
+
+    /**
+     * For open-loop profiles (and the throughput and rate steps of a sweep): the most requests in flight. A
+     * request whose time has come waits for a free slot; that wait is reported as client queue wait and is
+     * part of the latencies measured from the schedule. Default: no cap.
+     */
+    int maxConcurrency() default UNSET;
+
+    /** Stop sending new requests this many seconds after the start; requests in flight finish. Default: no limit. */
+    double durationSeconds() default UNSET;
+
+    /** Stop sending new requests once this many have failed; the block says so. Default: no limit. */
+    int maxErrors() default UNSET;
+
+    /** For {@link Profile#SWEEP}: how many constant rates between the synchronous and the throughput rate. Required there. */
+    int sweepRates() default UNSET;
+
+    /** {@code "chat"} ({@code /v1/chat/completions}) or {@code "completions"} ({@code /v1/completions}). Default: chat. */
+    String api() default "";
+
+    /**
+     * A JSON object whose fields are added to every request body, e.g. {@code "{\"temperature\": 0}"}; it may
+     * not set {@code model}, {@code messages}, {@code prompt}, {@code stream} or {@code stream_options}.
+     * Default: none.
+     */
+    String extraBody() default "";
+
+    /**
+     * {@code "true"} or {@code "false"}: ask for {@code stream_options.continuous_usage_stats} (exact token counts
+     * per event). Default: on for vllm, sglang and sim, which support it.
+     */
+    String continuousUsage() default "";
 }

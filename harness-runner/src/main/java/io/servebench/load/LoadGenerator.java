@@ -5,25 +5,32 @@ import io.servebench.engine.Endpoint;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Drives a list of requests against an endpoint following an {@link ArrivalProfile} and records each one.
+ * Drives requests against an endpoint following an {@link ArrivalProfile} and records each one.
  *
  * <p>Open-loop profiles: all intended send times are computed up front as absolute times from one start
  * instant, and the calling thread parks until each (spinning only for the last few microseconds), so a
- * late send delays nothing after it. Closed loop ({@link ArrivalProfile.Concurrent}): the first
- * {@code streams} requests go out at once; each finished request frees its stream, and the next request's
- * intended send time is the moment that happened.
+ * late send delays nothing after it. Under a concurrency cap ({@link ArrivalProfile.Capped}) a request
+ * whose time has come waits, in schedule order, for a free slot; the moment it gets one is recorded as
+ * {@link RequestRecord#slotNs()}. Closed loop ({@link ArrivalProfile.Concurrent},
+ * {@link ArrivalProfile.Synchronous}): the first {@code streams} requests go out at once; each finished
+ * request frees its stream, and the next request's intended send time is the moment that happened.
  *
- * <p>Requests are sent in list order; warm-up requests must come first. They share the schedule with
- * the measured ones and are marked in their records.
+ * <p>Warm-up requests are the first {@code warmupRequests} and, with {@link LoadParams#warmupTime()}, those
+ * whose intended send time falls within it; they share the schedule with the measured ones and are marked
+ * in their records. Sending ends when the measured requests have gone out, the requests run out, or a
+ * {@link StopConditions stop condition} holds; requests in flight then still finish.
  */
 public final class LoadGenerator {
 
@@ -34,7 +41,8 @@ public final class LoadGenerator {
 
     /**
      * Sends every request of {@code specs} to {@code endpoint} and returns when each has finished or failed.
-     * Failures are recorded, never thrown.
+     * Failures are recorded, never thrown. The specs' own warm-up flags say which are warm-up requests
+     * (and a warm-up time may add more, taken from the measured ones).
      *
      * @param specs    the requests, warm-up ones first; their indices become the record ids and must be distinct
      * @param listener told about each record as it completes (from I/O threads)
@@ -43,35 +51,62 @@ public final class LoadGenerator {
      *                                  listener's first exception is the cause
      */
     public LoadResult run(Endpoint endpoint, List<RequestSpec> specs, LoadParams params, LoadListener listener) {
+        validate(specs);
+        int warmups = (int) specs.stream().filter(RequestSpec::warmup).count();
+        return run(endpoint, specs.iterator(), warmups, specs.size() - warmups, params, listener);
+    }
+
+    /**
+     * Sends {@code warmupRequests} warm-up requests and then {@code measuredRequests} measured ones, drawn
+     * in order from {@code supply}, plus, with a {@link LoadParams#warmupTime() warm-up time}, the requests
+     * due within it, which are warm-up requests on top. Returns when each sent request has finished or failed.
+     *
+     * @param supply           the requests in sending order; each spec's index becomes its record id (indices
+     *                         must be distinct) and its warm-up flag is replaced by the generator's decision.
+     *                         Sending also ends when it runs out
+     * @param warmupRequests   how many requests, from the first, are warm-up requests, {@code >= 0}
+     * @param measuredRequests how many measured requests to send, {@code >= 0}
+     * @param listener         told about each record as it completes (from I/O threads)
+     * @throws IllegalStateException when {@code listener} threw; the run still went to the end, and the
+     *                               listener's first exception is the cause
+     */
+    public LoadResult run(Endpoint endpoint, Iterator<RequestSpec> supply, int warmupRequests, int measuredRequests,
+                          LoadParams params, LoadListener listener) {
         Objects.requireNonNull(endpoint, "endpoint");
+        Objects.requireNonNull(supply, "supply");
         Objects.requireNonNull(params, "params");
         Objects.requireNonNull(listener, "listener");
-        validate(specs);
+        if (warmupRequests < 0 || measuredRequests < 0) {
+            throw new IllegalArgumentException("request counts must be >= 0, got " + warmupRequests + " warm-up and "
+                    + measuredRequests + " measured");
+        }
         AtomicReference<RuntimeException> listenerFailure = new AtomicReference<>();
-        LoadListener guarded = record -> {
-            // a failing listener must not stop the run (or, closed loop, leave a stream never freed)
-            try {
-                listener.onComplete(record);
-            } catch (RuntimeException e) {
-                listenerFailure.compareAndSet(null, e);
-            }
-        };
-        List<CompletableFuture<RequestRecord>> pending = new ArrayList<>(specs.size());
+        Sending sending;
         try (StreamingClient client = new StreamingClient(endpoint, params)) {
+            sending = new Sending(client, supply, warmupRequests, measuredRequests, params, record -> {
+                // a failing listener must not stop the run (or, closed loop, leave a stream never freed)
+                try {
+                    listener.onComplete(record);
+                } catch (RuntimeException e) {
+                    listenerFailure.compareAndSet(null, e);
+                }
+            });
             if (params.profile() instanceof ArrivalProfile.Scheduled scheduled) {
-                runScheduled(client, specs, scheduled, guarded, pending);
+                sending.scheduled(scheduled);
             } else if (params.profile() instanceof ArrivalProfile.Concurrent concurrent) {
-                runConcurrent(client, specs, concurrent.streams(), guarded, pending);
+                sending.closedLoop(concurrent.streams());
+            } else if (params.profile() instanceof ArrivalProfile.Synchronous) {
+                sending.closedLoop(1);
             }
             // every request ends: by its response, its failure, or its timeout
-            CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).join();
+            CompletableFuture.allOf(sending.pending.toArray(CompletableFuture[]::new)).join();
         }
         if (listenerFailure.get() != null) {
             throw new IllegalStateException("the LoadListener failed; the run completed but its progress reports may be"
                     + " incomplete", listenerFailure.get());
         }
-        List<RequestRecord> records = new ArrayList<>(pending.size());
-        for (CompletableFuture<RequestRecord> f : pending) {
+        List<RequestRecord> records = new ArrayList<>(sending.pending.size());
+        for (CompletableFuture<RequestRecord> f : sending.pending) {
             records.add(f.join());
         }
         records.sort(Comparator.comparingLong(RequestRecord::id));
@@ -83,34 +118,168 @@ public final class LoadGenerator {
                 end = end == RequestRecord.NONE ? r.doneNs() : Math.max(end, r.doneNs());
             }
         }
-        return new LoadResult(records, start, end);
+        return new LoadResult(records, start, end, sending.stop());
     }
 
-    private static void runScheduled(StreamingClient client, List<RequestSpec> specs, ArrivalProfile.Scheduled profile,
-                                     LoadListener listener, List<CompletableFuture<RequestRecord>> pending) {
-        long[] offsets = profile.offsetsNs(specs.size());
-        long t0 = System.nanoTime() + START_DELAY_NS;
-        for (int i = 0; i < specs.size(); i++) {
-            long intendedNs = t0 + offsets[i];
-            waitUntil(intendedNs);
-            pending.add(client.send(specs.get(i), intendedNs).whenComplete((r, e) -> listener.onComplete(r)));
-        }
-    }
+    /** The state of one run's sending loop; used by the calling thread, except for the completion hooks. */
+    private static final class Sending {
+        final List<CompletableFuture<RequestRecord>> pending = new ArrayList<>();
+        private final StreamingClient client;
+        private final Iterator<RequestSpec> supply;
+        private final int warmupRequests;
+        private final int measuredRequests;
+        private final long warmupNs;
+        private final StopConditions conditions;
+        private final LoadListener listener;
+        private final AtomicInteger failures = new AtomicInteger();
+        private long t0;
+        private int sent;
+        private int measuredSent;
+        private int planned;
+        private LoadResult.StopReason reason = LoadResult.StopReason.COMPLETED;
+        private long stoppedNs = RequestRecord.NONE;
+        private int failedAtStop;
 
-    private static void runConcurrent(StreamingClient client, List<RequestSpec> specs, int streams,
-                                      LoadListener listener, List<CompletableFuture<RequestRecord>> pending) {
-        // each element is one free stream, carrying the moment it became free
-        LinkedBlockingQueue<Long> freeStreams = new LinkedBlockingQueue<>();
-        long t0 = System.nanoTime();
-        for (int s = 0; s < Math.min(streams, specs.size()); s++) {
-            freeStreams.add(t0);
+        Sending(StreamingClient client, Iterator<RequestSpec> supply, int warmupRequests, int measuredRequests,
+                LoadParams params, LoadListener listener) {
+            this.client = client;
+            this.supply = supply;
+            this.warmupRequests = warmupRequests;
+            this.measuredRequests = measuredRequests;
+            this.warmupNs = params.warmupTime().toNanos();
+            this.conditions = params.stop();
+            this.listener = listener;
+            this.planned = warmupRequests + measuredRequests;
         }
-        for (RequestSpec spec : specs) {
-            long freeSinceNs = takeUninterruptibly(freeStreams);
-            pending.add(client.send(spec, freeSinceNs).whenComplete((r, e) -> {
-                listener.onComplete(r);
-                freeStreams.add(r.doneNs());
-            }));
+
+        void scheduled(ArrivalProfile.Scheduled profile) {
+            long[] offsets = offsets(profile);
+            planned = offsets.length;
+            Semaphore slots = profile instanceof ArrivalProfile.Capped capped
+                    ? new Semaphore(capped.maxConcurrency(), true) : null;
+            t0 = System.nanoTime() + START_DELAY_NS;
+            for (int i = 0; i < offsets.length && supply.hasNext(); i++) {
+                long intendedNs = t0 + offsets[i];
+                if (stopsBefore(intendedNs)) {
+                    return;
+                }
+                waitUntil(intendedNs);
+                if (stopsBefore(System.nanoTime())) {
+                    return;
+                }
+                long slotNs = RequestRecord.NONE;
+                if (slots != null) {
+                    slots.acquireUninterruptibly();
+                    slotNs = System.nanoTime();
+                    if (stopsBefore(slotNs)) {
+                        slots.release();
+                        return;
+                    }
+                }
+                send(offsets[i] < warmupNs, intendedNs, slotNs, slots);
+            }
+            stoppedNs = System.nanoTime();
+        }
+
+        void closedLoop(int streams) {
+            // each element is one free stream, carrying the moment it became free
+            LinkedBlockingQueue<Long> freeStreams = new LinkedBlockingQueue<>();
+            t0 = System.nanoTime();
+            for (int s = 0; s < streams; s++) {
+                freeStreams.add(t0);
+            }
+            while (measuredSent < measuredRequests || sent < warmupRequests) {
+                if (!supply.hasNext()) {
+                    break;
+                }
+                long freeSinceNs = takeUninterruptibly(freeStreams);
+                if (stopsBefore(System.nanoTime())) {
+                    return;
+                }
+                boolean inWarmupTime = freeSinceNs - t0 < warmupNs;
+                if (inWarmupTime && sent >= warmupRequests) {
+                    // a warm-up request on top of the planned ones
+                    planned++;
+                }
+                send(inWarmupTime, freeSinceNs, RequestRecord.NONE, null).whenComplete((r, e) -> freeStreams.add(r.doneNs()));
+            }
+            stoppedNs = System.nanoTime();
+        }
+
+        /**
+         * The offsets of every request to send: the warm-up requests by count, those within the warm-up time
+         * (offsets are non-decreasing, so they are a prefix too), then the measured ones.
+         */
+        private long[] offsets(ArrivalProfile.Scheduled profile) {
+            int total = warmupRequests + measuredRequests;
+            if (warmupNs == 0) {
+                return profile.offsetsNs(total);
+            }
+            // offsets are prefix-stable: lengthen the schedule until it reaches past the warm-up time
+            int length = Math.max(total, 1);
+            while (true) {
+                long[] offsets = profile.offsetsNs(length);
+                int inWarmup = 0;
+                while (inWarmup < length && offsets[inWarmup] < warmupNs) {
+                    inWarmup++;
+                }
+                if (inWarmup < length) {
+                    return profile.offsetsNs(Math.max(warmupRequests, inWarmup) + measuredRequests);
+                }
+                length = Math.multiplyExact(length, 2);
+            }
+        }
+
+        private CompletableFuture<RequestRecord> send(boolean inWarmupTime, long intendedNs, long slotNs, Semaphore slots) {
+            RequestSpec next = supply.next();
+            boolean warmup = sent < warmupRequests || inWarmupTime;
+            RequestSpec spec = new RequestSpec(next.index(), next.prompt(), next.promptTokens(), next.maxTokens(),
+                    next.exactOutput(), warmup);
+            sent++;
+            if (!warmup) {
+                measuredSent++;
+            }
+            CompletableFuture<RequestRecord> result = client.send(spec, intendedNs)
+                    .thenApply(r -> slotNs == RequestRecord.NONE ? r : r.withSlotNs(slotNs))
+                    .whenComplete((r, e) -> {
+                        if (!r.succeeded()) {
+                            failures.incrementAndGet();
+                        }
+                        listener.onComplete(r);
+                        // the slot is freed last, so a request waiting for it sees this failure counted
+                        if (slots != null) {
+                            slots.release();
+                        }
+                    });
+            pending.add(result);
+            return result;
+        }
+
+        /** Whether a stop condition holds at {@code nowNs}; if so, records why. */
+        private boolean stopsBefore(long nowNs) {
+            int failed = failures.get();
+            if (conditions.maxErrors() > 0 && failed >= conditions.maxErrors()) {
+                reason = LoadResult.StopReason.ERRORS;
+            } else if (conditions.maxDuration() != null && nowNs - t0 >= conditions.maxDuration().toNanos()) {
+                reason = LoadResult.StopReason.DURATION;
+            } else {
+                return false;
+            }
+            failedAtStop = failed;
+            stoppedNs = Math.min(nowNs, System.nanoTime());
+            return true;
+        }
+
+        LoadResult.Stop stop() {
+            double elapsed = stoppedNs == RequestRecord.NONE ? 0 : Math.max(0, stoppedNs - t0) / 1e9;
+            if (reason == LoadResult.StopReason.DURATION) {
+                elapsed = conditions.maxDuration().toNanos() / 1e9;
+            }
+            if (reason == LoadResult.StopReason.COMPLETED) {
+                // every request there was went out, even when the supply held fewer than planned
+                return new LoadResult.Stop(reason, sent, sent, failures.get(), elapsed);
+            }
+            return new LoadResult.Stop(reason, Math.max(planned, sent), sent, failedAtStop, elapsed);
         }
     }
 

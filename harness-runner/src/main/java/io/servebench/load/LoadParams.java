@@ -19,7 +19,13 @@ import java.util.Objects;
  *                             pool from its stream count instead
  * @param apiKey               sent as {@code Authorization: Bearer <key>}; {@code null} to send none. Never logged
  * @param continuousUsageStats ask for cumulative usage on every chunk ({@code stream_options.continuous_usage_stats},
- *                             a vLLM extension) so each token event's token count is exact
+ *                             a vLLM extension, also in SGLang since 0.5.5) so each token event's token count is exact
+ * @param stop                 when to stop sending early
+ * @param warmupTime           requests whose intended send time falls within this long after the start are warm-up
+ *                             requests, whatever their spec says; {@link Duration#ZERO} for none
+ * @param extraBody            a JSON object whose fields are added to every request body (e.g.
+ *                             {@code {"temperature":0}}); {@code null} for none. It may not set the fields the
+ *                             client relies on ({@link RequestBodies#RESERVED_FIELDS})
  */
 public record LoadParams(
         ArrivalProfile profile,
@@ -28,7 +34,10 @@ public record LoadParams(
         Duration requestTimeout,
         int maxConnections,
         String apiKey,
-        boolean continuousUsageStats) {
+        boolean continuousUsageStats,
+        StopConditions stop,
+        Duration warmupTime,
+        String extraBody) {
 
     /** Default cap on requests in flight for open-loop profiles: high, so that it never throttles silently. */
     public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
@@ -46,6 +55,27 @@ public record LoadParams(
         if (apiKey != null && apiKey.isBlank()) {
             throw new IllegalArgumentException("apiKey must be null (no key) or non-blank, got a blank string");
         }
+        Objects.requireNonNull(stop, "stop");
+        if (warmupTime == null || warmupTime.isNegative()) {
+            throw new IllegalArgumentException("warmupTime must be zero or positive, got " + warmupTime);
+        }
+        if (!warmupTime.isZero() && unwrapCap(profile) instanceof ArrivalProfile.Throughput) {
+            throw new IllegalArgumentException("a warm-up time needs a profile that spreads requests over time, but "
+                    + profile + " sends every request at the start; give a warm-up request count instead");
+        }
+        if (extraBody != null) {
+            String problem = RequestBodies.extraBodyProblem(extraBody);
+            if (problem != null) {
+                throw new IllegalArgumentException("extraBody " + problem);
+            }
+        }
+    }
+
+    /** Parameters without stop conditions, warm-up time or extra body fields. */
+    public LoadParams(ArrivalProfile profile, OpenAiApi api, Duration connectTimeout, Duration requestTimeout,
+                      int maxConnections, String apiKey, boolean continuousUsageStats) {
+        this(profile, api, connectTimeout, requestTimeout, maxConnections, apiKey, continuousUsageStats,
+                StopConditions.NONE, Duration.ZERO, null);
     }
 
     /** The chat API, default timeouts and cap, no API key, continuous usage stats requested. */
@@ -55,31 +85,66 @@ public record LoadParams(
     }
 
     public LoadParams withApi(OpenAiApi newApi) {
-        return new LoadParams(profile, newApi, connectTimeout, requestTimeout, maxConnections, apiKey, continuousUsageStats);
+        return new LoadParams(profile, newApi, connectTimeout, requestTimeout, maxConnections, apiKey, continuousUsageStats,
+                stop, warmupTime, extraBody);
     }
 
     public LoadParams withTimeouts(Duration newConnectTimeout, Duration newRequestTimeout) {
         return new LoadParams(profile, api, newConnectTimeout, newRequestTimeout, maxConnections, apiKey,
-                continuousUsageStats);
+                continuousUsageStats, stop, warmupTime, extraBody);
     }
 
     public LoadParams withMaxConnections(int newMaxConnections) {
         return new LoadParams(profile, api, connectTimeout, requestTimeout, newMaxConnections, apiKey,
-                continuousUsageStats);
+                continuousUsageStats, stop, warmupTime, extraBody);
     }
 
     public LoadParams withApiKey(String newApiKey) {
         return new LoadParams(profile, api, connectTimeout, requestTimeout, maxConnections, newApiKey,
-                continuousUsageStats);
+                continuousUsageStats, stop, warmupTime, extraBody);
     }
 
     public LoadParams withContinuousUsageStats(boolean enabled) {
-        return new LoadParams(profile, api, connectTimeout, requestTimeout, maxConnections, apiKey, enabled);
+        return new LoadParams(profile, api, connectTimeout, requestTimeout, maxConnections, apiKey, enabled,
+                stop, warmupTime, extraBody);
     }
 
-    /** The most requests this configuration can have in flight: the connection pool's size. */
+    public LoadParams withStop(StopConditions newStop) {
+        return new LoadParams(profile, api, connectTimeout, requestTimeout, maxConnections, apiKey, continuousUsageStats,
+                newStop, warmupTime, extraBody);
+    }
+
+    public LoadParams withWarmupTime(Duration newWarmupTime) {
+        return new LoadParams(profile, api, connectTimeout, requestTimeout, maxConnections, apiKey, continuousUsageStats,
+                stop, newWarmupTime, extraBody);
+    }
+
+    public LoadParams withExtraBody(String newExtraBody) {
+        return new LoadParams(profile, api, connectTimeout, requestTimeout, maxConnections, apiKey, continuousUsageStats,
+                stop, warmupTime, newExtraBody);
+    }
+
+    /**
+     * The most requests this configuration can have in flight: the connection pool's size. Closed-loop
+     * profiles size it from their streams and {@link ArrivalProfile.Capped} from its cap, so the pool is
+     * never the limit; other open-loop profiles use {@link #maxConnections()}, and a request waiting for a
+     * connection shows as schedule lag.
+     */
     public int maxInFlight() {
-        return profile instanceof ArrivalProfile.Concurrent c ? c.streams() : maxConnections;
+        if (profile instanceof ArrivalProfile.Concurrent c) {
+            return c.streams();
+        }
+        if (profile instanceof ArrivalProfile.Synchronous) {
+            return 1;
+        }
+        if (profile instanceof ArrivalProfile.Capped capped) {
+            return capped.maxConcurrency();
+        }
+        return maxConnections;
+    }
+
+    private static ArrivalProfile unwrapCap(ArrivalProfile profile) {
+        return profile instanceof ArrivalProfile.Capped capped ? capped.schedule() : profile;
     }
 
     /** Like the record's default, but with the API key redacted so that the object is safe to log. */
@@ -88,7 +153,8 @@ public record LoadParams(
         return "LoadParams[profile=" + profile + ", api=" + api + ", connectTimeout=" + connectTimeout
                 + ", requestTimeout=" + requestTimeout + ", maxConnections=" + maxConnections
                 + ", apiKey=" + (apiKey == null ? "none" : "<redacted>")
-                + ", continuousUsageStats=" + continuousUsageStats + "]";
+                + ", continuousUsageStats=" + continuousUsageStats + ", stop=" + stop + ", warmupTime=" + warmupTime
+                + ", extraBody=" + extraBody + "]";
     }
 
     private static void requirePositive(String name, Duration d) {

@@ -1,18 +1,62 @@
 package io.servebench.load;
 
 import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Everything one run of the load generator measured.
  *
- * @param records          one record per request, warm-up included, in id order
+ * @param records          one record per request sent, warm-up included, in id order
  * @param measuredStartNs  the earliest intended send time of a measured (non-warm-up) request,
  *                         {@link RequestRecord#NONE} when there was none: the start of the measurement window
  * @param measuredEndNs    the latest {@code doneNs} of a measured request, failed ones included,
  *                         {@link RequestRecord#NONE} when there was none: the end of the measurement window
+ * @param stop             why sending ended
  */
-public record LoadResult(List<RequestRecord> records, long measuredStartNs, long measuredEndNs) {
+public record LoadResult(List<RequestRecord> records, long measuredStartNs, long measuredEndNs, Stop stop) {
+
     public LoadResult {
         records = List.copyOf(records);
+        Objects.requireNonNull(stop, "stop");
+    }
+
+    /** Why a run stopped sending. */
+    public enum StopReason {
+        /** Every planned request went out. */
+        COMPLETED,
+        /** {@link StopConditions#maxDuration()} passed. */
+        DURATION,
+        /** {@link StopConditions#maxErrors()} requests failed. */
+        ERRORS
+    }
+
+    /**
+     * How sending ended.
+     *
+     * @param reason         why
+     * @param planned        requests the run would have sent without a stop condition, warm-up included
+     * @param sent           requests actually sent, warm-up included
+     * @param failed         requests that had failed when sending stopped, warm-up included
+     * @param elapsedSeconds seconds from the start instant to the moment sending stopped (the last send for
+     *                       {@link StopReason#COMPLETED})
+     */
+    public record Stop(StopReason reason, int planned, int sent, int failed, double elapsedSeconds) {
+
+        /**
+         * One sentence for reports when the run stopped early, e.g. {@code stopped after 60 s (duration
+         * limit): 480 of 1000 requests sent}; empty when every request went out.
+         */
+        public Optional<String> note() {
+            return switch (reason) {
+                case COMPLETED -> Optional.empty();
+                case DURATION -> Optional.of(String.format(Locale.ROOT,
+                        "stopped after %.3g s (duration limit): %d of %d requests sent", elapsedSeconds, sent, planned));
+                case ERRORS -> Optional.of(String.format(Locale.ROOT,
+                        "aborted after %d failed requests (error limit) at %.3g s: %d of %d requests sent",
+                        failed, elapsedSeconds, sent, planned));
+            };
+        }
     }
 }

@@ -25,6 +25,9 @@ import java.util.Arrays;
  * @param coalescedEvents    token events that shared their read with an earlier token event
  * @param httpStatus         the response status, 0 when none arrived
  * @param error              why the request failed ({@code kind: detail}), {@code null} when it succeeded
+ * @param slotNs             when the request got a slot under its profile's concurrency cap
+ *                           ({@link ArrivalProfile.Capped}): {@code slotNs − intendedNs} is its client queue
+ *                           wait. {@link #NONE} when the profile has no cap
  */
 public record RequestRecord(
         long id,
@@ -44,7 +47,8 @@ public record RequestRecord(
         int eventsPerReadMax,
         int coalescedEvents,
         int httpStatus,
-        String error) {
+        String error,
+        long slotNs) {
 
     /** Marks a timestamp that did not happen. */
     public static final long NONE = Long.MIN_VALUE;
@@ -54,6 +58,23 @@ public record RequestRecord(
             throw new IllegalArgumentException("eventTimesNs and eventTokens differ in length: "
                     + eventTimesNs.length + " vs " + eventTokens.length);
         }
+    }
+
+    /** A record of a request that had no concurrency cap to wait for ({@link #slotNs()} = {@link #NONE}). */
+    public RequestRecord(long id, boolean warmup, long intendedNs, long sentNs, long firstTokenNs, long firstContentNs,
+                         long endNs, long doneNs, int promptTokens, int outputTokens, TokenSource outputTokensSource,
+                         long[] eventTimesNs, int[] eventTokens, TokenSource eventTokensSource, int eventsPerReadMax,
+                         int coalescedEvents, int httpStatus, String error) {
+        this(id, warmup, intendedNs, sentNs, firstTokenNs, firstContentNs, endNs, doneNs, promptTokens, outputTokens,
+                outputTokensSource, eventTimesNs, eventTokens, eventTokensSource, eventsPerReadMax, coalescedEvents,
+                httpStatus, error, NONE);
+    }
+
+    /** This record with {@link #slotNs()} set. */
+    public RequestRecord withSlotNs(long newSlotNs) {
+        return new RequestRecord(id, warmup, intendedNs, sentNs, firstTokenNs, firstContentNs, endNs, doneNs, promptTokens,
+                outputTokens, outputTokensSource, eventTimesNs, eventTokens, eventTokensSource, eventsPerReadMax,
+                coalescedEvents, httpStatus, error, newSlotNs);
     }
 
     public boolean succeeded() {
@@ -78,7 +99,7 @@ public record RequestRecord(
                 && Arrays.equals(eventTimesNs, r.eventTimesNs) && Arrays.equals(eventTokens, r.eventTokens)
                 && eventTokensSource == r.eventTokensSource && eventsPerReadMax == r.eventsPerReadMax
                 && coalescedEvents == r.coalescedEvents && httpStatus == r.httpStatus
-                && java.util.Objects.equals(error, r.error);
+                && java.util.Objects.equals(error, r.error) && slotNs == r.slotNs;
     }
 
     @Override

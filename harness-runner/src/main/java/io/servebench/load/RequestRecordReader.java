@@ -78,7 +78,9 @@ public final class RequestRecordReader {
                 TokenSource.valueOf(required(n, EVENTS_SOURCE).asText()),
                 (int) integer(n, EVENTS_PER_READ_MAX), (int) integer(n, COALESCED_EVENTS),
                 (int) integer(n, STATUS),
-                error.isNull() ? null : error.asText());
+                error.isNull() ? null : error.asText(),
+                // files written before the concurrency cap existed have no slot_ns
+                n.has(SLOT_NS) ? time(n, SLOT_NS) : RequestRecord.NONE);
     }
 
     private static JsonNode required(JsonNode n, String key) {

@@ -18,7 +18,8 @@ import java.util.zip.GZIPOutputStream;
  * {@code null} when the moment did not happen):
  * {@code id, warmup, intended_ns, sent_ns, first_token_ns, first_content_ns, end_ns, done_ns,
  * prompt_tokens, output_tokens, output_tokens_source, events ([[t_ns, tokens], ...]), events_source,
- * events_per_read_max, coalesced_events, status, error} ({@code error} null when the request succeeded).
+ * events_per_read_max, coalesced_events, status, error, slot_ns} ({@code error} null when the request succeeded;
+ * {@code slot_ns} null when the profile had no concurrency cap).
  * {@link RequestRecordReader} reads them back.
  */
 public final class RequestRecordWriter {
@@ -40,6 +41,7 @@ public final class RequestRecordWriter {
     static final String COALESCED_EVENTS = "coalesced_events";
     static final String STATUS = "status";
     static final String ERROR = "error";
+    static final String SLOT_NS = "slot_ns";
 
     /** Trial names become file names: keep them to a portable, separator-free alphabet. */
     private static final Pattern TRIAL_NAME = Pattern.compile("[A-Za-z0-9._=+-]+");
@@ -105,6 +107,7 @@ public final class RequestRecordWriter {
         json.writeNumberField(COALESCED_EVENTS, r.coalescedEvents());
         json.writeNumberField(STATUS, r.httpStatus());
         json.writeStringField(ERROR, r.error());
+        writeTime(json, SLOT_NS, r.slotNs());
         json.writeEndObject();
     }
 

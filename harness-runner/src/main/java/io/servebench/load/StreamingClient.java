@@ -1,5 +1,6 @@
 package io.servebench.load;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servebench.engine.Endpoint;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
@@ -67,6 +68,7 @@ public final class StreamingClient implements AutoCloseable {
     private final DeltaTokenCounter counter;
     private final URI uri;
     private final CloseableHttpAsyncClient client;
+    private final ObjectNode extraBody;
 
     /** A client that counts one token per event when the server sends no continuous usage. */
     public StreamingClient(Endpoint endpoint, LoadParams params) {
@@ -82,6 +84,8 @@ public final class StreamingClient implements AutoCloseable {
         this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
         this.params = Objects.requireNonNull(params, "params");
         this.counter = Objects.requireNonNull(counter, "counter");
+        // parsed once; RequestBodies only reads it, so one node serves every request
+        this.extraBody = params.extraBody() == null ? null : RequestBodies.parseExtraBody(params.extraBody());
         String base = endpoint.baseUri().toString();
         this.uri = URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + params.api().path());
 
@@ -141,7 +145,7 @@ public final class StreamingClient implements AutoCloseable {
             if (params.apiKey() != null) {
                 request.addHeader("Authorization", "Bearer " + params.apiKey());
             }
-            byte[] body = RequestBodies.build(params.api(), endpoint.model(), spec, params.continuousUsageStats());
+            byte[] body = RequestBodies.build(params.api(), endpoint.model(), spec, params.continuousUsageStats(), extraBody);
             AsyncEntityProducer entity = new SendStampingProducer(
                     AsyncEntityProducers.create(body, ContentType.APPLICATION_JSON), exchange);
             client.execute(new BasicRequestProducer(request, entity), exchange, null, HttpClientContext.create(),

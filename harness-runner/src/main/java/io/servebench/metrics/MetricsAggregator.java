@@ -196,6 +196,9 @@ public final class MetricsAggregator {
         if (s != RequestRecord.NONE && a != RequestRecord.NONE) {
             samples.get(Metric.SCHEDULE_LAG).add(ordered(r, "intendedNs", a, "sentNs", s));
         }
+        if (r.slotNs() != RequestRecord.NONE) {
+            samples.get(Metric.CLIENT_QUEUE_WAIT).add(ordered(r, "intendedNs", a, "slotNs", r.slotNs()));
+        }
         if (f != RequestRecord.NONE) {
             samples.get(Metric.TTFT).add(ordered(r, "sentNs", s, "firstTokenNs", f));
             if (a != RequestRecord.NONE) {

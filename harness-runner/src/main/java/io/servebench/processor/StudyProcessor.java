@@ -8,6 +8,7 @@ import io.servebench.runner.study.Problem;
 import io.servebench.runner.study.StudyChecker;
 import io.servebench.runner.study.StudyDescriptor;
 import io.servebench.runner.study.VariantDescriptor;
+import io.servebench.runner.study.WorkloadOption;
 import io.servebench.runner.study.WorkloadSpec;
 import io.servebench.metrics.SloSpec;
 
@@ -185,6 +186,7 @@ public final class StudyProcessor extends AbstractProcessor {
         Integer concurrency = null;
         Integer requests = null;
         Integer warmup = null;
+        Map<String, String> options = new java.util.LinkedHashMap<>();
         for (var entry : given.entrySet()) {
             Object value = entry.getValue().getValue();
             switch (entry.getKey().getSimpleName().toString()) {
@@ -195,11 +197,16 @@ public final class StudyProcessor extends AbstractProcessor {
                 case "requests" -> requests = value instanceof Number n ? n.intValue() : null;
                 case "warmup" -> warmup = value instanceof Number n ? n.intValue() : null;
                 default -> {
-                    // an attribute this processor does not know: a newer annotation; javac checked it
+                    String name = entry.getKey().getSimpleName().toString();
+                    // any other attribute is one this processor does not know (a newer annotation); javac checked it
+                    if (WorkloadOption.byKey(name).isPresent() && !"".equals(value)) {
+                        options.put(name, value instanceof Number n ? WorkloadOption.format(n.doubleValue())
+                                : String.valueOf(value));
+                    }
                 }
             }
         }
-        return new WorkloadSpec(dataset, profile, rate, concurrency, requests, warmup);
+        return new WorkloadSpec(dataset, profile, rate, concurrency, requests, warmup, options);
     }
 
     private void report(Problem problem, StudyElements study) {

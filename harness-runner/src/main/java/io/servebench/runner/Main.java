@@ -1,6 +1,7 @@
 package io.servebench.runner;
 
 import io.servebench.metrics.SloSpec;
+import io.servebench.load.LoadParams;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -55,8 +56,10 @@ public final class Main implements Callable<Integer> {
     boolean dryRun;
 
     @Option(names = "-p", paramLabel = "NAME=V1,V2", description = {
-            "Override a parameter or workload setting (dataset, profile, rate, concurrency, requests, warmup)",
-            "with a list of values; the benchmarks expand over them. Repeatable."})
+            "Override a parameter or workload setting (dataset, profile, rate, concurrency, requests, warmup,",
+            "warmupSeconds, burstiness, rampUpSeconds, maxConcurrency, durationSeconds, maxErrors, sweepRates, api,",
+            "extraBody, continuousUsage) with a list of values; the benchmarks expand over them. Repeatable.",
+            "extraBody takes one JSON object, commas included."})
     List<String> params = new ArrayList<>();
 
     @Option(names = "-r", paramLabel = "N", description = "Repetitions of every trial, for noise estimates (default: ${DEFAULT-VALUE}).")
@@ -108,6 +111,20 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", description = "Seed for request order, arrival times and the simulated engine (default: ${DEFAULT-VALUE}).")
     long seed = 42;
 
+    @Option(names = "--api-key-env", paramLabel = "NAME", description = {"Send the value of environment variable NAME as",
+            "'Authorization: Bearer' (only the name is recorded)."})
+    String apiKeyEnv;
+
+    @Option(names = "--connect-timeout", paramLabel = "SECONDS", description = "Longest wait for a connection (default: ${DEFAULT-VALUE}).")
+    double connectTimeoutSeconds = LoadParams.DEFAULT_CONNECT_TIMEOUT.toSeconds();
+
+    @Option(names = "--request-timeout", paramLabel = "SECONDS", description = {"Longest silence while a request is in flight",
+            "before it fails as a timeout (default: ${DEFAULT-VALUE})."})
+    double requestTimeoutSeconds = LoadParams.DEFAULT_REQUEST_TIMEOUT.toSeconds();
+
+    /** Overrides whose one value may itself contain commas. */
+    private static final List<String> UNSPLIT_OVERRIDES = List.of("extraBody");
+
     public static void main(String[] args) {
         System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
@@ -136,9 +153,11 @@ public final class Main implements Callable<Integer> {
         Map<String, List<String>> overrides = parseOverrides(params);
         Path dir = output != null ? output
                 : Path.of("results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        ClientOptions client = new ClientOptions(apiKeyEnv, seconds("--connect-timeout", connectTimeoutSeconds),
+                seconds("--request-timeout", requestTimeoutSeconds));
         RunParams run = new RunParams(includes, overrides, repetitions, dir, engineOptions(), quick, seed, freshServer,
                 Duration.ofMillis(Math.round(settleSeconds * 1000)),
-                new EngineOverrides(engineExe, engineEnv, engineWorkdir, engineUrl));
+                new EngineOverrides(engineExe, engineEnv, engineWorkdir, engineUrl), client);
         PrintWriter out = spec.commandLine().getOut();
         Runner runner = new Runner(run, out, slo == null ? SloSpec.NONE : SloSpec.parse(slo));
         if (list) {
@@ -177,7 +196,9 @@ public final class Main implements Callable<Integer> {
             if (eq <= 0) {
                 throw new UsageException("-p " + p + ": expected NAME=V1,V2 (e.g. -p rate=1,4)");
             }
-            List<String> values = Arrays.stream(p.substring(eq + 1).split(",")).map(String::strip).toList();
+            String value = p.substring(eq + 1);
+            List<String> values = UNSPLIT_OVERRIDES.contains(p.substring(0, eq).strip()) ? List.of(value.strip())
+                    : Arrays.stream(value.split(",")).map(String::strip).toList();
             if (values.stream().anyMatch(String::isEmpty)) {
                 throw new UsageException("-p " + p + ": empty value; expected NAME=V1,V2 (e.g. -p rate=1,4)");
             }
@@ -186,6 +207,13 @@ public final class Main implements Callable<Integer> {
             }
         }
         return overrides;
+    }
+
+    private static Duration seconds(String option, double seconds) {
+        if (!(seconds > 0) || Double.isInfinite(seconds)) {
+            throw new UsageException(option + " " + seconds + ": expected a positive number of seconds");
+        }
+        return Duration.ofNanos(Math.round(seconds * 1e9));
     }
 
     /** A command line that cannot run: reported on one line, exit code 2. */

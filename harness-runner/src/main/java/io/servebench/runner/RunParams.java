@@ -21,10 +21,11 @@ import java.util.Map;
  * @param freshServer start a server for every trial instead of reusing one across trials of one configuration
  * @param settle      pause between two trials on one server, after its prefix cache was reset
  * @param engineOverrides the command line's engine executable, environment, working directory and URL
+ * @param client      the HTTP client's API key variable and timeouts
  */
 public record RunParams(List<String> includes, Map<String, List<String>> overrides, int repetitions, Path outputDir,
                         EngineOptions engines, boolean quick, long seed, boolean freshServer, Duration settle,
-                        EngineOverrides engineOverrides) {
+                        EngineOverrides engineOverrides, ClientOptions client) {
 
     /** Seconds of load per trial in quick mode. */
     public static final int QUICK_SECONDS = 4;
@@ -38,6 +39,7 @@ public record RunParams(List<String> includes, Map<String, List<String>> overrid
         if (repetitions < 1) {
             throw new IllegalArgumentException("-r " + repetitions + ": expected at least 1 repetition");
         }
+        java.util.Objects.requireNonNull(client, "client");
     }
 
     /** Whether the simulated engine stands in for the studies' engines. */

@@ -12,6 +12,8 @@ import io.servebench.engine.sim.SimTokenizer;
 import io.servebench.load.ArrivalProfile;
 import io.servebench.load.LoadGenerator;
 import io.servebench.load.LoadParams;
+import io.servebench.load.OpenAiApi;
+import io.servebench.load.StopConditions;
 import io.servebench.load.LoadResult;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.RequestRecordWriter;
@@ -24,12 +26,14 @@ import io.servebench.metrics.SloSpec;
 import io.servebench.reports.JmhJsonWriter;
 import io.servebench.reports.RunJournal;
 import io.servebench.reports.SummaryMarkdownWriter;
+import io.servebench.results.Metric;
 import io.servebench.results.RunResult;
 import io.servebench.results.ServerEnvironment;
 import io.servebench.results.TrialMetrics;
 import io.servebench.results.TrialResult;
 import io.servebench.runner.plan.BenchmarkPoint;
 import io.servebench.runner.plan.EngineOverrides;
+import io.servebench.runner.plan.LoadOptions;
 import io.servebench.runner.plan.Trial;
 import io.servebench.runner.plan.TrialPlan;
 import io.servebench.runner.plan.TrialPlanner;
@@ -47,16 +51,22 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
@@ -68,6 +78,9 @@ import java.util.stream.Collectors;
  */
 public final class Runner {
 
+    /** Engine kinds that send cumulative usage on every chunk when asked (SGLang since 0.5.5, sgl-project/sglang#12241). */
+    static final List<String> CONTINUOUS_USAGE_ENGINES = List.of("vllm", "sglang", "sim");
+
     private final RunParams params;
     private final PrintWriter out;
     private final Map<String, Dataset> datasets = new HashMap<>();
@@ -76,7 +89,10 @@ public final class Runner {
     private final SloSpec sloOverride;
     private final PrometheusScraper scraper = new PrometheusScraper();
     /** The SLOs each trial's goodput was computed for, by trial id. */
-    private final Map<String, SloSpec> trialSlos = new HashMap<>();
+    private final Map<String, SloSpec> trialSlos = new ConcurrentHashMap<>();
+    private final UnaryOperator<String> environment;
+    // read from the environment when the run starts; never printed or written
+    private String apiKey;
 
     public Runner(RunParams params, PrintWriter out) {
         this(params, out, SloSpec.NONE);
@@ -84,9 +100,23 @@ public final class Runner {
 
     /** @param sloOverride SLOs from the command line ({@code --slo}), laid over each variant's {@code @Slo} */
     public Runner(RunParams params, PrintWriter out, SloSpec sloOverride) {
+        this(params, out, sloOverride, System::getenv);
+    }
+
+    /** @param environment looks up environment variables (the API key's), {@code System::getenv} but in tests */
+    Runner(RunParams params, PrintWriter out, UnaryOperator<String> environment) {
+        this(params, out, SloSpec.NONE, environment);
+    }
+
+    private Runner(RunParams params, PrintWriter out, SloSpec sloOverride, UnaryOperator<String> environment) {
         this.params = params;
         this.out = out;
         this.sloOverride = sloOverride;
+        this.environment = environment;
+    }
+
+    /** One measured load of a trial: the trial itself, or one step of a sweep. */
+    private record Step(String sweepStep, Double rate, List<TrialMetrics> repetitions) {
     }
 
     /** The benchmarks on the class path that the include patterns select, sorted. */
@@ -149,9 +179,11 @@ public final class Runner {
         for (Trial trial : plan.trials()) {
             WorkloadPoint w = effective(trial.workload());
             out.printf("%-34s %s | %s | %s%n", trial.id(), engineLabel(trial), w.label(),
-                    plan.pointsOf(trial).stream().map(Runner::pointLabel).collect(Collectors.joining(", ")));
+                    plan.pointsOf(trial).stream().map(Runner::pointLabel).collect(Collectors.joining(", "))
+                            + (w.resultBlocks() > 1 ? " (" + w.resultBlocks() + " result blocks each, one per sweep step)" : ""));
         }
-        out.printf("%d result blocks from %d distinct trials%n", plan.points().size(), plan.trials().size());
+        out.printf("%d result blocks from %d distinct trials%n",
+                plan.points().stream().mapToInt(p -> p.trial().workload().resultBlocks()).sum(), plan.trials().size());
         out.printf("%d trials, %d server starts%n", plan.trials().size(), serverStarts(plan));
     }
 
@@ -169,12 +201,14 @@ public final class Runner {
         return p.paramValues().isEmpty() ? simple : simple + p.paramValues();
     }
 
-    /** The workload as this run sends it: quick mode shortens it. */
+    /**
+     * The workload as this run sends it: quick mode shortens it. Profiles without a rate or stream count
+     * (synchronous, throughput, sweep) get quick mode's fewest requests per trial (or step).
+     */
     private WorkloadPoint effective(WorkloadPoint declared) {
-        double rateEquivalent = Profile.CONCURRENT.equals(declared.profile()) ? declared.concurrency() : declared.rate();
-        int requests = params.requestsFor(declared.requests(), rateEquivalent);
-        return new WorkloadPoint(declared.dataset(), declared.profile(), declared.rate(), declared.concurrency(), requests,
-                declared.warmup());
+        double rateEquivalent = Profile.CONCURRENT.equals(declared.profile()) ? declared.concurrency()
+                : declared.hasRate() ? declared.rate() : 0;
+        return declared.withRequests(params.requestsFor(declared.requests(), rateEquivalent));
     }
 
     /**
@@ -184,8 +218,9 @@ public final class Runner {
      */
     public boolean run() throws IOException {
         TrialPlan plan = plan();
-        // A missing dataset file is a mistake on the command line: say so before any engine starts.
+        // A missing dataset file or API key is a mistake on the command line: say so before any engine starts.
         plan.trials().stream().map(t -> t.workload().dataset()).distinct().forEach(this::dataset);
+        apiKey = apiKey();
         Path dir = params.outputDir();
         Files.createDirectories(dir.resolve("logs"));
         Files.createDirectories(dir.resolve("requests"));
@@ -193,7 +228,7 @@ public final class Runner {
         out.printf("ServeBench %s: %d trials, %d server starts%s, results in %s%n", ServeBenchVersion.get(),
                 plan.trials().size(), serverStarts(plan), params.simulate() ? " (simulated)" : "", dir);
 
-        Map<String, List<TrialMetrics>> measured = new ConcurrentHashMap<>();
+        Map<String, List<Step>> measured = new ConcurrentHashMap<>();
         Map<String, String> failures = new ConcurrentHashMap<>();
         // Ctrl-C or SIGTERM mid-run still leaves reports of every finished trial (the journal has them anyway).
         AtomicBoolean reported = new AtomicBoolean();
@@ -236,7 +271,7 @@ public final class Runner {
     }
 
     private void runServer(List<Trial> trials, TrialPlan plan, int done, RunJournal journal,
-                           Map<String, List<TrialMetrics>> measured, Map<String, String> failures) throws IOException {
+                           Map<String, List<Step>> measured, Map<String, String> failures) throws IOException {
         Trial first = trials.get(0);
         Path log = params.outputDir().resolve("logs")
                 .resolve(first.serverId() + (params.freshServer() ? "-" + first.id() : "") + ".log");
@@ -262,19 +297,29 @@ public final class Runner {
                     if (t > 0) {
                         settle(engine, trial);
                     }
-                    List<TrialMetrics> reps = new ArrayList<>();
+                    String progress = String.format("[%d/%d] ", done + t + 1, plan.trials().size());
+                    // Requests finished before a crash are kept: the block shows them next to the failure.
+                    List<Step> steps = new ArrayList<>();
                     try {
                         SloSpec slo = slo(trial, plan);
                         trialSlos.put(trial.id(), slo);
-                        for (int r = 1; r <= params.repetitions() && engine.failure().isEmpty(); r++) {
-                            reps.add(measure(engine, trial, r, done + t + 1, plan.trials().size(), slo, scrapeNoted));
+                        Measurement m = new Measurement(engine, trial.server().engine(), slo, scrapeNoted);
+                        if (Profile.SWEEP.equals(trial.workload().profile())) {
+                            steps.addAll(sweep(m, trial, progress));
+                        } else {
+                            List<TrialMetrics> reps = new ArrayList<>();
+                            steps.add(new Step(null, null, reps));
+                            for (int r = 1; r <= params.repetitions() && engine.failure().isEmpty(); r++) {
+                                String name = params.repetitions() > 1 ? trial.id() + "-r" + r : trial.id();
+                                WorkloadPoint w = effective(trial.workload());
+                                reps.add(measure(m, w, profile(w, r), name, progress + name));
+                            }
                         }
                     } catch (RuntimeException e) {
                         failures.put(trial.id(), "trial failed: " + e);
                         out.printf("  %s failed: %s%n", trial.id(), e);
                     }
-                    // Requests finished before a crash are kept: the block shows them next to the failure.
-                    measured.put(trial.id(), reps);
+                    measured.put(trial.id(), steps);
                     died = engine.failure().orElse(null);
                     if (died != null) {
                         failures.put(trial.id(), died);
@@ -353,30 +398,159 @@ public final class Runner {
         return result.snapshot();
     }
 
-    private TrialMetrics measure(RunningEngine engine, Trial trial, int repetition, int index, int total, SloSpec slo,
-                                 boolean[] scrapeNoted) throws IOException {
-        WorkloadPoint w = effective(trial.workload());
-        List<RequestSpec> specs = dataset(w.dataset()).requests(w.warmup(), w.requests(), params.seed());
-        ArrivalProfile profile = switch (w.profile()) {
-            case Profile.CONCURRENT -> new ArrivalProfile.Concurrent(w.concurrency());
-            case Profile.POISSON -> new ArrivalProfile.Poisson(w.rate(), params.seed() + repetition);
-            default -> new ArrivalProfile.Constant(w.rate());
-        };
-        String name = params.repetitions() > 1 ? trial.id() + "-r" + repetition : trial.id();
-        try (TrialProgress progress = TrialProgress.start(out, String.format("[%d/%d] %s", index, total, name), specs.size())) {
-            var before = scrape(engine, scrapeNoted);
-            LoadResult result = new LoadGenerator().run(engine.endpoint(), specs, LoadParams.of(profile), progress);
-            var after = before.isPresent() ? scrape(engine, scrapeNoted) : java.util.Optional.<PrometheusSnapshot>empty();
+    /** What every load of one trial shares: its engine, the SLOs of its goodput, whether a missing scrape was noted. */
+    private record Measurement(RunningEngine engine, String engineKind, SloSpec slo, boolean[] scrapeNoted) {
+    }
+
+    /**
+     * Runs one load and aggregates it; a stop condition that ended it early becomes a note on the metrics.
+     *
+     * @param name the requests file's name
+     */
+    private TrialMetrics measure(Measurement m, WorkloadPoint w, ArrivalProfile profile, String name, String progressLabel)
+            throws IOException {
+        LoadParams load = loadParams(m.engineKind(), w, profile);
+        Iterator<RequestSpec> supply = dataset(w.dataset()).supply(params.seed());
+        try (TrialProgress progress = TrialProgress.start(out, progressLabel, w.warmup() + w.requests())) {
+            var before = scrape(m.engine(), m.scrapeNoted());
+            LoadResult result = new LoadGenerator().run(m.engine().endpoint(), supply, w.warmup(), w.requests(), load, progress);
+            var after = before.isPresent() ? scrape(m.engine(), m.scrapeNoted()) : java.util.Optional.<PrometheusSnapshot>empty();
             RequestRecordWriter.writeTrial(params.outputDir(), name, result.records());
             List<RequestRecord> measuredRecords = result.records().stream().filter(r -> !r.warmup()).toList();
-            TrialMetrics metrics = new MetricsAggregator().aggregate(measuredRecords, slo);
+            TrialMetrics metrics = new MetricsAggregator().aggregate(measuredRecords, m.slo());
             if (before.isPresent() && after.isPresent()) {
                 // warm-up requests are in the server's counters too: its figures cover the whole repetition
                 metrics = metrics.withServerMetrics(ServerMetricsDelta.between(before.get(), after.get()));
             }
+            metrics = result.stop().note().map(metrics::withNote).orElse(metrics);
             progress.finish(metrics);
             return metrics;
         }
+    }
+
+    /**
+     * Runs a sweep as guidellm does: synchronous, then throughput, then {@code sweepRates} constant rates
+     * evenly spaced strictly between the two measured request rates (rounded to 3 significant digits, the
+     * rate then sent and reported). The rates come from the first repetition, so every repetition runs the
+     * same steps and their numbers can be pooled.
+     */
+    private List<Step> sweep(Measurement m, Trial trial, String progress) throws IOException {
+        WorkloadPoint w = effective(trial.workload());
+        int cap = w.options().maxConcurrency();
+        int steps = w.resultBlocks();
+        String format = "s%0" + Integer.toString(steps).length() + "d-%s";
+        List<List<TrialMetrics>> reps = new ArrayList<>();
+        for (int i = 0; i < steps; i++) {
+            reps.add(new ArrayList<>());
+        }
+        double[] rates = null;
+        List<String> names = new ArrayList<>();
+        for (int r = 1; r <= params.repetitions(); r++) {
+            String suffix = params.repetitions() > 1 ? "-r" + r : "";
+            names.clear();
+            for (int i = 0; i < steps; i++) {
+                String step = String.format(format, i + 1, i == 0 ? "synchronous" : i == 1 ? "throughput" : "constant");
+                names.add(step);
+                ArrivalProfile profile;
+                WorkloadPoint stepLoad = w;
+                if (i == 0) {
+                    profile = new ArrivalProfile.Synchronous();
+                } else if (i == 1) {
+                    profile = capped(new ArrivalProfile.Throughput(), cap);
+                } else {
+                    stepLoad = w.withRequests(params.requestsFor(trial.workload().requests(), rates[i - 2]));
+                    profile = capped(new ArrivalProfile.Constant(rates[i - 2]), cap);
+                }
+                String name = trial.id() + "-" + step + suffix;
+                TrialMetrics metrics = measure(m, stepLoad, profile, name, progress + name);
+                reps.get(i).add(metrics);
+                if (i == 1 && rates == null) {
+                    rates = ratesBetween(requestRate(reps.get(0).get(0), "synchronous"), requestRate(metrics, "throughput"),
+                            w.options().sweepRates());
+                }
+            }
+        }
+        List<Step> result = new ArrayList<>();
+        for (int i = 0; i < steps; i++) {
+            result.add(new Step(names.get(i), i < 2 ? null : rates[i - 2], reps.get(i)));
+        }
+        return result;
+    }
+
+    /** {@code k} rates evenly spaced strictly between {@code low} and {@code high}, to 3 significant digits. */
+    static double[] ratesBetween(double low, double high, int k) {
+        double[] rates = new double[k];
+        for (int i = 1; i <= k; i++) {
+            double rate = low + (high - low) * i / (k + 1);
+            rates[i - 1] = new BigDecimal(rate).round(new MathContext(3)).doubleValue();
+        }
+        return rates;
+    }
+
+    private static double requestRate(TrialMetrics metrics, String step) {
+        OptionalDouble rate = metrics.value(Metric.REQUEST_THROUGHPUT);
+        if (rate.isEmpty() || !(rate.getAsDouble() > 0)) {
+            throw new IllegalStateException("the sweep's " + step + " step measured no request throughput ("
+                    + (long) metrics.value(Metric.SUCCESSFUL_REQUESTS).orElse(0) + " successful requests), so it cannot"
+                    + " place its constant rates");
+        }
+        return rate.getAsDouble();
+    }
+
+    /** The arrival profile of a (non-sweep) workload point; rate profiles draw from a seed per repetition. */
+    private ArrivalProfile profile(WorkloadPoint w, int repetition) {
+        LoadOptions o = w.options();
+        long seed = params.seed() + repetition;
+        switch (w.profile()) {
+            case Profile.CONCURRENT:
+                return new ArrivalProfile.Concurrent(w.concurrency());
+            case Profile.SYNCHRONOUS:
+                return new ArrivalProfile.Synchronous();
+            case Profile.THROUGHPUT:
+                return capped(new ArrivalProfile.Throughput(), o.maxConcurrency());
+            default:
+                ArrivalProfile.Rate rate = switch (w.profile()) {
+                    case Profile.POISSON -> new ArrivalProfile.Poisson(w.rate(), seed);
+                    case Profile.GAMMA -> new ArrivalProfile.Gamma(w.rate(), o.burstiness(), seed);
+                    default -> new ArrivalProfile.Constant(w.rate());
+                };
+                ArrivalProfile.Scheduled schedule = o.rampUpSeconds() > 0 ? new ArrivalProfile.RampUp(rate, o.rampUpSeconds()) : rate;
+                return capped(schedule, o.maxConcurrency());
+        }
+    }
+
+    private static ArrivalProfile.Scheduled capped(ArrivalProfile.Scheduled schedule, int maxConcurrency) {
+        return maxConcurrency > 0 ? new ArrivalProfile.Capped(schedule, maxConcurrency) : schedule;
+    }
+
+    /** The client settings of one load: the run's (API key, timeouts) and the workload's. */
+    private LoadParams loadParams(String engineKind, WorkloadPoint w, ArrivalProfile profile) {
+        LoadOptions o = w.options();
+        boolean continuousUsage = o.continuousUsage() != null ? o.continuousUsage()
+                : CONTINUOUS_USAGE_ENGINES.contains(engineKind);
+        return LoadParams.of(profile)
+                .withApi("completions".equals(o.api()) ? OpenAiApi.COMPLETIONS : OpenAiApi.CHAT)
+                .withTimeouts(params.client().connectTimeout(), params.client().requestTimeout())
+                .withApiKey(apiKey)
+                .withContinuousUsageStats(continuousUsage)
+                .withStop(new StopConditions(o.durationSeconds() > 0 ? Duration.ofNanos(Math.round(o.durationSeconds() * 1e9)) : null,
+                        o.maxErrors()))
+                .withWarmupTime(Duration.ofNanos(Math.round(o.warmupSeconds() * 1e9)))
+                .withExtraBody(o.extraBody());
+    }
+
+    /** The API key named by {@code --api-key-env}, {@code null} when none is. */
+    private String apiKey() {
+        String variable = params.client().apiKeyEnv();
+        if (variable == null) {
+            return null;
+        }
+        String key = environment.apply(variable);
+        if (key == null || key.isBlank()) {
+            throw new Main.UsageException("--api-key-env " + variable + ": the environment variable " + variable
+                    + " is not set or empty; expected it to hold the API key");
+        }
+        return key.strip();
     }
 
     private Dataset dataset(String spec) {
@@ -387,42 +561,58 @@ public final class Runner {
         }
     }
 
-    private List<TrialResult> results(List<BenchmarkPoint> points, Map<String, List<TrialMetrics>> measured,
+    private List<TrialResult> results(List<BenchmarkPoint> points, Map<String, List<Step>> measured,
                                       Map<String, String> failures) {
         List<TrialResult> results = new ArrayList<>();
         for (BenchmarkPoint p : points) {
             Trial trial = p.trial();
             WorkloadPoint w = effective(trial.workload());
-            Map<String, String> blockParams = new LinkedHashMap<>();
-            blockParams.put("engine", engineName(trial));
-            blockParams.put("model", trial.server().model());
-            blockParams.put("dataset", w.dataset());
-            blockParams.put("profile", w.profile());
-            if (Profile.CONCURRENT.equals(w.profile())) {
-                blockParams.put("concurrency", Integer.toString(w.concurrency()));
-            } else {
-                blockParams.put("rate", WorkloadPoint.formatRate(w.rate()));
-            }
-            blockParams.put("requests", Integer.toString(w.requests()));
-            blockParams.put("warmup", Integer.toString(w.warmup()));
-            blockParams.put(TrialResult.FLAGS, String.join(" ", trial.server().args()));
-            SloSpec slo = trialSlos.get(trial.id());
-            if (slo != null && slo.stated()) {
-                blockParams.put("slo", slo.toString());
-            }
-            p.paramValues().forEach(blockParams::putIfAbsent);
             String failure = failures.get(trial.id());
-            List<TrialMetrics> reps = measured.getOrDefault(trial.id(), List.of());
-            if (failure == null && reps.isEmpty()) {
+            List<Step> steps = measured.getOrDefault(trial.id(), List.of());
+            if (failure == null && steps.isEmpty()) {
                 failure = "not run: the run stopped before this trial";
             }
-            results.add(new TrialResult(p.benchmark(), p.className(), p.variant(), p.group(), p.baseline(), blockParams,
-                    trial.id(), trial.serverId(), reps, failure));
+            if (failure != null) {
+                steps = List.of(new Step(null, null, List.of()));
+            }
+            for (Step step : steps) {
+                Map<String, String> blockParams = new LinkedHashMap<>();
+                blockParams.put("engine", engineName(trial));
+                blockParams.put("model", trial.server().model());
+                blockParams.put("dataset", w.dataset());
+                blockParams.put("profile", w.profile());
+                if (Profile.CONCURRENT.equals(w.profile())) {
+                    blockParams.put("concurrency", Integer.toString(w.concurrency()));
+                } else if (w.hasRate()) {
+                    blockParams.put("rate", WorkloadPoint.formatRate(w.rate()));
+                } else if (step.rate() != null) {
+                    blockParams.put("rate", WorkloadPoint.formatRate(step.rate()));
+                }
+                blockParams.put("requests", Integer.toString(w.requests()));
+                blockParams.put("warmup", Integer.toString(w.warmup()));
+                blockParams.putAll(w.options().nonDefault());
+                if (step.sweepStep() != null) {
+                    blockParams.put(TrialResult.SWEEP_STEP, step.sweepStep());
+                }
+                blockParams.put(TrialResult.FLAGS, String.join(" ", trial.server().args()));
+                SloSpec slo = trialSlos.get(trial.id());
+                if (slo != null && slo.stated()) {
+                    blockParams.put("slo", slo.toString());
+                }
+                // workload values are in already, as this run sends them; a rate a profile ignores stays out
+                p.paramValues().forEach((k, v) -> {
+                    if (!TrialPlanner.WORKLOAD_KEYS.contains(k)) {
+                        blockParams.putIfAbsent(k, v);
+                    }
+                });
+                results.add(new TrialResult(p.benchmark(), p.className(), p.variant(), p.group(), p.baseline(), blockParams,
+                        trial.id(), trial.serverId(), step.repetitions(), failure));
+            }
         }
         return results;
     }
 
-    private void writeReports(TrialPlan plan, String startTime, Map<String, List<TrialMetrics>> measured,
+    private void writeReports(TrialPlan plan, String startTime, Map<String, List<Step>> measured,
                               Map<String, String> failures) {
         RunResult result = new RunResult(startTime, ServeBenchVersion.get(), commandLine(), params.simulate(), params.quick(),
                 results(plan.points(), measured, failures), servers);
@@ -462,6 +652,16 @@ public final class Runner {
         }
         if (!engine.url().isEmpty()) {
             sb.append(" --engine-url ").append(engine.url());
+        }
+        // the variable's name only: its value is a secret
+        if (params.client().apiKeyEnv() != null) {
+            sb.append(" --api-key-env ").append(params.client().apiKeyEnv());
+        }
+        if (!params.client().connectTimeout().equals(ClientOptions.DEFAULTS.connectTimeout())) {
+            sb.append(" --connect-timeout ").append(params.client().connectTimeout().toMillis() / 1000.0);
+        }
+        if (!params.client().requestTimeout().equals(ClientOptions.DEFAULTS.requestTimeout())) {
+            sb.append(" --request-timeout ").append(params.client().requestTimeout().toMillis() / 1000.0);
         }
         if (params.quick()) {
             sb.append(" --quick");

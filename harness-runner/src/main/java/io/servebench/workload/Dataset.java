@@ -3,6 +3,7 @@ package io.servebench.workload;
 import io.servebench.load.RequestSpec;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
 
@@ -29,20 +30,43 @@ public record Dataset(String name, List<Conversation> conversations) {
      * The same seed gives the same requests, so every variant sees the same prompts.
      */
     public List<RequestSpec> requests(int warmup, int measured, long seed) {
-        List<Integer> order = new ArrayList<>();
-        Random random = new Random(seed);
+        Iterator<RequestSpec> supply = supply(seed);
         List<RequestSpec> specs = new ArrayList<>(warmup + measured);
         for (int i = 0; i < warmup + measured; i++) {
-            if (order.isEmpty()) {
-                for (int c = 0; c < conversations.size(); c++) {
-                    order.add(c);
-                }
-                java.util.Collections.shuffle(order, random);
-            }
-            Conversation c = conversations.get(order.remove(order.size() - 1));
-            specs.add(new RequestSpec(i, c.prompt(), c.promptTokens(), c.outputTokens(), true, i < warmup));
+            RequestSpec s = supply.next();
+            specs.add(new RequestSpec(s.index(), s.prompt(), s.promptTokens(), s.maxTokens(), s.exactOutput(), i < warmup));
         }
         return specs;
+    }
+
+    /**
+     * The same requests as {@link #requests(int, int, long)}, without end and none marked warm-up: request
+     * {@code i} is the {@code i}-th of {@code requests(..)} for the same seed. For runs whose length is not
+     * known in advance (a warm-up by time).
+     */
+    public Iterator<RequestSpec> supply(long seed) {
+        Random random = new Random(seed);
+        return new Iterator<>() {
+            private final List<Integer> order = new ArrayList<>();
+            private int next;
+
+            @Override
+            public boolean hasNext() {
+                return true;
+            }
+
+            @Override
+            public RequestSpec next() {
+                if (order.isEmpty()) {
+                    for (int c = 0; c < conversations.size(); c++) {
+                        order.add(c);
+                    }
+                    java.util.Collections.shuffle(order, random);
+                }
+                Conversation c = conversations.get(order.remove(order.size() - 1));
+                return new RequestSpec(next++, c.prompt(), c.promptTokens(), c.outputTokens(), true, false);
+            }
+        };
     }
 
     /** Mean prompt and reply length in tokens, for the plan and the reports. */

@@ -48,7 +48,7 @@ class RequestRecordWriterTest {
                 + "\"first_token_ns\":150,\"first_content_ns\":170,\"end_ns\":300,\"done_ns\":310,\"prompt_tokens\":12,"
                 + "\"output_tokens\":40,\"output_tokens_source\":\"USAGE\",\"events\":[[150,1],[170,3],[300,36]],"
                 + "\"events_source\":\"CONTINUOUS_USAGE\",\"events_per_read_max\":2,\"coalesced_events\":1,"
-                + "\"status\":200,\"error\":null}");
+                + "\"status\":200,\"error\":null,\"slot_ns\":null}");
         assertThat(lines[1]).contains("\"sent_ns\":null,\"first_token_ns\":null").contains("\"events\":[]");
     }
 

@@ -33,13 +33,14 @@ import java.util.function.Function;
 public final class SummaryMarkdownWriter {
 
     /** Params that define a workload point: blocks are compared only with a baseline that shares them. */
-    public static final List<String> WORKLOAD_KEYS = List.of("model", "dataset", "profile", "rate", "concurrency",
-            "requests", "warmup");
+    public static final List<String> WORKLOAD_KEYS = java.util.stream.Stream.concat(
+            java.util.stream.Stream.of("model", "dataset", "profile", "rate", "concurrency", "requests", "warmup",
+                    TrialResult.SWEEP_STEP), TrialResult.LOAD_OPTION_PARAMS.stream()).toList();
 
     private static final Metric[] REFERENCE_DISTRIBUTIONS = {Metric.E2E_LATENCY, Metric.TTFT, Metric.TPOT, Metric.ITL};
     private static final Stat[] REFERENCE_STATS = {Stat.MEAN, Stat.MEDIAN, Stat.P95, Stat.P99};
     private static final Metric[] EXTRA_DISTRIBUTIONS = {Metric.INTER_CHUNK_LATENCY, Metric.TIME_TO_FIRST_CONTENT,
-        Metric.TTFT_FROM_SCHEDULE, Metric.E2E_FROM_SCHEDULE, Metric.SCHEDULE_LAG};
+        Metric.TTFT_FROM_SCHEDULE, Metric.E2E_FROM_SCHEDULE, Metric.SCHEDULE_LAG, Metric.CLIENT_QUEUE_WAIT};
 
     /** Writes the summary of {@code run} to {@code file} (replacing it). */
     public void write(RunResult run, Path file) throws IOException {
@@ -118,6 +119,13 @@ public final class SummaryMarkdownWriter {
     }
 
     private static void warnings(StringBuilder md, TrialResult trial) {
+        List<TrialMetrics> reps = trial.repetitions();
+        for (int r = 0; r < reps.size(); r++) {
+            for (String note : reps.get(r).notes()) {
+                md.append("> **Note").append(reps.size() > 1 ? " (repetition " + (r + 1) + ")" : "").append(":** ")
+                        .append(note).append("\n\n");
+            }
+        }
         for (Warnings.Warning w : Warnings.of(trial)) {
             md.append("> **Warning:** ").append(w.message()).append("\n\n");
         }
@@ -150,6 +158,10 @@ public final class SummaryMarkdownWriter {
         rows.add(row(Metric.ACHIEVED_SEND_RATE.label(), value(reps, Metric.ACHIEVED_SEND_RATE, null)));
         rows.add(row(Metric.SCHEDULED_SEND_RATE.label(), value(reps, Metric.SCHEDULED_SEND_RATE, null)));
         for (Metric m : EXTRA_DISTRIBUTIONS) {
+            // client queueing exists only under a concurrency cap: no rows of dashes for every other block
+            if (m == Metric.CLIENT_QUEUE_WAIT && reps.stream().allMatch(r -> r.distribution(m).isEmpty())) {
+                continue;
+            }
             for (Stat s : REFERENCE_STATS) {
                 rows.add(row(m.label(s), value(reps, m, s)));
             }

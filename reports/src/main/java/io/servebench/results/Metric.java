@@ -54,7 +54,12 @@ public enum Metric {
     /** {@code e − a}. */
     E2E_FROM_SCHEDULE("e2e_from_schedule", "Latency from schedule (s)", "s", Kind.DISTRIBUTION),
     /** {@code s − a}. */
-    SCHEDULE_LAG("schedule_lag", "Schedule lag (ms)", "ms", Kind.DISTRIBUTION);
+    SCHEDULE_LAG("schedule_lag", "Schedule lag (ms)", "ms", Kind.DISTRIBUTION),
+    /**
+     * Under a concurrency cap only: from {@code a} to the moment the request got a slot, client-side
+     * queueing that TTFT and latency from schedule include and TTFT and latency exclude.
+     */
+    CLIENT_QUEUE_WAIT("client_queue_wait", "Client queue wait (ms)", "ms", Kind.DISTRIBUTION);
 
     /** Whether a metric is one number per repetition or a distribution of samples. */
     public enum Kind { SCALAR, DISTRIBUTION }

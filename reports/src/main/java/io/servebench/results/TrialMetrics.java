@@ -2,6 +2,7 @@ package io.servebench.results;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -19,15 +20,24 @@ import java.util.OptionalDouble;
  * @param errorKinds         failed requests per error kind (the part of the error before the first colon)
  * @param serverMetrics      what the engine's {@code /metrics} said about the repetition, keyed by
  *                           {@link ServerMetric#id()}, in its unit; empty when the engine offers none
+ * @param notes              what a reader must know about how this repetition ran, one sentence each (e.g. that
+ *                           a stop condition ended it early); empty when nothing
  */
 public record TrialMetrics(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
                            long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds,
-                           Map<String, Double> serverMetrics) {
+                           Map<String, Double> serverMetrics, List<String> notes) {
 
-    /** Metrics without server-side metrics. */
+    /** Metrics without server-side metrics or notes. */
     public TrialMetrics(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
                         long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds) {
-        this(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, Map.of());
+        this(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, Map.of(), List.of());
+    }
+
+    /** Metrics with server-side metrics and no notes. */
+    public TrialMetrics(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
+                        long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds,
+                        Map<String, Double> serverMetrics) {
+        this(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, serverMetrics, List.of());
     }
 
     public TrialMetrics {
@@ -42,12 +52,22 @@ public record TrialMetrics(Map<String, Double> scalars, Map<String, Distribution
                         + "\"; expected one of the ids of io.servebench.results.ServerMetric");
             }
         }
+        // journals written before notes existed have none
+        notes = notes == null ? List.of() : List.copyOf(notes);
         for (String id : scalars.keySet()) {
             requireKind(id, Metric.Kind.SCALAR);
         }
         for (String id : distributions.keySet()) {
             requireKind(id, Metric.Kind.DISTRIBUTION);
         }
+    }
+
+    /** These metrics with {@code note} added to {@link #notes()}. */
+    public TrialMetrics withNote(String note) {
+        List<String> more = new java.util.ArrayList<>(notes);
+        more.add(note);
+        return new TrialMetrics(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
+                serverMetrics, more);
     }
 
     /** A scalar metric's value, empty when absent. */
@@ -64,7 +84,8 @@ public record TrialMetrics(Map<String, Double> scalars, Map<String, Distribution
 
     /** A TrialMetrics with these server-side metrics instead of its own. */
     public TrialMetrics withServerMetrics(Map<String, Double> server) {
-        return new TrialMetrics(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, server);
+        return new TrialMetrics(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, server,
+                notes);
     }
 
     /** A distribution metric, empty when it had no samples. */

@@ -32,9 +32,23 @@ public record TrialResult(String benchmark, String className, String variant, St
     /** Param key holding the engine flags. */
     public static final String FLAGS = "flags";
 
+    /**
+     * Params the runner sets on a block when the workload sets them away from their defaults: the load options of
+     * the {@code @Workload} annotation (profile shape, stop conditions, warm-up time, client options).
+     */
+    public static final List<String> LOAD_OPTION_PARAMS = List.of("warmupSeconds", "burstiness", "rampUpSeconds",
+            "maxConcurrency", "durationSeconds", "maxErrors", "sweepRates", "api", "extraBody", "continuousUsage");
+
+    /**
+     * Param naming the step of a sweep ({@code s1-synchronous}, {@code s2-throughput}, {@code s3-constant}, ...):
+     * not a standard param, so that it shows in {@link #displayName()}.
+     */
+    public static final String SWEEP_STEP = "sweep";
+
     /** Params the runner sets on every block; any other param is a value of one of the study's {@code @Param} fields. */
-    public static final List<String> STANDARD_PARAMS = List.of("engine", "model", "dataset", "profile", "rate",
-            "concurrency", "requests", "warmup", FLAGS, "slo");
+    public static final List<String> STANDARD_PARAMS = java.util.stream.Stream.concat(
+            java.util.stream.Stream.of("engine", "model", "dataset", "profile", "rate", "concurrency", "requests", "warmup",
+                    FLAGS, "slo"), LOAD_OPTION_PARAMS.stream()).toList();
 
     public TrialResult {
         Objects.requireNonNull(benchmark, "benchmark");

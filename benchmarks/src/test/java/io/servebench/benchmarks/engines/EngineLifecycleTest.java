@@ -87,7 +87,8 @@ class EngineLifecycleTest {
                 .contains("its engine had died during an earlier trial");
         assertThat(out.toString()).contains("Starting s02");
         // every block is journalled, and the second server's trials ran
-        assertThat(Files.readAllLines(dir.resolve("journal.jsonl"))).hasSize(4);
+        assertThat(io.servebench.reports.RunJournal.read(dir)).hasSize(4);
+        assertThat(io.servebench.reports.RunJournal.readServers(dir)).hasSize(2);
         assertThat(summary).containsPattern("QuickStart\\.mtp2 \\| speculative-decoding \\| 4 \\| [0-9.]+ ")
                 .containsPattern("QuickStart\\.mtp2 \\| speculative-decoding \\| 8 \\| [0-9.]+ ");
         assertThat(simProcesses(ProcessHandle.current())).isEmpty();

@@ -7,6 +7,7 @@ import io.servebench.runner.study.StudyDescriptor;
 import io.servebench.runner.study.Studies;
 import io.servebench.runner.study.VariantDescriptor;
 import io.servebench.runner.study.StudyChecker;
+import io.servebench.runner.study.WorkloadOption;
 import io.servebench.runner.study.WorkloadSpec;
 import io.servebench.workload.Datasets;
 
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -27,7 +29,9 @@ import java.util.Set;
 public final class TrialPlanner {
 
     /** Workload settings that {@code -p} can set and a {@code @Param} field of that name expands. */
-    public static final List<String> WORKLOAD_KEYS = List.of("dataset", "profile", "rate", "concurrency", "requests", "warmup");
+    public static final List<String> WORKLOAD_KEYS = java.util.stream.Stream.concat(
+            java.util.stream.Stream.of("dataset", "profile", "rate", "concurrency", "requests", "warmup"),
+            WorkloadOption.keys().stream()).toList();
 
     private static final List<String> PROFILES = List.copyOf(StudyChecker.PROFILES);
 
@@ -168,13 +172,25 @@ public final class TrialPlanner {
                 spec = spec.with(value.getKey(), value.getValue().strip());
             }
         }
-        return new WorkloadPoint(spec.dataset(), spec.profile(), spec.rate(), spec.concurrency(), spec.requests(), spec.warmup());
+        Map<String, String> misfits = StudyChecker.combinationProblems(spec.profile(), spec.options());
+        if (!misfits.isEmpty()) {
+            throw new IllegalArgumentException(study.className() + "." + variant.name() + " with " + values + ": "
+                    + String.join("; ", misfits.values()));
+        }
+        WorkloadPoint point = new WorkloadPoint(spec.dataset(), spec.profile(), spec.rate(), spec.concurrency(), spec.requests(),
+                spec.warmup(), LoadOptions.of(spec.options()));
+        // a rate that the profile does not use must not tell two trials apart (a sweep at "rate 4" and "rate 8")
+        return point.hasRate() ? point : new WorkloadPoint(point.dataset(), point.profile(), 0, point.concurrency(),
+                point.requests(), point.warmup(), point.options());
     }
 
     private static String trialId(int index, ServerConfig server, WorkloadPoint workload) {
-        String load = Profile.CONCURRENT.equals(workload.profile())
-                ? "c" + workload.concurrency()
-                : workload.profile() + "-" + WorkloadPoint.formatRate(workload.rate());
+        String load = switch (workload.profile()) {
+            case Profile.CONCURRENT -> "c" + workload.concurrency();
+            case Profile.SYNCHRONOUS, Profile.THROUGHPUT -> workload.profile();
+            case Profile.SWEEP -> "sweep" + workload.options().sweepRates();
+            default -> workload.profile() + "-" + WorkloadPoint.formatRate(workload.rate());
+        };
         return String.format("t%02d-%s-%s-%s", index, server.engine(), server.hash(), load);
     }
 
@@ -186,7 +202,11 @@ public final class TrialPlanner {
                     : "unknown profile \"" + value + "\"; expected one of " + String.join(", ", PROFILES);
             case "rate" -> rateProblem(value);
             case "warmup" -> wholeNumberProblem(value, 0);
-            default -> wholeNumberProblem(value, 1);
+            case "concurrency", "requests" -> wholeNumberProblem(value, 1);
+            default -> {
+                Optional<WorkloadOption> option = WorkloadOption.byKey(key);
+                yield option.isPresent() ? option.get().problem(value) : wholeNumberProblem(value, 1);
+            }
         };
         if (problem != null) {
             throw new IllegalArgumentException(source + "=" + value + ": " + problem);

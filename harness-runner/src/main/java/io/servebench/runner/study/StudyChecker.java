@@ -70,6 +70,7 @@ public final class StudyChecker {
             }
             checkFlags(study, variant.flags(), (attr, i) -> Location.ofVariant(study, ordinal, "Variant", attr, i), problems);
             checkWorkload(variant.workload(), (attr, i) -> Location.ofVariant(study, ordinal, "Workload", attr, i), problems);
+            checkCombination(study, ordinal, problems);
             if (variant.baseline()) {
                 if (baseline != null) {
                     problems.add(new Problem(Location.ofVariant(study, v, "Baseline", null, -1), "more than one @Baseline: "
@@ -188,6 +189,73 @@ public final class StudyChecker {
         checkSetting("concurrency", w.concurrency(), at, problems);
         checkSetting("requests", w.requests(), at, problems);
         checkSetting("warmup", w.warmup(), at, problems);
+        w.options().forEach((key, value) -> WorkloadOption.byKey(key).map(o -> o.problem(value))
+                .ifPresent(problem -> problems.add(new Problem(at.apply(key, -1), problem))));
+    }
+
+    /**
+     * Settings that are fine alone but not with the variant's profile, reported on the level (method or
+     * class) that wrote the setting at fault, each once.
+     */
+    private static void checkCombination(StudyDescriptor study, int ordinal, List<Problem> problems) {
+        VariantDescriptor variant = study.variants().get(ordinal);
+        WorkloadSpec effective = Studies.effectiveWorkload(study, variant);
+        String profile = effective.profile() == null ? WorkloadSpec.DEFAULTS.profile() : effective.profile();
+        combinationProblems(profile, effective.options()).forEach((setting, message) -> {
+            boolean onMethod = setting.equals("profile") ? variant.workload().profile() != null
+                    : variant.workload().options().containsKey(setting);
+            Location at = onMethod ? Location.ofVariant(study, ordinal, "Workload", setting, -1)
+                    : Location.ofClass(study, "Workload", setting, -1);
+            Problem problem = new Problem(at, message);
+            if (!problems.contains(problem)) {
+                problems.add(problem);
+            }
+        });
+    }
+
+    /**
+     * What is wrong with {@code options} under {@code profile}: setting name (an option key, or
+     * {@code "profile"}) to message; empty when they fit together.
+     */
+    public static Map<String, String> combinationProblems(String profile, Map<String, String> options) {
+        Map<String, String> found = new java.util.LinkedHashMap<>();
+        boolean rateProfile = List.of(Profile.CONSTANT, Profile.POISSON, Profile.GAMMA).contains(profile);
+        boolean closedLoop = List.of(Profile.CONCURRENT, Profile.SYNCHRONOUS).contains(profile);
+        if (Profile.SWEEP.equals(profile) && !options.containsKey(WorkloadOption.SWEEP_RATES.key())) {
+            found.put("profile", "profile sweep needs sweepRates; expected sweepRates = K, the number of constant rates"
+                    + " to run between the synchronous and the throughput rate");
+        }
+        if (options.containsKey(WorkloadOption.SWEEP_RATES.key()) && !Profile.SWEEP.equals(profile)) {
+            found.put(WorkloadOption.SWEEP_RATES.key(), "sweepRates applies only to profile sweep, but the profile is "
+                    + profile + "; expected it only with profile = Profile.SWEEP");
+        }
+        if (options.containsKey(WorkloadOption.BURSTINESS.key()) && !Profile.GAMMA.equals(profile)) {
+            found.put(WorkloadOption.BURSTINESS.key(), "burstiness applies only to profile gamma, but the profile is "
+                    + profile + "; expected it only with profile = Profile.GAMMA");
+        }
+        if (options.containsKey(WorkloadOption.RAMP_UP_SECONDS.key()) && !rateProfile) {
+            found.put(WorkloadOption.RAMP_UP_SECONDS.key(), "rampUpSeconds applies only to the rate profiles constant,"
+                    + " poisson and gamma, but the profile is " + profile);
+        }
+        if (options.containsKey(WorkloadOption.MAX_CONCURRENCY.key()) && closedLoop) {
+            found.put(WorkloadOption.MAX_CONCURRENCY.key(), "maxConcurrency caps open-loop profiles, but " + profile
+                    + " is closed loop; expected concurrency = N for the number of streams instead");
+        }
+        String warmupSeconds = options.get(WorkloadOption.WARMUP_SECONDS.key());
+        if (Profile.THROUGHPUT.equals(profile) && warmupSeconds != null && !isZero(warmupSeconds)) {
+            found.put(WorkloadOption.WARMUP_SECONDS.key(), "warmupSeconds needs a profile that spreads requests over"
+                    + " time, but throughput sends every request at once; expected warmup = N requests instead");
+        }
+        return found;
+    }
+
+    private static boolean isZero(String number) {
+        try {
+            return Double.parseDouble(number.strip()) == 0;
+        } catch (NumberFormatException e) {
+            // reported as not a number by the option's own check
+            return false;
+        }
     }
 
     private static void checkSetting(String setting, Number value, BiFunction<String, Integer, Location> at,

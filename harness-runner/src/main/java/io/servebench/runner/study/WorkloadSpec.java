@@ -3,6 +3,10 @@ package io.servebench.runner.study;
 import io.servebench.annotations.Profile;
 import io.servebench.annotations.Workload;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * The load settings written at one level of a study (class {@code @Workload}, method
  * {@code @Workload}, a workload {@code @Param} value, the command line). Every component is
@@ -19,11 +23,22 @@ import io.servebench.annotations.Workload;
  * @param concurrency in-flight requests for {@link Profile#CONCURRENT}
  * @param requests    measured requests per trial
  * @param warmup      requests sent before the measured ones, not measured
+ * @param options     the {@link WorkloadOption}s set at this level, by {@link WorkloadOption#key()}, as text
  */
-public record WorkloadSpec(String dataset, String profile, Double rate, Integer concurrency, Integer requests, Integer warmup) {
+public record WorkloadSpec(String dataset, String profile, Double rate, Integer concurrency, Integer requests, Integer warmup,
+                           Map<String, String> options) {
 
     /** Nothing set. */
     public static final WorkloadSpec UNSET = new WorkloadSpec(null, null, null, null, null, null);
+
+    public WorkloadSpec {
+        options = options == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(options));
+    }
+
+    /** The six basic settings, no {@link WorkloadOption}s. */
+    public WorkloadSpec(String dataset, String profile, Double rate, Integer concurrency, Integer requests, Integer warmup) {
+        this(dataset, profile, rate, concurrency, requests, warmup, Map.of());
+    }
 
     /** The defaults documented on {@link Workload}: the bottom level every trial resolves against. */
     public static final WorkloadSpec DEFAULTS = new WorkloadSpec("synthetic-sharegpt", Profile.CONSTANT, 1.0, 1, 100, 0);
@@ -39,7 +54,8 @@ public record WorkloadSpec(String dataset, String profile, Double rate, Integer 
                 workload.rate() == Workload.UNSET ? null : workload.rate(),
                 workload.concurrency() == Workload.UNSET ? null : workload.concurrency(),
                 workload.requests() == Workload.UNSET ? null : workload.requests(),
-                workload.warmup() == Workload.UNSET ? null : workload.warmup());
+                workload.warmup() == Workload.UNSET ? null : workload.warmup(),
+                WorkloadOption.of(workload));
     }
 
     /** This spec with every setting that {@code other} sets replaced by {@code other}'s value. */
@@ -50,28 +66,39 @@ public record WorkloadSpec(String dataset, String profile, Double rate, Integer 
                 other.rate != null ? other.rate : rate,
                 other.concurrency != null ? other.concurrency : concurrency,
                 other.requests != null ? other.requests : requests,
-                other.warmup != null ? other.warmup : warmup);
+                other.warmup != null ? other.warmup : warmup,
+                merged(options, other.options));
+    }
+
+    private static Map<String, String> merged(Map<String, String> under, Map<String, String> over) {
+        Map<String, String> merged = new LinkedHashMap<>(under);
+        merged.putAll(over);
+        return merged;
     }
 
     /**
-     * This spec with the workload setting {@code name} ({@code dataset}, {@code profile} or one of
-     * {@link ParamSpec#WORKLOAD_PARAMS}) set from its text, as a workload {@code @Param} or
+     * This spec with the workload setting {@code name} ({@code dataset}, {@code profile}, one of
+     * {@link ParamSpec#WORKLOAD_PARAMS} or a {@link WorkloadOption#key()}) set from its text, as a workload {@code @Param} or
      * {@code -p name=value} gives it.
      *
      * @throws IllegalArgumentException when {@code name} is no workload setting or {@code value}
      *                                  is not a number of the setting's type
      */
     public WorkloadSpec with(String name, String value) {
+        if (WorkloadOption.byKey(name).isPresent()) {
+            return overriddenBy(new WorkloadSpec(null, null, null, null, null, null, Map.of(name, value)));
+        }
         try {
             return switch (name) {
-                case "dataset" -> new WorkloadSpec(value, profile, rate, concurrency, requests, warmup);
-                case "profile" -> new WorkloadSpec(dataset, value, rate, concurrency, requests, warmup);
-                case "rate" -> new WorkloadSpec(dataset, profile, Double.parseDouble(value), concurrency, requests, warmup);
-                case "concurrency" -> new WorkloadSpec(dataset, profile, rate, Integer.parseInt(value), requests, warmup);
-                case "requests" -> new WorkloadSpec(dataset, profile, rate, concurrency, Integer.parseInt(value), warmup);
-                case "warmup" -> new WorkloadSpec(dataset, profile, rate, concurrency, requests, Integer.parseInt(value));
+                case "dataset" -> new WorkloadSpec(value, profile, rate, concurrency, requests, warmup, options);
+                case "profile" -> new WorkloadSpec(dataset, value, rate, concurrency, requests, warmup, options);
+                case "rate" -> new WorkloadSpec(dataset, profile, Double.parseDouble(value), concurrency, requests, warmup, options);
+                case "concurrency" -> new WorkloadSpec(dataset, profile, rate, Integer.parseInt(value), requests, warmup, options);
+                case "requests" -> new WorkloadSpec(dataset, profile, rate, concurrency, Integer.parseInt(value), warmup, options);
+                case "warmup" -> new WorkloadSpec(dataset, profile, rate, concurrency, requests, Integer.parseInt(value), options);
                 default -> throw new IllegalArgumentException(
-                        "\"" + name + "\" is not a workload setting; expected one of " + ParamSpec.WORKLOAD_PARAMS);
+                        "\"" + name + "\" is not a workload setting; expected one of " + ParamSpec.WORKLOAD_PARAMS
+                                + ", dataset, profile or " + WorkloadOption.keys());
             };
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("workload setting " + name + " = \"" + value + "\" is not a "

@@ -19,7 +19,8 @@ class StudyCheckerTest {
 
     @Test
     void knowsTheProfileConstants() {
-        assertThat(StudyChecker.PROFILES).containsExactlyInAnyOrder("constant", "poisson", "concurrent");
+        assertThat(StudyChecker.PROFILES).containsExactlyInAnyOrder("constant", "poisson", "concurrent", "synchronous",
+                "gamma", "throughput", "sweep");
     }
 
     @Test

@@ -1,0 +1,171 @@
+package io.servebench.load;
+
+import io.servebench.engine.Endpoint;
+import io.servebench.metrics.MetricsAggregator;
+import io.servebench.results.Metric;
+import io.servebench.results.Stat;
+import io.servebench.results.TrialMetrics;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import static io.servebench.load.ScriptedSseServer.content;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/** Closed-loop synchronous sends, the concurrency cap, stop conditions, warm-up time, and what goes over the wire. */
+class LoadGeneratorStopsTest {
+
+    private final LoadGenerator generator = new LoadGenerator();
+    private ScriptedSseServer server;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private static List<RequestSpec> specs(int n) {
+        return IntStream.range(0, n).mapToObj(i -> new RequestSpec(i, "p" + i, 2, 4, false, false)).toList();
+    }
+
+    private static ScriptedSseServer.Script respondAfter(long millis) {
+        return (req, out) -> out.eventStreamHead().pause(millis).event(content("x")).done();
+    }
+
+    private LoadResult run(ScriptedSseServer.Script script, List<RequestSpec> specs, LoadParams params) throws Exception {
+        server = new ScriptedSseServer(script);
+        return generator.run(new Endpoint(server.baseUri(), "m", null), specs, params, LoadListener.NONE);
+    }
+
+    @Test
+    void synchronousNeverHasMoreThanOneRequestInFlight() throws Exception {
+        LoadResult result = run(respondAfter(15), specs(6), LoadParams.of(new ArrivalProfile.Synchronous()));
+        List<RequestRecord> records = result.records();
+        assertThat(records).hasSize(6).allSatisfy(r -> assertThat(r.succeeded()).as(r.toString()).isTrue());
+        assertThat(server.maxInFlight()).isEqualTo(1);
+        for (int i = 1; i < records.size(); i++) {
+            assertThat(records.get(i).intendedNs()).isEqualTo(records.get(i - 1).doneNs());
+            assertThat(records.get(i).sentNs()).isGreaterThanOrEqualTo(records.get(i - 1).doneNs());
+        }
+        assertThat(result.stop().reason()).isEqualTo(LoadResult.StopReason.COMPLETED);
+        assertThat(result.stop().note()).isEmpty();
+    }
+
+    @Test
+    void theConcurrencyCapQueuesRequestsAndRecordsTheirWaitAsClientQueueing() throws Exception {
+        ArrivalProfile capped = new ArrivalProfile.Capped(new ArrivalProfile.Throughput(), 2);
+        LoadResult result = run(respondAfter(80), specs(6), LoadParams.of(capped));
+        List<RequestRecord> records = result.records();
+        assertThat(records).allSatisfy(r -> assertThat(r.succeeded()).as(r.toString()).isTrue());
+        assertThat(server.maxInFlight()).isLessThanOrEqualTo(2);
+        assertThat(records).allSatisfy(r -> {
+            assertThat(r.slotNs()).isGreaterThanOrEqualTo(r.intendedNs());
+            assertThat(r.sentNs()).isGreaterThanOrEqualTo(r.slotNs());
+        });
+        // the third pair can only start when the first two pairs (80 ms each) are done
+        RequestRecord last = records.get(5);
+        assertThat(last.slotNs() - last.intendedNs()).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(150));
+
+        TrialMetrics metrics = new MetricsAggregator().aggregate(records);
+        double maxWaitMs = metrics.distribution(Metric.CLIENT_QUEUE_WAIT).orElseThrow().get(Stat.MAX);
+        assertThat(maxWaitMs).isCloseTo((last.slotNs() - last.intendedNs()) / 1e6, within(maxWaitMs * 0.002 + 0.01));
+        // latency from schedule includes the queue wait; latency from send does not
+        double e2eFromSchedule = metrics.distribution(Metric.E2E_FROM_SCHEDULE).orElseThrow().get(Stat.MAX);
+        double e2e = metrics.distribution(Metric.E2E_LATENCY).orElseThrow().get(Stat.MAX);
+        assertThat(e2eFromSchedule - e2e).isGreaterThan(0.15);
+    }
+
+    @Test
+    void withoutACapNoQueueWaitIsRecorded() throws Exception {
+        LoadResult result = run(respondAfter(0), specs(3), LoadParams.of(new ArrivalProfile.Constant(100)));
+        assertThat(result.records()).allSatisfy(r -> assertThat(r.slotNs()).isEqualTo(RequestRecord.NONE));
+        assertThat(new MetricsAggregator().aggregate(result.records()).distribution(Metric.CLIENT_QUEUE_WAIT)).isEmpty();
+    }
+
+    @Test
+    void aDurationLimitStopsSendingButLetsInFlightRequestsFinish() throws Exception {
+        LoadParams params = LoadParams.of(new ArrivalProfile.Constant(50))
+                .withStop(new StopConditions(Duration.ofMillis(200), 0));
+        LoadResult result = run(respondAfter(150), specs(100), params);
+        // intended sends at 0, 20, ..., 180 ms fall before the limit, 200 ms does not; on a loaded machine the
+        // last one or two may be sent only after the limit, and so not at all
+        int sent = result.records().size();
+        assertThat(sent).isBetween(8, 10);
+        assertThat(result.records()).allSatisfy(r -> assertThat(r.succeeded()).as(r.toString()).isTrue());
+        assertThat(result.stop().reason()).isEqualTo(LoadResult.StopReason.DURATION);
+        assertThat(result.stop().note()).hasValue("stopped after 0.200 s (duration limit): " + sent + " of 100 requests sent");
+    }
+
+    @Test
+    void aClosedLoopDurationLimitUsesTheClock() throws Exception {
+        LoadParams params = LoadParams.of(new ArrivalProfile.Concurrent(2))
+                .withStop(new StopConditions(Duration.ofMillis(150), 0));
+        LoadResult result = run(respondAfter(40), specs(1000), params);
+        assertThat(result.stop().reason()).isEqualTo(LoadResult.StopReason.DURATION);
+        RequestRecord lastSent = result.records().stream().max((a, b) -> Long.compare(a.sentNs(), b.sentNs())).orElseThrow();
+        long t0 = result.records().get(0).intendedNs();
+        assertThat(lastSent.intendedNs() - t0).isLessThan(TimeUnit.MILLISECONDS.toNanos(150));
+        assertThat(result.records().size()).isLessThan(1000);
+    }
+
+    @Test
+    void anErrorLimitAbortsSendingAndSaysSo() throws Exception {
+        LoadParams params = LoadParams.of(new ArrivalProfile.Concurrent(1)).withStop(new StopConditions(null, 3));
+        LoadResult result = run((req, out) -> out.fixed(500, "text/plain", "boom"), specs(50), params);
+        assertThat(result.records()).hasSize(3).allSatisfy(r -> assertThat(r.errorKind()).isEqualTo("http_500"));
+        assertThat(result.stop().reason()).isEqualTo(LoadResult.StopReason.ERRORS);
+        assertThat(result.stop().note().orElseThrow()).startsWith("aborted after 3 failed requests (error limit)")
+                .endsWith("3 of 50 requests sent");
+    }
+
+    @Test
+    void warmupSecondsMarksTheRequestsDueInThemAndSendsTheMeasuredOnesOnTop() throws Exception {
+        server = new ScriptedSseServer(respondAfter(0));
+        LoadParams params = LoadParams.of(new ArrivalProfile.Constant(100)).withWarmupTime(Duration.ofMillis(95));
+        LoadResult result = generator.run(new Endpoint(server.baseUri(), "m", null), specs(1000).iterator(), 1, 5, params,
+                LoadListener.NONE);
+        List<RequestRecord> records = result.records();
+        // due at 0, 10, ..., 90 ms: ten warm-up requests, then five measured ones
+        assertThat(records).hasSize(15);
+        assertThat(records.stream().filter(RequestRecord::warmup).count()).isEqualTo(10);
+        assertThat(records.subList(10, 15)).noneMatch(RequestRecord::warmup);
+        assertThat(result.measuredStartNs()).isEqualTo(records.get(10).intendedNs());
+    }
+
+    @Test
+    void everyRequestCarriesItsIdTheApiKeyAndTheExtraBody() throws Exception {
+        Map<String, ScriptedSseServer.Received> received = new ConcurrentHashMap<>();
+        LoadParams params = LoadParams.of(new ArrivalProfile.Constant(200)).withApiKey("sk-test-123")
+                .withApi(OpenAiApi.COMPLETIONS).withExtraBody("{\"temperature\": 0, \"top_k\": 5}");
+        LoadResult result = run((req, out) -> {
+            received.put(req.requestId(), req);
+            out.eventStreamHead().event(ScriptedSseServer.text("x")).done();
+        }, specs(3), params);
+        assertThat(result.records()).allSatisfy(r -> assertThat(r.succeeded()).as(r.toString()).isTrue());
+        assertThat(received).containsOnlyKeys("0", "1", "2");
+        ScriptedSseServer.Received first = received.get("0");
+        assertThat(first.path()).isEqualTo("/v1/completions");
+        assertThat(first.headers()).containsEntry("authorization", "Bearer sk-test-123");
+        assertThat(first.body()).contains("\"temperature\":0").contains("\"top_k\":5").contains("\"prompt\":\"p0\"");
+        assertThat(params.toString()).contains("apiKey=<redacted>").doesNotContain("sk-test-123");
+    }
+
+    @Test
+    void recordsKeepTheirSlotThroughTheFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        LoadResult result = run(respondAfter(0), specs(2),
+                LoadParams.of(new ArrivalProfile.Capped(new ArrivalProfile.Constant(100), 1)));
+        java.nio.file.Path file = RequestRecordWriter.writeTrial(dir, "t", result.records());
+        List<RequestRecord> back = new ArrayList<>(RequestRecordReader.read(file));
+        assertThat(back).isEqualTo(result.records());
+        assertThat(back.get(0).slotNs()).isNotEqualTo(RequestRecord.NONE);
+    }
+}
