@@ -281,7 +281,7 @@ public final class Runner {
                 failure = "not run: the run stopped before this trial";
             }
             results.add(new TrialResult(p.benchmark(), p.className(), p.variant(), p.group(), p.baseline(), blockParams,
-                    trial.id(), trial.serverId(), reps, failure));
+                    trial.id(), trial.serverId(), reps, failure, p.recommended()));
         }
         return results;
     }
