@@ -19,7 +19,8 @@ import java.util.Locale;
  * @param variantName   the variant's name in the sentence
  * @param variantMean   the variant's score, s
  * @param method        how significance was tested
- * @param welch         the test's outcome, {@code null} when {@code method} is {@link Method#NONE}
+ * @param welch         the test's outcome, {@code null} when {@code method} is {@link Method#NONE} or
+ *                      {@link Method#UNKNOWN_SPREAD}
  * @param baselineCount what each side's test sample counts (requests or repetitions), baseline side
  * @param variantCount  the same, variant side
  */
@@ -36,7 +37,9 @@ public record Comparison(String baselineName, double baselineMean, String varian
         /** Welch on per-request latencies (mean, stdev, count), repetitions pooled. */
         PER_REQUEST,
         /** Too few samples on a side to test. */
-        NONE
+        NONE,
+        /** A side's per-request standard deviation is unknown (results imported without it): not tested. */
+        UNKNOWN_SPREAD
     }
 
     /**
@@ -62,6 +65,10 @@ public record Comparison(String baselineName, double baselineMean, String varian
         if (pa.count < 2 || pb.count < 2) {
             return new Comparison(baseline.displayName(), meanA, variant.displayName(), meanB, Method.NONE, null, pa.count,
                     pb.count);
+        }
+        if (Double.isNaN(pa.stdev) || Double.isNaN(pb.stdev)) {
+            return new Comparison(baseline.displayName(), meanA, variant.displayName(), meanB, Method.UNKNOWN_SPREAD, null,
+                    pa.count, pb.count);
         }
         Statistics.Welch w = Statistics.welch(pa.mean, pa.stdev, pa.count, pb.mean, pb.stdev, pb.count);
         return new Comparison(baseline.displayName(), meanA, variant.displayName(), meanB, Method.PER_REQUEST, w, pa.count,
@@ -92,13 +99,9 @@ public record Comparison(String baselineName, double baselineMean, String varian
         return welch != null && welch.significantAt(CONFIDENCE);
     }
 
-    /** "A = x s, B = y s, difference d s (r x faster/slower)". */
+    /** "A = x s, B = y s, difference d s (r x faster/slower)", in English. */
     public String sentence() {
-        String direction = variantMean == baselineMean ? "the same" : String.format(Locale.ROOT, "%.2fx %s", ratio(),
-                slower() ? "slower" : "faster");
-        return String.format(Locale.ROOT, "%s = %s s, %s = %s s, difference %s%s s (%s)", baselineName,
-                Numbers.format(baselineMean), variantName, Numbers.format(variantMean),
-                difference() > 0 ? "+" : "", Numbers.formatLike(difference(), Math.min(baselineMean, variantMean)), direction);
+        return new ComparisonText(ReportLanguage.EN.messages()).sentence(this);
     }
 
     /**
@@ -106,7 +109,7 @@ public record Comparison(String baselineName, double baselineMean, String varian
      * slower", "no significant difference" or "not tested".
      */
     public String shortVerdict() {
-        if (method == Method.NONE) {
+        if (welch == null) {
             return "not tested";
         }
         return significant() ? String.format(Locale.ROOT, "%.2fx %s", ratio(), slower() ? "slower" : "faster")
@@ -121,20 +124,9 @@ public record Comparison(String baselineName, double baselineMean, String varian
         return welch.p() < 0.001 ? "< 0.001" : String.format(Locale.ROOT, "%.3f", welch.p());
     }
 
-    /** The significance verdict with its method, e.g. "no significant difference at 95% (Welch t-test on ...)". */
+    /** The significance verdict with its method in English, e.g. "no significant difference at 95% (Welch t-test on ...)". */
     public String verdict() {
-        if (method == Method.NONE) {
-            return "not tested: fewer than 2 latency samples on a side (" + baselineCount + " vs " + variantCount + ")";
-        }
-        boolean perRequest = method == Method.PER_REQUEST;
-        String what = perRequest
-                ? "Welch t-test on per-request latencies (mean, stdev, count) of " + baselineCount + " vs " + variantCount
-                        + " requests"
-                : "Welch t-test on the mean latencies of " + baselineCount + " vs " + variantCount + " repetitions";
-        String outcome = significant() ? "significant at 95%" : "no significant difference at 95%";
-        return String.format(Locale.ROOT, "%s (%s: t = %.2f, df = %.1f, p %s)%s", outcome, what, welch.t(), welch.df(),
-                welch.p() < 0.001 ? "< 0.001" : String.format(Locale.ROOT, "= %.3f", welch.p()),
-                perRequest ? "; within-run noise only: repeat the trials to test against run-to-run noise" : "");
+        return new ComparisonText(ReportLanguage.EN.messages()).verdict(this);
     }
 
     private static List<Distribution> latencies(TrialResult trial) {
