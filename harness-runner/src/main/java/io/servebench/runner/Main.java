@@ -1,5 +1,6 @@
 package io.servebench.runner;
 
+import io.servebench.reports.ReportLanguage;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,7 +23,7 @@ import java.util.concurrent.Callable;
 @Command(name = "benchmarks.jar", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         sortOptions = false, usageHelpAutoWidth = true,
         description = {"Runs ServeBench studies: starts each engine, drives an open-loop streaming load, measures every",
-                "request and token, and writes results.json (JMH format), summary.md and per-request records."},
+                "request and token, and writes results.json (JMH format), summary.md, report.html and per-request records."},
         footerHeading = "%nExamples:%n",
         footer = {
                 "  java -jar benchmarks.jar -l                                  list every benchmark",
@@ -69,6 +70,9 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", description = "Seed for request order, arrival times and the simulated engine (default: ${DEFAULT-VALUE}).")
     long seed = 42;
 
+    @Option(names = "--lang", paramLabel = "TAG", description = "Language of summary.md and report.html: en or zh-CN (default: ${DEFAULT-VALUE}).")
+    String lang = "en";
+
     public static void main(String[] args) {
         System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
@@ -97,7 +101,7 @@ public final class Main implements Callable<Integer> {
         Map<String, List<String>> overrides = parseOverrides(params);
         Path dir = output != null ? output
                 : Path.of("results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        RunParams run = new RunParams(includes, overrides, repetitions, dir, simulate, quick, seed);
+        RunParams run = new RunParams(includes, overrides, repetitions, dir, simulate, quick, seed, ReportLanguage.of(lang));
         PrintWriter out = spec.commandLine().getOut();
         Runner runner = new Runner(run, out);
         if (list) {

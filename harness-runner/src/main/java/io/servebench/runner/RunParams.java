@@ -1,8 +1,10 @@
 package io.servebench.runner;
 
+import io.servebench.reports.ReportLanguage;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * How to run a selection of benchmarks: the command line's settings, immutable.
@@ -14,9 +16,10 @@ import java.util.Map;
  * @param simulate    run every trial on the simulated engine, whatever engine the study names
  * @param quick       shorten every trial to about {@link #QUICK_SECONDS} seconds of load
  * @param seed        seeds request order, arrival times and the simulated engine
+ * @param language    the language of summary.md and report.html
  */
 public record RunParams(List<String> includes, Map<String, List<String>> overrides, int repetitions, Path outputDir,
-                        boolean simulate, boolean quick, long seed) {
+                        boolean simulate, boolean quick, long seed, ReportLanguage language) {
 
     /** Seconds of load per trial in quick mode. */
     public static final int QUICK_SECONDS = 4;
@@ -27,6 +30,7 @@ public record RunParams(List<String> includes, Map<String, List<String>> overrid
     public RunParams {
         includes = List.copyOf(includes);
         overrides = Map.copyOf(overrides);
+        Objects.requireNonNull(language, "language");
         if (repetitions < 1) {
             throw new IllegalArgumentException("-r " + repetitions + ": expected at least 1 repetition");
         }

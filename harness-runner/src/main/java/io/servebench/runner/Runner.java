@@ -12,7 +12,9 @@ import io.servebench.load.RequestRecord;
 import io.servebench.load.RequestRecordWriter;
 import io.servebench.load.RequestSpec;
 import io.servebench.metrics.MetricsAggregator;
+import io.servebench.reports.HtmlReportWriter;
 import io.servebench.reports.JmhJsonWriter;
+import io.servebench.reports.ReportLanguage;
 import io.servebench.reports.RunJournal;
 import io.servebench.reports.SummaryMarkdownWriter;
 import io.servebench.results.RunResult;
@@ -189,8 +191,8 @@ public final class Runner {
         } finally {
             writeReports(plan, startTime, measured, failures);
         }
-        out.printf("Done: %d of %d trials ran. Reports: %s, %s%n", plan.trials().size() - failures.size(),
-                plan.trials().size(), dir.resolve("summary.md"), dir.resolve("results.json"));
+        out.printf("Done: %d of %d trials ran. Reports: %s, %s, %s%n", plan.trials().size() - failures.size(),
+                plan.trials().size(), dir.resolve("summary.md"), dir.resolve("report.html"), dir.resolve("results.json"));
         return failures.isEmpty();
     }
 
@@ -292,7 +294,8 @@ public final class Runner {
                 results(plan.points(), measured, failures));
         try {
             new JmhJsonWriter().write(result, params.outputDir().resolve("results.json"));
-            new SummaryMarkdownWriter().write(result, params.outputDir().resolve("summary.md"));
+            new SummaryMarkdownWriter(params.language()).write(result, params.outputDir().resolve("summary.md"));
+            new HtmlReportWriter(params.language()).write(result, params.outputDir().resolve("report.html"));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the reports to " + params.outputDir(), e);
         }
@@ -310,6 +313,9 @@ public final class Runner {
         }
         if (params.quick()) {
             sb.append(" --quick");
+        }
+        if (params.language() != ReportLanguage.EN) {
+            sb.append(" --lang ").append(params.language().tag());
         }
         return sb.toString();
     }

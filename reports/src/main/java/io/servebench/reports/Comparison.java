@@ -135,7 +135,7 @@ public record Comparison(String baselineName, double baselineMean, String varian
     }
 
     /** Mean, sample stdev and count of the union of several distributions' samples. */
-    private record Pooled(double mean, double stdev, long count) {
+    record Pooled(double mean, double stdev, long count) {
 
         static Pooled of(List<Distribution> parts) {
             long n = parts.stream().mapToLong(Distribution::count).sum();

@@ -210,12 +210,11 @@ public final class ReportContent {
                         meanLatency(g.baseline()), c.map(x -> Numbers.format(x.variantMean())).orElse(Numbers.ABSENT),
                         c.map(words::cell).orElse(messages.text("summary.noLatency"))));
             }
-            TrialResult rec = studyGroups.get(0).others().stream().filter(TrialResult::recommended).findFirst().orElseThrow();
             String first = axis == null ? String.join(", ", studyGroups.get(0).workload().keySet())
                     : messages.text("rate".equals(axis) ? "axis.rate" : "axis.concurrency");
             tables.add(new CrossRate(simpleName(className), new Table(List.of(first,
-                    messages.text("crossrate.baseline", studyGroups.get(0).baseline().displayName()),
-                    messages.text("crossrate.recommended", rec.displayName()), messages.text("crossrate.speedup")), rows)));
+                    messages.text("crossrate.baseline"), messages.text("crossrate.recommended"),
+                    messages.text("crossrate.speedup")), rows)));
         });
         return List.copyOf(tables);
     }

@@ -69,7 +69,7 @@ class SeedStudyGoldenTest {
     @Test
     void crossRateTableStatesTheReferenceSpeedUps() {
         String table = section("### RateValidation", "## Comparisons with the baseline");
-        assertThat(table).contains("| Request rate (req/s) | Baseline baseline (s) | Recommended recommended (s) | Speed-up |");
+        assertThat(table).contains("| Request rate (req/s) | Baseline (s) | Recommended (s) | Speed-up |");
         for (Stated s : STEP_4) {
             assertThat(table).contains(s.row() + s.printed() + ", " + NOT_TESTED + " |");
         }
