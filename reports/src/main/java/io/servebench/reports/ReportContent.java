@@ -178,7 +178,7 @@ public final class ReportContent {
         for (TrialResult t : run.trials()) {
             if (t.recommended() && !byStudy.containsKey(t.className())) {
                 ServeCommand.of(t).ifPresent(cmd -> byStudy.put(t.className(), new Recommendation(simpleName(t.className()),
-                        t.displayName(), cmd, ServeCommand.simulated(t) ? ServeCommand.dialect(t) : null)));
+                        t.displayName(), cmd, ServeCommand.simulated(t) ? engineName(ServeCommand.dialect(t)) : null)));
             }
         }
         return List.copyOf(byStudy.values());
@@ -217,6 +217,14 @@ public final class ReportContent {
                     messages.text("crossrate.speedup")), rows)));
         });
         return List.copyOf(tables);
+    }
+
+    private static String engineName(String dialect) {
+        return switch (dialect) {
+            case "vllm" -> "vLLM";
+            case "sglang" -> "SGLang";
+            default -> dialect;
+        };
     }
 
     private static boolean varying(List<Group> groups, String key) {
