@@ -4,6 +4,7 @@ import io.servebench.annotations.Baseline;
 import io.servebench.annotations.Engine;
 import io.servebench.annotations.Param;
 import io.servebench.annotations.Profile;
+import io.servebench.annotations.Recommended;
 import io.servebench.annotations.ServingBenchmark;
 import io.servebench.annotations.Variant;
 import io.servebench.annotations.Workload;
@@ -25,6 +26,7 @@ public class QuickStart {
     public void baseline() {
     }
 
+    @Recommended
     @Variant(group = "speculative-decoding",
             flags = "--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":2}")
     public void mtp2() {

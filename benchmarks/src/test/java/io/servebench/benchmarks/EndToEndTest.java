@@ -69,7 +69,11 @@ class EndToEndTest {
 
         String summary = Files.readString(dir.resolve("summary.md"));
         assertThat(summary).contains("Serving Benchmark Result").contains("QuickStart.mtp2")
-                .containsPattern("(faster|slower|no significant difference)");
+                .containsPattern("(faster|slower|no significant difference)")
+                .contains("QuickStart recommends **mtp2**:\n\n```sh\nvllm serve Qwen/Qwen3.5-9B --max-model-len=32768 "
+                        + "'--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":2}'\n```");
+        assertThat(Files.readString(dir.resolve("report.html"))).startsWith("<!DOCTYPE html>")
+                .contains("<h3>CDF of ITL (ms): QuickStart</h3>");
 
         try (var files = Files.list(dir.resolve("requests"))) {
             List<Path> gz = files.toList();
@@ -89,6 +93,10 @@ class EndToEndTest {
         String[] noMatch = run("--dry-run", "NoSuchStudy");
         assertThat(noMatch[0]).isEqualTo("2");
         assertThat(noMatch[2].strip()).contains("no benchmark matches \"NoSuchStudy\"").doesNotContain("\n");
+
+        String[] badLang = run("--dry-run", "--lang", "fr", "QuickStart");
+        assertThat(badLang[0]).isEqualTo("2");
+        assertThat(badLang[2].strip()).isEqualTo("error: report language \"fr\" is not supported; expected en or zh-CN");
 
         String[] badValue = run("--dry-run", "-p", "rate=-1", "QuickStart");
         assertThat(badValue[0]).isEqualTo("2");

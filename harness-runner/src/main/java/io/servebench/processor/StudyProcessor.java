@@ -50,7 +50,7 @@ import java.util.TreeSet;
  * <p>Each {@code @ServingBenchmark} class is read from the element model into a
  * {@link StudyDescriptor} and checked with {@link StudyChecker}; each problem is reported as an
  * error on the annotation value at fault, so javac prints its file and line. Annotations used
- * where they have no effect (a {@code @Variant} outside a study, a {@code @Baseline} without
+ * where they have no effect (a {@code @Variant} outside a study, a {@code @Baseline} or {@code @Recommended} without
  * {@code @Variant}, ...) and variant methods or study classes of the wrong shape are errors too.
  *
  * <p>In the last round the processor writes {@value BenchmarkList#RESOURCE} to the class output.
@@ -150,7 +150,7 @@ public final class StudyProcessor extends AbstractProcessor {
                 variants.add(new VariantDescriptor(member.getSimpleName().toString(),
                         string(valueOrDefault(variant, "group")), strings(valueOrDefault(variant, "flags")),
                         string(valueOrDefault(variant, "engine")), mirror(member, "Baseline") != null,
-                        workload(mirror(member, "Workload"))));
+                        workload(mirror(member, "Workload")), mirror(member, "Recommended") != null));
                 variantElements.add((ExecutableElement) member);
             }
         }
@@ -250,10 +250,12 @@ public final class StudyProcessor extends AbstractProcessor {
                         + " parameter(s); expected none", method, variant);
             }
         }
-        for (Element element : annotated(round, "Baseline")) {
-            if (mirror(element, "Variant") == null) {
-                error("@Baseline on " + element.getSimpleName() + "(), which has no @Variant; expected @Baseline together with @Variant",
-                        element, mirror(element, "Baseline"));
+        for (String marker : List.of("Baseline", "Recommended")) {
+            for (Element element : annotated(round, marker)) {
+                if (mirror(element, "Variant") == null) {
+                    error("@" + marker + " on " + element.getSimpleName() + "(), which has no @Variant; expected @" + marker
+                            + " together with @Variant", element, mirror(element, marker));
+                }
             }
         }
         for (Element element : annotated(round, "Param")) {

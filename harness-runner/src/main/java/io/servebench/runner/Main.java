@@ -2,6 +2,7 @@ package io.servebench.runner;
 
 import io.servebench.metrics.SloSpec;
 import io.servebench.load.LoadParams;
+import io.servebench.reports.ReportLanguage;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,7 +30,7 @@ import java.util.concurrent.Callable;
         subcommands = {SimCommand.class, CompareCommand.class},
         sortOptions = false, usageHelpAutoWidth = true,
         description = {"Runs ServeBench studies: starts each engine, drives an open-loop streaming load, measures every",
-                "request and token, and writes results.json (JMH format), summary.md and per-request records."},
+                "request and token, and writes results.json (JMH format), summary.md, report.html and per-request records."},
         footerHeading = "%nExamples:%n",
         footer = {
                 "  java -jar benchmarks.jar -l                                  list every benchmark",
@@ -125,6 +126,9 @@ public final class Main implements Callable<Integer> {
     /** Overrides whose one value may itself contain commas. */
     private static final List<String> UNSPLIT_OVERRIDES = List.of("extraBody");
 
+    @Option(names = "--lang", paramLabel = "TAG", description = "Language of summary.md and report.html: en or zh-CN (default: ${DEFAULT-VALUE}).")
+    String lang = "en";
+
     public static void main(String[] args) {
         System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
@@ -157,7 +161,7 @@ public final class Main implements Callable<Integer> {
                 seconds("--request-timeout", requestTimeoutSeconds));
         RunParams run = new RunParams(includes, overrides, repetitions, dir, engineOptions(), quick, seed, freshServer,
                 Duration.ofMillis(Math.round(settleSeconds * 1000)),
-                new EngineOverrides(engineExe, engineEnv, engineWorkdir, engineUrl), client);
+                new EngineOverrides(engineExe, engineEnv, engineWorkdir, engineUrl), client, ReportLanguage.of(lang));
         PrintWriter out = spec.commandLine().getOut();
         Runner runner = new Runner(run, out, slo == null ? SloSpec.NONE : SloSpec.parse(slo));
         if (list) {

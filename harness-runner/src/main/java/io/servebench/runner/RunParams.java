@@ -2,11 +2,13 @@ package io.servebench.runner;
 
 import io.servebench.engine.EngineOptions;
 import io.servebench.runner.plan.EngineOverrides;
+import io.servebench.reports.ReportLanguage;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * How to run a selection of benchmarks: the command line's settings, immutable.
@@ -22,10 +24,11 @@ import java.util.Map;
  * @param settle      pause between two trials on one server, after its prefix cache was reset
  * @param engineOverrides the command line's engine executable, environment, working directory and URL
  * @param client      the HTTP client's API key variable and timeouts
+ * @param language    the language of summary.md and report.html
  */
 public record RunParams(List<String> includes, Map<String, List<String>> overrides, int repetitions, Path outputDir,
                         EngineOptions engines, boolean quick, long seed, boolean freshServer, Duration settle,
-                        EngineOverrides engineOverrides, ClientOptions client) {
+                        EngineOverrides engineOverrides, ClientOptions client, ReportLanguage language) {
 
     /** Seconds of load per trial in quick mode. */
     public static final int QUICK_SECONDS = 4;
@@ -36,6 +39,7 @@ public record RunParams(List<String> includes, Map<String, List<String>> overrid
     public RunParams {
         includes = List.copyOf(includes);
         overrides = Map.copyOf(overrides);
+        Objects.requireNonNull(language, "language");
         if (repetitions < 1) {
             throw new IllegalArgumentException("-r " + repetitions + ": expected at least 1 repetition");
         }

@@ -23,7 +23,9 @@ import io.servebench.metrics.PrometheusScraper;
 import io.servebench.metrics.PrometheusSnapshot;
 import io.servebench.metrics.ServerMetricsDelta;
 import io.servebench.metrics.SloSpec;
+import io.servebench.reports.HtmlReportWriter;
 import io.servebench.reports.JmhJsonWriter;
+import io.servebench.reports.ReportLanguage;
 import io.servebench.reports.RunJournal;
 import io.servebench.reports.SummaryMarkdownWriter;
 import io.servebench.results.Metric;
@@ -257,8 +259,8 @@ public final class Runner {
             report.run();
             removeHook(reportOnExit);
         }
-        out.printf("Done: %d of %d trials ran. Reports: %s, %s%n", plan.trials().size() - failures.size(),
-                plan.trials().size(), dir.resolve("summary.md"), dir.resolve("results.json"));
+        out.printf("Done: %d of %d trials ran. Reports: %s, %s, %s%n", plan.trials().size() - failures.size(),
+                plan.trials().size(), dir.resolve("summary.md"), dir.resolve("report.html"), dir.resolve("results.json"));
         return failures.isEmpty();
     }
 
@@ -572,7 +574,7 @@ public final class Runner {
             if (failure == null && steps.isEmpty()) {
                 failure = "not run: the run stopped before this trial";
             }
-            if (failure != null) {
+            if (steps.isEmpty()) {
                 steps = List.of(new Step(null, null, List.of()));
             }
             for (Step step : steps) {
@@ -606,7 +608,7 @@ public final class Runner {
                     }
                 });
                 results.add(new TrialResult(p.benchmark(), p.className(), p.variant(), p.group(), p.baseline(), blockParams,
-                        trial.id(), trial.serverId(), step.repetitions(), failure));
+                        trial.id(), trial.serverId(), step.repetitions(), failure, p.recommended()));
             }
         }
         return results;
@@ -618,7 +620,8 @@ public final class Runner {
                 results(plan.points(), measured, failures), servers);
         try {
             new JmhJsonWriter().write(result, params.outputDir().resolve("results.json"));
-            new SummaryMarkdownWriter().write(result, params.outputDir().resolve("summary.md"));
+            new SummaryMarkdownWriter(params.language()).write(result, params.outputDir().resolve("summary.md"));
+            new HtmlReportWriter(params.language()).write(result, params.outputDir().resolve("report.html"));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the reports to " + params.outputDir(), e);
         }
@@ -665,6 +668,9 @@ public final class Runner {
         }
         if (params.quick()) {
             sb.append(" --quick");
+        }
+        if (params.language() != ReportLanguage.EN) {
+            sb.append(" --lang ").append(params.language().tag());
         }
         return sb.toString();
     }

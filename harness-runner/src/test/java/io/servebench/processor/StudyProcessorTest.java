@@ -190,6 +190,28 @@ class StudyProcessorTest {
     }
 
     @Test
+    void moreThanOneRecommended() {
+        String source = study("", BASELINE + """
+                    @Recommended @Variant(flags = "--a=1")
+                    public void one() {}
+                    @Variant(flags = "--a=2")
+                    @Recommended // the second
+                    public void two() {}
+                """);
+        assertOneError(source, "more than one @Recommended: one is already the recommended variant", "// the second");
+    }
+
+    @Test
+    void recommendedWithoutVariant() {
+        String source = study("", BASELINE + """
+                    @Recommended // alone
+                    public void notAVariant() {}
+                """);
+        assertOneError(source, "@Recommended on notAVariant(), which has no @Variant; expected @Recommended together with @Variant",
+                "// alone");
+    }
+
+    @Test
     void paramWithoutValues() {
         String source = study("", BASELINE + """
                     @Param({})

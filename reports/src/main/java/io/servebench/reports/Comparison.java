@@ -16,7 +16,9 @@ import java.util.TreeMap;
  * latencies ({@link RatioEstimate#ofRepetitions}: run-to-run noise decides). Otherwise it is a
  * seeded bootstrap on the per-request latencies, drawn from the latency histograms with the
  * repetitions pooled ({@link RatioEstimate#bootstrap}), which only captures the noise within one
- * run: it says so. The variant is faster or slower only when the interval excludes 1.
+ * run: it says so. The variant is faster or slower only when the interval excludes 1. Results that
+ * state no per-request spread (a published table of means and percentiles) are not tested at all,
+ * rather than given a significance their numbers cannot support. The words are {@link ComparisonText}'s.
  *
  * @param baselineName  the baseline's name in the sentence
  * @param baselineMean  the baseline's score: mean over repetitions of the mean E2E latency, s
@@ -24,7 +26,7 @@ import java.util.TreeMap;
  * @param variantMean   the variant's score, s
  * @param method        how the interval was obtained
  * @param estimate      {@code variantMean / baselineMean} with its interval; {@code null} when {@code method} is
- *                      {@link Method#NONE}
+ *                      {@link Method#NONE} or {@link Method#UNKNOWN_SPREAD}
  * @param baselineCount what each side's sample counts (requests or repetitions), baseline side
  * @param variantCount  the same, variant side
  * @param repetitions   repetitions of the side with fewer, for the method's description
@@ -45,7 +47,9 @@ public record Comparison(String baselineName, double baselineMean, String varian
         /** Bootstrap on the per-request latencies, repetitions pooled. */
         BOOTSTRAP_PER_REQUEST,
         /** Too few samples on a side to test. */
-        NONE
+        NONE,
+        /** The results state no per-request spread (no standard deviation): nothing to test with. */
+        UNKNOWN_SPREAD
     }
 
     /**
@@ -74,6 +78,10 @@ public record Comparison(String baselineName, double baselineMean, String varian
         if (na < 2 || nb < 2) {
             return new Comparison(baseline.displayName(), meanA, variant.displayName(), meanB, Method.NONE, null, na, nb,
                     repetitions);
+        }
+        if (a.stream().anyMatch(d -> Double.isNaN(d.stdev())) || b.stream().anyMatch(d -> Double.isNaN(d.stdev()))) {
+            return new Comparison(baseline.displayName(), meanA, variant.displayName(), meanB, Method.UNKNOWN_SPREAD, null,
+                    na, nb, repetitions);
         }
         RatioEstimate estimate = RatioEstimate.bootstrap(merged(a), pooledMean(a), merged(b), pooledMean(b),
                 RatioEstimate.DEFAULT_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE);
@@ -106,28 +114,19 @@ public record Comparison(String baselineName, double baselineMean, String varian
         return estimate != null && estimate.significant();
     }
 
-    /** "A = x s, B = y s, difference d s (r x faster/slower)". */
+    /** "A = x s, B = y s, difference d s (r x faster/slower)", in English. */
     public String sentence() {
-        return String.format(Locale.ROOT, "%s = %s s, %s = %s s, difference %s%s s (%s)", baselineName,
-                Numbers.format(baselineMean), variantName, Numbers.format(variantMean),
-                difference() > 0 ? "+" : "", Numbers.formatLike(difference(), Math.min(baselineMean, variantMean)),
-                direction());
+        return new ComparisonText(ReportLanguage.EN.messages()).sentence(this);
+    }
+
+    /** The verdict with its interval and method, in English (see {@link ComparisonText#verdict}). */
+    public String verdict() {
+        return new ComparisonText(ReportLanguage.EN.messages()).verdict(this);
     }
 
     /**
-     * The verdict in a few words, the ratio only when it is significant: "1.74x faster", "1.03x
-     * slower", "no significant difference" or "not tested".
-     */
-    public String shortVerdict() {
-        if (method == Method.NONE) {
-            return "not tested";
-        }
-        return significant() ? direction() : "no significant difference";
-    }
-
-    /**
-     * The 95% interval of the ratio as {@link #direction()} states it ("[0.99, 1.07]" for "1.03x
-     * slower"; for "1.09x faster" the interval of baseline over variant), "—" when untested.
+     * The 95% interval of the ratio as the ratio is stated ("[0.99, 1.07]" for "1.03x slower"; for
+     * "1.09x faster" the interval of baseline over variant), "—" when untested.
      */
     public String interval() {
         if (estimate == null) {
@@ -137,41 +136,9 @@ public record Comparison(String baselineName, double baselineMean, String varian
         return String.format(Locale.ROOT, "[%.2f, %.2f]", shown.low(), shown.high());
     }
 
-    /** The two-sided p-value of "no difference" as reports print it, "—" when untested. */
-    public String pValue() {
-        if (estimate == null) {
-            return Numbers.ABSENT;
-        }
-        return estimate.p() < 0.001 ? "< 0.001" : String.format(Locale.ROOT, "%.3f", estimate.p());
-    }
-
-    /**
-     * The verdict with its interval and method, e.g. "1.03x slower [0.99, 1.07] — no significant
-     * difference at 95% (bootstrap on per-request latencies of 1000 vs 1000 requests, 1 repetition; ...)".
-     */
-    public String verdict() {
-        if (method == Method.NONE) {
-            return "not tested: fewer than 2 latency samples on a side (" + baselineCount + " vs " + variantCount + ")";
-        }
-        String outcome = significant() ? "significant at 95%" : "no significant difference at 95%";
-        String how = method == Method.REPETITION_MEANS
-                ? String.format(Locale.ROOT, "Welch interval on the log ratio of the mean latencies of %d vs %d repetitions, "
-                        + "p %s", baselineCount, variantCount, pText())
-                : String.format(Locale.ROOT, "bootstrap on per-request latencies of %d vs %d requests, %d repetition%s, "
-                        + "%d seeded resamples from the latency histograms, p %s; within-run noise only: repeat the "
-                        + "trials (-r 3) to test against run-to-run noise", baselineCount, variantCount, repetitions,
-                        repetitions == 1 ? "" : "s pooled", RatioEstimate.DEFAULT_RESAMPLES, pText());
-        return direction() + " " + interval() + " — " + outcome + " (" + how + ")";
-    }
-
-    private String pText() {
+    /** "&lt; 0.001" or "= 0.385": the two-sided p-value of "no difference" after "p ", when tested. */
+    public String pText() {
         return estimate.p() < 0.001 ? "< 0.001" : String.format(Locale.ROOT, "= %.3f", estimate.p());
-    }
-
-    /** "1.03x slower", "1.09x faster" or "the same". */
-    private String direction() {
-        return variantMean == baselineMean ? "the same"
-                : String.format(Locale.ROOT, "%.2fx %s", ratio(), slower() ? "slower" : "faster");
     }
 
     private static List<Distribution> latencies(TrialResult trial) {
@@ -180,8 +147,7 @@ public record Comparison(String baselineName, double baselineMean, String varian
     }
 
     private static double pooledMean(List<Distribution> parts) {
-        long n = parts.stream().mapToLong(Distribution::count).sum();
-        return parts.stream().mapToDouble(d -> d.mean() * d.count()).sum() / n;
+        return Pooled.of(parts).mean();
     }
 
     /** The union of several histograms' buckets. */
@@ -189,5 +155,17 @@ public record Comparison(String baselineName, double baselineMean, String varian
         TreeMap<Double, Long> counts = new TreeMap<>();
         parts.forEach(d -> d.histogram().forEach(bucket -> counts.merge(bucket.value(), bucket.count(), Long::sum)));
         return counts.entrySet().stream().map(e -> new HistogramBucket(e.getKey(), e.getValue())).toList();
+    }
+
+    /** Mean, sample stdev and count of the union of several distributions' samples (NaN stdev when one lacks it). */
+    record Pooled(double mean, double stdev, long count) {
+
+        static Pooled of(List<Distribution> parts) {
+            long n = parts.stream().mapToLong(Distribution::count).sum();
+            double mean = parts.stream().mapToDouble(d -> d.mean() * d.count()).sum() / n;
+            double m2 = parts.stream().mapToDouble(d -> (d.count() - 1) * d.stdev() * d.stdev()
+                    + d.count() * (d.mean() - mean) * (d.mean() - mean)).sum();
+            return new Pooled(mean, n > 1 ? Math.sqrt(m2 / (n - 1)) : 0, n);
+        }
     }
 }

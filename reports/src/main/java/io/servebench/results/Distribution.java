@@ -14,7 +14,8 @@ import java.util.Objects;
  * @param unit      the unit every value is in: {@code "s"} or {@code "ms"}
  * @param count     number of samples, {@code ≥ 1}
  * @param mean      arithmetic mean
- * @param stdev     sample standard deviation ({@code n − 1} denominator); 0 for a single sample
+ * @param stdev     sample standard deviation ({@code n − 1} denominator); 0 for a single sample; NaN when unknown
+ *                  (results imported from a report that states none): comparisons then stay untested
  * @param min       smallest sample
  * @param p50       median
  * @param p90       90th percentile

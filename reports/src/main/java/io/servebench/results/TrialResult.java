@@ -24,10 +24,11 @@ import java.util.Objects;
  * @param serverId    identifies the engine start that served the trial
  * @param repetitions one entry per repetition, in the order they ran; empty when the trial failed
  * @param failure     why the trial could not run, {@code null} when it ran
+ * @param recommended whether this is the study's recommended variant ({@code @Recommended})
  */
 public record TrialResult(String benchmark, String className, String variant, String group, boolean baseline,
                           Map<String, String> params, String trialId, String serverId,
-                          List<TrialMetrics> repetitions, String failure) {
+                          List<TrialMetrics> repetitions, String failure, boolean recommended) {
 
     /** Param key holding the engine flags. */
     public static final String FLAGS = "flags";
@@ -62,6 +63,13 @@ public record TrialResult(String benchmark, String className, String variant, St
             throw new IllegalArgumentException("trial " + benchmark + " (" + trialId
                     + ") has no repetitions and no failure message; expected one or the other");
         }
+    }
+
+    /** A block of a variant that is not the recommended one. */
+    public TrialResult(String benchmark, String className, String variant, String group, boolean baseline,
+                       Map<String, String> params, String trialId, String serverId, List<TrialMetrics> repetitions,
+                       String failure) {
+        this(benchmark, className, variant, group, baseline, params, trialId, serverId, repetitions, failure, false);
     }
 
     /**

@@ -123,7 +123,7 @@ class SummaryMarkdownWriterTest {
 
     @Test
     void vllmLayoutBlock() {
-        String text = SummaryMarkdownWriter.vllmLayout(baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8"));
+        String text = VllmBenchLayout.of(baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8"));
 
         assertThat(text).startsWith("============ Serving Benchmark Result ============\n"
                 + "Successful requests:                     1000\n");
@@ -148,8 +148,9 @@ class SummaryMarkdownWriterTest {
         assertThat(md).contains("- Command line: `servebench run --rate 8`", "- Engines: simulated (--simulate)",
                 "- Benchmark: `" + Fixtures.CLASS + ".baseline`", "**The trial could not run:** readiness timed out; see logs/s9.log",
                 "- **engine**: sglang: no latency results (readiness timed out; see logs/s9.log)",
-                "| engine | sglang | — | 2.62 | no latency results | — |");
-        // comparisons, then the overview, then the blocks
+                "| VllmOptionGroups · rate 8 req/s | engine | sglang | baseline = 2.62 s | no latency results |");
+        // the decision, then comparisons, then the overview, then the blocks
+        assertThat(md.indexOf("## Optimization summary")).isLessThan(md.indexOf("## Comparisons with the baseline"));
         assertThat(md.indexOf("## Comparisons with the baseline")).isLessThan(md.indexOf("## Overview"));
         assertThat(md.indexOf("## Overview")).isLessThan(md.indexOf("## Result blocks"));
     }

@@ -4,6 +4,7 @@ import io.servebench.annotations.Baseline;
 import io.servebench.annotations.Engine;
 import io.servebench.annotations.Param;
 import io.servebench.annotations.Profile;
+import io.servebench.annotations.Recommended;
 import io.servebench.annotations.ServingBenchmark;
 import io.servebench.annotations.Variant;
 import io.servebench.annotations.Workload;
@@ -29,6 +30,7 @@ public class RateValidation {
     }
 
     /** The recommended serve command of the reference study. */
+    @Recommended
     @Variant(group = "rate-validation", flags = {
             "--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}",
             "--language-model-only",

@@ -13,9 +13,10 @@ import java.util.Map;
  * @param baseline    whether this is the study's baseline variant
  * @param paramValues the values of the parameters this point was expanded over, in declaration order
  * @param trial       the measurement that gives this block its numbers
+ * @param recommended whether this is the study's recommended variant
  */
 public record BenchmarkPoint(String benchmark, String className, String variant, String group, boolean baseline,
-                             Map<String, String> paramValues, Trial trial) {
+                             Map<String, String> paramValues, Trial trial, boolean recommended) {
 
     public BenchmarkPoint {
         paramValues = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(paramValues));

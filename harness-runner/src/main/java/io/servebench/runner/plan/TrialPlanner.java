@@ -91,7 +91,8 @@ public final class TrialPlanner {
                         keys.add(trialKey);
                     }
                     blocks.add(Map.entry(trialKey, new BenchmarkPoint(study.className() + "." + variant.name(),
-                            study.className(), variant.name(), variant.group(), variant.baseline(), values, null)));
+                            study.className(), variant.name(), variant.group(), variant.baseline(), values, null,
+                            variant.recommended())));
                 }
             }
         }
@@ -110,7 +111,7 @@ public final class TrialPlanner {
         List<BenchmarkPoint> points = blocks.stream().map(e -> {
             BenchmarkPoint p = e.getValue();
             return new BenchmarkPoint(p.benchmark(), p.className(), p.variant(), p.group(), p.baseline(), p.paramValues(),
-                    trials.get(e.getKey()));
+                    trials.get(e.getKey()), p.recommended());
         }).toList();
         return new TrialPlan(points, List.copyOf(trials.values()));
     }

@@ -3,6 +3,7 @@ package io.servebench.runner.study;
 import io.servebench.annotations.Baseline;
 import io.servebench.annotations.Engine;
 import io.servebench.annotations.Param;
+import io.servebench.annotations.Recommended;
 import io.servebench.annotations.ServingBenchmark;
 import io.servebench.annotations.Variant;
 import io.servebench.annotations.Workload;
@@ -66,6 +67,7 @@ public final class ReflectiveStudyReader {
         Workload workload = method.getAnnotation(Workload.class);
         return new VariantDescriptor(method.getName(), variant.group(), List.of(variant.flags()), variant.engine(),
                 method.isAnnotationPresent(Baseline.class),
-                workload == null ? WorkloadSpec.UNSET : WorkloadSpec.of(workload));
+                workload == null ? WorkloadSpec.UNSET : WorkloadSpec.of(workload),
+                method.isAnnotationPresent(Recommended.class));
     }
 }

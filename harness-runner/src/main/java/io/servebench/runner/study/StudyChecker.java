@@ -58,6 +58,7 @@ public final class StudyChecker {
         }
         Set<String> names = new HashSet<>();
         String baseline = null;
+        String recommended = null;
         for (int v = 0; v < study.variants().size(); v++) {
             VariantDescriptor variant = study.variants().get(v);
             int ordinal = v;
@@ -77,6 +78,19 @@ public final class StudyChecker {
                             + baseline + " is already the baseline; expected at most one @Baseline per study"));
                 } else {
                     baseline = variant.name();
+                }
+            }
+            if (variant.recommended()) {
+                Location at = Location.ofVariant(study, v, "Recommended", null, -1);
+                if (recommended != null) {
+                    problems.add(new Problem(at, "more than one @Recommended: " + recommended
+                            + " is already the recommended variant; expected at most one @Recommended per study"));
+                } else {
+                    recommended = variant.name();
+                }
+                if (variant.baseline()) {
+                    problems.add(new Problem(at, "variant " + variant.name() + " is both @Baseline and @Recommended;"
+                            + " expected the recommendation to be another variant, compared with the baseline"));
                 }
             }
         }

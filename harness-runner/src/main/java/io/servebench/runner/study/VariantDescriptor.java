@@ -13,9 +13,10 @@ import java.util.Objects;
  * @param engine   the engine kind this variant switches to, {@code ""} for the class's
  * @param baseline whether the method carries {@code @Baseline}
  * @param workload the method's {@code @Workload} settings, {@link WorkloadSpec#UNSET} when it has none
+ * @param recommended whether the method carries {@code @Recommended}
  */
 public record VariantDescriptor(String name, String group, List<String> flags, String engine, boolean baseline,
-                                WorkloadSpec workload) {
+                                WorkloadSpec workload, boolean recommended) {
 
     public VariantDescriptor {
         Objects.requireNonNull(name, "name");
@@ -23,5 +24,11 @@ public record VariantDescriptor(String name, String group, List<String> flags, S
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(workload, "workload");
         flags = List.copyOf(flags);
+    }
+
+    /** A variant without {@code @Recommended}. */
+    public VariantDescriptor(String name, String group, List<String> flags, String engine, boolean baseline,
+                             WorkloadSpec workload) {
+        this(name, group, flags, engine, baseline, workload, false);
     }
 }

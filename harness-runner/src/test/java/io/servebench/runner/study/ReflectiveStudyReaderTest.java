@@ -22,7 +22,7 @@ class ReflectiveStudyReaderTest {
                         new ParamSpec("unused", "boolean", List.of("true"))),
                 List.of(new VariantDescriptor("zBaseline", "", List.of(), "", true, WorkloadSpec.UNSET),
                         new VariantDescriptor("maxNumSeqs", "max-num-seqs", List.of("--max-num-seqs=${maxNumSeqs}"), "", false,
-                                new WorkloadSpec(null, "poisson", null, null, null, 10)),
+                                new WorkloadSpec(null, "poisson", null, null, null, 10), true),
                         new VariantDescriptor("aSglang", "", List.of("--context-length=32768"), "sglang", false,
                                 WorkloadSpec.UNSET))));
         assertThat(StudyChecker.check(study)).isEmpty();

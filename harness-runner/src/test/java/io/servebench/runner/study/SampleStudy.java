@@ -4,6 +4,7 @@ import io.servebench.annotations.Baseline;
 import io.servebench.annotations.Engine;
 import io.servebench.annotations.Param;
 import io.servebench.annotations.Profile;
+import io.servebench.annotations.Recommended;
 import io.servebench.annotations.ServingBenchmark;
 import io.servebench.annotations.Variant;
 import io.servebench.annotations.Workload;
@@ -28,6 +29,7 @@ public class SampleStudy {
     public void zBaseline() {
     }
 
+    @Recommended
     @Variant(group = "max-num-seqs", flags = "--max-num-seqs=${maxNumSeqs}")
     @Workload(profile = Profile.POISSON, warmup = 10)
     public void maxNumSeqs() {

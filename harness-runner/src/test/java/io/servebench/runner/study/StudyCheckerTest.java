@@ -48,6 +48,23 @@ class StudyCheckerTest {
     }
 
     @Test
+    void atMostOneRecommendedVariantAndNotTheBaseline() {
+        VariantDescriptor first = new VariantDescriptor("first", "", List.of("--a=1"), "", false, WorkloadSpec.UNSET, true);
+        VariantDescriptor second = new VariantDescriptor("second", "", List.of("--a=2"), "", false, WorkloadSpec.UNSET, true);
+        VariantDescriptor both = new VariantDescriptor("both", "", List.of(), "", true, WorkloadSpec.UNSET, true);
+
+        assertThat(StudyChecker.check(study(List.of(), WorkloadSpec.UNSET, BASELINE, first))).isEmpty();
+        List<Problem> twice = StudyChecker.check(study(List.of(), WorkloadSpec.UNSET, BASELINE, first, second));
+        assertThat(twice).extracting(Problem::where)
+                .containsExactly(new Location(Location.Kind.METHOD, "second", 2, "Recommended", null, -1));
+        assertThat(twice.get(0).message()).isEqualTo("more than one @Recommended: first is already the recommended variant;"
+                + " expected at most one @Recommended per study");
+        assertThat(StudyChecker.check(study(List.of(), WorkloadSpec.UNSET, both))).extracting(Problem::message)
+                .containsExactly("variant both is both @Baseline and @Recommended; expected the recommendation to be another"
+                        + " variant, compared with the baseline");
+    }
+
+    @Test
     void paramValuesMustConvertToTheFieldType() {
         List<ParamSpec> params = List.of(
                 new ParamSpec("flagOn", "boolean", List.of("TRUE", "yes")),

@@ -1,0 +1,70 @@
+package io.servebench.reports;
+
+import java.util.Locale;
+
+/**
+ * A {@link Comparison} in words of one language: the sentence "A = x s, B = y s, difference d s
+ * (r x faster)", the verdict with its significance in a table cell, and the verdict in full.
+ */
+public final class ComparisonText {
+
+    private final Messages messages;
+
+    public ComparisonText(Messages messages) {
+        this.messages = messages;
+    }
+
+    /** "3.10x slower", "1.13x faster" or "the same": the ratio of the means, whatever the test says. */
+    public String ratio(Comparison c) {
+        if (c.variantMean() == c.baselineMean()) {
+            return messages.text("cmp.same");
+        }
+        return messages.text(c.slower() ? "cmp.slower" : "cmp.faster", String.format(Locale.ROOT, "%.2f", c.ratio()));
+    }
+
+    /** "vllm = 2.62 s, sglang = 8.13 s, difference +5.51 s (3.10x slower)". */
+    public String sentence(Comparison c) {
+        double d = c.difference();
+        return messages.text("cmp.sentence", c.baselineName(), Numbers.format(c.baselineMean()), c.variantName(),
+                Numbers.format(c.variantMean()), (d > 0 ? "+" : "") + Numbers.formatLike(d, Math.min(c.baselineMean(),
+                        c.variantMean())), ratio(c));
+    }
+
+    /**
+     * The verdict for a table cell, always with its significance: "1.13x faster [1.08, 1.19], significant
+     * (p &lt; 0.001)", "no significant difference (1.03x slower [0.99, 1.07], p = 0.385)" or "1.03x slower, not
+     * tested (why)".
+     */
+    public String cell(Comparison c) {
+        return switch (c.method()) {
+            case NONE -> messages.text("cmp.cell.notTested", ratio(c), messages.text("reason.fewSamples"));
+            case UNKNOWN_SPREAD -> messages.text("cmp.cell.notTested", ratio(c), messages.text("reason.unknownSpread"));
+            case BOOTSTRAP_PER_REQUEST, REPETITION_MEANS -> c.significant()
+                    ? messages.text("cmp.cell.significant", ratio(c), c.interval(), c.pText())
+                    : messages.text("cmp.cell.notSignificant", ratio(c), c.interval(), c.pText());
+        };
+    }
+
+    /**
+     * The verdict in full: the ratio with its 95% interval, the outcome, how the interval was obtained, the
+     * p-value and what noise it covers, e.g. "1.03x slower [0.99, 1.07] — no significant difference at 95%
+     * (bootstrap on per-request latencies of 1000 vs 1000 requests, 1 repetition, ..., p = 0.385; within-run noise only ...)".
+     */
+    public String verdict(Comparison c) {
+        return switch (c.method()) {
+            case NONE -> messages.text("verdict.notTested.fewSamples", c.baselineCount(), c.variantCount());
+            case UNKNOWN_SPREAD -> messages.text("verdict.notTested.unknownSpread");
+            case BOOTSTRAP_PER_REQUEST, REPETITION_MEANS -> {
+                boolean perRequest = c.method() == Comparison.Method.BOOTSTRAP_PER_REQUEST;
+                String test = perRequest
+                        ? messages.text("verdict.test.perRequest", c.baselineCount(), c.variantCount(),
+                                messages.text(c.repetitions() == 1 ? "verdict.reps.one" : "verdict.reps.pooled", c.repetitions()),
+                                RatioEstimate.DEFAULT_RESAMPLES)
+                        : messages.text("verdict.test.repetitions", c.baselineCount(), c.variantCount());
+                String outcome = messages.text(c.significant() ? "verdict.significant" : "verdict.notSignificant");
+                yield messages.text("verdict.detail", ratio(c), c.interval(), outcome, test, c.pText(),
+                        perRequest ? messages.text("verdict.withinRunOnly") : "");
+            }
+        };
+    }
+}

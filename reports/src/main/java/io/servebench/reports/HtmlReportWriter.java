@@ -1,0 +1,341 @@
+package io.servebench.reports;
+
+import io.servebench.results.Distribution;
+import io.servebench.results.HistogramBucket;
+import io.servebench.results.Metric;
+import io.servebench.results.RunResult;
+import io.servebench.results.Stat;
+import io.servebench.results.TrialMetrics;
+import io.servebench.results.TrialResult;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Writes {@code report.html}: one self-contained page (inline CSS and inline SVG, no script, no
+ * external resource) that renders offline. It holds the tables of {@code summary.md} and charts:
+ * mean latency and median TTFT against request rate per variant (studies that ran at two or more
+ * rates), mean latency per variant with error bars per comparison group, and CDFs of TTFT and ITL
+ * per block from the histograms the results carry.
+ */
+public final class HtmlReportWriter {
+
+    private static final String CSS = """
+            body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK SC",sans-serif;
+            color:#1a1a1a;background:#fff;max-width:1120px;margin:0 auto;padding:16px 24px}
+            h1{font-size:26px}h2{font-size:21px;margin-top:32px;border-bottom:1px solid #ccc;padding-bottom:4px}
+            h3{font-size:17px;margin-top:22px}
+            table{border-collapse:collapse;margin:8px 0 16px;font-size:13.5px}
+            th,td{border:1px solid #c8c8c8;padding:4px 8px;text-align:left;vertical-align:top}
+            th{background:#f0f0f0}tr:nth-child(even) td{background:#fafafa}
+            pre,code{font:12.5px/1.4 ui-monospace,"DejaVu Sans Mono",monospace}
+            pre{background:#f5f5f5;padding:8px 10px;overflow-x:auto;border:1px solid #ddd}
+            pre.command{white-space:pre-wrap;overflow-wrap:anywhere}
+            figure{margin:12px 0 24px}figcaption{font-size:13px;color:#444;margin-top:4px}
+            svg{width:100%;max-width:760px;height:auto;font-size:12px;fill:#1a1a1a}
+            svg text.axis{font-size:13px;font-weight:600}
+            .legend{display:flex;flex-wrap:wrap;gap:4px 16px;font-size:13px;margin:4px 0}
+            .legend svg{width:34px;height:10px;vertical-align:middle;margin-right:4px}
+            .warning{border-left:4px solid #D55E00;background:#fff4ec;padding:6px 10px}
+            details{margin:6px 0}summary{cursor:pointer;font-weight:600}
+            """;
+
+    private final ReportLanguage language;
+
+    /** A writer in English. */
+    public HtmlReportWriter() {
+        this(ReportLanguage.EN);
+    }
+
+    public HtmlReportWriter(ReportLanguage language) {
+        this.language = Objects.requireNonNull(language, "language");
+    }
+
+    /** Writes the report of {@code run} to {@code file} (replacing it). */
+    public void write(RunResult run, Path file) throws IOException {
+        Files.writeString(file, render(run), StandardCharsets.UTF_8);
+    }
+
+    /** The report as one HTML document. */
+    public String render(RunResult run) {
+        ReportContent content = new ReportContent(run, language);
+        Messages m = content.messages();
+        StringBuilder html = new StringBuilder("<!DOCTYPE html>\n<html lang=\"").append(language.tag())
+                .append("\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width\">\n<title>")
+                .append(Html.escape(m.text("title"))).append("</title>\n<style>\n").append(CSS).append("</style>\n</head>\n<body>\n");
+        html.append("<h1>").append(Html.escape(m.text("title"))).append("</h1>\n<ul>\n");
+        for (String line : List.of(m.text("run.started", run.startTime()), m.text("run.version", run.servebenchVersion()),
+                m.text("run.command", run.commandLine()),
+                m.text("run.engines", m.text(run.simulate() ? "run.engines.simulated" : "run.engines.declared")),
+                m.text("run.quick", m.text(run.quick() ? "run.quick.yes" : "run.quick.no")),
+                m.text("run.blocks", run.trials().size()))) {
+            html.append("<li>").append(Html.escape(line)).append("</li>\n");
+        }
+        html.append("</ul>\n");
+        decision(html, content);
+        charts(html, content);
+        comparisons(html, content);
+        html.append("<h2>").append(Html.escape(m.text("overview.heading"))).append("</h2>\n<p>")
+                .append(Html.escape(m.text("overview.intro"))).append("</p>\n");
+        table(html, content.overview());
+        html.append("<h2>").append(Html.escape(m.text("blocks.heading"))).append("</h2>\n");
+        for (TrialResult t : run.trials()) {
+            block(html, content, t);
+        }
+        return html.append("</body>\n</html>\n").toString();
+    }
+
+    private static void decision(StringBuilder html, ReportContent content) {
+        Messages m = content.messages();
+        html.append("<h2>").append(Html.escape(m.text("summary.heading"))).append("</h2>\n<p>")
+                .append(Html.escape(m.text("summary.intro"))).append("</p>\n");
+        Table summary = content.optimizationSummary();
+        if (summary.rows().isEmpty()) {
+            html.append("<p>").append(Html.escape(m.text("summary.none"))).append("</p>\n");
+        } else {
+            table(html, summary);
+        }
+        for (ReportContent.Recommendation r : content.recommendations()) {
+            html.append("<h3>").append(Html.escape(m.text("recommended.heading"))).append("</h3>\n<p>")
+                    .append(Html.escape(m.text("recommended.intro", r.study(), r.variant()))).append("</p>\n<pre class=\"command\">")
+                    .append(Html.escape(r.command())).append("</pre>\n");
+            if (r.simulated() != null) {
+                html.append("<p>").append(Html.escape(m.text("recommended.simulated", r.simulated()))).append("</p>\n");
+            }
+        }
+        for (ReportContent.CrossRate c : content.crossRates()) {
+            html.append("<h3>").append(Html.escape(m.text("crossrate.heading"))).append(": ").append(Html.escape(c.study()))
+                    .append("</h3>\n");
+            table(html, c.table());
+        }
+    }
+
+    private static void charts(StringBuilder html, ReportContent content) {
+        Messages m = content.messages();
+        html.append("<h2>").append(Html.escape(m.text("html.charts"))).append("</h2>\n");
+        Map<String, List<TrialResult>> byStudy = new LinkedHashMap<>();
+        content.run().trials().stream().filter(TrialResult::succeeded)
+                .forEach(t -> byStudy.computeIfAbsent(t.className(), k -> new ArrayList<>()).add(t));
+        boolean anyRateChart = false;
+        for (Map.Entry<String, List<TrialResult>> study : byStudy.entrySet()) {
+            anyRateChart |= versusLoad(html, m, ReportContent.simpleName(study.getKey()), study.getValue());
+        }
+        if (!anyRateChart) {
+            html.append("<p>").append(Html.escape(m.text("html.oneRate"))).append("</p>\n");
+        }
+        for (ReportContent.Group g : content.groups()) {
+            bars(html, content, g);
+        }
+        for (Map.Entry<String, List<TrialResult>> study : byStudy.entrySet()) {
+            for (Metric metric : List.of(Metric.TTFT, Metric.ITL)) {
+                cdf(html, content, ReportContent.simpleName(study.getKey()), study.getValue(), metric);
+            }
+        }
+    }
+
+    /** Mean latency and median TTFT against the load axis, one line per variant; only for 2 or more load points. */
+    private static boolean versusLoad(StringBuilder html, Messages m, String study, List<TrialResult> blocks) {
+        String key = blocks.stream().allMatch(t -> t.params().containsKey("rate")) ? "rate" : "concurrency";
+        if (blocks.stream().map(t -> t.params().get(key)).filter(Objects::nonNull).distinct().count() < 2) {
+            return false;
+        }
+        String axis = m.text("rate".equals(key) ? "axis.rate" : "axis.concurrency");
+        String axisWord = m.text("rate".equals(key) ? "load.rate" : "load.concurrency");
+        for (boolean latency : List.of(true, false)) {
+            Map<String, TreeMap<Double, Double>> lines = new LinkedHashMap<>();
+            for (TrialResult t : blocks) {
+                String at = t.params().get(key);
+                double y = latency ? ReportContent.mean(t.repetitions(), r -> r.number(Metric.E2E_LATENCY, Stat.MEAN))
+                        : ReportContent.mean(t.repetitions(), r -> r.number(Metric.TTFT, Stat.MEDIAN));
+                if (at != null && !Double.isNaN(y)) {
+                    lines.computeIfAbsent(t.displayName(), k -> new TreeMap<>()).put(Double.parseDouble(at), y);
+                }
+            }
+            List<SvgCharts.Series> series = new ArrayList<>();
+            lines.forEach((name, points) -> series.add(new SvgCharts.Series(name,
+                    points.entrySet().stream().map(e -> new double[] {e.getKey(), e.getValue()}).toList())));
+            String title = m.text(latency ? "html.latencyVsRate" : "html.ttftVsRate", axisWord, study);
+            figure(html, title, SvgCharts.lines(series, axis, m.text(latency ? "html.axis.latency" : "html.axis.ttft"),
+                    Double.NaN, false, title), legend(series.stream().map(SvgCharts.Series::name).toList()), null);
+        }
+        return true;
+    }
+
+    /** Mean latency per block of a group, with the interval that fits how many repetitions it ran. */
+    private static void bars(StringBuilder html, ReportContent content, ReportContent.Group g) {
+        Messages m = content.messages();
+        List<TrialResult> blocks = new ArrayList<>();
+        if (g.baseline() != null) {
+            blocks.add(g.baseline());
+        }
+        g.others().stream().filter(Comparison::comparable).forEach(blocks::add);
+        if (blocks.size() < 2) {
+            return;
+        }
+        List<SvgCharts.Bar> bars = new ArrayList<>();
+        for (TrialResult t : blocks) {
+            double[] means = ReportContent.values(t.repetitions(), Metric.E2E_LATENCY, Stat.MEAN);
+            double mean = Statistics.mean(means);
+            double error;
+            String how;
+            if (means.length >= 3) {
+                error = Statistics.scoreError(means);
+                how = m.text("html.bars.scoreError", means.length);
+            } else {
+                List<Distribution> parts = t.repetitions().stream().map(r -> r.distribution(Metric.E2E_LATENCY))
+                        .flatMap(Optional::stream).toList();
+                Comparison.Pooled pooled = Comparison.Pooled.of(parts);
+                if (pooled.count() < 2) {
+                    error = Double.NaN;
+                    how = m.text("html.bars.none", m.text("reason.fewSamples"));
+                } else if (Double.isNaN(pooled.stdev())) {
+                    error = Double.NaN;
+                    how = m.text("html.bars.none", m.text("reason.unknownSpread"));
+                } else {
+                    error = Statistics.studentTQuantile(0.975, pooled.count() - 1) * pooled.stdev() / Math.sqrt(pooled.count());
+                    how = m.text("html.bars.perRequest", pooled.count());
+                }
+            }
+            String label = t.displayName() + (t == g.baseline() ? " (" + m.text("role.baseline") + ")" : "");
+            String tooltip = label + ": " + Numbers.format(mean) + " s"
+                    + (Double.isNaN(error) ? "" : " ± " + Numbers.format(error) + " s") + "; " + how;
+            bars.add(new SvgCharts.Bar(label, mean, error, tooltip));
+        }
+        String title = m.text("html.bars", content.heading(g));
+        figure(html, title, SvgCharts.bars(bars, m.text("html.bars.axis"), title), "", m.text("html.bars.caption"));
+    }
+
+    /** CDF of one metric, one staircase per block of the study, from the histograms of all its repetitions. */
+    private static void cdf(StringBuilder html, ReportContent content, String study, List<TrialResult> blocks, Metric metric) {
+        Messages m = content.messages();
+        String name = metric.label();
+        String title = m.text("html.cdf", name, study);
+        boolean manyPoints = blocks.stream().map(ReportContent::workload).distinct().count() > 1;
+        List<SvgCharts.Series> series = new ArrayList<>();
+        double xMax = 0;
+        for (TrialResult t : blocks) {
+            TreeMap<Double, Long> counts = new TreeMap<>();
+            for (TrialMetrics r : t.repetitions()) {
+                Optional<Distribution> d = r.distribution(metric);
+                if (d.isPresent()) {
+                    for (HistogramBucket b : d.get().histogram()) {
+                        counts.merge(b.value(), b.count(), Long::sum);
+                    }
+                    xMax = Math.max(xMax, d.get().p99());
+                }
+            }
+            long total = counts.values().stream().mapToLong(Long::longValue).sum();
+            if (total == 0) {
+                continue;
+            }
+            List<double[]> points = new ArrayList<>();
+            points.add(new double[] {counts.firstKey(), 0});
+            long cumulative = 0;
+            for (Map.Entry<Double, Long> e : counts.entrySet()) {
+                cumulative += e.getValue();
+                points.add(new double[] {e.getKey(), (double) cumulative / total});
+            }
+            series.add(new SvgCharts.Series(t.displayName() + (manyPoints ? " · " + content.point(t) : ""), points));
+        }
+        if (series.isEmpty()) {
+            html.append("<p>").append(Html.escape(m.text("html.cdf.none", name))).append("</p>\n");
+            return;
+        }
+        String axis = name;
+        figure(html, title, SvgCharts.lines(series, axis, m.text("html.cdf.axis"), xMax > 0 ? xMax : Double.NaN, true, title),
+                legend(series.stream().map(SvgCharts.Series::name).toList()), m.text("html.cdf.caption"));
+    }
+
+    private static void figure(StringBuilder html, String title, String svg, String legend, String caption) {
+        html.append("<figure>\n<h3>").append(Html.escape(title)).append("</h3>\n").append(svg).append('\n').append(legend);
+        if (caption != null) {
+            html.append("<figcaption>").append(Html.escape(caption)).append("</figcaption>\n");
+        }
+        html.append("</figure>\n");
+    }
+
+    private static String legend(List<String> names) {
+        StringBuilder html = new StringBuilder("<div class=\"legend\">");
+        for (int i = 0; i < names.size(); i++) {
+            String dash = SvgCharts.dash(i);
+            html.append("<span><svg viewBox=\"0 0 34 10\" aria-hidden=\"true\"><line x1=\"1\" y1=\"5\" x2=\"33\" y2=\"5\" stroke=\"")
+                    .append(SvgCharts.colour(i)).append("\" stroke-width=\"3\"")
+                    .append(dash.isEmpty() ? "" : " stroke-dasharray=\"" + dash + "\"").append("/></svg>")
+                    .append(Html.escape(names.get(i))).append("</span>");
+        }
+        return html.append("</div>\n").toString();
+    }
+
+    private static void comparisons(StringBuilder html, ReportContent content) {
+        Messages m = content.messages();
+        html.append("<h2>").append(Html.escape(m.text("comparisons.heading"))).append("</h2>\n");
+        for (ReportContent.Group g : content.groups()) {
+            html.append("<h3>").append(Html.escape(content.heading(g))).append("</h3>\n");
+            if (g.baseline() == null) {
+                html.append("<p>").append(Html.escape(m.text("comparisons.noBaseline"))).append("</p>\n");
+            } else if (g.others().isEmpty()) {
+                html.append("<p>").append(Html.escape(m.text("comparisons.onlyBaseline"))).append("</p>\n");
+            } else {
+                html.append("<p>").append(Html.escape(m.text("comparisons.baseline", g.baseline().displayName())))
+                        .append("</p>\n<ul>\n");
+                for (ReportContent.Row line : content.comparisonLines(g)) {
+                    html.append("<li>").append(line.label().isEmpty() ? Html.escape(line.value())
+                            : Html.escape(m.text("item", line.label(), line.value()))).append("</li>\n");
+                }
+                html.append("</ul>\n");
+            }
+        }
+    }
+
+    private static void block(StringBuilder html, ReportContent content, TrialResult t) {
+        Messages m = content.messages();
+        html.append("<details>\n<summary>").append(Html.escape(content.blockTitle(t))).append("</summary>\n<ul>\n");
+        List<String> params = new ArrayList<>();
+        t.params().forEach((k, v) -> params.add(k + " = " + v));
+        String group = (t.group().isEmpty() ? m.text("block.none") : t.group())
+                + (t.baseline() ? " · " + m.text("role.baseline") : "") + (t.recommended() ? " · " + m.text("role.recommended") : "");
+        for (String line : List.of(m.text("item", m.text("block.benchmark"), t.benchmark()),
+                m.text("item", m.text("block.params"), params.isEmpty() ? m.text("block.none") : String.join(", ", params)),
+                m.text("item", m.text("block.group"), group),
+                m.text("block.trial", t.trialId(), t.serverId(), t.repetitions().size()))) {
+            html.append("<li>").append(Html.escape(line)).append("</li>\n");
+        }
+        html.append("</ul>\n");
+        if (!t.succeeded()) {
+            html.append("<p class=\"warning\">").append(Html.escape(m.text(t.repetitions().isEmpty() ? "block.failed"
+                    : "block.failedMidway") + " " + t.failure())).append("</p>\n");
+        }
+        if (!t.repetitions().isEmpty()) {
+            for (String note : content.notes(t)) {
+                html.append("<p class=\"note\">").append(Html.escape(m.text("note.label") + " " + note)).append("</p>\n");
+            }
+            for (String warning : content.warnings(t)) {
+                html.append("<p class=\"warning\">").append(Html.escape(m.text("warning.label") + " " + warning)).append("</p>\n");
+            }
+            table(html, new Table(List.of(m.text("block.metric"), m.text("block.value")),
+                    content.rows(t).stream().map(r -> List.of(r.label(), r.value())).toList()));
+            html.append("<pre>").append(Html.escape(VllmBenchLayout.of(t))).append("</pre>\n");
+        }
+        html.append("</details>\n");
+    }
+
+    private static void table(StringBuilder html, Table table) {
+        html.append("<table>\n<thead><tr>");
+        table.header().forEach(h -> html.append("<th>").append(Html.escape(h)).append("</th>"));
+        html.append("</tr></thead>\n<tbody>\n");
+        for (List<String> row : table.rows()) {
+            html.append("<tr>");
+            row.forEach(c -> html.append("<td>").append(Html.escape(c)).append("</td>"));
+            html.append("</tr>\n");
+        }
+        html.append("</tbody>\n</table>\n");
+    }
+}

@@ -1,0 +1,423 @@
+package io.servebench.reports;
+
+import io.servebench.results.Metric;
+import io.servebench.results.RunResult;
+import io.servebench.results.ServerMetric;
+import io.servebench.results.Stat;
+import io.servebench.results.TrialMetrics;
+import io.servebench.results.TrialResult;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * What {@code summary.md} and {@code report.html} say about a run, in one language, without markup:
+ * the comparison groups, the optimization summary, the recommended commands, the cross-rate tables,
+ * the overview and each block's rows. The writers add the markup.
+ *
+ * <p>A value is the mean over repetitions; with three or more repetitions it is followed by
+ * {@code ± scoreError} (99.9% Student-t). Absent metrics show as "—". The workload point of a block
+ * is its values of {@link #WORKLOAD_KEYS}.
+ */
+public final class ReportContent {
+
+    /** Params that define a workload point: blocks are compared only with a baseline that shares them. */
+    public static final List<String> WORKLOAD_KEYS = java.util.stream.Stream.concat(
+            java.util.stream.Stream.of("model", "dataset", "profile", "rate", "concurrency", "requests", "warmup",
+                    TrialResult.SWEEP_STEP), TrialResult.LOAD_OPTION_PARAMS.stream()).toList();
+
+    private static final Metric[] REFERENCE_DISTRIBUTIONS = {Metric.E2E_LATENCY, Metric.TTFT, Metric.TPOT, Metric.ITL};
+    private static final Stat[] REFERENCE_STATS = {Stat.MEAN, Stat.MEDIAN, Stat.P95, Stat.P99};
+    private static final Metric[] EXTRA_DISTRIBUTIONS = {Metric.INTER_CHUNK_LATENCY, Metric.TIME_TO_FIRST_CONTENT,
+        Metric.TTFT_FROM_SCHEDULE, Metric.E2E_FROM_SCHEDULE, Metric.SCHEDULE_LAG, Metric.CLIENT_QUEUE_WAIT};
+
+    /**
+     * The blocks of one study at one workload point: the baseline and the others compared with it.
+     *
+     * @param className the study class
+     * @param workload  the point's values of {@link #WORKLOAD_KEYS}
+     * @param baseline  the baseline block with latency results, {@code null} when there is none
+     * @param others    every other block at the point, except blocks that are the baseline's own measurement
+     */
+    public record Group(String className, Map<String, String> workload, TrialResult baseline, List<TrialResult> others) {
+    }
+
+    /**
+     * A study's recommended variant and how to start it.
+     *
+     * @param study     the study's simple name
+     * @param variant   the recommended block's display name
+     * @param command   the serve command
+     * @param simulated the engine dialect the simulated engine stood in for, {@code null} when a real engine ran
+     */
+    public record Recommendation(String study, String variant, String command, String simulated) {
+    }
+
+    /**
+     * Baseline against recommended at every workload point where both ran, for one study.
+     *
+     * @param study the study's simple name
+     * @param table point | baseline | recommended | speed-up with verdict
+     */
+    public record CrossRate(String study, Table table) {
+    }
+
+    /** One row of a block's table. */
+    public record Row(String label, String value) {
+    }
+
+    private final RunResult run;
+    private final Messages messages;
+    private final ComparisonText words;
+    private final List<Group> groups;
+
+    public ReportContent(RunResult run, ReportLanguage language) {
+        this.run = Objects.requireNonNull(run, "run");
+        this.messages = language.messages();
+        this.words = new ComparisonText(messages);
+        this.groups = groups(run.trials());
+    }
+
+    public RunResult run() {
+        return run;
+    }
+
+    public Messages messages() {
+        return messages;
+    }
+
+    public ComparisonText words() {
+        return words;
+    }
+
+    /** The comparison groups, in the order their first block appears in the run. */
+    public List<Group> groups() {
+        return groups;
+    }
+
+    private static List<Group> groups(List<TrialResult> trials) {
+        Map<List<Object>, List<TrialResult>> byPoint = new LinkedHashMap<>();
+        for (TrialResult t : trials) {
+            byPoint.computeIfAbsent(List.of(t.className(), workload(t)), k -> new ArrayList<>()).add(t);
+        }
+        List<Group> groups = new ArrayList<>();
+        byPoint.forEach((key, members) -> {
+            TrialResult baseline = members.stream().filter(TrialResult::baseline).filter(Comparison::comparable)
+                    .findFirst().orElse(null);
+            List<TrialResult> others = members.stream()
+                    .filter(t -> baseline == null ? !t.baseline() : !t.trialId().equals(baseline.trialId())).toList();
+            groups.add(new Group(members.get(0).className(), workload(members.get(0)), baseline, others));
+        });
+        return List.copyOf(groups);
+    }
+
+    /** The block's values of {@link #WORKLOAD_KEYS}, in that order. */
+    public static Map<String, String> workload(TrialResult t) {
+        Map<String, String> workload = new LinkedHashMap<>();
+        for (String key : WORKLOAD_KEYS) {
+            if (t.params().containsKey(key)) {
+                workload.put(key, t.params().get(key));
+            }
+        }
+        return workload;
+    }
+
+    /** "LatencyTuning at model = …, rate = 8, …": a group's heading. */
+    public String heading(Group g) {
+        List<String> point = new ArrayList<>();
+        g.workload().forEach((k, v) -> point.add(k + " = " + v));
+        return point.isEmpty() ? simpleName(g.className())
+                : messages.text("comparisons.point", simpleName(g.className()), String.join(", ", point));
+    }
+
+    /** "rate 8 req/s" or "concurrency 4": where on the load axis a block ran. */
+    public String point(TrialResult t) {
+        if (t.params().containsKey("rate")) {
+            return messages.text("point.rate", t.params().get("rate"));
+        }
+        return messages.text("point.concurrency", t.params().getOrDefault("concurrency", Numbers.ABSENT));
+    }
+
+    /** The comparison of a block with its group's baseline, empty when either side has no latency results. */
+    public static Optional<Comparison> comparison(Group g, TrialResult t) {
+        return g.baseline() != null && Comparison.comparable(t) ? Optional.of(Comparison.of(g.baseline(), t))
+                : Optional.empty();
+    }
+
+    /** Case | group | optimized | baseline | comparison: one row per block compared with its baseline. */
+    public Table optimizationSummary() {
+        List<List<String>> rows = new ArrayList<>();
+        for (Group g : groups) {
+            if (g.baseline() == null) {
+                continue;
+            }
+            String baselineCell = g.baseline().displayName() + " = " + meanLatency(g.baseline()) + " s";
+            for (TrialResult t : g.others()) {
+                String caseName = simpleName(g.className()) + " · " + point(t);
+                Optional<Comparison> c = comparison(g, t);
+                rows.add(List.of(caseName, t.group(),
+                        c.map(x -> t.displayName() + " = " + Numbers.format(x.variantMean()) + " s").orElse(t.displayName()),
+                        baselineCell, c.map(words::cell).orElse(messages.text("summary.noLatency"))));
+            }
+        }
+        return new Table(List.of(messages.text("summary.case"), messages.text("summary.group"),
+                messages.text("summary.optimized"), messages.text("summary.baseline"), messages.text("summary.comparison")),
+                rows);
+    }
+
+    /** One recommendation per study that marks a variant {@code @Recommended} and whose command is known. */
+    public List<Recommendation> recommendations() {
+        Map<String, Recommendation> byStudy = new LinkedHashMap<>();
+        for (TrialResult t : run.trials()) {
+            if (t.recommended() && !byStudy.containsKey(t.className())) {
+                ServeCommand.of(t).ifPresent(cmd -> byStudy.put(t.className(), new Recommendation(simpleName(t.className()),
+                        t.displayName(), cmd, ServeCommand.simulated(t) ? engineName(ServeCommand.dialect(t)) : null)));
+            }
+        }
+        return List.copyOf(byStudy.values());
+    }
+
+    /**
+     * Per study with a recommended variant that ran at two or more workload points next to the
+     * baseline: one row per point. The first column is the rate (or concurrency) when that is what
+     * varies, else the whole point.
+     */
+    public List<CrossRate> crossRates() {
+        List<CrossRate> tables = new ArrayList<>();
+        Map<String, List<Group>> byStudy = new LinkedHashMap<>();
+        for (Group g : groups) {
+            if (g.baseline() != null && g.others().stream().anyMatch(TrialResult::recommended)) {
+                byStudy.computeIfAbsent(g.className(), k -> new ArrayList<>()).add(g);
+            }
+        }
+        byStudy.forEach((className, studyGroups) -> {
+            if (studyGroups.size() < 2) {
+                return;
+            }
+            String axis = varying(studyGroups, "rate") ? "rate" : varying(studyGroups, "concurrency") ? "concurrency" : null;
+            List<List<String>> rows = new ArrayList<>();
+            for (Group g : studyGroups) {
+                TrialResult rec = g.others().stream().filter(TrialResult::recommended).findFirst().orElseThrow();
+                Optional<Comparison> c = comparison(g, rec);
+                rows.add(List.of(axis == null ? String.join(", ", g.workload().values()) : g.workload().get(axis),
+                        meanLatency(g.baseline()), c.map(x -> Numbers.format(x.variantMean())).orElse(Numbers.ABSENT),
+                        c.map(words::cell).orElse(messages.text("summary.noLatency"))));
+            }
+            String first = axis == null ? String.join(", ", studyGroups.get(0).workload().keySet())
+                    : messages.text("rate".equals(axis) ? "axis.rate" : "axis.concurrency");
+            tables.add(new CrossRate(simpleName(className), new Table(List.of(first,
+                    messages.text("crossrate.baseline"), messages.text("crossrate.recommended"),
+                    messages.text("crossrate.speedup")), rows)));
+        });
+        return List.copyOf(tables);
+    }
+
+    private static String engineName(String dialect) {
+        return switch (dialect) {
+            case "vllm" -> "vLLM";
+            case "sglang" -> "SGLang";
+            default -> dialect;
+        };
+    }
+
+    private static boolean varying(List<Group> groups, String key) {
+        return groups.stream().map(g -> g.workload().get(key)).filter(Objects::nonNull).distinct().count() > 1;
+    }
+
+    /** For the comparisons section: "prefix-caching", "sentence; verdict" per compared block. */
+    public List<Row> comparisonLines(Group g) {
+        List<Row> lines = new ArrayList<>();
+        for (TrialResult t : g.others()) {
+            Optional<Comparison> c = comparison(g, t);
+            String text = c.map(x -> messages.text("comparisons.line", words.sentence(x), words.verdict(x))).orElseGet(() -> t.failure() != null
+                    ? messages.text("comparisons.noLatencyBecause", t.variant(), t.failure())
+                    : messages.text("comparisons.noLatency", t.variant()));
+            lines.add(new Row(t.group(), text));
+        }
+        return lines;
+    }
+
+    /** One row per block with the numbers people look at first. */
+    public Table overview() {
+        List<List<String>> rows = new ArrayList<>();
+        for (TrialResult t : run.trials()) {
+            List<TrialMetrics> reps = t.repetitions();
+            String role = t.baseline() ? messages.text("role.baseline") : t.recommended() ? messages.text("role.recommended") : "";
+            String group = (t.group() + " " + role).strip();
+            List<String> row = new ArrayList<>(List.of(blockName(t), group, t.params().getOrDefault("rate", Numbers.ABSENT)));
+            if (reps.isEmpty()) {
+                row.add(messages.text("overview.notRun", headline(t.failure())));
+                row.addAll(List.of("", "", "", "", ""));
+            } else {
+                if (!t.succeeded()) {
+                    // a trial whose engine died midway keeps the requests that finished: numbers and the failure
+                    row.set(1, (row.get(1) + " " + messages.text("role.failed", headline(t.failure()))).strip());
+                }
+                row.addAll(List.of(value(reps, Metric.E2E_LATENCY, Stat.MEAN), value(reps, Metric.TTFT, Stat.MEDIAN),
+                        value(reps, Metric.TPOT, Stat.MEDIAN), value(reps, Metric.ITL, Stat.MEDIAN),
+                        value(reps, Metric.OUTPUT_THROUGHPUT, null), count(reps, Metric.FAILED_REQUESTS)));
+            }
+            rows.add(row);
+        }
+        return new Table(List.of(messages.text("overview.block"), messages.text("overview.group"),
+                messages.text("overview.rate"), messages.text("overview.meanLatency"), messages.text("overview.medianTtft"),
+                messages.text("overview.medianTpot"), messages.text("overview.medianItl"), messages.text("overview.output"),
+                messages.text("overview.failed")), rows);
+    }
+
+    /** A failure's first sentence: an engine's log tail belongs in the block, not in a table cell. */
+    static String headline(String failure) {
+        String first = failure.lines().findFirst().orElse(failure);
+        int see = first.indexOf("; see ");
+        return see > 0 ? first.substring(0, see) : first;
+    }
+
+    /** {@code LatencyTuning.maxNumSeqs[128]}: the class's simple name and the block's display name. */
+    public static String blockName(TrialResult trial) {
+        return simpleName(trial.className()) + "." + trial.displayName();
+    }
+
+    /** "LatencyTuning.vllm · rate 8 req/s". */
+    public String blockTitle(TrialResult trial) {
+        return messages.text("block.title", blockName(trial), point(trial));
+    }
+
+    /** The block's warnings ({@link Warnings}), each a sentence. */
+    public List<String> warnings(TrialResult trial) {
+        return Warnings.of(trial).stream().map(Warnings.Warning::message).toList();
+    }
+
+    /** What a reader must know about how the block's repetitions ran (a stop condition that ended one early). */
+    public List<String> notes(TrialResult trial) {
+        List<TrialMetrics> reps = trial.repetitions();
+        List<String> notes = new ArrayList<>();
+        for (int r = 0; r < reps.size(); r++) {
+            for (String note : reps.get(r).notes()) {
+                notes.add(reps.size() > 1 ? messages.text("note.repetition", r + 1, note) : note);
+            }
+        }
+        return notes;
+    }
+
+    /** The block's table: the reference study's block, in its order, then ServeBench's additions. */
+    public List<Row> rows(TrialResult trial) {
+        List<TrialMetrics> reps = trial.repetitions();
+        List<Row> rows = new ArrayList<>();
+        rows.add(new Row(Metric.SUCCESSFUL_REQUESTS.label(), count(reps, Metric.SUCCESSFUL_REQUESTS)));
+        rows.add(new Row("Maximum request concurrency", trial.params().getOrDefault("concurrency",
+                messages.text("block.openLoop", Numbers.ABSENT))));
+        rows.add(new Row(Metric.DURATION.label(), value(reps, Metric.DURATION, null)));
+        rows.add(new Row(Metric.TOTAL_INPUT_TOKENS.label(), count(reps, Metric.TOTAL_INPUT_TOKENS)));
+        rows.add(new Row(Metric.TOTAL_OUTPUT_TOKENS.label(), count(reps, Metric.TOTAL_OUTPUT_TOKENS)));
+        rows.add(new Row(Metric.REQUEST_THROUGHPUT.label(), value(reps, Metric.REQUEST_THROUGHPUT, null)));
+        rows.add(new Row(Metric.OUTPUT_THROUGHPUT.label(), value(reps, Metric.OUTPUT_THROUGHPUT, null)));
+        rows.add(new Row(Metric.PEAK_OUTPUT_THROUGHPUT.label(), value(reps, Metric.PEAK_OUTPUT_THROUGHPUT, null)));
+        rows.add(new Row(Metric.MAX_CONCURRENCY.label(), count(reps, Metric.MAX_CONCURRENCY)));
+        rows.add(new Row(Metric.TOTAL_THROUGHPUT.label(), value(reps, Metric.TOTAL_THROUGHPUT, null)));
+        for (Metric m : REFERENCE_DISTRIBUTIONS) {
+            for (Stat s : REFERENCE_STATS) {
+                rows.add(new Row(m.label(s), value(reps, m, s)));
+            }
+        }
+        rows.add(new Row(Metric.FAILED_REQUESTS.label(), count(reps, Metric.FAILED_REQUESTS)));
+        rows.add(new Row(messages.text("block.timeWeighted", Metric.MEAN_CONCURRENCY.label()),
+                value(reps, Metric.MEAN_CONCURRENCY, null)));
+        String slo = trial.params().get("slo");
+        rows.add(new Row(Metric.GOODPUT.label() + (slo == null ? "" : " (" + slo + ")"), value(reps, Metric.GOODPUT, null)));
+        rows.add(new Row(Metric.SLO_ATTAINMENT.label(), value(reps, Metric.SLO_ATTAINMENT, null)));
+        rows.add(new Row(Metric.ACHIEVED_SEND_RATE.label(), value(reps, Metric.ACHIEVED_SEND_RATE, null)));
+        rows.add(new Row(Metric.SCHEDULED_SEND_RATE.label(), value(reps, Metric.SCHEDULED_SEND_RATE, null)));
+        for (Metric m : EXTRA_DISTRIBUTIONS) {
+            // client queueing exists only under a concurrency cap: no rows of dashes for every other block
+            if (m == Metric.CLIENT_QUEUE_WAIT && reps.stream().allMatch(r -> r.distribution(m).isEmpty())) {
+                continue;
+            }
+            for (Stat s : REFERENCE_STATS) {
+                rows.add(new Row(m.label(s), value(reps, m, s)));
+            }
+        }
+        rows.add(new Row(messages.text("block.tokenEvents"), Numbers.count(mean(reps, r -> OptionalDouble.of(r.tokenEvents())))));
+        rows.add(new Row(messages.text("block.coalescedEvents"),
+                Numbers.count(mean(reps, r -> OptionalDouble.of(r.coalescedEvents())))));
+        rows.add(new Row(Metric.EVENTS_PER_READ_MAX.label(), count(reps, Metric.EVENTS_PER_READ_MAX)));
+        serverRows(reps, rows);
+        rows.add(new Row(messages.text("block.outputTokensFrom"), totals(reps, TrialMetrics::outputTokenSources)));
+        rows.add(new Row(messages.text("block.errors"), totals(reps, TrialMetrics::errorKinds)));
+        return rows;
+    }
+
+    /** The engine's own metrics ({@code /metrics} deltas), or one row saying it offered none. */
+    private void serverRows(List<TrialMetrics> reps, List<Row> rows) {
+        boolean any = false;
+        for (ServerMetric m : ServerMetric.values()) {
+            double[] v = reps.stream().map(r -> r.value(m)).filter(OptionalDouble::isPresent)
+                    .mapToDouble(OptionalDouble::getAsDouble).toArray();
+            if (v.length > 0) {
+                any = true;
+                double error = Statistics.scoreError(v);
+                boolean counter = m == ServerMetric.PREEMPTIONS || m == ServerMetric.PROMPT_TOKENS
+                        || m == ServerMetric.GENERATION_TOKENS;
+                String mean = counter ? Numbers.count(Statistics.mean(v)) : Numbers.format(Statistics.mean(v));
+                rows.add(new Row(m.label(), Double.isFinite(error) ? mean + " ± " + Numbers.format(error) : mean));
+            }
+        }
+        if (!any) {
+            rows.add(new Row(messages.text("block.serverMetrics"), messages.text("block.serverMetrics.none")));
+        }
+    }
+
+    /** Mean over repetitions of the block's mean E2E latency, formatted; "—" when absent. */
+    private static String meanLatency(TrialResult t) {
+        return Numbers.format(mean(t.repetitions(), r -> r.number(Metric.E2E_LATENCY, Stat.MEAN)));
+    }
+
+    /** Mean over repetitions of a number, NaN when every repetition lacks it. */
+    static double mean(List<TrialMetrics> reps, Function<TrialMetrics, OptionalDouble> number) {
+        return reps.stream().map(number).filter(OptionalDouble::isPresent).mapToDouble(OptionalDouble::getAsDouble)
+                .average().orElse(Double.NaN);
+    }
+
+    /** Each repetition's value of a number, skipping repetitions that lack it. */
+    static double[] values(List<TrialMetrics> reps, Metric metric, Stat stat) {
+        return reps.stream().map(r -> r.number(metric, stat)).filter(OptionalDouble::isPresent)
+                .mapToDouble(OptionalDouble::getAsDouble).toArray();
+    }
+
+    /** Mean over repetitions, with {@code ± scoreError} when there are 3 or more. */
+    static String value(List<TrialMetrics> reps, Metric metric, Stat stat) {
+        double[] v = values(reps, metric, stat);
+        if (v.length == 0) {
+            return Numbers.ABSENT;
+        }
+        String mean = Numbers.format(Statistics.mean(v));
+        double error = Statistics.scoreError(v);
+        return Double.isFinite(error) ? mean + " ± " + Numbers.format(error) : mean;
+    }
+
+    private static String count(List<TrialMetrics> reps, Metric metric) {
+        return Numbers.count(mean(reps, r -> r.value(metric)));
+    }
+
+    /** "USAGE 1000, TOKENIZER 3" summed over repetitions; "none" when empty. */
+    private String totals(List<TrialMetrics> reps, Function<TrialMetrics, Map<String, Long>> counts) {
+        Map<String, Long> sum = new TreeMap<>();
+        reps.forEach(r -> counts.apply(r).forEach((k, v) -> sum.merge(k, v, Long::sum)));
+        if (sum.isEmpty()) {
+            return messages.text("block.none");
+        }
+        List<String> parts = new ArrayList<>();
+        sum.forEach((k, v) -> parts.add(k + " " + v));
+        String joined = String.join(", ", parts);
+        return reps.size() > 1 ? messages.text("block.allRepetitions", joined) : joined;
+    }
+
+    static String simpleName(String className) {
+        return className.substring(className.lastIndexOf('.') + 1);
+    }
+}

@@ -1,0 +1,73 @@
+package io.servebench.reports;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.servebench.results.RunResult;
+import io.servebench.results.TrialMetrics;
+import io.servebench.results.TrialResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class HtmlReportWriterTest {
+
+    /** Baseline and a variant at two rates, three repetitions each: every chart kind has data. */
+    static RunResult twoRatesThreeRepetitions() {
+        List<TrialResult> trials = new java.util.ArrayList<>();
+        for (String rate : List.of("4", "8")) {
+            double base = "4".equals(rate) ? 2.3 : 2.6;
+            trials.add(Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, rate, reps(base, 1.8)));
+            trials.add(new TrialResult(Fixtures.CLASS + ".mtp", Fixtures.CLASS, "mtp", "speculative-decoding", false,
+                    Fixtures.params(Fixtures.BASE_FLAGS + " --speculative-config={\"method\":\"mtp\"}", rate), "mtp@" + rate,
+                    "s2", reps(base * 0.85, 1.5), null, true));
+        }
+        return Fixtures.run(trials);
+    }
+
+    private static List<TrialMetrics> reps(double mean, double stdev) {
+        return List.of(Fixtures.repetition(mean * 0.99, stdev), Fixtures.repetition(mean, stdev),
+                Fixtures.repetition(mean * 1.01, stdev));
+    }
+
+    @Test
+    void selfContainedWithEveryChartAndTheMarkdownTables(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("report.html");
+        new HtmlReportWriter().write(twoRatesThreeRepetitions(), file);
+        String html = Files.readString(file);
+
+        assertThat(html).startsWith("<!DOCTYPE html>\n<html lang=\"en\">");
+        // offline: nothing that a browser would fetch
+        assertThat(html).doesNotContainPattern("(?i)(src|href)\\s*=|url\\(|@import|<script|<link");
+        assertThat(html).contains("<h3>Mean latency vs request rate: VllmOptionGroups</h3>",
+                "<h3>Median TTFT vs request rate: VllmOptionGroups</h3>", "<h3>CDF of TTFT (ms): VllmOptionGroups</h3>",
+                "<h3>CDF of ITL (ms): VllmOptionGroups</h3>");
+        assertThat(html).contains("<th>Case</th><th>Group</th><th>Optimized</th><th>Baseline</th><th>Comparison</th>",
+                "<th>Speed-up</th>", "vllm serve Qwen/Qwen3.5-9B --reasoning-parser=qwen3 --max-model-len=32768 "
+                        + "&#39;--speculative-config={&quot;method&quot;:&quot;mtp&quot;}&#39;");
+        // three repetitions: the bar's interval is JMH's 99.9% scoreError, and the tooltip says so
+        assertThat(html).contains("error bar: 99.9% interval of the mean over 3 repetitions (JMH scoreError)");
+        assertThat(html.split("<svg viewBox=\"0 0 760", -1)).hasSize(1 + 2 + 2 + 2);
+    }
+
+    @Test
+    void oneRepetitionGetsThePerRequestIntervalAndUnknownSpreadNone() throws Exception {
+        String one = new HtmlReportWriter().render(Fixtures.run(List.of(
+                Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "8", List.of(Fixtures.repetition(2.62, 1.8))),
+                Fixtures.trial("other", "g", false, Fixtures.BASE_FLAGS + " --x", "8", List.of(Fixtures.repetition(2.32, 1.5))))));
+        // t(0.975, 999) × 1.8 / √1000 = 0.1117
+        assertThat(one).contains("baseline (baseline): 2.62 s ± 0.112 s; error bar: 95% interval of the mean over 1000 requests");
+
+        String seed = new HtmlReportWriter().render(SeedStudy.load());
+        assertThat(seed).contains("vllm (baseline): 2.62 s; no error bar: per-request spread unknown");
+        assertThat(seed).contains("<h3>Mean latency vs request rate: RateValidation</h3>");
+    }
+
+    @Test
+    void chineseReport() throws Exception {
+        String html = new HtmlReportWriter(ReportLanguage.ZH_CN).render(SeedStudy.load());
+        assertThat(html).startsWith("<!DOCTYPE html>\n<html lang=\"zh-CN\">");
+        assertThat(html).contains("<th>基准测试用例</th><th>组别</th><th>优化后</th><th>基准配置</th><th>对比</th>");
+    }
+}
