@@ -26,7 +26,8 @@ class RunnerLoadOptionsTest {
     private static boolean run(Path dir, Map<String, List<String>> overrides, ClientOptions client) throws Exception {
         RunParams params = new RunParams(List.of("QuickStart\\.baseline"), overrides, 1, dir,
                 io.servebench.engine.EngineOptions.defaults(io.servebench.engine.EngineOptions.Simulate.OFF, 42), false, 42,
-                false, Duration.ZERO, io.servebench.runner.plan.EngineOverrides.NONE, client);
+                false, Duration.ZERO, io.servebench.runner.plan.EngineOverrides.NONE, client,
+                io.servebench.reports.ReportLanguage.EN);
         StringWriter out = new StringWriter();
         return new Runner(params, new PrintWriter(out, true), name -> "SB_TEST_KEY".equals(name) ? SECRET : null).run();
     }

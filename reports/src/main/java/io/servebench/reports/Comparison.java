@@ -89,9 +89,12 @@ public record Comparison(String baselineName, double baselineMean, String varian
                 estimate, na, nb, repetitions);
     }
 
-    /** Whether the block has an E2E latency in some repetition, so it can be compared. */
+    /**
+     * Whether the block can be compared: it ran to the end (a trial cut short by a crashed engine measured only
+     * its first requests) and has an E2E latency in some repetition.
+     */
     public static boolean comparable(TrialResult trial) {
-        return !latencies(trial).isEmpty();
+        return trial.succeeded() && !latencies(trial).isEmpty();
     }
 
     /** {@code variantMean − baselineMean}, s. */

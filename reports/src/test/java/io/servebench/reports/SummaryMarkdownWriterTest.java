@@ -39,8 +39,8 @@ class SummaryMarkdownWriterTest {
                 + "requests, 1 repetition, 2000 seeded resamples from the latency histograms, p = ");
         assertThat(md).contains("within-run noise only");
         // the fixture's histogram has a relative stdev of 0.354: half-width ≈ 1.96 · 1.027 · sqrt(2 · 0.125 / 1000) = 0.032
-        assertThat(md).containsPattern("\\| prefixCaching \\| 2\\.69 \\| 2\\.62 \\| no significant difference "
-                + "\\[(0\\.99|1\\.00), 1\\.0[5-7]] \\|");
+        assertThat(md).containsPattern("\\| prefixCaching = 2\\.69 s \\| baseline = 2\\.62 s \\| no significant difference "
+                + "\\(1\\.03x slower \\[(0\\.99|1\\.00), 1\\.0[5-7]], p = 0\\.\\d{3}\\) \\|");
     }
 
     @Test
