@@ -169,7 +169,7 @@ public final class TruthServer implements AutoCloseable {
                     due.poll();
                     next.connection().writeDue();
                 }
-                waitForIo(next == null ? -1 : next.atNs() - System.nanoTime());
+                waitForIo(next == null ? Long.MAX_VALUE : next.atNs() - System.nanoTime());
                 Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
                 while (keys.hasNext()) {
                     SelectionKey key = keys.next();
@@ -185,14 +185,16 @@ public final class TruthServer implements AutoCloseable {
         }
     }
 
-    /** Waits for I/O or until the next write is due, {@code waitNs < 0} meaning no write is pending. */
+    /** Waits for I/O or until the next write is due, {@code waitNs == Long.MAX_VALUE} meaning no write is pending. */
     private void waitForIo(long waitNs) throws IOException {
-        if (waitNs < 0) {
+        if (waitNs == Long.MAX_VALUE) {
             selector.select();
+        } else if (waitNs <= 0) {
+            selector.selectNow();
         } else if (waitNs >= PARK_BELOW_NS) {
             // select's timeout is in whole milliseconds: round down and let the next turn park the rest
             selector.select(waitNs / 1_000_000);
-        } else if (selector.selectNow() == 0 && waitNs > 0) {
+        } else if (selector.selectNow() == 0) {
             LockSupport.parkNanos(waitNs);
         }
     }
