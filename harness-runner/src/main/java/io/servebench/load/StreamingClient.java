@@ -48,8 +48,10 @@ import java.util.concurrent.CompletableFuture;
  * <p>The connection pool holds {@link LoadParams#maxInFlight()} connections, total and per route;
  * automatic retries, redirects, cookies and response compression are off, so every request is sent
  * exactly once and its bytes are timed as they arrive. The response body is consumed at byte level: the
- * time of each network read is taken before anything in it is parsed, and every event parsed from that
- * read carries that time.
+ * time of each network read is taken before anything in it is read or parsed (by {@link ReadClock}, an
+ * I/O session listener called when the socket becomes readable), and every event parsed from that read
+ * carries that time, even when the read holds several HTTP chunks and so reaches the consumer in several
+ * calls.
  *
  * <p>{@link #send} never fails: whatever goes wrong (HTTP errors, refused or reset connections,
  * timeouts, malformed streams) comes back as a {@link RequestRecord} with an {@code error}.
@@ -114,6 +116,8 @@ public final class StreamingClient implements AutoCloseable {
                         // lag; it must not be failed by a lease deadline
                         .setConnectionRequestTimeout(NO_LEASE_TIMEOUT)
                         .build())
+                // stamps each read before its bytes are parsed, see ReadClock
+                .setIOSessionListener(new ReadClock())
                 .disableAutomaticRetries()
                 .disableRedirectHandling()
                 .disableCookieManagement()
@@ -182,6 +186,7 @@ public final class StreamingClient implements AutoCloseable {
         private int status;
         private String contentType;
         private long doneNs = RequestRecord.NONE;
+        private long readNs = RequestRecord.NONE;
         private FutureCallback<RequestRecord> resultCallback;
 
         Exchange(RequestSpec spec, long intendedNs) {
@@ -226,7 +231,7 @@ public final class StreamingClient implements AutoCloseable {
 
         @Override
         public synchronized void consume(ByteBuffer src) throws IOException {
-            long nowNs = System.nanoTime();
+            long nowNs = ReadClock.readStartNs();
             if (mode != Mode.STREAM) {
                 keepBodyHead(src);
                 return;
@@ -235,7 +240,11 @@ public final class StreamingClient implements AutoCloseable {
                 src.position(src.limit());
                 return;
             }
-            accumulator.beginRead(nowNs);
+            if (nowNs != readNs) {
+                // a new read; further consume calls from the same read (one per HTTP chunk) share its time
+                readNs = nowNs;
+                accumulator.beginRead(nowNs);
+            }
             try {
                 parser.feed(src, accumulator);
             } catch (MalformedStreamException e) {

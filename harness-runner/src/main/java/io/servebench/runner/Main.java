@@ -27,7 +27,7 @@ import java.util.concurrent.Callable;
 
 /** Entry point of {@code benchmarks.jar}: JMH-style options over the benchmarks found on the class path. */
 @Command(name = "benchmarks.jar", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        subcommands = {SimCommand.class, CompareCommand.class},
+        subcommands = {SimCommand.class, CompareCommand.class, LoadCheckCommand.class},
         sortOptions = false, usageHelpAutoWidth = true,
         description = {"Runs ServeBench studies: starts each engine, drives an open-loop streaming load, measures every",
                 "request and token, and writes results.json (JMH format), summary.md, report.html and per-request records."},
@@ -39,6 +39,7 @@ import java.util.concurrent.Callable;
                 "                                                               run it on the simulated engine in a few minutes",
                 "  java -jar benchmarks.jar QuickStart -p rate=2,4 -r 3         three repetitions at two rates",
                 "  java -jar benchmarks.jar 'LatencyTuning\\.(vllm|mtp)$' -p requests=200 -o results/mtp",
+                "  java -jar benchmarks.jar loadcheck --rate 500 --tokens 100   check the load generator (see loadcheck -h)",
                 "",
                 "Exit codes: 0 all trials ran, 1 a trial failed, 2 bad command line or study."})
 public final class Main implements Callable<Integer> {
