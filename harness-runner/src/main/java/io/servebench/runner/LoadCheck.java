@@ -79,7 +79,7 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
             long allEvents = result.records().stream().mapToLong(r -> r.eventTimesNs().length).sum();
             List<RequestRecord> measured = result.records().stream().filter(r -> !r.warmup()).toList();
             TrialMetrics metrics = new MetricsAggregator().aggregate(measured);
-            TruthComparison truth = TruthComparison.of(measured, server::truth);
+            TruthComparison truth = TruthComparison.of(measured, id -> server.awaitTruth(id, java.time.Duration.ofSeconds(2)));
             return report(measured, metrics, truth, server.peakStreams(), clientCpuNs, allEvents);
         }
     }

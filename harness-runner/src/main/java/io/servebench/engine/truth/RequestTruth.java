@@ -49,6 +49,19 @@ final class RequestTruth {
         if (error == null) {
             error = failure;
         }
+        notifyAll();
+    }
+
+    /**
+     * The record once the response has ended, or as it stands after {@code timeoutNs}: a client that read the
+     * last event can get there before the event loop has noted when that write returned.
+     */
+    synchronized TruthRecord awaitFinished(long timeoutNs) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutNs;
+        for (long left = timeoutNs; !finished && left > 0; left = deadline - System.nanoTime()) {
+            wait(Math.max(1, left / 1_000_000));
+        }
+        return snapshot();
     }
 
     /** Records {@code failure} unless the response already ended. */

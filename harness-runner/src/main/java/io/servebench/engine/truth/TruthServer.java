@@ -98,6 +98,23 @@ public final class TruthServer implements AutoCloseable {
         return t == null ? Optional.empty() : Optional.of(t.snapshot());
     }
 
+    /**
+     * What the server did for the request, waiting up to {@code timeout} for its response to end, so that a
+     * client that has just read the last event compares against a record that holds that event's write.
+     */
+    public Optional<TruthRecord> awaitTruth(String requestId, java.time.Duration timeout) {
+        RequestTruth t = truths.get(requestId);
+        if (t == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(t.awaitFinished(timeout.toNanos()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.of(t.snapshot());
+        }
+    }
+
     /** Completion requests received so far. */
     public long requestsReceived() {
         return arrivals.get();

@@ -70,7 +70,7 @@ class TruthPitfallTest {
             specs.add(new RequestSpec(i, "a prompt of six words here", 6, 8, true, false));
         }
         LoadResult load = new LoadGenerator().run(server.endpoint(), specs, params, LoadListener.NONE);
-        TruthComparison comparison = TruthComparison.of(load.records(), server::truth);
+        TruthComparison comparison = TruthComparison.of(load.records(), id -> server.awaitTruth(id, java.time.Duration.ofSeconds(2)));
         MetricsAggregator aggregator = new MetricsAggregator();
         return new Run(load, aggregator.aggregate(load.records()), aggregator.aggregate(comparison.truthRecords()),
                 comparison);
