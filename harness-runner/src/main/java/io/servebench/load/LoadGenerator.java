@@ -163,6 +163,7 @@ public final class LoadGenerator {
                 if (stopsBefore(intendedNs)) {
                     return;
                 }
+                Next next = prepareNext(offsets[i] < warmupNs);
                 waitUntil(intendedNs);
                 if (stopsBefore(System.nanoTime())) {
                     return;
@@ -176,7 +177,7 @@ public final class LoadGenerator {
                         return;
                     }
                 }
-                send(offsets[i] < warmupNs, intendedNs, slotNs, slots);
+                dispatch(next, intendedNs, slotNs, slots);
             }
             stoppedNs = System.nanoTime();
         }
@@ -201,7 +202,8 @@ public final class LoadGenerator {
                     // a warm-up request on top of the planned ones
                     planned++;
                 }
-                send(inWarmupTime, freeSinceNs, RequestRecord.NONE, null).whenComplete((r, e) -> freeStreams.add(r.doneNs()));
+                dispatch(prepareNext(inWarmupTime), freeSinceNs, RequestRecord.NONE, null)
+                        .whenComplete((r, e) -> freeStreams.add(r.doneNs()));
             }
             stoppedNs = System.nanoTime();
         }
@@ -230,16 +232,24 @@ public final class LoadGenerator {
             }
         }
 
-        private CompletableFuture<RequestRecord> send(boolean inWarmupTime, long intendedNs, long slotNs, Semaphore slots) {
+        /** The next request, built before its send time; whether it is a warm-up one is decided here. */
+        private record Next(StreamingClient.Prepared request, boolean warmup) {
+        }
+
+        private Next prepareNext(boolean inWarmupTime) {
             RequestSpec next = supply.next();
             boolean warmup = sent < warmupRequests || inWarmupTime;
             RequestSpec spec = new RequestSpec(next.index(), next.prompt(), next.promptTokens(), next.maxTokens(),
                     next.exactOutput(), warmup);
+            return new Next(client.prepare(spec), warmup);
+        }
+
+        private CompletableFuture<RequestRecord> dispatch(Next next, long intendedNs, long slotNs, Semaphore slots) {
             sent++;
-            if (!warmup) {
+            if (!next.warmup()) {
                 measuredSent++;
             }
-            CompletableFuture<RequestRecord> result = client.send(spec, intendedNs)
+            CompletableFuture<RequestRecord> result = client.send(next.request(), intendedNs)
                     .thenApply(r -> slotNs == RequestRecord.NONE ? r : r.withSlotNs(slotNs))
                     .whenComplete((r, e) -> {
                         if (!r.succeeded()) {
