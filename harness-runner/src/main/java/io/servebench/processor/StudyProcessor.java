@@ -2,6 +2,7 @@ package io.servebench.processor;
 
 import io.servebench.runner.study.BenchmarkList;
 import io.servebench.runner.study.EngineSetup;
+import io.servebench.runner.study.ServerOptionsSpec;
 import io.servebench.runner.study.Location;
 import io.servebench.runner.study.ParamSpec;
 import io.servebench.runner.study.Problem;
@@ -273,6 +274,9 @@ public final class StudyProcessor extends AbstractProcessor {
         for (Element element : annotated(round, "Slo")) {
             checkSlo(element, mirror(element, "Slo"));
         }
+        for (Element element : annotated(round, "ServerOptions")) {
+            checkServerOptions(element, mirror(element, "ServerOptions"));
+        }
         for (String onClass : List.of("Workload", "Engine")) {
             for (Element element : annotated(round, onClass)) {
                 if (element.getKind() != ElementKind.METHOD && !isStudy(element)) {
@@ -298,6 +302,29 @@ public final class StudyProcessor extends AbstractProcessor {
                 if (problem != null) {
                     messager().printMessage(Diagnostic.Kind.ERROR, "@Slo " + problem, element, slo, entry.getValue());
                 }
+            }
+        }
+    }
+
+    /**
+     * A {@code @ServerOptions} belongs on a study class or a variant method; each number written on it must be in
+     * range and {@code speculative} must read {@code METHOD:TOKENS}.
+     */
+    private void checkServerOptions(Element element, AnnotationMirror options) {
+        boolean placed = element.getKind() == ElementKind.METHOD ? mirror(element, "Variant") != null : isStudy(element);
+        if (!placed) {
+            error("@ServerOptions on " + element.getSimpleName() + ", which is neither a study class nor a @Variant method; "
+                    + "expected it on one of those", element, options);
+            return;
+        }
+        for (var entry : options.getElementValues().entrySet()) {
+            String attribute = entry.getKey().getSimpleName().toString();
+            Object value = entry.getValue().getValue();
+            String problem = value instanceof Number n ? ServerOptionsSpec.problem(attribute, n.doubleValue())
+                    : "speculative".equals(attribute) && !value.toString().isEmpty()
+                            ? ServerOptionsSpec.speculativeProblem(value.toString()) : null;
+            if (problem != null) {
+                messager().printMessage(Diagnostic.Kind.ERROR, "@ServerOptions " + problem, element, options, entry.getValue());
             }
         }
     }

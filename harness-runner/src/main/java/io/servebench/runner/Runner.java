@@ -43,6 +43,7 @@ import io.servebench.runner.plan.WorkloadPoint;
 import io.servebench.runner.study.BenchmarkList;
 import io.servebench.runner.study.Benchmark;
 import io.servebench.runner.study.Slos;
+import io.servebench.runner.study.ServerOptionsSpec;
 import io.servebench.runner.study.StudyChecker;
 import io.servebench.runner.study.StudyDescriptor;
 import io.servebench.runner.study.VariantDescriptor;
@@ -172,7 +173,16 @@ public final class Runner {
             List<VariantDescriptor> ordered = study.variants().stream().filter(selected.get(study.className())::contains).toList();
             selections.add(new TrialPlanner.Selection(study, ordered));
         }
-        return new TrialPlanner(params.overrides(), params.engineOverrides()).plan(selections);
+        return new TrialPlanner(params.overrides(), params.engineOverrides(), Runner::declaredServerOptions).plan(selections);
+    }
+
+    private static ServerOptionsSpec declaredServerOptions(StudyDescriptor study, VariantDescriptor variant) {
+        try {
+            return ServerOptionsSpec.declared(Class.forName(study.className(), false,
+                    Thread.currentThread().getContextClassLoader()), variant.name());
+        } catch (ClassNotFoundException e) {
+            throw new Main.UsageException("benchmark list names " + study.className() + " but it is not on the class path: rebuild");
+        }
     }
 
     /** Prints one line per trial and a last line {@code N trials, M server starts}. */

@@ -104,6 +104,22 @@ class StudyProcessorTest {
     }
 
     @Test
+    void serverOptionsOutOfRangeAreReportedOnTheValue() {
+        String source = study("@ServerOptions(maxModelLen = 32768,\n      gpuMemoryFraction = 1.5)", BASELINE);
+        assertOneError(source, "@ServerOptions gpuMemoryFraction = 1.5 is out of range; expected a share of GPU memory in (0, 1]",
+                "gpuMemoryFraction = 1.5");
+    }
+
+    @Test
+    void aMalformedSpeculativeOptionIsReportedOnTheVariant() {
+        String source = study("", "    @Baseline @Variant\n    @ServerOptions(speculative = \"mtp-1\")\n    public void baseline() {}\n");
+        assertOneError(source, "speculative = \"mtp-1\" has no ':'", "speculative = \"mtp-1\"");
+        assertThat(compile(study("@ServerOptions(maxModelLen = 4096, prefixCaching = ServerOptions.Toggle.OFF)",
+                "    @Baseline @Variant @ServerOptions(speculative = \"eagle:3\") public void baseline() {}\n"))
+                .errorMessages()).isEmpty();
+    }
+
+    @Test
     void sloOnAMethodWithoutVariantIsReported() {
         String source = study("", BASELINE + "    @Slo(ttftMs = 5)\n    public void helper() {}\n");
         assertOneError(source, "@Slo on helper, which is neither a study class nor a @Variant method", "@Slo(ttftMs = 5)");

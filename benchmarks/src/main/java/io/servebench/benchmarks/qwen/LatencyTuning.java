@@ -4,6 +4,7 @@ import io.servebench.annotations.Baseline;
 import io.servebench.annotations.Engine;
 import io.servebench.annotations.Param;
 import io.servebench.annotations.Profile;
+import io.servebench.annotations.ServerOptions;
 import io.servebench.annotations.ServingBenchmark;
 import io.servebench.annotations.Variant;
 import io.servebench.annotations.Workload;
@@ -16,7 +17,8 @@ import io.servebench.annotations.Workload;
  */
 @ServingBenchmark(model = "Qwen/Qwen3.5-9B",
         description = "Qwen3.5-9B latency tuning on one H100: engine selection and option groups")
-@Engine(value = "vllm", flags = {"--reasoning-parser=qwen3", "--max-model-len=32768"})
+@Engine(value = "vllm", flags = "--reasoning-parser=qwen3")
+@ServerOptions(maxModelLen = 32768)
 @Workload(dataset = "sharegpt:ShareGPT_V3_unfiltered_cleaned_split.json", profile = Profile.CONSTANT, rate = 8,
         requests = 1000, warmup = 0)
 public class LatencyTuning {
@@ -33,8 +35,8 @@ public class LatencyTuning {
     public void vllm() {
     }
 
-    /** SGLang with the same context limit, under its own flag name. */
-    @Variant(group = "engine-selection", engine = "sglang", flags = {"--reasoning-parser=qwen3", "--context-length=32768"})
+    /** SGLang with the same context limit, which it spells --context-length (from the class's @ServerOptions). */
+    @Variant(group = "engine-selection", engine = "sglang", flags = "--reasoning-parser=qwen3")
     public void sglang() {
     }
 

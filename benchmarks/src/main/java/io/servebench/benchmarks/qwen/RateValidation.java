@@ -4,6 +4,7 @@ import io.servebench.annotations.Baseline;
 import io.servebench.annotations.Engine;
 import io.servebench.annotations.Param;
 import io.servebench.annotations.Profile;
+import io.servebench.annotations.ServerOptions;
 import io.servebench.annotations.Recommended;
 import io.servebench.annotations.ServingBenchmark;
 import io.servebench.annotations.Variant;
@@ -16,7 +17,8 @@ import io.servebench.annotations.Workload;
  */
 @ServingBenchmark(model = "Qwen/Qwen3.5-9B",
         description = "Qwen3.5-9B: baseline vs recommended vLLM configuration across request rates")
-@Engine(value = "vllm", flags = {"--reasoning-parser=qwen3", "--max-model-len=32768"})
+@Engine(value = "vllm", flags = "--reasoning-parser=qwen3")
+@ServerOptions(maxModelLen = 32768)
 @Workload(dataset = "sharegpt:ShareGPT_V3_unfiltered_cleaned_split.json", profile = Profile.CONSTANT,
         requests = 1000, warmup = 0)
 public class RateValidation {

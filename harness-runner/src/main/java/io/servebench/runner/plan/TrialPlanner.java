@@ -6,6 +6,7 @@ import io.servebench.runner.study.ParamSpec;
 import io.servebench.runner.study.StudyDescriptor;
 import io.servebench.runner.study.Studies;
 import io.servebench.runner.study.VariantDescriptor;
+import io.servebench.runner.study.ServerOptionsSpec;
 import io.servebench.runner.study.StudyChecker;
 import io.servebench.runner.study.WorkloadOption;
 import io.servebench.runner.study.WorkloadSpec;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
 
 /**
  * Expands selected variants into result blocks and distinct trials. Settings resolve as JMH's do:
@@ -37,6 +39,7 @@ public final class TrialPlanner {
 
     private final Map<String, List<String>> overrides;
     private final EngineOverrides engineOverrides;
+    private final BiFunction<StudyDescriptor, VariantDescriptor, ServerOptionsSpec> serverOptions;
 
     /**
      * @param overrides {@code -p name=v1,v2} values by name; a workload key or a {@code @Param} field name
@@ -51,6 +54,16 @@ public final class TrialPlanner {
      *                        applied to every server configuration
      */
     public TrialPlanner(Map<String, List<String>> overrides, EngineOverrides engineOverrides) {
+        this(overrides, engineOverrides, (study, variant) -> ServerOptionsSpec.NONE);
+    }
+
+    /**
+     * @param serverOptions the {@code @ServerOptions} a variant states, written as flags of its engine's dialect
+     *                      before its own flags (which win over the typed option they spell)
+     */
+    public TrialPlanner(Map<String, List<String>> overrides, EngineOverrides engineOverrides,
+                        BiFunction<StudyDescriptor, VariantDescriptor, ServerOptionsSpec> serverOptions) {
+        this.serverOptions = serverOptions;
         this.engineOverrides = engineOverrides;
         this.overrides = Map.copyOf(overrides);
         overrides.forEach((key, values) -> {
@@ -156,6 +169,12 @@ public final class TrialPlanner {
 
     private ServerConfig server(StudyDescriptor study, VariantDescriptor variant, Map<String, String> values) {
         Map<String, Flag> byName = new LinkedHashMap<>();
+        String engine = Studies.effectiveEngine(study, variant);
+        try {
+            serverOptions.apply(study, variant).flags(engine).forEach(f -> byName.put(f.name(), f));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(study.className() + "." + variant.name() + ": " + e.getMessage(), e);
+        }
         for (Flag flag : Studies.effectiveFlags(study, variant)) {
             Flag resolved = Flag.parse(Studies.substitute(flag.toArg(), values)).orElseThrow(() -> new IllegalArgumentException(
                     "flag " + flag.toArg() + " of " + study.className() + "." + variant.name() + " is malformed once "

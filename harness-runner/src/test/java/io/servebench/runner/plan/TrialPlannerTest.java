@@ -127,4 +127,17 @@ class TrialPlannerTest {
         assertThat(a).isEqualTo(b);
         assertThat(a.hash()).isEqualTo(b.hash());
     }
+
+    @Test
+    void typedServerOptionsBecomeFlagsOfEachVariantsEngineAndRawFlagsWin() {
+        io.servebench.runner.study.ServerOptionsSpec options =
+                new io.servebench.runner.study.ServerOptionsSpec(16384, null, null, 64, null, null);
+        StudyDescriptor study = new StudyDescriptor("x.Typed", "m", "", "vllm", List.of("--max-num-seqs=32"), AT_8, List.of(),
+                List.of(variant("vllm", "", true),
+                        new VariantDescriptor("sglang", "", List.of(), "sglang", false, WorkloadSpec.UNSET)));
+        TrialPlan plan = new TrialPlanner(Map.of(), EngineOverrides.NONE, (s, v) -> options)
+                .plan(List.of(new TrialPlanner.Selection(study, study.variants())));
+        assertThat(plan.points().get(0).trial().server().args()).containsExactly("--max-model-len=16384", "--max-num-seqs=32");
+        assertThat(plan.points().get(1).trial().server().args()).containsExactly("--context-length=16384", "--max-running-requests=64");
+    }
 }

@@ -1,0 +1,60 @@
+package io.servebench.annotations;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Engine settings that every engine has under its own flag name, written once for all: ServeBench
+ * writes each in the dialect of the variant's engine, so a study that compares vLLM and SGLang states
+ * the context length once. On a class they apply to every variant; on a variant method they override the
+ * class's one by one. A flag written out in {@link Engine#flags()} or {@link Variant#flags()} wins over
+ * the typed option it spells.
+ *
+ * <table>
+ *   <caption>What each option becomes</caption>
+ *   <tr><th>option</th><th>vLLM</th><th>SGLang</th></tr>
+ *   <tr><td>{@link #maxModelLen()}</td><td>{@code --max-model-len}</td><td>{@code --context-length}</td></tr>
+ *   <tr><td>{@link #tensorParallelSize()}</td><td>{@code --tensor-parallel-size}</td><td>{@code --tp-size}</td></tr>
+ *   <tr><td>{@link #gpuMemoryFraction()}</td><td>{@code --gpu-memory-utilization}</td><td>{@code --mem-fraction-static}</td></tr>
+ *   <tr><td>{@link #maxNumSeqs()}</td><td>{@code --max-num-seqs}</td><td>{@code --max-running-requests}</td></tr>
+ *   <tr><td>{@link #prefixCaching()}</td><td>{@code --enable-prefix-caching} / {@code --no-enable-prefix-caching}</td>
+ *       <td>(on by default) / {@code --disable-radix-cache}</td></tr>
+ *   <tr><td>{@link #speculative()} {@code "mtp:1"}</td><td>{@code --speculative-config={"method":"mtp","num_speculative_tokens":1}}</td>
+ *       <td>{@code --speculative-algorithm=NEXTN --speculative-num-steps=1 --speculative-eagle-topk=1 --speculative-num-draft-tokens=2}</td></tr>
+ * </table>
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target({ElementType.TYPE, ElementType.METHOD})
+public @interface ServerOptions {
+
+    /** Not set here: inherit from the class, or leave the engine's default. */
+    int UNSET = -1;
+
+    /** Longest sequence (prompt plus output) in tokens. */
+    int maxModelLen() default UNSET;
+
+    /** GPUs the model is split over. */
+    int tensorParallelSize() default UNSET;
+
+    /** Share of GPU memory the engine may take, in (0, 1]. */
+    double gpuMemoryFraction() default UNSET;
+
+    /** Most sequences in one batch. */
+    int maxNumSeqs() default UNSET;
+
+    /** Prefix caching on or off; {@link Toggle#DEFAULT} leaves the engine's default. */
+    Toggle prefixCaching() default Toggle.DEFAULT;
+
+    /**
+     * Speculative decoding as {@code METHOD:TOKENS}: {@code mtp:1} (the model's multi-token prediction heads),
+     * {@code eagle:3}, {@code ngram:4}; {@code ""} for none.
+     */
+    String speculative() default "";
+
+    /** A switch that can also be left to the engine. */
+    enum Toggle { DEFAULT, ON, OFF }
+}
