@@ -12,8 +12,9 @@ import java.util.Arrays;
  * reads); a blank line ends an event; lines starting with {@code :} are comments; {@code data:} is
  * followed by an optional single space; several {@code data} lines of one event are joined with
  * {@code \n}; an event without {@code data} lines is not dispatched; other fields ({@code event},
- * {@code id}, {@code retry}) are read and ignored. Lines are decoded as UTF-8 only once complete, so a
- * multi-byte character or an event split across reads is reassembled intact. An event left incomplete
+ * {@code id}, {@code retry}) are read and ignored. An event's data is handed over as bytes only once the event is
+ * complete (and decoded as UTF-8 only for listeners that take a {@code String}), so a multi-byte character or
+ * an event split across reads is reassembled intact. An event left incomplete
  * when the stream ends is never dispatched ({@link #hasPartialEvent()} says whether there was one).
  *
  * <p>Not thread-safe: one parser per response, fed by one thread at a time.
@@ -24,15 +25,27 @@ public final class SseParser {
     @FunctionalInterface
     public interface Listener {
         void onEvent(String data);
+
+        /**
+         * The same event as its UTF-8 bytes, which is what the parser calls: a listener that can work on
+         * bytes overrides this to skip decoding. The array is the parser's own buffer, valid only during
+         * the call. By default the bytes are decoded (malformed sequences replaced) and passed on.
+         */
+        default void onEvent(byte[] data, int offset, int length) {
+            onEvent(new String(data, offset, length, StandardCharsets.UTF_8));
+        }
     }
 
     /** Default bound on one event's size, so that a server that never sends a line end cannot exhaust memory. */
     public static final int DEFAULT_MAX_EVENT_BYTES = 8 * 1024 * 1024;
 
+    private static final byte[] NEWLINE = {'\n'};
+
     private final int maxEventBytes;
     private byte[] line = new byte[512];
     private int lineLength;
-    private final StringBuilder data = new StringBuilder();
+    private byte[] data = new byte[512];
+    private int dataLength;
     private boolean eventHasData;
     private int eventBytes;
     private boolean previousWasCr;
@@ -56,21 +69,33 @@ public final class SseParser {
      * @throws MalformedStreamException when an event grows beyond the size limit
      */
     public void feed(ByteBuffer bytes, Listener listener) {
-        while (bytes.hasRemaining()) {
-            byte b = bytes.get();
+        int position = bytes.position();
+        int limit = bytes.limit();
+        while (position < limit) {
             if (previousWasCr) {
                 previousWasCr = false;
-                if (b == '\n') {
+                if (bytes.get(position) == '\n') {
                     // second half of a \r\n whose \r already ended the line
+                    position++;
                     continue;
                 }
             }
-            if (b == '\n' || b == '\r') {
-                previousWasCr = b == '\r';
-                endLine(listener);
-            } else {
-                appendToLine(b);
+            // absolute gets and one bulk copy per line: much cheaper than a relative get per byte
+            int end = position;
+            byte b = 0;
+            while (end < limit && (b = bytes.get(end)) != '\n' && b != '\r') {
+                end++;
             }
+            appendToLine(bytes, position, end - position);
+            if (end == limit) {
+                position = limit;
+                bytes.position(position);
+                break;
+            }
+            position = end + 1;
+            bytes.position(position);
+            previousWasCr = b == '\r';
+            endLine(listener);
         }
     }
 
@@ -79,14 +104,16 @@ public final class SseParser {
         return lineLength > 0 || eventHasData;
     }
 
-    private void appendToLine(byte b) {
-        if (++eventBytes > maxEventBytes) {
+    private void appendToLine(ByteBuffer bytes, int offset, int length) {
+        eventBytes += length;
+        if (eventBytes > maxEventBytes) {
             throw new MalformedStreamException("an SSE event exceeds " + maxEventBytes + " bytes without ending");
         }
-        if (lineLength == line.length) {
-            line = Arrays.copyOf(line, line.length * 2);
+        if (lineLength + length > line.length) {
+            line = Arrays.copyOf(line, Math.max(line.length * 2, lineLength + length));
         }
-        line[lineLength++] = b;
+        bytes.get(offset, line, lineLength, length);
+        lineLength += length;
     }
 
     private void endLine(Listener listener) {
@@ -101,12 +128,20 @@ public final class SseParser {
                 valueStart++;
             }
             if (eventHasData) {
-                data.append('\n');
+                appendToData(NEWLINE, 0, 1);
             }
-            data.append(new String(line, valueStart, lineLength - valueStart, StandardCharsets.UTF_8));
+            appendToData(line, valueStart, lineLength - valueStart);
             eventHasData = true;
         }
         lineLength = 0;
+    }
+
+    private void appendToData(byte[] bytes, int offset, int length) {
+        if (dataLength + length > data.length) {
+            data = Arrays.copyOf(data, Math.max(data.length * 2, dataLength + length));
+        }
+        System.arraycopy(bytes, offset, data, dataLength, length);
+        dataLength += length;
     }
 
     /** The field name is {@code data}: the line is exactly {@code data} or starts with {@code data:}. */
@@ -120,9 +155,9 @@ public final class SseParser {
         if (!eventHasData) {
             return;
         }
-        String event = data.toString();
-        data.setLength(0);
+        int length = dataLength;
+        dataLength = 0;
         eventHasData = false;
-        listener.onEvent(event);
+        listener.onEvent(data, 0, length);
     }
 }

@@ -1,9 +1,12 @@
 package io.servebench.load;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -31,7 +34,12 @@ public final class StreamAccumulator implements SseParser.Listener {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_QUOTED_CHARS = 120;
 
+    private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
+
     private final DeltaTokenCounter counter;
+    // ONE_PER_EVENT counts 1 without looking at the text, so for it no text is ever decoded
+    private final boolean countsText;
+    private final ChunkScan scan;
 
     private long readNs = RequestRecord.NONE;
     private int readTokenEvents;
@@ -55,6 +63,8 @@ public final class StreamAccumulator implements SseParser.Listener {
     /** @param counter counts an event's tokens when the server sends no continuous usage */
     public StreamAccumulator(DeltaTokenCounter counter) {
         this.counter = Objects.requireNonNull(counter, "counter");
+        this.countsText = counter != DeltaTokenCounter.ONE_PER_EVENT;
+        this.scan = new ChunkScan(countsText);
     }
 
     /** A new network read begins at {@code nowNs}: the events parsed until the next call share this time. */
@@ -63,7 +73,10 @@ public final class StreamAccumulator implements SseParser.Listener {
         readTokenEvents = 0;
     }
 
-    /** Interprets one SSE event's data. Events after {@code [DONE]} or after a failure are ignored. */
+    /**
+     * Interprets one SSE event's data (see {@link #onEvent(byte[], int, int)}, the path the client takes).
+     * Events after {@code [DONE]} or after a failure are ignored.
+     */
     @Override
     public void onEvent(String data) {
         if (isFinished()) {
@@ -77,44 +90,70 @@ public final class StreamAccumulator implements SseParser.Listener {
             done = true;
             return;
         }
-        JsonNode chunk;
-        try {
-            chunk = JSON.readTree(trimmed);
-        } catch (JsonProcessingException e) {
+        boolean isObject;
+        try (JsonParser p = JSON.getFactory().createParser(trimmed)) {
+            isObject = scan.scan(p);
+        } catch (IOException e) {
+            // the input is in memory: every IOException is a parse error
             fail("malformed: invalid JSON in SSE event: " + quote(trimmed));
             return;
         }
-        if (chunk == null || !chunk.isObject()) {
-            fail("malformed: SSE event is not a JSON object: " + quote(trimmed));
+        if (!isObject) {
+            // whether the value is at least valid JSON takes reading all of it; rare enough for a tree
+            failNotAnObject(trimmed);
             return;
         }
-        String serverError = serverError(chunk);
-        if (serverError != null) {
-            fail("stream_error: " + serverError);
+        if (scan.mayBeError()) {
+            String serverError = serverError(trimmed);
+            if (serverError != null) {
+                fail("stream_error: " + serverError);
+                return;
+            }
+        }
+        apply();
+    }
+
+    /**
+     * Interprets one SSE event's data given as UTF-8 bytes, with the same outcome as
+     * {@link #onEvent(String)} on their decoding: an ordinary chunk is scanned straight from the bytes,
+     * with no {@code String} made unless a {@link DeltaTokenCounter} other than
+     * {@link DeltaTokenCounter#ONE_PER_EVENT} needs the text; anything else (not valid UTF-8, not an
+     * object, invalid JSON, an error payload) is decoded and takes the {@code String} path, which words
+     * every failure.
+     */
+    @Override
+    public void onEvent(byte[] data, int offset, int length) {
+        if (isFinished()) {
             return;
         }
-        JsonNode usage = chunk.path("usage");
-        boolean chunkHasUsage = usage.path("completion_tokens").isIntegralNumber();
-        if (chunkHasUsage) {
-            lastCompletionTokens = usage.get("completion_tokens").intValue();
+        int start = offset;
+        int end = offset + length;
+        while (start < end && isAsciiWhitespace(data[start])) {
+            start++;
         }
-        if (usage.path("prompt_tokens").isIntegralNumber()) {
-            promptTokens = usage.get("prompt_tokens").intValue();
+        while (end > start && isAsciiWhitespace(data[end - 1])) {
+            end--;
         }
-        JsonNode choice = chunk.path("choices").path(0);
-        JsonNode delta = choice.path("delta");
-        String content = nonEmptyText(delta.path("content"));
-        if (content == null) {
-            content = nonEmptyText(choice.path("text"));
+        if (start == end) {
+            return;
         }
-        String reasoning = nonEmptyText(delta.path("reasoning_content"));
-        if (reasoning == null) {
-            reasoning = nonEmptyText(delta.path("reasoning"));
+        if (Arrays.equals(data, start, end, DONE, 0, DONE.length)) {
+            done = true;
+            return;
         }
-        if (content != null || reasoning != null) {
-            addTokenEvent(content != null, reasoning == null ? content : content == null ? reasoning : reasoning + content,
-                    chunkHasUsage);
+        // '{' then a non-zero byte: no byte-order mark and none of the zero patterns by which Jackson
+        // would take the bytes for UTF-16 or UTF-32; valid UTF-8 decodes in Jackson as in String
+        if (data[start] == '{' && (end - start < 2 || data[start + 1] != 0) && Utf8.isValid(data, start, end)) {
+            try (JsonParser p = JSON.getFactory().createParser(data, start, end - start)) {
+                if (scan.scan(p) && !scan.mayBeError()) {
+                    apply();
+                    return;
+                }
+            } catch (IOException e) {
+                // worded by the String path below
+            }
         }
+        onEvent(new String(data, offset, length, StandardCharsets.UTF_8));
     }
 
     /** Ends the request with {@code error} ({@code kind: detail}) unless it has already ended. */
@@ -183,7 +222,20 @@ public final class StreamAccumulator implements SseParser.Listener {
                 eventSource, eventsPerReadMax, coalescedEvents, httpStatus, failure != null ? failure : error);
     }
 
-    private void addTokenEvent(boolean hasContent, String text, boolean chunkHasUsage) {
+    /** Records what the last scanned chunk says. */
+    private void apply() {
+        if (scan.hasCompletionTokens()) {
+            lastCompletionTokens = scan.completionTokens();
+        }
+        if (scan.hasPromptTokens()) {
+            promptTokens = scan.promptTokens();
+        }
+        if (scan.hasContent() || scan.hasReasoning()) {
+            addTokenEvent(scan.hasContent(), scan.hasCompletionTokens());
+        }
+    }
+
+    private void addTokenEvent(boolean hasContent, boolean chunkHasUsage) {
         if (readNs == RequestRecord.NONE) {
             throw new IllegalStateException("beginRead must be called before events are fed");
         }
@@ -194,7 +246,7 @@ public final class StreamAccumulator implements SseParser.Listener {
             counterTokens = Arrays.copyOf(counterTokens, grown);
         }
         eventTimesNs[events] = readNs;
-        counterTokens[events] = Math.max(1, counter.count(text));
+        counterTokens[events] = countsText ? Math.max(1, counter.count(scan.generatedText())) : 1;
         if (chunkHasUsage) {
             int n = Math.max(1, lastCompletionTokens - attributedCompletionTokens);
             usageTokens[events] = n;
@@ -216,8 +268,27 @@ public final class StreamAccumulator implements SseParser.Listener {
         eventsPerReadMax = Math.max(eventsPerReadMax, readTokenEvents);
     }
 
-    /** The message of an error payload ({@code {"error": ...}} or {@code {"object": "error", ...}}), else null. */
-    private static String serverError(JsonNode chunk) {
+    private void failNotAnObject(String trimmed) {
+        try {
+            JSON.readTree(trimmed);
+        } catch (JsonProcessingException e) {
+            fail("malformed: invalid JSON in SSE event: " + quote(trimmed));
+            return;
+        }
+        fail("malformed: SSE event is not a JSON object: " + quote(trimmed));
+    }
+
+    /**
+     * The message of an error payload ({@code {"error": ...}} or {@code {"object": "error", ...}}), else
+     * null; {@code trimmed} is a JSON object.
+     */
+    private static String serverError(String trimmed) {
+        JsonNode chunk;
+        try {
+            chunk = JSON.readTree(trimmed);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a chunk the scan read as JSON failed to parse as a tree: " + quote(trimmed), e);
+        }
         JsonNode err = chunk.get("error");
         if (err != null && !err.isNull()) {
             if (err.isTextual()) {
@@ -233,8 +304,9 @@ public final class StreamAccumulator implements SseParser.Listener {
         return null;
     }
 
-    private static String nonEmptyText(JsonNode node) {
-        return node.isTextual() && !node.textValue().isEmpty() ? node.textValue() : null;
+    /** The ASCII characters {@link String#strip()} removes ({@link Character#isWhitespace}). */
+    private static boolean isAsciiWhitespace(byte b) {
+        return b == ' ' || (b >= 0x09 && b <= 0x0D) || (b >= 0x1C && b <= 0x1F);
     }
 
     private static String quote(String s) {

@@ -116,4 +116,37 @@ class SseParserTest {
         parser.feed(buffer, events::add);
         assertThat(buffer.hasRemaining()).isFalse();
     }
+
+    @Test
+    void byteListenersGetTheJoinedDataBytesUndecoded() {
+        List<String> raw = new ArrayList<>();
+        SseParser.Listener bytesOnly = new SseParser.Listener() {
+            @Override
+            public void onEvent(String data) {
+                throw new AssertionError("decoded although the listener takes bytes: " + data);
+            }
+
+            @Override
+            public void onEvent(byte[] data, int offset, int length) {
+                raw.add(java.util.HexFormat.of().formatHex(data, offset, offset + length));
+            }
+        };
+        parser.feed(ByteBuffer.wrap(new byte[] {'d', 'a', 't', 'a', ':', ' ', (byte) 0xC3, '\n', 'd', 'a', 't', 'a', ':',
+                (byte) 0xA9, '\n', '\n'}), bytesOnly);
+        // one half of a two-byte character on each line: joined, not replaced
+        assertThat(raw).containsExactly("c30aa9");
+    }
+
+    @Test
+    void eventsLongerThanTheBuffersArriveIntactFromReadsOfAnySize() {
+        String big = "x".repeat(3000) + "é" + "y".repeat(2000);
+        byte[] stream = ("data: " + big + "\ndata: " + big + "\n\n").getBytes(StandardCharsets.UTF_8);
+        java.util.Random random = new java.util.Random(3);
+        for (int at = 0; at < stream.length; ) {
+            int n = Math.min(stream.length - at, 1 + random.nextInt(700));
+            feed(java.util.Arrays.copyOfRange(stream, at, at + n));
+            at += n;
+        }
+        assertThat(events).containsExactly(big + "\n" + big);
+    }
 }

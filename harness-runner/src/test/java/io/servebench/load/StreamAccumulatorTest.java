@@ -2,6 +2,11 @@ package io.servebench.load;
 
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
 import static io.servebench.load.ScriptedSseServer.content;
 import static io.servebench.load.ScriptedSseServer.reasoning;
 import static io.servebench.load.ScriptedSseServer.role;
@@ -179,5 +184,129 @@ class StreamAccumulatorTest {
         assertThat(r.firstTokenNs()).isEqualTo(RequestRecord.NONE);
         assertThat(r.endNs()).isEqualTo(RequestRecord.NONE);
         assertThat(r.outputTokens()).isZero();
+    }
+
+    /** A counter that keeps the texts it is given, so tests can see what the scan decoded. */
+    private static final class RecordingCounter implements DeltaTokenCounter {
+        final List<String> texts = new ArrayList<>();
+
+        @Override
+        public int count(String deltaText) {
+            texts.add(deltaText);
+            return 1;
+        }
+
+        @Override
+        public TokenSource source() {
+            return TokenSource.TOKENIZER;
+        }
+    }
+
+    private static void feedBytes(StreamAccumulator accumulator, String event) {
+        byte[] bytes = event.getBytes(StandardCharsets.UTF_8);
+        accumulator.onEvent(bytes, 0, bytes.length);
+    }
+
+    private void feedBytesRead(long ns, String event) {
+        acc.beginRead(ns);
+        feedBytes(acc, event);
+    }
+
+    @Test
+    void escapedAndNonAsciiTextReachesTheCounterDecodedFromStringsAndFromBytes() {
+        String chunk = "{\"choices\":[{\"delta\":{\"content\":\"a\\\"b\\\\c\\nd\\u00e9\\ud83d\\ude00 é漢😀\"}}]}";
+        RecordingCounter counter = new RecordingCounter();
+        StreamAccumulator accumulator = new StreamAccumulator(counter);
+        accumulator.beginRead(1);
+        accumulator.onEvent(chunk);
+        feedBytes(accumulator, chunk);
+        assertThat(counter.texts).containsExactly("a\"b\\c\ndé😀 é漢😀", "a\"b\\c\ndé😀 é漢😀");
+    }
+
+    @Test
+    void anEscapedEmptyLookingStringIsNotEmpty() {
+        read(100, "{\"choices\":[{\"delta\":{\"content\":\"\\u0000\"}}]}");
+        feedBytes(acc, "{\"choices\":[{\"delta\":{\"content\":\"\\n\"}}]}");
+        assertThat(record().eventTimesNs()).containsExactly(100, 100);
+    }
+
+    @Test
+    void fieldsCountInAnyOrderAndNestedLookalikesAreSkipped() {
+        RecordingCounter counter = new RecordingCounter();
+        StreamAccumulator accumulator = new StreamAccumulator(counter);
+        accumulator.beginRead(100);
+        feedBytes(accumulator, "{\"usage\":{\"completion_tokens\":3,\"prompt_tokens\":9},\"extra\":{\"choices\":[{\"text\":\"no\"}],"
+                + "\"usage\":{\"completion_tokens\":99}},\"choices\":[{\"finish_reason\":null,\"logprobs\":{\"content\":"
+                + "[{\"token\":\"no\",\"delta\":{\"content\":\"no\"}}]},\"delta\":{\"tool_calls\":[{\"function\":"
+                + "{\"content\":\"no\"}}],\"content\":\"yes\"}},{\"delta\":{\"content\":\"second choice\"}}],\"id\":\"x\"}");
+        RequestRecord r = accumulator.toRecord(0, false, 0, 0, 1, 0, 200, null);
+        assertThat(counter.texts).containsExactly("yes");
+        assertThat(r.outputTokens()).isEqualTo(3);
+        assertThat(r.promptTokens()).isEqualTo(9);
+        assertThat(r.eventTokensSource()).isEqualTo(TokenSource.CONTINUOUS_USAGE);
+    }
+
+    @Test
+    void nullsAndWrongTypesCountAsAbsent() {
+        feedBytesRead(100, "{\"choices\":[{\"delta\":{\"content\":null,\"reasoning_content\":7}}],"
+                + "\"usage\":{\"completion_tokens\":null,\"prompt_tokens\":\"9\"}}");
+        feedBytesRead(200, "{\"choices\":null,\"usage\":null,\"error\":null}");
+        feedBytesRead(300, "{\"choices\":[{\"delta\":{\"content\":\"a\"}}],\"usage\":{\"completion_tokens\":2.0}}");
+        RequestRecord r = record();
+        assertThat(acc.error()).isNull();
+        assertThat(r.eventTimesNs()).containsExactly(300);
+        assertThat(r.outputTokensSource()).isEqualTo(TokenSource.EVENTS);
+        assertThat(r.promptTokens()).isEqualTo(11);
+    }
+
+    @Test
+    void aRepeatedFieldCountsWithItsLastValue() {
+        feedBytesRead(100, "{\"choices\":[{\"delta\":{\"content\":\"a\"}}],\"choices\":[]}");
+        feedBytesRead(200, "{\"usage\":{\"completion_tokens\":5},\"usage\":{\"prompt_tokens\":4},"
+                + "\"choices\":[{\"delta\":{\"content\":\"\",\"content\":\"b\"}}]}");
+        RequestRecord r = record();
+        assertThat(r.eventTimesNs()).containsExactly(200);
+        assertThat(r.outputTokensSource()).as("completion_tokens came with the replaced usage").isEqualTo(TokenSource.EVENTS);
+        assertThat(r.promptTokens()).isEqualTo(4);
+    }
+
+    @Test
+    void theBytePathWordsFailuresAsTheStringPath() {
+        feedBytesRead(100, "{\"choices\": [");
+        assertThat(acc.error()).isEqualTo("malformed: invalid JSON in SSE event: {\"choices\": [");
+
+        StreamAccumulator error = new StreamAccumulator(DeltaTokenCounter.ONE_PER_EVENT);
+        error.beginRead(1);
+        feedBytes(error, "{\"error\":{\"code\":500,\"type\":\"x\"}}");
+        assertThat(error.error()).isEqualTo("stream_error: {\"code\":500,\"type\":\"x\"}");
+
+        StreamAccumulator array = new StreamAccumulator(DeltaTokenCounter.ONE_PER_EVENT);
+        array.beginRead(1);
+        feedBytes(array, " [1,2] ");
+        assertThat(array.error()).isEqualTo("malformed: SSE event is not a JSON object: [1,2]");
+    }
+
+    @Test
+    void bytesThatAreNotUtf8AreDecodedWithReplacementAsBefore() {
+        RecordingCounter counter = new RecordingCounter();
+        StreamAccumulator accumulator = new StreamAccumulator(counter);
+        accumulator.beginRead(1);
+        byte[] prefix = "{\"choices\":[{\"text\":\"a".getBytes(StandardCharsets.UTF_8);
+        byte[] suffix = "\"}]}".getBytes(StandardCharsets.UTF_8);
+        byte[] event = Arrays.copyOf(prefix, prefix.length + 1 + suffix.length);
+        // a lone continuation byte inside the string
+        event[prefix.length] = (byte) 0x80;
+        System.arraycopy(suffix, 0, event, prefix.length + 1, suffix.length);
+        accumulator.onEvent(event, 0, event.length);
+        assertThat(accumulator.error()).isNull();
+        assertThat(counter.texts).containsExactly("a\uFFFD");
+    }
+
+    @Test
+    void doneAndBlankEventsAsBytes() {
+        feedBytesRead(100, " \t\u000b ");
+        assertThat(acc.isFinished()).isFalse();
+        feedBytesRead(100, "\r\n[DONE] ");
+        assertThat(acc.sawDone()).isTrue();
     }
 }
