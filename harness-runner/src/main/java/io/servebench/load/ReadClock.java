@@ -17,12 +17,28 @@ final class ReadClock implements IOSessionListener {
     private static final ThreadLocal<long[]> LAST_READ = ThreadLocal.withInitial(() -> new long[]{RequestRecord.NONE});
 
     /**
+     * How long after a readiness stamp bytes may still be taken to come from that read. httpcore5 can read
+     * the socket again within one readiness event; when handling what came first is slow (a cold JVM, a
+     * busy core), bytes that arrived meanwhile would borrow the earlier stamp and make a TTFT too short.
+     */
+    static final long MAX_READ_SPAN_NS = 1_000_000;
+
+    /**
      * The time the current read on this I/O thread began, or {@link System#nanoTime()} now when this
-     * thread has never been told of one (bytes consumed outside a readiness event).
+     * thread has never been told of one (bytes consumed outside a readiness event) or when the stamp is
+     * more than {@link #MAX_READ_SPAN_NS} old: the bytes then came from a later read of the same readiness
+     * event, which is stamped now, and later bytes of that read share the new stamp.
      */
     static long readStartNs() {
-        long ns = LAST_READ.get()[0];
-        return ns == RequestRecord.NONE ? System.nanoTime() : ns;
+        long[] last = LAST_READ.get();
+        long now = System.nanoTime();
+        if (last[0] == RequestRecord.NONE) {
+            return now;
+        }
+        if (now - last[0] > MAX_READ_SPAN_NS) {
+            last[0] = now;
+        }
+        return last[0];
     }
 
     @Override
