@@ -86,6 +86,10 @@ public final class HtmlReportWriter {
         html.append("<h2>").append(Html.escape(m.text("overview.heading"))).append("</h2>\n<p>")
                 .append(Html.escape(m.text("overview.intro"))).append("</p>\n");
         table(html, content.overview());
+        if (!run.servers().isEmpty()) {
+            html.append("<h2>").append(Html.escape(m.text("servers.heading"))).append("</h2>\n");
+            table(html, content.servers());
+        }
         html.append("<h2>").append(Html.escape(m.text("blocks.heading"))).append("</h2>\n");
         for (TrialResult t : run.trials()) {
             block(html, content, t);

@@ -2,6 +2,7 @@ package io.servebench.reports;
 
 import io.servebench.results.Metric;
 import io.servebench.results.RunResult;
+import io.servebench.results.ServerEnvironment;
 import io.servebench.results.ServerMetric;
 import io.servebench.results.Stat;
 import io.servebench.results.TrialMetrics;
@@ -276,6 +277,22 @@ public final class ReportContent {
         String first = failure.lines().findFirst().orElse(failure);
         int see = first.indexOf("; see ");
         return see > 0 ? first.substring(0, see) : first;
+    }
+
+    /** One row per server start: what ran where (engine version, GPUs, machine), so results can be told apart. */
+    public Table servers() {
+        List<List<String>> rows = new ArrayList<>();
+        for (ServerEnvironment e : run.servers()) {
+            rows.add(List.of(e.serverId(), e.engine(), orAbsent(e.engineVersion()),
+                    e.gpus().isEmpty() ? messages.text("servers.noGpu") : String.join("; ", e.gpus()),
+                    String.join(", ", List.of(e.cpu(), e.host(), e.os(), e.jdk())), e.servebenchVersion(), orAbsent(e.command())));
+        }
+        return new Table(List.of(messages.text("servers.server"), messages.text("servers.engine"), messages.text("servers.version"),
+                messages.text("servers.gpus"), messages.text("servers.machine"), "ServeBench", messages.text("servers.command")), rows);
+    }
+
+    private static String orAbsent(String text) {
+        return text == null || text.isEmpty() ? Numbers.ABSENT : text;
     }
 
     /** {@code LatencyTuning.maxNumSeqs[128]}: the class's simple name and the block's display name. */

@@ -54,6 +54,10 @@ public final class SummaryMarkdownWriter {
         comparisons(md, content);
         md.append("## ").append(m.text("overview.heading")).append("\n\n").append(m.text("overview.intro")).append("\n\n");
         table(md, content.overview());
+        if (!run.servers().isEmpty()) {
+            md.append("## ").append(m.text("servers.heading")).append("\n\n");
+            table(md, content.servers());
+        }
         md.append("## ").append(m.text("blocks.heading")).append("\n\n");
         for (TrialResult trial : run.trials()) {
             block(md, content, trial);
