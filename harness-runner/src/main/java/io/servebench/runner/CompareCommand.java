@@ -24,13 +24,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** {@code compare A/results.json B/results.json}: per trial and metric, the change from A to B and whether it is noise. */
-@Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-        description = {"Compares two JMH result files (ServeBench's results.json or JMH's own): per matching entry and",
-                "metric, A, B, the change and a verdict at 95% (better, worse, no significant difference, not tested).",
-                "Entries match on benchmark and params, request and warm-up counts aside."},
+@Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true, usageHelpWidth = 120,
+        description = "Compares two JMH result files (ServeBench's results.json or JMH's own): per matching entry and metric, A, B, the change and a verdict at 95%% (better, worse, no significant difference, not tested). Entries match on benchmark and params, request and warm-up counts aside.",
         footerHeading = "%nExamples:%n",
         footer = {"  java -jar benchmarks.jar compare results/main/results.json results/pr/results.json",
-                "  java -jar benchmarks.jar compare A/results.json B/results.json --fail-on latency:5%,ttft.p99:10%",
+                "  java -jar benchmarks.jar compare A/results.json B/results.json --fail-on latency:5%%,ttft.p99:10%%",
                 "",
                 "Exit codes: 0 no threshold exceeded, 1 a --fail-on threshold exceeded the bad way (beyond noise),",
                 "2 bad input (missing file, not JMH JSON, bad threshold)."})
@@ -47,14 +45,10 @@ public final class CompareCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "B", description = "The results compared with A (JMH JSON).")
     Path b;
 
-    @Option(names = "--fail-on", paramLabel = "METRIC:N%", split = ",", description = {
-            "Exit 1 when METRIC moves the bad way (up for times, down for rates) by more than N% and the move",
-            "is not noise. METRIC is 'latency' (the primary metric) or a secondary metric name (ttft.p99)."})
+    @Option(names = "--fail-on", paramLabel = "METRIC:N%", split = ",", description = "Exit 1 when METRIC moves the bad way (up for times, down for rates) by more than N%% and the move is not noise. METRIC is 'latency' (the primary metric) or a secondary metric name (ttft.p99).")
     List<String> failOn = new ArrayList<>();
 
-    @Option(names = "--metric", paramLabel = "METRIC", split = ",", description = {
-            "Metrics to show (default: latency, e2e_latency.p99, ttft.mean, ttft.p99, tpot.mean, itl.mean,",
-            "request_throughput, output_throughput, goodput, those present)."})
+    @Option(names = "--metric", paramLabel = "METRIC", split = ",", description = "Metrics to show (default: latency, e2e_latency.p99, ttft.mean, ttft.p99, tpot.mean, itl.mean, request_throughput, output_throughput, goodput, those present).")
     List<String> metrics = new ArrayList<>();
 
     @Override

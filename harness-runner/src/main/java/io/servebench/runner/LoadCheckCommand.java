@@ -9,12 +9,9 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 
 /** {@code benchmarks.jar loadcheck}: how precise and how fast the load generator is, against a known truth. */
-@Command(name = "loadcheck", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+@Command(name = "loadcheck", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true, usageHelpWidth = 120,
         versionProvider = Main.Version.class,
-        description = {"Starts the ground-truth streaming server in this JVM with a fixed script (role chunk, one token",
-                "per event, final usage), drives it, and prints achieved vs requested rate, schedule lag, TTFT and ITL",
-                "error against the server's own write times, events/s, peak streams, client CPU per event and the",
-                "largest events-per-read. The last line is a key=value summary. Client and server share the machine."},
+        description = "Starts the ground-truth streaming server in this JVM with a fixed script (role chunk, one token per event, final usage), drives it, and prints achieved vs requested rate, schedule lag, TTFT and ITL error against the server's own write times, events/s, peak streams, client CPU per event and the largest events-per-read. The last line is a key=value summary. Client and server share the machine.",
         footerHeading = "%nExamples:%n",
         footer = {
                 "  java -jar benchmarks.jar loadcheck --rate 500 --tokens 100 --duration 20",

@@ -28,9 +28,8 @@ import java.util.concurrent.Callable;
 /** Entry point of {@code benchmarks.jar}: JMH-style options over the benchmarks found on the class path. */
 @Command(name = "benchmarks.jar", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         subcommands = {SimCommand.class, CompareCommand.class, LoadCheckCommand.class},
-        sortOptions = false, usageHelpAutoWidth = true,
-        description = {"Runs ServeBench studies: starts each engine, drives an open-loop streaming load, measures every",
-                "request and token, and writes results.json (JMH format), summary.md, report.html and per-request records."},
+        sortOptions = false, usageHelpAutoWidth = true, usageHelpWidth = 120,
+        description = "Runs ServeBench studies: starts each engine, drives an open-loop streaming load, measures every request and token, and writes results.json (JMH format), summary.md, report.html and per-request records.",
         footerHeading = "%nExamples:%n",
         footer = {
                 "  java -jar benchmarks.jar -l                                  list every benchmark",
@@ -57,11 +56,7 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--dry-run", description = "Print the trial plan (one line per trial) without starting anything.")
     boolean dryRun;
 
-    @Option(names = "-p", paramLabel = "NAME=V1,V2", description = {
-            "Override a parameter or workload setting (dataset, profile, rate, concurrency, requests, warmup,",
-            "warmupSeconds, burstiness, rampUpSeconds, maxConcurrency, durationSeconds, maxErrors, sweepRates, api,",
-            "extraBody, continuousUsage) with a list of values; the benchmarks expand over them. Repeatable.",
-            "extraBody takes one JSON object, commas included."})
+    @Option(names = "-p", paramLabel = "NAME=V1,V2", description = "Override a parameter or workload setting (dataset, profile, rate, concurrency, requests, warmup, warmupSeconds, burstiness, rampUpSeconds, maxConcurrency, durationSeconds, maxErrors, sweepRates, api, extraBody, continuousUsage) with a list of values; the benchmarks expand over them. Repeatable. extraBody takes one JSON object, commas included.")
     List<String> params = new ArrayList<>();
 
     @Option(names = "-r", paramLabel = "N", description = "Repetitions of every trial, for noise estimates (default: ${DEFAULT-VALUE}).")
@@ -70,9 +65,7 @@ public final class Main implements Callable<Integer> {
     @Option(names = "-o", paramLabel = "DIR", description = "Results folder (default: results/<timestamp>).")
     Path output;
 
-    @Option(names = "--simulate", arity = "0..1", paramLabel = "MODE", fallbackValue = "in-process", description = {
-            "Run every trial on the built-in simulated engine, which reads the flags of the study's engine:",
-            "in the harness's JVM (default), or =process to start it as a separate process like a real engine."})
+    @Option(names = "--simulate", arity = "0..1", paramLabel = "MODE", fallbackValue = "in-process", description = "Run every trial on the built-in simulated engine, which reads the flags of the study's engine: in the harness's JVM (default), or =process to start it as a separate process like a real engine.")
     String simulate;
 
     @Option(names = "--fresh-server", description = "Start a new server for every trial instead of reusing one per configuration.")
@@ -106,22 +99,19 @@ public final class Main implements Callable<Integer> {
             + " s of load (at least " + RunParams.QUICK_MIN_REQUESTS + " requests):", "a first look, noisier than the declared workload."})
     boolean quick;
 
-    @Option(names = "--slo", paramLabel = "NAME=MS,...", description = {"SLOs for goodput, in ms (ttft, tpot, itl, e2e),",
-            "e.g. ttft=200,tpot=50; overrides the studies' @Slo bound by bound."})
+    @Option(names = "--slo", paramLabel = "NAME=MS,...", description = "SLOs for goodput, in ms (ttft, tpot, itl, e2e), e.g. ttft=200,tpot=50; overrides the studies' @Slo bound by bound.")
     String slo;
 
     @Option(names = "--seed", paramLabel = "N", description = "Seed for request order, arrival times and the simulated engine (default: ${DEFAULT-VALUE}).")
     long seed = 42;
 
-    @Option(names = "--api-key-env", paramLabel = "NAME", description = {"Send the value of environment variable NAME as",
-            "'Authorization: Bearer' (only the name is recorded)."})
+    @Option(names = "--api-key-env", paramLabel = "NAME", description = "Send the value of environment variable NAME as 'Authorization: Bearer' (only the name is recorded).")
     String apiKeyEnv;
 
     @Option(names = "--connect-timeout", paramLabel = "SECONDS", description = "Longest wait for a connection (default: ${DEFAULT-VALUE}).")
     double connectTimeoutSeconds = LoadParams.DEFAULT_CONNECT_TIMEOUT.toSeconds();
 
-    @Option(names = "--request-timeout", paramLabel = "SECONDS", description = {"Longest silence while a request is in flight",
-            "before it fails as a timeout (default: ${DEFAULT-VALUE})."})
+    @Option(names = "--request-timeout", paramLabel = "SECONDS", description = "Longest silence while a request is in flight before it fails as a timeout (default: ${DEFAULT-VALUE}).")
     double requestTimeoutSeconds = LoadParams.DEFAULT_REQUEST_TIMEOUT.toSeconds();
 
     /** Overrides whose one value may itself contain commas. */

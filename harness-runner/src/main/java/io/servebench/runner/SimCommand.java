@@ -21,8 +21,7 @@ import java.util.concurrent.Callable;
 public final class SimCommand {
 
     @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
-            description = {"Serves MODEL with the simulated engine until stopped (SIGTERM, Ctrl-C).",
-                    "Engine flags after MODEL are read in the --dialect's spelling, as vllm serve or SGLang reads them."},
+            description = "Serves MODEL with the simulated engine until stopped (SIGTERM, Ctrl-C). Engine flags after MODEL are read in the --dialect's spelling, as vllm serve or SGLang reads them.",
             footerHeading = "%nExamples:%n",
             footer = {"  java -cp benchmarks.jar io.servebench.runner.Main sim serve Qwen/Qwen3.5-9B --port 8000 --max-num-seqs 128",
                     "  java -jar benchmarks.jar sim serve Qwen/Qwen3.5-9B --port 30000 --dialect sglang --context-length 32768"})
