@@ -17,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiFunction;
 
@@ -221,32 +220,30 @@ public final class TrialPlanner {
             case "profile" -> PROFILES.contains(value) ? null
                     : "unknown profile \"" + value + "\"; expected one of " + String.join(", ", PROFILES);
             case "rate" -> rateProblem(value);
-            case "warmup" -> wholeNumberProblem(value, 0);
-            case "concurrency", "requests" -> wholeNumberProblem(value, 1);
-            default -> {
-                Optional<WorkloadOption> option = WorkloadOption.byKey(key);
-                yield option.isPresent() ? option.get().problem(value) : wholeNumberProblem(value, 1);
-            }
+            case "warmup", "concurrency", "requests" -> wholeNumberProblem(key, value);
+            default -> WorkloadOption.byKey(key).orElseThrow(() -> new IllegalStateException("no workload setting " + key))
+                    .problem(value);
         };
         if (problem != null) {
             throw new IllegalArgumentException(source + "=" + value + ": " + problem);
         }
     }
 
+    /** A rate: any number, in the range {@link StudyChecker} checks studies against. */
     private static String rateProblem(String value) {
-        String expected = "expected a rate in requests per second greater than 0, e.g. 8 or 0.5";
+        String expected = "expected " + StudyChecker.expectation("rate") + ", e.g. 8 or 0.5";
         try {
-            double rate = Double.parseDouble(value.strip());
-            return rate > 0 && Double.isFinite(rate) ? null : expected;
+            return StudyChecker.inRange("rate", Double.parseDouble(value.strip())) ? null : expected;
         } catch (NumberFormatException e) {
             return "not a number; " + expected;
         }
     }
 
-    private static String wholeNumberProblem(String value, int min) {
-        String expected = "expected a whole number of at least " + min;
+    /** A count: a whole number, in the range {@link StudyChecker} checks studies against. */
+    private static String wholeNumberProblem(String setting, String value) {
+        String expected = "expected " + StudyChecker.expectation(setting) + " (a whole number)";
         try {
-            return Integer.parseInt(value.strip()) >= min ? null : expected;
+            return StudyChecker.inRange(setting, Integer.parseInt(value.strip())) ? null : expected;
         } catch (NumberFormatException e) {
             return "not a whole number; " + expected;
         }

@@ -279,7 +279,8 @@ public final class StudyChecker {
         }
     }
 
-    private static boolean inRange(String setting, double value) {
+    /** Whether a workload setting ({@code rate}, {@code warmup}, {@code concurrency}, {@code requests}) may take this value. */
+    public static boolean inRange(String setting, double value) {
         return switch (setting) {
             case "rate" -> value > 0 && Double.isFinite(value);
             case "warmup" -> value >= 0;
@@ -293,7 +294,8 @@ public final class StudyChecker {
                 + (value.equals("-1") ? " (-1 means \"not set\" only when left out: remove the attribute to inherit it)" : "");
     }
 
-    private static String expectation(String setting) {
+    /** What a workload setting's value must be, for messages: "a positive, finite number of requests per second". */
+    public static String expectation(String setting) {
         return switch (setting) {
             case "rate" -> "a positive, finite number of requests per second";
             case "concurrency" -> "a positive number of in-flight requests";

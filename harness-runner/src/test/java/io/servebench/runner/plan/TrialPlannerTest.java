@@ -109,7 +109,7 @@ class TrialPlannerTest {
     @Test
     void badOverridesNameTheOptionAndWhatWasExpected() {
         assertThatThrownBy(() -> plan(Map.of("rate", List.of("0")), tuning()))
-                .hasMessageContaining("-p rate=0").hasMessageContaining("greater than 0");
+                .hasMessageContaining("-p rate=0").hasMessageContaining("a positive, finite number of requests per second");
         assertThatThrownBy(() -> plan(Map.of("requests", List.of("ten")), tuning()))
                 .hasMessageContaining("-p requests=ten").hasMessageContaining("whole number");
         assertThatThrownBy(() -> plan(Map.of("profile", List.of("bursty")), tuning()))
