@@ -208,4 +208,32 @@ final class InMemoryCompiler {
             }
         }
     }
+
+    /** A study's first variant, the baseline: what most processor tests need besides the thing they check. */
+    static final String BASELINE = "    @Baseline @Variant public void baseline() {}\n";
+
+    /** A study class {@code demo.Demo} with the given class annotations and body. */
+    static String study(String classAnnotations, String body) {
+        return """
+                package demo;
+
+                import io.servebench.annotations.*;
+
+                @ServingBenchmark(model = "m")
+                %s
+                public class Demo {
+                %s
+                }
+                """.formatted(classAnnotations, body);
+    }
+
+    /** Compiles {@code source} and asserts exactly one error, containing {@code message}, on the line of {@code at}. */
+    static void assertOneError(String source, String message, String at) {
+        Result result = compile(source);
+        org.assertj.core.api.Assertions.assertThat(result.errorMessages()).as(result.log()).hasSize(1);
+        javax.tools.Diagnostic<? extends javax.tools.JavaFileObject> error = result.errors().get(0);
+        org.assertj.core.api.Assertions.assertThat(error.getMessage(java.util.Locale.ROOT)).contains(message);
+        org.assertj.core.api.Assertions.assertThat(error.getLineNumber())
+                .as("line of %s in%n%s", error.getMessage(java.util.Locale.ROOT), source).isEqualTo(lineOf(source, at));
+    }
 }

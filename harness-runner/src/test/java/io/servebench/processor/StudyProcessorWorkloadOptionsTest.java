@@ -2,41 +2,19 @@ package io.servebench.processor;
 
 import org.junit.jupiter.api.Test;
 
-import javax.tools.Diagnostic;
-import javax.tools.JavaFileObject;
-import java.util.Locale;
 
+import static io.servebench.processor.InMemoryCompiler.BASELINE;
+import static io.servebench.processor.InMemoryCompiler.assertOneError;
 import static io.servebench.processor.InMemoryCompiler.compile;
+import static io.servebench.processor.InMemoryCompiler.study;
 import static io.servebench.processor.InMemoryCompiler.lineOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The processor's checks of the load options of {@code @Workload}: each error on the line of the value at fault. */
 class StudyProcessorWorkloadOptionsTest {
 
-    private static final String BASELINE = "    @Baseline @Variant public void baseline() {}\n";
 
-    private static String study(String classAnnotations, String body) {
-        return """
-                package demo;
 
-                import io.servebench.annotations.*;
-
-                @ServingBenchmark(model = "m")
-                %s
-                public class Demo {
-                %s
-                }
-                """.formatted(classAnnotations, body);
-    }
-
-    private static void assertOneError(String source, String message, String at) {
-        InMemoryCompiler.Result result = compile(source);
-        assertThat(result.errorMessages()).as(result.log()).hasSize(1);
-        Diagnostic<? extends JavaFileObject> error = result.errors().get(0);
-        assertThat(error.getMessage(Locale.ROOT)).contains(message);
-        assertThat(error.getLineNumber()).as("line of %s in%n%s", error.getMessage(Locale.ROOT), source)
-                .isEqualTo(lineOf(source, at));
-    }
 
     @Test
     void aValidStudyUsingEveryOptionCompilesCleanly() {
