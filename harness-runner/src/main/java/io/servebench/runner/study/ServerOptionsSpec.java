@@ -3,11 +3,8 @@ package io.servebench.runner.study;
 import io.servebench.annotations.ServerOptions;
 
 import java.lang.reflect.AnnotatedElement;
-import java.lang.reflect.Method;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * A variant's {@link ServerOptions} as data, each setting {@code null} when not stated, and their flags
@@ -97,10 +94,7 @@ public record ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize,
 
     /** The options a variant of a study class states: the method's laid over the class's. */
     public static ServerOptionsSpec declared(Class<?> study, String variant) {
-        ServerOptionsSpec onClass = of(study, study.getName());
-        Optional<Method> method = Arrays.stream(study.getDeclaredMethods()).filter(m -> m.getName().equals(variant))
-                .filter(m -> m.getParameterCount() == 0).findFirst();
-        return method.map(m -> onClass.overriddenBy(of(m, study.getName() + "." + variant + "()"))).orElse(onClass);
+        return Studies.declared(study, variant, ServerOptionsSpec::of, ServerOptionsSpec::overriddenBy);
     }
 
     private static ServerOptionsSpec of(AnnotatedElement element, String where) {

@@ -4,9 +4,6 @@ import io.servebench.annotations.Slo;
 import io.servebench.metrics.SloSpec;
 
 import java.lang.reflect.AnnotatedElement;
-import java.lang.reflect.Method;
-import java.util.Arrays;
-import java.util.Optional;
 
 /**
  * Reads a variant's {@link Slo}: the method's stated bounds laid over the class's. The annotation
@@ -23,10 +20,7 @@ public final class Slos {
      * @throws IllegalArgumentException when a stated bound is not positive, naming where it is
      */
     public static SloSpec declared(Class<?> study, String variant) {
-        SloSpec onClass = of(study, study.getName());
-        Optional<Method> method = Arrays.stream(study.getDeclaredMethods()).filter(m -> m.getName().equals(variant))
-                .filter(m -> m.getParameterCount() == 0).findFirst();
-        return method.map(m -> onClass.overriddenBy(of(m, study.getName() + "." + variant + "()"))).orElse(onClass);
+        return Studies.declared(study, variant, Slos::of, SloSpec::overriddenBy);
     }
 
     private static SloSpec of(AnnotatedElement element, String where) {
