@@ -307,7 +307,7 @@ public final class ReportContent {
 
     /** The block's warnings ({@link Warnings}), each a sentence. */
     public List<String> warnings(TrialResult trial) {
-        return Warnings.of(trial).stream().map(Warnings.Warning::message).toList();
+        return Warnings.of(trial, messages).stream().map(Warnings.Warning::message).toList();
     }
 
     /** What a reader must know about how the block's repetitions ran (a stop condition that ended one early). */

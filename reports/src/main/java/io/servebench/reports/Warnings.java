@@ -6,7 +6,6 @@ import io.servebench.results.TrialMetrics;
 import io.servebench.results.TrialResult;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.OptionalDouble;
 
 /**
@@ -40,21 +39,26 @@ public final class Warnings {
     private Warnings() {
     }
 
-    /** The block's warnings, in {@link Kind} order; none for a block that did not run. */
+    /** The block's warnings in English, in {@link Kind} order; none for a block that did not run. */
     public static List<Warning> of(TrialResult trial) {
+        return of(trial, ReportLanguage.EN.messages());
+    }
+
+    /** The block's warnings worded by {@code words}, in {@link Kind} order; none for a block that did not run. */
+    public static List<Warning> of(TrialResult trial, Messages words) {
         List<Warning> out = new ArrayList<>();
         if (!trial.succeeded()) {
             return out;
         }
         List<TrialMetrics> reps = trial.repetitions();
-        coalesced(reps).ifPresent(out::add);
-        rateShortfall(trial, reps).ifPresent(out::add);
-        scheduleLag(reps).ifPresent(out::add);
-        errors(reps).ifPresent(out::add);
+        coalesced(reps, words).ifPresent(out::add);
+        rateShortfall(trial, reps, words).ifPresent(out::add);
+        scheduleLag(reps, words).ifPresent(out::add);
+        errors(reps, words).ifPresent(out::add);
         return List.copyOf(out);
     }
 
-    private static java.util.Optional<Warning> coalesced(List<TrialMetrics> reps) {
+    private static java.util.Optional<Warning> coalesced(List<TrialMetrics> reps, Messages words) {
         double worst = 0;
         double perRead = 0;
         for (TrialMetrics r : reps) {
@@ -66,18 +70,15 @@ public final class Warnings {
         if (worst <= COALESCED_SHARE) {
             return java.util.Optional.empty();
         }
-        return java.util.Optional.of(new Warning(Kind.COALESCED_EVENTS, String.format(Locale.ROOT,
-                "%.0f%% of token events arrived in the same network read as an earlier one%s, so per-event times are "
-                        + "coarse: ITL spreads each read's gap over its tokens (not trustworthy token by token), and "
-                        + "inter-chunk latency holds zero gaps.", 100 * worst,
-                perRead > 0 ? String.format(Locale.ROOT, " (up to %.0f events per read)", perRead) : "")));
+        return java.util.Optional.of(new Warning(Kind.COALESCED_EVENTS, words.text("warning.coalesced", 100 * worst,
+                perRead > 0 ? words.text("warning.coalesced.perRead", perRead) : "")));
     }
 
     /**
      * Requested rate: the block's {@code rate} param for the constant profile (its schedule is exactly
      * that rate); for other profiles the rate their random or shaped schedule actually asked for.
      */
-    private static java.util.Optional<Warning> rateShortfall(TrialResult trial, List<TrialMetrics> reps) {
+    private static java.util.Optional<Warning> rateShortfall(TrialResult trial, List<TrialMetrics> reps, Messages words) {
         double worstShare = 0;
         double achievedAtWorst = 0;
         double requestedAtWorst = 0;
@@ -97,10 +98,8 @@ public final class Warnings {
         if (worstShare <= RATE_SHORTFALL) {
             return java.util.Optional.empty();
         }
-        return java.util.Optional.of(new Warning(Kind.RATE_SHORTFALL, String.format(Locale.ROOT,
-                "requests went out at %s req/s, %.1f%% short of the requested %s req/s: the client could not keep up, "
-                        + "so the engine saw a lighter load than the block says.", Numbers.format(achievedAtWorst),
-                100 * worstShare, Numbers.format(requestedAtWorst))));
+        return java.util.Optional.of(new Warning(Kind.RATE_SHORTFALL, words.text("warning.rateShortfall",
+                Numbers.format(achievedAtWorst), 100 * worstShare, Numbers.format(requestedAtWorst))));
     }
 
     private static OptionalDouble requestedRate(TrialResult trial, TrialMetrics r) {
@@ -116,19 +115,17 @@ public final class Warnings {
         return "concurrent".equals(profile) ? OptionalDouble.empty() : r.value(Metric.SCHEDULED_SEND_RATE);
     }
 
-    private static java.util.Optional<Warning> scheduleLag(List<TrialMetrics> reps) {
+    private static java.util.Optional<Warning> scheduleLag(List<TrialMetrics> reps, Messages words) {
         double worst = reps.stream().map(r -> r.distribution(Metric.SCHEDULE_LAG)).flatMap(java.util.Optional::stream)
                 .mapToDouble(d -> d.get(Stat.P99)).max().orElse(0);
         if (worst <= SCHEDULE_LAG_P99_MS) {
             return java.util.Optional.empty();
         }
-        return java.util.Optional.of(new Warning(Kind.SCHEDULE_LAG, String.format(Locale.ROOT,
-                "P99 schedule lag was %s ms (over %.0f ms): requests left later than the arrival schedule said, so "
-                        + "TTFT and latency omit client-side queueing; see the \"from schedule\" rows.",
+        return java.util.Optional.of(new Warning(Kind.SCHEDULE_LAG, words.text("warning.scheduleLag",
                 Numbers.format(worst), SCHEDULE_LAG_P99_MS)));
     }
 
-    private static java.util.Optional<Warning> errors(List<TrialMetrics> reps) {
+    private static java.util.Optional<Warning> errors(List<TrialMetrics> reps, Messages words) {
         double failed = 0;
         double total = 0;
         for (TrialMetrics r : reps) {
@@ -138,8 +135,7 @@ public final class Warnings {
         if (failed == 0) {
             return java.util.Optional.empty();
         }
-        return java.util.Optional.of(new Warning(Kind.ERRORS, String.format(Locale.ROOT,
-                "%s of %s requests failed (error rate %.2f%%); they are excluded from every latency and throughput.",
+        return java.util.Optional.of(new Warning(Kind.ERRORS, words.text("warning.errors",
                 Numbers.count(failed), Numbers.count(total), 100 * failed / total)));
     }
 }

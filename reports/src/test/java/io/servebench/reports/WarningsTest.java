@@ -76,4 +76,14 @@ class WarningsTest {
         TrialResult failed = new TrialResult("a.B.c", "a.B", "c", "", false, Map.of(), "c@1", "s", List.of(), "engine did not start");
         assertThat(Warnings.of(failed)).isEmpty();
     }
+
+    @Test
+    void warningsAreWordedInTheReportsLanguageWithTheSameFigures() {
+        List<Warnings.Warning> w = Warnings.of(trial("constant", rep(1000, 101, 6, 7.9, 1.5, 3)), ReportLanguage.ZH_CN.messages());
+        assertThat(w).extracting(Warnings.Warning::kind).containsExactly(Warnings.Kind.COALESCED_EVENTS,
+                Warnings.Kind.RATE_SHORTFALL, Warnings.Kind.SCHEDULE_LAG, Warnings.Kind.ERRORS);
+        assertThat(w.get(1).message()).contains("7.90 req/s").contains("要求的 8.00 req/s 低 1.2%");
+        assertThat(w.get(2).message()).startsWith("调度滞后 P99 为 1.50 ms");
+        assertThat(w.get(3).message()).contains("3 / 1003 个请求失败");
+    }
 }
