@@ -41,19 +41,7 @@ class SimTimingTest {
         try (SimulatedEngine engine = SimulatedEngine.start(settings, 0, 1)) {
             String prompt = SimHttp.words(1000, "w");
             SimHttp.post(engine, "/v1/chat/completions", "alone", SimHttp.chat(prompt, exact(40)));
-            List<CompletableFuture<SimHttp.Reply>> crowd = new ArrayList<>();
-            // one thread per request: the common pool has a single worker on 2 cores and would send them one by one
-            java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(24);
-            try {
-                for (int i = 0; i < 24; i++) {
-                    String id = "crowd-" + i;
-                    crowd.add(CompletableFuture.supplyAsync(() -> SimHttp.post(engine, "/v1/chat/completions", id,
-                            SimHttp.chat(prompt, exact(40))), clients));
-                }
-                crowd.forEach(CompletableFuture::join);
-            } finally {
-                clients.shutdownNow();
-            }
+            postAtOnce(engine, 24, i -> "crowd-" + i, id -> SimHttp.chat(prompt, exact(40)));
             long alone = medianGap(engine.groundTruth("alone").orElseThrow());
             // one running sequence: ~1000 x 1 MiB of KV per step, ~1.7 ms; 24 of them: ~24 GiB, ~10 ms or more
             long crowded = medianGap(engine.groundTruth("crowd-0").orElseThrow());
@@ -91,18 +79,7 @@ class SimTimingTest {
         SimSettings settings = new SimSettings("vllm", kvHeavy, small, 1024, 64, 8192, false, null, 0, 0,
                 SimSettings.PerformanceMode.BALANCED, false, null, 1.0, 1, List.of());
         try (SimulatedEngine engine = SimulatedEngine.start(settings, 0, 1)) {
-            List<CompletableFuture<SimHttp.Reply>> replies = new ArrayList<>();
-            java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(4);
-            try {
-                for (int i = 0; i < 4; i++) {
-                    String id = "kv-" + i;
-                    replies.add(CompletableFuture.supplyAsync(() -> SimHttp.post(engine, "/v1/chat/completions", id,
-                            SimHttp.chat(SimHttp.words(100, "p" + id), exact(500))), clients));
-                }
-                replies.forEach(CompletableFuture::join);
-            } finally {
-                clients.shutdownNow();
-            }
+            postAtOnce(engine, 4, i -> "kv-" + i, id -> SimHttp.chat(SimHttp.words(100, "p" + id), exact(500)));
             int preemptions = 0;
             for (int i = 0; i < 4; i++) {
                 GroundTruth truth = engine.groundTruth("kv-" + i).orElseThrow();
@@ -180,5 +157,25 @@ class SimTimingTest {
         }
         Arrays.sort(gaps);
         return gaps[gaps.length / 2];
+    }
+
+    /**
+     * Sends {@code count} chat requests at once, one thread each (the common pool has a single worker on 2 cores
+     * and would send them one by one), and waits for all of them.
+     */
+    private static void postAtOnce(SimulatedEngine engine, int count, java.util.function.IntFunction<String> id,
+                                   java.util.function.Function<String, String> body) {
+        java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(count);
+        try {
+            List<CompletableFuture<SimHttp.Reply>> replies = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                String requestId = id.apply(i);
+                replies.add(CompletableFuture.supplyAsync(() -> SimHttp.post(engine, "/v1/chat/completions", requestId,
+                        body.apply(requestId)), clients));
+            }
+            replies.forEach(CompletableFuture::join);
+        } finally {
+            clients.shutdownNow();
+        }
     }
 }
