@@ -1,7 +1,9 @@
 package io.servebench.engine;
 
-import io.servebench.engine.sim.SimSettings;
-import io.servebench.engine.sim.SimulatedEngine;
+import io.servebench.sim.SimDialect;
+import io.servebench.sim.SimServer;
+import io.servebench.sim.SimSettings;
+import io.servebench.sim.SimulatedEngine;
 import io.servebench.runner.plan.ServerConfig;
 
 import java.io.IOException;
@@ -45,8 +47,8 @@ public final class Engines {
         int port = ProcessEngine.freePort();
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> argv = new ArrayList<>(List.of(javaBin, "-cp", System.getProperty("java.class.path"),
-                "io.servebench.runner.Main", "sim", "serve", server.model(), "--port", Integer.toString(port),
-                "--dialect", dialect(server), "--seed", Long.toString(options.seed())));
+                SimServer.class.getName(), server.model(), "--port", Integer.toString(port),
+                "--dialect", dialect(server).toString(), "--seed", Long.toString(options.seed())));
         argv.addAll(server.args());
         return ProcessEngine.start(new LaunchCommand(argv, Map.of(), null, port), server.model(), log,
                 options.readyTimeout(), options.grace(), null);
@@ -82,10 +84,11 @@ public final class Engines {
     }
 
     /** The flag dialect the simulated engine reads: the declared engine's, or vLLM's for kinds without one. */
-    private static String dialect(ServerConfig server) {
+    private static SimDialect dialect(ServerConfig server) {
         return switch (server.engine()) {
-            case "sglang", "sim" -> server.engine();
-            default -> "vllm";
+            case "sglang" -> SimDialect.SGLANG;
+            case "sim" -> SimDialect.SIM;
+            default -> SimDialect.VLLM;
         };
     }
 
@@ -119,10 +122,11 @@ public final class Engines {
             detachLog.run();
             throw new EngineStartException("simulated " + server.engine() + " could not open its port: " + e.getMessage(), e);
         }
+        Endpoint endpoint = new Endpoint(engine.baseUri(), engine.model(), engine.metricsUri());
         return new RunningEngine() {
             @Override
             public Endpoint endpoint() {
-                return engine.endpoint();
+                return endpoint;
             }
 
             @Override

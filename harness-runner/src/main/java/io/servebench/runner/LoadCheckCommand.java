@@ -1,5 +1,6 @@
 package io.servebench.runner;
 
+import io.servebench.loadcheck.LoadCheck;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -8,7 +8,7 @@ import io.servebench.engine.EngineStartException;
 import io.servebench.engine.Redaction;
 import io.servebench.engine.Engines;
 import io.servebench.engine.RunningEngine;
-import io.servebench.engine.sim.SimTokenizer;
+import io.servebench.sim.SimTokenizer;
 import io.servebench.load.ArrivalProfile;
 import io.servebench.load.LoadGenerator;
 import io.servebench.load.LoadParams;

@@ -1,7 +1,7 @@
 package io.servebench.runner;
 
-import io.servebench.engine.sim.SimSettings;
-import io.servebench.engine.sim.SimulatedEngine;
+import io.servebench.sim.SimDialect;
+import io.servebench.sim.SimServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -9,7 +9,6 @@ import picocli.CommandLine.Unmatched;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Callable;
 
 /**
@@ -23,7 +22,7 @@ public final class SimCommand {
     @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
             description = "Serves MODEL with the simulated engine until stopped (SIGTERM, Ctrl-C). Engine flags after MODEL are read in the --dialect's spelling, as vllm serve or SGLang reads them.",
             footerHeading = "%nExamples:%n",
-            footer = {"  java -cp benchmarks.jar io.servebench.runner.Main sim serve Qwen/Qwen3.5-9B --port 8000 --max-num-seqs 128",
+            footer = {"  java -cp benchmarks.jar io.servebench.sim.SimServer Qwen/Qwen3.5-9B --port 8000 --max-num-seqs 128",
                     "  java -jar benchmarks.jar sim serve Qwen/Qwen3.5-9B --port 30000 --dialect sglang --context-length 32768"})
     static final class Serve implements Callable<Integer> {
 
@@ -31,51 +30,22 @@ public final class SimCommand {
         String model;
 
         @Option(names = "--port", description = "Port on 127.0.0.1 (default: ${DEFAULT-VALUE}).")
-        int port = 8000;
+        int port = SimServer.Options.DEFAULT_PORT;
 
         @Option(names = "--dialect", description = "Flag spelling: vllm, sglang or sim (default: ${DEFAULT-VALUE}).")
-        String dialect = "vllm";
+        String dialect = SimDialect.VLLM.toString();
 
         @Option(names = "--seed", description = "Seed of output lengths and speculative acceptance (default: ${DEFAULT-VALUE}).")
-        long seed = 42;
+        long seed = SimServer.Options.DEFAULT_SEED;
 
         @Unmatched
         List<String> engineFlags = new ArrayList<>();
 
         @Override
         public Integer call() throws Exception {
-            SimSettings settings = SimSettings.fromFlags(dialect, model, joinValues(engineFlags));
-            SimulatedEngine engine = SimulatedEngine.start(settings, port, seed);
-            CountDownLatch stopped = new CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                engine.close();
-                stopped.countDown();
-            }, "sim-shutdown"));
-            System.out.println("simulated engine serving " + model + " at " + engine.endpoint().baseUri()
-                    + " (" + dialect + " flags" + (settings.ignoredFlags().isEmpty() ? "" : "; without effect: "
-                    + String.join(" ", settings.ignoredFlags())) + ")");
-            System.out.flush();
-            stopped.await();
+            SimServer.serve(new SimServer.Options(model, port, SimDialect.of(dialect), seed, SimServer.joinValues(engineFlags)),
+                    System.out);
             return 0;
         }
-    }
-
-    /**
-     * Engine flags as one string each: {@code --max-num-seqs 128} becomes {@code --max-num-seqs=128}, as a
-     * shell's argument list gives them to {@code vllm serve}; {@code --a=b} and switches stay as they are.
-     */
-    static List<String> joinValues(List<String> args) {
-        List<String> flags = new ArrayList<>();
-        for (int i = 0; i < args.size(); i++) {
-            String arg = args.get(i);
-            boolean takesNext = arg.startsWith("-") && !arg.contains("=") && i + 1 < args.size()
-                    && !args.get(i + 1).startsWith("--");
-            if (takesNext) {
-                flags.add(arg + "=" + args.get(++i));
-            } else {
-                flags.add(arg);
-            }
-        }
-        return flags;
     }
 }

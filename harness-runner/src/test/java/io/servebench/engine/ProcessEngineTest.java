@@ -1,7 +1,8 @@
 package io.servebench.engine;
 
-import io.servebench.engine.sim.SimSettings;
-import io.servebench.engine.sim.SimulatedEngine;
+import io.servebench.sim.SimDialect;
+import io.servebench.sim.SimSettings;
+import io.servebench.sim.SimulatedEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -114,16 +115,16 @@ class ProcessEngineTest {
 
     @Test
     void anEndpointIsWaitedForButNeverStopped(@TempDir Path dir) throws Exception {
-        try (SimulatedEngine sim = SimulatedEngine.start(SimSettings.fromFlags("vllm", "m", List.of()), 0, 1)) {
+        try (SimulatedEngine sim = SimulatedEngine.start(SimSettings.fromFlags(SimDialect.VLLM, "m", List.of()), 0, 1)) {
             io.servebench.runner.plan.ServerConfig server = new io.servebench.runner.plan.ServerConfig("endpoint", "m", List.of(),
-                    new io.servebench.runner.study.EngineSetup("", List.of(), "", List.of(), sim.endpoint().baseUri() + "/v1", ""));
+                    new io.servebench.runner.study.EngineSetup("", List.of(), "", List.of(), sim.baseUri() + "/v1", ""));
             RunningEngine engine = Engines.start(server, EngineOptions.defaults(EngineOptions.Simulate.OFF, 1), dir.resolve("e.log"));
             engine.close();
-            assertThat(engine.endpoint().baseUri().toString()).isEqualTo(sim.endpoint().baseUri() + "/");
+            assertThat(engine.endpoint().baseUri().toString()).isEqualTo(sim.baseUri() + "/");
             // still serving after close: not ours to stop
-            assertThat(CacheReset.reset("vllm", sim.endpoint())).isNotNull();
+            assertThat(CacheReset.reset("vllm", new Endpoint(sim.baseUri(), sim.model(), sim.metricsUri()))).isNotNull();
             java.net.http.HttpResponse<String> health = java.net.http.HttpClient.newHttpClient().send(
-                    java.net.http.HttpRequest.newBuilder(sim.endpoint().baseUri().resolve("/health")).build(),
+                    java.net.http.HttpRequest.newBuilder(sim.baseUri().resolve("/health")).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString());
             assertThat(health.statusCode()).isEqualTo(200);
         }

@@ -1,7 +1,8 @@
 package io.servebench.benchmarks.engines;
 
-import io.servebench.engine.sim.SimSettings;
-import io.servebench.engine.sim.SimulatedEngine;
+import io.servebench.sim.SimDialect;
+import io.servebench.sim.SimSettings;
+import io.servebench.sim.SimulatedEngine;
 import io.servebench.runner.Main;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,7 +28,7 @@ class EngineLifecycleTest {
 
     private static List<ProcessHandle> simProcesses(ProcessHandle root) {
         return root.descendants().filter(ProcessHandle::isAlive)
-                .filter(p -> p.info().commandLine().orElse("").contains(" sim serve ")).toList();
+                .filter(p -> p.info().commandLine().orElse("").contains(" io.servebench.sim.SimServer ")).toList();
     }
 
     private static Optional<ProcessHandle> awaitSimProcess(ProcessHandle root, Duration timeout) throws InterruptedException {
@@ -52,7 +53,7 @@ class EngineLifecycleTest {
         assertThat(dir.resolve("summary.md")).exists();
         try (var logs = Files.list(dir.resolve("logs"))) {
             assertThat(logs.toList()).singleElement().satisfies(log ->
-                    assertThat(Files.readString(log)).contains("io.servebench.runner.Main sim serve Qwen/Qwen3.5-9B --port"));
+                    assertThat(Files.readString(log)).contains("io.servebench.sim.SimServer Qwen/Qwen3.5-9B --port"));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -60,12 +61,12 @@ class EngineLifecycleTest {
 
     @Test
     void anEndpointStudyRunsAgainstTheUrlGivenOnTheCommandLine(@TempDir Path dir) throws Exception {
-        try (SimulatedEngine server = SimulatedEngine.start(SimSettings.fromFlags("vllm", "Qwen/Qwen3.5-9B", List.of()), 0, 7)) {
+        try (SimulatedEngine server = SimulatedEngine.start(SimSettings.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B", List.of()), 0, 7)) {
             StringWriter out = new StringWriter();
-            int code = run(out, "EndpointStudy", "--engine-url", server.endpoint().baseUri() + "/v1", "-o", dir.toString());
+            int code = run(out, "EndpointStudy", "--engine-url", server.baseUri() + "/v1", "-o", dir.toString());
             assertThat(code).as(out.toString()).isZero();
             assertThat(Files.readString(dir.resolve("summary.md"))).contains("EndpointStudy.asDeployed")
-                    .contains("--engine-url " + server.endpoint().baseUri());
+                    .contains("--engine-url " + server.baseUri());
             // the endpoint is not ours: still serving
             assertThat(server.groundTruth("0")).isPresent();
         }

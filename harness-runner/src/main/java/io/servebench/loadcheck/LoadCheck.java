@@ -1,0 +1,132 @@
+package io.servebench.loadcheck;
+
+import io.servebench.truth.Script;
+
+import io.servebench.truth.TruthServer;
+import io.servebench.load.ArrivalProfile;
+import io.servebench.load.LoadGenerator;
+import io.servebench.load.LoadParams;
+import io.servebench.load.LoadResult;
+import io.servebench.load.RequestRecord;
+import io.servebench.load.RequestSpec;
+import io.servebench.metrics.MetricsAggregator;
+import io.servebench.results.Metric;
+import io.servebench.results.TrialMetrics;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Measures the load generator itself: starts the {@link TruthServer} in this JVM with a fixed script,
+ * drives it at a constant rate (or with N closed-loop streams), and compares what the client measured
+ * with what the server did.
+ *
+ * @param rate        requests per second of the constant profile (ignored when {@code concurrency > 0})
+ * @param concurrency closed-loop streams, 0 for the constant-rate profile
+ * @param tokens      tokens per request, one per event
+ * @param duration    how long the measured load lasts
+ * @param warmup      load sent before it at the same rate and left out of the figures (JIT warm-up)
+ * @param ttft        the server's time to first token
+ * @param gap         the server's gap between token events
+ */
+public record LoadCheck(double rate, int concurrency, int tokens, Duration duration, Duration warmup, Duration ttft,
+                        Duration gap) {
+
+    public LoadCheck {
+        if (concurrency < 0) {
+            throw new IllegalArgumentException("--concurrency must be >= 1 (or absent for a constant rate), got " + concurrency);
+        }
+        if (concurrency == 0 && (!(rate > 0) || Double.isInfinite(rate))) {
+            throw new IllegalArgumentException("--rate must be a finite number of requests/s > 0, got " + rate);
+        }
+        if (tokens < 1) {
+            throw new IllegalArgumentException("--tokens must be >= 1, got " + tokens);
+        }
+        if (duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException("--duration must be > 0 s, got " + duration.toMillis() / 1000.0);
+        }
+        if (warmup.isNegative()) {
+            throw new IllegalArgumentException("--warmup must be >= 0 s, got " + warmup.toMillis() / 1000.0);
+        }
+    }
+
+    /** The server's script: role chunk, one token per event, final usage, no stall, no failure. */
+    public Script script() {
+        return Script.defaults().withTtft(ttft).withGap(gap).withTokensPerRequest(tokens);
+    }
+
+    /** Runs the check; failures of single requests are counted in the report, never thrown. */
+    public LoadCheckReport run() throws IOException {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        Map<Long, Long> ioThreadCpuNs = new ConcurrentHashMap<>();
+        try (TruthServer server = TruthServer.start(script(), 0)) {
+            List<RequestSpec> specs = specs();
+            LoadParams params = LoadParams.of(profile());
+            long senderCpuStart = threads.getCurrentThreadCpuTime();
+            LoadResult result = new LoadGenerator().run(new io.servebench.engine.Endpoint(server.baseUri(), TruthServer.MODEL, null), specs, params, record -> {
+                // completions run on the client's I/O threads: the latest reading is each thread's CPU so far
+                ioThreadCpuNs.merge(Thread.currentThread().getId(), threads.getCurrentThreadCpuTime(), Math::max);
+            });
+            long senderCpuNs = threads.getCurrentThreadCpuTime() - senderCpuStart;
+            long clientCpuNs = senderCpuNs + ioThreadCpuNs.values().stream().mapToLong(Long::longValue).sum();
+            long allEvents = result.records().stream().mapToLong(r -> r.eventTimesNs().length).sum();
+            List<RequestRecord> measured = result.records().stream().filter(r -> !r.warmup()).toList();
+            TrialMetrics metrics = new MetricsAggregator().aggregate(measured);
+            TruthComparison truth = TruthComparison.of(measured, id -> server.awaitTruth(id, java.time.Duration.ofSeconds(2)));
+            return report(measured, metrics, truth, server.peakStreams(), clientCpuNs, allEvents);
+        }
+    }
+
+    private ArrivalProfile profile() {
+        return concurrency > 0 ? new ArrivalProfile.Concurrent(concurrency) : new ArrivalProfile.Constant(rate);
+    }
+
+    private List<RequestSpec> specs() {
+        double perSecond = concurrency > 0
+                ? concurrency / Math.max(1e-3, (ttft.toNanos() + (tokens - 1) * gap.toNanos()) / 1e9)
+                : rate;
+        int warmups = (int) Math.round(perSecond * warmup.toNanos() / 1e9);
+        int measured = Math.max(1, (int) Math.round(perSecond * duration.toNanos() / 1e9));
+        List<RequestSpec> specs = new ArrayList<>(warmups + measured);
+        for (int i = 0; i < warmups + measured; i++) {
+            specs.add(new RequestSpec(i, "loadcheck request " + i, 3, tokens, true, i < warmups));
+        }
+        return specs;
+    }
+
+    private LoadCheckReport report(List<RequestRecord> measured, TrialMetrics metrics, TruthComparison truth,
+                                   int serverPeakStreams, long clientCpuNs, long allEvents) {
+        long[] sent = measured.stream().mapToLong(RequestRecord::sentNs).filter(s -> s != RequestRecord.NONE)
+                .sorted().toArray();
+        double achieved = sent.length < 2 ? Double.NaN : (sent.length - 1) / ((sent[sent.length - 1] - sent[0]) / 1e9);
+        long[] lags = measured.stream().filter(r -> r.sentNs() != RequestRecord.NONE)
+                .mapToLong(r -> r.sentNs() - r.intendedNs()).toArray();
+        long[] absItl = Arrays.stream(truth.itlErrorsNs()).map(Math::abs).toArray();
+        long events = measured.stream().filter(RequestRecord::succeeded).mapToLong(r -> r.eventTimesNs().length).sum();
+        double seconds = metrics.value(Metric.DURATION).orElse(Double.NaN);
+        int maxPerRead = measured.stream().mapToInt(RequestRecord::eventsPerReadMax).max().orElse(0);
+        long failed = (long) metrics.value(Metric.FAILED_REQUESTS).orElse(0);
+        return new LoadCheckReport(concurrency > 0 ? Double.NaN : rate, concurrency, tokens, measured.size(), failed,
+                metrics.errorKinds(), achieved, ms(TruthComparison.quantile(lags, 0.5)),
+                ms(TruthComparison.quantile(lags, 0.99)), ms(TruthComparison.quantile(lags, 1.0)),
+                ms(TruthComparison.quantile(truth.ttftErrorsNs(), 0.5)),
+                ms(TruthComparison.quantile(truth.ttftErrorsNs(), 0.99)),
+                ms(TruthComparison.quantile(truth.ttftErrorsNs(), 1.0)),
+                ms(TruthComparison.quantile(absItl, 0.5)), ms(TruthComparison.quantile(absItl, 0.99)),
+                ms(TruthComparison.quantile(truth.eventDelaysNs(), 0.5)),
+                ms(TruthComparison.quantile(truth.eventDelaysNs(), 0.99)),
+                truth.unmatched(), events / seconds, (int) metrics.value(Metric.MAX_CONCURRENCY).orElse(0),
+                serverPeakStreams, allEvents == 0 ? Double.NaN : clientCpuNs / 1e3 / allEvents, maxPerRead);
+    }
+
+    private static double ms(double ns) {
+        return ns / 1e6;
+    }
+}

@@ -1,0 +1,89 @@
+package io.servebench.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.servebench.results.ServerMetric;
+import io.servebench.sim.GroundTruth;
+import io.servebench.sim.SimDialect;
+import io.servebench.sim.SimHttp;
+import io.servebench.sim.SimSettings;
+import io.servebench.sim.SimulatedEngine;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The simulated engine's {@code /metrics}: vLLM's names and format, counters that agree with its ground truth. */
+class SimMetricsEndpointTest {
+
+    private static final String MODEL = "Qwen/Qwen3.5-9B";
+    private static final List<String> FLAGS = List.of("--max-model-len=4096", "--enable-prefix-caching",
+            "--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":2}");
+
+    @Test
+    void countersAgreeWithWhatTheEngineDid() throws IOException {
+        try (SimulatedEngine engine = SimulatedEngine.start(SimSettings.fromFlags(SimDialect.VLLM, MODEL, FLAGS),
+                0, 11)) {
+            assertThat(engine.metricsUri()).isEqualTo(engine.baseUri().resolve("/metrics"));
+            PrometheusScraper scraper = new PrometheusScraper();
+            PrometheusSnapshot before = scraper.scrape(engine.metricsUri()).snapshot().orElseThrow();
+            String prompt = SimHttp.words(120, "cache");
+            int promptTokens = 0;
+            int cached = 0;
+            for (int i = 0; i < 3; i++) {
+                SimHttp.Reply reply = SimHttp.post(engine, "/v1/chat/completions", "m-" + i, SimHttp.chat(prompt,
+                        "\"max_tokens\":20,\"min_tokens\":20,\"stream\":true"));
+                assertThat(reply.status()).isEqualTo(200);
+                GroundTruth truth = engine.groundTruth("m-" + i).orElseThrow();
+                promptTokens += truth.promptTokens();
+                cached += truth.cachedPromptTokens();
+            }
+            SimHttp.Reply text = SimHttp.get(engine, "/metrics");
+            assertThat(text.status()).isEqualTo(200);
+            assertThat(text.body()).contains("# TYPE vllm:num_preemptions_total counter\n",
+                    "# TYPE vllm:time_to_first_token_seconds histogram\n",
+                    "vllm:time_to_first_token_seconds_bucket{model_name=\"Qwen/Qwen3.5-9B\",le=\"0.001\"}",
+                    "vllm:time_to_first_token_seconds_bucket{model_name=\"Qwen/Qwen3.5-9B\",le=\"2560.0\"}",
+                    "vllm:num_requests_running{model_name=\"Qwen/Qwen3.5-9B\"}",
+                    "vllm:num_requests_waiting{model_name=\"Qwen/Qwen3.5-9B\"}");
+            PrometheusSnapshot after = PrometheusSnapshot.parse(text.body());
+
+            assertThat(after.value("vllm:generation_tokens_total")).hasValue(60.0);
+            assertThat(after.value("vllm:prompt_tokens_total")).hasValue((double) promptTokens);
+            assertThat(after.value("vllm:prefix_cache_queries_total")).hasValue((double) promptTokens);
+            assertThat(after.value("vllm:prefix_cache_hits_total")).hasValue((double) cached);
+            assertThat(cached).as("the second and third prompts reuse the first's blocks").isPositive();
+            assertThat(after.value("vllm:time_to_first_token_seconds_count")).hasValue(3.0);
+            double drafts = after.value("vllm:spec_decode_num_drafts_total").orElseThrow();
+            assertThat(after.value("vllm:spec_decode_num_draft_tokens_total")).hasValue(2 * drafts);
+            // 3 first tokens from prefill, then each drafting step gives 1 + its accepted tokens (capped at the end)
+            double accepted = after.value("vllm:spec_decode_num_accepted_tokens_total").orElseThrow();
+            assertThat(drafts + accepted).isGreaterThanOrEqualTo(57);
+
+            Map<String, Double> delta = ServerMetricsDelta.between(before, after);
+            assertThat(delta.get(ServerMetric.SPEC_DECODE_ACCEPTANCE_RATE.id())).isEqualTo(accepted / (2 * drafts));
+            assertThat(delta.get(ServerMetric.SPEC_DECODE_ACCEPTANCE_LENGTH.id())).isEqualTo(1 + accepted / drafts);
+            assertThat(delta.get(ServerMetric.PREFIX_CACHE_HIT_RATE.id())).isEqualTo((double) cached / promptTokens);
+            assertThat(delta.get(ServerMetric.PREEMPTIONS.id())).isZero();
+            assertThat(delta).containsKeys(ServerMetric.TTFT_MEAN.id(), ServerMetric.TTFT_P50.id());
+        }
+    }
+
+    @Test
+    void resettingThePrefixCacheMakesTheNextPromptComputeItsPrefixAgain() throws IOException {
+        try (SimulatedEngine engine = SimulatedEngine.start(SimSettings.fromFlags(SimDialect.VLLM, MODEL, FLAGS),
+                0, 12)) {
+            String prompt = SimHttp.words(120, "cache");
+            String body = SimHttp.chat(prompt, "\"max_tokens\":4,\"min_tokens\":4,\"stream\":true");
+            assertThat(SimHttp.post(engine, "/v1/chat/completions", "r-0", body).status()).isEqualTo(200);
+            assertThat(SimHttp.post(engine, "/v1/chat/completions", "r-1", body).status()).isEqualTo(200);
+            assertThat(engine.groundTruth("r-1").orElseThrow().cachedPromptTokens()).isPositive();
+
+            assertThat(io.servebench.engine.CacheReset.reset("vllm", new io.servebench.engine.Endpoint(engine.baseUri(), engine.model(), engine.metricsUri()))).isEqualTo("reset");
+            assertThat(SimHttp.post(engine, "/v1/chat/completions", "r-2", body).status()).isEqualTo(200);
+            assertThat(engine.groundTruth("r-2").orElseThrow().cachedPromptTokens()).isZero();
+            // SGLang's spelling empties it too
+            assertThat(io.servebench.engine.CacheReset.reset("sglang", new io.servebench.engine.Endpoint(engine.baseUri(), engine.model(), engine.metricsUri()))).isEqualTo("reset");
+        }
+    }
+}

@@ -1,0 +1,298 @@
+package io.servebench.sim;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A continuous-batching scheduler in the style of vLLM V1, run by one thread that sleeps through each
+ * step for the time {@link StepCostModel} gives it.
+ *
+ * <p>Each step: (1) running requests are scheduled first, oldest first: a decoding request costs
+ * 1 + k tokens of the step budget ({@code maxNumBatchedTokens}; k draft tokens with speculative decoding),
+ * a request still prefilling takes the next chunk of its prompt that fits the remaining budget (chunked
+ * prefill). Each needs KV-cache room for the tokens it computes; when the pool is full the newest running
+ * request is preempted: it frees its cache and goes back to the front of the queue, to recompute its
+ * prompt and output later. (2) Waiting requests are admitted in arrival order while fewer than
+ * {@code maxNumSeqs} run, budget is left and their first chunk fits in the cache. With prefix caching, an
+ * admitted request skips the leading full {@value #BLOCK_TOKENS}-token blocks of its prompt that an earlier
+ * prompt already computed. (3) The step lasts its modelled duration; then every request whose prefill
+ * completed emits its first token, and every decoding request emits 1 token, or with speculative
+ * decoding 1 + j tokens in one emission, where j counts draft tokens accepted in a row, each with the
+ * acceptance rate.
+ *
+ * <p>KV memory is accounted in bytes: a request holds its per-sequence state plus
+ * {@code kvBytesPerToken} for every computed token.
+ */
+final class Scheduler implements AutoCloseable {
+
+    /** Tokens per KV-cache block; prefix caching matches whole blocks. */
+    static final int BLOCK_TOKENS = 16;
+
+    private final SimSettings settings;
+    private final SimMetrics metrics;
+    private final StepCostModel cost;
+    private final double poolBytes;
+    private final BlockingQueue<SimRequest> arrivals = new LinkedBlockingQueue<>();
+    private final Deque<SimRequest> waiting = new ArrayDeque<>();
+    private final List<SimRequest> running = new ArrayList<>();
+    /** Block hashes whose KV an earlier prompt computed, least recently used first. */
+    private final LinkedHashMap<Long, Boolean> prefixCache;
+    private final Thread thread;
+    private volatile boolean closed;
+    private volatile boolean resetRequested;
+    private double usedBytes;
+    private long admissions;
+
+    Scheduler(SimSettings settings) {
+        this(settings, new SimMetrics());
+    }
+
+    /** A scheduler that counts what it does into {@code metrics} (the engine's {@code /metrics}). */
+    Scheduler(SimSettings settings, SimMetrics metrics) {
+        this.settings = settings;
+        this.metrics = metrics;
+        this.cost = new StepCostModel(settings);
+        this.poolBytes = settings.kvPoolBytes();
+        // the cache lives in free KV blocks; bounding it by the pool's block count keeps it as large as the GPU could hold
+        long maxBlocks = (long) (poolBytes / (settings.model().kvBytesPerToken() * BLOCK_TOKENS));
+        this.prefixCache = new LinkedHashMap<>(1024, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
+                return size() > maxBlocks;
+            }
+        };
+        this.thread = new Thread(this::loop, "sim-scheduler");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Queues a request; its tokens arrive on {@link SimRequest#emissions}. */
+    void submit(SimRequest request) {
+        if (closed) {
+            request.emissions.add(SimRequest.Emission.failed("engine is shut down"));
+            return;
+        }
+        arrivals.add(request);
+    }
+
+    /**
+     * Empties the prefix cache before the next request is admitted, as vLLM's {@code /reset_prefix_cache}
+     * and SGLang's {@code /flush_cache} do between benchmark runs. The scheduler thread owns the cache, so
+     * it clears it itself.
+     */
+    void resetPrefixCache() {
+        resetRequested = true;
+    }
+
+    /** Stops the scheduler thread and fails every request not finished. Idempotent. */
+    @Override
+    public void close() {
+        closed = true;
+        thread.interrupt();
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        List<SimRequest> left = new ArrayList<>(running);
+        left.addAll(waiting);
+        arrivals.drainTo(left);
+        for (SimRequest r : left) {
+            r.emissions.add(SimRequest.Emission.failed("engine is shut down"));
+        }
+        running.clear();
+        waiting.clear();
+    }
+
+    private void loop() {
+        try {
+            while (!closed) {
+                if (running.isEmpty() && waiting.isEmpty()) {
+                    waiting.add(arrivals.take());
+                }
+                arrivals.drainTo(waiting);
+                if (resetRequested) {
+                    resetRequested = false;
+                    prefixCache.clear();
+                }
+                dropCancelled();
+                metrics.running = running.size();
+                metrics.waiting = waiting.size();
+                step();
+            }
+        } catch (InterruptedException e) {
+            // close() interrupts to stop the loop; it fails whatever is left
+        }
+    }
+
+    private record Work(SimRequest request, int tokens, boolean prefill) {
+    }
+
+    private void step() throws InterruptedException {
+        long start = System.nanoTime();
+        List<Work> batch = new ArrayList<>();
+        int budget = settings.maxNumBatchedTokens();
+        int k = settings.speculativeTokens();
+        for (int i = 0; i < running.size() && budget > 0; i++) {
+            SimRequest r = running.get(i);
+            int tokens = r.prefilling ? Math.min(r.prefillTarget - r.computed, budget) : Math.min(1 + k, budget);
+            if (!reserve(r, tokens)) {
+                // r itself was the newest and got preempted; the list shrank past it
+                break;
+            }
+            budget -= tokens;
+            batch.add(new Work(r, tokens, r.prefilling));
+        }
+        while (!waiting.isEmpty() && running.size() < settings.maxNumSeqs() && budget > 0) {
+            SimRequest r = waiting.peekFirst();
+            int cached = settings.prefixCaching() ? cachedPrefix(r) : 0;
+            int target = r.promptTokens + r.generated;
+            int tokens = Math.min(target - cached, budget);
+            double bytes = bytesFor(cached + tokens);
+            if (usedBytes + bytes > poolBytes) {
+                break;
+            }
+            waiting.pollFirst();
+            r.computed = cached;
+            r.prefillTarget = target;
+            r.prefilling = true;
+            r.heldBytes = bytes;
+            r.admissionOrder = admissions++;
+            if (!r.everAdmitted) {
+                r.cachedTokens = cached;
+                r.everAdmitted = true;
+            }
+            if (settings.prefixCaching()) {
+                metrics.prefixCacheQueries.add(r.promptTokens);
+                metrics.prefixCacheHits.add(cached);
+            }
+            usedBytes += bytes;
+            running.add(r);
+            budget -= tokens;
+            batch.add(new Work(r, tokens, true));
+        }
+        if (batch.isEmpty()) {
+            return;
+        }
+        long computedTokens = 0;
+        long contextTokens = 0;
+        int drafting = 0;
+        for (Work w : batch) {
+            computedTokens += w.tokens;
+            contextTokens += w.request.computed + w.tokens;
+            if (!w.prefill && k > 0) {
+                drafting++;
+            }
+        }
+        long end = start + cost.stepNanos(computedTokens, contextTokens, batch.size(), drafting);
+        for (long now = System.nanoTime(); now < end && !closed; now = System.nanoTime()) {
+            LockSupport.parkNanos(end - now);
+        }
+        if (closed) {
+            throw new InterruptedException("closed during a step");
+        }
+        for (Work w : batch) {
+            finishWork(w);
+        }
+    }
+
+    /** Grows r's KV allocation by {@code tokens}, preempting newer requests; false when r itself was preempted. */
+    private boolean reserve(SimRequest r, int tokens) {
+        double needed = bytesFor(r.computed + tokens) - r.heldBytes;
+        while (usedBytes + needed > poolBytes) {
+            SimRequest newest = running.get(running.size() - 1);
+            preempt(newest);
+            if (newest == r) {
+                return false;
+            }
+        }
+        r.heldBytes += needed;
+        usedBytes += needed;
+        return true;
+    }
+
+    private void preempt(SimRequest r) {
+        running.remove(r);
+        usedBytes -= r.heldBytes;
+        r.heldBytes = 0;
+        r.computed = 0;
+        r.prefilling = false;
+        r.preemptions++;
+        metrics.preemptions.increment();
+        waiting.addFirst(r);
+    }
+
+    private void finishWork(Work w) {
+        SimRequest r = w.request;
+        int emitted;
+        if (w.prefill) {
+            r.computed += w.tokens;
+            if (r.computed < r.prefillTarget) {
+                return;
+            }
+            r.prefilling = false;
+            if (settings.prefixCaching()) {
+                for (long h : r.blockHashes) {
+                    prefixCache.put(h, Boolean.TRUE);
+                }
+            }
+            emitted = 1;
+            if (r.generated == 0) {
+                metrics.promptTokens.add(r.promptTokens);
+            }
+        } else {
+            int accepted = 0;
+            while (accepted < w.tokens - 1 && r.acceptance.nextDouble() < settings.acceptanceRate()) {
+                accepted++;
+            }
+            if (w.tokens > 1) {
+                metrics.drafts.increment();
+                metrics.draftTokens.add(w.tokens - 1);
+                metrics.acceptedTokens.add(accepted);
+            }
+            emitted = Math.min(1 + accepted, r.outputTokens - r.generated);
+            r.computed += emitted;
+        }
+        r.generated += emitted;
+        metrics.generationTokens.add(emitted);
+        boolean last = r.generated >= r.outputTokens;
+        if (last) {
+            running.remove(r);
+            usedBytes -= r.heldBytes;
+            r.heldBytes = 0;
+        }
+        r.emissions.add(new SimRequest.Emission(emitted, last, null));
+    }
+
+    private int cachedPrefix(SimRequest r) {
+        int blocks = 0;
+        while (blocks < r.blockHashes.length && prefixCache.get(r.blockHashes[blocks]) != null) {
+            blocks++;
+        }
+        // at least one prompt token is always computed, to produce the logits of the first output token
+        return Math.min(blocks * BLOCK_TOKENS, r.promptTokens - 1);
+    }
+
+    private void dropCancelled() {
+        waiting.removeIf(r -> r.cancelled);
+        for (int i = running.size() - 1; i >= 0; i--) {
+            SimRequest r = running.get(i);
+            if (r.cancelled) {
+                running.remove(i);
+                usedBytes -= r.heldBytes;
+                r.heldBytes = 0;
+            }
+        }
+    }
+
+    private double bytesFor(int tokens) {
+        return settings.model().stateBytesPerSequence() + settings.model().kvBytesPerToken() * tokens;
+    }
+}

@@ -1,0 +1,36 @@
+package io.servebench.sim;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * Whose command-line flags the simulated engine reads, and whose defaults it starts from: it stands in for
+ * the engine a study declares, so the same flags configure both.
+ */
+public enum SimDialect {
+    /** vLLM's {@code vllm serve} flags and defaults. */
+    VLLM,
+    /** SGLang's {@code sglang.launch_server} flags and defaults. */
+    SGLANG,
+    /** vLLM's flags, plus {@code --sim-acceptance-rate=P} to set the draft acceptance rate. */
+    SIM;
+
+    /** The name as {@code --dialect} takes it: {@code vllm}, {@code sglang}, {@code sim}. */
+    @Override
+    public String toString() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * The dialect of that name, in any case.
+     *
+     * @throws IllegalArgumentException naming the value and the dialects there are
+     */
+    public static SimDialect of(String name) {
+        return Arrays.stream(values()).filter(d -> d.toString().equalsIgnoreCase(String.valueOf(name).strip()))
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("dialect must be "
+                        + Arrays.stream(values()).map(d -> "\"" + d + "\"").collect(Collectors.joining(", "))
+                        + ", got \"" + name + "\""));
+    }
+}

@@ -1,0 +1,157 @@
+package io.servebench.sim;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The simulated engine as a program of its own, started and stopped like {@code vllm serve}: it serves until
+ * SIGTERM or Ctrl-C, so the whole process path of a real engine (launch, readiness, teardown) runs on machines
+ * without a GPU.
+ *
+ * <pre>
+ * java -cp benchmarks.jar io.servebench.sim.SimServer MODEL [--port P] [--dialect vllm|sglang|sim] [--seed S] [FLAGS...]
+ * </pre>
+ *
+ * Engine flags are read in the dialect's spelling, {@code --name=value} or {@code --name value}.
+ */
+public final class SimServer {
+
+    /** Usage text, for {@code -h} and for a command line that cannot be read. */
+    public static final String USAGE = "usage: SimServer MODEL [--port P] [--dialect vllm|sglang|sim] [--seed S] [FLAGS...]";
+
+    private SimServer() {
+    }
+
+    /**
+     * What to serve.
+     *
+     * @param model       the model id to serve
+     * @param port        the port on 127.0.0.1, 0 for any free one
+     * @param dialect     whose flags {@code engineFlags} are
+     * @param seed        seeds output lengths, words and draft acceptance
+     * @param engineFlags the engine flags, one string each ({@code --max-num-seqs=128})
+     */
+    public record Options(String model, int port, SimDialect dialect, long seed, List<String> engineFlags) {
+
+        /** The port of {@code vllm serve}. */
+        public static final int DEFAULT_PORT = 8000;
+        /** The seed of a run that names none. */
+        public static final long DEFAULT_SEED = 42;
+
+        public Options {
+            if (model == null || model.isBlank()) {
+                throw new IllegalArgumentException("no MODEL given; " + USAGE);
+            }
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("--port " + port + ": expected 0 to 65535");
+            }
+            engineFlags = List.copyOf(engineFlags);
+        }
+    }
+
+    public static void main(String[] args) throws IOException, InterruptedException {
+        if (List.of(args).contains("-h") || List.of(args).contains("--help")) {
+            System.out.println(USAGE);
+            return;
+        }
+        Options options;
+        try {
+            options = parse(List.of(args));
+            serve(options, System.out);
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: " + e.getMessage());
+            System.exit(2);
+        }
+    }
+
+    /**
+     * Reads a command line: MODEL, {@code --port}, {@code --dialect} and {@code --seed} (each {@code --x=v} or
+     * {@code --x v}); every other argument is an engine flag.
+     *
+     * @throws IllegalArgumentException naming the argument that cannot be read
+     */
+    public static Options parse(List<String> args) {
+        String model = null;
+        int port = Options.DEFAULT_PORT;
+        SimDialect dialect = SimDialect.VLLM;
+        long seed = Options.DEFAULT_SEED;
+        List<String> rest = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+            if (List.of("--port", "--dialect", "--seed").contains(name)) {
+                String value = arg.contains("=") ? arg.substring(arg.indexOf('=') + 1)
+                        : i + 1 < args.size() ? args.get(++i) : null;
+                if (value == null) {
+                    throw new IllegalArgumentException(name + " needs a value; " + USAGE);
+                }
+                switch (name) {
+                    case "--port" -> port = Math.toIntExact(number(name, value, "a port number"));
+                    case "--seed" -> seed = number(name, value, "a whole number");
+                    default -> dialect = SimDialect.of(value);
+                }
+            } else if (model == null && !arg.startsWith("-")) {
+                model = arg;
+            } else {
+                rest.add(arg);
+            }
+        }
+        return new Options(model, port, dialect, seed, joinValues(rest));
+    }
+
+    private static long number(String option, String value, String expected) {
+        try {
+            long n = Long.parseLong(value.strip());
+            if (option.equals("--port") && (n < 0 || n > 65535)) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " " + value + ": expected " + expected);
+        }
+    }
+
+    /**
+     * Starts the engine, prints where it serves to {@code out}, and returns once the JVM is shutting down
+     * (SIGTERM, Ctrl-C) and the engine has stopped.
+     *
+     * @throws IllegalArgumentException when the flags do not configure an engine
+     * @throws IOException              when the port cannot be bound
+     */
+    public static void serve(Options options, PrintStream out) throws IOException, InterruptedException {
+        SimSettings settings = SimSettings.fromFlags(options.dialect(), options.model(), options.engineFlags());
+        SimulatedEngine engine = SimulatedEngine.start(settings, options.port(), options.seed());
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            engine.close();
+            stopped.countDown();
+        }, "sim-shutdown"));
+        out.println("simulated engine serving " + options.model() + " at " + engine.baseUri() + " (" + options.dialect()
+                + " flags" + (settings.ignoredFlags().isEmpty() ? "" : "; without effect: "
+                + String.join(" ", settings.ignoredFlags())) + ")");
+        out.flush();
+        stopped.await();
+    }
+
+    /**
+     * Engine flags as one string each: {@code --max-num-seqs 128} becomes {@code --max-num-seqs=128}, as a
+     * shell's argument list gives them to {@code vllm serve}; {@code --a=b} and switches stay as they are.
+     */
+    public static List<String> joinValues(List<String> args) {
+        List<String> flags = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            boolean takesNext = arg.startsWith("-") && !arg.contains("=") && i + 1 < args.size()
+                    && !args.get(i + 1).startsWith("--");
+            if (takesNext) {
+                flags.add(arg + "=" + args.get(++i));
+            } else {
+                flags.add(arg);
+            }
+        }
+        return flags;
+    }
+}

@@ -1,0 +1,368 @@
+package io.servebench.sim;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * How a simulated engine is configured: the model and GPU it imitates and the serving options a study
+ * sets through vLLM or SGLang flags. Build it with {@link #fromFlags(String, String, List)}.
+ *
+ * @param dialect                 {@link SimDialect#VLLM} or {@link SimDialect#SGLANG}: whose flags and defaults were applied
+ * @param model                   the model's performance profile (its name is the served model id)
+ * @param gpu                     the GPU's performance profile
+ * @param maxModelLen             longest prompt + output, in tokens
+ * @param maxNumSeqs              most sequences in one batch
+ * @param maxNumBatchedTokens     most tokens (prefill chunks + decode tokens) computed in one step
+ * @param prefixCaching           whether prompts reuse the KV cache of earlier prompts' common prefix
+ * @param speculativeMethod       the draft method ({@code mtp}, {@code eagle}, {@code ngram}, ...), {@code null} when off
+ * @param speculativeTokens       draft tokens proposed per step, 0 when speculative decoding is off
+ * @param acceptanceRate          probability that each draft token is accepted, given the previous one was
+ * @param performanceMode         vLLM's {@code --performance-mode}; changes the fixed per-step overhead
+ * @param languageModelOnly       the vision encoder is not loaded, which leaves its memory to the KV cache
+ * @param reasoningParser         the reasoning parser name, {@code null} when none (no {@code reasoning_content})
+ * @param gpuMemoryUtilization    fraction of each GPU's memory the engine may use, in (0, 1]
+ * @param tensorParallelSize      GPUs the model is split over
+ * @param ignoredFlags            flags the simulation does not model, as written ({@code --name=value})
+ */
+public record SimSettings(
+        SimDialect dialect,
+        ModelProfile model,
+        GpuProfile gpu,
+        int maxModelLen,
+        int maxNumSeqs,
+        int maxNumBatchedTokens,
+        boolean prefixCaching,
+        String speculativeMethod,
+        int speculativeTokens,
+        double acceptanceRate,
+        PerformanceMode performanceMode,
+        boolean languageModelOnly,
+        String reasoningParser,
+        double gpuMemoryUtilization,
+        int tensorParallelSize,
+        List<String> ignoredFlags) {
+
+    /**
+     * vLLM's {@code --performance-mode}. The simulation models it as a factor on the fixed per-step
+     * overhead (scheduling, kernel launches): {@code interactivity} 0.85 (CUDA graphs captured for
+     * small batches, less host work per step), {@code balanced} 1.0, {@code throughput} 1.1 (larger
+     * graphs padded for big batches cost small batches a little).
+     */
+    public enum PerformanceMode {
+        INTERACTIVITY(0.85), BALANCED(1.0), THROUGHPUT(1.1);
+
+        private final double overheadFactor;
+
+        PerformanceMode(double overheadFactor) {
+            this.overheadFactor = overheadFactor;
+        }
+
+        /** Multiplier on the fixed per-step overhead. */
+        public double overheadFactor() {
+            return overheadFactor;
+        }
+    }
+
+    /** Default draft acceptance rate of a multi-token-prediction head (vLLM {@code mtp}, SGLang {@code NEXTN}). */
+    public static final double MTP_ACCEPTANCE = 0.7;
+    /** Default draft acceptance rate of EAGLE / EAGLE-3 heads. */
+    public static final double EAGLE_ACCEPTANCE = 0.6;
+    /** Default draft acceptance rate of n-gram (prompt lookup) drafting. */
+    public static final double NGRAM_ACCEPTANCE = 0.4;
+    /** Default draft acceptance rate of any other draft method (e.g. a separate draft model). */
+    public static final double OTHER_ACCEPTANCE = 0.5;
+
+    /** Default {@code --max-model-len}: the model's native context (Qwen3.5: 262,144 tokens). */
+    public static final int DEFAULT_MAX_MODEL_LEN = 262_144;
+    /** Default most running sequences (vLLM's default for an API server on an 80 GB GPU). */
+    public static final int DEFAULT_MAX_NUM_SEQS = 1024;
+    /** Default step token budget (vLLM's {@code max_num_batched_tokens} and SGLang's chunked-prefill size on an H100). */
+    public static final int DEFAULT_MAX_NUM_BATCHED_TOKENS = 8192;
+    /** Default memory fraction: vLLM {@code --gpu-memory-utilization} 0.9. */
+    public static final double VLLM_DEFAULT_MEMORY_FRACTION = 0.9;
+    /** Default memory fraction: SGLang {@code --mem-fraction-static} 0.88. */
+    public static final double SGLANG_DEFAULT_MEMORY_FRACTION = 0.88;
+    /** Memory per GPU kept for activations, CUDA graphs and the allocator, bytes. */
+    public static final double ACTIVATION_RESERVE_BYTES = 3.0 * 1024 * 1024 * 1024;
+
+    public SimSettings {
+        if (dialect == SimDialect.SIM) {
+            throw new IllegalArgumentException("the settings' dialect is vllm or sglang: sim reads vLLM's flags");
+        }
+        if (maxModelLen < 2 || maxNumSeqs < 1 || maxNumBatchedTokens < 1 || tensorParallelSize < 1 || speculativeTokens < 0) {
+            throw new IllegalArgumentException("maxModelLen >= 2, maxNumSeqs, maxNumBatchedTokens, tensorParallelSize >= 1 "
+                    + "and speculativeTokens >= 0 expected, got " + maxModelLen + ", " + maxNumSeqs + ", "
+                    + maxNumBatchedTokens + ", " + tensorParallelSize + ", " + speculativeTokens);
+        }
+        if (!(acceptanceRate >= 0 && acceptanceRate <= 1)) {
+            throw new IllegalArgumentException("acceptanceRate must be in [0, 1], got " + acceptanceRate);
+        }
+        if (!(gpuMemoryUtilization > 0 && gpuMemoryUtilization <= 1)) {
+            throw new IllegalArgumentException("gpuMemoryUtilization must be in (0, 1], got " + gpuMemoryUtilization);
+        }
+        ignoredFlags = List.copyOf(ignoredFlags);
+        double needed = model.stateBytesPerSequence() + model.kvBytesPerToken() * maxModelLen;
+        double pool = kvPoolBytes(model, gpu, gpuMemoryUtilization, tensorParallelSize, languageModelOnly);
+        if (pool < needed) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT,
+                    "the KV cache does not fit one sequence of max model length %d: it needs %.2f GiB but %.0f%% of "
+                            + "%d x %.0f GiB less %.2f GiB of weights leaves %.2f GiB; lower the max model length or "
+                            + "raise the memory fraction",
+                    maxModelLen, needed / GIB, gpuMemoryUtilization * 100, tensorParallelSize, gpu.memoryBytes() / GIB,
+                    model.weightBytes() / GIB, Math.max(0, pool) / GIB));
+        }
+    }
+
+    private static final double GIB = 1024.0 * 1024 * 1024;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The reasoning parser, empty when none was configured. */
+    public Optional<String> reasoning() {
+        return Optional.ofNullable(reasoningParser);
+    }
+
+    /**
+     * Bytes available for the KV cache and per-sequence state over all GPUs: the usable memory fraction of
+     * every GPU, less the weights (split over the GPUs), the vision encoder unless
+     * {@link #languageModelOnly()}, and {@link #ACTIVATION_RESERVE_BYTES} per GPU.
+     */
+    public double kvPoolBytes() {
+        return kvPoolBytes(model, gpu, gpuMemoryUtilization, tensorParallelSize, languageModelOnly);
+    }
+
+    private static double kvPoolBytes(ModelProfile model, GpuProfile gpu, double fraction, int tp, boolean lmOnly) {
+        return tp * (gpu.memoryBytes() * fraction - ACTIVATION_RESERVE_BYTES)
+                - model.weightBytes() - (lmOnly ? 0 : model.nonLanguageBytes());
+    }
+
+    /**
+     * Reads an engine's flags in a {@link SimDialect}: vLLM's, SGLang's, or the simulated engine's own (vLLM's
+     * plus {@code --sim-acceptance-rate=P}, which overrides the draft acceptance rate). The model
+     * is imitated with the {@link ModelProfile#qwen35_9b Qwen3.5-9B} profile on one
+     * {@link GpuProfile#h100Sxm80gb H100} per tensor-parallel rank, whatever its name.
+     *
+     * <p>vLLM flags: {@code --max-model-len}, {@code --max-num-seqs}, {@code --max-num-batched-tokens},
+     * {@code --enable-prefix-caching} / {@code --no-enable-prefix-caching} (off by default: vLLM leaves it off
+     * for hybrid-attention models such as Qwen3.5), {@code --speculative-config} (JSON with {@code method} and
+     * {@code num_speculative_tokens}), {@code --performance-mode}, {@code --language-model-only},
+     * {@code --reasoning-parser}, {@code --gpu-memory-utilization}, {@code --tensor-parallel-size} / {@code -tp}.
+     *
+     * <p>SGLang flags: {@code --context-length}, {@code --max-running-requests}, {@code --chunked-prefill-size},
+     * {@code --disable-radix-cache} (the radix prefix cache is on by default), {@code --reasoning-parser},
+     * {@code --mem-fraction-static}, {@code --tp} / {@code --tp-size}, {@code --speculative-algorithm} with
+     * {@code --speculative-num-steps} or {@code --speculative-num-draft-tokens} (a chain of N draft tokens
+     * including the root proposes N-1; default 3 steps).
+     *
+     * <p>Draft acceptance defaults: {@link #MTP_ACCEPTANCE} for MTP / NEXTN, {@link #EAGLE_ACCEPTANCE} for
+     * EAGLE, {@link #NGRAM_ACCEPTANCE} for n-gram, {@link #OTHER_ACCEPTANCE} otherwise.
+     *
+     * @param dialect whose flags these are
+     * @param model   the served model id
+     * @param flags   {@code --name=value}, {@code --name value} or {@code --name} strings
+     * @throws IllegalArgumentException naming the flag and what was expected, for a malformed flag or value,
+     *                                  or when the KV cache would not hold one sequence
+     */
+    public static SimSettings fromFlags(SimDialect dialect, String model, List<String> flags) {
+        if (model == null || model.isBlank()) {
+            throw new IllegalArgumentException("model must be a non-blank model id, got \"" + model + "\"");
+        }
+        boolean sglang = dialect == SimDialect.SGLANG;
+        Builder b = new Builder(sglang);
+        for (String text : flags) {
+            EngineFlag flag = EngineFlag.parse(text);
+            boolean known = sglang ? b.sglang(flag) : b.vllm(flag) || (dialect == SimDialect.SIM && b.simOnly(flag));
+            if (!known) {
+                b.ignored.add(flag.toArg());
+            }
+        }
+        return b.build(sglang ? SimDialect.SGLANG : SimDialect.VLLM, ModelProfile.qwen35_9b(model));
+    }
+
+    /** Mutable accumulator of flag values while parsing; defaults are the engine's. */
+    private static final class Builder {
+        int maxModelLen = DEFAULT_MAX_MODEL_LEN;
+        int maxNumSeqs = DEFAULT_MAX_NUM_SEQS;
+        int maxNumBatchedTokens = DEFAULT_MAX_NUM_BATCHED_TOKENS;
+        boolean prefixCaching;
+        String specMethod;
+        int specTokens;
+        int sglangSpecSteps = -1;
+        int sglangDraftTokens = -1;
+        Double acceptance;
+        PerformanceMode mode = PerformanceMode.BALANCED;
+        boolean languageModelOnly;
+        String reasoningParser;
+        double memoryFraction;
+        int tp = 1;
+        final List<String> ignored = new ArrayList<>();
+
+        Builder(boolean sglang) {
+            prefixCaching = sglang;
+            memoryFraction = sglang ? SGLANG_DEFAULT_MEMORY_FRACTION : VLLM_DEFAULT_MEMORY_FRACTION;
+        }
+
+        boolean vllm(EngineFlag f) {
+            switch (f.name()) {
+                case "--max-model-len" -> maxModelLen = positiveInt(f);
+                case "--max-num-seqs" -> maxNumSeqs = positiveInt(f);
+                case "--max-num-batched-tokens" -> maxNumBatchedTokens = positiveInt(f);
+                case "--enable-prefix-caching" -> prefixCaching = bool(f);
+                case "--no-enable-prefix-caching" -> prefixCaching = !bool(f);
+                case "--speculative-config" -> speculativeConfig(f);
+                case "--performance-mode" -> mode = performanceMode(f);
+                case "--language-model-only" -> languageModelOnly = bool(f);
+                case "--reasoning-parser" -> reasoningParser = text(f);
+                case "--gpu-memory-utilization" -> memoryFraction = fraction(f);
+                case "--tensor-parallel-size", "-tp" -> tp = positiveInt(f);
+                default -> {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        boolean sglang(EngineFlag f) {
+            switch (f.name()) {
+                case "--context-length" -> maxModelLen = positiveInt(f);
+                case "--max-running-requests" -> maxNumSeqs = positiveInt(f);
+                case "--chunked-prefill-size" -> maxNumBatchedTokens = positiveInt(f);
+                case "--disable-radix-cache" -> prefixCaching = !bool(f);
+                case "--reasoning-parser" -> reasoningParser = text(f);
+                case "--mem-fraction-static" -> memoryFraction = fraction(f);
+                case "--tp", "--tp-size" -> tp = positiveInt(f);
+                case "--speculative-algorithm" -> specMethod = text(f).toLowerCase(Locale.ROOT);
+                case "--speculative-num-steps" -> sglangSpecSteps = positiveInt(f);
+                case "--speculative-num-draft-tokens" -> sglangDraftTokens = positiveInt(f);
+                default -> {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        boolean simOnly(EngineFlag f) {
+            if (!f.name().equals("--sim-acceptance-rate")) {
+                return false;
+            }
+            double p = number(f, "a probability in [0, 1]");
+            if (!(p >= 0 && p <= 1)) {
+                throw bad(f, "a probability in [0, 1]");
+            }
+            acceptance = p;
+            return true;
+        }
+
+        private void speculativeConfig(EngineFlag f) {
+            String expected = "JSON like {\"method\":\"mtp\",\"num_speculative_tokens\":1}";
+            JsonNode json;
+            try {
+                json = JSON.readTree(text(f));
+            } catch (JsonProcessingException e) {
+                throw bad(f, expected + " (" + e.getOriginalMessage() + ")");
+            }
+            if (json == null || !json.isObject()) {
+                throw bad(f, expected);
+            }
+            JsonNode method = json.get("method");
+            JsonNode n = json.get("num_speculative_tokens");
+            if (method == null || !method.isTextual() || method.asText().isBlank()) {
+                throw bad(f, expected + " with a \"method\" string");
+            }
+            if (n == null || !n.canConvertToInt() || !n.isIntegralNumber() || n.asInt() < 1) {
+                throw bad(f, expected + " with \"num_speculative_tokens\" an integer >= 1");
+            }
+            specMethod = method.asText().toLowerCase(Locale.ROOT);
+            specTokens = n.asInt();
+        }
+
+        SimSettings build(SimDialect dialect, ModelProfile model) {
+            if (dialect == SimDialect.SGLANG && specMethod != null) {
+                specTokens = sglangSpecSteps > 0 ? sglangSpecSteps
+                        : sglangDraftTokens > 0 ? Math.max(1, sglangDraftTokens - 1) : 3;
+            }
+            double p = acceptance != null ? acceptance : specMethod == null ? 0 : defaultAcceptance(specMethod);
+            return new SimSettings(dialect, model, GpuProfile.h100Sxm80gb(), maxModelLen, maxNumSeqs, maxNumBatchedTokens,
+                    prefixCaching, specMethod, specTokens, p, mode, languageModelOnly, reasoningParser, memoryFraction,
+                    tp, ignored);
+        }
+
+        private static double defaultAcceptance(String method) {
+            if (method.equals("mtp") || method.equals("nextn") || method.endsWith("_mtp")) {
+                return MTP_ACCEPTANCE;
+            }
+            if (method.startsWith("eagle")) {
+                return EAGLE_ACCEPTANCE;
+            }
+            if (method.equals("ngram") || method.equals("lookahead")) {
+                return NGRAM_ACCEPTANCE;
+            }
+            return OTHER_ACCEPTANCE;
+        }
+
+        private static PerformanceMode performanceMode(EngineFlag f) {
+            String v = text(f).toLowerCase(Locale.ROOT);
+            return switch (v) {
+                case "interactivity" -> PerformanceMode.INTERACTIVITY;
+                case "balanced" -> PerformanceMode.BALANCED;
+                case "throughput" -> PerformanceMode.THROUGHPUT;
+                default -> throw bad(f, "one of interactivity, balanced, throughput");
+            };
+        }
+
+        private static String text(EngineFlag f) {
+            if (f.value() == null || f.value().isBlank()) {
+                throw bad(f, "a value (" + f.name() + "=VALUE)");
+            }
+            return f.value().strip();
+        }
+
+        private static int positiveInt(EngineFlag f) {
+            try {
+                int v = Integer.parseInt(text(f));
+                if (v >= 1) {
+                    return v;
+                }
+            } catch (NumberFormatException e) {
+                // reported below with the flag's name
+            }
+            throw bad(f, "a positive integer");
+        }
+
+        private static double fraction(EngineFlag f) {
+            double v = number(f, "a fraction in (0, 1]");
+            if (!(v > 0 && v <= 1)) {
+                throw bad(f, "a fraction in (0, 1]");
+            }
+            return v;
+        }
+
+        private static double number(EngineFlag f, String expected) {
+            try {
+                return Double.parseDouble(text(f));
+            } catch (NumberFormatException e) {
+                throw bad(f, expected);
+            }
+        }
+
+        private static boolean bool(EngineFlag f) {
+            if (f.value() == null) {
+                return true;
+            }
+            return switch (f.value().strip().toLowerCase(Locale.ROOT)) {
+                case "true", "1", "yes" -> true;
+                case "false", "0", "no" -> false;
+                default -> throw bad(f, "no value (a switch) or true/false");
+            };
+        }
+
+        private static IllegalArgumentException bad(EngineFlag f, String expected) {
+            return new IllegalArgumentException("bad flag " + f.toArg() + ": expected " + expected);
+        }
+    }
+}

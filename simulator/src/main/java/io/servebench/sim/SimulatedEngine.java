@@ -1,0 +1,456 @@
+package io.servebench.sim;
+
+import io.servebench.truth.SentEvent;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The simulated inference engine: an HTTP server on 127.0.0.1 that speaks vLLM's OpenAI-compatible API
+ * ({@code GET /health}, {@code GET /v1/models}, {@code POST /v1/chat/completions}, {@code POST /v1/completions},
+ * streaming or not) and times its tokens with a {@link Scheduler continuous-batching model} of the GPU.
+ *
+ * <p>Streams are shaped like vLLM's: the first chat chunk carries only {@code delta.role}; token chunks carry
+ * {@code delta.content}, or {@code delta.reasoning_content} for the first part of the answer when a reasoning
+ * parser is configured; the last token chunk carries {@code finish_reason}; {@code stream_options.include_usage}
+ * adds a final chunk with {@code choices: []} and {@code usage}; {@code continuous_usage_stats} puts cumulative
+ * usage on every chunk; the stream ends with {@code data: [DONE]}. Every generated token is one made-up word.
+ *
+ * <p>For each request (identified by its {@code X-Request-Id} header, or a made-up id) the engine keeps
+ * {@link GroundTruth}: when it arrived and when each token event was written and flushed. It is available
+ * before the stream's {@code [DONE]} (or, without streaming, before the response body ends) is sent, so a
+ * client that has read the whole response always finds it. Ground truth is kept for the engine's lifetime
+ * (about 30 bytes per token event).
+ *
+ * <p>One handler thread ({@code sim-http-N}, daemon) serves each open request; one scheduler thread runs the
+ * model. The engine is deterministic for a seed (request lengths, words, draft acceptances are drawn per
+ * request id) apart from thread-scheduling jitter in the step timing.
+ */
+public final class SimulatedEngine implements AutoCloseable {
+
+    static {
+        // The JDK server leaves Nagle's algorithm on by default; with small SSE writes and the client's delayed
+        // ACKs that would hold events back by up to 40 ms, so token times would not be what the model says.
+        // The property is read once, when the JDK server's configuration class loads.
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
+    }
+
+    private static final System.Logger LOG = System.getLogger(SimulatedEngine.class.getName());
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final byte[] DONE = "data: [DONE]\n\n".getBytes(StandardCharsets.US_ASCII);
+
+    private final SimSettings settings;
+    private final long seed;
+    private final SimTokenizer tokenizer = new SimTokenizer();
+    private final Scheduler scheduler;
+    private final SimMetrics metrics = new SimMetrics();
+    private final ExecutorService handlers;
+    private final HttpServer server;
+    private final URI baseUri;
+    private final ConcurrentHashMap<String, GroundTruth> truths = new ConcurrentHashMap<>();
+    private final AtomicLong madeUpIds = new AtomicLong();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private SimulatedEngine(SimSettings settings, int port, long seed) throws IOException {
+        this.settings = settings;
+        this.seed = seed;
+        AtomicInteger threads = new AtomicInteger();
+        this.handlers = Executors.newCachedThreadPool(task -> {
+            Thread t = new Thread(task, "sim-http-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1024);
+        server.setExecutor(handlers);
+        server.createContext("/", this::handle);
+        this.scheduler = new Scheduler(settings, metrics);
+        server.start();
+        this.baseUri = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    /**
+     * Starts an engine.
+     *
+     * @param settings what to imitate; its ignored flags are logged, one line each
+     * @param port     the port on 127.0.0.1, 0 for any free one
+     * @param seed     seeds every random choice
+     * @throws IOException when the port cannot be bound
+     */
+    public static SimulatedEngine start(SimSettings settings, int port, long seed) throws IOException {
+        for (String flag : settings.ignoredFlags()) {
+            LOG.log(System.Logger.Level.INFO, "simulated engine ignores flag {0}: it is not modelled", flag);
+        }
+        SimulatedEngine engine = new SimulatedEngine(settings, port, seed);
+        LOG.log(System.Logger.Level.INFO, "simulated engine serving {0} at {1} ({2} flags, KV pool {3} GiB)",
+                settings.model().name(), engine.baseUri, settings.dialect(),
+                String.format("%.1f", settings.kvPoolBytes() / (1024.0 * 1024 * 1024)));
+        return engine;
+    }
+
+    /** Where the OpenAI-compatible API is served: {@code http://127.0.0.1:PORT}, without {@code /v1}. */
+    public URI baseUri() {
+        return baseUri;
+    }
+
+    /** The model id the engine serves, as {@code /v1/models} lists it. */
+    public String model() {
+        return settings.model().name();
+    }
+
+    /** The Prometheus endpoint, {@code /metrics} under {@link #baseUri()}. */
+    public URI metricsUri() {
+        return baseUri.resolve("/metrics");
+    }
+
+    /** The settings the engine runs with. */
+    public SimSettings settings() {
+        return settings;
+    }
+
+    /** What the engine recorded for a request, empty until its response is complete (or for an unknown id). */
+    public Optional<GroundTruth> groundTruth(String requestId) {
+        return Optional.ofNullable(truths.get(requestId));
+    }
+
+    /** Stops the scheduler (open streams end with an error event) and the server. Idempotent. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        scheduler.close();
+        server.stop(0);
+        handlers.shutdown();
+        try {
+            if (!handlers.awaitTermination(2, TimeUnit.SECONDS)) {
+                handlers.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            handlers.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void handle(HttpExchange exchange) {
+        long receivedNs = System.nanoTime();
+        try (exchange) {
+            route(exchange, receivedNs);
+        } catch (IOException e) {
+            // the client went away mid-response; its request was cancelled where the write failed
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "simulated engine failed on " + exchange.getRequestURI(), e);
+        }
+    }
+
+    private void route(HttpExchange exchange, long receivedNs) throws IOException {
+        String path = exchange.getRequestURI().getPath();
+        String method = exchange.getRequestMethod();
+        String allowed = switch (path) {
+            case "/health", "/v1/models", "/metrics" -> "GET";
+            case "/v1/chat/completions", "/v1/completions", "/reset_prefix_cache", "/flush_cache" -> "POST";
+            default -> null;
+        };
+        if (allowed == null) {
+            sendJson(exchange, 404, JSON.createObjectNode().put("detail", "Not Found"));
+        } else if (!allowed.equals(method)) {
+            exchange.getResponseHeaders().set("Allow", allowed);
+            sendJson(exchange, 405, JSON.createObjectNode().put("detail", "Method Not Allowed"));
+        } else if (path.equals("/health")) {
+            exchange.sendResponseHeaders(200, -1);
+        } else if (path.equals("/v1/models")) {
+            sendJson(exchange, 200, models());
+        } else if (path.equals("/reset_prefix_cache") || path.equals("/flush_cache")) {
+            scheduler.resetPrefixCache();
+            exchange.sendResponseHeaders(200, -1);
+        } else if (path.equals("/metrics")) {
+            byte[] text = metrics.render(settings.model().name()).getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+            exchange.sendResponseHeaders(200, text.length);
+            exchange.getResponseBody().write(text);
+        } else {
+            completion(exchange, path.equals("/v1/chat/completions"), receivedNs);
+        }
+    }
+
+    private ObjectNode models() {
+        ObjectNode root = JSON.createObjectNode().put("object", "list");
+        root.putArray("data").addObject()
+                .put("id", settings.model().name())
+                .put("object", "model")
+                .put("created", System.currentTimeMillis() / 1000)
+                .put("owned_by", "servebench-sim")
+                .put("root", settings.model().name())
+                .putNull("parent")
+                .put("max_model_len", settings.maxModelLen());
+        return root;
+    }
+
+    private void completion(HttpExchange exchange, boolean chat, long receivedNs) throws IOException {
+        String header = exchange.getRequestHeaders().getFirst("X-Request-Id");
+        String id = header != null && !header.isBlank() ? header : "sim-" + madeUpIds.incrementAndGet();
+        byte[] body = exchange.getRequestBody().readAllBytes();
+        ApiRequest request;
+        try {
+            request = ApiRequest.parse(body, chat, tokenizer, settings.model().name(), settings.maxModelLen());
+        } catch (ApiError e) {
+            truths.put(id, new GroundTruth(id, receivedNs, e.status, false, 0, 0, 0, 0, List.of(), e.getMessage()));
+            ObjectNode error = JSON.createObjectNode();
+            error.putObject("error").put("message", e.getMessage()).put("type", e.type).putNull("param").put("code", e.status);
+            sendJson(exchange, e.status, error);
+            return;
+        }
+        OutputPlan plan = OutputPlan.of(request, settings, seed, id);
+        SimRequest work = new SimRequest(id, request.promptTokens(), request.blockHashes(), plan.tokens(),
+                Seeds.forRequest(seed, id, 3));
+        scheduler.submit(work);
+        Response response = new Response(id, chat, request, plan, work, receivedNs);
+        try {
+            if (request.stream()) {
+                response.stream(exchange);
+            } else {
+                response.whole(exchange);
+            }
+        } finally {
+            // a no-op once the request finished; frees its place in the batch when the client left early
+            work.cancelled = true;
+        }
+    }
+
+    /** Writes one request's answer and records its ground truth. */
+    private final class Response {
+        private final String requestId;
+        private final String responseId;
+        private final boolean chat;
+        private final ApiRequest request;
+        private final OutputPlan plan;
+        private final SimRequest work;
+        private final long receivedNs;
+        private final long created = System.currentTimeMillis() / 1000;
+        private final OutputPlan.Words words;
+        private final List<SentEvent> events = new ArrayList<>();
+        private int sent;
+        private boolean firstTokenSeen;
+
+        Response(String requestId, boolean chat, ApiRequest request, OutputPlan plan, SimRequest work, long receivedNs) {
+            this.requestId = requestId;
+            this.responseId = (chat ? "chatcmpl-" : "cmpl-") + requestId;
+            this.chat = chat;
+            this.request = request;
+            this.plan = plan;
+            this.work = work;
+            this.receivedNs = receivedNs;
+            this.words = new OutputPlan.Words(plan.wordSeed());
+        }
+
+        void stream(HttpExchange exchange) throws IOException {
+            exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
+            exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+            exchange.sendResponseHeaders(200, 0);
+            OutputStream out = exchange.getResponseBody();
+            String failure = null;
+            try {
+                boolean first = true;
+                while (true) {
+                    SimRequest.Emission emission = next();
+                    if (emission.failure() != null) {
+                        failure = emission.failure();
+                        ObjectNode error = JSON.createObjectNode();
+                        error.putObject("error").put("message", failure).put("type", "InternalServerError").put("code", 500);
+                        writeEvent(out, error);
+                        break;
+                    }
+                    if (first && chat) {
+                        ObjectNode role = chunk();
+                        ObjectNode choice = ((ArrayNode) role.get("choices")).addObject().put("index", 0);
+                        choice.putObject("delta").put("role", "assistant").put("content", "");
+                        choice.putNull("logprobs").putNull("finish_reason");
+                        addContinuousUsage(role);
+                        writeEvent(out, role);
+                    }
+                    first = false;
+                    int left = emission.tokens();
+                    while (left > 0) {
+                        // an emission that crosses from reasoning to content is sent as two events, as the parser would
+                        boolean reasoning = plan.isReasoning(sent);
+                        int part = reasoning ? Math.min(left, plan.reasoningTokens() - sent) : left;
+                        left -= part;
+                        sent += part;
+                        writeEvent(out, tokenChunk(words.next(part), reasoning, emission.last() && left == 0));
+                        events.add(new SentEvent(System.nanoTime(), part, reasoning));
+                    }
+                    if (emission.last()) {
+                        break;
+                    }
+                }
+                if (failure == null && request.includeUsage()) {
+                    ObjectNode usage = chunk();
+                    usage.set("usage", usage(sent));
+                    writeEvent(out, usage);
+                }
+                publish(200, failure);
+                out.write(DONE);
+                out.flush();
+            } catch (IOException e) {
+                publish(200, "client disconnected: " + e.getMessage());
+                throw e;
+            }
+        }
+
+        void whole(HttpExchange exchange) throws IOException {
+            SimRequest.Emission emission;
+            do {
+                emission = next();
+            } while (!emission.last());
+            if (emission.failure() != null) {
+                publish(500, emission.failure());
+                ObjectNode error = JSON.createObjectNode();
+                error.putObject("error").put("message", emission.failure()).put("type", "InternalServerError").put("code", 500);
+                sendJson(exchange, 500, error);
+                return;
+            }
+            String reasoning = words.next(plan.reasoningTokens());
+            String content = words.next(plan.tokens() - plan.reasoningTokens());
+            ObjectNode body = JSON.createObjectNode()
+                    .put("id", responseId)
+                    .put("object", chat ? "chat.completion" : "text_completion")
+                    .put("created", created)
+                    .put("model", settings.model().name());
+            ObjectNode choice = body.putArray("choices").addObject().put("index", 0);
+            if (chat) {
+                ObjectNode message = choice.putObject("message").put("role", "assistant").put("content", content);
+                if (settings.reasoning().isPresent()) {
+                    message.put("reasoning_content", plan.reasoningTokens() > 0 ? reasoning : null);
+                }
+            } else {
+                choice.put("text", reasoning + content);
+            }
+            choice.putNull("logprobs").put("finish_reason", plan.finishReason()).putNull("stop_reason");
+            body.set("usage", usage(plan.tokens()));
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            // chunked, so the body only ends at close(), after the ground truth is published
+            exchange.sendResponseHeaders(200, 0);
+            OutputStream out = exchange.getResponseBody();
+            out.write(JSON.writeValueAsBytes(body));
+            out.flush();
+            long written = System.nanoTime();
+            if (plan.reasoningTokens() > 0) {
+                events.add(new SentEvent(written, plan.reasoningTokens(), true));
+            }
+            if (plan.tokens() > plan.reasoningTokens()) {
+                events.add(new SentEvent(written, plan.tokens() - plan.reasoningTokens(), false));
+            }
+            sent = plan.tokens();
+            publish(200, null);
+        }
+
+        private SimRequest.Emission next() {
+            try {
+                SimRequest.Emission emission = work.emissions.take();
+                if (!firstTokenSeen && emission.tokens() > 0) {
+                    firstTokenSeen = true;
+                    metrics.observeTtft((System.nanoTime() - receivedNs) / 1e9);
+                }
+                return emission;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return SimRequest.Emission.failed("engine is shut down");
+            }
+        }
+
+        private ObjectNode chunk() {
+            ObjectNode chunk = JSON.createObjectNode()
+                    .put("id", responseId)
+                    .put("object", chat ? "chat.completion.chunk" : "text_completion")
+                    .put("created", created)
+                    .put("model", settings.model().name());
+            chunk.putArray("choices");
+            return chunk;
+        }
+
+        private ObjectNode tokenChunk(String text, boolean reasoning, boolean last) {
+            ObjectNode chunk = chunk();
+            ObjectNode choice = ((ArrayNode) chunk.get("choices")).addObject().put("index", 0);
+            if (chat) {
+                choice.putObject("delta").put(reasoning ? "reasoning_content" : "content", text);
+            } else {
+                choice.put("text", text);
+            }
+            choice.putNull("logprobs");
+            if (last) {
+                choice.put("finish_reason", plan.finishReason()).putNull("stop_reason");
+            } else {
+                choice.putNull("finish_reason");
+            }
+            addContinuousUsage(chunk);
+            return chunk;
+        }
+
+        private void addContinuousUsage(ObjectNode chunk) {
+            if (request.continuousUsage()) {
+                chunk.set("usage", usage(sent));
+            }
+        }
+
+        private ObjectNode usage(int completionTokens) {
+            return JSON.createObjectNode()
+                    .put("prompt_tokens", request.promptTokens())
+                    .put("total_tokens", request.promptTokens() + completionTokens)
+                    .put("completion_tokens", completionTokens);
+        }
+
+        private void publish(int status, String error) {
+            truths.put(requestId, new GroundTruth(requestId, receivedNs, status, request.stream(), request.promptTokens(),
+                    sent, work.cachedTokens, work.preemptions, events, error));
+        }
+    }
+
+    private static void writeEvent(OutputStream out, ObjectNode event) throws IOException {
+        byte[] json = toBytes(event);
+        byte[] frame = new byte[json.length + 8];
+        System.arraycopy("data: ".getBytes(StandardCharsets.US_ASCII), 0, frame, 0, 6);
+        System.arraycopy(json, 0, frame, 6, json.length);
+        frame[frame.length - 2] = '\n';
+        frame[frame.length - 1] = '\n';
+        out.write(frame);
+        out.flush();
+    }
+
+    private static void sendJson(HttpExchange exchange, int status, ObjectNode body) throws IOException {
+        byte[] bytes = toBytes(body);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, bytes.length);
+        exchange.getResponseBody().write(bytes);
+    }
+
+    private static byte[] toBytes(ObjectNode node) {
+        try {
+            return JSON.writeValueAsBytes(node);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("cannot serialise a JSON tree", e);
+        }
+    }
+}

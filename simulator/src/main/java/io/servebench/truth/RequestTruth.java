@@ -1,0 +1,81 @@
+package io.servebench.truth;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The server's running record of one request, written by the event loop and read by any thread through
+ * {@link #snapshot()}; every access is synchronized (uncontended, so cheap).
+ */
+final class RequestTruth {
+
+    private final String requestId;
+    private final long receivedNs;
+    private int httpStatus;
+    private int completionTokens;
+    private long[] writtenNs = new long[16];
+    private int[] tokens = new int[16];
+    private boolean[] reasoning = new boolean[16];
+    private int events;
+    private boolean finished;
+    private String error;
+
+    RequestTruth(String requestId, long receivedNs) {
+        this.requestId = requestId;
+        this.receivedNs = receivedNs;
+    }
+
+    synchronized void respond(int status, int completionTokens) {
+        this.httpStatus = status;
+        this.completionTokens = completionTokens;
+    }
+
+    synchronized void eventWritten(long nowNs, int eventTokens, boolean isReasoning) {
+        if (events == writtenNs.length) {
+            int grown = events * 2;
+            writtenNs = Arrays.copyOf(writtenNs, grown);
+            tokens = Arrays.copyOf(tokens, grown);
+            reasoning = Arrays.copyOf(reasoning, grown);
+        }
+        writtenNs[events] = nowNs;
+        tokens[events] = eventTokens;
+        reasoning[events] = isReasoning;
+        events++;
+    }
+
+    synchronized void finish(String failure) {
+        finished = true;
+        if (error == null) {
+            error = failure;
+        }
+        notifyAll();
+    }
+
+    /**
+     * The record once the response has ended, or as it stands after {@code timeoutNs}: a client that read the
+     * last event can get there before the event loop has noted when that write returned.
+     */
+    synchronized TruthRecord awaitFinished(long timeoutNs) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutNs;
+        for (long left = timeoutNs; !finished && left > 0; left = deadline - System.nanoTime()) {
+            wait(Math.max(1, left / 1_000_000));
+        }
+        return snapshot();
+    }
+
+    /** Records {@code failure} unless the response already ended. */
+    synchronized void fail(String failure) {
+        if (!finished && error == null) {
+            error = failure;
+        }
+    }
+
+    synchronized TruthRecord snapshot() {
+        List<SentEvent> list = new ArrayList<>(events);
+        for (int i = 0; i < events; i++) {
+            list.add(new SentEvent(writtenNs[i], tokens[i], reasoning[i]));
+        }
+        return new TruthRecord(requestId, receivedNs, httpStatus, completionTokens, list, finished, error);
+    }
+}

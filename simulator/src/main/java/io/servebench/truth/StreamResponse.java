@@ -1,0 +1,240 @@
+package io.servebench.truth;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+
+/**
+ * One streaming response as the {@link Script} lays it out: which token events exist, which write
+ * carries which of them, when each write is due, and the bytes of each write.
+ *
+ * <p>Not thread-safe: used by the server's event loop only.
+ */
+final class StreamResponse {
+
+    private static final String DONE = "data: [DONE]\n\n";
+    private static final String LAST_CHUNK = "0\r\n\r\n";
+    private static final String TOKEN_TEXT = " tok";
+
+    private final Script script;
+    private final boolean chat;
+    private final String jsonId;
+    private final long created = Instant.now().getEpochSecond();
+    private final RequestTruth truth;
+    private final int promptTokens;
+    private final int[] eventTokens;
+    private final boolean[] eventReasoning;
+    /** Events that are written at all: fewer than planned when the script fails the response part-way. */
+    private final int eventLimit;
+    private final int writeCount;
+    private final long firstDueNs;
+    private final long gapNs;
+    private final long stallNs;
+
+    private int nextWrite;
+    private int queuedEvents;
+    private int stampedEvents;
+    private int cumulativeTokens;
+
+    /**
+     * @param arrival      the request's arrival number over the server's life, from 1 (for the stall)
+     * @param tokens       tokens the response carries, {@code >= 1}
+     * @param promptTokens reported in usage
+     */
+    StreamResponse(Script script, boolean chat, RequestTruth truth, String requestId, long arrival, long receivedNs,
+                   int tokens, int promptTokens) {
+        this.script = script;
+        this.chat = chat;
+        this.truth = truth;
+        this.jsonId = jsonEscape(requestId);
+        this.promptTokens = promptTokens;
+        int reasoningTokens = chat ? Math.min(script.reasoningTokens(), tokens) : 0;
+        int perEvent = script.tokensPerEvent();
+        int reasoningEvents = ceilDiv(reasoningTokens, perEvent);
+        int contentEvents = ceilDiv(tokens - reasoningTokens, perEvent);
+        eventTokens = new int[reasoningEvents + contentEvents];
+        eventReasoning = new boolean[eventTokens.length];
+        fill(0, reasoningEvents, reasoningTokens, perEvent, true);
+        fill(reasoningEvents, contentEvents, tokens - reasoningTokens, perEvent, false);
+        int limit = eventTokens.length;
+        if (script.failure() instanceof Script.Failure.CloseAfter c) {
+            limit = Math.min(limit, c.afterEvents());
+        } else if (script.failure() instanceof Script.Failure.ErrorPayload p) {
+            limit = Math.min(limit, p.afterEvents());
+        }
+        eventLimit = limit;
+        int writes = ceilDiv(eventLimit, script.eventsPerWrite());
+        boolean tailOnlyWrite = writes == 0 && !(script.failure() instanceof Script.Failure.CloseAfter);
+        writeCount = tailOnlyWrite ? 1 : writes;
+        firstDueNs = receivedNs + script.ttft().toNanos();
+        gapNs = script.gap().toNanos();
+        stallNs = script.stall().appliesTo(arrival) ? script.stall().length().toNanos() : 0;
+        truth.respond(200, tokens);
+    }
+
+    /** The head and, when the script has one, the role-only chunk: written at once. */
+    ByteBuffer head() {
+        StringBuilder sb = new StringBuilder(256);
+        sb.append("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream; charset=utf-8\r\ncache-control: no-cache\r\n")
+                .append("transfer-encoding: chunked\r\n\r\n");
+        byte[] headBytes = sb.toString().getBytes(StandardCharsets.US_ASCII);
+        if (!script.roleChunk() || !chat) {
+            return ByteBuffer.wrap(headBytes);
+        }
+        byte[] role = chunk(dataLine(prefix() + "\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,"
+                + "\"finish_reason\":null}]}"));
+        ByteBuffer b = ByteBuffer.allocate(headBytes.length + role.length);
+        return b.put(headBytes).put(role).flip();
+    }
+
+    /** Whether the connection is closed right after the head (a close after zero events). */
+    boolean closesAfterHead() {
+        return writeCount == 0;
+    }
+
+    boolean hasNextWrite() {
+        return nextWrite < writeCount;
+    }
+
+    /** When the next write is due ({@link System#nanoTime()} time). */
+    long nextDueNs() {
+        long at = firstDueNs + nextWrite * gapNs;
+        int firstEvent = nextWrite * script.eventsPerWrite();
+        return firstEvent >= script.stall().afterEvent() ? at + stallNs : at;
+    }
+
+    /** The bytes of the next write; its events count as queued until {@link #flushed} stamps them. */
+    ByteBuffer nextWrite() {
+        int from = nextWrite * script.eventsPerWrite();
+        int to = Math.min(eventLimit, from + script.eventsPerWrite());
+        nextWrite++;
+        StringBuilder sb = new StringBuilder(256 * (to - from + 2));
+        for (int e = from; e < to; e++) {
+            cumulativeTokens += eventTokens[e];
+            appendChunk(sb, dataLine(tokenEvent(e)));
+        }
+        queuedEvents = to;
+        boolean last = nextWrite == writeCount;
+        if (last && !(script.failure() instanceof Script.Failure.CloseAfter)) {
+            if (script.failure() instanceof Script.Failure.ErrorPayload p) {
+                appendChunk(sb, dataLine("{\"error\":{\"object\":\"error\",\"message\":\"" + jsonEscape(p.message())
+                        + "\",\"type\":\"InternalServerError\",\"code\":500}}"));
+            } else if (script.usage() != Script.Usage.NONE) {
+                appendChunk(sb, dataLine(usageChunk()));
+            }
+            appendChunk(sb, DONE);
+            sb.append(LAST_CHUNK);
+        }
+        return ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Whether the response's last write has been queued. */
+    boolean allQueued() {
+        return nextWrite == writeCount;
+    }
+
+    /** The bytes queued so far have all been handed to the kernel at {@code nowNs}: stamps their events. */
+    void flushed(long nowNs) {
+        for (; stampedEvents < queuedEvents; stampedEvents++) {
+            truth.eventWritten(nowNs, eventTokens[stampedEvents], eventReasoning[stampedEvents]);
+        }
+        if (allQueued()) {
+            if (script.failure() instanceof Script.Failure.CloseAfter c) {
+                truth.finish("closed: the script closed the connection after " + c.afterEvents() + " token events");
+            } else if (script.failure() instanceof Script.Failure.ErrorPayload p) {
+                truth.finish("stream_error: " + p.message());
+            } else {
+                truth.finish(null);
+            }
+        }
+    }
+
+    /** Whether the connection is closed once this response's bytes are flushed. */
+    boolean closesConnection() {
+        return script.failure() instanceof Script.Failure.CloseAfter;
+    }
+
+    RequestTruth truth() {
+        return truth;
+    }
+
+    private String tokenEvent(int e) {
+        String text = TOKEN_TEXT.repeat(eventTokens[e]);
+        boolean lastEvent = e == eventTokens.length - 1;
+        String finish = lastEvent ? "\"length\"" : "null";
+        StringBuilder sb = new StringBuilder(256).append(prefix());
+        if (chat) {
+            sb.append("\"delta\":{\"").append(eventReasoning[e] ? "reasoning_content" : "content").append("\":\"")
+                    .append(text).append("\"}");
+        } else {
+            sb.append("\"text\":\"").append(text).append('"');
+        }
+        sb.append(",\"logprobs\":null,\"finish_reason\":").append(finish).append("}]");
+        if (script.usage() == Script.Usage.CONTINUOUS) {
+            sb.append(',').append(usageJson());
+        }
+        return sb.append('}').toString();
+    }
+
+    /** The usage-only chunk that ends a stream: {@code "choices": []}. */
+    private String usageChunk() {
+        return "{\"id\":\"" + (chat ? "chatcmpl-" : "cmpl-") + jsonId + "\",\"object\":\""
+                + (chat ? "chat.completion.chunk" : "text_completion") + "\",\"created\":" + created
+                + ",\"model\":\"" + TruthServer.MODEL + "\",\"choices\":[]," + usageJson() + "}";
+    }
+
+    private String prefix() {
+        return chat
+                ? "{\"id\":\"chatcmpl-" + jsonId + "\",\"object\":\"chat.completion.chunk\",\"created\":" + created
+                        + ",\"model\":\"" + TruthServer.MODEL + "\",\"choices\":[{\"index\":0,"
+                : "{\"id\":\"cmpl-" + jsonId + "\",\"object\":\"text_completion\",\"created\":" + created
+                        + ",\"model\":\"" + TruthServer.MODEL + "\",\"choices\":[{\"index\":0,";
+    }
+
+    private String usageJson() {
+        return "\"usage\":{\"prompt_tokens\":" + promptTokens + ",\"total_tokens\":" + (promptTokens + cumulativeTokens)
+                + ",\"completion_tokens\":" + cumulativeTokens + "}";
+    }
+
+    private void fill(int start, int count, int tokens, int perEvent, boolean reasoning) {
+        for (int i = 0; i < count; i++) {
+            eventTokens[start + i] = Math.min(perEvent, tokens - i * perEvent);
+            eventReasoning[start + i] = reasoning;
+        }
+    }
+
+    private static String dataLine(String json) {
+        return "data: " + json + "\n\n";
+    }
+
+    private static void appendChunk(StringBuilder sb, String data) {
+        // the chunk size counts bytes; the payload is ASCII apart from escaped ids, which jsonEscape keeps ASCII
+        sb.append(Integer.toHexString(data.length())).append("\r\n").append(data).append("\r\n");
+    }
+
+    private static byte[] chunk(String data) {
+        StringBuilder sb = new StringBuilder(data.length() + 16);
+        appendChunk(sb, data);
+        return sb.toString().getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static int ceilDiv(int a, int b) {
+        return (a + b - 1) / b;
+    }
+
+    /** JSON string content, ASCII only (so chunk sizes in characters are sizes in bytes). */
+    static String jsonEscape(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\') {
+                sb.append('\\').append(c);
+            } else if (c < 0x20 || c > 0x7e) {
+                sb.append(String.format("\\u%04x", (int) c));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+}
