@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servebench.reports.RunJournal;
 import io.servebench.results.ServerEnvironment;
-import io.servebench.runner.Main;
+import io.servebench.cli.Main;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

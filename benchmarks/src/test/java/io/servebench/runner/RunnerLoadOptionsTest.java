@@ -26,7 +26,7 @@ class RunnerLoadOptionsTest {
     private static boolean run(Path dir, Map<String, List<String>> overrides, ClientOptions client) throws Exception {
         RunParams params = new RunParams(List.of("QuickStart\\.baseline"), overrides, 1, dir,
                 io.servebench.engine.EngineOptions.defaults(io.servebench.engine.EngineOptions.Simulate.OFF, 42), false, 42,
-                false, Duration.ZERO, io.servebench.runner.plan.EngineOverrides.NONE, client,
+                false, Duration.ZERO, io.servebench.plan.EngineOverrides.NONE, client,
                 io.servebench.reports.ReportLanguage.EN);
         StringWriter out = new StringWriter();
         return new Runner(params, new PrintWriter(out, true), name -> "SB_TEST_KEY".equals(name) ? SECRET : null).run();
@@ -79,7 +79,7 @@ class RunnerLoadOptionsTest {
     void aMissingApiKeyVariableIsACommandLineError(@TempDir Path dir) {
         ClientOptions client = new ClientOptions("SB_NOT_SET", Duration.ofSeconds(5), Duration.ofSeconds(60));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> run(dir, Map.of("requests", List.of("1")), client))
-                .isInstanceOf(Main.UsageException.class)
+                .isInstanceOf(RunnerException.class)
                 .hasMessage("--api-key-env SB_NOT_SET: the environment variable SB_NOT_SET is not set or empty;"
                         + " expected it to hold the API key");
     }

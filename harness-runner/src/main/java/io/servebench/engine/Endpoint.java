@@ -1,5 +1,7 @@
 package io.servebench.engine;
 
+import io.servebench.load.Target;
+
 import java.net.URI;
 
 /**
@@ -10,4 +12,9 @@ import java.net.URI;
  * @param metricsUri the Prometheus endpoint, {@code null} when the engine has none
  */
 public record Endpoint(URI baseUri, String model, URI metricsUri) {
+
+    /** Where the load generator sends requests: this address and model. */
+    public Target target() {
+        return new Target(baseUri, model);
+    }
 }

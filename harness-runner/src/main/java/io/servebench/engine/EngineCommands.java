@@ -1,7 +1,7 @@
 package io.servebench.engine;
 
-import io.servebench.runner.plan.ServerConfig;
-import io.servebench.runner.study.EngineSetup;
+import io.servebench.engine.ServerConfig;
+import io.servebench.engine.EngineSetup;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimServer;
 import io.servebench.sim.SimSettings;
 import io.servebench.sim.SimulatedEngine;
-import io.servebench.runner.plan.ServerConfig;
+import io.servebench.engine.ServerConfig;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.servebench.load;
 
-import io.servebench.engine.Endpoint;
+import io.servebench.workload.RequestSpec;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Drives requests against an endpoint following an {@link ArrivalProfile} and records each one.
+ * Drives requests against a {@link Target} following an {@link ArrivalProfile} and records each one.
  *
  * <p>Open-loop profiles: all intended send times are computed up front as absolute times from one start
  * instant, and the calling thread parks until each (spinning only for the last few microseconds), so a
@@ -40,7 +40,7 @@ public final class LoadGenerator {
     private static final long START_DELAY_NS = 1_000_000;
 
     /**
-     * Sends every request of {@code specs} to {@code endpoint} and returns when each has finished or failed.
+     * Sends every request of {@code specs} to {@code target} and returns when each has finished or failed.
      * Failures are recorded, never thrown. The specs' own warm-up flags say which are warm-up requests
      * (and a warm-up time may add more, taken from the measured ones).
      *
@@ -50,10 +50,10 @@ public final class LoadGenerator {
      * @throws IllegalStateException    when {@code listener} threw; the run still went to the end, and the
      *                                  listener's first exception is the cause
      */
-    public LoadResult run(Endpoint endpoint, List<RequestSpec> specs, LoadParams params, LoadListener listener) {
+    public LoadResult run(Target target, List<RequestSpec> specs, LoadParams params, LoadListener listener) {
         validate(specs);
         int warmups = (int) specs.stream().filter(RequestSpec::warmup).count();
-        return run(endpoint, specs.iterator(), warmups, specs.size() - warmups, params, listener);
+        return run(target, specs.iterator(), warmups, specs.size() - warmups, params, listener);
     }
 
     /**
@@ -70,9 +70,9 @@ public final class LoadGenerator {
      * @throws IllegalStateException when {@code listener} threw; the run still went to the end, and the
      *                               listener's first exception is the cause
      */
-    public LoadResult run(Endpoint endpoint, Iterator<RequestSpec> supply, int warmupRequests, int measuredRequests,
+    public LoadResult run(Target target, Iterator<RequestSpec> supply, int warmupRequests, int measuredRequests,
                           LoadParams params, LoadListener listener) {
-        Objects.requireNonNull(endpoint, "endpoint");
+        Objects.requireNonNull(target, "target");
         Objects.requireNonNull(supply, "supply");
         Objects.requireNonNull(params, "params");
         Objects.requireNonNull(listener, "listener");
@@ -82,7 +82,7 @@ public final class LoadGenerator {
         }
         AtomicReference<RuntimeException> listenerFailure = new AtomicReference<>();
         Sending sending;
-        try (StreamingClient client = new StreamingClient(endpoint, params)) {
+        try (StreamingClient client = new StreamingClient(target, params)) {
             sending = new Sending(client, supply, warmupRequests, measuredRequests, params, record -> {
                 // a failing listener must not stop the run (or, closed loop, leave a stream never freed)
                 try {

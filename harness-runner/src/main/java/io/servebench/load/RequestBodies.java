@@ -1,5 +1,6 @@
 package io.servebench.load;
 
+import io.servebench.workload.RequestSpec;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,7 +1,7 @@
 package io.servebench.load;
 
+import io.servebench.workload.RequestSpec;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.servebench.engine.Endpoint;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.config.TlsConfig;
@@ -65,7 +65,7 @@ public final class StreamingClient implements AutoCloseable {
     private static final Timeout NO_LEASE_TIMEOUT = Timeout.DISABLED;
     private static final long SELECT_INTERVAL_MS = 50;
 
-    private final Endpoint endpoint;
+    private final Target target;
     private final LoadParams params;
     private final DeltaTokenCounter counter;
     private final URI uri;
@@ -73,22 +73,22 @@ public final class StreamingClient implements AutoCloseable {
     private final ObjectNode extraBody;
 
     /** A client that counts one token per event when the server sends no continuous usage. */
-    public StreamingClient(Endpoint endpoint, LoadParams params) {
-        this(endpoint, params, DeltaTokenCounter.ONE_PER_EVENT);
+    public StreamingClient(Target target, LoadParams params) {
+        this(target, params, DeltaTokenCounter.ONE_PER_EVENT);
     }
 
     /**
-     * @param endpoint where to send requests
+     * @param target   where to send requests
      * @param params   API, timeouts, pool size, API key
      * @param counter  counts an event's tokens when the server sends no continuous usage
      */
-    public StreamingClient(Endpoint endpoint, LoadParams params, DeltaTokenCounter counter) {
-        this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+    public StreamingClient(Target target, LoadParams params, DeltaTokenCounter counter) {
+        this.target = Objects.requireNonNull(target, "target");
         this.params = Objects.requireNonNull(params, "params");
         this.counter = Objects.requireNonNull(counter, "counter");
         // parsed once; RequestBodies only reads it, so one node serves every request
         this.extraBody = params.extraBody() == null ? null : RequestBodies.parseExtraBody(params.extraBody());
-        String base = endpoint.baseUri().toString();
+        String base = target.baseUri().toString();
         this.uri = URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + params.api().path());
 
         int pool = params.maxInFlight();
@@ -127,7 +127,7 @@ public final class StreamingClient implements AutoCloseable {
         client.start();
     }
 
-    /** The URI requests go to: the endpoint's base URI plus the API's path. */
+    /** The URI requests go to: the target's base URI plus the API's path. */
     public URI uri() {
         return uri;
     }
@@ -176,7 +176,7 @@ public final class StreamingClient implements AutoCloseable {
             if (params.apiKey() != null) {
                 request.addHeader("Authorization", "Bearer " + params.apiKey());
             }
-            byte[] body = RequestBodies.build(params.api(), endpoint.model(), spec, params.continuousUsageStats(), extraBody);
+            byte[] body = RequestBodies.build(params.api(), target.model(), spec, params.continuousUsageStats(), extraBody);
             return new Prepared(spec, request, body, null);
         } catch (RuntimeException e) {
             return new Prepared(spec, null, null, e);

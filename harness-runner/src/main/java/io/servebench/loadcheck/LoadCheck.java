@@ -8,7 +8,8 @@ import io.servebench.load.LoadGenerator;
 import io.servebench.load.LoadParams;
 import io.servebench.load.LoadResult;
 import io.servebench.load.RequestRecord;
-import io.servebench.load.RequestSpec;
+import io.servebench.load.Target;
+import io.servebench.workload.RequestSpec;
 import io.servebench.metrics.MetricsAggregator;
 import io.servebench.results.Metric;
 import io.servebench.results.TrialMetrics;
@@ -70,7 +71,7 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
             List<RequestSpec> specs = specs();
             LoadParams params = LoadParams.of(profile());
             long senderCpuStart = threads.getCurrentThreadCpuTime();
-            LoadResult result = new LoadGenerator().run(new io.servebench.engine.Endpoint(server.baseUri(), TruthServer.MODEL, null), specs, params, record -> {
+            LoadResult result = new LoadGenerator().run(new Target(server.baseUri(), TruthServer.MODEL), specs, params, record -> {
                 // completions run on the client's I/O threads: the latest reading is each thread's CPU so far
                 ioThreadCpuNs.merge(Thread.currentThread().getId(), threads.getCurrentThreadCpuTime(), Math::max);
             });

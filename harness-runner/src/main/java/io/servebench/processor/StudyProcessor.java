@@ -1,16 +1,16 @@
 package io.servebench.processor;
 
-import io.servebench.runner.study.BenchmarkList;
-import io.servebench.runner.study.EngineSetup;
-import io.servebench.runner.study.ServerOptionsSpec;
-import io.servebench.runner.study.Location;
-import io.servebench.runner.study.ParamSpec;
-import io.servebench.runner.study.Problem;
-import io.servebench.runner.study.StudyChecker;
-import io.servebench.runner.study.StudyDescriptor;
-import io.servebench.runner.study.VariantDescriptor;
-import io.servebench.runner.study.WorkloadOption;
-import io.servebench.runner.study.WorkloadSpec;
+import io.servebench.study.BenchmarkList;
+import io.servebench.engine.EngineSetup;
+import io.servebench.study.ServerOptionsSpec;
+import io.servebench.study.Location;
+import io.servebench.study.ParamSpec;
+import io.servebench.study.Problem;
+import io.servebench.study.StudyChecker;
+import io.servebench.study.StudyDescriptor;
+import io.servebench.study.VariantDescriptor;
+import io.servebench.study.WorkloadOption;
+import io.servebench.study.WorkloadSpec;
 import io.servebench.metrics.SloSpec;
 
 import javax.annotation.processing.AbstractProcessor;

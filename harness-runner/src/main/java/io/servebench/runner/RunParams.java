@@ -1,7 +1,7 @@
 package io.servebench.runner;
 
 import io.servebench.engine.EngineOptions;
-import io.servebench.runner.plan.EngineOverrides;
+import io.servebench.plan.EngineOverrides;
 import io.servebench.reports.ReportLanguage;
 
 import java.nio.file.Path;

@@ -17,7 +17,7 @@ import io.servebench.load.StopConditions;
 import io.servebench.load.LoadResult;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.RequestRecordWriter;
-import io.servebench.load.RequestSpec;
+import io.servebench.workload.RequestSpec;
 import io.servebench.metrics.MetricsAggregator;
 import io.servebench.metrics.PrometheusScraper;
 import io.servebench.metrics.PrometheusSnapshot;
@@ -33,20 +33,20 @@ import io.servebench.results.RunResult;
 import io.servebench.results.ServerEnvironment;
 import io.servebench.results.TrialMetrics;
 import io.servebench.results.TrialResult;
-import io.servebench.runner.plan.BenchmarkPoint;
-import io.servebench.runner.plan.EngineOverrides;
-import io.servebench.runner.plan.LoadOptions;
-import io.servebench.runner.plan.Trial;
-import io.servebench.runner.plan.TrialPlan;
-import io.servebench.runner.plan.TrialPlanner;
-import io.servebench.runner.plan.WorkloadPoint;
-import io.servebench.runner.study.BenchmarkList;
-import io.servebench.runner.study.Benchmark;
-import io.servebench.runner.study.Slos;
-import io.servebench.runner.study.ServerOptionsSpec;
-import io.servebench.runner.study.StudyChecker;
-import io.servebench.runner.study.StudyDescriptor;
-import io.servebench.runner.study.VariantDescriptor;
+import io.servebench.plan.BenchmarkPoint;
+import io.servebench.plan.EngineOverrides;
+import io.servebench.plan.LoadOptions;
+import io.servebench.plan.Trial;
+import io.servebench.plan.TrialPlan;
+import io.servebench.plan.TrialPlanner;
+import io.servebench.plan.WorkloadPoint;
+import io.servebench.study.BenchmarkList;
+import io.servebench.study.Benchmark;
+import io.servebench.study.Slos;
+import io.servebench.study.ServerOptionsSpec;
+import io.servebench.study.StudyChecker;
+import io.servebench.study.StudyDescriptor;
+import io.servebench.study.VariantDescriptor;
 import io.servebench.workload.Dataset;
 import io.servebench.workload.Datasets;
 
@@ -126,7 +126,7 @@ public final class Runner {
     public List<String> selectedBenchmarks() {
         List<String> all = BenchmarkList.read(Thread.currentThread().getContextClassLoader());
         if (all.isEmpty()) {
-            throw new Main.UsageException("no benchmarks on the class path: was the study compiled with harness-runner"
+            throw new RunnerException("no benchmarks on the class path: was the study compiled with harness-runner"
                     + " on the annotation processor path (META-INF/servebench/BenchmarkList is missing)?");
         }
         if (params.includes().isEmpty()) {
@@ -138,12 +138,12 @@ public final class Runner {
             try {
                 pattern = Pattern.compile(regex);
             } catch (PatternSyntaxException e) {
-                throw new Main.UsageException("\"" + regex + "\" is not a regular expression: "
+                throw new RunnerException("\"" + regex + "\" is not a regular expression: "
                         + e.getDescription() + " near index " + e.getIndex());
             }
             List<String> matched = all.stream().filter(b -> pattern.matcher(b).find()).toList();
             if (matched.isEmpty()) {
-                throw new Main.UsageException("no benchmark matches \"" + regex + "\"; -l lists the "
+                throw new RunnerException("no benchmark matches \"" + regex + "\"; -l lists the "
                         + all.size() + " benchmarks");
             }
             matched.stream().filter(b -> !selected.contains(b)).forEach(selected::add);
@@ -157,7 +157,7 @@ public final class Runner {
         try {
             benchmarks = BenchmarkList.resolve(selectedBenchmarks(), Thread.currentThread().getContextClassLoader());
         } catch (IllegalArgumentException e) {
-            throw new Main.UsageException(e.getMessage());
+            throw new RunnerException(e.getMessage());
         }
         Map<String, StudyDescriptor> studies = new LinkedHashMap<>();
         Map<String, List<VariantDescriptor>> selected = new LinkedHashMap<>();
@@ -181,7 +181,7 @@ public final class Runner {
             return ServerOptionsSpec.declared(Class.forName(study.className(), false,
                     Thread.currentThread().getContextClassLoader()), variant.name());
         } catch (ClassNotFoundException e) {
-            throw new Main.UsageException("benchmark list names " + study.className() + " but it is not on the class path: rebuild");
+            throw new RunnerException("benchmark list names " + study.className() + " but it is not on the class path: rebuild");
         }
     }
 
@@ -390,7 +390,7 @@ public final class Runner {
             } catch (ClassNotFoundException e) {
                 throw new IllegalStateException("study class " + p.className() + " vanished from the class path", e);
             } catch (IllegalArgumentException e) {
-                throw new Main.UsageException(e.getMessage());
+                throw new RunnerException(e.getMessage());
             }
         }
         if (declared.stream().distinct().count() > 1) {
@@ -425,7 +425,7 @@ public final class Runner {
         Iterator<RequestSpec> supply = dataset(w.dataset()).supply(params.seed());
         try (TrialProgress progress = TrialProgress.start(out, progressLabel, w.warmup() + w.requests())) {
             var before = scrape(m.engine(), m.scrapeNoted());
-            LoadResult result = new LoadGenerator().run(m.engine().endpoint(), supply, w.warmup(), w.requests(), load, progress);
+            LoadResult result = new LoadGenerator().run(m.engine().endpoint().target(), supply, w.warmup(), w.requests(), load, progress);
             var after = before.isPresent() ? scrape(m.engine(), m.scrapeNoted()) : java.util.Optional.<PrometheusSnapshot>empty();
             RequestRecordWriter.writeTrial(params.outputDir(), name, result.records());
             List<RequestRecord> measuredRecords = result.records().stream().filter(r -> !r.warmup()).toList();
@@ -559,7 +559,7 @@ public final class Runner {
         }
         String key = environment.apply(variable);
         if (key == null || key.isBlank()) {
-            throw new Main.UsageException("--api-key-env " + variable + ": the environment variable " + variable
+            throw new RunnerException("--api-key-env " + variable + ": the environment variable " + variable
                     + " is not set or empty; expected it to hold the API key");
         }
         return key.strip();
@@ -569,7 +569,7 @@ public final class Runner {
         try {
             return datasets.computeIfAbsent(spec, s -> Datasets.resolve(s, new SimTokenizer()::count));
         } catch (IllegalArgumentException e) {
-            throw new Main.UsageException(e.getMessage());
+            throw new RunnerException(e.getMessage());
         }
     }
 

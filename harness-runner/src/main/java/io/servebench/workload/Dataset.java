@@ -1,6 +1,6 @@
 package io.servebench.workload;
 
-import io.servebench.load.RequestSpec;
+import io.servebench.workload.RequestSpec;
 
 import java.util.ArrayList;
 import java.util.Iterator;

@@ -1,8 +1,8 @@
 package io.servebench.engine;
 
-import io.servebench.runner.plan.ServerConfig;
-import io.servebench.runner.study.EngineSetup;
-import io.servebench.runner.study.Flag;
+import io.servebench.engine.ServerConfig;
+import io.servebench.engine.EngineSetup;
+import io.servebench.engine.Flag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;

@@ -80,7 +80,7 @@ class ProcessEngineTest {
         int port = ProcessEngine.freePort();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         LaunchCommand command = new LaunchCommand(List.of(java, "-cp", System.getProperty("java.class.path"),
-                "io.servebench.runner.Main", "sim", "serve", "test-model", "--port", Integer.toString(port),
+                "io.servebench.cli.Main", "sim", "serve", "test-model", "--port", Integer.toString(port),
                 "--max-num-seqs", "8"), Map.of(), null, port);
         Path log = dir.resolve("s05.log");
         ProcessEngine engine = ProcessEngine.start(command, "test-model", log, Duration.ofSeconds(60), Duration.ofSeconds(10), null);
@@ -102,7 +102,7 @@ class ProcessEngineTest {
         int port = ProcessEngine.freePort();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         LaunchCommand command = new LaunchCommand(List.of(java, "-cp", System.getProperty("java.class.path"),
-                "io.servebench.runner.Main", "sim", "serve", "test-model", "--port", Integer.toString(port)), Map.of(), null, port);
+                "io.servebench.cli.Main", "sim", "serve", "test-model", "--port", Integer.toString(port)), Map.of(), null, port);
         try (ProcessEngine engine = ProcessEngine.start(command, "test-model", dir.resolve("s06.log"), Duration.ofSeconds(60),
                 GRACE, null)) {
             ProcessHandle process = ProcessHandle.of(engine.pid()).orElseThrow();
@@ -116,8 +116,8 @@ class ProcessEngineTest {
     @Test
     void anEndpointIsWaitedForButNeverStopped(@TempDir Path dir) throws Exception {
         try (SimulatedEngine sim = SimulatedEngine.start(SimSettings.fromFlags(SimDialect.VLLM, "m", List.of()), 0, 1)) {
-            io.servebench.runner.plan.ServerConfig server = new io.servebench.runner.plan.ServerConfig("endpoint", "m", List.of(),
-                    new io.servebench.runner.study.EngineSetup("", List.of(), "", List.of(), sim.baseUri() + "/v1", ""));
+            io.servebench.engine.ServerConfig server = new io.servebench.engine.ServerConfig("endpoint", "m", List.of(),
+                    new io.servebench.engine.EngineSetup("", List.of(), "", List.of(), sim.baseUri() + "/v1", ""));
             RunningEngine engine = Engines.start(server, EngineOptions.defaults(EngineOptions.Simulate.OFF, 1), dir.resolve("e.log"));
             engine.close();
             assertThat(engine.endpoint().baseUri().toString()).isEqualTo(sim.baseUri() + "/");

@@ -1,6 +1,6 @@
 package io.servebench.load;
 
-import io.servebench.engine.Endpoint;
+import io.servebench.workload.RequestSpec;
 import io.servebench.metrics.MetricsAggregator;
 import io.servebench.results.Metric;
 import io.servebench.results.Stat;
@@ -43,7 +43,7 @@ class LoadGeneratorStopsTest {
 
     private LoadResult run(ScriptedSseServer.Script script, List<RequestSpec> specs, LoadParams params) throws Exception {
         server = new ScriptedSseServer(script);
-        return generator.run(new Endpoint(server.baseUri(), "m", null), specs, params, LoadListener.NONE);
+        return generator.run(new Target(server.baseUri(), "m"), specs, params, LoadListener.NONE);
     }
 
     @Test
@@ -131,7 +131,7 @@ class LoadGeneratorStopsTest {
     void warmupSecondsMarksTheRequestsDueInThemAndSendsTheMeasuredOnesOnTop() throws Exception {
         server = new ScriptedSseServer(respondAfter(0));
         LoadParams params = LoadParams.of(new ArrivalProfile.Constant(100)).withWarmupTime(Duration.ofMillis(95));
-        LoadResult result = generator.run(new Endpoint(server.baseUri(), "m", null), specs(1000).iterator(), 1, 5, params,
+        LoadResult result = generator.run(new Target(server.baseUri(), "m"), specs(1000).iterator(), 1, 5, params,
                 LoadListener.NONE);
         List<RequestRecord> records = result.records();
         // due at 0, 10, ..., 90 ms: ten warm-up requests, then five measured ones

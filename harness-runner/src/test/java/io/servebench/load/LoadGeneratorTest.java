@@ -1,6 +1,6 @@
 package io.servebench.load;
 
-import io.servebench.engine.Endpoint;
+import io.servebench.workload.RequestSpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -40,7 +40,7 @@ class LoadGeneratorTest {
     private LoadResult run(ScriptedSseServer.Script script, List<RequestSpec> specs, LoadParams params,
                            LoadListener listener) throws Exception {
         server = new ScriptedSseServer(script);
-        return generator.run(new Endpoint(server.baseUri(), "m", null), specs, params, listener);
+        return generator.run(new Target(server.baseUri(), "m"), specs, params, listener);
     }
 
     private static ScriptedSseServer.Script respondAfter(long millis) {
@@ -160,7 +160,7 @@ class LoadGeneratorTest {
 
     @Test
     void specsAreValidated() {
-        Endpoint nowhere = new Endpoint(java.net.URI.create("http://127.0.0.1:9"), "m", null);
+        Target nowhere = new Target(java.net.URI.create("http://127.0.0.1:9"), "m");
         LoadParams params = LoadParams.of(new ArrivalProfile.Constant(1));
         List<RequestSpec> warmupLate = List.of(new RequestSpec(0, "a", 1, 1, false, false),
                 new RequestSpec(1, "b", 1, 1, false, true));

@@ -1,5 +1,6 @@
 package io.servebench.load;
 
+import io.servebench.workload.RequestSpec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package io.servebench.load;
 
+import io.servebench.workload.RequestSpec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.servebench.engine.Endpoint;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -50,7 +50,7 @@ class StreamingClientTest {
     }
 
     private static RequestRecord sendTo(URI base, LoadParams params, RequestSpec spec) throws Exception {
-        try (StreamingClient client = new StreamingClient(new Endpoint(base, "test-model", null), params)) {
+        try (StreamingClient client = new StreamingClient(new Target(base, "test-model"), params)) {
             return client.send(spec, System.nanoTime()).get(20, TimeUnit.SECONDS);
         }
     }

@@ -1,5 +1,6 @@
 package io.servebench.load;
 
+import io.servebench.workload.RequestSpec;
 import io.servebench.loadcheck.TruthComparison;
 import io.servebench.metrics.MetricsAggregator;
 import io.servebench.results.Distribution;
@@ -64,7 +65,7 @@ class TruthPitfallTest {
         for (int i = 0; i < requests; i++) {
             specs.add(new RequestSpec(i, "a prompt of six words here", 6, 8, true, false));
         }
-        LoadResult load = new LoadGenerator().run(new io.servebench.engine.Endpoint(server.baseUri(), TruthServer.MODEL, null), specs, params, LoadListener.NONE);
+        LoadResult load = new LoadGenerator().run(new Target(server.baseUri(), TruthServer.MODEL), specs, params, LoadListener.NONE);
         TruthComparison comparison = TruthComparison.of(load.records(), id -> server.awaitTruth(id, java.time.Duration.ofSeconds(2)));
         MetricsAggregator aggregator = new MetricsAggregator();
         return new Run(load, aggregator.aggregate(load.records()), aggregator.aggregate(comparison.truthRecords()),

@@ -1,6 +1,6 @@
 package io.servebench.processor;
 
-import io.servebench.runner.study.BenchmarkList;
+import io.servebench.study.BenchmarkList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

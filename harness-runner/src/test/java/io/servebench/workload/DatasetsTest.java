@@ -1,6 +1,6 @@
 package io.servebench.workload;
 
-import io.servebench.load.RequestSpec;
+import io.servebench.workload.RequestSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -3,7 +3,7 @@ package io.servebench.benchmarks.engines;
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimSettings;
 import io.servebench.sim.SimulatedEngine;
-import io.servebench.runner.Main;
+import io.servebench.cli.Main;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -101,7 +101,7 @@ class EngineLifecycleTest {
     @Test
     void killingTheHarnessWithSigtermStopsItsEngine(@TempDir Path dir) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process harness = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.servebench.runner.Main",
+        Process harness = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.servebench.cli.Main",
                 "QuickStart.baseline", "--simulate=process", "-p", "rate=2", "-p", "requests=200", "-o", dir.toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("harness.out").toFile()).start();
         try {

@@ -1,0 +1,127 @@
+package io.servebench.cli;
+
+import io.servebench.reports.JmhBenchmark;
+import io.servebench.reports.JmhJsonReader;
+import io.servebench.reports.ResultsComparison;
+import io.servebench.reports.ResultsComparison.Row;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** {@code compare A/results.json B/results.json}: per trial and metric, the change from A to B and whether it is noise. */
+@Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true, usageHelpWidth = 120,
+        description = "Compares two JMH result files (ServeBench's results.json or JMH's own): per matching entry and metric, A, B, the change and a verdict at 95%% (better, worse, no significant difference, not tested). Entries match on benchmark and params, request and warm-up counts aside.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  java -jar benchmarks.jar compare results/main/results.json results/pr/results.json",
+                "  java -jar benchmarks.jar compare A/results.json B/results.json --fail-on latency:5%%,ttft.p99:10%%",
+                "",
+                "Exit codes: 0 no threshold exceeded, 1 a --fail-on threshold exceeded the bad way (beyond noise),",
+                "2 bad input (missing file, not JMH JSON, bad threshold)."})
+public final class CompareCommand implements Callable<Integer> {
+
+    private static final Pattern THRESHOLD = Pattern.compile("([A-Za-z0-9_.\\-]+):([0-9]+(?:\\.[0-9]+)?)%");
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "A", description = "The reference results (JMH JSON).")
+    Path a;
+
+    @Parameters(index = "1", paramLabel = "B", description = "The results compared with A (JMH JSON).")
+    Path b;
+
+    @Option(names = "--fail-on", paramLabel = "METRIC:N%", split = ",", description = "Exit 1 when METRIC moves the bad way (up for times, down for rates) by more than N%% and the move is not noise. METRIC is 'latency' (the primary metric) or a secondary metric name (ttft.p99).")
+    List<String> failOn = new ArrayList<>();
+
+    @Option(names = "--metric", paramLabel = "METRIC", split = ",", description = "Metrics to show (default: latency, e2e_latency.p99, ttft.mean, ttft.p99, tpot.mean, itl.mean, request_throughput, output_throughput, goodput, those present).")
+    List<String> metrics = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        Map<String, Double> thresholds = thresholds(failOn);
+        List<JmhBenchmark> ra = read(a);
+        List<JmhBenchmark> rb = read(b);
+        // every metric with a threshold is shown, so a failure can be read off the table
+        List<String> shown = new ArrayList<>(metrics.isEmpty() ? ResultsComparison.DEFAULT_METRICS : metrics);
+        thresholds.keySet().stream().filter(m -> !shown.contains(m)).forEach(shown::add);
+        ResultsComparison.Result result = ResultsComparison.compare(ra, rb, shown);
+        if (result.matches().isEmpty()) {
+            throw new Main.UsageException("no entry of " + a + " matches one of " + b
+                    + " (same benchmark and params, request and warm-up counts aside); nothing to compare");
+        }
+        List<String> regressions = new ArrayList<>();
+        for (ResultsComparison.Match m : result.matches()) {
+            out.println(m.benchmark() + (m.params().isEmpty() ? "" : " " + m.params()));
+            out.printf(Locale.ROOT, "  %-26s %14s %14s %9s  %s%n", "metric", "A", "B", "change", "verdict at 95%");
+            for (Row row : m.rows()) {
+                out.printf(Locale.ROOT, "  %-26s %14s %14s %8.2f%%  %s%n", row.metric() + " (" + row.unit() + ")",
+                        number(row.a()), number(row.b()), 100 * row.change(), row.verdict());
+                Double threshold = thresholds.get(row.metric());
+                if (threshold != null && row.regressed(threshold / 100)) {
+                    regressions.add(String.format(Locale.ROOT, "%s %s: %s changed %+.2f%% (threshold %s%%)", m.benchmark(),
+                            m.params(), row.metric(), 100 * row.change(), new java.math.BigDecimal(threshold.toString()).stripTrailingZeros().toPlainString()));
+                }
+            }
+            for (String metric : thresholds.keySet()) {
+                if (m.rows().stream().noneMatch(r -> r.metric().equals(metric))) {
+                    out.println("  " + metric + ": not in both files, not checked");
+                }
+            }
+            out.println();
+        }
+        result.onlyInA().forEach(k -> out.println("only in A: " + k));
+        result.onlyInB().forEach(k -> out.println("only in B: " + k));
+        out.println("Intervals: on B / A, from fork values when both sides have 2 or more forks, else a seeded bootstrap of"
+                + " the latency histograms; 'not tested' when neither is possible.");
+        if (regressions.isEmpty()) {
+            out.println(thresholds.isEmpty() ? "No thresholds given." : "No threshold exceeded.");
+            return 0;
+        }
+        regressions.forEach(r -> out.println("REGRESSION: " + r));
+        return 1;
+    }
+
+    /** {@code latency:5%} → {@code latency = 5.0}; a bad spelling is a usage error. */
+    static Map<String, Double> thresholds(List<String> specs) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (String spec : specs) {
+            Matcher m = THRESHOLD.matcher(spec.strip());
+            if (!m.matches()) {
+                throw new Main.UsageException("--fail-on " + spec + ": expected METRIC:N% such as latency:5% or ttft.p99:10%");
+            }
+            out.put(m.group(1), Double.parseDouble(m.group(2)));
+        }
+        return out;
+    }
+
+    private static List<JmhBenchmark> read(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new Main.UsageException(file + ": no such file; expected a results.json written by ServeBench or JMH");
+        }
+        try {
+            return new JmhJsonReader().read(file);
+        } catch (IOException e) {
+            throw new Main.UsageException(file + " is not JMH JSON: " + e.getMessage().lines().findFirst().orElse(""));
+        }
+    }
+
+    private static String number(double v) {
+        return Math.abs(v) >= 1 ? String.format(Locale.ROOT, "%.3f", v) : String.format(Locale.ROOT, "%.4g", v);
+    }
+}

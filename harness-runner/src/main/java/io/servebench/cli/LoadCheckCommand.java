@@ -1,0 +1,67 @@
+package io.servebench.cli;
+
+import io.servebench.loadcheck.LoadCheck;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.time.Duration;
+import java.util.concurrent.Callable;
+
+/** {@code benchmarks.jar loadcheck}: how precise and how fast the load generator is, against a known truth. */
+@Command(name = "loadcheck", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true, usageHelpWidth = 120,
+        versionProvider = Main.Version.class,
+        description = "Starts the ground-truth streaming server in this JVM with a fixed script (role chunk, one token per event, final usage), drives it, and prints achieved vs requested rate, schedule lag, TTFT and ITL error against the server's own write times, events/s, peak streams, client CPU per event and the largest events-per-read. The last line is a key=value summary. Client and server share the machine.",
+        footerHeading = "%nExamples:%n",
+        footer = {
+                "  java -jar benchmarks.jar loadcheck --rate 500 --tokens 100 --duration 20",
+                "                                              ~50,000 events/s and ~1,000 open streams",
+                "  java -jar benchmarks.jar loadcheck --concurrency 2000 --tokens 100 --gap-ms 20 --duration 20",
+                "                                              2,000 streams held open",
+                "  java -jar benchmarks.jar loadcheck --rate 50 --duration 5 | tail -1    the summary line only"})
+public final class LoadCheckCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--rate", paramLabel = "R", description = "Requests per second, constant (default: ${DEFAULT-VALUE}).")
+    double rate = 500;
+
+    @Option(names = "--concurrency", paramLabel = "N", description = "Closed loop with N streams instead of a constant rate.")
+    int concurrency;
+
+    @Option(names = "--tokens", paramLabel = "T", description = "Tokens per request, one per event (default: ${DEFAULT-VALUE}).")
+    int tokens = 100;
+
+    @Option(names = "--duration", paramLabel = "S", description = "Seconds of measured load (default: ${DEFAULT-VALUE}).")
+    double durationSeconds = 20;
+
+    @Option(names = "--warmup", paramLabel = "S", description = "Seconds of load before it, left out of the figures (default: ${DEFAULT-VALUE}).")
+    double warmupSeconds = 3;
+
+    @Option(names = "--ttft-ms", paramLabel = "MS", description = "The server's time to first token (default: ${DEFAULT-VALUE}).")
+    double ttftMs = 20;
+
+    @Option(names = "--gap-ms", paramLabel = "MS", description = "The server's gap between token events (default: ${DEFAULT-VALUE}).")
+    double gapMs = 10;
+
+    @Override
+    public Integer call() throws Exception {
+        if (ttftMs < 0 || gapMs < 0) {
+            throw new IllegalArgumentException("--ttft-ms and --gap-ms must be >= 0, got " + ttftMs + " and " + gapMs);
+        }
+        LoadCheck check = new LoadCheck(rate, concurrency, tokens, seconds(durationSeconds), seconds(warmupSeconds),
+                millis(ttftMs), millis(gapMs));
+        check.run().print(spec.commandLine().getOut());
+        return 0;
+    }
+
+    private static Duration seconds(double s) {
+        return Duration.ofNanos(Math.round(s * 1e9));
+    }
+
+    private static Duration millis(double ms) {
+        return Duration.ofNanos(Math.round(ms * 1e6));
+    }
+}

@@ -1,0 +1,234 @@
+package io.servebench.cli;
+
+import io.servebench.runner.RunnerException;
+import io.servebench.runner.ClientOptions;
+import io.servebench.runner.RunParams;
+import io.servebench.runner.Runner;
+import io.servebench.runner.ServeBenchVersion;
+import io.servebench.metrics.SloSpec;
+import io.servebench.load.LoadParams;
+import io.servebench.reports.ReportLanguage;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintWriter;
+import io.servebench.engine.EngineOptions;
+import io.servebench.plan.EngineOverrides;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** Entry point of {@code benchmarks.jar}: JMH-style options over the benchmarks found on the class path. */
+@Command(name = "benchmarks.jar", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        subcommands = {SimCommand.class, CompareCommand.class, LoadCheckCommand.class},
+        sortOptions = false, usageHelpAutoWidth = true, usageHelpWidth = 120,
+        description = "Runs ServeBench studies: starts each engine, drives an open-loop streaming load, measures every request and token, and writes results.json (JMH format), summary.md, report.html and per-request records.",
+        footerHeading = "%nExamples:%n",
+        footer = {
+                "  java -jar benchmarks.jar -l                                  list every benchmark",
+                "  java -jar benchmarks.jar --dry-run qwen                      show the trial plan of the reference study",
+                "  java -jar benchmarks.jar --simulate --quick -p dataset=synthetic-sharegpt qwen",
+                "                                                               run it on the simulated engine in a few minutes",
+                "  java -jar benchmarks.jar QuickStart -p rate=2,4 -r 3         three repetitions at two rates",
+                "  java -jar benchmarks.jar 'LatencyTuning\\.(vllm|mtp)$' -p requests=200 -o results/mtp",
+                "  java -jar benchmarks.jar loadcheck --rate 500 --tokens 100   check the load generator (see loadcheck -h)",
+                "",
+                "Exit codes: 0 all trials ran, 1 a trial failed, 2 bad command line or study."})
+public final class Main implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "REGEX", arity = "0..*",
+            description = "Run benchmarks whose Class.variant name contains a match of any REGEX (all when none).")
+    List<String> includes = new ArrayList<>();
+
+    @Option(names = {"-l", "--list"}, description = "List the matching benchmarks, one per line, and exit.")
+    boolean list;
+
+    @Option(names = "--dry-run", description = "Print the trial plan (one line per trial) without starting anything.")
+    boolean dryRun;
+
+    @Option(names = "-p", paramLabel = "NAME=V1,V2", description = "Override a parameter or workload setting (dataset, profile, rate, concurrency, requests, warmup, warmupSeconds, burstiness, rampUpSeconds, maxConcurrency, durationSeconds, maxErrors, sweepRates, api, extraBody, continuousUsage) with a list of values; the benchmarks expand over them. Repeatable. extraBody takes one JSON object, commas included.")
+    List<String> params = new ArrayList<>();
+
+    @Option(names = "-r", paramLabel = "N", description = "Repetitions of every trial, for noise estimates (default: ${DEFAULT-VALUE}).")
+    int repetitions = 1;
+
+    @Option(names = "-o", paramLabel = "DIR", description = "Results folder (default: results/<timestamp>).")
+    Path output;
+
+    @Option(names = "--simulate", arity = "0..1", paramLabel = "MODE", fallbackValue = "in-process", description = "Run every trial on the built-in simulated engine, which reads the flags of the study's engine: in the harness's JVM (default), or =process to start it as a separate process like a real engine.")
+    String simulate;
+
+    @Option(names = "--fresh-server", description = "Start a new server for every trial instead of reusing one per configuration.")
+    boolean freshServer;
+
+    @Option(names = "--settle", paramLabel = "SECONDS", description = "Pause between two trials on one server, after resetting its prefix cache (default: ${DEFAULT-VALUE}).")
+    double settleSeconds = 1;
+
+    @Option(names = "--ready-timeout", paramLabel = "SECONDS", description = "How long an engine may take to load and become ready (default: ${DEFAULT-VALUE}).")
+    long readyTimeoutSeconds = EngineOptions.DEFAULT_READY_TIMEOUT.toSeconds();
+
+    @Option(names = "--stop-grace", paramLabel = "SECONDS", description = "How long an engine gets to exit after SIGTERM before SIGKILL (default: ${DEFAULT-VALUE}).")
+    long graceSeconds = EngineOptions.DEFAULT_GRACE.toSeconds();
+
+    @Option(names = "--engine-exe", paramLabel = "PATH", description = "The engine program to run instead of the study's (e.g. a virtualenv's bin/vllm).")
+    String engineExe = "";
+
+    @Option(names = "--engine-env", paramLabel = "NAME=VALUE", description = "An environment variable for every engine; repeatable.")
+    List<String> engineEnv = new ArrayList<>();
+
+    @Option(names = "--engine-workdir", paramLabel = "DIR", description = "The engines' working directory.")
+    String engineWorkdir = "";
+
+    @Option(names = "--engine-url", paramLabel = "URL", description = "The URL of the running server, for studies whose engine is an endpoint.")
+    String engineUrl = "";
+
+    @Option(names = "--container-runtime", paramLabel = "docker|podman", description = "Runs studies that name an image (default: ${DEFAULT-VALUE}).")
+    String containerRuntime = "docker";
+
+    @Option(names = "--quick", description = {"Shorten each trial to about " + RunParams.QUICK_SECONDS
+            + " s of load (at least " + RunParams.QUICK_MIN_REQUESTS + " requests):", "a first look, noisier than the declared workload."})
+    boolean quick;
+
+    @Option(names = "--slo", paramLabel = "NAME=MS,...", description = "SLOs for goodput, in ms (ttft, tpot, itl, e2e), e.g. ttft=200,tpot=50; overrides the studies' @Slo bound by bound.")
+    String slo;
+
+    @Option(names = "--seed", paramLabel = "N", description = "Seed for request order, arrival times and the simulated engine (default: ${DEFAULT-VALUE}).")
+    long seed = 42;
+
+    @Option(names = "--api-key-env", paramLabel = "NAME", description = "Send the value of environment variable NAME as 'Authorization: Bearer' (only the name is recorded).")
+    String apiKeyEnv;
+
+    @Option(names = "--connect-timeout", paramLabel = "SECONDS", description = "Longest wait for a connection (default: ${DEFAULT-VALUE}).")
+    double connectTimeoutSeconds = LoadParams.DEFAULT_CONNECT_TIMEOUT.toSeconds();
+
+    @Option(names = "--request-timeout", paramLabel = "SECONDS", description = "Longest silence while a request is in flight before it fails as a timeout (default: ${DEFAULT-VALUE}).")
+    double requestTimeoutSeconds = LoadParams.DEFAULT_REQUEST_TIMEOUT.toSeconds();
+
+    /** Overrides whose one value may itself contain commas. */
+    private static final List<String> UNSPLIT_OVERRIDES = List.of("extraBody");
+
+    @Option(names = "--lang", paramLabel = "TAG", description = "Language of summary.md and report.html: en or zh-CN (default: ${DEFAULT-VALUE}).")
+    String lang = "en";
+
+    public static void main(String[] args) {
+        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs the command line and returns its exit code; what {@link #main} does, without exiting. */
+    public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cmd = new CommandLine(new Main());
+        cmd.setOut(out);
+        cmd.setErr(err);
+        cmd.setParameterExceptionHandler((e, a) -> {
+            err.println("error: " + e.getMessage() + " (see -h)");
+            return CommandLine.ExitCode.USAGE;
+        });
+        cmd.setExecutionExceptionHandler((e, c, r) -> {
+            if (e instanceof UsageException || e instanceof RunnerException || e instanceof IllegalArgumentException) {
+                err.println("error: " + e.getMessage());
+                return CommandLine.ExitCode.USAGE;
+            }
+            throw e;
+        });
+        return cmd.execute(args);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Map<String, List<String>> overrides = parseOverrides(params);
+        Path dir = output != null ? output
+                : Path.of("results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        ClientOptions client = new ClientOptions(apiKeyEnv, seconds("--connect-timeout", connectTimeoutSeconds),
+                seconds("--request-timeout", requestTimeoutSeconds));
+        RunParams run = new RunParams(includes, overrides, repetitions, dir, engineOptions(), quick, seed, freshServer,
+                Duration.ofMillis(Math.round(settleSeconds * 1000)),
+                new EngineOverrides(engineExe, engineEnv, engineWorkdir, engineUrl), client, ReportLanguage.of(lang));
+        PrintWriter out = spec.commandLine().getOut();
+        Runner runner = new Runner(run, out, slo == null ? SloSpec.NONE : SloSpec.parse(slo));
+        if (list) {
+            runner.selectedBenchmarks().forEach(out::println);
+            return 0;
+        }
+        if (dryRun) {
+            runner.printPlan();
+            return 0;
+        }
+        return runner.run() ? 0 : 1;
+    }
+
+    private EngineOptions engineOptions() {
+        EngineOptions.Simulate mode = switch (simulate == null ? "off" : simulate) {
+            case "off" -> EngineOptions.Simulate.OFF;
+            case "in-process" -> EngineOptions.Simulate.IN_PROCESS;
+            case "process" -> EngineOptions.Simulate.PROCESS;
+            default -> throw new UsageException("--simulate=" + simulate + ": expected --simulate or --simulate=process");
+        };
+        if (!List.of("docker", "podman").contains(containerRuntime)) {
+            throw new UsageException("--container-runtime " + containerRuntime + ": expected docker or podman");
+        }
+        if (settleSeconds < 0 || readyTimeoutSeconds <= 0 || graceSeconds < 0) {
+            throw new UsageException("--settle, --ready-timeout and --stop-grace take seconds: settle and grace 0 or more,"
+                    + " the timeout more than 0");
+        }
+        return new EngineOptions(mode, seed, Duration.ofSeconds(readyTimeoutSeconds), Duration.ofSeconds(graceSeconds),
+                containerRuntime, EngineOptions.defaultHfCache(), null);
+    }
+
+    static Map<String, List<String>> parseOverrides(List<String> params) {
+        Map<String, List<String>> overrides = new LinkedHashMap<>();
+        for (String p : params) {
+            int eq = p.indexOf('=');
+            if (eq <= 0) {
+                throw new UsageException("-p " + p + ": expected NAME=V1,V2 (e.g. -p rate=1,4)");
+            }
+            String value = p.substring(eq + 1);
+            List<String> values = UNSPLIT_OVERRIDES.contains(p.substring(0, eq).strip()) ? List.of(value.strip())
+                    : Arrays.stream(value.split(",")).map(String::strip).toList();
+            if (values.stream().anyMatch(String::isEmpty)) {
+                throw new UsageException("-p " + p + ": empty value; expected NAME=V1,V2 (e.g. -p rate=1,4)");
+            }
+            if (overrides.put(p.substring(0, eq).strip(), values) != null) {
+                throw new UsageException("-p " + p.substring(0, eq) + " given twice; give all values once: -p NAME=V1,V2");
+            }
+        }
+        return overrides;
+    }
+
+    private static Duration seconds(String option, double seconds) {
+        if (!(seconds > 0) || Double.isInfinite(seconds)) {
+            throw new UsageException(option + " " + seconds + ": expected a positive number of seconds");
+        }
+        return Duration.ofNanos(Math.round(seconds * 1e9));
+    }
+
+    /** A command line that cannot run: reported on one line, exit code 2. */
+    static final class UsageException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UsageException(String message) {
+            super(message);
+        }
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"ServeBench " + ServeBenchVersion.get()};
+        }
+    }
+}

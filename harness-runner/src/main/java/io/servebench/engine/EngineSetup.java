@@ -1,0 +1,65 @@
+package io.servebench.engine;
+
+import io.servebench.annotations.Engine;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How a study's engine is started, beyond its kind and flags: the {@code @Engine} attributes
+ * {@code executable}, {@code env}, {@code workdir}, {@code command}, {@code url} and {@code image},
+ * as written ({@code ""} and empty lists when not given).
+ *
+ * @param executable the program to run instead of the kind's default
+ * @param env        environment entries, each {@code NAME=value}
+ * @param workdir    the engine's working directory
+ * @param command    kind {@code command}: the argument list with {@code {port}}, {@code {host}}, {@code {model}}
+ * @param url        kind {@code endpoint}: the running server's base URL
+ * @param image      the container image to run the engine in
+ */
+public record EngineSetup(String executable, List<String> env, String workdir, List<String> command, String url,
+                          String image) {
+
+    /** Nothing beyond the kind's defaults. */
+    public static final EngineSetup NONE = new EngineSetup("", List.of(), "", List.of(), "", "");
+
+    public EngineSetup {
+        Objects.requireNonNull(executable, "executable");
+        Objects.requireNonNull(workdir, "workdir");
+        Objects.requireNonNull(url, "url");
+        Objects.requireNonNull(image, "image");
+        env = List.copyOf(env);
+        command = List.copyOf(command);
+    }
+
+    /** The setup of an {@code @Engine} annotation. */
+    public static EngineSetup of(Engine engine) {
+        return new EngineSetup(engine.executable(), List.of(engine.env()), engine.workdir(), List.of(engine.command()),
+                engine.url(), engine.image());
+    }
+
+    /**
+     * This setup with the command line's overrides: a non-empty executable, working directory or URL
+     * replaces this one's, and each {@code NAME=value} of {@code env} replaces the entry of that name or
+     * is added.
+     */
+    public EngineSetup overriddenBy(String executable, List<String> env, String workdir, String url) {
+        java.util.Map<String, String> merged = new java.util.LinkedHashMap<>();
+        for (String entry : this.env) {
+            merged.put(entry.substring(0, Math.max(0, entry.indexOf('='))), entry);
+        }
+        for (String entry : env) {
+            merged.put(entry.substring(0, Math.max(0, entry.indexOf('='))), entry);
+        }
+        return new EngineSetup(executable.isEmpty() ? this.executable : executable, List.copyOf(merged.values()),
+                workdir.isEmpty() ? this.workdir : workdir, command, url.isEmpty() ? this.url : url, image);
+    }
+
+    /**
+     * What a variant that switches to another engine kind keeps: the environment and working directory
+     * (the machine's), not the executable, command, URL or image (the other kind's).
+     */
+    public EngineSetup forOtherKind() {
+        return new EngineSetup("", env, workdir, List.of(), "", "");
+    }
+}

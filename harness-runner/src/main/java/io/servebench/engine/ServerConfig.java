@@ -1,0 +1,86 @@
+package io.servebench.engine;
+
+import io.servebench.engine.Redaction;
+import io.servebench.engine.EngineSetup;
+import io.servebench.engine.Flag;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * What identifies one engine start: engine kind, model, flags and how the engine is started
+ * (executable, environment, working directory, command, URL, image). Flags and environment entries
+ * are kept sorted, so two variants that list the same ones in another order are one server
+ * configuration.
+ *
+ * @param engine engine kind ({@code vllm}, {@code sglang}, {@code command}, {@code endpoint}, {@code sim}); the flags are in its dialect
+ * @param model  the served model
+ * @param flags  the flags, sorted by name, each name at most once
+ * @param setup  how the engine is started beyond kind and flags
+ */
+public record ServerConfig(String engine, String model, List<Flag> flags, EngineSetup setup) {
+
+    public ServerConfig {
+        flags = flags.stream().sorted(Comparator.comparing(Flag::name)).toList();
+        setup = new EngineSetup(setup.executable(), setup.env().stream().sorted().toList(), setup.workdir(),
+                setup.command(), setup.url(), setup.image());
+    }
+
+    /** A configuration started the kind's default way. */
+    public ServerConfig(String engine, String model, List<Flag> flags) {
+        this(engine, model, flags, EngineSetup.NONE);
+    }
+
+    /** Everything that makes two configurations one: the planner's identity for a server start. */
+    public String key() {
+        return label() + "\n" + setup;
+    }
+
+    /** The flags as command-line arguments, in canonical order. */
+    public List<String> args() {
+        return flags.stream().map(Flag::toArg).toList();
+    }
+
+    /** A short stable hash of the configuration, for ids and file names. */
+    public String hash() {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256")
+                    .digest(key().getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 4);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JVM", e);
+        }
+    }
+
+    /**
+     * {@code vllm MODEL flags...}, then what the setup adds ({@code [image ...]}, {@code [env ...]} with
+     * secrets masked, ...), for plans and logs.
+     */
+    public String label() {
+        StringBuilder sb = new StringBuilder(engine).append(' ').append(model);
+        flags.forEach(f -> sb.append(' ').append(f.toArg()));
+        if (!setup.command().isEmpty()) {
+            sb.append(" [command ").append(String.join(" ", Redaction.args(setup.command()))).append(']');
+        }
+        if (!setup.url().isEmpty()) {
+            sb.append(" [url ").append(setup.url()).append(']');
+        }
+        if (!setup.image().isEmpty()) {
+            sb.append(" [image ").append(setup.image()).append(']');
+        }
+        if (!setup.executable().isEmpty()) {
+            sb.append(" [executable ").append(setup.executable()).append(']');
+        }
+        if (!setup.env().isEmpty()) {
+            sb.append(" [env ").append(String.join(" ", Redaction.args(setup.env()))).append(']');
+        }
+        if (!setup.workdir().isEmpty()) {
+            sb.append(" [workdir ").append(setup.workdir()).append(']');
+        }
+        return sb.toString();
+    }
+}

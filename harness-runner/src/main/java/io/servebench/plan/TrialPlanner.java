@@ -1,0 +1,252 @@
+package io.servebench.plan;
+
+import io.servebench.engine.ServerConfig;
+import io.servebench.annotations.Profile;
+import io.servebench.engine.Flag;
+import io.servebench.study.ParamSpec;
+import io.servebench.study.StudyDescriptor;
+import io.servebench.study.Studies;
+import io.servebench.study.VariantDescriptor;
+import io.servebench.study.ServerOptionsSpec;
+import io.servebench.study.StudyChecker;
+import io.servebench.study.WorkloadOption;
+import io.servebench.study.WorkloadSpec;
+import io.servebench.workload.Datasets;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiFunction;
+
+/**
+ * Expands selected variants into result blocks and distinct trials. Settings resolve as JMH's do:
+ * the command line ({@code -p}) first, then the variant method, then the class, then
+ * {@link WorkloadSpec#DEFAULTS}. Each variant expands over the cartesian product of the parameters it uses: the
+ * workload parameters ({@code rate}, {@code requests}, {@code warmup}, {@code concurrency},
+ * {@code dataset}, {@code profile}) and the {@code @Param} fields its flags name as {@code ${field}}.
+ */
+public final class TrialPlanner {
+
+    /** Workload settings that {@code -p} can set and a {@code @Param} field of that name expands. */
+    public static final List<String> WORKLOAD_KEYS = java.util.stream.Stream.concat(
+            java.util.stream.Stream.of("dataset", "profile", "rate", "concurrency", "requests", "warmup"),
+            WorkloadOption.keys().stream()).toList();
+
+    private static final List<String> PROFILES = List.copyOf(StudyChecker.PROFILES);
+
+    private final Map<String, List<String>> overrides;
+    private final EngineOverrides engineOverrides;
+    private final BiFunction<StudyDescriptor, VariantDescriptor, ServerOptionsSpec> serverOptions;
+
+    /**
+     * @param overrides {@code -p name=v1,v2} values by name; a workload key or a {@code @Param} field name
+     * @throws IllegalArgumentException for a workload value that does not parse or is out of range
+     */
+    public TrialPlanner(Map<String, List<String>> overrides) {
+        this(overrides, EngineOverrides.NONE);
+    }
+
+    /**
+     * @param engineOverrides the command line's engine executable, environment, working directory and URL,
+     *                        applied to every server configuration
+     */
+    public TrialPlanner(Map<String, List<String>> overrides, EngineOverrides engineOverrides) {
+        this(overrides, engineOverrides, (study, variant) -> ServerOptionsSpec.NONE);
+    }
+
+    /**
+     * @param serverOptions the {@code @ServerOptions} a variant states, written as flags of its engine's dialect
+     *                      before its own flags (which win over the typed option they spell)
+     */
+    public TrialPlanner(Map<String, List<String>> overrides, EngineOverrides engineOverrides,
+                        BiFunction<StudyDescriptor, VariantDescriptor, ServerOptionsSpec> serverOptions) {
+        this.serverOptions = serverOptions;
+        this.engineOverrides = engineOverrides;
+        this.overrides = Map.copyOf(overrides);
+        overrides.forEach((key, values) -> {
+            if (values.isEmpty()) {
+                throw new IllegalArgumentException("-p " + key + "= has no value; expected -p " + key + "=v1,v2,...");
+            }
+            if (WORKLOAD_KEYS.contains(key)) {
+                values.forEach(v -> checkWorkloadValue(key, v, "-p " + key));
+            }
+        });
+    }
+
+    /** A study and the variants of it to run. */
+    public record Selection(StudyDescriptor study, List<VariantDescriptor> variants) {
+    }
+
+    /**
+     * @throws IllegalArgumentException when a {@code -p} name is neither a workload setting nor a
+     *                                  parameter of a selected study
+     */
+    public TrialPlan plan(List<Selection> selections) {
+        checkOverrideNames(selections);
+        // First pass: distinct (server, workload) pairs in order of appearance, and which blocks ask for each.
+        Map<String, ServerConfig> servers = new LinkedHashMap<>();
+        Map<String, List<String>> trialKeysByServer = new LinkedHashMap<>();
+        Map<String, WorkloadPoint> workloads = new LinkedHashMap<>();
+        List<Map.Entry<String, BenchmarkPoint>> blocks = new ArrayList<>();
+        for (Selection selection : selections) {
+            StudyDescriptor study = selection.study();
+            for (VariantDescriptor variant : selection.variants()) {
+                for (Map<String, String> values : expansion(study, variant)) {
+                    ServerConfig server = server(study, variant, values);
+                    WorkloadPoint workload = workload(study, variant, values);
+                    String trialKey = server.key() + "\n" + workload;
+                    servers.putIfAbsent(server.key(), server);
+                    List<String> keys = trialKeysByServer.computeIfAbsent(server.key(), k -> new ArrayList<>());
+                    if (workloads.putIfAbsent(trialKey, workload) == null) {
+                        keys.add(trialKey);
+                    }
+                    blocks.add(Map.entry(trialKey, new BenchmarkPoint(study.className() + "." + variant.name(),
+                            study.className(), variant.name(), variant.group(), variant.baseline(), values, null,
+                            variant.recommended())));
+                }
+            }
+        }
+        // Second pass: trials sharing a server run back to back, so each server configuration starts once;
+        // ids follow that running order.
+        Map<String, Trial> trials = new LinkedHashMap<>();
+        int serverIndex = 0;
+        for (Map.Entry<String, List<String>> byServer : trialKeysByServer.entrySet()) {
+            ServerConfig server = servers.get(byServer.getKey());
+            String serverId = String.format("s%02d-%s-%s", ++serverIndex, server.engine(), server.hash());
+            for (String key : byServer.getValue()) {
+                WorkloadPoint workload = workloads.get(key);
+                trials.put(key, new Trial(trialId(trials.size() + 1, server, workload), serverId, server, workload));
+            }
+        }
+        List<BenchmarkPoint> points = blocks.stream().map(e -> {
+            BenchmarkPoint p = e.getValue();
+            return new BenchmarkPoint(p.benchmark(), p.className(), p.variant(), p.group(), p.baseline(), p.paramValues(),
+                    trials.get(e.getKey()), p.recommended());
+        }).toList();
+        return new TrialPlan(points, List.copyOf(trials.values()));
+    }
+
+    private void checkOverrideNames(List<Selection> selections) {
+        Set<String> known = new LinkedHashSet<>(WORKLOAD_KEYS);
+        selections.forEach(s -> s.study().params().forEach(p -> known.add(p.name())));
+        for (String key : overrides.keySet()) {
+            if (!known.contains(key)) {
+                throw new IllegalArgumentException("-p " + key + ": no selected study has a parameter \"" + key
+                        + "\"; expected one of " + String.join(", ", known));
+            }
+        }
+    }
+
+    /** The parameter combinations a variant runs at, each an ordered name → value map. */
+    private List<Map<String, String>> expansion(StudyDescriptor study, VariantDescriptor variant) {
+        Map<String, List<String>> axes = new LinkedHashMap<>();
+        for (ParamSpec param : Studies.paramsUsedBy(study, variant)) {
+            axes.put(param.name(), overrides.getOrDefault(param.name(), param.values()));
+        }
+        for (String key : WORKLOAD_KEYS) {
+            if (overrides.containsKey(key) && !axes.containsKey(key)) {
+                axes.put(key, overrides.get(key));
+            }
+        }
+        List<Map<String, String>> product = new ArrayList<>();
+        product.add(new LinkedHashMap<>());
+        for (Map.Entry<String, List<String>> axis : axes.entrySet()) {
+            List<Map<String, String>> next = new ArrayList<>();
+            for (Map<String, String> partial : product) {
+                for (String value : axis.getValue()) {
+                    Map<String, String> extended = new LinkedHashMap<>(partial);
+                    extended.put(axis.getKey(), value);
+                    next.add(extended);
+                }
+            }
+            product = next;
+        }
+        return product;
+    }
+
+    private ServerConfig server(StudyDescriptor study, VariantDescriptor variant, Map<String, String> values) {
+        Map<String, Flag> byName = new LinkedHashMap<>();
+        String engine = Studies.effectiveEngine(study, variant);
+        try {
+            serverOptions.apply(study, variant).flags(engine).forEach(f -> byName.put(f.name(), f));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(study.className() + "." + variant.name() + ": " + e.getMessage(), e);
+        }
+        for (Flag flag : Studies.effectiveFlags(study, variant)) {
+            Flag resolved = Flag.parse(Studies.substitute(flag.toArg(), values)).orElseThrow(() -> new IllegalArgumentException(
+                    "flag " + flag.toArg() + " of " + study.className() + "." + variant.name() + " is malformed once "
+                            + values + " is substituted: " + Flag.problem(Studies.substitute(flag.toArg(), values))));
+            byName.put(resolved.name(), resolved);
+        }
+        return new ServerConfig(Studies.effectiveEngine(study, variant), study.model(), List.copyOf(byName.values()),
+                engineOverrides.applyTo(Studies.effectiveSetup(study, variant)));
+    }
+
+    private static WorkloadPoint workload(StudyDescriptor study, VariantDescriptor variant, Map<String, String> values) {
+        WorkloadSpec spec = WorkloadSpec.DEFAULTS.overriddenBy(Studies.effectiveWorkload(study, variant));
+        for (Map.Entry<String, String> value : values.entrySet()) {
+            if (WORKLOAD_KEYS.contains(value.getKey())) {
+                spec = spec.with(value.getKey(), value.getValue().strip());
+            }
+        }
+        Map<String, String> misfits = StudyChecker.combinationProblems(spec.profile(), spec.options());
+        if (!misfits.isEmpty()) {
+            throw new IllegalArgumentException(study.className() + "." + variant.name() + " with " + values + ": "
+                    + String.join("; ", misfits.values()));
+        }
+        WorkloadPoint point = new WorkloadPoint(spec.dataset(), spec.profile(), spec.rate(), spec.concurrency(), spec.requests(),
+                spec.warmup(), LoadOptions.of(spec.options()));
+        // a rate that the profile does not use must not tell two trials apart (a sweep at "rate 4" and "rate 8")
+        return point.hasRate() ? point : new WorkloadPoint(point.dataset(), point.profile(), 0, point.concurrency(),
+                point.requests(), point.warmup(), point.options());
+    }
+
+    private static String trialId(int index, ServerConfig server, WorkloadPoint workload) {
+        String load = switch (workload.profile()) {
+            case Profile.CONCURRENT -> "c" + workload.concurrency();
+            case Profile.SYNCHRONOUS, Profile.THROUGHPUT -> workload.profile();
+            case Profile.SWEEP -> "sweep" + workload.options().sweepRates();
+            default -> workload.profile() + "-" + WorkloadPoint.formatRate(workload.rate());
+        };
+        return String.format("t%02d-%s-%s-%s", index, server.engine(), server.hash(), load);
+    }
+
+    /** Checks a workload setting's value, as given by {@code source}; throws naming it and what was expected. */
+    static void checkWorkloadValue(String key, String value, String source) {
+        String problem = switch (key) {
+            case "dataset" -> Datasets.problem(value);
+            case "profile" -> PROFILES.contains(value) ? null
+                    : "unknown profile \"" + value + "\"; expected one of " + String.join(", ", PROFILES);
+            case "rate" -> rateProblem(value);
+            case "warmup", "concurrency", "requests" -> wholeNumberProblem(key, value);
+            default -> WorkloadOption.byKey(key).orElseThrow(() -> new IllegalStateException("no workload setting " + key))
+                    .problem(value);
+        };
+        if (problem != null) {
+            throw new IllegalArgumentException(source + "=" + value + ": " + problem);
+        }
+    }
+
+    /** A rate: any number, in the range {@link StudyChecker} checks studies against. */
+    private static String rateProblem(String value) {
+        String expected = "expected " + StudyChecker.expectation("rate") + ", e.g. 8 or 0.5";
+        try {
+            return StudyChecker.inRange("rate", Double.parseDouble(value.strip())) ? null : expected;
+        } catch (NumberFormatException e) {
+            return "not a number; " + expected;
+        }
+    }
+
+    /** A count: a whole number, in the range {@link StudyChecker} checks studies against. */
+    private static String wholeNumberProblem(String setting, String value) {
+        String expected = "expected " + StudyChecker.expectation(setting) + " (a whole number)";
+        try {
+            return StudyChecker.inRange(setting, Integer.parseInt(value.strip())) ? null : expected;
+        } catch (NumberFormatException e) {
+            return "not a whole number; " + expected;
+        }
+    }
+}

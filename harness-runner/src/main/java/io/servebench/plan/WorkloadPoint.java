@@ -1,0 +1,66 @@
+package io.servebench.plan;
+
+import io.servebench.annotations.Profile;
+
+/**
+ * One fully resolved workload: what a trial sends to a server.
+ *
+ * @param dataset     where prompts come from ({@code sharegpt:PATH} or {@code synthetic-sharegpt})
+ * @param profile     arrival profile name ({@link Profile})
+ * @param rate        requests per second for rate profiles
+ * @param concurrency in-flight requests for {@link Profile#CONCURRENT}
+ * @param requests    measured requests
+ * @param warmup      warm-up requests sent first and left out of the results
+ * @param options     profile shape, stop conditions, warm-up time and client options
+ */
+public record WorkloadPoint(String dataset, String profile, double rate, int concurrency, int requests, int warmup,
+                            LoadOptions options) {
+
+    public WorkloadPoint {
+        java.util.Objects.requireNonNull(options, "options");
+    }
+
+    /** A point with every {@link LoadOptions} option at its default. */
+    public WorkloadPoint(String dataset, String profile, double rate, int concurrency, int requests, int warmup) {
+        this(dataset, profile, rate, concurrency, requests, warmup, LoadOptions.DEFAULTS);
+    }
+
+    /** This point with another request count (quick mode shortens trials). */
+    public WorkloadPoint withRequests(int newRequests) {
+        return new WorkloadPoint(dataset, profile, rate, concurrency, newRequests, warmup, options);
+    }
+
+    /**
+     * One line for plans and reports, e.g. {@code constant 8 req/s, 1000 requests (+10 warm-up), sharegpt:x.json},
+     * followed by the options that differ from their defaults ({@code maxConcurrency=16}).
+     */
+    public String label() {
+        String load = switch (profile) {
+            case Profile.CONCURRENT -> "concurrent " + concurrency + " streams";
+            case Profile.SYNCHRONOUS, Profile.THROUGHPUT -> profile;
+            case Profile.SWEEP -> "sweep: synchronous, throughput, then " + options.sweepRates()
+                    + " constant rates between (chosen at run time)";
+            default -> profile + " " + formatRate(rate) + " req/s";
+        };
+        String extras = options.nonDefault().entrySet().stream()
+                .filter(e -> !e.getKey().equals("sweepRates"))
+                .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(" "));
+        return load + ", " + requests + " requests" + (warmup > 0 ? " (+" + warmup + " warm-up)" : "") + ", " + dataset
+                + (extras.isEmpty() ? "" : ", " + extras);
+    }
+
+    /** Whether the offered load is set by {@link #rate()}: constant, poisson and gamma. */
+    public boolean hasRate() {
+        return Profile.CONSTANT.equals(profile) || Profile.POISSON.equals(profile) || Profile.GAMMA.equals(profile);
+    }
+
+    /** Result blocks this point gives: one per sweep step for a sweep, else one. */
+    public int resultBlocks() {
+        return Profile.SWEEP.equals(profile) ? options.sweepRates() + 2 : 1;
+    }
+
+    /** The rate without a trailing {@code .0}: {@code 8}, {@code 0.5}. */
+    public static String formatRate(double rate) {
+        return rate == Math.rint(rate) && Math.abs(rate) < 1e15 ? Long.toString((long) rate) : Double.toString(rate);
+    }
+}

@@ -1,0 +1,398 @@
+package io.servebench.study;
+
+import io.servebench.engine.EngineSetup;
+import io.servebench.engine.Flag;
+import io.servebench.annotations.Profile;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.stream.Collectors;
+
+/**
+ * Finds everything wrong with a study that its annotations' values show. The annotation processor
+ * runs it at compile time (reporting each problem on the offending value) and the runner may run it
+ * again on classes compiled without the processor.
+ */
+public final class StudyChecker {
+
+    /** The engine kinds a study may name. */
+    public static final List<String> ENGINE_KINDS = List.of("vllm", "sglang", "command", "endpoint", "sim");
+
+    /** The arrival profiles a workload may name: the constants of {@link Profile}. */
+    public static final List<String> PROFILES = Arrays.stream(Profile.class.getFields())
+            .filter(f -> Modifier.isStatic(f.getModifiers()) && f.getType() == String.class)
+            .map(StudyChecker::constantValue)
+            .toList();
+
+    private static final Set<String> WHOLE_NUMBER_TYPES = Set.of("int", "long");
+    private static final Set<String> NUMBER_TYPES = Set.of("int", "long", "double");
+
+    private StudyChecker() {
+    }
+
+    /** Every problem of the study, in the order of its class annotations, params, then variants. */
+    public static List<Problem> check(StudyDescriptor study) {
+        List<Problem> problems = new ArrayList<>();
+        if (study.model().isBlank()) {
+            problems.add(new Problem(Location.ofClass(study, "ServingBenchmark", "model", -1),
+                    "model is empty; expected the model the engine serves (a Hugging Face id or a local path)"));
+        }
+        if (!ENGINE_KINDS.contains(study.engineKind())) {
+            problems.add(new Problem(Location.ofClass(study, "Engine", "value", -1), unknownEngine(study.engineKind())));
+        }
+        checkFlags(study, study.engineFlags(), (attr, i) -> Location.ofClass(study, "Engine", attr, i), problems);
+        checkEngineSetup(study, problems);
+        checkWorkload(study.workload(), (attr, i) -> Location.ofClass(study, "Workload", attr, i), problems);
+        for (int p = 0; p < study.params().size(); p++) {
+            checkParam(study, p, problems);
+        }
+        if (study.variants().isEmpty()) {
+            problems.add(new Problem(Location.ofClass(study, "ServingBenchmark", null, -1),
+                    "study has no @Variant methods; expected at least one public void no-argument method annotated @Variant"));
+        }
+        Set<String> names = new HashSet<>();
+        String baseline = null;
+        String recommended = null;
+        for (int v = 0; v < study.variants().size(); v++) {
+            VariantDescriptor variant = study.variants().get(v);
+            int ordinal = v;
+            if (!names.add(variant.name())) {
+                problems.add(new Problem(Location.ofVariant(study, v, "Variant", null, -1), "variant name \""
+                        + variant.name() + "\" is used by more than one @Variant method (overloads); expected one method per name"));
+            }
+            if (!variant.engine().isEmpty() && !ENGINE_KINDS.contains(variant.engine())) {
+                problems.add(new Problem(Location.ofVariant(study, v, "Variant", "engine", -1), unknownEngine(variant.engine())));
+            }
+            checkFlags(study, variant.flags(), (attr, i) -> Location.ofVariant(study, ordinal, "Variant", attr, i), problems);
+            checkWorkload(variant.workload(), (attr, i) -> Location.ofVariant(study, ordinal, "Workload", attr, i), problems);
+            checkCombination(study, ordinal, problems);
+            if (variant.baseline()) {
+                if (baseline != null) {
+                    problems.add(new Problem(Location.ofVariant(study, v, "Baseline", null, -1), "more than one @Baseline: "
+                            + baseline + " is already the baseline; expected at most one @Baseline per study"));
+                } else {
+                    baseline = variant.name();
+                }
+            }
+            if (variant.recommended()) {
+                Location at = Location.ofVariant(study, v, "Recommended", null, -1);
+                if (recommended != null) {
+                    problems.add(new Problem(at, "more than one @Recommended: " + recommended
+                            + " is already the recommended variant; expected at most one @Recommended per study"));
+                } else {
+                    recommended = variant.name();
+                }
+                if (variant.baseline()) {
+                    problems.add(new Problem(at, "variant " + variant.name() + " is both @Baseline and @Recommended;"
+                            + " expected the recommendation to be another variant, compared with the baseline"));
+                }
+            }
+        }
+        return List.copyOf(problems);
+    }
+
+    /**
+     * Checks the study and returns it when it has no problem.
+     *
+     * @throws IllegalArgumentException listing every problem, one a line
+     */
+    public static StudyDescriptor requireValid(StudyDescriptor study) {
+        List<Problem> problems = check(study);
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("study " + study.className() + " has " + problems.size() + " problem(s):"
+                    + problems.stream().map(p -> "\n  " + p).collect(Collectors.joining()));
+        }
+        return study;
+    }
+
+    private static void checkEngineSetup(StudyDescriptor study, List<Problem> problems) {
+        EngineSetup setup = study.engineSetup();
+        String kind = study.engineKind();
+        for (int i = 0; i < setup.env().size(); i++) {
+            String entry = setup.env().get(i);
+            int eq = entry.indexOf('=');
+            if (eq <= 0 || !entry.substring(0, eq).matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                problems.add(new Problem(Location.ofClass(study, "Engine", "env", i), "malformed environment entry \"" + entry
+                        + "\"; expected NAME=value with NAME made of letters, digits and '_', e.g. CUDA_VISIBLE_DEVICES=0"));
+            }
+        }
+        if ("command".equals(kind)) {
+            if (setup.command().isEmpty()) {
+                problems.add(new Problem(Location.ofClass(study, "Engine", "value", -1), "engine kind \"command\" needs"
+                        + " command = {...}: the server's argument list with a {port} placeholder, e.g."
+                        + " {\"llama-server\", \"-m\", \"{model}\", \"--port\", \"{port}\"}"));
+            } else if (setup.command().stream().noneMatch(arg -> arg.contains("{port}"))) {
+                problems.add(new Problem(Location.ofClass(study, "Engine", "command", -1), "command has no {port} placeholder;"
+                        + " expected the argument that sets the server's port to contain {port}, e.g. \"--port\", \"{port}\""));
+            }
+        } else if (!setup.command().isEmpty()) {
+            problems.add(new Problem(Location.ofClass(study, "Engine", "command", -1),
+                    "command is only for engine kind \"command\"; this study's engine is \"" + kind + "\""));
+        }
+        if ("endpoint".equals(kind)) {
+            String problem = urlProblem(setup.url());
+            if (problem != null) {
+                problems.add(new Problem(Location.ofClass(study, "Engine", setup.url().isEmpty() ? "value" : "url", -1), problem));
+            }
+        } else if (!setup.url().isEmpty()) {
+            problems.add(new Problem(Location.ofClass(study, "Engine", "url", -1),
+                    "url is only for engine kind \"endpoint\"; this study's engine is \"" + kind + "\""));
+        }
+        if (!setup.image().isEmpty() && !List.of("vllm", "sglang", "command").contains(kind)) {
+            problems.add(new Problem(Location.ofClass(study, "Engine", "image", -1),
+                    "image runs vllm, sglang or command engines in a container; engine \"" + kind + "\" cannot use one"));
+        }
+    }
+
+    /** Why {@code url} is not an endpoint's base URL, or {@code null}. */
+    static String urlProblem(String url) {
+        String expected = "; expected the running server's base URL, e.g. url = \"http://127.0.0.1:8000\"";
+        if (url.isEmpty()) {
+            return "engine kind \"endpoint\" needs url" + expected;
+        }
+        try {
+            java.net.URI uri = new java.net.URI(url);
+            if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+                return "url \"" + url + "\" is not an http(s) URL with a host" + expected;
+            }
+            return null;
+        } catch (java.net.URISyntaxException e) {
+            return "url \"" + url + "\" is malformed (" + e.getReason() + ")" + expected;
+        }
+    }
+
+    private static void checkFlags(StudyDescriptor study, List<String> flags, BiFunction<String, Integer, Location> at,
+                                   List<Problem> problems) {
+        Map<String, Flag> seen = new HashMap<>();
+        for (int i = 0; i < flags.size(); i++) {
+            String text = flags.get(i);
+            String malformed = Flag.problem(text);
+            if (malformed != null) {
+                problems.add(new Problem(at.apply("flags", i), malformed));
+                continue;
+            }
+            Flag flag = Flag.parse(text).orElseThrow();
+            Flag earlier = seen.putIfAbsent(flag.name(), flag);
+            if (earlier != null && !earlier.equals(flag)) {
+                problems.add(new Problem(at.apply("flags", i), "flag " + flag.name() + " is given twice with different values ("
+                        + describeValue(earlier) + " and " + describeValue(flag) + "); expected it once"));
+            }
+            for (String name : Studies.placeholders(text)) {
+                if (study.param(name).isEmpty()) {
+                    problems.add(new Problem(at.apply("flags", i), "flag \"" + text + "\" names ${" + name
+                            + "} but the study has no @Param field \"" + name + "\"; expected "
+                            + (study.params().isEmpty() ? "a @Param field of that name"
+                            : "one of " + study.params().stream().map(ParamSpec::name).toList())));
+                }
+            }
+        }
+    }
+
+    private static void checkWorkload(WorkloadSpec w, BiFunction<String, Integer, Location> at, List<Problem> problems) {
+        if (w.profile() != null && !PROFILES.contains(w.profile())) {
+            problems.add(new Problem(at.apply("profile", -1), "unknown profile \"" + w.profile()
+                    + "\"; expected one of " + String.join(", ", PROFILES)));
+        }
+        checkSetting("rate", w.rate(), at, problems);
+        checkSetting("concurrency", w.concurrency(), at, problems);
+        checkSetting("requests", w.requests(), at, problems);
+        checkSetting("warmup", w.warmup(), at, problems);
+        w.options().forEach((key, value) -> WorkloadOption.byKey(key).map(o -> o.problem(value))
+                .ifPresent(problem -> problems.add(new Problem(at.apply(key, -1), problem))));
+    }
+
+    /**
+     * Settings that are fine alone but not with the variant's profile, reported on the level (method or
+     * class) that wrote the setting at fault, each once.
+     */
+    private static void checkCombination(StudyDescriptor study, int ordinal, List<Problem> problems) {
+        VariantDescriptor variant = study.variants().get(ordinal);
+        WorkloadSpec effective = Studies.effectiveWorkload(study, variant);
+        String profile = effective.profile() == null ? WorkloadSpec.DEFAULTS.profile() : effective.profile();
+        combinationProblems(profile, effective.options()).forEach((setting, message) -> {
+            boolean onMethod = setting.equals("profile") ? variant.workload().profile() != null
+                    : variant.workload().options().containsKey(setting);
+            Location at = onMethod ? Location.ofVariant(study, ordinal, "Workload", setting, -1)
+                    : Location.ofClass(study, "Workload", setting, -1);
+            Problem problem = new Problem(at, message);
+            if (!problems.contains(problem)) {
+                problems.add(problem);
+            }
+        });
+    }
+
+    /**
+     * What is wrong with {@code options} under {@code profile}: setting name (an option key, or
+     * {@code "profile"}) to message; empty when they fit together.
+     */
+    public static Map<String, String> combinationProblems(String profile, Map<String, String> options) {
+        Map<String, String> found = new java.util.LinkedHashMap<>();
+        boolean rateProfile = List.of(Profile.CONSTANT, Profile.POISSON, Profile.GAMMA).contains(profile);
+        boolean closedLoop = List.of(Profile.CONCURRENT, Profile.SYNCHRONOUS).contains(profile);
+        if (Profile.SWEEP.equals(profile) && !options.containsKey(WorkloadOption.SWEEP_RATES.key())) {
+            found.put("profile", "profile sweep needs sweepRates; expected sweepRates = K, the number of constant rates"
+                    + " to run between the synchronous and the throughput rate");
+        }
+        if (options.containsKey(WorkloadOption.SWEEP_RATES.key()) && !Profile.SWEEP.equals(profile)) {
+            found.put(WorkloadOption.SWEEP_RATES.key(), "sweepRates applies only to profile sweep, but the profile is "
+                    + profile + "; expected it only with profile = Profile.SWEEP");
+        }
+        if (options.containsKey(WorkloadOption.BURSTINESS.key()) && !Profile.GAMMA.equals(profile)) {
+            found.put(WorkloadOption.BURSTINESS.key(), "burstiness applies only to profile gamma, but the profile is "
+                    + profile + "; expected it only with profile = Profile.GAMMA");
+        }
+        if (options.containsKey(WorkloadOption.RAMP_UP_SECONDS.key()) && !rateProfile) {
+            found.put(WorkloadOption.RAMP_UP_SECONDS.key(), "rampUpSeconds applies only to the rate profiles constant,"
+                    + " poisson and gamma, but the profile is " + profile);
+        }
+        if (options.containsKey(WorkloadOption.MAX_CONCURRENCY.key()) && closedLoop) {
+            found.put(WorkloadOption.MAX_CONCURRENCY.key(), "maxConcurrency caps open-loop profiles, but " + profile
+                    + " is closed loop; expected concurrency = N for the number of streams instead");
+        }
+        String warmupSeconds = options.get(WorkloadOption.WARMUP_SECONDS.key());
+        if (Profile.THROUGHPUT.equals(profile) && warmupSeconds != null && !isZero(warmupSeconds)) {
+            found.put(WorkloadOption.WARMUP_SECONDS.key(), "warmupSeconds needs a profile that spreads requests over"
+                    + " time, but throughput sends every request at once; expected warmup = N requests instead");
+        }
+        return found;
+    }
+
+    private static boolean isZero(String number) {
+        try {
+            return Double.parseDouble(number.strip()) == 0;
+        } catch (NumberFormatException e) {
+            // reported as not a number by the option's own check
+            return false;
+        }
+    }
+
+    private static void checkSetting(String setting, Number value, BiFunction<String, Integer, Location> at,
+                                     List<Problem> problems) {
+        if (value != null && !inRange(setting, value.doubleValue())) {
+            problems.add(new Problem(at.apply(setting, -1), outOfRange(setting, format(value.doubleValue()))));
+        }
+    }
+
+    /** Whether a workload setting ({@code rate}, {@code warmup}, {@code concurrency}, {@code requests}) may take this value. */
+    public static boolean inRange(String setting, double value) {
+        return switch (setting) {
+            case "rate" -> value > 0 && Double.isFinite(value);
+            case "warmup" -> value >= 0;
+            case "concurrency", "requests" -> value > 0;
+            default -> throw new IllegalArgumentException("no workload setting " + setting);
+        };
+    }
+
+    private static String outOfRange(String setting, String value) {
+        return setting + " = " + value + " is out of range; expected " + expectation(setting)
+                + (value.equals("-1") ? " (-1 means \"not set\" only when left out: remove the attribute to inherit it)" : "");
+    }
+
+    /** What a workload setting's value must be, for messages: "a positive, finite number of requests per second". */
+    public static String expectation(String setting) {
+        return switch (setting) {
+            case "rate" -> "a positive, finite number of requests per second";
+            case "concurrency" -> "a positive number of in-flight requests";
+            case "requests" -> "a positive number of measured requests";
+            case "warmup" -> "zero or a positive number of warm-up requests";
+            default -> throw new IllegalArgumentException("no workload setting " + setting);
+        };
+    }
+
+    private static void checkParam(StudyDescriptor study, int ordinal, List<Problem> problems) {
+        ParamSpec param = study.params().get(ordinal);
+        if (!ParamSpec.SUPPORTED_TYPES.contains(param.type())) {
+            problems.add(new Problem(Location.ofParam(study, ordinal, null, -1), "@Param field " + param.name()
+                    + " has unsupported type " + param.type() + "; expected int, long, double, boolean or String"));
+            return;
+        }
+        if (param.values().isEmpty()) {
+            problems.add(new Problem(Location.ofParam(study, ordinal, "value", -1), "@Param field " + param.name()
+                    + " has no values; expected at least one"));
+            return;
+        }
+        if (param.isWorkloadParam()) {
+            Set<String> allowed = param.name().equals("rate") ? NUMBER_TYPES : WHOLE_NUMBER_TYPES;
+            if (!allowed.contains(param.type())) {
+                problems.add(new Problem(Location.ofParam(study, ordinal, null, -1), "workload @Param field " + param.name()
+                        + " has type " + param.type() + "; expected " + alternatives(allowed.stream().sorted().toList())));
+                return;
+            }
+        }
+        for (int i = 0; i < param.values().size(); i++) {
+            String value = param.values().get(i);
+            Location at = Location.ofParam(study, ordinal, "value", i);
+            if (!converts(value, param.type())) {
+                problems.add(new Problem(at, "@Param value \"" + value + "\" of field " + param.name()
+                        + " does not convert to " + param.type() + "; expected " + typeExpectation(param.type())));
+            } else if (param.isWorkloadParam() && !inRange(param.name(), Double.parseDouble(value))) {
+                problems.add(new Problem(at, "@Param value \"" + value + "\" of field " + param.name()
+                        + " is out of range; expected " + expectation(param.name())));
+            }
+        }
+    }
+
+    private static boolean converts(String value, String type) {
+        try {
+            switch (type) {
+                case "int" -> Integer.parseInt(value);
+                case "long" -> Long.parseLong(value);
+                case "double" -> Double.parseDouble(value);
+                case "boolean" -> {
+                    return value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false");
+                }
+                case "String" -> {
+                    return true;
+                }
+                default -> throw new IllegalArgumentException("unsupported @Param type " + type);
+            }
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    private static String typeExpectation(String type) {
+        return switch (type) {
+            case "int" -> "a whole number from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE;
+            case "long" -> "a whole number from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE;
+            case "double" -> "a decimal number such as 0.5";
+            case "boolean" -> "true or false";
+            default -> "a value of type " + type;
+        };
+    }
+
+    /** "a", "a or b", "a, b or c". */
+    private static String alternatives(List<String> options) {
+        int last = options.size() - 1;
+        return last == 0 ? options.get(0) : String.join(", ", options.subList(0, last)) + " or " + options.get(last);
+    }
+
+    private static String unknownEngine(String kind) {
+        return "unknown engine kind \"" + kind + "\"; expected one of " + String.join(", ", ENGINE_KINDS);
+    }
+
+    private static String describeValue(Flag flag) {
+        return flag.value() == null ? "a switch without value" : "\"" + flag.value() + "\"";
+    }
+
+    private static String format(double d) {
+        return d == Math.rint(d) && Double.isFinite(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
+    }
+
+    private static String constantValue(Field field) {
+        try {
+            return (String) field.get(null);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("cannot read public constant Profile." + field.getName(), e);
+        }
+    }
+}

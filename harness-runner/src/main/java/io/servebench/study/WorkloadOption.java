@@ -1,0 +1,131 @@
+package io.servebench.study;
+
+import io.servebench.annotations.Workload;
+import io.servebench.load.RequestBodies;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The {@code @Workload} settings beyond the six basic ones (dataset, profile, rate, concurrency, requests,
+ * warmup): profile shape, stop conditions, warm-up time and client options. Each is kept as text in
+ * {@link WorkloadSpec#options()} under its {@link #key()}, the attribute's name, which is also its
+ * {@code -p} name; this enum says what values it takes.
+ */
+public enum WorkloadOption {
+    WARMUP_SECONDS("warmupSeconds", Type.NON_NEGATIVE_NUMBER, "zero or a positive number of seconds"),
+    BURSTINESS("burstiness", Type.POSITIVE_NUMBER, "a positive gamma shape (1 = Poisson, below 1 burstier)"),
+    RAMP_UP_SECONDS("rampUpSeconds", Type.POSITIVE_NUMBER, "a positive number of seconds"),
+    MAX_CONCURRENCY("maxConcurrency", Type.POSITIVE_INTEGER, "a positive number of requests in flight"),
+    DURATION_SECONDS("durationSeconds", Type.POSITIVE_NUMBER, "a positive number of seconds"),
+    MAX_ERRORS("maxErrors", Type.POSITIVE_INTEGER, "a positive number of failed requests"),
+    SWEEP_RATES("sweepRates", Type.POSITIVE_INTEGER, "a positive number of rates between synchronous and throughput"),
+    API("api", Type.CHOICE, "chat or completions"),
+    EXTRA_BODY("extraBody", Type.JSON_OBJECT, "a JSON object such as {\"temperature\": 0}"),
+    CONTINUOUS_USAGE("continuousUsage", Type.BOOLEAN, "true or false");
+
+    private enum Type { POSITIVE_NUMBER, NON_NEGATIVE_NUMBER, POSITIVE_INTEGER, CHOICE, JSON_OBJECT, BOOLEAN }
+
+    /** The values {@link #API} accepts. */
+    public static final List<String> APIS = List.of("chat", "completions");
+
+    private final String key;
+    private final Type type;
+    private final String expected;
+
+    WorkloadOption(String key, Type type, String expected) {
+        this.key = key;
+        this.type = type;
+        this.expected = expected;
+    }
+
+    /** The {@code @Workload} attribute's name, also the {@code -p} name and the key in a block's params. */
+    public String key() {
+        return key;
+    }
+
+    /** The option of that key, if any. */
+    public static Optional<WorkloadOption> byKey(String key) {
+        return Arrays.stream(values()).filter(o -> o.key.equals(key)).findFirst();
+    }
+
+    /** Every key, in declaration order. */
+    public static List<String> keys() {
+        return Arrays.stream(values()).map(WorkloadOption::key).toList();
+    }
+
+    /**
+     * What is wrong with {@code value} for this option, naming what was expected, or {@code null} when it
+     * is fine.
+     */
+    public String problem(String value) {
+        String v = value.strip();
+        String outOfRange = key + " = " + v + " is out of range; expected " + expected
+                + (v.equals("-1") || v.equals("-1.0")
+                ? " (-1 means \"not set\" only when left out: remove the attribute to inherit it)" : "");
+        return switch (type) {
+            case POSITIVE_NUMBER, NON_NEGATIVE_NUMBER -> {
+                double d;
+                try {
+                    d = Double.parseDouble(v);
+                } catch (NumberFormatException e) {
+                    yield key + " = \"" + v + "\" is not a number; expected " + expected;
+                }
+                boolean ok = Double.isFinite(d) && (type == Type.POSITIVE_NUMBER ? d > 0 : d >= 0);
+                yield ok ? null : outOfRange;
+            }
+            case POSITIVE_INTEGER -> {
+                try {
+                    yield Integer.parseInt(v) > 0 ? null : outOfRange;
+                } catch (NumberFormatException e) {
+                    yield key + " = \"" + v + "\" is not a whole number; expected " + expected;
+                }
+            }
+            case CHOICE -> APIS.contains(v) ? null : key + " = \"" + v + "\" is unknown; expected " + expected;
+            case BOOLEAN -> v.equals("true") || v.equals("false") ? null
+                    : key + " = \"" + v + "\" is neither true nor false; expected " + expected;
+            case JSON_OBJECT -> {
+                String problem = RequestBodies.extraBodyProblem(v);
+                yield problem == null ? null : key + " " + problem;
+            }
+        };
+    }
+
+    /**
+     * The options a {@code @Workload} annotation sets, as the runtime sees it: {@code -1} and {@code ""} mean
+     * "not set here" and are left out.
+     */
+    static java.util.Map<String, String> of(Workload w) {
+        java.util.Map<String, String> options = new java.util.LinkedHashMap<>();
+        number(options, WARMUP_SECONDS, w.warmupSeconds());
+        number(options, BURSTINESS, w.burstiness());
+        number(options, RAMP_UP_SECONDS, w.rampUpSeconds());
+        number(options, MAX_CONCURRENCY, w.maxConcurrency());
+        number(options, DURATION_SECONDS, w.durationSeconds());
+        number(options, MAX_ERRORS, w.maxErrors());
+        number(options, SWEEP_RATES, w.sweepRates());
+        text(options, API, w.api());
+        text(options, EXTRA_BODY, w.extraBody());
+        text(options, CONTINUOUS_USAGE, w.continuousUsage());
+        return options;
+    }
+
+    /** An annotation's number as option text: {@code 60} rather than {@code 60.0}. */
+    public static String format(double value) {
+        return value == Math.rint(value) && Double.isFinite(value) && Math.abs(value) < 1e15
+                ? Long.toString((long) value) : Double.toString(value);
+    }
+
+    private static void number(java.util.Map<String, String> options, WorkloadOption option, double value) {
+        if (value != Workload.UNSET) {
+            options.put(option.key, format(value));
+        }
+    }
+
+    private static void text(java.util.Map<String, String> options, WorkloadOption option, String value) {
+        if (!value.isEmpty()) {
+            options.put(option.key, value);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.servebench.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CompareCommandTest {
+
+    /** A JMH JSON file with one sample-mode entry whose 3 forks scored {@code forks} s/op. */
+    private static Path results(Path dir, String name, String requests, double... forks) throws Exception {
+        StringBuilder raw = new StringBuilder();
+        double sum = 0;
+        for (double f : forks) {
+            raw.append(raw.length() == 0 ? "" : ",").append('[').append(f).append(']');
+            sum += f;
+        }
+        String json = """
+                [{"jmhVersion":"1.37","benchmark":"demo.Study.baseline","mode":"sample","forks":%d,
+                  "params":{"rate":"8","requests":"%s"},
+                  "primaryMetric":{"score":%s,"scoreError":"NaN","scoreConfidence":["NaN","NaN"],"scorePercentiles":{},
+                                   "scoreUnit":"s/op","rawData":[%s]},
+                  "secondaryMetrics":{}}]
+                """.formatted(forks.length, requests, sum / forks.length, raw);
+        Path file = dir.resolve(name);
+        Files.writeString(file, json);
+        return file;
+    }
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run compare(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        String[] full = new String[args.length + 1];
+        full[0] = "compare";
+        System.arraycopy(args, 0, full, 1, args.length);
+        int code = Main.execute(full, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void aRegressionBeyondTheThresholdExitsOne(@TempDir Path dir) throws Exception {
+        String a = results(dir, "a.json", "1000", 2.60, 2.62, 2.64).toString();
+        String b = results(dir, "b.json", "16", 2.78, 2.80, 2.82).toString();
+        Run failing = compare(a, b, "--fail-on", "latency:5%");
+        assertThat(failing.code()).as(failing.out() + failing.err()).isEqualTo(1);
+        assertThat(failing.out()).contains("demo.Study.baseline {rate=8}").contains("6.87%").contains("worse [")
+                .contains("REGRESSION: demo.Study.baseline {rate=8}: latency changed +6.87% (threshold 5%)");
+
+        Run passing = compare(a, b, "--fail-on", "latency:10%");
+        assertThat(passing.code()).isZero();
+        assertThat(passing.out()).contains("No threshold exceeded.");
+    }
+
+    @Test
+    void noiseIsNoRegression(@TempDir Path dir) throws Exception {
+        String a = results(dir, "a.json", "1000", 2.0, 2.5, 3.0).toString();
+        String b = results(dir, "b.json", "1000", 2.2, 2.7, 3.2).toString();
+        Run run = compare(a, b, "--fail-on", "latency:5%");
+        assertThat(run.code()).isZero();
+        assertThat(run.out()).contains("no significant difference [");
+    }
+
+    @Test
+    void badInputExitsTwoWithOneLine(@TempDir Path dir) throws Exception {
+        String a = results(dir, "a.json", "1000", 2.6, 2.6, 2.6).toString();
+        Files.writeString(dir.resolve("notes.md"), "# not json");
+        Run missing = compare(dir.resolve("missing.json").toString(), a);
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.err()).startsWith("error: ").contains("missing.json: no such file").hasLineCount(1);
+        Run notJson = compare(dir.resolve("notes.md").toString(), a);
+        assertThat(notJson.code()).isEqualTo(2);
+        assertThat(notJson.err()).contains("notes.md is not JMH JSON").hasLineCount(1);
+        Run badThreshold = compare(a, a, "--fail-on", "latency=5");
+        assertThat(badThreshold.code()).isEqualTo(2);
+        assertThat(badThreshold.err()).contains("--fail-on latency=5: expected METRIC:N% such as latency:5%");
+    }
+}

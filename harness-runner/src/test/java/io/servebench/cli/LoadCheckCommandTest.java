@@ -1,0 +1,53 @@
+package io.servebench.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LoadCheckCommandTest {
+
+    private record Result(int exitCode, String out, String err) {
+        String lastLine() {
+            String[] lines = out.strip().split("\n");
+            return lines[lines.length - 1];
+        }
+    }
+
+    private static Result execute(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void printsTheFiguresAndEndsWithAKeyValueSummary() {
+        Result r = execute("loadcheck", "--rate", "40", "--tokens", "5", "--duration", "1", "--warmup", "0",
+                "--ttft-ms", "5", "--gap-ms", "5");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("schedule lag", "TTFT error", "ITL error", "events/s", "client CPU");
+        Map<String, String> summary = Arrays.stream(r.lastLine().split(" "))
+                .map(kv -> kv.split("=", 2)).collect(Collectors.toMap(kv -> kv[0], kv -> kv[1]));
+        assertThat(summary).containsEntry("rate", "40.000").containsEntry("tokens", "5")
+                .containsEntry("requests", "40").containsEntry("failed", "0").containsEntry("unmatched", "0")
+                .containsKeys("achieved_rate", "lag_p99_ms", "ttft_err_p99_ms", "itl_err_p99_ms", "events_per_s",
+                        "peak_streams", "client_cpu_us_per_event", "max_events_per_read");
+        assertThat(Double.parseDouble(summary.get("achieved_rate"))).isPositive();
+        assertThat(Double.parseDouble(summary.get("events_per_s"))).isPositive();
+    }
+
+    @Test
+    void aBadValueIsOneLineAndExitCode2() {
+        Result r = execute("loadcheck", "--tokens", "0");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err().strip()).isEqualTo("error: --tokens must be >= 1, got 0");
+    }
+}

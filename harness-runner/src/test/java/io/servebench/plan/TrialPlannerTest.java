@@ -1,0 +1,144 @@
+package io.servebench.plan;
+
+import io.servebench.engine.ServerConfig;
+import io.servebench.study.ParamSpec;
+import io.servebench.study.StudyDescriptor;
+import io.servebench.study.VariantDescriptor;
+import io.servebench.study.WorkloadSpec;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class TrialPlannerTest {
+
+    private static final WorkloadSpec AT_8 = new WorkloadSpec("synthetic-sharegpt", "constant", 8.0, null, 100, null);
+    private static final List<String> BASE = List.of("--reasoning-parser=qwen3", "--max-model-len=32768");
+
+    private static VariantDescriptor variant(String name, String group, boolean baseline, String... flags) {
+        return new VariantDescriptor(name, group, List.of(flags), "", baseline, WorkloadSpec.UNSET);
+    }
+
+    private static StudyDescriptor tuning() {
+        return new StudyDescriptor("x.Tuning", "m", "", "vllm", BASE, AT_8,
+                List.of(new ParamSpec("maxNumSeqs", "int", List.of("128", "256"))),
+                List.of(variant("baseline", "", true),
+                        new VariantDescriptor("sglang", "engine", List.of("--context-length=32768"), "sglang", false, WorkloadSpec.UNSET),
+                        variant("seqs", "max-num-seqs", false, "--max-num-seqs=${maxNumSeqs}"),
+                        variant("spec", "spec", false, "--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}",
+                                "--performance-mode=interactivity")));
+    }
+
+    private static StudyDescriptor rates() {
+        return new StudyDescriptor("x.Rates", "m", "", "vllm", BASE, AT_8,
+                List.of(new ParamSpec("rate", "double", List.of("1", "8"))),
+                List.of(variant("baseline", "", true),
+                        // same flags as Tuning.spec, another order: one server, and at rate 8 one trial
+                        variant("recommended", "", false, "--performance-mode=interactivity",
+                                "--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}")));
+    }
+
+    private static TrialPlan plan(Map<String, List<String>> overrides, StudyDescriptor... studies) {
+        return new TrialPlanner(overrides).plan(java.util.Arrays.stream(studies)
+                .map(s -> new TrialPlanner.Selection(s, s.variants())).toList());
+    }
+
+    @Test
+    void variantsExpandOnlyOverTheParamsTheyUse() {
+        TrialPlan plan = plan(Map.of(), tuning());
+        assertThat(plan.points()).extracting(p -> p.variant() + p.paramValues())
+                .containsExactly("baseline{}", "sglang{}", "seqs{maxNumSeqs=128}", "seqs{maxNumSeqs=256}", "spec{}");
+        assertThat(plan.points().get(3).trial().server().args()).contains("--max-num-seqs=256");
+    }
+
+    @Test
+    void identicalTrialsAreMeasuredOnceAndReportedEverywhere() {
+        TrialPlan plan = plan(Map.of(), tuning(), rates());
+        // Tuning: 5 blocks; Rates: 2 variants x 2 rates = 4 blocks.
+        assertThat(plan.points()).hasSize(9);
+        // baseline@8 and spec@8 appear in both studies.
+        assertThat(plan.trials()).hasSize(7);
+        BenchmarkPoint tuningBaseline = plan.points().get(0);
+        BenchmarkPoint ratesBaselineAt8 = plan.points().stream()
+                .filter(p -> p.benchmark().equals("x.Rates.baseline") && p.paramValues().get("rate").equals("8")).findFirst().orElseThrow();
+        assertThat(ratesBaselineAt8.trial()).isEqualTo(tuningBaseline.trial());
+        assertThat(plan.pointsOf(tuningBaseline.trial())).hasSize(2);
+    }
+
+    @Test
+    void trialsSharingAServerAreAdjacentAndCountedAsOneStart() {
+        TrialPlan plan = plan(Map.of(), tuning(), rates());
+        // servers: baseline, sglang, seqs128, seqs256, spec (= recommended in another flag order)
+        assertThat(plan.serverStarts()).isEqualTo(5);
+        List<String> order = plan.trials().stream().map(Trial::serverId).toList();
+        for (int i = 1; i < order.size(); i++) {
+            if (!order.get(i).equals(order.get(i - 1))) {
+                assertThat(order.subList(i, order.size())).doesNotContain(order.get(i - 1));
+            }
+        }
+    }
+
+    @Test
+    void engineSwitchDoesNotInheritTheClassFlags() {
+        TrialPlan plan = plan(Map.of(), tuning());
+        ServerConfig sglang = plan.points().get(1).trial().server();
+        assertThat(sglang.engine()).isEqualTo("sglang");
+        assertThat(sglang.args()).containsExactly("--context-length=32768");
+    }
+
+    @Test
+    void commandLineOverridesReplaceParamValuesAndWorkloadSettings() {
+        TrialPlan plan = plan(Map.of("rate", List.of("2", "4"), "requests", List.of("30"), "maxNumSeqs", List.of("64")), tuning());
+        assertThat(plan.points()).extracting(p -> p.variant() + p.paramValues()).contains(
+                "baseline{rate=2, requests=30}", "seqs{maxNumSeqs=64, rate=4, requests=30}");
+        assertThat(plan.trials()).allSatisfy(t -> assertThat(t.workload().requests()).isEqualTo(30));
+        assertThat(plan.trials()).extracting(t -> t.workload().rate()).containsOnly(2.0, 4.0);
+    }
+
+    @Test
+    void methodWorkloadOverridesClassWhichOverridesDefaults() {
+        StudyDescriptor study = new StudyDescriptor("x.S", "m", "", "sim", List.of(),
+                new WorkloadSpec(null, null, 3.0, null, null, null), List.of(),
+                List.of(new VariantDescriptor("v", "", List.of(), "", false, new WorkloadSpec(null, null, null, null, 7, null))));
+        WorkloadPoint w = plan(Map.of(), study).trials().get(0).workload();
+        assertThat(w).isEqualTo(new WorkloadPoint("synthetic-sharegpt", "constant", 3.0, 1, 7, 0));
+    }
+
+    @Test
+    void badOverridesNameTheOptionAndWhatWasExpected() {
+        assertThatThrownBy(() -> plan(Map.of("rate", List.of("0")), tuning()))
+                .hasMessageContaining("-p rate=0").hasMessageContaining("a positive, finite number of requests per second");
+        assertThatThrownBy(() -> plan(Map.of("requests", List.of("ten")), tuning()))
+                .hasMessageContaining("-p requests=ten").hasMessageContaining("whole number");
+        assertThatThrownBy(() -> plan(Map.of("profile", List.of("bursty")), tuning()))
+                .hasMessageContaining("unknown profile \"bursty\"").hasMessageContaining("constant");
+        assertThatThrownBy(() -> plan(Map.of("maxNumSeq", List.of("1")), tuning()))
+                .hasMessageContaining("-p maxNumSeq").hasMessageContaining("maxNumSeqs");
+    }
+
+    @Test
+    void flagSpellingsOfOneServerAreOneConfiguration() {
+        ServerConfig a = new ServerConfig("vllm", "m", List.of(io.servebench.engine.Flag.parse("--max_num_seqs 8").orElseThrow(),
+                io.servebench.engine.Flag.parse("--enable-prefix-caching").orElseThrow()));
+        ServerConfig b = new ServerConfig("vllm", "m", List.of(io.servebench.engine.Flag.parse("--enable-prefix-caching").orElseThrow(),
+                io.servebench.engine.Flag.parse("--max-num-seqs=8").orElseThrow()));
+        assertThat(a).isEqualTo(b);
+        assertThat(a.hash()).isEqualTo(b.hash());
+    }
+
+    @Test
+    void typedServerOptionsBecomeFlagsOfEachVariantsEngineAndRawFlagsWin() {
+        io.servebench.study.ServerOptionsSpec options =
+                new io.servebench.study.ServerOptionsSpec(16384, null, null, 64, null, null);
+        StudyDescriptor study = new StudyDescriptor("x.Typed", "m", "", "vllm", List.of("--max-num-seqs=32"), AT_8, List.of(),
+                List.of(variant("vllm", "", true),
+                        new VariantDescriptor("sglang", "", List.of(), "sglang", false, WorkloadSpec.UNSET)));
+        TrialPlan plan = new TrialPlanner(Map.of(), EngineOverrides.NONE, (s, v) -> options)
+                .plan(List.of(new TrialPlanner.Selection(study, study.variants())));
+        assertThat(plan.points().get(0).trial().server().args()).containsExactly("--max-model-len=16384", "--max-num-seqs=32");
+        assertThat(plan.points().get(1).trial().server().args()).containsExactly("--context-length=16384", "--max-running-requests=64");
+    }
+}

@@ -1,0 +1,54 @@
+package io.servebench.study;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ReflectiveStudyReaderTest {
+
+    @Test
+    void readsEverySettingInDeclarationOrder() {
+        StudyDescriptor study = ReflectiveStudyReader.read(SampleStudy.class);
+
+        assertThat(study).isEqualTo(new StudyDescriptor(
+                "io.servebench.study.SampleStudy", "Qwen/Qwen3.5-9B", "sample", "vllm",
+                List.of("--reasoning-parser=qwen3", "--max-model-len=32768"),
+                new WorkloadSpec("synthetic-sharegpt", null, 8.0, null, 1000, null),
+                List.of(new ParamSpec("rate", "double", List.of("1", "4")),
+                        new ParamSpec("maxNumSeqs", "int", List.of("256", "128")),
+                        new ParamSpec("unused", "boolean", List.of("true"))),
+                List.of(new VariantDescriptor("zBaseline", "", List.of(), "", true, WorkloadSpec.UNSET),
+                        new VariantDescriptor("maxNumSeqs", "max-num-seqs", List.of("--max-num-seqs=${maxNumSeqs}"), "", false,
+                                new WorkloadSpec(null, "poisson", null, null, null, 10), true),
+                        new VariantDescriptor("aSglang", "", List.of("--context-length=32768"), "sglang", false,
+                                WorkloadSpec.UNSET))));
+        assertThat(StudyChecker.check(study)).isEmpty();
+    }
+
+    @Test
+    void aClassWithoutEngineRunsOnTheSimulatedEngine() {
+        StudyDescriptor study = ReflectiveStudyReader.read(Minimal.class);
+        assertThat(study.engineKind()).isEqualTo("sim");
+        assertThat(study.engineFlags()).isEmpty();
+        assertThat(study.workload()).isEqualTo(WorkloadSpec.UNSET);
+        assertThat(study.className()).isEqualTo("io.servebench.study.ReflectiveStudyReaderTest$Minimal");
+        assertThat(study.simpleName()).isEqualTo("ReflectiveStudyReaderTest.Minimal");
+    }
+
+    @Test
+    void aClassThatIsNotAStudyIsRefusedByName() {
+        assertThatThrownBy(() -> ReflectiveStudyReader.read(String.class))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("class java.lang.String is not a study: expected it to be annotated @io.servebench.annotations.ServingBenchmark");
+    }
+
+    @io.servebench.annotations.ServingBenchmark(model = "m")
+    public static class Minimal {
+        @io.servebench.annotations.Variant
+        public void only() {
+        }
+    }
+}

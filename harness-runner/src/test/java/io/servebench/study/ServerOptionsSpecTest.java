@@ -1,0 +1,75 @@
+package io.servebench.study;
+
+import io.servebench.engine.Flag;
+import io.servebench.annotations.ServerOptions;
+import io.servebench.annotations.ServingBenchmark;
+import io.servebench.annotations.Variant;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ServerOptionsSpecTest {
+
+    private static final ServerOptionsSpec ALL = new ServerOptionsSpec(32768, 2, 0.85, 128, false, "mtp:1");
+
+    private static List<String> args(ServerOptionsSpec spec, String kind) {
+        return spec.flags(kind).stream().map(Flag::toArg).toList();
+    }
+
+    @Test
+    void eachOptionIsSpelledInTheEnginesDialect() {
+        assertThat(args(ALL, "vllm")).containsExactly("--max-model-len=32768", "--tensor-parallel-size=2",
+                "--gpu-memory-utilization=0.85", "--max-num-seqs=128", "--no-enable-prefix-caching",
+                "--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}");
+        assertThat(args(ALL, "sglang")).containsExactly("--context-length=32768", "--tp-size=2", "--mem-fraction-static=0.85",
+                "--max-running-requests=128", "--disable-radix-cache", "--speculative-algorithm=NEXTN",
+                "--speculative-num-steps=1", "--speculative-eagle-topk=1", "--speculative-num-draft-tokens=2");
+        assertThat(args(ALL, "sim")).isEqualTo(args(ALL, "vllm"));
+        // SGLang caches prefixes by default: "on" needs no flag there
+        assertThat(args(new ServerOptionsSpec(null, null, null, null, true, null), "sglang")).isEmpty();
+        assertThat(args(new ServerOptionsSpec(null, null, null, null, true, null), "vllm")).containsExactly("--enable-prefix-caching");
+        assertThat(args(ServerOptionsSpec.NONE, "command")).isEmpty();
+    }
+
+    @Test
+    void kindsWithoutAKnownDialectAndUnspellableOptionsAreRefused() {
+        assertThatThrownBy(() -> ALL.flags("command")).hasMessageContaining("engine kind \"command\"")
+                .hasMessageContaining("@Engine(flags)");
+        assertThatThrownBy(() -> new ServerOptionsSpec(null, null, null, null, null, "ngram:4").flags("sglang"))
+                .hasMessageContaining("SGLang has no ngram drafting");
+    }
+
+    @Test
+    void badValuesNameTheAttributeAndWhatWasExpected() {
+        assertThat(ServerOptionsSpec.problem("maxModelLen", 0)).contains("maxModelLen = 0.0").contains("at least 1");
+        assertThat(ServerOptionsSpec.problem("gpuMemoryFraction", 1.5)).contains("(0, 1]");
+        assertThat(ServerOptionsSpec.problem("gpuMemoryFraction", 0.9)).isNull();
+        assertThat(ServerOptionsSpec.speculativeProblem("mtp")).contains("has no ':'");
+        assertThat(ServerOptionsSpec.speculativeProblem("medusa:2")).contains("unknown method");
+        assertThat(ServerOptionsSpec.speculativeProblem("mtp:x")).contains("not a whole number");
+        assertThat(ServerOptionsSpec.speculativeProblem("eagle:3")).isNull();
+        assertThatThrownBy(() -> new ServerOptionsSpec(-5, null, null, null, null, null)).hasMessageContaining("maxModelLen");
+    }
+
+    @ServingBenchmark(model = "m")
+    @ServerOptions(maxModelLen = 4096, maxNumSeqs = 64)
+    static class Study {
+        @Variant
+        public void plain() {
+        }
+
+        @Variant
+        @ServerOptions(maxNumSeqs = 8, prefixCaching = ServerOptions.Toggle.ON)
+        public void small() {
+        }
+    }
+
+    @Test
+    void aVariantsOptionsOverrideTheClassesOneByOne() {
+        assertThat(ServerOptionsSpec.declared(Study.class, "plain")).isEqualTo(new ServerOptionsSpec(4096, null, null, 64, null, null));
+        assertThat(ServerOptionsSpec.declared(Study.class, "small")).isEqualTo(new ServerOptionsSpec(4096, null, null, 8, true, null));
+    }
+}
