@@ -9,8 +9,7 @@ import java.util.Optional;
 
 /**
  * Empties an engine's prefix cache between two trials on one server, so that one trial's cached
- * prompts do not speed up the next: vLLM's {@code POST /reset_prefix_cache} (served when vLLM runs with
- * {@code VLLM_SERVER_DEV_MODE=1}) and SGLang's {@code POST /flush_cache}. Other engines offer none.
+ * prompts do not speed up the next, with the {@code POST} its kind offers ({@link EngineKind#cacheResetPath()}).
  */
 public final class CacheReset {
 
@@ -19,24 +18,15 @@ public final class CacheReset {
     private CacheReset() {
     }
 
-    /** The reset path of an engine kind (the flag dialect the server speaks), empty when it has none. */
-    public static Optional<String> path(String dialect) {
-        return switch (dialect) {
-            case "vllm", "sim" -> Optional.of("reset_prefix_cache");
-            case "sglang" -> Optional.of("flush_cache");
-            default -> Optional.empty();
-        };
-    }
-
     /**
      * Resets the cache.
      *
      * @return what happened, for the run's output: "reset", or why not ("POST /flush_cache answered 404")
      */
-    public static String reset(String dialect, Endpoint endpoint) {
-        Optional<String> path = path(dialect);
+    public static String reset(EngineKind kind, Endpoint endpoint) {
+        Optional<String> path = kind.cacheResetPath();
         if (path.isEmpty()) {
-            return "no cache reset: engine kind " + dialect + " offers none";
+            return "no cache reset: engine kind " + kind.name() + " offers none";
         }
         String base = endpoint.baseUri().toString();
         java.net.URI uri = java.net.URI.create((base.endsWith("/") ? base : base + "/") + path.get());

@@ -17,22 +17,23 @@ import java.util.List;
  * are kept sorted, so two variants that list the same ones in another order are one server
  * configuration.
  *
- * @param engine engine kind ({@code vllm}, {@code sglang}, {@code command}, {@code endpoint}, {@code sim}); the flags are in its dialect
+ * @param kind   the engine kind; the flags are in its dialect
  * @param model  the served model
  * @param flags  the flags, sorted by name, each name at most once
  * @param setup  how the engine is started beyond kind and flags
  */
-public record ServerConfig(String engine, String model, List<Flag> flags, EngineSetup setup) {
+public record ServerConfig(EngineKind kind, String model, List<Flag> flags, EngineSetup setup) {
 
     public ServerConfig {
+        java.util.Objects.requireNonNull(kind, "kind");
         flags = flags.stream().sorted(Comparator.comparing(Flag::name)).toList();
         setup = new EngineSetup(setup.executable(), setup.env().stream().sorted().toList(), setup.workdir(),
                 setup.command(), setup.url(), setup.image());
     }
 
     /** A configuration started the kind's default way. */
-    public ServerConfig(String engine, String model, List<Flag> flags) {
-        this(engine, model, flags, EngineSetup.NONE);
+    public ServerConfig(EngineKind kind, String model, List<Flag> flags) {
+        this(kind, model, flags, EngineSetup.NONE);
     }
 
     /** Everything that makes two configurations one: the planner's identity for a server start. */
@@ -61,7 +62,7 @@ public record ServerConfig(String engine, String model, List<Flag> flags, Engine
      * secrets masked, ...), for plans and logs.
      */
     public String label() {
-        StringBuilder sb = new StringBuilder(engine).append(' ').append(model);
+        StringBuilder sb = new StringBuilder(kind.name()).append(' ').append(model);
         flags.forEach(f -> sb.append(' ').append(f.toArg()));
         if (!setup.command().isEmpty()) {
             sb.append(" [command ").append(String.join(" ", Redaction.args(setup.command()))).append(']');

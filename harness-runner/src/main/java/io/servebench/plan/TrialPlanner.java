@@ -1,5 +1,7 @@
 package io.servebench.plan;
 
+import io.servebench.engine.EngineKind;
+import io.servebench.engine.EngineKinds;
 import io.servebench.engine.ServerConfig;
 import io.servebench.annotations.Profile;
 import io.servebench.engine.Flag;
@@ -7,7 +9,7 @@ import io.servebench.study.ParamSpec;
 import io.servebench.study.StudyDescriptor;
 import io.servebench.study.Studies;
 import io.servebench.study.VariantDescriptor;
-import io.servebench.study.ServerOptionsSpec;
+import io.servebench.engine.ServerOptionsSpec;
 import io.servebench.study.StudyChecker;
 import io.servebench.study.WorkloadOption;
 import io.servebench.study.WorkloadSpec;
@@ -115,7 +117,7 @@ public final class TrialPlanner {
         int serverIndex = 0;
         for (Map.Entry<String, List<String>> byServer : trialKeysByServer.entrySet()) {
             ServerConfig server = servers.get(byServer.getKey());
-            String serverId = String.format("s%02d-%s-%s", ++serverIndex, server.engine(), server.hash());
+            String serverId = String.format("s%02d-%s-%s", ++serverIndex, server.kind().name(), server.hash());
             for (String key : byServer.getValue()) {
                 WorkloadPoint workload = workloads.get(key);
                 trials.put(key, new Trial(trialId(trials.size() + 1, server, workload), serverId, server, workload));
@@ -169,7 +171,7 @@ public final class TrialPlanner {
 
     private ServerConfig server(StudyDescriptor study, VariantDescriptor variant, Map<String, String> values) {
         Map<String, Flag> byName = new LinkedHashMap<>();
-        String engine = Studies.effectiveEngine(study, variant);
+        EngineKind engine = EngineKinds.named(Studies.effectiveEngine(study, variant));
         try {
             serverOptions.apply(study, variant).flags(engine).forEach(f -> byName.put(f.name(), f));
         } catch (IllegalArgumentException e) {
@@ -181,7 +183,7 @@ public final class TrialPlanner {
                             + values + " is substituted: " + Flag.problem(Studies.substitute(flag.toArg(), values))));
             byName.put(resolved.name(), resolved);
         }
-        return new ServerConfig(Studies.effectiveEngine(study, variant), study.model(), List.copyOf(byName.values()),
+        return new ServerConfig(engine, study.model(), List.copyOf(byName.values()),
                 engineOverrides.applyTo(Studies.effectiveSetup(study, variant)));
     }
 
@@ -211,7 +213,7 @@ public final class TrialPlanner {
             case Profile.SWEEP -> "sweep" + workload.options().sweepRates();
             default -> workload.profile() + "-" + WorkloadPoint.formatRate(workload.rate());
         };
-        return String.format("t%02d-%s-%s-%s", index, server.engine(), server.hash(), load);
+        return String.format("t%02d-%s-%s-%s", index, server.kind().name(), server.hash(), load);
     }
 
     /** Checks a workload setting's value, as given by {@code source}; throws naming it and what was expected. */

@@ -2,7 +2,7 @@ package io.servebench.processor;
 
 import io.servebench.study.BenchmarkList;
 import io.servebench.engine.EngineSetup;
-import io.servebench.study.ServerOptionsSpec;
+import io.servebench.engine.ServerOptionsSpec;
 import io.servebench.study.Location;
 import io.servebench.study.ParamSpec;
 import io.servebench.study.Problem;

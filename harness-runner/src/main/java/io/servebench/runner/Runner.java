@@ -1,9 +1,8 @@
 package io.servebench.runner;
 
+import io.servebench.study.DeclaredServerOptions;
 import io.servebench.annotations.Profile;
-import io.servebench.engine.CacheReset;
-import io.servebench.engine.EngineCommands;
-import io.servebench.engine.EnvironmentCapture;
+import io.servebench.engine.EngineKind;
 import io.servebench.engine.EngineStartException;
 import io.servebench.engine.Redaction;
 import io.servebench.engine.Engines;
@@ -43,7 +42,7 @@ import io.servebench.plan.WorkloadPoint;
 import io.servebench.study.BenchmarkList;
 import io.servebench.study.Benchmark;
 import io.servebench.study.Slos;
-import io.servebench.study.ServerOptionsSpec;
+import io.servebench.engine.ServerOptionsSpec;
 import io.servebench.study.StudyChecker;
 import io.servebench.study.StudyDescriptor;
 import io.servebench.study.VariantDescriptor;
@@ -80,9 +79,6 @@ import java.util.stream.Collectors;
  * on; the journal keeps every finished trial, and the reports are written even when the run fails.
  */
 public final class Runner {
-
-    /** Engine kinds that send cumulative usage on every chunk when asked (SGLang since 0.5.5, sgl-project/sglang#12241). */
-    static final List<String> CONTINUOUS_USAGE_ENGINES = List.of("vllm", "sglang", "sim");
 
     private final RunParams params;
     private final PrintWriter out;
@@ -178,7 +174,7 @@ public final class Runner {
 
     private static ServerOptionsSpec declaredServerOptions(StudyDescriptor study, VariantDescriptor variant) {
         try {
-            return ServerOptionsSpec.declared(Class.forName(study.className(), false,
+            return DeclaredServerOptions.of(Class.forName(study.className(), false,
                     Thread.currentThread().getContextClassLoader()), variant.name());
         } catch (ClassNotFoundException e) {
             throw new RunnerException("benchmark list names " + study.className() + " but it is not on the class path: rebuild");
@@ -204,8 +200,7 @@ public final class Runner {
     }
 
     private String engineLabel(Trial trial) {
-        String label = trial.server().label();
-        return params.simulate() && !"sim".equals(trial.server().engine()) ? "sim(" + label + ")" : label;
+        return Engines.label(trial.server(), params.engines());
     }
 
     private static String pointLabel(BenchmarkPoint p) {
@@ -289,14 +284,8 @@ public final class Runner {
                 .resolve(first.serverId() + (params.freshServer() ? "-" + first.id() : "") + ".log");
         out.printf("Starting %s: %s%n", first.serverId(), engineLabel(first));
         try (RunningEngine engine = Engines.start(first.server(), params.engines(), log)) {
-            ServerEnvironment environment = EnvironmentCapture.capture(first.serverId(), engineName(first), first.server().model(),
-                    engine.commandLine(), params.simulate() ? List.of() : EngineCommands.versionCommand(first.server()),
-                    params.simulate() ? null : engine.endpoint(), ServeBenchVersion.get());
-            if (params.simulate() || "sim".equals(first.server().engine())) {
-                environment = withVersion(environment, "ServeBench simulated engine " + ServeBenchVersion.get());
-            } else if (!first.server().setup().image().isEmpty()) {
-                environment = withVersion(environment, "image " + first.server().setup().image());
-            }
+            ServerEnvironment environment = Engines.capture(first.serverId(), first.server(), params.engines(), engine,
+                    ServeBenchVersion.get());
             servers.add(environment);
             journal.append(environment);
             boolean[] scrapeNoted = {false};
@@ -315,7 +304,7 @@ public final class Runner {
                     try {
                         SloSpec slo = slo(trial, plan);
                         trialSlos.put(trial.id(), slo);
-                        Measurement m = new Measurement(engine, trial.server().engine(), slo, scrapeNoted);
+                        Measurement m = new Measurement(engine, trial.server().kind(), slo, scrapeNoted);
                         if (Profile.SWEEP.equals(trial.workload().profile())) {
                             steps.addAll(sweep(m, trial, progress));
                         } else {
@@ -353,20 +342,14 @@ public final class Runner {
         }
     }
 
-    private static ServerEnvironment withVersion(ServerEnvironment e, String version) {
-        return new ServerEnvironment(e.serverId(), e.engine(), version, e.model(), e.command(), e.gpus(), e.cpu(), e.host(),
-                e.os(), e.jdk(), e.servebenchVersion(), e.startedAt());
-    }
-
     /** The engine as reports name it: {@code sim:vllm} when the simulated engine stands in for vLLM. */
     private String engineName(Trial trial) {
-        return params.simulate() && !"sim".equals(trial.server().engine()) ? "sim:" + trial.server().engine()
-                : trial.server().engine();
+        return Engines.reportedName(trial.server(), params.engines());
     }
 
     /** Between trials on one server: empty the prefix cache where the engine offers it, then let it settle. */
     private void settle(RunningEngine engine, Trial next) {
-        String reset = CacheReset.reset(params.simulate() ? "sim" : next.server().engine(), engine.endpoint());
+        String reset = Engines.resetCache(next.server(), params.engines(), engine);
         if (!"reset".equals(reset) && resetWarned.add(next.serverId())) {
             out.printf("  %s: %s; later trials on this server may find prompts cached%n", next.serverId(), reset);
         }
@@ -411,7 +394,7 @@ public final class Runner {
     }
 
     /** What every load of one trial shares: its engine, the SLOs of its goodput, whether a missing scrape was noted. */
-    private record Measurement(RunningEngine engine, String engineKind, SloSpec slo, boolean[] scrapeNoted) {
+    private record Measurement(RunningEngine engine, EngineKind engineKind, SloSpec slo, boolean[] scrapeNoted) {
     }
 
     /**
@@ -536,10 +519,9 @@ public final class Runner {
     }
 
     /** The client settings of one load: the run's (API key, timeouts) and the workload's. */
-    private LoadParams loadParams(String engineKind, WorkloadPoint w, ArrivalProfile profile) {
+    private LoadParams loadParams(EngineKind engineKind, WorkloadPoint w, ArrivalProfile profile) {
         LoadOptions o = w.options();
-        boolean continuousUsage = o.continuousUsage() != null ? o.continuousUsage()
-                : CONTINUOUS_USAGE_ENGINES.contains(engineKind);
+        boolean continuousUsage = o.continuousUsage() != null ? o.continuousUsage() : engineKind.continuousUsage();
         return LoadParams.of(profile)
                 .withApi("completions".equals(o.api()) ? OpenAiApi.COMPLETIONS : OpenAiApi.CHAT)
                 .withTimeouts(params.client().connectTimeout(), params.client().requestTimeout())
@@ -618,7 +600,8 @@ public final class Runner {
                     }
                 });
                 results.add(new TrialResult(p.benchmark(), p.className(), p.variant(), p.group(), p.baseline(), blockParams,
-                        trial.id(), trial.serverId(), step.repetitions(), failure, p.recommended()));
+                        trial.id(), trial.serverId(), step.repetitions(), failure, p.recommended(),
+                        Engines.serveCommand(trial.server(), params.engines()).orElse(null)));
             }
         }
         return results;

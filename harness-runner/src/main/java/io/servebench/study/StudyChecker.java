@@ -1,5 +1,6 @@
 package io.servebench.study;
 
+import io.servebench.engine.EngineKinds;
 import io.servebench.engine.EngineSetup;
 import io.servebench.engine.Flag;
 import io.servebench.annotations.Profile;
@@ -23,9 +24,6 @@ import java.util.stream.Collectors;
  */
 public final class StudyChecker {
 
-    /** The engine kinds a study may name. */
-    public static final List<String> ENGINE_KINDS = List.of("vllm", "sglang", "command", "endpoint", "sim");
-
     /** The arrival profiles a workload may name: the constants of {@link Profile}. */
     public static final List<String> PROFILES = Arrays.stream(Profile.class.getFields())
             .filter(f -> Modifier.isStatic(f.getModifiers()) && f.getType() == String.class)
@@ -45,7 +43,7 @@ public final class StudyChecker {
             problems.add(new Problem(Location.ofClass(study, "ServingBenchmark", "model", -1),
                     "model is empty; expected the model the engine serves (a Hugging Face id or a local path)"));
         }
-        if (!ENGINE_KINDS.contains(study.engineKind())) {
+        if (EngineKinds.byName(study.engineKind()).isEmpty()) {
             problems.add(new Problem(Location.ofClass(study, "Engine", "value", -1), unknownEngine(study.engineKind())));
         }
         checkFlags(study, study.engineFlags(), (attr, i) -> Location.ofClass(study, "Engine", attr, i), problems);
@@ -68,7 +66,7 @@ public final class StudyChecker {
                 problems.add(new Problem(Location.ofVariant(study, v, "Variant", null, -1), "variant name \""
                         + variant.name() + "\" is used by more than one @Variant method (overloads); expected one method per name"));
             }
-            if (!variant.engine().isEmpty() && !ENGINE_KINDS.contains(variant.engine())) {
+            if (!variant.engine().isEmpty() && EngineKinds.byName(variant.engine()).isEmpty()) {
                 problems.add(new Problem(Location.ofVariant(study, v, "Variant", "engine", -1), unknownEngine(variant.engine())));
             }
             checkFlags(study, variant.flags(), (attr, i) -> Location.ofVariant(study, ordinal, "Variant", attr, i), problems);
@@ -124,49 +122,8 @@ public final class StudyChecker {
                         + "\"; expected NAME=value with NAME made of letters, digits and '_', e.g. CUDA_VISIBLE_DEVICES=0"));
             }
         }
-        if ("command".equals(kind)) {
-            if (setup.command().isEmpty()) {
-                problems.add(new Problem(Location.ofClass(study, "Engine", "value", -1), "engine kind \"command\" needs"
-                        + " command = {...}: the server's argument list with a {port} placeholder, e.g."
-                        + " {\"llama-server\", \"-m\", \"{model}\", \"--port\", \"{port}\"}"));
-            } else if (setup.command().stream().noneMatch(arg -> arg.contains("{port}"))) {
-                problems.add(new Problem(Location.ofClass(study, "Engine", "command", -1), "command has no {port} placeholder;"
-                        + " expected the argument that sets the server's port to contain {port}, e.g. \"--port\", \"{port}\""));
-            }
-        } else if (!setup.command().isEmpty()) {
-            problems.add(new Problem(Location.ofClass(study, "Engine", "command", -1),
-                    "command is only for engine kind \"command\"; this study's engine is \"" + kind + "\""));
-        }
-        if ("endpoint".equals(kind)) {
-            String problem = urlProblem(setup.url());
-            if (problem != null) {
-                problems.add(new Problem(Location.ofClass(study, "Engine", setup.url().isEmpty() ? "value" : "url", -1), problem));
-            }
-        } else if (!setup.url().isEmpty()) {
-            problems.add(new Problem(Location.ofClass(study, "Engine", "url", -1),
-                    "url is only for engine kind \"endpoint\"; this study's engine is \"" + kind + "\""));
-        }
-        if (!setup.image().isEmpty() && !List.of("vllm", "sglang", "command").contains(kind)) {
-            problems.add(new Problem(Location.ofClass(study, "Engine", "image", -1),
-                    "image runs vllm, sglang or command engines in a container; engine \"" + kind + "\" cannot use one"));
-        }
-    }
-
-    /** Why {@code url} is not an endpoint's base URL, or {@code null}. */
-    static String urlProblem(String url) {
-        String expected = "; expected the running server's base URL, e.g. url = \"http://127.0.0.1:8000\"";
-        if (url.isEmpty()) {
-            return "engine kind \"endpoint\" needs url" + expected;
-        }
-        try {
-            java.net.URI uri = new java.net.URI(url);
-            if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
-                return "url \"" + url + "\" is not an http(s) URL with a host" + expected;
-            }
-            return null;
-        } catch (java.net.URISyntaxException e) {
-            return "url \"" + url + "\" is malformed (" + e.getReason() + ")" + expected;
-        }
+        EngineKinds.byName(kind).ifPresent(k -> EngineKinds.setupProblems(k, setup).forEach((attribute, message) ->
+                problems.add(new Problem(Location.ofClass(study, "Engine", attribute, -1), message))));
     }
 
     private static void checkFlags(StudyDescriptor study, List<String> flags, BiFunction<String, Integer, Location> at,
@@ -377,7 +334,7 @@ public final class StudyChecker {
     }
 
     private static String unknownEngine(String kind) {
-        return "unknown engine kind \"" + kind + "\"; expected one of " + String.join(", ", ENGINE_KINDS);
+        return EngineKinds.unknown(kind);
     }
 
     private static String describeValue(Flag flag) {

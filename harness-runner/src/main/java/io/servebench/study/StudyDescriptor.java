@@ -1,5 +1,6 @@
 package io.servebench.study;
 
+import io.servebench.engine.EngineKinds;
 import io.servebench.engine.EngineSetup;
 import java.util.List;
 import java.util.Objects;
@@ -13,7 +14,7 @@ import java.util.Optional;
  * @param className   the class's binary name (what {@link Class#forName(String)} takes)
  * @param model       the model the engine serves
  * @param description one line saying what the study is for, {@code ""} for none
- * @param engineKind  the class's engine kind ({@code "sim"} when the class has no {@code @Engine})
+ * @param engineKind  the class's engine kind as written ({@link #DEFAULT_ENGINE} when the class has no {@code @Engine})
  * @param engineFlags the class's engine flags as written
  * @param workload    the class's {@code @Workload} settings, {@link WorkloadSpec#UNSET} when it has none
  * @param params      the {@code @Param} fields in declaration order
@@ -25,7 +26,7 @@ public record StudyDescriptor(String className, String model, String description
                               List<VariantDescriptor> variants, EngineSetup engineSetup) {
 
     /** The engine kind of a class without {@code @Engine}: the built-in simulated engine. */
-    public static final String DEFAULT_ENGINE = "sim";
+    public static final String DEFAULT_ENGINE = EngineKinds.SIM.name();
 
     public StudyDescriptor {
         Objects.requireNonNull(className, "className");

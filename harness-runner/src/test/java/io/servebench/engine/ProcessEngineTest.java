@@ -116,13 +116,13 @@ class ProcessEngineTest {
     @Test
     void anEndpointIsWaitedForButNeverStopped(@TempDir Path dir) throws Exception {
         try (SimulatedEngine sim = SimulatedEngine.start(SimSettings.fromFlags(SimDialect.VLLM, "m", List.of()), 0, 1)) {
-            io.servebench.engine.ServerConfig server = new io.servebench.engine.ServerConfig("endpoint", "m", List.of(),
+            io.servebench.engine.ServerConfig server = new io.servebench.engine.ServerConfig(EngineKinds.ENDPOINT, "m", List.of(),
                     new io.servebench.engine.EngineSetup("", List.of(), "", List.of(), sim.baseUri() + "/v1", ""));
             RunningEngine engine = Engines.start(server, EngineOptions.defaults(EngineOptions.Simulate.OFF, 1), dir.resolve("e.log"));
             engine.close();
             assertThat(engine.endpoint().baseUri().toString()).isEqualTo(sim.baseUri() + "/");
             // still serving after close: not ours to stop
-            assertThat(CacheReset.reset("vllm", new Endpoint(sim.baseUri(), sim.model(), sim.metricsUri()))).isNotNull();
+            assertThat(CacheReset.reset(EngineKinds.VLLM, new Endpoint(sim.baseUri(), sim.model(), sim.metricsUri()))).isNotNull();
             java.net.http.HttpResponse<String> health = java.net.http.HttpClient.newHttpClient().send(
                     java.net.http.HttpRequest.newBuilder(sim.baseUri().resolve("/health")).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString());

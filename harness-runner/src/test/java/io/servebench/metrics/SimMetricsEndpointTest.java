@@ -1,5 +1,6 @@
 package io.servebench.metrics;
 
+import io.servebench.engine.EngineKinds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.servebench.results.ServerMetric;
@@ -79,11 +80,11 @@ class SimMetricsEndpointTest {
             assertThat(SimHttp.post(engine, "/v1/chat/completions", "r-1", body).status()).isEqualTo(200);
             assertThat(engine.groundTruth("r-1").orElseThrow().cachedPromptTokens()).isPositive();
 
-            assertThat(io.servebench.engine.CacheReset.reset("vllm", new io.servebench.engine.Endpoint(engine.baseUri(), engine.model(), engine.metricsUri()))).isEqualTo("reset");
+            assertThat(io.servebench.engine.CacheReset.reset(EngineKinds.VLLM, new io.servebench.engine.Endpoint(engine.baseUri(), engine.model(), engine.metricsUri()))).isEqualTo("reset");
             assertThat(SimHttp.post(engine, "/v1/chat/completions", "r-2", body).status()).isEqualTo(200);
             assertThat(engine.groundTruth("r-2").orElseThrow().cachedPromptTokens()).isZero();
             // SGLang's spelling empties it too
-            assertThat(io.servebench.engine.CacheReset.reset("sglang", new io.servebench.engine.Endpoint(engine.baseUri(), engine.model(), engine.metricsUri()))).isEqualTo("reset");
+            assertThat(io.servebench.engine.CacheReset.reset(EngineKinds.SGLANG, new io.servebench.engine.Endpoint(engine.baseUri(), engine.model(), engine.metricsUri()))).isEqualTo("reset");
         }
     }
 }

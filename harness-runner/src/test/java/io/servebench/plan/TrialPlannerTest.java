@@ -1,5 +1,6 @@
 package io.servebench.plan;
 
+import io.servebench.engine.EngineKinds;
 import io.servebench.engine.ServerConfig;
 import io.servebench.study.ParamSpec;
 import io.servebench.study.StudyDescriptor;
@@ -85,7 +86,7 @@ class TrialPlannerTest {
     void engineSwitchDoesNotInheritTheClassFlags() {
         TrialPlan plan = plan(Map.of(), tuning());
         ServerConfig sglang = plan.points().get(1).trial().server();
-        assertThat(sglang.engine()).isEqualTo("sglang");
+        assertThat(sglang.kind().name()).isEqualTo("sglang");
         assertThat(sglang.args()).containsExactly("--context-length=32768");
     }
 
@@ -121,9 +122,9 @@ class TrialPlannerTest {
 
     @Test
     void flagSpellingsOfOneServerAreOneConfiguration() {
-        ServerConfig a = new ServerConfig("vllm", "m", List.of(io.servebench.engine.Flag.parse("--max_num_seqs 8").orElseThrow(),
+        ServerConfig a = new ServerConfig(EngineKinds.VLLM, "m", List.of(io.servebench.engine.Flag.parse("--max_num_seqs 8").orElseThrow(),
                 io.servebench.engine.Flag.parse("--enable-prefix-caching").orElseThrow()));
-        ServerConfig b = new ServerConfig("vllm", "m", List.of(io.servebench.engine.Flag.parse("--enable-prefix-caching").orElseThrow(),
+        ServerConfig b = new ServerConfig(EngineKinds.VLLM, "m", List.of(io.servebench.engine.Flag.parse("--enable-prefix-caching").orElseThrow(),
                 io.servebench.engine.Flag.parse("--max-num-seqs=8").orElseThrow()));
         assertThat(a).isEqualTo(b);
         assertThat(a.hash()).isEqualTo(b.hash());
@@ -131,8 +132,8 @@ class TrialPlannerTest {
 
     @Test
     void typedServerOptionsBecomeFlagsOfEachVariantsEngineAndRawFlagsWin() {
-        io.servebench.study.ServerOptionsSpec options =
-                new io.servebench.study.ServerOptionsSpec(16384, null, null, 64, null, null);
+        io.servebench.engine.ServerOptionsSpec options =
+                new io.servebench.engine.ServerOptionsSpec(16384, null, null, 64, null, null);
         StudyDescriptor study = new StudyDescriptor("x.Typed", "m", "", "vllm", List.of("--max-num-seqs=32"), AT_8, List.of(),
                 List.of(variant("vllm", "", true),
                         new VariantDescriptor("sglang", "", List.of(), "sglang", false, WorkloadSpec.UNSET)));

@@ -1,5 +1,7 @@
 package io.servebench.study;
 
+import io.servebench.engine.EngineKinds;
+import io.servebench.engine.ServerOptionsSpec;
 import io.servebench.engine.Flag;
 import io.servebench.annotations.ServerOptions;
 import io.servebench.annotations.ServingBenchmark;
@@ -16,7 +18,7 @@ class ServerOptionsSpecTest {
     private static final ServerOptionsSpec ALL = new ServerOptionsSpec(32768, 2, 0.85, 128, false, "mtp:1");
 
     private static List<String> args(ServerOptionsSpec spec, String kind) {
-        return spec.flags(kind).stream().map(Flag::toArg).toList();
+        return spec.flags(EngineKinds.named(kind)).stream().map(Flag::toArg).toList();
     }
 
     @Test
@@ -36,9 +38,9 @@ class ServerOptionsSpecTest {
 
     @Test
     void kindsWithoutAKnownDialectAndUnspellableOptionsAreRefused() {
-        assertThatThrownBy(() -> ALL.flags("command")).hasMessageContaining("engine kind \"command\"")
+        assertThatThrownBy(() -> ALL.flags(EngineKinds.COMMAND)).hasMessageContaining("engine kind \"command\"")
                 .hasMessageContaining("@Engine(flags)");
-        assertThatThrownBy(() -> new ServerOptionsSpec(null, null, null, null, null, "ngram:4").flags("sglang"))
+        assertThatThrownBy(() -> new ServerOptionsSpec(null, null, null, null, null, "ngram:4").flags(EngineKinds.SGLANG))
                 .hasMessageContaining("SGLang has no ngram drafting");
     }
 
@@ -69,7 +71,7 @@ class ServerOptionsSpecTest {
 
     @Test
     void aVariantsOptionsOverrideTheClassesOneByOne() {
-        assertThat(ServerOptionsSpec.declared(Study.class, "plain")).isEqualTo(new ServerOptionsSpec(4096, null, null, 64, null, null));
-        assertThat(ServerOptionsSpec.declared(Study.class, "small")).isEqualTo(new ServerOptionsSpec(4096, null, null, 8, true, null));
+        assertThat(DeclaredServerOptions.of(Study.class, "plain")).isEqualTo(new ServerOptionsSpec(4096, null, null, 64, null, null));
+        assertThat(DeclaredServerOptions.of(Study.class, "small")).isEqualTo(new ServerOptionsSpec(4096, null, null, 8, true, null));
     }
 }

@@ -177,8 +177,8 @@ public final class ReportContent {
         Map<String, Recommendation> byStudy = new LinkedHashMap<>();
         for (TrialResult t : run.trials()) {
             if (t.recommended() && !byStudy.containsKey(t.className())) {
-                ServeCommand.of(t).ifPresent(cmd -> byStudy.put(t.className(), new Recommendation(simpleName(t.className()),
-                        t.displayName(), cmd, ServeCommand.simulated(t) ? engineName(ServeCommand.dialect(t)) : null)));
+                Optional.ofNullable(t.serveCommand()).ifPresent(c -> byStudy.put(t.className(), new Recommendation(
+                        simpleName(t.className()), t.displayName(), c.command(), c.simulated() ? c.engineName() : null)));
             }
         }
         return List.copyOf(byStudy.values());
@@ -217,14 +217,6 @@ public final class ReportContent {
                     messages.text("crossrate.speedup")), rows)));
         });
         return List.copyOf(tables);
-    }
-
-    private static String engineName(String dialect) {
-        return switch (dialect) {
-            case "vllm" -> "vLLM";
-            case "sglang" -> "SGLang";
-            default -> dialect;
-        };
     }
 
     private static boolean varying(List<Group> groups, String key) {

@@ -28,4 +28,10 @@ public record ServerEnvironment(String serverId, String engine, String engineVer
         Objects.requireNonNull(serverId, "serverId");
         gpus = gpus == null ? List.of() : List.copyOf(gpus);
     }
+
+    /** This environment with the engine's version as known without asking it (the simulated engine's, an image tag). */
+    public ServerEnvironment withEngineVersion(String version) {
+        return new ServerEnvironment(serverId, engine, version, model, command, gpus, cpu, host, os, jdk, servebenchVersion,
+                startedAt);
+    }
 }

@@ -25,10 +25,13 @@ import java.util.Objects;
  * @param repetitions one entry per repetition, in the order they ran; empty when the trial failed
  * @param failure     why the trial could not run, {@code null} when it ran
  * @param recommended whether this is the study's recommended variant ({@code @Recommended})
+ * @param serveCommand how to start its server configuration by hand, {@code null} when the engine kind has no known
+ *                    command (a generic command, an endpoint) or the block was read from elsewhere
  */
 public record TrialResult(String benchmark, String className, String variant, String group, boolean baseline,
                           Map<String, String> params, String trialId, String serverId,
-                          List<TrialMetrics> repetitions, String failure, boolean recommended) {
+                          List<TrialMetrics> repetitions, String failure, boolean recommended,
+                          ServeCommand serveCommand) {
 
     /** Param key holding the engine flags. */
     public static final String FLAGS = "flags";
@@ -65,7 +68,15 @@ public record TrialResult(String benchmark, String className, String variant, St
         }
     }
 
-    /** A block of a variant that is not the recommended one. */
+    /** A block without a serve command. */
+    public TrialResult(String benchmark, String className, String variant, String group, boolean baseline,
+                       Map<String, String> params, String trialId, String serverId, List<TrialMetrics> repetitions,
+                       String failure, boolean recommended) {
+        this(benchmark, className, variant, group, baseline, params, trialId, serverId, repetitions, failure, recommended,
+                null);
+    }
+
+    /** A block of a variant that is not the recommended one, without a serve command. */
     public TrialResult(String benchmark, String className, String variant, String group, boolean baseline,
                        Map<String, String> params, String trialId, String serverId, List<TrialMetrics> repetitions,
                        String failure) {

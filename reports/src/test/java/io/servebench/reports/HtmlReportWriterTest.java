@@ -21,7 +21,8 @@ class HtmlReportWriterTest {
             trials.add(Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, rate, reps(base, 1.8)));
             trials.add(new TrialResult(Fixtures.CLASS + ".mtp", Fixtures.CLASS, "mtp", "speculative-decoding", false,
                     Fixtures.params(Fixtures.BASE_FLAGS + " --speculative-config={\"method\":\"mtp\"}", rate), "mtp@" + rate,
-                    "s2", reps(base * 0.85, 1.5), null, true));
+                    "s2", reps(base * 0.85, 1.5), null, true, new io.servebench.results.ServeCommand("vllm serve Qwen/Qwen3.5-9B "
+                    + Fixtures.BASE_FLAGS + " '--speculative-config={\"method\":\"mtp\"}'", "vLLM", false)));
         }
         return Fixtures.run(trials);
     }

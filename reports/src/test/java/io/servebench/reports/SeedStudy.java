@@ -6,6 +6,7 @@ import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
 import io.servebench.results.Metric;
 import io.servebench.results.RunResult;
+import io.servebench.results.ServeCommand;
 import io.servebench.results.Stat;
 import io.servebench.results.TrialMetrics;
 import io.servebench.results.TrialResult;
@@ -34,12 +35,18 @@ import java.util.Map;
  * <p>Blocks of the steps 1 and 2 groups become study {@code LatencyTuning} (vLLM baseline the
  * {@code @Baseline}); the {@code rate-N} blocks become {@code RateValidation} with its "optimized"
  * variant {@code @Recommended}, as in the benchmarks module. Identical engine flags at an identical
- * rate share one trial id, as the runner measures them once.
+ * rate share one trial id, as the runner measures them once. The recommended blocks carry the reference's
+ * step 3 serve command (STUDY.md), as the engine layer spells it for a run: quoted for a POSIX shell.
  */
 final class SeedStudy {
 
     static final String TUNING = "io.servebench.benchmarks.qwen.LatencyTuning";
     static final String VALIDATION = "io.servebench.benchmarks.qwen.RateValidation";
+
+    /** STUDY.md's step 3 command, the recommendation of the reference study. */
+    static final ServeCommand RECOMMENDED_COMMAND = new ServeCommand("vllm serve Qwen/Qwen3.5-9B --reasoning-parser=qwen3"
+            + " --max-model-len=32768 '--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}'"
+            + " --language-model-only --performance-mode=interactivity", "vLLM", false);
 
     private SeedStudy() {
     }
@@ -78,9 +85,10 @@ final class SeedStudy {
         params.put(TrialResult.FLAGS, String.join(" ", flags));
         String className = validation ? VALIDATION : TUNING;
         String server = engine + ":" + flags.stream().sorted().toList();
+        boolean recommended = validation && "recommended".equals(variant);
         return new TrialResult(className + "." + variant, className, variant, validation ? "rate-validation" : group,
-                baseline, params, server + "@" + rate, server, List.of(metrics(block.get("metrics"))), null,
-                validation && "recommended".equals(variant));
+                baseline, params, server + "@" + rate, server, List.of(metrics(block.get("metrics"))), null, recommended,
+                recommended ? RECOMMENDED_COMMAND : null);
     }
 
     private static TrialMetrics metrics(JsonNode labelled) {

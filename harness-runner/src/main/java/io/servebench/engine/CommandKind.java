@@ -1,0 +1,65 @@
+package io.servebench.engine;
+
+import io.servebench.sim.SimDialect;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Any OpenAI-compatible server started from the study's own argument list, {@code @Engine(command = ...)}, with
+ * {@value #PORT}, {@value #HOST} and {@value #MODEL} filled in (llama.cpp's {@code llama-server}, TGI, ...). ServeBench
+ * knows none of its flags, its version command or a cache reset.
+ *
+ * @param name the kind's name
+ */
+record CommandKind(String name) implements ProcessKind {
+
+    static final String PORT = "{port}";
+    static final String HOST = "{host}";
+    static final String MODEL = "{model}";
+
+    @Override
+    public Optional<FlagDialect> dialect() {
+        return Optional.empty();
+    }
+
+    @Override
+    public boolean continuousUsage() {
+        return false;
+    }
+
+    @Override
+    public Optional<String> cacheResetPath() {
+        return Optional.empty();
+    }
+
+    @Override
+    public SimDialect simDialect() {
+        return SimDialect.VLLM;
+    }
+
+    @Override
+    public Map<String, String> setupProblems(EngineSetup setup) {
+        if (setup.command().isEmpty()) {
+            return Map.of("value", "engine kind \"" + name + "\" needs command = {...}: the server's argument list with a "
+                    + PORT + " placeholder, e.g. {\"llama-server\", \"-m\", \"" + MODEL + "\", \"--port\", \"" + PORT + "\"}");
+        }
+        if (setup.command().stream().noneMatch(arg -> arg.contains(PORT))) {
+            return Map.of("command", "command has no " + PORT + " placeholder; expected the argument that sets the"
+                    + " server's port to contain " + PORT + ", e.g. \"--port\", \"" + PORT + "\"");
+        }
+        return Map.of();
+    }
+
+    @Override
+    public List<String> serve(ServerConfig server, String host, int port) {
+        return ProcessKind.concat(server.setup().command().stream().map(arg -> arg.replace(PORT, Integer.toString(port))
+                .replace(HOST, host).replace(MODEL, server.model())).toList(), server.args());
+    }
+
+    @Override
+    public List<String> programVersion(ServerConfig server) {
+        return List.of();
+    }
+}

@@ -1,0 +1,60 @@
+package io.servebench.engine;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Container mode of a process kind: the engine's own command run as the entrypoint of an image with
+ * {@code docker run} or {@code podman run}, listening on 0.0.0.0 inside and published on 127.0.0.1 only.
+ */
+final class Container {
+
+    /** Hugging Face's cache inside the official vLLM and SGLang images. */
+    static final String CONTAINER_HF_CACHE = "/root/.cache/huggingface";
+
+    /** Where a server listens inside a container: every interface, so the published port reaches it. */
+    static final String HOST = "0.0.0.0";
+
+    private Container() {
+    }
+
+    /**
+     * The launch of {@code serve} (the engine's argument list, listening on {@link #HOST}) in {@code server}'s image:
+     * environment passed with {@code -e}, and the container removed with {@code rm -f} after it stopped, even if the
+     * runtime's client was killed.
+     */
+    static LaunchCommand launch(ServerConfig server, int port, String runtime, Path hostHfCache, List<String> serve,
+                                Map<String, String> env, Path workdir) {
+        String name = name(server, port);
+        return new LaunchCommand(run(runtime, name, server.setup().image(), port, env, hostHfCache, serve), Map.of(),
+                workdir, port, List.of(runtime, "rm", "-f", name));
+    }
+
+    /**
+     * {@code docker run} (or podman) of the image with the engine's command as entrypoint and arguments:
+     * all GPUs, host IPC (PyTorch's shared memory), the port published on 127.0.0.1 only, the Hugging Face
+     * cache mounted, the environment passed with {@code -e}, and the container removed when it stops.
+     */
+    static List<String> run(String runtime, String name, String image, int port, Map<String, String> env,
+                            Path hostHfCache, List<String> serve) {
+        List<String> argv = new ArrayList<>(List.of(runtime, "run", "--rm", "--name", name));
+        if ("podman".equals(runtime)) {
+            argv.addAll(List.of("--device", "nvidia.com/gpu=all"));
+        } else {
+            argv.addAll(List.of("--gpus", "all"));
+        }
+        argv.addAll(List.of("--ipc=host", "-p", "127.0.0.1:" + port + ":" + port,
+                "-v", hostHfCache + ":" + CONTAINER_HF_CACHE));
+        env.forEach((k, v) -> argv.addAll(List.of("-e", k + "=" + v)));
+        argv.addAll(List.of("--entrypoint", serve.get(0), image));
+        argv.addAll(serve.subList(1, serve.size()));
+        return argv;
+    }
+
+    /** The container's name: {@code servebench-<hash>-<port>}, unique per start and recognisable in {@code docker ps}. */
+    static String name(ServerConfig server, int port) {
+        return "servebench-" + server.hash() + "-" + port;
+    }
+}

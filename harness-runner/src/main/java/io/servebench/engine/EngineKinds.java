@@ -1,0 +1,122 @@
+package io.servebench.engine;
+
+import io.servebench.sim.SimDialect;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The engine kinds a study can name, and the one place that knows each by its name. A new kind (TensorRT-LLM's
+ * {@code trtllm-serve}, llama.cpp's {@code llama-server}) is one more constant here and in {@link #ALL}: its
+ * serve command, version command, cache reset, usage statistics and, for {@code @ServerOptions}, its dialect.
+ */
+public final class EngineKinds {
+
+    /** vLLM's flags: {@code vllm serve}. */
+    static final FlagDialect VLLM_FLAGS = new FlagDialect("vLLM", List.of("vllm", "serve", FlagDialect.MODEL),
+            "--max-model-len", "--tensor-parallel-size", "--gpu-memory-utilization", "--max-num-seqs",
+            List.of("--enable-prefix-caching"), List.of("--no-enable-prefix-caching"),
+            (method, tokens) -> List.of("--speculative-config={\"method\":\"" + method + "\",\"num_speculative_tokens\":"
+                    + tokens + "}"));
+
+    /** SGLang's flags: {@code python3 -m sglang.launch_server}; the radix prefix cache is on by default. */
+    static final FlagDialect SGLANG_FLAGS = new FlagDialect("SGLang",
+            List.of("python3", "-m", "sglang.launch_server", "--model-path", FlagDialect.MODEL),
+            "--context-length", "--tp-size", "--mem-fraction-static", "--max-running-requests",
+            List.of(), List.of("--disable-radix-cache"), EngineKinds::sglangSpeculative);
+
+    /** vLLM, {@code vllm serve}; empties its prefix cache at {@code POST /reset_prefix_cache} (with {@code VLLM_SERVER_DEV_MODE=1}). */
+    public static final EngineKind VLLM = new ServerProgramKind("vllm", VLLM_FLAGS, List.of("--version"),
+            "reset_prefix_cache", true, SimDialect.VLLM);
+
+    /** SGLang, {@code python3 -m sglang.launch_server}; empties its prefix cache at {@code POST /flush_cache}. */
+    public static final EngineKind SGLANG = new ServerProgramKind("sglang", SGLANG_FLAGS,
+            List.of("-c", "import sglang; print(sglang.__version__)"), "flush_cache", true, SimDialect.SGLANG);
+
+    /** Any OpenAI-compatible server started from the study's argument list. */
+    public static final EngineKind COMMAND = new CommandKind("command");
+
+    /** A server already running at a URL. */
+    public static final EngineKind ENDPOINT = new EndpointKind("endpoint");
+
+    /** The simulated engine in the harness's JVM, the kind of a study without {@code @Engine}. */
+    public static final EngineKind SIM = new SimulatedKind("sim", VLLM_FLAGS, "reset_prefix_cache");
+
+    /** Every kind, in the order messages list them. */
+    public static final List<EngineKind> ALL = List.of(VLLM, SGLANG, COMMAND, ENDPOINT, SIM);
+
+    private EngineKinds() {
+    }
+
+    /** The kind of that name, if there is one. */
+    public static Optional<EngineKind> byName(String name) {
+        return ALL.stream().filter(k -> k.name().equals(name)).findFirst();
+    }
+
+    /**
+     * The kind of that name.
+     *
+     * @throws IllegalArgumentException naming the unknown kind and the kinds there are
+     */
+    public static EngineKind named(String name) {
+        return byName(name).orElseThrow(() -> new IllegalArgumentException(unknown(name)));
+    }
+
+    /** "unknown engine kind "x"; expected one of vllm, sglang, command, endpoint, sim". */
+    public static String unknown(String name) {
+        return "unknown engine kind \"" + name + "\"; expected one of " + String.join(", ", names());
+    }
+
+    /** Every kind's name. */
+    public static List<String> names() {
+        return ALL.stream().map(EngineKind::name).toList();
+    }
+
+    /** The kinds whose flags ServeBench knows, for messages: "vllm, sglang and sim". */
+    static String withDialect() {
+        return words(ALL.stream().filter(k -> k.dialect().isPresent()).map(EngineKind::name).toList(), "and");
+    }
+
+    /**
+     * Everything wrong with a study's {@code @Engine} setup for {@code kind}: attribute to message. The kind's own
+     * needs (a command, a URL) come first; then the attributes that belong to other kinds ({@code command} to
+     * {@link #COMMAND}, {@code url} to {@link #ENDPOINT}, {@code image} to the kinds started as processes).
+     */
+    public static Map<String, String> setupProblems(EngineKind kind, EngineSetup setup) {
+        Map<String, String> problems = new LinkedHashMap<>(kind.setupProblems(setup));
+        if (!setup.command().isEmpty() && kind != COMMAND) {
+            problems.putIfAbsent("command", "command is only for engine kind \"" + COMMAND.name() + "\"; this study's engine is \""
+                    + kind.name() + "\"");
+        }
+        if (!setup.url().isEmpty() && kind != ENDPOINT) {
+            problems.putIfAbsent("url", "url is only for engine kind \"" + ENDPOINT.name() + "\"; this study's engine is \""
+                    + kind.name() + "\"");
+        }
+        if (!setup.image().isEmpty() && !(kind instanceof ProcessKind)) {
+            problems.putIfAbsent("image", "image runs " + words(ALL.stream().filter(k -> k instanceof ProcessKind)
+                    .map(EngineKind::name).toList(), "or") + " engines in a container; engine \"" + kind.name()
+                    + "\" cannot use one");
+        }
+        return problems;
+    }
+
+    private static List<String> sglangSpeculative(String method, int tokens) {
+        String algorithm = switch (method) {
+            case "mtp" -> "NEXTN";
+            case "eagle" -> "EAGLE";
+            case "eagle3" -> "EAGLE3";
+            default -> throw new IllegalArgumentException("speculative = \"" + method + ":" + tokens
+                    + "\": SGLang has no " + method + " drafting under this option; write its flags in @Variant(flags)");
+        };
+        return List.of("--speculative-algorithm=" + algorithm, "--speculative-num-steps=" + tokens,
+                "--speculative-eagle-topk=1", "--speculative-num-draft-tokens=" + (tokens + 1));
+    }
+
+    /** "a", "a or b", "a, b or c". */
+    private static String words(List<String> items, String last) {
+        int n = items.size();
+        return n == 1 ? items.get(0) : String.join(", ", items.subList(0, n - 1)) + " " + last + " " + items.get(n - 1);
+    }
+}

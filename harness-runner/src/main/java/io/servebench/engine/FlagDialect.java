@@ -1,0 +1,93 @@
+package io.servebench.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.BiFunction;
+import java.util.regex.Pattern;
+
+/**
+ * The command line of one real engine: the command a person types to start it, and how it spells each
+ * typed {@code @ServerOptions} setting. Engine kinds that read these flags share one dialect (the simulated
+ * engine reads vLLM's).
+ *
+ * @param engineName         the engine as people name it, for reports: {@code vLLM}
+ * @param serveCommand       the program and the arguments before the flags, {@value #MODEL} standing for the model:
+ *                           {@code vllm serve {model}}
+ * @param maxModelLen        the flag of the longest sequence, {@code --max-model-len}
+ * @param tensorParallelSize the flag of the tensor-parallel degree
+ * @param gpuMemoryFraction  the flag of the share of GPU memory the engine may use
+ * @param maxNumSeqs         the flag of the most sequences in one batch
+ * @param prefixCachingOn    the arguments that turn prefix caching on (none where it is on by default)
+ * @param prefixCachingOff   the arguments that turn it off
+ * @param speculative        the arguments of speculative decoding for a method ({@code mtp}, {@code eagle}, ...) and
+ *                           its draft tokens; throws {@link IllegalArgumentException} for a method the engine lacks
+ */
+public record FlagDialect(String engineName, List<String> serveCommand, String maxModelLen, String tensorParallelSize,
+                          String gpuMemoryFraction, String maxNumSeqs, List<String> prefixCachingOn,
+                          List<String> prefixCachingOff, BiFunction<String, Integer, List<String>> speculative) {
+
+    /** Where the model goes in {@link #serveCommand()}. */
+    public static final String MODEL = "{model}";
+
+    /** Arguments a POSIX shell reads back unchanged without quotes. */
+    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./:=,@%+-]+");
+
+    public FlagDialect {
+        Objects.requireNonNull(engineName, "engineName");
+        serveCommand = List.copyOf(serveCommand);
+        prefixCachingOn = List.copyOf(prefixCachingOn);
+        prefixCachingOff = List.copyOf(prefixCachingOff);
+        Objects.requireNonNull(speculative, "speculative");
+    }
+
+    /** {@link #serveCommand()} for {@code model}, with {@code program} instead of its first word when not empty. */
+    List<String> serve(String program, String model) {
+        List<String> argv = new ArrayList<>(serveCommand.stream().map(a -> a.replace(MODEL, model)).toList());
+        if (!program.isEmpty()) {
+            argv.set(0, program);
+        }
+        return argv;
+    }
+
+    /**
+     * The shell command that starts this configuration by hand: {@code vllm serve MODEL --flag ...}, each argument
+     * quoted where a POSIX shell needs it (a JSON flag value does).
+     */
+    public String handRun(String model, List<String> args) {
+        List<String> argv = serve("", model);
+        argv.addAll(args);
+        return String.join(" ", argv.stream().map(FlagDialect::quote).toList());
+    }
+
+    /** The typed options as flags of this dialect, in the order of {@link ServerOptionsSpec}'s components. */
+    List<Flag> spell(ServerOptionsSpec o) {
+        List<String> args = new ArrayList<>();
+        if (o.maxModelLen() != null) {
+            args.add(maxModelLen + "=" + o.maxModelLen());
+        }
+        if (o.tensorParallelSize() != null) {
+            args.add(tensorParallelSize + "=" + o.tensorParallelSize());
+        }
+        if (o.gpuMemoryFraction() != null) {
+            args.add(gpuMemoryFraction + "=" + o.gpuMemoryFraction());
+        }
+        if (o.maxNumSeqs() != null) {
+            args.add(maxNumSeqs + "=" + o.maxNumSeqs());
+        }
+        if (o.prefixCaching() != null) {
+            args.addAll(o.prefixCaching() ? prefixCachingOn : prefixCachingOff);
+        }
+        if (o.speculative() != null) {
+            int colon = o.speculative().indexOf(':');
+            args.addAll(speculative.apply(o.speculative().substring(0, colon),
+                    Integer.parseInt(o.speculative().substring(colon + 1))));
+        }
+        return args.stream().map(a -> Flag.parse(a).orElseThrow()).toList();
+    }
+
+    /** {@code arg} as a POSIX shell reads it back: unchanged when plain, else in single quotes. */
+    static String quote(String arg) {
+        return PLAIN.matcher(arg).matches() ? arg : "'" + arg.replace("'", "'\\''") + "'";
+    }
+}

@@ -1,0 +1,54 @@
+package io.servebench.engine;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A kind started as a child process, on this machine or, when the study names an image, in a container. Every
+ * server listens on 127.0.0.1 (0.0.0.0 inside a container, published on 127.0.0.1 only) on a port ServeBench chose.
+ */
+interface ProcessKind extends EngineKind {
+
+    /**
+     * The engine's argument list listening on {@code host}:{@code port}, its flags last.
+     */
+    List<String> serve(ServerConfig server, String host, int port);
+
+    /** The version command of the engine installed on this machine, empty when there is none. */
+    List<String> programVersion(ServerConfig server);
+
+    @Override
+    default LaunchCommand launch(ServerConfig server, int port, String containerRuntime, Path hostHfCache) {
+        EngineSetup setup = server.setup();
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String entry : setup.env()) {
+            int eq = entry.indexOf('=');
+            env.put(entry.substring(0, eq), entry.substring(eq + 1));
+        }
+        Path workdir = setup.workdir().isEmpty() ? null : Path.of(setup.workdir());
+        if (setup.image().isEmpty()) {
+            return new LaunchCommand(serve(server, "127.0.0.1", port), env, workdir, port);
+        }
+        return Container.launch(server, port, containerRuntime, hostHfCache, serve(server, Container.HOST, port), env, workdir);
+    }
+
+    @Override
+    default List<String> versionCommand(ServerConfig server) {
+        return server.setup().image().isEmpty() ? programVersion(server) : List.of();
+    }
+
+    @Override
+    default RunningEngine start(ServerConfig server, EngineOptions options, Path log) throws EngineStartException {
+        return ProcessEngine.start(launch(server, ProcessEngine.freePort(), options.containerRuntime(), options.hfCache()),
+                server.model(), log, options.readyTimeout(), options.grace(), options.apiKey());
+    }
+
+    static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+}

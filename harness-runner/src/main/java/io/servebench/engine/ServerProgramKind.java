@@ -1,0 +1,49 @@
+package io.servebench.engine;
+
+import io.servebench.sim.SimDialect;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * An engine that is one program serving one model behind flags ServeBench knows (vLLM, SGLang): started as its
+ * dialect's serve command with {@code --host} and {@code --port}, asked for its version by a command of its own.
+ *
+ * @param name            the kind's name
+ * @param flags           its dialect; the first word of the serve command is the program, replaced by
+ *                        {@code @Engine(executable)}
+ * @param versionArgs     the arguments after the program that print its version
+ * @param resetPath       the {@code POST} path that empties its prefix cache, {@code null} for none
+ * @param continuousUsage whether it sends cumulative usage on every chunk when asked
+ * @param simDialect      the flags the simulated engine reads in its place
+ */
+record ServerProgramKind(String name, FlagDialect flags, List<String> versionArgs, String resetPath, boolean continuousUsage,
+                         SimDialect simDialect) implements ProcessKind {
+
+    @Override
+    public Optional<FlagDialect> dialect() {
+        return Optional.of(flags);
+    }
+
+    @Override
+    public Optional<String> cacheResetPath() {
+        return Optional.ofNullable(resetPath);
+    }
+
+    @Override
+    public Map<String, String> setupProblems(EngineSetup setup) {
+        return Map.of();
+    }
+
+    @Override
+    public List<String> serve(ServerConfig server, String host, int port) {
+        return ProcessKind.concat(ProcessKind.concat(flags.serve(server.setup().executable(), server.model()),
+                List.of("--host", host, "--port", Integer.toString(port))), server.args());
+    }
+
+    @Override
+    public List<String> programVersion(ServerConfig server) {
+        return ProcessKind.concat(List.of(flags.serve(server.setup().executable(), server.model()).get(0)), versionArgs);
+    }
+}

@@ -1,0 +1,48 @@
+package io.servebench.engine;
+
+import io.servebench.sim.SimDialect;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * ServeBench's simulated engine, run in the harness's JVM: it reads vLLM's flags (plus its own
+ * {@code --sim-acceptance-rate}), so its hand-run command is vLLM's.
+ *
+ * @param name    the kind's name
+ * @param flags   the dialect it reads, vLLM's
+ * @param resetPath the {@code POST} path that empties its prefix cache, vLLM's
+ */
+record SimulatedKind(String name, FlagDialect flags, String resetPath) implements EngineKind {
+
+    @Override
+    public Optional<FlagDialect> dialect() {
+        return Optional.of(flags);
+    }
+
+    @Override
+    public boolean continuousUsage() {
+        return true;
+    }
+
+    @Override
+    public Optional<String> cacheResetPath() {
+        return Optional.of(resetPath);
+    }
+
+    @Override
+    public SimDialect simDialect() {
+        return SimDialect.SIM;
+    }
+
+    @Override
+    public Map<String, String> setupProblems(EngineSetup setup) {
+        return Map.of();
+    }
+
+    @Override
+    public RunningEngine start(ServerConfig server, EngineOptions options, Path log) throws EngineStartException {
+        return SimulatedStarts.inProcess(server, simDialect(), options.seed(), log);
+    }
+}

@@ -1,0 +1,105 @@
+package io.servebench.engine;
+
+import io.servebench.sim.SimDialect;
+import io.servebench.sim.SimServer;
+import io.servebench.sim.SimSettings;
+import io.servebench.sim.SimulatedEngine;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.FileHandler;
+import java.util.logging.Formatter;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/**
+ * Starts the simulated engine for a server configuration, reading its flags in a {@link SimDialect}: in the
+ * harness's JVM, or as a process of its own ({@link SimServer}) started and stopped exactly like a real engine.
+ */
+final class SimulatedStarts {
+
+    private SimulatedStarts() {
+    }
+
+    /** The simulated engine as a child process, started and stopped like a real engine. */
+    static RunningEngine asProcess(ServerConfig server, SimDialect dialect, EngineOptions options, Path log)
+            throws EngineStartException {
+        int port = ProcessEngine.freePort();
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> argv = new ArrayList<>(List.of(javaBin, "-cp", System.getProperty("java.class.path"),
+                SimServer.class.getName(), server.model(), "--port", Integer.toString(port),
+                "--dialect", dialect.toString(), "--seed", Long.toString(options.seed())));
+        argv.addAll(server.args());
+        return ProcessEngine.start(new LaunchCommand(argv, Map.of(), null, port), server.model(), log,
+                options.readyTimeout(), options.grace(), null);
+    }
+
+    static RunningEngine inProcess(ServerConfig server, SimDialect dialect, long seed, Path log) throws EngineStartException {
+        SimSettings settings;
+        try {
+            settings = SimSettings.fromFlags(dialect, server.model(), server.args());
+        } catch (IllegalArgumentException e) {
+            throw new EngineStartException("simulated " + server.kind().name() + " rejects its flags: " + e.getMessage(), e);
+        }
+        // The in-process engine logs through java.util.logging: into this server's log, not onto the console.
+        Logger simLog = Logger.getLogger(SimulatedEngine.class.getPackageName());
+        FileHandler handler;
+        try {
+            Files.writeString(log, "simulated engine, " + server.kind().name() + " dialect: " + server.label() + System.lineSeparator());
+            handler = new FileHandler(log.toString(), true);
+        } catch (IOException e) {
+            throw new EngineStartException("cannot write the engine log " + log + ": " + e.getMessage(), e);
+        }
+        handler.setFormatter(new OneLineFormatter());
+        simLog.setUseParentHandlers(false);
+        simLog.addHandler(handler);
+        Runnable detachLog = () -> {
+            simLog.removeHandler(handler);
+            handler.close();
+        };
+        SimulatedEngine engine;
+        try {
+            engine = SimulatedEngine.start(settings, 0, seed);
+        } catch (IOException e) {
+            detachLog.run();
+            throw new EngineStartException("simulated " + server.kind().name() + " could not open its port: " + e.getMessage(), e);
+        }
+        Endpoint endpoint = new Endpoint(engine.baseUri(), engine.model(), engine.metricsUri());
+        return new RunningEngine() {
+            @Override
+            public Endpoint endpoint() {
+                return endpoint;
+            }
+
+            @Override
+            public String commandLine() {
+                return "simulated engine in the harness's JVM: " + server.label();
+            }
+
+            @Override
+            public void close() {
+                engine.close();
+                detachLog.run();
+            }
+        };
+    }
+
+    /** {@code 2026-11-30T03:21:04.123Z INFO message}: one line per record, as engine logs read. */
+    private static final class OneLineFormatter extends Formatter {
+        @Override
+        public String format(LogRecord record) {
+            StringBuilder line = new StringBuilder().append(record.getInstant()).append(' ').append(record.getLevel())
+                    .append(' ').append(formatMessage(record)).append(System.lineSeparator());
+            if (record.getThrown() != null) {
+                java.io.StringWriter trace = new java.io.StringWriter();
+                record.getThrown().printStackTrace(new java.io.PrintWriter(trace));
+                line.append(trace);
+            }
+            return line.toString();
+        }
+    }
+}

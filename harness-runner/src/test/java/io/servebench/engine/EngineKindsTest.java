@@ -1,0 +1,172 @@
+package io.servebench.engine;
+
+import io.servebench.results.ServeCommand;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * What each engine kind does: the exact argument lists ServeBench runs (what a reader of the README can type by hand),
+ * the commands the reports print, and the setups a study may give it.
+ */
+class EngineKindsTest {
+
+    private static final Path HF = Path.of("/data/hf");
+
+    private static List<Flag> flags(String... text) {
+        return java.util.Arrays.stream(text).map(t -> Flag.parse(t).orElseThrow()).toList();
+    }
+
+    private static EngineSetup setup(String executable, List<String> env, List<String> command, String image) {
+        return new EngineSetup(executable, env, "", command, "", image);
+    }
+
+    @Test
+    void vllmServe() {
+        ServerConfig server = new ServerConfig(EngineKinds.VLLM, "Qwen/Qwen3.5-9B",
+                flags("--reasoning-parser=qwen3", "--max-model-len 32768", "--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}"));
+        LaunchCommand c = server.kind().launch(server, 8123, "docker", HF);
+        assertThat(c.argv()).containsExactly("vllm", "serve", "Qwen/Qwen3.5-9B", "--host", "127.0.0.1", "--port", "8123",
+                "--max-model-len=32768", "--reasoning-parser=qwen3",
+                "--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}");
+        assertThat(c.env()).isEmpty();
+        assertThat(c.cleanup()).isEmpty();
+    }
+
+    @Test
+    void sglangLaunchServerWithExecutableAndEnvironment() {
+        ServerConfig server = new ServerConfig(EngineKinds.SGLANG, "Qwen/Qwen3.5-9B", flags("--context-length=32768"),
+                setup("/opt/venv/bin/python", List.of("CUDA_VISIBLE_DEVICES=1", "HF_TOKEN=hf_secret"), List.of(), ""));
+        LaunchCommand c = server.kind().launch(server, 30001, "docker", HF);
+        assertThat(c.argv()).containsExactly("/opt/venv/bin/python", "-m", "sglang.launch_server", "--model-path",
+                "Qwen/Qwen3.5-9B", "--host", "127.0.0.1", "--port", "30001", "--context-length=32768");
+        assertThat(c.env()).isEqualTo(Map.of("CUDA_VISIBLE_DEVICES", "1", "HF_TOKEN", "hf_secret"));
+        assertThat(c.display()).contains("HF_TOKEN=***").contains("CUDA_VISIBLE_DEVICES=1").doesNotContain("hf_secret");
+    }
+
+    @Test
+    void genericCommandFillsPlaceholders() {
+        ServerConfig server = new ServerConfig(EngineKinds.COMMAND, "/models/q.gguf", flags("--ctx-size=8192"),
+                setup("", List.of(), List.of("llama-server", "-m", "{model}", "--host", "{host}", "--port", "{port}",
+                        "--api-key", "sk-123"), ""));
+        LaunchCommand c = server.kind().launch(server, 9000, "docker", HF);
+        assertThat(c.argv()).containsExactly("llama-server", "-m", "/models/q.gguf", "--host", "127.0.0.1", "--port", "9000",
+                "--api-key", "sk-123", "--ctx-size=8192");
+        assertThat(c.display()).contains("--api-key *** ").doesNotContain("sk-123");
+    }
+
+    @Test
+    void dockerAndPodmanContainers() {
+        ServerConfig server = new ServerConfig(EngineKinds.VLLM, "Qwen/Qwen3.5-9B", flags("--max-model-len=32768"),
+                setup("", List.of("HF_TOKEN=hf_secret"), List.of(), "vllm/vllm-openai:v0.17.1"));
+        LaunchCommand docker = server.kind().launch(server, 8200, "docker", HF);
+        String name = "servebench-" + server.hash() + "-8200";
+        assertThat(docker.argv()).containsExactly("docker", "run", "--rm", "--name", name, "--gpus", "all", "--ipc=host",
+                "-p", "127.0.0.1:8200:8200", "-v", "/data/hf:/root/.cache/huggingface", "-e", "HF_TOKEN=hf_secret",
+                "--entrypoint", "vllm", "vllm/vllm-openai:v0.17.1",
+                "serve", "Qwen/Qwen3.5-9B", "--host", "0.0.0.0", "--port", "8200", "--max-model-len=32768");
+        assertThat(docker.cleanup()).containsExactly("docker", "rm", "-f", name);
+        assertThat(docker.env()).isEmpty();
+        assertThat(docker.display()).contains("HF_TOKEN=***").doesNotContain("hf_secret");
+
+        LaunchCommand podman = server.kind().launch(server, 8200, "podman", HF);
+        assertThat(podman.argv()).startsWith("podman", "run", "--rm", "--name", name, "--device", "nvidia.com/gpu=all");
+        assertThat(podman.cleanup()).containsExactly("podman", "rm", "-f", name);
+    }
+
+    @Test
+    void kindsThatAreNotProcessesAreRefused() {
+        ServerConfig endpoint = new ServerConfig(EngineKinds.ENDPOINT, "m", List.of());
+        assertThatThrownBy(() -> endpoint.kind().launch(endpoint, 1, "docker", HF))
+                .hasMessageContaining("\"endpoint\" is not started as a process");
+    }
+
+    @Test
+    void redactionMasksSecretsOnlyByTheirName() {
+        assertThat(Redaction.args(List.of("--api-key", "a", "--api-key=b", "--max-num-batched-tokens=8192", "--tokenizer", "t",
+                "OPENAI_API_KEY=c", "HF_TOKEN=d", "--hf-token", "e")))
+                .containsExactly("--api-key", "***", "--api-key=***", "--max-num-batched-tokens=8192", "--tokenizer", "t",
+                        "OPENAI_API_KEY=***", "HF_TOKEN=***", "--hf-token", "***");
+        assertThat(Redaction.env(Map.of("AWS_SECRET_ACCESS_KEY", "x"))).containsEntry("AWS_SECRET_ACCESS_KEY", "***");
+    }
+
+    @Test
+    void versionCommandsOfTheInstalledEngineNotOfAContainer() {
+        assertThat(EngineKinds.VLLM.versionCommand(new ServerConfig(EngineKinds.VLLM, "m", List.of())))
+                .containsExactly("vllm", "--version");
+        assertThat(EngineKinds.SGLANG.versionCommand(new ServerConfig(EngineKinds.SGLANG, "m", List.of(),
+                setup("/opt/venv/bin/python", List.of(), List.of(), ""))))
+                .containsExactly("/opt/venv/bin/python", "-c", "import sglang; print(sglang.__version__)");
+        assertThat(EngineKinds.VLLM.versionCommand(new ServerConfig(EngineKinds.VLLM, "m", List.of(),
+                setup("", List.of(), List.of(), "vllm/vllm-openai:v0.17.1")))).isEmpty();
+        assertThat(EngineKinds.COMMAND.versionCommand(new ServerConfig(EngineKinds.COMMAND, "m", List.of(),
+                setup("", List.of(), List.of("srv", "{port}"), "")))).isEmpty();
+    }
+
+    @Test
+    void serveCommandsAreTheDialectsAndQuoteWhatAShellWouldSplit() {
+        ServerConfig sglang = new ServerConfig(EngineKinds.SGLANG, "Qwen/Qwen3.5-9B",
+                flags("--chat-template=it's {x}", "--disable-radix-cache"));
+        EngineOptions simulated = EngineOptions.defaults(EngineOptions.Simulate.IN_PROCESS, 1);
+        EngineOptions real = EngineOptions.defaults(EngineOptions.Simulate.OFF, 1);
+        // the program the reports print is the one ServeBench starts: python3, not python
+        assertThat(Engines.serveCommand(sglang, simulated)).contains(new ServeCommand("python3 -m sglang.launch_server"
+                + " --model-path Qwen/Qwen3.5-9B '--chat-template=it'\\''s {x}' --disable-radix-cache", "SGLang", true));
+        assertThat(Engines.serveCommand(sglang, real).orElseThrow().simulated()).isFalse();
+        assertThat(sglang.kind().launch(sglang, 30000, "docker", HF).argv()).startsWith("python3");
+        // the simulated engine reads vLLM's flags: its command is vLLM's, and its numbers are simulated
+        ServerConfig sim = new ServerConfig(EngineKinds.SIM, "m", flags("--max-model-len=4096"));
+        assertThat(Engines.serveCommand(sim, real)).contains(new ServeCommand("vllm serve m --max-model-len=4096", "vLLM", true));
+        assertThat(Engines.serveCommand(new ServerConfig(EngineKinds.ENDPOINT, "m", List.of()), real)).isEmpty();
+    }
+
+    @Test
+    void theReferenceStudysRecommendationIsStudyMdsStep3Command() {
+        ServerConfig recommended = new ServerConfig(EngineKinds.VLLM, "Qwen/Qwen3.5-9B", flags("--reasoning-parser=qwen3",
+                "--max-model-len=32768", "--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}",
+                "--language-model-only", "--performance-mode=interactivity"));
+        // flags in the canonical (sorted) order in which a server configuration keeps them
+        assertThat(Engines.serveCommand(recommended, EngineOptions.defaults(EngineOptions.Simulate.OFF, 1)).orElseThrow()
+                .command()).isEqualTo("vllm serve Qwen/Qwen3.5-9B --language-model-only --max-model-len=32768"
+                + " --performance-mode=interactivity --reasoning-parser=qwen3"
+                + " '--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}'");
+    }
+
+    @Test
+    void aStudysEngineSetupMustFitItsKind() {
+        assertThat(EngineKinds.setupProblems(EngineKinds.COMMAND, setup("", List.of(), List.of(), "")))
+                .containsOnlyKeys("value").hasValueSatisfying(new org.assertj.core.api.Condition<>(
+                        m -> m.contains("needs command = {...}"), "needs a command"));
+        assertThat(EngineKinds.setupProblems(EngineKinds.COMMAND, setup("", List.of(), List.of("srv", "--port=8"), "")))
+                .containsEntry("command", "command has no {port} placeholder; expected the argument that sets the server's"
+                        + " port to contain {port}, e.g. \"--port\", \"{port}\"");
+        assertThat(EngineKinds.setupProblems(EngineKinds.ENDPOINT, EngineSetup.NONE)).containsEntry("value",
+                "engine kind \"endpoint\" needs url; expected the running server's base URL, e.g. url = \"http://127.0.0.1:8000\"");
+        assertThat(EngineKinds.setupProblems(EngineKinds.ENDPOINT, new EngineSetup("", List.of(), "", List.of(), "ftp://x", "")))
+                .containsKey("url");
+        assertThat(EngineKinds.setupProblems(EngineKinds.VLLM, setup("", List.of(), List.of("srv", "{port}"), "")))
+                .containsEntry("command", "command is only for engine kind \"command\"; this study's engine is \"vllm\"");
+        assertThat(EngineKinds.setupProblems(EngineKinds.SIM, new EngineSetup("", List.of(), "", List.of(), "http://h:1", "img")))
+                .containsEntry("url", "url is only for engine kind \"endpoint\"; this study's engine is \"sim\"")
+                .containsEntry("image", "image runs vllm, sglang or command engines in a container; engine \"sim\" cannot use one");
+        assertThat(EngineKinds.setupProblems(EngineKinds.SGLANG, setup("/bin/py", List.of("A=1"), List.of(), "img"))).isEmpty();
+    }
+
+    @Test
+    void everyKindIsFoundByItsNameAndAnUnknownNameListsThem() {
+        assertThat(EngineKinds.ALL).extracting(EngineKind::name).containsExactly("vllm", "sglang", "command", "endpoint", "sim");
+        EngineKinds.ALL.forEach(k -> assertThat(EngineKinds.named(k.name())).isSameAs(k));
+        assertThatThrownBy(() -> EngineKinds.named("trt"))
+                .hasMessage("unknown engine kind \"trt\"; expected one of vllm, sglang, command, endpoint, sim");
+        assertThat(EngineKinds.ALL).filteredOn(EngineKind::continuousUsage).extracting(EngineKind::name)
+                .containsExactly("vllm", "sglang", "sim");
+        assertThat(EngineKinds.SGLANG.cacheResetPath()).contains("flush_cache");
+        assertThat(EngineKinds.SIM.cacheResetPath()).contains("reset_prefix_cache");
+        assertThat(EngineKinds.ENDPOINT.cacheResetPath()).isEmpty();
+    }
+}
