@@ -24,7 +24,7 @@ class RunnerLoadOptionsTest {
     private static final String SECRET = "sk-do-not-write-me";
 
     private static boolean run(Path dir, Map<String, List<String>> overrides, ClientOptions client) throws Exception {
-        RunParams params = new RunParams(List.of("QuickStart\\.baseline"), overrides, 1, dir,
+        RunOptions params = new RunOptions(List.of("QuickStart\\.baseline"), overrides, 1, dir,
                 io.servebench.engine.EngineOptions.defaults(io.servebench.engine.EngineOptions.Simulate.OFF, 42), false, 42,
                 false, Duration.ZERO, io.servebench.plan.EngineOverrides.NONE, client,
                 io.servebench.reports.ReportLanguage.EN);

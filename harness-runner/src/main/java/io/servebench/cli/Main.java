@@ -2,7 +2,7 @@ package io.servebench.cli;
 
 import io.servebench.runner.RunnerException;
 import io.servebench.runner.ClientOptions;
-import io.servebench.runner.RunParams;
+import io.servebench.runner.RunOptions;
 import io.servebench.runner.Runner;
 import io.servebench.runner.ServeBenchVersion;
 import io.servebench.metrics.SloSpec;
@@ -100,8 +100,8 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--container-runtime", paramLabel = "docker|podman", description = "Runs studies that name an image (default: ${DEFAULT-VALUE}).")
     String containerRuntime = "docker";
 
-    @Option(names = "--quick", description = {"Shorten each trial to about " + RunParams.QUICK_SECONDS
-            + " s of load (at least " + RunParams.QUICK_MIN_REQUESTS + " requests):", "a first look, noisier than the declared workload."})
+    @Option(names = "--quick", description = {"Shorten each trial to about " + RunOptions.QUICK_SECONDS
+            + " s of load (at least " + RunOptions.QUICK_MIN_REQUESTS + " requests):", "a first look, noisier than the declared workload."})
     boolean quick;
 
     @Option(names = "--slo", paramLabel = "NAME=MS,...", description = "SLOs for goodput, in ms (ttft, tpot, itl, e2e), e.g. ttft=200,tpot=50; overrides the studies' @Slo bound by bound.")
@@ -155,7 +155,7 @@ public final class Main implements Callable<Integer> {
                 : Path.of("results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         ClientOptions client = new ClientOptions(apiKeyEnv, seconds("--connect-timeout", connectTimeoutSeconds),
                 seconds("--request-timeout", requestTimeoutSeconds));
-        RunParams run = new RunParams(includes, overrides, repetitions, dir, engineOptions(), quick, seed, freshServer,
+        RunOptions run = new RunOptions(includes, overrides, repetitions, dir, engineOptions(), quick, seed, freshServer,
                 Duration.ofMillis(Math.round(settleSeconds * 1000)),
                 new EngineOverrides(engineExe, engineEnv, engineWorkdir, engineUrl), client, ReportLanguage.of(lang));
         PrintWriter out = spec.commandLine().getOut();

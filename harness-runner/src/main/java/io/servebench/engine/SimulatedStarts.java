@@ -2,7 +2,7 @@ package io.servebench.engine;
 
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimServer;
-import io.servebench.sim.SimSettings;
+import io.servebench.sim.SimParams;
 import io.servebench.sim.SimulatedEngine;
 
 import java.io.IOException;
@@ -39,9 +39,9 @@ final class SimulatedStarts {
     }
 
     static RunningEngine inProcess(ServerConfig server, SimDialect dialect, long seed, Path log) throws EngineStartException {
-        SimSettings settings;
+        SimParams settings;
         try {
-            settings = SimSettings.fromFlags(dialect, server.model(), server.args());
+            settings = SimParams.fromFlags(dialect, server.model(), server.args());
         } catch (IllegalArgumentException e) {
             throw new EngineStartException("simulated " + server.kind().name() + " rejects its flags: " + e.getMessage(), e);
         }

@@ -12,7 +12,7 @@ import io.servebench.load.Target;
 import io.servebench.workload.RequestSpec;
 import io.servebench.metrics.MetricsAggregator;
 import io.servebench.results.Metric;
-import io.servebench.results.TrialMetrics;
+import io.servebench.results.RepetitionResult;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -79,7 +79,7 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
             long clientCpuNs = senderCpuNs + ioThreadCpuNs.values().stream().mapToLong(Long::longValue).sum();
             long allEvents = result.records().stream().mapToLong(r -> r.eventTimesNs().length).sum();
             List<RequestRecord> measured = result.records().stream().filter(r -> !r.warmup()).toList();
-            TrialMetrics metrics = new MetricsAggregator().aggregate(measured);
+            RepetitionResult metrics = new MetricsAggregator().aggregate(measured);
             TruthComparison truth = TruthComparison.of(measured, id -> server.awaitTruth(id, java.time.Duration.ofSeconds(2)));
             return report(measured, metrics, truth, server.peakStreams(), clientCpuNs, allEvents);
         }
@@ -102,7 +102,7 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
         return specs;
     }
 
-    private LoadCheckReport report(List<RequestRecord> measured, TrialMetrics metrics, TruthComparison truth,
+    private LoadCheckReport report(List<RequestRecord> measured, RepetitionResult metrics, TruthComparison truth,
                                    int serverPeakStreams, long clientCpuNs, long allEvents) {
         long[] sent = measured.stream().mapToLong(RequestRecord::sentNs).filter(s -> s != RequestRecord.NONE)
                 .sorted().toArray();

@@ -3,7 +3,7 @@ package io.servebench.metrics;
 import io.servebench.load.RequestRecord;
 import io.servebench.results.Distribution;
 import io.servebench.results.Metric;
-import io.servebench.results.TrialMetrics;
+import io.servebench.results.RepetitionResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -14,7 +14,7 @@ import java.util.OptionalDouble;
 import java.util.TreeMap;
 
 /**
- * Turns one repetition's request records into its {@link TrialMetrics}, exactly as DESIGN.md
+ * Turns one repetition's request records into its {@link RepetitionResult}, exactly as DESIGN.md
  * defines the metrics.
  *
  * <p>Choices DESIGN.md leaves open, made here:
@@ -32,7 +32,7 @@ import java.util.TreeMap;
  *       ITL samples of a request therefore always sum to {@code e − f}.</li>
  *   <li><b>Inter-chunk latency</b> keeps one sample {@code g} per token event after the first, zero
  *       gaps included: it describes what the client saw, and events that arrived together really
- *       were separate chunks received at once ({@link TrialMetrics#coalescedEvents()} counts them). A
+ *       were separate chunks received at once ({@link RepetitionResult#coalescedEvents()} counts them). A
  *       single event carrying several tokens is one chunk and one sample.</li>
  *   <li>The first arrival's tokens (the first token event and any event read with it) have no gap
  *       before them (TTFT covers it), so they add no ITL sample.</li>
@@ -72,7 +72,7 @@ public final class MetricsAggregator {
      * @throws IllegalArgumentException when a successful record's timestamps are out of order
      *                                  (e.g. a first token before the send), naming the request
      */
-    public TrialMetrics aggregate(List<RequestRecord> measured) {
+    public RepetitionResult aggregate(List<RequestRecord> measured) {
         return aggregate(measured, SloSpec.NONE);
     }
 
@@ -84,7 +84,7 @@ public final class MetricsAggregator {
      * @return the metrics; those without samples are absent
      * @throws IllegalArgumentException when a successful record's timestamps are out of order, naming the request
      */
-    public TrialMetrics aggregate(List<RequestRecord> measured, SloSpec slo) {
+    public RepetitionResult aggregate(List<RequestRecord> measured, SloSpec slo) {
         List<RequestRecord> records = measured.stream().filter(r -> !r.warmup()).toList();
         Map<Metric, SampleAccumulator> samples = new EnumMap<>(Metric.class);
         for (Metric m : Metric.values()) {
@@ -156,7 +156,7 @@ public final class MetricsAggregator {
                 distributions.put(metric.id(), d);
             }
         });
-        return new TrialMetrics(scalars, distributions, tokenEvents, coalesced, sources, errors);
+        return new RepetitionResult(scalars, distributions, tokenEvents, coalesced, sources, errors);
     }
 
     /** Whether a successful request meets every stated bound; {@code maxItlNs} is NaN when it had no ITL sample. */

@@ -11,5 +11,5 @@ import io.servebench.engine.ServerConfig;
  * @param server   the server configuration
  * @param workload the workload point
  */
-public record Trial(String id, String serverId, ServerConfig server, WorkloadPoint workload) {
+public record Trial(String id, String serverId, ServerConfig server, WorkloadParams workload) {
 }

@@ -6,10 +6,10 @@ import java.util.List;
  * The expanded run: every result block, the distinct trials that measure them (ordered so each server
  * configuration starts once), and those server configurations.
  */
-public record TrialPlan(List<BenchmarkPoint> points, List<Trial> trials) {
+public record TrialPlan(List<ResultBlock> blocks, List<Trial> trials) {
 
     public TrialPlan {
-        points = List.copyOf(points);
+        blocks = List.copyOf(blocks);
         trials = List.copyOf(trials);
     }
 
@@ -19,7 +19,7 @@ public record TrialPlan(List<BenchmarkPoint> points, List<Trial> trials) {
     }
 
     /** The result blocks a trial gives numbers to. */
-    public List<BenchmarkPoint> pointsOf(Trial trial) {
-        return points.stream().filter(p -> p.trial().id().equals(trial.id())).toList();
+    public List<ResultBlock> blocksOf(Trial trial) {
+        return blocks.stream().filter(p -> p.trial().id().equals(trial.id())).toList();
     }
 }

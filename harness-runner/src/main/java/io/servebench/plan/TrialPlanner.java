@@ -11,8 +11,8 @@ import io.servebench.study.Studies;
 import io.servebench.study.VariantDescriptor;
 import io.servebench.engine.ServerOptionsSpec;
 import io.servebench.study.StudyChecker;
-import io.servebench.study.WorkloadOption;
-import io.servebench.study.WorkloadSpec;
+import io.servebench.study.LoadOption;
+import io.servebench.study.WorkloadOptions;
 import io.servebench.workload.Datasets;
 
 import java.util.ArrayList;
@@ -26,7 +26,7 @@ import java.util.function.BiFunction;
 /**
  * Expands selected variants into result blocks and distinct trials. Settings resolve as JMH's do:
  * the command line ({@code -p}) first, then the variant method, then the class, then
- * {@link WorkloadSpec#DEFAULTS}. Each variant expands over the cartesian product of the parameters it uses: the
+ * {@link WorkloadOptions#DEFAULTS}. Each variant expands over the cartesian product of the parameters it uses: the
  * workload parameters ({@code rate}, {@code requests}, {@code warmup}, {@code concurrency},
  * {@code dataset}, {@code profile}) and the {@code @Param} fields its flags name as {@code ${field}}.
  */
@@ -35,7 +35,7 @@ public final class TrialPlanner {
     /** Workload settings that {@code -p} can set and a {@code @Param} field of that name expands. */
     public static final List<String> WORKLOAD_KEYS = java.util.stream.Stream.concat(
             java.util.stream.Stream.of("dataset", "profile", "rate", "concurrency", "requests", "warmup"),
-            WorkloadOption.keys().stream()).toList();
+            LoadOption.keys().stream()).toList();
 
     private static final List<String> PROFILES = List.copyOf(StudyChecker.PROFILES);
 
@@ -91,21 +91,21 @@ public final class TrialPlanner {
         // First pass: distinct (server, workload) pairs in order of appearance, and which blocks ask for each.
         Map<String, ServerConfig> servers = new LinkedHashMap<>();
         Map<String, List<String>> trialKeysByServer = new LinkedHashMap<>();
-        Map<String, WorkloadPoint> workloads = new LinkedHashMap<>();
-        List<Map.Entry<String, BenchmarkPoint>> blocks = new ArrayList<>();
+        Map<String, WorkloadParams> workloads = new LinkedHashMap<>();
+        List<Map.Entry<String, ResultBlock>> blocks = new ArrayList<>();
         for (Selection selection : selections) {
             StudyDescriptor study = selection.study();
             for (VariantDescriptor variant : selection.variants()) {
                 for (Map<String, String> values : expansion(study, variant)) {
                     ServerConfig server = server(study, variant, values);
-                    WorkloadPoint workload = workload(study, variant, values);
+                    WorkloadParams workload = workload(study, variant, values);
                     String trialKey = server.key() + "\n" + workload;
                     servers.putIfAbsent(server.key(), server);
                     List<String> keys = trialKeysByServer.computeIfAbsent(server.key(), k -> new ArrayList<>());
                     if (workloads.putIfAbsent(trialKey, workload) == null) {
                         keys.add(trialKey);
                     }
-                    blocks.add(Map.entry(trialKey, new BenchmarkPoint(study.className() + "." + variant.name(),
+                    blocks.add(Map.entry(trialKey, new ResultBlock(study.className() + "." + variant.name(),
                             study.className(), variant.name(), variant.group(), variant.baseline(), values, null,
                             variant.recommended())));
                 }
@@ -119,13 +119,13 @@ public final class TrialPlanner {
             ServerConfig server = servers.get(byServer.getKey());
             String serverId = String.format("s%02d-%s-%s", ++serverIndex, server.kind().name(), server.hash());
             for (String key : byServer.getValue()) {
-                WorkloadPoint workload = workloads.get(key);
+                WorkloadParams workload = workloads.get(key);
                 trials.put(key, new Trial(trialId(trials.size() + 1, server, workload), serverId, server, workload));
             }
         }
-        List<BenchmarkPoint> points = blocks.stream().map(e -> {
-            BenchmarkPoint p = e.getValue();
-            return new BenchmarkPoint(p.benchmark(), p.className(), p.variant(), p.group(), p.baseline(), p.paramValues(),
+        List<ResultBlock> points = blocks.stream().map(e -> {
+            ResultBlock p = e.getValue();
+            return new ResultBlock(p.benchmark(), p.className(), p.variant(), p.group(), p.baseline(), p.paramValues(),
                     trials.get(e.getKey()), p.recommended());
         }).toList();
         return new TrialPlan(points, List.copyOf(trials.values()));
@@ -187,8 +187,8 @@ public final class TrialPlanner {
                 engineOverrides.applyTo(Studies.effectiveSetup(study, variant)));
     }
 
-    private static WorkloadPoint workload(StudyDescriptor study, VariantDescriptor variant, Map<String, String> values) {
-        WorkloadSpec spec = WorkloadSpec.DEFAULTS.overriddenBy(Studies.effectiveWorkload(study, variant));
+    private static WorkloadParams workload(StudyDescriptor study, VariantDescriptor variant, Map<String, String> values) {
+        WorkloadOptions spec = WorkloadOptions.DEFAULTS.overriddenBy(Studies.effectiveWorkload(study, variant));
         for (Map.Entry<String, String> value : values.entrySet()) {
             if (WORKLOAD_KEYS.contains(value.getKey())) {
                 spec = spec.with(value.getKey(), value.getValue().strip());
@@ -199,19 +199,19 @@ public final class TrialPlanner {
             throw new IllegalArgumentException(study.className() + "." + variant.name() + " with " + values + ": "
                     + String.join("; ", misfits.values()));
         }
-        WorkloadPoint point = new WorkloadPoint(spec.dataset(), spec.profile(), spec.rate(), spec.concurrency(), spec.requests(),
-                spec.warmup(), LoadOptions.of(spec.options()));
+        WorkloadParams point = new WorkloadParams(spec.dataset(), spec.profile(), spec.rate(), spec.concurrency(), spec.requests(),
+                spec.warmup(), LoadOptionParams.of(spec.options()));
         // a rate that the profile does not use must not tell two trials apart (a sweep at "rate 4" and "rate 8")
-        return point.hasRate() ? point : new WorkloadPoint(point.dataset(), point.profile(), 0, point.concurrency(),
+        return point.hasRate() ? point : new WorkloadParams(point.dataset(), point.profile(), 0, point.concurrency(),
                 point.requests(), point.warmup(), point.options());
     }
 
-    private static String trialId(int index, ServerConfig server, WorkloadPoint workload) {
+    private static String trialId(int index, ServerConfig server, WorkloadParams workload) {
         String load = switch (workload.profile()) {
             case Profile.CONCURRENT -> "c" + workload.concurrency();
             case Profile.SYNCHRONOUS, Profile.THROUGHPUT -> workload.profile();
             case Profile.SWEEP -> "sweep" + workload.options().sweepRates();
-            default -> workload.profile() + "-" + WorkloadPoint.formatRate(workload.rate());
+            default -> workload.profile() + "-" + WorkloadParams.formatRate(workload.rate());
         };
         return String.format("t%02d-%s-%s-%s", index, server.kind().name(), server.hash(), load);
     }
@@ -224,7 +224,7 @@ public final class TrialPlanner {
                     : "unknown profile \"" + value + "\"; expected one of " + String.join(", ", PROFILES);
             case "rate" -> rateProblem(value);
             case "warmup", "concurrency", "requests" -> wholeNumberProblem(key, value);
-            default -> WorkloadOption.byKey(key).orElseThrow(() -> new IllegalStateException("no workload setting " + key))
+            default -> LoadOption.byKey(key).orElseThrow(() -> new IllegalStateException("no workload setting " + key))
                     .problem(value);
         };
         if (problem != null) {

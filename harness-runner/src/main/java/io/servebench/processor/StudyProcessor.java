@@ -9,8 +9,8 @@ import io.servebench.study.Problem;
 import io.servebench.study.StudyChecker;
 import io.servebench.study.StudyDescriptor;
 import io.servebench.study.VariantDescriptor;
-import io.servebench.study.WorkloadOption;
-import io.servebench.study.WorkloadSpec;
+import io.servebench.study.LoadOption;
+import io.servebench.study.WorkloadOptions;
 import io.servebench.metrics.SloSpec;
 
 import javax.annotation.processing.AbstractProcessor;
@@ -176,9 +176,9 @@ public final class StudyProcessor extends AbstractProcessor {
      * The settings written explicitly on a {@code @Workload}: unlike at run time, an explicit
      * {@code -1} is kept (and so reported), since only a left-out attribute means "not set".
      */
-    private WorkloadSpec workload(AnnotationMirror workload) {
+    private WorkloadOptions workload(AnnotationMirror workload) {
         if (workload == null) {
-            return WorkloadSpec.UNSET;
+            return WorkloadOptions.UNSET;
         }
         Map<? extends ExecutableElement, ? extends AnnotationValue> given = workload.getElementValues();
         String dataset = null;
@@ -200,14 +200,14 @@ public final class StudyProcessor extends AbstractProcessor {
                 default -> {
                     String name = entry.getKey().getSimpleName().toString();
                     // any other attribute is one this processor does not know (a newer annotation); javac checked it
-                    if (WorkloadOption.byKey(name).isPresent() && !"".equals(value)) {
-                        options.put(name, value instanceof Number n ? WorkloadOption.format(n.doubleValue())
+                    if (LoadOption.byKey(name).isPresent() && !"".equals(value)) {
+                        options.put(name, value instanceof Number n ? LoadOption.format(n.doubleValue())
                                 : String.valueOf(value));
                     }
                 }
             }
         }
-        return new WorkloadSpec(dataset, profile, rate, concurrency, requests, warmup, options);
+        return new WorkloadOptions(dataset, profile, rate, concurrency, requests, warmup, options);
     }
 
     private void report(Problem problem, StudyElements study) {

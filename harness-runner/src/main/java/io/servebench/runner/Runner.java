@@ -30,15 +30,15 @@ import io.servebench.reports.SummaryMarkdownWriter;
 import io.servebench.results.Metric;
 import io.servebench.results.RunResult;
 import io.servebench.results.ServerEnvironment;
-import io.servebench.results.TrialMetrics;
-import io.servebench.results.TrialResult;
-import io.servebench.plan.BenchmarkPoint;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.BlockResult;
+import io.servebench.plan.ResultBlock;
 import io.servebench.plan.EngineOverrides;
-import io.servebench.plan.LoadOptions;
+import io.servebench.plan.LoadOptionParams;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
 import io.servebench.plan.TrialPlanner;
-import io.servebench.plan.WorkloadPoint;
+import io.servebench.plan.WorkloadParams;
 import io.servebench.study.BenchmarkList;
 import io.servebench.study.Benchmark;
 import io.servebench.study.Slos;
@@ -80,7 +80,7 @@ import java.util.stream.Collectors;
  */
 public final class Runner {
 
-    private final RunParams params;
+    private final RunOptions params;
     private final PrintWriter out;
     private final Map<String, Dataset> datasets = new HashMap<>();
     private final java.util.Set<String> resetWarned = new java.util.HashSet<>();
@@ -93,21 +93,21 @@ public final class Runner {
     // read from the environment when the run starts; never printed or written
     private String apiKey;
 
-    public Runner(RunParams params, PrintWriter out) {
+    public Runner(RunOptions params, PrintWriter out) {
         this(params, out, SloSpec.NONE);
     }
 
     /** @param sloOverride SLOs from the command line ({@code --slo}), laid over each variant's {@code @Slo} */
-    public Runner(RunParams params, PrintWriter out, SloSpec sloOverride) {
+    public Runner(RunOptions params, PrintWriter out, SloSpec sloOverride) {
         this(params, out, sloOverride, System::getenv);
     }
 
     /** @param environment looks up environment variables (the API key's), {@code System::getenv} but in tests */
-    Runner(RunParams params, PrintWriter out, UnaryOperator<String> environment) {
+    Runner(RunOptions params, PrintWriter out, UnaryOperator<String> environment) {
         this(params, out, SloSpec.NONE, environment);
     }
 
-    private Runner(RunParams params, PrintWriter out, SloSpec sloOverride, UnaryOperator<String> environment) {
+    private Runner(RunOptions params, PrintWriter out, SloSpec sloOverride, UnaryOperator<String> environment) {
         this.params = params;
         this.out = out;
         this.sloOverride = sloOverride;
@@ -115,7 +115,7 @@ public final class Runner {
     }
 
     /** One measured load of a trial: the trial itself, or one step of a sweep. */
-    private record Step(String sweepStep, Double rate, List<TrialMetrics> repetitions) {
+    private record Step(String sweepStep, Double rate, List<RepetitionResult> repetitions) {
     }
 
     /** The benchmarks on the class path that the include patterns select, sorted. */
@@ -185,13 +185,13 @@ public final class Runner {
     public void printPlan() {
         TrialPlan plan = plan();
         for (Trial trial : plan.trials()) {
-            WorkloadPoint w = effective(trial.workload());
+            WorkloadParams w = effective(trial.workload());
             out.printf("%-34s %s | %s | %s%n", trial.id(), engineLabel(trial), w.label(),
-                    plan.pointsOf(trial).stream().map(Runner::pointLabel).collect(Collectors.joining(", "))
+                    plan.blocksOf(trial).stream().map(Runner::pointLabel).collect(Collectors.joining(", "))
                             + (w.resultBlocks() > 1 ? " (" + w.resultBlocks() + " result blocks each, one per sweep step)" : ""));
         }
         out.printf("%d result blocks from %d distinct trials%n",
-                plan.points().stream().mapToInt(p -> p.trial().workload().resultBlocks()).sum(), plan.trials().size());
+                plan.blocks().stream().mapToInt(p -> p.trial().workload().resultBlocks()).sum(), plan.trials().size());
         out.printf("%d trials, %d server starts%n", plan.trials().size(), serverStarts(plan));
     }
 
@@ -203,7 +203,7 @@ public final class Runner {
         return Engines.label(trial.server(), params.engines());
     }
 
-    private static String pointLabel(BenchmarkPoint p) {
+    private static String pointLabel(ResultBlock p) {
         String simple = p.className().substring(p.className().lastIndexOf('.') + 1) + "." + p.variant();
         return p.paramValues().isEmpty() ? simple : simple + p.paramValues();
     }
@@ -212,7 +212,7 @@ public final class Runner {
      * The workload as this run sends it: quick mode shortens it. Profiles without a rate or stream count
      * (synchronous, throughput, sweep) get quick mode's fewest requests per trial (or step).
      */
-    private WorkloadPoint effective(WorkloadPoint declared) {
+    private WorkloadParams effective(WorkloadParams declared) {
         double rateEquivalent = Profile.CONCURRENT.equals(declared.profile()) ? declared.concurrency()
                 : declared.hasRate() ? declared.rate() : 0;
         return declared.withRequests(params.requestsFor(declared.requests(), rateEquivalent));
@@ -308,11 +308,11 @@ public final class Runner {
                         if (Profile.SWEEP.equals(trial.workload().profile())) {
                             steps.addAll(sweep(m, trial, progress));
                         } else {
-                            List<TrialMetrics> reps = new ArrayList<>();
+                            List<RepetitionResult> reps = new ArrayList<>();
                             steps.add(new Step(null, null, reps));
                             for (int r = 1; r <= params.repetitions() && engine.failure().isEmpty(); r++) {
                                 String name = params.repetitions() > 1 ? trial.id() + "-r" + r : trial.id();
-                                WorkloadPoint w = effective(trial.workload());
+                                WorkloadParams w = effective(trial.workload());
                                 reps.add(measure(m, w, profile(w, r), name, progress + name));
                             }
                         }
@@ -327,7 +327,7 @@ public final class Runner {
                         out.printf("  %s: %s%n", trial.id(), died.lines().findFirst().orElse(died));
                     }
                 }
-                for (TrialResult block : results(plan.pointsOf(trial), measured, failures)) {
+                for (BlockResult block : results(plan.blocksOf(trial), measured, failures)) {
                     journal.append(block);
                 }
             }
@@ -335,7 +335,7 @@ public final class Runner {
             out.printf("  %s did not start: %s%n", first.serverId(), e.getMessage());
             for (Trial trial : trials) {
                 failures.put(trial.id(), "engine did not start: " + e.getMessage());
-                for (TrialResult block : results(plan.pointsOf(trial), measured, failures)) {
+                for (BlockResult block : results(plan.blocksOf(trial), measured, failures)) {
                     journal.append(block);
                 }
             }
@@ -366,7 +366,7 @@ public final class Runner {
      */
     private SloSpec slo(Trial trial, TrialPlan plan) {
         List<SloSpec> declared = new ArrayList<>();
-        for (BenchmarkPoint p : plan.pointsOf(trial)) {
+        for (ResultBlock p : plan.blocksOf(trial)) {
             try {
                 Class<?> study = Class.forName(p.className(), false, Thread.currentThread().getContextClassLoader());
                 declared.add(Slos.declared(study, p.variant()).overriddenBy(sloOverride));
@@ -402,7 +402,7 @@ public final class Runner {
      *
      * @param name the requests file's name
      */
-    private TrialMetrics measure(Measurement m, WorkloadPoint w, ArrivalProfile profile, String name, String progressLabel)
+    private RepetitionResult measure(Measurement m, WorkloadParams w, ArrivalProfile profile, String name, String progressLabel)
             throws IOException {
         LoadParams load = loadParams(m.engineKind(), w, profile);
         Iterator<RequestSpec> supply = dataset(w.dataset()).supply(params.seed());
@@ -412,7 +412,7 @@ public final class Runner {
             var after = before.isPresent() ? scrape(m.engine(), m.scrapeNoted()) : java.util.Optional.<PrometheusSnapshot>empty();
             RequestRecordWriter.writeTrial(params.outputDir(), name, result.records());
             List<RequestRecord> measuredRecords = result.records().stream().filter(r -> !r.warmup()).toList();
-            TrialMetrics metrics = new MetricsAggregator().aggregate(measuredRecords, m.slo());
+            RepetitionResult metrics = new MetricsAggregator().aggregate(measuredRecords, m.slo());
             if (before.isPresent() && after.isPresent()) {
                 // warm-up requests are in the server's counters too: its figures cover the whole repetition
                 metrics = metrics.withServerMetrics(ServerMetricsDelta.between(before.get(), after.get()));
@@ -430,11 +430,11 @@ public final class Runner {
      * same steps and their numbers can be pooled.
      */
     private List<Step> sweep(Measurement m, Trial trial, String progress) throws IOException {
-        WorkloadPoint w = effective(trial.workload());
+        WorkloadParams w = effective(trial.workload());
         int cap = w.options().maxConcurrency();
         int steps = w.resultBlocks();
         String format = "s%0" + Integer.toString(steps).length() + "d-%s";
-        List<List<TrialMetrics>> reps = new ArrayList<>();
+        List<List<RepetitionResult>> reps = new ArrayList<>();
         for (int i = 0; i < steps; i++) {
             reps.add(new ArrayList<>());
         }
@@ -447,7 +447,7 @@ public final class Runner {
                 String step = String.format(format, i + 1, i == 0 ? "synchronous" : i == 1 ? "throughput" : "constant");
                 names.add(step);
                 ArrivalProfile profile;
-                WorkloadPoint stepLoad = w;
+                WorkloadParams stepLoad = w;
                 if (i == 0) {
                     profile = new ArrivalProfile.Synchronous();
                 } else if (i == 1) {
@@ -457,7 +457,7 @@ public final class Runner {
                     profile = capped(new ArrivalProfile.Constant(rates[i - 2]), cap);
                 }
                 String name = trial.id() + "-" + step + suffix;
-                TrialMetrics metrics = measure(m, stepLoad, profile, name, progress + name);
+                RepetitionResult metrics = measure(m, stepLoad, profile, name, progress + name);
                 reps.get(i).add(metrics);
                 if (i == 1 && rates == null) {
                     rates = ratesBetween(requestRate(reps.get(0).get(0), "synchronous"), requestRate(metrics, "throughput"),
@@ -482,7 +482,7 @@ public final class Runner {
         return rates;
     }
 
-    private static double requestRate(TrialMetrics metrics, String step) {
+    private static double requestRate(RepetitionResult metrics, String step) {
         OptionalDouble rate = metrics.value(Metric.REQUEST_THROUGHPUT);
         if (rate.isEmpty() || !(rate.getAsDouble() > 0)) {
             throw new IllegalStateException("the sweep's " + step + " step measured no request throughput ("
@@ -493,8 +493,8 @@ public final class Runner {
     }
 
     /** The arrival profile of a (non-sweep) workload point; rate profiles draw from a seed per repetition. */
-    private ArrivalProfile profile(WorkloadPoint w, int repetition) {
-        LoadOptions o = w.options();
+    private ArrivalProfile profile(WorkloadParams w, int repetition) {
+        LoadOptionParams o = w.options();
         long seed = params.seed() + repetition;
         switch (w.profile()) {
             case Profile.CONCURRENT:
@@ -519,8 +519,8 @@ public final class Runner {
     }
 
     /** The client settings of one load: the run's (API key, timeouts) and the workload's. */
-    private LoadParams loadParams(EngineKind engineKind, WorkloadPoint w, ArrivalProfile profile) {
-        LoadOptions o = w.options();
+    private LoadParams loadParams(EngineKind engineKind, WorkloadParams w, ArrivalProfile profile) {
+        LoadOptionParams o = w.options();
         boolean continuousUsage = o.continuousUsage() != null ? o.continuousUsage() : engineKind.continuousUsage();
         return LoadParams.of(profile)
                 .withApi("completions".equals(o.api()) ? OpenAiApi.COMPLETIONS : OpenAiApi.CHAT)
@@ -555,12 +555,12 @@ public final class Runner {
         }
     }
 
-    private List<TrialResult> results(List<BenchmarkPoint> points, Map<String, List<Step>> measured,
+    private List<BlockResult> results(List<ResultBlock> points, Map<String, List<Step>> measured,
                                       Map<String, String> failures) {
-        List<TrialResult> results = new ArrayList<>();
-        for (BenchmarkPoint p : points) {
+        List<BlockResult> results = new ArrayList<>();
+        for (ResultBlock p : points) {
             Trial trial = p.trial();
-            WorkloadPoint w = effective(trial.workload());
+            WorkloadParams w = effective(trial.workload());
             String failure = failures.get(trial.id());
             List<Step> steps = measured.getOrDefault(trial.id(), List.of());
             if (failure == null && steps.isEmpty()) {
@@ -578,17 +578,17 @@ public final class Runner {
                 if (Profile.CONCURRENT.equals(w.profile())) {
                     blockParams.put("concurrency", Integer.toString(w.concurrency()));
                 } else if (w.hasRate()) {
-                    blockParams.put("rate", WorkloadPoint.formatRate(w.rate()));
+                    blockParams.put("rate", WorkloadParams.formatRate(w.rate()));
                 } else if (step.rate() != null) {
-                    blockParams.put("rate", WorkloadPoint.formatRate(step.rate()));
+                    blockParams.put("rate", WorkloadParams.formatRate(step.rate()));
                 }
                 blockParams.put("requests", Integer.toString(w.requests()));
                 blockParams.put("warmup", Integer.toString(w.warmup()));
                 blockParams.putAll(w.options().nonDefault());
                 if (step.sweepStep() != null) {
-                    blockParams.put(TrialResult.SWEEP_STEP, step.sweepStep());
+                    blockParams.put(BlockResult.SWEEP_STEP, step.sweepStep());
                 }
-                blockParams.put(TrialResult.FLAGS, String.join(" ", trial.server().args()));
+                blockParams.put(BlockResult.FLAGS, String.join(" ", trial.server().args()));
                 SloSpec slo = trialSlos.get(trial.id());
                 if (slo != null && slo.stated()) {
                     blockParams.put("slo", slo.toString());
@@ -599,7 +599,7 @@ public final class Runner {
                         blockParams.putIfAbsent(k, v);
                     }
                 });
-                results.add(new TrialResult(p.benchmark(), p.className(), p.variant(), p.group(), p.baseline(), blockParams,
+                results.add(new BlockResult(p.benchmark(), p.className(), p.variant(), p.group(), p.baseline(), blockParams,
                         trial.id(), trial.serverId(), step.repetitions(), failure, p.recommended(),
                         Engines.serveCommand(trial.server(), params.engines()).orElse(null)));
             }
@@ -610,7 +610,7 @@ public final class Runner {
     private void writeReports(TrialPlan plan, String startTime, Map<String, List<Step>> measured,
                               Map<String, String> failures) {
         RunResult result = new RunResult(startTime, ServeBenchVersion.get(), commandLine(), params.simulate(), params.quick(),
-                results(plan.points(), measured, failures), servers);
+                results(plan.blocks(), measured, failures), servers);
         try {
             new JmhJsonWriter().write(result, params.outputDir().resolve("results.json"));
             new SummaryMarkdownWriter(params.language()).write(result, params.outputDir().resolve("summary.md"));

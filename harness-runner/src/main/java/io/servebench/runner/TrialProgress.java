@@ -4,7 +4,7 @@ import io.servebench.load.LoadListener;
 import io.servebench.load.RequestRecord;
 import io.servebench.results.Metric;
 import io.servebench.results.Stat;
-import io.servebench.results.TrialMetrics;
+import io.servebench.results.RepetitionResult;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
@@ -52,7 +52,7 @@ final class TrialProgress implements LoadListener, AutoCloseable {
     }
 
     /** Ends the bar and prints the trial's headline numbers. */
-    void finish(TrialMetrics metrics) {
+    void finish(RepetitionResult metrics) {
         close();
         out.printf("%s: %d/%d ok, mean latency %s s, median TTFT %s ms, median ITL %s ms, %s tok/s%n", name,
                 total - failed.get(), total,

@@ -53,7 +53,7 @@ public final class ReflectiveStudyReader {
         return new StudyDescriptor(type.getName(), study.model(), study.description(),
                 engine == null ? StudyDescriptor.DEFAULT_ENGINE : engine.value(),
                 engine == null ? List.of() : List.of(engine.flags()),
-                workload == null ? WorkloadSpec.UNSET : WorkloadSpec.of(workload),
+                workload == null ? WorkloadOptions.UNSET : WorkloadOptions.of(workload),
                 params, variants, engine == null ? EngineSetup.NONE : EngineSetup.of(engine));
     }
 
@@ -68,7 +68,7 @@ public final class ReflectiveStudyReader {
         Workload workload = method.getAnnotation(Workload.class);
         return new VariantDescriptor(method.getName(), variant.group(), List.of(variant.flags()), variant.engine(),
                 method.isAnnotationPresent(Baseline.class),
-                workload == null ? WorkloadSpec.UNSET : WorkloadSpec.of(workload),
+                workload == null ? WorkloadOptions.UNSET : WorkloadOptions.of(workload),
                 method.isAnnotationPresent(Recommended.class));
     }
 }

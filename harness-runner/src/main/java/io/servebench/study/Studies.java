@@ -68,7 +68,7 @@ public final class Studies {
     }
 
     /** The variant's settings laid over the class's; unset settings stay {@code null}. */
-    public static WorkloadSpec effectiveWorkload(StudyDescriptor study, VariantDescriptor variant) {
+    public static WorkloadOptions effectiveWorkload(StudyDescriptor study, VariantDescriptor variant) {
         return study.workload().overriddenBy(variant.workload());
     }
 

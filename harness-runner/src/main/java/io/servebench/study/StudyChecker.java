@@ -153,7 +153,7 @@ public final class StudyChecker {
         }
     }
 
-    private static void checkWorkload(WorkloadSpec w, BiFunction<String, Integer, Location> at, List<Problem> problems) {
+    private static void checkWorkload(WorkloadOptions w, BiFunction<String, Integer, Location> at, List<Problem> problems) {
         if (w.profile() != null && !PROFILES.contains(w.profile())) {
             problems.add(new Problem(at.apply("profile", -1), "unknown profile \"" + w.profile()
                     + "\"; expected one of " + String.join(", ", PROFILES)));
@@ -162,7 +162,7 @@ public final class StudyChecker {
         checkSetting("concurrency", w.concurrency(), at, problems);
         checkSetting("requests", w.requests(), at, problems);
         checkSetting("warmup", w.warmup(), at, problems);
-        w.options().forEach((key, value) -> WorkloadOption.byKey(key).map(o -> o.problem(value))
+        w.options().forEach((key, value) -> LoadOption.byKey(key).map(o -> o.problem(value))
                 .ifPresent(problem -> problems.add(new Problem(at.apply(key, -1), problem))));
     }
 
@@ -172,8 +172,8 @@ public final class StudyChecker {
      */
     private static void checkCombination(StudyDescriptor study, int ordinal, List<Problem> problems) {
         VariantDescriptor variant = study.variants().get(ordinal);
-        WorkloadSpec effective = Studies.effectiveWorkload(study, variant);
-        String profile = effective.profile() == null ? WorkloadSpec.DEFAULTS.profile() : effective.profile();
+        WorkloadOptions effective = Studies.effectiveWorkload(study, variant);
+        String profile = effective.profile() == null ? WorkloadOptions.DEFAULTS.profile() : effective.profile();
         combinationProblems(profile, effective.options()).forEach((setting, message) -> {
             boolean onMethod = setting.equals("profile") ? variant.workload().profile() != null
                     : variant.workload().options().containsKey(setting);
@@ -194,29 +194,29 @@ public final class StudyChecker {
         Map<String, String> found = new java.util.LinkedHashMap<>();
         boolean rateProfile = List.of(Profile.CONSTANT, Profile.POISSON, Profile.GAMMA).contains(profile);
         boolean closedLoop = List.of(Profile.CONCURRENT, Profile.SYNCHRONOUS).contains(profile);
-        if (Profile.SWEEP.equals(profile) && !options.containsKey(WorkloadOption.SWEEP_RATES.key())) {
+        if (Profile.SWEEP.equals(profile) && !options.containsKey(LoadOption.SWEEP_RATES.key())) {
             found.put("profile", "profile sweep needs sweepRates; expected sweepRates = K, the number of constant rates"
                     + " to run between the synchronous and the throughput rate");
         }
-        if (options.containsKey(WorkloadOption.SWEEP_RATES.key()) && !Profile.SWEEP.equals(profile)) {
-            found.put(WorkloadOption.SWEEP_RATES.key(), "sweepRates applies only to profile sweep, but the profile is "
+        if (options.containsKey(LoadOption.SWEEP_RATES.key()) && !Profile.SWEEP.equals(profile)) {
+            found.put(LoadOption.SWEEP_RATES.key(), "sweepRates applies only to profile sweep, but the profile is "
                     + profile + "; expected it only with profile = Profile.SWEEP");
         }
-        if (options.containsKey(WorkloadOption.BURSTINESS.key()) && !Profile.GAMMA.equals(profile)) {
-            found.put(WorkloadOption.BURSTINESS.key(), "burstiness applies only to profile gamma, but the profile is "
+        if (options.containsKey(LoadOption.BURSTINESS.key()) && !Profile.GAMMA.equals(profile)) {
+            found.put(LoadOption.BURSTINESS.key(), "burstiness applies only to profile gamma, but the profile is "
                     + profile + "; expected it only with profile = Profile.GAMMA");
         }
-        if (options.containsKey(WorkloadOption.RAMP_UP_SECONDS.key()) && !rateProfile) {
-            found.put(WorkloadOption.RAMP_UP_SECONDS.key(), "rampUpSeconds applies only to the rate profiles constant,"
+        if (options.containsKey(LoadOption.RAMP_UP_SECONDS.key()) && !rateProfile) {
+            found.put(LoadOption.RAMP_UP_SECONDS.key(), "rampUpSeconds applies only to the rate profiles constant,"
                     + " poisson and gamma, but the profile is " + profile);
         }
-        if (options.containsKey(WorkloadOption.MAX_CONCURRENCY.key()) && closedLoop) {
-            found.put(WorkloadOption.MAX_CONCURRENCY.key(), "maxConcurrency caps open-loop profiles, but " + profile
+        if (options.containsKey(LoadOption.MAX_CONCURRENCY.key()) && closedLoop) {
+            found.put(LoadOption.MAX_CONCURRENCY.key(), "maxConcurrency caps open-loop profiles, but " + profile
                     + " is closed loop; expected concurrency = N for the number of streams instead");
         }
-        String warmupSeconds = options.get(WorkloadOption.WARMUP_SECONDS.key());
+        String warmupSeconds = options.get(LoadOption.WARMUP_SECONDS.key());
         if (Profile.THROUGHPUT.equals(profile) && warmupSeconds != null && !isZero(warmupSeconds)) {
-            found.put(WorkloadOption.WARMUP_SECONDS.key(), "warmupSeconds needs a profile that spreads requests over"
+            found.put(LoadOption.WARMUP_SECONDS.key(), "warmupSeconds needs a profile that spreads requests over"
                     + " time, but throughput sends every request at once; expected warmup = N requests instead");
         }
         return found;

@@ -16,13 +16,13 @@ import java.util.Optional;
  * @param description one line saying what the study is for, {@code ""} for none
  * @param engineKind  the class's engine kind as written ({@link #DEFAULT_ENGINE} when the class has no {@code @Engine})
  * @param engineFlags the class's engine flags as written
- * @param workload    the class's {@code @Workload} settings, {@link WorkloadSpec#UNSET} when it has none
+ * @param workload    the class's {@code @Workload} settings, {@link WorkloadOptions#UNSET} when it has none
  * @param params      the {@code @Param} fields in declaration order
  * @param variants    the {@code @Variant} methods in declaration order
  * @param engineSetup how the class's engine is started beyond kind and flags
  */
 public record StudyDescriptor(String className, String model, String description, String engineKind,
-                              List<String> engineFlags, WorkloadSpec workload, List<ParamSpec> params,
+                              List<String> engineFlags, WorkloadOptions workload, List<ParamSpec> params,
                               List<VariantDescriptor> variants, EngineSetup engineSetup) {
 
     /** The engine kind of a class without {@code @Engine}: the built-in simulated engine. */
@@ -42,7 +42,7 @@ public record StudyDescriptor(String className, String model, String description
 
     /** A study whose engine needs nothing beyond its kind and flags. */
     public StudyDescriptor(String className, String model, String description, String engineKind, List<String> engineFlags,
-                           WorkloadSpec workload, List<ParamSpec> params, List<VariantDescriptor> variants) {
+                           WorkloadOptions workload, List<ParamSpec> params, List<VariantDescriptor> variants) {
         this(className, model, description, engineKind, engineFlags, workload, params, variants, EngineSetup.NONE);
     }
 

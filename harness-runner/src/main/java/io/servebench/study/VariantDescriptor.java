@@ -12,11 +12,11 @@ import java.util.Objects;
  *                 {@link Studies#effectiveFlags(StudyDescriptor, VariantDescriptor)})
  * @param engine   the engine kind this variant switches to, {@code ""} for the class's
  * @param baseline whether the method carries {@code @Baseline}
- * @param workload the method's {@code @Workload} settings, {@link WorkloadSpec#UNSET} when it has none
+ * @param workload the method's {@code @Workload} settings, {@link WorkloadOptions#UNSET} when it has none
  * @param recommended whether the method carries {@code @Recommended}
  */
 public record VariantDescriptor(String name, String group, List<String> flags, String engine, boolean baseline,
-                                WorkloadSpec workload, boolean recommended) {
+                                WorkloadOptions workload, boolean recommended) {
 
     public VariantDescriptor {
         Objects.requireNonNull(name, "name");
@@ -28,7 +28,7 @@ public record VariantDescriptor(String name, String group, List<String> flags, S
 
     /** A variant without {@code @Recommended}. */
     public VariantDescriptor(String name, String group, List<String> flags, String engine, boolean baseline,
-                             WorkloadSpec workload) {
+                             WorkloadOptions workload) {
         this(name, group, flags, engine, baseline, workload, false);
     }
 }

@@ -1,7 +1,7 @@
 package io.servebench.engine;
 
 import io.servebench.sim.SimDialect;
-import io.servebench.sim.SimSettings;
+import io.servebench.sim.SimParams;
 import io.servebench.sim.SimulatedEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -115,7 +115,7 @@ class ProcessEngineTest {
 
     @Test
     void anEndpointIsWaitedForButNeverStopped(@TempDir Path dir) throws Exception {
-        try (SimulatedEngine sim = SimulatedEngine.start(SimSettings.fromFlags(SimDialect.VLLM, "m", List.of()), 0, 1)) {
+        try (SimulatedEngine sim = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, "m", List.of()), 0, 1)) {
             io.servebench.engine.ServerConfig server = new io.servebench.engine.ServerConfig(EngineKinds.ENDPOINT, "m", List.of(),
                     new io.servebench.engine.EngineSetup("", List.of(), "", List.of(), sim.baseUri() + "/v1", ""));
             RunningEngine engine = Engines.start(server, EngineOptions.defaults(EngineOptions.Simulate.OFF, 1), dir.resolve("e.log"));

@@ -4,7 +4,7 @@ import io.servebench.workload.RequestSpec;
 import io.servebench.metrics.MetricsAggregator;
 import io.servebench.results.Metric;
 import io.servebench.results.Stat;
-import io.servebench.results.TrialMetrics;
+import io.servebench.results.RepetitionResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -75,7 +75,7 @@ class LoadGeneratorStopsTest {
         RequestRecord last = records.get(5);
         assertThat(last.slotNs() - last.intendedNs()).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(150));
 
-        TrialMetrics metrics = new MetricsAggregator().aggregate(records);
+        RepetitionResult metrics = new MetricsAggregator().aggregate(records);
         double maxWaitMs = metrics.distribution(Metric.CLIENT_QUEUE_WAIT).orElseThrow().get(Stat.MAX);
         assertThat(maxWaitMs).isCloseTo((last.slotNs() - last.intendedNs()) / 1e6, within(maxWaitMs * 0.002 + 0.01));
         // latency from schedule includes the queue wait; latency from send does not

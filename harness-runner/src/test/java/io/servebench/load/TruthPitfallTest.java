@@ -5,7 +5,7 @@ import io.servebench.loadcheck.TruthComparison;
 import io.servebench.metrics.MetricsAggregator;
 import io.servebench.results.Distribution;
 import io.servebench.results.Metric;
-import io.servebench.results.TrialMetrics;
+import io.servebench.results.RepetitionResult;
 import io.servebench.truth.Script;
 import io.servebench.truth.TruthServer;
 import org.junit.jupiter.api.AfterEach;
@@ -45,7 +45,7 @@ class TruthPitfallTest {
     }
 
     /** Measured and true metrics of one run. */
-    private record Run(LoadResult load, TrialMetrics measured, TrialMetrics truth, TruthComparison comparison) {
+    private record Run(LoadResult load, RepetitionResult measured, RepetitionResult truth, TruthComparison comparison) {
         Distribution measured(Metric m) {
             return measured.distribution(m).orElseThrow(() -> new AssertionError("no measured " + m));
         }
@@ -236,20 +236,20 @@ class TruthPitfallTest {
 
     @Test
     void serverFailuresBecomeFailedRecordsAndErrorCounts() throws IOException {
-        TrialMetrics http500 = run(Script.defaults().withFailure(new Script.Failure.HttpError(500,
+        RepetitionResult http500 = run(Script.defaults().withFailure(new Script.Failure.HttpError(500,
                 "{\"object\":\"error\",\"message\":\"boom\"}")), 3).measured;
         stop();
-        TrialMetrics closed = run(Script.defaults().withTokensPerRequest(10)
+        RepetitionResult closed = run(Script.defaults().withTokensPerRequest(10)
                 .withFailure(new Script.Failure.CloseAfter(3)), 3).measured;
         stop();
-        TrialMetrics payload = run(Script.defaults().withTokensPerRequest(10)
+        RepetitionResult payload = run(Script.defaults().withTokensPerRequest(10)
                 .withFailure(new Script.Failure.ErrorPayload(3, "engine dead")), 3).measured;
 
         assertThat(http500.errorKinds()).containsExactlyEntriesOf(java.util.Map.of("http_500", 3L));
         assertThat(closed.errorKinds()).containsOnlyKeys("closed");
         assertThat(closed.errorKinds().get("closed")).isEqualTo(3L);
         assertThat(payload.errorKinds()).containsExactlyEntriesOf(java.util.Map.of("stream_error", 3L));
-        for (TrialMetrics m : List.of(http500, closed, payload)) {
+        for (RepetitionResult m : List.of(http500, closed, payload)) {
             assertThat(m.value(Metric.FAILED_REQUESTS)).hasValue(3);
             assertThat(m.value(Metric.SUCCESSFUL_REQUESTS)).hasValue(0);
             assertThat(m.distribution(Metric.TTFT)).isEmpty();

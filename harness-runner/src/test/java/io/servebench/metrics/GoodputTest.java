@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.TokenSource;
 import io.servebench.results.Metric;
-import io.servebench.results.TrialMetrics;
+import io.servebench.results.RepetitionResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -41,12 +41,12 @@ class GoodputTest {
 
     @Test
     void goodputCountsRequestsMeetingEveryStatedSloPerSecondOfTheWindow() {
-        TrialMetrics m = new MetricsAggregator().aggregate(records(), SloSpec.parse("ttft=200,itl=50"));
+        RepetitionResult m = new MetricsAggregator().aggregate(records(), SloSpec.parse("ttft=200,itl=50"));
         // only request 0 meets both; the window is 0 → 3.005 s (the failed request's done)
         assertThat(m.value(Metric.GOODPUT).orElseThrow()).isCloseTo(1 / 3.005, within(1e-9));
         assertThat(m.value(Metric.SLO_ATTAINMENT).orElseThrow()).isCloseTo(25.0, within(1e-9));
 
-        TrialMetrics ttftOnly = new MetricsAggregator().aggregate(records(), SloSpec.parse("ttft=200"));
+        RepetitionResult ttftOnly = new MetricsAggregator().aggregate(records(), SloSpec.parse("ttft=200"));
         assertThat(ttftOnly.value(Metric.SLO_ATTAINMENT).orElseThrow()).isCloseTo(50.0, within(1e-9));
         // TPOT of request 2 is 60 ms, of the others 10 ms; E2E is 200, 400 and 700 ms
         assertThat(new MetricsAggregator().aggregate(records(), SloSpec.parse("tpot=50,e2e=500"))
@@ -57,17 +57,17 @@ class GoodputTest {
 
     @Test
     void goodputIsAbsentWithoutAnSloNeverZero() {
-        TrialMetrics m = new MetricsAggregator().aggregate(records());
+        RepetitionResult m = new MetricsAggregator().aggregate(records());
         assertThat(m.value(Metric.GOODPUT)).isEmpty();
         assertThat(m.value(Metric.SLO_ATTAINMENT)).isEmpty();
         // with an SLO nobody meets, it is a real zero
-        TrialMetrics strict = new MetricsAggregator().aggregate(records(), SloSpec.parse("ttft=1"));
+        RepetitionResult strict = new MetricsAggregator().aggregate(records(), SloSpec.parse("ttft=1"));
         assertThat(strict.value(Metric.GOODPUT).orElseThrow()).isZero();
     }
 
     @Test
     void sendRatesAndEventsPerRead() {
-        TrialMetrics m = new MetricsAggregator().aggregate(records());
+        RepetitionResult m = new MetricsAggregator().aggregate(records());
         // 4 sends over 3 s
         assertThat(m.value(Metric.ACHIEVED_SEND_RATE).orElseThrow()).isCloseTo(1.0, within(1e-12));
         assertThat(m.value(Metric.SCHEDULED_SEND_RATE).orElseThrow()).isCloseTo(1.0, within(1e-12));

@@ -9,7 +9,7 @@ import io.servebench.load.TokenSource;
 import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
 import io.servebench.results.Metric;
-import io.servebench.results.TrialMetrics;
+import io.servebench.results.RepetitionResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +46,7 @@ class MetricsAggregatorTest {
                 done, 100, 0, TokenSource.EVENTS, new long[0], new int[0], TokenSource.EVENTS, 0, 0, 500, error);
     }
 
-    private static Distribution dist(TrialMetrics m, Metric metric) {
+    private static Distribution dist(RepetitionResult m, Metric metric) {
         return m.distribution(metric).orElseThrow(() -> new AssertionError(metric + " absent"));
     }
 
@@ -54,7 +54,7 @@ class MetricsAggregatorTest {
     void ttftUsesFirstTokenEventAndE2eUsesLastTokenEvent() {
         // the role-only chunk is not in the record; the first token event at +40 ms is f
         RequestRecord r = request(1, T0, T0, new long[] {T0 + 40 * MS, T0 + 50 * MS, T0 + 60 * MS}, new int[] {1, 1, 1});
-        TrialMetrics m = aggregator.aggregate(List.of(r));
+        RepetitionResult m = aggregator.aggregate(List.of(r));
 
         assertThat(dist(m, Metric.TTFT).mean()).isCloseTo(40.0, within(1e-9));
         assertThat(dist(m, Metric.TTFT).unit()).isEqualTo("ms");
@@ -68,7 +68,7 @@ class MetricsAggregatorTest {
         // 4 events; the last three carry 5 tokens each, 50 ms apart: 10 ms per token, never 0
         long[] times = {T0 + 100 * MS, T0 + 150 * MS, T0 + 200 * MS, T0 + 250 * MS};
         RequestRecord r = request(1, T0, T0, times, new int[] {1, 5, 5, 5});
-        TrialMetrics m = aggregator.aggregate(List.of(r));
+        RepetitionResult m = aggregator.aggregate(List.of(r));
 
         Distribution itl = dist(m, Metric.ITL);
         assertThat(itl.count()).isEqualTo(15);
@@ -88,7 +88,7 @@ class MetricsAggregatorTest {
         // events 2 and 3 were parsed from one read (same timestamp); the same holds for events 0 and 1
         long[] times = {T0 + 20 * MS, T0 + 20 * MS, T0 + 40 * MS, T0 + 40 * MS, T0 + 60 * MS};
         RequestRecord r = request(1, T0, T0, times, new int[] {1, 1, 1, 1, 1}, T0 + 20 * MS, 2);
-        TrialMetrics m = aggregator.aggregate(List.of(r));
+        RepetitionResult m = aggregator.aggregate(List.of(r));
 
         Distribution itl = dist(m, Metric.ITL);
         // arrival at 40 ms with 2 tokens → 2 × 10 ms; arrival at 60 ms with 1 token → 20 ms; first arrival none
@@ -109,7 +109,7 @@ class MetricsAggregatorTest {
         // reasoning tokens from +30 ms, first content token at +80 ms
         long[] times = {T0 + 30 * MS, T0 + 55 * MS, T0 + 80 * MS, T0 + 90 * MS};
         RequestRecord r = request(1, T0, T0, times, new int[] {1, 1, 1, 1}, T0 + 80 * MS, 0);
-        TrialMetrics m = aggregator.aggregate(List.of(r));
+        RepetitionResult m = aggregator.aggregate(List.of(r));
 
         assertThat(dist(m, Metric.TTFT).mean()).isCloseTo(30.0, within(1e-9));
         assertThat(dist(m, Metric.TIME_TO_FIRST_CONTENT).mean()).isCloseTo(80.0, within(1e-9));
@@ -125,7 +125,7 @@ class MetricsAggregatorTest {
             long sent = intended + lag;
             records.add(request(i, intended, sent, new long[] {sent + 30 * MS, sent + 40 * MS}, new int[] {1, 1}));
         }
-        TrialMetrics m = aggregator.aggregate(records);
+        RepetitionResult m = aggregator.aggregate(records);
 
         double meanLagMs = 7 * 5.5;
         assertThat(dist(m, Metric.SCHEDULE_LAG).mean()).isCloseTo(meanLagMs, within(1e-9));
@@ -138,7 +138,7 @@ class MetricsAggregatorTest {
     @Test
     void peakWindowLongerThanTheTrialIsAbsent() {
         RequestRecord r = request(1, T0, T0, new long[] {T0 + 100 * MS, T0 + 200 * MS}, new int[] {1, 1});
-        TrialMetrics m = aggregator.aggregate(List.of(r));
+        RepetitionResult m = aggregator.aggregate(List.of(r));
 
         assertThat(m.value(Metric.DURATION).getAsDouble()).isLessThan(1.0);
         assertThat(m.value(Metric.PEAK_OUTPUT_THROUGHPUT)).isEmpty();
@@ -156,7 +156,7 @@ class MetricsAggregatorTest {
             ones[i] = 1;
         }
         RequestRecord steady = request(2, T0, T0, spread, ones);
-        TrialMetrics m = aggregator.aggregate(List.of(burst, steady));
+        RepetitionResult m = aggregator.aggregate(List.of(burst, steady));
 
         // the best 1 s window holds the burst and at most 5 of the steady tokens: ≤ 205 tok/s, not 200 / 0 s
         double peak = m.value(Metric.PEAK_OUTPUT_THROUGHPUT).getAsDouble();
@@ -169,7 +169,7 @@ class MetricsAggregatorTest {
         // tokens only near the end: a window may not stick out past the last completion
         RequestRecord r = request(1, T0, T0, new long[] {T0 + 100 * MS, T0 + 1900 * MS, T0 + 1950 * MS, T0 + 2000 * MS},
                 new int[] {1, 10, 10, 10});
-        TrialMetrics m = aggregator.aggregate(List.of(r));
+        RepetitionResult m = aggregator.aggregate(List.of(r));
         assertThat(m.value(Metric.PEAK_OUTPUT_THROUGHPUT)).hasValue(30.0);
     }
 
@@ -179,7 +179,7 @@ class MetricsAggregatorTest {
         RequestRecord a = request(1, T0, T0 + 500 * MS, new long[] {T0 + 600 * MS, T0 + 700 * MS}, new int[] {1, 3});
         RequestRecord b = request(2, T0 + 1000 * MS, T0 + 1000 * MS, new long[] {T0 + 1500 * MS, T0 + 1999 * MS},
                 new int[] {2, 2});
-        TrialMetrics m = aggregator.aggregate(List.of(a, b));
+        RepetitionResult m = aggregator.aggregate(List.of(a, b));
 
         assertThat(m.value(Metric.DURATION).getAsDouble()).isCloseTo(2.0, within(1e-12));
         assertThat(m.value(Metric.REQUEST_THROUGHPUT).getAsDouble()).isCloseTo(1.0, within(1e-12));
@@ -192,7 +192,7 @@ class MetricsAggregatorTest {
         // a: in flight [0, 1 s + 1 ms); b: [0.5 s, 1.5 s + 1 ms); window [0, 1.501 s]
         RequestRecord a = request(1, T0, T0, new long[] {T0 + 1000 * MS}, new int[] {1});
         RequestRecord b = request(2, T0 + 500 * MS, T0 + 500 * MS, new long[] {T0 + 1500 * MS}, new int[] {1});
-        TrialMetrics m = aggregator.aggregate(List.of(a, b));
+        RepetitionResult m = aggregator.aggregate(List.of(a, b));
 
         assertThat(m.value(Metric.MAX_CONCURRENCY)).hasValue(2.0);
         double expected = (1.001 + 1.001) / 1.501;
@@ -204,7 +204,7 @@ class MetricsAggregatorTest {
         RequestRecord ok = request(1, T0, T0, new long[] {T0 + 10 * MS, T0 + 20 * MS}, new int[] {1, 1});
         RequestRecord bad = failed(2, T0, T0, T0 + 5 * S, "http_500: internal error");
         RequestRecord timeout = failed(3, T0, T0, T0 + 9 * S, "timeout");
-        TrialMetrics m = aggregator.aggregate(List.of(ok, bad, timeout));
+        RepetitionResult m = aggregator.aggregate(List.of(ok, bad, timeout));
 
         assertThat(m.value(Metric.SUCCESSFUL_REQUESTS)).hasValue(1.0);
         assertThat(m.value(Metric.FAILED_REQUESTS)).hasValue(2.0);
@@ -221,11 +221,11 @@ class MetricsAggregatorTest {
     void metricsWithoutSamplesAreAbsentNotZero() {
         // single-token outputs: no TPOT, no ITL; all requests failed: no latency at all
         RequestRecord one = request(1, T0, T0, new long[] {T0 + 10 * MS}, new int[] {1});
-        TrialMetrics m = aggregator.aggregate(List.of(one));
+        RepetitionResult m = aggregator.aggregate(List.of(one));
         assertThat(m.distribution(Metric.TPOT)).isEmpty();
         assertThat(m.distribution(Metric.ITL)).isEmpty();
 
-        TrialMetrics allFailed = aggregator.aggregate(List.of(failed(1, T0, T0, T0 + S, "connect: refused")));
+        RepetitionResult allFailed = aggregator.aggregate(List.of(failed(1, T0, T0, T0 + S, "connect: refused")));
         assertThat(allFailed.distributions()).isEmpty();
         assertThat(allFailed.value(Metric.SUCCESSFUL_REQUESTS)).hasValue(0.0);
     }
@@ -235,7 +235,7 @@ class MetricsAggregatorTest {
         RequestRecord ok = request(1, T0, T0, new long[] {T0 + 10 * MS}, new int[] {1});
         RequestRecord warm = new RequestRecord(0, true, 0, 0, 10 * MS, 10 * MS, 10 * MS, 11 * MS, 5, 1,
                 TokenSource.USAGE, new long[] {10 * MS}, new int[] {1}, TokenSource.USAGE, 1, 0, 200, null);
-        TrialMetrics m = aggregator.aggregate(List.of(warm, ok));
+        RepetitionResult m = aggregator.aggregate(List.of(warm, ok));
         assertThat(m.value(Metric.SUCCESSFUL_REQUESTS)).hasValue(1.0);
         assertThat(m.value(Metric.DURATION).getAsDouble()).isCloseTo(0.011, within(1e-12));
     }
@@ -276,7 +276,7 @@ class MetricsAggregatorTest {
     @Test
     void customPeakWindow() {
         RequestRecord r = request(1, T0, T0, new long[] {T0 + 100 * MS, T0 + 150 * MS, T0 + 400 * MS}, new int[] {4, 4, 4});
-        TrialMetrics m = new MetricsAggregator(Duration.ofMillis(100)).aggregate(List.of(r));
+        RepetitionResult m = new MetricsAggregator(Duration.ofMillis(100)).aggregate(List.of(r));
         assertThat(m.value(Metric.PEAK_OUTPUT_THROUGHPUT)).hasValue(80.0); // 8 tokens in 0.1 s
     }
 }

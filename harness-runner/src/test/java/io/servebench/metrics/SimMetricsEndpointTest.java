@@ -7,7 +7,7 @@ import io.servebench.results.ServerMetric;
 import io.servebench.sim.GroundTruth;
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimHttp;
-import io.servebench.sim.SimSettings;
+import io.servebench.sim.SimParams;
 import io.servebench.sim.SimulatedEngine;
 import java.io.IOException;
 import java.util.List;
@@ -23,7 +23,7 @@ class SimMetricsEndpointTest {
 
     @Test
     void countersAgreeWithWhatTheEngineDid() throws IOException {
-        try (SimulatedEngine engine = SimulatedEngine.start(SimSettings.fromFlags(SimDialect.VLLM, MODEL, FLAGS),
+        try (SimulatedEngine engine = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, MODEL, FLAGS),
                 0, 11)) {
             assertThat(engine.metricsUri()).isEqualTo(engine.baseUri().resolve("/metrics"));
             PrometheusScraper scraper = new PrometheusScraper();
@@ -72,7 +72,7 @@ class SimMetricsEndpointTest {
 
     @Test
     void resettingThePrefixCacheMakesTheNextPromptComputeItsPrefixAgain() throws IOException {
-        try (SimulatedEngine engine = SimulatedEngine.start(SimSettings.fromFlags(SimDialect.VLLM, MODEL, FLAGS),
+        try (SimulatedEngine engine = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, MODEL, FLAGS),
                 0, 12)) {
             String prompt = SimHttp.words(120, "cache");
             String body = SimHttp.chat(prompt, "\"max_tokens\":4,\"min_tokens\":4,\"stream\":true");

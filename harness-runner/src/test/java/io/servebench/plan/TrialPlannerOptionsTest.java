@@ -2,9 +2,9 @@ package io.servebench.plan;
 
 import io.servebench.study.StudyDescriptor;
 import io.servebench.study.VariantDescriptor;
-import io.servebench.study.WorkloadOption;
-import io.servebench.study.WorkloadSpec;
-import io.servebench.results.TrialResult;
+import io.servebench.study.LoadOption;
+import io.servebench.study.WorkloadOptions;
+import io.servebench.results.BlockResult;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -16,14 +16,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The load options through {@code @Workload} levels and {@code -p} overrides into workload points. */
 class TrialPlannerOptionsTest {
 
-    private static StudyDescriptor study(WorkloadSpec classLevel, WorkloadSpec methodLevel) {
+    private static StudyDescriptor study(WorkloadOptions classLevel, WorkloadOptions methodLevel) {
         return new StudyDescriptor("x.S", "m", "", "vllm", List.of(), classLevel, List.of(),
-                List.of(new VariantDescriptor("baseline", "", List.of(), "", true, WorkloadSpec.UNSET),
+                List.of(new VariantDescriptor("baseline", "", List.of(), "", true, WorkloadOptions.UNSET),
                         new VariantDescriptor("other", "", List.of("--x"), "", false, methodLevel)));
     }
 
-    private static WorkloadSpec spec(String profile, Map<String, String> options) {
-        return new WorkloadSpec("synthetic-sharegpt", profile, 8.0, null, 100, null, options);
+    private static WorkloadOptions spec(String profile, Map<String, String> options) {
+        return new WorkloadOptions("synthetic-sharegpt", profile, 8.0, null, 100, null, options);
     }
 
     private static TrialPlan plan(Map<String, List<String>> overrides, StudyDescriptor study) {
@@ -33,10 +33,10 @@ class TrialPlannerOptionsTest {
     @Test
     void methodOptionsOverrideClassOptionsOneByOne() {
         StudyDescriptor s = study(spec("gamma", Map.of("burstiness", "0.5", "maxConcurrency", "16")),
-                new WorkloadSpec(null, null, null, null, null, null, Map.of("maxConcurrency", "4")));
+                new WorkloadOptions(null, null, null, null, null, null, Map.of("maxConcurrency", "4")));
         TrialPlan plan = plan(Map.of(), s);
-        LoadOptions base = plan.points().get(0).trial().workload().options();
-        LoadOptions other = plan.points().get(1).trial().workload().options();
+        LoadOptionParams base = plan.blocks().get(0).trial().workload().options();
+        LoadOptionParams other = plan.blocks().get(1).trial().workload().options();
         assertThat(base.burstiness()).isEqualTo(0.5);
         assertThat(base.maxConcurrency()).isEqualTo(16);
         assertThat(other.burstiness()).isEqualTo(0.5);
@@ -45,15 +45,15 @@ class TrialPlannerOptionsTest {
 
     @Test
     void minusPSetsEveryNewSettingAndExpandsOverItsValues() {
-        StudyDescriptor s = study(spec("constant", Map.of()), WorkloadSpec.UNSET);
+        StudyDescriptor s = study(spec("constant", Map.of()), WorkloadOptions.UNSET);
         TrialPlan plan = plan(Map.of("profile", List.of("gamma"), "burstiness", List.of("0.5", "2"),
                 "rampUpSeconds", List.of("10"), "maxConcurrency", List.of("8"), "durationSeconds", List.of("60"),
                 "maxErrors", List.of("3"), "warmupSeconds", List.of("5"), "api", List.of("completions"),
                 "extraBody", List.of("{\"temperature\":0,\"seed\":1}"), "continuousUsage", List.of("false")), s);
         // 2 variants x 2 burstiness values
         assertThat(plan.trials()).hasSize(4);
-        LoadOptions o = plan.trials().get(0).workload().options();
-        assertThat(o).isEqualTo(new LoadOptions(5, 0.5, 10, 8, 60, 3, 0, "completions", "{\"temperature\":0,\"seed\":1}", false));
+        LoadOptionParams o = plan.trials().get(0).workload().options();
+        assertThat(o).isEqualTo(new LoadOptionParams(5, 0.5, 10, 8, 60, 3, 0, "completions", "{\"temperature\":0,\"seed\":1}", false));
         assertThat(plan.trials().get(1).workload().options().burstiness()).isEqualTo(2);
         assertThat(plan.trials().get(0).workload().label()).contains("burstiness=0.5").contains("maxConcurrency=8");
     }
@@ -66,17 +66,17 @@ class TrialPlannerOptionsTest {
                 .hasMessageContaining("which the client controls");
         assertThatThrownBy(() -> new TrialPlanner(Map.of("api", List.of("responses"))))
                 .hasMessageContaining("expected chat or completions");
-        assertThatThrownBy(() -> plan(Map.of("profile", List.of("sweep")), study(spec("constant", Map.of()), WorkloadSpec.UNSET)))
+        assertThatThrownBy(() -> plan(Map.of("profile", List.of("sweep")), study(spec("constant", Map.of()), WorkloadOptions.UNSET)))
                 .hasMessageContaining("profile sweep needs sweepRates");
-        assertThatThrownBy(() -> plan(Map.of("burstiness", List.of("2")), study(spec("constant", Map.of()), WorkloadSpec.UNSET)))
+        assertThatThrownBy(() -> plan(Map.of("burstiness", List.of("2")), study(spec("constant", Map.of()), WorkloadOptions.UNSET)))
                 .hasMessageContaining("burstiness applies only to profile gamma, but the profile is constant");
     }
 
     @Test
     void aSweepIgnoresTheRateSoRatesOfOneSweepAreOneTrialOfSweepRatesPlusTwoBlocks() {
-        StudyDescriptor s = study(spec("sweep", Map.of("sweepRates", "3")), WorkloadSpec.UNSET);
+        StudyDescriptor s = study(spec("sweep", Map.of("sweepRates", "3")), WorkloadOptions.UNSET);
         TrialPlan plan = plan(Map.of("rate", List.of("1", "8")), s);
-        assertThat(plan.points()).hasSize(4);
+        assertThat(plan.blocks()).hasSize(4);
         assertThat(plan.trials()).hasSize(2);
         assertThat(plan.trials()).allSatisfy(t -> {
             assertThat(t.workload().resultBlocks()).isEqualTo(5);
@@ -87,6 +87,6 @@ class TrialPlannerOptionsTest {
 
     @Test
     void theReportsKnowEveryOptionAsAStandardParam() {
-        assertThat(TrialResult.LOAD_OPTION_PARAMS).containsExactlyElementsOf(WorkloadOption.keys());
+        assertThat(BlockResult.LOAD_OPTION_PARAMS).containsExactlyElementsOf(LoadOption.keys());
     }
 }

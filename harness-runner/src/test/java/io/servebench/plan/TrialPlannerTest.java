@@ -5,7 +5,7 @@ import io.servebench.engine.ServerConfig;
 import io.servebench.study.ParamSpec;
 import io.servebench.study.StudyDescriptor;
 import io.servebench.study.VariantDescriptor;
-import io.servebench.study.WorkloadSpec;
+import io.servebench.study.WorkloadOptions;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -16,18 +16,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class TrialPlannerTest {
 
-    private static final WorkloadSpec AT_8 = new WorkloadSpec("synthetic-sharegpt", "constant", 8.0, null, 100, null);
+    private static final WorkloadOptions AT_8 = new WorkloadOptions("synthetic-sharegpt", "constant", 8.0, null, 100, null);
     private static final List<String> BASE = List.of("--reasoning-parser=qwen3", "--max-model-len=32768");
 
     private static VariantDescriptor variant(String name, String group, boolean baseline, String... flags) {
-        return new VariantDescriptor(name, group, List.of(flags), "", baseline, WorkloadSpec.UNSET);
+        return new VariantDescriptor(name, group, List.of(flags), "", baseline, WorkloadOptions.UNSET);
     }
 
     private static StudyDescriptor tuning() {
         return new StudyDescriptor("x.Tuning", "m", "", "vllm", BASE, AT_8,
                 List.of(new ParamSpec("maxNumSeqs", "int", List.of("128", "256"))),
                 List.of(variant("baseline", "", true),
-                        new VariantDescriptor("sglang", "engine", List.of("--context-length=32768"), "sglang", false, WorkloadSpec.UNSET),
+                        new VariantDescriptor("sglang", "engine", List.of("--context-length=32768"), "sglang", false, WorkloadOptions.UNSET),
                         variant("seqs", "max-num-seqs", false, "--max-num-seqs=${maxNumSeqs}"),
                         variant("spec", "spec", false, "--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}",
                                 "--performance-mode=interactivity")));
@@ -50,23 +50,23 @@ class TrialPlannerTest {
     @Test
     void variantsExpandOnlyOverTheParamsTheyUse() {
         TrialPlan plan = plan(Map.of(), tuning());
-        assertThat(plan.points()).extracting(p -> p.variant() + p.paramValues())
+        assertThat(plan.blocks()).extracting(p -> p.variant() + p.paramValues())
                 .containsExactly("baseline{}", "sglang{}", "seqs{maxNumSeqs=128}", "seqs{maxNumSeqs=256}", "spec{}");
-        assertThat(plan.points().get(3).trial().server().args()).contains("--max-num-seqs=256");
+        assertThat(plan.blocks().get(3).trial().server().args()).contains("--max-num-seqs=256");
     }
 
     @Test
     void identicalTrialsAreMeasuredOnceAndReportedEverywhere() {
         TrialPlan plan = plan(Map.of(), tuning(), rates());
         // Tuning: 5 blocks; Rates: 2 variants x 2 rates = 4 blocks.
-        assertThat(plan.points()).hasSize(9);
+        assertThat(plan.blocks()).hasSize(9);
         // baseline@8 and spec@8 appear in both studies.
         assertThat(plan.trials()).hasSize(7);
-        BenchmarkPoint tuningBaseline = plan.points().get(0);
-        BenchmarkPoint ratesBaselineAt8 = plan.points().stream()
+        ResultBlock tuningBaseline = plan.blocks().get(0);
+        ResultBlock ratesBaselineAt8 = plan.blocks().stream()
                 .filter(p -> p.benchmark().equals("x.Rates.baseline") && p.paramValues().get("rate").equals("8")).findFirst().orElseThrow();
         assertThat(ratesBaselineAt8.trial()).isEqualTo(tuningBaseline.trial());
-        assertThat(plan.pointsOf(tuningBaseline.trial())).hasSize(2);
+        assertThat(plan.blocksOf(tuningBaseline.trial())).hasSize(2);
     }
 
     @Test
@@ -85,7 +85,7 @@ class TrialPlannerTest {
     @Test
     void engineSwitchDoesNotInheritTheClassFlags() {
         TrialPlan plan = plan(Map.of(), tuning());
-        ServerConfig sglang = plan.points().get(1).trial().server();
+        ServerConfig sglang = plan.blocks().get(1).trial().server();
         assertThat(sglang.kind().name()).isEqualTo("sglang");
         assertThat(sglang.args()).containsExactly("--context-length=32768");
     }
@@ -93,7 +93,7 @@ class TrialPlannerTest {
     @Test
     void commandLineOverridesReplaceParamValuesAndWorkloadSettings() {
         TrialPlan plan = plan(Map.of("rate", List.of("2", "4"), "requests", List.of("30"), "maxNumSeqs", List.of("64")), tuning());
-        assertThat(plan.points()).extracting(p -> p.variant() + p.paramValues()).contains(
+        assertThat(plan.blocks()).extracting(p -> p.variant() + p.paramValues()).contains(
                 "baseline{rate=2, requests=30}", "seqs{maxNumSeqs=64, rate=4, requests=30}");
         assertThat(plan.trials()).allSatisfy(t -> assertThat(t.workload().requests()).isEqualTo(30));
         assertThat(plan.trials()).extracting(t -> t.workload().rate()).containsOnly(2.0, 4.0);
@@ -102,10 +102,10 @@ class TrialPlannerTest {
     @Test
     void methodWorkloadOverridesClassWhichOverridesDefaults() {
         StudyDescriptor study = new StudyDescriptor("x.S", "m", "", "sim", List.of(),
-                new WorkloadSpec(null, null, 3.0, null, null, null), List.of(),
-                List.of(new VariantDescriptor("v", "", List.of(), "", false, new WorkloadSpec(null, null, null, null, 7, null))));
-        WorkloadPoint w = plan(Map.of(), study).trials().get(0).workload();
-        assertThat(w).isEqualTo(new WorkloadPoint("synthetic-sharegpt", "constant", 3.0, 1, 7, 0));
+                new WorkloadOptions(null, null, 3.0, null, null, null), List.of(),
+                List.of(new VariantDescriptor("v", "", List.of(), "", false, new WorkloadOptions(null, null, null, null, 7, null))));
+        WorkloadParams w = plan(Map.of(), study).trials().get(0).workload();
+        assertThat(w).isEqualTo(new WorkloadParams("synthetic-sharegpt", "constant", 3.0, 1, 7, 0));
     }
 
     @Test
@@ -136,10 +136,10 @@ class TrialPlannerTest {
                 new io.servebench.engine.ServerOptionsSpec(16384, null, null, 64, null, null);
         StudyDescriptor study = new StudyDescriptor("x.Typed", "m", "", "vllm", List.of("--max-num-seqs=32"), AT_8, List.of(),
                 List.of(variant("vllm", "", true),
-                        new VariantDescriptor("sglang", "", List.of(), "sglang", false, WorkloadSpec.UNSET)));
+                        new VariantDescriptor("sglang", "", List.of(), "sglang", false, WorkloadOptions.UNSET)));
         TrialPlan plan = new TrialPlanner(Map.of(), EngineOverrides.NONE, (s, v) -> options)
                 .plan(List.of(new TrialPlanner.Selection(study, study.variants())));
-        assertThat(plan.points().get(0).trial().server().args()).containsExactly("--max-model-len=16384", "--max-num-seqs=32");
-        assertThat(plan.points().get(1).trial().server().args()).containsExactly("--context-length=16384", "--max-running-requests=64");
+        assertThat(plan.blocks().get(0).trial().server().args()).containsExactly("--max-model-len=16384", "--max-num-seqs=32");
+        assertThat(plan.blocks().get(1).trial().server().args()).containsExactly("--context-length=16384", "--max-running-requests=64");
     }
 }

@@ -16,15 +16,15 @@ class ReflectiveStudyReaderTest {
         assertThat(study).isEqualTo(new StudyDescriptor(
                 "io.servebench.study.SampleStudy", "Qwen/Qwen3.5-9B", "sample", "vllm",
                 List.of("--reasoning-parser=qwen3", "--max-model-len=32768"),
-                new WorkloadSpec("synthetic-sharegpt", null, 8.0, null, 1000, null),
+                new WorkloadOptions("synthetic-sharegpt", null, 8.0, null, 1000, null),
                 List.of(new ParamSpec("rate", "double", List.of("1", "4")),
                         new ParamSpec("maxNumSeqs", "int", List.of("256", "128")),
                         new ParamSpec("unused", "boolean", List.of("true"))),
-                List.of(new VariantDescriptor("zBaseline", "", List.of(), "", true, WorkloadSpec.UNSET),
+                List.of(new VariantDescriptor("zBaseline", "", List.of(), "", true, WorkloadOptions.UNSET),
                         new VariantDescriptor("maxNumSeqs", "max-num-seqs", List.of("--max-num-seqs=${maxNumSeqs}"), "", false,
-                                new WorkloadSpec(null, "poisson", null, null, null, 10), true),
+                                new WorkloadOptions(null, "poisson", null, null, null, 10), true),
                         new VariantDescriptor("aSglang", "", List.of("--context-length=32768"), "sglang", false,
-                                WorkloadSpec.UNSET))));
+                                WorkloadOptions.UNSET))));
         assertThat(StudyChecker.check(study)).isEmpty();
     }
 
@@ -33,7 +33,7 @@ class ReflectiveStudyReaderTest {
         StudyDescriptor study = ReflectiveStudyReader.read(Minimal.class);
         assertThat(study.engineKind()).isEqualTo("sim");
         assertThat(study.engineFlags()).isEmpty();
-        assertThat(study.workload()).isEqualTo(WorkloadSpec.UNSET);
+        assertThat(study.workload()).isEqualTo(WorkloadOptions.UNSET);
         assertThat(study.className()).isEqualTo("io.servebench.study.ReflectiveStudyReaderTest$Minimal");
         assertThat(study.simpleName()).isEqualTo("ReflectiveStudyReaderTest.Minimal");
     }

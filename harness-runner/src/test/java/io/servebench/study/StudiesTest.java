@@ -12,11 +12,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class StudiesTest {
 
     private static StudyDescriptor study(String engine, List<String> flags, List<ParamSpec> params, VariantDescriptor... variants) {
-        return new StudyDescriptor("demo.Study", "m", "", engine, flags, WorkloadSpec.UNSET, params, List.of(variants));
+        return new StudyDescriptor("demo.Study", "m", "", engine, flags, WorkloadOptions.UNSET, params, List.of(variants));
     }
 
     private static VariantDescriptor variant(String engine, String... flags) {
-        return new VariantDescriptor("v", "", List.of(flags), engine, false, WorkloadSpec.UNSET);
+        return new VariantDescriptor("v", "", List.of(flags), engine, false, WorkloadOptions.UNSET);
     }
 
     @Test
@@ -94,24 +94,24 @@ class StudiesTest {
 
     @Test
     void workloadSettingsResolveLevelByLevel() {
-        WorkloadSpec onClass = new WorkloadSpec("sharegpt:a.json", null, 8.0, null, 1000, null);
+        WorkloadOptions onClass = new WorkloadOptions("sharegpt:a.json", null, 8.0, null, 1000, null);
         VariantDescriptor v = new VariantDescriptor("v", "", List.of(), "", false,
-                new WorkloadSpec(null, "poisson", 4.0, null, null, 0));
+                new WorkloadOptions(null, "poisson", 4.0, null, null, 0));
         StudyDescriptor s = new StudyDescriptor("demo.Study", "m", "", "sim", List.of(), onClass, List.of(), List.of(v));
 
-        WorkloadSpec effective = Studies.effectiveWorkload(s, v);
-        assertThat(effective).isEqualTo(new WorkloadSpec("sharegpt:a.json", "poisson", 4.0, null, 1000, 0));
-        assertThat(WorkloadSpec.DEFAULTS.overriddenBy(effective).with("rate", "16"))
-                .isEqualTo(new WorkloadSpec("sharegpt:a.json", "poisson", 16.0, 1, 1000, 0));
+        WorkloadOptions effective = Studies.effectiveWorkload(s, v);
+        assertThat(effective).isEqualTo(new WorkloadOptions("sharegpt:a.json", "poisson", 4.0, null, 1000, 0));
+        assertThat(WorkloadOptions.DEFAULTS.overriddenBy(effective).with("rate", "16"))
+                .isEqualTo(new WorkloadOptions("sharegpt:a.json", "poisson", 16.0, 1, 1000, 0));
     }
 
     @Test
     void aWorkloadSettingFromTextMustBeANumberOfItsType() {
-        assertThat(WorkloadSpec.UNSET.with("concurrency", "4").concurrency()).isEqualTo(4);
-        assertThatThrownBy(() -> WorkloadSpec.UNSET.with("requests", "1.5"))
+        assertThat(WorkloadOptions.UNSET.with("concurrency", "4").concurrency()).isEqualTo(4);
+        assertThatThrownBy(() -> WorkloadOptions.UNSET.with("requests", "1.5"))
                 .hasMessage("workload setting requests = \"1.5\" is not a whole number");
-        assertThat(WorkloadSpec.UNSET.with("dataset", "x").dataset()).isEqualTo("x");
-        assertThatThrownBy(() -> WorkloadSpec.UNSET.with("datasets", "x"))
+        assertThat(WorkloadOptions.UNSET.with("dataset", "x").dataset()).isEqualTo("x");
+        assertThatThrownBy(() -> WorkloadOptions.UNSET.with("datasets", "x"))
                 .hasMessageContaining("\"datasets\" is not a workload setting");
     }
 }

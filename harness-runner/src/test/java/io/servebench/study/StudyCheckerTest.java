@@ -10,9 +10,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The checker on descriptors as the runtime reads them; the processor tests cover the same checks through javac. */
 class StudyCheckerTest {
 
-    private static final VariantDescriptor BASELINE = new VariantDescriptor("baseline", "", List.of(), "", true, WorkloadSpec.UNSET);
+    private static final VariantDescriptor BASELINE = new VariantDescriptor("baseline", "", List.of(), "", true, WorkloadOptions.UNSET);
 
-    private static StudyDescriptor study(List<ParamSpec> params, WorkloadSpec workload, VariantDescriptor... variants) {
+    private static StudyDescriptor study(List<ParamSpec> params, WorkloadOptions workload, VariantDescriptor... variants) {
         return new StudyDescriptor("demo.Study", "m", "", "vllm", List.of("--max-model-len=32768"), workload, params,
                 List.of(variants));
     }
@@ -25,14 +25,14 @@ class StudyCheckerTest {
 
     @Test
     void aStudyWithUnsetSettingsHasNoProblem() {
-        assertThat(StudyChecker.check(study(List.of(), WorkloadSpec.UNSET, BASELINE))).isEmpty();
+        assertThat(StudyChecker.check(study(List.of(), WorkloadOptions.UNSET, BASELINE))).isEmpty();
     }
 
     @Test
     void reportsEveryProblemWithItsLocation() {
         VariantDescriptor bad = new VariantDescriptor("bad", "g", List.of("--a=1", "--a=2", "--b=${nope}"), "", true,
-                new WorkloadSpec(null, "burst", null, 0, null, null));
-        List<Problem> problems = StudyChecker.check(study(List.of(), new WorkloadSpec(null, null, Double.NaN, null, null, null),
+                new WorkloadOptions(null, "burst", null, 0, null, null));
+        List<Problem> problems = StudyChecker.check(study(List.of(), new WorkloadOptions(null, null, Double.NaN, null, null, null),
                 BASELINE, bad));
 
         assertThat(problems).extracting(Problem::where).containsExactly(
@@ -49,17 +49,17 @@ class StudyCheckerTest {
 
     @Test
     void atMostOneRecommendedVariantAndNotTheBaseline() {
-        VariantDescriptor first = new VariantDescriptor("first", "", List.of("--a=1"), "", false, WorkloadSpec.UNSET, true);
-        VariantDescriptor second = new VariantDescriptor("second", "", List.of("--a=2"), "", false, WorkloadSpec.UNSET, true);
-        VariantDescriptor both = new VariantDescriptor("both", "", List.of(), "", true, WorkloadSpec.UNSET, true);
+        VariantDescriptor first = new VariantDescriptor("first", "", List.of("--a=1"), "", false, WorkloadOptions.UNSET, true);
+        VariantDescriptor second = new VariantDescriptor("second", "", List.of("--a=2"), "", false, WorkloadOptions.UNSET, true);
+        VariantDescriptor both = new VariantDescriptor("both", "", List.of(), "", true, WorkloadOptions.UNSET, true);
 
-        assertThat(StudyChecker.check(study(List.of(), WorkloadSpec.UNSET, BASELINE, first))).isEmpty();
-        List<Problem> twice = StudyChecker.check(study(List.of(), WorkloadSpec.UNSET, BASELINE, first, second));
+        assertThat(StudyChecker.check(study(List.of(), WorkloadOptions.UNSET, BASELINE, first))).isEmpty();
+        List<Problem> twice = StudyChecker.check(study(List.of(), WorkloadOptions.UNSET, BASELINE, first, second));
         assertThat(twice).extracting(Problem::where)
                 .containsExactly(new Location(Location.Kind.METHOD, "second", 2, "Recommended", null, -1));
         assertThat(twice.get(0).message()).isEqualTo("more than one @Recommended: first is already the recommended variant;"
                 + " expected at most one @Recommended per study");
-        assertThat(StudyChecker.check(study(List.of(), WorkloadSpec.UNSET, both))).extracting(Problem::message)
+        assertThat(StudyChecker.check(study(List.of(), WorkloadOptions.UNSET, both))).extracting(Problem::message)
                 .containsExactly("variant both is both @Baseline and @Recommended; expected the recommendation to be another"
                         + " variant, compared with the baseline");
     }
@@ -71,7 +71,7 @@ class StudyCheckerTest {
                 new ParamSpec("big", "long", List.of("9223372036854775807", "9223372036854775808")),
                 new ParamSpec("text", "String", List.of("", "anything")),
                 new ParamSpec("ratio", "double", List.of("0.5", "1e3", "half")));
-        List<Problem> problems = StudyChecker.check(study(params, WorkloadSpec.UNSET, BASELINE));
+        List<Problem> problems = StudyChecker.check(study(params, WorkloadOptions.UNSET, BASELINE));
 
         assertThat(problems).extracting(Problem::message).containsExactly(
                 "@Param value \"yes\" of field flagOn does not convert to boolean; expected true or false",
@@ -88,7 +88,7 @@ class StudyCheckerTest {
                 new ParamSpec("requests", "double", List.of("10")),
                 new ParamSpec("warmup", "int", List.of("0", "-1")),
                 new ParamSpec("concurrency", "long", List.of("0")));
-        assertThat(StudyChecker.check(study(params, WorkloadSpec.UNSET, BASELINE))).extracting(Problem::message).containsExactly(
+        assertThat(StudyChecker.check(study(params, WorkloadOptions.UNSET, BASELINE))).extracting(Problem::message).containsExactly(
                 "workload @Param field rate has type String; expected double, int or long",
                 "workload @Param field requests has type double; expected int or long",
                 "@Param value \"-1\" of field warmup is out of range; expected zero or a positive number of warm-up requests",
@@ -97,7 +97,7 @@ class StudyCheckerTest {
 
     @Test
     void classLevelProblems() {
-        StudyDescriptor s = new StudyDescriptor("demo.Study", " ", "", "tgi", List.of("--x", ""), WorkloadSpec.UNSET,
+        StudyDescriptor s = new StudyDescriptor("demo.Study", " ", "", "tgi", List.of("--x", ""), WorkloadOptions.UNSET,
                 List.of(), List.of());
         assertThat(StudyChecker.check(s)).extracting(p -> p.where().annotation() + "." + p.where().attribute()).containsExactly(
                 "ServingBenchmark.model", "Engine.value", "Engine.flags", "ServingBenchmark.null");
@@ -105,8 +105,8 @@ class StudyCheckerTest {
 
     @Test
     void requireValidListsEveryProblem() {
-        StudyDescriptor s = study(List.of(), new WorkloadSpec(null, "burst", 0.0, null, null, null), BASELINE);
-        assertThat(StudyChecker.requireValid(study(List.of(), WorkloadSpec.UNSET, BASELINE))).isNotNull();
+        StudyDescriptor s = study(List.of(), new WorkloadOptions(null, "burst", 0.0, null, null, null), BASELINE);
+        assertThat(StudyChecker.requireValid(study(List.of(), WorkloadOptions.UNSET, BASELINE))).isNotNull();
         assertThatThrownBy(() -> StudyChecker.requireValid(s))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("study demo.Study has 2 problem(s):")

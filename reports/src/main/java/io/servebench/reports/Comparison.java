@@ -3,7 +3,7 @@ package io.servebench.reports;
 import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
 import io.servebench.results.Metric;
-import io.servebench.results.TrialResult;
+import io.servebench.results.BlockResult;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -57,7 +57,7 @@ public record Comparison(String baselineName, double baselineMean, String varian
      *
      * @throws IllegalArgumentException when either block has no E2E latency in any repetition
      */
-    public static Comparison of(TrialResult baseline, TrialResult variant) {
+    public static Comparison of(BlockResult baseline, BlockResult variant) {
         List<Distribution> a = latencies(baseline);
         List<Distribution> b = latencies(variant);
         if (a.isEmpty() || b.isEmpty()) {
@@ -93,7 +93,7 @@ public record Comparison(String baselineName, double baselineMean, String varian
      * Whether the block can be compared: it ran to the end (a trial cut short by a crashed engine measured only
      * its first requests) and has an E2E latency in some repetition.
      */
-    public static boolean comparable(TrialResult trial) {
+    public static boolean comparable(BlockResult trial) {
         return trial.succeeded() && !latencies(trial).isEmpty();
     }
 
@@ -144,7 +144,7 @@ public record Comparison(String baselineName, double baselineMean, String varian
         return estimate.p() < 0.001 ? "< 0.001" : String.format(Locale.ROOT, "= %.3f", estimate.p());
     }
 
-    private static List<Distribution> latencies(TrialResult trial) {
+    private static List<Distribution> latencies(BlockResult trial) {
         return trial.repetitions().stream().map(r -> r.distribution(Metric.E2E_LATENCY))
                 .flatMap(Optional::stream).toList();
     }

@@ -5,8 +5,8 @@ import io.servebench.results.HistogramBucket;
 import io.servebench.results.Metric;
 import io.servebench.results.RunResult;
 import io.servebench.results.Stat;
-import io.servebench.results.TrialMetrics;
-import io.servebench.results.TrialResult;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.BlockResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -76,7 +76,7 @@ public final class HtmlReportWriter {
                 m.text("run.command", run.commandLine()),
                 m.text("run.engines", m.text(run.simulate() ? "run.engines.simulated" : "run.engines.declared")),
                 m.text("run.quick", m.text(run.quick() ? "run.quick.yes" : "run.quick.no")),
-                m.text("run.blocks", run.trials().size()))) {
+                m.text("run.blocks", run.blocks().size()))) {
             html.append("<li>").append(Html.escape(line)).append("</li>\n");
         }
         html.append("</ul>\n");
@@ -91,7 +91,7 @@ public final class HtmlReportWriter {
             table(html, content.servers());
         }
         html.append("<h2>").append(Html.escape(m.text("blocks.heading"))).append("</h2>\n");
-        for (TrialResult t : run.trials()) {
+        for (BlockResult t : run.blocks()) {
             block(html, content, t);
         }
         return html.append("</body>\n</html>\n").toString();
@@ -125,11 +125,11 @@ public final class HtmlReportWriter {
     private static void charts(StringBuilder html, ReportContent content) {
         Messages m = content.messages();
         html.append("<h2>").append(Html.escape(m.text("html.charts"))).append("</h2>\n");
-        Map<String, List<TrialResult>> byStudy = new LinkedHashMap<>();
-        content.run().trials().stream().filter(TrialResult::succeeded)
+        Map<String, List<BlockResult>> byStudy = new LinkedHashMap<>();
+        content.run().blocks().stream().filter(BlockResult::succeeded)
                 .forEach(t -> byStudy.computeIfAbsent(t.className(), k -> new ArrayList<>()).add(t));
         boolean anyRateChart = false;
-        for (Map.Entry<String, List<TrialResult>> study : byStudy.entrySet()) {
+        for (Map.Entry<String, List<BlockResult>> study : byStudy.entrySet()) {
             anyRateChart |= versusLoad(html, m, ReportContent.simpleName(study.getKey()), study.getValue());
         }
         if (!anyRateChart) {
@@ -138,7 +138,7 @@ public final class HtmlReportWriter {
         for (ReportContent.Group g : content.groups()) {
             bars(html, content, g);
         }
-        for (Map.Entry<String, List<TrialResult>> study : byStudy.entrySet()) {
+        for (Map.Entry<String, List<BlockResult>> study : byStudy.entrySet()) {
             for (Metric metric : List.of(Metric.TTFT, Metric.ITL)) {
                 cdf(html, content, ReportContent.simpleName(study.getKey()), study.getValue(), metric);
             }
@@ -146,7 +146,7 @@ public final class HtmlReportWriter {
     }
 
     /** Mean latency and median TTFT against the load axis, one line per variant; only for 2 or more load points. */
-    private static boolean versusLoad(StringBuilder html, Messages m, String study, List<TrialResult> blocks) {
+    private static boolean versusLoad(StringBuilder html, Messages m, String study, List<BlockResult> blocks) {
         String key = blocks.stream().allMatch(t -> t.params().containsKey("rate")) ? "rate" : "concurrency";
         if (blocks.stream().map(t -> t.params().get(key)).filter(Objects::nonNull).distinct().count() < 2) {
             return false;
@@ -155,7 +155,7 @@ public final class HtmlReportWriter {
         String axisWord = m.text("rate".equals(key) ? "load.rate" : "load.concurrency");
         for (boolean latency : List.of(true, false)) {
             Map<String, TreeMap<Double, Double>> lines = new LinkedHashMap<>();
-            for (TrialResult t : blocks) {
+            for (BlockResult t : blocks) {
                 String at = t.params().get(key);
                 double y = latency ? ReportContent.mean(t.repetitions(), r -> r.number(Metric.E2E_LATENCY, Stat.MEAN))
                         : ReportContent.mean(t.repetitions(), r -> r.number(Metric.TTFT, Stat.MEDIAN));
@@ -176,7 +176,7 @@ public final class HtmlReportWriter {
     /** Mean latency per block of a group, with the interval that fits how many repetitions it ran. */
     private static void bars(StringBuilder html, ReportContent content, ReportContent.Group g) {
         Messages m = content.messages();
-        List<TrialResult> blocks = new ArrayList<>();
+        List<BlockResult> blocks = new ArrayList<>();
         if (g.baseline() != null) {
             blocks.add(g.baseline());
         }
@@ -185,7 +185,7 @@ public final class HtmlReportWriter {
             return;
         }
         List<SvgCharts.Bar> bars = new ArrayList<>();
-        for (TrialResult t : blocks) {
+        for (BlockResult t : blocks) {
             double[] means = ReportContent.values(t.repetitions(), Metric.E2E_LATENCY, Stat.MEAN);
             double mean = Statistics.mean(means);
             double error;
@@ -218,16 +218,16 @@ public final class HtmlReportWriter {
     }
 
     /** CDF of one metric, one staircase per block of the study, from the histograms of all its repetitions. */
-    private static void cdf(StringBuilder html, ReportContent content, String study, List<TrialResult> blocks, Metric metric) {
+    private static void cdf(StringBuilder html, ReportContent content, String study, List<BlockResult> blocks, Metric metric) {
         Messages m = content.messages();
         String name = metric.label();
         String title = m.text("html.cdf", name, study);
         boolean manyPoints = blocks.stream().map(ReportContent::workload).distinct().count() > 1;
         List<SvgCharts.Series> series = new ArrayList<>();
         double xMax = 0;
-        for (TrialResult t : blocks) {
+        for (BlockResult t : blocks) {
             TreeMap<Double, Long> counts = new TreeMap<>();
-            for (TrialMetrics r : t.repetitions()) {
+            for (RepetitionResult r : t.repetitions()) {
                 Optional<Distribution> d = r.distribution(metric);
                 if (d.isPresent()) {
                     for (HistogramBucket b : d.get().histogram()) {
@@ -299,7 +299,7 @@ public final class HtmlReportWriter {
         }
     }
 
-    private static void block(StringBuilder html, ReportContent content, TrialResult t) {
+    private static void block(StringBuilder html, ReportContent content, BlockResult t) {
         Messages m = content.messages();
         html.append("<details>\n<summary>").append(Html.escape(content.blockTitle(t))).append("</summary>\n<ul>\n");
         List<String> params = new ArrayList<>();

@@ -12,8 +12,8 @@ import io.servebench.results.Metric;
 import io.servebench.results.RunResult;
 import io.servebench.results.ServerMetric;
 import io.servebench.results.Stat;
-import io.servebench.results.TrialMetrics;
-import io.servebench.results.TrialResult;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.BlockResult;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -81,7 +81,7 @@ public final class JmhJsonWriter {
     /** The JSON array as a tree: one object per block that has an E2E latency in some repetition. */
     public ArrayNode toTree(RunResult run) {
         ArrayNode array = nodes.arrayNode();
-        for (TrialResult trial : run.trials()) {
+        for (BlockResult trial : run.blocks()) {
             if (trial.repetitions().stream().anyMatch(r -> r.distribution(Metric.E2E_LATENCY).isPresent())) {
                 array.add(entry(trial));
             }
@@ -89,8 +89,8 @@ public final class JmhJsonWriter {
         return array;
     }
 
-    private ObjectNode entry(TrialResult trial) {
-        List<TrialMetrics> reps = trial.repetitions();
+    private ObjectNode entry(BlockResult trial) {
+        List<RepetitionResult> reps = trial.repetitions();
         ObjectNode o = nodes.objectNode();
         o.put("jmhVersion", JMH_VERSION);
         o.put("benchmark", trial.benchmark());
@@ -120,13 +120,13 @@ public final class JmhJsonWriter {
     }
 
     /** Mean measurement window over repetitions, in JMH's {@code TimeValue} form ("130 s"). */
-    private static String measurementTime(List<TrialMetrics> reps) {
+    private static String measurementTime(List<RepetitionResult> reps) {
         double[] durations = reps.stream().map(r -> r.value(Metric.DURATION)).filter(OptionalDouble::isPresent)
                 .mapToDouble(OptionalDouble::getAsDouble).toArray();
         return durations.length == 0 ? "0 s" : Math.round(Statistics.mean(durations)) + " s";
     }
 
-    private ObjectNode primary(List<TrialMetrics> reps) {
+    private ObjectNode primary(List<RepetitionResult> reps) {
         List<Distribution> latencies = reps.stream().map(r -> r.distribution(Metric.E2E_LATENCY))
                 .flatMap(java.util.Optional::stream).toList();
         double[] means = latencies.stream().mapToDouble(Distribution::mean).toArray();
@@ -185,7 +185,7 @@ public final class JmhJsonWriter {
     }
 
     /** Secondary metric name to its per-repetition values, in catalogue order. */
-    private static Map<String, SecondaryValues> secondaryValues(List<TrialMetrics> reps) {
+    private static Map<String, SecondaryValues> secondaryValues(List<RepetitionResult> reps) {
         Map<String, SecondaryValues> out = new LinkedHashMap<>();
         for (Metric metric : Metric.values()) {
             if (metric.kind() == Metric.Kind.SCALAR) {
@@ -206,13 +206,13 @@ public final class JmhJsonWriter {
         for (ServerMetric metric : ServerMetric.values()) {
             collect(out, "server." + metric.id(), metric.unit(), reps.stream().map(r -> r.value(metric)).toList());
         }
-        countsByKey(out, "output_tokens_source.", reps, TrialMetrics::outputTokenSources);
-        countsByKey(out, "error_kind.", reps, TrialMetrics::errorKinds);
+        countsByKey(out, "output_tokens_source.", reps, RepetitionResult::outputTokenSources);
+        countsByKey(out, "error_kind.", reps, RepetitionResult::errorKinds);
         return out;
     }
 
-    private static void countsByKey(Map<String, SecondaryValues> out, String prefix, List<TrialMetrics> reps,
-                                    java.util.function.Function<TrialMetrics, Map<String, Long>> counts) {
+    private static void countsByKey(Map<String, SecondaryValues> out, String prefix, List<RepetitionResult> reps,
+                                    java.util.function.Function<RepetitionResult, Map<String, Long>> counts) {
         TreeMap<String, Boolean> keys = new TreeMap<>();
         reps.forEach(r -> counts.apply(r).keySet().forEach(k -> keys.put(k, true)));
         for (String key : keys.keySet()) {

@@ -1,6 +1,6 @@
 package io.servebench.reports;
 
-import io.servebench.results.TrialResult;
+import io.servebench.results.BlockResult;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -10,7 +10,7 @@ import java.util.List;
  * How trial params are written as JMH params. JMH tools (jmh-visualizer, JMH's own {@code -p name=v})
  * break on spaces and {@code '='} in values, so values are encoded, losslessly:
  * <ul>
- *   <li>The {@link TrialResult#FLAGS} value (arguments joined by spaces, each {@code --name=value}
+ *   <li>The {@link BlockResult#FLAGS} value (arguments joined by spaces, each {@code --name=value}
  *       or {@code --name}) becomes one item per argument, joined by {@code ';'}: {@code --a=b} is
  *       written {@code a:b}, {@code --switch} is written {@code switch}; an argument that does not
  *       start with {@code --} keeps its dashes ({@code -x:1}). So
@@ -29,7 +29,7 @@ public final class JmhParamCodec {
 
     /** The JMH form of one param value. */
     public static String encode(String key, String value) {
-        if (!TrialResult.FLAGS.equals(key)) {
+        if (!BlockResult.FLAGS.equals(key)) {
             return escape(value);
         }
         String stripped = value.strip();
@@ -48,7 +48,7 @@ public final class JmhParamCodec {
 
     /** Inverse of {@link #encode(String, String)}. */
     public static String decode(String key, String encoded) {
-        if (!TrialResult.FLAGS.equals(key)) {
+        if (!BlockResult.FLAGS.equals(key)) {
             return unescape(encoded);
         }
         if (encoded.isEmpty()) {

@@ -5,8 +5,8 @@ import io.servebench.results.RunResult;
 import io.servebench.results.ServerEnvironment;
 import io.servebench.results.ServerMetric;
 import io.servebench.results.Stat;
-import io.servebench.results.TrialMetrics;
-import io.servebench.results.TrialResult;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.BlockResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,7 +31,7 @@ public final class ReportContent {
     /** Params that define a workload point: blocks are compared only with a baseline that shares them. */
     public static final List<String> WORKLOAD_KEYS = java.util.stream.Stream.concat(
             java.util.stream.Stream.of("model", "dataset", "profile", "rate", "concurrency", "requests", "warmup",
-                    TrialResult.SWEEP_STEP), TrialResult.LOAD_OPTION_PARAMS.stream()).toList();
+                    BlockResult.SWEEP_STEP), BlockResult.LOAD_OPTION_PARAMS.stream()).toList();
 
     private static final Metric[] REFERENCE_DISTRIBUTIONS = {Metric.E2E_LATENCY, Metric.TTFT, Metric.TPOT, Metric.ITL};
     private static final Stat[] REFERENCE_STATS = {Stat.MEAN, Stat.MEDIAN, Stat.P95, Stat.P99};
@@ -46,7 +46,7 @@ public final class ReportContent {
      * @param baseline  the baseline block with latency results, {@code null} when there is none
      * @param others    every other block at the point, except blocks that are the baseline's own measurement
      */
-    public record Group(String className, Map<String, String> workload, TrialResult baseline, List<TrialResult> others) {
+    public record Group(String className, Map<String, String> workload, BlockResult baseline, List<BlockResult> others) {
     }
 
     /**
@@ -82,7 +82,7 @@ public final class ReportContent {
         this.run = Objects.requireNonNull(run, "run");
         this.messages = language.messages();
         this.words = new ComparisonText(messages);
-        this.groups = groups(run.trials());
+        this.groups = groups(run.blocks());
     }
 
     public RunResult run() {
@@ -102,16 +102,16 @@ public final class ReportContent {
         return groups;
     }
 
-    private static List<Group> groups(List<TrialResult> trials) {
-        Map<List<Object>, List<TrialResult>> byPoint = new LinkedHashMap<>();
-        for (TrialResult t : trials) {
+    private static List<Group> groups(List<BlockResult> trials) {
+        Map<List<Object>, List<BlockResult>> byPoint = new LinkedHashMap<>();
+        for (BlockResult t : trials) {
             byPoint.computeIfAbsent(List.of(t.className(), workload(t)), k -> new ArrayList<>()).add(t);
         }
         List<Group> groups = new ArrayList<>();
         byPoint.forEach((key, members) -> {
-            TrialResult baseline = members.stream().filter(TrialResult::baseline).filter(Comparison::comparable)
+            BlockResult baseline = members.stream().filter(BlockResult::baseline).filter(Comparison::comparable)
                     .findFirst().orElse(null);
-            List<TrialResult> others = members.stream()
+            List<BlockResult> others = members.stream()
                     .filter(t -> baseline == null ? !t.baseline() : !t.trialId().equals(baseline.trialId())).toList();
             groups.add(new Group(members.get(0).className(), workload(members.get(0)), baseline, others));
         });
@@ -119,7 +119,7 @@ public final class ReportContent {
     }
 
     /** The block's values of {@link #WORKLOAD_KEYS}, in that order. */
-    public static Map<String, String> workload(TrialResult t) {
+    public static Map<String, String> workload(BlockResult t) {
         Map<String, String> workload = new LinkedHashMap<>();
         for (String key : WORKLOAD_KEYS) {
             if (t.params().containsKey(key)) {
@@ -138,7 +138,7 @@ public final class ReportContent {
     }
 
     /** "rate 8 req/s" or "concurrency 4": where on the load axis a block ran. */
-    public String point(TrialResult t) {
+    public String point(BlockResult t) {
         if (t.params().containsKey("rate")) {
             return messages.text("point.rate", t.params().get("rate"));
         }
@@ -146,7 +146,7 @@ public final class ReportContent {
     }
 
     /** The comparison of a block with its group's baseline, empty when either side has no latency results. */
-    public static Optional<Comparison> comparison(Group g, TrialResult t) {
+    public static Optional<Comparison> comparison(Group g, BlockResult t) {
         return g.baseline() != null && Comparison.comparable(t) ? Optional.of(Comparison.of(g.baseline(), t))
                 : Optional.empty();
     }
@@ -159,7 +159,7 @@ public final class ReportContent {
                 continue;
             }
             String baselineCell = g.baseline().displayName() + " = " + meanLatency(g.baseline()) + " s";
-            for (TrialResult t : g.others()) {
+            for (BlockResult t : g.others()) {
                 String caseName = simpleName(g.className()) + " · " + point(t);
                 Optional<Comparison> c = comparison(g, t);
                 rows.add(List.of(caseName, t.group(),
@@ -175,7 +175,7 @@ public final class ReportContent {
     /** One recommendation per study that marks a variant {@code @Recommended} and whose command is known. */
     public List<Recommendation> recommendations() {
         Map<String, Recommendation> byStudy = new LinkedHashMap<>();
-        for (TrialResult t : run.trials()) {
+        for (BlockResult t : run.blocks()) {
             if (t.recommended() && !byStudy.containsKey(t.className())) {
                 Optional.ofNullable(t.serveCommand()).ifPresent(c -> byStudy.put(t.className(), new Recommendation(
                         simpleName(t.className()), t.displayName(), c.command(), c.simulated() ? c.engineName() : null)));
@@ -193,7 +193,7 @@ public final class ReportContent {
         List<CrossRate> tables = new ArrayList<>();
         Map<String, List<Group>> byStudy = new LinkedHashMap<>();
         for (Group g : groups) {
-            if (g.baseline() != null && g.others().stream().anyMatch(TrialResult::recommended)) {
+            if (g.baseline() != null && g.others().stream().anyMatch(BlockResult::recommended)) {
                 byStudy.computeIfAbsent(g.className(), k -> new ArrayList<>()).add(g);
             }
         }
@@ -204,7 +204,7 @@ public final class ReportContent {
             String axis = varying(studyGroups, "rate") ? "rate" : varying(studyGroups, "concurrency") ? "concurrency" : null;
             List<List<String>> rows = new ArrayList<>();
             for (Group g : studyGroups) {
-                TrialResult rec = g.others().stream().filter(TrialResult::recommended).findFirst().orElseThrow();
+                BlockResult rec = g.others().stream().filter(BlockResult::recommended).findFirst().orElseThrow();
                 Optional<Comparison> c = comparison(g, rec);
                 rows.add(List.of(axis == null ? String.join(", ", g.workload().values()) : g.workload().get(axis),
                         meanLatency(g.baseline()), c.map(x -> Numbers.format(x.variantMean())).orElse(Numbers.ABSENT),
@@ -226,7 +226,7 @@ public final class ReportContent {
     /** For the comparisons section: "prefix-caching", "sentence; verdict" per compared block. */
     public List<Row> comparisonLines(Group g) {
         List<Row> lines = new ArrayList<>();
-        for (TrialResult t : g.others()) {
+        for (BlockResult t : g.others()) {
             Optional<Comparison> c = comparison(g, t);
             String text = c.map(x -> messages.text("comparisons.line", words.sentence(x), words.verdict(x))).orElseGet(() -> t.failure() != null
                     ? messages.text("comparisons.noLatencyBecause", t.variant(), t.failure())
@@ -239,8 +239,8 @@ public final class ReportContent {
     /** One row per block with the numbers people look at first. */
     public Table overview() {
         List<List<String>> rows = new ArrayList<>();
-        for (TrialResult t : run.trials()) {
-            List<TrialMetrics> reps = t.repetitions();
+        for (BlockResult t : run.blocks()) {
+            List<RepetitionResult> reps = t.repetitions();
             String role = t.baseline() ? messages.text("role.baseline") : t.recommended() ? messages.text("role.recommended") : "";
             String group = (t.group() + " " + role).strip();
             List<String> row = new ArrayList<>(List.of(blockName(t), group, t.params().getOrDefault("rate", Numbers.ABSENT)));
@@ -288,23 +288,23 @@ public final class ReportContent {
     }
 
     /** {@code LatencyTuning.maxNumSeqs[128]}: the class's simple name and the block's display name. */
-    public static String blockName(TrialResult trial) {
+    public static String blockName(BlockResult trial) {
         return simpleName(trial.className()) + "." + trial.displayName();
     }
 
     /** "LatencyTuning.vllm · rate 8 req/s". */
-    public String blockTitle(TrialResult trial) {
+    public String blockTitle(BlockResult trial) {
         return messages.text("block.title", blockName(trial), point(trial));
     }
 
     /** The block's warnings ({@link Warnings}), each a sentence. */
-    public List<String> warnings(TrialResult trial) {
+    public List<String> warnings(BlockResult trial) {
         return Warnings.of(trial, messages).stream().map(Warnings.Warning::message).toList();
     }
 
     /** What a reader must know about how the block's repetitions ran (a stop condition that ended one early). */
-    public List<String> notes(TrialResult trial) {
-        List<TrialMetrics> reps = trial.repetitions();
+    public List<String> notes(BlockResult trial) {
+        List<RepetitionResult> reps = trial.repetitions();
         List<String> notes = new ArrayList<>();
         for (int r = 0; r < reps.size(); r++) {
             for (String note : reps.get(r).notes()) {
@@ -315,8 +315,8 @@ public final class ReportContent {
     }
 
     /** The block's table: the reference study's block, in its order, then ServeBench's additions. */
-    public List<Row> rows(TrialResult trial) {
-        List<TrialMetrics> reps = trial.repetitions();
+    public List<Row> rows(BlockResult trial) {
+        List<RepetitionResult> reps = trial.repetitions();
         List<Row> rows = new ArrayList<>();
         rows.add(new Row(Metric.SUCCESSFUL_REQUESTS.label(), count(reps, Metric.SUCCESSFUL_REQUESTS)));
         rows.add(new Row("Maximum request concurrency", trial.params().getOrDefault("concurrency",
@@ -356,13 +356,13 @@ public final class ReportContent {
                 Numbers.count(mean(reps, r -> OptionalDouble.of(r.coalescedEvents())))));
         rows.add(new Row(Metric.EVENTS_PER_READ_MAX.label(), count(reps, Metric.EVENTS_PER_READ_MAX)));
         serverRows(reps, rows);
-        rows.add(new Row(messages.text("block.outputTokensFrom"), totals(reps, TrialMetrics::outputTokenSources)));
-        rows.add(new Row(messages.text("block.errors"), totals(reps, TrialMetrics::errorKinds)));
+        rows.add(new Row(messages.text("block.outputTokensFrom"), totals(reps, RepetitionResult::outputTokenSources)));
+        rows.add(new Row(messages.text("block.errors"), totals(reps, RepetitionResult::errorKinds)));
         return rows;
     }
 
     /** The engine's own metrics ({@code /metrics} deltas), or one row saying it offered none. */
-    private void serverRows(List<TrialMetrics> reps, List<Row> rows) {
+    private void serverRows(List<RepetitionResult> reps, List<Row> rows) {
         boolean any = false;
         for (ServerMetric m : ServerMetric.values()) {
             double[] v = reps.stream().map(r -> r.value(m)).filter(OptionalDouble::isPresent)
@@ -382,24 +382,24 @@ public final class ReportContent {
     }
 
     /** Mean over repetitions of the block's mean E2E latency, formatted; "—" when absent. */
-    private static String meanLatency(TrialResult t) {
+    private static String meanLatency(BlockResult t) {
         return Numbers.format(mean(t.repetitions(), r -> r.number(Metric.E2E_LATENCY, Stat.MEAN)));
     }
 
     /** Mean over repetitions of a number, NaN when every repetition lacks it. */
-    static double mean(List<TrialMetrics> reps, Function<TrialMetrics, OptionalDouble> number) {
+    static double mean(List<RepetitionResult> reps, Function<RepetitionResult, OptionalDouble> number) {
         return reps.stream().map(number).filter(OptionalDouble::isPresent).mapToDouble(OptionalDouble::getAsDouble)
                 .average().orElse(Double.NaN);
     }
 
     /** Each repetition's value of a number, skipping repetitions that lack it. */
-    static double[] values(List<TrialMetrics> reps, Metric metric, Stat stat) {
+    static double[] values(List<RepetitionResult> reps, Metric metric, Stat stat) {
         return reps.stream().map(r -> r.number(metric, stat)).filter(OptionalDouble::isPresent)
                 .mapToDouble(OptionalDouble::getAsDouble).toArray();
     }
 
     /** Mean over repetitions, with {@code ± scoreError} when there are 3 or more. */
-    static String value(List<TrialMetrics> reps, Metric metric, Stat stat) {
+    static String value(List<RepetitionResult> reps, Metric metric, Stat stat) {
         double[] v = values(reps, metric, stat);
         if (v.length == 0) {
             return Numbers.ABSENT;
@@ -409,12 +409,12 @@ public final class ReportContent {
         return Double.isFinite(error) ? mean + " ± " + Numbers.format(error) : mean;
     }
 
-    private static String count(List<TrialMetrics> reps, Metric metric) {
+    private static String count(List<RepetitionResult> reps, Metric metric) {
         return Numbers.count(mean(reps, r -> r.value(metric)));
     }
 
     /** "USAGE 1000, TOKENIZER 3" summed over repetitions; "none" when empty. */
-    private String totals(List<TrialMetrics> reps, Function<TrialMetrics, Map<String, Long>> counts) {
+    private String totals(List<RepetitionResult> reps, Function<RepetitionResult, Map<String, Long>> counts) {
         Map<String, Long> sum = new TreeMap<>();
         reps.forEach(r -> counts.apply(r).forEach((k, v) -> sum.merge(k, v, Long::sum)));
         if (sum.isEmpty()) {

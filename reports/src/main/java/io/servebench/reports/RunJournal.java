@@ -3,7 +3,7 @@ package io.servebench.reports;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servebench.results.ServerEnvironment;
-import io.servebench.results.TrialResult;
+import io.servebench.results.BlockResult;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -16,7 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code journal.jsonl}: one line of JSON per finished trial (a {@link TrialResult}), appended and
+ * {@code journal.jsonl}: one line of JSON per finished trial (a {@link BlockResult}), appended and
  * forced to disk before {@link #append} returns, so a crash loses at most the trial in flight. Each
  * server start adds one line {@code {"server": {...}}} with its {@link ServerEnvironment} before its
  * trials.
@@ -72,7 +72,7 @@ public final class RunJournal implements Closeable {
     }
 
     /** Appends one finished trial and forces it to disk (data and metadata) before returning. */
-    public synchronized void append(TrialResult trial) throws IOException {
+    public synchronized void append(BlockResult trial) throws IOException {
         String line;
         try {
             line = MAPPER.writeValueAsString(trial) + "\n";
@@ -106,14 +106,14 @@ public final class RunJournal implements Closeable {
      *
      * @throws IOException when a complete line is not a trial, naming the file and line number
      */
-    public static List<TrialResult> read(Path path) throws IOException {
-        List<TrialResult> trials = new ArrayList<>();
+    public static List<BlockResult> read(Path path) throws IOException {
+        List<BlockResult> trials = new ArrayList<>();
         for (Line line : completeLines(path)) {
             if (line.isServer()) {
                 continue;
             }
             try {
-                trials.add(MAPPER.readValue(line.text(), TrialResult.class));
+                trials.add(MAPPER.readValue(line.text(), BlockResult.class));
             } catch (JsonProcessingException e) {
                 throw new IOException(line.where() + " is not a trial result: " + e.getOriginalMessage(), e);
             } catch (IllegalArgumentException e) {

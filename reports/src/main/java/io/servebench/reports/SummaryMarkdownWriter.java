@@ -1,7 +1,7 @@
 package io.servebench.reports;
 
 import io.servebench.results.RunResult;
-import io.servebench.results.TrialResult;
+import io.servebench.results.BlockResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -48,7 +48,7 @@ public final class SummaryMarkdownWriter {
         md.append("- ").append(m.text("run.engines", m.text(run.simulate() ? "run.engines.simulated" : "run.engines.declared")))
                 .append('\n');
         md.append("- ").append(m.text("run.quick", m.text(run.quick() ? "run.quick.yes" : "run.quick.no"))).append('\n');
-        md.append("- ").append(m.text("run.blocks", run.trials().size())).append("\n\n");
+        md.append("- ").append(m.text("run.blocks", run.blocks().size())).append("\n\n");
         // The decision first, then how each verdict was reached, then every block in full.
         decision(md, content);
         comparisons(md, content);
@@ -59,7 +59,7 @@ public final class SummaryMarkdownWriter {
             table(md, content.servers());
         }
         md.append("## ").append(m.text("blocks.heading")).append("\n\n");
-        for (TrialResult trial : run.trials()) {
+        for (BlockResult trial : run.blocks()) {
             block(md, content, trial);
         }
         return md.toString();
@@ -117,7 +117,7 @@ public final class SummaryMarkdownWriter {
         }
     }
 
-    private static void block(StringBuilder md, ReportContent content, TrialResult trial) {
+    private static void block(StringBuilder md, ReportContent content, BlockResult trial) {
         Messages m = content.messages();
         md.append("### ").append(content.blockTitle(trial)).append("\n\n");
         md.append("- ").append(m.text("item", m.text("block.benchmark"), "`" + trial.benchmark() + "`")).append('\n');

@@ -2,8 +2,8 @@ package io.servebench.reports;
 
 import io.servebench.results.Metric;
 import io.servebench.results.Stat;
-import io.servebench.results.TrialMetrics;
-import io.servebench.results.TrialResult;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.BlockResult;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -18,8 +18,8 @@ public final class VllmBenchLayout {
     }
 
     /** The block's text, lines of 50 columns; E2E latency in ms, as vLLM prints it. */
-    public static String of(TrialResult trial) {
-        List<TrialMetrics> reps = trial.repetitions();
+    public static String of(BlockResult trial) {
+        List<RepetitionResult> reps = trial.repetitions();
         StringBuilder out = new StringBuilder();
         out.append(center(" Serving Benchmark Result ", '=')).append('\n');
         line(out, "Successful requests:", Numbers.count(ReportContent.mean(reps, r -> r.value(Metric.SUCCESSFUL_REQUESTS))));

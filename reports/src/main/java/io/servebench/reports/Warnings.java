@@ -2,8 +2,8 @@ package io.servebench.reports;
 
 import io.servebench.results.Metric;
 import io.servebench.results.Stat;
-import io.servebench.results.TrialMetrics;
-import io.servebench.results.TrialResult;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.BlockResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
@@ -40,17 +40,17 @@ public final class Warnings {
     }
 
     /** The block's warnings in English, in {@link Kind} order; none for a block that did not run. */
-    public static List<Warning> of(TrialResult trial) {
+    public static List<Warning> of(BlockResult trial) {
         return of(trial, ReportLanguage.EN.messages());
     }
 
     /** The block's warnings worded by {@code words}, in {@link Kind} order; none for a block that did not run. */
-    public static List<Warning> of(TrialResult trial, Messages words) {
+    public static List<Warning> of(BlockResult trial, Messages words) {
         List<Warning> out = new ArrayList<>();
         if (!trial.succeeded()) {
             return out;
         }
-        List<TrialMetrics> reps = trial.repetitions();
+        List<RepetitionResult> reps = trial.repetitions();
         coalesced(reps, words).ifPresent(out::add);
         rateShortfall(trial, reps, words).ifPresent(out::add);
         scheduleLag(reps, words).ifPresent(out::add);
@@ -58,10 +58,10 @@ public final class Warnings {
         return List.copyOf(out);
     }
 
-    private static java.util.Optional<Warning> coalesced(List<TrialMetrics> reps, Messages words) {
+    private static java.util.Optional<Warning> coalesced(List<RepetitionResult> reps, Messages words) {
         double worst = 0;
         double perRead = 0;
-        for (TrialMetrics r : reps) {
+        for (RepetitionResult r : reps) {
             if (r.tokenEvents() > 0) {
                 worst = Math.max(worst, (double) r.coalescedEvents() / r.tokenEvents());
             }
@@ -78,11 +78,11 @@ public final class Warnings {
      * Requested rate: the block's {@code rate} param for the constant profile (its schedule is exactly
      * that rate); for other profiles the rate their random or shaped schedule actually asked for.
      */
-    private static java.util.Optional<Warning> rateShortfall(TrialResult trial, List<TrialMetrics> reps, Messages words) {
+    private static java.util.Optional<Warning> rateShortfall(BlockResult trial, List<RepetitionResult> reps, Messages words) {
         double worstShare = 0;
         double achievedAtWorst = 0;
         double requestedAtWorst = 0;
-        for (TrialMetrics r : reps) {
+        for (RepetitionResult r : reps) {
             OptionalDouble achieved = r.value(Metric.ACHIEVED_SEND_RATE);
             OptionalDouble requested = requestedRate(trial, r);
             if (achieved.isEmpty() || requested.isEmpty()) {
@@ -102,7 +102,7 @@ public final class Warnings {
                 Numbers.format(achievedAtWorst), 100 * worstShare, Numbers.format(requestedAtWorst))));
     }
 
-    private static OptionalDouble requestedRate(TrialResult trial, TrialMetrics r) {
+    private static OptionalDouble requestedRate(BlockResult trial, RepetitionResult r) {
         String profile = trial.params().get("profile");
         String rate = trial.params().get("rate");
         if ("constant".equals(profile) && rate != null) {
@@ -115,7 +115,7 @@ public final class Warnings {
         return "concurrent".equals(profile) ? OptionalDouble.empty() : r.value(Metric.SCHEDULED_SEND_RATE);
     }
 
-    private static java.util.Optional<Warning> scheduleLag(List<TrialMetrics> reps, Messages words) {
+    private static java.util.Optional<Warning> scheduleLag(List<RepetitionResult> reps, Messages words) {
         double worst = reps.stream().map(r -> r.distribution(Metric.SCHEDULE_LAG)).flatMap(java.util.Optional::stream)
                 .mapToDouble(d -> d.get(Stat.P99)).max().orElse(0);
         if (worst <= SCHEDULE_LAG_P99_MS) {
@@ -125,10 +125,10 @@ public final class Warnings {
                 Numbers.format(worst), SCHEDULE_LAG_P99_MS)));
     }
 
-    private static java.util.Optional<Warning> errors(List<TrialMetrics> reps, Messages words) {
+    private static java.util.Optional<Warning> errors(List<RepetitionResult> reps, Messages words) {
         double failed = 0;
         double total = 0;
-        for (TrialMetrics r : reps) {
+        for (RepetitionResult r : reps) {
             failed += r.value(Metric.FAILED_REQUESTS).orElse(0);
             total += r.value(Metric.FAILED_REQUESTS).orElse(0) + r.value(Metric.SUCCESSFUL_REQUESTS).orElse(0);
         }

@@ -14,16 +14,16 @@ import java.util.Objects;
  * @param commandLine        the command line the run was started with, secrets redacted
  * @param simulate           whether engines were replaced by the simulated engine
  * @param quick              whether the run used the quick (shortened) settings
- * @param trials             result blocks in report order
+ * @param blocks             result blocks in report order
  * @param servers            the environment of each server start, in start order
  */
 public record RunResult(String startTime, String servebenchVersion, String commandLine, boolean simulate,
-                        boolean quick, List<TrialResult> trials, List<ServerEnvironment> servers) {
+                        boolean quick, List<BlockResult> blocks, List<ServerEnvironment> servers) {
 
     /** A run whose server environments were not captured. */
     public RunResult(String startTime, String servebenchVersion, String commandLine, boolean simulate, boolean quick,
-                     List<TrialResult> trials) {
-        this(startTime, servebenchVersion, commandLine, simulate, quick, trials, List.of());
+                     List<BlockResult> blocks) {
+        this(startTime, servebenchVersion, commandLine, simulate, quick, blocks, List.of());
     }
 
 
@@ -37,7 +37,7 @@ public record RunResult(String startTime, String servebenchVersion, String comma
         }
         servebenchVersion = Objects.requireNonNullElse(servebenchVersion, "");
         commandLine = Objects.requireNonNullElse(commandLine, "");
-        trials = trials == null ? List.of() : List.copyOf(trials);
+        blocks = blocks == null ? List.of() : List.copyOf(blocks);
         servers = servers == null ? List.of() : List.copyOf(servers);
     }
 }

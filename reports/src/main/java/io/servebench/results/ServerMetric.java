@@ -6,7 +6,7 @@ import java.util.Optional;
 /**
  * Metrics the engine reports about itself on its Prometheus {@code /metrics} endpoint, as deltas
  * between a scrape before and a scrape after one repetition (vLLM's names; SGLang's where they
- * match). Keys of {@link TrialMetrics#serverMetrics()}. An engine that does not offer one leaves it absent.
+ * match). Keys of {@link RepetitionResult#serverMetrics()}. An engine that does not offer one leaves it absent.
  */
 public enum ServerMetric {
     /** Accepted draft tokens over proposed draft tokens. */

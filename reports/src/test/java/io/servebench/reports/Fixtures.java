@@ -4,8 +4,8 @@ import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
 import io.servebench.results.Metric;
 import io.servebench.results.RunResult;
-import io.servebench.results.TrialMetrics;
-import io.servebench.results.TrialResult;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.BlockResult;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +27,7 @@ final class Fixtures {
     }
 
     /** One repetition like the reference study's vLLM baseline, with the given mean latency and stdev (s). */
-    static TrialMetrics repetition(double meanLatencyS, double stdevS) {
+    static RepetitionResult repetition(double meanLatencyS, double stdevS) {
         Map<String, Double> scalars = new LinkedHashMap<>();
         scalars.put(Metric.SUCCESSFUL_REQUESTS.id(), 1000.0);
         scalars.put(Metric.FAILED_REQUESTS.id(), 0.0);
@@ -46,7 +46,7 @@ final class Fixtures {
         d.put(Metric.TPOT.id(), dist("ms", 1000, 9.1, 1));
         d.put(Metric.ITL.id(), dist("ms", 280412, 9.0, 2));
         d.put(Metric.INTER_CHUNK_LATENCY.id(), dist("ms", 200000, 12.0, 5));
-        return new TrialMetrics(scalars, d, 200000, 1234, Map.of("USAGE", 1000L), Map.of());
+        return new RepetitionResult(scalars, d, 200000, 1234, Map.of("USAGE", 1000L), Map.of());
     }
 
     static Map<String, String> params(String flags, String rate) {
@@ -56,20 +56,20 @@ final class Fixtures {
         p.put("rate", rate);
         p.put("profile", "constant");
         p.put("requests", "1000");
-        p.put(TrialResult.FLAGS, flags);
+        p.put(BlockResult.FLAGS, flags);
         return p;
     }
 
     static final String CLASS = "io.servebench.study.VllmOptionGroups";
     static final String BASE_FLAGS = "--reasoning-parser=qwen3 --max-model-len=32768";
 
-    static TrialResult trial(String variant, String group, boolean baseline, String flags, String rate,
-                             List<TrialMetrics> reps) {
-        return new TrialResult(CLASS + "." + variant, CLASS, variant, group, baseline, params(flags, rate),
+    static BlockResult trial(String variant, String group, boolean baseline, String flags, String rate,
+                             List<RepetitionResult> reps) {
+        return new BlockResult(CLASS + "." + variant, CLASS, variant, group, baseline, params(flags, rate),
                 variant + "@" + rate, "server-" + flags.hashCode(), reps, null);
     }
 
-    static RunResult run(List<TrialResult> trials) {
+    static RunResult run(List<BlockResult> trials) {
         return new RunResult("2026-03-01T12:00:00Z", "0.1.0-SNAPSHOT", "servebench run --rate 8", true, false, trials);
     }
 }

@@ -3,8 +3,8 @@ package io.servebench.reports;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.servebench.results.RunResult;
-import io.servebench.results.TrialMetrics;
-import io.servebench.results.TrialResult;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.BlockResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,11 +15,11 @@ class HtmlReportWriterTest {
 
     /** Baseline and a variant at two rates, three repetitions each: every chart kind has data. */
     static RunResult twoRatesThreeRepetitions() {
-        List<TrialResult> trials = new java.util.ArrayList<>();
+        List<BlockResult> trials = new java.util.ArrayList<>();
         for (String rate : List.of("4", "8")) {
             double base = "4".equals(rate) ? 2.3 : 2.6;
             trials.add(Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, rate, reps(base, 1.8)));
-            trials.add(new TrialResult(Fixtures.CLASS + ".mtp", Fixtures.CLASS, "mtp", "speculative-decoding", false,
+            trials.add(new BlockResult(Fixtures.CLASS + ".mtp", Fixtures.CLASS, "mtp", "speculative-decoding", false,
                     Fixtures.params(Fixtures.BASE_FLAGS + " --speculative-config={\"method\":\"mtp\"}", rate), "mtp@" + rate,
                     "s2", reps(base * 0.85, 1.5), null, true, new io.servebench.results.ServeCommand("vllm serve Qwen/Qwen3.5-9B "
                     + Fixtures.BASE_FLAGS + " '--speculative-config={\"method\":\"mtp\"}'", "vLLM", false)));
@@ -27,7 +27,7 @@ class HtmlReportWriterTest {
         return Fixtures.run(trials);
     }
 
-    private static List<TrialMetrics> reps(double mean, double stdev) {
+    private static List<RepetitionResult> reps(double mean, double stdev) {
         return List.of(Fixtures.repetition(mean * 0.99, stdev), Fixtures.repetition(mean, stdev),
                 Fixtures.repetition(mean * 1.01, stdev));
     }

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servebench.results.Metric;
 import io.servebench.results.RunResult;
-import io.servebench.results.TrialResult;
+import io.servebench.results.BlockResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -166,7 +166,7 @@ class JmhJsonWriterTest {
         List<JmhBenchmark> read = new JmhJsonReader().read(file);
         assertThat(read).hasSize(1);
         JmhBenchmark b = read.get(0);
-        TrialResult trial = run.trials().get(0);
+        BlockResult trial = run.blocks().get(0);
         assertThat(b.benchmark()).isEqualTo(trial.benchmark());
         assertThat(b.mode()).isEqualTo("sample");
         assertThat(b.forks()).isEqualTo(3);
@@ -195,9 +195,9 @@ class JmhJsonWriterTest {
 
     @Test
     void blocksWithoutLatencyAreLeftOut() throws Exception {
-        TrialResult failed = new TrialResult("C.v", "C", "v", "", false, Map.of(), "t", "s", List.of(),
+        BlockResult failed = new BlockResult("C.v", "C", "v", "", false, Map.of(), "t", "s", List.of(),
                 "engine did not start: see logs/s.log");
-        RunResult run = Fixtures.run(List.of(failed, threeRepetitions().trials().get(0)));
+        RunResult run = Fixtures.run(List.of(failed, threeRepetitions().blocks().get(0)));
         assertThat(ours(run).size()).isEqualTo(1);
     }
 

@@ -3,7 +3,7 @@ package io.servebench.reports;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.servebench.results.TrialResult;
+import io.servebench.results.BlockResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -2,7 +2,7 @@ package io.servebench.reports;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.servebench.results.TrialResult;
+import io.servebench.results.BlockResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,16 +15,16 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 class ResultsComparisonTest {
 
-    private static List<JmhBenchmark> written(List<TrialResult> trials) throws Exception {
+    private static List<JmhBenchmark> written(List<BlockResult> trials) throws Exception {
         return new JmhJsonReader().readString(new JmhJsonWriter().toJson(Fixtures.run(trials)));
     }
 
-    private static TrialResult baseline(String requests, double... means) {
-        TrialResult t = Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "8",
+    private static BlockResult baseline(String requests, double... means) {
+        BlockResult t = Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "8",
                 java.util.Arrays.stream(means).mapToObj(m -> Fixtures.repetition(m, 1.8)).toList());
         java.util.Map<String, String> params = new java.util.LinkedHashMap<>(t.params());
         params.put("requests", requests);
-        return new TrialResult(t.benchmark(), t.className(), t.variant(), t.group(), true, params, t.trialId(), t.serverId(),
+        return new BlockResult(t.benchmark(), t.className(), t.variant(), t.group(), true, params, t.trialId(), t.serverId(),
                 t.repetitions(), null);
     }
 
@@ -63,7 +63,7 @@ class ResultsComparisonTest {
 
     @Test
     void unmatchedEntriesAreListed() throws Exception {
-        TrialResult rate4 = Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "4", List.of(Fixtures.repetition(2, 1)));
+        BlockResult rate4 = Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "4", List.of(Fixtures.repetition(2, 1)));
         ResultsComparison.Result r = ResultsComparison.compare(written(List.of(rate4)), written(List.of(baseline("1000", 2))),
                 List.of());
         assertThat(r.matches()).isEmpty();

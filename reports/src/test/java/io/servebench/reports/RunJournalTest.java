@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.servebench.results.Metric;
-import io.servebench.results.TrialResult;
+import io.servebench.results.BlockResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,22 +20,22 @@ class RunJournalTest {
     @TempDir
     Path runDir;
 
-    private static TrialResult trial(String variant, double latency) {
+    private static BlockResult trial(String variant, double latency) {
         return Fixtures.trial(variant, "g", false, Fixtures.BASE_FLAGS + " --x=" + variant, "8",
                 List.of(Fixtures.repetition(latency, 1.0), Fixtures.repetition(latency + 0.01, 1.0)));
     }
 
     @Test
     void appendedTrialsReadBackEqual() throws IOException {
-        TrialResult a = trial("a", 2.62);
-        TrialResult failed = new TrialResult("C.b", "C", "b", "", false, Map.of("engine", "sim"), "b@8", "s2",
+        BlockResult a = trial("a", 2.62);
+        BlockResult failed = new BlockResult("C.b", "C", "b", "", false, Map.of("engine", "sim"), "b@8", "s2",
                 List.of(), "engine exited with status 1; see logs/s2.log");
         try (RunJournal journal = RunJournal.open(runDir)) {
             journal.append(a);
             journal.append(failed);
         }
 
-        List<TrialResult> read = RunJournal.read(runDir);
+        List<BlockResult> read = RunJournal.read(runDir);
         assertThat(read).containsExactly(a, failed);
         assertThat(read.get(0).params().keySet()).containsExactly("engine", "model", "rate", "profile", "requests", "flags");
         assertThat(read.get(0).repetitions().get(1).distribution(Metric.E2E_LATENCY).orElseThrow().mean()).isEqualTo(2.63);
@@ -48,7 +48,7 @@ class RunJournalTest {
             journal.append(trial("a", 2.0));
             assertThat(RunJournal.read(journal.file())).hasSize(1);
             journal.append(trial("b", 2.1));
-            assertThat(RunJournal.read(journal.file())).extracting(TrialResult::variant).containsExactly("a", "b");
+            assertThat(RunJournal.read(journal.file())).extracting(BlockResult::variant).containsExactly("a", "b");
         }
     }
 
@@ -62,12 +62,12 @@ class RunJournalTest {
         // a crash halfway through writing the second line
         Files.writeString(file, whole.substring(0, whole.length() / 2), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
 
-        assertThat(RunJournal.read(file)).extracting(TrialResult::variant).containsExactly("a");
+        assertThat(RunJournal.read(file)).extracting(BlockResult::variant).containsExactly("a");
 
         try (RunJournal journal = RunJournal.open(runDir)) {
             journal.append(trial("c", 2.2));
         }
-        assertThat(RunJournal.read(runDir)).extracting(TrialResult::variant).containsExactly("a", "c");
+        assertThat(RunJournal.read(runDir)).extracting(BlockResult::variant).containsExactly("a", "c");
         assertThat(Files.readString(file)).endsWith("\n");
     }
 
@@ -97,6 +97,6 @@ class RunJournalTest {
             journal.append(trial("a", 2.6));
         }
         assertThat(RunJournal.readServers(dir)).containsExactly(env);
-        assertThat(RunJournal.read(dir)).extracting(io.servebench.results.TrialResult::variant).containsExactly("a");
+        assertThat(RunJournal.read(dir)).extracting(io.servebench.results.BlockResult::variant).containsExactly("a");
     }
 }

@@ -8,8 +8,8 @@ import io.servebench.results.Metric;
 import io.servebench.results.RunResult;
 import io.servebench.results.ServeCommand;
 import io.servebench.results.Stat;
-import io.servebench.results.TrialMetrics;
-import io.servebench.results.TrialResult;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.BlockResult;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -19,7 +19,7 @@ import java.util.Map;
 
 /**
  * The reference study's 18 published result blocks ({@code seed-study/results.json} in the test
- * resources, a copy of {@code shared/seed-study/results.json}) as {@link TrialResult}s, one repetition each.
+ * resources, a copy of {@code shared/seed-study/results.json}) as {@link BlockResult}s, one repetition each.
  *
  * <p>Labels map to metrics by {@link Metric#label()}: a scalar's label is the key itself, a
  * distribution's is "Mean/Median/P95/P99 " + its label. "Maximum request concurrency" has no metric
@@ -56,7 +56,7 @@ final class SeedStudy {
         try (InputStream in = SeedStudy.class.getResourceAsStream("/seed-study/results.json")) {
             root = new ObjectMapper().readTree(in);
         }
-        List<TrialResult> trials = new ArrayList<>();
+        List<BlockResult> trials = new ArrayList<>();
         for (JsonNode block : root.get("trials")) {
             trials.add(trial(root.get("model").asText(), block));
         }
@@ -64,7 +64,7 @@ final class SeedStudy {
                 false, trials);
     }
 
-    private static TrialResult trial(String model, JsonNode block) {
+    private static BlockResult trial(String model, JsonNode block) {
         String group = block.get("group").asText();
         String engine = block.get("engine").asText();
         boolean validation = group.startsWith("rate-");
@@ -82,16 +82,16 @@ final class SeedStudy {
         params.put("profile", block.get("profile").asText());
         params.put("rate", rate);
         params.put("requests", block.get("total_requests").asText());
-        params.put(TrialResult.FLAGS, String.join(" ", flags));
+        params.put(BlockResult.FLAGS, String.join(" ", flags));
         String className = validation ? VALIDATION : TUNING;
         String server = engine + ":" + flags.stream().sorted().toList();
         boolean recommended = validation && "recommended".equals(variant);
-        return new TrialResult(className + "." + variant, className, variant, validation ? "rate-validation" : group,
+        return new BlockResult(className + "." + variant, className, variant, validation ? "rate-validation" : group,
                 baseline, params, server + "@" + rate, server, List.of(metrics(block.get("metrics"))), null, recommended,
                 recommended ? RECOMMENDED_COMMAND : null);
     }
 
-    private static TrialMetrics metrics(JsonNode labelled) {
+    private static RepetitionResult metrics(JsonNode labelled) {
         double requests = labelled.get(Metric.SUCCESSFUL_REQUESTS.label()).asDouble();
         double tokens = labelled.get(Metric.TOTAL_OUTPUT_TOKENS.label()).asDouble();
         Map<String, Double> scalars = new LinkedHashMap<>();
@@ -106,7 +106,7 @@ final class SeedStudy {
                 distributions.put(m.id(), distribution(m, labelled, count));
             }
         }
-        return new TrialMetrics(scalars, distributions, 0, 0, Map.of(), Map.of());
+        return new RepetitionResult(scalars, distributions, 0, 0, Map.of(), Map.of());
     }
 
     private static Distribution distribution(Metric m, JsonNode labelled, long count) {

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.servebench.results.Distribution;
 import io.servebench.results.Metric;
 import io.servebench.results.RunResult;
-import io.servebench.results.TrialMetrics;
-import io.servebench.results.TrialResult;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.BlockResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -17,11 +17,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 class SummaryMarkdownWriterTest {
 
-    private static TrialResult baseline(List<TrialMetrics> reps, String rate) {
+    private static BlockResult baseline(List<RepetitionResult> reps, String rate) {
         return Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, rate, reps);
     }
 
-    private static TrialResult prefixCaching(List<TrialMetrics> reps, String rate) {
+    private static BlockResult prefixCaching(List<RepetitionResult> reps, String rate) {
         return Fixtures.trial("prefixCaching", "prefix-caching", false, Fixtures.BASE_FLAGS + " --enable-prefix-caching",
                 rate, reps);
     }
@@ -91,12 +91,12 @@ class SummaryMarkdownWriterTest {
 
     @Test
     void blockTableFollowsTheReferenceOrderAndShowsAbsentAsDash() {
-        TrialMetrics rep = Fixtures.repetition(2.62, 1.8);
+        RepetitionResult rep = Fixtures.repetition(2.62, 1.8);
         Map<String, Double> scalars = new LinkedHashMap<>(rep.scalars());
         scalars.remove(Metric.PEAK_OUTPUT_THROUGHPUT.id());
         Map<String, Distribution> dists = new LinkedHashMap<>(rep.distributions());
         dists.remove(Metric.TPOT.id());
-        TrialMetrics partial = new TrialMetrics(scalars, dists, rep.tokenEvents(), 150_000, rep.outputTokenSources(),
+        RepetitionResult partial = new RepetitionResult(scalars, dists, rep.tokenEvents(), 150_000, rep.outputTokenSources(),
                 Map.of("timeout", 2L));
         String md = new SummaryMarkdownWriter().render(Fixtures.run(List.of(baseline(List.of(partial), "8"))));
 
@@ -137,7 +137,7 @@ class SummaryMarkdownWriterTest {
 
     @Test
     void runInfoFailedTrialAndFile(@TempDir Path dir) throws Exception {
-        TrialResult failed = new TrialResult(Fixtures.CLASS + ".sglang", Fixtures.CLASS, "sglang", "engine", false,
+        BlockResult failed = new BlockResult(Fixtures.CLASS + ".sglang", Fixtures.CLASS, "sglang", "engine", false,
                 Fixtures.params("--context-length=32768", "8"), "sglang@8", "s9", List.of(), "readiness timed out; see logs/s9.log");
         RunResult run = Fixtures.run(List.of(baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8"), failed));
         Path file = dir.resolve("summary.md");
@@ -164,7 +164,7 @@ class SummaryMarkdownWriterTest {
                 "m", "", List.of(), "AMD EPYC, 2 logical cores", "vm", "Linux", "JDK 17", "0.1.0", "2026-03-01T12:00:00Z");
         RunResult base = Fixtures.run(List.of(baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8")));
         RunResult run = new RunResult(base.startTime(), base.servebenchVersion(), base.commandLine(), base.simulate(), base.quick(),
-                base.trials(), List.of(gpu, noGpu));
+                base.blocks(), List.of(gpu, noGpu));
         String md = new SummaryMarkdownWriter().render(run);
         assertThat(md).contains("## Servers")
                 .contains("| s01-vllm-ab12 | vllm | 0.17.1 | NVIDIA H100 80GB HBM3, 81559 MiB, 570.86.15 | Intel Xeon, 26 logical cores, "

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.servebench.results.Distribution;
 import io.servebench.results.Metric;
-import io.servebench.results.TrialMetrics;
-import io.servebench.results.TrialResult;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.BlockResult;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 class WarningsTest {
 
     /** A repetition with the given figures; everything else as the reference-like fixture. */
-    private static TrialMetrics rep(long events, long coalesced, double perRead, double achieved, double lagP99Ms,
+    private static RepetitionResult rep(long events, long coalesced, double perRead, double achieved, double lagP99Ms,
                                     double failed) {
-        TrialMetrics base = Fixtures.repetition(2.62, 1.8);
+        RepetitionResult base = Fixtures.repetition(2.62, 1.8);
         Map<String, Double> scalars = new LinkedHashMap<>(base.scalars());
         scalars.put(Metric.FAILED_REQUESTS.id(), failed);
         scalars.put(Metric.ACHIEVED_SEND_RATE.id(), achieved);
@@ -25,18 +25,18 @@ class WarningsTest {
         Map<String, Distribution> d = new LinkedHashMap<>(base.distributions());
         d.put(Metric.SCHEDULE_LAG.id(), new Distribution("ms", 1000, lagP99Ms / 2, 0.1, 0, lagP99Ms / 2, lagP99Ms,
                 lagP99Ms, lagP99Ms, lagP99Ms, lagP99Ms, List.of()));
-        return new TrialMetrics(scalars, d, events, coalesced, Map.of(), Map.of());
+        return new RepetitionResult(scalars, d, events, coalesced, Map.of(), Map.of());
     }
 
-    private static TrialResult trial(String profile, TrialMetrics... reps) {
-        TrialResult t = Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "8", List.of(reps));
+    private static BlockResult trial(String profile, RepetitionResult... reps) {
+        BlockResult t = Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "8", List.of(reps));
         Map<String, String> params = new LinkedHashMap<>(t.params());
         params.put("profile", profile);
-        return new TrialResult(t.benchmark(), t.className(), t.variant(), t.group(), true, params, t.trialId(),
+        return new BlockResult(t.benchmark(), t.className(), t.variant(), t.group(), true, params, t.trialId(),
                 t.serverId(), t.repetitions(), null);
     }
 
-    private static List<Warnings.Kind> kinds(TrialResult t) {
+    private static List<Warnings.Kind> kinds(BlockResult t) {
         return Warnings.of(t).stream().map(Warnings.Warning::kind).toList();
     }
 
@@ -73,7 +73,7 @@ class WarningsTest {
 
     @Test
     void aFailedTrialHasNoWarnings() {
-        TrialResult failed = new TrialResult("a.B.c", "a.B", "c", "", false, Map.of(), "c@1", "s", List.of(), "engine did not start");
+        BlockResult failed = new BlockResult("a.B.c", "a.B", "c", "", false, Map.of(), "c@1", "s", List.of(), "engine did not start");
         assertThat(Warnings.of(failed)).isEmpty();
     }
 

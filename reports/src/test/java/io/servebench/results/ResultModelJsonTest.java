@@ -13,10 +13,10 @@ class ResultModelJsonTest {
 
     private final ObjectMapper mapper = new ObjectMapper();
 
-    private static TrialMetrics metrics() {
+    private static RepetitionResult metrics() {
         Distribution ttft = new Distribution("ms", 3, 40, 5, 35, 40, 44, 45, 45, 45, 45,
                 List.of(new HistogramBucket(35, 1), new HistogramBucket(40, 1), new HistogramBucket(45, 1)));
-        return new TrialMetrics(Map.of(Metric.SUCCESSFUL_REQUESTS.id(), 3.0), Map.of(Metric.TTFT.id(), ttft), 9, 1,
+        return new RepetitionResult(Map.of(Metric.SUCCESSFUL_REQUESTS.id(), 3.0), Map.of(Metric.TTFT.id(), ttft), 9, 1,
                 Map.of("USAGE", 3L), Map.of());
     }
 
@@ -27,20 +27,20 @@ class ResultModelJsonTest {
         params.put("rate", "8");
         params.put("flags", "--max-num-seqs=128");
         params.put("maxNumSeqs", "128");
-        TrialResult trial = new TrialResult("a.B.v", "a.B", "v", null, true, params, "t1", "s1", List.of(metrics()), null);
+        BlockResult trial = new BlockResult("a.B.v", "a.B", "v", null, true, params, "t1", "s1", List.of(metrics()), null);
         RunResult run = new RunResult("2026-03-01T12:00:00Z", "0.1.0", "servebench run", true, true, List.of(trial));
 
         RunResult back = mapper.readValue(mapper.writeValueAsString(run), RunResult.class);
 
         assertThat(back).isEqualTo(run);
-        assertThat(back.trials().get(0).params().keySet()).containsExactly("engine", "rate", "flags", "maxNumSeqs");
-        assertThat(back.trials().get(0).group()).isEmpty();
-        assertThat(back.trials().get(0).repetitions().get(0).value(Metric.DURATION)).isEmpty();
+        assertThat(back.blocks().get(0).params().keySet()).containsExactly("engine", "rate", "flags", "maxNumSeqs");
+        assertThat(back.blocks().get(0).group()).isEmpty();
+        assertThat(back.blocks().get(0).repetitions().get(0).value(Metric.DURATION)).isEmpty();
     }
 
     @Test
     void absentMeansAbsent() {
-        TrialMetrics m = metrics();
+        RepetitionResult m = metrics();
         assertThat(m.distribution(Metric.TPOT)).isEmpty();
         assertThat(m.number(Metric.TPOT, Stat.MEDIAN)).isEmpty();
         assertThat(m.number(Metric.TTFT, Stat.MEDIAN)).hasValue(40.0);
@@ -50,13 +50,13 @@ class ResultModelJsonTest {
 
     @Test
     void invalidInputsAreNamed() {
-        assertThatThrownBy(() -> new TrialMetrics(Map.of("ttft", 1.0), Map.of(), 0, 0, Map.of(), Map.of()))
+        assertThatThrownBy(() -> new RepetitionResult(Map.of("ttft", 1.0), Map.of(), 0, 0, Map.of(), Map.of()))
                 .hasMessageContaining("\"ttft\" is a DISTRIBUTION metric");
-        assertThatThrownBy(() -> new TrialMetrics(Map.of("bogus", 1.0), Map.of(), 0, 0, Map.of(), Map.of()))
+        assertThatThrownBy(() -> new RepetitionResult(Map.of("bogus", 1.0), Map.of(), 0, 0, Map.of(), Map.of()))
                 .hasMessageContaining("unknown metric id \"bogus\"");
         assertThatThrownBy(() -> new RunResult("yesterday", "", "", false, false, List.of()))
                 .hasMessageContaining("\"yesterday\" is not an ISO-8601 instant");
-        assertThatThrownBy(() -> new TrialResult("a.B.v", "a.B", "v", "", false, Map.of(), "t", "s", List.of(), null))
+        assertThatThrownBy(() -> new BlockResult("a.B.v", "a.B", "v", "", false, Map.of(), "t", "s", List.of(), null))
                 .hasMessageContaining("no repetitions and no failure message");
     }
 

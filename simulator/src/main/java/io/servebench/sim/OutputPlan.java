@@ -29,7 +29,7 @@ record OutputPlan(int tokens, int reasoningTokens, String finishReason, long wor
      * {@code min_tokens} and capped by {@code max_tokens} (by the context left when {@code max_tokens} is absent).
      * Reasoning applies to chat requests when the engine has a reasoning parser.
      */
-    static OutputPlan of(ApiRequest request, SimSettings settings, long engineSeed, String requestId) {
+    static OutputPlan of(ApiRequest request, SimParams settings, long engineSeed, String requestId) {
         SplittableRandom random = new SplittableRandom(Seeds.forRequest(engineSeed, requestId, 1));
         int cap = request.maxTokens() != null ? request.maxTokens() : settings.maxModelLen() - request.promptTokens();
         int natural = (int) Math.min(Integer.MAX_VALUE,

@@ -35,7 +35,7 @@ final class Scheduler implements AutoCloseable {
     /** Tokens per KV-cache block; prefix caching matches whole blocks. */
     static final int BLOCK_TOKENS = 16;
 
-    private final SimSettings settings;
+    private final SimParams settings;
     private final SimMetrics metrics;
     private final StepCostModel cost;
     private final double poolBytes;
@@ -50,12 +50,12 @@ final class Scheduler implements AutoCloseable {
     private double usedBytes;
     private long admissions;
 
-    Scheduler(SimSettings settings) {
+    Scheduler(SimParams settings) {
         this(settings, new SimMetrics());
     }
 
     /** A scheduler that counts what it does into {@code metrics} (the engine's {@code /metrics}). */
-    Scheduler(SimSettings settings, SimMetrics metrics) {
+    Scheduler(SimParams settings, SimMetrics metrics) {
         this.settings = settings;
         this.metrics = metrics;
         this.cost = new StepCostModel(settings);

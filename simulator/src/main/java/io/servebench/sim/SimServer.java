@@ -122,7 +122,7 @@ public final class SimServer {
      * @throws IOException              when the port cannot be bound
      */
     public static void serve(Options options, PrintStream out) throws IOException, InterruptedException {
-        SimSettings settings = SimSettings.fromFlags(options.dialect(), options.model(), options.engineFlags());
+        SimParams settings = SimParams.fromFlags(options.dialect(), options.model(), options.engineFlags());
         SimulatedEngine engine = SimulatedEngine.start(settings, options.port(), options.seed());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

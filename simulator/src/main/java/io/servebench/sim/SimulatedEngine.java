@@ -63,7 +63,7 @@ public final class SimulatedEngine implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final byte[] DONE = "data: [DONE]\n\n".getBytes(StandardCharsets.US_ASCII);
 
-    private final SimSettings settings;
+    private final SimParams settings;
     private final long seed;
     private final SimTokenizer tokenizer = new SimTokenizer();
     private final Scheduler scheduler;
@@ -75,7 +75,7 @@ public final class SimulatedEngine implements AutoCloseable {
     private final AtomicLong madeUpIds = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private SimulatedEngine(SimSettings settings, int port, long seed) throws IOException {
+    private SimulatedEngine(SimParams settings, int port, long seed) throws IOException {
         this.settings = settings;
         this.seed = seed;
         AtomicInteger threads = new AtomicInteger();
@@ -100,7 +100,7 @@ public final class SimulatedEngine implements AutoCloseable {
      * @param seed     seeds every random choice
      * @throws IOException when the port cannot be bound
      */
-    public static SimulatedEngine start(SimSettings settings, int port, long seed) throws IOException {
+    public static SimulatedEngine start(SimParams settings, int port, long seed) throws IOException {
         for (String flag : settings.ignoredFlags()) {
             LOG.log(System.Logger.Level.INFO, "simulated engine ignores flag {0}: it is not modelled", flag);
         }
@@ -127,7 +127,7 @@ public final class SimulatedEngine implements AutoCloseable {
     }
 
     /** The settings the engine runs with. */
-    public SimSettings settings() {
+    public SimParams settings() {
         return settings;
     }
 

@@ -24,11 +24,11 @@ final class StepCostModel {
     /** All-reduce latency added per tensor-parallel rank beyond the first, ns. */
     static final long PER_EXTRA_RANK_NANOS = 250_000;
 
-    private final SimSettings settings;
+    private final SimParams settings;
     private final double bandwidth;
     private final double flops;
 
-    StepCostModel(SimSettings settings) {
+    StepCostModel(SimParams settings) {
         this.settings = settings;
         this.bandwidth = settings.gpu().effectiveBandwidth() * settings.tensorParallelSize();
         this.flops = settings.gpu().effectiveFlops() * settings.tensorParallelSize();

@@ -22,7 +22,7 @@ class SimTimingTest {
 
     @Test
     void aLongerPromptGivesALongerTimeToFirstToken() throws IOException {
-        try (SimulatedEngine engine = SimulatedEngine.start(SimSettings.fromFlags(SimDialect.VLLM, MODEL, List.of()), 0, 1)) {
+        try (SimulatedEngine engine = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of()), 0, 1)) {
             SimHttp.post(engine, "/v1/chat/completions", "short", SimHttp.chat(SimHttp.words(20, "s"), exact(2)));
             SimHttp.post(engine, "/v1/chat/completions", "long", SimHttp.chat(SimHttp.words(6000, "l"), exact(2)));
             long shortTtft = ttft(engine.groundTruth("short").orElseThrow());
@@ -38,8 +38,8 @@ class SimTimingTest {
         // so that the test is quick and the effect of batch size is large
         ModelProfile kvHeavy = new ModelProfile(MODEL, 1e9, 2, 1024.0 * 1024, 0, 0, 0.05);
         GpuProfile gpu = new GpuProfile("test GPU", 80.0 * 1024 * 1024 * 1024, 3.35e12, 1e17, 0.85, 0.6);
-        SimSettings settings = new SimSettings(SimDialect.VLLM, kvHeavy, gpu, 2048, 256, 65536, false, null, 0, 0,
-                SimSettings.PerformanceMode.BALANCED, false, null, 0.9, 1, List.of());
+        SimParams settings = new SimParams(SimDialect.VLLM, kvHeavy, gpu, 2048, 256, 65536, false, null, 0, 0,
+                SimParams.PerformanceMode.BALANCED, false, null, 0.9, 1, List.of());
         try (SimulatedEngine engine = SimulatedEngine.start(settings, 0, 1)) {
             String prompt = SimHttp.words(1000, "w");
             SimHttp.post(engine, "/v1/chat/completions", "alone", SimHttp.chat(prompt, exact(40)));
@@ -58,7 +58,7 @@ class SimTimingTest {
 
     @Test
     void speculativeDecodingSendsMultiTokenChunks() throws IOException {
-        SimSettings settings = SimSettings.fromFlags(SimDialect.SIM, MODEL,
+        SimParams settings = SimParams.fromFlags(SimDialect.SIM, MODEL,
                 List.of("--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":3}", "--sim-acceptance-rate=0.8"));
         try (SimulatedEngine engine = SimulatedEngine.start(settings, 0, 3)) {
             SimHttp.Reply reply = SimHttp.post(engine, "/v1/chat/completions", "spec",
@@ -83,8 +83,8 @@ class SimTimingTest {
         // 6 GiB of memory: less 3 GiB reserve and 1 GB of weights leaves ~2100 tokens of 1 MiB KV
         ModelProfile kvHeavy = new ModelProfile(MODEL, 0.5e9, 2, 1024.0 * 1024, 0, 0, 0.05);
         GpuProfile small = new GpuProfile("small GPU", 6.0 * 1024 * 1024 * 1024, 3.35e12, 1e17, 0.85, 0.6);
-        SimSettings settings = new SimSettings(SimDialect.VLLM, kvHeavy, small, 1024, 64, 8192, false, null, 0, 0,
-                SimSettings.PerformanceMode.BALANCED, false, null, 1.0, 1, List.of());
+        SimParams settings = new SimParams(SimDialect.VLLM, kvHeavy, small, 1024, 64, 8192, false, null, 0, 0,
+                SimParams.PerformanceMode.BALANCED, false, null, 1.0, 1, List.of());
         try (SimulatedEngine engine = SimulatedEngine.start(settings, 0, 1)) {
             postAtOnce(engine, 4, i -> "kv-" + i, id -> SimHttp.chat(SimHttp.words(100, "p" + id), exact(500)));
             int preemptions = 0;
@@ -101,9 +101,9 @@ class SimTimingTest {
     @Test
     void prefixCachingSkipsTheSharedPrefixOfALaterPrompt() throws IOException {
         // SGLang caches prefixes by default
-        try (SimulatedEngine engine = SimulatedEngine.start(SimSettings.fromFlags(SimDialect.SGLANG, MODEL, List.of()), 0, 1);
+        try (SimulatedEngine engine = SimulatedEngine.start(SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of()), 0, 1);
              SimulatedEngine noCache = SimulatedEngine.start(
-                     SimSettings.fromFlags(SimDialect.SGLANG, MODEL, List.of("--disable-radix-cache")), 0, 1)) {
+                     SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--disable-radix-cache")), 0, 1)) {
             String shared = SimHttp.words(3000, "shared");
             for (SimulatedEngine e : List.of(engine, noCache)) {
                 SimHttp.post(e, "/v1/chat/completions", "first", SimHttp.chat(shared + "first question", exact(2)));
@@ -120,7 +120,7 @@ class SimTimingTest {
 
     @Test
     void clientsSeeEventsWhenTheServerSaysItSentThem() throws Exception {
-        try (SimulatedEngine engine = SimulatedEngine.start(SimSettings.fromFlags(SimDialect.VLLM, MODEL, List.of()), 0, 1)) {
+        try (SimulatedEngine engine = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of()), 0, 1)) {
             java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(
                             engine.baseUri().resolve("/v1/chat/completions"))
                     .header("X-Request-Id", "watched")

@@ -21,9 +21,9 @@ class SimulatedEngineTest {
 
     @BeforeAll
     static void start() throws IOException {
-        engine = SimulatedEngine.start(SimSettings.fromFlags(SimDialect.VLLM, MODEL, List.of("--max-model-len=4096")), 0, 7);
+        engine = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--max-model-len=4096")), 0, 7);
         reasoningEngine = SimulatedEngine.start(
-                SimSettings.fromFlags(SimDialect.VLLM, MODEL, List.of("--reasoning-parser=qwen3", "--max-model-len=4096")), 0, 7);
+                SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--reasoning-parser=qwen3", "--max-model-len=4096")), 0, 7);
     }
 
     @AfterAll

@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.within;
 
 class StepCostModelTest {
 
-    private static final StepCostModel H100 = new StepCostModel(SimSettings.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B", List.of()));
+    private static final StepCostModel H100 = new StepCostModel(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B", List.of()));
 
     @Test
     void defaultsAreCalibratedToTheReferenceStudy() {
@@ -31,12 +31,12 @@ class StepCostModelTest {
 
     @Test
     void speculationAndTensorParallelismAndPerformanceModeChangeTheStep() {
-        StepCostModel spec = new StepCostModel(SimSettings.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B",
+        StepCostModel spec = new StepCostModel(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B",
                 List.of("--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":2}")));
         assertThat(spec.stepNanos(30, 5000, 10, 10)).isGreaterThan(spec.stepNanos(30, 5000, 10, 0));
-        StepCostModel tp2 = new StepCostModel(SimSettings.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B", List.of("--tensor-parallel-size=2")));
+        StepCostModel tp2 = new StepCostModel(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B", List.of("--tensor-parallel-size=2")));
         assertThat(tp2.stepNanos(10, 5000, 10, 0)).isLessThan(H100.stepNanos(10, 5000, 10, 0));
-        StepCostModel interactive = new StepCostModel(SimSettings.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B",
+        StepCostModel interactive = new StepCostModel(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B",
                 List.of("--performance-mode=interactivity")));
         assertThat(H100.stepNanos(10, 5000, 10, 0) - interactive.stepNanos(10, 5000, 10, 0))
                 .isEqualTo(Math.round((1 - 0.85) * StepCostModel.BASE_OVERHEAD_NANOS));

@@ -1,7 +1,7 @@
 package io.servebench.benchmarks.engines;
 
 import io.servebench.sim.SimDialect;
-import io.servebench.sim.SimSettings;
+import io.servebench.sim.SimParams;
 import io.servebench.sim.SimulatedEngine;
 import io.servebench.cli.Main;
 import org.junit.jupiter.api.Test;
@@ -61,7 +61,7 @@ class EngineLifecycleTest {
 
     @Test
     void anEndpointStudyRunsAgainstTheUrlGivenOnTheCommandLine(@TempDir Path dir) throws Exception {
-        try (SimulatedEngine server = SimulatedEngine.start(SimSettings.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B", List.of()), 0, 7)) {
+        try (SimulatedEngine server = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B", List.of()), 0, 7)) {
             StringWriter out = new StringWriter();
             int code = run(out, "EndpointStudy", "--engine-url", server.baseUri() + "/v1", "-o", dir.toString());
             assertThat(code).as(out.toString()).isZero();

@@ -11,7 +11,7 @@ import java.util.Map;
  * The load settings written at one level of a study (class {@code @Workload}, method
  * {@code @Workload}, a workload {@code @Param} value, the command line). Every component is
  * nullable: {@code null} means "not set at this level", so levels combine with
- * {@link #overriddenBy(WorkloadSpec)}.
+ * {@link #overriddenBy(WorkloadOptions)}.
  *
  * <p>The reflective reader maps the annotation's "unset" markers ({@code -1}, {@code ""}) to
  * {@code null}; the annotation processor keeps every explicitly written number, so that an
@@ -23,44 +23,44 @@ import java.util.Map;
  * @param concurrency in-flight requests for {@link Profile#CONCURRENT}
  * @param requests    measured requests per trial
  * @param warmup      requests sent before the measured ones, not measured
- * @param options     the {@link WorkloadOption}s set at this level, by {@link WorkloadOption#key()}, as text
+ * @param options     the {@link LoadOption}s set at this level, by {@link LoadOption#key()}, as text
  */
-public record WorkloadSpec(String dataset, String profile, Double rate, Integer concurrency, Integer requests, Integer warmup,
+public record WorkloadOptions(String dataset, String profile, Double rate, Integer concurrency, Integer requests, Integer warmup,
                            Map<String, String> options) {
 
     /** Nothing set. */
-    public static final WorkloadSpec UNSET = new WorkloadSpec(null, null, null, null, null, null);
+    public static final WorkloadOptions UNSET = new WorkloadOptions(null, null, null, null, null, null);
 
-    public WorkloadSpec {
+    public WorkloadOptions {
         options = options == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(options));
     }
 
-    /** The six basic settings, no {@link WorkloadOption}s. */
-    public WorkloadSpec(String dataset, String profile, Double rate, Integer concurrency, Integer requests, Integer warmup) {
+    /** The six basic settings, no {@link LoadOption}s. */
+    public WorkloadOptions(String dataset, String profile, Double rate, Integer concurrency, Integer requests, Integer warmup) {
         this(dataset, profile, rate, concurrency, requests, warmup, Map.of());
     }
 
     /** The defaults documented on {@link Workload}: the bottom level every trial resolves against. */
-    public static final WorkloadSpec DEFAULTS = new WorkloadSpec("synthetic-sharegpt", Profile.CONSTANT, 1.0, 1, 100, 0);
+    public static final WorkloadOptions DEFAULTS = new WorkloadOptions("synthetic-sharegpt", Profile.CONSTANT, 1.0, 1, 100, 0);
 
     /**
      * The settings of a {@code @Workload} annotation as the runtime sees them, where {@code -1}
      * and {@code ""} mean "not set here".
      */
-    public static WorkloadSpec of(Workload workload) {
-        return new WorkloadSpec(
+    public static WorkloadOptions of(Workload workload) {
+        return new WorkloadOptions(
                 workload.dataset().isEmpty() ? null : workload.dataset(),
                 workload.profile().isEmpty() ? null : workload.profile(),
                 workload.rate() == Workload.UNSET ? null : workload.rate(),
                 workload.concurrency() == Workload.UNSET ? null : workload.concurrency(),
                 workload.requests() == Workload.UNSET ? null : workload.requests(),
                 workload.warmup() == Workload.UNSET ? null : workload.warmup(),
-                WorkloadOption.of(workload));
+                LoadOption.of(workload));
     }
 
     /** This spec with every setting that {@code other} sets replaced by {@code other}'s value. */
-    public WorkloadSpec overriddenBy(WorkloadSpec other) {
-        return new WorkloadSpec(
+    public WorkloadOptions overriddenBy(WorkloadOptions other) {
+        return new WorkloadOptions(
                 other.dataset != null ? other.dataset : dataset,
                 other.profile != null ? other.profile : profile,
                 other.rate != null ? other.rate : rate,
@@ -78,27 +78,27 @@ public record WorkloadSpec(String dataset, String profile, Double rate, Integer 
 
     /**
      * This spec with the workload setting {@code name} ({@code dataset}, {@code profile}, one of
-     * {@link ParamSpec#WORKLOAD_PARAMS} or a {@link WorkloadOption#key()}) set from its text, as a workload {@code @Param} or
+     * {@link ParamSpec#WORKLOAD_PARAMS} or a {@link LoadOption#key()}) set from its text, as a workload {@code @Param} or
      * {@code -p name=value} gives it.
      *
      * @throws IllegalArgumentException when {@code name} is no workload setting or {@code value}
      *                                  is not a number of the setting's type
      */
-    public WorkloadSpec with(String name, String value) {
-        if (WorkloadOption.byKey(name).isPresent()) {
-            return overriddenBy(new WorkloadSpec(null, null, null, null, null, null, Map.of(name, value)));
+    public WorkloadOptions with(String name, String value) {
+        if (LoadOption.byKey(name).isPresent()) {
+            return overriddenBy(new WorkloadOptions(null, null, null, null, null, null, Map.of(name, value)));
         }
         try {
             return switch (name) {
-                case "dataset" -> new WorkloadSpec(value, profile, rate, concurrency, requests, warmup, options);
-                case "profile" -> new WorkloadSpec(dataset, value, rate, concurrency, requests, warmup, options);
-                case "rate" -> new WorkloadSpec(dataset, profile, Double.parseDouble(value), concurrency, requests, warmup, options);
-                case "concurrency" -> new WorkloadSpec(dataset, profile, rate, Integer.parseInt(value), requests, warmup, options);
-                case "requests" -> new WorkloadSpec(dataset, profile, rate, concurrency, Integer.parseInt(value), warmup, options);
-                case "warmup" -> new WorkloadSpec(dataset, profile, rate, concurrency, requests, Integer.parseInt(value), options);
+                case "dataset" -> new WorkloadOptions(value, profile, rate, concurrency, requests, warmup, options);
+                case "profile" -> new WorkloadOptions(dataset, value, rate, concurrency, requests, warmup, options);
+                case "rate" -> new WorkloadOptions(dataset, profile, Double.parseDouble(value), concurrency, requests, warmup, options);
+                case "concurrency" -> new WorkloadOptions(dataset, profile, rate, Integer.parseInt(value), requests, warmup, options);
+                case "requests" -> new WorkloadOptions(dataset, profile, rate, concurrency, Integer.parseInt(value), warmup, options);
+                case "warmup" -> new WorkloadOptions(dataset, profile, rate, concurrency, requests, Integer.parseInt(value), options);
                 default -> throw new IllegalArgumentException(
                         "\"" + name + "\" is not a workload setting; expected one of " + ParamSpec.WORKLOAD_PARAMS
-                                + ", dataset, profile or " + WorkloadOption.keys());
+                                + ", dataset, profile or " + LoadOption.keys());
             };
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("workload setting " + name + " = \"" + value + "\" is not a "

@@ -26,7 +26,7 @@ import java.util.Objects;
  * @param client      the HTTP client's API key variable and timeouts
  * @param language    the language of summary.md and report.html
  */
-public record RunParams(List<String> includes, Map<String, List<String>> overrides, int repetitions, Path outputDir,
+public record RunOptions(List<String> includes, Map<String, List<String>> overrides, int repetitions, Path outputDir,
                         EngineOptions engines, boolean quick, long seed, boolean freshServer, Duration settle,
                         EngineOverrides engineOverrides, ClientOptions client, ReportLanguage language) {
 
@@ -36,7 +36,7 @@ public record RunParams(List<String> includes, Map<String, List<String>> overrid
     /** Fewest measured requests per trial in quick mode, so that slow rates still give a distribution. */
     public static final int QUICK_MIN_REQUESTS = 16;
 
-    public RunParams {
+    public RunOptions {
         includes = List.copyOf(includes);
         overrides = Map.copyOf(overrides);
         Objects.requireNonNull(language, "language");

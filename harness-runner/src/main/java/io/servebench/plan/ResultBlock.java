@@ -15,10 +15,10 @@ import java.util.Map;
  * @param trial       the measurement that gives this block its numbers
  * @param recommended whether this is the study's recommended variant
  */
-public record BenchmarkPoint(String benchmark, String className, String variant, String group, boolean baseline,
+public record ResultBlock(String benchmark, String className, String variant, String group, boolean baseline,
                              Map<String, String> paramValues, Trial trial, boolean recommended) {
 
-    public BenchmarkPoint {
+    public ResultBlock {
         paramValues = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(paramValues));
     }
 }

@@ -10,10 +10,10 @@ import java.util.Optional;
 /**
  * The {@code @Workload} settings beyond the six basic ones (dataset, profile, rate, concurrency, requests,
  * warmup): profile shape, stop conditions, warm-up time and client options. Each is kept as text in
- * {@link WorkloadSpec#options()} under its {@link #key()}, the attribute's name, which is also its
+ * {@link WorkloadOptions#options()} under its {@link #key()}, the attribute's name, which is also its
  * {@code -p} name; this enum says what values it takes.
  */
-public enum WorkloadOption {
+public enum LoadOption {
     WARMUP_SECONDS("warmupSeconds", Type.NON_NEGATIVE_NUMBER, "zero or a positive number of seconds"),
     BURSTINESS("burstiness", Type.POSITIVE_NUMBER, "a positive gamma shape (1 = Poisson, below 1 burstier)"),
     RAMP_UP_SECONDS("rampUpSeconds", Type.POSITIVE_NUMBER, "a positive number of seconds"),
@@ -34,7 +34,7 @@ public enum WorkloadOption {
     private final Type type;
     private final String expected;
 
-    WorkloadOption(String key, Type type, String expected) {
+    LoadOption(String key, Type type, String expected) {
         this.key = key;
         this.type = type;
         this.expected = expected;
@@ -46,13 +46,13 @@ public enum WorkloadOption {
     }
 
     /** The option of that key, if any. */
-    public static Optional<WorkloadOption> byKey(String key) {
+    public static Optional<LoadOption> byKey(String key) {
         return Arrays.stream(values()).filter(o -> o.key.equals(key)).findFirst();
     }
 
     /** Every key, in declaration order. */
     public static List<String> keys() {
-        return Arrays.stream(values()).map(WorkloadOption::key).toList();
+        return Arrays.stream(values()).map(LoadOption::key).toList();
     }
 
     /**
@@ -117,13 +117,13 @@ public enum WorkloadOption {
                 ? Long.toString((long) value) : Double.toString(value);
     }
 
-    private static void number(java.util.Map<String, String> options, WorkloadOption option, double value) {
+    private static void number(java.util.Map<String, String> options, LoadOption option, double value) {
         if (value != Workload.UNSET) {
             options.put(option.key, format(value));
         }
     }
 
-    private static void text(java.util.Map<String, String> options, WorkloadOption option, String value) {
+    private static void text(java.util.Map<String, String> options, LoadOption option, String value) {
         if (!value.isEmpty()) {
             options.put(option.key, value);
         }

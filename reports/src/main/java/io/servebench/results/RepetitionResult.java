@@ -23,24 +23,24 @@ import java.util.OptionalDouble;
  * @param notes              what a reader must know about how this repetition ran, one sentence each (e.g. that
  *                           a stop condition ended it early); empty when nothing
  */
-public record TrialMetrics(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
+public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
                            long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds,
                            Map<String, Double> serverMetrics, List<String> notes) {
 
     /** Metrics without server-side metrics or notes. */
-    public TrialMetrics(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
+    public RepetitionResult(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
                         long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds) {
         this(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, Map.of(), List.of());
     }
 
     /** Metrics with server-side metrics and no notes. */
-    public TrialMetrics(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
+    public RepetitionResult(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
                         long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds,
                         Map<String, Double> serverMetrics) {
         this(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, serverMetrics, List.of());
     }
 
-    public TrialMetrics {
+    public RepetitionResult {
         scalars = ordered(scalars);
         distributions = ordered(distributions);
         outputTokenSources = ordered(outputTokenSources);
@@ -63,10 +63,10 @@ public record TrialMetrics(Map<String, Double> scalars, Map<String, Distribution
     }
 
     /** These metrics with {@code note} added to {@link #notes()}. */
-    public TrialMetrics withNote(String note) {
+    public RepetitionResult withNote(String note) {
         List<String> more = new java.util.ArrayList<>(notes);
         more.add(note);
-        return new TrialMetrics(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
+        return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
                 serverMetrics, more);
     }
 
@@ -82,9 +82,9 @@ public record TrialMetrics(Map<String, Double> scalars, Map<String, Distribution
         return v == null ? OptionalDouble.empty() : OptionalDouble.of(v);
     }
 
-    /** A TrialMetrics with these server-side metrics instead of its own. */
-    public TrialMetrics withServerMetrics(Map<String, Double> server) {
-        return new TrialMetrics(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, server,
+    /** A RepetitionResult with these server-side metrics instead of its own. */
+    public RepetitionResult withServerMetrics(Map<String, Double> server) {
+        return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, server,
                 notes);
     }
 

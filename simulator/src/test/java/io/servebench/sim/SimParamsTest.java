@@ -7,29 +7,29 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class SimSettingsTest {
+class SimParamsTest {
 
     private static final String MODEL = "Qwen/Qwen3.5-9B";
 
     @Test
     void vllmDefaults() {
-        SimSettings s = SimSettings.fromFlags(SimDialect.VLLM, MODEL, List.of());
+        SimParams s = SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of());
         assertThat(s.dialect()).isEqualTo(SimDialect.VLLM);
         assertThat(s.model().name()).isEqualTo(MODEL);
-        assertThat(s.maxModelLen()).isEqualTo(SimSettings.DEFAULT_MAX_MODEL_LEN);
-        assertThat(s.maxNumSeqs()).isEqualTo(SimSettings.DEFAULT_MAX_NUM_SEQS);
-        assertThat(s.maxNumBatchedTokens()).isEqualTo(SimSettings.DEFAULT_MAX_NUM_BATCHED_TOKENS);
+        assertThat(s.maxModelLen()).isEqualTo(SimParams.DEFAULT_MAX_MODEL_LEN);
+        assertThat(s.maxNumSeqs()).isEqualTo(SimParams.DEFAULT_MAX_NUM_SEQS);
+        assertThat(s.maxNumBatchedTokens()).isEqualTo(SimParams.DEFAULT_MAX_NUM_BATCHED_TOKENS);
         assertThat(s.prefixCaching()).isFalse();
         assertThat(s.speculativeTokens()).isZero();
         assertThat(s.reasoning()).isEmpty();
         assertThat(s.gpuMemoryUtilization()).isEqualTo(0.9);
-        assertThat(s.performanceMode()).isEqualTo(SimSettings.PerformanceMode.BALANCED);
+        assertThat(s.performanceMode()).isEqualTo(SimParams.PerformanceMode.BALANCED);
         assertThat(s.ignoredFlags()).isEmpty();
     }
 
     @Test
     void vllmFlagsOfTheReferenceStudy() {
-        SimSettings s = SimSettings.fromFlags(SimDialect.VLLM, MODEL, List.of("--reasoning-parser=qwen3", "--max-model-len=32768",
+        SimParams s = SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--reasoning-parser=qwen3", "--max-model-len=32768",
                 "--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}", "--language-model-only",
                 "--performance-mode=interactivity", "--max-num-seqs 128", "--max_num_batched_tokens=16384",
                 "--enable-prefix-caching", "--gpu-memory-utilization=0.85", "--tensor-parallel-size=2"));
@@ -37,32 +37,32 @@ class SimSettingsTest {
         assertThat(s.maxModelLen()).isEqualTo(32768);
         assertThat(s.speculativeMethod()).isEqualTo("mtp");
         assertThat(s.speculativeTokens()).isEqualTo(1);
-        assertThat(s.acceptanceRate()).isEqualTo(SimSettings.MTP_ACCEPTANCE);
+        assertThat(s.acceptanceRate()).isEqualTo(SimParams.MTP_ACCEPTANCE);
         assertThat(s.languageModelOnly()).isTrue();
-        assertThat(s.performanceMode()).isEqualTo(SimSettings.PerformanceMode.INTERACTIVITY);
+        assertThat(s.performanceMode()).isEqualTo(SimParams.PerformanceMode.INTERACTIVITY);
         assertThat(s.maxNumSeqs()).isEqualTo(128);
         assertThat(s.maxNumBatchedTokens()).isEqualTo(16384);
         assertThat(s.prefixCaching()).isTrue();
         assertThat(s.gpuMemoryUtilization()).isEqualTo(0.85);
         assertThat(s.tensorParallelSize()).isEqualTo(2);
-        assertThat(SimSettings.fromFlags(SimDialect.VLLM, MODEL, List.of("--enable-prefix-caching", "--no-enable-prefix-caching"))
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--enable-prefix-caching", "--no-enable-prefix-caching"))
                 .prefixCaching()).isFalse();
     }
 
     @Test
     void languageModelOnlyLeavesMoreMemoryToTheKvCache() {
-        double with = SimSettings.fromFlags(SimDialect.VLLM, MODEL, List.of("--language-model-only")).kvPoolBytes();
-        double without = SimSettings.fromFlags(SimDialect.VLLM, MODEL, List.of()).kvPoolBytes();
+        double with = SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--language-model-only")).kvPoolBytes();
+        double without = SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of()).kvPoolBytes();
         assertThat(with - without).isEqualTo(ModelProfile.qwen35_9b(MODEL).nonLanguageBytes());
     }
 
     @Test
     void sglangFlags() {
-        SimSettings defaults = SimSettings.fromFlags(SimDialect.SGLANG, MODEL, List.of());
+        SimParams defaults = SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of());
         assertThat(defaults.dialect()).isEqualTo(SimDialect.SGLANG);
         assertThat(defaults.prefixCaching()).isTrue();
-        assertThat(defaults.gpuMemoryUtilization()).isEqualTo(SimSettings.SGLANG_DEFAULT_MEMORY_FRACTION);
-        SimSettings s = SimSettings.fromFlags(SimDialect.SGLANG, MODEL, List.of("--reasoning-parser=qwen3", "--context-length=32768",
+        assertThat(defaults.gpuMemoryUtilization()).isEqualTo(SimParams.SGLANG_DEFAULT_MEMORY_FRACTION);
+        SimParams s = SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--reasoning-parser=qwen3", "--context-length=32768",
                 "--max-running-requests=64", "--chunked-prefill-size=4096", "--disable-radix-cache",
                 "--mem-fraction-static=0.8", "--tp=2", "--speculative-algorithm=NEXTN", "--speculative-num-draft-tokens=4"));
         assertThat(s.reasoningParser()).isEqualTo("qwen3");
@@ -74,28 +74,28 @@ class SimSettingsTest {
         assertThat(s.tensorParallelSize()).isEqualTo(2);
         assertThat(s.speculativeMethod()).isEqualTo("nextn");
         assertThat(s.speculativeTokens()).isEqualTo(3);
-        assertThat(s.acceptanceRate()).isEqualTo(SimSettings.MTP_ACCEPTANCE);
+        assertThat(s.acceptanceRate()).isEqualTo(SimParams.MTP_ACCEPTANCE);
         // a vLLM flag means nothing to SGLang
-        assertThat(SimSettings.fromFlags(SimDialect.SGLANG, MODEL, List.of("--max-num-seqs=4")).ignoredFlags())
+        assertThat(SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--max-num-seqs=4")).ignoredFlags())
                 .containsExactly("--max-num-seqs=4");
     }
 
     @Test
     void simDialectIsVllmPlusTheAcceptanceRate() {
-        SimSettings s = SimSettings.fromFlags(SimDialect.SIM, MODEL, List.of("--max-num-seqs=8", "--sim-acceptance-rate=0.5",
+        SimParams s = SimParams.fromFlags(SimDialect.SIM, MODEL, List.of("--max-num-seqs=8", "--sim-acceptance-rate=0.5",
                 "--speculative-config={\"method\":\"eagle3\",\"num_speculative_tokens\":2}"));
         assertThat(s.dialect()).isEqualTo(SimDialect.VLLM);
         assertThat(s.maxNumSeqs()).isEqualTo(8);
         assertThat(s.acceptanceRate()).isEqualTo(0.5);
-        assertThat(SimSettings.fromFlags(SimDialect.VLLM, MODEL, List.of("--speculative-config={\"method\":\"eagle3\",\"num_speculative_tokens\":2}"))
-                .acceptanceRate()).isEqualTo(SimSettings.EAGLE_ACCEPTANCE);
-        assertThat(SimSettings.fromFlags(SimDialect.VLLM, MODEL, List.of("--sim-acceptance-rate=0.5")).ignoredFlags())
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--speculative-config={\"method\":\"eagle3\",\"num_speculative_tokens\":2}"))
+                .acceptanceRate()).isEqualTo(SimParams.EAGLE_ACCEPTANCE);
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--sim-acceptance-rate=0.5")).ignoredFlags())
                 .containsExactly("--sim-acceptance-rate=0.5");
     }
 
     @Test
     void unknownFlagsAreAcceptedAndListed() {
-        SimSettings s = SimSettings.fromFlags(SimDialect.VLLM, MODEL, List.of("--enforce-eager", "--kv-cache-dtype=fp8"));
+        SimParams s = SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--enforce-eager", "--kv-cache-dtype=fp8"));
         assertThat(s.ignoredFlags()).containsExactly("--enforce-eager", "--kv-cache-dtype=fp8");
     }
 
@@ -113,24 +113,24 @@ class SimSettingsTest {
         assertBad("sglang", "--tp=two", "--tp=two", "a positive integer");
         assertBad("sglang", "--mem-fraction-static=x", "--mem-fraction-static=x", "(0, 1]");
         assertBad("sim", "--sim-acceptance-rate=2", "--sim-acceptance-rate=2", "[0, 1]");
-        assertThatThrownBy(() -> SimSettings.fromFlags(SimDialect.VLLM, MODEL, List.of("max-num-seqs=3")))
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("max-num-seqs=3")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("max-num-seqs=3");
-        assertThatThrownBy(() -> SimSettings.fromFlags(SimDialect.of("trt"), MODEL, List.of()))
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.of("trt"), MODEL, List.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("\"trt\"");
     }
 
     @Test
     void tooLittleMemoryForOneSequenceIsRefused() {
-        assertThatThrownBy(() -> SimSettings.fromFlags(SimDialect.VLLM, MODEL, List.of("--gpu-memory-utilization=0.2")))
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--gpu-memory-utilization=0.2")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("max model length 262144")
                 .hasMessageContaining("memory fraction");
-        assertThat(SimSettings.fromFlags(SimDialect.VLLM, MODEL, List.of("--gpu-memory-utilization=0.3", "--max-model-len=8192"))
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--gpu-memory-utilization=0.3", "--max-model-len=8192"))
                 .kvPoolBytes()).isPositive();
     }
 
     private static void assertBad(String dialect, String flag, String named, String expected) {
-        assertThatThrownBy(() -> SimSettings.fromFlags(SimDialect.of(dialect), MODEL, List.of(flag)))
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.of(dialect), MODEL, List.of(flag)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(named)
                 .hasMessageContaining(expected);

@@ -13,21 +13,21 @@ import io.servebench.annotations.Profile;
  * @param warmup      warm-up requests sent first and left out of the results
  * @param options     profile shape, stop conditions, warm-up time and client options
  */
-public record WorkloadPoint(String dataset, String profile, double rate, int concurrency, int requests, int warmup,
-                            LoadOptions options) {
+public record WorkloadParams(String dataset, String profile, double rate, int concurrency, int requests, int warmup,
+                            LoadOptionParams options) {
 
-    public WorkloadPoint {
+    public WorkloadParams {
         java.util.Objects.requireNonNull(options, "options");
     }
 
-    /** A point with every {@link LoadOptions} option at its default. */
-    public WorkloadPoint(String dataset, String profile, double rate, int concurrency, int requests, int warmup) {
-        this(dataset, profile, rate, concurrency, requests, warmup, LoadOptions.DEFAULTS);
+    /** A point with every {@link LoadOptionParams} option at its default. */
+    public WorkloadParams(String dataset, String profile, double rate, int concurrency, int requests, int warmup) {
+        this(dataset, profile, rate, concurrency, requests, warmup, LoadOptionParams.DEFAULTS);
     }
 
     /** This point with another request count (quick mode shortens trials). */
-    public WorkloadPoint withRequests(int newRequests) {
-        return new WorkloadPoint(dataset, profile, rate, concurrency, newRequests, warmup, options);
+    public WorkloadParams withRequests(int newRequests) {
+        return new WorkloadParams(dataset, profile, rate, concurrency, newRequests, warmup, options);
     }
 
     /**

@@ -30,7 +30,7 @@ import java.util.Optional;
  * @param tensorParallelSize      GPUs the model is split over
  * @param ignoredFlags            flags the simulation does not model, as written ({@code --name=value})
  */
-public record SimSettings(
+public record SimParams(
         SimDialect dialect,
         ModelProfile model,
         GpuProfile gpu,
@@ -91,7 +91,7 @@ public record SimSettings(
     /** Memory per GPU kept for activations, CUDA graphs and the allocator, bytes. */
     public static final double ACTIVATION_RESERVE_BYTES = 3.0 * 1024 * 1024 * 1024;
 
-    public SimSettings {
+    public SimParams {
         if (dialect == SimDialect.SIM) {
             throw new IllegalArgumentException("the settings' dialect is vllm or sglang: sim reads vLLM's flags");
         }
@@ -168,7 +168,7 @@ public record SimSettings(
      * @throws IllegalArgumentException naming the flag and what was expected, for a malformed flag or value,
      *                                  or when the KV cache would not hold one sequence
      */
-    public static SimSettings fromFlags(SimDialect dialect, String model, List<String> flags) {
+    public static SimParams fromFlags(SimDialect dialect, String model, List<String> flags) {
         if (model == null || model.isBlank()) {
             throw new IllegalArgumentException("model must be a non-blank model id, got \"" + model + "\"");
         }
@@ -281,13 +281,13 @@ public record SimSettings(
             specTokens = n.asInt();
         }
 
-        SimSettings build(SimDialect dialect, ModelProfile model) {
+        SimParams build(SimDialect dialect, ModelProfile model) {
             if (dialect == SimDialect.SGLANG && specMethod != null) {
                 specTokens = sglangSpecSteps > 0 ? sglangSpecSteps
                         : sglangDraftTokens > 0 ? Math.max(1, sglangDraftTokens - 1) : 3;
             }
             double p = acceptance != null ? acceptance : specMethod == null ? 0 : defaultAcceptance(specMethod);
-            return new SimSettings(dialect, model, GpuProfile.h100Sxm80gb(), maxModelLen, maxNumSeqs, maxNumBatchedTokens,
+            return new SimParams(dialect, model, GpuProfile.h100Sxm80gb(), maxModelLen, maxNumSeqs, maxNumBatchedTokens,
                     prefixCaching, specMethod, specTokens, p, mode, languageModelOnly, reasoningParser, memoryFraction,
                     tp, ignored);
         }

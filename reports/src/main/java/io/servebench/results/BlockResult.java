@@ -28,9 +28,9 @@ import java.util.Objects;
  * @param serveCommand how to start its server configuration by hand, {@code null} when the engine kind has no known
  *                    command (a generic command, an endpoint) or the block was read from elsewhere
  */
-public record TrialResult(String benchmark, String className, String variant, String group, boolean baseline,
+public record BlockResult(String benchmark, String className, String variant, String group, boolean baseline,
                           Map<String, String> params, String trialId, String serverId,
-                          List<TrialMetrics> repetitions, String failure, boolean recommended,
+                          List<RepetitionResult> repetitions, String failure, boolean recommended,
                           ServeCommand serveCommand) {
 
     /** Param key holding the engine flags. */
@@ -54,7 +54,7 @@ public record TrialResult(String benchmark, String className, String variant, St
             java.util.stream.Stream.of("engine", "model", "dataset", "profile", "rate", "concurrency", "requests", "warmup",
                     FLAGS, "slo"), LOAD_OPTION_PARAMS.stream()).toList();
 
-    public TrialResult {
+    public BlockResult {
         Objects.requireNonNull(benchmark, "benchmark");
         Objects.requireNonNull(className, "className");
         Objects.requireNonNull(variant, "variant");
@@ -69,16 +69,16 @@ public record TrialResult(String benchmark, String className, String variant, St
     }
 
     /** A block without a serve command. */
-    public TrialResult(String benchmark, String className, String variant, String group, boolean baseline,
-                       Map<String, String> params, String trialId, String serverId, List<TrialMetrics> repetitions,
+    public BlockResult(String benchmark, String className, String variant, String group, boolean baseline,
+                       Map<String, String> params, String trialId, String serverId, List<RepetitionResult> repetitions,
                        String failure, boolean recommended) {
         this(benchmark, className, variant, group, baseline, params, trialId, serverId, repetitions, failure, recommended,
                 null);
     }
 
     /** A block of a variant that is not the recommended one, without a serve command. */
-    public TrialResult(String benchmark, String className, String variant, String group, boolean baseline,
-                       Map<String, String> params, String trialId, String serverId, List<TrialMetrics> repetitions,
+    public BlockResult(String benchmark, String className, String variant, String group, boolean baseline,
+                       Map<String, String> params, String trialId, String serverId, List<RepetitionResult> repetitions,
                        String failure) {
         this(benchmark, className, variant, group, baseline, params, trialId, serverId, repetitions, failure, false);
     }
