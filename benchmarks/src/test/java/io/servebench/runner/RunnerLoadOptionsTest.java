@@ -27,7 +27,7 @@ class RunnerLoadOptionsTest {
         RunOptions params = new RunOptions(List.of("QuickStart\\.baseline"), overrides, 1, dir,
                 io.servebench.engine.EngineOptions.defaults(io.servebench.engine.EngineOptions.Simulate.OFF, 42), false, 42,
                 false, Duration.ZERO, io.servebench.plan.EngineOverrides.NONE, client,
-                io.servebench.reports.ReportLanguage.EN);
+                io.servebench.reports.ReportLanguage.EN, io.servebench.metrics.SloSpec.NONE);
         StringWriter out = new StringWriter();
         return new Runner(params, new PrintWriter(out, true), name -> "SB_TEST_KEY".equals(name) ? SECRET : null).run();
     }

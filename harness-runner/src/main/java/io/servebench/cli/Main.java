@@ -157,9 +157,10 @@ public final class Main implements Callable<Integer> {
                 seconds("--request-timeout", requestTimeoutSeconds));
         RunOptions run = new RunOptions(includes, overrides, repetitions, dir, engineOptions(), quick, seed, freshServer,
                 Duration.ofMillis(Math.round(settleSeconds * 1000)),
-                new EngineOverrides(engineExe, engineEnv, engineWorkdir, engineUrl), client, ReportLanguage.of(lang));
+                new EngineOverrides(engineExe, engineEnv, engineWorkdir, engineUrl), client, ReportLanguage.of(lang),
+                slo == null ? SloSpec.NONE : SloSpec.parse(slo));
         PrintWriter out = spec.commandLine().getOut();
-        Runner runner = new Runner(run, out, slo == null ? SloSpec.NONE : SloSpec.parse(slo));
+        Runner runner = new Runner(run, out);
         if (list) {
             runner.selectedBenchmarks().forEach(out::println);
             return 0;

@@ -1,11 +1,16 @@
 package io.servebench.runner;
 
+import io.servebench.annotations.Profile;
 import io.servebench.engine.EngineOptions;
+import io.servebench.metrics.SloSpec;
 import io.servebench.plan.EngineOverrides;
+import io.servebench.plan.WorkloadParams;
 import io.servebench.reports.ReportLanguage;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,10 +30,11 @@ import java.util.Objects;
  * @param engineOverrides the command line's engine executable, environment, working directory and URL
  * @param client      the HTTP client's API key variable and timeouts
  * @param language    the language of summary.md and report.html
+ * @param slo         SLOs from the command line ({@code --slo}), laid over each variant's {@code @Slo} bound by bound
  */
 public record RunOptions(List<String> includes, Map<String, List<String>> overrides, int repetitions, Path outputDir,
                         EngineOptions engines, boolean quick, long seed, boolean freshServer, Duration settle,
-                        EngineOverrides engineOverrides, ClientOptions client, ReportLanguage language) {
+                        EngineOverrides engineOverrides, ClientOptions client, ReportLanguage language, SloSpec slo) {
 
     /** Seconds of load per trial in quick mode. */
     public static final int QUICK_SECONDS = 4;
@@ -38,17 +44,29 @@ public record RunOptions(List<String> includes, Map<String, List<String>> overri
 
     public RunOptions {
         includes = List.copyOf(includes);
-        overrides = Map.copyOf(overrides);
+        // in the order given, as the recorded command line repeats them
+        overrides = Collections.unmodifiableMap(new LinkedHashMap<>(overrides));
         Objects.requireNonNull(language, "language");
+        Objects.requireNonNull(slo, "slo");
         if (repetitions < 1) {
             throw new IllegalArgumentException("-r " + repetitions + ": expected at least 1 repetition");
         }
-        java.util.Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(client, "client");
     }
 
     /** Whether the simulated engine stands in for the studies' engines. */
     public boolean simulate() {
         return engines.simulate() != EngineOptions.Simulate.OFF;
+    }
+
+    /**
+     * The workload as this run sends it: quick mode shortens it. Profiles without a rate or stream count
+     * (synchronous, throughput, sweep) get quick mode's fewest requests per trial (or step).
+     */
+    public WorkloadParams asSent(WorkloadParams declared) {
+        double rateEquivalent = Profile.CONCURRENT.equals(declared.profile()) ? declared.concurrency()
+                : declared.hasRate() ? declared.rate() : 0;
+        return declared.withRequests(requestsFor(declared.requests(), rateEquivalent));
     }
 
     /** Measured requests for a trial declared with {@code declared} requests at {@code rate} per second. */

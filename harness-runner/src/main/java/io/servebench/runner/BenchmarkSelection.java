@@ -1,0 +1,49 @@
+package io.servebench.runner;
+
+import io.servebench.study.BenchmarkList;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/** Which of the benchmarks on the class path a run's include patterns select, as JMH's {@code Runner} chooses. */
+final class BenchmarkSelection {
+
+    private BenchmarkSelection() {
+    }
+
+    /**
+     * The benchmarks of {@code loader}'s benchmark lists whose {@code Class.variant} name contains a match of any
+     * of {@code includes} (all of them when there are none), sorted.
+     *
+     * @throws RunnerException when there are no benchmarks, a pattern is no regular expression or matches nothing
+     */
+    static List<String> select(List<String> includes, ClassLoader loader) {
+        List<String> all = BenchmarkList.read(loader);
+        if (all.isEmpty()) {
+            throw new RunnerException("no benchmarks on the class path: was the study compiled with harness-runner"
+                    + " on the annotation processor path (META-INF/servebench/BenchmarkList is missing)?");
+        }
+        if (includes.isEmpty()) {
+            return all;
+        }
+        List<String> selected = new ArrayList<>();
+        for (String regex : includes) {
+            Pattern pattern;
+            try {
+                pattern = Pattern.compile(regex);
+            } catch (PatternSyntaxException e) {
+                throw new RunnerException("\"" + regex + "\" is not a regular expression: "
+                        + e.getDescription() + " near index " + e.getIndex());
+            }
+            List<String> matched = all.stream().filter(b -> pattern.matcher(b).find()).toList();
+            if (matched.isEmpty()) {
+                throw new RunnerException("no benchmark matches \"" + regex + "\"; -l lists the "
+                        + all.size() + " benchmarks");
+            }
+            matched.stream().filter(b -> !selected.contains(b)).forEach(selected::add);
+        }
+        return selected.stream().sorted().toList();
+    }
+}

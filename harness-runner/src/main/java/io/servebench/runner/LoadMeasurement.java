@@ -1,0 +1,91 @@
+package io.servebench.runner;
+
+import io.servebench.engine.RunningEngine;
+import io.servebench.load.ArrivalProfile;
+import io.servebench.load.LoadGenerator;
+import io.servebench.load.LoadParams;
+import io.servebench.load.LoadResult;
+import io.servebench.load.RequestRecord;
+import io.servebench.load.RequestRecordWriter;
+import io.servebench.metrics.MetricsAggregator;
+import io.servebench.metrics.PrometheusScraper;
+import io.servebench.metrics.PrometheusSnapshot;
+import io.servebench.metrics.ServerMetricsDelta;
+import io.servebench.metrics.SloSpec;
+import io.servebench.plan.Trial;
+import io.servebench.plan.WorkloadParams;
+import io.servebench.results.RepetitionResult;
+import io.servebench.workload.RequestSpec;
+
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Measures the loads of one trial on its running engine: each load sends its requests, writes their records,
+ * aggregates the measured ones with the trial's SLOs and adds what the engine's own metrics counted meanwhile.
+ */
+final class LoadMeasurement {
+
+    private final RunContext context;
+    private final RunningEngine engine;
+    private final Trial trial;
+    private final SloSpec slo;
+    private final AtomicBoolean scrapeNoted;
+
+    /**
+     * @param slo         the SLOs of the trial's goodput
+     * @param scrapeNoted whether the server's missing metrics were already noted (once per server)
+     */
+    LoadMeasurement(RunContext context, RunningEngine engine, Trial trial, SloSpec slo, AtomicBoolean scrapeNoted) {
+        this.context = context;
+        this.engine = engine;
+        this.trial = trial;
+        this.slo = slo;
+        this.scrapeNoted = scrapeNoted;
+    }
+
+    Trial trial() {
+        return trial;
+    }
+
+    /**
+     * Runs one load and aggregates it; a stop condition that ended it early becomes a note on the metrics.
+     *
+     * @param w             the workload as sent
+     * @param name          the requests file's name ({@code requests/<name>.jsonl.gz})
+     * @param progressLabel what the progress line calls the load
+     */
+    RepetitionResult measure(WorkloadParams w, ArrivalProfile profile, String name, String progressLabel) throws IOException {
+        RunOptions options = context.options();
+        LoadParams load = LoadSettings.of(trial.server().kind(), w, profile, options.client(), context.apiKey());
+        Iterator<RequestSpec> supply = context.dataset(w.dataset()).supply(options.seed());
+        try (TrialProgress progress = TrialProgress.start(context.out(), progressLabel, w.warmup() + w.requests())) {
+            Optional<PrometheusSnapshot> before = scrape();
+            LoadResult result = new LoadGenerator().run(engine.endpoint().target(), supply, w.warmup(), w.requests(), load,
+                    progress);
+            Optional<PrometheusSnapshot> after = before.isPresent() ? scrape() : Optional.empty();
+            RequestRecordWriter.writeTrial(options.outputDir(), name, result.records());
+            List<RequestRecord> measured = result.records().stream().filter(r -> !r.warmup()).toList();
+            RepetitionResult metrics = new MetricsAggregator().aggregate(measured, slo);
+            if (before.isPresent() && after.isPresent()) {
+                // warm-up requests are in the server's counters too: its figures cover the whole repetition
+                metrics = metrics.withServerMetrics(ServerMetricsDelta.between(before.get(), after.get()));
+            }
+            metrics = result.stop().note().map(metrics::withNote).orElse(metrics);
+            progress.finish(metrics);
+            return metrics;
+        }
+    }
+
+    /** A scrape of the engine's metrics; empty (with one note per server) when it offers none. */
+    private Optional<PrometheusSnapshot> scrape() {
+        PrometheusScraper.Result result = context.scraper().scrape(engine.endpoint().metricsUri());
+        if (result.snapshot().isEmpty() && scrapeNoted.compareAndSet(false, true)) {
+            context.out().printf("  note: no server-side metrics: %s%n", result.problem());
+        }
+        return result.snapshot();
+    }
+}

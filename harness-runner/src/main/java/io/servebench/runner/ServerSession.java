@@ -1,0 +1,141 @@
+package io.servebench.runner;
+
+import io.servebench.annotations.Profile;
+import io.servebench.engine.EngineStartException;
+import io.servebench.engine.Engines;
+import io.servebench.engine.RunningEngine;
+import io.servebench.metrics.SloSpec;
+import io.servebench.plan.Trial;
+import io.servebench.plan.TrialPlan;
+import io.servebench.plan.WorkloadParams;
+import io.servebench.reports.RunJournal;
+import io.servebench.results.BlockResult;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.ServerEnvironment;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One engine start and the trials it serves, back to back: the engine is started and its environment captured,
+ * each trial measured (the prefix cache emptied and the engine left to settle between two), and the engine
+ * stopped. A trial that fails is recorded and the next one runs; once the engine has died, its remaining trials
+ * are not run. Every trial's blocks go to the journal as soon as it ends.
+ */
+final class ServerSession {
+
+    private final RunContext context;
+    private final TrialPlan plan;
+    private final TrialOutcomes outcomes;
+    private final RunJournal journal;
+    private boolean resetWarned;
+
+    ServerSession(RunContext context, TrialPlan plan, TrialOutcomes outcomes, RunJournal journal) {
+        this.context = context;
+        this.plan = plan;
+        this.outcomes = outcomes;
+        this.journal = journal;
+    }
+
+    /**
+     * Runs {@code trials}, which share one server configuration.
+     *
+     * @param done trials of the plan that ran before these, for the progress count
+     */
+    void run(List<Trial> trials, int done) throws IOException {
+        RunOptions options = context.options();
+        PrintWriter out = context.out();
+        Trial first = trials.get(0);
+        Path log = options.outputDir().resolve("logs")
+                .resolve(first.serverId() + (options.freshServer() ? "-" + first.id() : "") + ".log");
+        out.printf("Starting %s: %s%n", first.serverId(), Engines.label(first.server(), options.engines()));
+        try (RunningEngine engine = Engines.start(first.server(), options.engines(), log)) {
+            ServerEnvironment environment = Engines.capture(first.serverId(), first.server(), options.engines(), engine,
+                    ServeBenchVersion.get());
+            outcomes.server(environment);
+            journal.append(environment);
+            AtomicBoolean scrapeNoted = new AtomicBoolean();
+            String died = null;
+            for (int t = 0; t < trials.size(); t++) {
+                Trial trial = trials.get(t);
+                if (died != null) {
+                    outcomes.failed(trial.id(), "not run: its engine had died during an earlier trial (" + first.serverId() + ")");
+                } else {
+                    if (t > 0) {
+                        settle(engine, trial);
+                    }
+                    measure(trial, engine, String.format("[%d/%d] ", done + t + 1, plan.trials().size()), scrapeNoted);
+                    died = engine.failure().orElse(null);
+                    if (died != null) {
+                        outcomes.failed(trial.id(), died);
+                        out.printf("  %s: %s%n", trial.id(), died.lines().findFirst().orElse(died));
+                    }
+                }
+                journal(trial);
+            }
+        } catch (EngineStartException e) {
+            out.printf("  %s did not start: %s%n", first.serverId(), e.getMessage());
+            for (Trial trial : trials) {
+                outcomes.failed(trial.id(), "engine did not start: " + e.getMessage());
+                journal(trial);
+            }
+        }
+    }
+
+    /**
+     * Measures one trial: its repetitions, or the steps of its sweep. Requests finished before a failure are kept:
+     * the block shows them next to the failure.
+     */
+    private void measure(Trial trial, RunningEngine engine, String progress, AtomicBoolean scrapeNoted) throws IOException {
+        RunOptions options = context.options();
+        List<MeasuredStep> steps = new ArrayList<>();
+        List<RepetitionResult> repetitions = new ArrayList<>();
+        try {
+            SloSpec slo = TrialSlos.of(trial, plan, options.slo(), context.out());
+            outcomes.slo(trial.id(), slo);
+            LoadMeasurement measurement = new LoadMeasurement(context, engine, trial, slo, scrapeNoted);
+            if (Profile.SWEEP.equals(trial.workload().profile())) {
+                steps.addAll(Sweep.run(measurement, options, progress));
+            } else {
+                for (int r = 1; r <= options.repetitions() && engine.failure().isEmpty(); r++) {
+                    String name = options.repetitions() > 1 ? trial.id() + "-r" + r : trial.id();
+                    WorkloadParams w = options.asSent(trial.workload());
+                    // rate profiles draw from a seed per repetition
+                    repetitions.add(measurement.measure(w, LoadSettings.profile(w, options.seed() + r), name, progress + name));
+                }
+            }
+        } catch (RuntimeException e) {
+            outcomes.failed(trial.id(), "trial failed: " + e);
+            context.out().printf("  %s failed: %s%n", trial.id(), e);
+        }
+        if (!Profile.SWEEP.equals(trial.workload().profile())) {
+            steps.add(new MeasuredStep(null, null, repetitions));
+        }
+        outcomes.measured(trial.id(), steps);
+    }
+
+    /** Between trials on one server: empty the prefix cache where the engine offers it, then let it settle. */
+    private void settle(RunningEngine engine, Trial next) {
+        RunOptions options = context.options();
+        String reset = Engines.resetCache(next.server(), options.engines(), engine);
+        if (!"reset".equals(reset) && !resetWarned) {
+            resetWarned = true;
+            context.out().printf("  %s: %s; later trials on this server may find prompts cached%n", next.serverId(), reset);
+        }
+        try {
+            Thread.sleep(options.settle().toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void journal(Trial trial) throws IOException {
+        for (BlockResult block : BlockResults.of(plan.blocksOf(trial), outcomes, context.options())) {
+            journal.append(block);
+        }
+    }
+}
