@@ -2,7 +2,7 @@ package io.servebench.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.servebench.reports.RunJournal;
+import io.servebench.results.journal.RunJournal;
 import io.servebench.results.ServerEnvironment;
 import io.servebench.cli.Main;
 import org.junit.jupiter.api.Test;

@@ -51,8 +51,8 @@ class RunnerLoadOptionsTest {
         double maxRate = requestThroughput(results.get(1));
         // strictly between the two measured rates, at the middle for one rate
         assertThat(rate).isCloseTo((syncRate + maxRate) / 2, org.assertj.core.api.Assertions.within(0.01 * rate));
-        assertThat(io.servebench.reports.RunJournal.read(dir)).hasSize(3);
-        assertThat(io.servebench.reports.RunJournal.readServers(dir)).hasSize(1);
+        assertThat(io.servebench.results.journal.RunJournal.read(dir)).hasSize(3);
+        assertThat(io.servebench.results.journal.RunJournal.readServers(dir)).hasSize(1);
         try (Stream<Path> files = Files.list(dir.resolve("requests"))) {
             assertThat(files.map(p -> p.getFileName().toString()).sorted()).hasSize(3)
                     .allSatisfy(name -> assertThat(name).matches("t01-sim-[0-9a-f]{8}-sweep1-s[1-3]-[a-z]+\\.jsonl\\.gz"));

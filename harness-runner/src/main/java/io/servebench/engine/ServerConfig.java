@@ -1,8 +1,5 @@
 package io.servebench.engine;
 
-import io.servebench.engine.Redaction;
-import io.servebench.engine.EngineSetup;
-import io.servebench.engine.Flag;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -4,11 +4,10 @@ import io.servebench.engine.ServerOptionsSpec;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
 import io.servebench.plan.TrialPlanner;
-import io.servebench.reports.HtmlReportWriter;
-import io.servebench.reports.JmhJsonWriter;
-import io.servebench.reports.RunJournal;
-import io.servebench.reports.SummaryMarkdownWriter;
+import io.servebench.reports.ResultFormatType;
+import io.servebench.reports.ResultFormats;
 import io.servebench.results.RunResult;
+import io.servebench.results.journal.RunJournal;
 import io.servebench.study.Benchmark;
 import io.servebench.study.BenchmarkList;
 import io.servebench.study.DeclaredServerOptions;
@@ -146,7 +145,8 @@ public final class Runner {
             removeHook(reportOnExit);
         }
         out.printf("Done: %d of %d trials ran. Reports: %s, %s, %s%n", plan.trials().size() - outcomes.failedTrials(),
-                plan.trials().size(), dir.resolve("summary.md"), dir.resolve("report.html"), dir.resolve("results.json"));
+                plan.trials().size(), dir.resolve(ResultFormatType.MARKDOWN.fileName()),
+                dir.resolve(ResultFormatType.HTML.fileName()), dir.resolve(ResultFormatType.JSON.fileName()));
         return outcomes.failedTrials() == 0;
     }
 
@@ -177,9 +177,9 @@ public final class Runner {
         RunResult result = new RunResult(startTime, ServeBenchVersion.get(), RunCommandLine.of(options), options.simulate(),
                 options.quick(), BlockResults.of(plan.blocks(), outcomes, options), outcomes.servers());
         try {
-            new JmhJsonWriter().write(result, options.outputDir().resolve("results.json"));
-            new SummaryMarkdownWriter(options.language()).write(result, options.outputDir().resolve("summary.md"));
-            new HtmlReportWriter(options.language()).write(result, options.outputDir().resolve("report.html"));
+            for (ResultFormatType type : ResultFormatType.values()) {
+                ResultFormats.of(type, options.language()).write(result, options.outputDir().resolve(type.fileName()));
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the reports to " + options.outputDir(), e);
         }

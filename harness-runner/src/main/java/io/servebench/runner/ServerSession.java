@@ -8,7 +8,7 @@ import io.servebench.metrics.SloSpec;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
 import io.servebench.plan.WorkloadParams;
-import io.servebench.reports.RunJournal;
+import io.servebench.results.journal.RunJournal;
 import io.servebench.results.BlockResult;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.ServerEnvironment;

@@ -1,6 +1,5 @@
 package io.servebench.workload;
 
-import io.servebench.workload.RequestSpec;
 
 import java.util.ArrayList;
 import java.util.Iterator;

@@ -1,6 +1,5 @@
 package io.servebench.workload;
 
-import io.servebench.workload.RequestSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,12 +1,14 @@
 package io.servebench.reports;
 
+import io.servebench.compare.Comparison;
+import io.servebench.stats.RatioEstimate;
 import java.util.Locale;
 
 /**
  * A {@link Comparison} in words of one language: the sentence "A = x s, B = y s, difference d s
  * (r x faster)", the verdict with its significance in a table cell, and the verdict in full.
  */
-public final class ComparisonText {
+final class ComparisonText {
 
     private final Messages messages;
 
@@ -40,8 +42,8 @@ public final class ComparisonText {
             case NONE -> messages.text("cmp.cell.notTested", ratio(c), messages.text("reason.fewSamples"));
             case UNKNOWN_SPREAD -> messages.text("cmp.cell.notTested", ratio(c), messages.text("reason.unknownSpread"));
             case BOOTSTRAP_PER_REQUEST, REPETITION_MEANS -> c.significant()
-                    ? messages.text("cmp.cell.significant", ratio(c), c.interval(), c.pText())
-                    : messages.text("cmp.cell.notSignificant", ratio(c), c.interval(), c.pText());
+                    ? messages.text("cmp.cell.significant", ratio(c), interval(c), pText(c))
+                    : messages.text("cmp.cell.notSignificant", ratio(c), interval(c), pText(c));
         };
     }
 
@@ -62,9 +64,26 @@ public final class ComparisonText {
                                 RatioEstimate.DEFAULT_RESAMPLES)
                         : messages.text("verdict.test.repetitions", c.baselineCount(), c.variantCount());
                 String outcome = messages.text(c.significant() ? "verdict.significant" : "verdict.notSignificant");
-                yield messages.text("verdict.detail", ratio(c), c.interval(), outcome, test, c.pText(),
+                yield messages.text("verdict.detail", ratio(c), interval(c), outcome, test, pText(c),
                         perRequest ? messages.text("verdict.withinRunOnly") : "");
             }
         };
+    }
+
+    /**
+     * The 95% interval of the ratio as the ratio is stated ("[0.99, 1.07]" for "1.03x slower"; for
+     * "1.09x faster" the interval of baseline over variant), "—" when untested.
+     */
+    static String interval(Comparison c) {
+        if (c.estimate() == null) {
+            return Numbers.ABSENT;
+        }
+        RatioEstimate shown = c.slower() ? c.estimate() : c.estimate().inverted();
+        return String.format(Locale.ROOT, "[%.2f, %.2f]", shown.low(), shown.high());
+    }
+
+    /** "&lt; 0.001" or "= 0.385": the two-sided p-value of "no difference" after "p ", when tested. */
+    private static String pText(Comparison c) {
+        return c.estimate().p() < 0.001 ? "< 0.001" : String.format(Locale.ROOT, "= %.3f", c.estimate().p());
     }
 }

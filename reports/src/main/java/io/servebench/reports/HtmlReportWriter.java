@@ -1,5 +1,8 @@
 package io.servebench.reports;
 
+import io.servebench.results.ResultFormat;
+import io.servebench.compare.Comparison;
+import io.servebench.stats.Statistics;
 import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
 import io.servebench.results.Metric;
@@ -26,7 +29,7 @@ import java.util.TreeMap;
  * rates), mean latency per variant with error bars per comparison group, and CDFs of TTFT and ITL
  * per block from the histograms the results carry.
  */
-public final class HtmlReportWriter {
+final class HtmlReportWriter implements ResultFormat {
 
     private static final String CSS = """
             body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK SC",sans-serif;
@@ -60,6 +63,7 @@ public final class HtmlReportWriter {
     }
 
     /** Writes the report of {@code run} to {@code file} (replacing it). */
+    @Override
     public void write(RunResult run, Path file) throws IOException {
         Files.writeString(file, render(run), StandardCharsets.UTF_8);
     }

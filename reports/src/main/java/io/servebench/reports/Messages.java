@@ -16,7 +16,7 @@ import java.util.TreeMap;
  * name, read from {@code messages_<tag>.properties} beside this class (UTF-8). A message is a
  * {@link String#format} pattern formatted with {@link Locale#ROOT}, so {@code %%} stands for a percent sign.
  */
-public final class Messages {
+final class Messages {
 
     private final ReportLanguage language;
     private final Map<String, String> patterns;

@@ -1,5 +1,7 @@
 package io.servebench.reports;
 
+import io.servebench.compare.Comparison;
+import io.servebench.stats.Statistics;
 import io.servebench.results.Metric;
 import io.servebench.results.RunResult;
 import io.servebench.results.ServerEnvironment;
@@ -26,7 +28,7 @@ import java.util.function.Function;
  * {@code ± scoreError} (99.9% Student-t). Absent metrics show as "—". The workload point of a block
  * is its values of {@link #WORKLOAD_KEYS}.
  */
-public final class ReportContent {
+final class ReportContent {
 
     /** Params that define a workload point: blocks are compared only with a baseline that shares them. */
     public static final List<String> WORKLOAD_KEYS = java.util.stream.Stream.concat(

@@ -23,7 +23,7 @@ public enum ReportLanguage {
     }
 
     /** This language's message table, loaded on first use. */
-    public Messages messages() {
+    Messages messages() {
         Messages m = messages;
         if (m == null) {
             m = Messages.load(this);

@@ -1,5 +1,6 @@
 package io.servebench.reports;
 
+import io.servebench.results.ResultFormat;
 import io.servebench.results.RunResult;
 import io.servebench.results.BlockResult;
 import java.io.IOException;
@@ -18,7 +19,7 @@ import java.util.Objects;
  * {@code vllm bench serve}'s text layout. The words come from the language's {@link Messages}; what
  * is said comes from {@link ReportContent}.
  */
-public final class SummaryMarkdownWriter {
+final class SummaryMarkdownWriter implements ResultFormat {
 
     private final ReportLanguage language;
 
@@ -32,6 +33,7 @@ public final class SummaryMarkdownWriter {
     }
 
     /** Writes the summary of {@code run} to {@code file} (replacing it). */
+    @Override
     public void write(RunResult run, Path file) throws IOException {
         Files.writeString(file, render(run), StandardCharsets.UTF_8);
     }

@@ -8,7 +8,7 @@ import java.util.List;
  * @param header the column names
  * @param rows   the rows, each with one cell per column
  */
-public record Table(List<String> header, List<List<String>> rows) {
+record Table(List<String> header, List<List<String>> rows) {
 
     public Table {
         header = List.copyOf(header);

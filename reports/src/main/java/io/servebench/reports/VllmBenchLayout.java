@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /** A result block as {@code vllm bench serve} prints its "Serving Benchmark Result" (means over repetitions). */
-public final class VllmBenchLayout {
+final class VllmBenchLayout {
 
     private static final Stat[] STATS = {Stat.MEAN, Stat.MEDIAN, Stat.P95, Stat.P99};
 

@@ -13,7 +13,7 @@ import java.util.OptionalDouble;
  * in one place for every report. Each is checked per repetition and reported once, with the worst
  * repetition's figure.
  */
-public final class Warnings {
+final class Warnings {
 
     /** Share of token events that shared a network read with an earlier one above which ITL is coarse. */
     public static final double COALESCED_SHARE = 0.10;

@@ -1,5 +1,6 @@
 package io.servebench.reports;
 
+import io.servebench.results.Fixtures;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.servebench.results.RunResult;

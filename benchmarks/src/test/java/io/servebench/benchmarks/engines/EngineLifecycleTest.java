@@ -88,8 +88,8 @@ class EngineLifecycleTest {
                 .contains("its engine had died during an earlier trial");
         assertThat(out.toString()).contains("Starting s02");
         // every block is journalled, and the second server's trials ran
-        assertThat(io.servebench.reports.RunJournal.read(dir)).hasSize(4);
-        assertThat(io.servebench.reports.RunJournal.readServers(dir)).hasSize(2);
+        assertThat(io.servebench.results.journal.RunJournal.read(dir)).hasSize(4);
+        assertThat(io.servebench.results.journal.RunJournal.readServers(dir)).hasSize(2);
         assertThat(summary).containsPattern("QuickStart\\.mtp2 \\| speculative-decoding[^|]* \\| 4 \\| [0-9.]+ ")
                 .containsPattern("QuickStart\\.mtp2 \\| speculative-decoding[^|]* \\| 8 \\| [0-9.]+ ");
         // a trial cut short is reported with what it measured, and never used as a baseline

@@ -1,4 +1,4 @@
-package io.servebench.reports;
+package io.servebench.results.jmh;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

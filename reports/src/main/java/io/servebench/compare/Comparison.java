@@ -1,11 +1,12 @@
-package io.servebench.reports;
+package io.servebench.compare;
 
+import io.servebench.stats.RatioEstimate;
+import io.servebench.stats.Statistics;
 import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
 import io.servebench.results.Metric;
 import io.servebench.results.BlockResult;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -18,7 +19,7 @@ import java.util.TreeMap;
  * repetitions pooled ({@link RatioEstimate#bootstrap}), which only captures the noise within one
  * run: it says so. The variant is faster or slower only when the interval excludes 1. Results that
  * state no per-request spread (a published table of means and percentiles) are not tested at all,
- * rather than given a significance their numbers cannot support. The words are {@link ComparisonText}'s.
+ * rather than given a significance their numbers cannot support. The reports put it in words.
  *
  * @param baselineName  the baseline's name in the sentence
  * @param baselineMean  the baseline's score: mean over repetitions of the mean E2E latency, s
@@ -117,33 +118,6 @@ public record Comparison(String baselineName, double baselineMean, String varian
         return estimate != null && estimate.significant();
     }
 
-    /** "A = x s, B = y s, difference d s (r x faster/slower)", in English. */
-    public String sentence() {
-        return new ComparisonText(ReportLanguage.EN.messages()).sentence(this);
-    }
-
-    /** The verdict with its interval and method, in English (see {@link ComparisonText#verdict}). */
-    public String verdict() {
-        return new ComparisonText(ReportLanguage.EN.messages()).verdict(this);
-    }
-
-    /**
-     * The 95% interval of the ratio as the ratio is stated ("[0.99, 1.07]" for "1.03x slower"; for
-     * "1.09x faster" the interval of baseline over variant), "—" when untested.
-     */
-    public String interval() {
-        if (estimate == null) {
-            return Numbers.ABSENT;
-        }
-        RatioEstimate shown = slower() ? estimate : estimate.inverted();
-        return String.format(Locale.ROOT, "[%.2f, %.2f]", shown.low(), shown.high());
-    }
-
-    /** "&lt; 0.001" or "= 0.385": the two-sided p-value of "no difference" after "p ", when tested. */
-    public String pText() {
-        return estimate.p() < 0.001 ? "< 0.001" : String.format(Locale.ROOT, "= %.3f", estimate.p());
-    }
-
     private static List<Distribution> latencies(BlockResult trial) {
         return trial.repetitions().stream().map(r -> r.distribution(Metric.E2E_LATENCY))
                 .flatMap(Optional::stream).toList();
@@ -161,9 +135,10 @@ public record Comparison(String baselineName, double baselineMean, String varian
     }
 
     /** Mean, sample stdev and count of the union of several distributions' samples (NaN stdev when one lacks it). */
-    record Pooled(double mean, double stdev, long count) {
+    public record Pooled(double mean, double stdev, long count) {
 
-        static Pooled of(List<Distribution> parts) {
+        /** The union of {@code parts}, e.g. one distribution per repetition. */
+        public static Pooled of(List<Distribution> parts) {
             long n = parts.stream().mapToLong(Distribution::count).sum();
             double mean = parts.stream().mapToDouble(d -> d.mean() * d.count()).sum() / n;
             double m2 = parts.stream().mapToDouble(d -> (d.count() - 1) * d.stdev() * d.stdev()

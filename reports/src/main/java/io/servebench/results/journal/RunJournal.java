@@ -1,4 +1,4 @@
-package io.servebench.reports;
+package io.servebench.results.journal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;

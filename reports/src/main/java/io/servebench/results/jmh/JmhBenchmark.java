@@ -1,4 +1,4 @@
-package io.servebench.reports;
+package io.servebench.results.jmh;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package io.servebench.reports;
+package io.servebench.stats;
 
 import io.servebench.results.HistogramBucket;
 import java.util.Arrays;

@@ -1,23 +1,17 @@
-package io.servebench.reports;
+package io.servebench.results;
 
-import io.servebench.results.Distribution;
-import io.servebench.results.HistogramBucket;
-import io.servebench.results.Metric;
-import io.servebench.results.RunResult;
-import io.servebench.results.RepetitionResult;
-import io.servebench.results.BlockResult;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /** Hand-made results for the writer tests. */
-final class Fixtures {
+public final class Fixtures {
 
     private Fixtures() {
     }
 
     /** A distribution with the given mean and stdev; its histogram has 3 buckets around the mean (1 below 4 samples). */
-    static Distribution dist(String unit, long count, double mean, double stdev) {
+    public static Distribution dist(String unit, long count, double mean, double stdev) {
         long tail = count / 4;
         List<HistogramBucket> buckets = tail == 0 ? List.of(new HistogramBucket(mean, count))
                 : List.of(new HistogramBucket(mean * 0.5, tail), new HistogramBucket(mean, count - 2 * tail),
@@ -27,7 +21,7 @@ final class Fixtures {
     }
 
     /** One repetition like the reference study's vLLM baseline, with the given mean latency and stdev (s). */
-    static RepetitionResult repetition(double meanLatencyS, double stdevS) {
+    public static RepetitionResult repetition(double meanLatencyS, double stdevS) {
         Map<String, Double> scalars = new LinkedHashMap<>();
         scalars.put(Metric.SUCCESSFUL_REQUESTS.id(), 1000.0);
         scalars.put(Metric.FAILED_REQUESTS.id(), 0.0);
@@ -49,7 +43,7 @@ final class Fixtures {
         return new RepetitionResult(scalars, d, 200000, 1234, Map.of("USAGE", 1000L), Map.of());
     }
 
-    static Map<String, String> params(String flags, String rate) {
+    public static Map<String, String> params(String flags, String rate) {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("engine", "vllm");
         p.put("model", "Qwen/Qwen3.5-9B");
@@ -60,16 +54,16 @@ final class Fixtures {
         return p;
     }
 
-    static final String CLASS = "io.servebench.study.VllmOptionGroups";
-    static final String BASE_FLAGS = "--reasoning-parser=qwen3 --max-model-len=32768";
+    public static final String CLASS = "io.servebench.study.VllmOptionGroups";
+    public static final String BASE_FLAGS = "--reasoning-parser=qwen3 --max-model-len=32768";
 
-    static BlockResult trial(String variant, String group, boolean baseline, String flags, String rate,
+    public static BlockResult trial(String variant, String group, boolean baseline, String flags, String rate,
                              List<RepetitionResult> reps) {
         return new BlockResult(CLASS + "." + variant, CLASS, variant, group, baseline, params(flags, rate),
                 variant + "@" + rate, "server-" + flags.hashCode(), reps, null);
     }
 
-    static RunResult run(List<BlockResult> trials) {
+    public static RunResult run(List<BlockResult> trials) {
         return new RunResult("2026-03-01T12:00:00Z", "0.1.0-SNAPSHOT", "servebench run --rate 8", true, false, trials);
     }
 }

@@ -1,5 +1,9 @@
-package io.servebench.reports;
+package io.servebench.compare;
 
+import io.servebench.results.Fixtures;
+import io.servebench.results.jmh.JmhBenchmark;
+import io.servebench.results.jmh.JmhJsonReader;
+import io.servebench.results.jmh.JmhJsonWriter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.servebench.results.BlockResult;

@@ -1,5 +1,7 @@
-package io.servebench.reports;
+package io.servebench.results.jmh;
 
+import io.servebench.results.ResultFormat;
+import io.servebench.stats.Statistics;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -47,7 +49,7 @@ import java.util.TreeMap;
  * Non-finite numbers are written as the strings {@code "NaN"}, {@code "+INF"}, {@code "-INF"},
  * as JMH does.
  */
-public final class JmhJsonWriter {
+public final class JmhJsonWriter implements ResultFormat {
 
     /** The JMH version whose format is written. */
     public static final String JMH_VERSION = "1.37";
@@ -65,6 +67,7 @@ public final class JmhJsonWriter {
     private final ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /** Writes {@code results.json} for the run's blocks to {@code file} (replacing it). */
+    @Override
     public void write(RunResult run, Path file) throws IOException {
         Files.writeString(file, toJson(run), StandardCharsets.UTF_8);
     }

@@ -1,4 +1,4 @@
-package io.servebench.reports;
+package io.servebench.results.jmh;
 
 import io.servebench.results.BlockResult;
 import java.io.ByteArrayOutputStream;

@@ -1,4 +1,4 @@
-package io.servebench.reports;
+package io.servebench.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

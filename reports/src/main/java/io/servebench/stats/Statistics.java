@@ -1,4 +1,4 @@
-package io.servebench.reports;
+package io.servebench.stats;
 
 /**
  * The few statistics the reports need: Student's t distribution, JMH's score error and Welch's

@@ -1,5 +1,6 @@
-package io.servebench.reports;
+package io.servebench.results.journal;
 
+import io.servebench.results.Fixtures;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
