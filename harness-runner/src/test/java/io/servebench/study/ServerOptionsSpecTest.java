@@ -58,7 +58,7 @@ class ServerOptionsSpecTest {
 
     @ServingBenchmark(model = "m")
     @ServerOptions(maxModelLen = 4096, maxNumSeqs = 64)
-    static class Study {
+    public static class Study {
         @Variant
         public void plain() {
         }

@@ -1,4 +1,4 @@
-package io.servebench.benchmarks.engines;
+package io.servebench.runner;
 
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimParams;
@@ -46,7 +46,7 @@ class EngineLifecycleTest {
     @Test
     void theSimulatedEngineRunsAsAProcessAndNothingIsLeftAfterwards(@TempDir Path dir) {
         StringWriter out = new StringWriter();
-        int code = run(out, "QuickStart.baseline", "--simulate=process", "-p", "rate=8", "-p", "requests=6", "-p", "warmup=0",
+        int code = run(out, "SimStudy.baseline", "--simulate=process", "-p", "rate=8", "-p", "requests=6", "-p", "warmup=0",
                 "-o", dir.toString());
         assertThat(code).as(out.toString()).isZero();
         assertThat(simProcesses(ProcessHandle.current())).isEmpty();
@@ -75,7 +75,7 @@ class EngineLifecycleTest {
     @Test
     void anEngineThatDiesMidTrialFailsThatTrialAndTheRunGoesOnWithTheNextServer(@TempDir Path dir) throws Exception {
         StringWriter out = new StringWriter();
-        CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> run(out, "QuickStart", "--simulate=process",
+        CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> run(out, "SimStudy", "--simulate=process",
                 "-p", "rate=4,8", "-p", "requests=20", "-p", "warmup=0", "--settle", "0", "-o", dir.toString()));
         ProcessHandle first = awaitSimProcess(ProcessHandle.current(), Duration.ofSeconds(60)).orElseThrow();
         // let the first trial get going, then crash its engine
@@ -90,8 +90,8 @@ class EngineLifecycleTest {
         // every block is journalled, and the second server's trials ran
         assertThat(io.servebench.results.journal.RunJournal.read(dir)).hasSize(4);
         assertThat(io.servebench.results.journal.RunJournal.readServers(dir)).hasSize(2);
-        assertThat(summary).containsPattern("QuickStart\\.mtp2 \\| speculative-decoding[^|]* \\| 4 \\| [0-9.]+ ")
-                .containsPattern("QuickStart\\.mtp2 \\| speculative-decoding[^|]* \\| 8 \\| [0-9.]+ ");
+        assertThat(summary).containsPattern("SimStudy\\.mtp2 \\| speculative-decoding[^|]* \\| 4 \\| [0-9.]+ ")
+                .containsPattern("SimStudy\\.mtp2 \\| speculative-decoding[^|]* \\| 8 \\| [0-9.]+ ");
         // a trial cut short is reported with what it measured, and never used as a baseline
         assertThat(summary).contains("The trial failed partway")
                 .contains("No baseline with latency results at this workload point: nothing to compare.");
@@ -102,7 +102,7 @@ class EngineLifecycleTest {
     void killingTheHarnessWithSigtermStopsItsEngine(@TempDir Path dir) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process harness = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.servebench.cli.Main",
-                "QuickStart.baseline", "--simulate=process", "-p", "rate=2", "-p", "requests=200", "-o", dir.toString())
+                "SimStudy.baseline", "--simulate=process", "-p", "rate=2", "-p", "requests=200", "-o", dir.toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("harness.out").toFile()).start();
         try {
             ProcessHandle engine = awaitSimProcess(harness.toHandle(), Duration.ofSeconds(60)).orElseThrow(() ->

@@ -24,7 +24,7 @@ class RunnerLoadOptionsTest {
     private static final String SECRET = "sk-do-not-write-me";
 
     private static boolean run(Path dir, Map<String, List<String>> overrides, ClientOptions client) throws Exception {
-        RunOptions params = new RunOptions(List.of("QuickStart\\.baseline"), overrides, 1, dir,
+        RunOptions params = new RunOptions(List.of("SimStudy\\.baseline"), overrides, 1, dir,
                 io.servebench.engine.EngineOptions.defaults(io.servebench.engine.EngineOptions.Simulate.OFF, 42), false, 42,
                 false, Duration.ZERO, io.servebench.plan.EngineOverrides.NONE, client,
                 io.servebench.reports.ReportLanguage.EN, io.servebench.metrics.SloSpec.NONE);
@@ -59,7 +59,7 @@ class RunnerLoadOptionsTest {
         }
 
         String summary = Files.readString(dir.resolve("summary.md"));
-        assertThat(summary).contains("--api-key-env SB_TEST_KEY").contains("QuickStart.baseline[s3-constant]");
+        assertThat(summary).contains("--api-key-env SB_TEST_KEY").contains("SimStudy.baseline[s3-constant]");
         for (String file : List.of("summary.md", "results.json", "journal.jsonl")) {
             assertThat(Files.readString(dir.resolve(file))).as(file).doesNotContain(SECRET);
         }

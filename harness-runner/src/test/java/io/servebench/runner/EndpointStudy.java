@@ -1,4 +1,4 @@
-package io.servebench.benchmarks.engines;
+package io.servebench.runner;
 
 import io.servebench.annotations.Engine;
 import io.servebench.annotations.ServingBenchmark;
