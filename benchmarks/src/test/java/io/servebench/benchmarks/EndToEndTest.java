@@ -2,9 +2,9 @@ package io.servebench.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.servebench.results.journal.RunJournal;
-import io.servebench.results.ServerEnvironment;
 import io.servebench.cli.Main;
+import io.servebench.results.ServerEnvironment;
+import io.servebench.results.journal.RunJournal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,9 +1,9 @@
 package io.servebench.cli;
 
+import io.servebench.compare.ResultsComparison.Row;
+import io.servebench.compare.ResultsComparison;
 import io.servebench.results.jmh.JmhBenchmark;
 import io.servebench.results.jmh.JmhJsonReader;
-import io.servebench.compare.ResultsComparison;
-import io.servebench.compare.ResultsComparison.Row;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -1,24 +1,23 @@
 package io.servebench.cli;
 
-import io.servebench.runner.RunnerException;
+import io.servebench.engine.EngineOptions;
+import io.servebench.load.LoadParams;
+import io.servebench.metrics.SloSpec;
+import io.servebench.plan.EngineOverrides;
+import io.servebench.reports.ReportLanguage;
 import io.servebench.runner.ClientOptions;
 import io.servebench.runner.RunOptions;
 import io.servebench.runner.Runner;
+import io.servebench.runner.RunnerException;
 import io.servebench.runner.ServeBenchVersion;
-import io.servebench.metrics.SloSpec;
-import io.servebench.load.LoadParams;
-import io.servebench.reports.ReportLanguage;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
-import io.servebench.engine.EngineOptions;
-import io.servebench.plan.EngineOverrides;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;

@@ -1,10 +1,7 @@
 package io.servebench.engine;
 
-import io.servebench.sim.SimDialect;
-
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Any OpenAI-compatible server started from the study's own argument list, {@code @Engine(command = ...)}, with
@@ -18,26 +15,6 @@ record CommandKind(String name) implements ProcessKind {
     static final String PORT = "{port}";
     static final String HOST = "{host}";
     static final String MODEL = "{model}";
-
-    @Override
-    public Optional<FlagDialect> dialect() {
-        return Optional.empty();
-    }
-
-    @Override
-    public boolean continuousUsage() {
-        return false;
-    }
-
-    @Override
-    public Optional<String> cacheResetPath() {
-        return Optional.empty();
-    }
-
-    @Override
-    public SimDialect simDialect() {
-        return SimDialect.VLLM;
-    }
 
     @Override
     public Map<String, String> setupProblems(EngineSetup setup) {

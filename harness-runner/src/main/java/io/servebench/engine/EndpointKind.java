@@ -1,13 +1,10 @@
 package io.servebench.engine;
 
-import io.servebench.sim.SimDialect;
-
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * A server that is already running, at {@code @Engine(url = ...)} or {@code --engine-url}: waited for until it is
@@ -16,26 +13,6 @@ import java.util.Optional;
  * @param name the kind's name
  */
 record EndpointKind(String name) implements EngineKind {
-
-    @Override
-    public Optional<FlagDialect> dialect() {
-        return Optional.empty();
-    }
-
-    @Override
-    public boolean continuousUsage() {
-        return false;
-    }
-
-    @Override
-    public Optional<String> cacheResetPath() {
-        return Optional.empty();
-    }
-
-    @Override
-    public SimDialect simDialect() {
-        return SimDialect.VLLM;
-    }
 
     @Override
     public Map<String, String> setupProblems(EngineSetup setup) {
@@ -70,22 +47,8 @@ record EndpointKind(String name) implements EngineKind {
             throw new EngineStartException("cannot write the engine log " + log + ": " + e.getMessage(), e);
         }
         new Readiness(base, server.model(), options.apiKey()).await(options.readyTimeout(), () -> null);
-        Endpoint endpoint = new Endpoint(base, server.model(), base.resolve("metrics"));
-        return new RunningEngine() {
-            @Override
-            public Endpoint endpoint() {
-                return endpoint;
-            }
-
-            @Override
-            public String commandLine() {
-                return "endpoint " + base + " (started elsewhere)";
-            }
-
-            @Override
-            public void close() {
-                // not ours to stop
-            }
-        };
+        // not ours to stop
+        return RunningEngine.of(new Endpoint(base, server.model(), base.resolve("metrics")),
+                "endpoint " + base + " (started elsewhere)", () -> { });
     }
 }

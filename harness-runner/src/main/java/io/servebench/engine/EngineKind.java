@@ -19,27 +19,39 @@ public interface EngineKind {
 
     /**
      * The flags this kind reads: how the typed {@code @ServerOptions} are spelled, the real engine's name and the
-     * command that starts it by hand; empty for a kind whose command line ServeBench does not know.
+     * command that starts it by hand; empty (the default) for a kind whose command line ServeBench does not know.
      */
-    Optional<FlagDialect> dialect();
+    default Optional<FlagDialect> dialect() {
+        return Optional.empty();
+    }
 
     /**
      * Whether requests ask for cumulative usage on every chunk ({@code stream_options.continuous_usage_stats}) unless
-     * the workload says otherwise: the kinds that honour it (vLLM; SGLang since sgl-project/sglang#12241).
+     * the workload says otherwise: the kinds that honour it (vLLM; SGLang since sgl-project/sglang#12241). Not asked
+     * by default, as a server that does not know the option may refuse the request.
      */
-    boolean continuousUsage();
+    default boolean continuousUsage() {
+        return false;
+    }
 
-    /** The {@code POST} path that empties the prefix cache between two trials, empty when the kind has none. */
-    Optional<String> cacheResetPath();
+    /** The {@code POST} path that empties the prefix cache between two trials; empty (the default) for none. */
+    default Optional<String> cacheResetPath() {
+        return Optional.empty();
+    }
 
-    /** The flags the simulated engine reads when it stands in for this kind ({@code --simulate}). */
-    SimDialect simDialect();
+    /** The flags the simulated engine reads when it stands in for this kind ({@code --simulate}); vLLM's by default. */
+    default SimDialect simDialect() {
+        return SimDialect.VLLM;
+    }
 
     /**
-     * What is wrong with a study's {@code @Engine} setup for this kind: attribute ({@code value}, {@code command},
-     * {@code url}, {@code image}) to message, each naming what was expected. Empty when the setup fits.
+     * What is wrong with a study's {@code @Engine} setup for this kind itself: attribute ({@code value},
+     * {@code command}, {@code url}) to message, each naming what was expected; empty (the default) when the kind
+     * needs nothing. {@link EngineKinds#setupProblems} adds the attributes that belong to other kinds.
      */
-    Map<String, String> setupProblems(EngineSetup setup);
+    default Map<String, String> setupProblems(EngineSetup setup) {
+        return Map.of();
+    }
 
     /** The command that prints the engine's version, empty when there is none (a container's version is its image). */
     default List<String> versionCommand(ServerConfig server) {

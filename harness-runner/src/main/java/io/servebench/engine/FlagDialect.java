@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.BiFunction;
-import java.util.regex.Pattern;
 
 /**
  * The command line of one real engine: the command a person types to start it, and how it spells each
@@ -30,9 +29,6 @@ public record FlagDialect(String engineName, List<String> serveCommand, String m
     /** Where the model goes in {@link #serveCommand()}. */
     public static final String MODEL = "{model}";
 
-    /** Arguments a POSIX shell reads back unchanged without quotes. */
-    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./:=,@%+-]+");
-
     public FlagDialect {
         Objects.requireNonNull(engineName, "engineName");
         serveCommand = List.copyOf(serveCommand);
@@ -57,7 +53,7 @@ public record FlagDialect(String engineName, List<String> serveCommand, String m
     public String handRun(String model, List<String> args) {
         List<String> argv = serve("", model);
         argv.addAll(args);
-        return String.join(" ", argv.stream().map(FlagDialect::quote).toList());
+        return String.join(" ", argv.stream().map(ShellWords::quote).toList());
     }
 
     /** The typed options as flags of this dialect, in the order of {@link ServerOptionsSpec}'s components. */
@@ -84,10 +80,5 @@ public record FlagDialect(String engineName, List<String> serveCommand, String m
                     Integer.parseInt(o.speculative().substring(colon + 1))));
         }
         return args.stream().map(a -> Flag.parse(a).orElseThrow()).toList();
-    }
-
-    /** {@code arg} as a POSIX shell reads it back: unchanged when plain, else in single quotes. */
-    static String quote(String arg) {
-        return PLAIN.matcher(arg).matches() ? arg : "'" + arg.replace("'", "'\\''") + "'";
     }
 }

@@ -34,13 +34,9 @@ public record LaunchCommand(List<String> argv, Map<String, String> env, Path wor
     /** The command line as logs and reports show it: secrets masked, arguments with spaces quoted. */
     public String display() {
         StringBuilder sb = new StringBuilder();
-        Redaction.env(new java.util.TreeMap<>(env)).forEach((k, v) -> sb.append(k).append('=').append(quote(v)).append(' '));
-        Redaction.args(argv).forEach(a -> sb.append(quote(a)).append(' '));
+        Redaction.env(new java.util.TreeMap<>(env)).forEach((k, v) -> sb.append(k).append('=').append(ShellWords.quote(v))
+                .append(' '));
+        Redaction.args(argv).forEach(a -> sb.append(ShellWords.quote(a)).append(' '));
         return sb.toString().strip();
-    }
-
-    private static String quote(String arg) {
-        return arg.isEmpty() || arg.chars().anyMatch(c -> Character.isWhitespace(c) || "\"'$`\\{}".indexOf(c) >= 0)
-                ? "'" + arg.replace("'", "'\\''") + "'" : arg;
     }
 }

@@ -21,4 +21,30 @@ public interface RunningEngine extends AutoCloseable {
     /** Stops the engine; idempotent, never throws. */
     @Override
     void close();
+
+    /**
+     * An engine that is not a child process of ours (in this JVM, or started elsewhere): it never crashes apart from
+     * the harness.
+     *
+     * @param commandLine how it was started, for the environment record
+     * @param stop        what closing it does
+     */
+    static RunningEngine of(Endpoint endpoint, String commandLine, Runnable stop) {
+        return new RunningEngine() {
+            @Override
+            public Endpoint endpoint() {
+                return endpoint;
+            }
+
+            @Override
+            public String commandLine() {
+                return commandLine;
+            }
+
+            @Override
+            public void close() {
+                stop.run();
+            }
+        };
+    }
 }

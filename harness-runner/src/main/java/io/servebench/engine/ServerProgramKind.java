@@ -3,7 +3,6 @@ package io.servebench.engine;
 import io.servebench.sim.SimDialect;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -29,11 +28,6 @@ record ServerProgramKind(String name, FlagDialect flags, List<String> versionArg
     @Override
     public Optional<String> cacheResetPath() {
         return Optional.ofNullable(resetPath);
-    }
-
-    @Override
-    public Map<String, String> setupProblems(EngineSetup setup) {
-        return Map.of();
     }
 
     @Override

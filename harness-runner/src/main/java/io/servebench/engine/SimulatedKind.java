@@ -3,7 +3,6 @@ package io.servebench.engine;
 import io.servebench.sim.SimDialect;
 
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -34,11 +33,6 @@ record SimulatedKind(String name, FlagDialect flags, String resetPath) implement
     @Override
     public SimDialect simDialect() {
         return SimDialect.SIM;
-    }
-
-    @Override
-    public Map<String, String> setupProblems(EngineSetup setup) {
-        return Map.of();
     }
 
     @Override

@@ -1,8 +1,8 @@
 package io.servebench.engine;
 
 import io.servebench.sim.SimDialect;
-import io.servebench.sim.SimServer;
 import io.servebench.sim.SimParams;
+import io.servebench.sim.SimServer;
 import io.servebench.sim.SimulatedEngine;
 
 import java.io.IOException;
@@ -68,24 +68,11 @@ final class SimulatedStarts {
             detachLog.run();
             throw new EngineStartException("simulated " + server.kind().name() + " could not open its port: " + e.getMessage(), e);
         }
-        Endpoint endpoint = new Endpoint(engine.baseUri(), engine.model(), engine.metricsUri());
-        return new RunningEngine() {
-            @Override
-            public Endpoint endpoint() {
-                return endpoint;
-            }
-
-            @Override
-            public String commandLine() {
-                return "simulated engine in the harness's JVM: " + server.label();
-            }
-
-            @Override
-            public void close() {
-                engine.close();
-                detachLog.run();
-            }
-        };
+        return RunningEngine.of(new Endpoint(engine.baseUri(), engine.model(), engine.metricsUri()),
+                "simulated engine in the harness's JVM: " + server.label(), () -> {
+                    engine.close();
+                    detachLog.run();
+                });
     }
 
     /** {@code 2026-11-30T03:21:04.123Z INFO message}: one line per record, as engine logs read. */

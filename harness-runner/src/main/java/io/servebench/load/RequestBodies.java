@@ -1,11 +1,11 @@
 package io.servebench.load;
 
-import io.servebench.workload.RequestSpec;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servebench.workload.RequestSpec;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.servebench.load;
 
-import io.servebench.workload.RequestSpec;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servebench.workload.RequestSpec;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.config.TlsConfig;

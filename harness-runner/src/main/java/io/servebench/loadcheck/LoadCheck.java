@@ -1,18 +1,17 @@
 package io.servebench.loadcheck;
 
-import io.servebench.truth.Script;
-
-import io.servebench.truth.TruthServer;
 import io.servebench.load.ArrivalProfile;
 import io.servebench.load.LoadGenerator;
 import io.servebench.load.LoadParams;
 import io.servebench.load.LoadResult;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.Target;
-import io.servebench.workload.RequestSpec;
 import io.servebench.metrics.MetricsAggregator;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
+import io.servebench.truth.Script;
+import io.servebench.truth.TruthServer;
+import io.servebench.workload.RequestSpec;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

@@ -1,10 +1,9 @@
 package io.servebench.loadcheck;
 
-import io.servebench.truth.SentEvent;
-import io.servebench.truth.ServerTruth;
-
 import io.servebench.load.RequestRecord;
 import io.servebench.load.TokenSource;
+import io.servebench.truth.SentEvent;
+import io.servebench.truth.ServerTruth;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -4,6 +4,7 @@ import io.servebench.load.RequestRecord;
 import io.servebench.results.Distribution;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;

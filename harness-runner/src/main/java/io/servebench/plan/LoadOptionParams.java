@@ -32,7 +32,7 @@ public record LoadOptionParams(double warmupSeconds, double burstiness, double r
      * @throws IllegalArgumentException when a key is no option or a value is out of range, naming it
      */
     public static LoadOptionParams of(Map<String, String> options) {
-        LoadOptionParams o = DEFAULTS;
+        Builder b = new Builder();
         for (Map.Entry<String, String> e : options.entrySet()) {
             LoadOption option = LoadOption.byKey(e.getKey()).orElseThrow(() -> new IllegalArgumentException(
                     "\"" + e.getKey() + "\" is not a workload option; expected one of " + LoadOption.keys()));
@@ -40,32 +40,44 @@ public record LoadOptionParams(double warmupSeconds, double burstiness, double r
             if (problem != null) {
                 throw new IllegalArgumentException(problem);
             }
-            String v = e.getValue().strip();
-            o = switch (option) {
-                case WARMUP_SECONDS -> new LoadOptionParams(Double.parseDouble(v), o.burstiness, o.rampUpSeconds,
-                        o.maxConcurrency, o.durationSeconds, o.maxErrors, o.sweepRates, o.api, o.extraBody, o.continuousUsage);
-                case BURSTINESS -> new LoadOptionParams(o.warmupSeconds, Double.parseDouble(v), o.rampUpSeconds,
-                        o.maxConcurrency, o.durationSeconds, o.maxErrors, o.sweepRates, o.api, o.extraBody, o.continuousUsage);
-                case RAMP_UP_SECONDS -> new LoadOptionParams(o.warmupSeconds, o.burstiness, Double.parseDouble(v),
-                        o.maxConcurrency, o.durationSeconds, o.maxErrors, o.sweepRates, o.api, o.extraBody, o.continuousUsage);
-                case MAX_CONCURRENCY -> new LoadOptionParams(o.warmupSeconds, o.burstiness, o.rampUpSeconds,
-                        Integer.parseInt(v), o.durationSeconds, o.maxErrors, o.sweepRates, o.api, o.extraBody, o.continuousUsage);
-                case DURATION_SECONDS -> new LoadOptionParams(o.warmupSeconds, o.burstiness, o.rampUpSeconds,
-                        o.maxConcurrency, Double.parseDouble(v), o.maxErrors, o.sweepRates, o.api, o.extraBody, o.continuousUsage);
-                case MAX_ERRORS -> new LoadOptionParams(o.warmupSeconds, o.burstiness, o.rampUpSeconds,
-                        o.maxConcurrency, o.durationSeconds, Integer.parseInt(v), o.sweepRates, o.api, o.extraBody, o.continuousUsage);
-                case SWEEP_RATES -> new LoadOptionParams(o.warmupSeconds, o.burstiness, o.rampUpSeconds,
-                        o.maxConcurrency, o.durationSeconds, o.maxErrors, Integer.parseInt(v), o.api, o.extraBody, o.continuousUsage);
-                case API -> new LoadOptionParams(o.warmupSeconds, o.burstiness, o.rampUpSeconds,
-                        o.maxConcurrency, o.durationSeconds, o.maxErrors, o.sweepRates, v, o.extraBody, o.continuousUsage);
-                case EXTRA_BODY -> new LoadOptionParams(o.warmupSeconds, o.burstiness, o.rampUpSeconds,
-                        o.maxConcurrency, o.durationSeconds, o.maxErrors, o.sweepRates, o.api, v, o.continuousUsage);
-                case CONTINUOUS_USAGE -> new LoadOptionParams(o.warmupSeconds, o.burstiness, o.rampUpSeconds,
-                        o.maxConcurrency, o.durationSeconds, o.maxErrors, o.sweepRates, o.api, o.extraBody,
-                        Boolean.parseBoolean(v));
-            };
+            b.set(option, e.getValue().strip());
         }
-        return o;
+        return b.build();
+    }
+
+    /** The options as they are read, one by one, from their defaults. */
+    private static final class Builder {
+        private double warmupSeconds = DEFAULTS.warmupSeconds;
+        private double burstiness = DEFAULTS.burstiness;
+        private double rampUpSeconds = DEFAULTS.rampUpSeconds;
+        private int maxConcurrency = DEFAULTS.maxConcurrency;
+        private double durationSeconds = DEFAULTS.durationSeconds;
+        private int maxErrors = DEFAULTS.maxErrors;
+        private int sweepRates = DEFAULTS.sweepRates;
+        private String api = DEFAULTS.api;
+        private String extraBody = DEFAULTS.extraBody;
+        private Boolean continuousUsage = DEFAULTS.continuousUsage;
+
+        /** Sets one option from its text, which {@link LoadOption#problem(String)} found valid. */
+        void set(LoadOption option, String v) {
+            switch (option) {
+                case WARMUP_SECONDS -> warmupSeconds = Double.parseDouble(v);
+                case BURSTINESS -> burstiness = Double.parseDouble(v);
+                case RAMP_UP_SECONDS -> rampUpSeconds = Double.parseDouble(v);
+                case MAX_CONCURRENCY -> maxConcurrency = Integer.parseInt(v);
+                case DURATION_SECONDS -> durationSeconds = Double.parseDouble(v);
+                case MAX_ERRORS -> maxErrors = Integer.parseInt(v);
+                case SWEEP_RATES -> sweepRates = Integer.parseInt(v);
+                case API -> api = v;
+                case EXTRA_BODY -> extraBody = v;
+                case CONTINUOUS_USAGE -> continuousUsage = Boolean.parseBoolean(v);
+            }
+        }
+
+        LoadOptionParams build() {
+            return new LoadOptionParams(warmupSeconds, burstiness, rampUpSeconds, maxConcurrency, durationSeconds, maxErrors,
+                    sweepRates, api, extraBody, continuousUsage);
+        }
     }
 
     /**

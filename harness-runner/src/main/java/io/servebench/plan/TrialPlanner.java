@@ -1,17 +1,17 @@
 package io.servebench.plan;
 
+import io.servebench.annotations.Profile;
 import io.servebench.engine.EngineKind;
 import io.servebench.engine.EngineKinds;
-import io.servebench.engine.ServerConfig;
-import io.servebench.annotations.Profile;
 import io.servebench.engine.Flag;
-import io.servebench.study.ParamSpec;
-import io.servebench.study.StudyDescriptor;
-import io.servebench.study.Studies;
-import io.servebench.study.VariantDescriptor;
+import io.servebench.engine.ServerConfig;
 import io.servebench.engine.ServerOptionsSpec;
-import io.servebench.study.StudyChecker;
 import io.servebench.study.LoadOption;
+import io.servebench.study.ParamSpec;
+import io.servebench.study.Studies;
+import io.servebench.study.StudyChecker;
+import io.servebench.study.StudyDescriptor;
+import io.servebench.study.VariantDescriptor;
 import io.servebench.study.WorkloadOptions;
 import io.servebench.workload.Datasets;
 

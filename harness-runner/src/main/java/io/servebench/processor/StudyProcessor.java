@@ -1,18 +1,30 @@
 package io.servebench.processor;
 
-import io.servebench.study.BenchmarkList;
 import io.servebench.engine.EngineSetup;
 import io.servebench.engine.ServerOptionsSpec;
+import io.servebench.metrics.SloSpec;
+import io.servebench.study.BenchmarkList;
+import io.servebench.study.LoadOption;
 import io.servebench.study.Location;
 import io.servebench.study.ParamSpec;
 import io.servebench.study.Problem;
 import io.servebench.study.StudyChecker;
 import io.servebench.study.StudyDescriptor;
 import io.servebench.study.VariantDescriptor;
-import io.servebench.study.LoadOption;
 import io.servebench.study.WorkloadOptions;
-import io.servebench.metrics.SloSpec;
 
+import java.io.BufferedReader;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.Messager;
 import javax.annotation.processing.RoundEnvironment;
@@ -32,18 +44,6 @@ import javax.lang.model.util.Elements;
 import javax.tools.Diagnostic;
 import javax.tools.FileObject;
 import javax.tools.StandardLocation;
-import java.io.BufferedReader;
-import java.io.FileNotFoundException;
-import java.io.IOException;
-import java.io.Writer;
-import java.nio.file.NoSuchFileException;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.SortedSet;
-import java.util.TreeSet;
 
 /**
  * Checks study classes as javac compiles them and lists their benchmarks.

@@ -10,9 +10,9 @@ import io.servebench.results.RunResult;
 import io.servebench.results.journal.RunJournal;
 import io.servebench.study.Benchmark;
 import io.servebench.study.BenchmarkList;
-import io.servebench.study.DeclaredServerOptions;
 import io.servebench.study.StudyChecker;
 import io.servebench.study.StudyDescriptor;
+import io.servebench.study.VariantAnnotations;
 import io.servebench.study.VariantDescriptor;
 
 import java.io.IOException;
@@ -94,7 +94,7 @@ public final class Runner {
 
     private static ServerOptionsSpec declaredServerOptions(StudyDescriptor study, VariantDescriptor variant) {
         try {
-            return DeclaredServerOptions.of(Class.forName(study.className(), false,
+            return VariantAnnotations.serverOptions(Class.forName(study.className(), false,
                     Thread.currentThread().getContextClassLoader()), variant.name());
         } catch (ClassNotFoundException e) {
             throw new RunnerException("benchmark list names " + study.className() + " but it is not on the class path: rebuild");

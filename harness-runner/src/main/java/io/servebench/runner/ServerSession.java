@@ -8,10 +8,10 @@ import io.servebench.metrics.SloSpec;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
 import io.servebench.plan.WorkloadParams;
-import io.servebench.results.journal.RunJournal;
 import io.servebench.results.BlockResult;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.ServerEnvironment;
+import io.servebench.results.journal.RunJournal;
 
 import java.io.IOException;
 import java.io.PrintWriter;

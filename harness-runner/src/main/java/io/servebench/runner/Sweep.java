@@ -1,9 +1,9 @@
 package io.servebench.runner;
 
 import io.servebench.load.ArrivalProfile;
-import io.servebench.results.Metric;
 import io.servebench.plan.Trial;
 import io.servebench.plan.WorkloadParams;
+import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
 
 import java.io.IOException;

@@ -4,7 +4,7 @@ import io.servebench.metrics.SloSpec;
 import io.servebench.plan.ResultBlock;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
-import io.servebench.study.Slos;
+import io.servebench.study.VariantAnnotations;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -27,7 +27,7 @@ final class TrialSlos {
         for (ResultBlock block : plan.blocksOf(trial)) {
             try {
                 Class<?> study = Class.forName(block.className(), false, Thread.currentThread().getContextClassLoader());
-                declared.add(Slos.declared(study, block.variant()).overriddenBy(commandLine));
+                declared.add(VariantAnnotations.slo(study, block.variant()).overriddenBy(commandLine));
             } catch (ClassNotFoundException e) {
                 throw new IllegalStateException("study class " + block.className() + " vanished from the class path", e);
             } catch (IllegalArgumentException e) {

@@ -1,6 +1,5 @@
 package io.servebench.study;
 
-import io.servebench.engine.EngineSetup;
 import io.servebench.annotations.Baseline;
 import io.servebench.annotations.Engine;
 import io.servebench.annotations.Param;
@@ -8,6 +7,7 @@ import io.servebench.annotations.Recommended;
 import io.servebench.annotations.ServingBenchmark;
 import io.servebench.annotations.Variant;
 import io.servebench.annotations.Workload;
+import io.servebench.engine.EngineSetup;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;

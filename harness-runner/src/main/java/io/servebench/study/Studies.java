@@ -2,15 +2,12 @@ package io.servebench.study;
 
 import io.servebench.engine.EngineSetup;
 import io.servebench.engine.Flag;
-import java.lang.reflect.AnnotatedElement;
+
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BiFunction;
-import java.util.function.BinaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -128,21 +125,5 @@ public final class Studies {
             }
         }
         flags.add(flag);
-    }
-
-    /**
-     * A setting a study states on the class and may restate on a variant method ({@code @Slo},
-     * {@code @ServerOptions}): what {@code read} finds on the method laid over what it finds on the class.
-     *
-     * @param read    reads the setting from an element; its second argument names the element for messages
-     * @param overlay {@code (onClass, onMethod) -> } the method's setting laid over the class's
-     */
-    public static <T> T declared(Class<?> study, String variant, BiFunction<AnnotatedElement, String, T> read,
-                                 BinaryOperator<T> overlay) {
-        T onClass = read.apply(study, study.getName());
-        return Arrays.stream(study.getDeclaredMethods())
-                .filter(m -> m.getName().equals(variant) && m.getParameterCount() == 0).findFirst()
-                .map(m -> overlay.apply(onClass, read.apply(m, study.getName() + "." + variant + "()")))
-                .orElse(onClass);
     }
 }

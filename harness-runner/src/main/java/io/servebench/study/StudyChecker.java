@@ -1,9 +1,9 @@
 package io.servebench.study;
 
+import io.servebench.annotations.Profile;
 import io.servebench.engine.EngineKinds;
 import io.servebench.engine.EngineSetup;
 import io.servebench.engine.Flag;
-import io.servebench.annotations.Profile;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;

@@ -2,6 +2,7 @@ package io.servebench.study;
 
 import io.servebench.engine.EngineKinds;
 import io.servebench.engine.EngineSetup;
+
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

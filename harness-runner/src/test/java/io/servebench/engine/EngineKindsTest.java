@@ -169,4 +169,11 @@ class EngineKindsTest {
         assertThat(EngineKinds.SIM.cacheResetPath()).contains("reset_prefix_cache");
         assertThat(EngineKinds.ENDPOINT.cacheResetPath()).isEmpty();
     }
+
+    @Test
+    void printedCommandsQuoteForAShellButLeaveMaskedSecretsReadable() {
+        LaunchCommand c = new LaunchCommand(List.of("srv", "--glob=a*b", "--chat-template={x}", "--api-key", "sk-1"),
+                Map.of("HF_TOKEN", "hf_x"), null, 1);
+        assertThat(c.display()).isEqualTo("HF_TOKEN=*** srv '--glob=a*b' '--chat-template={x}' --api-key ***");
+    }
 }

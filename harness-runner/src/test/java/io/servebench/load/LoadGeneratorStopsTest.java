@@ -1,10 +1,10 @@
 package io.servebench.load;
 
-import io.servebench.workload.RequestSpec;
 import io.servebench.metrics.MetricsAggregator;
 import io.servebench.results.Metric;
-import io.servebench.results.Stat;
 import io.servebench.results.RepetitionResult;
+import io.servebench.results.Stat;
+import io.servebench.workload.RequestSpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

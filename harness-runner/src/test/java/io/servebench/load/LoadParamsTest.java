@@ -1,8 +1,8 @@
 package io.servebench.load;
 
-import io.servebench.workload.RequestSpec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servebench.workload.RequestSpec;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,6 +1,5 @@
 package io.servebench.load;
 
-import io.servebench.workload.RequestSpec;
 import io.servebench.loadcheck.TruthComparison;
 import io.servebench.metrics.MetricsAggregator;
 import io.servebench.results.Distribution;
@@ -8,6 +7,7 @@ import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.truth.Script;
 import io.servebench.truth.TruthServer;
+import io.servebench.workload.RequestSpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,15 +1,16 @@
 package io.servebench.metrics;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
-
 import io.servebench.load.RequestRecord;
 import io.servebench.load.TokenSource;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
-import java.util.List;
 import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 class GoodputTest {
 

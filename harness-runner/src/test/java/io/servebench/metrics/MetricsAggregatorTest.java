@@ -1,19 +1,20 @@
 package io.servebench.metrics;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
-
 import io.servebench.load.RequestRecord;
 import io.servebench.load.TokenSource;
 import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
+import org.junit.jupiter.api.Test;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 class MetricsAggregatorTest {
 

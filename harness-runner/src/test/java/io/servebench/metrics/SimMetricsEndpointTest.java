@@ -1,18 +1,19 @@
 package io.servebench.metrics;
 
 import io.servebench.engine.EngineKinds;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.servebench.results.ServerMetric;
 import io.servebench.sim.GroundTruth;
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimHttp;
 import io.servebench.sim.SimParams;
 import io.servebench.sim.SimulatedEngine;
+import org.junit.jupiter.api.Test;
+
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The simulated engine's {@code /metrics}: vLLM's names and format, counters that agree with its ground truth. */
 class SimMetricsEndpointTest {

@@ -1,10 +1,10 @@
 package io.servebench.plan;
 
+import io.servebench.results.BlockResult;
+import io.servebench.study.LoadOption;
 import io.servebench.study.StudyDescriptor;
 import io.servebench.study.VariantDescriptor;
-import io.servebench.study.LoadOption;
 import io.servebench.study.WorkloadOptions;
-import io.servebench.results.BlockResult;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

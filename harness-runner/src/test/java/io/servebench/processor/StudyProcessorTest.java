@@ -10,8 +10,8 @@ import javax.tools.Diagnostic;
 import static io.servebench.processor.InMemoryCompiler.BASELINE;
 import static io.servebench.processor.InMemoryCompiler.assertOneError;
 import static io.servebench.processor.InMemoryCompiler.compile;
-import static io.servebench.processor.InMemoryCompiler.study;
 import static io.servebench.processor.InMemoryCompiler.lineOf;
+import static io.servebench.processor.InMemoryCompiler.study;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class StudyProcessorTest {

@@ -1,9 +1,9 @@
 package io.servebench.runner;
 
+import io.servebench.cli.Main;
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimParams;
 import io.servebench.sim.SimulatedEngine;
-import io.servebench.cli.Main;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,11 +1,11 @@
 package io.servebench.study;
 
-import io.servebench.engine.EngineKinds;
-import io.servebench.engine.ServerOptionsSpec;
-import io.servebench.engine.Flag;
 import io.servebench.annotations.ServerOptions;
 import io.servebench.annotations.ServingBenchmark;
 import io.servebench.annotations.Variant;
+import io.servebench.engine.EngineKinds;
+import io.servebench.engine.Flag;
+import io.servebench.engine.ServerOptionsSpec;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -71,7 +71,7 @@ class ServerOptionsSpecTest {
 
     @Test
     void aVariantsOptionsOverrideTheClassesOneByOne() {
-        assertThat(DeclaredServerOptions.of(Study.class, "plain")).isEqualTo(new ServerOptionsSpec(4096, null, null, 64, null, null));
-        assertThat(DeclaredServerOptions.of(Study.class, "small")).isEqualTo(new ServerOptionsSpec(4096, null, null, 8, true, null));
+        assertThat(VariantAnnotations.serverOptions(Study.class, "plain")).isEqualTo(new ServerOptionsSpec(4096, null, null, 64, null, null));
+        assertThat(VariantAnnotations.serverOptions(Study.class, "small")).isEqualTo(new ServerOptionsSpec(4096, null, null, 8, true, null));
     }
 }

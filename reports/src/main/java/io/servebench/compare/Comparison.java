@@ -1,11 +1,12 @@
 package io.servebench.compare;
 
-import io.servebench.stats.RatioEstimate;
-import io.servebench.stats.Statistics;
+import io.servebench.results.BlockResult;
 import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
 import io.servebench.results.Metric;
-import io.servebench.results.BlockResult;
+import io.servebench.stats.RatioEstimate;
+import io.servebench.stats.Statistics;
+
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;

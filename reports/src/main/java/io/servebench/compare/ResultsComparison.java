@@ -1,10 +1,11 @@
 package io.servebench.compare;
 
+import io.servebench.results.HistogramBucket;
 import io.servebench.results.jmh.JmhBenchmark;
 import io.servebench.results.jmh.JmhMetric;
 import io.servebench.stats.RatioEstimate;
 import io.servebench.stats.Statistics;
-import io.servebench.results.HistogramBucket;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,6 +2,7 @@ package io.servebench.reports;
 
 import io.servebench.compare.Comparison;
 import io.servebench.stats.RatioEstimate;
+
 import java.util.Locale;
 
 /**

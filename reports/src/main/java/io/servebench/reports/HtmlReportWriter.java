@@ -1,19 +1,15 @@
 package io.servebench.reports;
 
-import io.servebench.results.ResultFormat;
 import io.servebench.compare.Comparison;
-import io.servebench.stats.Statistics;
+import io.servebench.results.BlockResult;
 import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
 import io.servebench.results.Metric;
+import io.servebench.results.RepetitionResult;
 import io.servebench.results.RunResult;
 import io.servebench.results.Stat;
-import io.servebench.results.RepetitionResult;
-import io.servebench.results.BlockResult;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.servebench.stats.Statistics;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +25,7 @@ import java.util.TreeMap;
  * rates), mean latency per variant with error bars per comparison group, and CDFs of TTFT and ITL
  * per block from the histograms the results carry.
  */
-final class HtmlReportWriter implements ResultFormat {
+final class HtmlReportWriter extends TextReport {
 
     private static final String CSS = """
             body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK SC",sans-serif;
@@ -51,24 +47,12 @@ final class HtmlReportWriter implements ResultFormat {
             details{margin:6px 0}summary{cursor:pointer;font-weight:600}
             """;
 
-    private final ReportLanguage language;
-
-    /** A writer in English. */
-    public HtmlReportWriter() {
-        this(ReportLanguage.EN);
-    }
-
-    public HtmlReportWriter(ReportLanguage language) {
-        this.language = Objects.requireNonNull(language, "language");
-    }
-
-    /** Writes the report of {@code run} to {@code file} (replacing it). */
-    @Override
-    public void write(RunResult run, Path file) throws IOException {
-        Files.writeString(file, render(run), StandardCharsets.UTF_8);
+    HtmlReportWriter(ReportLanguage language) {
+        super(language);
     }
 
     /** The report as one HTML document. */
+    @Override
     public String render(RunResult run) {
         ReportContent content = new ReportContent(run, language);
         Messages m = content.messages();

@@ -1,14 +1,15 @@
 package io.servebench.reports;
 
 import io.servebench.compare.Comparison;
-import io.servebench.stats.Statistics;
+import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
+import io.servebench.results.RepetitionResult;
 import io.servebench.results.RunResult;
 import io.servebench.results.ServerEnvironment;
 import io.servebench.results.ServerMetric;
 import io.servebench.results.Stat;
-import io.servebench.results.RepetitionResult;
-import io.servebench.results.BlockResult;
+import io.servebench.stats.Statistics;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,15 +1,10 @@
 package io.servebench.reports;
 
-import io.servebench.results.ResultFormat;
-import io.servebench.results.RunResult;
 import io.servebench.results.BlockResult;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.servebench.results.RunResult;
+
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * Writes {@code summary.md} in one {@link ReportLanguage}: run info; the decision (the optimization
@@ -19,26 +14,14 @@ import java.util.Objects;
  * {@code vllm bench serve}'s text layout. The words come from the language's {@link Messages}; what
  * is said comes from {@link ReportContent}.
  */
-final class SummaryMarkdownWriter implements ResultFormat {
+final class SummaryMarkdownWriter extends TextReport {
 
-    private final ReportLanguage language;
-
-    /** A writer in English. */
-    public SummaryMarkdownWriter() {
-        this(ReportLanguage.EN);
-    }
-
-    public SummaryMarkdownWriter(ReportLanguage language) {
-        this.language = Objects.requireNonNull(language, "language");
-    }
-
-    /** Writes the summary of {@code run} to {@code file} (replacing it). */
-    @Override
-    public void write(RunResult run, Path file) throws IOException {
-        Files.writeString(file, render(run), StandardCharsets.UTF_8);
+    SummaryMarkdownWriter(ReportLanguage language) {
+        super(language);
     }
 
     /** The summary as markdown text. */
+    @Override
     public String render(RunResult run) {
         ReportContent content = new ReportContent(run, language);
         Messages m = content.messages();

@@ -1,9 +1,10 @@
 package io.servebench.reports;
 
-import io.servebench.results.Metric;
-import io.servebench.results.Stat;
-import io.servebench.results.RepetitionResult;
 import io.servebench.results.BlockResult;
+import io.servebench.results.Metric;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.Stat;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;

@@ -1,6 +1,7 @@
 package io.servebench.stats;
 
 import io.servebench.results.HistogramBucket;
+
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;

@@ -1,21 +1,22 @@
 package io.servebench.compare;
 
+import io.servebench.results.BlockResult;
 import io.servebench.results.Fixtures;
 import io.servebench.results.jmh.JmhBenchmark;
 import io.servebench.results.jmh.JmhJsonReader;
 import io.servebench.results.jmh.JmhJsonWriter;
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.servebench.results.BlockResult;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class ResultsComparisonTest {
 

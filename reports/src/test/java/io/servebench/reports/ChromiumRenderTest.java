@@ -71,7 +71,7 @@ class ChromiumRenderTest {
     @Test
     void reportRendersWithoutConsoleMessages(@TempDir Path dir) throws Exception {
         Path page = dir.resolve("report.html");
-        new HtmlReportWriter().write(SeedStudy.load(), page);
+        new HtmlReportWriter(ReportLanguage.EN).write(SeedStudy.load(), page);
 
         Rendering r = render(page, dir);
 

@@ -1,16 +1,17 @@
 package io.servebench.reports;
 
-import io.servebench.results.Fixtures;
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.servebench.results.RunResult;
-import io.servebench.results.RepetitionResult;
 import io.servebench.results.BlockResult;
+import io.servebench.results.Fixtures;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.RunResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class HtmlReportWriterTest {
 
@@ -36,7 +37,7 @@ class HtmlReportWriterTest {
     @Test
     void selfContainedWithEveryChartAndTheMarkdownTables(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("report.html");
-        new HtmlReportWriter().write(twoRatesThreeRepetitions(), file);
+        new HtmlReportWriter(ReportLanguage.EN).write(twoRatesThreeRepetitions(), file);
         String html = Files.readString(file);
 
         assertThat(html).startsWith("<!DOCTYPE html>\n<html lang=\"en\">");
@@ -55,13 +56,13 @@ class HtmlReportWriterTest {
 
     @Test
     void oneRepetitionGetsThePerRequestIntervalAndUnknownSpreadNone() throws Exception {
-        String one = new HtmlReportWriter().render(Fixtures.run(List.of(
+        String one = new HtmlReportWriter(ReportLanguage.EN).render(Fixtures.run(List.of(
                 Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "8", List.of(Fixtures.repetition(2.62, 1.8))),
                 Fixtures.trial("other", "g", false, Fixtures.BASE_FLAGS + " --x", "8", List.of(Fixtures.repetition(2.32, 1.5))))));
         // t(0.975, 999) × 1.8 / √1000 = 0.1117
         assertThat(one).contains("baseline (baseline): 2.62 s ± 0.112 s; error bar: 95% interval of the mean over 1000 requests");
 
-        String seed = new HtmlReportWriter().render(SeedStudy.load());
+        String seed = new HtmlReportWriter(ReportLanguage.EN).render(SeedStudy.load());
         assertThat(seed).contains("vllm (baseline): 2.62 s; no error bar: per-request spread unknown");
         assertThat(seed).contains("<h3>Mean latency vs request rate: RateValidation</h3>");
     }

@@ -1,11 +1,9 @@
 package io.servebench.reports;
 
+import org.junit.jupiter.api.Test;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import io.servebench.results.BlockResult;
-import java.util.List;
-import org.junit.jupiter.api.Test;
 
 class MessagesTest {
 

@@ -22,7 +22,7 @@ class SeedStudyGoldenTest {
     @BeforeAll
     static void render() throws Exception {
         seed = SeedStudy.load();
-        md = new SummaryMarkdownWriter().render(seed);
+        md = new SummaryMarkdownWriter(ReportLanguage.EN).render(seed);
     }
 
     /**

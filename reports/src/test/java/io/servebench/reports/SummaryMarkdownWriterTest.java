@@ -1,20 +1,21 @@
 package io.servebench.reports;
 
-import io.servebench.results.Fixtures;
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.servebench.results.Distribution;
-import io.servebench.results.Metric;
-import io.servebench.results.RunResult;
-import io.servebench.results.RepetitionResult;
 import io.servebench.results.BlockResult;
+import io.servebench.results.Distribution;
+import io.servebench.results.Fixtures;
+import io.servebench.results.Metric;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.RunResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class SummaryMarkdownWriterTest {
 
@@ -32,7 +33,7 @@ class SummaryMarkdownWriterTest {
         // the reference study's prefix-caching result: 2.62 s vs 2.69 s, per-request stdev ~1.8 s, 1000 requests
         RunResult run = Fixtures.run(List.of(baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8"),
                 prefixCaching(List.of(Fixtures.repetition(2.69, 1.8)), "8")));
-        String md = new SummaryMarkdownWriter().render(run);
+        String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(run);
 
         assertThat(md).contains("- **prefix-caching**: baseline = 2.62 s, prefixCaching = 2.69 s, "
                 + "difference +0.07 s (1.03x slower); 1.03x slower [");
@@ -49,7 +50,7 @@ class SummaryMarkdownWriterTest {
         RunResult run = Fixtures.run(List.of(baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8"),
                 Fixtures.trial("languageModelOnly", "spec", false, Fixtures.BASE_FLAGS + " --language-model-only", "8",
                         List.of(Fixtures.repetition(2.32, 1.5)))));
-        String md = new SummaryMarkdownWriter().render(run);
+        String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(run);
 
         assertThat(md).contains("baseline = 2.62 s, languageModelOnly = 2.32 s, difference -0.30 s (1.13x faster); "
                 + "1.13x faster [1.09, 1.17]");
@@ -64,7 +65,7 @@ class SummaryMarkdownWriterTest {
                         Fixtures.repetition(2.64, 1.8)), "8"),
                 prefixCaching(List.of(Fixtures.repetition(2.68, 1.8), Fixtures.repetition(2.69, 1.8),
                         Fixtures.repetition(2.70, 1.8)), "8")));
-        String md = new SummaryMarkdownWriter().render(run);
+        String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(run);
 
         // rep means 2.62 ± 0.02 vs 2.69 ± 0.01: t = 0.07 / sqrt(0.0004/3 + 0.0001/3) = 5.42, df = 2.94, p = 0.0130 (scipy)
         // log-scale Welch interval (scipy): ratio 1.0267 [1.0105, 1.0432], df = 2.90, p = 0.0137
@@ -81,7 +82,7 @@ class SummaryMarkdownWriterTest {
                 baseline(List.of(Fixtures.repetition(2.62, 1.0)), "8"),
                 prefixCaching(List.of(Fixtures.repetition(1.65, 1.0)), "1"),
                 prefixCaching(List.of(Fixtures.repetition(2.32, 1.0)), "8")));
-        String md = new SummaryMarkdownWriter().render(run);
+        String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(run);
 
         String atOne = md.substring(md.indexOf("## VllmOptionGroups at model = Qwen/Qwen3.5-9B, profile = constant, "
                 + "rate = 1, requests = 1000"));
@@ -99,7 +100,7 @@ class SummaryMarkdownWriterTest {
         dists.remove(Metric.TPOT.id());
         RepetitionResult partial = new RepetitionResult(scalars, dists, rep.tokenEvents(), 150_000, rep.outputTokenSources(),
                 Map.of("timeout", 2L));
-        String md = new SummaryMarkdownWriter().render(Fixtures.run(List.of(baseline(List.of(partial), "8"))));
+        String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(Fixtures.run(List.of(baseline(List.of(partial), "8"))));
 
         String[] order = {"| Successful requests | 1000 |", "| Maximum request concurrency |", "| Benchmark duration (s) | 130.18 |",
             "| Total input tokens | 342058 |", "| Total generated tokens | 281412 |", "| Request throughput (req/s) | 7.68 |",
@@ -142,7 +143,7 @@ class SummaryMarkdownWriterTest {
                 Fixtures.params("--context-length=32768", "8"), "sglang@8", "s9", List.of(), "readiness timed out; see logs/s9.log");
         RunResult run = Fixtures.run(List.of(baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8"), failed));
         Path file = dir.resolve("summary.md");
-        new SummaryMarkdownWriter().write(run, file);
+        new SummaryMarkdownWriter(ReportLanguage.EN).write(run, file);
         String md = Files.readString(file);
 
         assertThat(md).startsWith("# ServeBench results\n");
@@ -166,12 +167,12 @@ class SummaryMarkdownWriterTest {
         RunResult base = Fixtures.run(List.of(baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8")));
         RunResult run = new RunResult(base.startTime(), base.servebenchVersion(), base.commandLine(), base.simulate(), base.quick(),
                 base.blocks(), List.of(gpu, noGpu));
-        String md = new SummaryMarkdownWriter().render(run);
+        String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(run);
         assertThat(md).contains("## Servers")
                 .contains("| s01-vllm-ab12 | vllm | 0.17.1 | NVIDIA H100 80GB HBM3, 81559 MiB, 570.86.15 | Intel Xeon, 26 logical cores, "
                         + "gpu-host, Linux 6.1 amd64, Debian 17.0.15 | 0.1.0 | vllm serve Qwen/Qwen3.5-9B --api-key *** |")
                 .contains("| s02-sim-cd34 | sim:vllm | — | none found (no nvidia-smi) |");
         assertThat(md.indexOf("## Servers")).isLessThan(md.indexOf("## Result blocks"));
-        assertThat(new SummaryMarkdownWriter().render(base)).doesNotContain("## Servers");
+        assertThat(new SummaryMarkdownWriter(ReportLanguage.EN).render(base)).doesNotContain("## Servers");
     }
 }

@@ -1,16 +1,17 @@
 package io.servebench.reports;
 
-import io.servebench.results.Fixtures;
-import static org.assertj.core.api.Assertions.assertThat;
-
+import io.servebench.results.BlockResult;
 import io.servebench.results.Distribution;
+import io.servebench.results.Fixtures;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
-import io.servebench.results.BlockResult;
+import org.junit.jupiter.api.Test;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class WarningsTest {
 

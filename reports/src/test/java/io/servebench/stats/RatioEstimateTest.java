@@ -1,13 +1,14 @@
 package io.servebench.stats;
 
+import io.servebench.results.HistogramBucket;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
-
-import io.servebench.results.HistogramBucket;
-import java.util.ArrayList;
-import java.util.List;
-import org.junit.jupiter.api.Test;
 
 class RatioEstimateTest {
 

@@ -1,13 +1,12 @@
 package io.servebench.sim;
 
-import io.servebench.truth.SentEvent;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.servebench.truth.SentEvent;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,7 +1,6 @@
 package io.servebench.sim;
 
 import io.servebench.truth.SentEvent;
-
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -1,8 +1,7 @@
 package io.servebench.sim;
 
-import io.servebench.truth.SentEvent;
-
 import com.fasterxml.jackson.databind.JsonNode;
+import io.servebench.truth.SentEvent;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,7 @@ package io.servebench.results.jmh;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servebench.results.HistogramBucket;
+
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,21 +1,22 @@
 package io.servebench.results.jmh;
 
-import io.servebench.results.ResultFormat;
-import io.servebench.stats.Statistics;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servebench.results.BlockResult;
 import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
 import io.servebench.results.Metric;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.ResultFormat;
 import io.servebench.results.RunResult;
 import io.servebench.results.ServerMetric;
 import io.servebench.results.Stat;
-import io.servebench.results.RepetitionResult;
-import io.servebench.results.BlockResult;
+import io.servebench.stats.Statistics;
+
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,7 @@
 package io.servebench.results.jmh;
 
 import io.servebench.results.HistogramBucket;
+
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.servebench.results.jmh;
 
 import io.servebench.results.BlockResult;
+
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

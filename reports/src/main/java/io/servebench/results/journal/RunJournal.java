@@ -2,8 +2,9 @@ package io.servebench.results.journal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.servebench.results.ServerEnvironment;
 import io.servebench.results.BlockResult;
+import io.servebench.results.ServerEnvironment;
+
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
