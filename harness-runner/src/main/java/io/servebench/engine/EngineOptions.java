@@ -41,6 +41,16 @@ public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout,
         return new EngineOptions(simulate, seed, DEFAULT_READY_TIMEOUT, DEFAULT_GRACE, "docker", defaultHfCache(), null);
     }
 
+    /** These options with another readiness timeout. */
+    public EngineOptions withReadyTimeout(Duration timeout) {
+        return new EngineOptions(simulate, seed, timeout, grace, containerRuntime, hfCache, apiKey);
+    }
+
+    /** These options with the bearer token the engines expect (read from {@code --api-key-env}'s variable). */
+    public EngineOptions withApiKey(String key) {
+        return new EngineOptions(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, key);
+    }
+
     @Override
     public String toString() {
         return "EngineOptions[simulate=" + simulate + ", seed=" + seed + ", readyTimeout=" + readyTimeout + ", grace=" + grace

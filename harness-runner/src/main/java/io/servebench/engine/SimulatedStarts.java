@@ -35,7 +35,7 @@ final class SimulatedStarts {
                 "--dialect", dialect.toString(), "--seed", Long.toString(options.seed())));
         argv.addAll(server.args());
         return ProcessEngine.start(new LaunchCommand(argv, Map.of(), null, port), server.model(), log,
-                options.readyTimeout(), options.grace(), null);
+                options.readyTimeout(), options.grace(), options.apiKey());
     }
 
     static RunningEngine inProcess(ServerConfig server, SimDialect dialect, long seed, Path log) throws EngineStartException {

@@ -1,5 +1,6 @@
 package io.servebench.runner;
 
+import io.servebench.engine.EngineOptions;
 import io.servebench.metrics.PrometheusScraper;
 import io.servebench.sim.SimTokenizer;
 import io.servebench.workload.Dataset;
@@ -49,6 +50,11 @@ final class RunContext {
     /** The bearer token requests carry, {@code null} for none; never printed or written. */
     String apiKey() {
         return apiKey;
+    }
+
+    /** How engines are started, with the API key, so that the readiness wait is let in too. */
+    EngineOptions engines() {
+        return options.engines().withApiKey(apiKey);
     }
 
     PrometheusScraper scraper() {

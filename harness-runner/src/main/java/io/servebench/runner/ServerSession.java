@@ -53,7 +53,7 @@ final class ServerSession {
         Path log = options.outputDir().resolve("logs")
                 .resolve(first.serverId() + (options.freshServer() ? "-" + first.id() : "") + ".log");
         out.printf("Starting %s: %s%n", first.serverId(), Engines.label(first.server(), options.engines()));
-        try (RunningEngine engine = Engines.start(first.server(), options.engines(), log)) {
+        try (RunningEngine engine = Engines.start(first.server(), context.engines(), log)) {
             ServerEnvironment environment = Engines.capture(first.serverId(), first.server(), options.engines(), engine,
                     ServeBenchVersion.get());
             outcomes.server(environment);

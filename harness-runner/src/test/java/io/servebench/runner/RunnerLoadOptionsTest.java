@@ -24,10 +24,15 @@ class RunnerLoadOptionsTest {
     private static final String SECRET = "sk-do-not-write-me";
 
     private static boolean run(Path dir, Map<String, List<String>> overrides, ClientOptions client) throws Exception {
-        RunOptions params = new RunOptions(List.of("SimStudy\\.baseline"), overrides, 1, dir,
-                io.servebench.engine.EngineOptions.defaults(io.servebench.engine.EngineOptions.Simulate.OFF, 42), false, 42,
-                false, Duration.ZERO, io.servebench.plan.EngineOverrides.NONE, client,
-                io.servebench.reports.ReportLanguage.EN, io.servebench.metrics.SloSpec.NONE);
+        return run(dir, "SimStudy\\.baseline", io.servebench.plan.EngineOverrides.NONE, overrides, client);
+    }
+
+    private static boolean run(Path dir, String include, io.servebench.plan.EngineOverrides engine,
+                               Map<String, List<String>> overrides, ClientOptions client) throws Exception {
+        RunOptions params = new RunOptions(List.of(include), overrides, 1, dir,
+                io.servebench.engine.EngineOptions.defaults(io.servebench.engine.EngineOptions.Simulate.OFF, 42)
+                        .withReadyTimeout(Duration.ofSeconds(20)), false, 42,
+                false, Duration.ZERO, engine, client, io.servebench.reports.ReportLanguage.EN, io.servebench.metrics.SloSpec.NONE);
         StringWriter out = new StringWriter();
         return new Runner(params, new PrintWriter(out, true), name -> "SB_TEST_KEY".equals(name) ? SECRET : null).run();
     }
@@ -60,6 +65,22 @@ class RunnerLoadOptionsTest {
 
         String summary = Files.readString(dir.resolve("summary.md"));
         assertThat(summary).contains("--api-key-env SB_TEST_KEY").contains("SimStudy.baseline[s3-constant]");
+        for (String file : List.of("summary.md", "results.json", "journal.jsonl")) {
+            assertThat(Files.readString(dir.resolve(file))).as(file).doesNotContain(SECRET);
+        }
+    }
+
+    @Test
+    void anEndpointThatWantsTheApiKeyGetsItFromTheReadinessWaitOnAndNoFileHoldsIt(@TempDir Path dir) throws Exception {
+        ClientOptions client = new ClientOptions("SB_TEST_KEY", Duration.ofSeconds(5), Duration.ofSeconds(60));
+        try (io.servebench.sim.SimulatedEngine server = io.servebench.sim.SimulatedEngine.start(io.servebench.sim.SimParams
+                .fromFlags(io.servebench.sim.SimDialect.VLLM, "Qwen/Qwen3.5-9B", List.of("--api-key=" + SECRET)), 0, 7)) {
+            io.servebench.plan.EngineOverrides url = new io.servebench.plan.EngineOverrides("", List.of(), "",
+                    server.baseUri().toString());
+            assertThat(run(dir, "EndpointStudy", url, Map.of("requests", List.of("3")), client)).isTrue();
+        }
+        assertThat(JSON.readTree(dir.resolve("results.json").toFile()).get(0).get("secondaryMetrics")
+                .get("successful_requests").get("score").asDouble()).isEqualTo(3);
         for (String file : List.of("summary.md", "results.json", "journal.jsonl")) {
             assertThat(Files.readString(dir.resolve(file))).as(file).doesNotContain(SECRET);
         }

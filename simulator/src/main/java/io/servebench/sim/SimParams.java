@@ -29,6 +29,7 @@ import java.util.Optional;
  * @param gpuMemoryUtilization    fraction of each GPU's memory the engine may use, in (0, 1]
  * @param tensorParallelSize      GPUs the model is split over
  * @param ignoredFlags            flags the simulation does not model, as written ({@code --name=value})
+ * @param apiKey                  the bearer token {@code /v1/*} requests must carry ({@code --api-key}), {@code null} for none
  */
 public record SimParams(
         SimDialect dialect,
@@ -46,7 +47,8 @@ public record SimParams(
         String reasoningParser,
         double gpuMemoryUtilization,
         int tensorParallelSize,
-        List<String> ignoredFlags) {
+        List<String> ignoredFlags,
+        String apiKey) {
 
     /**
      * vLLM's {@code --performance-mode}. The simulation models it as a factor on the fixed per-step
@@ -122,6 +124,15 @@ public record SimParams(
     private static final double GIB = 1024.0 * 1024 * 1024;
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** A record whose string form, logged at start, must not carry the API key. */
+    @Override
+    public String toString() {
+        return "SimParams[dialect=" + dialect + ", model=" + model.name() + ", gpu=" + gpu.name() + ", maxModelLen="
+                + maxModelLen + ", maxNumSeqs=" + maxNumSeqs + ", maxNumBatchedTokens=" + maxNumBatchedTokens
+                + ", prefixCaching=" + prefixCaching + ", speculative=" + speculativeMethod + ":" + speculativeTokens
+                + ", apiKey=" + (apiKey == null ? "none" : "***") + "]";
+    }
+
     /** The reasoning parser, empty when none was configured. */
     public Optional<String> reasoning() {
         return Optional.ofNullable(reasoningParser);
@@ -151,10 +162,11 @@ public record SimParams(
      * {@code --enable-prefix-caching} / {@code --no-enable-prefix-caching} (off by default: vLLM leaves it off
      * for hybrid-attention models such as Qwen3.5), {@code --speculative-config} (JSON with {@code method} and
      * {@code num_speculative_tokens}), {@code --performance-mode}, {@code --language-model-only},
-     * {@code --reasoning-parser}, {@code --gpu-memory-utilization}, {@code --tensor-parallel-size} / {@code -tp}.
+     * {@code --reasoning-parser}, {@code --gpu-memory-utilization}, {@code --tensor-parallel-size} / {@code -tp},
+     * {@code --api-key} (then {@code /v1/*} requests without {@code Authorization: Bearer KEY} get 401, as vLLM's do).
      *
      * <p>SGLang flags: {@code --context-length}, {@code --max-running-requests}, {@code --chunked-prefill-size},
-     * {@code --disable-radix-cache} (the radix prefix cache is on by default), {@code --reasoning-parser},
+     * {@code --disable-radix-cache} (the radix prefix cache is on by default), {@code --reasoning-parser}, {@code --api-key},
      * {@code --mem-fraction-static}, {@code --tp} / {@code --tp-size}, {@code --speculative-algorithm} with
      * {@code --speculative-num-steps} or {@code --speculative-num-draft-tokens} (a chain of N draft tokens
      * including the root proposes N-1; default 3 steps).
@@ -198,6 +210,7 @@ public record SimParams(
         PerformanceMode mode = PerformanceMode.BALANCED;
         boolean languageModelOnly;
         String reasoningParser;
+        String apiKey;
         double memoryFraction;
         int tp = 1;
         final List<String> ignored = new ArrayList<>();
@@ -218,6 +231,7 @@ public record SimParams(
                 case "--performance-mode" -> mode = performanceMode(f);
                 case "--language-model-only" -> languageModelOnly = bool(f);
                 case "--reasoning-parser" -> reasoningParser = text(f);
+                case "--api-key" -> apiKey = text(f);
                 case "--gpu-memory-utilization" -> memoryFraction = fraction(f);
                 case "--tensor-parallel-size", "-tp" -> tp = positiveInt(f);
                 default -> {
@@ -234,6 +248,7 @@ public record SimParams(
                 case "--chunked-prefill-size" -> maxNumBatchedTokens = positiveInt(f);
                 case "--disable-radix-cache" -> prefixCaching = !bool(f);
                 case "--reasoning-parser" -> reasoningParser = text(f);
+                case "--api-key" -> apiKey = text(f);
                 case "--mem-fraction-static" -> memoryFraction = fraction(f);
                 case "--tp", "--tp-size" -> tp = positiveInt(f);
                 case "--speculative-algorithm" -> specMethod = text(f).toLowerCase(Locale.ROOT);
@@ -289,7 +304,7 @@ public record SimParams(
             double p = acceptance != null ? acceptance : specMethod == null ? 0 : defaultAcceptance(specMethod);
             return new SimParams(dialect, model, GpuProfile.h100Sxm80gb(), maxModelLen, maxNumSeqs, maxNumBatchedTokens,
                     prefixCaching, specMethod, specTokens, p, mode, languageModelOnly, reasoningParser, memoryFraction,
-                    tp, ignored);
+                    tp, ignored, apiKey);
         }
 
         private static double defaultAcceptance(String method) {

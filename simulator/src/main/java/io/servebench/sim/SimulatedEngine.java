@@ -126,7 +126,7 @@ public final class SimulatedEngine implements AutoCloseable {
     }
 
     /** The settings the engine runs with. */
-    public SimParams settings() {
+    public SimParams params() {
         return settings;
     }
 
@@ -175,6 +175,10 @@ public final class SimulatedEngine implements AutoCloseable {
         };
         if (allowed == null) {
             sendJson(exchange, 404, JSON.createObjectNode().put("detail", "Not Found"));
+        } else if (settings.apiKey() != null && path.startsWith("/v1/")
+                && !("Bearer " + settings.apiKey()).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+            // as vLLM's --api-key: every /v1 route wants the bearer token, /health and /metrics do not
+            sendJson(exchange, 401, JSON.createObjectNode().put("error", "Unauthorized"));
         } else if (!allowed.equals(method)) {
             exchange.getResponseHeaders().set("Allow", allowed);
             sendJson(exchange, 405, JSON.createObjectNode().put("detail", "Method Not Allowed"));

@@ -48,6 +48,24 @@ class SimulatedEngineTest {
     }
 
     @Test
+    void anApiKeyGuardsTheV1RoutesAsVllmsDoes() throws Exception {
+        try (SimulatedEngine guarded = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, MODEL,
+                List.of("--max-model-len=4096", "--api-key=sk-test")), 0, 7)) {
+            assertThat(SimHttp.get(guarded, "/v1/models").status()).isEqualTo(401);
+            assertThat(SimHttp.get(guarded, "/v1/models").json().get("error").asText()).isEqualTo("Unauthorized");
+            assertThat(SimHttp.get(guarded, "/health").status()).isEqualTo(200);
+            assertThat(SimHttp.get(guarded, "/metrics").status()).isEqualTo(200);
+            java.net.http.HttpResponse<String> models = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(guarded.baseUri().resolve("/v1/models"))
+                            .header("Authorization", "Bearer sk-test").build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(models.statusCode()).isEqualTo(200);
+            assertThat(guarded.params().toString()).doesNotContain("sk-test");
+            assertThat(guarded.params().ignoredFlags()).isEmpty();
+        }
+    }
+
+    @Test
     void chatStreamIsShapedLikeVllmAndHasTheExactLengthAskedFor() {
         SimHttp.Reply reply = SimHttp.post(engine, "/v1/chat/completions", "fmt-1", SimHttp.chat("Hello there, how are you?",
                 "\"max_tokens\":12,\"min_tokens\":12,\"stream\":true,\"stream_options\":{\"include_usage\":true}"));
@@ -224,8 +242,8 @@ class SimulatedEngineTest {
     void theSameSeedGivesTheSameAnswer() throws IOException {
         String body = SimHttp.chat("Repeat after me", "\"max_tokens\":30,\"stream\":true");
         String first = SimHttp.post(engine, "/v1/chat/completions", "same", body).body();
-        try (SimulatedEngine twin = SimulatedEngine.start(engine.settings(), 0, 7);
-             SimulatedEngine other = SimulatedEngine.start(engine.settings(), 0, 8)) {
+        try (SimulatedEngine twin = SimulatedEngine.start(engine.params(), 0, 7);
+             SimulatedEngine other = SimulatedEngine.start(engine.params(), 0, 8)) {
             String again = SimHttp.post(twin, "/v1/chat/completions", "same", body).body();
             String different = SimHttp.post(other, "/v1/chat/completions", "same", body).body();
             assertThat(stripCreated(again)).isEqualTo(stripCreated(first));
@@ -235,7 +253,7 @@ class SimulatedEngineTest {
 
     @Test
     void closeIsIdempotentAndStopsServing() throws IOException {
-        SimulatedEngine e = SimulatedEngine.start(engine.settings(), 0, 1);
+        SimulatedEngine e = SimulatedEngine.start(engine.params(), 0, 1);
         assertThat(SimHttp.get(e, "/health").status()).isEqualTo(200);
         e.close();
         e.close();
