@@ -149,17 +149,18 @@ public final class Main implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Map<String, List<String>> overrides = parseOverrides(params);
-        Path dir = output != null ? output
-                : Path.of("results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        ClientOptions client = new ClientOptions(apiKeyEnv, seconds("--connect-timeout", connectTimeoutSeconds),
-                seconds("--request-timeout", requestTimeoutSeconds));
-        RunOptions run = new RunOptions(includes, overrides, repetitions, dir, engineOptions(), quick, seed, freshServer,
-                Duration.ofMillis(Math.round(settleSeconds * 1000)),
-                new EngineOverrides(engineExe, engineEnv, engineWorkdir, engineUrl), client, ReportLanguage.of(lang),
-                slo == null ? SloSpec.NONE : SloSpec.parse(slo));
+        RunOptions.Builder run = RunOptions.builder().repetitions(repetitions).simulate(simulateMode())
+                .readyTimeout(Duration.ofSeconds(readyTimeoutSeconds)).stopGrace(Duration.ofSeconds(graceSeconds))
+                .containerRuntime(containerRuntime).quick(quick).seed(seed).freshServer(freshServer)
+                .settle(Duration.ofMillis(Math.round(settleSeconds * 1000)))
+                .engineOverrides(new EngineOverrides(engineExe, engineEnv, engineWorkdir, engineUrl))
+                .client(new ClientOptions(apiKeyEnv, seconds("--connect-timeout", connectTimeoutSeconds),
+                        seconds("--request-timeout", requestTimeoutSeconds)))
+                .language(ReportLanguage.of(lang)).slo(slo == null ? SloSpec.NONE : SloSpec.parse(slo)).outputDir(output);
+        includes.forEach(run::include);
+        parseOverrides(params).forEach((name, values) -> run.param(name, values.toArray(String[]::new)));
         PrintWriter out = spec.commandLine().getOut();
-        Runner runner = new Runner(run, out);
+        Runner runner = new Runner(run.build(), out);
         if (list) {
             runner.selectedBenchmarks().forEach(out::println);
             return 0;
@@ -168,10 +169,10 @@ public final class Main implements Callable<Integer> {
             runner.printPlan();
             return 0;
         }
-        return runner.run() ? 0 : 1;
+        return runner.run().allTrialsRan() ? 0 : 1;
     }
 
-    private EngineOptions engineOptions() {
+    private EngineOptions.Simulate simulateMode() {
         EngineOptions.Simulate mode = switch (simulate == null ? "off" : simulate) {
             case "off" -> EngineOptions.Simulate.OFF;
             case "in-process" -> EngineOptions.Simulate.IN_PROCESS;
@@ -185,8 +186,7 @@ public final class Main implements Callable<Integer> {
             throw new UsageException("--settle, --ready-timeout and --stop-grace take seconds: settle and grace 0 or more,"
                     + " the timeout more than 0");
         }
-        return new EngineOptions(mode, seed, Duration.ofSeconds(readyTimeoutSeconds), Duration.ofSeconds(graceSeconds),
-                containerRuntime, EngineOptions.defaultHfCache(), null);
+        return mode;
     }
 
     static Map<String, List<String>> parseOverrides(List<String> params) {

@@ -1,9 +1,11 @@
 package io.servebench.runner;
 
 import io.servebench.study.BenchmarkList;
+import io.servebench.study.ReflectiveStudyReader;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -14,13 +16,23 @@ final class BenchmarkSelection {
     }
 
     /**
-     * The benchmarks of {@code loader}'s benchmark lists whose {@code Class.variant} name contains a match of any
-     * of {@code includes} (all of them when there are none), sorted.
+     * The benchmarks of {@code loader}'s benchmark lists and of the named study classes whose {@code Class.variant}
+     * name contains a match of any of {@code includes} (all of them when there are none), sorted.
      *
+     * @param studies study classes to add to the lists (binary names), read by reflection
      * @throws RunnerException when there are no benchmarks, a pattern is no regular expression or matches nothing
      */
-    static List<String> select(List<String> includes, ClassLoader loader) {
-        List<String> all = BenchmarkList.read(loader);
+    static List<String> select(List<String> includes, List<String> studies, ClassLoader loader) {
+        TreeSet<String> listed = new TreeSet<>(BenchmarkList.read(loader));
+        for (String study : studies) {
+            try {
+                ReflectiveStudyReader.read(Class.forName(study, false, loader)).variants()
+                        .forEach(v -> listed.add(study + "." + v.name()));
+            } catch (ClassNotFoundException | IllegalArgumentException e) {
+                throw new RunnerException("study class " + study + " cannot be read: " + e.getMessage());
+            }
+        }
+        List<String> all = List.copyOf(listed);
         if (all.isEmpty()) {
             throw new RunnerException("no benchmarks on the class path: was the study compiled with harness-runner"
                     + " on the annotation processor path (META-INF/servebench/BenchmarkList is missing)?");

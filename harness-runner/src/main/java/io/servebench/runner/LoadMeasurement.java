@@ -62,7 +62,8 @@ final class LoadMeasurement {
         RunOptions options = context.options();
         LoadParams load = LoadSettings.of(trial.server().kind(), w, profile, options.client(), context.apiKey());
         Iterator<RequestSpec> supply = context.dataset(w.dataset()).supply(options.seed());
-        try (TrialProgress progress = TrialProgress.start(context.out(), progressLabel, w.warmup() + w.requests())) {
+        try (TrialProgress progress = TrialProgress.start(context.out(), progressLabel, w.warmup() + w.requests(),
+                options.progress())) {
             Optional<PrometheusSnapshot> before = scrape();
             LoadResult result = new LoadGenerator().run(engine.endpoint().target(), supply, w.warmup(), w.requests(), load,
                     progress);

@@ -9,32 +9,51 @@ import io.servebench.reports.ReportLanguage;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
- * How to run a selection of benchmarks: the command line's settings, immutable.
+ * How to run a selection of benchmarks: what the user asked for, on the command line or through
+ * {@link #builder()}, immutable. JMH's {@code Options} and {@code OptionsBuilder} in one.
  *
- * @param includes    regular expressions, any of which must be found in {@code Class.variant}; empty selects all
- * @param overrides   {@code -p name=v1,v2} values by name
- * @param repetitions independent runs of each trial (JMH's forks)
- * @param outputDir   the run folder
- * @param engines     how engines are started, and whether the simulated engine replaces them
- * @param quick       shorten every trial to about {@link #QUICK_SECONDS} seconds of load
- * @param seed        seeds request order, arrival times and the simulated engine
- * @param freshServer start a server for every trial instead of reusing one across trials of one configuration
- * @param settle      pause between two trials on one server, after its prefix cache was reset
+ * <pre>{@code
+ * RunOutcome outcome = new Runner(RunOptions.builder()
+ *         .include(QuickStart.class)
+ *         .param("rate", "4", "8")
+ *         .simulate(EngineOptions.Simulate.IN_PROCESS)
+ *         .outputDir(Path.of("results/quick-start"))
+ *         .build()).run();
+ * }</pre>
+ *
+ * @param includes        regular expressions, any of which must be found in {@code Class.variant}; empty selects all
+ * @param studies         study classes (binary names) to run even when no benchmark list names them (a class the IDE
+ *                        compiled without the annotation processor, one given to {@link Builder#include(Class)})
+ * @param overrides       {@code -p name=v1,v2} values by name
+ * @param repetitions     independent runs of each trial (JMH's forks)
+ * @param outputDir       the run folder
+ * @param engines         how engines are started, and whether the simulated engine replaces them
+ * @param quick           shorten every trial to about {@link #QUICK_SECONDS} seconds of load
+ * @param seed            seeds request order, arrival times and the simulated engine
+ * @param freshServer     start a server for every trial instead of reusing one across trials of one configuration
+ * @param settle          pause between two trials on one server, after its prefix cache was reset
  * @param engineOverrides the command line's engine executable, environment, working directory and URL
- * @param client      the HTTP client's API key variable and timeouts
- * @param language    the language of summary.md and report.html
- * @param slo         SLOs from the command line ({@code --slo}), laid over each variant's {@code @Slo} bound by bound
+ * @param client          the HTTP client's API key variable and timeouts
+ * @param language        the language of summary.md and report.html
+ * @param slo             SLOs from the command line ({@code --slo}), laid over each variant's {@code @Slo} bound by bound
+ * @param progress        whether each trial's progress is shown (a bar on a terminal, a line when it starts and ends)
  */
-public record RunOptions(List<String> includes, Map<String, List<String>> overrides, int repetitions, Path outputDir,
-                        EngineOptions engines, boolean quick, long seed, boolean freshServer, Duration settle,
-                        EngineOverrides engineOverrides, ClientOptions client, ReportLanguage language, SloSpec slo) {
+public record RunOptions(List<String> includes, List<String> studies, Map<String, List<String>> overrides, int repetitions,
+                         Path outputDir, EngineOptions engines, boolean quick, long seed, boolean freshServer,
+                         Duration settle, EngineOverrides engineOverrides, ClientOptions client, ReportLanguage language,
+                         SloSpec slo, boolean progress) {
 
     /** Seconds of load per trial in quick mode. */
     public static final int QUICK_SECONDS = 4;
@@ -42,16 +61,32 @@ public record RunOptions(List<String> includes, Map<String, List<String>> overri
     /** Fewest measured requests per trial in quick mode, so that slow rates still give a distribution. */
     public static final int QUICK_MIN_REQUESTS = 16;
 
+    /** The seed of request order, arrival times and the simulated engine when none is given. */
+    public static final long DEFAULT_SEED = 42;
+
+    /** The pause between two trials on one server when none is given. */
+    public static final Duration DEFAULT_SETTLE = Duration.ofSeconds(1);
+
     public RunOptions {
         includes = List.copyOf(includes);
+        studies = List.copyOf(studies);
         // in the order given, as the recorded command line repeats them
         overrides = Collections.unmodifiableMap(new LinkedHashMap<>(overrides));
+        Objects.requireNonNull(outputDir, "outputDir");
+        Objects.requireNonNull(engines, "engines");
+        Objects.requireNonNull(settle, "settle");
+        Objects.requireNonNull(engineOverrides, "engineOverrides");
         Objects.requireNonNull(language, "language");
         Objects.requireNonNull(slo, "slo");
         if (repetitions < 1) {
             throw new IllegalArgumentException("-r " + repetitions + ": expected at least 1 repetition");
         }
         Objects.requireNonNull(client, "client");
+    }
+
+    /** A builder with every option at its default: all benchmarks, the declared engines, results in results/TIME. */
+    public static Builder builder() {
+        return new Builder();
     }
 
     /** Whether the simulated engine stands in for the studies' engines. */
@@ -75,5 +110,152 @@ public record RunOptions(List<String> includes, Map<String, List<String>> overri
             return declared;
         }
         return (int) Math.min(declared, Math.max(QUICK_MIN_REQUESTS, Math.ceil(QUICK_SECONDS * rate)));
+    }
+
+    /** The run folder of a run that names none: {@code results/yyyyMMdd-HHmmss}, of now. */
+    public static Path defaultOutputDir() {
+        return Path.of("results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    }
+
+    /** Builds {@link RunOptions} one option at a time, as JMH's {@code OptionsBuilder} does; each setter returns it. */
+    public static final class Builder {
+        private final List<String> includes = new ArrayList<>();
+        private final List<String> studies = new ArrayList<>();
+        private final Map<String, List<String>> overrides = new LinkedHashMap<>();
+        private int repetitions = 1;
+        private Path outputDir;
+        private EngineOptions.Simulate simulate = EngineOptions.Simulate.OFF;
+        private Duration readyTimeout = EngineOptions.DEFAULT_READY_TIMEOUT;
+        private Duration stopGrace = EngineOptions.DEFAULT_GRACE;
+        private String containerRuntime = "docker";
+        private Path hfCache = EngineOptions.defaultHfCache();
+        private boolean quick;
+        private long seed = DEFAULT_SEED;
+        private boolean freshServer;
+        private Duration settle = DEFAULT_SETTLE;
+        private EngineOverrides engineOverrides = EngineOverrides.NONE;
+        private ClientOptions client = ClientOptions.DEFAULTS;
+        private ReportLanguage language = ReportLanguage.EN;
+        private SloSpec slo = SloSpec.NONE;
+        private boolean progress = true;
+
+        private Builder() {
+        }
+
+        /** Runs the benchmarks whose {@code Class.variant} contains a match of {@code regex} (any of those given). */
+        public Builder include(String regex) {
+            includes.add(regex);
+            return this;
+        }
+
+        /** Runs every variant of {@code study}, listed by the processor or not. */
+        public Builder include(Class<?> study) {
+            studies.add(study.getName());
+            return include("^" + Pattern.quote(study.getName()) + "\\.[^.]+$");
+        }
+
+        /** Runs the variants of {@code study} named {@code variants}. */
+        public Builder include(Class<?> study, String... variants) {
+            studies.add(study.getName());
+            Arrays.stream(variants).forEach(v -> include("^" + Pattern.quote(study.getName() + "." + v) + "$"));
+            return this;
+        }
+
+        /** Expands over these values of a {@code @Param} or a workload setting, as {@code -p name=v1,v2}. */
+        public Builder param(String name, String... values) {
+            overrides.put(name, List.of(values));
+            return this;
+        }
+
+        public Builder repetitions(int repetitions) {
+            this.repetitions = repetitions;
+            return this;
+        }
+
+        public Builder outputDir(Path outputDir) {
+            this.outputDir = outputDir;
+            return this;
+        }
+
+        /** Whether and how the simulated engine stands in for the studies' engines. */
+        public Builder simulate(EngineOptions.Simulate simulate) {
+            this.simulate = Objects.requireNonNull(simulate, "simulate");
+            return this;
+        }
+
+        public Builder readyTimeout(Duration readyTimeout) {
+            this.readyTimeout = readyTimeout;
+            return this;
+        }
+
+        public Builder stopGrace(Duration stopGrace) {
+            this.stopGrace = stopGrace;
+            return this;
+        }
+
+        /** {@code docker} or {@code podman}, for studies that name an image. */
+        public Builder containerRuntime(String containerRuntime) {
+            this.containerRuntime = containerRuntime;
+            return this;
+        }
+
+        public Builder quick(boolean quick) {
+            this.quick = quick;
+            return this;
+        }
+
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        public Builder freshServer(boolean freshServer) {
+            this.freshServer = freshServer;
+            return this;
+        }
+
+        public Builder settle(Duration settle) {
+            this.settle = settle;
+            return this;
+        }
+
+        /** The engine executable, environment, working directory and endpoint URL laid over every study's. */
+        public Builder engineOverrides(EngineOverrides engineOverrides) {
+            this.engineOverrides = Objects.requireNonNull(engineOverrides, "engineOverrides");
+            return this;
+        }
+
+        /** The HTTP client's API key variable and timeouts. */
+        public Builder client(ClientOptions client) {
+            this.client = Objects.requireNonNull(client, "client");
+            return this;
+        }
+
+        public Builder language(ReportLanguage language) {
+            this.language = language;
+            return this;
+        }
+
+        /** SLOs laid over every variant's {@code @Slo}, bound by bound. */
+        public Builder slo(SloSpec slo) {
+            this.slo = slo;
+            return this;
+        }
+
+        /** Whether each trial's progress is shown; off for a program or a test that only wants the results. */
+        public Builder progress(boolean progress) {
+            this.progress = progress;
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException for a value out of range, naming it
+         */
+        public RunOptions build() {
+            EngineOptions engines = new EngineOptions(simulate, seed, readyTimeout, stopGrace, containerRuntime, hfCache, null);
+            return new RunOptions(includes, studies.stream().distinct().toList(), overrides, repetitions,
+                    outputDir != null ? outputDir : defaultOutputDir(), engines, quick, seed, freshServer, settle,
+                    engineOverrides, client, language, slo, progress);
+        }
     }
 }

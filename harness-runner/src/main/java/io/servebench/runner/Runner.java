@@ -26,7 +26,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 
 /**
@@ -40,6 +40,11 @@ public final class Runner {
     private final RunOptions options;
     private final PrintWriter out;
     private final UnaryOperator<String> environment;
+
+    /** A runner that prints to the standard output. */
+    public Runner(RunOptions options) {
+        this(options, new PrintWriter(System.out, true));
+    }
 
     /** A runner whose API key, if any, comes from the process's environment. */
     public Runner(RunOptions options, PrintWriter out) {
@@ -59,7 +64,7 @@ public final class Runner {
      * @throws RunnerException when there are none, or a pattern is malformed or matches nothing
      */
     public List<String> selectedBenchmarks() {
-        return BenchmarkSelection.select(options.includes(), Thread.currentThread().getContextClassLoader());
+        return BenchmarkSelection.select(options.includes(), options.studies(), Thread.currentThread().getContextClassLoader());
     }
 
     /**
@@ -109,10 +114,15 @@ public final class Runner {
     /**
      * Runs the plan and writes the run folder.
      *
-     * @return whether every trial ran
+     * @return the results, also when a trial failed ({@link RunOutcome#allTrialsRan()} says whether one did)
      * @throws RunnerException when a dataset or the API key is missing (before any engine starts)
      */
-    public boolean run() throws IOException {
+    public RunOutcome run() throws IOException {
+        return run(RunListener.NONE);
+    }
+
+    /** {@link #run()}, telling {@code listener} about each engine start and each trial as it starts and ends. */
+    public RunOutcome run(RunListener listener) throws IOException {
         TrialPlan plan = plan();
         RunContext context = new RunContext(options, out,
                 plan.trials().stream().map(t -> t.workload().dataset()).distinct().toList(), environment);
@@ -125,16 +135,17 @@ public final class Runner {
 
         TrialOutcomes outcomes = new TrialOutcomes();
         // Ctrl-C or SIGTERM mid-run still leaves reports of every finished trial (the journal has them anyway).
-        AtomicBoolean reported = new AtomicBoolean();
+        AtomicReference<RunResult> reported = new AtomicReference<>();
         Runnable report = () -> {
-            if (reported.compareAndSet(false, true)) {
-                writeReports(plan, startTime, outcomes);
+            RunResult result = result(plan, startTime, outcomes);
+            if (reported.compareAndSet(null, result)) {
+                writeReports(result);
             }
         };
         Thread reportOnExit = new Thread(report, "servebench-report-on-exit");
         Runtime.getRuntime().addShutdownHook(reportOnExit);
         try (RunJournal journal = RunJournal.open(dir)) {
-            ServerSession session = new ServerSession(context, plan, outcomes, journal);
+            ServerSession session = new ServerSession(context, plan, outcomes, journal, listener);
             int done = 0;
             for (List<Trial> serverTrials : byServerStart(plan.trials())) {
                 session.run(serverTrials, done);
@@ -147,7 +158,7 @@ public final class Runner {
         out.printf("Done: %d of %d trials ran. Reports: %s, %s, %s%n", plan.trials().size() - outcomes.failedTrials(),
                 plan.trials().size(), dir.resolve(ResultFormatType.MARKDOWN.fileName()),
                 dir.resolve(ResultFormatType.HTML.fileName()), dir.resolve(ResultFormatType.JSON.fileName()));
-        return outcomes.failedTrials() == 0;
+        return new RunOutcome(reported.get(), dir);
     }
 
     /** The trials of each engine start, in running order: those of one server configuration, or one each. */
@@ -173,9 +184,12 @@ public final class Runner {
         }
     }
 
-    private void writeReports(TrialPlan plan, String startTime, TrialOutcomes outcomes) {
-        RunResult result = new RunResult(startTime, ServeBenchVersion.get(), RunCommandLine.of(options), options.simulate(),
+    private RunResult result(TrialPlan plan, String startTime, TrialOutcomes outcomes) {
+        return new RunResult(startTime, ServeBenchVersion.get(), RunCommandLine.of(options), options.simulate(),
                 options.quick(), BlockResults.of(plan.blocks(), outcomes, options), outcomes.servers());
+    }
+
+    private void writeReports(RunResult result) {
         try {
             for (ResultFormatType type : ResultFormatType.values()) {
                 ResultFormats.of(type, options.language()).write(result, options.outputDir().resolve(type.fileName()));

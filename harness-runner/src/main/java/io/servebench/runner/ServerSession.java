@@ -32,13 +32,15 @@ final class ServerSession {
     private final TrialPlan plan;
     private final TrialOutcomes outcomes;
     private final RunJournal journal;
+    private final RunListener listener;
     private boolean resetWarned;
 
-    ServerSession(RunContext context, TrialPlan plan, TrialOutcomes outcomes, RunJournal journal) {
+    ServerSession(RunContext context, TrialPlan plan, TrialOutcomes outcomes, RunJournal journal, RunListener listener) {
         this.context = context;
         this.plan = plan;
         this.outcomes = outcomes;
         this.journal = journal;
+        this.listener = listener;
     }
 
     /**
@@ -53,6 +55,7 @@ final class ServerSession {
         Path log = options.outputDir().resolve("logs")
                 .resolve(first.serverId() + (options.freshServer() ? "-" + first.id() : "") + ".log");
         out.printf("Starting %s: %s%n", first.serverId(), Engines.label(first.server(), options.engines()));
+        listener.serverStarting(trials);
         try (RunningEngine engine = Engines.start(first.server(), context.engines(), log)) {
             ServerEnvironment environment = Engines.capture(first.serverId(), first.server(), options.engines(), engine,
                     ServeBenchVersion.get());
@@ -62,6 +65,7 @@ final class ServerSession {
             String died = null;
             for (int t = 0; t < trials.size(); t++) {
                 Trial trial = trials.get(t);
+                listener.trialStarting(trial);
                 if (died != null) {
                     outcomes.failed(trial.id(), "not run: its engine had died during an earlier trial (" + first.serverId() + ")");
                 } else {
@@ -80,6 +84,7 @@ final class ServerSession {
         } catch (EngineStartException e) {
             out.printf("  %s did not start: %s%n", first.serverId(), e.getMessage());
             for (Trial trial : trials) {
+                listener.trialStarting(trial);
                 outcomes.failed(trial.id(), "engine did not start: " + e.getMessage());
                 journal(trial);
             }
@@ -133,9 +138,12 @@ final class ServerSession {
         }
     }
 
+    /** Appends the trial's blocks to the journal and tells the listener it has ended. */
     private void journal(Trial trial) throws IOException {
-        for (BlockResult block : BlockResults.of(plan.blocksOf(trial), outcomes, context.options())) {
+        List<BlockResult> blocks = BlockResults.of(plan.blocksOf(trial), outcomes, context.options());
+        for (BlockResult block : blocks) {
             journal.append(block);
         }
+        listener.trialFinished(trial, blocks);
     }
 }

@@ -31,7 +31,13 @@ final class TrialProgress implements LoadListener, AutoCloseable {
         this.bar = bar;
     }
 
-    static TrialProgress start(PrintWriter out, String name, int requests) {
+    /**
+     * @param shown whether anything is printed at all; off, the progress only counts (for {@code progress(false)})
+     */
+    static TrialProgress start(PrintWriter out, String name, int requests, boolean shown) {
+        if (!shown) {
+            return new TrialProgress(new PrintWriter(java.io.Writer.nullWriter()), name, requests, null);
+        }
         if (System.console() == null) {
             out.printf("%s: %d requests...%n", name, requests);
             return new TrialProgress(out, name, requests, null);

@@ -29,12 +29,12 @@ class RunnerLoadOptionsTest {
 
     private static boolean run(Path dir, String include, io.servebench.plan.EngineOverrides engine,
                                Map<String, List<String>> overrides, ClientOptions client) throws Exception {
-        RunOptions params = new RunOptions(List.of(include), overrides, 1, dir,
-                io.servebench.engine.EngineOptions.defaults(io.servebench.engine.EngineOptions.Simulate.OFF, 42)
-                        .withReadyTimeout(Duration.ofSeconds(20)), false, 42,
-                false, Duration.ZERO, engine, client, io.servebench.reports.ReportLanguage.EN, io.servebench.metrics.SloSpec.NONE);
+        RunOptions.Builder options = RunOptions.builder().include(include).outputDir(dir).settle(Duration.ZERO)
+                .readyTimeout(Duration.ofSeconds(20)).engineOverrides(engine).client(client);
+        overrides.forEach((name, values) -> options.param(name, values.toArray(String[]::new)));
         StringWriter out = new StringWriter();
-        return new Runner(params, new PrintWriter(out, true), name -> "SB_TEST_KEY".equals(name) ? SECRET : null).run();
+        return new Runner(options.build(), new PrintWriter(out, true), name -> "SB_TEST_KEY".equals(name) ? SECRET : null)
+                .run().allTrialsRan();
     }
 
     @Test

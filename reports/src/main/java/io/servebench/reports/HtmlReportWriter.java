@@ -1,5 +1,6 @@
 package io.servebench.reports;
 
+import io.servebench.compare.BaselineGroup;
 import io.servebench.compare.Comparison;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Distribution;
@@ -123,7 +124,7 @@ final class HtmlReportWriter extends TextReport {
         if (!anyRateChart) {
             html.append("<p>").append(Html.escape(m.text("html.oneRate"))).append("</p>\n");
         }
-        for (ReportContent.Group g : content.groups()) {
+        for (BaselineGroup g : content.groups()) {
             bars(html, content, g);
         }
         for (Map.Entry<String, List<BlockResult>> study : byStudy.entrySet()) {
@@ -162,7 +163,7 @@ final class HtmlReportWriter extends TextReport {
     }
 
     /** Mean latency per block of a group, with the interval that fits how many repetitions it ran. */
-    private static void bars(StringBuilder html, ReportContent content, ReportContent.Group g) {
+    private static void bars(StringBuilder html, ReportContent content, BaselineGroup g) {
         Messages m = content.messages();
         List<BlockResult> blocks = new ArrayList<>();
         if (g.baseline() != null) {
@@ -210,7 +211,7 @@ final class HtmlReportWriter extends TextReport {
         Messages m = content.messages();
         String name = metric.label();
         String title = m.text("html.cdf", name, study);
-        boolean manyPoints = blocks.stream().map(ReportContent::workload).distinct().count() > 1;
+        boolean manyPoints = blocks.stream().map(BaselineGroup::workload).distinct().count() > 1;
         List<SvgCharts.Series> series = new ArrayList<>();
         double xMax = 0;
         for (BlockResult t : blocks) {
@@ -269,7 +270,7 @@ final class HtmlReportWriter extends TextReport {
     private static void comparisons(StringBuilder html, ReportContent content) {
         Messages m = content.messages();
         html.append("<h2>").append(Html.escape(m.text("comparisons.heading"))).append("</h2>\n");
-        for (ReportContent.Group g : content.groups()) {
+        for (BaselineGroup g : content.groups()) {
             html.append("<h3>").append(Html.escape(content.heading(g))).append("</h3>\n");
             if (g.baseline() == null) {
                 html.append("<p>").append(Html.escape(m.text("comparisons.noBaseline"))).append("</p>\n");

@@ -1,5 +1,6 @@
 package io.servebench.reports;
 
+import io.servebench.compare.BaselineGroup;
 import io.servebench.compare.Comparison;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
@@ -27,30 +28,14 @@ import java.util.function.Function;
  *
  * <p>A value is the mean over repetitions; with three or more repetitions it is followed by
  * {@code ± scoreError} (99.9% Student-t). Absent metrics show as "—". The workload point of a block
- * is its values of {@link #WORKLOAD_KEYS}.
+ * is its values of {@link BaselineGroup#WORKLOAD_KEYS}.
  */
 final class ReportContent {
-
-    /** Params that define a workload point: blocks are compared only with a baseline that shares them. */
-    public static final List<String> WORKLOAD_KEYS = java.util.stream.Stream.concat(
-            java.util.stream.Stream.of("model", "dataset", "profile", "rate", "concurrency", "requests", "warmup",
-                    BlockResult.SWEEP_STEP), BlockResult.LOAD_OPTION_PARAMS.stream()).toList();
 
     private static final Metric[] REFERENCE_DISTRIBUTIONS = {Metric.E2E_LATENCY, Metric.TTFT, Metric.TPOT, Metric.ITL};
     private static final Stat[] REFERENCE_STATS = {Stat.MEAN, Stat.MEDIAN, Stat.P95, Stat.P99};
     private static final Metric[] EXTRA_DISTRIBUTIONS = {Metric.INTER_CHUNK_LATENCY, Metric.TIME_TO_FIRST_CONTENT,
         Metric.TTFT_FROM_SCHEDULE, Metric.E2E_FROM_SCHEDULE, Metric.SCHEDULE_LAG, Metric.CLIENT_QUEUE_WAIT};
-
-    /**
-     * The blocks of one study at one workload point: the baseline and the others compared with it.
-     *
-     * @param className the study class
-     * @param workload  the point's values of {@link #WORKLOAD_KEYS}
-     * @param baseline  the baseline block with latency results, {@code null} when there is none
-     * @param others    every other block at the point, except blocks that are the baseline's own measurement
-     */
-    public record Group(String className, Map<String, String> workload, BlockResult baseline, List<BlockResult> others) {
-    }
 
     /**
      * A study's recommended variant and how to start it.
@@ -79,13 +64,13 @@ final class ReportContent {
     private final RunResult run;
     private final Messages messages;
     private final ComparisonText words;
-    private final List<Group> groups;
+    private final List<BaselineGroup> groups;
 
     public ReportContent(RunResult run, ReportLanguage language) {
         this.run = Objects.requireNonNull(run, "run");
         this.messages = language.messages();
         this.words = new ComparisonText(messages);
-        this.groups = groups(run.blocks());
+        this.groups = BaselineGroup.of(run.blocks());
     }
 
     public RunResult run() {
@@ -101,39 +86,12 @@ final class ReportContent {
     }
 
     /** The comparison groups, in the order their first block appears in the run. */
-    public List<Group> groups() {
+    public List<BaselineGroup> groups() {
         return groups;
     }
 
-    private static List<Group> groups(List<BlockResult> trials) {
-        Map<List<Object>, List<BlockResult>> byPoint = new LinkedHashMap<>();
-        for (BlockResult t : trials) {
-            byPoint.computeIfAbsent(List.of(t.className(), workload(t)), k -> new ArrayList<>()).add(t);
-        }
-        List<Group> groups = new ArrayList<>();
-        byPoint.forEach((key, members) -> {
-            BlockResult baseline = members.stream().filter(BlockResult::baseline).filter(Comparison::comparable)
-                    .findFirst().orElse(null);
-            List<BlockResult> others = members.stream()
-                    .filter(t -> baseline == null ? !t.baseline() : !t.trialId().equals(baseline.trialId())).toList();
-            groups.add(new Group(members.get(0).className(), workload(members.get(0)), baseline, others));
-        });
-        return List.copyOf(groups);
-    }
-
-    /** The block's values of {@link #WORKLOAD_KEYS}, in that order. */
-    public static Map<String, String> workload(BlockResult t) {
-        Map<String, String> workload = new LinkedHashMap<>();
-        for (String key : WORKLOAD_KEYS) {
-            if (t.params().containsKey(key)) {
-                workload.put(key, t.params().get(key));
-            }
-        }
-        return workload;
-    }
-
     /** "LatencyTuning at model = …, rate = 8, …": a group's heading. */
-    public String heading(Group g) {
+    public String heading(BaselineGroup g) {
         List<String> point = new ArrayList<>();
         g.workload().forEach((k, v) -> point.add(k + " = " + v));
         return point.isEmpty() ? simpleName(g.className())
@@ -148,23 +106,17 @@ final class ReportContent {
         return messages.text("point.concurrency", t.params().getOrDefault("concurrency", Numbers.ABSENT));
     }
 
-    /** The comparison of a block with its group's baseline, empty when either side has no latency results. */
-    public static Optional<Comparison> comparison(Group g, BlockResult t) {
-        return g.baseline() != null && Comparison.comparable(t) ? Optional.of(Comparison.of(g.baseline(), t))
-                : Optional.empty();
-    }
-
     /** Case | group | optimized | baseline | comparison: one row per block compared with its baseline. */
     public Table optimizationSummary() {
         List<List<String>> rows = new ArrayList<>();
-        for (Group g : groups) {
+        for (BaselineGroup g : groups) {
             if (g.baseline() == null) {
                 continue;
             }
             String baselineCell = g.baseline().displayName() + " = " + meanLatency(g.baseline()) + " s";
             for (BlockResult t : g.others()) {
                 String caseName = simpleName(g.className()) + " · " + point(t);
-                Optional<Comparison> c = comparison(g, t);
+                Optional<Comparison> c = g.comparison(t);
                 rows.add(List.of(caseName, t.group(),
                         c.map(x -> t.displayName() + " = " + Numbers.format(x.variantMean()) + " s").orElse(t.displayName()),
                         baselineCell, c.map(words::cell).orElse(messages.text("summary.noLatency"))));
@@ -194,8 +146,8 @@ final class ReportContent {
      */
     public List<CrossRate> crossRates() {
         List<CrossRate> tables = new ArrayList<>();
-        Map<String, List<Group>> byStudy = new LinkedHashMap<>();
-        for (Group g : groups) {
+        Map<String, List<BaselineGroup>> byStudy = new LinkedHashMap<>();
+        for (BaselineGroup g : groups) {
             if (g.baseline() != null && g.others().stream().anyMatch(BlockResult::recommended)) {
                 byStudy.computeIfAbsent(g.className(), k -> new ArrayList<>()).add(g);
             }
@@ -206,9 +158,9 @@ final class ReportContent {
             }
             String axis = varying(studyGroups, "rate") ? "rate" : varying(studyGroups, "concurrency") ? "concurrency" : null;
             List<List<String>> rows = new ArrayList<>();
-            for (Group g : studyGroups) {
+            for (BaselineGroup g : studyGroups) {
                 BlockResult rec = g.others().stream().filter(BlockResult::recommended).findFirst().orElseThrow();
-                Optional<Comparison> c = comparison(g, rec);
+                Optional<Comparison> c = g.comparison(rec);
                 rows.add(List.of(axis == null ? String.join(", ", g.workload().values()) : g.workload().get(axis),
                         meanLatency(g.baseline()), c.map(x -> Numbers.format(x.variantMean())).orElse(Numbers.ABSENT),
                         c.map(words::cell).orElse(messages.text("summary.noLatency"))));
@@ -222,15 +174,15 @@ final class ReportContent {
         return List.copyOf(tables);
     }
 
-    private static boolean varying(List<Group> groups, String key) {
+    private static boolean varying(List<BaselineGroup> groups, String key) {
         return groups.stream().map(g -> g.workload().get(key)).filter(Objects::nonNull).distinct().count() > 1;
     }
 
     /** For the comparisons section: "prefix-caching", "sentence; verdict" per compared block. */
-    public List<Row> comparisonLines(Group g) {
+    public List<Row> comparisonLines(BaselineGroup g) {
         List<Row> lines = new ArrayList<>();
         for (BlockResult t : g.others()) {
-            Optional<Comparison> c = comparison(g, t);
+            Optional<Comparison> c = g.comparison(t);
             String text = c.map(x -> messages.text("comparisons.line", words.sentence(x), words.verdict(x))).orElseGet(() -> t.failure() != null
                     ? messages.text("comparisons.noLatencyBecause", t.variant(), t.failure())
                     : messages.text("comparisons.noLatency", t.variant()));

@@ -1,5 +1,6 @@
 package io.servebench.reports;
 
+import io.servebench.compare.BaselineGroup;
 import io.servebench.results.BlockResult;
 import io.servebench.results.RunResult;
 
@@ -83,7 +84,7 @@ final class SummaryMarkdownWriter extends TextReport {
     private static void comparisons(StringBuilder md, ReportContent content) {
         Messages m = content.messages();
         md.append("## ").append(m.text("comparisons.heading")).append("\n\n");
-        for (ReportContent.Group g : content.groups()) {
+        for (BaselineGroup g : content.groups()) {
             md.append("### ").append(content.heading(g)).append("\n\n");
             if (g.baseline() == null) {
                 md.append(m.text("comparisons.noBaseline")).append("\n\n");

@@ -1,0 +1,69 @@
+package io.servebench.runner;
+
+import io.servebench.compare.BlockComparison;
+import io.servebench.results.BlockResult;
+import io.servebench.results.Metric;
+import io.servebench.results.Stat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The Runner API as a program or a test uses it: options built in code, the results returned as values. */
+class RunnerApiTest {
+
+    @Test
+    void aStudyRunFromCodeReturnsItsBlocksMetricsAndComparisons(@TempDir Path dir) throws Exception {
+        RunOptions options = RunOptions.builder().include(SimStudy.class).param("requests", "8").param("warmup", "0")
+                .settle(Duration.ZERO).outputDir(dir).progress(false).build();
+        StringWriter out = new StringWriter();
+        List<String> events = new ArrayList<>();
+        RunOutcome outcome = new Runner(options, new PrintWriter(out, true)).run(new RunListener() {
+            @Override
+            public void serverStarting(List<io.servebench.plan.Trial> trials) {
+                events.add("server " + trials.size());
+            }
+
+            @Override
+            public void trialStarting(io.servebench.plan.Trial trial) {
+                events.add("start " + trial.id());
+            }
+
+            @Override
+            public void trialFinished(io.servebench.plan.Trial trial, List<BlockResult> blocks) {
+                events.add("end " + trial.id() + " " + blocks.size());
+            }
+        });
+
+        assertThat(outcome.allTrialsRan()).isTrue();
+        assertThat(outcome.outputDir()).isEqualTo(dir);
+        assertThat(dir.resolve("results.json")).exists();
+        assertThat(outcome.blocks()).hasSize(4);
+        assertThat(outcome.blocks("mtp2")).extracting(b -> b.params().get("rate")).containsExactly("4", "8");
+        for (BlockResult block : outcome.blocks()) {
+            assertThat(block.repetitions()).singleElement().satisfies(r -> {
+                assertThat(r.value(Metric.SUCCESSFUL_REQUESTS)).hasValue(8);
+                assertThat(r.number(Metric.E2E_LATENCY, Stat.MEAN).orElseThrow()).isPositive();
+            });
+        }
+        List<BlockComparison> comparisons = outcome.comparisons();
+        assertThat(comparisons).hasSize(2).allSatisfy(c -> {
+            assertThat(c.baseline().variant()).isEqualTo("baseline");
+            assertThat(c.variant().variant()).isEqualTo("mtp2");
+            assertThat(c.variant().params().get("rate")).isEqualTo(c.baseline().params().get("rate"));
+            assertThat(c.comparison().estimate()).as("a per-request bootstrap interval").isNotNull();
+        });
+        // two server configurations (baseline, mtp2), two rates each, in running order
+        assertThat(events).hasSize(2 + 4 * 2).startsWith("server 2");
+        assertThat(events.stream().filter(e -> e.startsWith("end ")).allMatch(e -> e.endsWith(" 1"))).isTrue();
+        // progress off: no per-trial lines
+        assertThat(out.toString()).doesNotContain("requests...").contains("Starting s01");
+    }
+}
