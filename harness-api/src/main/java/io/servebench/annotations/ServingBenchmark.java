@@ -1,5 +1,7 @@
 package io.servebench.annotations;
 
+import org.junit.platform.commons.annotation.Testable;
+
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -24,6 +26,7 @@ import java.lang.annotation.Target;
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.TYPE)
+@Testable
 public @interface ServingBenchmark {
 
     /** The model the engine serves, as the engine names it (a Hugging Face id or a local path). */

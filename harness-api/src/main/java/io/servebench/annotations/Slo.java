@@ -32,4 +32,10 @@ public @interface Slo {
 
     /** Bound on end-to-end latency, ms. */
     double e2eMs() default UNSET;
+
+    /**
+     * The share of measured requests that must meet every stated bound, in (0, 1], e.g. {@code 0.99}: below it, the
+     * JUnit engine fails the trial's test (the reports show the attainment either way). Needs a stated bound.
+     */
+    double minAttainment() default UNSET;
 }

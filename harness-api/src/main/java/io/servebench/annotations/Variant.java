@@ -1,5 +1,7 @@
 package io.servebench.annotations;
 
+import org.junit.platform.commons.annotation.Testable;
+
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -17,6 +19,7 @@ import java.lang.annotation.Target;
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.METHOD)
+@Testable
 public @interface Variant {
 
     /** Option group this variant belongs to; its comparisons are against the study's {@link Baseline}. */

@@ -41,6 +41,12 @@ public record SloSpec(Double ttftMs, Double tpotMs, Double itlMs, Double e2eMs) 
         return "SLO " + name + " = " + ms + " ms is out of range; expected a positive, finite number of milliseconds";
     }
 
+    /** Why a minimum share of requests meeting the SLOs is invalid, or {@code null} when it is in (0, 1]. */
+    public static String attainmentProblem(double share) {
+        return share > 0 && share <= 1 ? null
+                : "minAttainment = " + share + " is out of range; expected a share of requests in (0, 1], e.g. 0.99";
+    }
+
     private static void check(String name, Double ms) {
         String problem = problem(name, ms);
         if (problem != null) {

@@ -35,18 +35,26 @@ public record WorkloadParams(String dataset, String profile, double rate, int co
      * followed by the options that differ from their defaults ({@code maxConcurrency=16}).
      */
     public String label() {
-        String load = switch (profile) {
+        String load = loadLabel();
+        String extras = options.nonDefault().entrySet().stream()
+                .filter(e -> !e.getKey().equals("sweepRates"))
+                .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(" "));
+        return load + ", " + requests + " requests" + (warmup > 0 ? " (+" + warmup + " warm-up)" : "") + ", " + dataset
+                + (extras.isEmpty() ? "" : ", " + extras);
+    }
+
+    /**
+     * The offered load alone, e.g. {@code constant 8 req/s}, {@code concurrent 4 streams}, {@code sweep: synchronous,
+     * throughput, then 3 constant rates between (chosen at run time)}.
+     */
+    public String loadLabel() {
+        return switch (profile) {
             case Profile.CONCURRENT -> "concurrent " + concurrency + " streams";
             case Profile.SYNCHRONOUS, Profile.THROUGHPUT -> profile;
             case Profile.SWEEP -> "sweep: synchronous, throughput, then " + options.sweepRates()
                     + " constant rates between (chosen at run time)";
             default -> profile + " " + formatRate(rate) + " req/s";
         };
-        String extras = options.nonDefault().entrySet().stream()
-                .filter(e -> !e.getKey().equals("sweepRates"))
-                .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(" "));
-        return load + ", " + requests + " requests" + (warmup > 0 ? " (+" + warmup + " warm-up)" : "") + ", " + dataset
-                + (extras.isEmpty() ? "" : ", " + extras);
     }
 
     /** Whether the offered load is set by {@link #rate()}: constant, poisson and gamma. */

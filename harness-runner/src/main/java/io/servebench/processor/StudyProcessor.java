@@ -287,7 +287,10 @@ public final class StudyProcessor extends AbstractProcessor {
         }
     }
 
-    /** An {@code @Slo} belongs on a study class or a variant method, and every bound written on it must be positive. */
+    /**
+     * An {@code @Slo} belongs on a study class or a variant method; every bound written on it must be positive, and a
+     * {@code minAttainment} a share in (0, 1].
+     */
     private void checkSlo(Element element, AnnotationMirror slo) {
         boolean placed = element.getKind() == ElementKind.METHOD ? mirror(element, "Variant") != null : isStudy(element);
         if (!placed) {
@@ -298,7 +301,8 @@ public final class StudyProcessor extends AbstractProcessor {
         for (var entry : slo.getElementValues().entrySet()) {
             String attribute = entry.getKey().getSimpleName().toString();
             if (entry.getValue().getValue() instanceof Number n) {
-                String problem = SloSpec.problem(attribute, n.doubleValue());
+                String problem = "minAttainment".equals(attribute) ? SloSpec.attainmentProblem(n.doubleValue())
+                        : SloSpec.problem(attribute, n.doubleValue());
                 if (problem != null) {
                     messager().printMessage(Diagnostic.Kind.ERROR, "@Slo " + problem, element, slo, entry.getValue());
                 }

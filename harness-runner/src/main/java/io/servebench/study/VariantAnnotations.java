@@ -7,6 +7,7 @@ import io.servebench.metrics.SloSpec;
 
 import java.lang.reflect.AnnotatedElement;
 import java.util.Arrays;
+import java.util.OptionalDouble;
 import java.util.function.BiFunction;
 import java.util.function.BinaryOperator;
 
@@ -27,6 +28,17 @@ public final class VariantAnnotations {
      */
     public static SloSpec slo(Class<?> study, String variant) {
         return declared(study, variant, VariantAnnotations::slo, SloSpec::overriddenBy);
+    }
+
+    /**
+     * The share of requests that must meet the SLOs declared for {@code variant} of {@code study}
+     * ({@code @Slo(minAttainment)}, the method's over the class's); empty when neither states one.
+     *
+     * @throws IllegalArgumentException when it is not a share in (0, 1], naming where it is
+     */
+    public static OptionalDouble minAttainment(Class<?> study, String variant) {
+        return declared(study, variant, VariantAnnotations::minAttainment, (onClass, onMethod) ->
+                onMethod.isPresent() ? onMethod : onClass);
     }
 
     /**
@@ -64,6 +76,18 @@ public final class VariantAnnotations {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("@Slo on " + where + ": " + e.getMessage(), e);
         }
+    }
+
+    private static OptionalDouble minAttainment(AnnotatedElement element, String where) {
+        Slo slo = element.getAnnotation(Slo.class);
+        if (slo == null || slo.minAttainment() == Slo.UNSET) {
+            return OptionalDouble.empty();
+        }
+        String problem = SloSpec.attainmentProblem(slo.minAttainment());
+        if (problem != null) {
+            throw new IllegalArgumentException("@Slo on " + where + ": " + problem);
+        }
+        return OptionalDouble.of(slo.minAttainment());
     }
 
     private static ServerOptionsSpec serverOptions(AnnotatedElement element, String where) {

@@ -81,6 +81,14 @@ class StudyProcessorTest {
     }
 
     @Test
+    void aMinimumAttainmentMustBeAShare() {
+        String source = study("@Slo(ttftMs = 200,\n      minAttainment = 1.5)", BASELINE);
+        assertOneError(source, "@Slo minAttainment = 1.5 is out of range; expected a share of requests in (0, 1], e.g. 0.99",
+                "minAttainment = 1.5");
+        assertThat(compile(study("@Slo(ttftMs = 200, minAttainment = 0.99)", BASELINE)).errorMessages()).isEmpty();
+    }
+
+    @Test
     void serverOptionsOutOfRangeAreReportedOnTheValue() {
         String source = study("@ServerOptions(maxModelLen = 32768,\n      gpuMemoryFraction = 1.5)", BASELINE);
         assertOneError(source, "@ServerOptions gpuMemoryFraction = 1.5 is out of range; expected a share of GPU memory in (0, 1]",

@@ -1,0 +1,107 @@
+package io.servebench.junit;
+
+import io.servebench.engine.EngineOptions;
+import io.servebench.runner.RunOptions;
+import org.junit.platform.engine.ConfigurationParameters;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The engine's settings, from JUnit's configuration parameters ({@code junit-platform.properties} on the test class
+ * path, or {@code -D} on the command line / in Surefire's {@code systemPropertyVariables}):
+ *
+ * <table>
+ *   <caption>configuration parameters</caption>
+ *   <tr><td>{@value #SIMULATE}</td><td>{@code true} (the simulated engine in the test's JVM), {@code process}, or
+ *   {@code false} (default: the engines the studies declare)</td></tr>
+ *   <tr><td>{@value #OUTPUT_DIR}</td><td>the folder the run folders go to, one per study (default
+ *   {@code results/TIMESTAMP})</td></tr>
+ *   <tr><td>{@value #QUICK}</td><td>{@code true}: about 4 s of load per trial</td></tr>
+ *   <tr><td>{@value #REPETITIONS}</td><td>repetitions of every trial (default 1)</td></tr>
+ *   <tr><td>{@value #SEED}</td><td>seed of request order, arrival times and the simulated engine (default 42)</td></tr>
+ *   <tr><td>{@value #PROGRESS}</td><td>{@code false} to print no per-trial progress (default true)</td></tr>
+ *   <tr><td>{@value #PARAM_PREFIX}{@code NAME}</td><td>values of a {@code @Param} or workload setting, as
+ *   {@code -p NAME=V1,V2}</td></tr>
+ * </table>
+ *
+ * @param simulate    whether and how the simulated engine stands in for the studies' engines
+ * @param outputDir   where each study's run folder goes
+ * @param quick       shorten every trial
+ * @param repetitions repetitions of every trial
+ * @param seed        the run's seed
+ * @param progress    whether per-trial progress is printed
+ * @param params      {@code -p} values by name
+ */
+record EngineConfiguration(EngineOptions.Simulate simulate, Path outputDir, boolean quick, int repetitions, long seed,
+                           boolean progress, Map<String, List<String>> params) {
+
+    static final String SIMULATE = "servebench.simulate";
+    static final String OUTPUT_DIR = "servebench.outputDir";
+    static final String QUICK = "servebench.quick";
+    static final String REPETITIONS = "servebench.repetitions";
+    static final String SEED = "servebench.seed";
+    static final String PROGRESS = "servebench.progress";
+    static final String PARAM_PREFIX = "servebench.param.";
+
+    /** Params whose one value may itself contain commas. */
+    private static final List<String> UNSPLIT = List.of("extraBody");
+
+    /**
+     * @throws IllegalArgumentException naming the parameter whose value cannot be read and what was expected
+     */
+    static EngineConfiguration of(ConfigurationParameters config) {
+        String simulate = config.get(SIMULATE).orElse("false").strip().toLowerCase(Locale.ROOT);
+        EngineOptions.Simulate mode = switch (simulate) {
+            case "false", "off" -> EngineOptions.Simulate.OFF;
+            case "true", "in-process" -> EngineOptions.Simulate.IN_PROCESS;
+            case "process" -> EngineOptions.Simulate.PROCESS;
+            default -> throw new IllegalArgumentException(SIMULATE + "=" + simulate + ": expected true, process or false");
+        };
+        Map<String, List<String>> params = new TreeMap<>();
+        for (String key : config.keySet()) {
+            if (key.startsWith(PARAM_PREFIX)) {
+                String name = key.substring(PARAM_PREFIX.length());
+                String value = config.get(key).orElse("");
+                params.put(name, UNSPLIT.contains(name) ? List.of(value.strip())
+                        : Arrays.stream(value.split(",")).map(String::strip).toList());
+            }
+        }
+        return new EngineConfiguration(mode, config.get(OUTPUT_DIR).map(Path::of).orElseGet(RunOptions::defaultOutputDir),
+                config.getBoolean(QUICK).orElse(false), number(config, REPETITIONS, 1), number(config, SEED, RunOptions.DEFAULT_SEED),
+                config.getBoolean(PROGRESS).orElse(true), params);
+    }
+
+    private static int number(ConfigurationParameters config, String key, int fallback) {
+        return (int) number(config, key, (long) fallback);
+    }
+
+    private static long number(ConfigurationParameters config, String key, long fallback) {
+        String value = config.get(key).orElse(null);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return Long.parseLong(value.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + "=" + value + ": expected a whole number");
+        }
+    }
+
+    /** The run of one study, with its variants {@code variants} (all when empty), into its own folder. */
+    RunOptions runOptions(Class<?> study, List<String> variants) {
+        RunOptions.Builder run = RunOptions.builder().simulate(simulate).quick(quick).repetitions(repetitions).seed(seed)
+                .progress(progress).outputDir(outputDir.resolve(study.getSimpleName()));
+        if (variants.isEmpty()) {
+            run.include(study);
+        } else {
+            run.include(study, variants.toArray(String[]::new));
+        }
+        params.forEach((name, values) -> run.param(name, values.toArray(String[]::new)));
+        return run.build();
+    }
+}

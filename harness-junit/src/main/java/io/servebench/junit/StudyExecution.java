@@ -1,0 +1,167 @@
+package io.servebench.junit;
+
+import io.servebench.plan.Trial;
+import io.servebench.results.BlockResult;
+import io.servebench.results.Metric;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.Stat;
+import io.servebench.runner.RunListener;
+import io.servebench.runner.RunOutcome;
+import io.servebench.runner.Runner;
+import io.servebench.study.VariantAnnotations;
+import org.junit.platform.engine.EngineExecutionListener;
+import org.junit.platform.engine.TestDescriptor;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.reporting.ReportEntry;
+
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Runs one study as one ServeBench run and reports it to JUnit as it goes: each server configuration's container
+ * when its engine starts, each trial's test when it starts and ends, with the trial's headline numbers as reporting
+ * entries. A trial fails its test when it did not run to its end (the engine did not start or died: the reason with
+ * the log's tail) or when a variant's {@code @Slo(minAttainment)} was missed.
+ */
+final class StudyExecution implements RunListener {
+
+    private final StudyTestDescriptor study;
+    private final EngineExecutionListener listener;
+    private final Map<String, ServerTestDescriptor> servers = new LinkedHashMap<>();
+    private final Map<String, TrialTestDescriptor> trials = new LinkedHashMap<>();
+    private final Map<ServerTestDescriptor, Integer> open = new LinkedHashMap<>();
+    private final Set<TrialTestDescriptor> running = new LinkedHashSet<>();
+
+    StudyExecution(StudyTestDescriptor study, EngineExecutionListener listener) {
+        this.study = study;
+        this.listener = listener;
+        for (TestDescriptor child : study.getChildren()) {
+            ServerTestDescriptor server = (ServerTestDescriptor) child;
+            servers.put(server.serverId(), server);
+            server.getChildren().forEach(t -> trials.put(((TrialTestDescriptor) t).trialId(), (TrialTestDescriptor) t));
+        }
+    }
+
+    /** Runs the study with {@code config}'s options and reports every descriptor below it, then the study itself. */
+    void run(EngineConfiguration config) {
+        listener.executionStarted(study);
+        if (study.problem() != null) {
+            listener.executionFinished(study, TestExecutionResult.failed(new IllegalStateException(study.problem())));
+            return;
+        }
+        TestExecutionResult result;
+        try {
+            RunOutcome outcome = new Runner(config.runOptions(study.study(), study.variants()),
+                    new PrintWriter(System.out, true)).run(this);
+            listener.reportingEntryPublished(study, ReportEntry.from("results", outcome.outputDir().toAbsolutePath().toString()));
+            result = TestExecutionResult.successful();
+        } catch (Exception | AssertionError e) {
+            result = TestExecutionResult.failed(e);
+        }
+        // a run cut short leaves what it started open: close it with the study's failure
+        for (TrialTestDescriptor test : running) {
+            listener.executionFinished(test, result);
+        }
+        for (ServerTestDescriptor server : open.keySet()) {
+            listener.executionFinished(server, result);
+        }
+        listener.executionFinished(study, result);
+    }
+
+    @Override
+    public void serverStarting(List<Trial> serverTrials) {
+        ServerTestDescriptor server = servers.get(serverTrials.get(0).serverId());
+        if (server != null) {
+            listener.executionStarted(server);
+            open.put(server, serverTrials.size());
+        }
+    }
+
+    @Override
+    public void trialStarting(Trial trial) {
+        TrialTestDescriptor test = trials.get(trial.id());
+        if (test != null) {
+            listener.executionStarted(test);
+            running.add(test);
+        }
+    }
+
+    @Override
+    public void trialFinished(Trial trial, List<BlockResult> blocks) {
+        TrialTestDescriptor test = trials.get(trial.id());
+        if (test == null) {
+            return;
+        }
+        if (!blocks.isEmpty()) {
+            listener.reportingEntryPublished(test, ReportEntry.from(headline(blocks.get(0))));
+        }
+        running.remove(test);
+        listener.executionFinished(test, verdict(blocks));
+        ServerTestDescriptor server = servers.get(trial.serverId());
+        Integer left = open.get(server);
+        if (left != null) {
+            if (left == 1) {
+                open.remove(server);
+                listener.executionFinished(server, TestExecutionResult.successful());
+            } else {
+                open.put(server, left - 1);
+            }
+        }
+    }
+
+    /** Failed when a block did not run to its end or missed its variant's minimum SLO attainment. */
+    private TestExecutionResult verdict(List<BlockResult> blocks) {
+        for (BlockResult block : blocks) {
+            if (!block.succeeded()) {
+                return TestExecutionResult.failed(new AssertionError(block.failure()));
+            }
+            OptionalDouble min = VariantAnnotations.minAttainment(study.study(), block.variant());
+            if (min.isEmpty()) {
+                continue;
+            }
+            OptionalDouble attainment = mean(block, r -> r.value(Metric.SLO_ATTAINMENT).orElse(Double.NaN));
+            if (attainment.isEmpty()) {
+                return TestExecutionResult.failed(new AssertionError(block.displayName() + " states @Slo(minAttainment = "
+                        + min.getAsDouble() + ") but no SLO bound, so no attainment was measured; state a bound in @Slo"
+                        + " (ttftMs, tpotMs, itlMs, e2eMs) or with --slo"));
+            }
+            if (attainment.getAsDouble() < 100 * min.getAsDouble()) {
+                return TestExecutionResult.failed(new AssertionError(String.format(Locale.ROOT,
+                        "%s at %s: %.1f%% of requests met the SLOs %s; expected at least %.1f%% (@Slo(minAttainment = %s))",
+                        block.displayName(), block.params().getOrDefault("rate", block.params().getOrDefault("concurrency", "")),
+                        attainment.getAsDouble(), block.params().getOrDefault("slo", ""), 100 * min.getAsDouble(),
+                        min.getAsDouble())));
+            }
+        }
+        return TestExecutionResult.successful();
+    }
+
+    /** The trial's headline numbers, means over repetitions, as the progress line prints them. */
+    private static Map<String, String> headline(BlockResult block) {
+        Map<String, String> entries = new LinkedHashMap<>();
+        put(entries, "mean latency (s)", mean(block, r -> r.number(Metric.E2E_LATENCY, Stat.MEAN).orElse(Double.NaN)), 3);
+        put(entries, "median TTFT (ms)", mean(block, r -> r.number(Metric.TTFT, Stat.MEDIAN).orElse(Double.NaN)), 1);
+        put(entries, "median ITL (ms)", mean(block, r -> r.number(Metric.ITL, Stat.MEDIAN).orElse(Double.NaN)), 2);
+        put(entries, "output throughput (tok/s)", mean(block, r -> r.value(Metric.OUTPUT_THROUGHPUT).orElse(Double.NaN)), 1);
+        put(entries, "request throughput (req/s)", mean(block, r -> r.value(Metric.REQUEST_THROUGHPUT).orElse(Double.NaN)), 3);
+        put(entries, "failed requests", mean(block, r -> r.value(Metric.FAILED_REQUESTS).orElse(Double.NaN)), 0);
+        put(entries, "SLO attainment (%)", mean(block, r -> r.value(Metric.SLO_ATTAINMENT).orElse(Double.NaN)), 1);
+        return entries;
+    }
+
+    private static void put(Map<String, String> entries, String key, OptionalDouble value, int decimals) {
+        value.ifPresent(v -> entries.put(key, String.format(Locale.ROOT, "%." + decimals + "f", v)));
+    }
+
+    /** The mean over the block's repetitions of a value, leaving out those without it; empty when none has it. */
+    private static OptionalDouble mean(BlockResult block, ToDoubleFunction<RepetitionResult> value) {
+        return block.repetitions().stream().mapToDouble(value).filter(v -> !Double.isNaN(v)).average();
+    }
+}

@@ -1,0 +1,49 @@
+package io.servebench.junit;
+
+import org.junit.platform.engine.UniqueId;
+import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
+import org.junit.platform.engine.support.descriptor.ClassSource;
+
+import java.util.List;
+
+/**
+ * One study class: a container of its server configurations. It runs as one ServeBench run of its selected variants,
+ * into a run folder of its own.
+ */
+final class StudyTestDescriptor extends AbstractTestDescriptor {
+
+    static final String SEGMENT = "study";
+
+    private final Class<?> study;
+    private final List<String> variants;
+    private final String problem;
+
+    /**
+     * @param variants the variants selected, all of them when empty
+     * @param problem  why the study cannot be planned (the checker's problems), {@code null} when it can
+     */
+    StudyTestDescriptor(UniqueId id, Class<?> study, List<String> variants, String problem) {
+        super(id, study.getSimpleName(), ClassSource.from(study));
+        this.study = study;
+        this.variants = List.copyOf(variants);
+        this.problem = problem;
+    }
+
+    @Override
+    public Type getType() {
+        return Type.CONTAINER;
+    }
+
+    Class<?> study() {
+        return study;
+    }
+
+    List<String> variants() {
+        return variants;
+    }
+
+    /** Why the study cannot run, {@code null} when it can. */
+    String problem() {
+        return problem;
+    }
+}
