@@ -121,6 +121,9 @@ public final class Main implements Callable<Integer> {
     /** Overrides whose one value may itself contain commas. */
     private static final List<String> UNSPLIT_OVERRIDES = List.of("extraBody");
 
+    @Option(names = "--jmh-primary", paramLabel = "METRIC", split = ",", description = "Also write results-METRIC.json with METRIC as the primary metric (e.g. ttft.p99, itl.mean, output_throughput), for a CI tracker's second series; repeatable.")
+    List<String> jmhPrimary = new ArrayList<>();
+
     @Option(names = "--lang", paramLabel = "TAG", description = "Language of summary.md and report.html: en or zh-CN (default: ${DEFAULT-VALUE}).")
     String lang = "en";
 
@@ -158,6 +161,7 @@ public final class Main implements Callable<Integer> {
                         seconds("--request-timeout", requestTimeoutSeconds)))
                 .language(ReportLanguage.of(lang)).slo(slo == null ? SloSpec.NONE : SloSpec.parse(slo)).outputDir(output);
         includes.forEach(run::include);
+        jmhPrimary.forEach(run::jmhPrimary);
         parseOverrides(params).forEach((name, values) -> run.param(name, values.toArray(String[]::new)));
         PrintWriter out = spec.commandLine().getOut();
         Runner runner = new Runner(run.build(), out);

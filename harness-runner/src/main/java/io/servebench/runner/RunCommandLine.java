@@ -52,6 +52,7 @@ final class RunCommandLine {
         if (!options.client().requestTimeout().equals(ClientOptions.DEFAULTS.requestTimeout())) {
             sb.append(" --request-timeout ").append(options.client().requestTimeout().toMillis() / 1000.0);
         }
+        options.jmhPrimary().forEach(m -> sb.append(" --jmh-primary ").append(m));
         if (options.quick()) {
             sb.append(" --quick");
         }

@@ -49,11 +49,13 @@ import java.util.regex.Pattern;
  * @param language        the language of summary.md and report.html
  * @param slo             SLOs from the command line ({@code --slo}), laid over each variant's {@code @Slo} bound by bound
  * @param progress        whether each trial's progress is shown (a bar on a terminal, a line when it starts and ends)
+ * @param jmhPrimary      more metrics to write a JMH file each with as its primary metric ({@code ttft.p99} gives
+ *                        {@code results-ttft.p99.json}), for a CI tracker's second series
  */
 public record RunOptions(List<String> includes, List<String> studies, Map<String, List<String>> overrides, int repetitions,
                          Path outputDir, EngineOptions engines, boolean quick, long seed, boolean freshServer,
                          Duration settle, EngineOverrides engineOverrides, ClientOptions client, ReportLanguage language,
-                         SloSpec slo, boolean progress) {
+                         SloSpec slo, boolean progress, List<String> jmhPrimary) {
 
     /** Seconds of load per trial in quick mode. */
     public static final int QUICK_SECONDS = 4;
@@ -82,6 +84,9 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
             throw new IllegalArgumentException("-r " + repetitions + ": expected at least 1 repetition");
         }
         Objects.requireNonNull(client, "client");
+        jmhPrimary = List.copyOf(jmhPrimary);
+        // a name no result could have is a mistake on the command line: say so before any engine starts
+        jmhPrimary.forEach(io.servebench.results.jmh.JmhJsonWriter::new);
     }
 
     /** A builder with every option at its default: all benchmarks, the declared engines, results in results/TIME. */
@@ -138,6 +143,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         private ReportLanguage language = ReportLanguage.EN;
         private SloSpec slo = SloSpec.NONE;
         private boolean progress = true;
+        private final List<String> jmhPrimary = new ArrayList<>();
 
         private Builder() {
         }
@@ -248,6 +254,12 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
             return this;
         }
 
+        /** Writes {@code results-METRIC.json} with {@code metric} as the primary metric too, e.g. {@code ttft.p99}. */
+        public Builder jmhPrimary(String metric) {
+            jmhPrimary.add(metric);
+            return this;
+        }
+
         /**
          * @throws IllegalArgumentException for a value out of range, naming it
          */
@@ -255,7 +267,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
             EngineOptions engines = new EngineOptions(simulate, seed, readyTimeout, stopGrace, containerRuntime, hfCache, null);
             return new RunOptions(includes, studies.stream().distinct().toList(), overrides, repetitions,
                     outputDir != null ? outputDir : defaultOutputDir(), engines, quick, seed, freshServer, settle,
-                    engineOverrides, client, language, slo, progress);
+                    engineOverrides, client, language, slo, progress, jmhPrimary);
         }
     }
 }

@@ -7,6 +7,7 @@ import io.servebench.plan.TrialPlanner;
 import io.servebench.reports.ResultFormatType;
 import io.servebench.reports.ResultFormats;
 import io.servebench.results.RunResult;
+import io.servebench.results.jmh.JmhJsonWriter;
 import io.servebench.results.journal.RunJournal;
 import io.servebench.study.Benchmark;
 import io.servebench.study.BenchmarkList;
@@ -193,6 +194,9 @@ public final class Runner {
         try {
             for (ResultFormatType type : ResultFormatType.values()) {
                 ResultFormats.of(type, options.language()).write(result, options.outputDir().resolve(type.fileName()));
+            }
+            for (String metric : options.jmhPrimary()) {
+                new JmhJsonWriter(metric).write(result, options.outputDir().resolve("results-" + metric + ".json"));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the reports to " + options.outputDir(), e);

@@ -22,7 +22,7 @@ class RunnerApiTest {
     @Test
     void aStudyRunFromCodeReturnsItsBlocksMetricsAndComparisons(@TempDir Path dir) throws Exception {
         RunOptions options = RunOptions.builder().include(SimStudy.class).param("requests", "8").param("warmup", "0")
-                .settle(Duration.ZERO).outputDir(dir).progress(false).build();
+                .settle(Duration.ZERO).outputDir(dir).progress(false).jmhPrimary("ttft.p99").build();
         StringWriter out = new StringWriter();
         List<String> events = new ArrayList<>();
         RunOutcome outcome = new Runner(options, new PrintWriter(out, true)).run(new RunListener() {
@@ -45,6 +45,9 @@ class RunnerApiTest {
         assertThat(outcome.allTrialsRan()).isTrue();
         assertThat(outcome.outputDir()).isEqualTo(dir);
         assertThat(dir.resolve("results.json")).exists();
+        com.fasterxml.jackson.databind.JsonNode ttft = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(dir.resolve("results-ttft.p99.json").toFile());
+        assertThat(ttft).hasSize(4).allSatisfy(e -> assertThat(e.get("primaryMetric").get("scoreUnit").asText()).isEqualTo("ms"));
         assertThat(outcome.blocks()).hasSize(4);
         assertThat(outcome.blocks("mtp2")).extracting(b -> b.params().get("rate")).containsExactly("4", "8");
         for (BlockResult block : outcome.blocks()) {
@@ -65,5 +68,11 @@ class RunnerApiTest {
         assertThat(events.stream().filter(e -> e.startsWith("end ")).allMatch(e -> e.endsWith(" 1"))).isTrue();
         // progress off: no per-trial lines
         assertThat(out.toString()).doesNotContain("requests...").contains("Starting s01");
+    }
+
+    @Test
+    void aMetricNoResultCouldHaveIsRefusedBeforeAnythingRuns() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RunOptions.builder().jmhPrimary("ttft.p42").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("--jmh-primary ttft.p42: no such metric");
     }
 }

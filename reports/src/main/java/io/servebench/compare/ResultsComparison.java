@@ -2,6 +2,7 @@ package io.servebench.compare;
 
 import io.servebench.results.HistogramBucket;
 import io.servebench.results.jmh.JmhBenchmark;
+import io.servebench.results.jmh.JmhJsonWriter;
 import io.servebench.results.jmh.JmhMetric;
 import io.servebench.stats.RatioEstimate;
 import io.servebench.stats.Statistics;
@@ -155,7 +156,8 @@ public final class ResultsComparison {
     }
 
     private static JmhMetric metric(JmhBenchmark e, String name) {
-        return name.equals(PRIMARY) ? e.primaryMetric() : e.secondaryMetrics().get(name);
+        String bare = name.startsWith(JmhJsonWriter.SECONDARY_PREFIX) ? name.substring(JmhJsonWriter.SECONDARY_PREFIX.length()) : name;
+        return bare.equals(PRIMARY) ? e.primaryMetric() : e.secondaryMetrics().get(bare);
     }
 
     private static Row row(String name, JmhMetric a, JmhMetric b) {

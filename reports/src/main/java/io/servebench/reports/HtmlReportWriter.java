@@ -61,11 +61,13 @@ final class HtmlReportWriter extends TextReport {
                 .append("\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width\">\n<title>")
                 .append(Html.escape(m.text("title"))).append("</title>\n<style>\n").append(CSS).append("</style>\n</head>\n<body>\n");
         html.append("<h1>").append(Html.escape(m.text("title"))).append("</h1>\n<ul>\n");
-        for (String line : List.of(m.text("run.started", run.startTime()), m.text("run.version", run.servebenchVersion()),
-                m.text("run.command", run.commandLine()),
+        List<String> lines = new ArrayList<>(List.of(m.text("run.started", run.startTime()),
+                m.text("run.version", run.servebenchVersion()), m.text("run.command", run.commandLine()),
                 m.text("run.engines", m.text(run.simulate() ? "run.engines.simulated" : "run.engines.declared")),
                 m.text("run.quick", m.text(run.quick() ? "run.quick.yes" : "run.quick.no")),
-                m.text("run.blocks", run.blocks().size()))) {
+                m.text("run.blocks", run.blocks().size())));
+        content.jsonOmitted().ifPresent(lines::add);
+        for (String line : lines) {
             html.append("<li>").append(Html.escape(line)).append("</li>\n");
         }
         html.append("</ul>\n");

@@ -2,6 +2,7 @@ package io.servebench.reports;
 
 import io.servebench.compare.BaselineGroup;
 import io.servebench.compare.Comparison;
+import io.servebench.results.jmh.JmhJsonWriter;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
@@ -83,6 +84,18 @@ final class ReportContent {
 
     public ComparisonText words() {
         return words;
+    }
+
+    /** Which secondary metrics results.json leaves out of every entry because not every block has them, if any. */
+    public Optional<String> jsonOmitted() {
+        Map<String, Integer> omitted = JmhJsonWriter.omittedSecondaryMetrics(run);
+        if (omitted.isEmpty()) {
+            return Optional.empty();
+        }
+        int entries = JmhJsonWriter.entries(run);
+        List<String> items = new ArrayList<>();
+        omitted.forEach((name, count) -> items.add(messages.text("run.jsonOmitted.item", name, count, entries)));
+        return Optional.of(messages.text("run.jsonOmitted", String.join(", ", items)));
     }
 
     /** The comparison groups, in the order their first block appears in the run. */

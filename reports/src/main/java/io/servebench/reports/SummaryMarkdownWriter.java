@@ -34,7 +34,9 @@ final class SummaryMarkdownWriter extends TextReport {
         md.append("- ").append(m.text("run.engines", m.text(run.simulate() ? "run.engines.simulated" : "run.engines.declared")))
                 .append('\n');
         md.append("- ").append(m.text("run.quick", m.text(run.quick() ? "run.quick.yes" : "run.quick.no"))).append('\n');
-        md.append("- ").append(m.text("run.blocks", run.blocks().size())).append("\n\n");
+        md.append("- ").append(m.text("run.blocks", run.blocks().size())).append('\n');
+        content.jsonOmitted().ifPresent(line -> md.append("- ").append(line).append('\n'));
+        md.append('\n');
         // The decision first, then how each verdict was reached, then every block in full.
         decision(md, content);
         comparisons(md, content);

@@ -34,6 +34,30 @@ class ResultsComparisonTest {
     }
 
     @Test
+    void aFileOfTheLayoutBeforeAxesIsComparedWithOneOfTheNewLayout() throws Exception {
+        // written by ServeBench before its params were axes: every param encoded, secondary metrics without the prefix
+        Path old = Path.of(ResultsComparisonTest.class.getResource("/layout-before-axes/results.json").toURI());
+        List<JmhBenchmark> before = new JmhJsonReader().read(old);
+        assertThat(before).hasSize(2);
+        assertThat(before.get(0).params()).containsEntry("flags", "max-model-len:32768;reasoning-parser:qwen3");
+        // the same blocks as this build writes them
+        List<BlockResult> blocks = before.stream().map(e -> new BlockResult(e.benchmark(),
+                e.benchmark().substring(0, e.benchmark().lastIndexOf('.')), e.benchmark().substring(e.benchmark().lastIndexOf('.') + 1),
+                "engine-selection", e.benchmark().endsWith(".vllm"), e.decodedParams(), "t", "s",
+                List.of(Fixtures.repetition(e.primaryMetric().score() * 1.01, 1.8)), null)).toList();
+        List<JmhBenchmark> after = written(blocks);
+        assertThat(after.get(0).params()).containsOnlyKeys("engine");
+        assertThat(after.get(0).allParams()).containsEntry("flags", "--max-model-len=32768 --reasoning-parser=qwen3");
+
+        ResultsComparison.Result r = ResultsComparison.compare(before, after, List.of(ResultsComparison.PRIMARY, "ttft.p99"));
+        assertThat(r.matches()).hasSize(2);
+        assertThat(r.onlyInA()).isEmpty();
+        assertThat(r.onlyInB()).isEmpty();
+        assertThat(r.matches().get(0).rows()).extracting(ResultsComparison.Row::metric).containsExactly("latency", "ttft.p99");
+        assertThat(r.matches().get(0).rows().get(0).change()).isCloseTo(0.01, org.assertj.core.api.Assertions.within(1e-9));
+    }
+
+    @Test
     void repetitionsGiveAVerdictAndARegressionBeyondTheThreshold() throws Exception {
         List<JmhBenchmark> a = written(List.of(baseline("1000", 2.60, 2.62, 2.64)));
         List<JmhBenchmark> b = written(List.of(baseline("200", 2.78, 2.80, 2.82)));

@@ -10,20 +10,37 @@ import java.util.Map;
  * @param benchmark        fully qualified benchmark name ({@code Class.method})
  * @param mode             JMH's short mode label: {@code "sample"}, {@code "thrpt"}, {@code "avgt"}, {@code "ss"}
  * @param forks            forks (ServeBench: repetitions)
- * @param params           params as written in the file (ServeBench's are encoded: see {@link JmhParamCodec})
+ * @param params           params as written in the file: a ServeBench entry's axes, or (files written before
+ *                         ServeBench wrote axes) every param encoded by {@link JmhParamCodec}
  * @param primaryMetric    the primary metric
- * @param secondaryMetrics secondary metrics by name, in file order
+ * @param secondaryMetrics secondary metrics by name without JMH's {@code ·} ({@code ttft.p99}, {@code gc.alloc.rate}),
+ *                         in file order
+ * @param allParams        a ServeBench entry's params as the block had them ({@value JmhJsonWriter#EXTRA}), empty for
+ *                         an entry without them
  */
 public record JmhBenchmark(String benchmark, String mode, int forks, Map<String, String> params,
-                           JmhMetric primaryMetric, Map<String, JmhMetric> secondaryMetrics) {
+                           JmhMetric primaryMetric, Map<String, JmhMetric> secondaryMetrics, Map<String, String> allParams) {
 
     public JmhBenchmark {
         params = Collections.unmodifiableMap(new LinkedHashMap<>(params));
         secondaryMetrics = Collections.unmodifiableMap(new LinkedHashMap<>(secondaryMetrics));
+        allParams = Collections.unmodifiableMap(new LinkedHashMap<>(allParams));
     }
 
-    /** The params decoded back to ServeBench's values ({@link JmhParamCodec#decode}). */
+    /** An entry without ServeBench's own object: JMH's, or ServeBench's of before. */
+    public JmhBenchmark(String benchmark, String mode, int forks, Map<String, String> params, JmhMetric primaryMetric,
+                        Map<String, JmhMetric> secondaryMetrics) {
+        this(benchmark, mode, forks, params, primaryMetric, secondaryMetrics, Map.of());
+    }
+
+    /**
+     * Every param with ServeBench's values: the block's as written in the entry's own object, or, in an entry of
+     * before, its params decoded ({@link JmhParamCodec#decode}), so results of both layouts match.
+     */
     public Map<String, String> decodedParams() {
+        if (!allParams.isEmpty()) {
+            return allParams;
+        }
         Map<String, String> decoded = new LinkedHashMap<>();
         params.forEach((k, v) -> decoded.put(k, JmhParamCodec.decode(k, v)));
         return Collections.unmodifiableMap(decoded);

@@ -12,7 +12,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Reads a JMH JSON result file, ServeBench's {@code results.json} or one written by JMH itself. */
+/**
+ * Reads a JMH JSON result file: ServeBench's {@code results.json} (its params as axes with the block's own in the
+ * {@value JmhJsonWriter#EXTRA} object, or, written before, every param encoded) or one written by JMH itself.
+ */
 public final class JmhJsonReader {
 
     private final ObjectMapper mapper = new ObjectMapper();
@@ -42,12 +45,19 @@ public final class JmhJsonReader {
             Map<String, String> params = new LinkedHashMap<>();
             entry.path("params").properties().forEach(f -> params.put(f.getKey(), f.getValue().asText()));
             Map<String, JmhMetric> secondary = new LinkedHashMap<>();
-            entry.path("secondaryMetrics").properties()
-                    .forEach(f -> secondary.put(f.getKey(), metric(name, f.getValue())));
+            entry.path("secondaryMetrics").properties().forEach(f -> secondary.put(withoutPrefix(f.getKey()),
+                    metric(name, f.getValue())));
+            Map<String, String> all = new LinkedHashMap<>();
+            entry.path(JmhJsonWriter.EXTRA).path("params").properties().forEach(f -> all.put(f.getKey(), f.getValue().asText()));
             out.add(new JmhBenchmark(name, required(entry, "mode").asText(), entry.path("forks").asInt(), params,
-                    metric(name, required(entry, "primaryMetric")), secondary));
+                    metric(name, required(entry, "primaryMetric")), secondary, all));
         }
         return out;
+    }
+
+    /** A secondary metric's name without JMH's {@code ·}: {@code ·ttft.p99} and {@code ttft.p99} are one metric. */
+    private static String withoutPrefix(String name) {
+        return name.startsWith(JmhJsonWriter.SECONDARY_PREFIX) ? name.substring(JmhJsonWriter.SECONDARY_PREFIX.length()) : name;
     }
 
     private static JmhMetric metric(String benchmark, JsonNode m) {

@@ -33,22 +33,30 @@ import java.util.TreeMap;
 /**
  * Writes {@code results.json} in the format of JMH 1.37's {@code -rf json}: a JSON array with one
  * object per result block, the field names, order and JSON types JMH writes, so JMH tools
- * (jmh-visualizer, JMH's own reader) accept it.
+ * (jmh-visualizer, JMH's own reader, github-action-benchmark) accept it.
  *
  * <p>Mapping: mode {@code "sample"}; a repetition is a fork of one iteration; the primary metric is
  * the mean E2E latency in {@code s/op} (score: mean of the repetitions' means; {@code scoreError}:
  * 99.9% Student-t half-width over repetitions, NaN for 2 or fewer; percentiles and
  * {@code rawDataHistogram} from the request latencies of all repetitions). Every other number a
- * repetition has is a secondary metric named {@code <metric id>} (scalars) or
- * {@code <metric id>.<stat>} (distributions, e.g. {@code ttft.p99}) or {@code server.<id>} (the engine's own
- * {@link ServerMetric}s), with its unit; its percentiles
- * are over the repetitions' values, as JMH computes them for secondary metrics. A metric absent in
- * a repetition is left out of that repetition's raw data, and one absent in every repetition is not
- * written. The {@code jvm}/{@code jdk}/{@code vm} fields describe the JVM that wrote the file (the
- * harness's), since an engine has none. Blocks without any E2E latency (trial failed, or every
- * request failed) are left out: JMH writes no entry for a benchmark that produced no score.
- * Non-finite numbers are written as the strings {@code "NaN"}, {@code "+INF"}, {@code "-INF"},
- * as JMH does.
+ * repetition has is a secondary metric, named as JMH names the secondary results of its profilers, with a
+ * {@value #SECONDARY_PREFIX} in front: {@code ·<metric id>} (scalars), {@code ·<metric id>.<stat>} (distributions,
+ * e.g. {@code ·ttft.p99}), {@code ·server.<id>} (the engine's own {@link ServerMetric}s), with its unit; its
+ * percentiles are over the repetitions' values, as JMH computes them for secondary metrics. Every entry carries the
+ * same secondary metrics: one that some blocks of the run lack is left out of every entry
+ * ({@link #omittedSecondaryMetrics} says which, and the reports say so).
+ *
+ * <p>{@code params} are the axes of the entry's study ({@link JmhAxes}): what varies across its entries, the same
+ * names in every entry of a class, values free of {@code :}, {@code =} and spaces. Every param of the block as it was
+ * (model, dataset, the flags, ...) is in the entry's {@value #EXTRA} object, with its trial and server ids; JMH tools
+ * ignore fields they do not know. The {@code jvm}/{@code jdk}/{@code vm} fields describe the JVM that wrote the file
+ * (the harness's), since an engine has none. Blocks without any E2E latency (trial failed, or every request failed)
+ * are left out: JMH writes no entry for a benchmark that produced no score. Non-finite numbers are written as the
+ * strings {@code "NaN"}, {@code "+INF"}, {@code "-INF"}, as JMH does.
+ *
+ * <p>With a primary metric named ({@code --jmh-primary ttft.p99}) the file is the same with that metric as the
+ * primary one (mode {@code avgt}, or {@code thrpt} for a rate) and the mean latency among the secondary metrics: a
+ * second series for a CI tracker, which follows the primary score only.
  */
 public final class JmhJsonWriter implements ResultFormat {
 
@@ -58,6 +66,15 @@ public final class JmhJsonWriter implements ResultFormat {
     /** Unit of the primary metric. */
     public static final String PRIMARY_UNIT = "s/op";
 
+    /** What JMH puts in front of the names of secondary results ({@code ·gc.alloc.rate}), and so ServeBench. */
+    public static final String SECONDARY_PREFIX = "\u00b7";
+
+    /** The field of an entry that holds what ServeBench knows beyond JMH's fields: the block's params as they were. */
+    public static final String EXTRA = "servebench";
+
+    /** The secondary name of the mean E2E latency, the primary metric of {@code results.json}. */
+    static final String LATENCY_MEAN = Metric.E2E_LATENCY.id() + "." + Stat.MEAN.id();
+
     /** Percentile keys JMH writes, in its order. */
     static final double[] PERCENTILES = {0.0, 50.0, 90.0, 95.0, 99.0, 99.9, 99.99, 99.999, 99.9999, 100.0};
 
@@ -66,6 +83,42 @@ public final class JmhJsonWriter implements ResultFormat {
 
     private final JsonNodeFactory nodes = JsonNodeFactory.instance;
     private final ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private final String primary;
+
+    /** The writer of {@code results.json}: mean E2E latency as the primary metric. */
+    public JmhJsonWriter() {
+        this.primary = null;
+    }
+
+    /**
+     * A writer whose primary metric is {@code metric}, a secondary metric's name ({@code ttft.p99},
+     * {@code output_throughput}; with or without the {@value #SECONDARY_PREFIX}).
+     *
+     * @throws IllegalArgumentException when no repetition could have a metric of that name
+     */
+    public JmhJsonWriter(String metric) {
+        String name = metric.startsWith(SECONDARY_PREFIX) ? metric.substring(SECONDARY_PREFIX.length()) : metric;
+        if (!knownSecondary(name)) {
+            throw new IllegalArgumentException("--jmh-primary " + metric + ": no such metric; expected a secondary"
+                    + " metric's name such as ttft.p99, itl.mean, tpot.p90, output_throughput or goodput");
+        }
+        this.primary = name;
+    }
+
+    /** Whether some repetition could have a secondary metric of this name (without its prefix). */
+    static boolean knownSecondary(String name) {
+        if (name.startsWith("server.") || name.startsWith("error_kind.") || name.startsWith("output_tokens_source.")
+                || name.equals("token_events") || name.equals("coalesced_events")) {
+            return true;
+        }
+        for (Metric m : Metric.values()) {
+            if (m.kind() == Metric.Kind.SCALAR ? name.equals(m.id())
+                    : java.util.Arrays.stream(SECONDARY_STATS).anyMatch(s -> name.equals(m.id() + "." + s.id()))) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     /** Writes {@code results.json} for the run's blocks to {@code file} (replacing it). */
     @Override
@@ -82,23 +135,70 @@ public final class JmhJsonWriter implements ResultFormat {
         }
     }
 
-    /** The JSON array as a tree: one object per block that has an E2E latency in some repetition. */
+    /**
+     * The JSON array as a tree: one object per block that has an E2E latency in some repetition (and, with another
+     * primary metric, that metric).
+     */
     public ArrayNode toTree(RunResult run) {
+        List<BlockResult> written = written(run).stream()
+                .filter(b -> primary == null || secondaryValues(b.repetitions()).containsKey(primary)).toList();
+        JmhAxes axes = JmhAxes.of(written);
+        java.util.Set<String> common = commonSecondaryNames(written);
         ArrayNode array = nodes.arrayNode();
-        for (BlockResult trial : run.blocks()) {
-            if (trial.repetitions().stream().anyMatch(r -> r.distribution(Metric.E2E_LATENCY).isPresent())) {
-                array.add(entry(trial));
-            }
+        for (BlockResult block : written) {
+            array.add(entry(block, axes, common));
         }
         return array;
     }
 
-    private ObjectNode entry(BlockResult trial) {
+    /** The blocks the file has an entry for: those with an E2E latency in some repetition. */
+    private static List<BlockResult> written(RunResult run) {
+        return run.blocks().stream()
+                .filter(b -> b.repetitions().stream().anyMatch(r -> r.distribution(Metric.E2E_LATENCY).isPresent())).toList();
+    }
+
+    /** The secondary metrics every written block has, in catalogue order. */
+    private static java.util.Set<String> commonSecondaryNames(List<BlockResult> written) {
+        java.util.Set<String> common = null;
+        for (BlockResult block : written) {
+            java.util.Set<String> names = secondaryValues(block.repetitions()).keySet();
+            if (common == null) {
+                common = new java.util.LinkedHashSet<>(names);
+            } else {
+                common.retainAll(names);
+            }
+        }
+        return common == null ? java.util.Set.of() : common;
+    }
+
+    /**
+     * The secondary metrics some but not all of the file's entries would have had, each with the number of entries
+     * that had it: left out of every entry, so that each has the same set.
+     */
+    public static Map<String, Integer> omittedSecondaryMetrics(RunResult run) {
+        List<BlockResult> written = written(run);
+        java.util.Set<String> common = commonSecondaryNames(written);
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        for (BlockResult block : written) {
+            secondaryValues(block.repetitions()).keySet().stream().filter(n -> !common.contains(n))
+                    .forEach(n -> counts.merge(n, 1, Integer::sum));
+        }
+        return counts;
+    }
+
+    /** How many blocks the file has an entry for. */
+    public static int entries(RunResult run) {
+        return written(run).size();
+    }
+
+    private ObjectNode entry(BlockResult trial, JmhAxes axes, java.util.Set<String> common) {
         List<RepetitionResult> reps = trial.repetitions();
         ObjectNode o = nodes.objectNode();
         o.put("jmhVersion", JMH_VERSION);
         o.put("benchmark", trial.benchmark());
-        o.put("mode", "sample");
+        Map<String, SecondaryValues> values = secondaryValues(reps);
+        SecondaryValues primaryValues = primary == null ? null : values.get(primary);
+        o.put("mode", primary == null ? "sample" : primaryValues.unit().endsWith("/s") ? "thrpt" : "avgt");
         o.put("threads", 1);
         o.put("forks", reps.size());
         o.put("jvm", Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -113,13 +213,30 @@ public final class JmhJsonWriter implements ResultFormat {
         o.put("measurementIterations", 1);
         o.put("measurementTime", measurementTime(reps));
         o.put("measurementBatchSize", 1);
-        if (!trial.params().isEmpty()) {
+        Map<String, String> axisValues = axes.params(trial);
+        if (!axisValues.isEmpty()) {
             ObjectNode params = o.putObject("params");
-            trial.params().forEach((k, v) -> params.put(k, JmhParamCodec.encode(k, v)));
+            axisValues.forEach(params::put);
         }
-        o.set("primaryMetric", primary(reps));
+        o.set("primaryMetric", primary == null ? primary(reps) : secondary(primaryValues));
         ObjectNode secondary = o.putObject("secondaryMetrics");
-        secondaryValues(reps).forEach((name, metric) -> secondary.set(name, secondary(metric)));
+        if (primary != null) {
+            secondary.set(SECONDARY_PREFIX + LATENCY_MEAN, secondary(new SecondaryValues(Metric.E2E_LATENCY.unit(),
+                    reps.stream().map(r -> r.distribution(Metric.E2E_LATENCY)).flatMap(java.util.Optional::stream)
+                            .map(Distribution::mean).toList())));
+        }
+        values.forEach((name, metric) -> {
+            if (common.contains(name) && !name.equals(primary)) {
+                secondary.set(SECONDARY_PREFIX + name, secondary(metric));
+            }
+        });
+        ObjectNode extra = o.putObject(EXTRA);
+        extra.put("trial", trial.trialId());
+        if (trial.serverId() != null) {
+            extra.put("server", trial.serverId());
+        }
+        ObjectNode all = extra.putObject("params");
+        trial.params().forEach(all::put);
         return o;
     }
 

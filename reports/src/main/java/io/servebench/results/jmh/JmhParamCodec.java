@@ -8,8 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How trial params are written as JMH params. JMH tools (jmh-visualizer, JMH's own {@code -p name=v})
- * break on spaces and {@code '='} in values, so values are encoded, losslessly:
+ * How ServeBench wrote block params as JMH params before it wrote axes ({@link JmhAxes}) and kept every param in
+ * an object of its own, decoded so that files of then are still read and compared. Then every param was a JMH
+ * param, encoded losslessly:
  * <ul>
  *   <li>The {@link BlockResult#FLAGS} value (arguments joined by spaces, each {@code --name=value}
  *       or {@code --name}) becomes one item per argument, joined by {@code ';'}: {@code --a=b} is
@@ -28,26 +29,7 @@ public final class JmhParamCodec {
     private JmhParamCodec() {
     }
 
-    /** The JMH form of one param value. */
-    public static String encode(String key, String value) {
-        if (!BlockResult.FLAGS.equals(key)) {
-            return escape(value);
-        }
-        String stripped = value.strip();
-        if (stripped.isEmpty()) {
-            return "";
-        }
-        List<String> items = new ArrayList<>();
-        for (String arg : stripped.split("\\s+(?=-)")) {
-            boolean longForm = arg.startsWith("--");
-            String body = longForm ? arg.substring(2) : arg;
-            int eq = body.indexOf('=');
-            items.add(eq < 0 ? escape(body) : escape(body.substring(0, eq)) + ":" + escape(body.substring(eq + 1)));
-        }
-        return String.join(";", items);
-    }
-
-    /** Inverse of {@link #encode(String, String)}. */
+    /** A param value of an entry of the old layout, decoded. */
     public static String decode(String key, String encoded) {
         if (!BlockResult.FLAGS.equals(key)) {
             return unescape(encoded);
@@ -63,21 +45,6 @@ public final class JmhParamCodec {
             args.add(colon < 0 ? prefix + name : prefix + name + "=" + unescape(item.substring(colon + 1)));
         }
         return String.join(" ", args);
-    }
-
-    private static String escape(String s) {
-        StringBuilder out = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '%' || c == '=' || c == ';' || Character.isWhitespace(c)) {
-                for (byte b : String.valueOf(c).getBytes(StandardCharsets.UTF_8)) {
-                    out.append('%').append(String.format("%02X", b & 0xff));
-                }
-            } else {
-                out.append(c);
-            }
-        }
-        return out.toString();
     }
 
     private static String unescape(String s) {

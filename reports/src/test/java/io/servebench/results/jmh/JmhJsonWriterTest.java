@@ -56,6 +56,19 @@ class JmhJsonWriterTest {
         return MAPPER.readTree(new JmhJsonWriter().toJson(run));
     }
 
+    /** A baseline at 4 and 8 req/s: the rate is the study's axis, so its entries have params as JMH's fixture has. */
+    private static RunResult twoRates(int repetitions) {
+        List<BlockResult> blocks = new ArrayList<>();
+        for (String rate : List.of("4", "8")) {
+            List<io.servebench.results.RepetitionResult> reps = new ArrayList<>();
+            for (int r = 0; r < repetitions; r++) {
+                reps.add(Fixtures.repetition(2.60 + 0.02 * r, 1.8));
+            }
+            blocks.add(Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, rate, reps));
+        }
+        return Fixtures.run(blocks);
+    }
+
     private static RunResult threeRepetitions() {
         return Fixtures.run(List.of(Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "8",
                 List.of(Fixtures.repetition(2.60, 1.8), Fixtures.repetition(2.62, 1.8), Fixtures.repetition(2.64, 1.8)))));
@@ -63,7 +76,7 @@ class JmhJsonWriterTest {
 
     @Test
     void sameFieldNamesAndJsonTypesAsJmhAtEveryLevel() throws Exception {
-        JsonNode entry = ours(threeRepetitions()).get(0);
+        JsonNode entry = ours(twoRates(3)).get(0);
 
         List<String> problems = new ArrayList<>();
         compare("$", jmhSample, entry, problems);
@@ -82,7 +95,7 @@ class JmhJsonWriterTest {
     @Test
     void schemaComparisonDetectsDifferences() throws Exception {
         com.fasterxml.jackson.databind.node.ObjectNode entry =
-                (com.fasterxml.jackson.databind.node.ObjectNode) ours(threeRepetitions()).get(0);
+                (com.fasterxml.jackson.databind.node.ObjectNode) ours(twoRates(3)).get(0);
         entry.put("forks", "3");
         entry.remove("jvm");
         ((com.fasterxml.jackson.databind.node.ArrayNode) entry.get("primaryMetric").get("rawDataHistogram").get(0).get(0)
@@ -98,8 +111,7 @@ class JmhJsonWriterTest {
 
     @Test
     void singleRepetitionWritesNaNErrorAsJmhDoes() throws Exception {
-        RunResult run = Fixtures.run(List.of(Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "8",
-                List.of(Fixtures.repetition(2.62, 1.8)))));
+        RunResult run = twoRates(1);
         JsonNode primary = ours(run).get(0).get("primaryMetric");
 
         // JMH itself writes an error it cannot compute as the string "NaN" (its one-iteration throughput entry)
@@ -122,41 +134,56 @@ class JmhJsonWriterTest {
         assertThat(primary.get("scoreUnit").asText()).isEqualTo("s/op");
         assertThat(primary.get("rawDataHistogram").size()).isEqualTo(3);
         assertThat(primary.get("scorePercentiles").get("50.0").asDouble()).isBetween(2.60, 2.64);
-        JsonNode ttft = ours(threeRepetitions()).get(0).get("secondaryMetrics").get("ttft.mean");
+        JsonNode ttft = ours(threeRepetitions()).get(0).get("secondaryMetrics").get("·ttft.mean");
         assertThat(ttft.get("score").asDouble()).isCloseTo(41.12, within(1e-9));
         assertThat(ttft.get("scoreUnit").asText()).isEqualTo("ms");
         assertThat(ttft.get("rawData").size()).isEqualTo(3);
     }
 
     @Test
-    void paramValuesHaveNoSpacesNorEqualsAndDecodeBack() throws Exception {
+    void paramsAreTheAxesAndEveryParamAsItWasIsInServeBenchsOwnObject() throws Exception {
         String flags = Fixtures.BASE_FLAGS + " --speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}"
                 + " --enable-prefix-caching";
-        RunResult run = Fixtures.run(List.of(Fixtures.trial("spec", "speculative", false, flags, "8",
-                List.of(Fixtures.repetition(2.39, 1.5)))));
-        JsonNode params = ours(run).get(0).get("params");
+        RunResult run = Fixtures.run(List.of(Fixtures.trial("spec", "speculative", false, flags, "4",
+                List.of(Fixtures.repetition(2.39, 1.5))), Fixtures.trial("spec", "speculative", false, flags, "8",
+                List.of(Fixtures.repetition(2.59, 1.5)))));
+        JsonNode entry = ours(run).get(1);
 
-        assertThat(params.get("flags").asText()).isEqualTo("reasoning-parser:qwen3;max-model-len:32768;"
-                + "speculative-config:{\"method\":\"mtp\",\"num_speculative_tokens\":1};enable-prefix-caching");
-        for (Map.Entry<String, JsonNode> param : params.properties()) {
-            String value = param.getValue().asText();
-            assertThat(value).doesNotContain(" ").doesNotContain("=");
-        }
-        List<String> keys = new ArrayList<>();
-        params.fieldNames().forEachRemaining(keys::add);
-        assertThat(keys).containsExactly("engine", "model", "rate", "profile", "requests", "flags");
-        assertThat(JmhParamCodec.decode("flags", params.get("flags").asText())).isEqualTo(flags);
+        assertThat(entry.get("params").toString()).isEqualTo("{\"rate\":\"8\"}");
+        JsonNode extra = entry.get(JmhJsonWriter.EXTRA);
+        assertThat(extra.get("trial").asText()).isEqualTo("spec@8");
+        assertThat(extra.get("params").get("flags").asText()).isEqualTo(flags);
+        assertThat(extra.get("params").get("model").asText()).isEqualTo("Qwen/Qwen3.5-9B");
+        List<String> fields = new ArrayList<>();
+        entry.fieldNames().forEachRemaining(fields::add);
+        assertThat(fields).last().isEqualTo(JmhJsonWriter.EXTRA);
     }
 
     @Test
-    void paramCodecIsLossless() {
-        String[][] cases = {{"flags", "--a=b c --d -x=1 --e=50%;f"}, {"flags", ""}, {"model", "my model=v2;100%"},
-            {"profile", "constant"}};
-        for (String[] c : cases) {
-            String encoded = JmhParamCodec.encode(c[0], c[1]);
-            assertThat(encoded).doesNotContain(" ").doesNotContain("=");
-            assertThat(JmhParamCodec.decode(c[0], encoded)).isEqualTo(c[1].strip());
-        }
+    void paramsOfTheOldLayoutDecodeBack() {
+        assertThat(JmhParamCodec.decode("flags", "a:b%20c;d;-x:1;e:50%25%3Bf")).isEqualTo("--a=b c --d -x=1 --e=50%;f");
+        assertThat(JmhParamCodec.decode("flags", "")).isEmpty();
+        assertThat(JmhParamCodec.decode("model", "my%20model%3Dv2%3B100%25")).isEqualTo("my model=v2;100%");
+        assertThat(JmhParamCodec.decode("flags", "max-model-len:32768;reasoning-parser:qwen3"))
+                .isEqualTo("--max-model-len=32768 --reasoning-parser=qwen3");
+    }
+
+    @Test
+    void anotherPrimaryMetricMakesASecondSeries() throws Exception {
+        RunResult run = twoRates(3);
+        JsonNode entry = MAPPER.readTree(new JmhJsonWriter("ttft.p99").toJson(run)).get(0);
+        assertThat(entry.get("mode").asText()).isEqualTo("avgt");
+        assertThat(entry.get("primaryMetric").get("scoreUnit").asText()).isEqualTo("ms");
+        assertThat(entry.get("primaryMetric").get("score").asDouble())
+                .isEqualTo(ours(run).get(0).get("secondaryMetrics").get("·ttft.p99").get("score").asDouble());
+        assertThat(entry.get("secondaryMetrics").has("·ttft.p99")).isFalse();
+        assertThat(entry.get("secondaryMetrics").get("·e2e_latency.mean").get("score").asDouble())
+                .isEqualTo(ours(run).get(0).get("primaryMetric").get("score").asDouble());
+        assertThat(entry.get("params")).isEqualTo(ours(run).get(0).get("params"));
+        assertThat(MAPPER.readTree(new JmhJsonWriter("·output_throughput").toJson(run)).get(0).get("mode").asText())
+                .isEqualTo("thrpt");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new JmhJsonWriter("ttft.p42"))
+                .hasMessageStartingWith("--jmh-primary ttft.p42: no such metric");
     }
 
     @Test
@@ -177,6 +204,7 @@ class JmhJsonWriterTest {
         assertThat(b.primaryMetric().rawDataHistogram()).hasSize(3);
         assertThat(b.primaryMetric().rawDataHistogram().get(0).get(0))
                 .isEqualTo(trial.repetitions().get(0).distribution(Metric.E2E_LATENCY).orElseThrow().histogram());
+        // secondary metrics are read without JMH's prefix, so compare's names match files of both layouts
         assertThat(b.secondaryMetrics().get("successful_requests").rawData())
                 .containsExactly(List.of(1000.0), List.of(1000.0), List.of(1000.0));
         assertThat(b.secondaryMetrics().get("ttft.p99").scoreUnit()).isEqualTo("ms");
@@ -226,6 +254,10 @@ class JmhJsonWriterTest {
             jmh.fieldNames().forEachRemaining(jmhFields::add);
             List<String> ourFields = new ArrayList<>();
             ours.fieldNames().forEachRemaining(ourFields::add);
+            // JMH's readers ignore a field they do not know: ServeBench's own object comes last
+            if (path.equals("$") && !ourFields.isEmpty() && ourFields.get(ourFields.size() - 1).equals(JmhJsonWriter.EXTRA)) {
+                ourFields.remove(ourFields.size() - 1);
+            }
             if (!jmhFields.equals(ourFields)) {
                 problems.add(path + ": JMH fields " + jmhFields + ", ours " + ourFields);
             }
