@@ -4,10 +4,11 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
- * Reads the few fields of one streaming chunk that the metrics need, token by token, without building a
- * JSON tree: {@code choices[0].delta.content}, {@code .reasoning_content}, {@code .reasoning},
+ * Reads the few fields of one streaming chunk that the metrics need, without building a JSON tree: {@code choices[0].delta.content}, {@code .reasoning_content}, {@code .reasoning},
  * {@code choices[0].text}, {@code usage.completion_tokens}, {@code usage.prompt_tokens}, and whether the
  * chunk may be an error payload. Everything else is skipped (and so still checked to be valid JSON).
  *
@@ -15,7 +16,13 @@ import java.io.IOException;
  * its last value, a field of the wrong type counts as absent, a string counts only when non-empty, and
  * an integer is narrowed to {@code int} as {@code JsonNode.intValue()} does.
  *
- * <p>One instance serves every chunk of a response; {@link #scan} resets it. Not thread-safe.
+ * <p>Two readers fill the same fields. {@link #scan(byte[], int, int)} reads the bytes of an ordinary chunk
+ * directly, in one pass and without allocating (the hot path: one call per token event); it accepts only
+ * strict JSON and declines whatever it leaves to Jackson (escaped field names, integers of more than 18
+ * digits in the counts, deep nesting, anything after the object, anything invalid). {@link #scan(JsonParser)}
+ * reads any input through Jackson's streaming parser and is the reference for every case.
+ *
+ * <p>One instance serves every chunk of a response; each scan resets it. Not thread-safe.
  */
 final class ChunkScan {
 
@@ -80,6 +87,37 @@ final class ChunkScan {
             }
         }
         return true;
+    }
+
+    /**
+     * Reads one JSON object from {@code bytes[from, to)}, which must be well-formed UTF-8 starting with
+     * <code>{</code>, with the results {@link #scan(JsonParser)} would give.
+     *
+     * @return false, with the fields in no defined state, when the bytes are not an ordinary chunk this
+     *         reader takes: invalid JSON, or a valid form it leaves to Jackson (see the class comment)
+     */
+    boolean scan(byte[] bytes, int from, int to) {
+        content = null;
+        text = null;
+        reasoningContent = null;
+        reasoning = null;
+        hasCompletionTokens = false;
+        hasPromptTokens = false;
+        errorValue = false;
+        objectIsError = false;
+        in = bytes;
+        pos = from;
+        end = to;
+        try {
+            expect('{');
+            rootObject();
+            whitespace();
+            return pos == end;
+        } catch (Declined declined) {
+            return false;
+        } finally {
+            in = null;
+        }
     }
 
     /**
@@ -242,5 +280,468 @@ final class ChunkScan {
         return p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
                 ? p.getBigIntegerValue().intValue()
                 : (int) p.getLongValue();
+    }
+    // ---- the byte reader ----
+
+    /** Thrown to abandon a byte scan; shared and without a stack trace, since declining is a normal outcome. */
+    private static final class Declined extends RuntimeException {
+        Declined() {
+            super(null, null, false, false);
+        }
+    }
+
+    private static final Declined DECLINED = new Declined();
+    /** Jackson refuses deeper nesting than 1000 (StreamReadConstraints); this reader leaves depth to it early. */
+    private static final int MAX_DEPTH = 500;
+    /** Jackson refuses numbers longer than 1000 characters (StreamReadConstraints). */
+    private static final int MAX_NUMBER_CHARS = 1000;
+    private static final byte[] CHOICES = ascii("choices");
+    private static final byte[] USAGE = ascii("usage");
+    private static final byte[] ERROR = ascii("error");
+    private static final byte[] OBJECT = ascii("object");
+    private static final byte[] DELTA = ascii("delta");
+    private static final byte[] TEXT = ascii("text");
+    private static final byte[] CONTENT = ascii("content");
+    private static final byte[] REASONING_CONTENT = ascii("reasoning_content");
+    private static final byte[] REASONING = ascii("reasoning");
+    private static final byte[] COMPLETION_TOKENS = ascii("completion_tokens");
+    private static final byte[] PROMPT_TOKENS = ascii("prompt_tokens");
+
+    private byte[] in;
+    private int pos;
+    private int end;
+    /** Where the last string read by {@link #string()} starts and ends (inside the quotes), and whether it had escapes. */
+    private int stringStart;
+    private int stringEnd;
+    private boolean stringEscaped;
+    /** The last number read by {@link #number()}, when it was an integer of at most 18 digits. */
+    private long numberValue;
+
+    private void rootObject() {
+        if (members()) {
+            return;
+        }
+        do {
+            name();
+            if (nameIs(CHOICES)) {
+                choicesValue();
+            } else if (nameIs(USAGE)) {
+                usageValue();
+            } else if (nameIs(ERROR)) {
+                errorValue = !isNullAhead();
+                skipValue(1);
+            } else if (nameIs(OBJECT)) {
+                if (peek() == '"') {
+                    string();
+                    objectIsError = stringEquals(ERROR);
+                } else {
+                    objectIsError = false;
+                    skipValue(1);
+                }
+            } else {
+                skipValue(1);
+            }
+        } while (nextMember());
+    }
+
+    private void choicesValue() {
+        content = null;
+        text = null;
+        reasoningContent = null;
+        reasoning = null;
+        if (peek() != '[') {
+            skipValue(1);
+            return;
+        }
+        pos++;
+        whitespace();
+        if (peek() == ']') {
+            pos++;
+            return;
+        }
+        if (peek() == '{') {
+            choiceObject();
+        } else {
+            skipValue(2);
+        }
+        while (true) {
+            whitespace();
+            byte c = next();
+            if (c == ']') {
+                return;
+            }
+            if (c != ',') {
+                throw DECLINED;
+            }
+            whitespace();
+            skipValue(2);
+        }
+    }
+
+    private void choiceObject() {
+        pos++;
+        if (members()) {
+            return;
+        }
+        do {
+            name();
+            if (nameIs(DELTA)) {
+                deltaValue();
+            } else if (nameIs(TEXT)) {
+                text = nonEmptyString(3);
+            } else {
+                skipValue(3);
+            }
+        } while (nextMember());
+    }
+
+    private void deltaValue() {
+        content = null;
+        reasoningContent = null;
+        reasoning = null;
+        if (peek() != '{') {
+            skipValue(3);
+            return;
+        }
+        pos++;
+        if (members()) {
+            return;
+        }
+        do {
+            name();
+            if (nameIs(CONTENT)) {
+                content = nonEmptyString(4);
+            } else if (nameIs(REASONING_CONTENT)) {
+                reasoningContent = nonEmptyString(4);
+            } else if (nameIs(REASONING)) {
+                reasoning = nonEmptyString(4);
+            } else {
+                skipValue(4);
+            }
+        } while (nextMember());
+    }
+
+    private void usageValue() {
+        hasCompletionTokens = false;
+        hasPromptTokens = false;
+        if (peek() != '{') {
+            skipValue(1);
+            return;
+        }
+        pos++;
+        if (members()) {
+            return;
+        }
+        do {
+            name();
+            if (nameIs(COMPLETION_TOKENS)) {
+                hasCompletionTokens = integerValue();
+                completionTokens = hasCompletionTokens ? (int) numberValue : 0;
+            } else if (nameIs(PROMPT_TOKENS)) {
+                hasPromptTokens = integerValue();
+                promptTokens = hasPromptTokens ? (int) numberValue : 0;
+            } else {
+                skipValue(2);
+            }
+        } while (nextMember());
+    }
+
+    /** Whether the value ahead is an integer (read into {@link #numberValue}); any other value is skipped. */
+    private boolean integerValue() {
+        byte c = peek();
+        if (c != '-' && (c < '0' || c > '9')) {
+            skipValue(2);
+            return false;
+        }
+        return number();
+    }
+
+    /** The text of the string ahead when it is non-empty, {@link #NOT_DECODED} without text kept; else null. */
+    private String nonEmptyString(int depth) {
+        if (peek() != '"') {
+            skipValue(depth);
+            return null;
+        }
+        string();
+        if (stringEnd == stringStart) {
+            return null;
+        }
+        return keepText ? decodeString() : NOT_DECODED;
+    }
+
+    /**
+     * After an object's <code>{</code>: whether it is empty (then its <code>}</code> is consumed); else
+     * positioned at the first member's name.
+     */
+    private boolean members() {
+        whitespace();
+        if (peek() == '}') {
+            pos++;
+            return true;
+        }
+        return false;
+    }
+
+    /** After a member's value: true at a comma (positioned at the next name), false at the closing brace. */
+    private boolean nextMember() {
+        whitespace();
+        byte c = next();
+        if (c == ',') {
+            whitespace();
+            return true;
+        }
+        if (c == '}') {
+            return false;
+        }
+        throw DECLINED;
+    }
+
+    /** A member's name and its colon, leaving the position at the value; escaped names are left to Jackson. */
+    private void name() {
+        if (peek() != '"') {
+            throw DECLINED;
+        }
+        string();
+        if (stringEscaped) {
+            throw DECLINED;
+        }
+        whitespace();
+        expect(':');
+        whitespace();
+    }
+
+    private boolean nameIs(byte[] name) {
+        return Arrays.equals(in, stringStart, stringEnd, name, 0, name.length);
+    }
+
+    private boolean stringEquals(byte[] value) {
+        if (!stringEscaped) {
+            return nameIs(value);
+        }
+        return decodeString().equals(new String(value, StandardCharsets.US_ASCII));
+    }
+
+    private boolean isNullAhead() {
+        return end - pos >= 4 && in[pos] == 'n' && in[pos + 1] == 'u' && in[pos + 2] == 'l' && in[pos + 3] == 'l';
+    }
+
+    private void skipValue(int depth) {
+        if (depth > MAX_DEPTH) {
+            throw DECLINED;
+        }
+        byte c = peek();
+        switch (c) {
+            case '{' -> {
+                pos++;
+                if (members()) {
+                    return;
+                }
+                do {
+                    name();
+                    skipValue(depth + 1);
+                } while (nextMember());
+            }
+            case '[' -> {
+                pos++;
+                whitespace();
+                if (peek() == ']') {
+                    pos++;
+                    return;
+                }
+                while (true) {
+                    skipValue(depth + 1);
+                    whitespace();
+                    byte d = next();
+                    if (d == ']') {
+                        return;
+                    }
+                    if (d != ',') {
+                        throw DECLINED;
+                    }
+                    whitespace();
+                }
+            }
+            case '"' -> string();
+            case 't' -> literal("true");
+            case 'f' -> literal("false");
+            case 'n' -> literal("null");
+            default -> number();
+        }
+    }
+
+    private void literal(String word) {
+        if (end - pos < word.length()) {
+            throw DECLINED;
+        }
+        for (int i = 0; i < word.length(); i++) {
+            if (in[pos + i] != word.charAt(i)) {
+                throw DECLINED;
+            }
+        }
+        pos += word.length();
+    }
+
+    /**
+     * A number as JSON writes it (no leading zeros, no lone sign, point or exponent); leaves the value in
+     * {@link #numberValue} and returns true when it is an integer of at most 18 digits. An integer with more
+     * digits is left to Jackson, which narrows big integers as a tree does.
+     */
+    private boolean number() {
+        int start = pos;
+        if (peek() == '-') {
+            pos++;
+        }
+        int digitsStart = pos;
+        long value = 0;
+        while (pos < end && in[pos] >= '0' && in[pos] <= '9') {
+            value = value * 10 + (in[pos] - '0');
+            pos++;
+        }
+        int digits = pos - digitsStart;
+        if (digits == 0 || (digits > 1 && in[digitsStart] == '0')) {
+            throw DECLINED;
+        }
+        boolean integer = true;
+        if (pos < end && in[pos] == '.') {
+            integer = false;
+            pos++;
+            requireDigits();
+        }
+        if (pos < end && (in[pos] == 'e' || in[pos] == 'E')) {
+            integer = false;
+            pos++;
+            if (pos < end && (in[pos] == '+' || in[pos] == '-')) {
+                pos++;
+            }
+            requireDigits();
+        }
+        if (pos - start > MAX_NUMBER_CHARS) {
+            throw DECLINED;
+        }
+        if (integer && digits > 18) {
+            throw DECLINED;
+        }
+        numberValue = in[start] == '-' ? -value : value;
+        return integer;
+    }
+
+    private void requireDigits() {
+        int start = pos;
+        while (pos < end && in[pos] >= '0' && in[pos] <= '9') {
+            pos++;
+        }
+        if (pos == start) {
+            throw DECLINED;
+        }
+    }
+
+    /** A string from its opening quote to past its closing one; escapes are checked, control characters declined. */
+    private void string() {
+        pos++;
+        stringStart = pos;
+        stringEscaped = false;
+        while (true) {
+            if (pos >= end) {
+                throw DECLINED;
+            }
+            byte c = in[pos];
+            if (c == '"') {
+                stringEnd = pos++;
+                return;
+            }
+            if (c == '\\') {
+                stringEscaped = true;
+                pos++;
+                if (pos >= end) {
+                    throw DECLINED;
+                }
+                switch (in[pos]) {
+                    case '"', '\\', '/', 'b', 'f', 'n', 'r', 't' -> pos++;
+                    case 'u' -> {
+                        if (end - pos < 5) {
+                            throw DECLINED;
+                        }
+                        for (int i = 1; i <= 4; i++) {
+                            if (Character.digit(in[pos + i], 16) < 0) {
+                                throw DECLINED;
+                            }
+                        }
+                        pos += 5;
+                    }
+                    default -> throw DECLINED;
+                }
+            } else if (c >= 0 && c < 0x20) {
+                throw DECLINED;
+            } else {
+                pos++;
+            }
+        }
+    }
+
+    /** The last string's text, escapes resolved; the bytes are valid UTF-8 (checked by the caller). */
+    private String decodeString() {
+        if (!stringEscaped) {
+            return new String(in, stringStart, stringEnd - stringStart, StandardCharsets.UTF_8);
+        }
+        StringBuilder sb = new StringBuilder(stringEnd - stringStart);
+        int i = stringStart;
+        int run = i;
+        while (i < stringEnd) {
+            if (in[i] != '\\') {
+                i++;
+                continue;
+            }
+            sb.append(new String(in, run, i - run, StandardCharsets.UTF_8));
+            byte e = in[i + 1];
+            switch (e) {
+                case 'b' -> sb.append('\b');
+                case 'f' -> sb.append('\f');
+                case 'n' -> sb.append('\n');
+                case 'r' -> sb.append('\r');
+                case 't' -> sb.append('\t');
+                case 'u' -> {
+                    sb.append((char) Integer.parseInt(new String(in, i + 2, 4, StandardCharsets.US_ASCII), 16));
+                    i += 4;
+                }
+                default -> sb.append((char) e);
+            }
+            i += 2;
+            run = i;
+        }
+        return sb.append(new String(in, run, stringEnd - run, StandardCharsets.UTF_8)).toString();
+    }
+
+    private void whitespace() {
+        while (pos < end) {
+            byte c = in[pos];
+            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+                return;
+            }
+            pos++;
+        }
+    }
+
+    private void expect(char c) {
+        if (next() != c) {
+            throw DECLINED;
+        }
+    }
+
+    private byte peek() {
+        if (pos >= end) {
+            throw DECLINED;
+        }
+        return in[pos];
+    }
+
+    private byte next() {
+        if (pos >= end) {
+            throw DECLINED;
+        }
+        return in[pos++];
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
     }
 }

@@ -1,5 +1,6 @@
 package io.servebench.load;
 
+import io.servebench.http.PoolStats;
 import io.servebench.workload.RequestSpec;
 
 import java.util.ArrayList;
@@ -14,7 +15,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Drives requests against a {@link Target} following an {@link ArrivalProfile} and records each one.
@@ -34,8 +34,17 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class LoadGenerator {
 
-    // Parking is accurate to tens of microseconds at best; the last stretch is spun, which costs little.
-    private static final long SPIN_NS = 50_000;
+    /**
+     * Connections opened before the first send: as many as requests arrive in this span (the pool's size
+     * at most), enough for the first responses to take this long.
+     */
+    private static final long WARM_SPAN_NS = 2_000_000_000L;
+    /**
+     * Idle connections kept on hand beyond that, opened as sends take them: as many as arrive in this
+     * span, so a growing load finds a connection ready while the next ones connect.
+     */
+    private static final long SPARE_SPAN_NS = 200_000_000L;
+    private static final int MIN_SPARE = 2;
     // The first send is scheduled a little after the schedule is computed, so that it is not already late.
     private static final long START_DELAY_NS = 1_000_000;
 
@@ -82,6 +91,7 @@ public final class LoadGenerator {
         }
         AtomicReference<RuntimeException> listenerFailure = new AtomicReference<>();
         Sending sending;
+        PoolStats connections;
         try (StreamingClient client = new StreamingClient(target, params)) {
             sending = new Sending(client, supply, warmupRequests, measuredRequests, params, record -> {
                 // a failing listener must not stop the run (or, closed loop, leave a stream never freed)
@@ -100,6 +110,7 @@ public final class LoadGenerator {
             }
             // every request ends: by its response, its failure, or its timeout
             CompletableFuture.allOf(sending.pending.toArray(CompletableFuture[]::new)).join();
+            connections = client.poolStats();
         }
         if (listenerFailure.get() != null) {
             throw new IllegalStateException("the LoadListener failed; the run completed but its progress reports may be"
@@ -118,7 +129,7 @@ public final class LoadGenerator {
                 end = end == RequestRecord.NONE ? r.doneNs() : Math.max(end, r.doneNs());
             }
         }
-        return new LoadResult(records, start, end, sending.stop());
+        return new LoadResult(records, start, end, sending.stop(), connections);
     }
 
     /** The state of one run's sending loop; used by the calling thread, except for the completion hooks. */
@@ -132,6 +143,7 @@ public final class LoadGenerator {
         private final StopConditions conditions;
         private final LoadListener listener;
         private final AtomicInteger failures = new AtomicInteger();
+        private final Pacer pacer = new Pacer();
         private long t0;
         private int sent;
         private int measuredSent;
@@ -157,6 +169,7 @@ public final class LoadGenerator {
             planned = offsets.length;
             Semaphore slots = profile instanceof ArrivalProfile.Capped capped
                     ? new Semaphore(capped.maxConcurrency(), true) : null;
+            client.warm(arrivalsWithin(offsets, WARM_SPAN_NS), Math.max(MIN_SPARE, arrivalsWithin(offsets, SPARE_SPAN_NS)));
             t0 = System.nanoTime() + START_DELAY_NS;
             for (int i = 0; i < offsets.length && supply.hasNext(); i++) {
                 long intendedNs = t0 + offsets[i];
@@ -164,7 +177,7 @@ public final class LoadGenerator {
                     return;
                 }
                 Next next = prepareNext(offsets[i] < warmupNs);
-                waitUntil(intendedNs);
+                pacer.waitUntil(intendedNs);
                 if (stopsBefore(System.nanoTime())) {
                     return;
                 }
@@ -185,6 +198,7 @@ public final class LoadGenerator {
         void closedLoop(int streams) {
             // each element is one free stream, carrying the moment it became free
             LinkedBlockingQueue<Long> freeStreams = new LinkedBlockingQueue<>();
+            client.warm(streams, 0);
             t0 = System.nanoTime();
             for (int s = 0; s < streams; s++) {
                 freeStreams.add(t0);
@@ -206,6 +220,14 @@ public final class LoadGenerator {
                         .whenComplete((r, e) -> freeStreams.add(r.doneNs()));
             }
             stoppedNs = System.nanoTime();
+        }
+
+        private static int arrivalsWithin(long[] offsets, long spanNs) {
+            int n = 0;
+            while (n < offsets.length && offsets[n] < spanNs) {
+                n++;
+            }
+            return Math.max(1, n);
         }
 
         /**
@@ -307,20 +329,6 @@ public final class LoadGenerator {
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private static void waitUntil(long targetNs) {
-        while (true) {
-            long remaining = targetNs - System.nanoTime();
-            if (remaining <= 0) {
-                return;
-            }
-            if (remaining > SPIN_NS) {
-                LockSupport.parkNanos(remaining - SPIN_NS);
-            } else {
-                Thread.onSpinWait();
             }
         }
     }

@@ -1,5 +1,7 @@
 package io.servebench.load;
 
+import io.servebench.http.PoolStats;
+
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -14,12 +16,15 @@ import java.util.Optional;
  * @param measuredEndNs    the latest {@code doneNs} of a measured request, failed ones included,
  *                         {@link RequestRecord#NONE} when there was none: the end of the measurement window
  * @param stop             why sending ended
+ * @param connections      what the connection pool did: sends that waited for a connection, connect failures
  */
-public record LoadResult(List<RequestRecord> records, long measuredStartNs, long measuredEndNs, Stop stop) {
+public record LoadResult(List<RequestRecord> records, long measuredStartNs, long measuredEndNs, Stop stop,
+                         PoolStats connections) {
 
     public LoadResult {
         records = List.copyOf(records);
         Objects.requireNonNull(stop, "stop");
+        Objects.requireNonNull(connections, "connections");
     }
 
     /** Why a run stopped sending. */

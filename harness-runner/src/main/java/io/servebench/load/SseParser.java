@@ -28,8 +28,8 @@ public final class SseParser {
 
         /**
          * The same event as its UTF-8 bytes, which is what the parser calls: a listener that can work on
-         * bytes overrides this to skip decoding. The array is the parser's own buffer, valid only during
-         * the call. By default the bytes are decoded (malformed sequences replaced) and passed on.
+         * bytes overrides this to skip decoding. The array (the parser's buffer or the caller's input) is valid
+         * only during the call. By default the bytes are decoded (malformed sequences replaced) and passed on.
          */
         default void onEvent(byte[] data, int offset, int length) {
             onEvent(new String(data, offset, length, StandardCharsets.UTF_8));
@@ -49,6 +49,12 @@ public final class SseParser {
     private boolean eventHasData;
     private int eventBytes;
     private boolean previousWasCr;
+    /** The input of the {@link #feed} in progress. */
+    private byte[] input;
+    /** A pending event's single data line, still where it lies in {@link #input}. */
+    private boolean sliced;
+    private int sliceOffset;
+    private int sliceLength;
 
     public SseParser() {
         this(DEFAULT_MAX_EVENT_BYTES);
@@ -69,33 +75,61 @@ public final class SseParser {
      * @throws MalformedStreamException when an event grows beyond the size limit
      */
     public void feed(ByteBuffer bytes, Listener listener) {
-        int position = bytes.position();
-        int limit = bytes.limit();
-        while (position < limit) {
-            if (previousWasCr) {
-                previousWasCr = false;
-                if (bytes.get(position) == '\n') {
-                    // second half of a \r\n whose \r already ended the line
-                    position++;
-                    continue;
+        if (bytes.hasArray()) {
+            feed(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining(), listener);
+        } else {
+            byte[] copy = new byte[bytes.remaining()];
+            bytes.duplicate().get(copy);
+            feed(copy, 0, copy.length, listener);
+        }
+        bytes.position(bytes.limit());
+    }
+
+    /**
+     * Parses {@code length} bytes of {@code bytes} from {@code offset} and hands each event they complete
+     * to {@code listener} before returning.
+     *
+     * @throws MalformedStreamException when an event grows beyond the size limit
+     */
+    public void feed(byte[] bytes, int offset, int length, Listener listener) {
+        int position = offset;
+        int limit = offset + length;
+        input = bytes;
+        try {
+            while (position < limit) {
+                if (previousWasCr) {
+                    previousWasCr = false;
+                    if (bytes[position] == '\n') {
+                        // second half of a \r\n whose \r already ended the line
+                        position++;
+                        continue;
+                    }
                 }
+                int end = position;
+                byte b = 0;
+                while (end < limit && (b = bytes[end]) != '\n' && b != '\r') {
+                    end++;
+                }
+                if (end == limit) {
+                    appendToLine(bytes, position, end - position);
+                    break;
+                }
+                previousWasCr = b == '\r';
+                if (lineLength == 0) {
+                    // the whole line is in this input: read it where it lies
+                    countEventBytes(end - position);
+                    endLine(bytes, position, end - position, listener);
+                } else {
+                    appendToLine(bytes, position, end - position);
+                    endLine(line, 0, lineLength, listener);
+                }
+                lineLength = 0;
+                position = end + 1;
             }
-            // absolute gets and one bulk copy per line: much cheaper than a relative get per byte
-            int end = position;
-            byte b = 0;
-            while (end < limit && (b = bytes.get(end)) != '\n' && b != '\r') {
-                end++;
-            }
-            appendToLine(bytes, position, end - position);
-            if (end == limit) {
-                position = limit;
-                bytes.position(position);
-                break;
-            }
-            position = end + 1;
-            bytes.position(position);
-            previousWasCr = b == '\r';
-            endLine(listener);
+        } finally {
+            // the input is the caller's buffer, reused once this returns: a data line still pending moves here
+            keepSlice();
+            input = null;
         }
     }
 
@@ -104,36 +138,49 @@ public final class SseParser {
         return lineLength > 0 || eventHasData;
     }
 
-    private void appendToLine(ByteBuffer bytes, int offset, int length) {
+    private void appendToLine(byte[] bytes, int offset, int length) {
+        countEventBytes(length);
+        if (lineLength + length > line.length) {
+            line = Arrays.copyOf(line, Math.max(line.length * 2, lineLength + length));
+        }
+        System.arraycopy(bytes, offset, line, lineLength, length);
+        lineLength += length;
+    }
+
+    private void countEventBytes(int length) {
         eventBytes += length;
         if (eventBytes > maxEventBytes) {
             throw new MalformedStreamException("an SSE event exceeds " + maxEventBytes + " bytes without ending");
         }
-        if (lineLength + length > line.length) {
-            line = Arrays.copyOf(line, Math.max(line.length * 2, lineLength + length));
-        }
-        bytes.get(offset, line, lineLength, length);
-        lineLength += length;
     }
 
-    private void endLine(Listener listener) {
+    private void endLine(byte[] l, int offset, int length, Listener listener) {
         eventBytes++;
-        if (lineLength == 0) {
+        if (length == 0) {
             dispatch(listener);
             return;
         }
-        if (line[0] != ':' && isDataField()) {
-            int valueStart = lineLength > 4 ? 5 : 4;
-            if (valueStart < lineLength && line[valueStart] == ' ') {
+        if (l[offset] != ':' && isDataField(l, offset, length)) {
+            int valueStart = length > 4 ? 5 : 4;
+            if (valueStart < length && l[offset + valueStart] == ' ') {
                 valueStart++;
             }
-            if (eventHasData) {
-                appendToData(NEWLINE, 0, 1);
+            int from = offset + valueStart;
+            int valueLength = length - valueStart;
+            if (!eventHasData && l == input) {
+                // the usual event, one data line: handed over from the input itself if the event ends in it
+                sliceOffset = from;
+                sliceLength = valueLength;
+                sliced = true;
+            } else {
+                keepSlice();
+                if (eventHasData) {
+                    appendToData(NEWLINE, 0, 1);
+                }
+                appendToData(l, from, valueLength);
             }
-            appendToData(line, valueStart, lineLength - valueStart);
             eventHasData = true;
         }
-        lineLength = 0;
     }
 
     private void appendToData(byte[] bytes, int offset, int length) {
@@ -144,10 +191,18 @@ public final class SseParser {
         dataLength += length;
     }
 
+    /** Copies a data line still read from the input into the event's own buffer. */
+    private void keepSlice() {
+        if (sliced) {
+            sliced = false;
+            appendToData(input, sliceOffset, sliceLength);
+        }
+    }
+
     /** The field name is {@code data}: the line is exactly {@code data} or starts with {@code data:}. */
-    private boolean isDataField() {
-        return lineLength >= 4 && line[0] == 'd' && line[1] == 'a' && line[2] == 't' && line[3] == 'a'
-                && (lineLength == 4 || line[4] == ':');
+    private static boolean isDataField(byte[] l, int offset, int length) {
+        return length >= 4 && l[offset] == 'd' && l[offset + 1] == 'a' && l[offset + 2] == 't' && l[offset + 3] == 'a'
+                && (length == 4 || l[offset + 4] == ':');
     }
 
     private void dispatch(Listener listener) {
@@ -155,9 +210,14 @@ public final class SseParser {
         if (!eventHasData) {
             return;
         }
+        eventHasData = false;
+        if (sliced) {
+            sliced = false;
+            listener.onEvent(input, sliceOffset, sliceLength);
+            return;
+        }
         int length = dataLength;
         dataLength = 0;
-        eventHasData = false;
         listener.onEvent(data, 0, length);
     }
 }

@@ -33,6 +33,7 @@ public final class StreamAccumulator implements SseParser.Listener {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_QUOTED_CHARS = 120;
+    private static final int DEFAULT_CAPACITY = 64;
 
     private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
 
@@ -48,9 +49,9 @@ public final class StreamAccumulator implements SseParser.Listener {
 
     private long firstTokenNs = RequestRecord.NONE;
     private long firstContentNs = RequestRecord.NONE;
-    private long[] eventTimesNs = new long[64];
-    private int[] usageTokens = new int[64];
-    private int[] counterTokens = new int[64];
+    private long[] eventTimesNs;
+    private int[] usageTokens;
+    private int[] counterTokens;
     private int events;
     private boolean everyEventHadUsage = true;
     private int attributedCompletionTokens;
@@ -62,7 +63,20 @@ public final class StreamAccumulator implements SseParser.Listener {
 
     /** @param counter counts an event's tokens when the server sends no continuous usage */
     public StreamAccumulator(DeltaTokenCounter counter) {
+        this(counter, DEFAULT_CAPACITY);
+    }
+
+    /**
+     * @param counter        counts an event's tokens when the server sends no continuous usage
+     * @param expectedEvents how many token events to make room for (e.g. the request's {@code max_tokens}):
+     *                       a response of exactly that many hands its arrays to the record without a copy
+     */
+    public StreamAccumulator(DeltaTokenCounter counter, int expectedEvents) {
         this.counter = Objects.requireNonNull(counter, "counter");
+        int capacity = Math.max(1, expectedEvents);
+        this.eventTimesNs = new long[capacity];
+        this.usageTokens = new int[capacity];
+        this.counterTokens = new int[capacity];
         this.countsText = counter != DeltaTokenCounter.ONE_PER_EVENT;
         this.scan = new ChunkScan(countsText);
     }
@@ -115,11 +129,11 @@ public final class StreamAccumulator implements SseParser.Listener {
 
     /**
      * Interprets one SSE event's data given as UTF-8 bytes, with the same outcome as
-     * {@link #onEvent(String)} on their decoding: an ordinary chunk is scanned straight from the bytes,
-     * with no {@code String} made unless a {@link DeltaTokenCounter} other than
-     * {@link DeltaTokenCounter#ONE_PER_EVENT} needs the text; anything else (not valid UTF-8, not an
-     * object, invalid JSON, an error payload) is decoded and takes the {@code String} path, which words
-     * every failure.
+     * {@link #onEvent(String)} on their decoding: an ordinary chunk is scanned straight from the bytes
+     * ({@link ChunkScan#scan(byte[], int, int)}), with nothing allocated unless a {@link DeltaTokenCounter}
+     * other than {@link DeltaTokenCounter#ONE_PER_EVENT} needs the text; anything else (not valid UTF-8,
+     * not an object, invalid JSON, an error payload, a form the byte scan leaves to Jackson) is decoded and
+     * takes the {@code String} path, which words every failure.
      */
     @Override
     public void onEvent(byte[] data, int offset, int length) {
@@ -141,17 +155,9 @@ public final class StreamAccumulator implements SseParser.Listener {
             done = true;
             return;
         }
-        // '{' then a non-zero byte: no byte-order mark and none of the zero patterns by which Jackson
-        // would take the bytes for UTF-16 or UTF-32; valid UTF-8 decodes in Jackson as in String
-        if (data[start] == '{' && (end - start < 2 || data[start + 1] != 0) && Utf8.isValid(data, start, end)) {
-            try (JsonParser p = JSON.getFactory().createParser(data, start, end - start)) {
-                if (scan.scan(p) && !scan.mayBeError()) {
-                    apply();
-                    return;
-                }
-            } catch (IOException e) {
-                // worded by the String path below
-            }
+        if (data[start] == '{' && Utf8.isValid(data, start, end) && scan.scan(data, start, end) && !scan.mayBeError()) {
+            apply();
+            return;
         }
         onEvent(new String(data, offset, length, StandardCharsets.UTF_8));
     }
@@ -197,14 +203,14 @@ public final class StreamAccumulator implements SseParser.Listener {
      */
     public RequestRecord toRecord(long id, boolean warmup, long intendedNs, long sentNs, long doneNs,
                                   int clientPromptTokens, int httpStatus, String failure) {
-        long[] times = Arrays.copyOf(eventTimesNs, events);
+        long[] times = exactly(eventTimesNs);
         int[] tokens;
         TokenSource eventSource;
         if (events > 0 && everyEventHadUsage) {
-            tokens = Arrays.copyOf(usageTokens, events);
+            tokens = exactly(usageTokens);
             eventSource = TokenSource.CONTINUOUS_USAGE;
         } else {
-            tokens = Arrays.copyOf(counterTokens, events);
+            tokens = exactly(counterTokens);
             eventSource = counter.source();
         }
         int outputTokens;
@@ -220,6 +226,15 @@ public final class StreamAccumulator implements SseParser.Listener {
         return new RequestRecord(id, warmup, intendedNs, sentNs, firstTokenNs, firstContentNs, endNs, doneNs,
                 promptTokens >= 0 ? promptTokens : clientPromptTokens, outputTokens, outputSource, times, tokens,
                 eventSource, eventsPerReadMax, coalescedEvents, httpStatus, failure != null ? failure : error);
+    }
+
+    // the record owns what it is given: this accumulator must not be fed after toRecord
+    private long[] exactly(long[] a) {
+        return a.length == events ? a : Arrays.copyOf(a, events);
+    }
+
+    private int[] exactly(int[] a) {
+        return a.length == events ? a : Arrays.copyOf(a, events);
     }
 
     /** Records what the last scanned chunk says. */

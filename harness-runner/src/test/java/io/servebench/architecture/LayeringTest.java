@@ -23,7 +23,7 @@ class LayeringTest {
 
     /** The layers from top to bottom: each may import the ones after it, never one before it. */
     static final List<String> LAYERS = List.of("cli", "loadcheck", "runner", "plan", "study", "engine", "metrics", "load",
-            "workload");
+            "workload", "http");
 
     /** Entry points beside the command line: the annotation processor, which javac loads. */
     static final List<String> ENTRY_POINTS = List.of("processor");

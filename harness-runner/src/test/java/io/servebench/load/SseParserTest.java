@@ -65,6 +65,16 @@ class SseParserTest {
     }
 
     @Test
+    void aDataLinePendingAtTheEndOfAReadSurvivesTheReadBufferBeingReused() {
+        byte[] buffer = "data: {\"a\":1}\n".getBytes(StandardCharsets.UTF_8);
+        parser.feed(buffer, 0, buffer.length, events::add);
+        java.util.Arrays.fill(buffer, (byte) 'x');
+        byte[] rest = "\ndata: b\n\n".getBytes(StandardCharsets.UTF_8);
+        parser.feed(rest, 0, rest.length, events::add);
+        assertThat(events).containsExactly("{\"a\":1}", "b");
+    }
+
+    @Test
     void anEventSplitAcrossReadsIsDispatchedOnlyWhenComplete() {
         feed("data: {\"choices\":");
         assertThat(events).isEmpty();

@@ -88,7 +88,7 @@ final class Connection {
         }
         StreamResponse stream = adapter.stream();
         try {
-            send(stream.nextWrite());
+            send(stream.nextWrite(server.writeBuffer(), server.scratchBuffer()));
             if (stream.hasNextWrite()) {
                 server.schedule(stream.nextDueNs(), this);
             }
@@ -239,7 +239,8 @@ final class Connection {
             channel.write(bytes);
         }
         if (bytes.hasRemaining()) {
-            out.add(bytes);
+            // the bytes may be the loop's reusable buffer: what waits for the socket gets its own copy
+            out.add(ByteBuffer.allocate(bytes.remaining()).put(bytes).flip());
             key.interestOps(key.interestOps() | SelectionKey.OP_WRITE);
         } else {
             drained(System.nanoTime());

@@ -26,9 +26,16 @@ final class RequestTruth {
         this.receivedNs = receivedNs;
     }
 
+    /** @param completionTokens the tokens the response will carry: at most that many events are recorded */
     synchronized void respond(int status, int completionTokens) {
         this.httpStatus = status;
         this.completionTokens = completionTokens;
+        if (completionTokens > writtenNs.length) {
+            // sized once, so that a long response does not regrow (and leave garbage) event by event
+            writtenNs = Arrays.copyOf(writtenNs, completionTokens);
+            tokens = Arrays.copyOf(tokens, completionTokens);
+            reasoning = Arrays.copyOf(reasoning, completionTokens);
+        }
     }
 
     synchronized void eventWritten(long nowNs, int eventTokens, boolean isReasoning) {

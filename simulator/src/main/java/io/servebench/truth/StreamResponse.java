@@ -15,12 +15,16 @@ final class StreamResponse {
     private static final String DONE = "data: [DONE]\n\n";
     private static final String LAST_CHUNK = "0\r\n\r\n";
     private static final String TOKEN_TEXT = " tok";
+    private static final String DATA = "data: ";
+    private static final String END_OF_EVENT = "\n\n";
 
     private final Script script;
     private final boolean chat;
     private final String jsonId;
     private final long created = Instant.now().getEpochSecond();
     private final RequestTruth truth;
+    /** The start of every chunk's JSON, up to the fields of the choice: the same for every event. */
+    private final byte[] prefix;
     private final int promptTokens;
     private final int[] eventTokens;
     private final boolean[] eventReasoning;
@@ -69,6 +73,7 @@ final class StreamResponse {
         firstDueNs = receivedNs + script.ttft().toNanos();
         gapNs = script.gap().toNanos();
         stallNs = script.stall().appliesTo(arrival) ? script.stall().length().toNanos() : 0;
+        prefix = prefixText().getBytes(StandardCharsets.US_ASCII);
         truth.respond(200, tokens);
     }
 
@@ -81,7 +86,7 @@ final class StreamResponse {
         if (!script.roleChunk() || !chat) {
             return ByteBuffer.wrap(headBytes);
         }
-        byte[] role = chunk(dataLine(prefix() + "\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,"
+        byte[] role = chunk(dataLine(prefixText() + "\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,"
                 + "\"finish_reason\":null}]}"));
         ByteBuffer b = ByteBuffer.allocate(headBytes.length + role.length);
         return b.put(headBytes).put(role).flip();
@@ -103,29 +108,34 @@ final class StreamResponse {
         return firstEvent >= script.stall().afterEvent() ? at + stallNs : at;
     }
 
-    /** The bytes of the next write; its events count as queued until {@link #flushed} stamps them. */
-    ByteBuffer nextWrite() {
+    /**
+     * The bytes of the next write, laid out in {@code out} (cleared first) with {@code scratch} as working
+     * space; the view is valid until either changes. Its events count as queued until {@link #flushed}
+     * stamps them.
+     */
+    ByteBuffer nextWrite(AsciiBytes out, AsciiBytes scratch) {
+        out.clear();
         int from = nextWrite * script.eventsPerWrite();
         int to = Math.min(eventLimit, from + script.eventsPerWrite());
         nextWrite++;
-        StringBuilder sb = new StringBuilder(256 * (to - from + 2));
         for (int e = from; e < to; e++) {
             cumulativeTokens += eventTokens[e];
-            appendChunk(sb, dataLine(tokenEvent(e)));
+            tokenEvent(e, scratch.clear().append(DATA));
+            appendChunk(out, scratch.append(END_OF_EVENT));
         }
         queuedEvents = to;
         boolean last = nextWrite == writeCount;
         if (last && !(script.failure() instanceof Script.Failure.CloseAfter)) {
             if (script.failure() instanceof Script.Failure.ErrorPayload p) {
-                appendChunk(sb, dataLine("{\"error\":{\"object\":\"error\",\"message\":\"" + jsonEscape(p.message())
-                        + "\",\"type\":\"InternalServerError\",\"code\":500}}"));
+                appendChunk(out, scratch.clear().append(dataLine("{\"error\":{\"object\":\"error\",\"message\":\""
+                        + jsonEscape(p.message()) + "\",\"type\":\"InternalServerError\",\"code\":500}}")));
             } else if (script.usage() != Script.Usage.NONE) {
-                appendChunk(sb, dataLine(usageChunk()));
+                appendChunk(out, scratch.clear().append(dataLine(usageChunk())));
             }
-            appendChunk(sb, DONE);
-            sb.append(LAST_CHUNK);
+            appendChunk(out, scratch.clear().append(DONE));
+            out.append(LAST_CHUNK);
         }
-        return ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.UTF_8));
+        return out.view();
     }
 
     /** Whether the response's last write has been queued. */
@@ -158,22 +168,31 @@ final class StreamResponse {
         return truth;
     }
 
-    private String tokenEvent(int e) {
-        String text = TOKEN_TEXT.repeat(eventTokens[e]);
+    private void tokenEvent(int e, AsciiBytes sb) {
         boolean lastEvent = e == eventTokens.length - 1;
-        String finish = lastEvent ? "\"length\"" : "null";
-        StringBuilder sb = new StringBuilder(256).append(prefix());
+        sb.append(prefix);
         if (chat) {
-            sb.append("\"delta\":{\"").append(eventReasoning[e] ? "reasoning_content" : "content").append("\":\"")
-                    .append(text).append("\"}");
+            sb.append("\"delta\":{\"").append(eventReasoning[e] ? "reasoning_content" : "content").append("\":\"");
+            appendText(sb, eventTokens[e]);
+            sb.append("\"}");
         } else {
-            sb.append("\"text\":\"").append(text).append('"');
+            sb.append("\"text\":\"");
+            appendText(sb, eventTokens[e]);
+            sb.append('"');
         }
-        sb.append(",\"logprobs\":null,\"finish_reason\":").append(finish).append("}]");
+        sb.append(",\"logprobs\":null,\"finish_reason\":").append(lastEvent ? "\"length\"" : "null").append("}]");
         if (script.usage() == Script.Usage.CONTINUOUS) {
-            sb.append(',').append(usageJson());
+            sb.append(",\"usage\":{\"prompt_tokens\":").append(promptTokens).append(",\"total_tokens\":")
+                    .append(promptTokens + cumulativeTokens).append(",\"completion_tokens\":").append(cumulativeTokens)
+                    .append("}");
         }
-        return sb.append('}').toString();
+        sb.append('}');
+    }
+
+    private static void appendText(AsciiBytes sb, int tokens) {
+        for (int i = 0; i < tokens; i++) {
+            sb.append(TOKEN_TEXT);
+        }
     }
 
     /** The usage-only chunk that ends a stream: {@code "choices": []}. */
@@ -183,7 +202,7 @@ final class StreamResponse {
                 + ",\"model\":\"" + TruthServer.MODEL + "\",\"choices\":[]," + usageJson() + "}";
     }
 
-    private String prefix() {
+    private String prefixText() {
         return chat
                 ? "{\"id\":\"chatcmpl-" + jsonId + "\",\"object\":\"chat.completion.chunk\",\"created\":" + created
                         + ",\"model\":\"" + TruthServer.MODEL + "\",\"choices\":[{\"index\":0,"
@@ -210,6 +229,10 @@ final class StreamResponse {
     private static void appendChunk(StringBuilder sb, String data) {
         // the chunk size counts bytes; the payload is ASCII apart from escaped ids, which jsonEscape keeps ASCII
         sb.append(Integer.toHexString(data.length())).append("\r\n").append(data).append("\r\n");
+    }
+
+    private static void appendChunk(AsciiBytes out, AsciiBytes data) {
+        out.appendHex(data.length()).append("\r\n").append(data).append("\r\n");
     }
 
     private static byte[] chunk(String data) {

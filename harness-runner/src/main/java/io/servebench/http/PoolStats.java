@@ -1,0 +1,22 @@
+package io.servebench.http;
+
+/**
+ * What the connection pool did over a client's life: how often a send could not go out at once, and
+ * why, so that a report can name the cause of schedule lag.
+ *
+ * @param maxConnections   the pool's limit
+ * @param peakOpen         the most connections open (or opening) at once
+ * @param opened           connections that were established
+ * @param openedAhead      connections opened during the run, ahead of need, to keep spare ones idle
+ * @param connectFailures  connection attempts that failed (refused, timed out, out of files or ports, TLS)
+ * @param firstConnectFailure the first of those failures as {@code kind: detail}, {@code null} if none
+ * @param sendsOnNewConnection sends that found no idle connection and waited for a new one to open
+ * @param sendsAtLimit     sends that found every connection busy at the limit and waited for one to free up
+ * @param retired          idle connections closed and replaced before the server's keep-alive timeout could
+ *                         close them under a send
+ * @param closedByServer   idle connections the server closed
+ */
+public record PoolStats(int maxConnections, int peakOpen, long opened, long openedAhead, long connectFailures,
+                        String firstConnectFailure, long sendsOnNewConnection, long sendsAtLimit, long retired,
+                        long closedByServer) {
+}
