@@ -146,10 +146,11 @@ final class Connection {
 
     private void established() {
         establishedNs = System.nanoTime();
+        Exchange next = pool.connected(this);
+        // after the pool counted it, so that a warm-up waiting on the latch sees it
         if (warmed != null) {
             warmed.countDown();
         }
-        Exchange next = pool.connected(this);
         if (next != null) {
             writeFromLoop(next);
         }
