@@ -1,6 +1,7 @@
 package io.servebench.cli;
 
 import io.servebench.loadcheck.LoadCheck;
+import io.servebench.runner.ClientWarmup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -53,6 +54,7 @@ public final class LoadCheckCommand implements Callable<Integer> {
         }
         LoadCheck check = new LoadCheck(rate, concurrency, tokens, seconds(durationSeconds), seconds(warmupSeconds),
                 millis(ttftMs), millis(gapMs));
+        ClientWarmup.once(spec.commandLine().getOut());
         check.run().print(spec.commandLine().getOut());
         return 0;
     }

@@ -18,6 +18,8 @@ public final class ServerMetricsDelta {
 
     private static final List<String> PREFIXES = List.of("vllm:", "sglang:");
     private static final String TTFT = "time_to_first_token_seconds";
+    /** The simulated engine's lateness histogram (its own name: no real engine has it). */
+    private static final String SIM_LATENESS = "servebench:sim_delivery_lateness_seconds";
 
     private ServerMetricsDelta() {
     }
@@ -43,6 +45,7 @@ public final class ServerMetricsDelta {
         delta(before, after, "prompt_tokens_total").ifPresent(v -> out.put(ServerMetric.PROMPT_TOKENS.id(), v));
         delta(before, after, "generation_tokens_total").ifPresent(v -> out.put(ServerMetric.GENERATION_TOKENS.id(), v));
         ttft(before, after, out);
+        lateness(before, after, out);
         return out;
     }
 
@@ -62,17 +65,36 @@ public final class ServerMetricsDelta {
         quantile(buckets, 0.99).ifPresent(v -> out.put(ServerMetric.TTFT_P99.id(), 1000 * v));
     }
 
+    private static void lateness(PrometheusSnapshot before, PrometheusSnapshot after, Map<String, Double> out) {
+        TreeMap<Double, Double> buckets = bucketDelta(before, after, SIM_LATENESS);
+        if (buckets.isEmpty() || !(buckets.lastEntry().getValue() > 0)) {
+            return;
+        }
+        double total = buckets.lastEntry().getValue();
+        Double onTime = buckets.get(ServerMetric.LATE_MS / 1000);
+        if (onTime != null) {
+            out.put(ServerMetric.DELIVERY_LATE_SHARE.id(), (total - onTime) / total);
+        }
+        quantile(buckets, 0.99).ifPresent(v -> out.put(ServerMetric.DELIVERY_LATENESS_P99.id(), 1000 * v));
+    }
+
     private static TreeMap<Double, Double> bucketDelta(PrometheusSnapshot before, PrometheusSnapshot after) {
         for (String prefix : PREFIXES) {
-            TreeMap<Double, Double> a = after.buckets(prefix + TTFT);
-            if (!a.isEmpty()) {
-                TreeMap<Double, Double> b = before.buckets(prefix + TTFT);
-                TreeMap<Double, Double> d = new TreeMap<>();
-                a.forEach((le, count) -> d.put(le, count - b.getOrDefault(le, 0.0)));
+            TreeMap<Double, Double> d = bucketDelta(before, after, prefix + TTFT);
+            if (!d.isEmpty()) {
                 return d;
             }
         }
         return new TreeMap<>();
+    }
+
+    /** The growth of each cumulative bucket of histogram {@code name}; empty when the after-scrape lacks it. */
+    private static TreeMap<Double, Double> bucketDelta(PrometheusSnapshot before, PrometheusSnapshot after, String name) {
+        TreeMap<Double, Double> a = after.buckets(name);
+        TreeMap<Double, Double> b = before.buckets(name);
+        TreeMap<Double, Double> d = new TreeMap<>();
+        a.forEach((le, count) -> d.put(le, count - b.getOrDefault(le, 0.0)));
+        return d;
     }
 
     /**

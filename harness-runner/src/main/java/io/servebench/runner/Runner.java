@@ -134,6 +134,9 @@ public final class Runner {
         out.printf("ServeBench %s: %d trials, %d server starts%s, results in %s%n", ServeBenchVersion.get(),
                 plan.trials().size(), PlanPrinter.serverStarts(plan, options), options.simulate() ? " (simulated)" : "", dir);
 
+        if (!plan.trials().isEmpty()) {
+            ClientWarmup.once(out);
+        }
         TrialOutcomes outcomes = new TrialOutcomes();
         // Ctrl-C or SIGTERM mid-run still leaves reports of every finished trial (the journal has them anyway).
         AtomicReference<RunResult> reported = new AtomicReference<>();

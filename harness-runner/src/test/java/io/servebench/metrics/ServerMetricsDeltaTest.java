@@ -59,6 +59,22 @@ class ServerMetricsDeltaTest {
     }
 
     @Test
+    void theSimulatedEnginesLatenessHistogramGivesTheLateShareAndP99() {
+        String name = "servebench:sim_delivery_lateness_seconds";
+        PrometheusSnapshot before = PrometheusSnapshot.parse(name + "_bucket{model_name=\"m\",le=\"0.001\"} 50.0\n"
+                + name + "_bucket{model_name=\"m\",le=\"0.01\"} 50.0\n" + name + "_bucket{model_name=\"m\",le=\"+Inf\"} 50.0\n");
+        PrometheusSnapshot after = PrometheusSnapshot.parse(name + "_bucket{model_name=\"m\",le=\"0.001\"} 140.0\n"
+                + name + "_bucket{model_name=\"m\",le=\"0.01\"} 150.0\n" + name + "_bucket{model_name=\"m\",le=\"+Inf\"} 150.0\n");
+        Map<String, Double> d = ServerMetricsDelta.between(before, after);
+        // 100 writes in the repetition, 10 of them between 1 and 10 ms late: rank 99 is 9/10 into that bucket
+        assertThat(d.get(ServerMetric.DELIVERY_LATE_SHARE.id())).isCloseTo(0.10, within(1e-12));
+        assertThat(d.get(ServerMetric.DELIVERY_LATENESS_P99.id())).isCloseTo(1 + 9 * 0.9, within(1e-9));
+        // a real engine has no such histogram: absent
+        assertThat(ServerMetricsDelta.between(PrometheusSnapshot.parse(BEFORE), PrometheusSnapshot.parse(AFTER)))
+                .doesNotContainKeys(ServerMetric.DELIVERY_LATE_SHARE.id(), ServerMetric.DELIVERY_LATENESS_P99.id());
+    }
+
+    @Test
     void ratiosWithoutADenominatorAreAbsent() {
         Map<String, Double> d = ServerMetricsDelta.between(PrometheusSnapshot.parse(AFTER), PrometheusSnapshot.parse(AFTER));
         assertThat(d).doesNotContainKeys(ServerMetric.SPEC_DECODE_ACCEPTANCE_RATE.id(),

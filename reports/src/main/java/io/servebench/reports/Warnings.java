@@ -3,6 +3,7 @@ package io.servebench.reports;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
+import io.servebench.results.ServerMetric;
 import io.servebench.results.Stat;
 
 import java.util.ArrayList;
@@ -25,8 +26,11 @@ final class Warnings {
     /** Schedule lag P99 above which the load generator did not keep its schedule, ms. */
     public static final double SCHEDULE_LAG_P99_MS = 1.0;
 
+    /** Share of a simulated engine's token events written over {@link ServerMetric#LATE_MS} late that is flagged. */
+    public static final double LATE_DELIVERY_SHARE = 0.01;
+
     /** What a warning is about. */
-    public enum Kind { COALESCED_EVENTS, RATE_SHORTFALL, SCHEDULE_LAG, ERRORS }
+    public enum Kind { COALESCED_EVENTS, RATE_SHORTFALL, SCHEDULE_LAG, LATE_DELIVERY, ERRORS }
 
     /**
      * One warning.
@@ -55,6 +59,7 @@ final class Warnings {
         coalesced(reps, words).ifPresent(out::add);
         rateShortfall(trial, reps, words).ifPresent(out::add);
         scheduleLag(reps, words).ifPresent(out::add);
+        lateDelivery(reps, words).ifPresent(out::add);
         errors(reps, words).ifPresent(out::add);
         return List.copyOf(out);
     }
@@ -124,6 +129,20 @@ final class Warnings {
         }
         return java.util.Optional.of(new Warning(Kind.SCHEDULE_LAG, words.text("warning.scheduleLag",
                 Numbers.format(worst), SCHEDULE_LAG_P99_MS)));
+    }
+
+    private static java.util.Optional<Warning> lateDelivery(List<RepetitionResult> reps, Messages words) {
+        double share = 0;
+        double p99 = 0;
+        for (RepetitionResult r : reps) {
+            share = Math.max(share, r.serverMetrics().getOrDefault(ServerMetric.DELIVERY_LATE_SHARE.id(), 0.0));
+            p99 = Math.max(p99, r.serverMetrics().getOrDefault(ServerMetric.DELIVERY_LATENESS_P99.id(), 0.0));
+        }
+        if (share <= LATE_DELIVERY_SHARE) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(new Warning(Kind.LATE_DELIVERY, words.text("warning.lateDelivery", 100 * share,
+                ServerMetric.LATE_MS, Numbers.format(p99))));
     }
 
     private static java.util.Optional<Warning> errors(List<RepetitionResult> reps, Messages words) {

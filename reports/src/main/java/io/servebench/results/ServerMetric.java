@@ -24,7 +24,17 @@ public enum ServerMetric {
     /** Quantiles of the delta histogram, interpolated linearly within a bucket as Prometheus' histogram_quantile does. */
     TTFT_P50("ttft_p50", "Median TTFT (ms) (server)", "ms"),
     TTFT_P90("ttft_p90", "P90 TTFT (ms) (server)", "ms"),
-    TTFT_P99("ttft_p99", "P99 TTFT (ms) (server)", "ms");
+    TTFT_P99("ttft_p99", "P99 TTFT (ms) (server)", "ms"),
+    /**
+     * The simulated engine's own: the share of token events written more than {@value #LATE_MS} ms after
+     * the time its model gave them (a busy machine delays the writes, never the model).
+     */
+    DELIVERY_LATE_SHARE("delivery_late_share", "Token events written over 1 ms late (simulated engine)", "ratio"),
+    /** The simulated engine's own: P99 of how late token events were written, from its lateness histogram. */
+    DELIVERY_LATENESS_P99("delivery_lateness_p99", "P99 token delivery lateness (ms) (simulated engine)", "ms");
+
+    /** The lateness above which a simulated engine's write counts as late, ms. */
+    public static final double LATE_MS = 1.0;
 
     private final String id;
     private final String label;

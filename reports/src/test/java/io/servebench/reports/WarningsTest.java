@@ -43,6 +43,20 @@ class WarningsTest {
     }
 
     @Test
+    void aSimulatedEngineThatWroteLateIsFlaggedFromItsOwnMetric() {
+        RepetitionResult base = rep(1000, 100, 2, 7.95, 0.9, 0);
+        java.util.function.DoubleFunction<RepetitionResult> late = share -> new RepetitionResult(base.scalars(),
+                base.distributions(), base.tokenEvents(), base.coalescedEvents(), Map.of(), Map.of(),
+                Map.of(io.servebench.results.ServerMetric.DELIVERY_LATE_SHARE.id(), share,
+                        io.servebench.results.ServerMetric.DELIVERY_LATENESS_P99.id(), 4.2), List.of());
+        assertThat(kinds(trial("constant", late.apply(0.01)))).isEmpty();
+        List<Warnings.Warning> w = Warnings.of(trial("constant", late.apply(0.034)));
+        assertThat(w).extracting(Warnings.Warning::kind).containsExactly(Warnings.Kind.LATE_DELIVERY);
+        assertThat(w.get(0).message()).startsWith("The simulated engine wrote 3.4% of token events more than 1 ms after")
+                .contains("(P99 lateness 4.20 ms)");
+    }
+
+    @Test
     void aCleanBlockHasNoWarning() {
         assertThat(Warnings.of(trial("constant", rep(1000, 100, 2, 7.95, 0.9, 0)))).isEmpty();
     }

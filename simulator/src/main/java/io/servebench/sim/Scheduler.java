@@ -11,8 +11,16 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A continuous-batching scheduler in the style of vLLM V1, run by one thread that sleeps through each
- * step for the time {@link StepCostModel} gives it.
+ * A continuous-batching scheduler in the style of vLLM V1, run by one thread on the model's own clock.
+ *
+ * <p>Time is the model's, never the thread's: a step starts when the previous one ends in the model (or,
+ * when the engine was idle, at the arrival of the request that wakes it), lasts what {@link StepCostModel}
+ * gives it, and its tokens are due at its end. A request takes part in a step only if it arrived (by the
+ * engine's receive stamp) before the step began. The thread makes each step's decisions
+ * {@value #ADMISSION_GRACE_NS} ns after the step's start (so a request received just before it has been
+ * handed over) and hands the tokens over with their due time; the handlers write them then. A busy CPU
+ * that makes a write late delays that write only, which the handler records as delivery lateness; it
+ * never makes the simulated GPU slower.
  *
  * <p>Each step: (1) running requests are scheduled first, oldest first: a decoding request costs
  * 1 + k tokens of the step budget ({@code maxNumBatchedTokens}; k draft tokens with speculative decoding),
@@ -34,6 +42,12 @@ final class Scheduler implements AutoCloseable {
 
     /** Tokens per KV-cache block; prefix caching matches whole blocks. */
     static final int BLOCK_TOKENS = 16;
+    /**
+     * How long after a step's start (in the model's time) its decisions are made: a request received just
+     * before the step began has this long to reach the scheduler. Shorter than the smallest step, so the
+     * tokens are handed over before they are due.
+     */
+    static final long ADMISSION_GRACE_NS = 500_000;
 
     private final SimParams settings;
     private final SimMetrics metrics;
@@ -49,6 +63,8 @@ final class Scheduler implements AutoCloseable {
     private volatile boolean resetRequested;
     private double usedBytes;
     private long admissions;
+    /** The model's time at which the next step starts ({@link System#nanoTime()} scale). */
+    private long clockNs;
 
     Scheduler(SimParams settings) {
         this(settings, new SimMetrics());
@@ -68,6 +84,7 @@ final class Scheduler implements AutoCloseable {
                 return size() > maxBlocks;
             }
         };
+        this.clockNs = System.nanoTime();
         this.thread = new Thread(this::loop, "sim-scheduler");
         thread.setDaemon(true);
         thread.start();
@@ -115,9 +132,18 @@ final class Scheduler implements AutoCloseable {
         try {
             while (!closed) {
                 if (running.isEmpty() && waiting.isEmpty()) {
-                    waiting.add(arrivals.take());
+                    SimRequest first = arrivals.take();
+                    addWaiting(first);
+                    // idle until this arrival: the next step starts when it came in, not when this thread woke
+                    if (first.arrivalNs - clockNs > 0) {
+                        clockNs = first.arrivalNs;
+                    }
                 }
-                arrivals.drainTo(waiting);
+                sleepUntil(clockNs + ADMISSION_GRACE_NS);
+                SimRequest r;
+                while ((r = arrivals.poll()) != null) {
+                    addWaiting(r);
+                }
                 if (resetRequested) {
                     resetRequested = false;
                     prefixCache.clear();
@@ -132,11 +158,46 @@ final class Scheduler implements AutoCloseable {
         }
     }
 
+    /**
+     * Queues an arrival behind the waiting requests that arrived before it (handler threads may hand
+     * requests over out of order); preempted requests, at the front, stay first.
+     */
+    private void addWaiting(SimRequest r) {
+        java.util.Iterator<SimRequest> back = waiting.descendingIterator();
+        int after = 0;
+        while (back.hasNext()) {
+            SimRequest w = back.next();
+            if (w.preemptions > 0 || w.arrivalNs - r.arrivalNs <= 0) {
+                break;
+            }
+            after++;
+        }
+        if (after == 0) {
+            waiting.addLast(r);
+            return;
+        }
+        Deque<SimRequest> later = new ArrayDeque<>();
+        for (int i = 0; i < after; i++) {
+            later.addFirst(waiting.pollLast());
+        }
+        waiting.addLast(r);
+        waiting.addAll(later);
+    }
+
+    private static void sleepUntil(long wallNs) throws InterruptedException {
+        for (long now = System.nanoTime(); wallNs - now > 0; now = System.nanoTime()) {
+            LockSupport.parkNanos(wallNs - now);
+            if (Thread.interrupted()) {
+                throw new InterruptedException("closed while waiting for a step");
+            }
+        }
+    }
+
     private record Work(SimRequest request, int tokens, boolean prefill) {
     }
 
     private void step() throws InterruptedException {
-        long start = System.nanoTime();
+        long start = clockNs;
         List<Work> batch = new ArrayList<>();
         int budget = settings.maxNumBatchedTokens();
         int k = settings.speculativeTokens();
@@ -150,7 +211,8 @@ final class Scheduler implements AutoCloseable {
             budget -= tokens;
             batch.add(new Work(r, tokens, r.prefilling));
         }
-        while (!waiting.isEmpty() && running.size() < settings.maxNumSeqs() && budget > 0) {
+        while (!waiting.isEmpty() && running.size() < settings.maxNumSeqs() && budget > 0
+                && waiting.peekFirst().arrivalNs - start <= 0) {
             SimRequest r = waiting.peekFirst();
             int cached = settings.prefixCaching() ? cachedPrefix(r) : 0;
             int target = r.promptTokens + r.generated;
@@ -179,6 +241,11 @@ final class Scheduler implements AutoCloseable {
             batch.add(new Work(r, tokens, true));
         }
         if (batch.isEmpty()) {
+            // nothing ran: the model's clock moves on to the next arrival it waits for
+            SimRequest next = waiting.peekFirst();
+            if (next != null && next.arrivalNs - clockNs > 0) {
+                clockNs = next.arrivalNs;
+            }
             return;
         }
         long computedTokens = 0;
@@ -192,15 +259,10 @@ final class Scheduler implements AutoCloseable {
             }
         }
         long end = start + cost.stepNanos(computedTokens, contextTokens, batch.size(), drafting);
-        for (long now = System.nanoTime(); now < end && !closed; now = System.nanoTime()) {
-            LockSupport.parkNanos(end - now);
-        }
-        if (closed) {
-            throw new InterruptedException("closed during a step");
-        }
         for (Work w : batch) {
-            finishWork(w);
+            finishWork(w, end);
         }
+        clockNs = end;
     }
 
     /** Grows r's KV allocation by {@code tokens}, preempting newer requests; false when r itself was preempted. */
@@ -229,7 +291,7 @@ final class Scheduler implements AutoCloseable {
         waiting.addFirst(r);
     }
 
-    private void finishWork(Work w) {
+    private void finishWork(Work w, long dueNs) {
         SimRequest r = w.request;
         int emitted;
         if (w.prefill) {
@@ -268,7 +330,7 @@ final class Scheduler implements AutoCloseable {
             usedBytes -= r.heldBytes;
             r.heldBytes = 0;
         }
-        r.emissions.add(new SimRequest.Emission(emitted, last, null));
+        r.emissions.add(new SimRequest.Emission(emitted, last, null, dueNs));
     }
 
     private int cachedPrefix(SimRequest r) {

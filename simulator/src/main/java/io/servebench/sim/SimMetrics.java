@@ -30,6 +30,18 @@ final class SimMetrics {
     volatile int running;
     volatile int waiting;
 
+    /**
+     * Upper bounds of the delivery-lateness buckets, s: how long after its due time in the model a token
+     * event was written. Not a vLLM metric: the simulated engine's own, so a busy harness shows.
+     */
+    static final double[] LATENESS_BUCKETS = {0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.5, 1.0};
+    /** The lateness histogram's name on {@code /metrics}. */
+    static final String LATENESS = "servebench:sim_delivery_lateness_seconds";
+
+    private final AtomicLongArray latenessBuckets = new AtomicLongArray(LATENESS_BUCKETS.length);
+    private final LongAdder latenessCount = new LongAdder();
+    private final DoubleAdder latenessSum = new DoubleAdder();
+
     private final AtomicLongArray ttftBuckets = new AtomicLongArray(TTFT_BUCKETS.length);
     private final LongAdder ttftCount = new LongAdder();
     private final DoubleAdder ttftSum = new DoubleAdder();
@@ -44,6 +56,19 @@ final class SimMetrics {
         }
         ttftCount.increment();
         ttftSum.add(seconds);
+    }
+
+    /** Records one token event's write, {@code lateNs} after its due time (negative: early, counted as 0). */
+    void observeLateness(long lateNs) {
+        double seconds = Math.max(0, lateNs) / 1e9;
+        for (int i = 0; i < LATENESS_BUCKETS.length; i++) {
+            if (seconds <= LATENESS_BUCKETS[i]) {
+                latenessBuckets.incrementAndGet(i);
+                break;
+            }
+        }
+        latenessCount.increment();
+        latenessSum.add(seconds);
     }
 
     /** The exposition text for the model {@code model}. */
@@ -62,22 +87,28 @@ final class SimMetrics {
         counter(out, "vllm:spec_decode_num_drafts", "Number of spec decoding drafts.", labels, drafts.sum());
         counter(out, "vllm:spec_decode_num_draft_tokens", "Number of draft tokens.", labels, draftTokens.sum());
         counter(out, "vllm:spec_decode_num_accepted_tokens", "Number of accepted tokens.", labels, acceptedTokens.sum());
-        String name = "vllm:time_to_first_token_seconds";
-        out.append("# HELP ").append(name).append(" Histogram of time to first token in seconds.\n");
+        histogram(out, "vllm:time_to_first_token_seconds", "Histogram of time to first token in seconds.", labels,
+                TTFT_BUCKETS, ttftBuckets, ttftCount.sum(), ttftSum.sum());
+        histogram(out, LATENESS, "How long after the model's due time each token event was written, in seconds.",
+                labels, LATENESS_BUCKETS, latenessBuckets, latenessCount.sum(), latenessSum.sum());
+        return out.toString();
+    }
+
+    private static void histogram(StringBuilder out, String name, String help, String labels, double[] bounds,
+                                  AtomicLongArray buckets, long count, double sum) {
+        out.append("# HELP ").append(name).append(' ').append(help).append('\n');
         out.append("# TYPE ").append(name).append(" histogram\n");
         String labelPrefix = labels.substring(0, labels.length() - 1);
         long cumulative = 0;
-        for (int i = 0; i < TTFT_BUCKETS.length; i++) {
-            cumulative += ttftBuckets.get(i);
-            out.append(name).append("_bucket").append(labelPrefix).append(",le=\"").append(TTFT_BUCKETS[i]).append("\"} ")
+        for (int i = 0; i < bounds.length; i++) {
+            cumulative += buckets.get(i);
+            out.append(name).append("_bucket").append(labelPrefix).append(",le=\"").append(bounds[i]).append("\"} ")
                     .append(cumulative).append(".0\n");
         }
-        long count = ttftCount.sum();
         out.append(name).append("_bucket").append(labelPrefix).append(",le=\"+Inf\"} ").append(count).append(".0\n");
         out.append(name).append("_count").append(labels).append(' ').append(count).append(".0\n");
-        out.append(name).append("_sum").append(labels).append(' ').append(String.format(Locale.ROOT, "%s", ttftSum.sum()))
+        out.append(name).append("_sum").append(labels).append(' ').append(String.format(Locale.ROOT, "%s", sum))
                 .append('\n');
-        return out.toString();
     }
 
     private static void gauge(StringBuilder out, String name, String help, String labels, long value) {

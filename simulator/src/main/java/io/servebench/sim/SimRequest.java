@@ -11,14 +11,20 @@ import java.util.concurrent.LinkedBlockingQueue;
  */
 final class SimRequest {
 
-    /** What a step produced for this request: {@code tokens} new tokens, or the end, or a failure. */
-    record Emission(int tokens, boolean last, String failure) {
+    /**
+     * What a step produced for this request: {@code tokens} new tokens, or the end, or a failure, due to be
+     * written at {@code dueNs} ({@link System#nanoTime()}), the end of the step in the model's time.
+     */
+    record Emission(int tokens, boolean last, String failure, long dueNs) {
+        /** A failure, due at once. */
         static Emission failed(String why) {
-            return new Emission(0, true, why);
+            return new Emission(0, true, why, System.nanoTime());
         }
     }
 
     final String id;
+    /** When the engine received the request ({@link System#nanoTime()}): where the model's time starts for it. */
+    final long arrivalNs;
     final int promptTokens;
     /** Cumulative hash of each full {@link Scheduler#BLOCK_TOKENS}-token block of the prompt, in order. */
     final long[] blockHashes;
@@ -43,8 +49,9 @@ final class SimRequest {
     int cachedTokens;
     int preemptions;
 
-    SimRequest(String id, int promptTokens, long[] blockHashes, int outputTokens, long seed) {
+    SimRequest(String id, long arrivalNs, int promptTokens, long[] blockHashes, int outputTokens, long seed) {
         this.id = id;
+        this.arrivalNs = arrivalNs;
         this.promptTokens = promptTokens;
         this.blockHashes = blockHashes;
         this.outputTokens = outputTokens;

@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -227,7 +228,7 @@ public final class SimulatedEngine implements AutoCloseable {
             return;
         }
         OutputPlan plan = OutputPlan.of(request, settings, seed, id);
-        SimRequest work = new SimRequest(id, request.promptTokens(), request.blockHashes(), plan.tokens(),
+        SimRequest work = new SimRequest(id, receivedNs, request.promptTokens(), request.blockHashes(), plan.tokens(),
                 Seeds.forRequest(seed, id, 3));
         scheduler.submit(work);
         Response response = new Response(id, chat, request, plan, work, receivedNs);
@@ -303,7 +304,9 @@ public final class SimulatedEngine implements AutoCloseable {
                         left -= part;
                         sent += part;
                         writeEvent(out, tokenChunk(words.next(part), reasoning, emission.last() && left == 0));
-                        events.add(new SentEvent(System.nanoTime(), part, reasoning));
+                        long written = System.nanoTime();
+                        events.add(new SentEvent(written, part, reasoning, emission.dueNs()));
+                        metrics.observeLateness(written - emission.dueNs());
                     }
                     if (emission.last()) {
                         break;
@@ -360,11 +363,12 @@ public final class SimulatedEngine implements AutoCloseable {
             out.write(JSON.writeValueAsBytes(body));
             out.flush();
             long written = System.nanoTime();
+            metrics.observeLateness(written - emission.dueNs());
             if (plan.reasoningTokens() > 0) {
-                events.add(new SentEvent(written, plan.reasoningTokens(), true));
+                events.add(new SentEvent(written, plan.reasoningTokens(), true, emission.dueNs()));
             }
             if (plan.tokens() > plan.reasoningTokens()) {
-                events.add(new SentEvent(written, plan.tokens() - plan.reasoningTokens(), false));
+                events.add(new SentEvent(written, plan.tokens() - plan.reasoningTokens(), false, emission.dueNs()));
             }
             sent = plan.tokens();
             publish(200, null);
@@ -373,6 +377,10 @@ public final class SimulatedEngine implements AutoCloseable {
         private SimRequest.Emission next() {
             try {
                 SimRequest.Emission emission = work.emissions.take();
+                // the model says when the tokens leave; the handler only waits for that moment
+                for (long wait = emission.dueNs() - System.nanoTime(); wait > 0; wait = emission.dueNs() - System.nanoTime()) {
+                    LockSupport.parkNanos(wait);
+                }
                 if (!firstTokenSeen && emission.tokens() > 0) {
                     firstTokenSeen = true;
                     metrics.observeTtft((System.nanoTime() - receivedNs) / 1e9);

@@ -15,6 +15,7 @@ final class RequestTruth {
     private int httpStatus;
     private int completionTokens;
     private long[] writtenNs = new long[16];
+    private long[] dueNs = new long[16];
     private int[] tokens = new int[16];
     private boolean[] reasoning = new boolean[16];
     private int events;
@@ -33,19 +34,22 @@ final class RequestTruth {
         if (completionTokens > writtenNs.length) {
             // sized once, so that a long response does not regrow (and leave garbage) event by event
             writtenNs = Arrays.copyOf(writtenNs, completionTokens);
+            dueNs = Arrays.copyOf(dueNs, completionTokens);
             tokens = Arrays.copyOf(tokens, completionTokens);
             reasoning = Arrays.copyOf(reasoning, completionTokens);
         }
     }
 
-    synchronized void eventWritten(long nowNs, int eventTokens, boolean isReasoning) {
+    synchronized void eventWritten(long nowNs, long due, int eventTokens, boolean isReasoning) {
         if (events == writtenNs.length) {
             int grown = events * 2;
             writtenNs = Arrays.copyOf(writtenNs, grown);
+            dueNs = Arrays.copyOf(dueNs, grown);
             tokens = Arrays.copyOf(tokens, grown);
             reasoning = Arrays.copyOf(reasoning, grown);
         }
         writtenNs[events] = nowNs;
+        dueNs[events] = due;
         tokens[events] = eventTokens;
         reasoning[events] = isReasoning;
         events++;
@@ -81,7 +85,7 @@ final class RequestTruth {
     synchronized TruthRecord snapshot() {
         List<SentEvent> list = new ArrayList<>(events);
         for (int i = 0; i < events; i++) {
-            list.add(new SentEvent(writtenNs[i], tokens[i], reasoning[i]));
+            list.add(new SentEvent(writtenNs[i], tokens[i], reasoning[i], dueNs[i]));
         }
         return new TruthRecord(requestId, receivedNs, httpStatus, completionTokens, list, finished, error);
     }

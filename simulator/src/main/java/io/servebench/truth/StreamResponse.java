@@ -28,6 +28,8 @@ final class StreamResponse {
     private final int promptTokens;
     private final int[] eventTokens;
     private final boolean[] eventReasoning;
+    /** When each event's write was due by the script. */
+    private final long[] eventDueNs;
     /** Events that are written at all: fewer than planned when the script fails the response part-way. */
     private final int eventLimit;
     private final int writeCount;
@@ -58,6 +60,7 @@ final class StreamResponse {
         int contentEvents = ceilDiv(tokens - reasoningTokens, perEvent);
         eventTokens = new int[reasoningEvents + contentEvents];
         eventReasoning = new boolean[eventTokens.length];
+        eventDueNs = new long[eventTokens.length];
         fill(0, reasoningEvents, reasoningTokens, perEvent, true);
         fill(reasoningEvents, contentEvents, tokens - reasoningTokens, perEvent, false);
         int limit = eventTokens.length;
@@ -117,8 +120,10 @@ final class StreamResponse {
         out.clear();
         int from = nextWrite * script.eventsPerWrite();
         int to = Math.min(eventLimit, from + script.eventsPerWrite());
+        long due = nextDueNs();
         nextWrite++;
         for (int e = from; e < to; e++) {
+            eventDueNs[e] = due;
             cumulativeTokens += eventTokens[e];
             tokenEvent(e, scratch.clear().append(DATA));
             appendChunk(out, scratch.append(END_OF_EVENT));
@@ -146,7 +151,7 @@ final class StreamResponse {
     /** The bytes queued so far have all been handed to the kernel at {@code nowNs}: stamps their events. */
     void flushed(long nowNs) {
         for (; stampedEvents < queuedEvents; stampedEvents++) {
-            truth.eventWritten(nowNs, eventTokens[stampedEvents], eventReasoning[stampedEvents]);
+            truth.eventWritten(nowNs, eventDueNs[stampedEvents], eventTokens[stampedEvents], eventReasoning[stampedEvents]);
         }
         if (allQueued()) {
             if (script.failure() instanceof Script.Failure.CloseAfter c) {
