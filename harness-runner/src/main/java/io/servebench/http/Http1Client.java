@@ -97,6 +97,15 @@ public final class Http1Client implements AutoCloseable {
         return pool.stats();
     }
 
+    /** The CPU time of the I/O threads so far (the senders' own time is their callers' to measure). */
+    public CpuTime ioCpu() {
+        CpuTime sum = CpuTime.ZERO;
+        for (IoLoop loop : loops) {
+            sum = sum.plus(loop.cpu());
+        }
+        return sum;
+    }
+
     /** Closes every connection; exchanges in flight fail as cancelled. */
     @Override
     public void close() {

@@ -82,6 +82,11 @@ final class IoLoop {
         return ticks == 0 ? 0 : (double) pollingTicks / ticks;
     }
 
+    /** This loop's thread's CPU time so far; read it before {@link #shutdown}. */
+    CpuTime cpu() {
+        return CpuTime.of(thread);
+    }
+
     boolean inLoop() {
         return Thread.currentThread() == thread;
     }

@@ -1,5 +1,10 @@
 package io.servebench.http;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
 /**
  * What the connection pool did over a client's life: how often a send could not go out at once, and
  * why, so that a report can name the cause of schedule lag.
@@ -19,4 +24,26 @@ package io.servebench.http;
 public record PoolStats(int maxConnections, int peakOpen, long opened, long openedAhead, long connectFailures,
                         String firstConnectFailure, long sendsOnNewConnection, long sendsAtLimit, long retired,
                         long closedByServer) {
+
+    /**
+     * One sentence for reports when sends had to wait for a connection or connections failed, naming the
+     * cause and, for failures, the {@link HostLimits} that may be behind them; empty when every send found
+     * an open connection.
+     */
+    public Optional<String> note(HostLimits limits) {
+        List<String> parts = new ArrayList<>();
+        if (sendsOnNewConnection > 0) {
+            parts.add(String.format(Locale.ROOT, "%,d sends waited for a new connection to open", sendsOnNewConnection));
+        }
+        if (sendsAtLimit > 0) {
+            parts.add(String.format(Locale.ROOT, "%,d sends waited because all %,d connections (the client's limit)"
+                    + " were busy", sendsAtLimit, maxConnections));
+        }
+        if (connectFailures > 0) {
+            parts.add(String.format(Locale.ROOT, "%,d connection attempts failed (first: %s; %s)", connectFailures,
+                    firstConnectFailure, limits));
+        }
+        return parts.isEmpty() ? Optional.empty()
+                : Optional.of("connections: " + String.join("; ", parts) + ", which shows as schedule lag");
+    }
 }

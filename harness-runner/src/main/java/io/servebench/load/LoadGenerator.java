@@ -1,5 +1,6 @@
 package io.servebench.load;
 
+import io.servebench.http.CpuTime;
 import io.servebench.http.PoolStats;
 import io.servebench.workload.RequestSpec;
 
@@ -92,6 +93,8 @@ public final class LoadGenerator {
         AtomicReference<RuntimeException> listenerFailure = new AtomicReference<>();
         Sending sending;
         PoolStats connections;
+        CpuTime cpu;
+        CpuTime senderStart = CpuTime.ofCurrentThread();
         try (StreamingClient client = new StreamingClient(target, params)) {
             sending = new Sending(client, supply, warmupRequests, measuredRequests, params, record -> {
                 // a failing listener must not stop the run (or, closed loop, leave a stream never freed)
@@ -111,6 +114,7 @@ public final class LoadGenerator {
             // every request ends: by its response, its failure, or its timeout
             CompletableFuture.allOf(sending.pending.toArray(CompletableFuture[]::new)).join();
             connections = client.poolStats();
+            cpu = CpuTime.ofCurrentThread().minus(senderStart).plus(client.ioCpu());
         }
         if (listenerFailure.get() != null) {
             throw new IllegalStateException("the LoadListener failed; the run completed but its progress reports may be"
@@ -129,7 +133,7 @@ public final class LoadGenerator {
                 end = end == RequestRecord.NONE ? r.doneNs() : Math.max(end, r.doneNs());
             }
         }
-        return new LoadResult(records, start, end, sending.stop(), connections);
+        return new LoadResult(records, start, end, sending.stop(), connections, cpu);
     }
 
     /** The state of one run's sending loop; used by the calling thread, except for the completion hooks. */

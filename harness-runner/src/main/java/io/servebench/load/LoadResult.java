@@ -1,5 +1,6 @@
 package io.servebench.load;
 
+import io.servebench.http.CpuTime;
 import io.servebench.http.PoolStats;
 
 import java.util.List;
@@ -17,14 +18,17 @@ import java.util.Optional;
  *                         {@link RequestRecord#NONE} when there was none: the end of the measurement window
  * @param stop             why sending ended
  * @param connections      what the connection pool did: sends that waited for a connection, connect failures
+ * @param clientCpu        CPU time of the sending thread over the run and of the client's I/O threads over
+ *                         their life, warm-up included (completion listeners run on the I/O threads)
  */
 public record LoadResult(List<RequestRecord> records, long measuredStartNs, long measuredEndNs, Stop stop,
-                         PoolStats connections) {
+                         PoolStats connections, CpuTime clientCpu) {
 
     public LoadResult {
         records = List.copyOf(records);
         Objects.requireNonNull(stop, "stop");
         Objects.requireNonNull(connections, "connections");
+        Objects.requireNonNull(clientCpu, "clientCpu");
     }
 
     /** Why a run stopped sending. */

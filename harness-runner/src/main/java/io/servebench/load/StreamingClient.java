@@ -5,6 +5,7 @@ import io.servebench.http.ClientParams;
 import io.servebench.http.Http1Client;
 import io.servebench.http.HttpFailure;
 import io.servebench.http.Origin;
+import io.servebench.http.CpuTime;
 import io.servebench.http.PoolStats;
 import io.servebench.http.PreparedRequest;
 import io.servebench.http.ResponseHandler;
@@ -99,6 +100,11 @@ public final class StreamingClient implements AutoCloseable {
     /** What the connection pool did so far: sends that waited for a connection, connect failures. */
     public PoolStats poolStats() {
         return client.stats();
+    }
+
+    /** The CPU time of the client's I/O threads so far. */
+    public CpuTime ioCpu() {
+        return client.ioCpu();
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.servebench.loadcheck;
 
+import io.servebench.http.HostLimits;
 import io.servebench.load.ArrivalProfile;
 import io.servebench.load.LoadGenerator;
 import io.servebench.load.LoadParams;
@@ -13,15 +14,15 @@ import io.servebench.truth.Script;
 import io.servebench.truth.TruthServer;
 import io.servebench.workload.RequestSpec;
 
+import com.sun.management.OperatingSystemMXBean;
+
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Locale;
 
 /**
  * Measures the load generator itself: starts the {@link TruthServer} in this JVM with a fixed script,
@@ -38,6 +39,9 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public record LoadCheck(double rate, int concurrency, int tokens, Duration duration, Duration warmup, Duration ttft,
                         Duration gap) {
+
+    /** A busier process than this, as a share of all cores, saturated the machine. */
+    static final double SATURATED = 0.85;
 
     public LoadCheck {
         if (concurrency < 0) {
@@ -64,24 +68,43 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
 
     /** Runs the check; failures of single requests are counted in the report, never thrown. */
     public LoadCheckReport run() throws IOException {
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        Map<Long, Long> ioThreadCpuNs = new ConcurrentHashMap<>();
         try (TruthServer server = TruthServer.start(script(), 0)) {
+            HostLimits limits = HostLimits.current();
             List<RequestSpec> specs = specs();
-            LoadParams params = LoadParams.of(profile());
-            long senderCpuStart = threads.getCurrentThreadCpuTime();
-            LoadResult result = new LoadGenerator().run(new Target(server.baseUri(), TruthServer.MODEL), specs, params, record -> {
-                // completions run on the client's I/O threads: the latest reading is each thread's CPU so far
-                ioThreadCpuNs.merge(Thread.currentThread().getId(), threads.getCurrentThreadCpuTime(), Math::max);
-            });
-            long senderCpuNs = threads.getCurrentThreadCpuTime() - senderCpuStart;
-            long clientCpuNs = senderCpuNs + ioThreadCpuNs.values().stream().mapToLong(Long::longValue).sum();
+            long processCpuStart = processCpuNs();
+            long serverCpuStart = threadCpuNs(server.threadId());
+            long wallStart = System.nanoTime();
+            LoadResult result = new LoadGenerator().run(new Target(server.baseUri(), TruthServer.MODEL), specs,
+                    LoadParams.of(profile()), record -> { });
+            double cores = Runtime.getRuntime().availableProcessors();
+            double busy = (processCpuNs() - processCpuStart) / (double) (System.nanoTime() - wallStart) / cores;
+            long serverCpuNs = threadCpuNs(server.threadId()) - serverCpuStart;
             long allEvents = result.records().stream().mapToLong(r -> r.eventTimesNs().length).sum();
             List<RequestRecord> measured = result.records().stream().filter(r -> !r.warmup()).toList();
             RepetitionResult metrics = new MetricsAggregator().aggregate(measured);
-            TruthComparison truth = TruthComparison.of(measured, id -> server.awaitTruth(id, java.time.Duration.ofSeconds(2)));
-            return report(measured, metrics, truth, server.peakStreams(), clientCpuNs, allEvents);
+            TruthComparison truth = TruthComparison.of(measured, id -> server.awaitTruth(id, Duration.ofSeconds(2)));
+            List<String> warnings = new ArrayList<>();
+            // the server is in this process too: two descriptors per connection
+            limits.warning(expectedStreams(), 2).ifPresent(warnings::add);
+            if (busy > SATURATED) {
+                warnings.add(String.format(Locale.ROOT, "this process kept %.0f%% of the machine's %.0f cores busy:"
+                        + " client and server waited for a CPU, which shows in every figure; fewer events/s, or the"
+                        + " check on a machine with more cores, measure the client instead of the machine", 100 * busy,
+                        cores));
+            }
+            result.connections().note(limits).ifPresent(warnings::add);
+            return report(measured, metrics, truth, server.peakStreams(), result, allEvents, limits, warnings,
+                    perEventUs(serverCpuNs, allEvents), busy);
         }
+    }
+
+    /** Streams open at once when the server keeps its script: arrivals over one request's duration. */
+    int expectedStreams() {
+        if (concurrency > 0) {
+            return concurrency;
+        }
+        double requestSeconds = (ttft.toNanos() + (tokens - 1) * gap.toNanos()) / 1e9;
+        return (int) Math.ceil(rate * requestSeconds) + 1;
     }
 
     private ArrivalProfile profile() {
@@ -102,7 +125,8 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
     }
 
     private LoadCheckReport report(List<RequestRecord> measured, RepetitionResult metrics, TruthComparison truth,
-                                   int serverPeakStreams, long clientCpuNs, long allEvents) {
+                                   int serverPeakStreams, LoadResult result, long allEvents, HostLimits limits,
+                                   List<String> warnings, double serverCpuUsPerEvent, double busy) {
         long[] sent = measured.stream().mapToLong(RequestRecord::sentNs).filter(s -> s != RequestRecord.NONE)
                 .sorted().toArray();
         double achieved = sent.length < 2 ? Double.NaN : (sent.length - 1) / ((sent[sent.length - 1] - sent[0]) / 1e9);
@@ -123,7 +147,22 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
                 ms(TruthComparison.quantile(truth.eventDelaysNs(), 0.5)),
                 ms(TruthComparison.quantile(truth.eventDelaysNs(), 0.99)),
                 truth.unmatched(), events / seconds, (int) metrics.value(Metric.MAX_CONCURRENCY).orElse(0),
-                serverPeakStreams, allEvents == 0 ? Double.NaN : clientCpuNs / 1e3 / allEvents, maxPerRead);
+                serverPeakStreams, perEventUs(result.clientCpu().totalNs(), allEvents),
+                perEventUs(result.clientCpu().userNs(), allEvents), serverCpuUsPerEvent, busy, maxPerRead,
+                result.connections(), limits.toString(), warnings);
+    }
+
+    private static long processCpuNs() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : 0;
+    }
+
+    private static long threadCpuNs(long threadId) {
+        return Math.max(0, ManagementFactory.getThreadMXBean().getThreadCpuTime(threadId));
+    }
+
+    private static double perEventUs(long ns, long events) {
+        return events == 0 ? Double.NaN : ns / 1e3 / events;
     }
 
     private static double ms(double ns) {

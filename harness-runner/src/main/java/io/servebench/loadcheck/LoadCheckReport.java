@@ -1,6 +1,9 @@
 package io.servebench.loadcheck;
 
+import io.servebench.http.PoolStats;
+
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -31,17 +34,26 @@ import java.util.Map;
  * @param serverPeakStreams  most streams open at once, as the server saw them
  * @param clientCpuUsPerEvent CPU time of the client's threads (sender and HTTP I/O threads), warm-up included,
  *                           per token event received, microseconds
+ * @param clientUserUsPerEvent of which in user mode (the rest is the kernel's socket work)
+ * @param serverCpuUsPerEvent CPU time of the truth server's thread per token event, microseconds
+ * @param processBusy        CPU time of this whole process (client, server, JIT, GC) over the load, as a share
+ *                           of all the machine's cores, 0 to 1
  * @param maxEventsPerRead   the most token events one network read held
+ * @param connections        what the client's connection pool did
+ * @param limits             the host's limits on open files and local ports, in words
+ * @param warnings           what held the check back or may have, one sentence each
  */
 public record LoadCheckReport(double requestedRate, int concurrency, int tokens, int requests, long failed,
                               Map<String, Long> errorKinds, double achievedRate, double lagP50Ms, double lagP99Ms,
                               double lagMaxMs, double ttftErrorP50Ms, double ttftErrorP99Ms, double ttftErrorMaxMs,
                               double itlErrorP50Ms, double itlErrorP99Ms, double eventDelayP50Ms,
                               double eventDelayP99Ms, int unmatched, double eventsPerSecond, int clientPeakStreams,
-                              int serverPeakStreams, double clientCpuUsPerEvent, int maxEventsPerRead) {
+                              int serverPeakStreams, double clientCpuUsPerEvent, double clientUserUsPerEvent,
+                              double serverCpuUsPerEvent, double processBusy, int maxEventsPerRead, PoolStats connections, String limits, List<String> warnings) {
 
     public LoadCheckReport {
         errorKinds = Map.copyOf(errorKinds);
+        warnings = List.copyOf(warnings);
     }
 
     /** The achieved rate's deviation from the requested one, percent (NaN for a closed-loop check). */
@@ -73,10 +85,21 @@ public record LoadCheckReport(double requestedRate, int concurrency, int tokens,
                 maxEventsPerRead);
         out.printf(Locale.ROOT, "streams         peak %d in flight (client), %d open (server)%n", clientPeakStreams,
                 serverPeakStreams);
-        out.printf(Locale.ROOT, "client CPU      %.2f us per event%n", clientCpuUsPerEvent);
+        out.printf(Locale.ROOT, "client CPU      %.2f us per event (user %.2f, kernel %.2f)%n", clientCpuUsPerEvent,
+                clientUserUsPerEvent, clientCpuUsPerEvent - clientUserUsPerEvent);
+        out.printf(Locale.ROOT, "server CPU      %.2f us per event; the whole process kept %.0f%% of %d cores busy%n",
+                serverCpuUsPerEvent, 100 * processBusy, Runtime.getRuntime().availableProcessors());
+        out.printf(Locale.ROOT, "connections     %d opened (%d ahead of need), peak %d open; sends that waited: %d for a"
+                        + " new connection, %d at the limit of %d; %d failed to connect%n", connections.opened(),
+                connections.openedAhead(), connections.peakOpen(), connections.sendsOnNewConnection(),
+                connections.sendsAtLimit(), connections.maxConnections(), connections.connectFailures());
+        out.printf(Locale.ROOT, "limits          %s%n", limits);
         if (unmatched > 0) {
             out.printf(Locale.ROOT, "WARNING         %d successful requests whose events differ from the server's%n",
                     unmatched);
+        }
+        for (String warning : warnings) {
+            out.printf(Locale.ROOT, "WARNING         %s%n", warning);
         }
         out.println(summaryLine());
     }
@@ -87,11 +110,15 @@ public record LoadCheckReport(double requestedRate, int concurrency, int tokens,
                         + " rate_error_pct=%.4f lag_p50_ms=%.3f lag_p99_ms=%.3f lag_max_ms=%.3f ttft_err_p50_ms=%.3f"
                         + " ttft_err_p99_ms=%.3f ttft_err_max_ms=%.3f itl_err_p50_ms=%.3f itl_err_p99_ms=%.3f"
                         + " event_delay_p50_ms=%.3f event_delay_p99_ms=%.3f events_per_s=%.0f peak_streams=%d"
-                        + " server_peak_streams=%d client_cpu_us_per_event=%.3f max_events_per_read=%d unmatched=%d",
+                        + " server_peak_streams=%d client_cpu_us_per_event=%.3f client_user_us_per_event=%.3f"
+                        + " server_cpu_us_per_event=%.3f process_busy=%.3f"
+                        + " max_events_per_read=%d sends_on_new_connection=%d sends_at_limit=%d connect_failures=%d"
+                        + " unmatched=%d warnings=%d",
                 Double.isNaN(requestedRate) ? "closed" : String.format(Locale.ROOT, "%.3f", requestedRate), concurrency,
                 tokens, requests, failed, achievedRate, rateErrorPercent(), lagP50Ms, lagP99Ms, lagMaxMs,
                 ttftErrorP50Ms, ttftErrorP99Ms, ttftErrorMaxMs, itlErrorP50Ms, itlErrorP99Ms, eventDelayP50Ms,
                 eventDelayP99Ms, eventsPerSecond, clientPeakStreams, serverPeakStreams, clientCpuUsPerEvent,
-                maxEventsPerRead, unmatched);
+                clientUserUsPerEvent, serverCpuUsPerEvent, processBusy, maxEventsPerRead, connections.sendsOnNewConnection(), connections.sendsAtLimit(),
+                connections.connectFailures(), unmatched, warnings.size());
     }
 }

@@ -1,6 +1,7 @@
 package io.servebench.runner;
 
 import io.servebench.engine.RunningEngine;
+import io.servebench.http.HostLimits;
 import io.servebench.load.ArrivalProfile;
 import io.servebench.load.LoadGenerator;
 import io.servebench.load.LoadParams;
@@ -76,6 +77,7 @@ final class LoadMeasurement {
                 metrics = metrics.withServerMetrics(ServerMetricsDelta.between(before.get(), after.get()));
             }
             metrics = result.stop().note().map(metrics::withNote).orElse(metrics);
+            metrics = result.connections().note(HostLimits.current()).map(metrics::withNote).orElse(metrics);
             progress.finish(metrics);
             return metrics;
         }

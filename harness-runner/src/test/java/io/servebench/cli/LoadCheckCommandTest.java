@@ -32,15 +32,19 @@ class LoadCheckCommandTest {
                 "--ttft-ms", "5", "--gap-ms", "5");
 
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).contains("schedule lag", "TTFT error", "ITL error", "events/s", "client CPU");
+        assertThat(r.out()).contains("schedule lag", "TTFT error", "ITL error", "events/s", "client CPU",
+                "(user ", "connections     ", "limits          open files ");
         Map<String, String> summary = Arrays.stream(r.lastLine().split(" "))
                 .map(kv -> kv.split("=", 2)).collect(Collectors.toMap(kv -> kv[0], kv -> kv[1]));
         assertThat(summary).containsEntry("rate", "40.000").containsEntry("tokens", "5")
                 .containsEntry("requests", "40").containsEntry("failed", "0").containsEntry("unmatched", "0")
                 .containsKeys("achieved_rate", "lag_p99_ms", "ttft_err_p99_ms", "itl_err_p99_ms", "events_per_s",
-                        "peak_streams", "client_cpu_us_per_event", "max_events_per_read");
+                        "peak_streams", "client_cpu_us_per_event", "max_events_per_read")
+                .containsEntry("connect_failures", "0").containsEntry("warnings", "0");
         assertThat(Double.parseDouble(summary.get("achieved_rate"))).isPositive();
         assertThat(Double.parseDouble(summary.get("events_per_s"))).isPositive();
+        assertThat(Double.parseDouble(summary.get("client_user_us_per_event")))
+                .isPositive().isLessThanOrEqualTo(Double.parseDouble(summary.get("client_cpu_us_per_event")));
     }
 
     @Test

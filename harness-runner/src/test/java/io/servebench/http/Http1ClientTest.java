@@ -119,6 +119,7 @@ class Http1ClientTest {
             assertThat(client.warm(3, 0, Duration.ofSeconds(5))).isEqualTo(3);
             assertThat(send(client, "a").body()).isEqualTo("echo: a");
             assertThat(client.stats().sendsOnNewConnection()).isZero();
+            assertThat(client.stats().note(HostLimits.current())).isEmpty();
             // the kernel completes a connection before the server's accept() returns it
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
             while (raw.connections.get() < 3 && System.nanoTime() < deadline) {
@@ -145,6 +146,9 @@ class Http1ClientTest {
             assertThat(r2.sentNs() - first.sentNs).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(150));
             assertThat(client.stats().sendsAtLimit()).isEqualTo(1);
             assertThat(raw.connections.get()).isEqualTo(1);
+            assertThat(client.stats().note(HostLimits.current())).hasValue("connections: 1 sends waited for a new"
+                    + " connection to open; 1 sends waited because all 1 connections (the client's limit) were busy,"
+                    + " which shows as schedule lag");
         }
     }
 
@@ -175,6 +179,10 @@ class Http1ClientTest {
             assertThat(r.failure()).startsWith("connect: ").contains("127.0.0.1:" + port);
             assertThat(client.stats().connectFailures()).isEqualTo(1);
             assertThat(client.stats().firstConnectFailure()).startsWith("connect: ");
+            HostLimits limits = new HostLimits(1024, 1000, 32768, 60999);
+            assertThat(client.stats().note(limits)).hasValueSatisfying(note -> assertThat(note)
+                    .contains("1 connection attempts failed (first: connect: ")
+                    .contains("open files 1,000 of 1,024 (ulimit -n), local ports 32768-60999 (28,232)"));
         }
     }
 
