@@ -20,6 +20,8 @@ import java.util.concurrent.Callable;
                 "                                              ~50,000 events/s and ~1,000 open streams",
                 "  java -jar benchmarks.jar loadcheck --concurrency 2000 --tokens 100 --gap-ms 20 --duration 20",
                 "                                              2,000 streams held open",
+                "  java -jar benchmarks.jar loadcheck --rate 5000 --tokens 100 --duration 15 --server-threads 4",
+                "                                              ~500,000 events/s, for a machine of 16 cores or more",
                 "  java -jar benchmarks.jar loadcheck --rate 50 --duration 5 | tail -1    the summary line only"})
 public final class LoadCheckCommand implements Callable<Integer> {
 
@@ -47,13 +49,18 @@ public final class LoadCheckCommand implements Callable<Integer> {
     @Option(names = "--gap-ms", paramLabel = "MS", description = "The server's gap between token events (default: ${DEFAULT-VALUE}).")
     double gapMs = 10;
 
+    @Option(names = "--server-threads", paramLabel = "N", description = "The truth server's event-loop threads"
+            + " (default: one per four cores, here ${DEFAULT-VALUE}); one loop carries at most 1,000,000 / (server CPU per"
+            + " event, in us) events/s, which the check prints.")
+    int serverThreads = LoadCheck.defaultServerLoops();
+
     @Override
     public Integer call() throws Exception {
         if (ttftMs < 0 || gapMs < 0) {
             throw new IllegalArgumentException("--ttft-ms and --gap-ms must be >= 0, got " + ttftMs + " and " + gapMs);
         }
         LoadCheck check = new LoadCheck(rate, concurrency, tokens, seconds(durationSeconds), seconds(warmupSeconds),
-                millis(ttftMs), millis(gapMs));
+                millis(ttftMs), millis(gapMs), serverThreads);
         ClientWarmup.once(spec.commandLine().getOut());
         check.run().print(spec.commandLine().getOut());
         return 0;

@@ -36,9 +36,15 @@ import java.util.Locale;
  * @param warmup      load sent before it at the same rate and left out of the figures (JIT warm-up)
  * @param ttft        the server's time to first token
  * @param gap         the server's gap between token events
+ * @param serverLoops the truth server's event-loop threads
  */
 public record LoadCheck(double rate, int concurrency, int tokens, Duration duration, Duration warmup, Duration ttft,
-                        Duration gap) {
+                        Duration gap, int serverLoops) {
+
+    /** Descriptors left for everything but the client's connections and the server's side of them. */
+    private static final int FILES_HELD_BACK = 64;
+    /** How long the truth of the last responses may take to be complete, all requests together. */
+    private static final Duration TRUTH_WAIT = Duration.ofSeconds(5);
 
     /** A busier process than this, as a share of all cores, saturated the machine. */
     static final double SATURATED = 0.85;
@@ -56,6 +62,9 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
         if (duration.isNegative() || duration.isZero()) {
             throw new IllegalArgumentException("--duration must be > 0 s, got " + duration.toMillis() / 1000.0);
         }
+        if (serverLoops < 1) {
+            throw new IllegalArgumentException("--server-threads must be >= 1, got " + serverLoops);
+        }
         if (warmup.isNegative()) {
             throw new IllegalArgumentException("--warmup must be >= 0 s, got " + warmup.toMillis() / 1000.0);
         }
@@ -68,21 +77,28 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
 
     /** Runs the check; failures of single requests are counted in the report, never thrown. */
     public LoadCheckReport run() throws IOException {
-        try (TruthServer server = TruthServer.start(script(), 0)) {
+        try (TruthServer server = TruthServer.start(script(), 0, serverLoops)) {
             HostLimits limits = HostLimits.current();
             List<RequestSpec> specs = specs();
             long processCpuStart = processCpuNs();
-            long serverCpuStart = threadCpuNs(server.threadId());
+            long serverCpuStart = server.cpuNs();
             long wallStart = System.nanoTime();
+            // client and server sockets are both this process's files: a pool that could use them all would
+            // leave the server none to accept with
+            int maxConnections = (int) Math.max(1, Math.min(LoadParams.DEFAULT_MAX_CONNECTIONS,
+                    limits.connectionsLeft(2) - FILES_HELD_BACK));
             LoadResult result = new LoadGenerator().run(new Target(server.baseUri(), TruthServer.MODEL), specs,
-                    LoadParams.of(profile()), record -> { });
+                    LoadParams.of(profile()).withMaxConnections(maxConnections), record -> { });
             double cores = Runtime.getRuntime().availableProcessors();
             double busy = (processCpuNs() - processCpuStart) / (double) (System.nanoTime() - wallStart) / cores;
-            long serverCpuNs = threadCpuNs(server.threadId()) - serverCpuStart;
+            long serverCpuNs = server.cpuNs() - serverCpuStart;
             long allEvents = result.records().stream().mapToLong(r -> r.eventTimesNs().length).sum();
             List<RequestRecord> measured = result.records().stream().filter(r -> !r.warmup()).toList();
             RepetitionResult metrics = new MetricsAggregator().aggregate(measured);
-            TruthComparison truth = TruthComparison.of(measured, id -> server.awaitTruth(id, Duration.ofSeconds(2)));
+            // one deadline for all: a server that broke must not cost seconds per request
+            long truthDeadline = System.nanoTime() + TRUTH_WAIT.toNanos();
+            TruthComparison truth = TruthComparison.of(measured, id -> server.awaitTruth(id,
+                    Duration.ofNanos(Math.max(0, truthDeadline - System.nanoTime()))));
             List<String> warnings = new ArrayList<>();
             // the server is in this process too: two descriptors per connection
             limits.warning(expectedStreams(), 2).ifPresent(warnings::add);
@@ -93,6 +109,16 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
                         cores));
             }
             result.connections().note(limits).ifPresent(warnings::add);
+            if (result.connections().sendsAtLimit() > 0 && maxConnections < LoadParams.DEFAULT_MAX_CONNECTIONS) {
+                warnings.add(String.format(Locale.ROOT, "the client's limit of %,d connections came from the open-files"
+                        + " limit (%s), two files per connection with the server in this process; raise it with"
+                        + " ulimit -n", maxConnections, limits));
+            }
+            if (server.acceptFailures() > 0) {
+                warnings.add(String.format(Locale.ROOT, "the truth server could not accept %,d connections at once (%s);"
+                        + " they waited, which shows as TTFT; %s", server.acceptFailures(),
+                        server.firstAcceptFailure().orElse("?"), limits));
+            }
             return report(measured, metrics, truth, server.peakStreams(), result, allEvents, limits, warnings,
                     perEventUs(serverCpuNs, allEvents), busy);
         }
@@ -157,8 +183,9 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
                 ? os.getProcessCpuTime() : 0;
     }
 
-    private static long threadCpuNs(long threadId) {
-        return Math.max(0, ManagementFactory.getThreadMXBean().getThreadCpuTime(threadId));
+    /** The truth server's loops by default: one per four cores, as many as the client's I/O threads and more. */
+    public static int defaultServerLoops() {
+        return Math.max(1, Runtime.getRuntime().availableProcessors() / 4);
     }
 
     private static double perEventUs(long ns, long events) {

@@ -60,7 +60,11 @@ class TruthPitfallTest {
     }
 
     private Run run(Script script, int requests, LoadParams params) throws IOException {
-        server = TruthServer.start(script, 0);
+        return run(script, requests, params, 1);
+    }
+
+    private Run run(Script script, int requests, LoadParams params, int serverLoops) throws IOException {
+        server = TruthServer.start(script, 0, serverLoops);
         List<RequestSpec> specs = new ArrayList<>();
         for (int i = 0; i < requests; i++) {
             specs.add(new RequestSpec(i, "a prompt of six words here", 6, 8, true, false));
@@ -90,6 +94,21 @@ class TruthPitfallTest {
         // E2E latencies are kept in seconds, the others in milliseconds
         double tol = d.unit().equals("s") ? tolMs / 1000 : tolMs;
         assertThat(d.p50()).as("median " + m.id() + " (" + d.unit() + ") vs the truth's").isCloseTo(run.truth(m).p50(), within(tol));
+    }
+
+    @Test
+    void aServerOnSeveralEventLoopsKeepsEveryStreamsTruth() throws IOException {
+        // connections are dealt out over three loops, each with its own due writes
+        Run run = run(Script.defaults().withTokensPerRequest(8).withGap(Duration.ofMillis(5)), 90, constant(150), 3);
+
+        assertAllSucceeded(run);
+        assertThat(run.comparison().unmatched()).isZero();
+        assertThat(run.records()).allSatisfy(r -> assertThat(r.outputTokens()).isEqualTo(8));
+        assertThat(server.requestsReceived()).isEqualTo(90);
+        assertThat(server.peakStreams()).isGreaterThan(1);
+        assertThat(server.cpuNs()).isPositive();
+        assertMedianNear(run, Metric.TTFT, LATENCY_TOL_MS);
+        assertMedianNear(run, Metric.ITL, ITL_TOL_MS);
     }
 
     @Test

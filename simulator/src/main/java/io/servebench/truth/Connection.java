@@ -14,7 +14,7 @@ import java.util.Locale;
 
 /**
  * One client connection of the {@link TruthServer}: reads HTTP/1.1 requests one at a time, answers each,
- * and queues what the socket does not take at once. Used by the server's event loop only.
+ * and queues what the socket does not take at once. Used by its event loop's thread only.
  */
 final class Connection {
 
@@ -24,6 +24,7 @@ final class Connection {
     private static final int DEFAULT_MAX_TOKENS = 16;
 
     private final TruthServer server;
+    private final ServerLoop loop;
     private final Script script;
     private final SocketChannel channel;
     private final SelectionKey key;
@@ -51,8 +52,9 @@ final class Connection {
         void abandoned(String reason);
     }
 
-    Connection(TruthServer server, Script script, SocketChannel channel, SelectionKey key) {
+    Connection(TruthServer server, ServerLoop loop, Script script, SocketChannel channel, SelectionKey key) {
         this.server = server;
+        this.loop = loop;
         this.script = script;
         this.channel = channel;
         this.key = key;
@@ -88,9 +90,9 @@ final class Connection {
         }
         StreamResponse stream = adapter.stream();
         try {
-            send(stream.nextWrite(server.writeBuffer(), server.scratchBuffer()));
+            send(stream.nextWrite(loop.writeBuffer(), loop.scratchBuffer()));
             if (stream.hasNextWrite()) {
-                server.schedule(stream.nextDueNs(), this);
+                loop.schedule(stream.nextDueNs(), this);
             }
         } catch (IOException e) {
             close("client_io: " + e.getMessage());
@@ -216,7 +218,7 @@ final class Connection {
         if (stream.closesAfterHead()) {
             closeAfterResponse = true;
         } else if (stream.hasNextWrite()) {
-            server.schedule(stream.nextDueNs(), this);
+            loop.schedule(stream.nextDueNs(), this);
         }
     }
 
