@@ -184,8 +184,11 @@ public final class StreamingClient implements AutoCloseable {
         client.close();
     }
 
-    /** The state of one request: reads its response and completes its future exactly once. */
-    private final class Exchange implements ResponseHandler {
+    /**
+     * The state of one request: reads its response and completes its future exactly once. Package-private
+     * for {@code EventPathBenchmark}, which drives it without a socket.
+     */
+    final class Exchange implements ResponseHandler {
 
         private enum Mode { STREAM, ERROR_BODY, NOT_AN_EVENT_STREAM }
 
