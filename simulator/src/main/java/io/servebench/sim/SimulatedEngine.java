@@ -278,22 +278,31 @@ public final class SimulatedEngine implements AutoCloseable {
             String failure = null;
             try {
                 boolean first = true;
+                List<byte[]> frames = new ArrayList<>(3);
+                // per frame: the tokens it carries, null for the role chunk
+                List<TokenPart> tokenEvents = new ArrayList<>(3);
                 while (true) {
-                    SimRequest.Emission emission = next();
+                    SimRequest.Emission emission = take();
                     if (emission.failure() != null) {
+                        awaitDue(emission);
                         failure = emission.failure();
                         ObjectNode error = JSON.createObjectNode();
                         error.putObject("error").put("message", failure).put("type", "InternalServerError").put("code", 500);
                         writeEvent(out, error);
                         break;
                     }
+                    // laid out before the due instant, so that at it only the writes remain: a step's tokens are
+                    // all due at once, and each stream's JSON made then would delay every stream after it
+                    frames.clear();
+                    tokenEvents.clear();
                     if (first && chat) {
                         ObjectNode role = chunk();
                         ObjectNode choice = ((ArrayNode) role.get("choices")).addObject().put("index", 0);
                         choice.putObject("delta").put("role", "assistant").put("content", "");
                         choice.putNull("logprobs").putNull("finish_reason");
                         addContinuousUsage(role);
-                        writeEvent(out, role);
+                        frames.add(frame(role));
+                        tokenEvents.add(null);
                     }
                     first = false;
                     int left = emission.tokens();
@@ -303,10 +312,19 @@ public final class SimulatedEngine implements AutoCloseable {
                         int part = reasoning ? Math.min(left, plan.reasoningTokens() - sent) : left;
                         left -= part;
                         sent += part;
-                        writeEvent(out, tokenChunk(words.next(part), reasoning, emission.last() && left == 0));
-                        long written = System.nanoTime();
-                        events.add(new SentEvent(written, part, reasoning, emission.dueNs()));
-                        metrics.observeLateness(written - emission.dueNs());
+                        frames.add(frame(tokenChunk(words.next(part), reasoning, emission.last() && left == 0)));
+                        tokenEvents.add(new TokenPart(part, reasoning));
+                    }
+                    awaitDue(emission);
+                    for (int i = 0; i < frames.size(); i++) {
+                        out.write(frames.get(i));
+                        out.flush();
+                        TokenPart part = tokenEvents.get(i);
+                        if (part != null) {
+                            long written = System.nanoTime();
+                            events.add(new SentEvent(written, part.tokens(), part.reasoning(), emission.dueNs()));
+                            metrics.observeLateness(written - emission.dueNs());
+                        }
                     }
                     if (emission.last()) {
                         break;
@@ -329,7 +347,8 @@ public final class SimulatedEngine implements AutoCloseable {
         void whole(HttpExchange exchange) throws IOException {
             SimRequest.Emission emission;
             do {
-                emission = next();
+                emission = take();
+                awaitDue(emission);
             } while (!emission.last());
             if (emission.failure() != null) {
                 publish(500, emission.failure());
@@ -374,21 +393,24 @@ public final class SimulatedEngine implements AutoCloseable {
             publish(200, null);
         }
 
-        private SimRequest.Emission next() {
+        /** The request's next emission, as soon as the scheduler made it (before it is due). */
+        private SimRequest.Emission take() {
             try {
-                SimRequest.Emission emission = work.emissions.take();
-                // the model says when the tokens leave; the handler only waits for that moment
-                for (long wait = emission.dueNs() - System.nanoTime(); wait > 0; wait = emission.dueNs() - System.nanoTime()) {
-                    LockSupport.parkNanos(wait);
-                }
-                if (!firstTokenSeen && emission.tokens() > 0) {
-                    firstTokenSeen = true;
-                    metrics.observeTtft((System.nanoTime() - receivedNs) / 1e9);
-                }
-                return emission;
+                return work.emissions.take();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return SimRequest.Emission.failed("engine is shut down");
+            }
+        }
+
+        /** Waits for the instant the model says the emission's tokens leave. */
+        private void awaitDue(SimRequest.Emission emission) {
+            for (long wait = emission.dueNs() - System.nanoTime(); wait > 0; wait = emission.dueNs() - System.nanoTime()) {
+                LockSupport.parkNanos(wait);
+            }
+            if (!firstTokenSeen && emission.tokens() > 0) {
+                firstTokenSeen = true;
+                metrics.observeTtft((System.nanoTime() - receivedNs) / 1e9);
             }
         }
 
@@ -440,14 +462,23 @@ public final class SimulatedEngine implements AutoCloseable {
     }
 
     private static void writeEvent(OutputStream out, ObjectNode event) throws IOException {
+        out.write(frame(event));
+        out.flush();
+    }
+
+    /** The tokens of one token event, before it is written. */
+    private record TokenPart(int tokens, boolean reasoning) {
+    }
+
+    /** {@code event} as one SSE event: {@code data: JSON} and a blank line. */
+    private static byte[] frame(ObjectNode event) throws IOException {
         byte[] json = toBytes(event);
         byte[] frame = new byte[json.length + 8];
         System.arraycopy("data: ".getBytes(StandardCharsets.US_ASCII), 0, frame, 0, 6);
         System.arraycopy(json, 0, frame, 6, json.length);
         frame[frame.length - 2] = '\n';
         frame[frame.length - 1] = '\n';
-        out.write(frame);
-        out.flush();
+        return frame;
     }
 
     private static void sendJson(HttpExchange exchange, int status, ObjectNode body) throws IOException {
