@@ -13,7 +13,7 @@ import java.util.concurrent.Callable;
 /** {@code benchmarks.jar loadcheck}: how precise and how fast the load generator is, against a known truth. */
 @Command(name = "loadcheck", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true, usageHelpWidth = 120,
         versionProvider = Main.Version.class,
-        description = "Starts the ground-truth streaming server in this JVM with a fixed script (role chunk, one token per event, final usage), drives it, and prints achieved vs requested rate, schedule lag, TTFT and ITL error against the server's own write times, events/s, peak streams, client CPU per event and the largest events-per-read. The last line is a key=value summary. Client and server share the machine.",
+        description = "Starts the ground-truth streaming server in this JVM with a fixed script (role chunk, one token per event, final usage), drives it, and prints achieved vs requested rate, schedule lag, TTFT and ITL error against the server's own write times, events/s, peak streams, client CPU per event (user and kernel), server CPU per event, how busy the process kept the machine, the connection pool's counts, the host's open-file and port limits, and warnings for anything that held the check back. The last line is a key=value summary. Client and server share the machine: on a small one the figures measure the machine as much as the client.",
         footerHeading = "%nExamples:%n",
         footer = {
                 "  java -jar benchmarks.jar loadcheck --rate 500 --tokens 100 --duration 20",

@@ -72,6 +72,9 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--simulate", arity = "0..1", paramLabel = "MODE", fallbackValue = "in-process", description = "Run every trial on the built-in simulated engine, which reads the flags of the study's engine: in the harness's JVM (default), or =process to start it as a separate process like a real engine.")
     String simulate;
 
+    @Option(names = "--simulate-gpu", paramLabel = "ID", description = "With --simulate: the GPU the simulated engine imitates, per tensor-parallel rank: h100 (default), h200, a100, l40s or b200, from their datasheets (see the README). Its efficiency factors are the H100's, not calibrated for the others.")
+    String simulateGpu;
+
     @Option(names = "--fresh-server", description = "Start a new server for every trial instead of reusing one per configuration.")
     boolean freshServer;
 
@@ -152,8 +155,13 @@ public final class Main implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (simulateGpu != null && simulate == null) {
+            throw new UsageException("--simulate-gpu " + simulateGpu + " needs --simulate: real engines run on the GPUs"
+                    + " they find");
+        }
         RunOptions.Builder run = RunOptions.builder().repetitions(repetitions).simulate(simulateMode())
                 .readyTimeout(Duration.ofSeconds(readyTimeoutSeconds)).stopGrace(Duration.ofSeconds(graceSeconds))
+                .simulatedGpu(simulateGpu == null ? EngineOptions.DEFAULT_SIMULATED_GPU : simulateGpu)
                 .containerRuntime(containerRuntime).quick(quick).seed(seed).freshServer(freshServer)
                 .settle(Duration.ofMillis(Math.round(settleSeconds * 1000)))
                 .engineOverrides(new EngineOverrides(engineExe, engineEnv, engineWorkdir, engineUrl))

@@ -1,5 +1,6 @@
 package io.servebench.cli;
 
+import io.servebench.sim.GpuProfile;
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimServer;
 import picocli.CommandLine.Command;
@@ -38,12 +39,17 @@ public final class SimCommand {
         @Option(names = "--seed", description = "Seed of output lengths and speculative acceptance (default: ${DEFAULT-VALUE}).")
         long seed = SimServer.Options.DEFAULT_SEED;
 
+        @Option(names = "--gpu", paramLabel = "ID", description = "The GPU it imitates, per tensor-parallel rank: h100, h200,"
+                + " a100, l40s or b200 (default: ${DEFAULT-VALUE}); datasheet figures, see the README.")
+        String gpu = "h100";
+
         @Unmatched
         List<String> engineFlags = new ArrayList<>();
 
         @Override
         public Integer call() throws Exception {
-            SimServer.serve(new SimServer.Options(model, port, SimDialect.of(dialect), seed, SimServer.joinValues(engineFlags)),
+            SimServer.serve(new SimServer.Options(model, port, SimDialect.of(dialect), seed, SimServer.joinValues(engineFlags),
+                    GpuProfile.named(gpu)),
                     System.out);
             return 0;
         }

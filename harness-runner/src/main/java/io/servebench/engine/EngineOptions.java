@@ -1,5 +1,7 @@
 package io.servebench.engine;
 
+import io.servebench.sim.GpuProfile;
+
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -13,9 +15,19 @@ import java.time.Duration;
  * @param containerRuntime {@code docker} or {@code podman}, for studies that name an image
  * @param hfCache          the Hugging Face cache mounted into containers
  * @param apiKey           the bearer token the engine expects, {@code null} for none; never logged
+ * @param simulatedGpu     the id in {@link GpuProfile#catalogue()} of the GPU the simulated engine imitates, per
+ *                         tensor-parallel rank
  */
 public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout, Duration grace, String containerRuntime,
-                            Path hfCache, String apiKey) {
+                            Path hfCache, String apiKey, String simulatedGpu) {
+
+    public EngineOptions {
+        // checked here, so that a bad id fails before any engine starts
+        GpuProfile.named(simulatedGpu);
+    }
+
+    /** The id of the GPU the simulated engine imitates unless told otherwise. */
+    public static final String DEFAULT_SIMULATED_GPU = "h100";
 
     /** Whether and how the simulated engine stands in for the studies' engines. */
     public enum Simulate {
@@ -38,23 +50,24 @@ public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout,
 
     /** Options for a run that starts engines itself with the defaults. */
     public static EngineOptions defaults(Simulate simulate, long seed) {
-        return new EngineOptions(simulate, seed, DEFAULT_READY_TIMEOUT, DEFAULT_GRACE, "docker", defaultHfCache(), null);
+        return new EngineOptions(simulate, seed, DEFAULT_READY_TIMEOUT, DEFAULT_GRACE, "docker", defaultHfCache(), null,
+                DEFAULT_SIMULATED_GPU);
     }
 
     /** These options with another readiness timeout. */
     public EngineOptions withReadyTimeout(Duration timeout) {
-        return new EngineOptions(simulate, seed, timeout, grace, containerRuntime, hfCache, apiKey);
+        return new EngineOptions(simulate, seed, timeout, grace, containerRuntime, hfCache, apiKey, simulatedGpu);
     }
 
     /** These options with the bearer token the engines expect (read from {@code --api-key-env}'s variable). */
     public EngineOptions withApiKey(String key) {
-        return new EngineOptions(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, key);
+        return new EngineOptions(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, key, simulatedGpu);
     }
 
     @Override
     public String toString() {
         return "EngineOptions[simulate=" + simulate + ", seed=" + seed + ", readyTimeout=" + readyTimeout + ", grace=" + grace
                 + ", containerRuntime=" + containerRuntime + ", hfCache=" + hfCache + ", apiKey="
-                + (apiKey == null ? "none" : Redaction.MASK) + "]";
+                + (apiKey == null ? "none" : Redaction.MASK) + ", simulatedGpu=" + simulatedGpu + "]";
     }
 }

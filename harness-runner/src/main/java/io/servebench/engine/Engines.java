@@ -26,7 +26,7 @@ public final class Engines {
      */
     public static RunningEngine start(ServerConfig server, EngineOptions options, Path log) throws EngineStartException {
         return switch (options.simulate()) {
-            case IN_PROCESS -> SimulatedStarts.inProcess(server, server.kind().simDialect(), options.seed(), log);
+            case IN_PROCESS -> SimulatedStarts.inProcess(server, server.kind().simDialect(), options, log);
             case PROCESS -> SimulatedStarts.asProcess(server, server.kind().simDialect(), options, log);
             case OFF -> server.kind().start(server, options, log);
         };

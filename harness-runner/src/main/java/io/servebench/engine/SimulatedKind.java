@@ -37,6 +37,6 @@ record SimulatedKind(String name, FlagDialect flags, String resetPath) implement
 
     @Override
     public RunningEngine start(ServerConfig server, EngineOptions options, Path log) throws EngineStartException {
-        return SimulatedStarts.inProcess(server, simDialect(), options.seed(), log);
+        return SimulatedStarts.inProcess(server, simDialect(), options, log);
     }
 }

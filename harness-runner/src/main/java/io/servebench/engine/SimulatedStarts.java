@@ -1,5 +1,6 @@
 package io.servebench.engine;
 
+import io.servebench.sim.GpuProfile;
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimParams;
 import io.servebench.sim.SimServer;
@@ -32,16 +33,20 @@ final class SimulatedStarts {
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> argv = new ArrayList<>(List.of(javaBin, "-cp", System.getProperty("java.class.path"),
                 SimServer.class.getName(), server.model(), "--port", Integer.toString(port),
-                "--dialect", dialect.toString(), "--seed", Long.toString(options.seed())));
+                "--dialect", dialect.toString(), "--seed", Long.toString(options.seed()),
+                "--gpu", options.simulatedGpu()));
         argv.addAll(server.args());
         return ProcessEngine.start(new LaunchCommand(argv, Map.of(), null, port), server.model(), log,
                 options.readyTimeout(), options.grace(), options.apiKey());
     }
 
-    static RunningEngine inProcess(ServerConfig server, SimDialect dialect, long seed, Path log) throws EngineStartException {
+    static RunningEngine inProcess(ServerConfig server, SimDialect dialect, EngineOptions options, Path log)
+            throws EngineStartException {
+        long seed = options.seed();
         SimParams settings;
         try {
-            settings = SimParams.fromFlags(dialect, server.model(), server.args());
+            settings = SimParams.fromFlags(dialect, server.model(), server.args(),
+                    GpuProfile.named(options.simulatedGpu()));
         } catch (IllegalArgumentException e) {
             throw new EngineStartException("simulated " + server.kind().name() + " rejects its flags: " + e.getMessage(), e);
         }
@@ -49,7 +54,8 @@ final class SimulatedStarts {
         Logger simLog = Logger.getLogger(SimulatedEngine.class.getPackageName());
         FileHandler handler;
         try {
-            Files.writeString(log, "simulated engine, " + server.kind().name() + " dialect: " + server.label() + System.lineSeparator());
+            Files.writeString(log, "simulated engine on " + settings.gpu().name() + ", " + server.kind().name()
+                    + " dialect: " + server.label() + System.lineSeparator());
             handler = new FileHandler(log.toString(), true);
         } catch (IOException e) {
             throw new EngineStartException("cannot write the engine log " + log + ": " + e.getMessage(), e);

@@ -1,5 +1,6 @@
 package io.servebench.runner;
 
+import io.servebench.engine.EngineOptions;
 import io.servebench.engine.Redaction;
 import io.servebench.plan.EngineOverrides;
 import io.servebench.reports.ReportLanguage;
@@ -27,6 +28,9 @@ final class RunCommandLine {
             case IN_PROCESS -> sb.append(" --simulate");
             case PROCESS -> sb.append(" --simulate=process");
             default -> { }
+        }
+        if (options.simulate() && !options.engines().simulatedGpu().equals(EngineOptions.DEFAULT_SIMULATED_GPU)) {
+            sb.append(" --simulate-gpu ").append(options.engines().simulatedGpu());
         }
         if (options.freshServer()) {
             sb.append(" --fresh-server");

@@ -130,6 +130,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         private int repetitions = 1;
         private Path outputDir;
         private EngineOptions.Simulate simulate = EngineOptions.Simulate.OFF;
+        private String simulatedGpu = EngineOptions.DEFAULT_SIMULATED_GPU;
         private Duration readyTimeout = EngineOptions.DEFAULT_READY_TIMEOUT;
         private Duration stopGrace = EngineOptions.DEFAULT_GRACE;
         private String containerRuntime = "docker";
@@ -186,6 +187,15 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         /** Whether and how the simulated engine stands in for the studies' engines. */
         public Builder simulate(EngineOptions.Simulate simulate) {
             this.simulate = Objects.requireNonNull(simulate, "simulate");
+            return this;
+        }
+
+        /**
+         * The GPU the simulated engine imitates, per tensor-parallel rank: an id of {@code GpuProfile.catalogue()}
+         * ({@code h100}, the default, {@code h200}, {@code a100}, {@code l40s}, {@code b200}); checked by {@link #build}.
+         */
+        public Builder simulatedGpu(String id) {
+            this.simulatedGpu = Objects.requireNonNull(id, "id");
             return this;
         }
 
@@ -264,7 +274,8 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
          * @throws IllegalArgumentException for a value out of range, naming it
          */
         public RunOptions build() {
-            EngineOptions engines = new EngineOptions(simulate, seed, readyTimeout, stopGrace, containerRuntime, hfCache, null);
+            EngineOptions engines = new EngineOptions(simulate, seed, readyTimeout, stopGrace, containerRuntime, hfCache, null,
+                    simulatedGpu);
             return new RunOptions(includes, studies.stream().distinct().toList(), overrides, repetitions,
                     outputDir != null ? outputDir : defaultOutputDir(), engines, quick, seed, freshServer, settle,
                     engineOverrides, client, language, slo, progress, jmhPrimary);

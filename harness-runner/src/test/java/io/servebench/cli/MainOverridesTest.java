@@ -25,4 +25,19 @@ class MainOverridesTest {
         assertThat(code).isEqualTo(2);
         assertThat(err.toString()).contains("--request-timeout 0.0: expected a positive number of seconds");
     }
+
+    @Test
+    void aSimulatedGpuNeedsTheSimulatedEngineAndAKnownId() {
+        StringWriter err = new StringWriter();
+        int code = Main.execute(new String[] {"--simulate-gpu", "h200", "--dry-run"}, new PrintWriter(new StringWriter()),
+                new PrintWriter(err, true));
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("--simulate-gpu h200 needs --simulate");
+
+        StringWriter err2 = new StringWriter();
+        int code2 = Main.execute(new String[] {"--simulate", "--simulate-gpu", "h900", "--dry-run"},
+                new PrintWriter(new StringWriter()), new PrintWriter(err2, true));
+        assertThat(code2).isEqualTo(2);
+        assertThat(err2.toString()).contains("unknown GPU \"h900\"; expected one of h100, h200, a100, l40s, b200");
+    }
 }

@@ -1,5 +1,10 @@
 package io.servebench.sim;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
 /**
  * What the timing model needs to know about one GPU. Efficiencies turn datasheet peaks into what
  * inference kernels reach in practice.
@@ -30,12 +35,59 @@ public record GpuProfile(
         }
     }
 
+    private static final double GIB = 1024.0 * 1024 * 1024;
+    /** Decode bandwidth reached in practice, as on the H100; not yet calibrated for the other GPUs. */
+    private static final double BANDWIDTH_EFFICIENCY = 0.85;
+    /** Prefill FLOP/s reached in practice, as on the H100; not yet calibrated for the other GPUs. */
+    private static final double COMPUTE_EFFICIENCY = 0.60;
+
     /**
-     * An NVIDIA H100 80GB HBM3 (SXM): 80 GiB, 3.35e12 B/s, 989e12 dense bf16 FLOP/s; 85% of the bandwidth
-     * and 60% of the FLOP/s in practice.
+     * An NVIDIA H100 80GB HBM3 (SXM): 80 GiB, 3.35e12 B/s, 989e12 dense bf16 FLOP/s (NVIDIA H100 Tensor Core
+     * GPU datasheet); 85% of the bandwidth and 60% of the FLOP/s in practice.
      */
     public static GpuProfile h100Sxm80gb() {
-        return new GpuProfile("NVIDIA H100 80GB HBM3", 80.0 * 1024 * 1024 * 1024, 3.35e12, 989e12, 0.85, 0.60);
+        return new GpuProfile("NVIDIA H100 80GB HBM3", 80 * GIB, 3.35e12, 989e12, BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY);
+    }
+
+    /**
+     * The GPUs the simulated engine knows, by the id {@link #named} takes. Memory is the nominal size read as
+     * GiB (what {@code nvidia-smi} shows, give or take ECC); bandwidth and dense bf16 FLOP/s (without
+     * sparsity) are the datasheets': NVIDIA H100 Tensor Core GPU, H200 Tensor Core GPU, A100 Tensor Core GPU
+     * (80GB SXM), L40S and DGX B200 (per GPU: a DGX B200's 8 GPUs give 72 PFLOP/s of sparse FP8, so 2.25e15
+     * dense bf16 each).
+     */
+    public static Map<String, GpuProfile> catalogue() {
+        return CATALOGUE;
+    }
+
+    private static final Map<String, GpuProfile> CATALOGUE = buildCatalogue();
+
+    private static Map<String, GpuProfile> buildCatalogue() {
+        Map<String, GpuProfile> all = new LinkedHashMap<>();
+        all.put("h100", h100Sxm80gb());
+        all.put("h200", new GpuProfile("NVIDIA H200 141GB HBM3e", 141 * GIB, 4.8e12, 989e12, BANDWIDTH_EFFICIENCY,
+                COMPUTE_EFFICIENCY));
+        all.put("a100", new GpuProfile("NVIDIA A100 80GB HBM2e (SXM)", 80 * GIB, 2.039e12, 312e12,
+                BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY));
+        all.put("l40s", new GpuProfile("NVIDIA L40S 48GB GDDR6", 48 * GIB, 0.864e12, 362e12, BANDWIDTH_EFFICIENCY,
+                COMPUTE_EFFICIENCY));
+        all.put("b200", new GpuProfile("NVIDIA B200 180GB HBM3e", 180 * GIB, 8.0e12, 2.25e15, BANDWIDTH_EFFICIENCY,
+                COMPUTE_EFFICIENCY));
+        return Collections.unmodifiableMap(all);
+    }
+
+    /**
+     * The GPU of {@link #catalogue()} with this id, any case.
+     *
+     * @throws IllegalArgumentException naming the id and the known ones
+     */
+    public static GpuProfile named(String id) {
+        GpuProfile gpu = id == null ? null : catalogue().get(id.strip().toLowerCase(Locale.ROOT));
+        if (gpu == null) {
+            throw new IllegalArgumentException("unknown GPU \"" + id + "\"; expected one of "
+                    + String.join(", ", catalogue().keySet()));
+        }
+        return gpu;
     }
 
     /** Bandwidth reached in practice, bytes/s. */

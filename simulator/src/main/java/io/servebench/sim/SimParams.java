@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -156,7 +157,8 @@ public record SimParams(
      * Reads an engine's flags in a {@link SimDialect}: vLLM's, SGLang's, or the simulated engine's own (vLLM's
      * plus {@code --sim-acceptance-rate=P}, which overrides the draft acceptance rate). The model
      * is imitated with the {@link ModelProfile#qwen35_9b Qwen3.5-9B} profile on one
-     * {@link GpuProfile#h100Sxm80gb H100} per tensor-parallel rank, whatever its name.
+     * {@link GpuProfile#h100Sxm80gb H100} per tensor-parallel rank (another GPU with
+     * {@link #fromFlags(SimDialect, String, List, GpuProfile)}), whatever its name.
      *
      * <p>vLLM flags: {@code --max-model-len}, {@code --max-num-seqs}, {@code --max-num-batched-tokens},
      * {@code --enable-prefix-caching} / {@code --no-enable-prefix-caching} (off by default: vLLM leaves it off
@@ -181,6 +183,15 @@ public record SimParams(
      *                                  or when the KV cache would not hold one sequence
      */
     public static SimParams fromFlags(SimDialect dialect, String model, List<String> flags) {
+        return fromFlags(dialect, model, flags, GpuProfile.h100Sxm80gb());
+    }
+
+    /**
+     * Settings from the engine's flags, as {@link #fromFlags(SimDialect, String, List)}, on {@code gpu} (per
+     * tensor-parallel rank) instead of an H100.
+     */
+    public static SimParams fromFlags(SimDialect dialect, String model, List<String> flags, GpuProfile gpu) {
+        Objects.requireNonNull(gpu, "gpu");
         if (model == null || model.isBlank()) {
             throw new IllegalArgumentException("model must be a non-blank model id, got \"" + model + "\"");
         }
@@ -193,7 +204,7 @@ public record SimParams(
                 b.ignored.add(flag.toArg());
             }
         }
-        return b.build(sglang ? SimDialect.SGLANG : SimDialect.VLLM, ModelProfile.qwen35_9b(model));
+        return b.build(sglang ? SimDialect.SGLANG : SimDialect.VLLM, ModelProfile.qwen35_9b(model), gpu);
     }
 
     /** Mutable accumulator of flag values while parsing; defaults are the engine's. */
@@ -296,13 +307,13 @@ public record SimParams(
             specTokens = n.asInt();
         }
 
-        SimParams build(SimDialect dialect, ModelProfile model) {
+        SimParams build(SimDialect dialect, ModelProfile model, GpuProfile gpu) {
             if (dialect == SimDialect.SGLANG && specMethod != null) {
                 specTokens = sglangSpecSteps > 0 ? sglangSpecSteps
                         : sglangDraftTokens > 0 ? Math.max(1, sglangDraftTokens - 1) : 3;
             }
             double p = acceptance != null ? acceptance : specMethod == null ? 0 : defaultAcceptance(specMethod);
-            return new SimParams(dialect, model, GpuProfile.h100Sxm80gb(), maxModelLen, maxNumSeqs, maxNumBatchedTokens,
+            return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens,
                     prefixCaching, specMethod, specTokens, p, mode, languageModelOnly, reasoningParser, memoryFraction,
                     tp, ignored, apiKey);
         }

@@ -12,7 +12,7 @@ import java.util.concurrent.CountDownLatch;
  * without a GPU.
  *
  * <pre>
- * java -cp benchmarks.jar io.servebench.sim.SimServer MODEL [--port P] [--dialect vllm|sglang|sim] [--seed S] [FLAGS...]
+ * java -cp benchmarks.jar io.servebench.sim.SimServer MODEL [--port P] [--dialect vllm|sglang|sim] [--seed S] [--gpu ID] [FLAGS...]
  * </pre>
  *
  * Engine flags are read in the dialect's spelling, {@code --name=value} or {@code --name value}.
@@ -20,7 +20,7 @@ import java.util.concurrent.CountDownLatch;
 public final class SimServer {
 
     /** Usage text, for {@code -h} and for a command line that cannot be read. */
-    public static final String USAGE = "usage: SimServer MODEL [--port P] [--dialect vllm|sglang|sim] [--seed S] [FLAGS...]";
+    public static final String USAGE = "usage: SimServer MODEL [--port P] [--dialect vllm|sglang|sim] [--seed S] [--gpu ID] [FLAGS...]";
 
     private SimServer() {
     }
@@ -33,8 +33,10 @@ public final class SimServer {
      * @param dialect     whose flags {@code engineFlags} are
      * @param seed        seeds output lengths, words and draft acceptance
      * @param engineFlags the engine flags, one string each ({@code --max-num-seqs=128})
+     * @param gpu         the GPU it imitates, per tensor-parallel rank
      */
-    public record Options(String model, int port, SimDialect dialect, long seed, List<String> engineFlags) {
+    public record Options(String model, int port, SimDialect dialect, long seed, List<String> engineFlags,
+                          GpuProfile gpu) {
 
         /** The port of {@code vllm serve}. */
         public static final int DEFAULT_PORT = 8000;
@@ -49,6 +51,9 @@ public final class SimServer {
                 throw new IllegalArgumentException("--port " + port + ": expected 0 to 65535");
             }
             engineFlags = List.copyOf(engineFlags);
+            if (gpu == null) {
+                throw new IllegalArgumentException("no GPU given; " + USAGE);
+            }
         }
     }
 
@@ -68,7 +73,8 @@ public final class SimServer {
     }
 
     /**
-     * Reads a command line: MODEL, {@code --port}, {@code --dialect} and {@code --seed} (each {@code --x=v} or
+     * Reads a command line: MODEL, {@code --port}, {@code --dialect}, {@code --seed} and {@code --gpu} (an id of
+     * {@link GpuProfile#catalogue()}, default {@code h100}) (each {@code --x=v} or
      * {@code --x v}); every other argument is an engine flag.
      *
      * @throws IllegalArgumentException naming the argument that cannot be read
@@ -78,11 +84,12 @@ public final class SimServer {
         int port = Options.DEFAULT_PORT;
         SimDialect dialect = SimDialect.VLLM;
         long seed = Options.DEFAULT_SEED;
+        GpuProfile gpu = GpuProfile.h100Sxm80gb();
         List<String> rest = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
-            if (List.of("--port", "--dialect", "--seed").contains(name)) {
+            if (List.of("--port", "--dialect", "--seed", "--gpu").contains(name)) {
                 String value = arg.contains("=") ? arg.substring(arg.indexOf('=') + 1)
                         : i + 1 < args.size() ? args.get(++i) : null;
                 if (value == null) {
@@ -91,6 +98,7 @@ public final class SimServer {
                 switch (name) {
                     case "--port" -> port = Math.toIntExact(number(name, value, "a port number"));
                     case "--seed" -> seed = number(name, value, "a whole number");
+                    case "--gpu" -> gpu = GpuProfile.named(value);
                     default -> dialect = SimDialect.of(value);
                 }
             } else if (model == null && !arg.startsWith("-")) {
@@ -99,7 +107,7 @@ public final class SimServer {
                 rest.add(arg);
             }
         }
-        return new Options(model, port, dialect, seed, joinValues(rest));
+        return new Options(model, port, dialect, seed, joinValues(rest), gpu);
     }
 
     private static long number(String option, String value, String expected) {
@@ -122,14 +130,14 @@ public final class SimServer {
      * @throws IOException              when the port cannot be bound
      */
     public static void serve(Options options, PrintStream out) throws IOException, InterruptedException {
-        SimParams settings = SimParams.fromFlags(options.dialect(), options.model(), options.engineFlags());
+        SimParams settings = SimParams.fromFlags(options.dialect(), options.model(), options.engineFlags(), options.gpu());
         SimulatedEngine engine = SimulatedEngine.start(settings, options.port(), options.seed());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             engine.close();
             stopped.countDown();
         }, "sim-shutdown"));
-        out.println("simulated engine serving " + options.model() + " at " + engine.baseUri() + " (" + options.dialect()
+        out.println("simulated engine serving " + options.model() + " at " + engine.baseUri() + " (" + settings.gpu().name() + ", " + options.dialect()
                 + " flags" + (settings.ignoredFlags().isEmpty() ? "" : "; without effect: "
                 + String.join(" ", settings.ignoredFlags())) + ")");
         out.flush();

@@ -1,0 +1,48 @@
+package io.servebench.sim;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+class GpuProfileTest {
+
+    private static final double GIB = 1024.0 * 1024 * 1024;
+
+    @Test
+    void theCatalogueHoldsTheDatasheetFiguresByIdAnyCase() {
+        assertThat(GpuProfile.catalogue()).containsOnlyKeys("h100", "h200", "a100", "l40s", "b200");
+        GpuProfile h200 = GpuProfile.named(" H200 ");
+        assertThat(h200.memoryBytes()).isEqualTo(141 * GIB);
+        assertThat(h200.hbmBytesPerSecond()).isEqualTo(4.8e12);
+        assertThat(h200.peakFlops()).isEqualTo(989e12);
+        assertThat(GpuProfile.named("h100")).isEqualTo(GpuProfile.h100Sxm80gb());
+        assertThat(GpuProfile.named("l40s").hbmBytesPerSecond()).isEqualTo(0.864e12);
+        assertThat(GpuProfile.named("b200").peakFlops()).isEqualTo(2.25e15);
+    }
+
+    @Test
+    void anUnknownIdIsNamedWithTheKnownOnes() {
+        assertThatThrownBy(() -> GpuProfile.named("h900")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("unknown GPU \"h900\"; expected one of h100, h200, a100, l40s, b200");
+    }
+
+    @Test
+    void aDecodeStepOnAnH200SavesTheWeightAndStateReadsAtItsBandwidth() {
+        SimParams h100 = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B", List.of());
+        SimParams h200 = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B", List.of(), GpuProfile.named("h200"));
+        assertThat(h200.gpu().name()).isEqualTo("NVIDIA H200 141GB HBM3e");
+
+        // one sequence decoding one token with no context: the weights (9e9 x 2 B) and one sequence's
+        // recurrent state (24 x 32 x 128 x 128 x 4 B) are read once, at 85% of each GPU's bandwidth; the
+        // host overheads are the same on both
+        double bytes = 9e9 * 2 + 24.0 * 32 * 128 * 128 * 4;
+        double savedNs = (bytes / (3.35e12 * 0.85) - bytes / (4.8e12 * 0.85)) * 1e9;
+        long onH100 = new StepCostModel(h100).stepNanos(1, 0, 1, 0);
+        long onH200 = new StepCostModel(h200).stepNanos(1, 0, 1, 0);
+        assertThat((double) (onH100 - onH200)).isCloseTo(savedNs, within(2.0));
+    }
+}
