@@ -1,10 +1,20 @@
 package io.servebench.sim;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+
 /**
  * What the timing model needs to know about a model.
  *
  * @param name                  the model id served (e.g. {@code Qwen/Qwen3.5-9B})
  * @param parameters            language-model parameters, all read once per forward step
+ * @param activeParameters      of which one token goes through (all of them for a dense model, the routed
+ *                              experts' share for a mixture of experts): the FLOPs per token are twice this
  * @param bytesPerParameter     bytes per weight (2 for bf16)
  * @param kvBytesPerToken       KV-cache bytes one token of context occupies, summed over the attention layers
  * @param stateBytesPerSequence fixed per-sequence state (linear-attention / SSM layers), read every step
@@ -17,17 +27,25 @@ package io.servebench.sim;
 public record ModelProfile(
         String name,
         double parameters,
+        double activeParameters,
         double bytesPerParameter,
         double kvBytesPerToken,
         double stateBytesPerSequence,
         double nonLanguageBytes,
         double draftFraction) {
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     public ModelProfile {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("model name must not be blank");
         }
         requirePositive("parameters", parameters);
+        requirePositive("activeParameters", activeParameters);
+        if (activeParameters > parameters) {
+            throw new IllegalArgumentException("activeParameters (" + activeParameters + ") must not exceed parameters ("
+                    + parameters + ")");
+        }
         requirePositive("bytesPerParameter", bytesPerParameter);
         requirePositive("kvBytesPerToken", kvBytesPerToken);
         if (stateBytesPerSequence < 0 || nonLanguageBytes < 0 || draftFraction < 0) {
@@ -47,8 +65,121 @@ public record ModelProfile(
      * @param name the model id to report (the study's model name; the profile's numbers do not change)
      */
     public static ModelProfile qwen35_9b(String name) {
-        return new ModelProfile(name, 9e9, 2, 2.0 * 8 * 4 * 256 * 2, 24.0 * 32 * 128 * 128 * 4,
+        return new ModelProfile(name, 9e9, 9e9, 2, 2.0 * 8 * 4 * 256 * 2, 24.0 * 32 * 128 * 128 * 4,
                 2.0 * 1024 * 1024 * 1024, 1.0 / 32);
+    }
+
+    /**
+     * The profile for a served model name: Qwen3-8B and Qwen3-30B-A3B (from their published
+     * {@code config.json}, see {@link #fromConfig}) by name, any other model as {@link #qwen35_9b Qwen3.5-9B}.
+     */
+    public static ModelProfile forModel(String name) {
+        String n = name.toLowerCase(Locale.ROOT);
+        if (n.contains("qwen3-30b-a3b")) {
+            return fromConfig(name, QWEN3_30B_A3B);
+        }
+        if (n.contains("qwen3-8b")) {
+            return fromConfig(name, QWEN3_8B);
+        }
+        return qwen35_9b(name);
+    }
+
+    /** Qwen3-8B's {@code config.json}, the fields the profile reads (huggingface.co/Qwen/Qwen3-8B). */
+    static final String QWEN3_8B = "{\"hidden_size\":4096,\"num_hidden_layers\":36,\"num_attention_heads\":32,"
+            + "\"num_key_value_heads\":8,\"head_dim\":128,\"intermediate_size\":12288,\"vocab_size\":151936,"
+            + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\"}";
+    /** Qwen3-30B-A3B's {@code config.json}, the fields the profile reads (huggingface.co/Qwen/Qwen3-30B-A3B). */
+    static final String QWEN3_30B_A3B = "{\"hidden_size\":2048,\"num_hidden_layers\":48,\"num_attention_heads\":32,"
+            + "\"num_key_value_heads\":4,\"head_dim\":128,\"intermediate_size\":6144,\"moe_intermediate_size\":768,"
+            + "\"num_experts\":128,\"num_experts_per_tok\":8,\"decoder_sparse_step\":1,\"mlp_only_layers\":[],"
+            + "\"vocab_size\":151936,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\"}";
+
+    /**
+     * A profile from a Hugging Face {@code config.json} of a decoder with full attention in every layer
+     * (Llama, Qwen2/3, Mistral, and their mixture-of-experts forms: Qwen2/3-MoE, Mixtral). Parameters are
+     * counted from the shapes: embeddings and, unless tied, the output head; per layer the q, k, v and o
+     * projections, and a gated MLP (3 x hidden x intermediate) or, in a sparse layer, every expert's MLP plus
+     * the router (and a shared expert where there is one), of which the routed {@code num_experts_per_tok}
+     * are active. Norms and biases are left out (under 0.1%). A token of context costs
+     * 2 (K and V) x layers x KV heads x head dimension x bytes.
+     *
+     * @param name the model id to report
+     * @param json the file's text; a {@code text_config} object inside it is read instead when present
+     * @throws IllegalArgumentException naming the field that is missing or not what was expected, or a
+     *                                  linear-attention (hybrid) model, which this reader does not model yet
+     */
+    public static ModelProfile fromConfig(String name, String json) {
+        JsonNode root;
+        try {
+            root = JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("config.json of " + name + " is not JSON: " + e.getOriginalMessage(), e);
+        }
+        if (root == null || !root.isObject()) {
+            throw new IllegalArgumentException("config.json of " + name + ": expected a JSON object");
+        }
+        JsonNode c = root.path("text_config").isObject() ? root.get("text_config") : root;
+        if (c.has("layer_types") || c.has("full_attention_interval") || c.has("linear_num_value_heads")) {
+            throw new IllegalArgumentException("config.json of " + name + " describes linear-attention layers, which"
+                    + " the profile reader does not model yet; only Qwen3.5-9B's built-in profile has them");
+        }
+        double hidden = count(c, name, "hidden_size");
+        double layers = count(c, name, "num_hidden_layers");
+        double heads = count(c, name, "num_attention_heads");
+        double kvHeads = c.has("num_key_value_heads") ? count(c, name, "num_key_value_heads") : heads;
+        double headDim = c.has("head_dim") ? count(c, name, "head_dim") : hidden / heads;
+        double vocab = count(c, name, "vocab_size");
+        boolean tied = c.path("tie_word_embeddings").asBoolean(false);
+        double experts = c.has("num_experts") ? count(c, name, "num_experts")
+                : c.has("num_local_experts") ? count(c, name, "num_local_experts") : 0;
+        double embeddings = vocab * hidden * (tied ? 1 : 2);
+        double attention = hidden * heads * headDim * 2 + hidden * kvHeads * headDim * 2;
+        double total = embeddings;
+        double active = embeddings;
+        int sparseStep = experts > 0 && c.has("decoder_sparse_step") ? (int) count(c, name, "decoder_sparse_step") : 1;
+        Set<Integer> denseOnly = new HashSet<>();
+        c.path("mlp_only_layers").forEach(n -> denseOnly.add(n.asInt()));
+        for (int layer = 0; layer < (int) layers; layer++) {
+            boolean sparse = experts > 0 && !denseOnly.contains(layer) && (layer + 1) % sparseStep == 0;
+            double mlp;
+            double activeMlp;
+            if (sparse) {
+                double expert = 3 * hidden * count(c, name, c.has("moe_intermediate_size") ? "moe_intermediate_size"
+                        : "intermediate_size");
+                double shared = c.has("shared_expert_intermediate_size")
+                        ? 3 * hidden * count(c, name, "shared_expert_intermediate_size") : 0;
+                double router = hidden * experts;
+                mlp = experts * expert + shared + router;
+                activeMlp = count(c, name, "num_experts_per_tok") * expert + shared + router;
+            } else {
+                mlp = 3 * hidden * count(c, name, "intermediate_size");
+                activeMlp = mlp;
+            }
+            total += attention + mlp;
+            active += attention + activeMlp;
+        }
+        double bytes = bytesPerParameter(c, name);
+        return new ModelProfile(name, total, active, bytes, 2 * layers * kvHeads * headDim * bytes, 0, 0,
+                1.0 / layers);
+    }
+
+    private static double count(JsonNode c, String name, String field) {
+        JsonNode v = c.get(field);
+        if (v == null || !v.canConvertToLong() || v.asLong() < 1) {
+            throw new IllegalArgumentException("config.json of " + name + ": \"" + field + "\" must be a whole number"
+                    + " >= 1, got " + (v == null ? "nothing" : v.toString()));
+        }
+        return v.asLong();
+    }
+
+    private static double bytesPerParameter(JsonNode c, String name) {
+        String dtype = c.path("torch_dtype").asText(c.path("dtype").asText("bfloat16")).toLowerCase(Locale.ROOT);
+        return switch (dtype) {
+            case "bfloat16", "float16" -> 2;
+            case "float32" -> 4;
+            default -> throw new IllegalArgumentException("config.json of " + name + ": \"torch_dtype\" " + dtype
+                    + " is not modelled; expected bfloat16, float16 or float32");
+        };
     }
 
     /** Bytes of the language-model weights. */

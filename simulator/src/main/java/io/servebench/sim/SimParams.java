@@ -4,6 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -155,10 +158,11 @@ public record SimParams(
 
     /**
      * Reads an engine's flags in a {@link SimDialect}: vLLM's, SGLang's, or the simulated engine's own (vLLM's
-     * plus {@code --sim-acceptance-rate=P}, which overrides the draft acceptance rate). The model
-     * is imitated with the {@link ModelProfile#qwen35_9b Qwen3.5-9B} profile on one
+     * plus {@code --sim-acceptance-rate=P}, which overrides the draft acceptance rate). The model is imitated
+     * with the profile its name picks ({@link ModelProfile#forModel}), or with one read from vLLM's
+     * {@code --hf-config-path} ({@link ModelProfile#fromConfig}), on one
      * {@link GpuProfile#h100Sxm80gb H100} per tensor-parallel rank (another GPU with
-     * {@link #fromFlags(SimDialect, String, List, GpuProfile)}), whatever its name.
+     * {@link #fromFlags(SimDialect, String, List, GpuProfile)}).
      *
      * <p>vLLM flags: {@code --max-model-len}, {@code --max-num-seqs}, {@code --max-num-batched-tokens},
      * {@code --enable-prefix-caching} / {@code --no-enable-prefix-caching} (off by default: vLLM leaves it off
@@ -204,11 +208,12 @@ public record SimParams(
                 b.ignored.add(flag.toArg());
             }
         }
-        return b.build(sglang ? SimDialect.SGLANG : SimDialect.VLLM, ModelProfile.qwen35_9b(model), gpu);
+        return b.build(sglang ? SimDialect.SGLANG : SimDialect.VLLM, b.modelProfile(model), gpu);
     }
 
     /** Mutable accumulator of flag values while parsing; defaults are the engine's. */
     private static final class Builder {
+        String hfConfigPath;
         int maxModelLen = DEFAULT_MAX_MODEL_LEN;
         int maxNumSeqs = DEFAULT_MAX_NUM_SEQS;
         int maxNumBatchedTokens = DEFAULT_MAX_NUM_BATCHED_TOKENS;
@@ -231,6 +236,21 @@ public record SimParams(
             memoryFraction = sglang ? SGLANG_DEFAULT_MEMORY_FRACTION : VLLM_DEFAULT_MEMORY_FRACTION;
         }
 
+        /** The model's profile: from {@code --hf-config-path}'s {@code config.json}, else by its name. */
+        ModelProfile modelProfile(String model) {
+            if (hfConfigPath == null) {
+                return ModelProfile.forModel(model);
+            }
+            Path path = Path.of(hfConfigPath);
+            Path file = Files.isDirectory(path) ? path.resolve("config.json") : path;
+            try {
+                return ModelProfile.fromConfig(model, Files.readString(file));
+            } catch (IOException e) {
+                throw new IllegalArgumentException("--hf-config-path " + hfConfigPath + ": cannot read " + file + " ("
+                        + e.getMessage() + "); expected a Hugging Face config.json or the folder holding it", e);
+            }
+        }
+
         boolean vllm(EngineFlag f) {
             switch (f.name()) {
                 case "--max-model-len" -> maxModelLen = positiveInt(f);
@@ -245,6 +265,7 @@ public record SimParams(
                 case "--api-key" -> apiKey = text(f);
                 case "--gpu-memory-utilization" -> memoryFraction = fraction(f);
                 case "--tensor-parallel-size", "-tp" -> tp = positiveInt(f);
+                case "--hf-config-path" -> hfConfigPath = text(f);
                 default -> {
                     return false;
                 }

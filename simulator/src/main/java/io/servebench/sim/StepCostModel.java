@@ -5,9 +5,9 @@ package io.servebench.sim;
  * {@code B} the effective bandwidth (bytes/s) and {@code F} the effective FLOP/s, both summed over the
  * tensor-parallel GPUs:
  * <pre>
- *   step = max(weightBytes / B, 2 * parameters * computedTokens / F)      weights vs. compute
+ *   step = max(weightBytes / B, 2 * activeParameters * computedTokens / F)   weights vs. compute
  *        + (kvBytesPerToken * contextTokens + stateBytesPerSequence * sequences) / B   attention reads
- *        + k * draftFraction * max(weightBytes / B, 2 * parameters * draftingSequences / F)   drafting
+ *        + k * draftFraction * max(weightBytes / B, 2 * activeParameters * draftingSequences / F)   drafting
  *        + overheadFactor * {@value #BASE_OVERHEAD_NANOS} ns + {@value #PER_SEQUENCE_NANOS} ns * sequences
  *        + {@value #PER_EXTRA_RANK_NANOS} ns * (tensorParallelSize - 1)          host work, all-reduce
  * </pre>
@@ -46,11 +46,11 @@ final class StepCostModel {
     long stepNanos(long computedTokens, long contextTokens, int sequences, int draftingSequences) {
         ModelProfile m = settings.model();
         double weights = m.weightBytes() / bandwidth;
-        double compute = 2 * m.parameters() * computedTokens / flops;
+        double compute = 2 * m.activeParameters() * computedTokens / flops;
         double attention = (m.kvBytesPerToken() * contextTokens + m.stateBytesPerSequence() * sequences) / bandwidth;
         double draft = draftingSequences == 0 ? 0
                 : settings.speculativeTokens() * m.draftFraction()
-                        * Math.max(weights, 2 * m.parameters() * draftingSequences / flops);
+                        * Math.max(weights, 2 * m.activeParameters() * draftingSequences / flops);
         double seconds = Math.max(weights, compute) + attention + draft;
         double overhead = settings.performanceMode().overheadFactor() * BASE_OVERHEAD_NANOS
                 + (double) PER_SEQUENCE_NANOS * sequences

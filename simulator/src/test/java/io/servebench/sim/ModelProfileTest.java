@@ -1,0 +1,77 @@
+package io.servebench.sim;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+/** Parameter counts from config.json against the totals the model cards publish. */
+class ModelProfileTest {
+
+    @Test
+    void qwen3_8bCountsTheEightPointTwoBillionItsCardStates() {
+        ModelProfile m = ModelProfile.forModel("Qwen/Qwen3-8B");
+
+        // model card: 8.2B parameters, 6.95B of them outside the embeddings
+        assertThat(m.parameters()).isCloseTo(8.2e9, within(0.05e9));
+        assertThat(m.parameters() - 2 * 151936.0 * 4096).isCloseTo(6.95e9, within(0.02e9));
+        assertThat(m.activeParameters()).isEqualTo(m.parameters());
+        // 36 layers x 8 KV heads x 128 x 2 (K and V) x 2 B
+        assertThat(m.kvBytesPerToken()).isEqualTo(36 * 8 * 128 * 2 * 2);
+        assertThat(m.stateBytesPerSequence()).isZero();
+    }
+
+    @Test
+    void qwen3_30bA3bCountsThirtyPointFiveBillionOfWhichThreePointThreeActive() {
+        ModelProfile m = ModelProfile.forModel("Qwen/Qwen3-30B-A3B-Instruct-2507");
+
+        // model card: 30.5B in total, 3.3B activated
+        assertThat(m.parameters()).isCloseTo(30.5e9, within(0.1e9));
+        assertThat(m.activeParameters()).isCloseTo(3.3e9, within(0.1e9));
+        assertThat(m.kvBytesPerToken()).isEqualTo(48 * 4 * 128 * 2 * 2);
+    }
+
+    @Test
+    void aMixtureOfExpertsPrefillCostsItsActiveParametersAndADecodeStepReadsAllItsWeights(@TempDir Path dir)
+            throws IOException {
+        Files.writeString(dir.resolve("config.json"), ModelProfile.QWEN3_30B_A3B);
+        // the default max model length is Qwen3.5's 262,144, whose KV cache 56.9 GiB of weights leave no room for
+        SimParams moe = SimParams.fromFlags(SimDialect.VLLM, "my-moe", List.of("--hf-config-path=" + dir,
+                "--max-model-len=32768"));
+        ModelProfile m = moe.model();
+        assertThat(m.activeParameters()).isCloseTo(3.3e9, within(0.1e9));
+
+        StepCostModel cost = new StepCostModel(moe);
+        double bandwidth = 3.35e12 * 0.85;
+        double flops = 989e12 * 0.60;
+        // a 4096-token prefill is compute-bound on the active parameters; the empty decode step bandwidth-bound
+        long prefill = cost.stepNanos(4096, 0, 1, 0);
+        long decode = cost.stepNanos(1, 0, 1, 0);
+        double weights = m.weightBytes() / bandwidth;
+        double compute = 2 * m.activeParameters() * 4096 / flops;
+        assertThat(compute).isGreaterThan(weights);
+        assertThat((prefill - decode) / 1e9).isCloseTo(compute - weights, within(1e-6));
+    }
+
+    @Test
+    void otherNamesKeepTheQwen35Profile() {
+        assertThat(ModelProfile.forModel("my-org/finetune")).isEqualTo(ModelProfile.qwen35_9b("my-org/finetune"));
+    }
+
+    @Test
+    void aBadConfigIsNamedWithTheFieldAndWhatWasExpected(@TempDir Path dir) {
+        assertThatThrownBy(() -> ModelProfile.fromConfig("m", "{\"hidden_size\":4096}"))
+                .hasMessage("config.json of m: \"num_hidden_layers\" must be a whole number >= 1, got nothing");
+        assertThatThrownBy(() -> ModelProfile.fromConfig("m", "{\"layer_types\":[\"linear_attention\"]}"))
+                .hasMessageContaining("linear-attention layers, which the profile reader does not model yet");
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "m", List.of("--hf-config-path=" + dir)))
+                .hasMessageStartingWith("--hf-config-path " + dir + ": cannot read " + dir.resolve("config.json"));
+    }
+}
