@@ -21,6 +21,7 @@ import java.util.Set;
  *                              for every running sequence; 0 for a pure-attention model
  * @param nonLanguageBytes      weights (and their reserved working memory) that only multimodal input uses,
  *                              e.g. a vision encoder; freed by {@code --language-model-only}
+ * @param maxPositionEmbeddings the model's native context, tokens: the engines' default max model length
  * @param draftFraction         cost of one draft token of the model's native multi-token-prediction (MTP) head,
  *                              as a fraction of one full forward step of the main model
  */
@@ -32,6 +33,7 @@ public record ModelProfile(
         double kvBytesPerToken,
         double stateBytesPerSequence,
         double nonLanguageBytes,
+        int maxPositionEmbeddings,
         double draftFraction) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -48,6 +50,9 @@ public record ModelProfile(
         }
         requirePositive("bytesPerParameter", bytesPerParameter);
         requirePositive("kvBytesPerToken", kvBytesPerToken);
+        if (maxPositionEmbeddings < 2) {
+            throw new IllegalArgumentException("maxPositionEmbeddings must be >= 2, got " + maxPositionEmbeddings);
+        }
         if (stateBytesPerSequence < 0 || nonLanguageBytes < 0 || draftFraction < 0) {
             throw new IllegalArgumentException("stateBytesPerSequence, nonLanguageBytes and draftFraction must be >= 0, got "
                     + stateBytesPerSequence + ", " + nonLanguageBytes + ", " + draftFraction);
@@ -66,19 +71,20 @@ public record ModelProfile(
      */
     public static ModelProfile qwen35_9b(String name) {
         return new ModelProfile(name, 9e9, 9e9, 2, 2.0 * 8 * 4 * 256 * 2, 24.0 * 32 * 128 * 128 * 4,
-                2.0 * 1024 * 1024 * 1024, 1.0 / 32);
+                2.0 * 1024 * 1024 * 1024, 262_144, 1.0 / 32);
     }
 
     /**
-     * The profile for a served model name: Qwen3-8B and Qwen3-30B-A3B (from their published
+     * The profile for a served model name: {@code Qwen3-8B} and {@code Qwen3-30B-A3B} (from their published
      * {@code config.json}, see {@link #fromConfig}) by name, any other model as {@link #qwen35_9b Qwen3.5-9B}.
      */
     public static ModelProfile forModel(String name) {
-        String n = name.toLowerCase(Locale.ROOT);
-        if (n.contains("qwen3-30b-a3b")) {
+        // the repository's name alone: the 2507 updates and the base models have other contexts
+        String n = name.substring(name.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
+        if (n.equals("qwen3-30b-a3b")) {
             return fromConfig(name, QWEN3_30B_A3B);
         }
-        if (n.contains("qwen3-8b")) {
+        if (n.equals("qwen3-8b")) {
             return fromConfig(name, QWEN3_8B);
         }
         return qwen35_9b(name);
@@ -87,12 +93,13 @@ public record ModelProfile(
     /** Qwen3-8B's {@code config.json}, the fields the profile reads (huggingface.co/Qwen/Qwen3-8B). */
     static final String QWEN3_8B = "{\"hidden_size\":4096,\"num_hidden_layers\":36,\"num_attention_heads\":32,"
             + "\"num_key_value_heads\":8,\"head_dim\":128,\"intermediate_size\":12288,\"vocab_size\":151936,"
-            + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\"}";
+            + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":40960}";
     /** Qwen3-30B-A3B's {@code config.json}, the fields the profile reads (huggingface.co/Qwen/Qwen3-30B-A3B). */
     static final String QWEN3_30B_A3B = "{\"hidden_size\":2048,\"num_hidden_layers\":48,\"num_attention_heads\":32,"
             + "\"num_key_value_heads\":4,\"head_dim\":128,\"intermediate_size\":6144,\"moe_intermediate_size\":768,"
             + "\"num_experts\":128,\"num_experts_per_tok\":8,\"decoder_sparse_step\":1,\"mlp_only_layers\":[],"
-            + "\"vocab_size\":151936,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\"}";
+            + "\"vocab_size\":151936,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\","
+            + "\"max_position_embeddings\":40960}";
 
     /**
      * A profile from a Hugging Face {@code config.json} of a decoder with full attention in every layer
@@ -160,7 +167,7 @@ public record ModelProfile(
         }
         double bytes = bytesPerParameter(c, name);
         return new ModelProfile(name, total, active, bytes, 2 * layers * kvHeads * headDim * bytes, 0, 0,
-                1.0 / layers);
+                (int) count(c, name, "max_position_embeddings"), 1.0 / layers);
     }
 
     private static double count(JsonNode c, String name, String field) {

@@ -84,8 +84,6 @@ public record SimParams(
     /** Default draft acceptance rate of any other draft method (e.g. a separate draft model). */
     public static final double OTHER_ACCEPTANCE = 0.5;
 
-    /** Default {@code --max-model-len}: the model's native context (Qwen3.5: 262,144 tokens). */
-    public static final int DEFAULT_MAX_MODEL_LEN = 262_144;
     /** Default most running sequences (vLLM's default for an API server on an 80 GB GPU). */
     public static final int DEFAULT_MAX_NUM_SEQS = 1024;
     /** Default step token budget (vLLM's {@code max_num_batched_tokens} and SGLang's chunked-prefill size on an H100). */
@@ -214,7 +212,8 @@ public record SimParams(
     /** Mutable accumulator of flag values while parsing; defaults are the engine's. */
     private static final class Builder {
         String hfConfigPath;
-        int maxModelLen = DEFAULT_MAX_MODEL_LEN;
+        /** 0 until a flag sets it: then the model's native context, as vLLM and SGLang derive it. */
+        int maxModelLen;
         int maxNumSeqs = DEFAULT_MAX_NUM_SEQS;
         int maxNumBatchedTokens = DEFAULT_MAX_NUM_BATCHED_TOKENS;
         boolean prefixCaching;
@@ -329,6 +328,14 @@ public record SimParams(
         }
 
         SimParams build(SimDialect dialect, ModelProfile model, GpuProfile gpu) {
+            if (maxModelLen == 0) {
+                maxModelLen = model.maxPositionEmbeddings();
+            } else if (maxModelLen > model.maxPositionEmbeddings()) {
+                String flag = dialect == SimDialect.SGLANG ? "--context-length" : "--max-model-len";
+                throw new IllegalArgumentException(flag + " " + maxModelLen + " is greater than the model's"
+                        + " max_position_embeddings (" + model.maxPositionEmbeddings() + ") for " + model.name()
+                        + "; expected at most that, as the engine requires");
+            }
             if (dialect == SimDialect.SGLANG && specMethod != null) {
                 specTokens = sglangSpecSteps > 0 ? sglangSpecSteps
                         : sglangDraftTokens > 0 ? Math.max(1, sglangDraftTokens - 1) : 3;

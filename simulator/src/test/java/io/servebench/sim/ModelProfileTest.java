@@ -30,7 +30,7 @@ class ModelProfileTest {
 
     @Test
     void qwen3_30bA3bCountsThirtyPointFiveBillionOfWhichThreePointThreeActive() {
-        ModelProfile m = ModelProfile.forModel("Qwen/Qwen3-30B-A3B-Instruct-2507");
+        ModelProfile m = ModelProfile.forModel("Qwen/Qwen3-30B-A3B");
 
         // model card: 30.5B in total, 3.3B activated
         assertThat(m.parameters()).isCloseTo(30.5e9, within(0.1e9));
@@ -42,9 +42,7 @@ class ModelProfileTest {
     void aMixtureOfExpertsPrefillCostsItsActiveParametersAndADecodeStepReadsAllItsWeights(@TempDir Path dir)
             throws IOException {
         Files.writeString(dir.resolve("config.json"), ModelProfile.QWEN3_30B_A3B);
-        // the default max model length is Qwen3.5's 262,144, whose KV cache 56.9 GiB of weights leave no room for
-        SimParams moe = SimParams.fromFlags(SimDialect.VLLM, "my-moe", List.of("--hf-config-path=" + dir,
-                "--max-model-len=32768"));
+        SimParams moe = SimParams.fromFlags(SimDialect.VLLM, "my-moe", List.of("--hf-config-path=" + dir));
         ModelProfile m = moe.model();
         assertThat(m.activeParameters()).isCloseTo(3.3e9, within(0.1e9));
 
@@ -63,6 +61,17 @@ class ModelProfileTest {
     @Test
     void otherNamesKeepTheQwen35Profile() {
         assertThat(ModelProfile.forModel("my-org/finetune")).isEqualTo(ModelProfile.qwen35_9b("my-org/finetune"));
+        // the 2507 update has another context than the config built in for Qwen3-30B-A3B
+        assertThat(ModelProfile.forModel("Qwen/Qwen3-30B-A3B-Instruct-2507").maxPositionEmbeddings()).isEqualTo(262_144);
+    }
+
+    @Test
+    void theMaxModelLengthDefaultsToTheModelsContextAndMayNotExceedIt() {
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of()).maxModelLen()).isEqualTo(40_960);
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B", List.of()).maxModelLen()).isEqualTo(262_144);
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B", List.of("--context-length=65536")))
+                .hasMessage("--context-length 65536 is greater than the model's max_position_embeddings (40960) for"
+                        + " Qwen/Qwen3-8B; expected at most that, as the engine requires");
     }
 
     @Test

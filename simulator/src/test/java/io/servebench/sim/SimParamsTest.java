@@ -16,7 +16,7 @@ class SimParamsTest {
         SimParams s = SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of());
         assertThat(s.dialect()).isEqualTo(SimDialect.VLLM);
         assertThat(s.model().name()).isEqualTo(MODEL);
-        assertThat(s.maxModelLen()).isEqualTo(SimParams.DEFAULT_MAX_MODEL_LEN);
+        assertThat(s.maxModelLen()).isEqualTo(262_144);
         assertThat(s.maxNumSeqs()).isEqualTo(SimParams.DEFAULT_MAX_NUM_SEQS);
         assertThat(s.maxNumBatchedTokens()).isEqualTo(SimParams.DEFAULT_MAX_NUM_BATCHED_TOKENS);
         assertThat(s.prefixCaching()).isFalse();
