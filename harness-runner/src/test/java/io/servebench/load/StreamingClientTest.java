@@ -262,6 +262,11 @@ class StreamingClientTest {
             out.stall();
         }, params(), spec(0));
         assertThat(r.error()).isEqualTo("stream_error: KV cache exhausted");
+        // the client may finish reading before the server's thread has recorded the write's return
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (server.flushTimes(0).size() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
         assertThat(r.doneNs() - server.flushTimes(0).get(1).flushedNs()).as("not held until the 10 s timeout")
                 .isLessThan(TimeUnit.SECONDS.toNanos(5));
     }

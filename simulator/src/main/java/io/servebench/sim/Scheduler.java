@@ -334,12 +334,14 @@ final class Scheduler implements AutoCloseable {
     }
 
     private int cachedPrefix(SimRequest r) {
+        // at least one prompt token is always computed, to produce the logits of the first output token, and
+        // hits are whole blocks: as vLLM V1, a fully cached prompt recomputes its whole last block
+        int maxBlocks = Math.min(r.blockHashes.length, (r.promptTokens - 1) / BLOCK_TOKENS);
         int blocks = 0;
-        while (blocks < r.blockHashes.length && prefixCache.get(r.blockHashes[blocks]) != null) {
+        while (blocks < maxBlocks && prefixCache.get(r.blockHashes[blocks]) != null) {
             blocks++;
         }
-        // at least one prompt token is always computed, to produce the logits of the first output token
-        return Math.min(blocks * BLOCK_TOKENS, r.promptTokens - 1);
+        return blocks * BLOCK_TOKENS;
     }
 
     private void dropCancelled() {

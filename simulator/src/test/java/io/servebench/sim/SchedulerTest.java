@@ -1,0 +1,162 @@
+package io.servebench.sim;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Offset.offset;
+
+/**
+ * The scheduler's decisions, read from when each emission falls due on the model's clock. The test model
+ * makes a step's duration easy to compute by hand: 2e9 bytes of weights at 2e12 B/s are 1 ms, compute is
+ * free (1e30 FLOP/s), a token of context is 1,000 bytes (0.5 ns per token read), and the host adds
+ * 1 ms per step and 15 us per sequence. So a step of n sequences whose attention reads c tokens of KV
+ * (those in the cache after the step: the step's own tokens included) lasts 2 ms + n x 15 us + c x 0.5 ns.
+ */
+class SchedulerTest {
+
+    private static final double GIB = 1024.0 * 1024 * 1024;
+    private static final long MS = 1_000_000;
+    private static final double KV_PER_TOKEN = 1000;
+
+    private static SimParams settings(int maxModelLen, int maxNumSeqs, int maxNumBatchedTokens, double poolBytes) {
+        return settings(maxModelLen, maxNumSeqs, maxNumBatchedTokens, poolBytes, false);
+    }
+
+    private static SimParams settings(int maxModelLen, int maxNumSeqs, int maxNumBatchedTokens, double poolBytes,
+                                      boolean prefixCaching) {
+        ModelProfile model = new ModelProfile("test", 1e9, 1e9, 2, KV_PER_TOKEN, 0, 0, 262_144, 0.05);
+        // memory such that 90% of it, less the activation reserve and the weights, is the pool asked for
+        double memory = (poolBytes + 2e9 + SimParams.ACTIVATION_RESERVE_BYTES) / 0.9;
+        GpuProfile gpu = new GpuProfile("test GPU", memory, 2e12, 1e30, 1.0, 1.0);
+        return new SimParams(SimDialect.VLLM, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching, null, 0,
+                0, SimParams.PerformanceMode.BALANCED, false, null, 0.9, 1, List.of(), null);
+    }
+
+    /** Hand-computed: 1 ms of weights, 1 ms of host work, 15 us per sequence, 0.5 ns per token of context. */
+    private static long step(int sequences, long contextTokens) {
+        return 2 * MS + sequences * 15_000L + Math.round(contextTokens * KV_PER_TOKEN / 2e12 * 1e9);
+    }
+
+    /**
+     * An arrival time 100 ms ahead: the scheduler makes its first step's decisions then, by which time every
+     * request of the test has been handed over, however slow this thread is scheduled.
+     */
+    private static long arrival() {
+        return System.nanoTime() + 100 * MS;
+    }
+
+    private static SimRequest request(String id, long arrivalNs, int prompt, int output) {
+        return new SimRequest(id, arrivalNs, prompt, new long[0], output, 1);
+    }
+
+    /** Every emission of {@code r} up to its last. */
+    private static List<SimRequest.Emission> drain(SimRequest r) throws InterruptedException {
+        List<SimRequest.Emission> out = new ArrayList<>();
+        SimRequest.Emission e;
+        do {
+            e = r.emissions.poll(10, TimeUnit.SECONDS);
+            assertThat(e).as("an emission of " + r.id).isNotNull();
+            assertThat(e.failure()).isNull();
+            out.add(e);
+        } while (!e.last());
+        return out;
+    }
+
+    @Test
+    void aPromptLongerThanTheTokenBudgetIsPrefilledInChunksBeforeItsFirstToken() throws InterruptedException {
+        try (Scheduler scheduler = new Scheduler(settings(4096, 8, 512, 1e9))) {
+            long t0 = arrival();
+            SimRequest a = request("a", t0, 1000, 2);
+            scheduler.submit(a);
+            List<SimRequest.Emission> emissions = drain(a);
+
+            // step 1: 512 prompt tokens; step 2: the other 488, then the first token; step 3: the second
+            long s1 = step(1, 512);
+            long s2 = step(1, 1000);
+            long s3 = step(1, 1001);
+            assertThat(emissions).extracting(SimRequest.Emission::tokens).containsExactly(1, 1);
+            assertThat(emissions.get(0).dueNs() - t0).isCloseTo(s1 + s2, offset(2L));
+            assertThat(emissions.get(1).dueNs() - t0).isCloseTo(s1 + s2 + s3, offset(3L));
+        }
+    }
+
+    @Test
+    void atTheSequenceCapAThirdRequestWaitsUntilARunningOneFinishes() throws InterruptedException {
+        try (Scheduler scheduler = new Scheduler(settings(4096, 2, 8192, 1e9))) {
+            long t0 = arrival();
+            SimRequest a = request("a", t0, 16, 3);
+            SimRequest b = request("b", t0, 16, 3);
+            SimRequest c = request("c", t0, 16, 3);
+            scheduler.submit(a);
+            scheduler.submit(b);
+            scheduler.submit(c);
+            List<SimRequest.Emission> ea = drain(a);
+            List<SimRequest.Emission> ec = drain(c);
+            drain(b);
+
+            // steps 1-3 run a and b (prefill with the first token, then two decodes): 2 sequences each;
+            // c is admitted in step 4, the first with a free slot, and prefills alone
+            long s1 = step(2, 32);
+            long s2 = step(2, 34);
+            long s3 = step(2, 36);
+            long s4 = step(1, 16);
+            assertThat(ea.get(0).dueNs() - t0).isCloseTo(s1, offset(1L));
+            assertThat(ea.get(2).dueNs() - t0).isCloseTo(s1 + s2 + s3, offset(3L));
+            assertThat(ec.get(0).dueNs() - t0).isCloseTo(s1 + s2 + s3 + s4, offset(4L));
+            assertThat(c.preemptions).isZero();
+        }
+    }
+
+    @Test
+    void whenTheKvPoolIsFullTheNewestRunningRequestIsPreemptedAndLaterFinishes() throws InterruptedException {
+        // a pool of 100 tokens: two prompts of 40 fit, but not 2 x (40 + 30 generated)
+        try (Scheduler scheduler = new Scheduler(settings(90, 8, 8192, 100 * KV_PER_TOKEN))) {
+            long t0 = arrival();
+            SimRequest a = request("a", t0, 40, 30);
+            SimRequest b = request("b", t0 + 1, 40, 30);
+            scheduler.submit(a);
+            scheduler.submit(b);
+            List<SimRequest.Emission> ea = drain(a);
+            List<SimRequest.Emission> eb = drain(b);
+
+            assertThat(ea.stream().mapToInt(SimRequest.Emission::tokens).sum()).isEqualTo(30);
+            assertThat(eb.stream().mapToInt(SimRequest.Emission::tokens).sum()).isEqualTo(30);
+            assertThat(a.preemptions).isZero();
+            assertThat(b.preemptions).isPositive();
+            // b recomputed its prompt and output after a finished, so it ends after a
+            assertThat(eb.get(eb.size() - 1).dueNs()).isGreaterThan(ea.get(ea.size() - 1).dueNs());
+        }
+    }
+
+    @Test
+    void aRepeatedPromptHitsItsWholeCachedBlocksButRecomputesAtLeastItsLastToken() throws InterruptedException {
+        try (Scheduler scheduler = new Scheduler(settings(4096, 8, 8192, 1e9, true))) {
+            long t0 = arrival();
+            long[] blocks = {11, 12, 13, 14};
+            SimRequest first = new SimRequest("first", t0, 70, blocks, 1, 1);
+            scheduler.submit(first);
+            drain(first);
+            // 70 tokens: 4 full blocks cached, 6 tokens computed
+            SimRequest longer = new SimRequest("longer", System.nanoTime(), 70, blocks, 1, 1);
+            scheduler.submit(longer);
+            drain(longer);
+            // 64 tokens, every block cached: as vLLM V1, the hit stops a whole block short, so 48
+            SimRequest exact = new SimRequest("exact", System.nanoTime(), 64, blocks, 1, 1);
+            scheduler.submit(exact);
+            drain(exact);
+            // a prompt whose first block differs hits nothing
+            SimRequest other = new SimRequest("other", System.nanoTime(), 70, new long[] {99, 12, 13, 14}, 1, 1);
+            scheduler.submit(other);
+            drain(other);
+
+            assertThat(first.cachedTokens).isZero();
+            assertThat(longer.cachedTokens).isEqualTo(64);
+            assertThat(exact.cachedTokens).isEqualTo(48);
+            assertThat(other.cachedTokens).isZero();
+        }
+    }
+}
