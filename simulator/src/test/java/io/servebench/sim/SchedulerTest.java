@@ -28,12 +28,17 @@ class SchedulerTest {
 
     private static SimParams settings(int maxModelLen, int maxNumSeqs, int maxNumBatchedTokens, double poolBytes,
                                       boolean prefixCaching) {
+        return settings(maxModelLen, maxNumSeqs, maxNumBatchedTokens, poolBytes, prefixCaching, null, 0, 0);
+    }
+
+    private static SimParams settings(int maxModelLen, int maxNumSeqs, int maxNumBatchedTokens, double poolBytes,
+                                      boolean prefixCaching, String specMethod, int specTokens, double acceptance) {
         ModelProfile model = new ModelProfile("test", 1e9, 1e9, 2, KV_PER_TOKEN, 0, 0, 262_144, 0.05);
         // memory such that 90% of it, less the activation reserve and the weights, is the pool asked for
         double memory = (poolBytes + 2e9 + SimParams.ACTIVATION_RESERVE_BYTES) / 0.9;
         GpuProfile gpu = new GpuProfile("test GPU", memory, 2e12, 1e30, 1.0, 1.0);
-        return new SimParams(SimDialect.VLLM, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching, null, 0,
-                0, SimParams.PerformanceMode.BALANCED, false, null, 0.9, 1, List.of(), null);
+        return new SimParams(SimDialect.VLLM, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching, specMethod,
+                specTokens, acceptance, SimParams.PerformanceMode.BALANCED, false, null, 0.9, 1, List.of(), null);
     }
 
     /** Hand-computed: 1 ms of weights, 1 ms of host work, 15 us per sequence, 0.5 ns per token of context. */
@@ -157,6 +162,32 @@ class SchedulerTest {
             assertThat(longer.cachedTokens).isEqualTo(64);
             assertThat(exact.cachedTokens).isEqualTo(48);
             assertThat(other.cachedTokens).isZero();
+        }
+    }
+
+    @Test
+    void speculativeDecodingEmitsOnePlusTheAcceptedDraftsAndEachDecodeStepPaysForTheDrafts()
+            throws InterruptedException {
+        // 3 draft tokens, each costing 5% of a step's weight read (0.05 ms): 0.15 ms more per decode step
+        long draftNs = 150_000;
+        for (double acceptance : new double[] {1.0, 0.0}) {
+            try (Scheduler scheduler = new Scheduler(settings(4096, 8, 8192, 1e9, false, "mtp", 3, acceptance))) {
+                long t0 = arrival();
+                SimRequest r = request("r", t0, 16, 10);
+                scheduler.submit(r);
+                List<SimRequest.Emission> e = drain(r);
+
+                // the prefill step emits the first token; every draft accepted: 1 + 3 per decode step, the last
+                // capped at the tokens left; none accepted: 1 per step
+                List<Integer> expected = acceptance == 1.0 ? List.of(1, 4, 4, 1) : List.of(1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
+                assertThat(e).extracting(SimRequest.Emission::tokens).as("acceptance " + acceptance)
+                        .containsExactlyElementsOf(expected);
+                assertThat(e.get(0).dueNs() - t0).isCloseTo(step(1, 16), offset(1L));
+                for (int i = 1; i < e.size(); i++) {
+                    // a decode step over at most 16 + 10 + 3 tokens of KV: within 15 ns of its bare cost
+                    assertThat(e.get(i).dueNs() - e.get(i - 1).dueNs()).isCloseTo(step(1, 0) + draftNs, offset(15L));
+                }
+            }
         }
     }
 }
