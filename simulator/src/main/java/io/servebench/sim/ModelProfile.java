@@ -141,30 +141,31 @@ public record ModelProfile(
                 : c.has("num_local_experts") ? count(c, name, "num_local_experts") : 0;
         double embeddings = vocab * hidden * (tied ? 1 : 2);
         double attention = hidden * heads * headDim * 2 + hidden * kvHeads * headDim * 2;
-        double total = embeddings;
-        double active = embeddings;
         int sparseStep = experts > 0 && c.has("decoder_sparse_step") ? (int) count(c, name, "decoder_sparse_step") : 1;
         Set<Integer> denseOnly = new HashSet<>();
         c.path("mlp_only_layers").forEach(n -> denseOnly.add(n.asInt()));
+        int sparseLayers = 0;
         for (int layer = 0; layer < (int) layers; layer++) {
-            boolean sparse = experts > 0 && !denseOnly.contains(layer) && (layer + 1) % sparseStep == 0;
-            double mlp;
-            double activeMlp;
-            if (sparse) {
-                double expert = 3 * hidden * count(c, name, c.has("moe_intermediate_size") ? "moe_intermediate_size"
-                        : "intermediate_size");
-                double shared = c.has("shared_expert_intermediate_size")
-                        ? 3 * hidden * count(c, name, "shared_expert_intermediate_size") : 0;
-                double router = hidden * experts;
-                mlp = experts * expert + shared + router;
-                activeMlp = count(c, name, "num_experts_per_tok") * expert + shared + router;
-            } else {
-                mlp = 3 * hidden * count(c, name, "intermediate_size");
-                activeMlp = mlp;
+            if (experts > 0 && !denseOnly.contains(layer) && (layer + 1) % sparseStep == 0) {
+                sparseLayers++;
             }
-            total += attention + mlp;
-            active += attention + activeMlp;
         }
+        int denseLayers = (int) layers - sparseLayers;
+        // each kind of MLP is read from the config only when some layer has it
+        double denseMlp = denseLayers == 0 ? 0 : 3 * hidden * count(c, name, "intermediate_size");
+        double sparseMlp = 0;
+        double activeSparseMlp = 0;
+        if (sparseLayers > 0) {
+            double expert = 3 * hidden * count(c, name, c.has("moe_intermediate_size") ? "moe_intermediate_size"
+                    : "intermediate_size");
+            double shared = c.has("shared_expert_intermediate_size")
+                    ? 3 * hidden * count(c, name, "shared_expert_intermediate_size") : 0;
+            double router = hidden * experts;
+            sparseMlp = experts * expert + shared + router;
+            activeSparseMlp = count(c, name, "num_experts_per_tok") * expert + shared + router;
+        }
+        double total = embeddings + layers * attention + denseLayers * denseMlp + sparseLayers * sparseMlp;
+        double active = embeddings + layers * attention + denseLayers * denseMlp + sparseLayers * activeSparseMlp;
         double bytes = bytesPerParameter(c, name);
         return new ModelProfile(name, total, active, bytes, 2 * layers * kvHeads * headDim * bytes, 0, 0,
                 (int) count(c, name, "max_position_embeddings"), 1.0 / layers);
