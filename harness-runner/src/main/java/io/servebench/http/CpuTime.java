@@ -8,10 +8,19 @@ import java.lang.management.ThreadMXBean;
  * client's cost is in the kernel (socket reads and writes), so the split says whether a faster client
  * is still possible in user code.
  *
+ * <p>On Linux the JVM reads the total from a nanosecond clock but the user part from the kernel's tick
+ * counters (10 ms on most kernels), so over a short span the user part can read higher than the total;
+ * it is clamped to {@code [0, totalNs]}, which makes the split coarse (a tick per thread) but never
+ * more than the whole.
+ *
  * @param totalNs CPU time, user and kernel, nanoseconds
- * @param userNs  of which in user mode, nanoseconds
+ * @param userNs  of which in user mode, nanoseconds, at scheduler-tick resolution
  */
 public record CpuTime(long totalNs, long userNs) {
+
+    public CpuTime {
+        userNs = Math.max(0, Math.min(userNs, totalNs));
+    }
 
     public static final CpuTime ZERO = new CpuTime(0, 0);
 
