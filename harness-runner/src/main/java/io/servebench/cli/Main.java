@@ -69,7 +69,7 @@ public final class Main implements Callable<Integer> {
     @Option(names = "-o", paramLabel = "DIR", description = "Results folder (default: results/<timestamp>).")
     Path output;
 
-    @Option(names = "--simulate", arity = "0..1", paramLabel = "MODE", fallbackValue = "in-process", description = "Run every trial on the built-in simulated engine, which reads the flags of the study's engine: in the harness's JVM (default), or =process to start it as a separate process like a real engine.")
+    @Option(names = "--simulate", arity = "0..1", paramLabel = "MODE", fallbackValue = "in-process", description = "Run every trial on the built-in simulated engine, which reads the flags of the study's engine: in the harness's JVM (default), =process to start it as a separate process like a real engine, or =virtual to run its model in virtual time (no sockets, no waiting: a 1000-request trial in well under a second).")
     String simulate;
 
     @Option(names = "--simulate-gpu", paramLabel = "ID", description = "With --simulate: the GPU the simulated engine imitates, per tensor-parallel rank: h100 (default), h200, a100, l40s or b200, from their datasheets (see the README). Its efficiency factors are the H100's, not calibrated for the others.")
@@ -189,7 +189,9 @@ public final class Main implements Callable<Integer> {
             case "off" -> EngineOptions.Simulate.OFF;
             case "in-process" -> EngineOptions.Simulate.IN_PROCESS;
             case "process" -> EngineOptions.Simulate.PROCESS;
-            default -> throw new UsageException("--simulate=" + simulate + ": expected --simulate or --simulate=process");
+            case "virtual" -> EngineOptions.Simulate.VIRTUAL;
+            default -> throw new UsageException("--simulate=" + simulate
+                    + ": expected --simulate, --simulate=process or --simulate=virtual");
         };
         if (!List.of("docker", "podman").contains(containerRuntime)) {
             throw new UsageException("--container-runtime " + containerRuntime + ": expected docker or podman");

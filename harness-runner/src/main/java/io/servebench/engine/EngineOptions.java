@@ -36,7 +36,12 @@ public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout,
         /** Run the simulated engine inside the harness's JVM. */
         IN_PROCESS,
         /** Start the simulated engine as a process, exactly as a real engine is started. */
-        PROCESS
+        PROCESS,
+        /**
+         * Run the simulated engine's model as a discrete-event simulation, without sockets or sleeping: a trial
+         * takes milliseconds whatever its modelled duration, and its records are on the virtual clock.
+         */
+        VIRTUAL
     }
 
     public static final Duration DEFAULT_READY_TIMEOUT = Duration.ofMinutes(20);

@@ -28,6 +28,7 @@ public final class Engines {
         return switch (options.simulate()) {
             case IN_PROCESS -> SimulatedStarts.inProcess(server, server.kind().simDialect(), options, log);
             case PROCESS -> SimulatedStarts.asProcess(server, server.kind().simDialect(), options, log);
+            case VIRTUAL -> SimulatedStarts.virtual(server, server.kind().simDialect(), options, log);
             case OFF -> server.kind().start(server, options, log);
         };
     }
@@ -86,6 +87,10 @@ public final class Engines {
      * @return "reset", or why not ("POST /flush_cache answered 404")
      */
     public static String resetCache(ServerConfig server, EngineOptions options, RunningEngine engine) {
+        if (engine.virtual().isPresent()) {
+            engine.virtual().get().resetPrefixCache();
+            return "reset";
+        }
         EngineKind serving = options.simulate() != EngineOptions.Simulate.OFF ? EngineKinds.SIM : server.kind();
         return CacheReset.reset(serving, engine.endpoint());
     }

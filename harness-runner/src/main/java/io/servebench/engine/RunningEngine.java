@@ -13,6 +13,14 @@ public interface RunningEngine extends AutoCloseable {
         return java.util.Optional.empty();
     }
 
+    /**
+     * The simulated engine in virtual time, when this is one: it has no socket, and loads are run against it
+     * by {@link io.servebench.load.VirtualLoad} instead of the load generator.
+     */
+    default java.util.Optional<io.servebench.sim.VirtualEngine> virtual() {
+        return java.util.Optional.empty();
+    }
+
     /** How the engine was started, for the environment record: its command line with secrets masked. */
     default String commandLine() {
         return "";

@@ -5,13 +5,16 @@ import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimParams;
 import io.servebench.sim.SimServer;
 import io.servebench.sim.SimulatedEngine;
+import io.servebench.sim.VirtualEngine;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.logging.FileHandler;
 import java.util.logging.Formatter;
 import java.util.logging.LogRecord;
@@ -42,14 +45,7 @@ final class SimulatedStarts {
 
     static RunningEngine inProcess(ServerConfig server, SimDialect dialect, EngineOptions options, Path log)
             throws EngineStartException {
-        long seed = options.seed();
-        SimParams settings;
-        try {
-            settings = SimParams.fromFlags(dialect, server.model(), server.args(),
-                    GpuProfile.named(options.simulatedGpu()));
-        } catch (IllegalArgumentException e) {
-            throw new EngineStartException("simulated " + server.kind().name() + " rejects its flags: " + e.getMessage(), e);
-        }
+        SimParams settings = params(server, dialect, options);
         // The in-process engine logs through java.util.logging: into this server's log, not onto the console.
         Logger simLog = Logger.getLogger(SimulatedEngine.class.getPackageName());
         FileHandler handler;
@@ -69,7 +65,7 @@ final class SimulatedStarts {
         };
         SimulatedEngine engine;
         try {
-            engine = SimulatedEngine.start(settings, 0, seed);
+            engine = SimulatedEngine.start(settings, 0, options.seed());
         } catch (IOException e) {
             detachLog.run();
             throw new EngineStartException("simulated " + server.kind().name() + " could not open its port: " + e.getMessage(), e);
@@ -79,6 +75,59 @@ final class SimulatedStarts {
                     engine.close();
                     detachLog.run();
                 });
+    }
+
+    /**
+     * The simulated engine in virtual time: the same flags read the same way, no port. Its log holds the
+     * lines the real-time engine would write at start.
+     */
+    static RunningEngine virtual(ServerConfig server, SimDialect dialect, EngineOptions options, Path log)
+            throws EngineStartException {
+        SimParams settings = params(server, dialect, options);
+        List<String> lines = new ArrayList<>();
+        lines.add("simulated engine in virtual time on " + settings.gpu().name() + ", " + server.kind().name()
+                + " dialect: " + server.label());
+        for (String flag : settings.ignoredFlags()) {
+            lines.add("simulated engine ignores flag " + flag + ": it is not modelled");
+        }
+        lines.add(String.format(java.util.Locale.ROOT, "KV pool %.1f GiB", settings.kvPoolBytes() / (1024.0 * 1024 * 1024)));
+        try {
+            Files.write(log, lines);
+        } catch (IOException e) {
+            throw new EngineStartException("cannot write the engine log " + log + ": " + e.getMessage(), e);
+        }
+        VirtualEngine engine = VirtualEngine.of(settings, options.seed());
+        Endpoint none = new Endpoint(URI.create("virtual:" + settings.model().name()), settings.model().name(), null);
+        return new RunningEngine() {
+            @Override
+            public Endpoint endpoint() {
+                return none;
+            }
+
+            @Override
+            public Optional<VirtualEngine> virtual() {
+                return Optional.of(engine);
+            }
+
+            @Override
+            public String commandLine() {
+                return "simulated engine in virtual time: " + server.label();
+            }
+
+            @Override
+            public void close() {
+                // nothing runs between loads: the virtual engine only moves when a load advances it
+            }
+        };
+    }
+
+    private static SimParams params(ServerConfig server, SimDialect dialect, EngineOptions options)
+            throws EngineStartException {
+        try {
+            return SimParams.fromFlags(dialect, server.model(), server.args(), GpuProfile.named(options.simulatedGpu()));
+        } catch (IllegalArgumentException e) {
+            throw new EngineStartException("simulated " + server.kind().name() + " rejects its flags: " + e.getMessage(), e);
+        }
     }
 
     /** {@code 2026-11-30T03:21:04.123Z INFO message}: one line per record, as engine logs read. */

@@ -5,7 +5,6 @@ import io.servebench.http.PoolStats;
 import io.servebench.workload.RequestSpec;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -125,16 +124,7 @@ public final class LoadGenerator {
         for (CompletableFuture<RequestRecord> f : sending.pending) {
             records.add(f.join());
         }
-        records.sort(Comparator.comparingLong(RequestRecord::id));
-        long start = RequestRecord.NONE;
-        long end = RequestRecord.NONE;
-        for (RequestRecord r : records) {
-            if (!r.warmup()) {
-                start = start == RequestRecord.NONE ? r.intendedNs() : Math.min(start, r.intendedNs());
-                end = end == RequestRecord.NONE ? r.doneNs() : Math.max(end, r.doneNs());
-            }
-        }
-        return new LoadResult(records, start, end, sending.stop(), connections, cpu);
+        return LoadResult.of(records, sending.stop(), connections, cpu);
     }
 
     /** The state of one run's sending loop; used by the calling thread, except for the completion hooks. */
@@ -153,9 +143,7 @@ public final class LoadGenerator {
         private int sent;
         private int measuredSent;
         private int planned;
-        private LoadResult.StopReason reason = LoadResult.StopReason.COMPLETED;
-        private long stoppedNs = RequestRecord.NONE;
-        private int failedAtStop;
+        private StopTracker stopping;
 
         Sending(StreamingClient client, Iterator<RequestSpec> supply, int warmupRequests, int measuredRequests,
                 LoadParams params, LoadListener listener) {
@@ -170,12 +158,13 @@ public final class LoadGenerator {
         }
 
         void scheduled(ArrivalProfile.Scheduled profile) {
-            long[] offsets = offsets(profile);
+            long[] offsets = offsets(profile, warmupRequests, measuredRequests, warmupNs);
             planned = offsets.length;
             Semaphore slots = profile instanceof ArrivalProfile.Capped capped
                     ? new Semaphore(capped.maxConcurrency(), true) : null;
             client.warm(arrivalsWithin(offsets, WARM_SPAN_NS), Math.max(MIN_SPARE, arrivalsWithin(offsets, SPARE_SPAN_NS)));
             t0 = System.nanoTime() + START_DELAY_NS;
+            stopping = new StopTracker(conditions, t0);
             for (int i = 0; i < offsets.length && supply.hasNext(); i++) {
                 long intendedNs = t0 + offsets[i];
                 if (stopsBefore(intendedNs)) {
@@ -197,7 +186,7 @@ public final class LoadGenerator {
                 }
                 dispatch(next, intendedNs, slotNs, slots);
             }
-            stoppedNs = System.nanoTime();
+            stopping.completedAt(System.nanoTime());
         }
 
         void closedLoop(int streams) {
@@ -205,6 +194,7 @@ public final class LoadGenerator {
             LinkedBlockingQueue<Long> freeStreams = new LinkedBlockingQueue<>();
             client.warm(streams, 0);
             t0 = System.nanoTime();
+            stopping = new StopTracker(conditions, t0);
             for (int s = 0; s < streams; s++) {
                 freeStreams.add(t0);
             }
@@ -224,7 +214,7 @@ public final class LoadGenerator {
                 dispatch(prepareNext(inWarmupTime), freeSinceNs, RequestRecord.NONE, null)
                         .whenComplete((r, e) -> freeStreams.add(r.doneNs()));
             }
-            stoppedNs = System.nanoTime();
+            stopping.completedAt(System.nanoTime());
         }
 
         private static int arrivalsWithin(long[] offsets, long spanNs) {
@@ -233,30 +223,6 @@ public final class LoadGenerator {
                 n++;
             }
             return Math.max(1, n);
-        }
-
-        /**
-         * The offsets of every request to send: the warm-up requests by count, those within the warm-up time
-         * (offsets are non-decreasing, so they are a prefix too), then the measured ones.
-         */
-        private long[] offsets(ArrivalProfile.Scheduled profile) {
-            int total = warmupRequests + measuredRequests;
-            if (warmupNs == 0) {
-                return profile.offsetsNs(total);
-            }
-            // offsets are prefix-stable: lengthen the schedule until it reaches past the warm-up time
-            int length = Math.max(total, 1);
-            while (true) {
-                long[] offsets = profile.offsetsNs(length);
-                int inWarmup = 0;
-                while (inWarmup < length && offsets[inWarmup] < warmupNs) {
-                    inWarmup++;
-                }
-                if (inWarmup < length) {
-                    return profile.offsetsNs(Math.max(warmupRequests, inWarmup) + measuredRequests);
-                }
-                length = Math.multiplyExact(length, 2);
-            }
         }
 
         /** The next request, built before its send time; whether it is a warm-up one is decided here. */
@@ -294,29 +260,35 @@ public final class LoadGenerator {
 
         /** Whether a stop condition holds at {@code nowNs}; if so, records why. */
         private boolean stopsBefore(long nowNs) {
-            int failed = failures.get();
-            if (conditions.maxErrors() > 0 && failed >= conditions.maxErrors()) {
-                reason = LoadResult.StopReason.ERRORS;
-            } else if (conditions.maxDuration() != null && nowNs - t0 >= conditions.maxDuration().toNanos()) {
-                reason = LoadResult.StopReason.DURATION;
-            } else {
-                return false;
-            }
-            failedAtStop = failed;
-            stoppedNs = Math.min(nowNs, System.nanoTime());
-            return true;
+            return stopping.stopsAt(Math.min(nowNs, System.nanoTime()), failures.get());
         }
 
         LoadResult.Stop stop() {
-            double elapsed = stoppedNs == RequestRecord.NONE ? 0 : Math.max(0, stoppedNs - t0) / 1e9;
-            if (reason == LoadResult.StopReason.DURATION) {
-                elapsed = conditions.maxDuration().toNanos() / 1e9;
+            return stopping.stop(planned, sent, failures.get());
+        }
+    }
+
+    /**
+     * The offsets of every request to send: the warm-up requests by count, those within the warm-up time
+     * (offsets are non-decreasing, so they are a prefix too), then the measured ones.
+     */
+    static long[] offsets(ArrivalProfile.Scheduled profile, int warmupRequests, int measuredRequests, long warmupNs) {
+        int total = warmupRequests + measuredRequests;
+        if (warmupNs == 0) {
+            return profile.offsetsNs(total);
+        }
+        // offsets are prefix-stable: lengthen the schedule until it reaches past the warm-up time
+        int length = Math.max(total, 1);
+        while (true) {
+            long[] offsets = profile.offsetsNs(length);
+            int inWarmup = 0;
+            while (inWarmup < length && offsets[inWarmup] < warmupNs) {
+                inWarmup++;
             }
-            if (reason == LoadResult.StopReason.COMPLETED) {
-                // every request there was went out, even when the supply held fewer than planned
-                return new LoadResult.Stop(reason, sent, sent, failures.get(), elapsed);
+            if (inWarmup < length) {
+                return profile.offsetsNs(Math.max(warmupRequests, inWarmup) + measuredRequests);
             }
-            return new LoadResult.Stop(reason, Math.max(planned, sent), sent, failedAtStop, elapsed);
+            length = Math.multiplyExact(length, 2);
         }
     }
 

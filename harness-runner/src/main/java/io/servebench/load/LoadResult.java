@@ -31,6 +31,24 @@ public record LoadResult(List<RequestRecord> records, long measuredStartNs, long
         Objects.requireNonNull(clientCpu, "clientCpu");
     }
 
+    /**
+     * The result of a run: its records sorted by id, and the measurement window from the earliest intended send to
+     * the latest end of a measured request.
+     */
+    static LoadResult of(List<RequestRecord> records, Stop stop, PoolStats connections, CpuTime clientCpu) {
+        List<RequestRecord> sorted = new java.util.ArrayList<>(records);
+        sorted.sort(java.util.Comparator.comparingLong(RequestRecord::id));
+        long start = RequestRecord.NONE;
+        long end = RequestRecord.NONE;
+        for (RequestRecord r : sorted) {
+            if (!r.warmup()) {
+                start = start == RequestRecord.NONE ? r.intendedNs() : Math.min(start, r.intendedNs());
+                end = end == RequestRecord.NONE ? r.doneNs() : Math.max(end, r.doneNs());
+            }
+        }
+        return new LoadResult(sorted, start, end, stop, connections, clientCpu);
+    }
+
     /** Why a run stopped sending. */
     public enum StopReason {
         /** Every planned request went out. */

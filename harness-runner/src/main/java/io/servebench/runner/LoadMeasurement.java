@@ -8,6 +8,7 @@ import io.servebench.load.LoadParams;
 import io.servebench.load.LoadResult;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.RequestRecordWriter;
+import io.servebench.load.VirtualLoad;
 import io.servebench.metrics.MetricsAggregator;
 import io.servebench.metrics.PrometheusScraper;
 import io.servebench.metrics.PrometheusSnapshot;
@@ -29,6 +30,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * aggregates the measured ones with the trial's SLOs and adds what the engine's own metrics counted meanwhile.
  */
 final class LoadMeasurement {
+
+    /** The note on every result measured in virtual time, so that no report passes it off as a real run. */
+    static final String VIRTUAL_NOTE = "virtual time: the simulated engine's model run as a discrete-event simulation,"
+            + " no sockets; every time is on the virtual clock and schedule lag is 0 by construction";
 
     private final RunContext context;
     private final RunningEngine engine;
@@ -66,8 +71,10 @@ final class LoadMeasurement {
         try (TrialProgress progress = TrialProgress.start(context.out(), progressLabel, w.warmup() + w.requests(),
                 options.progress())) {
             Optional<PrometheusSnapshot> before = scrape();
-            LoadResult result = new LoadGenerator().run(engine.endpoint().target(), supply, w.warmup(), w.requests(), load,
-                    progress);
+            LoadResult result = engine.virtual().isPresent()
+                    ? new VirtualLoad(engine.virtual().get(), engine.endpoint().model())
+                            .run(supply, w.warmup(), w.requests(), load, progress)
+                    : new LoadGenerator().run(engine.endpoint().target(), supply, w.warmup(), w.requests(), load, progress);
             Optional<PrometheusSnapshot> after = before.isPresent() ? scrape() : Optional.empty();
             RequestRecordWriter.writeTrial(options.outputDir(), name, result.records());
             List<RequestRecord> measured = result.records().stream().filter(r -> !r.warmup()).toList();
@@ -77,6 +84,9 @@ final class LoadMeasurement {
                 metrics = metrics.withServerMetrics(ServerMetricsDelta.between(before.get(), after.get()));
             }
             metrics = result.stop().note().map(metrics::withNote).orElse(metrics);
+            if (engine.virtual().isPresent()) {
+                metrics = metrics.withNote(VIRTUAL_NOTE);
+            }
             metrics = result.connections().note(HostLimits.current()).map(metrics::withNote).orElse(metrics);
             progress.finish(metrics);
             return metrics;
@@ -85,6 +95,9 @@ final class LoadMeasurement {
 
     /** A scrape of the engine's metrics; empty (with one note per server) when it offers none. */
     private Optional<PrometheusSnapshot> scrape() {
+        if (engine.virtual().isPresent()) {
+            return Optional.of(PrometheusSnapshot.parse(engine.virtual().get().metricsText()));
+        }
         PrometheusScraper.Result result = context.scraper().scrape(engine.endpoint().metricsUri());
         if (result.snapshot().isEmpty() && scrapeNoted.compareAndSet(false, true)) {
             context.out().printf("  note: no server-side metrics: %s%n", result.problem());

@@ -131,6 +131,10 @@ final class ServerSession {
             resetWarned = true;
             context.out().printf("  %s: %s; later trials on this server may find prompts cached%n", next.serverId(), reset);
         }
+        if (engine.virtual().isPresent()) {
+            // a virtual engine has no queues to drain and no clock of this world to wait on
+            return;
+        }
         try {
             Thread.sleep(options.settle().toMillis());
         } catch (InterruptedException e) {

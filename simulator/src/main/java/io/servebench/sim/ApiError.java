@@ -1,5 +1,8 @@
 package io.servebench.sim;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 /** A request the engine refuses, answered as an OpenAI-style error body with this status. */
 final class ApiError extends Exception {
 
@@ -12,6 +15,13 @@ final class ApiError extends Exception {
         super(message);
         this.status = status;
         this.type = type;
+    }
+
+    /** The body sent with the status, as vLLM's: {@code {"error": {"message", "type", "param", "code"}}}. */
+    ObjectNode body(ObjectMapper json) {
+        ObjectNode error = json.createObjectNode();
+        error.putObject("error").put("message", getMessage()).put("type", type).putNull("param").put("code", status);
+        return error;
     }
 
     /** HTTP 400, {@code BadRequestError}. */

@@ -16,7 +16,7 @@ import java.util.List;
  * @param model           the {@code model} field, {@code null} when absent
  * @param promptTokens    prompt tokens: for chat, the messages' text plus the chat template's fixed cost
  *                        ({@value #TEMPLATE_TOKENS_PER_MESSAGE} per message and {@value #TEMPLATE_REPLY_TOKENS} to open the reply)
- * @param blockHashes     cumulative hash of each full {@link Scheduler#BLOCK_TOKENS}-token block of the prompt
+ * @param blockHashes     cumulative hash of each full {@link BatchScheduler#BLOCK_TOKENS}-token block of the prompt
  * @param maxTokens       {@code max_tokens} ({@code max_completion_tokens} for chat), {@code null} when absent
  * @param minTokens       {@code min_tokens}, 0 when absent
  * @param ignoreEos       {@code ignore_eos}
@@ -182,10 +182,10 @@ record ApiRequest(
     }
 
     private static long[] blockHashes(List<String> tokens) {
-        long[] hashes = new long[tokens.size() / Scheduler.BLOCK_TOKENS];
+        long[] hashes = new long[tokens.size() / BatchScheduler.BLOCK_TOKENS];
         long h = 0x9E3779B97F4A7C15L;
         for (int b = 0; b < hashes.length; b++) {
-            for (int t = b * Scheduler.BLOCK_TOKENS; t < (b + 1) * Scheduler.BLOCK_TOKENS; t++) {
+            for (int t = b * BatchScheduler.BLOCK_TOKENS; t < (b + 1) * BatchScheduler.BLOCK_TOKENS; t++) {
                 h = Seeds.mix(h * 31 + tokens.get(t).hashCode());
             }
             hashes[b] = h;

@@ -222,9 +222,7 @@ public final class SimulatedEngine implements AutoCloseable {
             request = ApiRequest.parse(body, chat, tokenizer, settings.model().name(), settings.maxModelLen());
         } catch (ApiError e) {
             truths.put(id, new GroundTruth(id, receivedNs, e.status, false, 0, 0, 0, 0, List.of(), e.getMessage()));
-            ObjectNode error = JSON.createObjectNode();
-            error.putObject("error").put("message", e.getMessage()).put("type", e.type).putNull("param").put("code", e.status);
-            sendJson(exchange, e.status, error);
+            sendJson(exchange, e.status, e.body(JSON));
             return;
         }
         OutputPlan plan = OutputPlan.of(request, settings, seed, id);

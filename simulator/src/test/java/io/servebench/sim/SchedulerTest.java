@@ -22,7 +22,7 @@ class SchedulerTest {
     private static final long MS = 1_000_000;
     private static final double KV_PER_TOKEN = 1000;
 
-    private static SimParams settings(int maxModelLen, int maxNumSeqs, int maxNumBatchedTokens, double poolBytes) {
+    static SimParams settings(int maxModelLen, int maxNumSeqs, int maxNumBatchedTokens, double poolBytes) {
         return settings(maxModelLen, maxNumSeqs, maxNumBatchedTokens, poolBytes, false);
     }
 
@@ -42,7 +42,7 @@ class SchedulerTest {
     }
 
     /** Hand-computed: 1 ms of weights, 1 ms of host work, 15 us per sequence, 0.5 ns per token of context. */
-    private static long step(int sequences, long contextTokens) {
+    static long step(int sequences, long contextTokens) {
         return 2 * MS + sequences * 15_000L + Math.round(contextTokens * KV_PER_TOKEN / 2e12 * 1e9);
     }
 

@@ -1,0 +1,58 @@
+package io.servebench.load;
+
+/**
+ * When and why one run stopped sending, by its {@link StopConditions}: the bookkeeping the load generator
+ * and its virtual twin share. Times are on the run's clock, nanoseconds.
+ */
+final class StopTracker {
+
+    private final StopConditions conditions;
+    private final long t0;
+    private LoadResult.StopReason reason = LoadResult.StopReason.COMPLETED;
+    private long stoppedNs = RequestRecord.NONE;
+    private int failedAtStop;
+
+    /** @param t0 the run's start instant */
+    StopTracker(StopConditions conditions, long t0) {
+        this.conditions = conditions;
+        this.t0 = t0;
+    }
+
+    /** Whether a stop condition holds at {@code nowNs} with {@code failed} requests failed; if so, records why. */
+    boolean stopsAt(long nowNs, int failed) {
+        if (conditions.maxErrors() > 0 && failed >= conditions.maxErrors()) {
+            reason = LoadResult.StopReason.ERRORS;
+        } else if (conditions.maxDuration() != null && nowNs - t0 >= conditions.maxDuration().toNanos()) {
+            reason = LoadResult.StopReason.DURATION;
+        } else {
+            return false;
+        }
+        failedAtStop = failed;
+        stoppedNs = nowNs;
+        return true;
+    }
+
+    /** Sending ended with every request sent, at {@code lastNs}. */
+    void completedAt(long lastNs) {
+        stoppedNs = lastNs;
+    }
+
+    /**
+     * How sending ended.
+     *
+     * @param planned requests the run meant to send, warm-up included
+     * @param sent    requests sent
+     * @param failed  requests failed by the end of the run
+     */
+    LoadResult.Stop stop(int planned, int sent, int failed) {
+        double elapsed = stoppedNs == RequestRecord.NONE ? 0 : Math.max(0, stoppedNs - t0) / 1e9;
+        if (reason == LoadResult.StopReason.DURATION) {
+            elapsed = conditions.maxDuration().toNanos() / 1e9;
+        }
+        if (reason == LoadResult.StopReason.COMPLETED) {
+            // every request there was went out, even when the supply held fewer than planned
+            return new LoadResult.Stop(reason, sent, sent, failed, elapsed);
+        }
+        return new LoadResult.Stop(reason, Math.max(planned, sent), sent, failedAtStop, elapsed);
+    }
+}

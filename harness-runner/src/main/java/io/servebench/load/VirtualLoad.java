@@ -1,0 +1,257 @@
+package io.servebench.load;
+
+import io.servebench.http.CpuTime;
+import io.servebench.http.PoolStats;
+import io.servebench.sim.GroundTruth;
+import io.servebench.sim.VirtualEngine;
+import io.servebench.truth.SentEvent;
+import io.servebench.workload.RequestSpec;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The load generator's twin for the simulated engine in virtual time: the same schedule, warm-up rules,
+ * concurrency caps, closed loops, stop conditions and request bodies as {@link LoadGenerator}, sent to a
+ * {@link VirtualEngine} instead of a socket, and the same {@link RequestRecord}s back.
+ *
+ * <p>Every time in a record is on the virtual clock (nanoseconds). There is no network and no client: a
+ * request is sent and received at its intended time (schedule lag 0, {@code sentNs == intendedNs}), and each
+ * token event is read when the engine's model says it is written, one event per read. Token counts are the
+ * engine's own. A request the engine rejects fails as {@code http_STATUS: message}, the error kind the real
+ * client reports. {@link LoadResult#clientCpu()} is zero and the connection pool never waited.
+ */
+public final class VirtualLoad {
+
+    private final VirtualEngine engine;
+    private final String model;
+
+    /** Sends to {@code engine}, naming {@code model} in every body. */
+    public VirtualLoad(VirtualEngine engine, String model) {
+        this.engine = Objects.requireNonNull(engine, "engine");
+        this.model = Objects.requireNonNull(model, "model");
+    }
+
+    /**
+     * Runs one load as {@link LoadGenerator#run(Target, Iterator, int, int, LoadParams, LoadListener)} does,
+     * starting at the engine's virtual clock.
+     */
+    public LoadResult run(Iterator<RequestSpec> supply, int warmupRequests, int measuredRequests, LoadParams params,
+                          LoadListener listener) {
+        Objects.requireNonNull(supply, "supply");
+        Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(listener, "listener");
+        if (warmupRequests < 0 || measuredRequests < 0) {
+            throw new IllegalArgumentException("request counts must be >= 0, got " + warmupRequests + " warm-up and "
+                    + measuredRequests + " measured");
+        }
+        Run run = new Run(supply, warmupRequests, measuredRequests, params, listener);
+        if (params.profile() instanceof ArrivalProfile.Scheduled scheduled) {
+            run.scheduled(scheduled);
+        } else if (params.profile() instanceof ArrivalProfile.Concurrent concurrent) {
+            run.closedLoop(concurrent.streams());
+        } else if (params.profile() instanceof ArrivalProfile.Synchronous) {
+            run.closedLoop(1);
+        }
+        run.drain(Long.MAX_VALUE);
+        PoolStats pool = new PoolStats(params.maxInFlight(), run.peakInFlight, 0, 0, 0, null, 0, 0, 0, 0);
+        return LoadResult.of(run.records, run.stop(), pool, CpuTime.ZERO);
+    }
+
+    /** One request in flight: what the record needs besides the engine's truth. */
+    private record Sent(RequestSpec spec, long intendedNs, long slotNs) {
+    }
+
+    private final class Run {
+        final List<RequestRecord> records = new ArrayList<>();
+        private final Iterator<RequestSpec> supply;
+        private final int warmupRequests;
+        private final int measuredRequests;
+        private final long warmupNs;
+        private final LoadParams params;
+        private final LoadListener listener;
+        private final Map<String, Sent> inFlight = new HashMap<>();
+        private boolean closedLoop;
+        /** Completions whose stream a closed loop has not yet reused, oldest first. */
+        private final Deque<RequestRecord> freed = new ArrayDeque<>();
+        private final long t0 = engine.clockNs();
+        private int sent;
+        private int measuredSent;
+        private int planned;
+        private int failures;
+        private int peakInFlight;
+        private long lastSendNs = RequestRecord.NONE;
+        private final StopTracker stopping;
+
+        Run(Iterator<RequestSpec> supply, int warmupRequests, int measuredRequests, LoadParams params,
+            LoadListener listener) {
+            this.supply = supply;
+            this.warmupRequests = warmupRequests;
+            this.measuredRequests = measuredRequests;
+            this.warmupNs = params.warmupTime().toNanos();
+            this.stopping = new StopTracker(params.stop(), t0);
+            this.params = params;
+            this.listener = listener;
+            this.planned = warmupRequests + measuredRequests;
+        }
+
+        void scheduled(ArrivalProfile.Scheduled profile) {
+            long[] offsets = LoadGenerator.offsets(profile, warmupRequests, measuredRequests, warmupNs);
+            planned = offsets.length;
+            int cap = profile instanceof ArrivalProfile.Capped capped ? capped.maxConcurrency() : Integer.MAX_VALUE;
+            for (int i = 0; i < offsets.length && supply.hasNext(); i++) {
+                long intendedNs = t0 + offsets[i];
+                drain(intendedNs);
+                if (stopsAt(intendedNs)) {
+                    return;
+                }
+                long sendNs = intendedNs;
+                long slotNs = RequestRecord.NONE;
+                if (cap != Integer.MAX_VALUE) {
+                    slotNs = intendedNs;
+                    while (inFlight.size() >= cap) {
+                        // the slot frees when the request holding it ends
+                        slotNs = Math.max(slotNs, awaitCompletion());
+                    }
+                    if (stopsAt(slotNs)) {
+                        return;
+                    }
+                    sendNs = slotNs;
+                }
+                send(next(offsets[i] < warmupNs), intendedNs, sendNs, slotNs);
+            }
+            stopping.completedAt(sent == 0 ? t0 : lastSendNs);
+        }
+
+        void closedLoop(int streams) {
+            closedLoop = true;
+            Deque<Long> freeStreams = new ArrayDeque<>();
+            for (int s = 0; s < streams; s++) {
+                freeStreams.add(t0);
+            }
+            while (measuredSent < measuredRequests || sent < warmupRequests) {
+                if (!supply.hasNext()) {
+                    break;
+                }
+                if (freeStreams.isEmpty()) {
+                    awaitCompletion();
+                }
+                while (!freed.isEmpty()) {
+                    freeStreams.add(freed.pollFirst().doneNs());
+                }
+                long freeSinceNs = freeStreams.pollFirst();
+                if (stopsAt(freeSinceNs)) {
+                    return;
+                }
+                boolean inWarmupTime = freeSinceNs - t0 < warmupNs;
+                if (inWarmupTime && sent >= warmupRequests) {
+                    planned++;
+                }
+                send(next(inWarmupTime), freeSinceNs, freeSinceNs, RequestRecord.NONE);
+            }
+            stopping.completedAt(sent == 0 ? t0 : lastSendNs);
+        }
+
+        private RequestSpec next(boolean inWarmupTime) {
+            RequestSpec next = supply.next();
+            boolean warmup = sent < warmupRequests || inWarmupTime;
+            return new RequestSpec(next.index(), next.prompt(), next.promptTokens(), next.maxTokens(), next.exactOutput(),
+                    warmup);
+        }
+
+        private void send(RequestSpec spec, long intendedNs, long sendNs, long slotNs) {
+            sent++;
+            if (!spec.warmup()) {
+                measuredSent++;
+            }
+            String id = Long.toString(spec.index());
+            byte[] body = RequestBodies.build(params.api(), model, spec, params.continuousUsageStats(),
+                    params.extraBody() == null ? null : RequestBodies.parseExtraBody(params.extraBody()));
+            engine.submit(id, sendNs, params.api() == OpenAiApi.CHAT, body);
+            inFlight.put(id, new Sent(spec, intendedNs, slotNs));
+            peakInFlight = Math.max(peakInFlight, inFlight.size());
+            lastSendNs = sendNs;
+        }
+
+        /** Takes every completion of the steps that start before {@code untilNs}. */
+        void drain(long untilNs) {
+            for (List<GroundTruth> done = engine.advance(untilNs); !done.isEmpty(); done = engine.advance(untilNs)) {
+                done.forEach(this::complete);
+            }
+            if (untilNs == Long.MAX_VALUE && !inFlight.isEmpty()) {
+                throw new IllegalStateException(inFlight.size() + " requests never completed on the virtual engine");
+            }
+        }
+
+        /** Runs the engine until at least one request completes; returns when the last of them ended. */
+        private long awaitCompletion() {
+            List<GroundTruth> done = engine.advance(Long.MAX_VALUE);
+            if (done.isEmpty()) {
+                throw new IllegalStateException("the virtual engine finished with " + inFlight.size()
+                        + " requests in flight");
+            }
+            long latest = Long.MIN_VALUE;
+            for (GroundTruth truth : done) {
+                latest = Math.max(latest, complete(truth).doneNs());
+            }
+            return latest;
+        }
+
+        private RequestRecord complete(GroundTruth truth) {
+            Sent s = inFlight.remove(truth.requestId());
+            RequestRecord record = record(s, truth);
+            if (!record.succeeded()) {
+                failures++;
+            }
+            records.add(record);
+            if (closedLoop) {
+                freed.addLast(record);
+            }
+            listener.onComplete(record);
+            return record;
+        }
+
+        private RequestRecord record(Sent s, GroundTruth truth) {
+            List<SentEvent> events = truth.events();
+            long[] times = new long[events.size()];
+            int[] tokens = new int[events.size()];
+            long firstContent = RequestRecord.NONE;
+            for (int i = 0; i < times.length; i++) {
+                SentEvent e = events.get(i);
+                times[i] = e.writtenNs();
+                tokens[i] = e.tokens();
+                if (!e.reasoning() && firstContent == RequestRecord.NONE) {
+                    firstContent = e.writtenNs();
+                }
+            }
+            long first = times.length == 0 ? RequestRecord.NONE : times[0];
+            long last = times.length == 0 ? RequestRecord.NONE : times[times.length - 1];
+            String error = null;
+            if (truth.httpStatus() != 200) {
+                error = "http_" + truth.httpStatus() + ": " + truth.error();
+            } else if (truth.error() != null) {
+                error = "stream_error: " + truth.error();
+            }
+            TokenSource eventSource = params.continuousUsageStats() ? TokenSource.CONTINUOUS_USAGE : TokenSource.TOKENIZER;
+            return new RequestRecord(s.spec().index(), s.spec().warmup(), s.intendedNs(),
+                    s.slotNs() == RequestRecord.NONE ? s.intendedNs() : s.slotNs(), first, firstContent, last,
+                    last == RequestRecord.NONE ? truth.receivedNs() : last, truth.promptTokens(), truth.completionTokens(),
+                    TokenSource.USAGE, times, tokens, eventSource, times.length == 0 ? 0 : 1, 0, truth.httpStatus(), error,
+                    s.slotNs());
+        }
+
+        private boolean stopsAt(long nowNs) {
+            return stopping.stopsAt(nowNs, failures);
+        }
+
+        LoadResult.Stop stop() {
+            return stopping.stop(planned, sent, failures);
+        }
+    }
+}

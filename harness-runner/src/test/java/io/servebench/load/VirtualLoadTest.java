@@ -1,0 +1,120 @@
+package io.servebench.load;
+
+import io.servebench.sim.SimDialect;
+import io.servebench.sim.SimParams;
+import io.servebench.sim.VirtualEngine;
+import io.servebench.workload.RequestSpec;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The virtual load keeps the load generator's rules: schedule, warm-up, caps, closed loops, stops, errors. */
+class VirtualLoadTest {
+
+    private static final String MODEL = "Qwen/Qwen3.5-9B";
+    private static final long MS = 1_000_000;
+
+    private static VirtualLoad load(List<String> flags) {
+        return new VirtualLoad(VirtualEngine.of(SimParams.fromFlags(SimDialect.VLLM, MODEL, flags), 42), MODEL);
+    }
+
+    private static Iterator<RequestSpec> specs(int n, int maxTokens) {
+        return IntStream.range(0, n)
+                .mapToObj(i -> new RequestSpec(i, "tell me about the number " + i + " please", 9, maxTokens, true, false))
+                .iterator();
+    }
+
+    private static LoadResult run(VirtualLoad load, ArrivalProfile profile, int warmup, int measured, int maxTokens) {
+        List<RequestRecord> heard = new ArrayList<>();
+        LoadResult result = load.run(specs(warmup + measured, maxTokens), warmup, measured, LoadParams.of(profile),
+                heard::add);
+        assertThat(heard).as("the listener hears every record").hasSize(result.records().size());
+        return result;
+    }
+
+    @Test
+    void requestsLeaveExactlyOnScheduleAndEachRecordCarriesEveryToken() {
+        LoadResult result = run(load(List.of()), new ArrivalProfile.Constant(4), 2, 8, 50);
+
+        assertThat(result.records()).hasSize(10);
+        assertThat(result.stop().reason()).isEqualTo(LoadResult.StopReason.COMPLETED);
+        long t0 = result.records().get(0).intendedNs();
+        for (RequestRecord r : result.records()) {
+            assertThat(r.succeeded()).as(r.toString()).isTrue();
+            assertThat(r.warmup()).isEqualTo(r.id() < 2);
+            assertThat(r.intendedNs()).isEqualTo(t0 + r.id() * 250 * MS);
+            assertThat(r.sentNs()).isEqualTo(r.intendedNs());
+            assertThat(r.firstTokenNs()).isGreaterThan(r.sentNs());
+            assertThat(r.endNs()).isGreaterThan(r.firstTokenNs()).isEqualTo(r.doneNs());
+            assertThat(r.outputTokens()).isEqualTo(50);
+            assertThat(Arrays.stream(r.eventTokens()).sum()).isEqualTo(50);
+            assertThat(r.eventTimesNs()).isSorted();
+            assertThat(r.promptTokens()).isPositive();
+        }
+        assertThat(result.measuredStartNs()).isEqualTo(t0 + 500 * MS);
+    }
+
+    @Test
+    void underAConcurrencyCapOfOneEachRequestWaitsForThePreviousToEnd() {
+        ArrivalProfile capped = new ArrivalProfile.Capped(new ArrivalProfile.Constant(100), 1);
+        List<RequestRecord> records = run(load(List.of()), capped, 0, 5, 20).records();
+
+        for (int i = 1; i < records.size(); i++) {
+            RequestRecord previous = records.get(i - 1);
+            RequestRecord r = records.get(i);
+            assertThat(r.slotNs()).as("request " + i).isEqualTo(Math.max(r.intendedNs(), previous.doneNs()));
+            assertThat(r.sentNs()).isEqualTo(r.slotNs());
+        }
+    }
+
+    @Test
+    void aClosedLoopOfTwoStreamsStartsEachRequestWhenAnEarlierOneEnds() {
+        List<RequestRecord> records = run(load(List.of()), new ArrivalProfile.Concurrent(2), 0, 8, 30).records();
+
+        assertThat(records).hasSize(8);
+        Set<Long> ends = new HashSet<>();
+        records.forEach(r -> ends.add(r.doneNs()));
+        long t0 = records.get(0).intendedNs();
+        assertThat(records.get(1).intendedNs()).isEqualTo(t0);
+        for (RequestRecord r : records.subList(2, records.size())) {
+            assertThat(ends).as("request " + r.id() + " starts when another ends").contains(r.intendedNs());
+        }
+        for (RequestRecord r : records) {
+            long inFlight = records.stream().filter(o -> o.sentNs() <= r.sentNs() && o.doneNs() > r.sentNs()).count();
+            assertThat(inFlight).as("in flight when " + r.id() + " starts").isLessThanOrEqualTo(2);
+        }
+    }
+
+    @Test
+    void aDurationLimitStopsSendingOnTheVirtualClock() {
+        LoadParams params = LoadParams.of(new ArrivalProfile.Constant(4))
+                .withStop(new StopConditions(Duration.ofSeconds(1), 0));
+        LoadResult result = load(List.of()).run(specs(20, 10), 0, 20, params, r -> { });
+
+        assertThat(result.records()).hasSize(4);
+        assertThat(result.stop().reason()).isEqualTo(LoadResult.StopReason.DURATION);
+        assertThat(result.stop().planned()).isEqualTo(20);
+    }
+
+    @Test
+    void aRequestBeyondTheContextFailsWithTheHttpErrorKindTheRealClientReports() {
+        List<RequestRecord> records = run(load(List.of("--max-model-len=64")), new ArrivalProfile.Constant(1), 0, 1, 100)
+                .records();
+
+        assertThat(records).singleElement().satisfies(r -> {
+            assertThat(r.httpStatus()).isEqualTo(400);
+            assertThat(r.errorKind()).isEqualTo("http_400");
+            assertThat(r.outputTokens()).isZero();
+            assertThat(r.firstTokenNs()).isEqualTo(RequestRecord.NONE);
+        });
+    }
+}

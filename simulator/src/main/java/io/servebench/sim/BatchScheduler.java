@@ -1,0 +1,306 @@
+package io.servebench.sim;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The decisions of a continuous-batching scheduler in the style of vLLM V1, one step at a time on a clock
+ * its caller keeps: the real-time {@link Scheduler} thread and the discrete-event {@link VirtualEngine}
+ * run the same steps, so they agree on every token's due time for the same arrivals. A step starts at the
+ * time it is given, lasts what {@link StepCostModel} gives it, and its tokens are due at its end; a request
+ * takes part only if it arrived before the step began. Not thread-safe: one caller drives it.
+ *
+ * <p>Each step: (1) running requests are scheduled first, oldest first: a decoding request costs
+ * 1 + k tokens of the step budget ({@code maxNumBatchedTokens}; k draft tokens with speculative decoding),
+ * a request still prefilling takes the next chunk of its prompt that fits the remaining budget (chunked
+ * prefill). Each needs KV-cache room for the tokens it computes; when the pool is full the newest running
+ * request is preempted: it frees its cache and goes back to the front of the queue, to recompute its
+ * prompt and output later. (2) Waiting requests are admitted in arrival order while fewer than
+ * {@code maxNumSeqs} run, budget is left and their first chunk fits in the cache. With prefix caching, an
+ * admitted request skips the leading full {@value #BLOCK_TOKENS}-token blocks of its prompt that an earlier
+ * prompt already computed. (3) The step lasts its modelled duration; then every request whose prefill
+ * completed emits its first token, and every decoding request emits 1 token, or with speculative
+ * decoding 1 + j tokens in one emission, where j counts draft tokens accepted in a row, each with the
+ * acceptance rate.
+ *
+ * <p>KV memory is accounted in bytes: a request holds its per-sequence state plus
+ * {@code kvBytesPerToken} for every computed token.
+ */
+final class BatchScheduler {
+
+    /** Tokens per KV-cache block; prefix caching matches whole blocks. */
+    static final int BLOCK_TOKENS = 16;
+
+    /** Where a step's emissions go: the request's queue (real time) or the virtual engine's timeline. */
+    interface Sink {
+        void emit(SimRequest request, SimRequest.Emission emission);
+    }
+
+    private final SimParams settings;
+    private final SimMetrics metrics;
+    private final StepCostModel cost;
+    private final Sink sink;
+    private final double poolBytes;
+    private final Deque<SimRequest> waiting = new ArrayDeque<>();
+    private final List<SimRequest> running = new ArrayList<>();
+    /** Block hashes whose KV an earlier prompt computed, least recently used first. */
+    private final LinkedHashMap<Long, Boolean> prefixCache;
+    private double usedBytes;
+    private long admissions;
+
+    BatchScheduler(SimParams settings, SimMetrics metrics, Sink sink) {
+        this.settings = settings;
+        this.metrics = metrics;
+        this.cost = new StepCostModel(settings);
+        this.sink = sink;
+        this.poolBytes = settings.kvPoolBytes();
+        // the cache lives in free KV blocks; bounding it by the pool's block count keeps it as large as the GPU could hold
+        long maxBlocks = (long) (poolBytes / (settings.model().kvBytesPerToken() * BLOCK_TOKENS));
+        this.prefixCache = new LinkedHashMap<>(1024, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
+                return size() > maxBlocks;
+            }
+        };
+    }
+
+    /** Whether no request is running or waiting. */
+    boolean idle() {
+        return running.isEmpty() && waiting.isEmpty();
+    }
+
+    int runningCount() {
+        return running.size();
+    }
+
+    int waitingCount() {
+        return waiting.size();
+    }
+
+    /** Empties the prefix cache, as vLLM's {@code /reset_prefix_cache} and SGLang's {@code /flush_cache} do. */
+    void clearPrefixCache() {
+        prefixCache.clear();
+    }
+
+    /** Removes every request not finished and returns them, running ones first. */
+    List<SimRequest> drain() {
+        List<SimRequest> left = new ArrayList<>(running);
+        left.addAll(waiting);
+        running.clear();
+        waiting.clear();
+        usedBytes = 0;
+        return left;
+    }
+
+    /**
+     * Queues an arrival behind the waiting requests that arrived before it (handler threads may hand
+     * requests over out of order); preempted requests, at the front, stay first.
+     */
+    void add(SimRequest r) {
+        java.util.Iterator<SimRequest> back = waiting.descendingIterator();
+        int after = 0;
+        while (back.hasNext()) {
+            SimRequest w = back.next();
+            if (w.preemptions > 0 || w.arrivalNs - r.arrivalNs <= 0) {
+                break;
+            }
+            after++;
+        }
+        if (after == 0) {
+            waiting.addLast(r);
+            return;
+        }
+        Deque<SimRequest> later = new ArrayDeque<>();
+        for (int i = 0; i < after; i++) {
+            later.addFirst(waiting.pollLast());
+        }
+        waiting.addLast(r);
+        waiting.addAll(later);
+    }
+
+    private record Work(SimRequest request, int tokens, boolean prefill) {
+    }
+
+    /**
+     * Runs the step that starts at {@code startNs}: schedules, emits what it produced (due at its end) and
+     * returns the end, the clock of the next step. When nothing could run it returns the arrival of the next
+     * waiting request, or {@code startNs} if that has arrived already.
+     */
+    long step(long startNs) {
+        long start = startNs;
+        List<Work> batch = new ArrayList<>();
+        int budget = settings.maxNumBatchedTokens();
+        int k = settings.speculativeTokens();
+        for (int i = 0; i < running.size() && budget > 0; i++) {
+            SimRequest r = running.get(i);
+            int tokens = r.prefilling ? Math.min(r.prefillTarget - r.computed, budget) : Math.min(1 + k, budget);
+            if (!reserve(r, tokens)) {
+                // r itself was the newest and got preempted; the list shrank past it
+                break;
+            }
+            budget -= tokens;
+            batch.add(new Work(r, tokens, r.prefilling));
+        }
+        while (!waiting.isEmpty() && running.size() < settings.maxNumSeqs() && budget > 0
+                && waiting.peekFirst().arrivalNs - start <= 0) {
+            SimRequest r = waiting.peekFirst();
+            int cached = settings.prefixCaching() ? cachedPrefix(r) : 0;
+            int target = r.promptTokens + r.generated;
+            int tokens = Math.min(target - cached, budget);
+            double bytes = bytesFor(cached + tokens);
+            if (usedBytes + bytes > poolBytes) {
+                break;
+            }
+            waiting.pollFirst();
+            r.computed = cached;
+            r.prefillTarget = target;
+            r.prefilling = true;
+            r.heldBytes = bytes;
+            r.admissionOrder = admissions++;
+            if (!r.everAdmitted) {
+                r.cachedTokens = cached;
+                r.everAdmitted = true;
+            }
+            if (settings.prefixCaching()) {
+                metrics.prefixCacheQueries.add(r.promptTokens);
+                metrics.prefixCacheHits.add(cached);
+            }
+            usedBytes += bytes;
+            running.add(r);
+            budget -= tokens;
+            batch.add(new Work(r, tokens, true));
+        }
+        if (batch.isEmpty()) {
+            // nothing ran: the model's clock moves on to the next arrival it waits for
+            SimRequest next = waiting.peekFirst();
+            if (next == null) {
+                return start;
+            }
+            if (next.arrivalNs - start > 0) {
+                return next.arrivalNs;
+            }
+            if (running.isEmpty()) {
+                // alone on an empty GPU and still not admitted: its first chunk is larger than the whole pool
+                waiting.pollFirst();
+                sink.emit(next, new SimRequest.Emission(0, true,
+                        "the request needs more KV cache than the engine's pool holds", start));
+            }
+            return start;
+        }
+        long computedTokens = 0;
+        long contextTokens = 0;
+        int drafting = 0;
+        for (Work w : batch) {
+            computedTokens += w.tokens;
+            contextTokens += w.request.computed + w.tokens;
+            if (!w.prefill && k > 0) {
+                drafting++;
+            }
+        }
+        long end = start + cost.stepNanos(computedTokens, contextTokens, batch.size(), drafting);
+        for (Work w : batch) {
+            finishWork(w, end);
+        }
+        return end;
+    }
+
+    /** Grows r's KV allocation by {@code tokens}, preempting newer requests; false when r itself was preempted. */
+    private boolean reserve(SimRequest r, int tokens) {
+        double needed = bytesFor(r.computed + tokens) - r.heldBytes;
+        while (usedBytes + needed > poolBytes) {
+            SimRequest newest = running.get(running.size() - 1);
+            preempt(newest);
+            if (newest == r) {
+                return false;
+            }
+        }
+        r.heldBytes += needed;
+        usedBytes += needed;
+        return true;
+    }
+
+    private void preempt(SimRequest r) {
+        running.remove(r);
+        usedBytes -= r.heldBytes;
+        r.heldBytes = 0;
+        r.computed = 0;
+        r.prefilling = false;
+        r.preemptions++;
+        metrics.preemptions.increment();
+        waiting.addFirst(r);
+    }
+
+    private void finishWork(Work w, long dueNs) {
+        SimRequest r = w.request;
+        int emitted;
+        if (w.prefill) {
+            r.computed += w.tokens;
+            if (r.computed < r.prefillTarget) {
+                return;
+            }
+            r.prefilling = false;
+            if (settings.prefixCaching()) {
+                for (long h : r.blockHashes) {
+                    prefixCache.put(h, Boolean.TRUE);
+                }
+            }
+            emitted = 1;
+            if (r.generated == 0) {
+                metrics.promptTokens.add(r.promptTokens);
+            }
+        } else {
+            int accepted = 0;
+            while (accepted < w.tokens - 1 && r.acceptance.nextDouble() < settings.acceptanceRate()) {
+                accepted++;
+            }
+            if (w.tokens > 1) {
+                metrics.drafts.increment();
+                metrics.draftTokens.add(w.tokens - 1);
+                metrics.acceptedTokens.add(accepted);
+            }
+            emitted = Math.min(1 + accepted, r.outputTokens - r.generated);
+            r.computed += emitted;
+        }
+        r.generated += emitted;
+        metrics.generationTokens.add(emitted);
+        boolean last = r.generated >= r.outputTokens;
+        if (last) {
+            running.remove(r);
+            usedBytes -= r.heldBytes;
+            r.heldBytes = 0;
+        }
+        sink.emit(r, new SimRequest.Emission(emitted, last, null, dueNs));
+    }
+
+    private int cachedPrefix(SimRequest r) {
+        // at least one prompt token is always computed, to produce the logits of the first output token, and
+        // hits are whole blocks: as vLLM V1, a fully cached prompt recomputes its whole last block
+        int maxBlocks = Math.min(r.blockHashes.length, (r.promptTokens - 1) / BLOCK_TOKENS);
+        int blocks = 0;
+        while (blocks < maxBlocks && prefixCache.get(r.blockHashes[blocks]) != null) {
+            blocks++;
+        }
+        return blocks * BLOCK_TOKENS;
+    }
+
+    /** Drops requests whose client left. */
+    void dropCancelled() {
+        waiting.removeIf(r -> r.cancelled);
+        for (int i = running.size() - 1; i >= 0; i--) {
+            SimRequest r = running.get(i);
+            if (r.cancelled) {
+                running.remove(i);
+                usedBytes -= r.heldBytes;
+                r.heldBytes = 0;
+            }
+        }
+    }
+
+    private double bytesFor(int tokens) {
+        return settings.model().stateBytesPerSequence() + settings.model().kvBytesPerToken() * tokens;
+    }
+}
