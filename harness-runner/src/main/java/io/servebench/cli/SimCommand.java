@@ -1,24 +1,108 @@
 package io.servebench.cli;
 
+import io.servebench.calibration.Calibration;
+import io.servebench.calibration.CalibrationReport;
+import io.servebench.calibration.ReferenceBlock;
 import io.servebench.sim.GpuProfile;
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimServer;
+import io.servebench.sim.SimTokenizer;
+import io.servebench.workload.Dataset;
+import io.servebench.workload.Datasets;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
 
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
  * {@code sim serve}: the simulated engine as a process of its own, started like {@code vllm serve},
- * so the whole process path (launch, readiness, teardown) runs on machines without a GPU.
+ * so the whole process path (launch, readiness, teardown) runs on machines without a GPU; {@code sim calibrate}:
+ * its engine profiles fitted on the reference study and checked on held-out blocks.
  */
-@Command(name = "sim", description = "The simulated engine as a separate process.",
-        subcommands = SimCommand.Serve.class, mixinStandardHelpOptions = true)
+@Command(name = "sim", description = "The simulated engine: as a separate process, and calibrated against the reference study.",
+        subcommands = {SimCommand.Serve.class, SimCommand.Calibrate.class}, mixinStandardHelpOptions = true)
 public final class SimCommand {
+
+    @Command(name = "calibrate", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "Fits the simulated engine's engine-profile constants (per-sequence host time and front end of vLLM"
+                    + " and SGLang, MTP acceptance) on the reference study's blocks at the fit rate, then predicts every"
+                    + " block in virtual time without refitting and prints both beside the reference, as markdown.",
+            footerHeading = "%nExamples:%n",
+            footer = {"  java -jar benchmarks.jar sim calibrate                 fit on the bundled reference, print the table",
+                    "  java -jar benchmarks.jar sim calibrate --no-fit        predict with the constants the engine ships",
+                    "  java -jar benchmarks.jar sim calibrate --reference my-results.json --dataset sharegpt:ShareGPT_V3.json"})
+    static final class Calibrate implements Callable<Integer> {
+
+        @Option(names = "--reference", paramLabel = "FILE", description = "Results in seed-study/results.json's format"
+                + " (default: the reference study bundled with ServeBench).")
+        Path reference;
+
+        @Option(names = "--dataset", paramLabel = "SPEC", description = "The prompts and output lengths: sharegpt:PATH or"
+                + " synthetic-sharegpt (default: ${DEFAULT-VALUE}).")
+        String dataset = Datasets.SYNTHETIC_SHAREGPT;
+
+        @Option(names = "--model", description = "The served model (default: ${DEFAULT-VALUE}).")
+        String model = "Qwen/Qwen3.5-9B";
+
+        @Option(names = "--gpu", paramLabel = "ID", description = "The reference's GPU (default: ${DEFAULT-VALUE}).")
+        String gpu = "h100";
+
+        @Option(names = "--fit-rate", paramLabel = "REQ_PER_S", description = "The rate whose blocks the fit uses; the"
+                + " others are held out (default: ${DEFAULT-VALUE}).")
+        double fitRate = 8;
+
+        @Option(names = "--seed", description = "Seed of the dataset and the simulated engine (default: ${DEFAULT-VALUE}).")
+        long seed = 42;
+
+        @Option(names = "--no-fit", description = "Predict with the constants the simulated engine ships, without fitting.")
+        boolean noFit;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter out = spec.commandLine().getOut();
+            List<ReferenceBlock> blocks;
+            Dataset data;
+            Calibration calibration;
+            try {
+                blocks = reference == null ? ReferenceBlock.bundled()
+                        : ReferenceBlock.read(reference);
+                data = Datasets.resolve(dataset, new SimTokenizer()::count);
+                calibration = new Calibration(blocks, model, data, seed, GpuProfile.named(gpu),
+                        fitRate);
+            } catch (IllegalArgumentException | IOException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
+            long t0 = System.nanoTime();
+            Calibration.Constants current = Calibration.Constants.current();
+            Calibration.Constants fitted = current;
+            List<Calibration.BlockOutcome> outcome;
+            if (noFit) {
+                outcome = calibration.predict(current);
+            } else {
+                Calibration.Outcome o = calibration.run(current);
+                fitted = o.fitted();
+                outcome = o.blocks();
+            }
+            CalibrationReport.write(out, current, fitted, outcome);
+            out.printf(Locale.ROOT, "%n%d reference blocks, %s, seed %d, %.1f s%n", blocks.size(), dataset, seed,
+                    (System.nanoTime() - t0) / 1e9);
+            return 0;
+        }
+    }
 
     @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
             description = "Serves MODEL with the simulated engine until stopped (SIGTERM, Ctrl-C). Engine flags after MODEL are read in the --dialect's spelling, as vllm serve or SGLang reads them.",

@@ -73,7 +73,8 @@ public final class Engines {
                 engine.commandLine(), stoodIn ? List.of() : server.kind().versionCommand(server),
                 stoodIn ? null : engine.endpoint(), servebenchVersion);
         if (simulated(server, options)) {
-            return environment.withEngineVersion("ServeBench simulated engine " + servebenchVersion);
+            String mode = options.simulate() == EngineOptions.Simulate.VIRTUAL ? " in virtual time " : " ";
+            return environment.withEngineVersion("ServeBench simulated engine" + mode + servebenchVersion);
         }
         if (!server.setup().image().isEmpty()) {
             return environment.withEngineVersion("image " + server.setup().image());

@@ -122,7 +122,8 @@ final class BatchScheduler {
         waiting.addAll(later);
     }
 
-    private record Work(SimRequest request, int tokens, boolean prefill) {
+    /** One request's part of a step; {@code accepted} counts the draft tokens it accepts (decode steps only). */
+    private record Work(SimRequest request, int tokens, boolean prefill, int accepted) {
     }
 
     /**
@@ -143,7 +144,8 @@ final class BatchScheduler {
                 break;
             }
             budget -= tokens;
-            batch.add(new Work(r, tokens, r.prefilling));
+            batch.add(new Work(r, tokens, r.prefilling, r.prefilling ? 0
+                    : acceptedDrafts(r, Math.min(tokens - 1, r.outputTokens - r.generated - 1))));
         }
         while (!waiting.isEmpty() && running.size() < settings.maxNumSeqs() && budget > 0
                 && waiting.peekFirst().arrivalNs - start <= 0) {
@@ -172,7 +174,7 @@ final class BatchScheduler {
             usedBytes += bytes;
             running.add(r);
             budget -= tokens;
-            batch.add(new Work(r, tokens, true));
+            batch.add(new Work(r, tokens, true, 0));
         }
         if (batch.isEmpty()) {
             // nothing ran: the model's clock moves on to the next arrival it waits for
@@ -194,14 +196,16 @@ final class BatchScheduler {
         long computedTokens = 0;
         long contextTokens = 0;
         int drafting = 0;
+        int accepted = 0;
         for (Work w : batch) {
             computedTokens += w.tokens;
             contextTokens += w.request.computed + w.tokens;
             if (!w.prefill && k > 0) {
                 drafting++;
             }
+            accepted += w.accepted;
         }
-        long end = start + cost.stepNanos(computedTokens, contextTokens, batch.size(), drafting);
+        long end = start + cost.stepNanos(computedTokens, contextTokens, batch.size(), drafting, accepted);
         for (Work w : batch) {
             finishWork(w, end);
         }
@@ -253,10 +257,7 @@ final class BatchScheduler {
                 metrics.promptTokens.add(r.promptTokens);
             }
         } else {
-            int accepted = 0;
-            while (accepted < w.tokens - 1 && r.acceptance.nextDouble() < settings.acceptanceRate()) {
-                accepted++;
-            }
+            int accepted = w.accepted;
             if (w.tokens > 1) {
                 metrics.drafts.increment();
                 metrics.draftTokens.add(w.tokens - 1);
@@ -274,6 +275,19 @@ final class BatchScheduler {
             r.heldBytes = 0;
         }
         sink.emit(r, new SimRequest.Emission(emitted, last, null, dueNs));
+    }
+
+    /**
+     * How many of {@code drafts} draft tokens the request accepts in a row, each with the acceptance rate
+     * (drafts past the end of its output are never emitted, so not drawn); drawn when the step is scheduled,
+     * since the host's work in the step grows with the tokens it emits.
+     */
+    private int acceptedDrafts(SimRequest r, int drafts) {
+        int accepted = 0;
+        while (accepted < drafts && r.acceptance.nextDouble() < settings.acceptanceRate()) {
+            accepted++;
+        }
+        return accepted;
     }
 
     private int cachedPrefix(SimRequest r) {

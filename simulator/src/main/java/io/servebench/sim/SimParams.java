@@ -34,6 +34,7 @@ import java.util.Optional;
  * @param tensorParallelSize      GPUs the model is split over
  * @param ignoredFlags            flags the simulation does not model, as written ({@code --name=value})
  * @param apiKey                  the bearer token {@code /v1/*} requests must carry ({@code --api-key}), {@code null} for none
+ * @param engine                  the host-side constants of the engine imitated ({@link EngineProfile#forDialect})
  */
 public record SimParams(
         SimDialect dialect,
@@ -52,7 +53,8 @@ public record SimParams(
         double gpuMemoryUtilization,
         int tensorParallelSize,
         List<String> ignoredFlags,
-        String apiKey) {
+        String apiKey,
+        EngineProfile engine) {
 
     /**
      * vLLM's {@code --performance-mode}. The simulation models it as a factor on the fixed per-step
@@ -75,8 +77,13 @@ public record SimParams(
         }
     }
 
-    /** Default draft acceptance rate of a multi-token-prediction head (vLLM {@code mtp}, SGLang {@code NEXTN}). */
-    public static final double MTP_ACCEPTANCE = 0.7;
+    /**
+     * Default draft acceptance rate of a multi-token-prediction head (vLLM {@code mtp}, SGLang {@code NEXTN}):
+     * fitted by {@code sim calibrate} on the reference study's {@code mtp-1} block (Qwen3.5-9B on ShareGPT with a
+     * reasoning parser). Acceptance is a property of the model and the data, one figure per run: for other data
+     * set {@code --sim-acceptance-rate}.
+     */
+    public static final double MTP_ACCEPTANCE = 0.182;
     /** Default draft acceptance rate of EAGLE / EAGLE-3 heads. */
     public static final double EAGLE_ACCEPTANCE = 0.6;
     /** Default draft acceptance rate of n-gram (prompt lookup) drafting. */
@@ -111,6 +118,7 @@ public record SimParams(
             throw new IllegalArgumentException("gpuMemoryUtilization must be in (0, 1], got " + gpuMemoryUtilization);
         }
         ignoredFlags = List.copyOf(ignoredFlags);
+        Objects.requireNonNull(engine, "engine");
         double needed = model.stateBytesPerSequence() + model.kvBytesPerToken() * maxModelLen;
         double pool = kvPoolBytes(model, gpu, gpuMemoryUtilization, tensorParallelSize, languageModelOnly);
         if (pool < needed) {
@@ -133,6 +141,23 @@ public record SimParams(
                 + maxModelLen + ", maxNumSeqs=" + maxNumSeqs + ", maxNumBatchedTokens=" + maxNumBatchedTokens
                 + ", prefixCaching=" + prefixCaching + ", speculative=" + speculativeMethod + ":" + speculativeTokens
                 + ", apiKey=" + (apiKey == null ? "none" : "***") + "]";
+    }
+
+    /** These settings on another engine profile (what {@code sim calibrate} varies). */
+    public SimParams withEngine(EngineProfile newEngine) {
+        return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
+                speculativeMethod, speculativeTokens, acceptanceRate, performanceMode, languageModelOnly, reasoningParser,
+                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, newEngine);
+    }
+
+    /** These settings with another draft acceptance rate; unchanged without speculative decoding. */
+    public SimParams withAcceptanceRate(double newAcceptanceRate) {
+        if (speculativeTokens == 0) {
+            return this;
+        }
+        return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
+                speculativeMethod, speculativeTokens, newAcceptanceRate, performanceMode, languageModelOnly,
+                reasoningParser, gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine);
     }
 
     /** The reasoning parser, empty when none was configured. */
@@ -343,7 +368,7 @@ public record SimParams(
             double p = acceptance != null ? acceptance : specMethod == null ? 0 : defaultAcceptance(specMethod);
             return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens,
                     prefixCaching, specMethod, specTokens, p, mode, languageModelOnly, reasoningParser, memoryFraction,
-                    tp, ignored, apiKey);
+                    tp, ignored, apiKey, EngineProfile.forDialect(dialect));
         }
 
         private static double defaultAcceptance(String method) {

@@ -226,8 +226,9 @@ public final class SimulatedEngine implements AutoCloseable {
             return;
         }
         OutputPlan plan = OutputPlan.of(request, settings, seed, id);
-        SimRequest work = new SimRequest(id, receivedNs, request.promptTokens(), request.blockHashes(), plan.tokens(),
-                Seeds.forRequest(seed, id, 3));
+        // the front end (parsing, chat template, tokenising) hands the request to the scheduler this much later
+        SimRequest work = new SimRequest(id, receivedNs + settings.engine().frontendNanos(), request.promptTokens(),
+                request.blockHashes(), plan.tokens(), Seeds.forRequest(seed, id, 3));
         scheduler.submit(work);
         Response response = new Response(id, chat, request, plan, work, receivedNs);
         try {

@@ -8,8 +8,10 @@ package io.servebench.sim;
  *   step = max(weightBytes / B, 2 * activeParameters * computedTokens / F)   weights vs. compute
  *        + (kvBytesPerToken * contextTokens + stateBytesPerSequence * sequences) / B   attention reads
  *        + k * draftFraction * max(weightBytes / B, 2 * activeParameters * draftingSequences / F)   drafting
- *        + overheadFactor * {@value #BASE_OVERHEAD_NANOS} ns + {@value #PER_SEQUENCE_NANOS} ns * sequences
- *        + {@value #PER_EXTRA_RANK_NANOS} ns * (tensorParallelSize - 1)          host work, all-reduce
+ *        + overheadFactor * engine.stepNanos                                        host work ({@link EngineProfile}):
+ *        + engine.sequenceNanos * (sequences + acceptedDrafts)                    per step, and per sequence and
+ *                                                                                  extra token it emits
+ *        + {@value #PER_EXTRA_RANK_NANOS} ns * (tensorParallelSize - 1)          all-reduce
  * </pre>
  * Every term grows with the work in the step, so more prompt tokens, more context or more sequences
  * never make a step shorter. For Qwen3.5-9B on an H100 a decode step of ~18 sequences takes ~8 ms
@@ -17,10 +19,6 @@ package io.servebench.sim;
  */
 final class StepCostModel {
 
-    /** Fixed host-side cost of a step (scheduling, input preparation, kernel launches), ns. */
-    static final long BASE_OVERHEAD_NANOS = 1_000_000;
-    /** Host-side cost per sequence in the step (sampling, detokenizing, output processing), ns. */
-    static final long PER_SEQUENCE_NANOS = 15_000;
     /** All-reduce latency added per tensor-parallel rank beyond the first, ns. */
     static final long PER_EXTRA_RANK_NANOS = 250_000;
 
@@ -42,8 +40,10 @@ final class StepCostModel {
      * @param contextTokens      KV-cache tokens attention reads, summed over the sequences in the step
      * @param sequences          sequences in the step
      * @param draftingSequences  decoding sequences for which k draft tokens are proposed (0 without speculation)
+     * @param acceptedDrafts     draft tokens accepted in the step: the output processing (detokenising, parsing)
+     *                           of each is host work like a sequence's own token
      */
-    long stepNanos(long computedTokens, long contextTokens, int sequences, int draftingSequences) {
+    long stepNanos(long computedTokens, long contextTokens, int sequences, int draftingSequences, int acceptedDrafts) {
         ModelProfile m = settings.model();
         double weights = m.weightBytes() / bandwidth;
         double compute = 2 * m.activeParameters() * computedTokens / flops;
@@ -52,8 +52,9 @@ final class StepCostModel {
                 : settings.speculativeTokens() * m.draftFraction()
                         * Math.max(weights, 2 * m.activeParameters() * draftingSequences / flops);
         double seconds = Math.max(weights, compute) + attention + draft;
-        double overhead = settings.performanceMode().overheadFactor() * BASE_OVERHEAD_NANOS
-                + (double) PER_SEQUENCE_NANOS * sequences
+        EngineProfile engine = settings.engine();
+        double overhead = settings.performanceMode().overheadFactor() * engine.stepNanos()
+                + (double) engine.sequenceNanos() * (sequences + acceptedDrafts)
                 + (double) PER_EXTRA_RANK_NANOS * (settings.tensorParallelSize() - 1);
         return Math.round(seconds * 1e9 + overhead);
     }

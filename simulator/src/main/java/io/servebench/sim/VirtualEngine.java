@@ -58,21 +58,23 @@ public final class VirtualEngine {
     }
 
     /**
-     * Hands a request to the engine as if its body arrived at {@code arrivalNs} on the virtual clock. It may
-     * be earlier than {@link #clockNs()} (a step that began before it may end after it) but not earlier than
-     * the start of a step already run: the past cannot change.
+     * Hands a request to the engine as if its body arrived at {@code arrivalNs} on the virtual clock; it
+     * reaches the scheduler after the engine's front-end time ({@link EngineProfile#frontendNanos()}). That
+     * may be earlier than {@link #clockNs()} (a step that began before it may end after it) but not earlier
+     * than the start of a step already run: the past cannot change.
      *
      * @param requestId the {@code X-Request-Id}: it seeds the answer's length and words, as in real time
      * @param chat      whether it is a {@code /v1/chat/completions} body (else {@code /v1/completions})
      * @param body      the JSON body, checked as the real-time engine checks it
-     * @throws IllegalArgumentException when {@code arrivalNs} is before the last step's start
+     * @throws IllegalArgumentException when the request would reach the scheduler before the last step's start
      */
     public void submit(String requestId, long arrivalNs, boolean chat, byte[] body) {
-        if (arrivalNs < lastStepNs) {
+        long readyNs = arrivalNs + settings.engine().frontendNanos();
+        if (readyNs < lastStepNs) {
             throw new IllegalArgumentException("request " + requestId + " arrives at " + arrivalNs
-                    + " ns, before the step the virtual engine started at " + lastStepNs + " ns");
+                    + " ns, too late for the step the virtual engine started at " + lastStepNs + " ns");
         }
-        arrivals.add(new Pending(requestId, arrivalNs, chat, body, submitted++));
+        arrivals.add(new Pending(requestId, arrivalNs, readyNs, chat, body, submitted++));
     }
 
     /** Empties the prefix cache, as {@code /reset_prefix_cache} does. */
@@ -89,12 +91,12 @@ public final class VirtualEngine {
     public List<GroundTruth> advance(long untilNs) {
         while (completed.isEmpty()) {
             if (batch.idle()) {
-                if (arrivals.isEmpty() || arrivals.peek().arrivalNs >= untilNs) {
+                if (arrivals.isEmpty() || arrivals.peek().readyNs >= untilNs) {
                     break;
                 }
-                clockNs = Math.max(clockNs, arrivals.peek().arrivalNs);
+                clockNs = Math.max(clockNs, arrivals.peek().readyNs);
             }
-            while (!arrivals.isEmpty() && arrivals.peek().arrivalNs <= clockNs) {
+            while (!arrivals.isEmpty() && arrivals.peek().readyNs <= clockNs) {
                 admit(arrivals.poll());
             }
             if (!completed.isEmpty() || batch.idle()) {
@@ -113,7 +115,7 @@ public final class VirtualEngine {
                     throw new IllegalStateException("the virtual engine cannot schedule its " + batch.waitingCount()
                             + " waiting requests and none is coming");
                 }
-                next = arrivals.peek().arrivalNs;
+                next = arrivals.peek().readyNs;
             }
             clockNs = next;
         }
@@ -145,16 +147,16 @@ public final class VirtualEngine {
             return;
         }
         OutputPlan plan = OutputPlan.of(request, settings, seed, p.id);
-        SimRequest work = new SimRequest(p.id, p.arrivalNs, request.promptTokens(), request.blockHashes(), plan.tokens(),
+        SimRequest work = new SimRequest(p.id, p.readyNs, request.promptTokens(), request.blockHashes(), plan.tokens(),
                 Seeds.forRequest(seed, p.id, 3));
-        streams.put(work, new Stream(request, plan));
+        streams.put(work, new Stream(request, plan, p.arrivalNs));
         batch.add(work);
     }
 
     private void emit(SimRequest r, SimRequest.Emission emission) {
         Stream s = streams.get(r);
         if (emission.tokens() > 0 && s.events.isEmpty()) {
-            metrics.observeTtft((emission.dueNs() - r.arrivalNs) / 1e9);
+            metrics.observeTtft((emission.dueNs() - s.receivedNs) / 1e9);
         }
         int left = emission.tokens();
         while (left > 0) {
@@ -169,16 +171,17 @@ public final class VirtualEngine {
         if (emission.last()) {
             streams.remove(r);
             int status = emission.failure() == null ? 200 : 500;
-            completed.add(new GroundTruth(r.id, r.arrivalNs, status, s.request.stream(), s.request.promptTokens(), s.sent,
+            completed.add(new GroundTruth(r.id, s.receivedNs, status, s.request.stream(), s.request.promptTokens(), s.sent,
                     r.cachedTokens, r.preemptions, s.events, emission.failure()));
         }
     }
 
-    private record Pending(String id, long arrivalNs, boolean chat, byte[] body, long order)
+    /** A request submitted, not yet handed to the scheduler; {@code readyNs} is when the front end hands it over. */
+    private record Pending(String id, long arrivalNs, long readyNs, boolean chat, byte[] body, long order)
             implements Comparable<Pending> {
         @Override
         public int compareTo(Pending o) {
-            int byTime = Long.compare(arrivalNs, o.arrivalNs);
+            int byTime = Long.compare(readyNs, o.readyNs);
             return byTime != 0 ? byTime : Long.compare(order, o.order);
         }
     }
@@ -186,12 +189,14 @@ public final class VirtualEngine {
     private static final class Stream {
         final ApiRequest request;
         final OutputPlan plan;
+        final long receivedNs;
         final List<SentEvent> events = new ArrayList<>();
         int sent;
 
-        Stream(ApiRequest request, OutputPlan plan) {
+        Stream(ApiRequest request, OutputPlan plan, long receivedNs) {
             this.request = request;
             this.plan = plan;
+            this.receivedNs = receivedNs;
         }
     }
 }

@@ -41,8 +41,8 @@ class GpuProfileTest {
         // host overheads are the same on both
         double bytes = 9e9 * 2 + 24.0 * 32 * 128 * 128 * 4;
         double savedNs = (bytes / (3.35e12 * 0.85) - bytes / (4.8e12 * 0.85)) * 1e9;
-        long onH100 = new StepCostModel(h100).stepNanos(1, 0, 1, 0);
-        long onH200 = new StepCostModel(h200).stepNanos(1, 0, 1, 0);
+        long onH100 = new StepCostModel(h100).stepNanos(1, 0, 1, 0, 0);
+        long onH200 = new StepCostModel(h200).stepNanos(1, 0, 1, 0, 0);
         assertThat((double) (onH100 - onH200)).isCloseTo(savedNs, within(2.0));
     }
 }

@@ -50,8 +50,8 @@ class ModelProfileTest {
         double bandwidth = 3.35e12 * 0.85;
         double flops = 989e12 * 0.60;
         // a 4096-token prefill is compute-bound on the active parameters; the empty decode step bandwidth-bound
-        long prefill = cost.stepNanos(4096, 0, 1, 0);
-        long decode = cost.stepNanos(1, 0, 1, 0);
+        long prefill = cost.stepNanos(4096, 0, 1, 0, 0);
+        long decode = cost.stepNanos(1, 0, 1, 0, 0);
         double weights = m.weightBytes() / bandwidth;
         double compute = 2 * m.activeParameters() * 4096 / flops;
         assertThat(compute).isGreaterThan(weights);

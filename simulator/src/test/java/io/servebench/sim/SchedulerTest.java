@@ -21,6 +21,8 @@ class SchedulerTest {
     private static final double GIB = 1024.0 * 1024 * 1024;
     private static final long MS = 1_000_000;
     private static final double KV_PER_TOKEN = 1000;
+    /** 1 ms of host work per step, 15 us per sequence, no front end: the hand-computed steps below. */
+    static final EngineProfile TEST_ENGINE = new EngineProfile("test engine", 1_000_000, 15_000, 0);
 
     static SimParams settings(int maxModelLen, int maxNumSeqs, int maxNumBatchedTokens, double poolBytes) {
         return settings(maxModelLen, maxNumSeqs, maxNumBatchedTokens, poolBytes, false);
@@ -38,7 +40,7 @@ class SchedulerTest {
         double memory = (poolBytes + 2e9 + SimParams.ACTIVATION_RESERVE_BYTES) / 0.9;
         GpuProfile gpu = new GpuProfile("test GPU", memory, 2e12, 1e30, 1.0, 1.0);
         return new SimParams(SimDialect.VLLM, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching, specMethod,
-                specTokens, acceptance, SimParams.PerformanceMode.BALANCED, false, null, 0.9, 1, List.of(), null);
+                specTokens, acceptance, SimParams.PerformanceMode.BALANCED, false, null, 0.9, 1, List.of(), null, TEST_ENGINE);
     }
 
     /** Hand-computed: 1 ms of weights, 1 ms of host work, 15 us per sequence, 0.5 ns per token of context. */
@@ -166,7 +168,7 @@ class SchedulerTest {
     }
 
     @Test
-    void speculativeDecodingEmitsOnePlusTheAcceptedDraftsAndEachDecodeStepPaysForTheDrafts()
+    void speculativeDecodingEmitsOnePlusTheAcceptedDraftsAndEachDecodeStepPaysForTheDraftsAndTheirOutput()
             throws InterruptedException {
         // 3 draft tokens, each costing 5% of a step's weight read (0.05 ms): 0.15 ms more per decode step
         long draftNs = 150_000;
@@ -184,8 +186,11 @@ class SchedulerTest {
                         .containsExactlyElementsOf(expected);
                 assertThat(e.get(0).dueNs() - t0).isCloseTo(step(1, 16), offset(1L));
                 for (int i = 1; i < e.size(); i++) {
-                    // a decode step over at most 16 + 10 + 3 tokens of KV: within 15 ns of its bare cost
-                    assertThat(e.get(i).dueNs() - e.get(i - 1).dueNs()).isCloseTo(step(1, 0) + draftNs, offset(15L));
+                    // a decode step over at most 16 + 10 + 3 tokens of KV: within 15 ns of its bare cost, plus the
+                    // host's 15 us for each accepted draft it emits
+                    long accepted = e.get(i).tokens() - 1;
+                    assertThat(e.get(i).dueNs() - e.get(i - 1).dueNs()).as("step " + i)
+                            .isCloseTo(step(1, 0) + draftNs + accepted * 15_000, offset(15L));
                 }
             }
         }

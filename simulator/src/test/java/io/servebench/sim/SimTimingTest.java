@@ -38,7 +38,7 @@ class SimTimingTest {
         ModelProfile kvHeavy = new ModelProfile(MODEL, 1e9, 1e9, 2, 1024.0 * 1024, 0, 0, 262_144, 0.05);
         GpuProfile gpu = new GpuProfile("test GPU", 80.0 * 1024 * 1024 * 1024, 3.35e12, 1e17, 0.85, 0.6);
         SimParams settings = new SimParams(SimDialect.VLLM, kvHeavy, gpu, 2048, 256, 65536, false, null, 0, 0,
-                SimParams.PerformanceMode.BALANCED, false, null, 0.9, 1, List.of(), null);
+                SimParams.PerformanceMode.BALANCED, false, null, 0.9, 1, List.of(), null, SchedulerTest.TEST_ENGINE);
         try (SimulatedEngine engine = SimulatedEngine.start(settings, 0, 1)) {
             String prompt = SimHttp.words(1000, "w");
             SimHttp.post(engine, "/v1/chat/completions", "alone", SimHttp.chat(prompt, exact(40)));
@@ -83,7 +83,7 @@ class SimTimingTest {
         ModelProfile kvHeavy = new ModelProfile(MODEL, 0.5e9, 0.5e9, 2, 1024.0 * 1024, 0, 0, 262_144, 0.05);
         GpuProfile small = new GpuProfile("small GPU", 6.0 * 1024 * 1024 * 1024, 3.35e12, 1e17, 0.85, 0.6);
         SimParams settings = new SimParams(SimDialect.VLLM, kvHeavy, small, 1024, 64, 8192, false, null, 0, 0,
-                SimParams.PerformanceMode.BALANCED, false, null, 1.0, 1, List.of(), null);
+                SimParams.PerformanceMode.BALANCED, false, null, 1.0, 1, List.of(), null, SchedulerTest.TEST_ENGINE);
         try (SimulatedEngine engine = SimulatedEngine.start(settings, 0, 1)) {
             postAtOnce(engine, 4, i -> "kv-" + i, id -> SimHttp.chat(SimHttp.words(100, "p" + id), exact(500)));
             int preemptions = 0;

@@ -14,31 +14,31 @@ class StepCostModelTest {
     @Test
     void defaultsAreCalibratedToTheReferenceStudy() {
         // ~18 running sequences of ~480 tokens of context at 8 req/s: 7-10 ms per decode step
-        double decodeMs = H100.stepNanos(18, 18 * 480, 18, 0) / 1e6;
+        double decodeMs = H100.stepNanos(18, 18 * 480, 18, 0, 0) / 1e6;
         assertThat(decodeMs).isBetween(7.0, 10.0);
         // a 340-token prefill alone: about 11 ms (compute-bound), tens of ms of TTFT at most under load
-        double prefillMs = H100.stepNanos(340, 340, 1, 0) / 1e6;
+        double prefillMs = H100.stepNanos(340, 340, 1, 0, 0) / 1e6;
         assertThat(prefillMs).isCloseTo(11.4, within(1.0));
     }
 
     @Test
     void moreWorkNeverTakesLess() {
-        long base = H100.stepNanos(10, 5000, 10, 0);
-        assertThat(H100.stepNanos(4000, 5000, 10, 0)).isGreaterThan(base);
-        assertThat(H100.stepNanos(10, 50_000, 10, 0)).isGreaterThan(base);
-        assertThat(H100.stepNanos(10, 5000, 20, 0)).isGreaterThan(base);
+        long base = H100.stepNanos(10, 5000, 10, 0, 0);
+        assertThat(H100.stepNanos(4000, 5000, 10, 0, 0)).isGreaterThan(base);
+        assertThat(H100.stepNanos(10, 50_000, 10, 0, 0)).isGreaterThan(base);
+        assertThat(H100.stepNanos(10, 5000, 20, 0, 0)).isGreaterThan(base);
     }
 
     @Test
     void speculationAndTensorParallelismAndPerformanceModeChangeTheStep() {
         StepCostModel spec = new StepCostModel(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B",
                 List.of("--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":2}")));
-        assertThat(spec.stepNanos(30, 5000, 10, 10)).isGreaterThan(spec.stepNanos(30, 5000, 10, 0));
+        assertThat(spec.stepNanos(30, 5000, 10, 10, 0)).isGreaterThan(spec.stepNanos(30, 5000, 10, 0, 0));
         StepCostModel tp2 = new StepCostModel(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B", List.of("--tensor-parallel-size=2")));
-        assertThat(tp2.stepNanos(10, 5000, 10, 0)).isLessThan(H100.stepNanos(10, 5000, 10, 0));
+        assertThat(tp2.stepNanos(10, 5000, 10, 0, 0)).isLessThan(H100.stepNanos(10, 5000, 10, 0, 0));
         StepCostModel interactive = new StepCostModel(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B",
                 List.of("--performance-mode=interactivity")));
-        assertThat(H100.stepNanos(10, 5000, 10, 0) - interactive.stepNanos(10, 5000, 10, 0))
-                .isEqualTo(Math.round((1 - 0.85) * StepCostModel.BASE_OVERHEAD_NANOS));
+        assertThat(H100.stepNanos(10, 5000, 10, 0, 0) - interactive.stepNanos(10, 5000, 10, 0, 0))
+                .isEqualTo(Math.round((1 - 0.85) * EngineProfile.vllm().stepNanos()));
     }
 }

@@ -125,7 +125,7 @@ class VirtualEngineTest {
         // the prefill step started at 0 and ends after step(1, 16): the next starts there, after 1 ns
         assertThat(engine.clockNs()).isEqualTo(step(1, 16));
         assertThatThrownBy(() -> engine.submit("early", -1, false, body(16, 3)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("before the step");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("too late for the step");
         engine.submit("late", 1, false, body(16, 3));
         assertThat(engine.runToEnd()).extracting(GroundTruth::requestId).containsExactly("a", "late");
     }

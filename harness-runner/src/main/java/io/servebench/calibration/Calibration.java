@@ -1,0 +1,258 @@
+package io.servebench.calibration;
+
+import io.servebench.load.ArrivalProfile;
+import io.servebench.load.LoadParams;
+import io.servebench.load.RequestRecord;
+import io.servebench.load.VirtualLoad;
+import io.servebench.metrics.MetricsAggregator;
+import io.servebench.results.Metric;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.Stat;
+import io.servebench.sim.EngineProfile;
+import io.servebench.sim.GpuProfile;
+import io.servebench.sim.SimDialect;
+import io.servebench.sim.SimParams;
+import io.servebench.sim.VirtualEngine;
+import io.servebench.workload.Dataset;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.DoubleFunction;
+
+/**
+ * Fits the simulated engine's engine-profile constants on some of the reference study's blocks and predicts the
+ * others without refitting, every block run in virtual time with its own engine, flags, rate and request count.
+ *
+ * <p>The fit, in this order, each step a bisection on a figure that grows with its constant: for vLLM, then
+ * SGLang, on that engine's baseline block at the fit rate, the per-sequence host time from the mean latency and
+ * the front-end time from the mean TTFT (three rounds, as each moves the other's figure a little); then the MTP
+ * draft acceptance on ShareGPT-like chat from the mean latency of the {@code mtp-1} block. The step overhead and
+ * every physical constant (GPU, model) stay as they are. Blocks at other rates are held out.
+ */
+public final class Calibration {
+
+    /** A figure the twin is judged on: the reference's name for it and the twin's metric and statistic. */
+    public enum Figure {
+        MEAN_LATENCY("Mean Latency(s)", Metric.E2E_LATENCY, Stat.MEAN),
+        P95_LATENCY("P95 Latency(s)", Metric.E2E_LATENCY, Stat.P95),
+        P95_ITL("P95 ITL (ms)", Metric.ITL, Stat.P95),
+        MEAN_TTFT("Mean TTFT (ms)", Metric.TTFT, Stat.MEAN);
+
+        final String reference;
+        final Metric metric;
+        final Stat stat;
+
+        Figure(String reference, Metric metric, Stat stat) {
+            this.reference = reference;
+            this.metric = metric;
+            this.stat = stat;
+        }
+
+        /** The reference's name, e.g. {@code Mean Latency(s)}. */
+        public String referenceName() {
+            return reference;
+        }
+    }
+
+    /** Why a block is in the table: its figures set a constant, it shares the fit rate, or it was held out. */
+    public enum Role { FIT, IN_SAMPLE, HELD_OUT }
+
+    /**
+     * The constants the fit varies.
+     *
+     * @param mtpAcceptance the MTP head's per-position acceptance on the study's data
+     */
+    public record Constants(EngineProfile vllm, EngineProfile sglang, double mtpAcceptance) {
+
+        /** What the simulated engine runs with today. */
+        public static Constants current() {
+            return new Constants(EngineProfile.vllm(), EngineProfile.sglang(), SimParams.MTP_ACCEPTANCE);
+        }
+    }
+
+    /** One block: the reference's figures beside the twin's. */
+    public record BlockOutcome(ReferenceBlock block, Role role, Map<Figure, Double> twin) {
+
+        /** The twin's error on a figure relative to the reference, e.g. {@code -0.04} for 4% low. */
+        public double error(Figure figure) {
+            double reference = block.metric(figure.reference);
+            return twin.get(figure) / reference - 1;
+        }
+    }
+
+    /**
+     * @param start    the constants before the fit
+     * @param fitted   the constants after it
+     * @param blocks   every reference block, predicted with {@code fitted}
+     * @param trials   virtual trials run, fit and predictions together
+     */
+    public record Outcome(Constants start, Constants fitted, List<BlockOutcome> blocks, int trials) {
+    }
+
+    private static final int ROUNDS = 3;
+    private static final int BISECTIONS = 16;
+    /** The largest per-sequence host time the fit considers, ns. */
+    private static final double MAX_SEQUENCE_NANOS = 2_000_000;
+
+    private final List<ReferenceBlock> reference;
+    private final String model;
+    private final Dataset dataset;
+    private final long seed;
+    private final GpuProfile gpu;
+    private final double fitRate;
+    private final Map<String, RepetitionResult> cache = new HashMap<>();
+    private int trials;
+
+    /**
+     * @param reference the blocks to fit on and predict
+     * @param model     the served model every block names
+     * @param dataset   where the prompts and output lengths come from (the reference used ShareGPT)
+     * @param seed      the simulated engine's and the dataset's seed
+     * @param gpu       the GPU of the reference
+     * @param fitRate   the rate whose blocks the fit may use; the others are held out
+     */
+    public Calibration(List<ReferenceBlock> reference, String model, Dataset dataset, long seed, GpuProfile gpu,
+                       double fitRate) {
+        this.reference = List.copyOf(reference);
+        this.model = Objects.requireNonNull(model, "model");
+        this.dataset = Objects.requireNonNull(dataset, "dataset");
+        this.seed = seed;
+        this.gpu = Objects.requireNonNull(gpu, "gpu");
+        this.fitRate = fitRate;
+        if (reference.stream().noneMatch(b -> b.rate() == fitRate)) {
+            throw new IllegalArgumentException("no reference block at the fit rate " + fitRate + " req/s");
+        }
+    }
+
+    /** Fits from {@code start} and predicts every block with the result. */
+    public Outcome run(Constants start) {
+        Constants fitted = fit(start);
+        return new Outcome(start, fitted, predict(fitted), trials);
+    }
+
+    /** Every block predicted with {@code constants}, without fitting. */
+    public List<BlockOutcome> predict(Constants constants) {
+        List<BlockOutcome> out = new ArrayList<>();
+        for (ReferenceBlock b : reference) {
+            RepetitionResult r = simulate(b, constants);
+            Map<Figure, Double> twin = new EnumMap<>(Figure.class);
+            for (Figure f : Figure.values()) {
+                twin.put(f, r.number(f.metric, f.stat).orElse(Double.NaN));
+            }
+            out.add(new BlockOutcome(b, role(b), twin));
+        }
+        return out;
+    }
+
+    private Role role(ReferenceBlock b) {
+        if (b.rate() != fitRate) {
+            return Role.HELD_OUT;
+        }
+        return fitBlocks().contains(b) ? Role.FIT : Role.IN_SAMPLE;
+    }
+
+    /** The blocks whose figures set a constant: each engine's baseline and the MTP block, at the fit rate. */
+    private List<ReferenceBlock> fitBlocks() {
+        List<ReferenceBlock> fit = new ArrayList<>();
+        baseline("vllm").ifPresent(fit::add);
+        baseline("sglang").ifPresent(fit::add);
+        mtpBlock().ifPresent(fit::add);
+        return fit;
+    }
+
+    private java.util.Optional<ReferenceBlock> baseline(String engine) {
+        return reference.stream().filter(b -> b.rate() == fitRate && b.engine().equals(engine)
+                && b.variant().equals("baseline")).findFirst();
+    }
+
+    private java.util.Optional<ReferenceBlock> mtpBlock() {
+        return reference.stream().filter(b -> b.rate() == fitRate && b.engine().equals("vllm")
+                && b.variant().equals("mtp-1")).findFirst();
+    }
+
+    private Constants fit(Constants start) {
+        Constants c = start;
+        for (String engine : List.of("vllm", "sglang")) {
+            ReferenceBlock block = baseline(engine).orElse(null);
+            if (block == null) {
+                continue;
+            }
+            Constants before = c;
+            EngineProfile e = engine.equals("vllm") ? c.vllm() : c.sglang();
+            for (int round = 0; round < ROUNDS; round++) {
+                EngineProfile current = e;
+                double latency = block.metric(Figure.MEAN_LATENCY.reference);
+                double sequence = bisect(ns -> figure(block, place(engine, current.withFitted((long) ns,
+                        current.frontendNanos()), before), Figure.MEAN_LATENCY) - latency, 0, MAX_SEQUENCE_NANOS);
+                e = e.withFitted(Math.round(sequence), e.frontendNanos());
+                // the front end adds to every TTFT one for one; the queueing it changes moves it a little more
+                double ttft = figure(block, place(engine, e, before), Figure.MEAN_TTFT);
+                double frontend = Math.max(0, e.frontendNanos() + (block.metric(Figure.MEAN_TTFT.reference) - ttft) * 1e6);
+                e = e.withFitted(e.sequenceNanos(), Math.round(frontend));
+            }
+            c = place(engine, e, before);
+        }
+        ReferenceBlock mtp = mtpBlock().orElse(null);
+        if (mtp != null) {
+            Constants base = c;
+            double latency = mtp.metric(Figure.MEAN_LATENCY.reference);
+            // more acceptance, lower latency: bisect on the negated difference
+            double acceptance = bisect(p -> latency - figure(mtp, new Constants(base.vllm(), base.sglang(), p),
+                    Figure.MEAN_LATENCY), 0, 1);
+            c = new Constants(c.vllm(), c.sglang(), Math.round(acceptance * 1000) / 1000.0);
+        }
+        return c;
+    }
+
+    /** {@code c} with {@code engine}'s profile replaced by {@code e}. */
+    private static Constants place(String engine, EngineProfile e, Constants c) {
+        return engine.equals("vllm") ? new Constants(e, c.sglang(), c.mtpAcceptance())
+                : new Constants(c.vllm(), e, c.mtpAcceptance());
+    }
+
+    /** The root of an increasing function on {@code [lo, hi]}, or the bound it stays on the wrong side of. */
+    private static double bisect(DoubleFunction<Double> f, double lo, double hi) {
+        if (f.apply(lo) >= 0) {
+            return lo;
+        }
+        if (f.apply(hi) <= 0) {
+            return hi;
+        }
+        for (int i = 0; i < BISECTIONS; i++) {
+            double mid = (lo + hi) / 2;
+            if (f.apply(mid) < 0) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return (lo + hi) / 2;
+    }
+
+    private double figure(ReferenceBlock b, Constants c, Figure f) {
+        return simulate(b, c).number(f.metric, f.stat).orElse(Double.NaN);
+    }
+
+    /** One block's configuration in virtual time, with {@code c}; the same inputs give the same result. */
+    RepetitionResult simulate(ReferenceBlock b, Constants c) {
+        SimParams params = SimParams.fromFlags(SimDialect.of(b.engine()), model, b.flags(), gpu);
+        params = params.withEngine(b.engine().equals("sglang") ? c.sglang() : c.vllm());
+        if ("mtp".equals(params.speculativeMethod())) {
+            params = params.withAcceptanceRate(c.mtpAcceptance());
+        }
+        String key = params.engine() + "|" + params.acceptanceRate() + "|" + b.engine() + "|" + b.flags() + "|" + b.rate()
+                + "|" + b.requests();
+        SimParams run = params;
+        return cache.computeIfAbsent(key, k -> {
+            trials++;
+            VirtualEngine engine = VirtualEngine.of(run, seed);
+            List<RequestRecord> records = new VirtualLoad(engine, model).run(dataset.supply(seed), 0, b.requests(),
+                    LoadParams.of(new ArrivalProfile.Constant(b.rate())), r -> { }).records();
+            return new MetricsAggregator().aggregate(records);
+        });
+    }
+}
