@@ -16,7 +16,7 @@ import java.util.List;
  * @param model           the {@code model} field, {@code null} when absent
  * @param promptTokens    prompt tokens: for chat, the messages' text plus the chat template's fixed cost
  *                        ({@value #TEMPLATE_TOKENS_PER_MESSAGE} per message and {@value #TEMPLATE_REPLY_TOKENS} to open the reply)
- * @param blockHashes     cumulative hash of each full {@link BatchScheduler#BLOCK_TOKENS}-token block of the prompt
+ * @param blockHashes     cumulative hash of each full page of the prompt ({@link SimDialect#cachePageTokens()} tokens)
  * @param maxTokens       {@code max_tokens} ({@code max_completion_tokens} for chat), {@code null} when absent
  * @param minTokens       {@code min_tokens}, 0 when absent
  * @param ignoreEos       {@code ignore_eos}
@@ -50,7 +50,8 @@ record ApiRequest(
      *                  {@code min_tokens > max_tokens}, stream options without streaming, or a prompt plus
      *                  output longer than {@code maxModelLen}; 404 for a model other than {@code servedModel}
      */
-    static ApiRequest parse(byte[] body, boolean chat, SimTokenizer tokenizer, String servedModel, int maxModelLen)
+    static ApiRequest parse(byte[] body, boolean chat, SimTokenizer tokenizer, String servedModel, int maxModelLen,
+                            int pageTokens)
             throws ApiError {
         JsonNode root;
         try {
@@ -106,7 +107,7 @@ record ApiRequest(
             continuousUsage = optionalBoolean(options, "continuous_usage_stats", "stream_options.continuous_usage_stats");
         }
         boolean ignoreEos = optionalBoolean(root, "ignore_eos", "ignore_eos");
-        return new ApiRequest(chat, model, promptTokens, blockHashes(tokens), maxTokens, minTokens, ignoreEos, stream,
+        return new ApiRequest(chat, model, promptTokens, blockHashes(tokens, pageTokens), maxTokens, minTokens, ignoreEos, stream,
                 includeUsage, continuousUsage);
     }
 
@@ -181,11 +182,11 @@ record ApiRequest(
         return tokens.size();
     }
 
-    private static long[] blockHashes(List<String> tokens) {
-        long[] hashes = new long[tokens.size() / BatchScheduler.BLOCK_TOKENS];
+    private static long[] blockHashes(List<String> tokens, int pageTokens) {
+        long[] hashes = new long[tokens.size() / pageTokens];
         long h = 0x9E3779B97F4A7C15L;
         for (int b = 0; b < hashes.length; b++) {
-            for (int t = b * BatchScheduler.BLOCK_TOKENS; t < (b + 1) * BatchScheduler.BLOCK_TOKENS; t++) {
+            for (int t = b * pageTokens; t < (b + 1) * pageTokens; t++) {
                 h = Seeds.mix(h * 31 + tokens.get(t).hashCode());
             }
             hashes[b] = h;

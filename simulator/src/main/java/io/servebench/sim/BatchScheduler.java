@@ -21,8 +21,8 @@ import java.util.Map;
  * request is preempted: it frees its cache and goes back to the front of the queue, to recompute its
  * prompt and output later. (2) Waiting requests are admitted in arrival order while fewer than
  * {@code maxNumSeqs} run, budget is left and their first chunk fits in the cache. With prefix caching, an
- * admitted request skips the leading full {@value #BLOCK_TOKENS}-token blocks of its prompt that an earlier
- * prompt already computed. (3) The step lasts its modelled duration; then every request whose prefill
+ * admitted request skips the leading full pages of its prompt that an earlier prompt already computed: vLLM
+ * matches 16-token blocks, SGLang's radix cache single tokens ({@link SimDialect#cachePageTokens()}). (3) The step lasts its modelled duration; then every request whose prefill
  * completed emits its first token, and every decoding request emits 1 token, or with speculative
  * decoding 1 + j tokens in one emission, where j counts draft tokens accepted in a row, each with the
  * acceptance rate.
@@ -31,9 +31,6 @@ import java.util.Map;
  * {@code kvBytesPerToken} for every computed token.
  */
 final class BatchScheduler {
-
-    /** Tokens per KV-cache block; prefix caching matches whole blocks. */
-    static final int BLOCK_TOKENS = 16;
 
     /** Where a step's emissions go: the request's queue (real time) or the virtual engine's timeline. */
     interface Sink {
@@ -45,6 +42,8 @@ final class BatchScheduler {
     private final StepCostModel cost;
     private final Sink sink;
     private final double poolBytes;
+    /** Tokens per prefix-cache page: a cached prefix is matched in whole pages. */
+    private final int pageTokens;
     private final Deque<SimRequest> waiting = new ArrayDeque<>();
     private final List<SimRequest> running = new ArrayList<>();
     /** Block hashes whose KV an earlier prompt computed, least recently used first. */
@@ -58,8 +57,9 @@ final class BatchScheduler {
         this.cost = new StepCostModel(settings);
         this.sink = sink;
         this.poolBytes = settings.kvPoolBytes();
+        this.pageTokens = settings.dialect().cachePageTokens();
         // the cache lives in free KV blocks; bounding it by the pool's block count keeps it as large as the GPU could hold
-        long maxBlocks = (long) (poolBytes / (settings.model().kvBytesPerToken() * BLOCK_TOKENS));
+        long maxBlocks = (long) (poolBytes / (settings.model().kvBytesPerToken() * pageTokens));
         this.prefixCache = new LinkedHashMap<>(1024, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
@@ -292,13 +292,14 @@ final class BatchScheduler {
 
     private int cachedPrefix(SimRequest r) {
         // at least one prompt token is always computed, to produce the logits of the first output token, and
-        // hits are whole blocks: as vLLM V1, a fully cached prompt recomputes its whole last block
-        int maxBlocks = Math.min(r.blockHashes.length, (r.promptTokens - 1) / BLOCK_TOKENS);
+        // hits are whole pages: as vLLM V1, a fully cached prompt recomputes its whole last 16-token block; with
+        // SGLang's pages of one token, only its last token
+        int maxBlocks = Math.min(r.blockHashes.length, (r.promptTokens - 1) / pageTokens);
         int blocks = 0;
         while (blocks < maxBlocks && prefixCache.get(r.blockHashes[blocks]) != null) {
             blocks++;
         }
-        return blocks * BLOCK_TOKENS;
+        return blocks * pageTokens;
     }
 
     /** Drops requests whose client left. */

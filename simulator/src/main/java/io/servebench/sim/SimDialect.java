@@ -9,12 +9,26 @@ import java.util.stream.Collectors;
  * the engine a study declares, so the same flags configure both.
  */
 public enum SimDialect {
-    /** vLLM's {@code vllm serve} flags and defaults. */
-    VLLM,
-    /** SGLang's {@code sglang.launch_server} flags and defaults. */
-    SGLANG,
+    /** vLLM's {@code vllm serve} flags and defaults; prefix caching matches whole 16-token KV blocks. */
+    VLLM(16),
+    /** SGLang's {@code sglang.launch_server} flags and defaults; its radix cache matches single tokens (page size 1). */
+    SGLANG(1),
     /** vLLM's flags, plus {@code --sim-acceptance-rate=P} to set the draft acceptance rate. */
-    SIM;
+    SIM(16);
+
+    private final int cachePageTokens;
+
+    SimDialect(int cachePageTokens) {
+        this.cachePageTokens = cachePageTokens;
+    }
+
+    /**
+     * Tokens per page of the engine's prefix cache, the unit a cached prefix is matched in: vLLM's default
+     * {@code --block-size} 16, SGLang's default {@code --page-size} 1 (its radix tree matches token by token).
+     */
+    public int cachePageTokens() {
+        return cachePageTokens;
+    }
 
     /** The name as {@code --dialect} takes it: {@code vllm}, {@code sglang}, {@code sim}. */
     @Override

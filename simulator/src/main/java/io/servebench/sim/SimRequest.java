@@ -26,7 +26,7 @@ final class SimRequest {
     /** When the engine received the request ({@link System#nanoTime()}): where the model's time starts for it. */
     final long arrivalNs;
     final int promptTokens;
-    /** Cumulative hash of each full {@link BatchScheduler#BLOCK_TOKENS}-token block of the prompt, in order. */
+    /** Cumulative hash of each full prefix-cache page of the prompt ({@link SimDialect#cachePageTokens()}), in order. */
     final long[] blockHashes;
     final int outputTokens;
     /** Draws speculative-decoding acceptances; seeded per request so runs repeat. */

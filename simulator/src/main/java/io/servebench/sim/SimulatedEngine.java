@@ -219,7 +219,8 @@ public final class SimulatedEngine implements AutoCloseable {
         byte[] body = exchange.getRequestBody().readAllBytes();
         ApiRequest request;
         try {
-            request = ApiRequest.parse(body, chat, tokenizer, settings.model().name(), settings.maxModelLen());
+            request = ApiRequest.parse(body, chat, tokenizer, settings.model().name(), settings.maxModelLen(),
+                    settings.dialect().cachePageTokens());
         } catch (ApiError e) {
             truths.put(id, new GroundTruth(id, receivedNs, e.status, false, 0, 0, 0, 0, List.of(), e.getMessage()));
             sendJson(exchange, e.status, e.body(JSON));

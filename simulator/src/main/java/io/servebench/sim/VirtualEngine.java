@@ -141,7 +141,8 @@ public final class VirtualEngine {
     private void admit(Pending p) {
         ApiRequest request;
         try {
-            request = ApiRequest.parse(p.body, p.chat, tokenizer, settings.model().name(), settings.maxModelLen());
+            request = ApiRequest.parse(p.body, p.chat, tokenizer, settings.model().name(), settings.maxModelLen(),
+                    settings.dialect().cachePageTokens());
         } catch (ApiError e) {
             completed.add(new GroundTruth(p.id, p.arrivalNs, e.status, false, 0, 0, 0, 0, List.of(), e.getMessage()));
             return;

@@ -35,11 +35,18 @@ class SchedulerTest {
 
     private static SimParams settings(int maxModelLen, int maxNumSeqs, int maxNumBatchedTokens, double poolBytes,
                                       boolean prefixCaching, String specMethod, int specTokens, double acceptance) {
+        return settings(SimDialect.VLLM, maxModelLen, maxNumSeqs, maxNumBatchedTokens, poolBytes, prefixCaching,
+                specMethod, specTokens, acceptance);
+    }
+
+    private static SimParams settings(SimDialect dialect, int maxModelLen, int maxNumSeqs, int maxNumBatchedTokens,
+                                      double poolBytes, boolean prefixCaching, String specMethod, int specTokens,
+                                      double acceptance) {
         ModelProfile model = new ModelProfile("test", 1e9, 1e9, 2, KV_PER_TOKEN, 0, 0, 262_144, 0.05);
         // memory such that 90% of it, less the activation reserve and the weights, is the pool asked for
         double memory = (poolBytes + 2e9 + SimParams.ACTIVATION_RESERVE_BYTES) / 0.9;
         GpuProfile gpu = new GpuProfile("test GPU", memory, 2e12, 1e30, 1.0, 1.0);
-        return new SimParams(SimDialect.VLLM, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching, specMethod,
+        return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching, specMethod,
                 specTokens, acceptance, SimParams.PerformanceMode.BALANCED, false, null, 0.9, 1, List.of(), null, TEST_ENGINE);
     }
 
@@ -164,6 +171,33 @@ class SchedulerTest {
             assertThat(longer.cachedTokens).isEqualTo(64);
             assertThat(exact.cachedTokens).isEqualTo(48);
             assertThat(other.cachedTokens).isZero();
+        }
+    }
+
+    @Test
+    void sglangsRadixCacheMatchesTokenByTokenAndRecomputesOnlyTheLastToken() throws InterruptedException {
+        try (Scheduler scheduler = new Scheduler(settings(SimDialect.SGLANG, 4096, 8, 8192, 1e9, true, null, 0, 0))) {
+            // pages of one token: a hash per token, cumulative as the engine computes them
+            long[] tokens = java.util.stream.LongStream.rangeClosed(1, 70).toArray();
+            SimRequest first = new SimRequest("first", arrival(), 70, tokens, 1, 1);
+            scheduler.submit(first);
+            drain(first);
+            SimRequest again = new SimRequest("again", System.nanoTime(), 70, tokens, 1, 1);
+            scheduler.submit(again);
+            drain(again);
+            // the first 37 tokens shared, then another continuation
+            long[] forked = tokens.clone();
+            for (int t = 37; t < forked.length; t++) {
+                forked[t] = 1000 + t;
+            }
+            SimRequest fork = new SimRequest("fork", System.nanoTime(), 70, forked, 1, 1);
+            scheduler.submit(fork);
+            drain(fork);
+
+            assertThat(first.cachedTokens).isZero();
+            // vLLM would hit 64 of the 70 (four whole 16-token blocks); SGLang all but the last token
+            assertThat(again.cachedTokens).isEqualTo(69);
+            assertThat(fork.cachedTokens).isEqualTo(37);
         }
     }
 
