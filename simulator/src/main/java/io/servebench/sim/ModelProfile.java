@@ -103,18 +103,21 @@ public record ModelProfile(
             + "\"max_position_embeddings\":40960}";
 
     /**
-     * A profile from a Hugging Face {@code config.json} of a decoder with full attention in every layer
-     * (Llama, Qwen2/3, Mistral, and their mixture-of-experts forms: Qwen2/3-MoE, Mixtral). Parameters are
-     * counted from the shapes: embeddings and, unless tied, the output head; per layer the q, k, v and o
-     * projections, and a gated MLP (3 x hidden x intermediate) or, in a sparse layer, every expert's MLP plus
-     * the router (and a shared expert where there is one), of which the routed {@code num_experts_per_tok}
-     * are active. Norms and biases are left out (under 0.1%). A token of context costs
-     * 2 (K and V) x layers x KV heads x head dimension x bytes.
+     * A profile from a Hugging Face {@code config.json} of a decoder (Llama, Qwen2/3, Mistral, their
+     * mixture-of-experts forms: Qwen2/3-MoE, Mixtral; and hybrids of full and linear attention such as
+     * Qwen3-Next and Qwen3.5). Parameters are counted from the shapes: embeddings and, unless tied, the output
+     * head; per full-attention layer the q, k, v and o projections (and, in the Qwen hybrids, the output gate,
+     * a second q-sized projection); per linear-attention (Gated DeltaNet) layer its q/k/v/z input projection,
+     * the per-head decay and beta, the causal convolution and the output projection; per layer a gated MLP
+     * (3 x hidden x intermediate) or, in a sparse layer, every expert's MLP plus the router (and a shared expert
+     * where there is one), of which the routed {@code num_experts_per_tok} are active. Norms and biases are left
+     * out (under 0.1%). A token of context costs 2 (K and V) x full-attention layers x KV heads x head dimension
+     * x bytes; a sequence holds, per linear-attention layer, its recurrent state (value heads x key dimension x
+     * value dimension, fp32) and its convolution window.
      *
      * @param name the model id to report
      * @param json the file's text; a {@code text_config} object inside it is read instead when present
-     * @throws IllegalArgumentException naming the field that is missing or not what was expected, or a
-     *                                  linear-attention (hybrid) model, which this reader does not model yet
+     * @throws IllegalArgumentException naming the field that is missing or not what was expected
      */
     public static ModelProfile fromConfig(String name, String json) {
         JsonNode root;
@@ -127,10 +130,6 @@ public record ModelProfile(
             throw new IllegalArgumentException("config.json of " + name + ": expected a JSON object");
         }
         JsonNode c = root.path("text_config").isObject() ? root.get("text_config") : root;
-        if (c.has("layer_types") || c.has("full_attention_interval") || c.has("linear_num_value_heads")) {
-            throw new IllegalArgumentException("config.json of " + name + " describes linear-attention layers, which"
-                    + " the profile reader does not model yet; only Qwen3.5-9B's built-in profile has them");
-        }
         double hidden = count(c, name, "hidden_size");
         double layers = count(c, name, "num_hidden_layers");
         double heads = count(c, name, "num_attention_heads");
@@ -141,7 +140,29 @@ public record ModelProfile(
         double experts = c.has("num_experts") ? count(c, name, "num_experts")
                 : c.has("num_local_experts") ? count(c, name, "num_local_experts") : 0;
         double embeddings = vocab * hidden * (tied ? 1 : 2);
-        double attention = hidden * heads * headDim * 2 + hidden * kvHeads * headDim * 2;
+        boolean[] linear = linearLayers(c, name, (int) layers);
+        int linearLayers = 0;
+        for (boolean l : linear) {
+            linearLayers += l ? 1 : 0;
+        }
+        int fullLayers = (int) layers - linearLayers;
+        // the Qwen hybrids gate their full attention's output: a second query-sized projection
+        boolean outputGate = c.path("attn_output_gate").asBoolean(linearLayers > 0);
+        double attention = hidden * heads * headDim * (outputGate ? 3 : 2) + hidden * kvHeads * headDim * 2;
+        double linearAttention = 0;
+        double statePerSequence = 0;
+        if (linearLayers > 0) {
+            double keyDim = count(c, name, "linear_num_key_heads") * count(c, name, "linear_key_head_dim");
+            double valueHeads = count(c, name, "linear_num_value_heads");
+            double valueDim = valueHeads * count(c, name, "linear_value_head_dim");
+            double kernel = count(c, name, "linear_conv_kernel_dim");
+            // Gated DeltaNet: q, k, v and the gate z in, the decay and beta per value head, a causal conv, out
+            linearAttention = hidden * (2 * keyDim + 2 * valueDim) + hidden * 2 * valueHeads
+                    + (2 * keyDim + valueDim) * kernel + valueDim * hidden;
+            // per sequence and layer: the recurrent state (value heads x key dim x value dim, fp32) and the conv window
+            statePerSequence = linearLayers * (valueHeads * count(c, name, "linear_key_head_dim")
+                    * count(c, name, "linear_value_head_dim") * 4 + (kernel - 1) * (2 * keyDim + valueDim) * 2);
+        }
         int sparseStep = experts > 0 && c.has("decoder_sparse_step") ? (int) count(c, name, "decoder_sparse_step") : 1;
         Set<Integer> denseOnly = new HashSet<>();
         c.path("mlp_only_layers").forEach(n -> denseOnly.add(n.asInt()));
@@ -165,11 +186,42 @@ public record ModelProfile(
             sparseMlp = experts * expert + shared + router;
             activeSparseMlp = count(c, name, "num_experts_per_tok") * expert + shared + router;
         }
-        double total = embeddings + layers * attention + denseLayers * denseMlp + sparseLayers * sparseMlp;
-        double active = embeddings + layers * attention + denseLayers * denseMlp + sparseLayers * activeSparseMlp;
+        double mixers = fullLayers * attention + linearLayers * linearAttention;
+        double total = embeddings + mixers + denseLayers * denseMlp + sparseLayers * sparseMlp;
+        double active = embeddings + mixers + denseLayers * denseMlp + sparseLayers * activeSparseMlp;
         double bytes = bytesPerParameter(c, name);
-        return new ModelProfile(name, total, active, bytes, 2 * layers * kvHeads * headDim * bytes, 0, 0,
-                (int) count(c, name, "max_position_embeddings"), 1.0 / layers);
+        return new ModelProfile(name, total, active, bytes, 2 * fullLayers * kvHeads * headDim * bytes, statePerSequence,
+                0, (int) count(c, name, "max_position_embeddings"), 1.0 / layers);
+    }
+
+    /**
+     * Which layers are linear-attention (Gated DeltaNet) layers: {@code layer_types} when given
+     * ({@code "linear_attention"} / {@code "full_attention"}), else every layer but each
+     * {@code full_attention_interval}-th; none for a model with neither.
+     */
+    private static boolean[] linearLayers(JsonNode c, String name, int layers) {
+        boolean[] linear = new boolean[layers];
+        JsonNode types = c.get("layer_types");
+        if (types != null && !types.isNull()) {
+            if (!types.isArray() || types.size() != layers) {
+                throw new IllegalArgumentException("config.json of " + name + ": \"layer_types\" must list one type per"
+                        + " layer (" + layers + "), got " + types);
+            }
+            for (int i = 0; i < layers; i++) {
+                String type = types.get(i).asText();
+                if (!type.equals("linear_attention") && !type.equals("full_attention")) {
+                    throw new IllegalArgumentException("config.json of " + name + ": layer_types[" + i + "] is \"" + type
+                            + "\"; expected \"linear_attention\" or \"full_attention\"");
+                }
+                linear[i] = type.equals("linear_attention");
+            }
+        } else if (c.has("full_attention_interval")) {
+            int interval = (int) count(c, name, "full_attention_interval");
+            for (int i = 0; i < layers; i++) {
+                linear[i] = (i + 1) % interval != 0;
+            }
+        }
+        return linear;
     }
 
     private static double count(JsonNode c, String name, String field) {

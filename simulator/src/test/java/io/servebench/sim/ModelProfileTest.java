@@ -58,6 +58,42 @@ class ModelProfileTest {
         assertThat((prefill - decode) / 1e9).isCloseTo(compute - weights, within(1e-6));
     }
 
+    /**
+     * The fields of Qwen3-Next-80B-A3B-Instruct's {@code config.json} that the reader uses, as published
+     * (huggingface.co/Qwen/Qwen3-Next-80B-A3B-Instruct): 48 layers, every fourth full attention.
+     */
+    static final String QWEN3_NEXT = "{\"hidden_size\":2048,\"num_hidden_layers\":48,\"num_attention_heads\":16,"
+            + "\"num_key_value_heads\":2,\"head_dim\":256,\"intermediate_size\":5120,\"moe_intermediate_size\":512,"
+            + "\"shared_expert_intermediate_size\":512,\"num_experts\":512,\"num_experts_per_tok\":10,"
+            + "\"decoder_sparse_step\":1,\"mlp_only_layers\":[],\"full_attention_interval\":4,"
+            + "\"linear_num_key_heads\":16,\"linear_num_value_heads\":32,\"linear_key_head_dim\":128,"
+            + "\"linear_value_head_dim\":128,\"linear_conv_kernel_dim\":4,\"vocab_size\":151936,"
+            + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":262144}";
+
+    @Test
+    void aHybridConfigKeepsKvOnlyInItsFullAttentionLayersAndAStatePerSequenceInTheOthers() {
+        ModelProfile m = ModelProfile.fromConfig("Qwen/Qwen3-Next-80B-A3B-Instruct", QWEN3_NEXT);
+
+        // the model card: 80B parameters, 3B activated (3.9e9 counted here with the embeddings, 3.3e9 without)
+        assertThat(m.parameters()).isCloseTo(80e9, within(1e9));
+        assertThat(m.activeParameters()).isCloseTo(3.87e9, within(0.05e9));
+        // 12 full-attention layers: 2 x 12 x 2 KV heads x 256 x 2 bytes = 24 KiB per token
+        assertThat(m.kvBytesPerToken()).isEqualTo(2.0 * 12 * 2 * 256 * 2);
+        // 36 linear layers: 32 x 128 x 128 x 4 bytes of state and 3 x (2 x 2048 + 4096) x 2 bytes of conv window each
+        assertThat(m.stateBytesPerSequence()).isEqualTo(36 * (32.0 * 128 * 128 * 4 + 3.0 * (2 * 2048 + 4096) * 2));
+        ModelProfile listed = ModelProfile.fromConfig("m", QWEN3_NEXT.replace("\"full_attention_interval\":4",
+                "\"layer_types\":" + layerTypes()));
+        assertThat(listed).isEqualTo(ModelProfile.fromConfig("m", QWEN3_NEXT));
+    }
+
+    private static String layerTypes() {
+        StringBuilder types = new StringBuilder("[");
+        for (int i = 0; i < 48; i++) {
+            types.append(i == 0 ? "" : ",").append((i + 1) % 4 == 0 ? "\"full_attention\"" : "\"linear_attention\"");
+        }
+        return types.append(']').toString();
+    }
+
     @Test
     void otherNamesKeepTheQwen35Profile() {
         assertThat(ModelProfile.forModel("my-org/finetune")).isEqualTo(ModelProfile.qwen35_9b("my-org/finetune"));
@@ -78,8 +114,9 @@ class ModelProfileTest {
     void aBadConfigIsNamedWithTheFieldAndWhatWasExpected(@TempDir Path dir) {
         assertThatThrownBy(() -> ModelProfile.fromConfig("m", "{\"hidden_size\":4096}"))
                 .hasMessage("config.json of m: \"num_hidden_layers\" must be a whole number >= 1, got nothing");
-        assertThatThrownBy(() -> ModelProfile.fromConfig("m", "{\"layer_types\":[\"linear_attention\"]}"))
-                .hasMessageContaining("linear-attention layers, which the profile reader does not model yet");
+        assertThatThrownBy(() -> ModelProfile.fromConfig("m", QWEN3_NEXT.replace("\"full_attention_interval\":4",
+                "\"layer_types\":[\"linear_attention\",\"sliding\"]")))
+                .hasMessageContaining("\"layer_types\" must list one type per layer (48)");
         assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "m", List.of("--hf-config-path=" + dir)))
                 .hasMessageStartingWith("--hf-config-path " + dir + ": cannot read " + dir.resolve("config.json"));
     }
