@@ -15,6 +15,8 @@ import java.util.Map;
  * @param peakFlops            peak dense FLOP/s at the model's precision
  * @param bandwidthEfficiency  fraction of peak bandwidth reached by decode kernels, in (0, 1]
  * @param computeEfficiency    fraction of peak FLOP/s reached by prefill GEMMs, in (0, 1]
+ * @param interconnectBytesPerSecond GPU-to-GPU bandwidth in one direction, bytes/s: what a tensor-parallel
+ *                             all-reduce moves data over (NVLink, or PCIe where a GPU has none)
  */
 public record GpuProfile(
         String name,
@@ -22,12 +24,16 @@ public record GpuProfile(
         double hbmBytesPerSecond,
         double peakFlops,
         double bandwidthEfficiency,
-        double computeEfficiency) {
+        double computeEfficiency,
+        double interconnectBytesPerSecond) {
 
     public GpuProfile {
         if (!(memoryBytes > 0) || !(hbmBytesPerSecond > 0) || !(peakFlops > 0)) {
             throw new IllegalArgumentException("memoryBytes, hbmBytesPerSecond and peakFlops must be > 0, got "
                     + memoryBytes + ", " + hbmBytesPerSecond + ", " + peakFlops);
+        }
+        if (!(interconnectBytesPerSecond > 0)) {
+            throw new IllegalArgumentException("interconnectBytesPerSecond must be > 0, got " + interconnectBytesPerSecond);
         }
         if (!(bandwidthEfficiency > 0 && bandwidthEfficiency <= 1) || !(computeEfficiency > 0 && computeEfficiency <= 1)) {
             throw new IllegalArgumentException("efficiencies must be in (0, 1], got bandwidth " + bandwidthEfficiency
@@ -41,12 +47,16 @@ public record GpuProfile(
     /** Prefill FLOP/s reached in practice, as on the H100; not yet calibrated for the other GPUs. */
     private static final double COMPUTE_EFFICIENCY = 0.60;
 
+    /** NVLink 4 (H100 and H200 SXM): 900 GB/s per GPU both ways together, so 450e9 B/s in one direction. */
+    private static final double NVLINK4 = 450e9;
+
     /**
-     * An NVIDIA H100 80GB HBM3 (SXM): 80 GiB, 3.35e12 B/s, 989e12 dense bf16 FLOP/s (NVIDIA H100 Tensor Core
-     * GPU datasheet); 85% of the bandwidth and 60% of the FLOP/s in practice.
+     * An NVIDIA H100 80GB HBM3 (SXM): 80 GiB, 3.35e12 B/s, 989e12 dense bf16 FLOP/s, NVLink 4 (NVIDIA H100
+     * Tensor Core GPU datasheet); 85% of the bandwidth and 60% of the FLOP/s in practice.
      */
     public static GpuProfile h100Sxm80gb() {
-        return new GpuProfile("NVIDIA H100 80GB HBM3", 80 * GIB, 3.35e12, 989e12, BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY);
+        return new GpuProfile("NVIDIA H100 80GB HBM3", 80 * GIB, 3.35e12, 989e12, BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY,
+                NVLINK4);
     }
 
     /**
@@ -54,7 +64,9 @@ public record GpuProfile(
      * GiB (what {@code nvidia-smi} shows, give or take ECC); bandwidth and dense bf16 FLOP/s (without
      * sparsity) are the datasheets': NVIDIA H100 Tensor Core GPU, H200 Tensor Core GPU, A100 Tensor Core GPU
      * (80GB SXM), L40S and DGX B200 (per GPU: a DGX B200's 8 GPUs give 72 PFLOP/s of sparse FP8, so 2.25e15
-     * dense bf16 each).
+     * dense bf16 each). The interconnect is half the datasheet's bidirectional figure: NVLink 4 900 GB/s
+     * (H100, H200), NVLink 3 600 GB/s (A100), NVLink 5 1.8 TB/s (B200); the L40S has no NVLink and talks over
+     * PCIe Gen4 x16, 64 GB/s.
      */
     public static Map<String, GpuProfile> catalogue() {
         return CATALOGUE;
@@ -66,13 +78,13 @@ public record GpuProfile(
         Map<String, GpuProfile> all = new LinkedHashMap<>();
         all.put("h100", h100Sxm80gb());
         all.put("h200", new GpuProfile("NVIDIA H200 141GB HBM3e", 141 * GIB, 4.8e12, 989e12, BANDWIDTH_EFFICIENCY,
-                COMPUTE_EFFICIENCY));
+                COMPUTE_EFFICIENCY, NVLINK4));
         all.put("a100", new GpuProfile("NVIDIA A100 80GB HBM2e (SXM)", 80 * GIB, 2.039e12, 312e12,
-                BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY));
+                BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY, 300e9));
         all.put("l40s", new GpuProfile("NVIDIA L40S 48GB GDDR6", 48 * GIB, 0.864e12, 362e12, BANDWIDTH_EFFICIENCY,
-                COMPUTE_EFFICIENCY));
+                COMPUTE_EFFICIENCY, 32e9));
         all.put("b200", new GpuProfile("NVIDIA B200 180GB HBM3e", 180 * GIB, 8.0e12, 2.25e15, BANDWIDTH_EFFICIENCY,
-                COMPUTE_EFFICIENCY));
+                COMPUTE_EFFICIENCY, 900e9));
         return Collections.unmodifiableMap(all);
     }
 

@@ -24,6 +24,9 @@ import java.util.Set;
  * @param maxPositionEmbeddings the model's native context, tokens: the engines' default max model length
  * @param draftFraction         cost of one draft token of the model's native multi-token-prediction (MTP) head,
  *                              as a fraction of one full forward step of the main model
+ * @param hiddenSize            the width of the residual stream: with tensor parallelism, each layer all-reduces
+ *                              {@code hiddenSize} values per token twice (after attention and after the MLP)
+ * @param layers                decoder layers
  */
 public record ModelProfile(
         String name,
@@ -34,7 +37,9 @@ public record ModelProfile(
         double stateBytesPerSequence,
         double nonLanguageBytes,
         int maxPositionEmbeddings,
-        double draftFraction) {
+        double draftFraction,
+        int hiddenSize,
+        int layers) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -50,6 +55,9 @@ public record ModelProfile(
         }
         requirePositive("bytesPerParameter", bytesPerParameter);
         requirePositive("kvBytesPerToken", kvBytesPerToken);
+        if (hiddenSize < 1 || layers < 1) {
+            throw new IllegalArgumentException("hiddenSize and layers must be >= 1, got " + hiddenSize + " and " + layers);
+        }
         if (maxPositionEmbeddings < 2) {
             throw new IllegalArgumentException("maxPositionEmbeddings must be >= 2, got " + maxPositionEmbeddings);
         }
@@ -72,7 +80,7 @@ public record ModelProfile(
      */
     public static ModelProfile qwen35_9b(String name) {
         return new ModelProfile(name, 9e9, 9e9, 2, 2.0 * 8 * 4 * 256 * 2, 24.0 * 32 * 128 * 128 * 4,
-                2.0 * 1024 * 1024 * 1024, 262_144, 0.87e9 / 9e9);
+                2.0 * 1024 * 1024 * 1024, 262_144, 0.87e9 / 9e9, 4096, 32);
     }
 
     /**
@@ -191,7 +199,7 @@ public record ModelProfile(
         double active = embeddings + mixers + denseLayers * denseMlp + sparseLayers * activeSparseMlp;
         double bytes = bytesPerParameter(c, name);
         return new ModelProfile(name, total, active, bytes, 2 * fullLayers * kvHeads * headDim * bytes, statePerSequence,
-                0, (int) count(c, name, "max_position_embeddings"), 1.0 / layers);
+                0, (int) count(c, name, "max_position_embeddings"), 1.0 / layers, (int) hidden, (int) layers);
     }
 
     /**

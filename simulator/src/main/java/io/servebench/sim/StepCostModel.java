@@ -3,7 +3,7 @@ package io.servebench.sim;
 /**
  * The duration of one forward step of the batch, from a roofline of the model on the GPUs. With
  * {@code B} the effective bandwidth (bytes/s) and {@code F} the effective FLOP/s, both summed over the
- * tensor-parallel GPUs:
+ * {@code t} tensor-parallel GPUs, and {@code I} each GPU's one-way interconnect bandwidth (bytes/s):
  * <pre>
  *   step = max(weightBytes / B, 2 * activeParameters * computedTokens / F)   weights vs. compute
  *        + (kvBytesPerToken * contextTokens + stateBytesPerSequence * sequences) / B   attention reads
@@ -11,16 +11,24 @@ package io.servebench.sim;
  *        + overheadFactor * engine.stepNanos                                        host work ({@link EngineProfile}):
  *        + engine.sequenceNanos * (sequences + acceptedDrafts)                    per step, and per sequence and
  *                                                                                  extra token it emits
- *        + {@value #PER_EXTRA_RANK_NANOS} ns * (tensorParallelSize - 1)          all-reduce
+ *        + 2 * layers * ({@value #ALL_REDUCE_LATENCY_NANOS} ns                    tensor parallelism (t > 1): two
+ *            + 2 (t - 1) / t * computedTokens * hiddenSize * bytes / (I * {@value #INTERCONNECT_EFFICIENCY}))
+ *                                                                                  ring all-reduces per layer
  * </pre>
  * Every term grows with the work in the step, so more prompt tokens, more context or more sequences
  * never make a step shorter. For Qwen3.5-9B on an H100 a decode step of ~18 sequences takes ~8 ms
- * (6.3 ms of it reading the weights) and a 340-token prefill ~11 ms.
+ * (6.3 ms of it reading the weights) and a 340-token prefill ~11 ms; on two H100s a decode step of 20
+ * sequences spends 64 x (8 + 0.46) us = 0.54 ms in all-reduces.
  */
 final class StepCostModel {
 
-    /** All-reduce latency added per tensor-parallel rank beyond the first, ns. */
-    static final long PER_EXTRA_RANK_NANOS = 250_000;
+    /**
+     * Fixed cost of one small all-reduce among the GPUs of one node (launch and synchronisation), ns: assumed,
+     * not calibrated (the reference study ran on one GPU).
+     */
+    static final long ALL_REDUCE_LATENCY_NANOS = 8_000;
+    /** Fraction of the one-way interconnect bandwidth a ring all-reduce reaches: assumed, not calibrated. */
+    static final double INTERCONNECT_EFFICIENCY = 0.8;
 
     private final SimParams settings;
     private final double bandwidth;
@@ -55,7 +63,23 @@ final class StepCostModel {
         EngineProfile engine = settings.engine();
         double overhead = settings.performanceMode().overheadFactor() * engine.stepNanos()
                 + (double) engine.sequenceNanos() * (sequences + acceptedDrafts)
-                + (double) PER_EXTRA_RANK_NANOS * (settings.tensorParallelSize() - 1);
+                + allReduceNanos(computedTokens);
         return Math.round(seconds * 1e9 + overhead);
+    }
+
+    /**
+     * The tensor-parallel all-reduces of one step, ns: two per layer, each a ring over {@code t} GPUs moving
+     * {@code 2 (t - 1) / t} of the step's activations ({@code computedTokens x hiddenSize} values) over each
+     * GPU's link; 0 on one GPU.
+     */
+    double allReduceNanos(long computedTokens) {
+        int t = settings.tensorParallelSize();
+        if (t == 1) {
+            return 0;
+        }
+        ModelProfile m = settings.model();
+        double bytes = 2.0 * (t - 1) / t * computedTokens * m.hiddenSize() * m.bytesPerParameter();
+        double transfer = bytes / (settings.gpu().interconnectBytesPerSecond() * INTERCONNECT_EFFICIENCY) * 1e9;
+        return 2.0 * m.layers() * (ALL_REDUCE_LATENCY_NANOS + transfer);
     }
 }

@@ -42,10 +42,10 @@ class SchedulerTest {
     private static SimParams settings(SimDialect dialect, int maxModelLen, int maxNumSeqs, int maxNumBatchedTokens,
                                       double poolBytes, boolean prefixCaching, String specMethod, int specTokens,
                                       double acceptance) {
-        ModelProfile model = new ModelProfile("test", 1e9, 1e9, 2, KV_PER_TOKEN, 0, 0, 262_144, 0.05);
+        ModelProfile model = new ModelProfile("test", 1e9, 1e9, 2, KV_PER_TOKEN, 0, 0, 262_144, 0.05, 4096, 32);
         // memory such that 90% of it, less the activation reserve and the weights, is the pool asked for
         double memory = (poolBytes + 2e9 + SimParams.ACTIVATION_RESERVE_BYTES) / 0.9;
-        GpuProfile gpu = new GpuProfile("test GPU", memory, 2e12, 1e30, 1.0, 1.0);
+        GpuProfile gpu = new GpuProfile("test GPU", memory, 2e12, 1e30, 1.0, 1.0, 450e9);
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching, specMethod,
                 specTokens, acceptance, SimParams.PerformanceMode.BALANCED, false, null, 0.9, 1, List.of(), null, TEST_ENGINE);
     }

@@ -41,4 +41,18 @@ class StepCostModelTest {
         assertThat(H100.stepNanos(10, 5000, 10, 0, 0) - interactive.stepNanos(10, 5000, 10, 0, 0))
                 .isEqualTo(Math.round((1 - 0.85) * EngineProfile.vllm().stepNanos()));
     }
+
+    @Test
+    void tensorParallelAllReducesMoveTheStepsActivationsOverTheInterconnect() {
+        List<String> tp2 = List.of("--tensor-parallel-size=2");
+        StepCostModel nvlink = new StepCostModel(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B", tp2));
+        StepCostModel pcie = new StepCostModel(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B", tp2,
+                GpuProfile.named("l40s")));
+
+        // 20 tokens x 4096 x 2 bytes, half of it over each link (2 (t - 1) / t = 1): 163,840 bytes per all-reduce,
+        // two per layer over 32 layers, each 8 us plus the bytes at 80% of 450 GB/s (NVLink 4) or 32 GB/s (PCIe 4)
+        assertThat(nvlink.allReduceNanos(20)).isCloseTo(64 * (8_000 + 163_840 / 360e9 * 1e9), within(1e-6));
+        assertThat(pcie.allReduceNanos(20)).isCloseTo(64 * (8_000 + 163_840 / 25.6e9 * 1e9), within(1e-6));
+        assertThat(H100.allReduceNanos(20)).isZero();
+    }
 }
