@@ -98,7 +98,9 @@ public final class SimCommand {
                 outcome = o.blocks();
             }
             CalibrationReport.write(out, current, fitted, outcome);
-            out.printf(Locale.ROOT, "%n%d reference blocks, %s, seed %d, %.1f s%n", blocks.size(), dataset, seed,
+            out.printf(Locale.ROOT, "%nHeld-out blocks within every target: %s.%n",
+                    CalibrationReport.withinTargets(outcome) ? "yes" : "no (see the table)");
+            out.printf(Locale.ROOT, "%d reference blocks, %s, seed %d, %.1f s%n", blocks.size(), dataset, seed,
                     (System.nanoTime() - t0) / 1e9);
             return 0;
         }

@@ -91,6 +91,7 @@ final class SimulatedStarts {
             lines.add("simulated engine ignores flag " + flag + ": it is not modelled");
         }
         lines.add(String.format(java.util.Locale.ROOT, "KV pool %.1f GiB", settings.kvPoolBytes() / (1024.0 * 1024 * 1024)));
+        lines.add("engine profile " + settings.engine().describe());
         try {
             Files.write(log, lines);
         } catch (IOException e) {

@@ -34,6 +34,7 @@ class SimCalibrateCommandTest {
 
         assertThat(code).as(err.toString()).isZero();
         assertThat(out.toString()).contains("| vLLM per-sequence host time (us) | 57.2 | 57.2 |")
-                .contains("| engine-selection/baseline sglang | 8.00 | fit | 8.13 / ").contains("18 reference blocks");
+                .contains("| engine-selection/baseline sglang | 8.00 | fit | 8.13 / ").contains("18 reference blocks")
+                .contains("Held-out blocks within every target: no (see the table).");
     }
 }

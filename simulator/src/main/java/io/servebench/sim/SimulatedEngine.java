@@ -105,9 +105,9 @@ public final class SimulatedEngine implements AutoCloseable {
             LOG.log(System.Logger.Level.INFO, "simulated engine ignores flag {0}: it is not modelled", flag);
         }
         SimulatedEngine engine = new SimulatedEngine(settings, port, seed);
-        LOG.log(System.Logger.Level.INFO, "simulated engine serving {0} at {1} ({2} flags, KV pool {3} GiB)",
-                settings.model().name(), engine.baseUri, settings.dialect(),
-                String.format("%.1f", settings.kvPoolBytes() / (1024.0 * 1024 * 1024)));
+        LOG.log(System.Logger.Level.INFO, "simulated engine serving {0} at {1} ({2} flags, KV pool {3} GiB, engine"
+                + " profile {4})", settings.model().name(), engine.baseUri, settings.dialect(),
+                String.format("%.1f", settings.kvPoolBytes() / (1024.0 * 1024 * 1024)), settings.engine().describe());
         return engine;
     }
 
