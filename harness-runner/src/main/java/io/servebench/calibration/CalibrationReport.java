@@ -16,9 +16,12 @@ import java.util.Map;
  */
 public final class CalibrationReport {
 
-    /** The largest held-out error allowed on each figure (README, "Calibration"); TTFT has none. */
+    /**
+     * The largest held-out error allowed on each figure (README, "Calibration"); TTFT and the per-token ITL,
+     * which the reference does not report, have none.
+     */
     static final Map<Figure, Double> TARGETS = Map.of(Figure.MEAN_LATENCY, 0.15, Figure.P95_LATENCY, 0.20,
-            Figure.P95_ITL, 0.20);
+            Figure.P95_ITL_PER_REQUEST, 0.20);
 
     private CalibrationReport() {
     }
@@ -41,7 +44,7 @@ public final class CalibrationReport {
         StringBuilder head = new StringBuilder("| block | rate | role |");
         StringBuilder rule = new StringBuilder("|---|---|---|");
         for (Figure f : Figure.values()) {
-            head.append(' ').append(f.referenceName()).append(" |");
+            head.append(' ').append(f.label()).append(" |");
             rule.append("---|");
         }
         out.println(head);
@@ -62,7 +65,7 @@ public final class CalibrationReport {
         out.println("|---|---|---|---|");
         for (Figure f : Figure.values()) {
             Double target = TARGETS.get(f);
-            out.printf(Locale.ROOT, "| %s | %s | %s | %s |%n", f.referenceName(), largest(blocks, f, Role.FIT),
+            out.printf(Locale.ROOT, "| %s | %s | %s | %s |%n", f.label(), largest(blocks, f, Role.FIT),
                     largest(blocks, f, Role.HELD_OUT), target == null ? "none" : String.format(Locale.ROOT, "±%.0f%%",
                             100 * target));
         }
