@@ -28,6 +28,7 @@ final class Scheduler implements AutoCloseable {
     static final long ADMISSION_GRACE_NS = 500_000;
 
     private final SimMetrics metrics;
+    private final BatchScheduler.Sink sink;
     private final BatchScheduler batch;
     private final BlockingQueue<SimRequest> arrivals = new LinkedBlockingQueue<>();
     private final Thread thread;
@@ -42,18 +43,27 @@ final class Scheduler implements AutoCloseable {
 
     /** A scheduler that counts what it does into {@code metrics} (the engine's {@code /metrics}). */
     Scheduler(SimParams settings, SimMetrics metrics) {
+        this(settings, metrics, (request, emission) -> request.emissions.add(emission));
+    }
+
+    /**
+     * A scheduler that hands every emission, failures at shutdown included, to {@code sink}, on its own thread
+     * (or the closing one).
+     */
+    Scheduler(SimParams settings, SimMetrics metrics, BatchScheduler.Sink sink) {
         this.metrics = metrics;
-        this.batch = new BatchScheduler(settings, metrics, (request, emission) -> request.emissions.add(emission));
+        this.sink = sink;
+        this.batch = new BatchScheduler(settings, metrics, sink);
         this.clockNs = System.nanoTime();
         this.thread = new Thread(this::loop, "sim-scheduler");
         thread.setDaemon(true);
         thread.start();
     }
 
-    /** Queues a request; its tokens arrive on {@link SimRequest#emissions}. */
+    /** Queues a request; its tokens go to the sink (by default, {@link SimRequest#emissions}). */
     void submit(SimRequest request) {
         if (closed) {
-            request.emissions.add(SimRequest.Emission.failed("engine is shut down"));
+            sink.emit(request, SimRequest.Emission.failed("engine is shut down"));
             return;
         }
         arrivals.add(request);
@@ -81,7 +91,7 @@ final class Scheduler implements AutoCloseable {
         List<SimRequest> left = batch.drain();
         arrivals.drainTo(left);
         for (SimRequest r : left) {
-            r.emissions.add(SimRequest.Emission.failed("engine is shut down"));
+            sink.emit(r, SimRequest.Emission.failed("engine is shut down"));
         }
     }
 

@@ -44,8 +44,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * client that has read the whole response always finds it. Ground truth is kept for the engine's lifetime
  * (about 30 bytes per token event).
  *
- * <p>One handler thread ({@code sim-http-N}, daemon) serves each open request; one scheduler thread runs the
- * model. The engine is deterministic for a seed (request lengths, words, draft acceptances are drawn per
+ * <p>One handler thread ({@code sim-http-N}, daemon) serves each open request: it parses the request, sends the
+ * head and, at the end, the usage chunk and {@code [DONE]}; one scheduler thread runs the model and lays out each
+ * stream's events before they are due; two to four {@link Delivery} threads write them when due. The engine is deterministic for a seed (request lengths, words, draft acceptances are drawn per
  * request id) apart from thread-scheduling jitter in the step timing.
  */
 public final class SimulatedEngine implements AutoCloseable {
@@ -61,12 +62,18 @@ public final class SimulatedEngine implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(SimulatedEngine.class.getName());
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Writer threads: one per two cores, from two (a busy machine still has both cores to write on) to four. */
+    private static final int DELIVERY_THREADS = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
     private static final byte[] DONE = "data: [DONE]\n\n".getBytes(StandardCharsets.US_ASCII);
 
     private final SimParams settings;
     private final long seed;
     private final SimTokenizer tokenizer = new SimTokenizer();
     private final Scheduler scheduler;
+    /** Writes every stream's token events at their due times; see {@link Delivery}. */
+    private final Delivery delivery = new Delivery(DELIVERY_THREADS);
+    /** The open streams, by their request: the scheduler's emissions for them go to their {@link Response}. */
+    private final ConcurrentHashMap<SimRequest, Response> streams = new ConcurrentHashMap<>();
     private final SimMetrics metrics = new SimMetrics();
     private final ExecutorService handlers;
     private final HttpServer server;
@@ -87,7 +94,7 @@ public final class SimulatedEngine implements AutoCloseable {
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1024);
         server.setExecutor(handlers);
         server.createContext("/", this::handle);
-        this.scheduler = new Scheduler(settings, metrics);
+        this.scheduler = new Scheduler(settings, metrics, this::route);
         server.start();
         this.baseUri = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
     }
@@ -143,6 +150,7 @@ public final class SimulatedEngine implements AutoCloseable {
             return;
         }
         scheduler.close();
+        delivery.close();
         server.stop(0);
         handlers.shutdown();
         try {
@@ -152,6 +160,16 @@ public final class SimulatedEngine implements AutoCloseable {
         } catch (InterruptedException e) {
             handlers.shutdownNow();
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Where the scheduler's emissions go: an open stream's layout and delivery, or a whole response's handler. */
+    private void route(SimRequest request, SimRequest.Emission emission) {
+        Response stream = streams.get(request);
+        if (stream != null) {
+            stream.onEmission(emission);
+        } else {
+            request.emissions.add(emission);
         }
     }
 
@@ -230,15 +248,20 @@ public final class SimulatedEngine implements AutoCloseable {
         // the front end (parsing, chat template, tokenising) hands the request to the scheduler this much later
         SimRequest work = new SimRequest(id, receivedNs + settings.engine().frontendNanos(), request.promptTokens(),
                 request.blockHashes(), plan.tokens(), Seeds.forRequest(seed, id, 3));
-        scheduler.submit(work);
         Response response = new Response(id, chat, request, plan, work, receivedNs);
         try {
             if (request.stream()) {
-                response.stream(exchange);
+                // the stream is open and routed before the scheduler can emit for it
+                response.open(exchange);
+                streams.put(work, response);
+                scheduler.submit(work);
+                response.stream();
             } else {
+                scheduler.submit(work);
                 response.whole(exchange);
             }
         } finally {
+            streams.remove(work);
             // a no-op once the request finished; frees its place in the batch when the client left early
             work.cancelled = true;
         }
@@ -256,8 +279,14 @@ public final class SimulatedEngine implements AutoCloseable {
         private final long created = System.currentTimeMillis() / 1000;
         private final OutputPlan.Words words;
         private final List<SentEvent> events = new ArrayList<>();
+        /** Counted down by the delivery thread when the stream's last event was written or failed. */
+        private final java.util.concurrent.CountDownLatch finished = new java.util.concurrent.CountDownLatch(1);
+        private OutputStream out;
+        private boolean firstEmission = true;
         private int sent;
         private boolean firstTokenSeen;
+        private volatile String failure;
+        private volatile IOException writeFailure;
 
         Response(String requestId, boolean chat, ApiRequest request, OutputPlan plan, SimRequest work, long receivedNs) {
             this.requestId = requestId;
@@ -270,32 +299,31 @@ public final class SimulatedEngine implements AutoCloseable {
             this.words = new OutputPlan.Words(plan.wordSeed());
         }
 
-        void stream(HttpExchange exchange) throws IOException {
+        /** Sends the stream's head; its events follow from {@link #onEmission}. */
+        void open(HttpExchange exchange) throws IOException {
             exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
             exchange.getResponseHeaders().set("Cache-Control", "no-cache");
             exchange.sendResponseHeaders(200, 0);
-            OutputStream out = exchange.getResponseBody();
-            String failure = null;
+            out = exchange.getResponseBody();
+        }
+
+        /**
+         * Lays out an emission's SSE events (on the scheduler's thread, before they are due) and hands them to the
+         * delivery thread, which writes them when due.
+         */
+        void onEmission(SimRequest.Emission emission) {
+            List<byte[]> frames = new ArrayList<>(3);
+            // per frame: the tokens it carries, null for the role and error chunks
+            List<TokenPart> tokenEvents = new ArrayList<>(3);
             try {
-                boolean first = true;
-                List<byte[]> frames = new ArrayList<>(3);
-                // per frame: the tokens it carries, null for the role chunk
-                List<TokenPart> tokenEvents = new ArrayList<>(3);
-                while (true) {
-                    SimRequest.Emission emission = take();
-                    if (emission.failure() != null) {
-                        awaitDue(emission);
-                        failure = emission.failure();
-                        ObjectNode error = JSON.createObjectNode();
-                        error.putObject("error").put("message", failure).put("type", "InternalServerError").put("code", 500);
-                        writeEvent(out, error);
-                        break;
-                    }
-                    // laid out before the due instant, so that at it only the writes remain: a step's tokens are
-                    // all due at once, and each stream's JSON made then would delay every stream after it
-                    frames.clear();
-                    tokenEvents.clear();
-                    if (first && chat) {
+                if (emission.failure() != null) {
+                    ObjectNode error = JSON.createObjectNode();
+                    error.putObject("error").put("message", emission.failure()).put("type", "InternalServerError")
+                            .put("code", 500);
+                    frames.add(frame(error));
+                    tokenEvents.add(null);
+                } else {
+                    if (firstEmission && chat) {
                         ObjectNode role = chunk();
                         ObjectNode choice = ((ArrayNode) role.get("choices")).addObject().put("index", 0);
                         choice.putObject("delta").put("role", "assistant").put("content", "");
@@ -304,7 +332,6 @@ public final class SimulatedEngine implements AutoCloseable {
                         frames.add(frame(role));
                         tokenEvents.add(null);
                     }
-                    first = false;
                     int left = emission.tokens();
                     while (left > 0) {
                         // an emission that crosses from reasoning to content is sent as two events, as the parser would
@@ -315,7 +342,37 @@ public final class SimulatedEngine implements AutoCloseable {
                         frames.add(frame(tokenChunk(words.next(part), reasoning, emission.last() && left == 0)));
                         tokenEvents.add(new TokenPart(part, reasoning));
                     }
-                    awaitDue(emission);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot lay out an SSE event", e);
+            }
+            firstEmission = false;
+            delivery.offer(this, new EmissionWrite(emission, frames, tokenEvents));
+        }
+
+        /** One emission's events, written by the delivery thread at their due time. */
+        private final class EmissionWrite implements Delivery.Write {
+            private final SimRequest.Emission emission;
+            private final List<byte[]> frames;
+            private final List<TokenPart> tokenEvents;
+
+            EmissionWrite(SimRequest.Emission emission, List<byte[]> frames, List<TokenPart> tokenEvents) {
+                this.emission = emission;
+                this.frames = frames;
+                this.tokenEvents = tokenEvents;
+            }
+
+            @Override
+            public long dueNs() {
+                return emission.dueNs();
+            }
+
+            @Override
+            public void write() {
+                if (finished.getCount() == 0) {
+                    return;
+                }
+                try {
                     for (int i = 0; i < frames.size(); i++) {
                         out.write(frames.get(i));
                         out.flush();
@@ -324,12 +381,46 @@ public final class SimulatedEngine implements AutoCloseable {
                             long written = System.nanoTime();
                             events.add(new SentEvent(written, part.tokens(), part.reasoning(), emission.dueNs()));
                             metrics.observeLateness(written - emission.dueNs());
+                            if (!firstTokenSeen) {
+                                firstTokenSeen = true;
+                                metrics.observeTtft((written - receivedNs) / 1e9);
+                            }
                         }
                     }
-                    if (emission.last()) {
-                        break;
-                    }
+                } catch (IOException e) {
+                    writeFailure = e;
+                    work.cancelled = true;
+                    finished.countDown();
+                    return;
                 }
+                if (emission.failure() != null) {
+                    failure = emission.failure();
+                    finished.countDown();
+                } else if (emission.last()) {
+                    finished.countDown();
+                }
+            }
+        }
+
+        /** Waits for the stream's last event, then ends it: usage, ground truth, {@code [DONE]}. */
+        void stream() throws IOException {
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    finished.await();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            if (writeFailure != null) {
+                publish(200, "client disconnected: " + writeFailure.getMessage());
+                throw writeFailure;
+            }
+            try {
                 if (failure == null && request.includeUsage()) {
                     ObjectNode usage = chunk();
                     usage.set("usage", usage(sent));
