@@ -17,11 +17,15 @@ final class ApiError extends Exception {
         this.type = type;
     }
 
-    /** The body sent with the status, as vLLM's: {@code {"error": {"message", "type", "param", "code"}}}. */
-    ObjectNode body(ObjectMapper json) {
-        ObjectNode error = json.createObjectNode();
-        error.putObject("error").put("message", getMessage()).put("type", type).putNull("param").put("code", status);
-        return error;
+    /**
+     * The body sent with the status, in the engine's form: vLLM's {@code {"error": {"message", "type", "param",
+     * "code"}}}, SGLang's {@code {"object": "error", "message", "type", "param", "code"}}.
+     */
+    ObjectNode body(ObjectMapper json, SimDialect dialect) {
+        ObjectNode root = json.createObjectNode();
+        ObjectNode error = dialect.flatErrors() ? root.put("object", "error") : root.putObject("error");
+        error.put("message", getMessage()).put("type", type).putNull("param").put("code", status);
+        return root;
     }
 
     /** HTTP 400, {@code BadRequestError}. */

@@ -51,7 +51,7 @@ record ApiRequest(
      *                  output longer than {@code maxModelLen}; 404 for a model other than {@code servedModel}
      */
     static ApiRequest parse(byte[] body, boolean chat, SimTokenizer tokenizer, String servedModel, int maxModelLen,
-                            int pageTokens)
+                            SimDialect dialect)
             throws ApiError {
         JsonNode root;
         try {
@@ -87,10 +87,9 @@ record ApiRequest(
         if (maxTokens != null && minTokens > maxTokens) {
             throw ApiError.badRequest("min_tokens must be less than or equal to max_tokens=" + maxTokens + ", got " + minTokens);
         }
-        if (promptTokens >= maxModelLen || maxTokens != null && (long) promptTokens + maxTokens > maxModelLen) {
-            throw ApiError.badRequest("This model's maximum context length is " + maxModelLen + " tokens. However, you requested "
-                    + (promptTokens + (maxTokens == null ? 0 : maxTokens)) + " tokens (" + promptTokens + " in the messages, "
-                    + (maxTokens == null ? 0 : maxTokens) + " in the completion). Please reduce the length of the messages or completion.");
+        String tooLong = dialect.contextProblem(promptTokens, maxTokens, maxModelLen);
+        if (tooLong != null) {
+            throw ApiError.badRequest(tooLong);
         }
         boolean stream = optionalBoolean(root, "stream", "stream");
         boolean includeUsage = false;
@@ -107,7 +106,7 @@ record ApiRequest(
             continuousUsage = optionalBoolean(options, "continuous_usage_stats", "stream_options.continuous_usage_stats");
         }
         boolean ignoreEos = optionalBoolean(root, "ignore_eos", "ignore_eos");
-        return new ApiRequest(chat, model, promptTokens, blockHashes(tokens, pageTokens), maxTokens, minTokens, ignoreEos, stream,
+        return new ApiRequest(chat, model, promptTokens, blockHashes(tokens, dialect.cachePageTokens()), maxTokens, minTokens, ignoreEos, stream,
                 includeUsage, continuousUsage);
     }
 

@@ -30,6 +30,43 @@ public enum SimDialect {
         return cachePageTokens;
     }
 
+    /**
+     * Why a request of {@code promptTokens} asking for {@code maxTokens} (null when unset) does not fit a context
+     * of {@code maxModelLen}, in this engine's own words; {@code null} when it fits. vLLM refuses a prompt that
+     * leaves no room and a total over the limit; SGLang a prompt as long as the context and a total that reaches it.
+     */
+    String contextProblem(int promptTokens, Integer maxTokens, int maxModelLen) {
+        int asked = maxTokens == null ? 0 : maxTokens;
+        long total = (long) promptTokens + asked;
+        if (this == SGLANG) {
+            if (promptTokens >= maxModelLen) {
+                return "The input (" + promptTokens + " tokens) is longer than the model's context length ("
+                        + maxModelLen + " tokens).";
+            }
+            if (maxTokens != null && total >= maxModelLen) {
+                return "Requested token count exceeds the model's maximum context length of " + maxModelLen
+                        + " tokens. You requested a total of " + total + " tokens: " + promptTokens
+                        + " tokens from the input messages and " + asked + " tokens for the completion. Please reduce"
+                        + " the number of tokens in the input messages or the completion to fit within the limit.";
+            }
+            return null;
+        }
+        if (promptTokens >= maxModelLen || maxTokens != null && total > maxModelLen) {
+            return "This model's maximum context length is " + maxModelLen + " tokens. However, you requested " + total
+                    + " tokens (" + promptTokens + " in the messages, " + asked + " in the completion). Please reduce"
+                    + " the length of the messages or completion.";
+        }
+        return null;
+    }
+
+    /**
+     * Whether this engine's error replies are flat ({@code {"object": "error", "message", ...}}, SGLang's) rather
+     * than nested in an {@code "error"} object (vLLM's).
+     */
+    boolean flatErrors() {
+        return this == SGLANG;
+    }
+
     /** The name as {@code --dialect} takes it: {@code vllm}, {@code sglang}, {@code sim}. */
     @Override
     public String toString() {

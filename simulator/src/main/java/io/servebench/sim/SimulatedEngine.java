@@ -238,10 +238,10 @@ public final class SimulatedEngine implements AutoCloseable {
         ApiRequest request;
         try {
             request = ApiRequest.parse(body, chat, tokenizer, settings.model().name(), settings.maxModelLen(),
-                    settings.dialect().cachePageTokens());
+                    settings.dialect());
         } catch (ApiError e) {
             truths.put(id, new GroundTruth(id, receivedNs, e.status, false, 0, 0, 0, 0, List.of(), e.getMessage()));
-            sendJson(exchange, e.status, e.body(JSON));
+            sendJson(exchange, e.status, e.body(JSON, settings.dialect()));
             return;
         }
         OutputPlan plan = OutputPlan.of(request, settings, seed, id);

@@ -142,7 +142,7 @@ public final class VirtualEngine {
         ApiRequest request;
         try {
             request = ApiRequest.parse(p.body, p.chat, tokenizer, settings.model().name(), settings.maxModelLen(),
-                    settings.dialect().cachePageTokens());
+                    settings.dialect());
         } catch (ApiError e) {
             completed.add(new GroundTruth(p.id, p.arrivalNs, e.status, false, 0, 0, 0, 0, List.of(), e.getMessage()));
             return;

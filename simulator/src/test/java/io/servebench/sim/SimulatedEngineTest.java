@@ -229,6 +229,25 @@ class SimulatedEngineTest {
     }
 
     @Test
+    void sglangRefusesAnOverLongRequestWithItsOwnWordsAndItsFlatErrorBody() throws IOException {
+        try (SimulatedEngine sglang = SimulatedEngine.start(SimParams.fromFlags(SimDialect.SGLANG, MODEL,
+                List.of("--context-length=4096")), 0, 7)) {
+            // "hi" is 1 token plus 4 + 3 of chat template: 8 prompt tokens; 8 + 4088 reaches the context, which
+            // SGLang refuses and vLLM (a total over the limit only) would not
+            SimHttp.Reply reaches = SimHttp.post(sglang, "/v1/chat/completions", "long", SimHttp.chat("hi", "\"max_tokens\":4088"));
+            assertThat(reaches.status()).isEqualTo(400);
+            assertThat(reaches.json().get("object").asText()).isEqualTo("error");
+            assertThat(reaches.json().get("code").asInt()).isEqualTo(400);
+            assertThat(reaches.json().get("message").asText()).isEqualTo("Requested token count exceeds the model's"
+                    + " maximum context length of 4096 tokens. You requested a total of 4096 tokens: 8 tokens from the"
+                    + " input messages and 4088 tokens for the completion. Please reduce the number of tokens in the"
+                    + " input messages or the completion to fit within the limit.");
+            SimHttp.Reply fits = SimHttp.post(engine, "/v1/chat/completions", "fits", SimHttp.chat("hi", "\"max_tokens\":4088"));
+            assertThat(fits.status()).as("vLLM takes a total of exactly its context").isEqualTo(200);
+        }
+    }
+
+    @Test
     void unknownPathsAndModelsAre404() {
         assertThat(SimHttp.get(engine, "/v2/nothing").status()).isEqualTo(404);
         SimHttp.Reply wrongModel = SimHttp.post(engine, "/v1/chat/completions", null,
