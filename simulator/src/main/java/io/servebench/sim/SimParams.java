@@ -10,8 +10,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 
 /**
  * How a simulated engine is configured: the model and GPU it imitates and the serving options a study
@@ -224,14 +226,64 @@ public record SimParams(
         }
         boolean sglang = dialect == SimDialect.SGLANG;
         Builder b = new Builder(sglang);
+        Map<String, BiConsumer<Builder, EngineFlag>> modelled = sglang ? Builder.SGLANG_FLAGS : Builder.VLLM_FLAGS;
         for (String text : flags) {
             EngineFlag flag = EngineFlag.parse(text);
-            boolean known = sglang ? b.sglang(flag) : b.vllm(flag) || (dialect == SimDialect.SIM && b.simOnly(flag));
+            boolean known = b.apply(modelled, flag) || (dialect == SimDialect.SIM && b.simOnly(flag));
             if (!known) {
+                String meant = nearMiss(flag.name(), modelled.keySet());
+                if (meant != null) {
+                    // a misspelt tuning flag left silently without effect would make its variant the baseline
+                    throw new IllegalArgumentException("unrecognized argument " + flag.name() + ": did you mean "
+                            + meant + "? (the " + (sglang ? "SGLang" : "vLLM") + " server refuses it too)");
+                }
                 b.ignored.add(flag.toArg());
             }
         }
         return b.build(sglang ? SimDialect.SGLANG : SimDialect.VLLM, b.modelProfile(model), gpu);
+    }
+
+    /**
+     * The modelled flag {@code name} is one or two edits away from (a letter added, dropped, changed or two swapped),
+     * {@code null} when none is: an unknown name that close to a known one is a misspelling, which the real engine's
+     * argument parser refuses, not a flag the simulation merely does not model. Names under
+     * {@value #NEAR_MISS_MIN_LENGTH} characters are left out: among short names a real flag is often one letter
+     * from a modelled one (SGLang's {@code --dp-size} and {@code --tp-size}).
+     */
+    static final int NEAR_MISS_MIN_LENGTH = 10;
+
+    static String nearMiss(String name, java.util.Set<String> known) {
+        String best = null;
+        int bestDistance = 3;
+        for (String k : known) {
+            int d = editDistance(name, k);
+            if (d > 0 && d < bestDistance && k.length() >= NEAR_MISS_MIN_LENGTH) {
+                best = k;
+                bestDistance = d;
+            }
+        }
+        return best;
+    }
+
+    /** Optimal-string-alignment distance: insertions, deletions, substitutions and swaps of neighbours. */
+    private static int editDistance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            d[i][0] = i;
+        }
+        for (int j = 0; j <= b.length(); j++) {
+            d[0][j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
     }
 
     /** Mutable accumulator of flag values while parsing; defaults are the engine's. */
@@ -275,45 +327,45 @@ public record SimParams(
             }
         }
 
-        boolean vllm(EngineFlag f) {
-            switch (f.name()) {
-                case "--max-model-len" -> maxModelLen = positiveInt(f);
-                case "--max-num-seqs" -> maxNumSeqs = positiveInt(f);
-                case "--max-num-batched-tokens" -> maxNumBatchedTokens = positiveInt(f);
-                case "--enable-prefix-caching" -> prefixCaching = bool(f);
-                case "--no-enable-prefix-caching" -> prefixCaching = !bool(f);
-                case "--speculative-config" -> speculativeConfig(f);
-                case "--performance-mode" -> mode = performanceMode(f);
-                case "--language-model-only" -> languageModelOnly = bool(f);
-                case "--reasoning-parser" -> reasoningParser = text(f);
-                case "--api-key" -> apiKey = text(f);
-                case "--gpu-memory-utilization" -> memoryFraction = fraction(f);
-                case "--tensor-parallel-size", "-tp" -> tp = positiveInt(f);
-                case "--hf-config-path" -> hfConfigPath = text(f);
-                default -> {
-                    return false;
-                }
-            }
-            return true;
-        }
+        /** vLLM's flags that the simulation models, each with what it sets. */
+        static final Map<String, BiConsumer<Builder, EngineFlag>> VLLM_FLAGS = Map.ofEntries(
+                Map.entry("--max-model-len", (b, f) -> b.maxModelLen = positiveInt(f)),
+                Map.entry("--max-num-seqs", (b, f) -> b.maxNumSeqs = positiveInt(f)),
+                Map.entry("--max-num-batched-tokens", (b, f) -> b.maxNumBatchedTokens = positiveInt(f)),
+                Map.entry("--enable-prefix-caching", (b, f) -> b.prefixCaching = bool(f)),
+                Map.entry("--no-enable-prefix-caching", (b, f) -> b.prefixCaching = !bool(f)),
+                Map.entry("--speculative-config", Builder::speculativeConfig),
+                Map.entry("--performance-mode", (b, f) -> b.mode = performanceMode(f)),
+                Map.entry("--language-model-only", (b, f) -> b.languageModelOnly = bool(f)),
+                Map.entry("--reasoning-parser", (b, f) -> b.reasoningParser = text(f)),
+                Map.entry("--api-key", (b, f) -> b.apiKey = text(f)),
+                Map.entry("--gpu-memory-utilization", (b, f) -> b.memoryFraction = fraction(f)),
+                Map.entry("--tensor-parallel-size", (b, f) -> b.tp = positiveInt(f)),
+                Map.entry("-tp", (b, f) -> b.tp = positiveInt(f)),
+                Map.entry("--hf-config-path", (b, f) -> b.hfConfigPath = text(f)));
 
-        boolean sglang(EngineFlag f) {
-            switch (f.name()) {
-                case "--context-length" -> maxModelLen = positiveInt(f);
-                case "--max-running-requests" -> maxNumSeqs = positiveInt(f);
-                case "--chunked-prefill-size" -> maxNumBatchedTokens = positiveInt(f);
-                case "--disable-radix-cache" -> prefixCaching = !bool(f);
-                case "--reasoning-parser" -> reasoningParser = text(f);
-                case "--api-key" -> apiKey = text(f);
-                case "--mem-fraction-static" -> memoryFraction = fraction(f);
-                case "--tp", "--tp-size" -> tp = positiveInt(f);
-                case "--speculative-algorithm" -> specMethod = text(f).toLowerCase(Locale.ROOT);
-                case "--speculative-num-steps" -> sglangSpecSteps = positiveInt(f);
-                case "--speculative-num-draft-tokens" -> sglangDraftTokens = positiveInt(f);
-                default -> {
-                    return false;
-                }
+        /** SGLang's flags that the simulation models, each with what it sets. */
+        static final Map<String, BiConsumer<Builder, EngineFlag>> SGLANG_FLAGS = Map.ofEntries(
+                Map.entry("--context-length", (b, f) -> b.maxModelLen = positiveInt(f)),
+                Map.entry("--max-running-requests", (b, f) -> b.maxNumSeqs = positiveInt(f)),
+                Map.entry("--chunked-prefill-size", (b, f) -> b.maxNumBatchedTokens = positiveInt(f)),
+                Map.entry("--disable-radix-cache", (b, f) -> b.prefixCaching = !bool(f)),
+                Map.entry("--reasoning-parser", (b, f) -> b.reasoningParser = text(f)),
+                Map.entry("--api-key", (b, f) -> b.apiKey = text(f)),
+                Map.entry("--mem-fraction-static", (b, f) -> b.memoryFraction = fraction(f)),
+                Map.entry("--tp", (b, f) -> b.tp = positiveInt(f)),
+                Map.entry("--tp-size", (b, f) -> b.tp = positiveInt(f)),
+                Map.entry("--speculative-algorithm", (b, f) -> b.specMethod = text(f).toLowerCase(Locale.ROOT)),
+                Map.entry("--speculative-num-steps", (b, f) -> b.sglangSpecSteps = positiveInt(f)),
+                Map.entry("--speculative-num-draft-tokens", (b, f) -> b.sglangDraftTokens = positiveInt(f)));
+
+        /** Applies {@code f} when {@code flags} models it; false when it does not. */
+        boolean apply(Map<String, BiConsumer<Builder, EngineFlag>> flags, EngineFlag f) {
+            BiConsumer<Builder, EngineFlag> setter = flags.get(f.name());
+            if (setter == null) {
+                return false;
             }
+            setter.accept(this, f);
             return true;
         }
 

@@ -135,4 +135,17 @@ class SimParamsTest {
                 .hasMessageContaining(named)
                 .hasMessageContaining(expected);
     }
+
+    @Test
+    void aMisspeltModelledFlagIsRefusedAsTheEngineWouldAndAnUnmodelledRealOneIsOnlyListed() {
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B", List.of("--max-num-seq=128")))
+                .hasMessage("unrecognized argument --max-num-seq: did you mean --max-num-seqs? (the vLLM server refuses"
+                        + " it too)");
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3.5-9B",
+                List.of("--chunked-prefil-size=4096"))).hasMessageContaining("did you mean --chunked-prefill-size?");
+
+        SimParams real = SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3.5-9B", List.of("--dp-size=2",
+                "--enable-torch-compile"));
+        assertThat(real.ignoredFlags()).containsExactly("--dp-size=2", "--enable-torch-compile");
+    }
 }
