@@ -257,7 +257,7 @@ public final class Calibration {
         if ("mtp".equals(params.speculativeMethod())) {
             params = params.withAcceptanceRate(c.mtpAcceptance());
         }
-        String key = params.engine() + "|" + params.acceptanceRate() + "|" + b.engine() + "|" + b.flags() + "|" + b.rate()
+        String key = params.engine() + "|" + params.acceptanceRates() + "|" + b.engine() + "|" + b.flags() + "|" + b.rate()
                 + "|" + b.requests();
         SimParams run = params;
         return cache.computeIfAbsent(key, k -> {

@@ -278,13 +278,13 @@ final class BatchScheduler {
     }
 
     /**
-     * How many of {@code drafts} draft tokens the request accepts in a row, each with the acceptance rate
+     * How many of {@code drafts} draft tokens the request accepts in a row, each with its position's acceptance rate
      * (drafts past the end of its output are never emitted, so not drawn); drawn when the step is scheduled,
      * since the host's work in the step grows with the tokens it emits.
      */
     private int acceptedDrafts(SimRequest r, int drafts) {
         int accepted = 0;
-        while (accepted < drafts && r.acceptance.nextDouble() < settings.acceptanceRate()) {
+        while (accepted < drafts && r.acceptance.nextDouble() < settings.acceptanceRate(accepted)) {
             accepted++;
         }
         return accepted;

@@ -28,7 +28,8 @@ import java.util.function.BiConsumer;
  * @param prefixCaching           whether prompts reuse the KV cache of earlier prompts' common prefix
  * @param speculativeMethod       the draft method ({@code mtp}, {@code eagle}, {@code ngram}, ...), {@code null} when off
  * @param speculativeTokens       draft tokens proposed per step, 0 when speculative decoding is off
- * @param acceptanceRate          probability that each draft token is accepted, given the previous one was
+ * @param acceptanceRates         per draft position, the probability that its token is accepted given the previous
+ *                                one was; positions past the list take its last value (one value: the same for all)
  * @param performanceMode         vLLM's {@code --performance-mode}; changes the fixed per-step overhead
  * @param languageModelOnly       the vision encoder is not loaded, which leaves its memory to the KV cache
  * @param reasoningParser         the reasoning parser name, {@code null} when none (no {@code reasoning_content})
@@ -48,7 +49,7 @@ public record SimParams(
         boolean prefixCaching,
         String speculativeMethod,
         int speculativeTokens,
-        double acceptanceRate,
+        List<Double> acceptanceRates,
         PerformanceMode performanceMode,
         boolean languageModelOnly,
         String reasoningParser,
@@ -113,8 +114,10 @@ public record SimParams(
                     + "and speculativeTokens >= 0 expected, got " + maxModelLen + ", " + maxNumSeqs + ", "
                     + maxNumBatchedTokens + ", " + tensorParallelSize + ", " + speculativeTokens);
         }
-        if (!(acceptanceRate >= 0 && acceptanceRate <= 1)) {
-            throw new IllegalArgumentException("acceptanceRate must be in [0, 1], got " + acceptanceRate);
+        acceptanceRates = List.copyOf(acceptanceRates);
+        if (acceptanceRates.isEmpty() || acceptanceRates.stream().anyMatch(p -> !(p >= 0 && p <= 1))) {
+            throw new IllegalArgumentException("acceptanceRates must be one or more probabilities in [0, 1], got "
+                    + acceptanceRates);
         }
         if (!(gpuMemoryUtilization > 0 && gpuMemoryUtilization <= 1)) {
             throw new IllegalArgumentException("gpuMemoryUtilization must be in (0, 1], got " + gpuMemoryUtilization);
@@ -148,18 +151,23 @@ public record SimParams(
     /** These settings on another engine profile (what {@code sim calibrate} varies). */
     public SimParams withEngine(EngineProfile newEngine) {
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
-                speculativeMethod, speculativeTokens, acceptanceRate, performanceMode, languageModelOnly, reasoningParser,
+                speculativeMethod, speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
                 gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, newEngine);
     }
 
-    /** These settings with another draft acceptance rate; unchanged without speculative decoding. */
+    /** These settings with one draft acceptance rate for every position; unchanged without speculative decoding. */
     public SimParams withAcceptanceRate(double newAcceptanceRate) {
         if (speculativeTokens == 0) {
             return this;
         }
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
-                speculativeMethod, speculativeTokens, newAcceptanceRate, performanceMode, languageModelOnly,
+                speculativeMethod, speculativeTokens, List.of(newAcceptanceRate), performanceMode, languageModelOnly,
                 reasoningParser, gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine);
+    }
+
+    /** The acceptance probability of draft position {@code position} (0-based), given the ones before were accepted. */
+    public double acceptanceRate(int position) {
+        return acceptanceRates.get(Math.min(position, acceptanceRates.size() - 1));
     }
 
     /** The reasoning parser, empty when none was configured. */
@@ -183,7 +191,8 @@ public record SimParams(
 
     /**
      * Reads an engine's flags in a {@link SimDialect}: vLLM's, SGLang's, or the simulated engine's own (vLLM's
-     * plus {@code --sim-acceptance-rate=P}, which overrides the draft acceptance rate). The model is imitated
+     * plus {@code --sim-acceptance-rate=P[,P2,...]}, which overrides the draft acceptance rate, one per draft
+     * position, the last for the positions after it). The model is imitated
      * with the profile its name picks ({@link ModelProfile#forModel}), or with one read from vLLM's
      * {@code --hf-config-path} ({@link ModelProfile#fromConfig}), on one
      * {@link GpuProfile#h100Sxm80gb H100} per tensor-parallel rank (another GPU with
@@ -298,7 +307,7 @@ public record SimParams(
         int specTokens;
         int sglangSpecSteps = -1;
         int sglangDraftTokens = -1;
-        Double acceptance;
+        List<Double> acceptance;
         PerformanceMode mode = PerformanceMode.BALANCED;
         boolean languageModelOnly;
         String reasoningParser;
@@ -373,11 +382,21 @@ public record SimParams(
             if (!f.name().equals("--sim-acceptance-rate")) {
                 return false;
             }
-            double p = number(f, "a probability in [0, 1]");
-            if (!(p >= 0 && p <= 1)) {
-                throw bad(f, "a probability in [0, 1]");
+            String expected = "a probability in [0, 1], or one per draft position separated by commas";
+            List<Double> rates = new ArrayList<>();
+            for (String part : text(f).split(",", -1)) {
+                double p;
+                try {
+                    p = Double.parseDouble(part.strip());
+                } catch (NumberFormatException e) {
+                    throw bad(f, expected);
+                }
+                if (!(p >= 0 && p <= 1)) {
+                    throw bad(f, expected);
+                }
+                rates.add(p);
             }
-            acceptance = p;
+            acceptance = rates;
             return true;
         }
 
@@ -417,7 +436,8 @@ public record SimParams(
                 specTokens = sglangSpecSteps > 0 ? sglangSpecSteps
                         : sglangDraftTokens > 0 ? Math.max(1, sglangDraftTokens - 1) : 3;
             }
-            double p = acceptance != null ? acceptance : specMethod == null ? 0 : defaultAcceptance(specMethod);
+            List<Double> p = acceptance != null ? acceptance
+                    : List.of(specMethod == null ? 0 : defaultAcceptance(specMethod));
             return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens,
                     prefixCaching, specMethod, specTokens, p, mode, languageModelOnly, reasoningParser, memoryFraction,
                     tp, ignored, apiKey, EngineProfile.forDialect(dialect));

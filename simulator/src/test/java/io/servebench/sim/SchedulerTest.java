@@ -42,6 +42,13 @@ class SchedulerTest {
     private static SimParams settings(SimDialect dialect, int maxModelLen, int maxNumSeqs, int maxNumBatchedTokens,
                                       double poolBytes, boolean prefixCaching, String specMethod, int specTokens,
                                       double acceptance) {
+        return settings(dialect, maxModelLen, maxNumSeqs, maxNumBatchedTokens, poolBytes, prefixCaching, specMethod,
+                specTokens, List.of(acceptance));
+    }
+
+    private static SimParams settings(SimDialect dialect, int maxModelLen, int maxNumSeqs, int maxNumBatchedTokens,
+                                      double poolBytes, boolean prefixCaching, String specMethod, int specTokens,
+                                      List<Double> acceptance) {
         ModelProfile model = new ModelProfile("test", 1e9, 1e9, 2, KV_PER_TOKEN, 0, 0, 262_144, 0.05, 4096, 32);
         // memory such that 90% of it, less the activation reserve and the weights, is the pool asked for
         double memory = (poolBytes + 2e9 + SimParams.ACTIVATION_RESERVE_BYTES) / 0.9;
@@ -228,5 +235,19 @@ class SchedulerTest {
                 }
             }
         }
+    }
+
+    @Test
+    void eachDraftPositionHasItsOwnAcceptance() throws InterruptedException {
+        // the first draft always accepted, the second never: every decode step emits exactly 2 tokens
+        SimParams settings = settings(SimDialect.VLLM, 4096, 8, 8192, 1e9, false, "mtp", 3, List.of(1.0, 0.0));
+        try (Scheduler scheduler = new Scheduler(settings)) {
+            SimRequest r = request("r", arrival(), 16, 9);
+            scheduler.submit(r);
+
+            assertThat(drain(r)).extracting(SimRequest.Emission::tokens).containsExactly(1, 2, 2, 2, 2);
+        }
+        assertThat(settings.acceptanceRate(0)).isEqualTo(1.0);
+        assertThat(settings.acceptanceRate(5)).as("past the list: its last value").isEqualTo(0.0);
     }
 }

@@ -37,7 +37,7 @@ class SimParamsTest {
         assertThat(s.maxModelLen()).isEqualTo(32768);
         assertThat(s.speculativeMethod()).isEqualTo("mtp");
         assertThat(s.speculativeTokens()).isEqualTo(1);
-        assertThat(s.acceptanceRate()).isEqualTo(SimParams.MTP_ACCEPTANCE);
+        assertThat(s.acceptanceRates()).containsExactly(SimParams.MTP_ACCEPTANCE);
         assertThat(s.languageModelOnly()).isTrue();
         assertThat(s.performanceMode()).isEqualTo(SimParams.PerformanceMode.INTERACTIVITY);
         assertThat(s.maxNumSeqs()).isEqualTo(128);
@@ -74,7 +74,7 @@ class SimParamsTest {
         assertThat(s.tensorParallelSize()).isEqualTo(2);
         assertThat(s.speculativeMethod()).isEqualTo("nextn");
         assertThat(s.speculativeTokens()).isEqualTo(3);
-        assertThat(s.acceptanceRate()).isEqualTo(SimParams.MTP_ACCEPTANCE);
+        assertThat(s.acceptanceRates()).containsExactly(SimParams.MTP_ACCEPTANCE);
         // a vLLM flag means nothing to SGLang
         assertThat(SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--max-num-seqs=4")).ignoredFlags())
                 .containsExactly("--max-num-seqs=4");
@@ -86,9 +86,9 @@ class SimParamsTest {
                 "--speculative-config={\"method\":\"eagle3\",\"num_speculative_tokens\":2}"));
         assertThat(s.dialect()).isEqualTo(SimDialect.VLLM);
         assertThat(s.maxNumSeqs()).isEqualTo(8);
-        assertThat(s.acceptanceRate()).isEqualTo(0.5);
+        assertThat(s.acceptanceRates()).containsExactly(0.5);
         assertThat(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--speculative-config={\"method\":\"eagle3\",\"num_speculative_tokens\":2}"))
-                .acceptanceRate()).isEqualTo(SimParams.EAGLE_ACCEPTANCE);
+                .acceptanceRates()).containsExactly(SimParams.EAGLE_ACCEPTANCE);
         assertThat(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--sim-acceptance-rate=0.5")).ignoredFlags())
                 .containsExactly("--sim-acceptance-rate=0.5");
     }
@@ -147,5 +147,15 @@ class SimParamsTest {
         SimParams real = SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3.5-9B", List.of("--dp-size=2",
                 "--enable-torch-compile"));
         assertThat(real.ignoredFlags()).containsExactly("--dp-size=2", "--enable-torch-compile");
+    }
+
+    @Test
+    void theSimulatedEngineTakesOneAcceptanceRatePerDraftPosition() {
+        SimParams s = SimParams.fromFlags(SimDialect.SIM, MODEL, List.of(
+                "--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":3}", "--sim-acceptance-rate=0.8,0.6,0.4"));
+
+        assertThat(s.acceptanceRates()).containsExactly(0.8, 0.6, 0.4);
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.SIM, MODEL, List.of("--sim-acceptance-rate=0.8,x")))
+                .hasMessageContaining("one per draft position separated by commas");
     }
 }

@@ -37,7 +37,7 @@ class SimTimingTest {
         // so that the test is quick and the effect of batch size is large
         ModelProfile kvHeavy = new ModelProfile(MODEL, 1e9, 1e9, 2, 1024.0 * 1024, 0, 0, 262_144, 0.05, 4096, 32);
         GpuProfile gpu = new GpuProfile("test GPU", 80.0 * 1024 * 1024 * 1024, 3.35e12, 1e17, 0.85, 0.6, 450e9);
-        SimParams settings = new SimParams(SimDialect.VLLM, kvHeavy, gpu, 2048, 256, 65536, false, null, 0, 0,
+        SimParams settings = new SimParams(SimDialect.VLLM, kvHeavy, gpu, 2048, 256, 65536, false, null, 0, List.of(0.0),
                 SimParams.PerformanceMode.BALANCED, false, null, 0.9, 1, List.of(), null, SchedulerTest.TEST_ENGINE);
         try (SimulatedEngine engine = SimulatedEngine.start(settings, 0, 1)) {
             String prompt = SimHttp.words(1000, "w");
@@ -82,7 +82,7 @@ class SimTimingTest {
         // 6 GiB of memory: less 3 GiB reserve and 1 GB of weights leaves ~2100 tokens of 1 MiB KV
         ModelProfile kvHeavy = new ModelProfile(MODEL, 0.5e9, 0.5e9, 2, 1024.0 * 1024, 0, 0, 262_144, 0.05, 4096, 32);
         GpuProfile small = new GpuProfile("small GPU", 6.0 * 1024 * 1024 * 1024, 3.35e12, 1e17, 0.85, 0.6, 450e9);
-        SimParams settings = new SimParams(SimDialect.VLLM, kvHeavy, small, 1024, 64, 8192, false, null, 0, 0,
+        SimParams settings = new SimParams(SimDialect.VLLM, kvHeavy, small, 1024, 64, 8192, false, null, 0, List.of(0.0),
                 SimParams.PerformanceMode.BALANCED, false, null, 1.0, 1, List.of(), null, SchedulerTest.TEST_ENGINE);
         try (SimulatedEngine engine = SimulatedEngine.start(settings, 0, 1)) {
             postAtOnce(engine, 4, i -> "kv-" + i, id -> SimHttp.chat(SimHttp.words(100, "p" + id), exact(500)));
