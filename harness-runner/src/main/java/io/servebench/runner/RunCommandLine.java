@@ -27,7 +27,10 @@ final class RunCommandLine {
         switch (options.engines().simulate()) {
             case IN_PROCESS -> sb.append(" --simulate");
             case PROCESS -> sb.append(" --simulate=process");
-            default -> { }
+            case VIRTUAL -> sb.append(" --simulate=virtual");
+            case OFF -> {
+                // the studies' own engines: nothing to add
+            }
         }
         if (options.simulate() && !options.engines().simulatedGpu().equals(EngineOptions.DEFAULT_SIMULATED_GPU)) {
             sb.append(" --simulate-gpu ").append(options.engines().simulatedGpu());

@@ -50,5 +50,8 @@ class VirtualTimeAgreementTest {
         // real time adds the client and the socket to the first token: a few milliseconds at most on a busy machine
         assertThat(secondary(real, "·ttft.mean") - secondary(virtual, "·ttft.mean")).isBetween(-0.5, 5.0);
         assertThat(secondary(virtual, "·schedule_lag.max")).isZero();
+        // the summary's command line repeats the run in virtual time, not on the study's real engine
+        assertThat(java.nio.file.Files.readString(dir.resolve("virtual").resolve("summary.md")))
+                .containsPattern("- Command line: `java -jar benchmarks.jar SimStudy\\.baseline .*--simulate=virtual");
     }
 }
