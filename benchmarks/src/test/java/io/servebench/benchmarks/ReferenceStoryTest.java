@@ -39,11 +39,8 @@ class ReferenceStoryTest {
     @Test
     void theReferenceStudyInVirtualTimeTellsTheReferencesStory(@TempDir Path dir) throws IOException {
         StringWriter out = new StringWriter();
-        long t0 = System.nanoTime();
         int code = Main.execute(new String[] {"--simulate=virtual", "-p", "dataset=synthetic-sharegpt", "-o", dir.toString(), "qwen"}, new PrintWriter(out, true), new PrintWriter(out, true));
-        double seconds = (System.nanoTime() - t0) / 1e9;
         assertThat(code).as(out.toString()).isZero();
-        assertThat(seconds).as("the whole study in virtual time (s)").isLessThan(60);
 
         Map<String, Row> rows = new LinkedHashMap<>();
         for (String line : Files.readAllLines(dir.resolve("summary.md"))) {

@@ -47,8 +47,9 @@ class VirtualTimeAgreementTest {
                 .isCloseTo(real.path("primaryMetric").path("score").asDouble(), withPercentage(5));
         assertThat(secondary(virtual, "·itl.p50")).isCloseTo(secondary(real, "·itl.p50"), withPercentage(5));
         assertThat(secondary(virtual, "·e2e_latency.p95")).isCloseTo(secondary(real, "·e2e_latency.p95"), withPercentage(10));
-        // real time adds the client and the socket to the first token: a few milliseconds at most on a busy machine
-        assertThat(secondary(real, "·ttft.mean") - secondary(virtual, "·ttft.mean")).isBetween(-0.5, 5.0);
+        // real time adds the client, the socket and late writes to the first token: milliseconds, not the tens of
+        // milliseconds of the model's own TTFT
+        assertThat(secondary(real, "·ttft.mean") - secondary(virtual, "·ttft.mean")).isBetween(-0.5, 10.0);
         assertThat(secondary(virtual, "·schedule_lag.max")).isZero();
         // the summary's command line repeats the run in virtual time, not on the study's real engine
         assertThat(java.nio.file.Files.readString(dir.resolve("virtual").resolve("summary.md")))
