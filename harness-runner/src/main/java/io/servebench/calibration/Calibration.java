@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.DoubleFunction;
 
 /**
@@ -177,12 +178,12 @@ public final class Calibration {
         return fit;
     }
 
-    private java.util.Optional<ReferenceBlock> baseline(String engine) {
+    private Optional<ReferenceBlock> baseline(String engine) {
         return reference.stream().filter(b -> b.rate() == fitRate && b.engine().equals(engine)
                 && b.variant().equals("baseline")).findFirst();
     }
 
-    private java.util.Optional<ReferenceBlock> mtpBlock() {
+    private Optional<ReferenceBlock> mtpBlock() {
         return reference.stream().filter(b -> b.rate() == fitRate && b.engine().equals("vllm")
                 && b.variant().equals("mtp-1")).findFirst();
     }

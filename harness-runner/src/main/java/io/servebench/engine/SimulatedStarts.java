@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.logging.FileHandler;
@@ -90,7 +91,7 @@ final class SimulatedStarts {
         for (String flag : settings.ignoredFlags()) {
             lines.add("simulated engine ignores flag " + flag + ": it is not modelled");
         }
-        lines.add(String.format(java.util.Locale.ROOT, "KV pool %.1f GiB", settings.kvPoolBytes() / (1024.0 * 1024 * 1024)));
+        lines.add(String.format(Locale.ROOT, "KV pool %.1f GiB", settings.kvPoolBytes() / (1024.0 * 1024 * 1024)));
         lines.add("engine profile " + settings.engine().describe());
         try {
             Files.write(log, lines);

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -280,7 +281,7 @@ public final class SimulatedEngine implements AutoCloseable {
         private final OutputPlan.Words words;
         private final List<SentEvent> events = new ArrayList<>();
         /** Counted down by the delivery thread when the stream's last event was written or failed. */
-        private final java.util.concurrent.CountDownLatch finished = new java.util.concurrent.CountDownLatch(1);
+        private final CountDownLatch finished = new CountDownLatch(1);
         private OutputStream out;
         private boolean firstEmission = true;
         private int sent;
