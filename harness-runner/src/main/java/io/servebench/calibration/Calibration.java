@@ -107,6 +107,10 @@ public final class Calibration {
     public record Outcome(Constants start, Constants fitted, List<BlockOutcome> blocks, int trials) {
     }
 
+    /** One virtual trial's inputs besides the seed and the dataset, which are the calibration's. */
+    private record TrialKey(SimParams params, double rate, int requests) {
+    }
+
     private static final int ROUNDS = 3;
     private static final int BISECTIONS = 16;
     /** The largest per-sequence host time the fit considers, ns. */
@@ -118,7 +122,7 @@ public final class Calibration {
     private final long seed;
     private final GpuProfile gpu;
     private final double fitRate;
-    private final Map<String, RepetitionResult> cache = new HashMap<>();
+    private final Map<TrialKey, RepetitionResult> cache = new HashMap<>();
     private int trials;
 
     /**
@@ -258,12 +262,11 @@ public final class Calibration {
         if ("mtp".equals(params.speculativeMethod())) {
             params = params.withAcceptanceRate(c.mtpAcceptance());
         }
-        String key = params.engine() + "|" + params.acceptanceRates() + "|" + b.engine() + "|" + b.flags() + "|" + b.rate()
-                + "|" + b.requests();
-        SimParams run = params;
+        // every input of the trial is in its key: the settings (engine profile and acceptance included) and the load
+        TrialKey key = new TrialKey(params, b.rate(), b.requests());
         return cache.computeIfAbsent(key, k -> {
             trials++;
-            VirtualEngine engine = VirtualEngine.of(run, seed);
+            VirtualEngine engine = VirtualEngine.of(k.params(), seed);
             List<RequestRecord> records = new VirtualLoad(engine, model).run(dataset.supply(seed), 0, b.requests(),
                     LoadParams.of(new ArrivalProfile.Constant(b.rate())), r -> { }).records();
             return new MetricsAggregator().aggregate(records);

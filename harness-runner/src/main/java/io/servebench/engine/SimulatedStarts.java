@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.logging.FileHandler;
@@ -88,11 +87,7 @@ final class SimulatedStarts {
         List<String> lines = new ArrayList<>();
         lines.add("simulated engine in virtual time on " + settings.gpu().name() + ", " + server.kind().name()
                 + " dialect: " + server.label());
-        for (String flag : settings.ignoredFlags()) {
-            lines.add("simulated engine ignores flag " + flag + ": it is not modelled");
-        }
-        lines.add(String.format(Locale.ROOT, "KV pool %.1f GiB", settings.kvPoolBytes() / (1024.0 * 1024 * 1024)));
-        lines.add("engine profile " + settings.engine().describe());
+        lines.addAll(settings.startLog());
         try {
             Files.write(log, lines);
         } catch (IOException e) {

@@ -86,10 +86,7 @@ public final class LoadGenerator {
         Objects.requireNonNull(supply, "supply");
         Objects.requireNonNull(params, "params");
         Objects.requireNonNull(listener, "listener");
-        if (warmupRequests < 0 || measuredRequests < 0) {
-            throw new IllegalArgumentException("request counts must be >= 0, got " + warmupRequests + " warm-up and "
-                    + measuredRequests + " measured");
-        }
+        requireCounts(warmupRequests, measuredRequests);
         AtomicReference<RuntimeException> listenerFailure = new AtomicReference<>();
         Sending sending;
         PoolStats connections;
@@ -230,11 +227,8 @@ public final class LoadGenerator {
         }
 
         private Next prepareNext(boolean inWarmupTime) {
-            RequestSpec next = supply.next();
             boolean warmup = sent < warmupRequests || inWarmupTime;
-            RequestSpec spec = new RequestSpec(next.index(), next.prompt(), next.promptTokens(), next.maxTokens(),
-                    next.exactOutput(), warmup);
-            return new Next(client.prepare(spec), warmup);
+            return new Next(client.prepare(supply.next().withWarmup(warmup)), warmup);
         }
 
         private CompletableFuture<RequestRecord> dispatch(Next next, long intendedNs, long slotNs, Semaphore slots) {
@@ -265,6 +259,13 @@ public final class LoadGenerator {
 
         LoadResult.Stop stop() {
             return stopping.stop(planned, sent, failures.get());
+        }
+    }
+
+    static void requireCounts(int warmupRequests, int measuredRequests) {
+        if (warmupRequests < 0 || measuredRequests < 0) {
+            throw new IllegalArgumentException("request counts must be >= 0, got " + warmupRequests + " warm-up and "
+                    + measuredRequests + " measured");
         }
     }
 

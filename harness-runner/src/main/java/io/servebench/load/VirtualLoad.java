@@ -1,5 +1,6 @@
 package io.servebench.load;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servebench.http.CpuTime;
 import io.servebench.http.PoolStats;
 import io.servebench.sim.GroundTruth;
@@ -47,10 +48,7 @@ public final class VirtualLoad {
         Objects.requireNonNull(supply, "supply");
         Objects.requireNonNull(params, "params");
         Objects.requireNonNull(listener, "listener");
-        if (warmupRequests < 0 || measuredRequests < 0) {
-            throw new IllegalArgumentException("request counts must be >= 0, got " + warmupRequests + " warm-up and "
-                    + measuredRequests + " measured");
-        }
+        LoadGenerator.requireCounts(warmupRequests, measuredRequests);
         Run run = new Run(supply, warmupRequests, measuredRequests, params, listener);
         if (params.profile() instanceof ArrivalProfile.Scheduled scheduled) {
             run.scheduled(scheduled);
@@ -75,6 +73,8 @@ public final class VirtualLoad {
         private final int measuredRequests;
         private final long warmupNs;
         private final LoadParams params;
+        /** The extra body fields, parsed once for the run. */
+        private final ObjectNode extraBody;
         private final LoadListener listener;
         private final Map<String, Sent> inFlight = new HashMap<>();
         private boolean closedLoop;
@@ -97,6 +97,7 @@ public final class VirtualLoad {
             this.warmupNs = params.warmupTime().toNanos();
             this.stopping = new StopTracker(params.stop(), t0);
             this.params = params;
+            this.extraBody = params.extraBody() == null ? null : RequestBodies.parseExtraBody(params.extraBody());
             this.listener = listener;
             this.planned = warmupRequests + measuredRequests;
         }
@@ -159,10 +160,7 @@ public final class VirtualLoad {
         }
 
         private RequestSpec next(boolean inWarmupTime) {
-            RequestSpec next = supply.next();
-            boolean warmup = sent < warmupRequests || inWarmupTime;
-            return new RequestSpec(next.index(), next.prompt(), next.promptTokens(), next.maxTokens(), next.exactOutput(),
-                    warmup);
+            return supply.next().withWarmup(sent < warmupRequests || inWarmupTime);
         }
 
         private void send(RequestSpec spec, long intendedNs, long sendNs, long slotNs) {
@@ -171,8 +169,7 @@ public final class VirtualLoad {
                 measuredSent++;
             }
             String id = Long.toString(spec.index());
-            byte[] body = RequestBodies.build(params.api(), model, spec, params.continuousUsageStats(),
-                    params.extraBody() == null ? null : RequestBodies.parseExtraBody(params.extraBody()));
+            byte[] body = RequestBodies.build(params.api(), model, spec, params.continuousUsageStats(), extraBody);
             engine.submit(id, sendNs, params.api() == OpenAiApi.CHAT, body);
             inFlight.put(id, new Sent(spec, intendedNs, slotNs));
             peakInFlight = Math.max(peakInFlight, inFlight.size());

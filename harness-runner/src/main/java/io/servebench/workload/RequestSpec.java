@@ -11,4 +11,9 @@ package io.servebench.workload;
  * @param warmup      sent but left out of the results
  */
 public record RequestSpec(int index, String prompt, int promptTokens, int maxTokens, boolean exactOutput, boolean warmup) {
+
+    /** This request, marked as a warm-up request or not. */
+    public RequestSpec withWarmup(boolean newWarmup) {
+        return new RequestSpec(index, prompt, promptTokens, maxTokens, exactOutput, newWarmup);
+    }
 }

@@ -170,6 +170,20 @@ public record SimParams(
         return acceptanceRates.get(Math.min(position, acceptanceRates.size() - 1));
     }
 
+    /**
+     * What an engine with these settings logs as it starts, in real or virtual time: one line per flag it does not
+     * model, then the KV pool and the engine profile.
+     */
+    public List<String> startLog() {
+        List<String> lines = new ArrayList<>();
+        for (String flag : ignoredFlags) {
+            lines.add("simulated engine ignores flag " + flag + ": it is not modelled");
+        }
+        lines.add(String.format(Locale.ROOT, "%s flags, KV pool %.1f GiB, engine profile %s", dialect,
+                kvPoolBytes() / GIB, engine.describe()));
+        return lines;
+    }
+
     /** The reasoning parser, empty when none was configured. */
     public Optional<String> reasoning() {
         return Optional.ofNullable(reasoningParser);

@@ -109,13 +109,11 @@ public final class SimulatedEngine implements AutoCloseable {
      * @throws IOException when the port cannot be bound
      */
     public static SimulatedEngine start(SimParams settings, int port, long seed) throws IOException {
-        for (String flag : settings.ignoredFlags()) {
-            LOG.log(System.Logger.Level.INFO, "simulated engine ignores flag {0}: it is not modelled", flag);
+        for (String line : settings.startLog()) {
+            LOG.log(System.Logger.Level.INFO, line);
         }
         SimulatedEngine engine = new SimulatedEngine(settings, port, seed);
-        LOG.log(System.Logger.Level.INFO, "simulated engine serving {0} at {1} ({2} flags, KV pool {3} GiB, engine"
-                + " profile {4})", settings.model().name(), engine.baseUri, settings.dialect(),
-                String.format("%.1f", settings.kvPoolBytes() / (1024.0 * 1024 * 1024)), settings.engine().describe());
+        LOG.log(System.Logger.Level.INFO, "simulated engine serving {0} at {1}", settings.model().name(), engine.baseUri);
         return engine;
     }
 
