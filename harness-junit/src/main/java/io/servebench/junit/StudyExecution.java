@@ -5,7 +5,9 @@ import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.Stat;
+import io.servebench.results.journal.RunJournal;
 import io.servebench.runner.RunListener;
+import io.servebench.runner.RunOptions;
 import io.servebench.runner.RunOutcome;
 import io.servebench.runner.Runner;
 import io.servebench.study.VariantAnnotations;
@@ -14,7 +16,11 @@ import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.reporting.ReportEntry;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -23,6 +29,7 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 
 /**
  * Runs one study as one ServeBench run and reports it to JUnit as it goes: each server configuration's container
@@ -49,6 +56,30 @@ final class StudyExecution implements RunListener {
         }
     }
 
+    /**
+     * Tests run again and again into the same folder, as Surefire's reports do: the previous run of this study is
+     * deleted first. Only a folder that holds a ServeBench run (its journal) is deleted; anything else
+     * there is an error rather than lost.
+     */
+    static void replacePreviousRun(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        if (!Files.exists(dir.resolve(RunJournal.FILE_NAME))) {
+            try (Stream<Path> entries = Files.list(dir)) {
+                if (entries.findAny().isPresent()) {
+                    throw new IOException(dir + " holds files but no ServeBench run (" + RunJournal.FILE_NAME
+                            + "); expected an empty folder or a previous run to replace: move them, or set servebench.outputDir");
+                }
+            }
+        }
+        try (Stream<Path> tree = Files.walk(dir)) {
+            for (Path p : tree.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
     /** Runs the study with {@code config}'s options and reports every descriptor below it, then the study itself. */
     void run(EngineConfiguration config) {
         listener.executionStarted(study);
@@ -58,8 +89,9 @@ final class StudyExecution implements RunListener {
         }
         TestExecutionResult result;
         try {
-            RunOutcome outcome = new Runner(config.runOptions(study.study(), study.variants()),
-                    new PrintWriter(System.out, true)).run(this);
+            RunOptions options = config.runOptions(study.study(), study.variants());
+            replacePreviousRun(options.outputDir());
+            RunOutcome outcome = new Runner(options, new PrintWriter(System.out, true)).run(this);
             listener.reportingEntryPublished(study, ReportEntry.from("results", outcome.outputDir().toAbsolutePath().toString()));
             result = TestExecutionResult.successful();
         } catch (Exception | AssertionError e) {

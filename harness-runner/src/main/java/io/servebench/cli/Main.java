@@ -1,10 +1,13 @@
 package io.servebench.cli;
 
 import io.servebench.engine.EngineOptions;
+import io.servebench.engine.Redaction;
 import io.servebench.load.LoadParams;
 import io.servebench.metrics.SloSpec;
 import io.servebench.plan.EngineOverrides;
 import io.servebench.reports.ReportLanguage;
+import io.servebench.results.journal.RunHeader;
+import io.servebench.results.journal.RunJournal;
 import io.servebench.runner.ClientOptions;
 import io.servebench.runner.RunOptions;
 import io.servebench.runner.Runner;
@@ -130,6 +133,12 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--lang", paramLabel = "TAG", description = "Language of summary.md and report.html: en or zh-CN (default: ${DEFAULT-VALUE}).")
     String lang = "en";
 
+    @Option(names = "--resume", paramLabel = "DIR", description = "Continue the run in DIR (after a crash, Ctrl-C or SIGKILL) with the options it was started with, read from its journal.jsonl: finished trials are kept, the one in flight and the rest run, and the reports cover them all. Takes no other option.")
+    Path resume;
+
+    /** Set when this command line was read back from a journal for {@code --resume}. */
+    private boolean resuming;
+
     public static void main(String[] args) {
         System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
@@ -155,6 +164,9 @@ public final class Main implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (resume != null) {
+            return resumeRun();
+        }
         if (simulateGpu != null && simulate == null) {
             throw new UsageException("--simulate-gpu " + simulateGpu + " needs --simulate: real engines run on the GPUs"
                     + " they find");
@@ -167,7 +179,8 @@ public final class Main implements Callable<Integer> {
                 .engineOverrides(new EngineOverrides(engineExe, engineEnv, engineWorkdir, engineUrl))
                 .client(new ClientOptions(apiKeyEnv, seconds("--connect-timeout", connectTimeoutSeconds),
                         seconds("--request-timeout", requestTimeoutSeconds)))
-                .language(ReportLanguage.of(lang)).slo(slo == null ? SloSpec.NONE : SloSpec.parse(slo)).outputDir(output);
+                .language(ReportLanguage.of(lang)).slo(slo == null ? SloSpec.NONE : SloSpec.parse(slo)).outputDir(output)
+                .resume(resuming);
         includes.forEach(run::include);
         jmhPrimary.forEach(run::jmhPrimary);
         parseOverrides(params).forEach((name, values) -> run.param(name, values.toArray(String[]::new)));
@@ -182,6 +195,34 @@ public final class Main implements Callable<Integer> {
             return 0;
         }
         return runner.run().allTrialsRan() ? 0 : 1;
+    }
+
+    /** {@code --resume DIR}: the run's own command line, from its journal's header, run again into DIR. */
+    private int resumeRun() throws Exception {
+        if (!resumeGivenAlone()) {
+            throw new UsageException("--resume " + resume + " takes no other option: the run continues with the options it"
+                    + " was started with (the first line of its " + RunJournal.FILE_NAME + ")");
+        }
+        RunHeader header = RunJournal.readHeader(resume).orElseThrow(() -> new UsageException("--resume " + resume
+                + ": no " + RunJournal.FILE_NAME + " with a run header there; expected the folder a run wrote (its -o)"));
+        header.args().stream().filter(a -> a.equals(Redaction.MASK) || a.endsWith("=" + Redaction.MASK)).findFirst()
+                .ifPresent(masked -> {
+                    throw new UsageException("--resume " + resume + ": the run's command line has a secret the journal masks ("
+                            + masked + "); put it in the harness's environment instead (engines inherit it) and start a new run");
+                });
+        Main again = new Main();
+        CommandLine cmd = new CommandLine(again);
+        cmd.setOut(spec.commandLine().getOut());
+        cmd.setErr(spec.commandLine().getErr());
+        cmd.parseArgs(header.args().toArray(String[]::new));
+        again.output = resume;
+        again.resuming = true;
+        return again.call();
+    }
+
+    private boolean resumeGivenAlone() {
+        return spec.commandLine().getParseResult().matchedOptions().size() == 1
+                && spec.commandLine().getParseResult().matchedPositionals().isEmpty();
     }
 
     private EngineOptions.Simulate simulateMode() {

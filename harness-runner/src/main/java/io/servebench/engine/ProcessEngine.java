@@ -1,11 +1,14 @@
 package io.servebench.engine;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
@@ -13,10 +16,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * An engine running as a child process: started from a {@link LaunchCommand} with its output in a log
- * file, waited for until {@link Readiness ready}, watched for crashes, and stopped with its whole
- * process tree. A JVM shutdown hook stops every engine still running, so Ctrl-C or a failing harness
- * leaves none behind (only SIGKILL of the harness itself can, which no JVM code sees).
+ * An engine running as a child process: started from a {@link LaunchCommand} under a {@link Supervisor}, with its
+ * output in a log file, waited for until {@link Readiness ready}, watched for crashes, and stopped with its whole
+ * process tree. A JVM shutdown hook stops every engine still running (Ctrl-C, a failing harness); the supervisor
+ * stops it when the harness dies without running any code (SIGKILL, a crash of the JVM).
  */
 public final class ProcessEngine implements RunningEngine {
 
@@ -52,16 +55,22 @@ public final class ProcessEngine implements RunningEngine {
      */
     public static ProcessEngine start(LaunchCommand command, String model, Path log, Duration readyTimeout, Duration grace,
                                       String apiKey) throws EngineStartException {
-        ProcessBuilder builder = new ProcessBuilder(command.argv()).redirectErrorStream(true)
+        ProcessBuilder builder = new ProcessBuilder(Supervisor.wrap(command.argv(), grace, command.cleanup()))
+                .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().putAll(command.env());
         if (command.workdir() != null) {
             builder.directory(command.workdir().toFile());
         }
+        // Under the supervisor a missing program would only show as an exit code: find it first, as exec would.
+        if (!executableFound(command.argv().get(0), builder.environment().get("PATH"), command.workdir())) {
+            throw new EngineStartException("cannot start " + command.argv().get(0) + ": no such executable program"
+                    + " (is it installed and on the PATH? the study can name it with @Engine(executable = ...))");
+        }
         Process process;
         try {
-            java.nio.file.Files.writeString(log, "$ " + command.display() + System.lineSeparator(),
-                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            Files.writeString(log, "$ " + command.display() + System.lineSeparator(),
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             process = builder.start();
         } catch (IOException e) {
             throw new EngineStartException("cannot start " + command.argv().get(0) + ": " + e.getMessage()
@@ -86,7 +95,7 @@ public final class ProcessEngine implements RunningEngine {
         return endpoint;
     }
 
-    /** The process's id, for tests and logs. */
+    /** The id of the engine's supervisor, whose one child is the engine; for tests and logs. */
     public long pid() {
         return process.pid();
     }
@@ -120,9 +129,15 @@ public final class ProcessEngine implements RunningEngine {
             return;
         }
         try {
-            ProcessTree.stop(process.toHandle(), gracePeriod);
-            if (!command.cleanup().isEmpty()) {
-                runCleanup();
+            // The supervisor stops the engine's tree and runs the cleanup when its pipe closes, as after SIGKILL.
+            try {
+                process.getOutputStream().close();
+            } catch (IOException alreadyGone) {
+                // the supervisor has exited: nothing reads the pipe any more
+            }
+            if (!awaitExit(gracePeriod.plusSeconds(40))) {
+                appendToLog("the engine's supervisor did not stop it in time; stopping the whole tree");
+                ProcessTree.stop(process.toHandle(), Duration.ofSeconds(1));
             }
             awaitPortFree(command.port(), Duration.ofSeconds(10));
         } finally {
@@ -130,26 +145,36 @@ public final class ProcessEngine implements RunningEngine {
         }
     }
 
-    private void runCleanup() {
+    private boolean awaitExit(Duration timeout) {
         try {
-            Process cleanup = new ProcessBuilder(command.cleanup()).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-            if (!cleanup.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
-                ProcessTree.stop(cleanup.toHandle(), Duration.ofSeconds(1));
-            }
-        } catch (IOException e) {
-            appendToLog("cleanup " + String.join(" ", command.cleanup()) + " failed: " + e.getMessage());
+            return process.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
         }
     }
 
     private void appendToLog(String line) {
         try {
-            java.nio.file.Files.writeString(log, line + System.lineSeparator(), java.nio.file.StandardOpenOption.APPEND);
+            Files.writeString(log, line + System.lineSeparator(), StandardOpenOption.APPEND);
         } catch (IOException ignored) {
             // the log is where we would report it
         }
+    }
+
+    /** Whether {@code program} names an executable file: a path as it stands, a bare name on one of {@code path}'s folders. */
+    static boolean executableFound(String program, String path, Path workdir) {
+        if (program.contains("/")) {
+            Path file = workdir == null ? Path.of(program) : workdir.resolve(program);
+            return Files.isRegularFile(file) && Files.isExecutable(file);
+        }
+        for (String dir : (path == null ? "" : path).split(File.pathSeparator)) {
+            Path file = Path.of(dir.isEmpty() ? "." : dir).resolve(program);
+            if (Files.isRegularFile(file) && Files.isExecutable(file)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A port on 127.0.0.1 that nothing listens on now. */

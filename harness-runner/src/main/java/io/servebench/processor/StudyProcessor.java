@@ -3,6 +3,7 @@ package io.servebench.processor;
 import io.servebench.engine.EngineSetup;
 import io.servebench.engine.ServerOptionsSpec;
 import io.servebench.metrics.SloSpec;
+import io.servebench.results.Metric;
 import io.servebench.study.BenchmarkList;
 import io.servebench.study.LoadOption;
 import io.servebench.study.Location;
@@ -10,6 +11,7 @@ import io.servebench.study.ParamSpec;
 import io.servebench.study.Problem;
 import io.servebench.study.StudyChecker;
 import io.servebench.study.StudyDescriptor;
+import io.servebench.study.TuneSpec;
 import io.servebench.study.VariantDescriptor;
 import io.servebench.study.WorkloadOptions;
 
@@ -119,6 +121,10 @@ public final class StudyProcessor extends AbstractProcessor {
         StudyElements study = read(type);
         for (Problem problem : StudyChecker.check(study.descriptor())) {
             report(problem, study);
+        }
+        AnnotationMirror tune = mirror(type, "Tune");
+        if (tune != null) {
+            checkTune(type, tune, study.descriptor());
         }
         studiesFound++;
         for (VariantDescriptor variant : study.descriptor().variants()) {
@@ -330,6 +336,43 @@ public final class StudyProcessor extends AbstractProcessor {
             if (problem != null) {
                 messager().printMessage(Diagnostic.Kind.ERROR, "@ServerOptions " + problem, element, options, entry.getValue());
             }
+        }
+    }
+
+    /**
+     * A tuning study's {@code @Tune} must be in range, and the study must give the tuner what it starts from: a
+     * {@code @Baseline}, one request rate on the class's {@code @Workload} (no {@code @Param} rate), and, when the
+     * engine group is named, variants in it.
+     */
+    private void checkTune(TypeElement type, AnnotationMirror tune, StudyDescriptor study) {
+        AnnotationValue metricValue = valueOrDefault(tune, "metric");
+        String metric = string(metricValue);
+        if (Metric.byId(metric).filter(TuneSpec.METRICS::contains).isEmpty()) {
+            messager().printMessage(Diagnostic.Kind.ERROR, "@Tune(metric = \"" + metric + "\"): expected one of "
+                    + TuneSpec.ids(), type, tune, explicitValue(tune, "metric"));
+        } else {
+            try {
+                List<Double> rates = valueOrDefault(tune, "validationRates").getValue() instanceof List<?> items
+                        ? items.stream().map(i -> ((Number) ((AnnotationValue) i).getValue()).doubleValue()).toList() : List.of();
+                new TuneSpec(string(valueOrDefault(tune, "engineGroup")), Metric.byId(metric).orElseThrow(), rates,
+                        ((Number) valueOrDefault(tune, "maxRepetitions").getValue()).intValue(),
+                        ((Number) valueOrDefault(tune, "closeCall").getValue()).doubleValue());
+            } catch (IllegalArgumentException e) {
+                error(e.getMessage(), type, tune);
+            }
+        }
+        if (study.variants().stream().noneMatch(VariantDescriptor::baseline)) {
+            error("@Tune study " + type.getSimpleName() + " has no @Baseline variant; expected one: the baseline engine"
+                    + " with its baseline flags, where the tuner starts", type, tune);
+        }
+        if (study.params().stream().anyMatch(p -> p.name().equals("rate")) || study.workload().rate() == null) {
+            error("@Tune study " + type.getSimpleName() + " tunes at one request rate: expected @Workload(rate = R) on the"
+                    + " class and no @Param rate (the validation rates go in @Tune(validationRates = ...))", type, tune);
+        }
+        AnnotationValue group = explicitValue(tune, "engineGroup");
+        if (group != null && study.variants().stream().noneMatch(v -> v.group().equals(string(group)))) {
+            messager().printMessage(Diagnostic.Kind.ERROR, "@Tune(engineGroup = \"" + string(group) + "\"): no variant is in"
+                    + " that group; expected the group of the candidate engines", type, tune, group);
         }
     }
 

@@ -2,70 +2,96 @@ package io.servebench.runner;
 
 import io.servebench.engine.EngineOptions;
 import io.servebench.engine.Redaction;
+import io.servebench.engine.ShellWords;
 import io.servebench.plan.EngineOverrides;
 import io.servebench.reports.ReportLanguage;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
 /**
- * The command line that repeats a run, for its results: {@code java -jar benchmarks.jar} with every option that
- * differs from its default, secrets masked and an API key named by its variable only.
+ * The command line that repeats a run, for its results and its journal: every option that differs from its default
+ * after {@code java -jar benchmarks.jar}, secrets masked and an API key named by its variable only. The results folder
+ * is left out: a repeat should not write over the run it repeats.
  */
 final class RunCommandLine {
 
     private RunCommandLine() {
     }
 
+    /** The command line as one string that a POSIX shell reads back as {@link #args}. */
     static String of(RunOptions options) {
         StringBuilder sb = new StringBuilder("java -jar benchmarks.jar");
-        options.includes().forEach(i -> sb.append(' ').append(i));
-        options.overrides().forEach((k, v) -> sb.append(" -p ").append(k).append('=').append(String.join(",", v)));
+        args(options).forEach(a -> sb.append(' ').append(ShellWords.quote(a)));
+        return sb.toString();
+    }
+
+    /** The arguments, one string each, that repeat the run (without {@code -o}). */
+    static List<String> args(RunOptions options) {
+        List<String> args = new ArrayList<>(options.includes());
+        options.overrides().forEach((k, v) -> args.addAll(List.of("-p", k + "=" + String.join(",", v))));
         if (options.repetitions() > 1) {
-            sb.append(" -r ").append(options.repetitions());
+            args.addAll(List.of("-r", Integer.toString(options.repetitions())));
         }
         if (options.slo().stated()) {
-            sb.append(" --slo ").append(options.slo());
+            args.addAll(List.of("--slo", options.slo().toString()));
         }
-        switch (options.engines().simulate()) {
-            case IN_PROCESS -> sb.append(" --simulate");
-            case PROCESS -> sb.append(" --simulate=process");
-            case VIRTUAL -> sb.append(" --simulate=virtual");
+        EngineOptions engines = options.engines();
+        switch (engines.simulate()) {
+            case IN_PROCESS -> args.add("--simulate");
+            case PROCESS -> args.add("--simulate=process");
+            case VIRTUAL -> args.add("--simulate=virtual");
             case OFF -> {
                 // the studies' own engines: nothing to add
             }
         }
-        if (options.simulate() && !options.engines().simulatedGpu().equals(EngineOptions.DEFAULT_SIMULATED_GPU)) {
-            sb.append(" --simulate-gpu ").append(options.engines().simulatedGpu());
+        if (options.simulate() && !engines.simulatedGpu().equals(EngineOptions.DEFAULT_SIMULATED_GPU)) {
+            args.addAll(List.of("--simulate-gpu", engines.simulatedGpu()));
+        }
+        if (options.seed() != RunOptions.DEFAULT_SEED) {
+            args.addAll(List.of("--seed", Long.toString(options.seed())));
         }
         if (options.freshServer()) {
-            sb.append(" --fresh-server");
+            args.add("--fresh-server");
+        }
+        seconds(args, "--settle", options.settle(), RunOptions.DEFAULT_SETTLE);
+        seconds(args, "--ready-timeout", engines.readyTimeout(), EngineOptions.DEFAULT_READY_TIMEOUT);
+        seconds(args, "--stop-grace", engines.grace(), EngineOptions.DEFAULT_GRACE);
+        if (!"docker".equals(engines.containerRuntime())) {
+            args.addAll(List.of("--container-runtime", engines.containerRuntime()));
         }
         EngineOverrides engine = options.engineOverrides();
         if (!engine.executable().isEmpty()) {
-            sb.append(" --engine-exe ").append(engine.executable());
+            args.addAll(List.of("--engine-exe", engine.executable()));
         }
-        Redaction.args(engine.env()).forEach(e -> sb.append(" --engine-env ").append(e));
+        Redaction.args(engine.env()).forEach(e -> args.addAll(List.of("--engine-env", e)));
         if (!engine.workdir().isEmpty()) {
-            sb.append(" --engine-workdir ").append(engine.workdir());
+            args.addAll(List.of("--engine-workdir", engine.workdir()));
         }
         if (!engine.url().isEmpty()) {
-            sb.append(" --engine-url ").append(engine.url());
+            args.addAll(List.of("--engine-url", engine.url()));
         }
         // the variable's name only: its value is a secret
         if (options.client().apiKeyEnv() != null) {
-            sb.append(" --api-key-env ").append(options.client().apiKeyEnv());
+            args.addAll(List.of("--api-key-env", options.client().apiKeyEnv()));
         }
-        if (!options.client().connectTimeout().equals(ClientOptions.DEFAULTS.connectTimeout())) {
-            sb.append(" --connect-timeout ").append(options.client().connectTimeout().toMillis() / 1000.0);
-        }
-        if (!options.client().requestTimeout().equals(ClientOptions.DEFAULTS.requestTimeout())) {
-            sb.append(" --request-timeout ").append(options.client().requestTimeout().toMillis() / 1000.0);
-        }
-        options.jmhPrimary().forEach(m -> sb.append(" --jmh-primary ").append(m));
+        seconds(args, "--connect-timeout", options.client().connectTimeout(), ClientOptions.DEFAULTS.connectTimeout());
+        seconds(args, "--request-timeout", options.client().requestTimeout(), ClientOptions.DEFAULTS.requestTimeout());
+        options.jmhPrimary().forEach(m -> args.addAll(List.of("--jmh-primary", m)));
         if (options.quick()) {
-            sb.append(" --quick");
+            args.add("--quick");
         }
         if (options.language() != ReportLanguage.EN) {
-            sb.append(" --lang ").append(options.language().tag());
+            args.addAll(List.of("--lang", options.language().tag()));
         }
-        return sb.toString();
+        return args;
+    }
+
+    private static void seconds(List<String> args, String option, Duration value, Duration defaultValue) {
+        if (!value.equals(defaultValue)) {
+            boolean whole = value.toNanos() % 1_000_000_000L == 0;
+            args.addAll(List.of(option, whole ? Long.toString(value.toSeconds()) : Double.toString(value.toNanos() / 1e9)));
+        }
     }
 }

@@ -51,11 +51,13 @@ import java.util.regex.Pattern;
  * @param progress        whether each trial's progress is shown (a bar on a terminal, a line when it starts and ends)
  * @param jmhPrimary      more metrics to write a JMH file each with as its primary metric ({@code ttft.p99} gives
  *                        {@code results-ttft.p99.json}), for a CI tracker's second series
+ * @param resume          continue the run whose journal is in {@code outputDir}: the trials it finished are not run
+ *                        again, and the reports cover them and the rest
  */
 public record RunOptions(List<String> includes, List<String> studies, Map<String, List<String>> overrides, int repetitions,
                          Path outputDir, EngineOptions engines, boolean quick, long seed, boolean freshServer,
                          Duration settle, EngineOverrides engineOverrides, ClientOptions client, ReportLanguage language,
-                         SloSpec slo, boolean progress, List<String> jmhPrimary) {
+                         SloSpec slo, boolean progress, List<String> jmhPrimary, boolean resume) {
 
     /** Seconds of load per trial in quick mode. */
     public static final int QUICK_SECONDS = 4;
@@ -145,6 +147,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         private SloSpec slo = SloSpec.NONE;
         private boolean progress = true;
         private final List<String> jmhPrimary = new ArrayList<>();
+        private boolean resume;
 
         private Builder() {
         }
@@ -271,6 +274,15 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         }
 
         /**
+         * Continues the run in the output folder from its journal, as {@code --resume DIR} does: give the options the
+         * run was started with; the plan must be the run's.
+         */
+        public Builder resume(boolean resume) {
+            this.resume = resume;
+            return this;
+        }
+
+        /**
          * @throws IllegalArgumentException for a value out of range, naming it
          */
         public RunOptions build() {
@@ -278,7 +290,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
                     simulatedGpu);
             return new RunOptions(includes, studies.stream().distinct().toList(), overrides, repetitions,
                     outputDir != null ? outputDir : defaultOutputDir(), engines, quick, seed, freshServer, settle,
-                    engineOverrides, client, language, slo, progress, jmhPrimary);
+                    engineOverrides, client, language, slo, progress, jmhPrimary, resume);
         }
     }
 }

@@ -1,23 +1,31 @@
 package io.servebench.runner;
 
 import io.servebench.engine.ServerOptionsSpec;
+import io.servebench.plan.ResultBlock;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
 import io.servebench.plan.TrialPlanner;
+import io.servebench.plan.WorkloadParams;
 import io.servebench.reports.ResultFormatType;
 import io.servebench.reports.ResultFormats;
+import io.servebench.results.BlockResult;
 import io.servebench.results.RunResult;
+import io.servebench.results.TuningResult;
 import io.servebench.results.jmh.JmhJsonWriter;
+import io.servebench.results.journal.RunHeader;
 import io.servebench.results.journal.RunJournal;
 import io.servebench.study.Benchmark;
 import io.servebench.study.BenchmarkList;
 import io.servebench.study.StudyChecker;
 import io.servebench.study.StudyDescriptor;
+import io.servebench.study.TuneSpec;
+import io.servebench.study.ReflectiveStudyReader;
 import io.servebench.study.VariantAnnotations;
 import io.servebench.study.VariantDescriptor;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.Writer;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,8 +35,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 
 /**
  * Runs a selection of benchmarks, as JMH's {@code Runner} does: selects them, plans their trials, hands each
@@ -107,9 +121,40 @@ public final class Runner {
         }
     }
 
-    /** Prints one line per trial and a last line {@code N trials, M server starts}. */
+    /**
+     * Prints one line per trial and a last line {@code N trials, M server starts}; for a tuning study, its steps and
+     * candidates instead, since it chooses its trials as it runs.
+     */
     public void printPlan() {
-        PlanPrinter.print(plan(), options, out);
+        TrialPlan plan = plan();
+        Optional<Class<?>> tuned = tunedStudy(plan);
+        if (tuned.isEmpty()) {
+            PlanPrinter.print(plan, options, out);
+            return;
+        }
+        TuneSpec spec = TuneSpec.of(tuned.get()).orElseThrow();
+        StudyDescriptor study = ReflectiveStudyReader.read(tuned.get());
+        out.printf("%s is a tuning study: it chooses its trials as it runs, from what the earlier ones measured.%n",
+                tuned.get().getName());
+        Map<String, List<String>> groups = new LinkedHashMap<>();
+        study.variants().forEach(v -> groups.computeIfAbsent(v.baseline() ? spec.engineGroup() : v.group(),
+                k -> new ArrayList<>()).add(v.name()));
+        int step = 0;
+        List<String> engines = groups.getOrDefault(spec.engineGroup(), List.of());
+        out.printf("  step %d: %s: %s%n", ++step, spec.engineGroup(), String.join(", ", engines));
+        for (Map.Entry<String, List<String>> g : groups.entrySet()) {
+            if (!g.getKey().equals(spec.engineGroup())) {
+                out.printf("  step %d: option group %s on the winner: %s%n", ++step, g.getKey(), String.join(", ", g.getValue()));
+            }
+        }
+        out.printf("  step %d: the winning options combined, against the winner and each option alone%n", ++step);
+        if (!spec.validationRates().isEmpty()) {
+            out.printf("  step %d: baseline vs recommendation at %s req/s%n", ++step, spec.validationRates().stream()
+                    .map(WorkloadParams::formatRate).collect(Collectors.joining(", ")));
+        }
+        out.printf("Ranked by the mean %s at %s req/s; up to %d repetitions where a difference of %.0f%% or more is not"
+                + " yet significant.%n", spec.metric().label(), WorkloadParams.formatRate(plan.trials().get(0).workload().rate()),
+                spec.maxRepetitions(), (spec.closeCall() - 1) * 100);
     }
 
     /**
@@ -125,19 +170,29 @@ public final class Runner {
     /** {@link #run()}, telling {@code listener} about each engine start and each trial as it starts and ends. */
     public RunOutcome run(RunListener listener) throws IOException {
         TrialPlan plan = plan();
+        Optional<Class<?>> tuned = tunedStudy(plan);
+        if (tuned.isPresent()) {
+            return runTuned(tuned.get(), plan, listener);
+        }
         RunContext context = new RunContext(options, out,
                 plan.trials().stream().map(t -> t.workload().dataset()).distinct().toList(), environment);
         Path dir = options.outputDir();
+        TrialOutcomes outcomes = new TrialOutcomes();
+        ResumedRun resumed = resumeOrStart(dir, plan, outcomes);
+        String startTime = resumed.startTime();
+        List<Trial> toRun = plan.trials().stream().filter(t -> !resumed.finished().contains(t.id())).toList();
         Files.createDirectories(dir.resolve("logs"));
         Files.createDirectories(dir.resolve("requests"));
-        String startTime = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         out.printf("ServeBench %s: %d trials, %d server starts%s, results in %s%n", ServeBenchVersion.get(),
                 plan.trials().size(), PlanPrinter.serverStarts(plan, options), options.simulate() ? " (simulated)" : "", dir);
+        if (options.resume()) {
+            out.printf("Resuming: %d of %d trials finished before; running the other %d%n", resumed.finished().size(),
+                    plan.trials().size(), toRun.size());
+        }
 
-        if (!plan.trials().isEmpty()) {
+        if (!toRun.isEmpty()) {
             ClientWarmup.once(out);
         }
-        TrialOutcomes outcomes = new TrialOutcomes();
         // Ctrl-C or SIGTERM mid-run still leaves reports of every finished trial (the journal has them anyway).
         AtomicReference<RunResult> reported = new AtomicReference<>();
         Runnable report = () -> {
@@ -149,11 +204,19 @@ public final class Runner {
         Thread reportOnExit = new Thread(report, "servebench-report-on-exit");
         Runtime.getRuntime().addShutdownHook(reportOnExit);
         try (RunJournal journal = RunJournal.open(dir)) {
-            ServerSession session = new ServerSession(context, plan, outcomes, journal, listener);
-            int done = 0;
-            for (List<Trial> serverTrials : byServerStart(plan.trials())) {
-                session.run(serverTrials, done);
-                done += serverTrials.size();
+            if (journal.isEmpty()) {
+                journal.append(new RunHeader(startTime, RunCommandLine.args(options), ResumedRun.planKeys(plan)));
+            }
+            List<List<Trial>> starts = byServerStart(toRun);
+            StudyProgress progress = new StudyProgress(options.progress() ? out : new PrintWriter(Writer.nullWriter()),
+                    options, toRun, resumed.finished().size(), starts.size(), System::nanoTime);
+            ServerSession session = new ServerSession(context, plan, outcomes, journal, both(progress, listener));
+            int done = resumed.finished().size();
+            try (Ticker ticker = periodicLines(progress)) {
+                for (List<Trial> serverTrials : starts) {
+                    session.run(serverTrials, done);
+                    done += serverTrials.size();
+                }
             }
         } finally {
             report.run();
@@ -163,6 +226,155 @@ public final class Runner {
                 plan.trials().size(), dir.resolve(ResultFormatType.MARKDOWN.fileName()),
                 dir.resolve(ResultFormatType.HTML.fileName()), dir.resolve(ResultFormatType.JSON.fileName()));
         return new RunOutcome(reported.get(), dir);
+    }
+
+    /**
+     * The selected study with {@code @Tune}, if the selection is one. A tuning study chooses its own trials, so it runs
+     * alone and whole.
+     */
+    private Optional<Class<?>> tunedStudy(TrialPlan plan) {
+        List<String> classes = plan.blocks().stream().map(ResultBlock::className).distinct().toList();
+        List<Class<?>> tuned = new ArrayList<>();
+        for (String name : classes) {
+            Class<?> study = studyClass(name);
+            if (TuneSpec.of(study).isPresent()) {
+                tuned.add(study);
+            }
+        }
+        if (tuned.isEmpty()) {
+            return Optional.empty();
+        }
+        if (classes.size() > 1) {
+            throw new RunnerException("the selection holds the tuning study " + tuned.get(0).getName() + " and "
+                    + (classes.size() - 1) + " other studies; a tuning study chooses its own trials and runs alone: select it"
+                    + " only (e.g. '" + tuned.get(0).getSimpleName() + "$')");
+        }
+        return Optional.of(tuned.get(0));
+    }
+
+    private static Class<?> studyClass(String name) {
+        try {
+            return Class.forName(name, false, Thread.currentThread().getContextClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new RunnerException("benchmark list names " + name + " but it is not on the class path: rebuild");
+        }
+    }
+
+    /** Runs a {@code @Tune} study: the tuner picks each step's trials from what the earlier ones measured. */
+    private RunOutcome runTuned(Class<?> studyClass, TrialPlan listed, RunListener listener) throws IOException {
+        TuneSpec spec = TuneSpec.of(studyClass).orElseThrow();
+        StudyDescriptor study = ReflectiveStudyReader.read(studyClass);
+        StudyChecker.requireValid(study);
+        List<Double> rates = listed.trials().stream().map(t -> t.workload().rate()).distinct().toList();
+        if (rates.size() != 1 || !listed.trials().get(0).workload().hasRate()) {
+            throw new RunnerException(studyClass.getName() + " is a tuning study: it tunes at one request rate, its"
+                    + " @Workload(rate = ...) or -p rate=R with one value; found " + rates);
+        }
+        double rate = rates.get(0);
+        RunContext context = new RunContext(options, out,
+                listed.trials().stream().map(t -> t.workload().dataset()).distinct().toList(), environment);
+        Path dir = options.outputDir();
+        TrialOutcomes outcomes = new TrialOutcomes();
+        ResumedRun resumed = options.resume() ? ResumedRun.read(dir, Optional.empty(), outcomes) : resumeOrStart(dir, listed,
+                outcomes);
+        Files.createDirectories(dir.resolve("logs"));
+        Files.createDirectories(dir.resolve("requests"));
+        out.printf("ServeBench %s: tuning %s at %s req/s by %s%s, results in %s%n", ServeBenchVersion.get(),
+                studyClass.getSimpleName(), WorkloadParams.formatRate(rate), spec.metric().label(),
+                options.simulate() ? " (simulated)" : "", dir);
+        if (options.resume()) {
+            out.printf("Resuming: %d trials finished before; the tuner replays its steps on them%n", resumed.finished().size());
+        }
+        ClientWarmup.once(out);
+        AtomicReference<TunedRun> measurer = new AtomicReference<>();
+        AtomicReference<TuningResult> tuning = new AtomicReference<>();
+        AtomicReference<RunResult> reported = new AtomicReference<>();
+        Runnable report = () -> {
+            TrialPlan sofar = measurer.get() == null ? new TrialPlan(List.of(), List.of()) : measurer.get().plan();
+            RunResult result = result(sofar, resumed.startTime(), outcomes, tuning.get());
+            if (reported.compareAndSet(null, result)) {
+                writeReports(result);
+            }
+        };
+        Thread reportOnExit = new Thread(report, "servebench-report-on-exit");
+        Runtime.getRuntime().addShutdownHook(reportOnExit);
+        try (RunJournal journal = RunJournal.open(dir)) {
+            if (journal.isEmpty()) {
+                journal.append(new RunHeader(resumed.startTime(), RunCommandLine.args(options), List.of()));
+            }
+            StudyProgress progress = new StudyProgress(options.progress() ? out : new PrintWriter(Writer.nullWriter()),
+                    options, List.of(), resumed.finished().size(), -1, System::nanoTime);
+            measurer.set(new TunedRun(context, study, studyClass, outcomes, journal, both(progress, listener)));
+            try (Ticker ticker = periodicLines(progress)) {
+                tuning.set(new Tuner(study, spec, rate, measurer.get(), progress::step).tune());
+            }
+        } finally {
+            report.run();
+            removeHook(reportOnExit);
+        }
+        TuningResult result = tuning.get();
+        out.printf("Recommended: %s. Done: %d trials. Reports: %s, %s, %s%n", result.recommended(),
+                measurer.get().plan().trials().size(), dir.resolve(ResultFormatType.MARKDOWN.fileName()),
+                dir.resolve(ResultFormatType.HTML.fileName()), dir.resolve(ResultFormatType.JSON.fileName()));
+        return new RunOutcome(reported.get(), dir);
+    }
+
+    /** Where no terminal shows the bars (CI, a pipe), the study line every half minute, so a log shows the run is alive. */
+    private Ticker periodicLines(StudyProgress progress) {
+        if (!options.progress() || System.console() != null) {
+            return () -> { };
+        }
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "servebench-study-progress");
+            t.setDaemon(true);
+            return t;
+        });
+        ticker.scheduleAtFixedRate(() -> out.println(progress.line()), 30, 30, TimeUnit.SECONDS);
+        return ticker::shutdownNow;
+    }
+
+    /** Stops printing; nothing to throw. */
+    private interface Ticker extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    private static RunListener both(RunListener first, RunListener second) {
+        return new RunListener() {
+            @Override
+            public void serverStarting(List<Trial> trials) {
+                first.serverStarting(trials);
+                second.serverStarting(trials);
+            }
+
+            @Override
+            public void trialStarting(Trial trial) {
+                first.trialStarting(trial);
+                second.trialStarting(trial);
+            }
+
+            @Override
+            public void trialFinished(Trial trial, List<BlockResult> blocks) {
+                first.trialFinished(trial, blocks);
+                second.trialFinished(trial, blocks);
+            }
+        };
+    }
+
+    /**
+     * For {@code --resume}, what the folder's journal holds; for a new run, nothing, after checking that the folder
+     * holds no other run's journal (two runs in one journal could not be told apart).
+     */
+    private ResumedRun resumeOrStart(Path dir, TrialPlan plan, TrialOutcomes outcomes) throws IOException {
+        if (options.resume()) {
+            return ResumedRun.read(dir, Optional.of(plan), outcomes);
+        }
+        Path journal = dir.resolve(RunJournal.FILE_NAME);
+        if (Files.exists(journal) && Files.size(journal) > 0) {
+            throw new RunnerException(dir + " already holds a run (" + RunJournal.FILE_NAME + "): continue it with --resume "
+                    + dir + ", or write this run to another folder with -o");
+        }
+        return new ResumedRun(Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), Set.of());
     }
 
     /** The trials of each engine start, in running order: those of one server configuration, or one each. */
@@ -189,8 +401,12 @@ public final class Runner {
     }
 
     private RunResult result(TrialPlan plan, String startTime, TrialOutcomes outcomes) {
+        return result(plan, startTime, outcomes, null);
+    }
+
+    private RunResult result(TrialPlan plan, String startTime, TrialOutcomes outcomes, TuningResult tuning) {
         return new RunResult(startTime, ServeBenchVersion.get(), RunCommandLine.of(options), options.simulate(),
-                options.quick(), BlockResults.of(plan.blocks(), outcomes, options), outcomes.servers());
+                options.quick(), BlockResults.of(plan.blocks(), outcomes, options), outcomes.servers(), tuning);
     }
 
     private void writeReports(RunResult result) {

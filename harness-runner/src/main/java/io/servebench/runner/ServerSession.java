@@ -49,6 +49,14 @@ final class ServerSession {
      * @param done trials of the plan that ran before these, for the progress count
      */
     void run(List<Trial> trials, int done) throws IOException {
+        run(trials, done, context.options().repetitions());
+    }
+
+    /**
+     * Runs {@code trials} up to {@code repetitions} repetitions each: a trial measured before (by a tuner that wants
+     * one more) keeps its repetitions and gets only the missing ones, each from its own seed as always.
+     */
+    void run(List<Trial> trials, int done, int repetitions) throws IOException {
         RunOptions options = context.options();
         PrintWriter out = context.out();
         Trial first = trials.get(0);
@@ -72,7 +80,8 @@ final class ServerSession {
                     if (t > 0) {
                         settle(engine, trial);
                     }
-                    measure(trial, engine, String.format("[%d/%d] ", done + t + 1, plan.trials().size()), scrapeNoted);
+                    measure(trial, engine, String.format("[%d/%d] ", done + t + 1, Math.max(done + trials.size(),
+                            plan.trials().size())), scrapeNoted, repetitions);
                     died = engine.failure().orElse(null);
                     if (died != null) {
                         outcomes.failed(trial.id(), died);
@@ -95,10 +104,12 @@ final class ServerSession {
      * Measures one trial: its repetitions, or the steps of its sweep. Requests finished before a failure are kept:
      * the block shows them next to the failure.
      */
-    private void measure(Trial trial, RunningEngine engine, String progress, AtomicBoolean scrapeNoted) throws IOException {
+    private void measure(Trial trial, RunningEngine engine, String progress, AtomicBoolean scrapeNoted, int upTo)
+            throws IOException {
         RunOptions options = context.options();
         List<MeasuredStep> steps = new ArrayList<>();
-        List<RepetitionResult> repetitions = new ArrayList<>();
+        List<MeasuredStep> before = outcomes.steps(trial.id());
+        List<RepetitionResult> repetitions = new ArrayList<>(before.isEmpty() ? List.of() : before.get(0).repetitions());
         try {
             SloSpec slo = TrialSlos.of(trial, plan, options.slo(), context.out());
             outcomes.slo(trial.id(), slo);
@@ -106,8 +117,8 @@ final class ServerSession {
             if (Profile.SWEEP.equals(trial.workload().profile())) {
                 steps.addAll(Sweep.run(measurement, options, progress));
             } else {
-                for (int r = 1; r <= options.repetitions() && engine.failure().isEmpty(); r++) {
-                    String name = options.repetitions() > 1 ? trial.id() + "-r" + r : trial.id();
+                for (int r = repetitions.size() + 1; r <= upTo && engine.failure().isEmpty(); r++) {
+                    String name = upTo > 1 ? trial.id() + "-r" + r : trial.id();
                     WorkloadParams w = options.asSent(trial.workload());
                     // rate profiles draw from a seed per repetition
                     repetitions.add(measurement.measure(w, LoadSettings.profile(w, options.seed() + r), name, progress + name));

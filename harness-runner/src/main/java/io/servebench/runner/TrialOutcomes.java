@@ -3,9 +3,11 @@ package io.servebench.runner;
 import io.servebench.metrics.SloSpec;
 import io.servebench.results.ServerEnvironment;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -52,6 +54,13 @@ final class TrialOutcomes {
 
     List<ServerEnvironment> servers() {
         return List.copyOf(servers);
+    }
+
+    /** Trials measured or failed so far. */
+    int finishedTrials() {
+        Set<String> ids = new HashSet<>(measured.keySet());
+        ids.addAll(failures.keySet());
+        return ids.size();
     }
 
     int failedTrials() {

@@ -105,12 +105,49 @@ class ProcessEngineTest {
                 "io.servebench.cli.Main", "sim", "serve", "test-model", "--port", Integer.toString(port)), Map.of(), null, port);
         try (ProcessEngine engine = ProcessEngine.start(command, "test-model", dir.resolve("s06.log"), Duration.ofSeconds(60),
                 GRACE, null)) {
-            ProcessHandle process = ProcessHandle.of(engine.pid()).orElseThrow();
+            ProcessHandle process = ProcessHandle.of(engine.pid()).orElseThrow().children().findFirst().orElseThrow();
             process.destroyForcibly();
             process.onExit().get();
+            ProcessHandle.of(engine.pid()).ifPresent(supervisor -> supervisor.onExit().join());
             assertThat(engine.failure()).hasValueSatisfying(f -> assertThat(f).contains("exited with code 137")
                     .contains("during the trial").contains("s06.log"));
         }
+    }
+
+    @Test
+    void whenTheHarnessEndOfThePipeClosesTheSupervisorStopsTheEngineAndItsWorkers(@TempDir Path dir) throws Exception {
+        // What the kernel does to the pipe when the harness is SIGKILLed, without killing this JVM.
+        Path pidFile = dir.resolve("worker.pid");
+        Path marker = dir.resolve("cleaned");
+        Process supervisor = new ProcessBuilder(Supervisor.wrap(List.of("bash", script("spawns-child.sh"), pidFile.toString()),
+                Duration.ofSeconds(1), List.of("touch", marker.toString())))
+                .redirectErrorStream(true).redirectOutput(dir.resolve("s07.log").toFile()).start();
+        long worker = awaitPid(pidFile);
+        ProcessHandle engine = supervisor.toHandle().children().findFirst().orElseThrow();
+        assertThat(ProcessHandle.of(worker)).hasValueSatisfying(p -> assertThat(p.isAlive()).isTrue());
+
+        supervisor.getOutputStream().close();
+        assertThat(supervisor.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)).as("supervisor exited within 5 s").isTrue();
+        assertThat(engine.isAlive()).as("engine %d alive", engine.pid()).isFalse();
+        assertThat(ProcessHandle.of(worker).map(ProcessHandle::isAlive).orElse(false)).as("worker %d alive", worker).isFalse();
+        assertThat(marker).as("the cleanup command ran").exists();
+    }
+
+    @Test
+    void theSupervisorExitsWithTheEnginesStatus(@TempDir Path dir) throws Exception {
+        Process supervisor = new ProcessBuilder(Supervisor.wrap(List.of("bash", "-c", "exit 7"), GRACE, List.of()))
+                .redirectErrorStream(true).redirectOutput(dir.resolve("s08.log").toFile()).start();
+        assertThat(supervisor.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(supervisor.exitValue()).isEqualTo(7);
+    }
+
+    private static long awaitPid(Path pidFile) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!Files.exists(pidFile) || Files.readString(pidFile).isBlank()) {
+            assertThat(System.nanoTime() - deadline).as("no pid file %s", pidFile).isNegative();
+            Thread.sleep(20);
+        }
+        return Long.parseLong(Files.readString(pidFile).strip());
     }
 
     @Test

@@ -111,6 +111,29 @@ class StudyProcessorTest {
     }
 
     @Test
+    void aTuningStudyWithAnUnknownMetricIsReportedOnTheMetric() {
+        String source = study("""
+                @Workload(rate = 8)
+                @Tune(validationRates = {1, 16},
+                      metric = "p99")""", BASELINE);
+        assertOneError(source, "@Tune(metric = \"p99\"): expected one of e2e_latency, ttft, tpot, itl", "metric = \"p99\"");
+    }
+
+    @Test
+    void aTuningStudyNeedsOneRateABaselineAndItsEngineGroup() {
+        assertOneError(study("@Tune(maxRepetitions = 3)", BASELINE), "tunes at one request rate: expected @Workload(rate = R)",
+                "@Tune(maxRepetitions = 3)");
+        assertOneError(study("@Workload(rate = 8)\n@Tune", "    @Variant public void only() {}\n"), "has no @Baseline variant", "@Tune");
+        assertOneError(study("@Workload(rate = 8)\n@Tune(engineGroup = \"engines\")", BASELINE),
+                "@Tune(engineGroup = \"engines\"): no variant is in that group", "engineGroup = \"engines\"");
+        assertOneError(study("@Workload(rate = 8)\n@Tune(maxRepetitions = 0)", BASELINE),
+                "@Tune(maxRepetitions = 0): expected at least 1", "@Tune(maxRepetitions = 0)");
+        assertThat(compile(study("@Workload(rate = 8)\n@Tune(validationRates = {1, 4, 16})", BASELINE
+                + "    @Variant(group = \"engine-selection\", engine = \"sglang\") public void sglang() {}\n")).errorMessages())
+                .isEmpty();
+    }
+
+    @Test
     void warmupOfZeroIsFine() {
         assertThat(compile(study("@Workload(warmup = 0, rate = 0.5)", BASELINE)).errorMessages()).isEmpty();
     }

@@ -23,6 +23,7 @@ class FirstTrialTest {
     @Test
     void theSameConfigurationFirstLaterAndInAnotherRunAgreesWithin2Percent(@TempDir Path dir) throws Exception {
         StringWriter out = new StringWriter();
+        boolean warmedBefore = ClientWarmup.done();
         RunOutcome both = new Runner(RunOptions.builder().include(RepeatStudy.class).settle(Duration.ZERO)
                 .outputDir(dir.resolve("one")).progress(false).build(), new PrintWriter(out, true)).run();
         RunOutcome alone = new Runner(RunOptions.builder().include(RepeatStudy.class, "again")
@@ -35,7 +36,10 @@ class FirstTrialTest {
         assertThat(later).as("later trial vs first (%s)", out).isCloseTo(first, within(0.02 * first));
         assertThat(elsewhere).as("another run vs first").isCloseTo(first, within(0.02 * first));
         // two server starts in the first run: the flag the engine ignores still makes a server configuration
-        assertThat(out.toString()).contains("Warmed up the load generator: 800 requests").contains("Starting s02");
+        assertThat(out.toString()).contains("Starting s02");
+        if (!warmedBefore) {
+            assertThat(out.toString()).contains("Warmed up the load generator: 800 requests");
+        }
     }
 
     private static double meanLatency(RunOutcome outcome, String variant) {

@@ -60,11 +60,22 @@ public record Comparison(String baselineName, double baselineMean, String varian
      * @throws IllegalArgumentException when either block has no E2E latency in any repetition
      */
     public static Comparison of(BlockResult baseline, BlockResult variant) {
-        List<Distribution> a = latencies(baseline);
-        List<Distribution> b = latencies(variant);
+        return of(baseline, variant, Metric.E2E_LATENCY);
+    }
+
+    /**
+     * Compares two blocks on the mean of a per-request {@code metric} (a distribution: E2E latency, TTFT, TPOT, ITL),
+     * as {@link #of(BlockResult, BlockResult)} does on E2E latency.
+     *
+     * @throws IllegalArgumentException when either block has no such distribution in any repetition
+     */
+    public static Comparison of(BlockResult baseline, BlockResult variant, Metric metric) {
+        List<Distribution> a = distributions(baseline, metric);
+        List<Distribution> b = distributions(variant, metric);
         if (a.isEmpty() || b.isEmpty()) {
             throw new IllegalArgumentException("cannot compare " + baseline.benchmark() + " with " + variant.benchmark()
-                    + ": " + (a.isEmpty() ? baseline : variant).benchmark() + " has no E2E latency in any repetition");
+                    + ": " + (a.isEmpty() ? baseline : variant).benchmark() + " has no " + metric.label()
+                    + " in any repetition");
         }
         double[] ma = a.stream().mapToDouble(Distribution::mean).toArray();
         double[] mb = b.stream().mapToDouble(Distribution::mean).toArray();
@@ -120,8 +131,11 @@ public record Comparison(String baselineName, double baselineMean, String varian
     }
 
     private static List<Distribution> latencies(BlockResult trial) {
-        return trial.repetitions().stream().map(r -> r.distribution(Metric.E2E_LATENCY))
-                .flatMap(Optional::stream).toList();
+        return distributions(trial, Metric.E2E_LATENCY);
+    }
+
+    private static List<Distribution> distributions(BlockResult trial, Metric metric) {
+        return trial.repetitions().stream().map(r -> r.distribution(metric)).flatMap(Optional::stream).toList();
     }
 
     private static double pooledMean(List<Distribution> parts) {

@@ -90,6 +90,22 @@ final class HtmlReportWriter extends TextReport {
 
     private static void decision(StringBuilder html, ReportContent content) {
         Messages m = content.messages();
+        content.tuning().ifPresent(t -> {
+            html.append("<h2>").append(Html.escape(m.text("tuning.heading"))).append("</h2>\n<p>").append(Html.escape(t.intro()))
+                    .append("</p>\n");
+            for (Map.Entry<String, Table> step : t.steps()) {
+                html.append("<h3>").append(Html.escape(step.getKey())).append("</h3>\n");
+                if (!step.getValue().rows().isEmpty()) {
+                    table(html, step.getValue());
+                }
+            }
+            html.append("<p><strong>").append(Html.escape(t.result())).append("</strong></p>\n");
+            if (!t.caveats().isEmpty()) {
+                html.append("<p>").append(Html.escape(m.text("tuning.caveats"))).append("</p>\n<ul>\n");
+                t.caveats().forEach(c -> html.append("<li>").append(Html.escape(c)).append("</li>\n"));
+                html.append("</ul>\n");
+            }
+        });
         html.append("<h2>").append(Html.escape(m.text("summary.heading"))).append("</h2>\n<p>")
                 .append(Html.escape(m.text("summary.intro"))).append("</p>\n");
         Table summary = content.optimizationSummary();

@@ -7,6 +7,7 @@ import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.RunResult;
+import io.servebench.results.TuningResult;
 import io.servebench.results.ServerEnvironment;
 import io.servebench.results.ServerMetric;
 import io.servebench.results.Stat;
@@ -15,6 +16,7 @@ import io.servebench.stats.Statistics;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -60,6 +62,43 @@ final class ReportContent {
 
     /** One row of a block's table. */
     public record Row(String label, String value) {
+    }
+
+    /**
+     * How a tuning study reached its recommendation, in words and tables.
+     *
+     * @param intro   what was tuned, where, by what
+     * @param steps   each step's title and its candidates' table
+     * @param result  the recommendation, as a sentence
+     * @param caveats one sentence each
+     */
+    public record Tuning(String intro, List<Map.Entry<String, Table>> steps, String result, List<String> caveats) {
+    }
+
+    /** The tuner's reasoning, when the run was a tuning study. */
+    public Optional<Tuning> tuning() {
+        TuningResult t = run.tuning();
+        if (t == null) {
+            return Optional.empty();
+        }
+        List<Map.Entry<String, Table>> steps = new ArrayList<>();
+        for (TuningResult.Step step : t.steps()) {
+            List<List<String>> rows = new ArrayList<>();
+            for (TuningResult.Candidate c : step.candidates()) {
+                boolean tested = !Double.isNaN(c.low());
+                rows.add(List.of(c.name(), Numbers.format(c.mean()),
+                        Double.isNaN(c.ratio()) ? Numbers.ABSENT : String.format(Locale.ROOT, "%.3f", c.ratio()),
+                        tested ? String.format(Locale.ROOT, "%.3f–%.3f", c.low(), c.high()) : Numbers.ABSENT,
+                        c.repetitions() == 0 ? Numbers.ABSENT : Integer.toString(c.repetitions()),
+                        messages.text("tuning.verdict." + c.verdict().name())));
+            }
+            steps.add(Map.entry(messages.text("tuning.step", step.name(), step.base(), step.chosen()), new Table(List.of(
+                    messages.text("tuning.col.candidate"), messages.text("tuning.col.mean", t.metric()),
+                    messages.text("tuning.col.ratio"), messages.text("tuning.col.interval"), messages.text("tuning.col.reps"),
+                    messages.text("tuning.col.verdict")), rows)));
+        }
+        return Optional.of(new Tuning(messages.text("tuning.intro", t.study(), Numbers.count(t.rate()), t.metric()), steps,
+                messages.text("tuning.result", t.recommended()), t.caveats()));
     }
 
     private final RunResult run;

@@ -6,6 +6,7 @@ import io.servebench.results.RunResult;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Writes {@code summary.md} in one {@link ReportLanguage}: run info; the decision (the optimization
@@ -38,6 +39,7 @@ final class SummaryMarkdownWriter extends TextReport {
         content.jsonOmitted().ifPresent(line -> md.append("- ").append(line).append('\n'));
         md.append('\n');
         // The decision first, then how each verdict was reached, then every block in full.
+        content.tuning().ifPresent(t -> tuning(md, m, t));
         decision(md, content);
         comparisons(md, content);
         md.append("## ").append(m.text("overview.heading")).append("\n\n").append(m.text("overview.intro")).append("\n\n");
@@ -51,6 +53,22 @@ final class SummaryMarkdownWriter extends TextReport {
             block(md, content, trial);
         }
         return md.toString();
+    }
+
+    private static void tuning(StringBuilder md, Messages m, ReportContent.Tuning t) {
+        md.append("## ").append(m.text("tuning.heading")).append("\n\n").append(t.intro()).append("\n\n");
+        for (Map.Entry<String, Table> step : t.steps()) {
+            md.append("### ").append(step.getKey()).append("\n\n");
+            if (!step.getValue().rows().isEmpty()) {
+                table(md, step.getValue());
+            }
+        }
+        md.append(t.result()).append("\n\n");
+        if (!t.caveats().isEmpty()) {
+            md.append("**").append(m.text("tuning.caveats")).append("**\n\n");
+            t.caveats().forEach(c -> md.append("- ").append(c).append('\n'));
+            md.append('\n');
+        }
     }
 
     private static void decision(StringBuilder md, ReportContent content) {

@@ -16,9 +16,17 @@ import java.util.Objects;
  * @param quick              whether the run used the quick (shortened) settings
  * @param blocks             result blocks in report order
  * @param servers            the environment of each server start, in start order
+ * @param tuning             how a tuning study reached its recommendation; {@code null} for a run of the trials a study
+ *                           lists
  */
 public record RunResult(String startTime, String servebenchVersion, String commandLine, boolean simulate,
-                        boolean quick, List<BlockResult> blocks, List<ServerEnvironment> servers) {
+                        boolean quick, List<BlockResult> blocks, List<ServerEnvironment> servers, TuningResult tuning) {
+
+    /** A run of the trials its studies list, without a tuner. */
+    public RunResult(String startTime, String servebenchVersion, String commandLine, boolean simulate, boolean quick,
+                     List<BlockResult> blocks, List<ServerEnvironment> servers) {
+        this(startTime, servebenchVersion, commandLine, simulate, quick, blocks, servers, null);
+    }
 
     /** A run whose server environments were not captured. */
     public RunResult(String startTime, String servebenchVersion, String commandLine, boolean simulate, boolean quick,

@@ -15,12 +15,14 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code journal.jsonl}: one line of JSON per finished trial (a {@link BlockResult}), appended and
- * forced to disk before {@link #append} returns, so a crash loses at most the trial in flight. Each
- * server start adds one line {@code {"server": {...}}} with its {@link ServerEnvironment} before its
- * trials.
+ * forced to disk before {@link #append} returns, so a crash loses at most the trial in flight. The first line,
+ * {@code {"run": {...}}}, is the run's {@link RunHeader}; each server start adds one line
+ * {@code {"server": {...}}} with its {@link ServerEnvironment} before its trials.
  *
  * <p>A crash during a write can leave a last line without its newline. {@link #read(Path)} ignores
  * such a line, and {@link #open(Path)} cuts it off before appending, so the file stays one complete
@@ -33,6 +35,9 @@ public final class RunJournal implements Closeable {
 
     /** The key of a server line. */
     static final String SERVER_KEY = "server";
+
+    /** The key of the header line. */
+    static final String RUN_KEY = "run";
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -85,7 +90,17 @@ public final class RunJournal implements Closeable {
 
     /** Appends the environment of a server that just started, forced to disk like a trial. */
     public synchronized void append(ServerEnvironment server) throws IOException {
-        write(MAPPER.writeValueAsString(java.util.Map.of(SERVER_KEY, server)) + "\n");
+        write(MAPPER.writeValueAsString(Map.of(SERVER_KEY, server)) + "\n");
+    }
+
+    /** Appends the run's header, forced to disk like a trial; the first line of a new journal. */
+    public synchronized void append(RunHeader header) throws IOException {
+        write(MAPPER.writeValueAsString(Map.of(RUN_KEY, header)) + "\n");
+    }
+
+    /** Whether the journal holds no line yet. */
+    public synchronized boolean isEmpty() throws IOException {
+        return channel.size() == 0;
     }
 
     private void write(String line) throws IOException {
@@ -110,7 +125,7 @@ public final class RunJournal implements Closeable {
     public static List<BlockResult> read(Path path) throws IOException {
         List<BlockResult> trials = new ArrayList<>();
         for (Line line : completeLines(path)) {
-            if (line.isServer()) {
+            if (line.isServer() || line.isHeader()) {
                 continue;
             }
             try {
@@ -139,9 +154,31 @@ public final class RunJournal implements Closeable {
         return servers;
     }
 
+    /**
+     * The header of a journal; empty when it has none (no journal, or one from before headers were written).
+     *
+     * @throws IOException when the header line does not parse, naming the file
+     */
+    public static Optional<RunHeader> readHeader(Path path) throws IOException {
+        for (Line line : completeLines(path)) {
+            if (line.isHeader()) {
+                try {
+                    return Optional.of(MAPPER.treeToValue(MAPPER.readTree(line.text()).get(RUN_KEY), RunHeader.class));
+                } catch (JsonProcessingException | IllegalArgumentException e) {
+                    throw new IOException(line.where() + " is not a run header: " + e.getMessage(), e);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
     private record Line(Path file, int number, String text) {
         boolean isServer() {
             return text.startsWith("{\"" + SERVER_KEY + "\":");
+        }
+
+        boolean isHeader() {
+            return text.startsWith("{\"" + RUN_KEY + "\":");
         }
 
         String where() {

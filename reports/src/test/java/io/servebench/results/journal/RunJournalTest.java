@@ -87,6 +87,22 @@ class RunJournalTest {
     @Test
     void missingJournalReadsAsEmpty() throws IOException {
         assertThat(RunJournal.read(runDir)).isEmpty();
+        assertThat(RunJournal.readHeader(runDir)).isEmpty();
+    }
+
+    @Test
+    void theHeaderReadsBackAndIsNoTrial() throws IOException {
+        RunHeader header = new RunHeader("2026-12-01T17:00:00Z", List.of("--simulate", "-p", "rate=1,4", "qwen"),
+                List.of("t01 s01-vllm-abc", "t02 s02-sglang-def"));
+        try (RunJournal journal = RunJournal.open(runDir)) {
+            assertThat(journal.isEmpty()).isTrue();
+            journal.append(header);
+            assertThat(journal.isEmpty()).isFalse();
+            journal.append(trial("a", 2.0));
+        }
+        assertThat(RunJournal.readHeader(runDir)).contains(header);
+        assertThat(RunJournal.read(runDir)).extracting(BlockResult::variant).containsExactly("a");
+        assertThat(Files.readAllLines(runDir.resolve(RunJournal.FILE_NAME)).get(0)).startsWith("{\"run\":");
     }
 
     @Test

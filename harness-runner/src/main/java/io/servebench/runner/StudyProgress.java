@@ -1,0 +1,135 @@
+package io.servebench.runner;
+
+import io.servebench.plan.Trial;
+import io.servebench.plan.WorkloadParams;
+import io.servebench.results.BlockResult;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+
+/**
+ * The whole run's progress, next to each trial's own bar: trials done of the total, server starts, time elapsed and an
+ * estimate of the time left, printed as a line whenever a server starts or a trial ends, and (by
+ * {@link Runner}) every half minute in between when the output is not a terminal, so a log shows the run is alive.
+ *
+ * <p>The estimate scales what is left of the plan by what the run has seen so far: each trial's planned seconds of
+ * load (its requests over its rate; a trial without a rate counts its requests as seconds) times the measured ratio of
+ * time taken to planned load, plus the mean time of a server start for each start still to come. A tuner adds the
+ * step it is at through {@link #step(String)}.
+ */
+final class StudyProgress implements RunListener {
+
+    private final PrintWriter out;
+    private final RunOptions options;
+    private final int trials;
+    private final long serverStarts;
+    private final LongSupplier nanoClock;
+    private final long startNs;
+    private final double plannedSeconds;
+
+    private int trialsDone;
+    private int startsDone;
+    private double donePlannedSeconds;
+    private long trialNs;
+    private long startingNs;
+    private long startsNs;
+    private long phaseStartNs = -1;
+    private boolean inStart;
+    private String step = "";
+
+    /**
+     * @param toRun        the trials this run will run, in order (a resumed run leaves out those it had finished)
+     * @param finished     trials finished before (a resumed run's), counted as done
+     * @param serverStarts the starts {@code toRun} needs; negative when not known in advance (a tuner chooses its
+     *                     trials as it goes), and the line then counts without totals or an estimate
+     */
+    StudyProgress(PrintWriter out, RunOptions options, List<Trial> toRun, int finished, long serverStarts,
+                  LongSupplier nanoClock) {
+        this.out = out;
+        this.options = options;
+        this.trials = toRun.size() + finished;
+        this.trialsDone = finished;
+        this.serverStarts = serverStarts;
+        this.nanoClock = nanoClock;
+        this.startNs = nanoClock.getAsLong();
+        this.plannedSeconds = toRun.stream().mapToDouble(this::plannedSeconds).sum();
+    }
+
+    /** The tuner's current step, e.g. {@code option group 3 of 5: max-num-seqs}; shown on every line after. */
+    synchronized void step(String description) {
+        step = description;
+        out.println(line());
+    }
+
+    @Override
+    public synchronized void serverStarting(List<Trial> serverTrials) {
+        inStart = true;
+        phaseStartNs = nanoClock.getAsLong();
+        out.println(line());
+    }
+
+    @Override
+    public synchronized void trialStarting(Trial trial) {
+        long now = nanoClock.getAsLong();
+        if (inStart) {
+            startsDone++;
+            startsNs += now - phaseStartNs;
+            inStart = false;
+        }
+        phaseStartNs = now;
+        startingNs = now;
+    }
+
+    @Override
+    public synchronized void trialFinished(Trial trial, List<BlockResult> blocks) {
+        trialsDone++;
+        donePlannedSeconds += plannedSeconds(trial);
+        trialNs += nanoClock.getAsLong() - startingNs;
+        phaseStartNs = -1;
+        out.println(line());
+    }
+
+    /** The status line, as printed now. */
+    synchronized String line() {
+        boolean planned = serverStarts >= 0;
+        StringBuilder sb = new StringBuilder("Study: ").append(trialsDone).append(planned ? " of " + trials : "")
+                .append(" trials done, ").append(startsDone).append(planned ? " of " + serverStarts : "")
+                .append(" server starts, ").append(format(Duration.ofNanos(nanoClock.getAsLong() - startNs))).append(" elapsed");
+        eta().ifPresent(eta -> sb.append(", about ").append(format(eta)).append(" left"));
+        if (!step.isEmpty()) {
+            sb.append(" · ").append(step);
+        }
+        return sb.toString();
+    }
+
+    /** What is left: empty until a trial and a server start have been timed, as nothing can be scaled before. */
+    Optional<Duration> eta() {
+        if (serverStarts < 0 || donePlannedSeconds <= 0 || startsDone == 0) {
+            return Optional.empty();
+        }
+        double perPlannedSecond = trialNs / 1e9 / donePlannedSeconds;
+        double left = (plannedSeconds - donePlannedSeconds) * perPlannedSecond
+                + (serverStarts - startsDone) * (startsNs / 1e9 / startsDone);
+        return Optional.of(Duration.ofMillis(Math.max(0, Math.round(left * 1000))));
+    }
+
+    private double plannedSeconds(Trial trial) {
+        WorkloadParams sent = options.asSent(trial.workload());
+        double seconds = sent.hasRate() ? sent.requests() / sent.rate() : sent.requests();
+        return seconds * options.repetitions();
+    }
+
+    static String format(Duration d) {
+        long s = d.toSeconds();
+        if (s < 60) {
+            return s + " s";
+        }
+        if (s < 3600) {
+            return String.format("%dm%02ds", s / 60, s % 60);
+        }
+        return String.format("%dh%02dm", s / 3600, s / 60 % 60);
+    }
+}

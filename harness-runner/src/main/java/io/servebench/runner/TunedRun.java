@@ -1,0 +1,152 @@
+package io.servebench.runner;
+
+import io.servebench.engine.ServerOptionsSpec;
+import io.servebench.plan.ResultBlock;
+import io.servebench.plan.Trial;
+import io.servebench.plan.TrialPlan;
+import io.servebench.plan.TrialPlanner;
+import io.servebench.plan.WorkloadParams;
+import io.servebench.results.BlockResult;
+import io.servebench.results.journal.RunJournal;
+import io.servebench.study.ParamSpec;
+import io.servebench.study.StudyDescriptor;
+import io.servebench.study.VariantAnnotations;
+import io.servebench.study.VariantDescriptor;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The tuner's {@link Tuner.Measurer} for a real run: each configuration it asks for is planned as the planner plans a
+ * study's variant, measured once per distinct server configuration and workload (the baseline at the tuning point
+ * serves every step), and run through a {@link ServerSession}, trials of one configuration back to back. Trials get
+ * ids in the order the tuner first asks for them, so a resumed run, which replays the tuner's decisions from the
+ * journal, gives every trial the id it had and finds it measured.
+ */
+final class TunedRun implements Tuner.Measurer {
+
+    private final RunContext context;
+    private final StudyDescriptor study;
+    private final Class<?> studyClass;
+    private final TrialOutcomes outcomes;
+    private final RunJournal journal;
+    private final RunListener listener;
+    private final Map<String, Trial> trialsByKey = new LinkedHashMap<>();
+    private final Map<String, String> serverIds = new LinkedHashMap<>();
+    private final Map<String, ResultBlock> blocksByName = new LinkedHashMap<>();
+    private final List<ResultBlock> blocks = new ArrayList<>();
+    private Tuner.Candidate recommended;
+
+    TunedRun(RunContext context, StudyDescriptor study, Class<?> studyClass, TrialOutcomes outcomes, RunJournal journal,
+             RunListener listener) {
+        this.context = context;
+        this.study = study;
+        this.studyClass = studyClass;
+        this.outcomes = outcomes;
+        this.journal = journal;
+        this.listener = listener;
+    }
+
+    /** Every block the tuner measured, in the order it first asked for them. */
+    TrialPlan plan() {
+        return new TrialPlan(blocks, List.copyOf(trialsByKey.values()));
+    }
+
+    @Override
+    public List<BlockResult> measure(List<Tuner.Candidate> candidates, int repetitions) {
+        List<ResultBlock> asked = candidates.stream().map(this::block).toList();
+        List<Trial> toRun = new ArrayList<>();
+        for (ResultBlock block : asked) {
+            Trial trial = block.trial();
+            if (!toRun.contains(trial) && measuredRepetitions(trial) < repetitions && outcomes.failure(trial.id()).isEmpty()) {
+                toRun.add(trial);
+            }
+        }
+        // one engine start for every trial of a server configuration
+        Map<String, List<Trial>> byServer = new LinkedHashMap<>();
+        toRun.forEach(t -> byServer.computeIfAbsent(t.serverId(), k -> new ArrayList<>()).add(t));
+        ServerSession session = new ServerSession(context, plan(), outcomes, journal, listener);
+        try {
+            for (List<Trial> trials : byServer.values()) {
+                session.run(trials, outcomes.finishedTrials(), repetitions);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the journal in " + context.options().outputDir(), e);
+        }
+        return asked.stream().map(b -> BlockResults.of(List.of(b), outcomes, context.options()).get(0)).toList();
+    }
+
+    @Override
+    public void recommend(Tuner.Candidate candidate) {
+        recommended = candidate;
+        for (int i = 0; i < blocks.size(); i++) {
+            ResultBlock b = blocks.get(i);
+            if (isRecommended(b)) {
+                ResultBlock marked = new ResultBlock(b.benchmark(), b.className(), b.variant(), b.group(), b.baseline(),
+                        b.paramValues(), b.trial(), true);
+                blocks.set(i, marked);
+                blocksByName.replaceAll((k, v) -> v == b ? marked : v);
+            }
+        }
+    }
+
+    /** Whether the block is the recommendation's, at any rate: its blocks asked for later are marked as they are made. */
+    private boolean isRecommended(ResultBlock b) {
+        return recommended != null && b.variant().equals(recommended.variant().name())
+                && b.paramValues().entrySet().containsAll(recommended.paramValues().entrySet());
+    }
+
+    private int measuredRepetitions(Trial trial) {
+        List<MeasuredStep> steps = outcomes.steps(trial.id());
+        return steps.isEmpty() ? 0 : steps.get(0).repetitions().size();
+    }
+
+    /** The candidate's block, planned (and its trial given its id) the first time it is asked for. */
+    private ResultBlock block(Tuner.Candidate candidate) {
+        String name = candidate.name() + " @ " + WorkloadParams.formatRate(candidate.rate());
+        ResultBlock known = blocksByName.get(name);
+        if (known != null) {
+            return known;
+        }
+        VariantDescriptor variant = candidate.variant();
+        List<ParamSpec> params = new ArrayList<>();
+        for (ParamSpec p : study.params()) {
+            if (candidate.paramValues().containsKey(p.name())) {
+                params.add(new ParamSpec(p.name(), p.type(), List.of(candidate.paramValues().get(p.name()))));
+            } else if (!p.isWorkloadParam()) {
+                params.add(p);
+            }
+        }
+        StudyDescriptor one = new StudyDescriptor(study.className(), study.model(), study.description(), study.engineKind(),
+                study.engineFlags(), study.workload(), params, List.of(variant), study.engineSetup());
+        Map<String, List<String>> overrides = new LinkedHashMap<>(context.options().overrides());
+        overrides.put("rate", List.of(WorkloadParams.formatRate(candidate.rate())));
+        TrialPlan planned = new TrialPlanner(overrides, context.options().engineOverrides(), this::serverOptions)
+                .plan(List.of(new TrialPlanner.Selection(one, List.of(variant))));
+        ResultBlock block = planned.blocks().get(0);
+        Trial trial = block.trial();
+        String key = trial.server().key() + "\n" + trial.workload();
+        Trial numbered = trialsByKey.computeIfAbsent(key, k -> {
+            String serverId = serverIds.computeIfAbsent(trial.server().key(), s -> String.format("s%02d", serverIds.size() + 1)
+                    + trial.serverId().substring(trial.serverId().indexOf('-')));
+            return new Trial(String.format("t%02d", trialsByKey.size() + 1) + trial.id().substring(trial.id().indexOf('-')),
+                    serverId, trial.server(), trial.workload());
+        });
+        ResultBlock unmarked = new ResultBlock(block.benchmark(), block.className(), block.variant(), block.group(),
+                block.baseline(), block.paramValues(), numbered, false);
+        ResultBlock placed = isRecommended(unmarked) ? new ResultBlock(block.benchmark(), block.className(), block.variant(),
+                block.group(), block.baseline(), block.paramValues(), numbered, true) : unmarked;
+        blocks.add(placed);
+        blocksByName.put(name, placed);
+        return placed;
+    }
+
+    /** A variant the tuner made (the combination) states the class's {@code @ServerOptions}. */
+    private ServerOptionsSpec serverOptions(StudyDescriptor s, VariantDescriptor variant) {
+        return VariantAnnotations.serverOptions(studyClass, variant.name());
+    }
+}

@@ -1,0 +1,399 @@
+package io.servebench.runner;
+
+import io.servebench.compare.Comparison;
+import io.servebench.plan.WorkloadParams;
+import io.servebench.results.BlockResult;
+import io.servebench.results.Distribution;
+import io.servebench.results.TuningResult;
+import io.servebench.results.TuningResult.Verdict;
+import io.servebench.study.ParamSpec;
+import io.servebench.study.StudyDescriptor;
+import io.servebench.study.TuneSpec;
+import io.servebench.study.Studies;
+import io.servebench.study.VariantDescriptor;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * The reference study's method as code: engine selection, one option group at a time on the winner, the winners
+ * combined and checked against their parts, then baseline against the recommendation across rates. It decides only
+ * from what its {@link Measurer} returns, so tests can script the measurements; {@link TunedRun} measures for real.
+ *
+ * <p>A candidate wins only when it is significantly better than its step's base ({@link Comparison}'s 95% interval
+ * excludes 1), and, of several such, a later-declared one only when it is significantly better than the one declared
+ * before it. A difference that is not significant but larger than the close-call ratio gets one more repetition on
+ * both sides, until it is significant or the repetition budget is spent.
+ */
+final class Tuner {
+
+    /** Measures configurations; each call returns the blocks in the order of the candidates. */
+    interface Measurer {
+        /**
+         * Each candidate with at least {@code repetitions} repetitions: those measured before keep theirs and get only
+         * the missing ones.
+         */
+        List<BlockResult> measure(List<Candidate> candidates, int repetitions);
+
+        /** Marks the recommendation, whose blocks the reports then show as recommended at every rate. */
+        void recommend(Candidate recommended);
+    }
+
+    /**
+     * One configuration at one rate: a variant of the study (as declared, or made by the tuner on another base or as a
+     * combination) at a point of its non-workload parameters.
+     *
+     * @param variant     the variant, flags not yet substituted
+     * @param paramValues the values of the parameters its flags name
+     * @param rate        requests/s
+     */
+    record Candidate(VariantDescriptor variant, Map<String, String> paramValues, double rate) {
+
+        Candidate {
+            paramValues = Map.copyOf(new LinkedHashMap<>(paramValues));
+        }
+
+        /** The configuration's name in the reports: the variant, then its parameter values. */
+        String name() {
+            return paramValues.isEmpty() ? variant.name() : variant.name() + " (" + paramValues.entrySet().stream()
+                    .sorted(Map.Entry.comparingByKey()).map(e -> e.getKey() + "=" + e.getValue())
+                    .collect(Collectors.joining(", ")) + ")";
+        }
+
+        Candidate at(double otherRate) {
+            return new Candidate(variant, paramValues, otherRate);
+        }
+    }
+
+    /** The name of the step and the variant that combines the winning options. */
+    static final String COMBINATION = "combination";
+
+    private final StudyDescriptor study;
+    private final TuneSpec spec;
+    private final double rate;
+    private final Measurer measurer;
+    private final Consumer<String> progress;
+    private final List<String> caveats = new ArrayList<>();
+
+    /**
+     * @param rate     the tuning point's request rate
+     * @param progress told each step as it begins ({@code option group 2 of 4: max-num-seqs})
+     */
+    Tuner(StudyDescriptor study, TuneSpec spec, double rate, Measurer measurer, Consumer<String> progress) {
+        this.study = study;
+        this.spec = spec;
+        this.rate = rate;
+        this.measurer = measurer;
+        this.progress = progress;
+    }
+
+    /** Runs the method and says how it reached its recommendation. */
+    TuningResult tune() {
+        List<String> groups = optionGroups();
+        int stepCount = 1 + groups.size() + 1 + (spec.validationRates().isEmpty() ? 0 : 1);
+        int stepNo = 0;
+        List<TuningResult.Step> steps = new ArrayList<>();
+
+        progress.accept(String.format("step %d of %d: %s", ++stepNo, stepCount, spec.engineGroup()));
+        Candidate baseline = new Candidate(baselineVariant(), Map.of(), rate);
+        List<Candidate> engines = new ArrayList<>(List.of(baseline));
+        study.variants().stream().filter(v -> v.group().equals(spec.engineGroup()) && !v.baseline())
+                .forEach(v -> engines.addAll(points(v)));
+        Decision engine = decide(spec.engineGroup(), baseline, engines.subList(1, engines.size()));
+        steps.add(engine.step());
+        Candidate winner = engine.chosen();
+
+        List<Candidate> parts = new ArrayList<>();
+        for (String group : groups) {
+            progress.accept(String.format("step %d of %d: option group %s", ++stepNo, stepCount, group));
+            List<Candidate> options = new ArrayList<>();
+            List<String> notTried = new ArrayList<>();
+            for (VariantDescriptor v : study.variants().stream().filter(v -> v.group().equals(group)).toList()) {
+                Optional<VariantDescriptor> onWinner = onto(winner.variant(), v);
+                if (onWinner.isPresent()) {
+                    options.addAll(points(onWinner.get()));
+                } else {
+                    notTried.add(v.name());
+                }
+            }
+            if (!notTried.isEmpty()) {
+                caveats.add("Option group " + group + ": " + String.join(", ", notTried) + " not tried, written for "
+                        + study.engineKind() + " while " + Studies.effectiveEngine(study, winner.variant()) + " won.");
+            }
+            Decision d = decide(group, winner, options);
+            List<TuningResult.Candidate> rows = new ArrayList<>(d.step().candidates());
+            notTried.forEach(n -> rows.add(new TuningResult.Candidate(n, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0,
+                    Verdict.NOT_TRIED)));
+            steps.add(new TuningResult.Step(group, d.step().base(), d.step().chosen(), rows));
+            if (d.chosen() != winner) {
+                parts.add(d.chosen());
+            }
+        }
+
+        progress.accept(String.format("step %d of %d: %s", ++stepNo, stepCount, COMBINATION));
+        Candidate recommended = combine(winner, parts, steps);
+        if (!recommended.equals(baseline)) {
+            measurer.recommend(recommended);
+        }
+
+        List<TuningResult.Validation> validation = new ArrayList<>();
+        if (!spec.validationRates().isEmpty()) {
+            progress.accept(String.format("step %d of %d: validation at %s req/s", ++stepNo, stepCount,
+                    spec.validationRates().stream().map(WorkloadParams::formatRate).collect(Collectors.joining(", "))));
+            validation.addAll(validate(baseline, recommended));
+        }
+        if (recommended.equals(baseline)) {
+            caveats.add("Nothing was significantly better than the baseline at " + WorkloadParams.formatRate(rate)
+                    + " req/s: the recommendation is the baseline.");
+        }
+        return new TuningResult(simpleName(study.className()), spec.metric().label(), rate, steps, recommended.name(),
+                validation, caveats);
+    }
+
+    /** The groups tuned after engine selection, in declaration order. */
+    private List<String> optionGroups() {
+        Set<String> groups = new LinkedHashSet<>();
+        study.variants().stream().map(VariantDescriptor::group)
+                .filter(g -> !g.isEmpty() && !g.equals(spec.engineGroup())).forEach(groups::add);
+        return List.copyOf(groups);
+    }
+
+    private VariantDescriptor baselineVariant() {
+        return study.variants().stream().filter(VariantDescriptor::baseline).findFirst().orElseThrow(() ->
+                new IllegalArgumentException(study.className() + " has @Tune but no @Baseline variant; expected one"
+                        + " (the baseline engine with its baseline flags)"));
+    }
+
+    /**
+     * {@code option} laid onto {@code base}: base's engine, base's own flags, then the option's. Empty when the option
+     * is written for another engine than base's.
+     */
+    private Optional<VariantDescriptor> onto(VariantDescriptor base, VariantDescriptor option) {
+        String baseEngine = Studies.effectiveEngine(study, base);
+        if (!Studies.effectiveEngine(study, option).equals(baseEngine)) {
+            return Optional.empty();
+        }
+        List<String> flags = new ArrayList<>(base.flags());
+        flags.addAll(option.flags());
+        return Optional.of(new VariantDescriptor(option.name(), option.group(), flags, base.engine(), false, option.workload()));
+    }
+
+    /** The variant at each point of the non-workload parameters its flags name. */
+    private List<Candidate> points(VariantDescriptor v) {
+        List<Map<String, String>> product = new ArrayList<>(List.of(Map.of()));
+        for (ParamSpec p : Studies.paramsUsedBy(study, v)) {
+            if (p.isWorkloadParam()) {
+                continue;
+            }
+            List<Map<String, String>> next = new ArrayList<>();
+            for (Map<String, String> partial : product) {
+                for (String value : p.values()) {
+                    Map<String, String> extended = new LinkedHashMap<>(partial);
+                    extended.put(p.name(), value);
+                    next.add(extended);
+                }
+            }
+            product = next;
+        }
+        return product.stream().map(values -> new Candidate(v, values, rate)).toList();
+    }
+
+    private record Decision(Candidate chosen, TuningResult.Step step) {
+    }
+
+    /** Every candidate against base; the best significantly better one is chosen, else base stays. */
+    private Decision decide(String name, Candidate base, List<Candidate> candidates) {
+        List<Candidate> all = new ArrayList<>(List.of(base));
+        all.addAll(candidates);
+        // all at once first, so that trials of one server configuration share its start
+        measurer.measure(all, 1);
+        List<Outcome> outcomes = new ArrayList<>();
+        for (int i = 0; i < candidates.size(); i++) {
+            outcomes.add(compare(base, candidates.get(i)));
+        }
+        // Of those better than the base, a later one replaces the one chosen so far only when it is significantly better
+        // than it: noise between two good options does not pick one, and the one declared first (the simpler, as a
+        // study lists them) stays.
+        Outcome best = null;
+        for (Outcome o : outcomes) {
+            if (o.better() && (best == null || compare(best.candidate(), o.candidate()).better())) {
+                best = o;
+            }
+        }
+        List<TuningResult.Candidate> rows = new ArrayList<>();
+        BlockResult latestBase = measurer.measure(List.of(base), 1).get(0);
+        rows.add(new TuningResult.Candidate(base.name(), mean(latestBase), Double.NaN, Double.NaN, Double.NaN,
+                latestBase.repetitions().size(), Verdict.BASE));
+        for (Outcome o : outcomes) {
+            rows.add(o.row(o == best ? Verdict.CHOSEN : o.better() ? Verdict.BETTER_NOT_BEST : o.verdict()));
+        }
+        return new Decision(best == null ? base : best.candidate(), new TuningResult.Step(name, base.name(),
+                best == null ? base.name() : best.candidate().name(), rows));
+    }
+
+    private record Outcome(Candidate candidate, Comparison comparison, int repetitions, String failure) {
+        boolean better() {
+            return comparison != null && comparison.significant() && !comparison.slower();
+        }
+
+        Verdict verdict() {
+            if (comparison == null) {
+                return Verdict.FAILED;
+            }
+            return !comparison.significant() ? Verdict.NO_DIFFERENCE : comparison.slower() ? Verdict.WORSE : Verdict.CHOSEN;
+        }
+
+        TuningResult.Candidate row(Verdict verdict) {
+            if (comparison == null) {
+                return new TuningResult.Candidate(candidate.name(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0,
+                        verdict);
+            }
+            double low = comparison.estimate() == null ? Double.NaN : comparison.estimate().low();
+            double high = comparison.estimate() == null ? Double.NaN : comparison.estimate().high();
+            return new TuningResult.Candidate(candidate.name(), comparison.variantMean(),
+                    comparison.variantMean() / comparison.baselineMean(), low, high, repetitions, verdict);
+        }
+    }
+
+    /** One comparison, with more repetitions on both sides while it is too close to call and the budget allows. */
+    private Outcome compare(Candidate base, Candidate candidate) {
+        for (int r = 1; ; r++) {
+            List<BlockResult> blocks = measurer.measure(List.of(base, candidate), r);
+            BlockResult a = blocks.get(0);
+            BlockResult b = blocks.get(1);
+            if (!Comparison.comparable(a) || !Comparison.comparable(b)) {
+                BlockResult failed = Comparison.comparable(a) ? b : a;
+                return new Outcome(candidate, null, r, failed.failure() == null ? "no " + spec.metric().label() : failed.failure());
+            }
+            Comparison c = Comparison.of(a, b, spec.metric());
+            int repetitions = Math.min(a.repetitions().size(), b.repetitions().size());
+            boolean closeCall = !c.significant() && c.ratio() >= spec.closeCall();
+            if (!closeCall || r >= spec.maxRepetitions()) {
+                if (closeCall) {
+                    caveats.add(candidate.name() + " against " + base.name() + ": " + String.format("%.2fx", c.ratio())
+                            + (c.slower() ? " slower" : " faster") + " but not significant after " + repetitions
+                            + " repetitions (the budget); more repetitions might decide it.");
+                }
+                return new Outcome(candidate, c, repetitions, null);
+            }
+        }
+    }
+
+    /**
+     * The winning options together on the winner: measured against the winner, and against each part alone; a
+     * combination that loses to a part significantly is reported and that part recommended instead.
+     */
+    private Candidate combine(Candidate winner, List<Candidate> parts, List<TuningResult.Step> steps) {
+        if (parts.size() <= 1) {
+            Candidate only = parts.isEmpty() ? winner : parts.get(0);
+            steps.add(new TuningResult.Step(COMBINATION, winner.name(), only.name(), List.of()));
+            return only;
+        }
+        List<String> flags = new ArrayList<>(winner.variant().flags());
+        Map<String, String> values = new LinkedHashMap<>();
+        for (Candidate part : parts) {
+            // the part's own flags: those after the winner's, which onto() put first
+            flags.addAll(part.variant().flags().subList(winner.variant().flags().size(), part.variant().flags().size()));
+            values.putAll(part.paramValues());
+        }
+        Candidate combination = new Candidate(new VariantDescriptor(COMBINATION, COMBINATION, flags, winner.variant().engine(),
+                false, winner.variant().workload()), values, rate);
+        List<Candidate> all = new ArrayList<>(List.of(winner, combination));
+        all.addAll(parts);
+        measurer.measure(all, 1);
+        Outcome whole = compare(winner, combination);
+        Candidate recommended = whole.better() ? combination : null;
+        double bestMean = whole.better() ? whole.comparison().variantMean() : Double.POSITIVE_INFINITY;
+        List<Outcome> alone = new ArrayList<>();
+        for (Candidate part : parts) {
+            alone.add(compare(winner, part));
+            Outcome partVsWhole = compare(combination, part);
+            boolean beatsWhole = !whole.better() || partVsWhole.better();
+            if (beatsWhole && partVsWhole.comparison() != null && partVsWhole.comparison().variantMean() < bestMean) {
+                recommended = part;
+                bestMean = partVsWhole.comparison().variantMean();
+            }
+        }
+        if (recommended == null) {
+            recommended = winner;
+        }
+        if (recommended != combination) {
+            caveats.add("The combination of " + parts.stream().map(Candidate::name).collect(Collectors.joining(", "))
+                    + (whole.better() ? " is significantly slower than " + recommended.name() + " alone"
+                    : " is not significantly better than " + winner.name())
+                    + ": gains do not add up here, so " + recommended.name() + " is recommended.");
+        }
+        BlockResult winnerBlock = measurer.measure(List.of(winner), 1).get(0);
+        List<TuningResult.Candidate> rows = new ArrayList<>(List.of(new TuningResult.Candidate(winner.name(),
+                mean(winnerBlock), Double.NaN, Double.NaN, Double.NaN, winnerBlock.repetitions().size(), Verdict.BASE)));
+        rows.add(whole.row(recommended == combination ? Verdict.CHOSEN : demoted(whole)));
+        for (Outcome o : alone) {
+            rows.add(o.row(o.candidate() == recommended ? Verdict.CHOSEN : demoted(o)));
+        }
+        steps.add(new TuningResult.Step(COMBINATION, winner.name(), recommended.name(), rows));
+        return recommended;
+    }
+
+    /** The verdict of a candidate that was not chosen: better than the base, but not the recommendation. */
+    private static Verdict demoted(Outcome o) {
+        return o.better() ? Verdict.BETTER_NOT_BEST : o.verdict();
+    }
+
+    /** Baseline and recommendation at each validation rate; the rows, and caveats for where the gain does not hold. */
+    private List<TuningResult.Validation> validate(Candidate baseline, Candidate recommended) {
+        List<TuningResult.Validation> rows = new ArrayList<>();
+        if (recommended.equals(baseline)) {
+            return rows;
+        }
+        List<Candidate> all = new ArrayList<>();
+        for (double r : spec.validationRates()) {
+            all.add(baseline.at(r));
+            all.add(recommended.at(r));
+        }
+        measurer.measure(all, 1);
+        for (double r : spec.validationRates()) {
+            Outcome o = compare(baseline.at(r), recommended.at(r));
+            if (o.comparison() == null) {
+                caveats.add("At " + WorkloadParams.formatRate(r) + " req/s the validation failed: " + o.failure());
+                continue;
+            }
+            Comparison c = o.comparison();
+            rows.add(new TuningResult.Validation(r, c.baselineMean(), c.variantMean(), c.baselineMean() / c.variantMean(),
+                    c.significant()));
+            if (!o.better()) {
+                caveats.add("At " + WorkloadParams.formatRate(r) + " req/s the recommendation is "
+                        + (c.significant() ? "significantly slower than" : "not significantly faster than") + " the baseline.");
+            }
+        }
+        if (rows.size() >= 2) {
+            TuningResult.Validation low = rows.get(0);
+            TuningResult.Validation high = rows.get(rows.size() - 1);
+            boolean shrinking = true;
+            for (int i = 1; i < rows.size(); i++) {
+                shrinking &= rows.get(i).speedup() <= rows.get(i - 1).speedup();
+            }
+            if (shrinking && high.speedup() < low.speedup()) {
+                caveats.add(String.format("The gain shrinks with load: %.2fx at %s req/s, %.2fx at %s req/s.", low.speedup(),
+                        WorkloadParams.formatRate(low.rate()), high.speedup(), WorkloadParams.formatRate(high.rate())));
+            }
+        }
+        return rows;
+    }
+
+    /** The block's score: the mean over its repetitions of the metric's mean. */
+    private double mean(BlockResult block) {
+        return block.repetitions().stream().map(r -> r.distribution(spec.metric())).flatMap(Optional::stream)
+                .mapToDouble(Distribution::mean).average().orElse(Double.NaN);
+    }
+
+    private static String simpleName(String className) {
+        return className.substring(className.lastIndexOf('.') + 1);
+    }
+}

@@ -1,0 +1,155 @@
+package io.servebench.runner;
+
+import io.servebench.cli.Main;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.journal.RunJournal;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A harness killed with SIGKILL, which runs no code of its own on the way out: its engines must go with it (their
+ * supervisors see the pipe close), and {@code --resume} must finish the run as if it had never stopped.
+ */
+class ResumeAfterSigkillTest {
+
+    /**
+     * Six trials on two server configurations: SimStudy's baseline and mtp2 at three rates, a few requests each, with
+     * short replies so that each trial takes about as long as its schedule.
+     */
+    private static List<String> study(Path dataset) {
+        return List.of("SimStudy", "--simulate=process", "-p", "rate=4,8,16", "-p", "requests=8", "-p", "warmup=0",
+                "-p", "dataset=sharegpt:" + dataset, "--settle", "0", "--seed", "7");
+    }
+
+    private static Path shortConversations(Path dir) throws IOException {
+        StringBuilder json = new StringBuilder("[");
+        for (int i = 0; i < 16; i++) {
+            json.append(i == 0 ? "" : ",").append("{\"conversations\": [{\"from\": \"human\", \"value\": \"")
+                    .append("Question ").append(i).append(": what is the tallest mountain on each continent, briefly?")
+                    .append("\"}, {\"from\": \"gpt\", \"value\": \"Everest, Aconcagua, Denali, Kilimanjaro, Elbrus, Vinson and")
+                    .append(" Puncak Jaya, in that order.\"}]}");
+        }
+        Path file = dir.resolve("short.json");
+        Files.writeString(file, json.append("]").toString());
+        return file;
+    }
+
+    @Test
+    void aRunKilledAfterItsThirdTrialLeavesNoEngineAndResumesToTheSameResults(@TempDir Path tmp) throws Exception {
+        List<String> study = study(shortConversations(tmp));
+        Path killed = tmp.resolve("killed");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> argv = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+                Main.class.getName()));
+        argv.addAll(study);
+        argv.addAll(List.of("-o", killed.toString()));
+        Files.createDirectories(killed);
+        Process harness = new ProcessBuilder(argv).redirectErrorStream(true)
+                .redirectOutput(tmp.resolve("harness.out").toFile()).start();
+        List<ProcessHandle> engines;
+        try {
+            awaitTrials(killed, 3, harness, tmp.resolve("harness.out"));
+            // a random moment after the third trial: between trials, in the fourth, or while a server starts
+            Thread.sleep(ThreadLocalRandom.current().nextLong(0, 1500));
+            engines = harness.toHandle().descendants().toList();
+            assertThat(engines).as("the harness's supervisors and engines").isNotEmpty();
+            harness.toHandle().destroyForcibly();
+            assertThat(harness.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            harness.destroyForcibly();
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (engines.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(engines.stream().filter(ProcessHandle::isAlive).map(p -> p.pid() + " " + p.info().commandLine().orElse("")))
+                .as("processes alive 5 s after the harness was SIGKILLed").isEmpty();
+        int finishedBefore = RunJournal.read(killed).size();
+        assertThat(finishedBefore).isBetween(3, 5);
+
+        StringWriter out = new StringWriter();
+        int code = Main.execute(new String[] {"--resume", killed.toString()}, new PrintWriter(out, true),
+                new PrintWriter(out, true));
+        assertThat(code).as(out.toString()).isZero();
+        assertThat(out.toString()).contains("Resuming: " + finishedBefore + " of 6 trials finished before");
+
+        Path whole = tmp.resolve("whole");
+        StringWriter wholeOut = new StringWriter();
+        String[] wholeArgs = Stream.concat(study.stream(), Stream.of("-o", whole.toString()))
+                .toArray(String[]::new);
+        assertThat(Main.execute(wholeArgs, new PrintWriter(wholeOut, true), new PrintWriter(wholeOut, true)))
+                .as(wholeOut.toString()).isZero();
+
+        assertThat(requestCounts(killed)).hasSize(6).isEqualTo(requestCounts(whole));
+        String summary = Files.readString(killed.resolve("summary.md"));
+        assertThat(summary).contains("SimStudy.baseline").contains("SimStudy.mtp2");
+        assertThat(summary).doesNotContain("not run: the run stopped before this trial");
+    }
+
+    @Test
+    void resumeRefusesOtherOptionsAndAFolderWithoutARun(@TempDir Path tmp) {
+        StringWriter out = new StringWriter();
+        assertThat(Main.execute(new String[] {"--resume", tmp.toString(), "--quick"}, new PrintWriter(out, true),
+                new PrintWriter(out, true))).isEqualTo(2);
+        assertThat(out.toString()).contains("takes no other option");
+        StringWriter out2 = new StringWriter();
+        assertThat(Main.execute(new String[] {"--resume", tmp.toString()}, new PrintWriter(out2, true),
+                new PrintWriter(out2, true))).isEqualTo(2);
+        assertThat(out2.toString()).contains("no journal.jsonl with a run header there");
+    }
+
+    @Test
+    void aNewRunIntoAFolderThatHoldsOneIsRefused(@TempDir Path tmp) throws IOException {
+        Files.writeString(tmp.resolve(RunJournal.FILE_NAME), "{\"run\":{}}\n");
+        StringWriter out = new StringWriter();
+        assertThat(Main.execute(new String[] {"SimStudy.baseline", "--simulate", "-o", tmp.toString()},
+                new PrintWriter(out, true), new PrintWriter(out, true))).isEqualTo(2);
+        assertThat(out.toString()).contains("already holds a run").contains("--resume " + tmp);
+    }
+
+    /** Successful requests of every block, by benchmark and rate. */
+    private static Map<String, List<Long>> requestCounts(Path dir) throws IOException {
+        return RunJournal.read(dir).stream().collect(Collectors.toMap(
+                b -> b.benchmark() + "@" + b.params().get("rate"),
+                b -> b.repetitions().stream().map(ResumeAfterSigkillTest::successful).toList(),
+                (a, b) -> {
+                    throw new AssertionError("a block journalled twice");
+                }, TreeMap::new));
+    }
+
+    private static long successful(RepetitionResult r) {
+        return Math.round(r.scalars().get("successful_requests"));
+    }
+
+    private static void awaitTrials(Path dir, int trials, Process harness, Path output) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (RunJournal.read(dir).size() >= trials) {
+                return;
+            }
+            if (!harness.isAlive()) {
+                throw new AssertionError("the harness ended before its trial " + trials + ": " + Files.readString(output));
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("no " + trials + " trials within 2 min: " + Files.readString(output));
+    }
+
+}

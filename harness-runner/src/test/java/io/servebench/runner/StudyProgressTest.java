@@ -1,0 +1,65 @@
+package io.servebench.runner;
+
+import io.servebench.engine.EngineKinds;
+import io.servebench.engine.ServerConfig;
+import io.servebench.plan.Trial;
+import io.servebench.plan.WorkloadParams;
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The study line as a log (no terminal) shows it, on a clock the test moves. */
+class StudyProgressTest {
+
+    private static Trial trial(int i, double rate, int requests) {
+        return new Trial("t0" + i, "s01", new ServerConfig(EngineKinds.SIM, "m", List.of()),
+                new WorkloadParams("synthetic-sharegpt", "constant", rate, 0, requests, 0));
+    }
+
+    @Test
+    void linesCountTrialsAndStartsAndEstimateWhatIsLeftFromTheTrialsSoFar() {
+        AtomicLong now = new AtomicLong();
+        StringWriter text = new StringWriter();
+        RunOptions options = RunOptions.builder().outputDir(Path.of("unused")).build();
+        // 100 s, 50 s and 200 s of planned load; the last trial runs on a second server
+        List<Trial> trials = List.of(trial(1, 1, 100), trial(2, 2, 100), trial(3, 1, 200));
+        StudyProgress progress = new StudyProgress(new PrintWriter(text, true), options, trials, 0, 2, now::get);
+
+        progress.serverStarting(trials.subList(0, 2));
+        now.addAndGet(TimeUnit.SECONDS.toNanos(20));          // the start takes 20 s
+        progress.trialStarting(trials.get(0));
+        now.addAndGet(TimeUnit.SECONDS.toNanos(110));         // 100 s of load take 110 s
+        progress.trialFinished(trials.get(0), List.of());
+        // left: (50 + 200) s of load at 1.1 s per planned second, and one start of 20 s
+        assertThat(progress.line()).isEqualTo("Study: 1 of 3 trials done, 1 of 2 server starts, 2m10s elapsed, about 4m55s left");
+
+        progress.step("option group 2 of 4: max-num-seqs");
+        assertThat(text.toString().lines().toList()).containsExactly(
+                "Study: 0 of 3 trials done, 0 of 2 server starts, 0 s elapsed",
+                "Study: 1 of 3 trials done, 1 of 2 server starts, 2m10s elapsed, about 4m55s left",
+                "Study: 1 of 3 trials done, 1 of 2 server starts, 2m10s elapsed, about 4m55s left · option group 2 of 4: max-num-seqs");
+    }
+
+    @Test
+    void aResumedRunCountsTheTrialsItHadFinished() {
+        RunOptions options = RunOptions.builder().outputDir(Path.of("unused")).build();
+        StudyProgress progress = new StudyProgress(new PrintWriter(new StringWriter()), options,
+                List.of(trial(4, 1, 10)), 3, 1, () -> 0);
+        assertThat(progress.line()).startsWith("Study: 3 of 4 trials done, 0 of 1 server starts");
+        assertThat(progress.eta()).isEmpty();
+    }
+
+    @Test
+    void durationsReadAsPeopleWriteThem() {
+        assertThat(StudyProgress.format(java.time.Duration.ofSeconds(59))).isEqualTo("59 s");
+        assertThat(StudyProgress.format(java.time.Duration.ofSeconds(61))).isEqualTo("1m01s");
+        assertThat(StudyProgress.format(java.time.Duration.ofMinutes(125))).isEqualTo("2h05m");
+    }
+}

@@ -1,0 +1,217 @@
+package io.servebench.runner;
+
+import io.servebench.engine.EngineSetup;
+import io.servebench.results.BlockResult;
+import io.servebench.results.Distribution;
+import io.servebench.results.HistogramBucket;
+import io.servebench.results.Metric;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.TuningResult;
+import io.servebench.results.TuningResult.Verdict;
+import io.servebench.study.ParamSpec;
+import io.servebench.study.StudyDescriptor;
+import io.servebench.study.TuneSpec;
+import io.servebench.study.VariantDescriptor;
+import io.servebench.study.WorkloadOptions;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The tuner's choices on scripted measurements: each configuration's per-request latencies are drawn from a normal
+ * distribution of a stated mean and spread, a fresh seed per repetition, so the tests state what is true and the tuner
+ * has to find it through the noise.
+ */
+class TunerTest {
+
+    private static final double RATE = 8;
+
+    /** A scripted engine: true mean latency and per-request spread, by candidate name; repetitions counted. */
+    private static final class Script implements Tuner.Measurer {
+        final Map<String, double[]> truth = new HashMap<>();
+        final Map<String, Integer> repetitions = new TreeMap<>();
+        Tuner.Candidate recommended;
+
+        Script set(String name, double mean, double stdev) {
+            truth.put(name, new double[] {mean, stdev});
+            return this;
+        }
+
+        @Override
+        public List<BlockResult> measure(List<Tuner.Candidate> candidates, int wanted) {
+            List<BlockResult> blocks = new ArrayList<>();
+            for (Tuner.Candidate c : candidates) {
+                String key = c.name() + "@" + c.rate();
+                int have = Math.max(repetitions.getOrDefault(key, 0), wanted);
+                repetitions.put(key, have);
+                double[] t = truth.get(c.name());
+                if (t == null) {
+                    throw new AssertionError("no script for " + c.name());
+                }
+                // slower at higher rates, the gain of anything but the baseline shrinking with load
+                double scale = c.variant().baseline() ? c.rate() / RATE : Math.pow(c.rate() / RATE, 1.1);
+                List<RepetitionResult> reps = new ArrayList<>();
+                for (int r = 1; r <= have; r++) {
+                    reps.add(repetition(t[0] * scale, t[1] * scale, r, (c.name() + r + c.rate()).hashCode()));
+                }
+                blocks.add(new BlockResult("S." + c.variant().name(), "S", c.variant().name(), c.variant().group(),
+                        c.variant().baseline(), Map.of("rate", Double.toString(c.rate())), key, "s", reps, null));
+            }
+            return blocks;
+        }
+
+        @Override
+        public void recommend(Tuner.Candidate candidate) {
+            recommended = candidate;
+        }
+
+        int repetitionsOf(String name) {
+            return repetitions.getOrDefault(name + "@" + RATE, 0);
+        }
+    }
+
+    /** Run-to-run noise: repetition r's mean is off the true mean by this share, the same for every configuration. */
+    private static final double[] RUN_NOISE = {0, 0.03, -0.03, 0.01, -0.01};
+
+    /**
+     * 300 per-request latencies whose mean and spread are exactly the repetition's (true mean times its run noise, and
+     * the stated spread): the scripted truth is what the tuner sees, and only the statistics decide.
+     */
+    private static RepetitionResult repetition(double mean, double stdev, int r, long seed) {
+        Random random = new Random(seed);
+        double[] z = new double[300];
+        for (int i = 0; i < z.length; i++) {
+            z[i] = random.nextGaussian();
+        }
+        double zm = Arrays.stream(z).average().orElseThrow();
+        double zs = Math.sqrt(Arrays.stream(z).map(x -> (x - zm) * (x - zm)).sum() / (z.length - 1));
+        double target = mean * (1 + RUN_NOISE[(r - 1) % RUN_NOISE.length]);
+        double[] samples = Arrays.stream(z).map(x -> target + stdev * (x - zm) / zs).sorted().toArray();
+        double m = Arrays.stream(samples).average().orElseThrow();
+        double sd = Math.sqrt(Arrays.stream(samples).map(x -> (x - m) * (x - m)).sum() / (samples.length - 1));
+        List<HistogramBucket> buckets = Arrays.stream(samples).mapToObj(x -> new HistogramBucket(x, 1)).toList();
+        Distribution d = new Distribution("s", samples.length, m, sd, samples[0], q(samples, 0.5), q(samples, 0.9),
+                q(samples, 0.95), q(samples, 0.99), q(samples, 0.999), samples[samples.length - 1], buckets);
+        return new RepetitionResult(Map.of(Metric.SUCCESSFUL_REQUESTS.id(), (double) samples.length),
+                Map.of(Metric.E2E_LATENCY.id(), d), samples.length, 0, Map.of(), Map.of());
+    }
+
+    private static double q(double[] sorted, double p) {
+        return sorted[(int) Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+    }
+
+    private static VariantDescriptor variant(String name, String group, boolean baseline, String engine, String... flags) {
+        return new VariantDescriptor(name, group, List.of(flags), engine, baseline, WorkloadOptions.UNSET);
+    }
+
+    private static StudyDescriptor study(List<ParamSpec> params, VariantDescriptor... variants) {
+        return new StudyDescriptor("S", "m", "", "vllm", List.of(), WorkloadOptions.UNSET, params, List.of(variants),
+                EngineSetup.NONE);
+    }
+
+    private static TuningResult tune(StudyDescriptor study, Script script, double... validationRates) {
+        TuneSpec spec = new TuneSpec("engine-selection", Metric.E2E_LATENCY,
+                Arrays.stream(validationRates).boxed().toList(), 3, 1.02);
+        return new Tuner(study, spec, RATE, script, step -> { }).tune();
+    }
+
+    private static TuningResult.Step step(TuningResult result, String name) {
+        return result.steps().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    private static Verdict verdict(TuningResult.Step step, String candidate) {
+        return step.candidates().stream().filter(c -> c.name().equals(candidate)).findFirst().orElseThrow().verdict();
+    }
+
+    @Test
+    void aRealDifferenceIsChosenAndANoisyNonDifferenceIsNot() {
+        StudyDescriptor study = study(List.of(),
+                variant("vllm", "engine-selection", true, ""),
+                variant("sglang", "engine-selection", false, "sglang"),
+                variant("prefixCaching", "prefix-caching", false, "", "--enable-prefix-caching"),
+                variant("mtp", "speculative-decoding", false, "", "--speculative-config={}"),
+                variant("mtpFast", "speculative-decoding", false, "", "--speculative-config={}", "--fast"));
+        Script script = new Script().set("vllm", 2.6, 1.5).set("sglang", 8.1, 4.0)
+                .set("prefixCaching", 2.63, 1.5)    // 1% slower, well inside the per-request noise
+                .set("mtp", 2.2, 1.3)               // 15% faster
+                .set("mtpFast", 2.17, 1.3);         // faster than the baseline too, but only 1.4% faster than mtp
+        TuningResult result = tune(study, script);
+
+        assertThat(step(result, "engine-selection").chosen()).isEqualTo("vllm");
+        assertThat(verdict(step(result, "engine-selection"), "sglang")).isEqualTo(Verdict.WORSE);
+        assertThat(step(result, "prefix-caching").chosen()).isEqualTo("vllm");
+        assertThat(verdict(step(result, "prefix-caching"), "prefixCaching")).isEqualTo(Verdict.NO_DIFFERENCE);
+        assertThat(step(result, "speculative-decoding").chosen()).isEqualTo("mtp");
+        assertThat(verdict(step(result, "speculative-decoding"), "mtpFast")).isEqualTo(Verdict.BETTER_NOT_BEST);
+        assertThat(result.recommended()).isEqualTo("mtp");
+        assertThat(script.recommended.name()).isEqualTo("mtp");
+        // clear cases need no second repetition
+        assertThat(script.repetitionsOf("sglang")).isEqualTo(1);
+        assertThat(script.repetitionsOf("mtp")).isEqualTo(1);
+    }
+
+    @Test
+    void aCloseCallGetsRepetitionsUpToTheBudgetAndOnlyItDoes() {
+        StudyDescriptor study = study(List.of(),
+                variant("vllm", "engine-selection", true, ""),
+                variant("close", "group-a", false, "", "--a"),
+                variant("clear", "group-b", false, "", "--b"));
+        // 3% apart with a wide per-request spread and 3% run-to-run noise: not significant on one run of 300 requests,
+        // nor on three runs each
+        Script script = new Script().set("vllm", 2.0, 2.0).set("close", 1.94, 2.0).set("clear", 1.0, 0.3);
+        TuningResult result = tune(study, script);
+
+        assertThat(script.repetitionsOf("close")).isEqualTo(3);
+        assertThat(script.repetitionsOf("clear")).isEqualTo(1);
+        assertThat(script.repetitionsOf("vllm")).isEqualTo(3);
+        assertThat(step(result, "group-a").candidates().get(1).repetitions()).isEqualTo(3);
+        assertThat(result.caveats()).anySatisfy(c -> assertThat(c).contains("close against vllm").contains("3 repetitions"));
+    }
+
+    @Test
+    void aCombinationThatLosesToOneOfItsPartsIsReportedAndThePartRecommended() {
+        StudyDescriptor study = study(List.of(new ParamSpec("seqs", "int", List.of("128", "256"))),
+                variant("vllm", "engine-selection", true, ""),
+                variant("mtp", "speculative-decoding", false, "", "--speculative-config={}"),
+                variant("maxNumSeqs", "max-num-seqs", false, "", "--max-num-seqs=${seqs}"));
+        Script script = new Script().set("vllm", 3.0, 0.5).set("mtp", 2.0, 0.4)
+                .set("maxNumSeqs (seqs=128)", 3.0, 0.5).set("maxNumSeqs (seqs=256)", 2.7, 0.5)
+                .set("combination (seqs=256)", 2.5, 0.5);   // better than the baseline, worse than mtp alone
+        TuningResult result = tune(study, script, 1, 4, 8, 16);
+
+        assertThat(step(result, "max-num-seqs").chosen()).isEqualTo("maxNumSeqs (seqs=256)");
+        TuningResult.Step combination = step(result, "combination");
+        assertThat(combination.chosen()).isEqualTo("mtp");
+        assertThat(result.recommended()).isEqualTo("mtp");
+        assertThat(result.caveats()).anySatisfy(c -> assertThat(c).contains("combination").contains("mtp alone"));
+        // validated at every rate, faster at each, the gain shrinking as the script makes it
+        assertThat(result.validation()).extracting(TuningResult.Validation::rate).containsExactly(1.0, 4.0, 8.0, 16.0);
+        assertThat(result.validation()).allSatisfy(v -> assertThat(v.significant()).isTrue());
+        assertThat(result.caveats()).anySatisfy(c -> assertThat(c).startsWith("The gain shrinks with load"));
+    }
+
+    @Test
+    void whenAnotherEngineWinsTheOptionsWrittenForTheStudysEngineAreNotTried() {
+        StudyDescriptor study = study(List.of(),
+                variant("vllm", "engine-selection", true, ""),
+                variant("sglang", "engine-selection", false, "sglang"),
+                variant("prefixCaching", "prefix-caching", false, "", "--enable-prefix-caching"),
+                variant("radixOff", "prefix-caching", false, "sglang", "--disable-radix-cache"));
+        Script script = new Script().set("vllm", 4.0, 1.0).set("sglang", 2.0, 0.5).set("radixOff", 2.6, 0.6);
+        TuningResult result = tune(study, script);
+
+        assertThat(step(result, "engine-selection").chosen()).isEqualTo("sglang");
+        assertThat(verdict(step(result, "prefix-caching"), "prefixCaching")).isEqualTo(Verdict.NOT_TRIED);
+        assertThat(verdict(step(result, "prefix-caching"), "radixOff")).isEqualTo(Verdict.WORSE);
+        assertThat(result.recommended()).isEqualTo("sglang");
+        assertThat(result.caveats()).anySatisfy(c -> assertThat(c).contains("prefixCaching not tried"));
+    }
+}
