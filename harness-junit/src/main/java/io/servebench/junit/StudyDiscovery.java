@@ -1,6 +1,7 @@
 package io.servebench.junit;
 
 import io.servebench.annotations.ServingBenchmark;
+import io.servebench.annotations.Tune;
 import io.servebench.annotations.Variant;
 import io.servebench.engine.Engines;
 import io.servebench.plan.ResultBlock;
@@ -144,6 +145,10 @@ final class StudyDiscovery {
             return new StudyTestDescriptor(studyId, study, variants, e.getMessage());
         }
         StudyTestDescriptor descriptor = new StudyTestDescriptor(studyId, study, variants, null);
+        if (study.isAnnotationPresent(Tune.class)) {
+            // a tuner chooses its trials as it runs: the study is one test, its reasoning in its reports
+            return descriptor;
+        }
         Map<String, ServerTestDescriptor> servers = new LinkedHashMap<>();
         for (Trial trial : plan.trials()) {
             ServerTestDescriptor server = servers.computeIfAbsent(trial.serverId(), id -> {
