@@ -35,8 +35,9 @@ public @interface Tune {
     String engineGroup() default "engine-selection";
 
     /**
-     * The primary metric, compared on its mean per request: {@code e2e_latency} (default), {@code ttft}, {@code tpot}
-     * or {@code itl}; lower is better.
+     * The primary metric, lower is better: {@code e2e_latency} (default), {@code ttft}, {@code tpot} or {@code itl}, each
+     * compared on its mean per request, or with a percentile after a dot: {@code ttft.p99}, {@code e2e_latency.p90}
+     * ({@code p50}, {@code p90}, {@code p95}, {@code p99}, {@code p99.9}).
      */
     String metric() default "e2e_latency";
 

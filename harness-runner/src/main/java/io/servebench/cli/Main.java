@@ -133,6 +133,9 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--lang", paramLabel = "TAG", description = "Language of summary.md and report.html: en or zh-CN (default: ${DEFAULT-VALUE}).")
     String lang = "en";
 
+    @Option(names = "--capacity", arity = "0..1", paramLabel = "SHARE", fallbackValue = "slo", description = "Instead of the planned trials, find each selected variant's capacity under its SLOs (--slo or @Slo): the highest request rate at which SHARE of the requests (default: the variant's @Slo(minAttainment), else 0.99) meet them, by doubling or halving from its declared rate and then bisecting to within 10%%.")
+    String capacity;
+
     @Option(names = "--resume", paramLabel = "DIR", description = "Continue the run in DIR (after a crash, Ctrl-C or SIGKILL) with the options it was started with, read from its journal.jsonl: finished trials are kept, the one in flight and the rest run, and the reports cover them all. Takes no other option.")
     Path resume;
 
@@ -181,6 +184,9 @@ public final class Main implements Callable<Integer> {
                         seconds("--request-timeout", requestTimeoutSeconds)))
                 .language(ReportLanguage.of(lang)).slo(slo == null ? SloSpec.NONE : SloSpec.parse(slo)).outputDir(output)
                 .resume(resuming);
+        if (capacity != null) {
+            run.capacity("slo".equals(capacity) ? Double.NaN : share(capacity));
+        }
         includes.forEach(run::include);
         jmhPrimary.forEach(run::jmhPrimary);
         parseOverrides(params).forEach((name, values) -> run.param(name, values.toArray(String[]::new)));
@@ -262,6 +268,14 @@ public final class Main implements Callable<Integer> {
             }
         }
         return overrides;
+    }
+
+    private static double share(String text) {
+        try {
+            return Double.parseDouble(text.strip());
+        } catch (NumberFormatException e) {
+            throw new UsageException("--capacity=" + text + ": expected a share of requests such as 0.99");
+        }
     }
 
     private static Duration seconds(String option, double seconds) {

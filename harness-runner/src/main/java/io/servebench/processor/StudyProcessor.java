@@ -3,7 +3,6 @@ package io.servebench.processor;
 import io.servebench.engine.EngineSetup;
 import io.servebench.engine.ServerOptionsSpec;
 import io.servebench.metrics.SloSpec;
-import io.servebench.results.Metric;
 import io.servebench.study.BenchmarkList;
 import io.servebench.study.LoadOption;
 import io.servebench.study.Location;
@@ -345,16 +344,19 @@ public final class StudyProcessor extends AbstractProcessor {
      * engine group is named, variants in it.
      */
     private void checkTune(TypeElement type, AnnotationMirror tune, StudyDescriptor study) {
-        AnnotationValue metricValue = valueOrDefault(tune, "metric");
-        String metric = string(metricValue);
-        if (Metric.byId(metric).filter(TuneSpec.METRICS::contains).isEmpty()) {
+        String metric = string(valueOrDefault(tune, "metric"));
+        TuneSpec parsed = null;
+        try {
+            parsed = TuneSpec.parse(metric, type.getSimpleName().toString());
+        } catch (IllegalArgumentException e) {
             messager().printMessage(Diagnostic.Kind.ERROR, "@Tune(metric = \"" + metric + "\"): expected one of "
                     + TuneSpec.ids(), type, tune, explicitValue(tune, "metric"));
-        } else {
+        }
+        if (parsed != null) {
             try {
                 List<Double> rates = valueOrDefault(tune, "validationRates").getValue() instanceof List<?> items
                         ? items.stream().map(i -> ((Number) ((AnnotationValue) i).getValue()).doubleValue()).toList() : List.of();
-                new TuneSpec(string(valueOrDefault(tune, "engineGroup")), Metric.byId(metric).orElseThrow(), rates,
+                new TuneSpec(string(valueOrDefault(tune, "engineGroup")), parsed.metric(), parsed.stat(), rates,
                         ((Number) valueOrDefault(tune, "maxRepetitions").getValue()).intValue(),
                         ((Number) valueOrDefault(tune, "closeCall").getValue()).doubleValue());
             } catch (IllegalArgumentException e) {

@@ -53,11 +53,14 @@ import java.util.regex.Pattern;
  *                        {@code results-ttft.p99.json}), for a CI tracker's second series
  * @param resume          continue the run whose journal is in {@code outputDir}: the trials it finished are not run
  *                        again, and the reports cover them and the rest
+ * @param capacity        search each selected variant's capacity under its SLOs instead of running the planned trials:
+ *                        {@code null} for no search, NaN for the share its {@code @Slo(minAttainment)} states (else
+ *                        0.99), or the share of requests that must meet the SLOs
  */
 public record RunOptions(List<String> includes, List<String> studies, Map<String, List<String>> overrides, int repetitions,
                          Path outputDir, EngineOptions engines, boolean quick, long seed, boolean freshServer,
                          Duration settle, EngineOverrides engineOverrides, ClientOptions client, ReportLanguage language,
-                         SloSpec slo, boolean progress, List<String> jmhPrimary, boolean resume) {
+                         SloSpec slo, boolean progress, List<String> jmhPrimary, boolean resume, Double capacity) {
 
     /** Seconds of load per trial in quick mode. */
     public static final int QUICK_SECONDS = 4;
@@ -89,6 +92,14 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         jmhPrimary = List.copyOf(jmhPrimary);
         // a name no result could have is a mistake on the command line: say so before any engine starts
         jmhPrimary.forEach(io.servebench.results.jmh.JmhJsonWriter::new);
+        if (capacity != null && !capacity.isNaN() && !(capacity > 0 && capacity <= 1)) {
+            throw new IllegalArgumentException("--capacity=" + capacity + ": expected a share of requests in (0, 1], e.g. 0.99");
+        }
+    }
+
+    /** Whether the run searches capacities under SLOs ({@code --capacity}) instead of running the planned trials. */
+    public boolean capacitySearch() {
+        return capacity != null;
     }
 
     /** A builder with every option at its default: all benchmarks, the declared engines, results in results/TIME. */
@@ -148,6 +159,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         private boolean progress = true;
         private final List<String> jmhPrimary = new ArrayList<>();
         private boolean resume;
+        private Double capacity;
 
         private Builder() {
         }
@@ -283,6 +295,15 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         }
 
         /**
+         * Searches each selected variant's capacity under its SLOs, as {@code --capacity} does: {@code share} of the
+         * requests must meet them; NaN for its {@code @Slo(minAttainment)}, else 0.99.
+         */
+        public Builder capacity(double share) {
+            this.capacity = share;
+            return this;
+        }
+
+        /**
          * @throws IllegalArgumentException for a value out of range, naming it
          */
         public RunOptions build() {
@@ -290,7 +311,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
                     simulatedGpu);
             return new RunOptions(includes, studies.stream().distinct().toList(), overrides, repetitions,
                     outputDir != null ? outputDir : defaultOutputDir(), engines, quick, seed, freshServer, settle,
-                    engineOverrides, client, language, slo, progress, jmhPrimary, resume);
+                    engineOverrides, client, language, slo, progress, jmhPrimary, resume, capacity);
         }
     }
 }

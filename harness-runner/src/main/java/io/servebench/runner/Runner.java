@@ -1,6 +1,7 @@
 package io.servebench.runner;
 
 import io.servebench.engine.ServerOptionsSpec;
+import io.servebench.metrics.SloSpec;
 import io.servebench.plan.ResultBlock;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
@@ -9,6 +10,8 @@ import io.servebench.plan.WorkloadParams;
 import io.servebench.reports.ResultFormatType;
 import io.servebench.reports.ResultFormats;
 import io.servebench.results.BlockResult;
+import io.servebench.results.CapacityResult;
+import io.servebench.results.Metric;
 import io.servebench.results.RunResult;
 import io.servebench.results.TuningResult;
 import io.servebench.results.jmh.JmhJsonWriter;
@@ -16,10 +19,10 @@ import io.servebench.results.journal.RunHeader;
 import io.servebench.results.journal.RunJournal;
 import io.servebench.study.Benchmark;
 import io.servebench.study.BenchmarkList;
+import io.servebench.study.ReflectiveStudyReader;
 import io.servebench.study.StudyChecker;
 import io.servebench.study.StudyDescriptor;
 import io.servebench.study.TuneSpec;
-import io.servebench.study.ReflectiveStudyReader;
 import io.servebench.study.VariantAnnotations;
 import io.servebench.study.VariantDescriptor;
 
@@ -34,9 +37,11 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -152,8 +157,8 @@ public final class Runner {
             out.printf("  step %d: baseline vs recommendation at %s req/s%n", ++step, spec.validationRates().stream()
                     .map(WorkloadParams::formatRate).collect(Collectors.joining(", ")));
         }
-        out.printf("Ranked by the mean %s at %s req/s; up to %d repetitions where a difference of %.0f%% or more is not"
-                + " yet significant.%n", spec.metric().label(), WorkloadParams.formatRate(plan.trials().get(0).workload().rate()),
+        out.printf("Ranked by %s at %s req/s; up to %d repetitions where a difference of %.0f%% or more is not"
+                + " yet significant.%n", spec.label(), WorkloadParams.formatRate(plan.trials().get(0).workload().rate()),
                 spec.maxRepetitions(), (spec.closeCall() - 1) * 100);
     }
 
@@ -172,7 +177,14 @@ public final class Runner {
         TrialPlan plan = plan();
         Optional<Class<?>> tuned = tunedStudy(plan);
         if (tuned.isPresent()) {
+            if (options.capacitySearch()) {
+                throw new RunnerException("--capacity searches the variants of a study that lists its trials; "
+                        + tuned.get().getName() + " is a tuning study");
+            }
             return runTuned(tuned.get(), plan, listener);
+        }
+        if (options.capacitySearch()) {
+            return runCapacity(plan, listener);
         }
         RunContext context = new RunContext(options, out,
                 plan.trials().stream().map(t -> t.workload().dataset()).distinct().toList(), environment);
@@ -271,6 +283,95 @@ public final class Runner {
                     + " @Workload(rate = ...) or -p rate=R with one value; found " + rates);
         }
         double rate = rates.get(0);
+        return runAdaptive(study, studyClass, listed, listener, String.format("tuning %s at %s req/s by %s",
+                studyClass.getSimpleName(), WorkloadParams.formatRate(rate), spec.label()), (measurer, progress, found) -> {
+            found.tuning = new Tuner(study, spec, rate, measurer, progress::step).tune();
+            return "Recommended: " + found.tuning.recommended() + ".";
+        });
+    }
+
+    /**
+     * {@code --capacity}: for each selected variant, the highest request rate at which its SLOs hold for the target share
+     * of requests, by bracketing and bisection from its declared rate.
+     */
+    private RunOutcome runCapacity(TrialPlan listed, RunListener listener) throws IOException {
+        List<String> classes = listed.blocks().stream().map(ResultBlock::className).distinct().toList();
+        if (classes.size() != 1) {
+            throw new RunnerException("--capacity searches the variants of one study at a time; the selection holds " + classes);
+        }
+        Class<?> studyClass = studyClass(classes.get(0));
+        StudyDescriptor study = ReflectiveStudyReader.read(studyClass);
+        StudyChecker.requireValid(study);
+        // each selected variant at each point of its own parameters, in plan order
+        Map<String, ResultBlock> configurations = new LinkedHashMap<>();
+        for (ResultBlock b : listed.blocks()) {
+            Map<String, String> own = new LinkedHashMap<>(b.paramValues());
+            own.keySet().removeAll(TrialPlanner.WORKLOAD_KEYS);
+            configurations.putIfAbsent(b.variant() + own, b);
+        }
+        for (ResultBlock b : configurations.values()) {
+            SloSpec slo = VariantAnnotations.slo(studyClass, b.variant()).overriddenBy(options.slo());
+            if (!slo.stated()) {
+                throw new RunnerException("--capacity needs SLOs for " + b.benchmark() + ": give --slo (e.g. --slo"
+                        + " ttft=200,tpot=30) or @Slo on the study or the variant");
+            }
+        }
+        return runAdaptive(study, studyClass, listed, listener, "capacity under SLOs of " + configurations.size()
+                + " configuration(s) of " + studyClass.getSimpleName(), (measurer, progress, found) -> {
+            int n = 0;
+            for (ResultBlock b : configurations.values()) {
+                VariantDescriptor variant = study.variants().stream().filter(v -> v.name().equals(b.variant())).findFirst()
+                        .orElseThrow();
+                Map<String, String> own = new LinkedHashMap<>(b.paramValues());
+                own.keySet().removeAll(TrialPlanner.WORKLOAD_KEYS);
+                SloSpec slo = VariantAnnotations.slo(studyClass, b.variant()).overriddenBy(options.slo());
+                double target = !Double.isNaN(options.capacity()) ? options.capacity()
+                        : VariantAnnotations.minAttainment(studyClass, b.variant()).orElse(CapacitySearch.DEFAULT_TARGET);
+                double start = b.trial().workload().hasRate() ? b.trial().workload().rate() : 1;
+                Tuner.Candidate candidate = new Tuner.Candidate(variant, own, start);
+                progress.step(String.format("capacity %d of %d: %s", ++n, configurations.size(), candidate.name()));
+                found.capacities.add(new CapacitySearch(target, CapacitySearch.DEFAULT_PRECISION, CapacitySearch.DEFAULT_PROBES)
+                        .search(b.className().substring(b.className().lastIndexOf('.') + 1) + "." + candidate.name(),
+                                slo.toString(), start, rate -> attained(measurer.measure(List.of(candidate.at(rate)), 1).get(0))));
+            }
+            return "Capacity: " + found.capacities.stream().map(c -> String.format(Locale.ROOT, "%s %.3g req/s", c.configuration(),
+                    c.capacity())).collect(Collectors.joining("; ")) + ".";
+        });
+    }
+
+    /** What a probe measured: requests that met the SLOs (a failed trial: none of them). */
+    private static CapacitySearch.Attained attained(BlockResult block) {
+        long total = Math.round(block.repetitions().stream().mapToDouble(r -> r.value(Metric.SUCCESSFUL_REQUESTS).orElse(0)
+                + r.value(Metric.FAILED_REQUESTS).orElse(0)).sum());
+        if (!block.succeeded() || total == 0) {
+            long planned = Long.parseLong(block.params().getOrDefault("requests", "1"));
+            return new CapacitySearch.Attained(0, Math.max(total, planned), 0);
+        }
+        long met = Math.round(block.repetitions().stream().mapToDouble(r -> r.value(Metric.SLO_ATTAINMENT).orElse(0) / 100
+                * (r.value(Metric.SUCCESSFUL_REQUESTS).orElse(0) + r.value(Metric.FAILED_REQUESTS).orElse(0))).sum());
+        double goodput = block.repetitions().stream().mapToDouble(r -> r.value(Metric.GOODPUT).orElse(Double.NaN))
+                .average().orElse(Double.NaN);
+        return new CapacitySearch.Attained(met, total, goodput);
+    }
+
+    /** What an adaptive run has found so far, read by the reports also when it is cut short. */
+    private static final class Findings {
+        volatile TuningResult tuning;
+        final List<CapacityResult> capacities = new CopyOnWriteArrayList<>();
+    }
+
+    /** The steps of an adaptive run: measures through the measurer, records in {@code found}, returns its last line. */
+    private interface Adaptive {
+        String run(AdaptiveRun measurer, StudyProgress progress, Findings found);
+    }
+
+    /**
+     * A run whose trials are chosen as it goes (a tuner, a capacity search): the run folder, the journal (whose header
+     * lists no plan: a resumed run replays its choices on what the journal holds), progress and reports as for a
+     * planned run.
+     */
+    private RunOutcome runAdaptive(StudyDescriptor study, Class<?> studyClass, TrialPlan listed, RunListener listener,
+                                   String what, Adaptive steps) throws IOException {
         RunContext context = new RunContext(options, out,
                 listed.trials().stream().map(t -> t.workload().dataset()).distinct().toList(), environment);
         Path dir = options.outputDir();
@@ -279,43 +380,42 @@ public final class Runner {
                 outcomes);
         Files.createDirectories(dir.resolve("logs"));
         Files.createDirectories(dir.resolve("requests"));
-        out.printf("ServeBench %s: tuning %s at %s req/s by %s%s, results in %s%n", ServeBenchVersion.get(),
-                studyClass.getSimpleName(), WorkloadParams.formatRate(rate), spec.metric().label(),
+        out.printf("ServeBench %s: %s%s, results in %s%n", ServeBenchVersion.get(), what,
                 options.simulate() ? " (simulated)" : "", dir);
         if (options.resume()) {
-            out.printf("Resuming: %d trials finished before; the tuner replays its steps on them%n", resumed.finished().size());
+            out.printf("Resuming: %d trials finished before; the run replays its steps on them%n", resumed.finished().size());
         }
         ClientWarmup.once(out);
-        AtomicReference<TunedRun> measurer = new AtomicReference<>();
-        AtomicReference<TuningResult> tuning = new AtomicReference<>();
+        AtomicReference<AdaptiveRun> measurer = new AtomicReference<>();
+        Findings found = new Findings();
         AtomicReference<RunResult> reported = new AtomicReference<>();
         Runnable report = () -> {
             TrialPlan sofar = measurer.get() == null ? new TrialPlan(List.of(), List.of()) : measurer.get().plan();
-            RunResult result = result(sofar, resumed.startTime(), outcomes, tuning.get());
+            RunResult result = result(sofar, resumed.startTime(), outcomes, found.tuning, List.copyOf(found.capacities));
             if (reported.compareAndSet(null, result)) {
                 writeReports(result);
             }
         };
         Thread reportOnExit = new Thread(report, "servebench-report-on-exit");
         Runtime.getRuntime().addShutdownHook(reportOnExit);
+        String last;
         try (RunJournal journal = RunJournal.open(dir)) {
             if (journal.isEmpty()) {
                 journal.append(new RunHeader(resumed.startTime(), RunCommandLine.args(options), List.of()));
             }
             StudyProgress progress = new StudyProgress(options.progress() ? out : new PrintWriter(Writer.nullWriter()),
                     options, List.of(), resumed.finished().size(), -1, System::nanoTime);
-            measurer.set(new TunedRun(context, study, studyClass, outcomes, journal, both(progress, listener)));
+            measurer.set(new AdaptiveRun(context, study, studyClass, outcomes, journal, both(progress, listener)));
             try (Ticker ticker = periodicLines(progress)) {
-                tuning.set(new Tuner(study, spec, rate, measurer.get(), progress::step).tune());
+                last = steps.run(measurer.get(), progress, found);
             }
         } finally {
             report.run();
             removeHook(reportOnExit);
         }
-        TuningResult result = tuning.get();
-        out.printf("Recommended: %s. Done: %d trials. Reports: %s, %s, %s%n", result.recommended(),
-                measurer.get().plan().trials().size(), dir.resolve(ResultFormatType.MARKDOWN.fileName()),
-                dir.resolve(ResultFormatType.HTML.fileName()), dir.resolve(ResultFormatType.JSON.fileName()));
+        out.printf("%s Done: %d trials. Reports: %s, %s, %s%n", last, measurer.get().plan().trials().size(),
+                dir.resolve(ResultFormatType.MARKDOWN.fileName()), dir.resolve(ResultFormatType.HTML.fileName()),
+                dir.resolve(ResultFormatType.JSON.fileName()));
         return new RunOutcome(reported.get(), dir);
     }
 
@@ -401,12 +501,13 @@ public final class Runner {
     }
 
     private RunResult result(TrialPlan plan, String startTime, TrialOutcomes outcomes) {
-        return result(plan, startTime, outcomes, null);
+        return result(plan, startTime, outcomes, null, List.of());
     }
 
-    private RunResult result(TrialPlan plan, String startTime, TrialOutcomes outcomes, TuningResult tuning) {
+    private RunResult result(TrialPlan plan, String startTime, TrialOutcomes outcomes, TuningResult tuning,
+                             List<CapacityResult> capacities) {
         return new RunResult(startTime, ServeBenchVersion.get(), RunCommandLine.of(options), options.simulate(),
-                options.quick(), BlockResults.of(plan.blocks(), outcomes, options), outcomes.servers(), tuning);
+                options.quick(), BlockResults.of(plan.blocks(), outcomes, options), outcomes.servers(), tuning, capacities);
     }
 
     private void writeReports(RunResult result) {

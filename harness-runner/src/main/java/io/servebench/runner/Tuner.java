@@ -3,7 +3,6 @@ package io.servebench.runner;
 import io.servebench.compare.Comparison;
 import io.servebench.plan.WorkloadParams;
 import io.servebench.results.BlockResult;
-import io.servebench.results.Distribution;
 import io.servebench.results.TuningResult;
 import io.servebench.results.TuningResult.Verdict;
 import io.servebench.study.ParamSpec;
@@ -25,7 +24,7 @@ import java.util.stream.Collectors;
 /**
  * The reference study's method as code: engine selection, one option group at a time on the winner, the winners
  * combined and checked against their parts, then baseline against the recommendation across rates. It decides only
- * from what its {@link Measurer} returns, so tests can script the measurements; {@link TunedRun} measures for real.
+ * from what its {@link Measurer} returns, so tests can script the measurements; {@link AdaptiveRun} measures for real.
  *
  * <p>A candidate wins only when it is significantly better than its step's base ({@link Comparison}'s 95% interval
  * excludes 1), and, of several such, a later-declared one only when it is significantly better than the one declared
@@ -153,7 +152,7 @@ final class Tuner {
             caveats.add("Nothing was significantly better than the baseline at " + WorkloadParams.formatRate(rate)
                     + " req/s: the recommendation is the baseline.");
         }
-        return new TuningResult(simpleName(study.className()), spec.metric().label(), rate, steps, recommended.name(),
+        return new TuningResult(simpleName(study.className()), spec.label(), rate, steps, recommended.name(),
                 validation, caveats);
     }
 
@@ -270,9 +269,9 @@ final class Tuner {
             BlockResult b = blocks.get(1);
             if (!Comparison.comparable(a) || !Comparison.comparable(b)) {
                 BlockResult failed = Comparison.comparable(a) ? b : a;
-                return new Outcome(candidate, null, r, failed.failure() == null ? "no " + spec.metric().label() : failed.failure());
+                return new Outcome(candidate, null, r, failed.failure() == null ? "no " + spec.label() : failed.failure());
             }
-            Comparison c = Comparison.of(a, b, spec.metric());
+            Comparison c = Comparison.of(a, b, spec.metric(), spec.stat());
             int repetitions = Math.min(a.repetitions().size(), b.repetitions().size());
             boolean closeCall = !c.significant() && c.ratio() >= spec.closeCall();
             if (!closeCall || r >= spec.maxRepetitions()) {
@@ -387,10 +386,10 @@ final class Tuner {
         return rows;
     }
 
-    /** The block's score: the mean over its repetitions of the metric's mean. */
+    /** The block's score: the mean over its repetitions of the metric's statistic. */
     private double mean(BlockResult block) {
         return block.repetitions().stream().map(r -> r.distribution(spec.metric())).flatMap(Optional::stream)
-                .mapToDouble(Distribution::mean).average().orElse(Double.NaN);
+                .mapToDouble(d -> d.get(spec.stat())).average().orElse(Double.NaN);
     }
 
     private static String simpleName(String className) {

@@ -2,6 +2,7 @@ package io.servebench.study;
 
 import io.servebench.annotations.Tune;
 import io.servebench.results.Metric;
+import io.servebench.results.Stat;
 
 import java.util.Arrays;
 import java.util.List;
@@ -11,23 +12,29 @@ import java.util.Optional;
  * A study's {@link Tune} as the tuner uses it, checked.
  *
  * @param engineGroup     the group of the candidate engines
- * @param metric          the primary metric, a per-request distribution compared on its mean (lower is better)
+ * @param metric          the primary metric, a per-request distribution (lower is better)
+ * @param stat            what of it is compared: its mean, or a percentile
  * @param validationRates rates at which the recommendation is checked against the baseline, requests/s
  * @param maxRepetitions  most repetitions of one configuration, at least 1
  * @param closeCall       the smallest ratio above 1 worth another repetition when not significant
  */
-public record TuneSpec(String engineGroup, Metric metric, List<Double> validationRates, int maxRepetitions, double closeCall) {
+public record TuneSpec(String engineGroup, Metric metric, Stat stat, List<Double> validationRates, int maxRepetitions,
+                       double closeCall) {
 
     /** The metrics a tuner may rank by: per-request times, lower is better. */
     public static final List<Metric> METRICS = List.of(Metric.E2E_LATENCY, Metric.TTFT, Metric.TPOT, Metric.ITL);
+
+    /** What of a metric a tuner may rank by: its mean, or a percentile. */
+    public static final List<Stat> STATS = List.of(Stat.MEAN, Stat.MEDIAN, Stat.P90, Stat.P95, Stat.P99, Stat.P999);
 
     public TuneSpec {
         validationRates = List.copyOf(validationRates);
         if (engineGroup.isBlank()) {
             throw new IllegalArgumentException("@Tune(engineGroup = \"\"): expected the name of the candidate engines' group");
         }
-        if (!METRICS.contains(metric)) {
-            throw new IllegalArgumentException("@Tune(metric = \"" + metric.id() + "\"): expected one of " + ids());
+        if (!METRICS.contains(metric) || !STATS.contains(stat)) {
+            throw new IllegalArgumentException("@Tune(metric = \"" + metric.id() + "." + stat.id() + "\"): expected one of "
+                    + ids());
         }
         if (maxRepetitions < 1) {
             throw new IllegalArgumentException("@Tune(maxRepetitions = " + maxRepetitions + "): expected at least 1");
@@ -49,17 +56,41 @@ public record TuneSpec(String engineGroup, Metric metric, List<Double> validatio
         if (tune == null) {
             return Optional.empty();
         }
-        Metric metric = Metric.byId(tune.metric()).orElseThrow(() -> new IllegalArgumentException("@Tune(metric = \""
-                + tune.metric() + "\") on " + study.getName() + ": expected one of " + ids()));
+        TuneSpec parsed = parse(tune.metric(), study.getName());
         try {
-            return Optional.of(new TuneSpec(tune.engineGroup(), metric, Arrays.stream(tune.validationRates()).boxed().toList(),
-                    tune.maxRepetitions(), tune.closeCall()));
+            return Optional.of(new TuneSpec(tune.engineGroup(), parsed.metric(), parsed.stat(),
+                    Arrays.stream(tune.validationRates()).boxed().toList(), tune.maxRepetitions(), tune.closeCall()));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(e.getMessage() + " (on " + study.getName() + ")", e);
         }
     }
 
+    /**
+     * Reads {@code metric} or {@code metric.stat} ({@code e2e_latency}, {@code ttft.p99}): the metric and the statistic,
+     * in a spec with every other setting at its default.
+     *
+     * @throws IllegalArgumentException naming the text and what was expected
+     */
+    public static TuneSpec parse(String text, String where) {
+        int dot = text.indexOf('.');
+        String metricId = dot < 0 ? text : text.substring(0, dot);
+        String statId = dot < 0 ? Stat.MEAN.id() : text.substring(dot + 1);
+        Optional<Metric> metric = Metric.byId(metricId).filter(METRICS::contains);
+        Optional<Stat> stat = STATS.stream().filter(s -> s.id().equals(statId)).findFirst();
+        if (metric.isEmpty() || stat.isEmpty()) {
+            throw new IllegalArgumentException("@Tune(metric = \"" + text + "\") on " + where + ": expected one of " + ids());
+        }
+        return new TuneSpec("engine-selection", metric.get(), stat.get(), List.of(), 3, 1.02);
+    }
+
+    /** What the primary metric reads as in reports: {@code Mean Latency(s)}, {@code P99 TTFT (ms)}. */
+    public String label() {
+        return stat.label() + " " + metric.label();
+    }
+
     public static String ids() {
-        return String.join(", ", METRICS.stream().map(Metric::id).toList());
+        return String.join(", ", METRICS.stream().map(Metric::id).toList()) + ", each alone (its mean) or with ."
+                + String.join(", .", STATS.stream().filter(s -> s != Stat.MEAN).map(Stat::id).toList())
+                + " (e.g. ttft.p99)";
     }
 }

@@ -6,6 +6,7 @@ import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
+import io.servebench.results.Stat;
 import io.servebench.results.TuningResult;
 import io.servebench.results.TuningResult.Verdict;
 import io.servebench.study.ParamSpec;
@@ -118,9 +119,28 @@ class TunerTest {
     }
 
     private static TuningResult tune(StudyDescriptor study, Script script, double... validationRates) {
-        TuneSpec spec = new TuneSpec("engine-selection", Metric.E2E_LATENCY,
+        return tune(study, script, Stat.MEAN, validationRates);
+    }
+
+    private static TuningResult tune(StudyDescriptor study, Script script, Stat stat, double... validationRates) {
+        TuneSpec spec = new TuneSpec("engine-selection", Metric.E2E_LATENCY, stat,
                 Arrays.stream(validationRates).boxed().toList(), 3, 1.02);
         return new Tuner(study, spec, RATE, script, step -> { }).tune();
+    }
+
+    @Test
+    void byAPercentileAnOptionThatOnlyNarrowsTheSpreadWinsAndByTheMeanItDoesNot() {
+        StudyDescriptor study = study(List.of(),
+                variant("vllm", "engine-selection", true, ""),
+                variant("steady", "scheduling", false, "", "--steady"));
+        // the same mean, a third of the spread: P99 about 2.0 + 2.33 * 0.2 = 2.47 s against 2.0 + 2.33 * 0.6 = 3.4 s
+        Script script = new Script().set("vllm", 2.0, 0.6).set("steady", 2.0, 0.2);
+        assertThat(tune(study, script, Stat.P99).recommended()).isEqualTo("steady");
+        assertThat(tune(study, new Script().set("vllm", 2.0, 0.6).set("steady", 2.0, 0.2), Stat.MEAN).recommended())
+                .isEqualTo("vllm");
+        assertThat(TuneSpec.parse("ttft.p99", "S").label()).isEqualTo("P99 TTFT (ms)");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TuneSpec.parse("p99", "S"))
+                .hasMessageContaining("expected one of e2e_latency, ttft, tpot, itl");
     }
 
     private static TuningResult.Step step(TuningResult result, String name) {

@@ -4,6 +4,7 @@ import io.servebench.results.BlockResult;
 import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
 import io.servebench.results.Metric;
+import io.servebench.results.Stat;
 import io.servebench.stats.RatioEstimate;
 import io.servebench.stats.Statistics;
 
@@ -70,13 +71,8 @@ public record Comparison(String baselineName, double baselineMean, String varian
      * @throws IllegalArgumentException when either block has no such distribution in any repetition
      */
     public static Comparison of(BlockResult baseline, BlockResult variant, Metric metric) {
-        List<Distribution> a = distributions(baseline, metric);
-        List<Distribution> b = distributions(variant, metric);
-        if (a.isEmpty() || b.isEmpty()) {
-            throw new IllegalArgumentException("cannot compare " + baseline.benchmark() + " with " + variant.benchmark()
-                    + ": " + (a.isEmpty() ? baseline : variant).benchmark() + " has no " + metric.label()
-                    + " in any repetition");
-        }
+        List<Distribution> a = required(baseline, variant, baseline, metric);
+        List<Distribution> b = required(baseline, variant, variant, metric);
         double[] ma = a.stream().mapToDouble(Distribution::mean).toArray();
         double[] mb = b.stream().mapToDouble(Distribution::mean).toArray();
         double meanA = Statistics.mean(ma);
@@ -100,6 +96,48 @@ public record Comparison(String baselineName, double baselineMean, String varian
                 RatioEstimate.DEFAULT_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE);
         return new Comparison(baseline.displayName(), meanA, variant.displayName(), meanB, Method.BOOTSTRAP_PER_REQUEST,
                 estimate, na, nb, repetitions);
+    }
+
+    /**
+     * Compares two blocks on a statistic of a per-request {@code metric}: its mean as {@link #of(BlockResult, BlockResult,
+     * Metric)} does, or a percentile ({@link Stat#P99}): from the repetitions' percentiles when both sides ran two or
+     * more ({@link RatioEstimate#ofRepetitions}), otherwise by a seeded bootstrap of the percentile of the pooled
+     * per-request values ({@link RatioEstimate#bootstrapQuantile}).
+     *
+     * @throws IllegalArgumentException when either block has no such distribution, or {@code stat} is no percentile or mean
+     */
+    public static Comparison of(BlockResult baseline, BlockResult variant, Metric metric, Stat stat) {
+        if (stat == Stat.MEAN) {
+            return of(baseline, variant, metric);
+        }
+        double q = switch (stat) {
+            case MEDIAN -> 0.5;
+            case P90 -> 0.9;
+            case P95 -> 0.95;
+            case P99 -> 0.99;
+            case P999 -> 0.999;
+            default -> throw new IllegalArgumentException(stat.label() + " " + metric.label()
+                    + ": expected the mean or a percentile (p50, p90, p95, p99, p99.9)");
+        };
+        List<Distribution> a = required(baseline, variant, baseline, metric);
+        List<Distribution> b = required(baseline, variant, variant, metric);
+        double[] pa = a.stream().mapToDouble(d -> d.get(stat)).toArray();
+        double[] pb = b.stream().mapToDouble(d -> d.get(stat)).toArray();
+        int repetitions = Math.min(pa.length, pb.length);
+        if (pa.length >= 2 && pb.length >= 2) {
+            return new Comparison(baseline.displayName(), Statistics.mean(pa), variant.displayName(), Statistics.mean(pb),
+                    Method.REPETITION_MEANS, RatioEstimate.ofRepetitions(pa, pb, CONFIDENCE), pa.length, pb.length, repetitions);
+        }
+        long na = a.stream().mapToLong(Distribution::count).sum();
+        long nb = b.stream().mapToLong(Distribution::count).sum();
+        if (na < 2 || nb < 2 || a.stream().anyMatch(d -> d.histogram().isEmpty()) || b.stream().anyMatch(d -> d.histogram().isEmpty())) {
+            return new Comparison(baseline.displayName(), Statistics.mean(pa), variant.displayName(), Statistics.mean(pb),
+                    Method.NONE, null, na, nb, repetitions);
+        }
+        RatioEstimate estimate = RatioEstimate.bootstrapQuantile(merged(a), merged(b), q, RatioEstimate.DEFAULT_RESAMPLES,
+                BOOTSTRAP_SEED, CONFIDENCE);
+        return new Comparison(baseline.displayName(), Statistics.mean(pa), variant.displayName(), Statistics.mean(pb),
+                Method.BOOTSTRAP_PER_REQUEST, estimate, na, nb, repetitions);
     }
 
     /**
@@ -132,6 +170,16 @@ public record Comparison(String baselineName, double baselineMean, String varian
 
     private static List<Distribution> latencies(BlockResult trial) {
         return distributions(trial, Metric.E2E_LATENCY);
+    }
+
+    /** {@code side}'s distributions of {@code metric}, one of {@code baseline} and {@code variant}; there must be some. */
+    private static List<Distribution> required(BlockResult baseline, BlockResult variant, BlockResult side, Metric metric) {
+        List<Distribution> found = distributions(side, metric);
+        if (found.isEmpty()) {
+            throw new IllegalArgumentException("cannot compare " + baseline.benchmark() + " with " + variant.benchmark()
+                    + ": " + side.benchmark() + " has no " + metric.label() + " in any repetition");
+        }
+        return found;
     }
 
     private static List<Distribution> distributions(BlockResult trial, Metric metric) {

@@ -3,6 +3,7 @@ package io.servebench.reports;
 import io.servebench.compare.BaselineGroup;
 import io.servebench.compare.Comparison;
 import io.servebench.results.BlockResult;
+import io.servebench.results.CapacityResult;
 import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
 import io.servebench.results.Metric;
@@ -90,6 +91,21 @@ final class HtmlReportWriter extends TextReport {
 
     private static void decision(StringBuilder html, ReportContent content) {
         Messages m = content.messages();
+        if (!content.capacities().isEmpty()) {
+            html.append("<h2>").append(Html.escape(m.text("capacity.heading"))).append("</h2>\n<p>")
+                    .append(Html.escape(m.text("capacity.intro"))).append("</p>\n");
+            List<SvgCharts.Series> goodput = new ArrayList<>();
+            for (CapacityResult c : content.run().capacities()) {
+                goodput.add(new SvgCharts.Series(c.configuration(), c.probes().stream()
+                        .filter(p -> !Double.isNaN(p.goodput())).map(p -> new double[] {p.rate(), p.goodput()}).toList()));
+            }
+            html.append(SvgCharts.lines(goodput, m.text("capacity.col.rate"), m.text("capacity.col.goodput"),
+                    Double.POSITIVE_INFINITY, false, m.text("capacity.chart")));
+            for (ReportContent.Capacity c : content.capacities()) {
+                html.append("<p>").append(Html.escape(c.heading())).append("</p>\n");
+                table(html, c.table());
+            }
+        }
         content.tuning().ifPresent(t -> {
             html.append("<h2>").append(Html.escape(m.text("tuning.heading"))).append("</h2>\n<p>").append(Html.escape(t.intro()))
                     .append("</p>\n");

@@ -6,6 +6,7 @@ import io.servebench.results.jmh.JmhJsonWriter;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
+import io.servebench.results.CapacityResult;
 import io.servebench.results.RunResult;
 import io.servebench.results.TuningResult;
 import io.servebench.results.ServerEnvironment;
@@ -73,6 +74,38 @@ final class ReportContent {
      * @param caveats one sentence each
      */
     public record Tuning(String intro, List<Map.Entry<String, Table>> steps, String result, List<String> caveats) {
+    }
+
+    /**
+     * One configuration's capacity under its SLOs.
+     *
+     * @param heading the configuration and its capacity with the interval, as a sentence
+     * @param table   rate | met of measured | share | interval | goodput | verdict
+     */
+    public record Capacity(String heading, Table table) {
+    }
+
+    /** Each configuration's capacity, for a run with {@code --capacity}. */
+    public List<Capacity> capacities() {
+        List<Capacity> out = new ArrayList<>();
+        for (CapacityResult c : run.capacities()) {
+            List<List<String>> rows = new ArrayList<>();
+            for (CapacityResult.Probe p : c.probes()) {
+                rows.add(List.of(Numbers.format(p.rate()), p.met() + " / " + p.total(),
+                        String.format(Locale.ROOT, "%.1f%%", 100 * p.share()),
+                        String.format(Locale.ROOT, "%.1f–%.1f%%", 100 * p.low(), 100 * p.high()), Numbers.format(p.goodput()),
+                        messages.text(p.share() >= c.target() ? "capacity.meets" : "capacity.misses")));
+            }
+            String high = Double.isInfinite(c.high()) ? messages.text("capacity.noUpper") : Numbers.format(c.high());
+            String heading = c.capacity() > 0
+                    ? messages.text("capacity.found", c.configuration(), Numbers.format(c.capacity()), Numbers.format(c.low()),
+                    high, Numbers.count(100 * c.target()), c.slo())
+                    : messages.text("capacity.none", c.configuration(), Numbers.count(100 * c.target()), c.slo());
+            out.add(new Capacity(heading, new Table(List.of(messages.text("capacity.col.rate"),
+                    messages.text("capacity.col.met"), messages.text("capacity.col.share"), messages.text("capacity.col.interval"),
+                    messages.text("capacity.col.goodput"), messages.text("capacity.col.verdict")), rows)));
+        }
+        return out;
     }
 
     /** The tuner's reasoning, when the run was a tuning study. */

@@ -40,6 +40,13 @@ final class SummaryMarkdownWriter extends TextReport {
         md.append('\n');
         // The decision first, then how each verdict was reached, then every block in full.
         content.tuning().ifPresent(t -> tuning(md, m, t));
+        if (!content.capacities().isEmpty()) {
+            md.append("## ").append(m.text("capacity.heading")).append("\n\n").append(m.text("capacity.intro")).append("\n\n");
+            for (ReportContent.Capacity c : content.capacities()) {
+                md.append(c.heading()).append("\n\n");
+                table(md, c.table());
+            }
+        }
         decision(md, content);
         comparisons(md, content);
         md.append("## ").append(m.text("overview.heading")).append("\n\n").append(m.text("overview.intro")).append("\n\n");

@@ -18,14 +18,17 @@ import java.util.Objects;
  * @param servers            the environment of each server start, in start order
  * @param tuning             how a tuning study reached its recommendation; {@code null} for a run of the trials a study
  *                           lists
+ * @param capacities         each configuration's capacity under its SLOs, for a run with {@code --capacity}; empty
+ *                           otherwise
  */
 public record RunResult(String startTime, String servebenchVersion, String commandLine, boolean simulate,
-                        boolean quick, List<BlockResult> blocks, List<ServerEnvironment> servers, TuningResult tuning) {
+                        boolean quick, List<BlockResult> blocks, List<ServerEnvironment> servers, TuningResult tuning,
+                        List<CapacityResult> capacities) {
 
-    /** A run of the trials its studies list, without a tuner. */
+    /** A run of the trials its studies list, without a tuner or a capacity search. */
     public RunResult(String startTime, String servebenchVersion, String commandLine, boolean simulate, boolean quick,
                      List<BlockResult> blocks, List<ServerEnvironment> servers) {
-        this(startTime, servebenchVersion, commandLine, simulate, quick, blocks, servers, null);
+        this(startTime, servebenchVersion, commandLine, simulate, quick, blocks, servers, null, List.of());
     }
 
     /** A run whose server environments were not captured. */
@@ -47,5 +50,6 @@ public record RunResult(String startTime, String servebenchVersion, String comma
         commandLine = Objects.requireNonNullElse(commandLine, "");
         blocks = blocks == null ? List.of() : List.copyOf(blocks);
         servers = servers == null ? List.of() : List.copyOf(servers);
+        capacities = capacities == null ? List.of() : List.copyOf(capacities);
     }
 }

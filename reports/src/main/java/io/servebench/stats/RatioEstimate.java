@@ -5,6 +5,7 @@ import io.servebench.results.HistogramBucket;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The ratio {@code B / A} of two means with a two-sided confidence interval and the p-value of
@@ -96,12 +97,22 @@ public record RatioEstimate(double ratio, double low, double high, double p, dou
         Sampler sb = Sampler.of(b, "B");
         double ratio = meanB / meanA;
         double scale = ratio / (sb.mean() / sa.mean());
+        return resampled(ratio, random -> scale * sb.resampledMean(random) / sa.resampledMean(random), resamples, seed,
+                confidence);
+    }
+
+    /**
+     * {@code ratio} with the percentile interval of {@code resamples} draws of {@code draw}, and the two-sided share of
+     * draws on the far side of 1 as its p-value.
+     */
+    private static RatioEstimate resampled(double ratio, ToDoubleFunction<SplittableRandom> draw,
+                                           int resamples, long seed, double confidence) {
         SplittableRandom random = new SplittableRandom(seed);
         double[] ratios = new double[resamples];
         int below = 0;
         int above = 0;
         for (int i = 0; i < resamples; i++) {
-            double r = scale * sb.resampledMean(random) / sa.resampledMean(random);
+            double r = draw.applyAsDouble(random);
             ratios[i] = r;
             below += r <= 1 ? 1 : 0;
             above += r >= 1 ? 1 : 0;
@@ -110,6 +121,34 @@ public record RatioEstimate(double ratio, double low, double high, double p, dou
         double tail = (1 - confidence) / 2;
         double p = Math.max(1.0 / resamples, Math.min(1, 2.0 * Math.min(below, above) / resamples));
         return new RatioEstimate(ratio, quantile(ratios, tail), quantile(ratios, 1 - tail), p, confidence);
+    }
+
+    /**
+     * The ratio of two distributions' {@code q}-quantiles ({@code B / A}) with a bootstrap interval: each resample
+     * draws as many values as each side has from its histogram and takes their {@code q}-quantile (the lowest value
+     * with at least {@code q} of the samples at or below it, as HdrHistogram reads a percentile).
+     *
+     * @param q         the quantile, in (0, 1): 0.99 for P99
+     * @param resamples bootstrap resamples, at least 100
+     * @throws IllegalArgumentException when a side is empty or a quantile is not positive
+     */
+    public static RatioEstimate bootstrapQuantile(List<HistogramBucket> a, List<HistogramBucket> b, double q, int resamples,
+                                                  long seed, double confidence) {
+        if (resamples < 100) {
+            throw new IllegalArgumentException("bootstrap needs at least 100 resamples, got " + resamples);
+        }
+        if (!(q > 0 && q < 1)) {
+            throw new IllegalArgumentException("quantile " + q + ": expected a share in (0, 1), e.g. 0.99");
+        }
+        Sampler sa = Sampler.of(a, "A");
+        Sampler sb = Sampler.of(b, "B");
+        double qa = sa.quantile(q);
+        double qb = sb.quantile(q);
+        if (!(qa > 0) || !(qb > 0)) {
+            throw new IllegalArgumentException("a ratio of quantiles needs positive quantiles, got " + qa + " and " + qb);
+        }
+        return resampled(qb / qa, random -> sb.resampledQuantile(random, q) / sa.resampledQuantile(random, q), resamples,
+                seed, confidence);
     }
 
     private static double positiveMean(double[] values, String side) {
@@ -157,6 +196,33 @@ public record RatioEstimate(double ratio, double low, double high, double p, dou
                         + "; a ratio of means needs a positive mean");
             }
             return new Sampler(values, cumulative, sum / total);
+        }
+
+        /** The lowest bucket value with at least {@code q} of the samples at or below it. */
+        double quantile(double q) {
+            long n = cumulative[cumulative.length - 1];
+            long rank = Math.max(1, (long) Math.ceil(q * n));
+            int k = Arrays.binarySearch(cumulative, rank);
+            return values[k >= 0 ? k : -k - 1];
+        }
+
+        /** The {@code q}-quantile of as many values as the histogram holds, drawn from it with replacement. */
+        double resampledQuantile(SplittableRandom random, double q) {
+            long n = cumulative[cumulative.length - 1];
+            long[] counts = new long[values.length];
+            for (long i = 0; i < n; i++) {
+                int k = Arrays.binarySearch(cumulative, random.nextLong(n) + 1);
+                counts[k >= 0 ? k : -k - 1]++;
+            }
+            long rank = Math.max(1, (long) Math.ceil(q * n));
+            long seen = 0;
+            for (int k = 0; k < counts.length; k++) {
+                seen += counts[k];
+                if (seen >= rank) {
+                    return values[k];
+                }
+            }
+            return values[values.length - 1];
         }
 
         double resampledMean(SplittableRandom random) {

@@ -113,4 +113,31 @@ class RatioEstimateTest {
         assertThatThrownBy(() -> RatioEstimate.bootstrap(normalHistogram(1, 0.1), 1, normalHistogram(1, 0.1), 1, 10, 1, 0.95))
                 .hasMessageContaining("at least 100 resamples, got 10");
     }
+
+    /** Values 1, 2, ..., n times {@code scale}, one sample each. */
+    private static List<HistogramBucket> ramp(int n, double scale) {
+        List<HistogramBucket> buckets = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            buckets.add(new HistogramBucket(i * scale, 1));
+        }
+        return buckets;
+    }
+
+    @Test
+    void aQuantileRatioIsTheRatioOfTheQuantilesWithAnIntervalAroundIt() {
+        // P99 of 1..1000 is the 990th value, 990; of the same times 1.5 it is 1485
+        RatioEstimate slower = RatioEstimate.bootstrapQuantile(ramp(1000, 1), ramp(1000, 1.5), 0.99, 500, 1, 0.95);
+        assertThat(slower.ratio()).isCloseTo(1.5, within(1e-12));
+        assertThat(slower.low()).isLessThan(1.5).isGreaterThan(1.0);
+        assertThat(slower.high()).isGreaterThan(1.5);
+        assertThat(slower.significant()).isTrue();
+
+        RatioEstimate same = RatioEstimate.bootstrapQuantile(ramp(1000, 1), ramp(1000, 1), 0.9, 500, 1, 0.95);
+        assertThat(same.ratio()).isEqualTo(1.0);
+        assertThat(same.low()).isLessThan(1.0);
+        assertThat(same.high()).isGreaterThan(1.0);
+        assertThat(same.significant()).isFalse();
+        assertThatThrownBy(() -> RatioEstimate.bootstrapQuantile(ramp(10, 1), ramp(10, 1), 1.0, 500, 1, 0.95))
+                .hasMessageContaining("quantile 1.0");
+    }
 }

@@ -27,7 +27,7 @@ import java.util.Map;
  * ids in the order the tuner first asks for them, so a resumed run, which replays the tuner's decisions from the
  * journal, gives every trial the id it had and finds it measured.
  */
-final class TunedRun implements Tuner.Measurer {
+final class AdaptiveRun implements Tuner.Measurer {
 
     private final RunContext context;
     private final StudyDescriptor study;
@@ -41,7 +41,7 @@ final class TunedRun implements Tuner.Measurer {
     private final List<ResultBlock> blocks = new ArrayList<>();
     private Tuner.Candidate recommended;
 
-    TunedRun(RunContext context, StudyDescriptor study, Class<?> studyClass, TrialOutcomes outcomes, RunJournal journal,
+    AdaptiveRun(RunContext context, StudyDescriptor study, Class<?> studyClass, TrialOutcomes outcomes, RunJournal journal,
              RunListener listener) {
         this.context = context;
         this.study = study;

@@ -1,0 +1,121 @@
+package io.servebench.runner;
+
+import io.servebench.results.CapacityResult;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.DoubleFunction;
+
+/**
+ * Finds a configuration's capacity under its SLOs: the highest request rate at which at least the target share of
+ * requests meets every SLO. It brackets (doubling or halving from the start rate until one probe meets the target and
+ * another misses it), then bisects the bracket geometrically until its ends are within the precision or the probe
+ * budget is spent. A probe meets the target when its measured share does; the answer's interval comes from the
+ * probes' 95% Wilson intervals on the share, so a probe that met or missed only by noise widens it.
+ */
+final class CapacitySearch {
+
+    /** A measured rate: requests that met every SLO, of all measured; and the goodput, NaN when unknown. */
+    record Attained(long met, long total, double goodput) {
+    }
+
+    /** The share of requests that must meet the SLOs when neither {@code --capacity=SHARE} nor @Slo(minAttainment) says. */
+    static final double DEFAULT_TARGET = 0.99;
+
+    /** The bracket's relative width to stop at. */
+    static final double DEFAULT_PRECISION = 0.1;
+
+    /** Most rates measured for one configuration. */
+    static final int DEFAULT_PROBES = 12;
+
+    /** Most doublings or halvings while bracketing. */
+    static final int MAX_BRACKET_STEPS = 8;
+
+    private final double target;
+    private final double precision;
+    private final int maxProbes;
+
+    /**
+     * @param target    the share of requests that must meet the SLOs, in (0, 1]
+     * @param precision the bracket's relative width to stop at ({@code 0.1}: the ends within 10%)
+     * @param maxProbes most rates measured
+     */
+    CapacitySearch(double target, double precision, int maxProbes) {
+        if (!(target > 0 && target <= 1)) {
+            throw new IllegalArgumentException("capacity target " + target + ": expected a share of requests in (0, 1], e.g. 0.99");
+        }
+        this.target = target;
+        this.precision = precision;
+        this.maxProbes = maxProbes;
+    }
+
+    /**
+     * @param name  the configuration's name, for the result
+     * @param slo   the SLOs, for the result
+     * @param start the first rate to probe, requests/s
+     * @param probe measures the configuration at a rate
+     */
+    CapacityResult search(String name, String slo, double start, DoubleFunction<Attained> probe) {
+        List<CapacityResult.Probe> probes = new ArrayList<>();
+        DoubleFunction<Boolean> meets = rate -> {
+            Attained a = probe.apply(rate);
+            double[] w = wilson(a.met(), a.total());
+            probes.add(new CapacityResult.Probe(rate, a.met(), a.total(), w[0], w[1], a.goodput()));
+            return a.total() > 0 && (double) a.met() / a.total() >= target;
+        };
+        double lo = 0;
+        double hi = Double.POSITIVE_INFINITY;
+        double rate = start;
+        for (int step = 0; step <= MAX_BRACKET_STEPS && probes.size() < maxProbes; step++) {
+            if (meets.apply(rate)) {
+                lo = rate;
+                if (hi < Double.POSITIVE_INFINITY) {
+                    break;
+                }
+                rate *= 2;
+            } else {
+                hi = rate;
+                if (lo > 0) {
+                    break;
+                }
+                rate /= 2;
+            }
+        }
+        while (lo > 0 && hi < Double.POSITIVE_INFINITY && hi / lo > 1 + precision && probes.size() < maxProbes) {
+            double mid = threeDigits(Math.sqrt(lo * hi));
+            if (meets.apply(mid)) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        probes.sort(Comparator.comparingDouble(CapacityResult.Probe::rate));
+        double capacity = lo;
+        double clearlyMet = probes.stream().filter(p -> p.low() >= target && p.rate() <= capacity)
+                .mapToDouble(CapacityResult.Probe::rate).max().orElse(0);
+        double clearlyMissed = probes.stream().filter(p -> p.high() < target && p.rate() > capacity)
+                .mapToDouble(CapacityResult.Probe::rate).min().orElse(Double.POSITIVE_INFINITY);
+        return new CapacityResult(name, slo, target, probes, capacity, clearlyMet, clearlyMissed);
+    }
+
+    /** {@code rate} to three significant digits: a rate a person can type again, and a trial id that reads. */
+    static double threeDigits(double rate) {
+        return new BigDecimal(rate).round(new MathContext(3)).doubleValue();
+    }
+
+    /** The 95% Wilson score interval of a share {@code met / total}. */
+    static double[] wilson(long met, long total) {
+        if (total == 0) {
+            return new double[] {0, 1};
+        }
+        double z = 1.959963984540054;
+        double p = (double) met / total;
+        double denominator = 1 + z * z / total;
+        double centre = (p + z * z / (2.0 * total)) / denominator;
+        double half = z * Math.sqrt(p * (1 - p) / total + z * z / (4.0 * total * total)) / denominator;
+        return new double[] {Math.max(0, centre - half), Math.min(1, centre + half)};
+    }
+}

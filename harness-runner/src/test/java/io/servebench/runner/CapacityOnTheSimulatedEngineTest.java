@@ -1,0 +1,52 @@
+package io.servebench.runner;
+
+import io.servebench.engine.EngineOptions;
+import io.servebench.metrics.SloSpec;
+import io.servebench.results.CapacityResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code --capacity} on the simulated engine in virtual time: measured rates, not a model's answer. */
+class CapacityOnTheSimulatedEngineTest {
+
+    @Test
+    void findsARateThatMeetsTheTargetWhileTheNextProbedRateAboveDoesNot(@TempDir Path dir) throws Exception {
+        StringWriter out = new StringWriter();
+        RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline").param("rate", "4")
+                .param("requests", "600").simulate(EngineOptions.Simulate.VIRTUAL).slo(SloSpec.parse("ttft=200,tpot=30"))
+                .capacity(0.99).outputDir(dir).progress(false).build(), new PrintWriter(out, true)).run();
+
+        CapacityResult c = outcome.result().capacities().get(0);
+        assertThat(c.configuration()).isEqualTo("SimStudy.baseline");
+        CapacityResult.Probe at = c.probes().stream().filter(p -> p.rate() == c.capacity()).findFirst().orElseThrow();
+        CapacityResult.Probe above = c.probes().stream().filter(p -> p.rate() > c.capacity()).findFirst().orElseThrow();
+        assertThat(at.share()).as("share at the capacity").isGreaterThanOrEqualTo(0.99);
+        assertThat(above.share()).as("share at the next probed rate, %s req/s", above.rate()).isLessThan(0.99);
+        assertThat(above.rate() / c.capacity()).as("bisected to within 10%").isLessThanOrEqualTo(1.1 + 1e-9);
+        assertThat(c.low()).isPositive().isLessThanOrEqualTo(c.capacity());
+        assertThat(c.high()).isGreaterThan(c.capacity());
+        // every probe is a measured trial of 600 requests (300 could not show 99% beyond doubt: 300 of 300 has a 95% interval from 98.7%), in the journal and the reports
+        assertThat(at.total()).isEqualTo(600);
+        assertThat(outcome.result().blocks()).hasSize(c.probes().size());
+        assertThat(Files.readString(dir.resolve("summary.md"))).contains("## Capacity under SLOs")
+                .contains("**SimStudy.baseline**: capacity ");
+        assertThat(Files.readString(dir.resolve("report.html"))).contains("Goodput against request rate");
+        assertThat(out.toString()).contains("Capacity: SimStudy.baseline ");
+    }
+
+    @Test
+    void withoutSlosTheSearchIsRefusedBeforeAnythingRuns(@TempDir Path dir) {
+        Runner runner = new Runner(RunOptions.builder().include(SimStudy.class, "baseline")
+                .simulate(EngineOptions.Simulate.VIRTUAL).capacity(Double.NaN).outputDir(dir).progress(false).build(),
+                new PrintWriter(new StringWriter(), true));
+        org.assertj.core.api.Assertions.assertThatThrownBy(runner::run).isInstanceOf(RunnerException.class)
+                .hasMessageContaining("--capacity needs SLOs for").hasMessageContaining("--slo");
+    }
+}

@@ -1,0 +1,63 @@
+package io.servebench.runner;
+
+import io.servebench.results.CapacityResult;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/** The capacity search on a scripted configuration whose SLO attainment is known at every rate. */
+class CapacitySearchTest {
+
+    /** All 1,000 requests meet the SLOs up to 12 req/s; then the share falls linearly, to half at 24 req/s. */
+    private static CapacitySearch.Attained scripted(double rate) {
+        double share = rate <= 12 ? 1 : Math.max(0, 1 - 0.5 * (rate - 12) / 12);
+        return new CapacitySearch.Attained(Math.round(share * 1000), 1000, share * rate);
+    }
+
+    @Test
+    void bracketsThenBisectsToTheHighestRateThatMeetsTheTargetWithAnInterval() {
+        List<Double> probed = new ArrayList<>();
+        CapacityResult r = new CapacitySearch(0.99, 0.1, 12).search("S.v", "e2e=3000", 8, rate -> {
+            probed.add(rate);
+            return scripted(rate);
+        });
+        // 8 meets, 16 misses; then sqrt(8*16) = 11.3 meets, 13.4 misses, 12.3 misses (98.75%): within 10%
+        assertThat(probed).containsExactly(8.0, 16.0, 11.3, 13.4, 12.3);
+        assertThat(r.capacity()).isEqualTo(11.3);
+        CapacityResult.Probe above = r.probes().stream().filter(p -> p.rate() > r.capacity()).findFirst().orElseThrow();
+        assertThat(above.share()).isLessThan(0.99);
+        assertThat(r.probes().stream().filter(p -> p.rate() == r.capacity()).findFirst().orElseThrow().share())
+                .isGreaterThanOrEqualTo(0.99);
+        // 12.3 req/s missed by 0.25%, which 1,000 requests cannot tell from noise; 13.4 missed beyond doubt
+        assertThat(r.low()).isEqualTo(11.3);
+        assertThat(r.high()).isEqualTo(13.4);
+        assertThat(r.probes()).extracting(CapacityResult.Probe::rate).isSorted();
+    }
+
+    @Test
+    void aStartAboveTheCapacityHalvesAndOneThatNeverMeetsSaysZero() {
+        CapacityResult halving = new CapacitySearch(0.99, 0.1, 12).search("S.v", "e2e=3000", 40, CapacitySearchTest::scripted);
+        assertThat(halving.probes().get(0).rate()).isLessThan(40);
+        assertThat(halving.capacity()).isBetween(11.0, 12.3);
+
+        CapacityResult never = new CapacitySearch(0.99, 0.1, 12).search("S.v", "ttft=1", 1,
+                rate -> new CapacitySearch.Attained(0, 100, 0));
+        assertThat(never.capacity()).isZero();
+        assertThat(never.low()).isZero();
+        assertThat(never.probes()).hasSize(CapacitySearch.MAX_BRACKET_STEPS + 1);
+    }
+
+    @Test
+    void wilsonIntervalsMatchPublishedValues() {
+        // 95% Wilson interval for 990 of 1000: 0.9817 to 0.9946 (z = 1.96)
+        double[] w = CapacitySearch.wilson(990, 1000);
+        assertThat(w[0]).isCloseTo(0.98168, within(1e-4));
+        assertThat(w[1]).isCloseTo(0.99458, within(1e-4));
+        assertThat(CapacitySearch.wilson(10, 10)[1]).isCloseTo(1.0, within(1e-12));
+        assertThat(CapacitySearch.wilson(10, 10)[0]).isCloseTo(0.7225, within(1e-4));
+    }
+}

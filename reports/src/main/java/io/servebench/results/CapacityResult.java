@@ -1,0 +1,45 @@
+package io.servebench.results;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The highest request rate at which one configuration meets its SLOs for a stated share of its requests, found by
+ * bracketing and bisection over measured trials, with the rates it probed.
+ *
+ * @param configuration the configuration's name ({@code Study.variant})
+ * @param slo           the SLOs, as {@code --slo} reads them ({@code ttft=200,tpot=30})
+ * @param target        the share of requests that must meet them, in (0, 1]
+ * @param probes        each rate measured, in increasing rate
+ * @param capacity      the highest probed rate that met the target below the lowest that did not, requests/s; 0 when
+ *                      none met it
+ * @param low           the highest rate that met the target beyond doubt (95%): the capacity is at least this; 0 when
+ *                      none did
+ * @param high          the lowest rate that missed it beyond doubt: the capacity is below this; infinite when none did
+ */
+public record CapacityResult(String configuration, String slo, double target, List<Probe> probes, double capacity,
+                             double low, double high) {
+
+    public CapacityResult {
+        Objects.requireNonNull(configuration, "configuration");
+        probes = List.copyOf(probes);
+    }
+
+    /**
+     * One measured rate.
+     *
+     * @param rate    requests/s sent
+     * @param met     requests that succeeded and met every SLO
+     * @param total   requests measured, failed ones included
+     * @param low     the share's 95% Wilson interval, low end
+     * @param high    high end
+     * @param goodput requests meeting the SLOs per second, NaN when not measured
+     */
+    public record Probe(double rate, long met, long total, double low, double high, double goodput) {
+
+        /** The share of requests that met the SLOs. */
+        public double share() {
+            return total == 0 ? 0 : (double) met / total;
+        }
+    }
+}
