@@ -356,7 +356,7 @@ public final class StudyProcessor extends AbstractProcessor {
             try {
                 List<Double> rates = valueOrDefault(tune, "validationRates").getValue() instanceof List<?> items
                         ? items.stream().map(i -> ((Number) ((AnnotationValue) i).getValue()).doubleValue()).toList() : List.of();
-                new TuneSpec(string(valueOrDefault(tune, "engineGroup")), parsed.metric(), parsed.stat(), rates,
+                new TuneSpec(string(valueOrDefault(tune, "engineGroup")), parsed.metric(), parsed.stat(), parsed.byCapacity(), rates,
                         ((Number) valueOrDefault(tune, "maxRepetitions").getValue()).intValue(),
                         ((Number) valueOrDefault(tune, "closeCall").getValue()).doubleValue());
             } catch (IllegalArgumentException e) {

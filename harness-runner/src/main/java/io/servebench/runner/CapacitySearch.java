@@ -1,6 +1,8 @@
 package io.servebench.runner;
 
+import io.servebench.results.BlockResult;
 import io.servebench.results.CapacityResult;
+import io.servebench.results.Metric;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -99,6 +101,21 @@ final class CapacitySearch {
         double clearlyMissed = probes.stream().filter(p -> p.high() < target && p.rate() > capacity)
                 .mapToDouble(CapacityResult.Probe::rate).min().orElse(Double.POSITIVE_INFINITY);
         return new CapacityResult(name, slo, target, probes, capacity, clearlyMet, clearlyMissed);
+    }
+
+    /** What a probe's block measured: requests that met the SLOs, of all measured (a failed trial: none of them). */
+    static Attained attained(BlockResult block) {
+        long total = Math.round(block.repetitions().stream().mapToDouble(r -> r.value(Metric.SUCCESSFUL_REQUESTS).orElse(0)
+                + r.value(Metric.FAILED_REQUESTS).orElse(0)).sum());
+        if (!block.succeeded() || total == 0) {
+            long planned = Long.parseLong(block.params().getOrDefault("requests", "1"));
+            return new Attained(0, Math.max(total, planned), 0);
+        }
+        long met = Math.round(block.repetitions().stream().mapToDouble(r -> r.value(Metric.SLO_ATTAINMENT).orElse(0) / 100
+                * (r.value(Metric.SUCCESSFUL_REQUESTS).orElse(0) + r.value(Metric.FAILED_REQUESTS).orElse(0))).sum());
+        double goodput = block.repetitions().stream().mapToDouble(r -> r.value(Metric.GOODPUT).orElse(Double.NaN))
+                .average().orElse(Double.NaN);
+        return new Attained(met, total, goodput);
     }
 
     /** {@code rate} to three significant digits: a rate a person can type again, and a trial id that reads. */

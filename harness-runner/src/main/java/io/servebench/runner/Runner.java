@@ -285,9 +285,24 @@ public final class Runner {
         double rate = rates.get(0);
         return runAdaptive(study, studyClass, listed, listener, String.format("tuning %s at %s req/s by %s",
                 studyClass.getSimpleName(), WorkloadParams.formatRate(rate), spec.label()), (measurer, progress, found) -> {
-            found.tuning = new Tuner(study, spec, rate, measurer, progress::step).tune();
+            found.tuning = new Tuner(study, spec, rate, measurer, progress::step, capacityTarget(studyClass, study, spec)).tune();
             return "Recommended: " + found.tuning.recommended() + ".";
         });
+    }
+
+    /** For a tuner that ranks by capacity: the baseline's SLOs and share; {@code null} for any other ranking. */
+    private Tuner.CapacityTarget capacityTarget(Class<?> studyClass, StudyDescriptor study, TuneSpec spec) {
+        if (!spec.byCapacity()) {
+            return null;
+        }
+        String baseline = study.variants().stream().filter(VariantDescriptor::baseline).findFirst().orElseThrow().name();
+        SloSpec slo = VariantAnnotations.slo(studyClass, baseline).overriddenBy(options.slo());
+        if (!slo.stated()) {
+            throw new RunnerException(studyClass.getName() + " ranks by capacity under SLOs but states none: give @Slo on"
+                    + " the class or --slo (e.g. --slo ttft=200,tpot=30)");
+        }
+        return new Tuner.CapacityTarget(VariantAnnotations.minAttainment(studyClass, baseline)
+                .orElse(CapacitySearch.DEFAULT_TARGET), slo.toString());
     }
 
     /**
@@ -332,26 +347,11 @@ public final class Runner {
                 progress.step(String.format("capacity %d of %d: %s", ++n, configurations.size(), candidate.name()));
                 found.capacities.add(new CapacitySearch(target, CapacitySearch.DEFAULT_PRECISION, CapacitySearch.DEFAULT_PROBES)
                         .search(b.className().substring(b.className().lastIndexOf('.') + 1) + "." + candidate.name(),
-                                slo.toString(), start, rate -> attained(measurer.measure(List.of(candidate.at(rate)), 1).get(0))));
+                                slo.toString(), start, rate -> CapacitySearch.attained(measurer.measure(List.of(candidate.at(rate)), 1).get(0))));
             }
             return "Capacity: " + found.capacities.stream().map(c -> String.format(Locale.ROOT, "%s %.3g req/s", c.configuration(),
                     c.capacity())).collect(Collectors.joining("; ")) + ".";
         });
-    }
-
-    /** What a probe measured: requests that met the SLOs (a failed trial: none of them). */
-    private static CapacitySearch.Attained attained(BlockResult block) {
-        long total = Math.round(block.repetitions().stream().mapToDouble(r -> r.value(Metric.SUCCESSFUL_REQUESTS).orElse(0)
-                + r.value(Metric.FAILED_REQUESTS).orElse(0)).sum());
-        if (!block.succeeded() || total == 0) {
-            long planned = Long.parseLong(block.params().getOrDefault("requests", "1"));
-            return new CapacitySearch.Attained(0, Math.max(total, planned), 0);
-        }
-        long met = Math.round(block.repetitions().stream().mapToDouble(r -> r.value(Metric.SLO_ATTAINMENT).orElse(0) / 100
-                * (r.value(Metric.SUCCESSFUL_REQUESTS).orElse(0) + r.value(Metric.FAILED_REQUESTS).orElse(0))).sum());
-        double goodput = block.repetitions().stream().mapToDouble(r -> r.value(Metric.GOODPUT).orElse(Double.NaN))
-                .average().orElse(Double.NaN);
-        return new CapacitySearch.Attained(met, total, goodput);
     }
 
     /** What an adaptive run has found so far, read by the reports also when it is cut short. */

@@ -3,6 +3,7 @@ package io.servebench.runner;
 import io.servebench.compare.Comparison;
 import io.servebench.plan.WorkloadParams;
 import io.servebench.results.BlockResult;
+import io.servebench.results.CapacityResult;
 import io.servebench.results.TuningResult;
 import io.servebench.results.TuningResult.Verdict;
 import io.servebench.study.ParamSpec;
@@ -71,6 +72,12 @@ final class Tuner {
         }
     }
 
+    /**
+     * What ranking by capacity searches for: the share of requests that must meet the SLOs, and the SLOs as text.
+     */
+    record CapacityTarget(double share, String slo) {
+    }
+
     /** The name of the step and the variant that combines the winning options. */
     static final String COMBINATION = "combination";
 
@@ -80,12 +87,20 @@ final class Tuner {
     private final Measurer measurer;
     private final Consumer<String> progress;
     private final List<String> caveats = new ArrayList<>();
+    private final CapacityTarget capacityTarget;
+    private final Map<String, CapacityResult> capacities = new LinkedHashMap<>();
 
     /**
      * @param rate     the tuning point's request rate
      * @param progress told each step as it begins ({@code option group 2 of 4: max-num-seqs})
+     * @param capacityTarget what a capacity ranking searches for; {@code null} unless {@code spec} ranks by capacity
      */
-    Tuner(StudyDescriptor study, TuneSpec spec, double rate, Measurer measurer, Consumer<String> progress) {
+    Tuner(StudyDescriptor study, TuneSpec spec, double rate, Measurer measurer, Consumer<String> progress,
+          CapacityTarget capacityTarget) {
+        if (spec.byCapacity() && capacityTarget == null) {
+            throw new IllegalArgumentException("a tuner that ranks by capacity needs SLOs and a share to meet");
+        }
+        this.capacityTarget = capacityTarget;
         this.study = study;
         this.spec = spec;
         this.rate = rate;
@@ -96,7 +111,12 @@ final class Tuner {
     /** Runs the method and says how it reached its recommendation. */
     TuningResult tune() {
         List<String> groups = optionGroups();
-        int stepCount = 1 + groups.size() + 1 + (spec.validationRates().isEmpty() ? 0 : 1);
+        boolean validating = !spec.validationRates().isEmpty() && !spec.byCapacity();
+        int stepCount = 1 + groups.size() + 1 + (validating ? 1 : 0);
+        if (spec.byCapacity() && !spec.validationRates().isEmpty()) {
+            caveats.add("Ranked by capacity under the SLOs, which sweeps each candidate's rates itself: the validation rates"
+                    + " were not used.");
+        }
         int stepNo = 0;
         List<TuningResult.Step> steps = new ArrayList<>();
 
@@ -143,7 +163,7 @@ final class Tuner {
         }
 
         List<TuningResult.Validation> validation = new ArrayList<>();
-        if (!spec.validationRates().isEmpty()) {
+        if (validating) {
             progress.accept(String.format("step %d of %d: validation at %s req/s", ++stepNo, stepCount,
                     spec.validationRates().stream().map(WorkloadParams::formatRate).collect(Collectors.joining(", "))));
             validation.addAll(validate(baseline, recommended));
@@ -227,9 +247,7 @@ final class Tuner {
             }
         }
         List<TuningResult.Candidate> rows = new ArrayList<>();
-        BlockResult latestBase = measurer.measure(List.of(base), 1).get(0);
-        rows.add(new TuningResult.Candidate(base.name(), mean(latestBase), Double.NaN, Double.NaN, Double.NaN,
-                latestBase.repetitions().size(), Verdict.BASE));
+        rows.add(baseRow(base));
         for (Outcome o : outcomes) {
             rows.add(o.row(o == best ? Verdict.CHOSEN : o.better() ? Verdict.BETTER_NOT_BEST : o.verdict()));
         }
@@ -237,39 +255,56 @@ final class Tuner {
                 best == null ? base.name() : best.candidate().name(), rows));
     }
 
-    private record Outcome(Candidate candidate, Comparison comparison, int repetitions, String failure) {
-        boolean better() {
-            return comparison != null && comparison.significant() && !comparison.slower();
+    /**
+     * A candidate against a base on the primary metric.
+     *
+     * @param baseScore   the base's score (the metric's statistic, or its capacity)
+     * @param score       the candidate's
+     * @param low         the interval of {@code score / baseScore}, low end; NaN when the rule gives none
+     * @param high        high end
+     * @param significant whether the difference is significant
+     * @param better      whether the candidate is significantly better
+     * @param failure     why there is nothing to compare, {@code null} when there is
+     */
+    private record Outcome(Candidate candidate, double baseScore, double score, double low, double high,
+                           boolean significant, boolean better, int repetitions, String failure) {
+
+        static Outcome failed(Candidate candidate, String failure) {
+            return new Outcome(candidate, Double.NaN, Double.NaN, Double.NaN, Double.NaN, false, false, 0, failure);
+        }
+
+        /** Lower is better: a comparison of means or percentiles of a time. */
+        static Outcome of(Candidate candidate, Comparison c, int repetitions) {
+            double low = c.estimate() == null ? Double.NaN : c.estimate().low();
+            double high = c.estimate() == null ? Double.NaN : c.estimate().high();
+            return new Outcome(candidate, c.baselineMean(), c.variantMean(), low, high, c.significant(),
+                    c.significant() && !c.slower(), repetitions, null);
         }
 
         Verdict verdict() {
-            if (comparison == null) {
+            if (failure != null) {
                 return Verdict.FAILED;
             }
-            return !comparison.significant() ? Verdict.NO_DIFFERENCE : comparison.slower() ? Verdict.WORSE : Verdict.CHOSEN;
+            return !significant ? Verdict.NO_DIFFERENCE : better ? Verdict.CHOSEN : Verdict.WORSE;
         }
 
         TuningResult.Candidate row(Verdict verdict) {
-            if (comparison == null) {
-                return new TuningResult.Candidate(candidate.name(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0,
-                        verdict);
-            }
-            double low = comparison.estimate() == null ? Double.NaN : comparison.estimate().low();
-            double high = comparison.estimate() == null ? Double.NaN : comparison.estimate().high();
-            return new TuningResult.Candidate(candidate.name(), comparison.variantMean(),
-                    comparison.variantMean() / comparison.baselineMean(), low, high, repetitions, verdict);
+            return new TuningResult.Candidate(candidate.name(), score, score / baseScore, low, high, repetitions, verdict);
         }
     }
 
     /** One comparison, with more repetitions on both sides while it is too close to call and the budget allows. */
     private Outcome compare(Candidate base, Candidate candidate) {
+        if (spec.byCapacity()) {
+            return compareCapacity(base, candidate);
+        }
         for (int r = 1; ; r++) {
             List<BlockResult> blocks = measurer.measure(List.of(base, candidate), r);
             BlockResult a = blocks.get(0);
             BlockResult b = blocks.get(1);
             if (!Comparison.comparable(a) || !Comparison.comparable(b)) {
                 BlockResult failed = Comparison.comparable(a) ? b : a;
-                return new Outcome(candidate, null, r, failed.failure() == null ? "no " + spec.label() : failed.failure());
+                return Outcome.failed(candidate, failed.failure() == null ? "no " + spec.label() : failed.failure());
             }
             Comparison c = Comparison.of(a, b, spec.metric(), spec.stat());
             int repetitions = Math.min(a.repetitions().size(), b.repetitions().size());
@@ -280,9 +315,29 @@ final class Tuner {
                             + (c.slower() ? " slower" : " faster") + " but not significant after " + repetitions
                             + " repetitions (the budget); more repetitions might decide it.");
                 }
-                return new Outcome(candidate, c, repetitions, null);
+                return Outcome.of(candidate, c, repetitions);
             }
         }
+    }
+
+    /**
+     * Higher is better: each side's capacity under the SLOs, searched once. The candidate is significantly better when
+     * it met the target at a rate at or above one where the base missed it beyond doubt (its 95% interval wholly below
+     * the target), and worse the other way round. Meeting a 99% target beyond doubt would take more requests per probe
+     * than a search can afford (300 of 300 is not), while missing it beyond doubt is what saturation looks like.
+     */
+    private Outcome compareCapacity(Candidate base, Candidate candidate) {
+        CapacityResult a = capacity(base);
+        CapacityResult b = capacity(candidate);
+        boolean higher = b.capacity() > 0 && b.capacity() >= a.high();
+        boolean lower = a.capacity() > 0 && a.capacity() >= b.high();
+        return new Outcome(candidate, a.capacity(), b.capacity(), Double.NaN, Double.NaN, higher || lower, higher, 1, null);
+    }
+
+    private CapacityResult capacity(Candidate c) {
+        return capacities.computeIfAbsent(c.name(), name -> new CapacitySearch(capacityTarget.share(),
+                CapacitySearch.DEFAULT_PRECISION, CapacitySearch.DEFAULT_PROBES).search(name, capacityTarget.slo(), c.rate(),
+                r -> CapacitySearch.attained(measurer.measure(List.of(c.at(r)), 1).get(0))));
     }
 
     /**
@@ -309,15 +364,15 @@ final class Tuner {
         measurer.measure(all, 1);
         Outcome whole = compare(winner, combination);
         Candidate recommended = whole.better() ? combination : null;
-        double bestMean = whole.better() ? whole.comparison().variantMean() : Double.POSITIVE_INFINITY;
+        double best = whole.better() ? whole.score() : Double.NaN;
         List<Outcome> alone = new ArrayList<>();
         for (Candidate part : parts) {
             alone.add(compare(winner, part));
             Outcome partVsWhole = compare(combination, part);
             boolean beatsWhole = !whole.better() || partVsWhole.better();
-            if (beatsWhole && partVsWhole.comparison() != null && partVsWhole.comparison().variantMean() < bestMean) {
+            if (beatsWhole && partVsWhole.failure() == null && (Double.isNaN(best) || improves(partVsWhole.score(), best))) {
                 recommended = part;
-                bestMean = partVsWhole.comparison().variantMean();
+                best = partVsWhole.score();
             }
         }
         if (recommended == null) {
@@ -329,9 +384,7 @@ final class Tuner {
                     : " is not significantly better than " + winner.name())
                     + ": gains do not add up here, so " + recommended.name() + " is recommended.");
         }
-        BlockResult winnerBlock = measurer.measure(List.of(winner), 1).get(0);
-        List<TuningResult.Candidate> rows = new ArrayList<>(List.of(new TuningResult.Candidate(winner.name(),
-                mean(winnerBlock), Double.NaN, Double.NaN, Double.NaN, winnerBlock.repetitions().size(), Verdict.BASE)));
+        List<TuningResult.Candidate> rows = new ArrayList<>(List.of(baseRow(winner)));
         rows.add(whole.row(recommended == combination ? Verdict.CHOSEN : demoted(whole)));
         for (Outcome o : alone) {
             rows.add(o.row(o.candidate() == recommended ? Verdict.CHOSEN : demoted(o)));
@@ -359,16 +412,14 @@ final class Tuner {
         measurer.measure(all, 1);
         for (double r : spec.validationRates()) {
             Outcome o = compare(baseline.at(r), recommended.at(r));
-            if (o.comparison() == null) {
+            if (o.failure() != null) {
                 caveats.add("At " + WorkloadParams.formatRate(r) + " req/s the validation failed: " + o.failure());
                 continue;
             }
-            Comparison c = o.comparison();
-            rows.add(new TuningResult.Validation(r, c.baselineMean(), c.variantMean(), c.baselineMean() / c.variantMean(),
-                    c.significant()));
+            rows.add(new TuningResult.Validation(r, o.baseScore(), o.score(), o.baseScore() / o.score(), o.significant()));
             if (!o.better()) {
                 caveats.add("At " + WorkloadParams.formatRate(r) + " req/s the recommendation is "
-                        + (c.significant() ? "significantly slower than" : "not significantly faster than") + " the baseline.");
+                        + (o.significant() ? "significantly slower than" : "not significantly faster than") + " the baseline.");
             }
         }
         if (rows.size() >= 2) {
@@ -384,6 +435,22 @@ final class Tuner {
             }
         }
         return rows;
+    }
+
+    /** The step's base as its table shows it: its score and the repetitions it rests on. */
+    private TuningResult.Candidate baseRow(Candidate base) {
+        if (spec.byCapacity()) {
+            return new TuningResult.Candidate(base.name(), capacity(base).capacity(), Double.NaN, Double.NaN, Double.NaN, 1,
+                    Verdict.BASE);
+        }
+        BlockResult block = measurer.measure(List.of(base), 1).get(0);
+        return new TuningResult.Candidate(base.name(), mean(block), Double.NaN, Double.NaN, Double.NaN,
+                block.repetitions().size(), Verdict.BASE);
+    }
+
+    /** Whether {@code score} is better than {@code than}: lower for a time, higher for a capacity. */
+    private boolean improves(double score, double than) {
+        return spec.byCapacity() ? score > than : score < than;
     }
 
     /** The block's score: the mean over its repetitions of the metric's statistic. */

@@ -14,12 +14,17 @@ import java.util.Optional;
  * @param engineGroup     the group of the candidate engines
  * @param metric          the primary metric, a per-request distribution (lower is better)
  * @param stat            what of it is compared: its mean, or a percentile
+ * @param byCapacity      rank by capacity under the SLOs instead (higher is better); {@code metric} and {@code stat}
+ *                        are then {@link Metric#GOODPUT} and its mean
  * @param validationRates rates at which the recommendation is checked against the baseline, requests/s
  * @param maxRepetitions  most repetitions of one configuration, at least 1
  * @param closeCall       the smallest ratio above 1 worth another repetition when not significant
  */
-public record TuneSpec(String engineGroup, Metric metric, Stat stat, List<Double> validationRates, int maxRepetitions,
-                       double closeCall) {
+public record TuneSpec(String engineGroup, Metric metric, Stat stat, boolean byCapacity, List<Double> validationRates,
+                       int maxRepetitions, double closeCall) {
+
+    /** The metric name that ranks by capacity under the SLOs. */
+    public static final String CAPACITY = "capacity";
 
     /** The metrics a tuner may rank by: per-request times, lower is better. */
     public static final List<Metric> METRICS = List.of(Metric.E2E_LATENCY, Metric.TTFT, Metric.TPOT, Metric.ITL);
@@ -32,7 +37,7 @@ public record TuneSpec(String engineGroup, Metric metric, Stat stat, List<Double
         if (engineGroup.isBlank()) {
             throw new IllegalArgumentException("@Tune(engineGroup = \"\"): expected the name of the candidate engines' group");
         }
-        if (!METRICS.contains(metric) || !STATS.contains(stat)) {
+        if (byCapacity ? metric != Metric.GOODPUT || stat != Stat.MEAN : !METRICS.contains(metric) || !STATS.contains(stat)) {
             throw new IllegalArgumentException("@Tune(metric = \"" + metric.id() + "." + stat.id() + "\"): expected one of "
                     + ids());
         }
@@ -58,7 +63,7 @@ public record TuneSpec(String engineGroup, Metric metric, Stat stat, List<Double
         }
         TuneSpec parsed = parse(tune.metric(), study.getName());
         try {
-            return Optional.of(new TuneSpec(tune.engineGroup(), parsed.metric(), parsed.stat(),
+            return Optional.of(new TuneSpec(tune.engineGroup(), parsed.metric(), parsed.stat(), parsed.byCapacity(),
                     Arrays.stream(tune.validationRates()).boxed().toList(), tune.maxRepetitions(), tune.closeCall()));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(e.getMessage() + " (on " + study.getName() + ")", e);
@@ -72,6 +77,9 @@ public record TuneSpec(String engineGroup, Metric metric, Stat stat, List<Double
      * @throws IllegalArgumentException naming the text and what was expected
      */
     public static TuneSpec parse(String text, String where) {
+        if (CAPACITY.equals(text)) {
+            return new TuneSpec("engine-selection", Metric.GOODPUT, Stat.MEAN, true, List.of(), 3, 1.02);
+        }
         int dot = text.indexOf('.');
         String metricId = dot < 0 ? text : text.substring(0, dot);
         String statId = dot < 0 ? Stat.MEAN.id() : text.substring(dot + 1);
@@ -80,17 +88,17 @@ public record TuneSpec(String engineGroup, Metric metric, Stat stat, List<Double
         if (metric.isEmpty() || stat.isEmpty()) {
             throw new IllegalArgumentException("@Tune(metric = \"" + text + "\") on " + where + ": expected one of " + ids());
         }
-        return new TuneSpec("engine-selection", metric.get(), stat.get(), List.of(), 3, 1.02);
+        return new TuneSpec("engine-selection", metric.get(), stat.get(), false, List.of(), 3, 1.02);
     }
 
     /** What the primary metric reads as in reports: {@code Mean Latency(s)}, {@code P99 TTFT (ms)}. */
     public String label() {
-        return stat.label() + " " + metric.label();
+        return byCapacity ? "Capacity under SLOs (req/s)" : stat.label() + " " + metric.label();
     }
 
     public static String ids() {
         return String.join(", ", METRICS.stream().map(Metric::id).toList()) + ", each alone (its mean) or with ."
                 + String.join(", .", STATS.stream().filter(s -> s != Stat.MEAN).map(Stat::id).toList())
-                + " (e.g. ttft.p99)";
+                + " (e.g. ttft.p99), or " + CAPACITY + " (the highest request rate meeting the SLOs)";
     }
 }

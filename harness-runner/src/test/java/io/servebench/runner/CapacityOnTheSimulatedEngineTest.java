@@ -49,4 +49,20 @@ class CapacityOnTheSimulatedEngineTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(runner::run).isInstanceOf(RunnerException.class)
                 .hasMessageContaining("--capacity needs SLOs for").hasMessageContaining("--slo");
     }
+
+    @Test
+    void aTunerThatRanksByCapacityKeepsTheBaselineOverAConfigurationThatSaturatesEarly(@TempDir Path dir) throws Exception {
+        StringWriter out = new StringWriter();
+        RunOutcome outcome = new Runner(RunOptions.builder().include(CapacityTunedStudy.class)
+                .simulate(EngineOptions.Simulate.VIRTUAL).outputDir(dir).progress(false).build(), new PrintWriter(out, true)).run();
+        var tuning = outcome.result().tuning();
+        assertThat(tuning.metric()).isEqualTo("Capacity under SLOs (req/s)");
+        var group = tuning.steps().get(1);
+        assertThat(group.name()).isEqualTo("max-num-seqs");
+        // eight sequences at a time queue everything else: its capacity is far below the baseline's
+        assertThat(group.candidates().get(1).mean()).isLessThan(group.candidates().get(0).mean() / 2);
+        assertThat(group.candidates().get(1).verdict()).isEqualTo(io.servebench.results.TuningResult.Verdict.WORSE);
+        assertThat(tuning.recommended()).isEqualTo("baseline");
+        assertThat(Files.readString(dir.resolve("summary.md"))).contains("by Capacity under SLOs (req/s)");
+    }
 }

@@ -123,9 +123,63 @@ class TunerTest {
     }
 
     private static TuningResult tune(StudyDescriptor study, Script script, Stat stat, double... validationRates) {
-        TuneSpec spec = new TuneSpec("engine-selection", Metric.E2E_LATENCY, stat,
+        TuneSpec spec = new TuneSpec("engine-selection", Metric.E2E_LATENCY, stat, false,
                 Arrays.stream(validationRates).boxed().toList(), 3, 1.02);
-        return new Tuner(study, spec, RATE, script, step -> { }).tune();
+        return new Tuner(study, spec, RATE, script, step -> { }, null).tune();
+    }
+
+    /** A scripted engine by capacity: all of 1,000 requests meet the SLOs up to its capacity, then ever fewer. */
+    private static final class CapacityScript implements Tuner.Measurer {
+        final Map<String, Double> capacity = new HashMap<>();
+        final List<Double> probed = new ArrayList<>();
+
+        CapacityScript set(String name, double requestsPerSecond) {
+            capacity.put(name, requestsPerSecond);
+            return this;
+        }
+
+        @Override
+        public List<BlockResult> measure(List<Tuner.Candidate> candidates, int wanted) {
+            List<BlockResult> blocks = new ArrayList<>();
+            for (Tuner.Candidate c : candidates) {
+                probed.add(c.rate());
+                double cap = capacity.get(c.name());
+                double share = c.rate() <= cap ? 1 : Math.max(0, 1 - (c.rate() - cap) / cap);
+                RepetitionResult r = new RepetitionResult(Map.of(Metric.SUCCESSFUL_REQUESTS.id(), 1000.0,
+                        Metric.FAILED_REQUESTS.id(), 0.0, Metric.SLO_ATTAINMENT.id(), 100 * share,
+                        Metric.GOODPUT.id(), share * c.rate()), Map.of(), 1000, 0, Map.of(), Map.of());
+                blocks.add(new BlockResult("S." + c.variant().name(), "S", c.variant().name(), c.variant().group(),
+                        c.variant().baseline(), Map.of("rate", Double.toString(c.rate()), "requests", "1000"),
+                        c.name() + "@" + c.rate(), "s", List.of(r), null));
+            }
+            return blocks;
+        }
+
+        @Override
+        public void recommend(Tuner.Candidate recommended) {
+        }
+    }
+
+    @Test
+    void byCapacityAClearlyHigherCapacityWinsAndOneWithinTheSearchsPrecisionDoesNot() {
+        StudyDescriptor study = study(List.of(),
+                variant("vllm", "engine-selection", true, ""),
+                variant("near", "group-a", false, "", "--a"),
+                variant("more", "group-b", false, "", "--b"));
+        CapacityScript script = new CapacityScript().set("vllm", 20).set("near", 20.2).set("more", 30);
+        TuneSpec spec = TuneSpec.parse(TuneSpec.CAPACITY, "S");
+        TuningResult result = new Tuner(study, spec, RATE, script, step -> { },
+                new Tuner.CapacityTarget(0.99, "ttft=200")).tune();
+
+        assertThat(result.metric()).isEqualTo("Capacity under SLOs (req/s)");
+        assertThat(verdict(step(result, "group-a"), "near")).isEqualTo(Verdict.NO_DIFFERENCE);
+        assertThat(step(result, "group-b").chosen()).isEqualTo("more");
+        assertThat(result.recommended()).isEqualTo("more");
+        TuningResult.Candidate more = step(result, "group-b").candidates().get(1);
+        assertThat(more.mean()).isBetween(27.0, 30.0);
+        assertThat(more.ratio()).isGreaterThan(1.2);
+        // every search starts at the tuning point's rate
+        assertThat(script.probed).contains(RATE);
     }
 
     @Test
