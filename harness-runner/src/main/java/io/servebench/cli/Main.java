@@ -13,6 +13,7 @@ import io.servebench.runner.RunOptions;
 import io.servebench.runner.Runner;
 import io.servebench.runner.RunnerException;
 import io.servebench.runner.ServeBenchVersion;
+import io.servebench.workload.Datasets;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -258,7 +259,9 @@ public final class Main implements Callable<Integer> {
                 throw new UsageException("-p " + p + ": expected NAME=V1,V2 (e.g. -p rate=1,4)");
             }
             String value = p.substring(eq + 1);
-            List<String> values = UNSPLIT_OVERRIDES.contains(p.substring(0, eq).strip()) ? List.of(value.strip())
+            String name = p.substring(0, eq).strip();
+            List<String> values = UNSPLIT_OVERRIDES.contains(name) ? List.of(value.strip())
+                    : "dataset".equals(name) ? Datasets.splitList(value)
                     : Arrays.stream(value.split(",")).map(String::strip).toList();
             if (values.stream().anyMatch(String::isEmpty)) {
                 throw new UsageException("-p " + p + ": empty value; expected NAME=V1,V2 (e.g. -p rate=1,4)");

@@ -1,38 +1,62 @@
 package io.servebench.workload;
 
-import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.function.ToIntFunction;
 
-/** Turns a study's {@code dataset} setting into a {@link Dataset}. */
+/** Turns a study's {@code dataset} setting into a {@link Dataset}, by its {@link DatasetKind}. */
 public final class Datasets {
 
     /** The bundled made-up conversations ({@link SyntheticShareGpt}). */
-    public static final String SYNTHETIC_SHAREGPT = "synthetic-sharegpt";
-    private static final String SHAREGPT_PREFIX = "sharegpt:";
+    public static final String SYNTHETIC_SHAREGPT = DatasetKind.SYNTHETIC_SHAREGPT.id();
 
     private Datasets() {
     }
 
     /**
-     * @param spec {@code "sharegpt:PATH"} or {@code "synthetic-sharegpt"}
-     * @throws IllegalArgumentException naming the spec and the accepted forms
+     * @param spec {@code KIND:LOCATION[,OPTIONS]} or {@code KIND[:OPTIONS]} of a {@link DatasetKind}
+     * @throws IllegalArgumentException naming the spec, what is wrong and the accepted forms
      */
     public static Dataset resolve(String spec, ToIntFunction<String> tokenCounter) {
-        if (SYNTHETIC_SHAREGPT.equals(spec)) {
-            return SyntheticShareGpt.dataset(tokenCounter);
+        String problem = problem(spec);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
         }
-        if (spec.startsWith(SHAREGPT_PREFIX) && spec.length() > SHAREGPT_PREFIX.length()) {
-            return ShareGptFile.read(spec, Path.of(spec.substring(SHAREGPT_PREFIX.length())), tokenCounter);
-        }
-        throw new IllegalArgumentException(problem(spec));
+        DatasetKind.Named named = DatasetKind.of(spec).orElseThrow();
+        return named.kind().read(spec, named.rest(), tokenCounter);
     }
 
-    /** Why {@code spec} names no dataset, or {@code null} when its form is right. */
+    /** Why {@code spec} names no dataset, or {@code null} when its form is right (files are not read). */
     public static String problem(String spec) {
-        if (SYNTHETIC_SHAREGPT.equals(spec) || spec.startsWith(SHAREGPT_PREFIX) && spec.length() > SHAREGPT_PREFIX.length()) {
-            return null;
+        Optional<DatasetKind.Named> named = DatasetKind.of(spec);
+        if (named.isEmpty()) {
+            return "unknown dataset \"" + spec + "\": expected one of " + DatasetKind.known();
         }
-        return "unknown dataset \"" + spec + "\": expected \"" + SHAREGPT_PREFIX + "PATH\" (a ShareGPT-format JSON file) or \""
-                + SYNTHETIC_SHAREGPT + "\" (the bundled made-up conversations)";
+        String problem = named.get().kind().problem(named.get().rest());
+        return problem == null ? null : "dataset \"" + spec + "\": " + problem + "; expected " + named.get().kind().form();
+    }
+
+    /**
+     * A {@code -p dataset=...} value as its datasets: split at the commas that start another dataset's kind
+     * ({@code sharegpt:a.json,synthetic-sharegpt}), so that a kind's own options keep theirs
+     * ({@code synthetic:in=fixed(512),out=uniform(64,256)} is one dataset).
+     */
+    public static List<String> splitList(String value) {
+        List<String> specs = new ArrayList<>();
+        for (String part : SpecOptions.split(value)) {
+            if (specs.isEmpty() || DatasetKind.of(part).isPresent() && !part.contains("=") || startsKind(part)) {
+                specs.add(part);
+            } else {
+                specs.set(specs.size() - 1, specs.get(specs.size() - 1) + "," + part);
+            }
+        }
+        return specs;
+    }
+
+    private static boolean startsKind(String part) {
+        int colon = part.indexOf(':');
+        int eq = part.indexOf('=');
+        return colon > 0 && (eq < 0 || colon < eq) && DatasetKind.of(part).isPresent();
     }
 }

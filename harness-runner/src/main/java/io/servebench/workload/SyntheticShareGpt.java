@@ -78,6 +78,11 @@ public final class SyntheticShareGpt {
     }
 
     /** {@code words} words in sentences of 8 to 20; each sentence ends in a period, which counts as a token too. */
+    /** A word of the vocabulary, drawn from {@code random}: one token to the simulated engine's tokenizer. */
+    static String word(Random random) {
+        return WORDS[random.nextInt(WORDS.length)];
+    }
+
     private static String text(Random random, int tokens, boolean question) {
         StringBuilder sb = new StringBuilder(tokens * 7);
         int left = tokens;

@@ -60,7 +60,7 @@ class DatasetsTest {
         assertThatThrownBy(() -> Datasets.resolve("sharegpt:" + dir.resolve("missing.json"), WORDS))
                 .hasMessageContaining("missing.json").hasMessageContaining("does not exist")
                 .hasMessageContaining("-p dataset=synthetic-sharegpt");
-        assertThatThrownBy(() -> Datasets.resolve("sharegpt", WORDS)).hasMessageContaining("unknown dataset \"sharegpt\"")
+        assertThatThrownBy(() -> Datasets.resolve("sharegpt", WORDS)).hasMessageContaining("dataset \"sharegpt\": no file after sharegpt:")
                 .hasMessageContaining("sharegpt:PATH");
     }
 

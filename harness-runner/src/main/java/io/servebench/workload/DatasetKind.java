@@ -1,0 +1,124 @@
+package io.servebench.workload;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.ToIntFunction;
+import java.util.stream.Collectors;
+
+/**
+ * The kinds of dataset a study names in {@code @Workload(dataset = ...)} or {@code -p dataset=...}, as
+ * {@code KIND:LOCATION[,OPTIONS]} or {@code KIND[:OPTIONS]}: one home for each kind's name, its form, what it
+ * reads, and how its spec is checked before anything starts.
+ */
+public enum DatasetKind {
+
+    /** A ShareGPT-format JSON file, filtered as {@code vllm bench serve} filters it. */
+    SHAREGPT("sharegpt", "sharegpt:PATH", "a ShareGPT-format JSON file") {
+        @Override
+        Dataset read(String spec, String rest, ToIntFunction<String> tokens) {
+            return ShareGptFile.read(spec, Path.of(rest), tokens);
+        }
+
+        @Override
+        String problem(String rest) {
+            return rest.isEmpty() ? "no file after sharegpt:" : null;
+        }
+    },
+
+    /** One request per line of a JSON-lines file. */
+    JSONL("jsonl", "jsonl:PATH[,out=N]", "one request per line: {\"prompt\": \"...\", \"output_tokens\": N}, out=N for lines"
+            + " without output_tokens") {
+        @Override
+        Dataset read(String spec, String rest, ToIntFunction<String> tokens) {
+            List<String> parts = SpecOptions.split(rest);
+            SpecOptions options = SpecOptions.of(spec, parts.subList(1, parts.size()), List.of("out"));
+            return JsonlFile.read(spec, Path.of(parts.get(0)), options.positiveInt("out"), tokens);
+        }
+
+        @Override
+        String problem(String rest) {
+            if (rest.isEmpty()) {
+                return "no file after jsonl:";
+            }
+            List<String> parts = SpecOptions.split(rest);
+            return SpecOptions.problem(parts.subList(1, parts.size()), List.of("out"));
+        }
+    },
+
+    /** Prompts and replies of lengths drawn from stated distributions. */
+    SYNTHETIC("synthetic", "synthetic:in=DIST,out=DIST[,count=N][,seed=S]", "prompt and reply lengths drawn from DIST:"
+            + " fixed(n), uniform(a,b), normal(mu,sigma) or lognormal(median,sigma), in tokens") {
+        @Override
+        Dataset read(String spec, String rest, ToIntFunction<String> tokens) {
+            return SyntheticLengths.parse(spec, rest).dataset(tokens);
+        }
+
+        @Override
+        String problem(String rest) {
+            try {
+                SyntheticLengths.parse("synthetic:" + rest, rest);
+                return null;
+            } catch (IllegalArgumentException e) {
+                return e.getMessage();
+            }
+        }
+    },
+
+    /** The bundled made-up conversations in ShareGPT's shape. */
+    SYNTHETIC_SHAREGPT("synthetic-sharegpt", "synthetic-sharegpt", "the bundled made-up conversations with ShareGPT-like"
+            + " lengths") {
+        @Override
+        Dataset read(String spec, String rest, ToIntFunction<String> tokens) {
+            return SyntheticShareGpt.dataset(tokens);
+        }
+
+        @Override
+        String problem(String rest) {
+            return rest.isEmpty() ? null : "synthetic-sharegpt takes no options";
+        }
+    };
+
+    private final String id;
+    private final String form;
+    private final String description;
+
+    DatasetKind(String id, String form, String description) {
+        this.id = id;
+        this.form = form;
+        this.description = description;
+    }
+
+    /** The kind's name, before the colon. */
+    public String id() {
+        return id;
+    }
+
+    /** How a spec of this kind is written. */
+    public String form() {
+        return form;
+    }
+
+    /** Reads the dataset; {@code rest} is what follows {@code KIND:}. */
+    abstract Dataset read(String spec, String rest, ToIntFunction<String> tokens);
+
+    /** What is wrong with {@code rest} as this kind's location and options, {@code null} when its form is right. */
+    abstract String problem(String rest);
+
+    /** The kind {@code spec} names, and what follows its colon ({@code ""} for none). */
+    static Optional<Named> of(String spec) {
+        String name = spec.contains(":") ? spec.substring(0, spec.indexOf(':')) : spec;
+        String rest = spec.contains(":") ? spec.substring(spec.indexOf(':') + 1) : "";
+        return Arrays.stream(values()).filter(k -> k.id.equals(name)).findFirst().map(k -> new Named(k, rest));
+    }
+
+    /** A kind and the rest of the spec that names it. */
+    record Named(DatasetKind kind, String rest) {
+    }
+
+    /** Every kind's form and what it is, for messages and help. */
+    static String known() {
+        return Arrays.stream(values()).map(k -> "\"" + k.form + "\" (" + k.description + ")").collect(Collectors.joining(", "));
+    }
+}

@@ -1,0 +1,88 @@
+package io.servebench.workload;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.ToIntFunction;
+
+/**
+ * {@code synthetic:in=DIST,out=DIST[,count=N][,seed=S]}: prompts and replies whose lengths in tokens are drawn from
+ * stated distributions, for shapes a person can reason about (a fixed 512-token prompt, replies uniform in 64..256).
+ * Each prompt is words of a small vocabulary, lengthened or shortened until the token counter counts exactly its
+ * drawn length; with the simulated engine's tokenizer that is the length the server sees, with a real engine's it is
+ * the counter's estimate. The set is the same for the same spec; the run's seed then orders the requests.
+ *
+ * @param spec  the spec as written
+ * @param in    prompt lengths
+ * @param out   reply lengths: the output length each request asks for
+ * @param count prompts in the set
+ * @param seed  seeds the lengths and the words
+ */
+record SyntheticLengths(String spec, LengthDistribution in, LengthDistribution out, int count, long seed) {
+
+    /** Prompts in a set that names no count: enough that a 1000-request trial repeats none. */
+    static final int DEFAULT_COUNT = 1000;
+
+    /**
+     * @param rest what follows {@code synthetic:}
+     * @throws IllegalArgumentException naming the spec and what was expected
+     */
+    static SyntheticLengths parse(String spec, String rest) {
+        if (rest.isBlank()) {
+            throw new IllegalArgumentException("dataset " + spec + ": expected in=DIST,out=DIST, e.g. synthetic:in=fixed(512),"
+                    + "out=uniform(64,256)");
+        }
+        SpecOptions options = SpecOptions.of(spec, SpecOptions.split(rest), List.of("in", "out", "count", "seed"));
+        for (String required : List.of("in", "out")) {
+            if (!options.values().containsKey(required)) {
+                throw new IllegalArgumentException("dataset " + spec + ": no " + required + "=DIST; expected in=DIST,out=DIST,"
+                        + " e.g. synthetic:in=fixed(512),out=uniform(64,256)");
+            }
+        }
+        long seed;
+        try {
+            seed = Long.parseLong(options.values().getOrDefault("seed", "1"));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("dataset " + spec + ": seed=" + options.values().get("seed")
+                    + " is not a whole number", e);
+        }
+        return new SyntheticLengths(spec, LengthDistribution.parse(spec, "in", options.values().get("in")),
+                LengthDistribution.parse(spec, "out", options.values().get("out")),
+                options.positiveInt("count").orElse(DEFAULT_COUNT), seed);
+    }
+
+    /** The set, each prompt exactly its drawn length by {@code tokens}. */
+    Dataset dataset(ToIntFunction<String> tokens) {
+        Random random = new Random(seed);
+        List<Conversation> conversations = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            int promptTokens = in.sample(random);
+            int outputTokens = out.sample(random);
+            String prompt = text(random, promptTokens, tokens);
+            conversations.add(new Conversation(prompt, tokens.applyAsInt(prompt), outputTokens));
+        }
+        return new Dataset(spec, conversations);
+    }
+
+    /** Words until {@code tokens} counts {@code length}: one word per token first, then corrected one word at a time. */
+    private static String text(Random random, int length, ToIntFunction<String> tokens) {
+        List<String> words = new ArrayList<>(length);
+        for (int i = 0; i < length; i++) {
+            words.add(SyntheticShareGpt.word(random));
+        }
+        for (int step = 0; step < 4 * length; step++) {
+            int counted = tokens.applyAsInt(String.join(" ", words));
+            if (counted == length) {
+                break;
+            }
+            if (counted > length && words.size() > 1) {
+                words.remove(words.size() - 1);
+            } else if (counted < length) {
+                words.add(SyntheticShareGpt.word(random));
+            } else {
+                break;
+            }
+        }
+        return String.join(" ", words);
+    }
+}

@@ -1,0 +1,111 @@
+package io.servebench.workload;
+
+import io.servebench.sim.SimTokenizer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.ToIntFunction;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The dataset kinds beside ShareGPT: synthetic lengths, JSON lines, and how a spec names them. */
+class DatasetKindsTest {
+
+    private static final ToIntFunction<String> SIM = new SimTokenizer()::count;
+
+    @Test
+    void syntheticPromptsHaveExactlyTheirDrawnLengthByTheTokenizer() {
+        Dataset d = Datasets.resolve("synthetic:in=fixed(100),out=fixed(50),count=20", SIM);
+        assertThat(d.conversations()).hasSize(20).allSatisfy(c -> {
+            assertThat(c.promptTokens()).isEqualTo(100);
+            assertThat(SIM.applyAsInt(c.prompt())).isEqualTo(100);
+            assertThat(c.outputTokens()).isEqualTo(50);
+        });
+        // a counter that reads every word as two tokens gets prompts of half as many words, still exactly 100 tokens
+        ToIntFunction<String> twoPerWord = text -> 2 * text.split(" ").length;
+        assertThat(Datasets.resolve("synthetic:in=fixed(100),out=fixed(50),count=5", twoPerWord).conversations())
+                .allSatisfy(c -> assertThat(c.prompt().split(" ")).hasSize(50));
+    }
+
+    @Test
+    void distributionsStayInTheirRangeAndTheSeedGivesTheSameSet() {
+        Dataset uniform = Datasets.resolve("synthetic:in=uniform(64,256),out=normal(200,20),count=500", SIM);
+        assertThat(uniform.conversations()).allSatisfy(c -> assertThat(c.promptTokens()).isBetween(64, 256));
+        assertThat(uniform.meanPromptTokens()).isBetween(150.0, 170.0);
+        assertThat(uniform.meanOutputTokens()).isBetween(195.0, 205.0);
+        Dataset lognormal = Datasets.resolve("synthetic:in=lognormal(300,0.8),out=fixed(10),count=500", SIM);
+        List<Integer> sorted = lognormal.conversations().stream().map(Conversation::promptTokens).sorted().toList();
+        assertThat(sorted.get(250)).as("median").isBetween(270, 330);
+        assertThat(lognormal.meanPromptTokens()).as("a long right tail: mean above median").isGreaterThan(sorted.get(250));
+
+        String spec = "synthetic:in=uniform(10,20),out=fixed(5),count=30,seed=7";
+        assertThat(Datasets.resolve(spec, SIM).conversations()).isEqualTo(Datasets.resolve(spec, SIM).conversations());
+        assertThat(Datasets.resolve(spec.replace("seed=7", "seed=8"), SIM).conversations())
+                .isNotEqualTo(Datasets.resolve(spec, SIM).conversations());
+    }
+
+    @Test
+    void badSyntheticSpecsSayWhatWasExpected() {
+        assertThat(Datasets.problem("synthetic:in=gauss(3),out=fixed(5)")).contains("in=gauss(3)")
+                .contains("expected fixed(n), uniform(a,b), normal(mu,sigma) or lognormal(median,sigma)");
+        assertThat(Datasets.problem("synthetic:in=uniform(5),out=fixed(5)")).contains("uniform takes two numbers");
+        assertThat(Datasets.problem("synthetic:in=uniform(9,3),out=fixed(5)")).contains("1 <= a <= b");
+        assertThat(Datasets.problem("synthetic:in=fixed(0),out=fixed(5)")).contains("at least 1");
+        assertThat(Datasets.problem("synthetic:in=fixed(5)")).contains("no out=DIST");
+        assertThat(Datasets.problem("synthetic:in=fixed(5),out=fixed(5),size=3")).contains("option \"size=3\"")
+                .contains("[in, out, count, seed]");
+        assertThat(Datasets.problem("synthetic:in=fixed(5),out=fixed(5),count=0")).contains("count=0 is not a whole number above 0");
+        assertThat(Datasets.problem("synthetic:")).contains("expected in=DIST,out=DIST");
+        assertThat(Datasets.problem("synthetic:in=fixed(5),out=fixed(5)")).isNull();
+    }
+
+    @Test
+    void jsonLinesReadOneRequestPerLineAndBadLinesNameTheirNumber(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("requests.jsonl");
+        Files.writeString(file, """
+                {"prompt": "what is the tallest mountain on earth", "output_tokens": 12}
+
+                {"prompt": "and the second tallest", "temperature": 0}
+                """);
+        Dataset d = Datasets.resolve("jsonl:" + file + ",out=64", SIM);
+        assertThat(d.conversations()).extracting(Conversation::outputTokens).containsExactly(12, 64);
+        assertThat(d.conversations().get(0).promptTokens()).isEqualTo(SIM.applyAsInt("what is the tallest mountain on earth"));
+        assertThatThrownBy(() -> Datasets.resolve("jsonl:" + file, SIM)).hasMessageContaining("line 3")
+                .hasMessageContaining("no /output_tokens").hasMessageContaining(",out=256");
+
+        assertThatThrownBy(() -> jsonl(dir, "{\"prompt\": \"a\"}\n{\"prompt\": \n")).hasMessageContaining("line 2 is not JSON");
+        assertThatThrownBy(() -> jsonl(dir, "{\"text\": \"a\"}\n")).hasMessageContaining("line 1: /prompt is missing");
+        assertThatThrownBy(() -> jsonl(dir, "{\"prompt\": \"a\", \"output_tokens\": -3}\n"))
+                .hasMessageContaining("/output_tokens is -3; expected a whole number above 0");
+        assertThatThrownBy(() -> jsonl(dir, "{\"messages\": []}\n")).hasMessageContaining("/messages is not read yet");
+        assertThatThrownBy(() -> jsonl(dir, "[1, 2]\n")).hasMessageContaining("expected a JSON object");
+        assertThatThrownBy(() -> jsonl(dir, "\n\n")).hasMessageContaining("has no request");
+        assertThatThrownBy(() -> Datasets.resolve("jsonl:" + dir.resolve("missing.jsonl"), SIM))
+                .hasMessageContaining("missing.jsonl").hasMessageContaining("does not exist");
+        assertThat(Datasets.problem("jsonl:")).contains("no file after jsonl:");
+        assertThat(Datasets.problem("jsonl:x.jsonl,out=1,max=3")).contains("option \"max=3\"");
+    }
+
+    private static Dataset jsonl(Path dir, String text) throws IOException {
+        Path file = dir.resolve("bad.jsonl");
+        Files.writeString(file, text);
+        return Datasets.resolve("jsonl:" + file + ",out=8", SIM);
+    }
+
+    @Test
+    void anUnknownKindListsTheKnownOnesAndAListOfSpecsSplitsAtKinds() {
+        assertThat(Datasets.problem("trace:x.jsonl")).startsWith("unknown dataset \"trace:x.jsonl\": expected one of")
+                .contains("\"sharegpt:PATH\"").contains("\"jsonl:PATH[,out=N]\"")
+                .contains("\"synthetic:in=DIST,out=DIST[,count=N][,seed=S]\"").contains("\"synthetic-sharegpt\"");
+        assertThat(Datasets.problem("sharegpt")).contains("no file after sharegpt:").contains("expected sharegpt:PATH");
+        assertThat(Datasets.splitList("sharegpt:a.json,synthetic-sharegpt")).containsExactly("sharegpt:a.json",
+                "synthetic-sharegpt");
+        assertThat(Datasets.splitList("synthetic:in=uniform(1,9),out=fixed(2),jsonl:x.jsonl,out=3"))
+                .containsExactly("synthetic:in=uniform(1,9),out=fixed(2)", "jsonl:x.jsonl,out=3");
+    }
+}
