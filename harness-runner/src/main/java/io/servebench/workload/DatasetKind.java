@@ -15,15 +15,22 @@ import java.util.stream.Collectors;
 public enum DatasetKind {
 
     /** A ShareGPT-format JSON file, filtered as {@code vllm bench serve} filters it. */
-    SHAREGPT("sharegpt", "sharegpt:PATH", "a ShareGPT-format JSON file") {
+    SHAREGPT("sharegpt", "sharegpt:PATH[,minTokens=N][,maxPrompt=N][,maxTotal=N]", "a ShareGPT-format JSON file,"
+            + " conversations kept by length as vllm bench serve keeps them (4, 1024, 2048 tokens)") {
         @Override
         Dataset read(String spec, String rest, ToIntFunction<String> tokens) {
-            return ShareGptFile.read(spec, Path.of(rest), tokens);
+            List<String> parts = SpecOptions.split(rest);
+            SpecOptions options = SpecOptions.of(spec, parts.subList(1, parts.size()), ShareGptFile.Filters.OPTIONS);
+            return ShareGptFile.read(spec, Path.of(parts.get(0)), ShareGptFile.Filters.of(options), tokens);
         }
 
         @Override
         String problem(String rest) {
-            return rest.isEmpty() ? "no file after sharegpt:" : null;
+            if (rest.isEmpty()) {
+                return "no file after sharegpt:";
+            }
+            List<String> parts = SpecOptions.split(rest);
+            return SpecOptions.problem(parts.subList(1, parts.size()), ShareGptFile.Filters.OPTIONS);
         }
     },
 
@@ -61,7 +68,26 @@ public enum DatasetKind {
                 SyntheticLengths.parse("synthetic:" + rest, rest);
                 return null;
             } catch (IllegalArgumentException e) {
-                return e.getMessage();
+                return reason(e, "synthetic:" + rest);
+            }
+        }
+    },
+
+    /** Groups of requests that share a long prefix, for prefix-cache studies. */
+    SHARED_PREFIX("shared-prefix", "shared-prefix:groups=G,prefix=P,question=Q,out=O[,count=N][,seed=S]", "G prefixes of"
+            + " P tokens, each shared by many questions of Q tokens, replies of O; P, Q, O in tokens or as a DIST") {
+        @Override
+        Dataset read(String spec, String rest, ToIntFunction<String> tokens) {
+            return SharedPrefix.parse(spec, rest).dataset(tokens);
+        }
+
+        @Override
+        String problem(String rest) {
+            try {
+                SharedPrefix.parse("shared-prefix:" + rest, rest);
+                return null;
+            } catch (IllegalArgumentException e) {
+                return reason(e, "shared-prefix:" + rest);
             }
         }
     },
@@ -105,6 +131,12 @@ public enum DatasetKind {
 
     /** What is wrong with {@code rest} as this kind's location and options, {@code null} when its form is right. */
     abstract String problem(String rest);
+
+    /** A reader's message without the "dataset SPEC: " it starts with, for {@link Datasets#problem}, which says it. */
+    private static String reason(IllegalArgumentException e, String spec) {
+        String prefix = "dataset " + spec + ": ";
+        return e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length()) : e.getMessage();
+    }
 
     /** The kind {@code spec} names, and what follows its colon ({@code ""} for none). */
     static Optional<Named> of(String spec) {

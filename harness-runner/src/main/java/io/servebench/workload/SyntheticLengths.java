@@ -65,7 +65,7 @@ record SyntheticLengths(String spec, LengthDistribution in, LengthDistribution o
     }
 
     /** Words until {@code tokens} counts {@code length}: one word per token first, then corrected one word at a time. */
-    private static String text(Random random, int length, ToIntFunction<String> tokens) {
+    static String text(Random random, int length, ToIntFunction<String> tokens) {
         List<String> words = new ArrayList<>(length);
         for (int i = 0; i < length; i++) {
             words.add(SyntheticShareGpt.word(random));

@@ -100,12 +100,41 @@ class DatasetKindsTest {
     @Test
     void anUnknownKindListsTheKnownOnesAndAListOfSpecsSplitsAtKinds() {
         assertThat(Datasets.problem("trace:x.jsonl")).startsWith("unknown dataset \"trace:x.jsonl\": expected one of")
-                .contains("\"sharegpt:PATH\"").contains("\"jsonl:PATH[,out=N]\"")
+                .contains("\"sharegpt:PATH[,minTokens=N][,maxPrompt=N][,maxTotal=N]\"").contains("\"jsonl:PATH[,out=N]\"")
+                .contains("\"shared-prefix:groups=G,prefix=P,question=Q,out=O[,count=N][,seed=S]\"")
                 .contains("\"synthetic:in=DIST,out=DIST[,count=N][,seed=S]\"").contains("\"synthetic-sharegpt\"");
         assertThat(Datasets.problem("sharegpt")).contains("no file after sharegpt:").contains("expected sharegpt:PATH");
+        assertThat(Datasets.problem("sharegpt:a.json,maxPromt=9")).contains("option \"maxPromt=9\"")
+                .contains("[minTokens, maxPrompt, maxTotal]");
         assertThat(Datasets.splitList("sharegpt:a.json,synthetic-sharegpt")).containsExactly("sharegpt:a.json",
                 "synthetic-sharegpt");
         assertThat(Datasets.splitList("synthetic:in=uniform(1,9),out=fixed(2),jsonl:x.jsonl,out=3"))
                 .containsExactly("synthetic:in=uniform(1,9),out=fixed(2)", "jsonl:x.jsonl,out=3");
+    }
+
+    @Test
+    void shareGptFiltersAreTheSpecsAndAnEmptyResultCountsWhatEachFilterLeftOut(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("s.json");
+        String words = "one two three four five six seven eight nine ten";
+        Files.writeString(file, "[" + String.join(",",
+                conversation(words, words),                      // 10 + 10
+                conversation(words + " " + words, "a b c d e"),  // 20 + 5
+                conversation("a b", words),                      // a short prompt
+                "{\"conversations\": [{\"from\": \"human\", \"value\": \"" + words + "\"}]}") + "]");
+        assertThat(Datasets.resolve("sharegpt:" + file, SIM).conversations()).hasSize(2);
+        assertThat(Datasets.resolve("sharegpt:" + file + ",maxPrompt=15", SIM).conversations()).hasSize(1);
+        assertThat(Datasets.resolve("sharegpt:" + file + ",minTokens=2,maxTotal=22", SIM).conversations()).hasSize(2);
+        assertThatThrownBy(() -> Datasets.resolve("sharegpt:" + file + ",minTokens=30", SIM))
+                .hasMessageContaining("no conversation left after the filters (1 with fewer than two turns,"
+                        + " 3 with a prompt under 30 tokens, 0 with a reply under 30 tokens, 0 with a prompt over 1024 tokens,"
+                        + " 0 over 2048 tokens in all)");
+        Files.writeString(file, "[{\"conversations\": [{\"from\": \"human\", \"value\": 7}, {\"value\": \"x\"}]}]");
+        assertThatThrownBy(() -> Datasets.resolve("sharegpt:" + file, SIM)).hasMessageContaining("(/0/conversations/0/value)")
+                .hasMessageContaining("expected a string, found NUMBER");
+    }
+
+    private static String conversation(String prompt, String reply) {
+        return "{\"conversations\": [{\"from\": \"human\", \"value\": \"" + prompt + "\"}, {\"from\": \"gpt\", \"value\": \""
+                + reply + "\"}]}";
     }
 }
