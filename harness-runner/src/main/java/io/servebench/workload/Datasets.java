@@ -1,5 +1,6 @@
 package io.servebench.workload;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -23,18 +24,58 @@ public final class Datasets {
         if (problem != null) {
             throw new IllegalArgumentException(problem);
         }
-        DatasetKind.Named named = DatasetKind.of(spec).orElseThrow();
-        return named.kind().read(spec, named.rest(), tokenCounter);
+        Tokenized tokenized = Tokenized.of(spec);
+        ToIntFunction<String> tokens = tokenized.tokenizer() == null ? tokenCounter
+                : HuggingFaceTokens.counter(Path.of(tokenized.tokenizer()));
+        DatasetKind.Named named = DatasetKind.of(tokenized.spec()).orElseThrow();
+        return named.kind().read(spec, named.rest(), tokens);
     }
 
     /** Why {@code spec} names no dataset, or {@code null} when its form is right (files are not read). */
     public static String problem(String spec) {
-        Optional<DatasetKind.Named> named = DatasetKind.of(spec);
+        Tokenized tokenized = Tokenized.of(spec);
+        if ("".equals(tokenized.tokenizer())) {
+            return "dataset \"" + spec + "\": tokenizer= names no file; expected tokenizer=PATH of a tokenizer.json";
+        }
+        Optional<DatasetKind.Named> named = DatasetKind.of(tokenized.spec());
         if (named.isEmpty()) {
             return "unknown dataset \"" + spec + "\": expected one of " + DatasetKind.known();
         }
         String problem = named.get().kind().problem(named.get().rest());
-        return problem == null ? null : "dataset \"" + spec + "\": " + problem + "; expected " + named.get().kind().form();
+        return problem == null ? null : "dataset \"" + spec + "\": " + problem + "; expected " + named.get().kind().form()
+                + " (any kind also takes tokenizer=PATH)";
+    }
+
+    /**
+     * A spec with its {@code tokenizer=PATH} option taken out: every kind takes one, a Hugging Face
+     * {@code tokenizer.json} whose counts replace the default counter's.
+     *
+     * @param spec      the spec without the option
+     * @param tokenizer the option's value, {@code null} when not given
+     */
+    record Tokenized(String spec, String tokenizer) {
+
+        private static final String OPTION = "tokenizer=";
+
+        static Tokenized of(String spec) {
+            int colon = spec.indexOf(':');
+            if (colon < 0) {
+                return new Tokenized(spec, null);
+            }
+            List<String> parts = new ArrayList<>(SpecOptions.split(spec.substring(colon + 1)));
+            String tokenizer = null;
+            for (int i = 0; i < parts.size(); i++) {
+                if (parts.get(i).startsWith(OPTION)) {
+                    tokenizer = parts.remove(i).substring(OPTION.length()).strip();
+                    break;
+                }
+            }
+            if (tokenizer == null) {
+                return new Tokenized(spec, null);
+            }
+            String rest = String.join(",", parts);
+            return new Tokenized(spec.substring(0, colon) + (rest.isEmpty() ? "" : ":" + rest), tokenizer);
+        }
     }
 
     /**

@@ -64,17 +64,18 @@ record SyntheticLengths(String spec, LengthDistribution in, LengthDistribution o
         return new Dataset(spec, conversations);
     }
 
-    /** Words until {@code tokens} counts {@code length}: one word per token first, then corrected one word at a time. */
+    /**
+     * Words until {@code tokens} counts {@code length}: a word per token first, corrected a word at a time, then
+     * topped up with one-letter words, which most tokenizers count as one token each. A tokenizer that cannot express
+     * the length this way gets the nearest length below it; the conversation records the count, not the target.
+     */
     static String text(Random random, int length, ToIntFunction<String> tokens) {
         List<String> words = new ArrayList<>(length);
         for (int i = 0; i < length; i++) {
             words.add(SyntheticShareGpt.word(random));
         }
-        for (int step = 0; step < 4 * length; step++) {
-            int counted = tokens.applyAsInt(String.join(" ", words));
-            if (counted == length) {
-                break;
-            }
+        int counted = tokens.applyAsInt(String.join(" ", words));
+        for (int step = 0; step < 4 * length && counted != length; step++) {
             if (counted > length && words.size() > 1) {
                 words.remove(words.size() - 1);
             } else if (counted < length) {
@@ -82,6 +83,23 @@ record SyntheticLengths(String spec, LengthDistribution in, LengthDistribution o
             } else {
                 break;
             }
+            int next = tokens.applyAsInt(String.join(" ", words));
+            if (counted < length && next > length) {
+                // a whole word overshoots: take it back and top up with one-letter words below
+                words.remove(words.size() - 1);
+                break;
+            }
+            counted = next;
+        }
+        counted = tokens.applyAsInt(String.join(" ", words));
+        for (int step = 0; step < 2 * length && counted < length; step++) {
+            words.add("a");
+            int next = tokens.applyAsInt(String.join(" ", words));
+            if (next > length) {
+                words.remove(words.size() - 1);
+                break;
+            }
+            counted = next;
         }
         return String.join(" ", words);
     }
