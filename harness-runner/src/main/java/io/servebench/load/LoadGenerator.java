@@ -49,6 +49,18 @@ public final class LoadGenerator {
     // The first send is scheduled a little after the schedule is computed, so that it is not already late.
     private static final long START_DELAY_NS = 1_000_000;
 
+    private final DeltaTokenCounter counter;
+
+    /** A generator that counts each token event without continuous usage as one token. */
+    public LoadGenerator() {
+        this(DeltaTokenCounter.ONE_PER_EVENT);
+    }
+
+    /** @param counter counts the tokens of a token event when the server sends no continuous usage */
+    public LoadGenerator(DeltaTokenCounter counter) {
+        this.counter = counter;
+    }
+
     /**
      * Sends every request of {@code specs} to {@code target} and returns when each has finished or failed.
      * Failures are recorded, never thrown. The specs' own warm-up flags say which are warm-up requests
@@ -92,7 +104,7 @@ public final class LoadGenerator {
         PoolStats connections;
         CpuTime cpu;
         CpuTime senderStart = CpuTime.ofCurrentThread();
-        try (StreamingClient client = new StreamingClient(target, params)) {
+        try (StreamingClient client = new StreamingClient(target, params, counter)) {
             sending = new Sending(client, supply, warmupRequests, measuredRequests, params, record -> {
                 // a failing listener must not stop the run (or, closed loop, leave a stream never freed)
                 try {

@@ -3,6 +3,7 @@ package io.servebench.runner;
 import io.servebench.engine.RunningEngine;
 import io.servebench.http.HostLimits;
 import io.servebench.load.ArrivalProfile;
+import io.servebench.load.DeltaTokenCounter;
 import io.servebench.load.LoadGenerator;
 import io.servebench.load.LoadParams;
 import io.servebench.load.LoadResult;
@@ -17,6 +18,7 @@ import io.servebench.metrics.SloSpec;
 import io.servebench.plan.Trial;
 import io.servebench.plan.WorkloadParams;
 import io.servebench.results.RepetitionResult;
+import io.servebench.workload.Datasets;
 import io.servebench.workload.RequestSpec;
 
 import java.io.IOException;
@@ -74,7 +76,9 @@ final class LoadMeasurement {
             LoadResult result = engine.virtual().isPresent()
                     ? new VirtualLoad(engine.virtual().get(), engine.endpoint().model())
                             .run(supply, w.warmup(), w.requests(), load, progress)
-                    : new LoadGenerator().run(engine.endpoint().target(), supply, w.warmup(), w.requests(), load, progress);
+                    : new LoadGenerator(Datasets.tokenizer(w.dataset()).map(DeltaTokenCounter::of)
+                            .orElse(DeltaTokenCounter.ONE_PER_EVENT))
+                            .run(engine.endpoint().target(), supply, w.warmup(), w.requests(), load, progress);
             Optional<PrometheusSnapshot> after = before.isPresent() ? scrape() : Optional.empty();
             RequestRecordWriter.writeTrial(options.outputDir(), name, result.records());
             List<RequestRecord> measured = result.records().stream().filter(r -> !r.warmup()).toList();

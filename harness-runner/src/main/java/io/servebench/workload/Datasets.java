@@ -31,6 +31,17 @@ public final class Datasets {
         return named.kind().read(spec, named.rest(), tokens);
     }
 
+    /**
+     * The tokenizer {@code spec} names with {@code tokenizer=PATH}, for counting what the server streams back; empty
+     * when it names none.
+     *
+     * @throws IllegalArgumentException naming the file when it does not load
+     */
+    public static Optional<ToIntFunction<String>> tokenizer(String spec) {
+        String path = Tokenized.of(spec).tokenizer();
+        return path == null || path.isEmpty() ? Optional.empty() : Optional.of(HuggingFaceTokens.counter(Path.of(path)));
+    }
+
     /** Why {@code spec} names no dataset, or {@code null} when its form is right (files are not read). */
     public static String problem(String spec) {
         Tokenized tokenized = Tokenized.of(spec);
