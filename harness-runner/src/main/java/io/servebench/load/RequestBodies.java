@@ -4,12 +4,15 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servebench.workload.ChatMessage;
 import io.servebench.workload.RequestSpec;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /** Builds the JSON bodies of streaming requests to the OpenAI-compatible APIs. */
 public final class RequestBodies {
@@ -50,8 +53,15 @@ public final class RequestBodies {
         ObjectNode body = JSON.createObjectNode();
         body.put("model", model);
         switch (api) {
-            case CHAT -> body.putArray("messages").addObject().put("role", "user").put("content", spec.prompt());
-            case COMPLETIONS -> body.put("prompt", spec.prompt());
+            case CHAT -> {
+                ArrayNode messages = body.putArray("messages");
+                spec.context().forEach(m -> messages.addObject().put("role", m.role()).put("content", m.content()));
+                messages.addObject().put("role", "user").put("content", spec.prompt());
+            }
+            // a completion has no roles: the messages' texts, one paragraph each, then the prompt
+            case COMPLETIONS -> body.put("prompt", spec.context().isEmpty() ? spec.prompt()
+                    : spec.context().stream().map(ChatMessage::content).collect(Collectors.joining("\n\n")) + "\n\n"
+                            + spec.prompt());
         }
         body.put("max_tokens", spec.maxTokens());
         body.put("stream", true);

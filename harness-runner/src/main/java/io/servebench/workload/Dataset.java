@@ -33,7 +33,7 @@ public record Dataset(String name, List<Conversation> conversations) {
         List<RequestSpec> specs = new ArrayList<>(warmup + measured);
         for (int i = 0; i < warmup + measured; i++) {
             RequestSpec s = supply.next();
-            specs.add(new RequestSpec(s.index(), s.prompt(), s.promptTokens(), s.maxTokens(), s.exactOutput(), i < warmup));
+            specs.add(s.withWarmup(i < warmup));
         }
         return specs;
     }
@@ -63,7 +63,7 @@ public record Dataset(String name, List<Conversation> conversations) {
                     java.util.Collections.shuffle(order, random);
                 }
                 Conversation c = conversations.get(order.remove(order.size() - 1));
-                return new RequestSpec(next++, c.prompt(), c.promptTokens(), c.outputTokens(), true, false);
+                return new RequestSpec(next++, c.prompt(), c.promptTokens(), c.outputTokens(), true, false, c.context());
             }
         };
     }

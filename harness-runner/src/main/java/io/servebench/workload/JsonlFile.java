@@ -16,9 +16,10 @@ import java.util.OptionalInt;
 import java.util.function.ToIntFunction;
 
 /**
- * {@code jsonl:PATH[,out=N]}: a file of one request per line, {@code {"prompt": "...", "output_tokens": 128}}, read
- * line by line. {@code output_tokens} is the reply length asked for; a line without it asks for {@code out=N}.
- * Blank lines are skipped.
+ * {@code jsonl:PATH[,out=N]}: a file of one request per line, {@code {"prompt": "...", "output_tokens": 128}} or
+ * {@code {"messages": [{"role": "system", "content": ...}, ..., {"role": "user", "content": ...}], ...}} (a chat that
+ * ends with the user's turn), read line by line. {@code output_tokens} is the reply length asked for; a line without
+ * it asks for {@code out=N}. Blank lines are skipped.
  */
 final class JsonlFile {
 
@@ -64,14 +65,22 @@ final class JsonlFile {
             throw new IllegalArgumentException(where + ": expected a JSON object {\"prompt\": ..., \"output_tokens\": N},"
                     + " found " + node.getNodeType());
         }
+        List<ChatMessage> context = new ArrayList<>();
+        String text;
         if (node.has("messages")) {
-            throw new IllegalArgumentException(where + ": /messages is not read yet (one user turn per request is);"
-                    + " give the user turn as /prompt");
-        }
-        JsonNode prompt = node.get("prompt");
-        if (prompt == null || !prompt.isTextual() || prompt.asText().isEmpty()) {
-            throw new IllegalArgumentException(where + ": /prompt " + (prompt == null ? "is missing" : "is not a non-empty string")
-                    + "; expected {\"prompt\": \"...\", \"output_tokens\": N}");
+            if (node.has("prompt")) {
+                throw new IllegalArgumentException(where + ": both /prompt and /messages; expected one of them");
+            }
+            context.addAll(messages(where, node.get("messages")));
+            ChatMessage last = context.remove(context.size() - 1);
+            text = last.content();
+        } else {
+            JsonNode prompt = node.get("prompt");
+            if (prompt == null || !prompt.isTextual() || prompt.asText().isEmpty()) {
+                throw new IllegalArgumentException(where + ": /prompt " + (prompt == null ? "is missing" : "is not a non-empty string")
+                        + "; expected {\"prompt\": \"...\", \"output_tokens\": N} or {\"messages\": [...], \"output_tokens\": N}");
+            }
+            text = prompt.asText();
         }
         JsonNode outputTokens = node.get("output_tokens");
         int output;
@@ -84,6 +93,33 @@ final class JsonlFile {
             throw new IllegalArgumentException(where + ": /output_tokens is " + outputTokens + "; expected a whole number"
                     + " above 0");
         }
-        return new Conversation(prompt.asText(), tokens.applyAsInt(prompt.asText()), output);
+        int promptTokens = tokens.applyAsInt(text) + context.stream().mapToInt(m -> tokens.applyAsInt(m.content())).sum();
+        return new Conversation(text, promptTokens, output, context);
+    }
+
+    /** The chat of {@code /messages}: {@code {"role", "content"}} objects, the last one the user's. */
+    private static List<ChatMessage> messages(String where, JsonNode messages) {
+        if (!messages.isArray() || messages.isEmpty()) {
+            throw new IllegalArgumentException(where + ": /messages is not a non-empty array of {\"role\": ..., \"content\": ...}");
+        }
+        List<ChatMessage> chat = new ArrayList<>();
+        for (int i = 0; i < messages.size(); i++) {
+            JsonNode m = messages.get(i);
+            JsonNode role = m.get("role");
+            JsonNode content = m.get("content");
+            if (role == null || !List.of("system", "user", "assistant").contains(role.asText())) {
+                throw new IllegalArgumentException(where + ": /messages/" + i + "/role is " + role
+                        + "; expected \"system\", \"user\" or \"assistant\"");
+            }
+            if (content == null || !content.isTextual()) {
+                throw new IllegalArgumentException(where + ": /messages/" + i + "/content is " + content + "; expected a string");
+            }
+            chat.add(new ChatMessage(role.asText(), content.asText()));
+        }
+        if (!"user".equals(chat.get(chat.size() - 1).role())) {
+            throw new IllegalArgumentException(where + ": /messages/" + (chat.size() - 1) + " is the " + chat.get(chat.size() - 1).role()
+                    + "'s; expected the chat to end with the user's turn, which the request asks the model to answer");
+        }
+        return chat;
     }
 }

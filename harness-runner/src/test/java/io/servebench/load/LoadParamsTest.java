@@ -2,10 +2,12 @@ package io.servebench.load;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servebench.workload.ChatMessage;
 import io.servebench.workload.RequestSpec;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -45,5 +47,19 @@ class LoadParamsTest {
                 new RequestSpec(0, "p", 1, 5, false, false), false));
         assertThat(plain.toString()).isEqualTo("{\"model\":\"m\",\"prompt\":\"p\",\"max_tokens\":5,\"stream\":true,"
                 + "\"stream_options\":{\"include_usage\":true}}");
+    }
+
+    @Test
+    void aRequestWithAContextSendsItsMessagesBeforeTheUserTurn() throws Exception {
+        RequestSpec spec = new RequestSpec(0, "and a prefix", 9, 16, false, false, List.of(
+                new ChatMessage("system", "be brief"),
+                new ChatMessage("user", "what is a token"),
+                new ChatMessage("assistant", "a piece of text")));
+        JsonNode chat = new ObjectMapper().readTree(RequestBodies.build(OpenAiApi.CHAT, "m", spec, false));
+        assertThat(chat.get("messages").toString()).isEqualTo("[{\"role\":\"system\",\"content\":\"be brief\"},"
+                + "{\"role\":\"user\",\"content\":\"what is a token\"},{\"role\":\"assistant\",\"content\":\"a piece of text\"},"
+                + "{\"role\":\"user\",\"content\":\"and a prefix\"}]");
+        JsonNode completion = new ObjectMapper().readTree(RequestBodies.build(OpenAiApi.COMPLETIONS, "m", spec, false));
+        assertThat(completion.get("prompt").asText()).isEqualTo("be brief\n\nwhat is a token\n\na piece of text\n\nand a prefix");
     }
 }

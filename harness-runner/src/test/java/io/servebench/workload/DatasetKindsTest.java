@@ -82,7 +82,14 @@ class DatasetKindsTest {
         assertThatThrownBy(() -> jsonl(dir, "{\"text\": \"a\"}\n")).hasMessageContaining("line 1: /prompt is missing");
         assertThatThrownBy(() -> jsonl(dir, "{\"prompt\": \"a\", \"output_tokens\": -3}\n"))
                 .hasMessageContaining("/output_tokens is -3; expected a whole number above 0");
-        assertThatThrownBy(() -> jsonl(dir, "{\"messages\": []}\n")).hasMessageContaining("/messages is not read yet");
+        assertThatThrownBy(() -> jsonl(dir, "{\"messages\": []}\n")).hasMessageContaining("/messages is not a non-empty array");
+        assertThatThrownBy(() -> jsonl(dir, "{\"messages\": [{\"role\": \"user\", \"content\": \"a\"},"
+                + " {\"role\": \"assistant\", \"content\": \"b\"}]}\n")).hasMessageContaining("/messages/1 is the assistant's")
+                .hasMessageContaining("end with the user's turn");
+        assertThatThrownBy(() -> jsonl(dir, "{\"messages\": [{\"role\": \"bot\", \"content\": \"a\"}]}\n"))
+                .hasMessageContaining("/messages/0/role is \"bot\"");
+        assertThatThrownBy(() -> jsonl(dir, "{\"prompt\": \"a\", \"messages\": [{\"role\": \"user\", \"content\": \"a\"}]}\n"))
+                .hasMessageContaining("both /prompt and /messages");
         assertThatThrownBy(() -> jsonl(dir, "[1, 2]\n")).hasMessageContaining("expected a JSON object");
         assertThatThrownBy(() -> jsonl(dir, "\n\n")).hasMessageContaining("has no request");
         assertThatThrownBy(() -> Datasets.resolve("jsonl:" + dir.resolve("missing.jsonl"), SIM))
@@ -136,5 +143,20 @@ class DatasetKindsTest {
     private static String conversation(String prompt, String reply) {
         return "{\"conversations\": [{\"from\": \"human\", \"value\": \"" + prompt + "\"}, {\"from\": \"gpt\", \"value\": \""
                 + reply + "\"}]}";
+    }
+
+    @Test
+    void aJsonLineMayBeAChatWhoseLastTurnIsTheUsers(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("chats.jsonl");
+        Files.writeString(file, "{\"messages\": [{\"role\": \"system\", \"content\": \"you answer briefly\"},"
+                + " {\"role\": \"user\", \"content\": \"what is a token\"}, {\"role\": \"assistant\", \"content\": \"a piece of text\"},"
+                + " {\"role\": \"user\", \"content\": \"and a prefix\"}], \"output_tokens\": 20}\n");
+        Conversation c = Datasets.resolve("jsonl:" + file, SIM).conversations().get(0);
+        assertThat(c.prompt()).isEqualTo("and a prefix");
+        assertThat(c.context()).extracting(ChatMessage::role).containsExactly("system", "user", "assistant");
+        assertThat(c.promptTokens()).isEqualTo(SIM.applyAsInt("you answer briefly") + SIM.applyAsInt("what is a token")
+                + SIM.applyAsInt("a piece of text") + SIM.applyAsInt("and a prefix"));
+        RequestSpec spec = Datasets.resolve("jsonl:" + file, SIM).requests(0, 1, 1).get(0);
+        assertThat(spec.context()).isEqualTo(c.context());
     }
 }
