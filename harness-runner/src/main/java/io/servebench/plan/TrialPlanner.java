@@ -153,6 +153,14 @@ public final class TrialPlanner {
                 axes.put(key, overrides.get(key));
             }
         }
+        return product(axes);
+    }
+
+    /**
+     * Every combination of one value per axis, each an ordered name → value map, the first axis varying slowest;
+     * one empty map for no axes.
+     */
+    public static List<Map<String, String>> product(Map<String, List<String>> axes) {
         List<Map<String, String>> product = new ArrayList<>();
         product.add(new LinkedHashMap<>());
         for (Map.Entry<String, List<String>> axis : axes.entrySet()) {

@@ -46,6 +46,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
@@ -205,23 +206,11 @@ public final class Runner {
         if (!toRun.isEmpty()) {
             ClientWarmup.once(out);
         }
-        // Ctrl-C or SIGTERM mid-run still leaves reports of every finished trial (the journal has them anyway).
-        AtomicReference<RunResult> reported = new AtomicReference<>();
-        Runnable report = () -> {
-            RunResult result = result(plan, startTime, outcomes);
-            if (reported.compareAndSet(null, result)) {
-                writeReports(result);
-            }
-        };
-        Thread reportOnExit = new Thread(report, "servebench-report-on-exit");
-        Runtime.getRuntime().addShutdownHook(reportOnExit);
-        try (RunJournal journal = RunJournal.open(dir)) {
-            if (journal.isEmpty()) {
-                journal.append(new RunHeader(startTime, RunCommandLine.args(options), ResumedRun.planKeys(plan)));
-            }
+        RunHeader header = new RunHeader(startTime, RunCommandLine.args(options), ResumedRun.planKeys(plan));
+        RunResult reported = journalled(header, () -> result(plan, startTime, outcomes), journal -> {
             List<List<Trial>> starts = byServerStart(toRun);
-            StudyProgress progress = new StudyProgress(options.progress() ? out : new PrintWriter(Writer.nullWriter()),
-                    options, toRun, resumed.finished().size(), starts.size(), System::nanoTime);
+            StudyProgress progress = new StudyProgress(progressOut(), options, toRun, resumed.finished().size(), starts.size(),
+                    System::nanoTime);
             ServerSession session = new ServerSession(context, plan, outcomes, journal, both(progress, listener));
             int done = resumed.finished().size();
             try (Ticker ticker = periodicLines(progress)) {
@@ -230,14 +219,50 @@ public final class Runner {
                     done += serverTrials.size();
                 }
             }
+        });
+        out.printf("Done: %d of %d trials ran. Reports: %s, %s, %s%n", plan.trials().size() - outcomes.failedTrials(),
+                plan.trials().size(), dir.resolve(ResultFormatType.MARKDOWN.fileName()),
+                dir.resolve(ResultFormatType.HTML.fileName()), dir.resolve(ResultFormatType.JSON.fileName()));
+        return new RunOutcome(reported, dir);
+    }
+
+    /** Work done with the run's journal open. */
+    private interface JournalWork {
+        void run(RunJournal journal) throws IOException;
+    }
+
+    /**
+     * Opens the run folder's journal, writing {@code header} when it is new, and does {@code work}; the reports of
+     * {@code result} are written at the end, and also when Ctrl-C or SIGTERM stops the run midway (the journal has its
+     * finished trials anyway).
+     *
+     * @return what the reports were written from
+     */
+    private RunResult journalled(RunHeader header, Supplier<RunResult> result, JournalWork work) throws IOException {
+        AtomicReference<RunResult> reported = new AtomicReference<>();
+        Runnable report = () -> {
+            RunResult r = result.get();
+            if (reported.compareAndSet(null, r)) {
+                writeReports(r);
+            }
+        };
+        Thread reportOnExit = new Thread(report, "servebench-report-on-exit");
+        Runtime.getRuntime().addShutdownHook(reportOnExit);
+        try (RunJournal journal = RunJournal.open(options.outputDir())) {
+            if (journal.isEmpty()) {
+                journal.append(header);
+            }
+            work.run(journal);
         } finally {
             report.run();
             removeHook(reportOnExit);
         }
-        out.printf("Done: %d of %d trials ran. Reports: %s, %s, %s%n", plan.trials().size() - outcomes.failedTrials(),
-                plan.trials().size(), dir.resolve(ResultFormatType.MARKDOWN.fileName()),
-                dir.resolve(ResultFormatType.HTML.fileName()), dir.resolve(ResultFormatType.JSON.fileName()));
-        return new RunOutcome(reported.get(), dir);
+        return reported.get();
+    }
+
+    /** Where the study line goes: the run's output, or nowhere when progress is off. */
+    private PrintWriter progressOut() {
+        return options.progress() ? out : new PrintWriter(Writer.nullWriter());
     }
 
     /**
@@ -357,6 +382,8 @@ public final class Runner {
     /** What an adaptive run has found so far, read by the reports also when it is cut short. */
     private static final class Findings {
         volatile TuningResult tuning;
+        /** The run's last line: what it found. */
+        volatile String done;
         final List<CapacityResult> capacities = new CopyOnWriteArrayList<>();
     }
 
@@ -388,35 +415,20 @@ public final class Runner {
         ClientWarmup.once(out);
         AtomicReference<AdaptiveRun> measurer = new AtomicReference<>();
         Findings found = new Findings();
-        AtomicReference<RunResult> reported = new AtomicReference<>();
-        Runnable report = () -> {
-            TrialPlan sofar = measurer.get() == null ? new TrialPlan(List.of(), List.of()) : measurer.get().plan();
-            RunResult result = result(sofar, resumed.startTime(), outcomes, found.tuning, List.copyOf(found.capacities));
-            if (reported.compareAndSet(null, result)) {
-                writeReports(result);
-            }
-        };
-        Thread reportOnExit = new Thread(report, "servebench-report-on-exit");
-        Runtime.getRuntime().addShutdownHook(reportOnExit);
-        String last;
-        try (RunJournal journal = RunJournal.open(dir)) {
-            if (journal.isEmpty()) {
-                journal.append(new RunHeader(resumed.startTime(), RunCommandLine.args(options), List.of()));
-            }
-            StudyProgress progress = new StudyProgress(options.progress() ? out : new PrintWriter(Writer.nullWriter()),
-                    options, List.of(), resumed.finished().size(), -1, System::nanoTime);
+        RunHeader header = new RunHeader(resumed.startTime(), RunCommandLine.args(options), List.of());
+        RunResult reported = journalled(header, () -> result(measurer.get() == null ? new TrialPlan(List.of(), List.of())
+                : measurer.get().plan(), resumed.startTime(), outcomes, found.tuning, List.copyOf(found.capacities)), journal -> {
+            StudyProgress progress = new StudyProgress(progressOut(), options, List.of(), resumed.finished().size(), -1,
+                    System::nanoTime);
             measurer.set(new AdaptiveRun(context, study, studyClass, outcomes, journal, both(progress, listener)));
             try (Ticker ticker = periodicLines(progress)) {
-                last = steps.run(measurer.get(), progress, found);
+                found.done = steps.run(measurer.get(), progress, found);
             }
-        } finally {
-            report.run();
-            removeHook(reportOnExit);
-        }
-        out.printf("%s Done: %d trials. Reports: %s, %s, %s%n", last, measurer.get().plan().trials().size(),
+        });
+        out.printf("%s Done: %d trials. Reports: %s, %s, %s%n", found.done, measurer.get().plan().trials().size(),
                 dir.resolve(ResultFormatType.MARKDOWN.fileName()), dir.resolve(ResultFormatType.HTML.fileName()),
                 dir.resolve(ResultFormatType.JSON.fileName()));
-        return new RunOutcome(reported.get(), dir);
+        return new RunOutcome(reported, dir);
     }
 
     /** Where no terminal shows the bars (CI, a pipe), the study line every half minute, so a log shows the run is alive. */

@@ -1,12 +1,12 @@
 package io.servebench.runner;
 
 import io.servebench.compare.Comparison;
+import io.servebench.plan.TrialPlanner;
 import io.servebench.plan.WorkloadParams;
 import io.servebench.results.BlockResult;
 import io.servebench.results.CapacityResult;
 import io.servebench.results.TuningResult;
 import io.servebench.results.TuningResult.Verdict;
-import io.servebench.study.ParamSpec;
 import io.servebench.study.StudyDescriptor;
 import io.servebench.study.TuneSpec;
 import io.servebench.study.Studies;
@@ -206,22 +206,9 @@ final class Tuner {
 
     /** The variant at each point of the non-workload parameters its flags name. */
     private List<Candidate> points(VariantDescriptor v) {
-        List<Map<String, String>> product = new ArrayList<>(List.of(Map.of()));
-        for (ParamSpec p : Studies.paramsUsedBy(study, v)) {
-            if (p.isWorkloadParam()) {
-                continue;
-            }
-            List<Map<String, String>> next = new ArrayList<>();
-            for (Map<String, String> partial : product) {
-                for (String value : p.values()) {
-                    Map<String, String> extended = new LinkedHashMap<>(partial);
-                    extended.put(p.name(), value);
-                    next.add(extended);
-                }
-            }
-            product = next;
-        }
-        return product.stream().map(values -> new Candidate(v, values, rate)).toList();
+        Map<String, List<String>> axes = new LinkedHashMap<>();
+        Studies.paramsUsedBy(study, v).stream().filter(p -> !p.isWorkloadParam()).forEach(p -> axes.put(p.name(), p.values()));
+        return TrialPlanner.product(axes).stream().map(values -> new Candidate(v, values, rate)).toList();
     }
 
     private record Decision(Candidate chosen, TuningResult.Step step) {

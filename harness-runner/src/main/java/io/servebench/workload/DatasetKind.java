@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
 
@@ -64,12 +65,7 @@ public enum DatasetKind {
 
         @Override
         String problem(String rest) {
-            try {
-                SyntheticLengths.parse("synthetic:" + rest, rest);
-                return null;
-            } catch (IllegalArgumentException e) {
-                return reason(e, "synthetic:" + rest);
-            }
+            return problemOf("synthetic:" + rest, spec -> SyntheticLengths.parse(spec, rest));
         }
     },
 
@@ -83,12 +79,7 @@ public enum DatasetKind {
 
         @Override
         String problem(String rest) {
-            try {
-                SharedPrefix.parse("shared-prefix:" + rest, rest);
-                return null;
-            } catch (IllegalArgumentException e) {
-                return reason(e, "shared-prefix:" + rest);
-            }
+            return problemOf("shared-prefix:" + rest, spec -> SharedPrefix.parse(spec, rest));
         }
     },
 
@@ -132,10 +123,18 @@ public enum DatasetKind {
     /** What is wrong with {@code rest} as this kind's location and options, {@code null} when its form is right. */
     abstract String problem(String rest);
 
-    /** A reader's message without the "dataset SPEC: " it starts with, for {@link Datasets#problem}, which says it. */
-    private static String reason(IllegalArgumentException e, String spec) {
-        String prefix = "dataset " + spec + ": ";
-        return e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length()) : e.getMessage();
+    /**
+     * What {@code parse} says is wrong with {@code spec}, without the "dataset SPEC: " its message starts with (which
+     * {@link Datasets#problem} says); {@code null} when it parses.
+     */
+    private static String problemOf(String spec, Consumer<String> parse) {
+        try {
+            parse.accept(spec);
+            return null;
+        } catch (IllegalArgumentException e) {
+            String prefix = "dataset " + spec + ": ";
+            return e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length()) : e.getMessage();
+        }
     }
 
     /** The kind {@code spec} names, and what follows its colon ({@code ""} for none). */

@@ -31,18 +31,8 @@ record SharedPrefix(String spec, int groups, LengthDistribution prefix, LengthDi
     static SharedPrefix parse(String spec, String rest) {
         String example = "e.g. shared-prefix:groups=8,prefix=1024,question=64,out=128";
         SpecOptions options = SpecOptions.of(spec, SpecOptions.split(rest), OPTIONS);
-        for (String required : List.of("groups", "prefix", "question", "out")) {
-            if (!options.values().containsKey(required)) {
-                throw new IllegalArgumentException("dataset " + spec + ": no " + required + "=; " + example);
-            }
-        }
-        long seed;
-        try {
-            seed = Long.parseLong(options.values().getOrDefault("seed", "1"));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("dataset " + spec + ": seed=" + options.values().get("seed")
-                    + " is not a whole number", e);
-        }
+        options.require(List.of("groups", "prefix", "question", "out"), "", example);
+        long seed = options.wholeNumber("seed", 1);
         return new SharedPrefix(spec, options.positiveInt("groups").orElseThrow(), length(spec, "prefix", options),
                 length(spec, "question", options), length(spec, "out", options),
                 options.positiveInt("count").orElse(SyntheticLengths.DEFAULT_COUNT), seed);

@@ -65,6 +65,32 @@ record SpecOptions(String spec, Map<String, String> values) {
         return null;
     }
 
+    /**
+     * @param value   what the message says the missing option's value is ({@code DIST}), or {@code ""}
+     * @param example how a spec gives them, for the message
+     * @throws IllegalArgumentException naming the first of {@code names} not given
+     */
+    void require(List<String> names, String value, String example) {
+        for (String name : names) {
+            if (!values.containsKey(name)) {
+                throw new IllegalArgumentException("dataset " + spec + ": no " + name + "=" + value + "; " + example);
+            }
+        }
+    }
+
+    /** The option as a whole number, {@code fallback} when not given. */
+    long wholeNumber(String name, long fallback) {
+        String value = values.get(name);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("dataset " + spec + ": " + name + "=" + value + " is not a whole number", e);
+        }
+    }
+
     /** The option as a whole number above 0, empty when not given. */
     OptionalInt positiveInt(String name) {
         String value = values.get(name);

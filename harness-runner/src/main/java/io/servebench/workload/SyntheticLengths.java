@@ -33,19 +33,8 @@ record SyntheticLengths(String spec, LengthDistribution in, LengthDistribution o
                     + "out=uniform(64,256)");
         }
         SpecOptions options = SpecOptions.of(spec, SpecOptions.split(rest), List.of("in", "out", "count", "seed"));
-        for (String required : List.of("in", "out")) {
-            if (!options.values().containsKey(required)) {
-                throw new IllegalArgumentException("dataset " + spec + ": no " + required + "=DIST; expected in=DIST,out=DIST,"
-                        + " e.g. synthetic:in=fixed(512),out=uniform(64,256)");
-            }
-        }
-        long seed;
-        try {
-            seed = Long.parseLong(options.values().getOrDefault("seed", "1"));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("dataset " + spec + ": seed=" + options.values().get("seed")
-                    + " is not a whole number", e);
-        }
+        options.require(List.of("in", "out"), "DIST", "expected in=DIST,out=DIST, e.g. synthetic:in=fixed(512),out=uniform(64,256)");
+        long seed = options.wholeNumber("seed", 1);
         return new SyntheticLengths(spec, LengthDistribution.parse(spec, "in", options.values().get("in")),
                 LengthDistribution.parse(spec, "out", options.values().get("out")),
                 options.positiveInt("count").orElse(DEFAULT_COUNT), seed);
