@@ -33,6 +33,12 @@ public final class Profile {
      */
     public static final String SWEEP = "sweep";
 
+    /**
+     * Requests at the times a production trace recorded (open loop): the dataset must be a
+     * {@code trace:PATH[,timeScale=X]}, whose {@code timestamp}s give the arrivals; its lines are sent in file order.
+     */
+    public static final String TRACE = "trace";
+
     private Profile() {
     }
 }

@@ -10,20 +10,21 @@ import java.util.SplittableRandom;
  * absolute offset from one start instant, so a slow server (or a slow client) shows up as schedule lag
  * rather than as a lower offered rate. {@link Rate} profiles ({@link Constant}, {@link Poisson},
  * {@link Gamma}) offer a mean rate, and may start with a linear {@link RampUp}; {@link Throughput}
- * sends everything at once; any scheduled profile may be {@link Capped} at a number of requests in
- * flight. {@link Concurrent} and {@link Synchronous} are closed loop: a fixed number of streams, each
+ * sends everything at once; {@link Trace} replays recorded arrival times; any scheduled profile may be
+ * {@link Capped} at a number of requests in flight. {@link Concurrent} and {@link Synchronous} are closed loop: a fixed number of streams, each
  * sending its next request as soon as its previous one ends.
  */
 public sealed interface ArrivalProfile
         permits ArrivalProfile.Scheduled, ArrivalProfile.Concurrent, ArrivalProfile.Synchronous {
 
     /** An open-loop profile whose intended send times are known before the first request goes out. */
-    sealed interface Scheduled extends ArrivalProfile permits Rate, Throughput, RampUp, Capped {
+    sealed interface Scheduled extends ArrivalProfile permits Rate, Throughput, Trace, RampUp, Capped {
 
         /**
-         * The intended send times of the first {@code count} requests, in nanoseconds after the start
-         * instant: non-decreasing, the first one 0. Each is computed from its index alone (never as a
-         * sum of rounded gaps), so rounding does not accumulate into drift.
+         * The intended send times of the first {@code count} requests (of all of them, when a {@link Trace}
+         * holds fewer), in nanoseconds after the start instant: non-decreasing, the first one 0. Each is
+         * computed from its index alone (never as a sum of rounded gaps), so rounding does not accumulate
+         * into drift.
          */
         long[] offsetsNs(int count);
     }
@@ -150,6 +151,50 @@ public sealed interface ArrivalProfile
         public long[] offsetsNs(int count) {
             requireCount(count);
             return new long[count];
+        }
+    }
+
+    /**
+     * Recorded arrivals, replayed: request {@code i} is due {@code offsetsNs[i]} after the start, as a
+     * production trace's timestamps say (already scaled by the trace's {@code timeScale}). A trace holds
+     * a fixed number of requests, and a load of it ends with them.
+     *
+     * @param offsetsNs each request's arrival, nanoseconds after the first one's: non-decreasing, the first 0
+     */
+    record Trace(long[] offsetsNs) implements Scheduled {
+        public Trace {
+            Objects.requireNonNull(offsetsNs, "offsetsNs");
+            if (offsetsNs.length == 0 || offsetsNs[0] != 0) {
+                throw new IllegalArgumentException("a trace needs at least one arrival and its first at 0");
+            }
+            for (int i = 1; i < offsetsNs.length; i++) {
+                if (offsetsNs[i] < offsetsNs[i - 1]) {
+                    throw new IllegalArgumentException("trace arrival " + i + " (" + offsetsNs[i] + " ns) comes before"
+                            + " the one before it (" + offsetsNs[i - 1] + " ns); expected non-decreasing times");
+                }
+            }
+            offsetsNs = offsetsNs.clone();
+        }
+
+        @Override
+        public long[] offsetsNs(int count) {
+            requireCount(count);
+            return java.util.Arrays.copyOf(offsetsNs, Math.min(count, offsetsNs.length));
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Trace t && java.util.Arrays.equals(offsetsNs, t.offsetsNs);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Arrays.hashCode(offsetsNs);
+        }
+
+        @Override
+        public String toString() {
+            return "Trace[" + offsetsNs.length + " arrivals over " + offsetsNs[offsetsNs.length - 1] / 1_000_000 + " ms]";
         }
     }
 

@@ -295,10 +295,11 @@ public final class LoadGenerator {
         while (true) {
             long[] offsets = profile.offsetsNs(length);
             int inWarmup = 0;
-            while (inWarmup < length && offsets[inWarmup] < warmupNs) {
+            while (inWarmup < offsets.length && offsets[inWarmup] < warmupNs) {
                 inWarmup++;
             }
-            if (inWarmup < length) {
+            // a trace that ends inside the warm-up time is all warm-up
+            if (inWarmup < offsets.length || offsets.length < length) {
                 return profile.offsetsNs(Math.max(warmupRequests, inWarmup) + measuredRequests);
             }
             length = Math.multiplyExact(length, 2);

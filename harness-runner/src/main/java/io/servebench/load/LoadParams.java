@@ -25,7 +25,7 @@ import java.util.Objects;
  *                             requests, whatever their spec says; {@link Duration#ZERO} for none
  * @param extraBody            a JSON object whose fields are added to every request body (e.g.
  *                             {@code {"temperature":0}}); {@code null} for none. It may not set the fields the
- *                             client relies on ({@link RequestBodies#RESERVED_FIELDS})
+ *                             client relies on ({@link io.servebench.workload.BodyFields#RESERVED})
  */
 public record LoadParams(
         ArrivalProfile profile,
@@ -64,7 +64,7 @@ public record LoadParams(
                     + profile + " sends every request at the start; give a warm-up request count instead");
         }
         if (extraBody != null) {
-            String problem = RequestBodies.extraBodyProblem(extraBody);
+            String problem = io.servebench.workload.BodyFields.problem(extraBody);
             if (problem != null) {
                 throw new IllegalArgumentException("extraBody " + problem);
             }

@@ -1,31 +1,19 @@
 package io.servebench.load;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servebench.workload.BodyFields;
 import io.servebench.workload.ChatMessage;
 import io.servebench.workload.RequestSpec;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /** Builds the JSON bodies of streaming requests to the OpenAI-compatible APIs. */
 public final class RequestBodies {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    // "{} x" must not pass as the object {}
-    private static final ObjectMapper STRICT = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-
-    /**
-     * Body fields that extra body fields may not set: the client needs them to be what it sent to parse
-     * and time the stream.
-     */
-    public static final Set<String> RESERVED_FIELDS = Set.of("model", "messages", "prompt", "stream", "stream_options");
 
     private RequestBodies() {
     }
@@ -44,9 +32,10 @@ public final class RequestBodies {
 
     /**
      * Like {@link #build(OpenAiApi, String, RequestSpec, boolean)}, then with every field of {@code extraBody}
-     * added, replacing a field of the same name (e.g. {@code max_tokens}).
+     * added, replacing a field of the same name (e.g. {@code max_tokens}), and then the request's own
+     * ({@link RequestSpec#extraBody()}), which replace the study's.
      *
-     * @param extraBody fields to add, a JSON object without {@link #RESERVED_FIELDS}; {@code null} for none
+     * @param extraBody fields to add, a JSON object without {@link BodyFields#RESERVED}; {@code null} for none
      */
     public static byte[] build(OpenAiApi api, String model, RequestSpec spec, boolean continuousUsageStats,
                                ObjectNode extraBody) {
@@ -77,55 +66,13 @@ public final class RequestBodies {
         if (extraBody != null) {
             body.setAll(extraBody);
         }
+        if (spec.extraBody() != null) {
+            body.setAll(BodyFields.parse(spec.extraBody()));
+        }
         try {
             return JSON.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialise a request body built from plain values", e);
-        }
-    }
-
-    /**
-     * What is wrong with {@code json} as extra body fields, or {@code null} when it is a JSON object that
-     * sets no {@link #RESERVED_FIELDS}.
-     */
-    public static String extraBodyProblem(String json) {
-        JsonNode node;
-        try {
-            node = STRICT.readTree(json);
-        } catch (JsonProcessingException e) {
-            return "is not valid JSON (" + e.getOriginalMessage() + "); expected a JSON object such as {\"temperature\": 0}";
-        }
-        if (node == null || node.isMissingNode()) {
-            return "is empty; expected a JSON object such as {\"temperature\": 0}";
-        }
-        if (!node.isObject()) {
-            return "is " + ( "a JSON " + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT))
-                    + "; expected a JSON object such as {\"temperature\": 0}";
-        }
-        List<String> reserved = new ArrayList<>();
-        node.fieldNames().forEachRemaining(f -> {
-            if (RESERVED_FIELDS.contains(f)) {
-                reserved.add(f);
-            }
-        });
-        return reserved.isEmpty() ? null : "sets " + reserved + ", which the client controls; expected none of "
-                + RESERVED_FIELDS.stream().sorted().toList();
-    }
-
-    /**
-     * {@code json} parsed as extra body fields.
-     *
-     * @throws IllegalArgumentException when {@link #extraBodyProblem(String)} finds a problem
-     */
-    public static ObjectNode parseExtraBody(String json) {
-        String problem = extraBodyProblem(json);
-        if (problem != null) {
-            throw new IllegalArgumentException("extra body " + problem);
-        }
-        try {
-            return (ObjectNode) STRICT.readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("JSON that parsed once failed to parse again", e);
         }
     }
 }

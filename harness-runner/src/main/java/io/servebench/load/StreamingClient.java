@@ -63,7 +63,7 @@ public final class StreamingClient implements AutoCloseable {
         this.params = Objects.requireNonNull(params, "params");
         this.counter = Objects.requireNonNull(counter, "counter");
         // parsed once; RequestBodies only reads it, so one node serves every request
-        this.extraBody = params.extraBody() == null ? null : RequestBodies.parseExtraBody(params.extraBody());
+        this.extraBody = params.extraBody() == null ? null : io.servebench.workload.BodyFields.parse(params.extraBody());
         String base = target.baseUri().toString();
         this.uri = URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + params.api().path());
         this.origin = Origin.of(uri);

@@ -97,7 +97,7 @@ public final class VirtualLoad {
             this.warmupNs = params.warmupTime().toNanos();
             this.stopping = new StopTracker(params.stop(), t0);
             this.params = params;
-            this.extraBody = params.extraBody() == null ? null : RequestBodies.parseExtraBody(params.extraBody());
+            this.extraBody = params.extraBody() == null ? null : io.servebench.workload.BodyFields.parse(params.extraBody());
             this.listener = listener;
             this.planned = warmupRequests + measuredRequests;
         }

@@ -202,7 +202,7 @@ public final class TrialPlanner {
                 spec = spec.with(value.getKey(), value.getValue().strip());
             }
         }
-        Map<String, String> misfits = StudyChecker.combinationProblems(spec.profile(), spec.options());
+        Map<String, String> misfits = StudyChecker.combinationProblems(spec.profile(), spec.dataset(), spec.options());
         if (!misfits.isEmpty()) {
             throw new IllegalArgumentException(study.className() + "." + variant.name() + " with " + values + ": "
                     + String.join("; ", misfits.values()));
@@ -217,7 +217,7 @@ public final class TrialPlanner {
     private static String trialId(int index, ServerConfig server, WorkloadParams workload) {
         String load = switch (workload.profile()) {
             case Profile.CONCURRENT -> "c" + workload.concurrency();
-            case Profile.SYNCHRONOUS, Profile.THROUGHPUT -> workload.profile();
+            case Profile.SYNCHRONOUS, Profile.THROUGHPUT, Profile.TRACE -> workload.profile();
             case Profile.SWEEP -> "sweep" + workload.options().sweepRates();
             default -> workload.profile() + "-" + WorkloadParams.formatRate(workload.rate());
         };

@@ -51,6 +51,7 @@ public record WorkloadParams(String dataset, String profile, double rate, int co
         return switch (profile) {
             case Profile.CONCURRENT -> "concurrent " + concurrency + " streams";
             case Profile.SYNCHRONOUS, Profile.THROUGHPUT -> profile;
+            case Profile.TRACE -> "trace arrivals";
             case Profile.SWEEP -> "sweep: synchronous, throughput, then " + options.sweepRates()
                     + " constant rates between (chosen at run time)";
             default -> profile + " " + formatRate(rate) + " req/s";

@@ -8,6 +8,7 @@ import io.servebench.load.OpenAiApi;
 import io.servebench.load.StopConditions;
 import io.servebench.plan.LoadOptionParams;
 import io.servebench.plan.WorkloadParams;
+import io.servebench.workload.Dataset;
 
 import java.time.Duration;
 
@@ -17,10 +18,16 @@ final class LoadSettings {
     private LoadSettings() {
     }
 
-    /** The arrival profile of a (non-sweep) workload point; rate profiles draw from {@code seed}. */
-    static ArrivalProfile profile(WorkloadParams w, long seed) {
+    /**
+     * The arrival profile of a (non-sweep) workload point; rate profiles draw from {@code seed}, a trace replays
+     * {@code dataset}'s arrivals.
+     */
+    static ArrivalProfile profile(WorkloadParams w, long seed, Dataset dataset) {
         LoadOptionParams o = w.options();
         switch (w.profile()) {
+            case Profile.TRACE:
+                return capped(new ArrivalProfile.Trace(dataset.arrivalsNs().orElseThrow(() -> new IllegalStateException(
+                        "profile trace needs a trace: dataset, but " + dataset.name() + " is none"))), o.maxConcurrency());
             case Profile.CONCURRENT:
                 return new ArrivalProfile.Concurrent(w.concurrency());
             case Profile.SYNCHRONOUS:

@@ -121,7 +121,8 @@ final class ServerSession {
                     String name = upTo > 1 ? trial.id() + "-r" + r : trial.id();
                     WorkloadParams w = options.asSent(trial.workload());
                     // rate profiles draw from a seed per repetition
-                    repetitions.add(measurement.measure(w, LoadSettings.profile(w, options.seed() + r), name, progress + name));
+                    repetitions.add(measurement.measure(w, LoadSettings.profile(w, options.seed() + r,
+                            context.dataset(w.dataset())), name, progress + name));
                 }
             }
         } catch (RuntimeException e) {

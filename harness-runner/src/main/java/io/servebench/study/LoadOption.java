@@ -1,7 +1,6 @@
 package io.servebench.study;
 
 import io.servebench.annotations.Workload;
-import io.servebench.load.RequestBodies;
 
 import java.util.Arrays;
 import java.util.List;
@@ -86,7 +85,7 @@ public enum LoadOption {
             case BOOLEAN -> v.equals("true") || v.equals("false") ? null
                     : key + " = \"" + v + "\" is neither true nor false; expected " + expected;
             case JSON_OBJECT -> {
-                String problem = RequestBodies.extraBodyProblem(v);
+                String problem = io.servebench.workload.BodyFields.problem(v);
                 yield problem == null ? null : key + " " + problem;
             }
         };

@@ -4,6 +4,7 @@ import io.servebench.annotations.Profile;
 import io.servebench.engine.EngineKinds;
 import io.servebench.engine.EngineSetup;
 import io.servebench.engine.Flag;
+import io.servebench.workload.DatasetKind;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -158,6 +159,10 @@ public final class StudyChecker {
             problems.add(new Problem(at.apply("profile", -1), "unknown profile \"" + w.profile()
                     + "\"; expected one of " + String.join(", ", PROFILES)));
         }
+        String datasetProblem = w.dataset() == null ? null : io.servebench.workload.Datasets.problem(w.dataset());
+        if (datasetProblem != null) {
+            problems.add(new Problem(at.apply("dataset", -1), datasetProblem));
+        }
         checkSetting("rate", w.rate(), at, problems);
         checkSetting("concurrency", w.concurrency(), at, problems);
         checkSetting("requests", w.requests(), at, problems);
@@ -174,8 +179,10 @@ public final class StudyChecker {
         VariantDescriptor variant = study.variants().get(ordinal);
         WorkloadOptions effective = Studies.effectiveWorkload(study, variant);
         String profile = effective.profile() == null ? WorkloadOptions.DEFAULTS.profile() : effective.profile();
-        combinationProblems(profile, effective.options()).forEach((setting, message) -> {
+        String dataset = effective.dataset() == null ? WorkloadOptions.DEFAULTS.dataset() : effective.dataset();
+        combinationProblems(profile, dataset, effective.options()).forEach((setting, message) -> {
             boolean onMethod = setting.equals("profile") ? variant.workload().profile() != null
+                    : setting.equals("dataset") ? variant.workload().dataset() != null
                     : variant.workload().options().containsKey(setting);
             Location at = onMethod ? Location.ofVariant(study, ordinal, "Workload", setting, -1)
                     : Location.ofClass(study, "Workload", setting, -1);
@@ -187,11 +194,15 @@ public final class StudyChecker {
     }
 
     /**
-     * What is wrong with {@code options} under {@code profile}: setting name (an option key, or
-     * {@code "profile"}) to message; empty when they fit together.
+     * What is wrong with {@code options} and {@code dataset} under {@code profile}: setting name (an option key,
+     * {@code "profile"} or {@code "dataset"}) to message; empty when they fit together.
      */
-    public static Map<String, String> combinationProblems(String profile, Map<String, String> options) {
+    public static Map<String, String> combinationProblems(String profile, String dataset, Map<String, String> options) {
         Map<String, String> found = new java.util.LinkedHashMap<>();
+        if (Profile.TRACE.equals(profile) && !dataset.startsWith(DatasetKind.TRACE.id() + ":")) {
+            found.put("dataset", "profile trace replays a trace's arrival times, but the dataset is " + dataset
+                    + "; expected dataset = \"trace:PATH[,timeScale=X]\"");
+        }
         boolean rateProfile = List.of(Profile.CONSTANT, Profile.POISSON, Profile.GAMMA).contains(profile);
         boolean closedLoop = List.of(Profile.CONCURRENT, Profile.SYNCHRONOUS).contains(profile);
         if (Profile.SWEEP.equals(profile) && !options.containsKey(LoadOption.SWEEP_RATES.key())) {

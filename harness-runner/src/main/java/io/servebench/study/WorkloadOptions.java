@@ -17,7 +17,7 @@ import java.util.Map;
  * {@code null}; the annotation processor keeps every explicitly written number, so that an
  * explicit {@code rate = -1} is still reported as out of range.
  *
- * @param dataset     prompt source, e.g. {@code "sharegpt:PATH"}, {@code "synthetic-sharegpt"}, {@code "random:IN:OUT"}
+ * @param dataset     prompt source, e.g. {@code "sharegpt:PATH"}, {@code "synthetic-sharegpt"}, any {@link io.servebench.workload.DatasetKind}
  * @param profile     arrival profile, one of {@link Profile}'s names
  * @param rate        requests per second for rate profiles
  * @param concurrency in-flight requests for {@link Profile#CONCURRENT}

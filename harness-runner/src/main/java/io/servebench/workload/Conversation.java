@@ -9,11 +9,19 @@ import java.util.List;
  * @param promptTokens its length in tokens, with its context's, by the dataset's token counter
  * @param outputTokens the length of the reply in tokens: the output length requested
  * @param context      the messages before the prompt (a system prompt, earlier turns); empty for a single turn
+ * @param extraBody    body fields of this request alone, a JSON object's text (a {@code jsonl:} line's
+ *                     {@code extra_body}); {@code null} for none
  */
-public record Conversation(String prompt, int promptTokens, int outputTokens, List<ChatMessage> context) {
+public record Conversation(String prompt, int promptTokens, int outputTokens, List<ChatMessage> context,
+                           String extraBody) {
 
     public Conversation {
         context = List.copyOf(context);
+    }
+
+    /** A request without body fields of its own. */
+    public Conversation(String prompt, int promptTokens, int outputTokens, List<ChatMessage> context) {
+        this(prompt, promptTokens, outputTokens, context, null);
     }
 
     /** A single user turn. */

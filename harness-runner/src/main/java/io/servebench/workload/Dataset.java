@@ -2,36 +2,97 @@ package io.servebench.workload;
 
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.Random;
+import java.util.function.IntFunction;
+import java.util.stream.IntStream;
 
 /**
- * The prompts of a workload. Requests draw conversations in a seeded shuffled order (cycling when
- * more requests than conversations are asked for) and ask for exactly the reply length of each, as
- * {@code vllm bench serve} and guidellm do, so output lengths are fixed by the workload and not
- * left to the model.
- *
- * @param name          how the study named it, e.g. {@code sharegpt:/data/ShareGPT_V3.json}
- * @param conversations the usable conversations, in file order
+ * The prompts of a workload. A sampled set (every kind but {@code trace:}) is drawn in a seeded shuffled order,
+ * cycling when more requests than conversations are asked for; a trace is sent in its file order, once, each
+ * request with its arrival time. Every request asks for exactly its reply length, as {@code vllm bench serve} and
+ * guidellm do, so output lengths are fixed by the workload and not left to the model.
  */
-public record Dataset(String name, List<Conversation> conversations) {
+public final class Dataset {
 
-    public Dataset {
-        if (conversations.isEmpty()) {
+    private final String name;
+    private final int size;
+    private final IntFunction<Conversation> conversation;
+    private final long[] arrivalsNs;
+    private final double meanPromptTokens;
+    private final double meanOutputTokens;
+
+    /**
+     * A sampled set.
+     *
+     * @param name          how the study named it, e.g. {@code sharegpt:/data/ShareGPT_V3.json}
+     * @param conversations the usable conversations, in file order
+     */
+    public Dataset(String name, List<Conversation> conversations) {
+        this(name, List.copyOf(conversations), null);
+    }
+
+    private Dataset(String name, List<Conversation> conversations, long[] arrivalsNs) {
+        this(name, conversations.size(), conversations::get, arrivalsNs,
+                conversations.stream().mapToInt(Conversation::promptTokens).average().orElse(Double.NaN),
+                conversations.stream().mapToInt(Conversation::outputTokens).average().orElse(Double.NaN));
+    }
+
+    private Dataset(String name, int size, IntFunction<Conversation> conversation, long[] arrivalsNs,
+                    double meanPromptTokens, double meanOutputTokens) {
+        if (size == 0) {
             throw new IllegalArgumentException("dataset " + name + " has no usable conversation");
         }
-        conversations = List.copyOf(conversations);
+        this.name = name;
+        this.size = size;
+        this.conversation = conversation;
+        this.arrivalsNs = arrivalsNs;
+        this.meanPromptTokens = meanPromptTokens;
+        this.meanOutputTokens = meanOutputTokens;
     }
 
     /**
-     * The requests of one trial: {@code warmup} warm-up requests, then {@code measured} measured ones.
-     * The same seed gives the same requests, so every variant sees the same prompts.
+     * A trace: requests in file order, each built when it is drawn (a trace's prompts may be far larger than the
+     * heap) and due at its arrival time.
+     *
+     * @param arrivalsNs request {@code i}'s arrival, nanoseconds after the first one's; non-decreasing
+     * @param requests   builds request {@code i}
+     */
+    static Dataset trace(String name, long[] arrivalsNs, IntFunction<Conversation> requests, double meanPromptTokens,
+                         double meanOutputTokens) {
+        return new Dataset(name, arrivalsNs.length, requests, arrivalsNs.clone(), meanPromptTokens, meanOutputTokens);
+    }
+
+    /** How the study named it. */
+    public String name() {
+        return name;
+    }
+
+    /** The usable conversations, in file order; built on each call for a trace, so for small sets and tests. */
+    public List<Conversation> conversations() {
+        return IntStream.range(0, size).mapToObj(conversation).toList();
+    }
+
+    /**
+     * For a trace, when each request arrives, nanoseconds after the first; empty for a sampled set, whose arrivals
+     * the workload's profile decides.
+     */
+    public Optional<long[]> arrivalsNs() {
+        return Optional.ofNullable(arrivalsNs).map(long[]::clone);
+    }
+
+    /**
+     * The requests of one trial: {@code warmup} warm-up requests, then {@code measured} measured ones (a trace
+     * gives no more than it holds). The same seed gives the same requests, so every variant sees the same prompts.
      */
     public List<RequestSpec> requests(int warmup, int measured, long seed) {
         Iterator<RequestSpec> supply = supply(seed);
         List<RequestSpec> specs = new ArrayList<>(warmup + measured);
-        for (int i = 0; i < warmup + measured; i++) {
+        for (int i = 0; i < warmup + measured && supply.hasNext(); i++) {
             RequestSpec s = supply.next();
             specs.add(s.withWarmup(i < warmup));
         }
@@ -39,11 +100,35 @@ public record Dataset(String name, List<Conversation> conversations) {
     }
 
     /**
-     * The same requests as {@link #requests(int, int, long)}, without end and none marked warm-up: request
-     * {@code i} is the {@code i}-th of {@code requests(..)} for the same seed. For runs whose length is not
-     * known in advance (a warm-up by time).
+     * The same requests as {@link #requests(int, int, long)}, none marked warm-up: request {@code i} is the
+     * {@code i}-th of {@code requests(..)} for the same seed. A sampled set never runs out (for runs whose length is
+     * not known in advance, such as a warm-up by time); a trace ends with its last line.
      */
     public Iterator<RequestSpec> supply(long seed) {
+        return arrivalsNs != null ? inFileOrder() : sampled(seed);
+    }
+
+    private Iterator<RequestSpec> inFileOrder() {
+        return new Iterator<>() {
+            private int next;
+
+            @Override
+            public boolean hasNext() {
+                return next < size;
+            }
+
+            @Override
+            public RequestSpec next() {
+                if (next >= size) {
+                    throw new NoSuchElementException("the trace " + name + " holds " + size + " requests");
+                }
+                int i = next++;
+                return spec(i, conversation.apply(i));
+            }
+        };
+    }
+
+    private Iterator<RequestSpec> sampled(long seed) {
         Random random = new Random(seed);
         return new Iterator<>() {
             private final List<Integer> order = new ArrayList<>();
@@ -57,23 +142,32 @@ public record Dataset(String name, List<Conversation> conversations) {
             @Override
             public RequestSpec next() {
                 if (order.isEmpty()) {
-                    for (int c = 0; c < conversations.size(); c++) {
+                    for (int c = 0; c < size; c++) {
                         order.add(c);
                     }
-                    java.util.Collections.shuffle(order, random);
+                    Collections.shuffle(order, random);
                 }
-                Conversation c = conversations.get(order.remove(order.size() - 1));
-                return new RequestSpec(next++, c.prompt(), c.promptTokens(), c.outputTokens(), true, false, c.context());
+                return spec(next++, conversation.apply(order.remove(order.size() - 1)));
             }
         };
     }
 
+    private static RequestSpec spec(int index, Conversation c) {
+        return new RequestSpec(index, c.prompt(), c.promptTokens(), c.outputTokens(), true, false, c.context(),
+                c.extraBody());
+    }
+
     /** Mean prompt and reply length in tokens, for the plan and the reports. */
     public double meanPromptTokens() {
-        return conversations.stream().mapToInt(Conversation::promptTokens).average().orElse(Double.NaN);
+        return meanPromptTokens;
     }
 
     public double meanOutputTokens() {
-        return conversations.stream().mapToInt(Conversation::outputTokens).average().orElse(Double.NaN);
+        return meanOutputTokens;
+    }
+
+    @Override
+    public String toString() {
+        return "Dataset[" + name + ", " + size + (arrivalsNs != null ? " requests in trace order]" : " conversations]");
     }
 }

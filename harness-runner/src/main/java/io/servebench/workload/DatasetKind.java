@@ -55,6 +55,32 @@ public enum DatasetKind {
         }
     },
 
+    /** A production trace of arrival times, lengths and shared blocks, replayed in file order. */
+    TRACE("trace", "trace:PATH[,timeScale=X][,blockSize=N]", "a Mooncake-style trace, one {\"timestamp\": MS,"
+            + " \"input_length\": N, \"output_length\": N, \"hash_ids\": [...]} per line, sent in file order (at its times"
+            + " with profile trace, scaled by timeScale)") {
+        @Override
+        Dataset read(String spec, String rest, ToIntFunction<String> tokens) {
+            List<String> parts = SpecOptions.split(rest);
+            SpecOptions options = SpecOptions.of(spec, parts.subList(1, parts.size()), TraceFile.OPTIONS);
+            return TraceFile.read(spec, Path.of(parts.get(0)), options, tokens);
+        }
+
+        @Override
+        String problem(String rest) {
+            if (rest.isEmpty()) {
+                return "no file after trace:";
+            }
+            List<String> parts = SpecOptions.split(rest);
+            String problem = SpecOptions.problem(parts.subList(1, parts.size()), TraceFile.OPTIONS);
+            return problem != null ? problem : problemOf("trace:" + rest, spec -> {
+                SpecOptions options = SpecOptions.of(spec, parts.subList(1, parts.size()), TraceFile.OPTIONS);
+                options.positiveNumber("timeScale", 1);
+                options.positiveInt("blockSize");
+            });
+        }
+    },
+
     /** Prompts and replies of lengths drawn from stated distributions. */
     SYNTHETIC("synthetic", "synthetic:in=DIST,out=DIST[,count=N][,seed=S]", "prompt and reply lengths drawn from DIST:"
             + " fixed(n), uniform(a,b), normal(mu,sigma) or lognormal(median,sigma), in tokens") {

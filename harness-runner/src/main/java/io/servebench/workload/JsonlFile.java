@@ -1,14 +1,8 @@
 package io.servebench.workload;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,11 +13,15 @@ import java.util.function.ToIntFunction;
  * {@code jsonl:PATH[,out=N]}: a file of one request per line, {@code {"prompt": "...", "output_tokens": 128}} or
  * {@code {"messages": [{"role": "system", "content": ...}, ..., {"role": "user", "content": ...}], ...}} (a chat that
  * ends with the user's turn), read line by line. {@code output_tokens} is the reply length asked for; a line without
- * it asks for {@code out=N}. Blank lines are skipped.
+ * it asks for {@code out=N}. Any other field goes into that request's body ({@code "temperature": 0.7}), after the
+ * study's extra body fields. Blank lines are skipped.
  */
 final class JsonlFile {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String SHAPE = "{\"prompt\": ..., \"output_tokens\": N}";
+    private static final List<String> OWN_FIELDS = List.of("prompt", "messages", "output_tokens");
+    /** Fields a line may not set for its body: the reply length is {@code output_tokens}, which sets both. */
+    private static final List<String> LENGTH_FIELDS = List.of("max_tokens", "min_tokens", "max_completion_tokens");
 
     private JsonlFile() {
     }
@@ -33,38 +31,15 @@ final class JsonlFile {
      */
     static Dataset read(String spec, Path file, OptionalInt out, ToIntFunction<String> tokens) {
         List<Conversation> requests = new ArrayList<>();
-        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            int number = 0;
-            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                number++;
-                if (!line.isBlank()) {
-                    requests.add(request(file, number, line, out, tokens));
-                }
-            }
-        } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException("dataset file " + file.toAbsolutePath() + " does not exist; give the path of"
-                    + " a JSON-lines file with one {\"prompt\": ..., \"output_tokens\": N} per line", e);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read dataset file " + file.toAbsolutePath() + ": " + e.getMessage(), e);
-        }
+        JsonLines.read(file, SHAPE, (where, line) -> requests.add(request(file, where, line, out, tokens)));
         if (requests.isEmpty()) {
             throw new IllegalArgumentException("dataset " + spec + " has no request: " + file + " holds no non-blank line");
         }
         return new Dataset(spec, requests);
     }
 
-    private static Conversation request(Path file, int number, String line, OptionalInt out, ToIntFunction<String> tokens) {
-        String where = file + " line " + number;
-        JsonNode node;
-        try {
-            node = JSON.readTree(line);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException(where + " is not JSON: " + e.getOriginalMessage(), e);
-        }
-        if (!node.isObject()) {
-            throw new IllegalArgumentException(where + ": expected a JSON object {\"prompt\": ..., \"output_tokens\": N},"
-                    + " found " + node.getNodeType());
-        }
+    private static Conversation request(Path file, String where, ObjectNode node, OptionalInt out,
+                                        ToIntFunction<String> tokens) {
         List<ChatMessage> context = new ArrayList<>();
         String text;
         if (node.has("messages")) {
@@ -94,7 +69,28 @@ final class JsonlFile {
                     + " above 0");
         }
         int promptTokens = tokens.applyAsInt(text) + context.stream().mapToInt(m -> tokens.applyAsInt(m.content())).sum();
-        return new Conversation(text, promptTokens, output, context);
+        return new Conversation(text, promptTokens, output, context, extraBody(where, node));
+    }
+
+    /** The line's fields besides its own, as the request's body fields; {@code null} when it has none. */
+    private static String extraBody(String where, ObjectNode line) {
+        ObjectNode extra = line.deepCopy();
+        extra.remove(OWN_FIELDS);
+        if (extra.isEmpty()) {
+            return null;
+        }
+        for (String field : LENGTH_FIELDS) {
+            if (extra.has(field)) {
+                throw new IllegalArgumentException(where + ": /" + field + " sets the reply length, which is /output_tokens;"
+                        + " expected \"output_tokens\": N instead");
+            }
+        }
+        String problem = BodyFields.problem(extra.toString());
+        if (problem != null) {
+            throw new IllegalArgumentException(where + ": the fields besides prompt, messages and output_tokens go into"
+                    + " the request body, but they " + problem.replaceFirst("^sets", "set"));
+        }
+        return extra.toString();
     }
 
     /** The chat of {@code /messages}: {@code {"role", "content"}} objects, the last one the user's. */

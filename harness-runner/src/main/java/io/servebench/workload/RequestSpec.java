@@ -12,9 +12,11 @@ import java.util.List;
  * @param exactOutput  send {@code min_tokens = max_tokens} and {@code ignore_eos}, as benchmark clients do to fix output lengths
  * @param warmup       sent but left out of the results
  * @param context      the chat messages before the user message; empty for a single turn
+ * @param extraBody    body fields of this request alone, a JSON object's text, added after the study's own; {@code null}
+ *                     for none
  */
 public record RequestSpec(int index, String prompt, int promptTokens, int maxTokens, boolean exactOutput, boolean warmup,
-                          List<ChatMessage> context) {
+                          List<ChatMessage> context, String extraBody) {
 
     public RequestSpec {
         context = List.copyOf(context);
@@ -22,11 +24,11 @@ public record RequestSpec(int index, String prompt, int promptTokens, int maxTok
 
     /** A single user turn. */
     public RequestSpec(int index, String prompt, int promptTokens, int maxTokens, boolean exactOutput, boolean warmup) {
-        this(index, prompt, promptTokens, maxTokens, exactOutput, warmup, List.of());
+        this(index, prompt, promptTokens, maxTokens, exactOutput, warmup, List.of(), null);
     }
 
     /** This request, marked as a warm-up request or not. */
     public RequestSpec withWarmup(boolean newWarmup) {
-        return new RequestSpec(index, prompt, promptTokens, maxTokens, exactOutput, newWarmup, context);
+        return new RequestSpec(index, prompt, promptTokens, maxTokens, exactOutput, newWarmup, context, extraBody);
     }
 }

@@ -107,4 +107,21 @@ record SpecOptions(String spec, Map<String, String> values) {
         }
         throw new IllegalArgumentException("dataset " + spec + ": " + name + "=" + value + " is not a whole number above 0");
     }
+
+    /** The option as a finite number above 0, {@code fallback} when not given. */
+    double positiveNumber(String name, double fallback) {
+        String value = values.get(name);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            double x = Double.parseDouble(value);
+            if (x > 0 && Double.isFinite(x)) {
+                return x;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new IllegalArgumentException("dataset " + spec + ": " + name + "=" + value + " is not a number above 0");
+    }
 }

@@ -104,6 +104,22 @@ class LoadGeneratorTest {
     }
 
     @Test
+    void aTraceSendsAtItsOffsetsAndEndsWithItsLastArrival() throws Exception {
+        long[] arrivals = {0, 40_000_000, 40_000_000, 95_000_000};
+        server = new ScriptedSseServer(respondAfter(0));
+        java.util.Iterator<RequestSpec> endless = java.util.stream.IntStream.iterate(0, i -> i + 1)
+                .mapToObj(i -> new RequestSpec(i, "p" + i, 2, 4, false, false)).iterator();
+        LoadResult result = generator.run(new Target(server.baseUri(), "m"), endless, 1, 100,
+                LoadParams.of(new ArrivalProfile.Trace(arrivals)), LoadListener.NONE);
+        long t0 = result.records().get(0).intendedNs();
+        assertThat(result.records().stream().mapToLong(r -> r.intendedNs() - t0).toArray()).isEqualTo(arrivals);
+        assertThat(result.records()).extracting(RequestRecord::warmup).containsExactly(true, false, false, false);
+        assertThat(result.stop().note()).isEmpty();
+        assertThatThrownBy(() -> new ArrivalProfile.Trace(new long[] {0, 5, 4}))
+                .hasMessageContaining("trace arrival 2 (4 ns) comes before the one before it (5 ns)");
+    }
+
+    @Test
     void concurrentNeverExceedsItsStreamsAndStartsEachRequestWhenAStreamFrees() throws Exception {
         LoadResult result = run(respondAfter(40), specs(0, 12), LoadParams.of(new ArrivalProfile.Concurrent(3)),
                 LoadListener.NONE);

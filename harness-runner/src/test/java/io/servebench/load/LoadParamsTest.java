@@ -54,12 +54,22 @@ class LoadParamsTest {
         RequestSpec spec = new RequestSpec(0, "and a prefix", 9, 16, false, false, List.of(
                 new ChatMessage("system", "be brief"),
                 new ChatMessage("user", "what is a token"),
-                new ChatMessage("assistant", "a piece of text")));
+                new ChatMessage("assistant", "a piece of text")), null);
         JsonNode chat = new ObjectMapper().readTree(RequestBodies.build(OpenAiApi.CHAT, "m", spec, false));
         assertThat(chat.get("messages").toString()).isEqualTo("[{\"role\":\"system\",\"content\":\"be brief\"},"
                 + "{\"role\":\"user\",\"content\":\"what is a token\"},{\"role\":\"assistant\",\"content\":\"a piece of text\"},"
                 + "{\"role\":\"user\",\"content\":\"and a prefix\"}]");
         JsonNode completion = new ObjectMapper().readTree(RequestBodies.build(OpenAiApi.COMPLETIONS, "m", spec, false));
         assertThat(completion.get("prompt").asText()).isEqualTo("be brief\n\nwhat is a token\n\na piece of text\n\nand a prefix");
+    }
+
+    @Test
+    void aRequestsOwnBodyFieldsGoInAfterTheStudysAndWin() throws Exception {
+        RequestSpec spec = new RequestSpec(0, "hi", 1, 16, false, false, List.of(), "{\"temperature\": 0.7, \"top_p\": 0.9}");
+        JsonNode body = new ObjectMapper().readTree(RequestBodies.build(OpenAiApi.CHAT, "m", spec, false,
+                io.servebench.workload.BodyFields.parse("{\"temperature\": 0, \"seed\": 3}")));
+        assertThat(body.get("temperature").asDouble()).isEqualTo(0.7);
+        assertThat(body.get("top_p").asDouble()).isEqualTo(0.9);
+        assertThat(body.get("seed").asInt()).isEqualTo(3);
     }
 }

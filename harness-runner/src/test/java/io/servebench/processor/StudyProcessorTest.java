@@ -29,6 +29,26 @@ class StudyProcessorTest {
     }
 
     @Test
+    void aDatasetSpecOfTheWrongFormIsReportedOnItsValue() {
+        String source = study("""
+                @Workload(
+                    dataset = "synthetic:in=fixed(512)")""", BASELINE);
+        assertOneError(source, "dataset \"synthetic:in=fixed(512)\": no out=DIST", "\"synthetic:in=fixed(512)\"");
+    }
+
+    @Test
+    void theTraceProfileNeedsATraceDatasetOnTheSameWorkload() {
+        String source = study("""
+                @Workload(
+                    dataset = "synthetic-sharegpt",
+                    profile = "trace")""", BASELINE);
+        assertOneError(source, "profile trace replays a trace's arrival times, but the dataset is synthetic-sharegpt",
+                "\"synthetic-sharegpt\"");
+        assertThat(compile(study("@Workload(dataset = \"trace:t.jsonl,timeScale=0.5\", profile = \"trace\")", BASELINE))
+                .errorMessages()).isEmpty();
+    }
+
+    @Test
     void unknownEngineKindOnTheClass() {
         String source = study("@Engine(\"tgi\")", BASELINE);
         assertOneError(source, "unknown engine kind \"tgi\"; expected one of vllm, sglang, command, endpoint, sim", "\"tgi\"");

@@ -20,7 +20,7 @@ class StudyCheckerTest {
     @Test
     void knowsTheProfileConstants() {
         assertThat(StudyChecker.PROFILES).containsExactlyInAnyOrder("constant", "poisson", "concurrent", "synchronous",
-                "gamma", "throughput", "sweep");
+                "gamma", "throughput", "sweep", "trace");
     }
 
     @Test

@@ -106,10 +106,11 @@ class DatasetKindsTest {
 
     @Test
     void anUnknownKindListsTheKnownOnesAndAListOfSpecsSplitsAtKinds() {
-        assertThat(Datasets.problem("trace:x.jsonl")).startsWith("unknown dataset \"trace:x.jsonl\": expected one of")
+        assertThat(Datasets.problem("replay:x.jsonl")).startsWith("unknown dataset \"replay:x.jsonl\": expected one of")
                 .contains("\"sharegpt:PATH[,minTokens=N][,maxPrompt=N][,maxTotal=N]\"").contains("\"jsonl:PATH[,out=N]\"")
                 .contains("\"shared-prefix:groups=G,prefix=P,question=Q,out=O[,count=N][,seed=S]\"")
-                .contains("\"synthetic:in=DIST,out=DIST[,count=N][,seed=S]\"").contains("\"synthetic-sharegpt\"");
+                .contains("\"synthetic:in=DIST,out=DIST[,count=N][,seed=S]\"").contains("\"synthetic-sharegpt\"")
+                .contains("\"trace:PATH[,timeScale=X][,blockSize=N]\"");
         assertThat(Datasets.problem("sharegpt")).contains("no file after sharegpt:").contains("expected sharegpt:PATH");
         assertThat(Datasets.problem("sharegpt:a.json,maxPromt=9")).contains("option \"maxPromt=9\"")
                 .contains("[minTokens, maxPrompt, maxTotal]");
@@ -158,5 +159,25 @@ class DatasetKindsTest {
                 + SIM.applyAsInt("a piece of text") + SIM.applyAsInt("and a prefix"));
         RequestSpec spec = Datasets.resolve("jsonl:" + file, SIM).requests(0, 1, 1).get(0);
         assertThat(spec.context()).isEqualTo(c.context());
+    }
+
+    @Test
+    void aJsonLinesOtherFieldsGoIntoItsRequestsBody(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("sampled.jsonl");
+        Files.writeString(file, "{\"prompt\": \"hello there\", \"output_tokens\": 8, \"temperature\": 0.7,"
+                + " \"response_format\": {\"type\": \"json_object\"}}\n{\"prompt\": \"plain\", \"output_tokens\": 4}\n");
+        List<Conversation> c = Datasets.resolve("jsonl:" + file, SIM).conversations();
+        assertThat(c.get(0).extraBody()).isEqualTo("{\"temperature\":0.7,\"response_format\":{\"type\":\"json_object\"}}");
+        assertThat(c.get(1).extraBody()).isNull();
+        assertThat(Datasets.resolve("jsonl:" + file, SIM).requests(0, 2, 1)).extracting(RequestSpec::extraBody)
+                .containsExactlyInAnyOrder(c.get(0).extraBody(), null);
+
+        Path length = Files.writeString(dir.resolve("length.jsonl"), "{\"prompt\": \"x\", \"max_tokens\": 8}\n");
+        assertThatThrownBy(() -> Datasets.resolve("jsonl:" + length + ",out=4", SIM))
+                .hasMessageContaining(length + " line 1: /max_tokens sets the reply length, which is /output_tokens");
+        Path reserved = Files.writeString(dir.resolve("reserved.jsonl"), "{\"prompt\": \"x\", \"stream\": false}\n");
+        assertThatThrownBy(() -> Datasets.resolve("jsonl:" + reserved + ",out=4", SIM))
+                .hasMessageContaining(reserved + " line 1: the fields besides prompt, messages and output_tokens go into the"
+                        + " request body, but they set [stream], which the client controls");
     }
 }
