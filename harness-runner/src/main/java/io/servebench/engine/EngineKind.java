@@ -34,6 +34,14 @@ public interface EngineKind {
         return false;
     }
 
+    /**
+     * The {@code POST} path that counts a text's tokens with the model's tokenizer ({@code /tokenize}, which vLLM,
+     * SGLang and the simulated engine serve); empty (the default) for a kind that may have none.
+     */
+    default Optional<String> tokenizePath() {
+        return Optional.empty();
+    }
+
     /** The {@code POST} path that empties the prefix cache between two trials; empty (the default) for none. */
     default Optional<String> cacheResetPath() {
         return Optional.empty();

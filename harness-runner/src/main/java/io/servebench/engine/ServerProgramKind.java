@@ -31,6 +31,11 @@ record ServerProgramKind(String name, FlagDialect flags, List<String> versionArg
     }
 
     @Override
+    public Optional<String> tokenizePath() {
+        return Optional.of("/tokenize");
+    }
+
+    @Override
     public List<String> serve(ServerConfig server, String host, int port) {
         return ProcessKind.concat(ProcessKind.concat(flags.serve(server.setup().executable(), server.model()),
                 List.of("--host", host, "--port", Integer.toString(port))), server.args());

@@ -31,6 +31,11 @@ record SimulatedKind(String name, FlagDialect flags, String resetPath) implement
     }
 
     @Override
+    public Optional<String> tokenizePath() {
+        return Optional.of("/tokenize");
+    }
+
+    @Override
     public SimDialect simDialect() {
         return SimDialect.SIM;
     }

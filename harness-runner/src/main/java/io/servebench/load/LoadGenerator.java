@@ -120,8 +120,9 @@ public final class LoadGenerator {
             } else if (params.profile() instanceof ArrivalProfile.Synchronous) {
                 sending.closedLoop(1);
             }
-            // every request ends: by its response, its failure, or its timeout
+            // every request ends: by its response, its failure, or its timeout; a conversation with its last turn
             CompletableFuture.allOf(sending.pending.toArray(CompletableFuture[]::new)).join();
+            sending.close();
             connections = client.poolStats();
             cpu = CpuTime.ofCurrentThread().minus(senderStart).plus(client.ioCpu());
         }
@@ -129,18 +130,19 @@ public final class LoadGenerator {
             throw new IllegalStateException("the LoadListener failed; the run completed but its progress reports may be"
                     + " incomplete", listenerFailure.get());
         }
-        List<RequestRecord> records = new ArrayList<>(sending.pending.size());
-        for (CompletableFuture<RequestRecord> f : sending.pending) {
-            records.add(f.join());
-        }
-        return LoadResult.of(records, sending.stop(), connections, cpu);
+        return LoadResult.of(sending.records, sending.stop(), connections, cpu);
     }
 
-    /** The state of one run's sending loop; used by the calling thread, except for the completion hooks. */
+    /**
+     * The state of one run's sending loop; used by the calling thread, except for the completion hooks and the
+     * thread that sends the later turns of conversations.
+     */
     private static final class Sending {
-        final List<CompletableFuture<RequestRecord>> pending = new ArrayList<>();
+        /** One future per conversation sent, completing when its last turn has ended. */
+        final List<CompletableFuture<?>> pending = new ArrayList<>();
+        final List<RequestRecord> records = java.util.Collections.synchronizedList(new ArrayList<>());
         private final StreamingClient client;
-        private final Iterator<RequestSpec> supply;
+        private final Conversations supply;
         private final int warmupRequests;
         private final int measuredRequests;
         private final long warmupNs;
@@ -148,16 +150,19 @@ public final class LoadGenerator {
         private final LoadListener listener;
         private final AtomicInteger failures = new AtomicInteger();
         private final Pacer pacer = new Pacer();
+        /** Sends the later turns of conversations, each when the turn before it has ended; started on first use. */
+        private java.util.concurrent.ExecutorService laterTurns;
         private long t0;
+        private int drawn;
+        private int measuredDrawn;
         private int sent;
-        private int measuredSent;
         private int planned;
         private StopTracker stopping;
 
         Sending(StreamingClient client, Iterator<RequestSpec> supply, int warmupRequests, int measuredRequests,
                 LoadParams params, LoadListener listener) {
             this.client = client;
-            this.supply = supply;
+            this.supply = new Conversations(supply);
             this.warmupRequests = warmupRequests;
             this.measuredRequests = measuredRequests;
             this.warmupNs = params.warmupTime().toNanos();
@@ -174,12 +179,13 @@ public final class LoadGenerator {
             client.warm(arrivalsWithin(offsets, WARM_SPAN_NS), Math.max(MIN_SPARE, arrivalsWithin(offsets, SPARE_SPAN_NS)));
             t0 = System.nanoTime() + START_DELAY_NS;
             stopping = new StopTracker(conditions, t0);
-            for (int i = 0; i < offsets.length && supply.hasNext(); i++) {
+            // the schedule paces conversations: their first turns take its times, later turns follow their answers
+            for (int i = 0; i < offsets.length && drawn < planned && supply.hasNext(); i++) {
                 long intendedNs = t0 + offsets[i];
                 if (stopsBefore(intendedNs)) {
                     return;
                 }
-                Next next = prepareNext(offsets[i] < warmupNs);
+                List<Next> turns = prepareNext(offsets[i] < warmupNs, planned - drawn);
                 pacer.waitUntil(intendedNs);
                 if (stopsBefore(System.nanoTime())) {
                     return;
@@ -193,7 +199,7 @@ public final class LoadGenerator {
                         return;
                     }
                 }
-                dispatch(next, intendedNs, slotNs, slots);
+                pending.add(conversation(turns, intendedNs, slotNs, slots));
             }
             stopping.completedAt(System.nanoTime());
         }
@@ -207,7 +213,7 @@ public final class LoadGenerator {
             for (int s = 0; s < streams; s++) {
                 freeStreams.add(t0);
             }
-            while (measuredSent < measuredRequests || sent < warmupRequests) {
+            while (measuredDrawn < measuredRequests || drawn < warmupRequests) {
                 if (!supply.hasNext()) {
                     break;
                 }
@@ -216,12 +222,14 @@ public final class LoadGenerator {
                     return;
                 }
                 boolean inWarmupTime = freeSinceNs - t0 < warmupNs;
-                if (inWarmupTime && sent >= warmupRequests) {
+                if (inWarmupTime && drawn >= warmupRequests) {
                     // a warm-up request on top of the planned ones
                     planned++;
                 }
-                dispatch(prepareNext(inWarmupTime), freeSinceNs, RequestRecord.NONE, null)
-                        .whenComplete((r, e) -> freeStreams.add(r.doneNs()));
+                // a stream carries a whole conversation: it is free again when the last turn has ended
+                pending.add(conversation(prepareNext(inWarmupTime, measuredRequests - measuredDrawn + Math.max(0,
+                        warmupRequests - drawn)), freeSinceNs, RequestRecord.NONE, null)
+                        .whenComplete((r, e) -> freeStreams.add(r.doneNs())));
             }
             stopping.completedAt(System.nanoTime());
         }
@@ -234,42 +242,101 @@ public final class LoadGenerator {
             return Math.max(1, n);
         }
 
-        /** The next request, built before its send time; whether it is a warm-up one is decided here. */
-        private record Next(StreamingClient.Prepared request, boolean warmup) {
+        /** A request built before its send time; whether it is a warm-up one is decided when it is drawn. */
+        private record Next(StreamingClient.Prepared request, RequestSpec spec, boolean warmup) {
         }
 
-        private Next prepareNext(boolean inWarmupTime) {
-            boolean warmup = sent < warmupRequests || inWarmupTime;
-            return new Next(client.prepare(supply.next().withWarmup(warmup)), warmup);
+        /**
+         * The next conversation, at most {@code limit} turns: its first turn built now, the later ones when they are
+         * due (each after its turn before).
+         */
+        private List<Next> prepareNext(boolean inWarmupTime, int limit) {
+            List<RequestSpec> turns = supply.next(drawn, Math.max(1, limit), at -> at < warmupRequests || inWarmupTime);
+            drawn += turns.size();
+            measuredDrawn += (int) turns.stream().filter(t -> !t.warmup()).count();
+            List<Next> next = new ArrayList<>(turns.size());
+            for (RequestSpec turn : turns) {
+                next.add(new Next(next.isEmpty() ? client.prepare(turn) : null, turn, turn.warmup()));
+            }
+            return next;
+        }
+
+        /**
+         * Sends a conversation's first turn at {@code intendedNs} and each later turn when the one before it has
+         * ended (its intended send time); completes with the last record, that of the last turn sent.
+         */
+        private CompletableFuture<RequestRecord> conversation(List<Next> turns, long intendedNs, long slotNs,
+                                                              Semaphore slots) {
+            CompletableFuture<RequestRecord> done = new CompletableFuture<>();
+            dispatch(turns.get(0), intendedNs, slotNs, slots).whenComplete((r, e) -> laterTurn(turns, 1, r, slots, done));
+            return done;
+        }
+
+        private void laterTurn(List<Next> turns, int k, RequestRecord previous, Semaphore slots,
+                               CompletableFuture<RequestRecord> done) {
+            if (k == turns.size()) {
+                done.complete(previous);
+                return;
+            }
+            laterTurns().execute(() -> {
+                if (stopsBefore(System.nanoTime())) {
+                    done.complete(previous);
+                    return;
+                }
+                long slotNs = RequestRecord.NONE;
+                if (slots != null) {
+                    slots.acquireUninterruptibly();
+                    slotNs = System.nanoTime();
+                }
+                Next turn = turns.get(k);
+                dispatch(new Next(client.prepare(turn.spec()), turn.spec(), turn.warmup()), previous.doneNs(), slotNs, slots)
+                        .whenComplete((r, e) -> laterTurn(turns, k + 1, r, slots, done));
+            });
+        }
+
+        private synchronized java.util.concurrent.ExecutorService laterTurns() {
+            if (laterTurns == null) {
+                laterTurns = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, "servebench-later-turns");
+                    t.setDaemon(true);
+                    return t;
+                });
+            }
+            return laterTurns;
+        }
+
+        /** Stops the thread of later turns, once every conversation has ended. */
+        synchronized void close() {
+            if (laterTurns != null) {
+                laterTurns.shutdown();
+            }
         }
 
         private CompletableFuture<RequestRecord> dispatch(Next next, long intendedNs, long slotNs, Semaphore slots) {
-            sent++;
-            if (!next.warmup()) {
-                measuredSent++;
+            synchronized (this) {
+                sent++;
             }
-            CompletableFuture<RequestRecord> result = client.send(next.request(), intendedNs)
+            return client.send(next.request(), intendedNs)
                     .thenApply(r -> slotNs == RequestRecord.NONE ? r : r.withSlotNs(slotNs))
                     .whenComplete((r, e) -> {
                         if (!r.succeeded()) {
                             failures.incrementAndGet();
                         }
+                        records.add(r);
                         listener.onComplete(r);
                         // the slot is freed last, so a request waiting for it sees this failure counted
                         if (slots != null) {
                             slots.release();
                         }
                     });
-            pending.add(result);
-            return result;
         }
 
         /** Whether a stop condition holds at {@code nowNs}; if so, records why. */
-        private boolean stopsBefore(long nowNs) {
+        private synchronized boolean stopsBefore(long nowNs) {
             return stopping.stopsAt(Math.min(nowNs, System.nanoTime()), failures.get());
         }
 
-        LoadResult.Stop stop() {
+        synchronized LoadResult.Stop stop() {
             return stopping.stop(planned, sent, failures.get());
         }
     }

@@ -68,7 +68,11 @@ public final class VirtualLoad {
 
     private final class Run {
         final List<RequestRecord> records = new ArrayList<>();
-        private final Iterator<RequestSpec> supply;
+        private final Conversations supply;
+        /** The turns still to send of each conversation in flight, by the id of its turn in flight. */
+        private final Map<String, Deque<RequestSpec>> laterTurns = new HashMap<>();
+        private int drawn;
+        private int measuredDrawn;
         private final int warmupRequests;
         private final int measuredRequests;
         private final long warmupNs;
@@ -91,7 +95,7 @@ public final class VirtualLoad {
 
         Run(Iterator<RequestSpec> supply, int warmupRequests, int measuredRequests, LoadParams params,
             LoadListener listener) {
-            this.supply = supply;
+            this.supply = new Conversations(supply);
             this.warmupRequests = warmupRequests;
             this.measuredRequests = measuredRequests;
             this.warmupNs = params.warmupTime().toNanos();
@@ -106,7 +110,7 @@ public final class VirtualLoad {
             long[] offsets = LoadGenerator.offsets(profile, warmupRequests, measuredRequests, warmupNs);
             planned = offsets.length;
             int cap = profile instanceof ArrivalProfile.Capped capped ? capped.maxConcurrency() : Integer.MAX_VALUE;
-            for (int i = 0; i < offsets.length && supply.hasNext(); i++) {
+            for (int i = 0; i < offsets.length && drawn < planned && supply.hasNext(); i++) {
                 long intendedNs = t0 + offsets[i];
                 drain(intendedNs);
                 if (stopsAt(intendedNs)) {
@@ -125,7 +129,7 @@ public final class VirtualLoad {
                     }
                     sendNs = slotNs;
                 }
-                send(next(offsets[i] < warmupNs), intendedNs, sendNs, slotNs);
+                sendConversation(next(offsets[i] < warmupNs, planned - drawn), intendedNs, sendNs, slotNs);
             }
             stopping.completedAt(sent == 0 ? t0 : lastSendNs);
         }
@@ -136,38 +140,52 @@ public final class VirtualLoad {
             for (int s = 0; s < streams; s++) {
                 freeStreams.add(t0);
             }
-            while (measuredSent < measuredRequests || sent < warmupRequests) {
+            while (measuredDrawn < measuredRequests || drawn < warmupRequests) {
                 if (!supply.hasNext()) {
                     break;
                 }
-                if (freeStreams.isEmpty()) {
-                    awaitCompletion();
-                }
-                while (!freed.isEmpty()) {
-                    freeStreams.add(freed.pollFirst().doneNs());
+                // a completed turn with a later one to send leaves its stream busy
+                while (freeStreams.isEmpty()) {
+                    if (freed.isEmpty()) {
+                        awaitCompletion();
+                    }
+                    while (!freed.isEmpty()) {
+                        freeStreams.add(freed.pollFirst().doneNs());
+                    }
                 }
                 long freeSinceNs = freeStreams.pollFirst();
                 if (stopsAt(freeSinceNs)) {
                     return;
                 }
                 boolean inWarmupTime = freeSinceNs - t0 < warmupNs;
-                if (inWarmupTime && sent >= warmupRequests) {
+                if (inWarmupTime && drawn >= warmupRequests) {
                     planned++;
                 }
-                send(next(inWarmupTime), freeSinceNs, freeSinceNs, RequestRecord.NONE);
+                // a stream carries a whole conversation: it is free again when the last turn has ended
+                sendConversation(next(inWarmupTime, measuredRequests - measuredDrawn + Math.max(0, warmupRequests - drawn)),
+                        freeSinceNs, freeSinceNs, RequestRecord.NONE);
             }
             stopping.completedAt(sent == 0 ? t0 : lastSendNs);
         }
 
-        private RequestSpec next(boolean inWarmupTime) {
-            return supply.next().withWarmup(sent < warmupRequests || inWarmupTime);
+        /** The next conversation's turns, at most {@code limit}. */
+        private List<RequestSpec> next(boolean inWarmupTime, int limit) {
+            List<RequestSpec> turns = supply.next(drawn, Math.max(1, limit), at -> at < warmupRequests || inWarmupTime);
+            drawn += turns.size();
+            measuredDrawn += (int) turns.stream().filter(t -> !t.warmup()).count();
+            return turns;
+        }
+
+        /** Sends a conversation's first turn; each later one goes when the one before it completes. */
+        private void sendConversation(List<RequestSpec> turns, long intendedNs, long sendNs, long slotNs) {
+            send(turns.get(0), intendedNs, sendNs, slotNs);
+            if (turns.size() > 1) {
+                laterTurns.put(Long.toString(turns.get(0).index()), new ArrayDeque<>(turns.subList(1, turns.size())));
+            }
         }
 
         private void send(RequestSpec spec, long intendedNs, long sendNs, long slotNs) {
             sent++;
-            if (!spec.warmup()) {
-                measuredSent++;
-            }
             String id = Long.toString(spec.index());
             byte[] body = RequestBodies.build(params.api(), model, spec, params.continuousUsageStats(), extraBody);
             engine.submit(id, sendNs, params.api() == OpenAiApi.CHAT, body);
@@ -207,10 +225,18 @@ public final class VirtualLoad {
                 failures++;
             }
             records.add(record);
-            if (closedLoop) {
+            listener.onComplete(record);
+            Deque<RequestSpec> later = laterTurns.remove(truth.requestId());
+            if (later != null && !stopsAt(record.doneNs())) {
+                // the next turn is due when this one has ended
+                RequestSpec next = later.pollFirst();
+                send(next, record.doneNs(), record.doneNs(), RequestRecord.NONE);
+                if (!later.isEmpty()) {
+                    laterTurns.put(Long.toString(next.index()), later);
+                }
+            } else if (closedLoop) {
                 freed.addLast(record);
             }
-            listener.onComplete(record);
             return record;
         }
 

@@ -69,7 +69,8 @@ final class LoadMeasurement {
     RepetitionResult measure(WorkloadParams w, ArrivalProfile profile, String name, String progressLabel) throws IOException {
         RunOptions options = context.options();
         LoadParams load = LoadSettings.of(trial.server().kind(), w, profile, options.client(), context.apiKey());
-        Iterator<RequestSpec> supply = context.dataset(w.dataset()).supply(options.seed());
+        RunContext.Counted dataset = context.dataset(w.dataset(), engine, trial.server().kind());
+        Iterator<RequestSpec> supply = dataset.dataset().supply(options.seed());
         try (TrialProgress progress = TrialProgress.start(context.out(), progressLabel, w.warmup() + w.requests(),
                 options.progress())) {
             Optional<PrometheusSnapshot> before = scrape();
@@ -87,7 +88,8 @@ final class LoadMeasurement {
                 // warm-up requests are in the server's counters too: its figures cover the whole repetition
                 metrics = metrics.withServerMetrics(ServerMetricsDelta.between(before.get(), after.get()));
             }
-            metrics = result.stop().note().map(metrics::withNote).orElse(metrics);
+            metrics = result.stop().note().map(metrics::withNote).orElse(metrics)
+                    .withNote("prompt tokens: the server's usage where it sent it; prompts counted by " + dataset.counter());
             if (engine.virtual().isPresent()) {
                 metrics = metrics.withNote(VIRTUAL_NOTE);
             }

@@ -1,15 +1,22 @@
 package io.servebench.runner;
 
+import io.servebench.engine.EngineKind;
 import io.servebench.engine.EngineOptions;
+import io.servebench.engine.RunningEngine;
 import io.servebench.metrics.PrometheusScraper;
 import io.servebench.sim.SimTokenizer;
 import io.servebench.workload.Dataset;
 import io.servebench.workload.Datasets;
+import io.servebench.workload.ServerTokens;
 
 import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.ToIntFunction;
 import java.util.function.UnaryOperator;
 
 /**
@@ -22,6 +29,7 @@ final class RunContext {
     private final PrintWriter out;
     private final String apiKey;
     private final Map<String, Dataset> datasets = new HashMap<>();
+    private final Map<String, Counted> counted = new HashMap<>();
     private final PrometheusScraper scraper = new PrometheusScraper();
 
     /**
@@ -70,6 +78,62 @@ final class RunContext {
     Dataset dataset(String spec) {
         try {
             return datasets.computeIfAbsent(spec, s -> Datasets.resolve(s, new SimTokenizer()::count));
+        } catch (IllegalArgumentException e) {
+            throw new RunnerException(e.getMessage());
+        }
+    }
+
+    /**
+     * A dataset and what counted its prompts' tokens (and built its prompts to length), for the reports.
+     *
+     * @param counter what counted them, as the reports say it ({@code the engine's /tokenize})
+     */
+    record Counted(Dataset dataset, String counter) {
+    }
+
+    /**
+     * The dataset a workload names, its prompts counted by the model's real tokenizer where there is one: the
+     * {@code tokenizer=PATH} the spec names, else the running engine's {@code /tokenize}, else the estimate (the
+     * simulated engine's word-and-punctuation tokenizer, which is exact only for the simulated engine). Built once
+     * per spec, on the first server that asks, so that every trial of the run sends the same requests.
+     *
+     * @throws RunnerException when the dataset cannot be read
+     */
+    Counted dataset(String spec, RunningEngine engine, EngineKind kind) {
+        Counted known = counted.get(spec);
+        if (known != null) {
+            return known;
+        }
+        Optional<Path> file = Datasets.tokenizerFile(spec);
+        Optional<String> tokenize = kind.tokenizePath();
+        Counted made;
+        if (file.isPresent()) {
+            made = new Counted(dataset(spec), "the tokenizer " + file.get());
+        } else if (engine.virtual().isPresent()) {
+            made = new Counted(dataset(spec), "the simulated engine's own tokenizer");
+        } else if (tokenize.isPresent()) {
+            made = served(spec, engine.endpoint().baseUri().resolve(tokenize.get()), engine.endpoint().model());
+        } else {
+            made = new Counted(dataset(spec), ESTIMATE);
+        }
+        counted.put(spec, made);
+        return made;
+    }
+
+    private static final String ESTIMATE = "an estimate (words and punctuation; give the dataset tokenizer=PATH of the"
+            + " model's tokenizer.json for exact counts)";
+
+    /** The dataset built with the engine's own counts; the estimate's, with a note, when it does not answer. */
+    private Counted served(String spec, URI tokenize, String model) {
+        ToIntFunction<String> server = ServerTokens.counter(tokenize, model, apiKey);
+        try {
+            server.applyAsInt("hello");
+        } catch (IllegalStateException e) {
+            out.printf("  note: %s; prompt lengths of %s are an estimate%n", e.getMessage(), spec);
+            return new Counted(dataset(spec), ESTIMATE);
+        }
+        try {
+            return new Counted(Datasets.resolve(spec, server), "the engine's " + tokenize.getPath());
         } catch (IllegalArgumentException e) {
             throw new RunnerException(e.getMessage());
         }

@@ -13,7 +13,7 @@ import java.util.stream.IntStream;
 
 /**
  * The prompts of a workload. A sampled set (every kind but {@code trace:}) is drawn in a seeded shuffled order,
- * cycling when more requests than conversations are asked for; a trace is sent in its file order, once, each
+ * cycling when more requests than conversations are asked for, a multi-turn conversation's turns one after the other; a trace is sent in its file order, once, each
  * request with its arrival time. Every request asks for exactly its reply length, as {@code vllm bench serve} and
  * guidellm do, so output lengths are fixed by the workload and not left to the model.
  */
@@ -23,6 +23,8 @@ public final class Dataset {
     private final int size;
     private final IntFunction<Conversation> conversation;
     private final long[] arrivalsNs;
+    /** Where each conversation begins: its first turn's position; a later turn follows the one before it. */
+    private final int[] starts;
     private final double meanPromptTokens;
     private final double meanOutputTokens;
 
@@ -51,6 +53,9 @@ public final class Dataset {
         this.size = size;
         this.conversation = conversation;
         this.arrivalsNs = arrivalsNs;
+        // a trace is single turns in file order: its prompts are not built to find out
+        this.starts = arrivalsNs != null ? null
+                : IntStream.range(0, size).filter(i -> i == 0 || conversation.apply(i).turn() == 0).toArray();
         this.meanPromptTokens = meanPromptTokens;
         this.meanOutputTokens = meanOutputTokens;
     }
@@ -139,22 +144,32 @@ public final class Dataset {
                 return true;
             }
 
+            /** The next turns of the conversation being sent, after its first. */
+            private int turn;
+            private int end;
+
             @Override
             public RequestSpec next() {
+                if (turn < end) {
+                    return spec(next++, conversation.apply(turn++));
+                }
                 if (order.isEmpty()) {
-                    for (int c = 0; c < size; c++) {
+                    for (int c = 0; c < starts.length; c++) {
                         order.add(c);
                     }
                     Collections.shuffle(order, random);
                 }
-                return spec(next++, conversation.apply(order.remove(order.size() - 1)));
+                int c = order.remove(order.size() - 1);
+                turn = starts[c] + 1;
+                end = c + 1 < starts.length ? starts[c + 1] : size;
+                return spec(next++, conversation.apply(starts[c]));
             }
         };
     }
 
     private static RequestSpec spec(int index, Conversation c) {
         return new RequestSpec(index, c.prompt(), c.promptTokens(), c.outputTokens(), true, false, c.context(),
-                c.extraBody());
+                c.extraBody(), c.turn());
     }
 
     /** Mean prompt and reply length in tokens, for the plan and the reports. */

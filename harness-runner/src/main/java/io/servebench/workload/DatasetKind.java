@@ -109,6 +109,20 @@ public enum DatasetKind {
         }
     },
 
+    /** Conversations whose later turns carry the history before them. */
+    MULTI_TURN("multi-turn", "multi-turn:turns=K,in=DIST,out=DIST[,system=N][,count=N][,seed=S]", "N conversations of"
+            + " K turns, each turn sent when the one before it has been answered, with the history before it") {
+        @Override
+        Dataset read(String spec, String rest, ToIntFunction<String> tokens) {
+            return MultiTurn.parse(spec, rest).dataset(tokens);
+        }
+
+        @Override
+        String problem(String rest) {
+            return problemOf("multi-turn:" + rest, spec -> MultiTurn.parse(spec, rest));
+        }
+    },
+
     /** The bundled made-up conversations in ShareGPT's shape. */
     SYNTHETIC_SHAREGPT("synthetic-sharegpt", "synthetic-sharegpt", "the bundled made-up conversations with ShareGPT-like"
             + " lengths") {

@@ -38,8 +38,13 @@ public final class Datasets {
      * @throws IllegalArgumentException naming the file when it does not load
      */
     public static Optional<ToIntFunction<String>> tokenizer(String spec) {
+        return tokenizerFile(spec).map(HuggingFaceTokens::counter);
+    }
+
+    /** The {@code tokenizer.json} {@code spec} names with {@code tokenizer=PATH}; empty when it names none. */
+    public static Optional<Path> tokenizerFile(String spec) {
         String path = Tokenized.of(spec).tokenizer();
-        return path == null || path.isEmpty() ? Optional.empty() : Optional.of(HuggingFaceTokens.counter(Path.of(path)));
+        return path == null || path.isEmpty() ? Optional.empty() : Optional.of(Path.of(path));
     }
 
     /** Why {@code spec} names no dataset, or {@code null} when its form is right (files are not read). */

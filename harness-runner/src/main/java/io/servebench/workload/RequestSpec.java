@@ -14,12 +14,21 @@ import java.util.List;
  * @param context      the chat messages before the user message; empty for a single turn
  * @param extraBody    body fields of this request alone, a JSON object's text, added after the study's own; {@code null}
  *                     for none
+ * @param turn         its turn in a multi-turn conversation, 0 for the first and for a single turn; a request of turn
+ *                     {@code k > 0} follows the request before it in the workload (turn {@code k - 1} of the same
+ *                     conversation) and is sent when that one has ended
  */
 public record RequestSpec(int index, String prompt, int promptTokens, int maxTokens, boolean exactOutput, boolean warmup,
-                          List<ChatMessage> context, String extraBody) {
+                          List<ChatMessage> context, String extraBody, int turn) {
 
     public RequestSpec {
         context = List.copyOf(context);
+    }
+
+    /** A single turn. */
+    public RequestSpec(int index, String prompt, int promptTokens, int maxTokens, boolean exactOutput, boolean warmup,
+                       List<ChatMessage> context, String extraBody) {
+        this(index, prompt, promptTokens, maxTokens, exactOutput, warmup, context, extraBody, 0);
     }
 
     /** A single user turn. */
@@ -29,6 +38,6 @@ public record RequestSpec(int index, String prompt, int promptTokens, int maxTok
 
     /** This request, marked as a warm-up request or not. */
     public RequestSpec withWarmup(boolean newWarmup) {
-        return new RequestSpec(index, prompt, promptTokens, maxTokens, exactOutput, newWarmup, context, extraBody);
+        return new RequestSpec(index, prompt, promptTokens, maxTokens, exactOutput, newWarmup, context, extraBody, turn);
     }
 }

@@ -119,6 +119,39 @@ class LoadGeneratorTest {
                 .hasMessageContaining("trace arrival 2 (4 ns) comes before the one before it (5 ns)");
     }
 
+    /** Two conversations: turns 0, 1, 2 and turns 0, 1, as a multi-turn dataset draws them. */
+    private static List<RequestSpec> conversations() {
+        int[] turns = {0, 1, 2, 0, 1};
+        List<RequestSpec> specs = new ArrayList<>();
+        for (int i = 0; i < turns.length; i++) {
+            specs.add(new RequestSpec(i, "p" + i, 2, 4, false, false, List.of(), null, turns[i]));
+        }
+        return specs;
+    }
+
+    @Test
+    void aLaterTurnGoesOutWhenTheTurnBeforeItHasEndedAndTheScheduleTimesOnlyFirstTurns() throws Exception {
+        LoadResult result = run(respondAfter(30), conversations(), LoadParams.of(new ArrivalProfile.Constant(50)),
+                LoadListener.NONE);
+        List<RequestRecord> r = result.records();
+        assertThat(r).hasSize(5).allSatisfy(x -> assertThat(x.succeeded()).isTrue());
+        // first turns 20 ms apart (50 req/s); each later turn is due when its turn before ended, and not sent before
+        assertThat(r.get(3).intendedNs() - r.get(0).intendedNs()).isEqualTo(20_000_000L);
+        for (int later : new int[] {1, 2, 4}) {
+            assertThat(r.get(later).intendedNs()).as("turn %d", later).isEqualTo(r.get(later - 1).doneNs());
+            assertThat(r.get(later).sentNs()).isGreaterThanOrEqualTo(r.get(later - 1).doneNs());
+        }
+        assertThat(result.stop().note()).isEmpty();
+
+        // closed loop: one stream carries a whole conversation before the next one starts
+        LoadResult closed = generator.run(new Target(server.baseUri(), "m"), conversations(),
+                LoadParams.of(new ArrivalProfile.Concurrent(1)), LoadListener.NONE);
+        List<RequestRecord> c = closed.records();
+        for (int i = 1; i < c.size(); i++) {
+            assertThat(c.get(i).intendedNs()).isEqualTo(c.get(i - 1).doneNs());
+        }
+    }
+
     @Test
     void concurrentNeverExceedsItsStreamsAndStartsEachRequestWhenAStreamFrees() throws Exception {
         LoadResult result = run(respondAfter(40), specs(0, 12), LoadParams.of(new ArrivalProfile.Concurrent(3)),

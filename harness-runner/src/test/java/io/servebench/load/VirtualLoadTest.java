@@ -64,6 +64,34 @@ class VirtualLoadTest {
     }
 
     @Test
+    void aLaterTurnIsSubmittedWhenTheTurnBeforeItEnds() {
+        int[] turns = {0, 1, 2, 0, 1, 0};
+        List<RequestSpec> specs = new ArrayList<>();
+        for (int i = 0; i < turns.length; i++) {
+            specs.add(new RequestSpec(i, "turn " + i + " of a chat", 5, 20, true, false, List.of(), null, turns[i]));
+        }
+        for (ArrivalProfile profile : List.of(new ArrivalProfile.Constant(20), new ArrivalProfile.Concurrent(2))) {
+            LoadResult result = load(List.of()).run(specs.iterator(), 0, specs.size(), LoadParams.of(profile),
+                    LoadListener.NONE);
+            List<RequestRecord> r = result.records();
+            assertThat(r).as("%s", profile).hasSize(6).allSatisfy(x -> assertThat(x.succeeded()).isTrue());
+            for (int i = 0; i < turns.length; i++) {
+                if (turns[i] > 0) {
+                    assertThat(r.get(i).intendedNs()).as("%s: request %d", profile, i).isEqualTo(r.get(i - 1).doneNs());
+                }
+            }
+            if (profile instanceof ArrivalProfile.Constant) {
+                // the schedule times the conversations: 50 ms apart
+                assertThat(r.get(3).intendedNs() - r.get(0).intendedNs()).isEqualTo(50 * MS);
+                assertThat(r.get(5).intendedNs() - r.get(0).intendedNs()).isEqualTo(100 * MS);
+            } else {
+                // two streams, each a conversation at a time: the third starts when one of the first two has ended
+                assertThat(r.get(5).intendedNs()).isIn(r.get(2).doneNs(), r.get(4).doneNs());
+            }
+        }
+    }
+
+    @Test
     void underAConcurrencyCapOfOneEachRequestWaitsForThePreviousToEnd() {
         ArrivalProfile capped = new ArrivalProfile.Capped(new ArrivalProfile.Constant(100), 1);
         List<RequestRecord> records = run(load(List.of()), capped, 0, 5, 20).records();

@@ -29,4 +29,17 @@ class SyntheticLengthsOnTheServerTest {
         assertThat(block.repetitions().get(0).value(Metric.TOTAL_INPUT_TOKENS)).hasValue(40 * 100.0);
         assertThat(block.repetitions().get(0).value(Metric.TOTAL_OUTPUT_TOKENS)).hasValue(40 * 50.0);
     }
+
+    @Test
+    void overHttpThePromptsAreBuiltByTheEnginesTokenizeAndTheReportsSaySo(@TempDir Path dir) throws Exception {
+        RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline")
+                .param("dataset", "synthetic:in=fixed(100),out=fixed(4),count=20").param("rate", "20")
+                .param("requests", "20").param("warmup", "0").param("api", "completions")
+                .simulate(EngineOptions.Simulate.IN_PROCESS).settle(java.time.Duration.ZERO).outputDir(dir).progress(false)
+                .build(), new PrintWriter(new StringWriter(), true)).run();
+        BlockResult block = outcome.blocks("baseline").get(0);
+        assertThat(block.repetitions().get(0).value(Metric.TOTAL_INPUT_TOKENS)).hasValue(20 * 100.0);
+        assertThat(block.repetitions().get(0).notes()).anySatisfy(n -> assertThat(n)
+                .isEqualTo("prompt tokens: the server's usage where it sent it; prompts counted by the engine's /tokenize"));
+    }
 }

@@ -53,15 +53,7 @@ record ApiRequest(
     static ApiRequest parse(byte[] body, boolean chat, SimTokenizer tokenizer, String servedModel, int maxModelLen,
                             SimDialect dialect)
             throws ApiError {
-        JsonNode root;
-        try {
-            root = JSON.readTree(new String(body, StandardCharsets.UTF_8));
-        } catch (JsonProcessingException e) {
-            throw ApiError.badRequest("request body is not valid JSON: " + e.getOriginalMessage());
-        }
-        if (root == null || !root.isObject()) {
-            throw ApiError.badRequest("request body must be a JSON object");
-        }
+        JsonNode root = object(body);
         String model = null;
         JsonNode m = root.get("model");
         if (m != null && !m.isNull()) {
@@ -108,6 +100,36 @@ record ApiRequest(
         boolean ignoreEos = optionalBoolean(root, "ignore_eos", "ignore_eos");
         return new ApiRequest(chat, model, promptTokens, blockHashes(tokens, dialect.cachePageTokens()), maxTokens, minTokens, ignoreEos, stream,
                 includeUsage, continuousUsage);
+    }
+
+    /**
+     * The prompt tokens of a {@code /tokenize} body, as vLLM's and SGLang's take it: {@code {"prompt": "..."}} or
+     * {@code {"messages": [...]}} (with the chat template, as a chat request counts them); the same count a
+     * completion or chat request with that prompt reports in {@code usage.prompt_tokens}.
+     *
+     * @throws ApiError 400 for a body without a prompt or messages, 404 for a model other than {@code servedModel}
+     */
+    static int tokenize(byte[] body, SimTokenizer tokenizer, String servedModel) throws ApiError {
+        JsonNode root = object(body);
+        JsonNode m = root.get("model");
+        if (m != null && m.isTextual() && !m.asText().equals(servedModel)) {
+            throw ApiError.notFound("The model `" + m.asText() + "` does not exist; this server serves `" + servedModel + "`.");
+        }
+        List<String> tokens = new ArrayList<>();
+        return root.has("messages") ? chatPrompt(root, tokenizer, tokens) : completionPrompt(root, tokenizer, tokens);
+    }
+
+    private static JsonNode object(byte[] body) throws ApiError {
+        JsonNode root;
+        try {
+            root = JSON.readTree(new String(body, StandardCharsets.UTF_8));
+        } catch (JsonProcessingException e) {
+            throw ApiError.badRequest("request body is not valid JSON: " + e.getOriginalMessage());
+        }
+        if (root == null || !root.isObject()) {
+            throw ApiError.badRequest("request body must be a JSON object");
+        }
+        return root;
     }
 
     private static int chatPrompt(JsonNode root, SimTokenizer tokenizer, List<String> tokens) throws ApiError {

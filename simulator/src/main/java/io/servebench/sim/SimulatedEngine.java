@@ -188,7 +188,7 @@ public final class SimulatedEngine implements AutoCloseable {
         String method = exchange.getRequestMethod();
         String allowed = switch (path) {
             case "/health", "/v1/models", "/metrics" -> "GET";
-            case "/v1/chat/completions", "/v1/completions", "/reset_prefix_cache", "/flush_cache" -> "POST";
+            case "/v1/chat/completions", "/v1/completions", "/reset_prefix_cache", "/flush_cache", "/tokenize" -> "POST";
             default -> null;
         };
         if (allowed == null) {
@@ -207,6 +207,8 @@ public final class SimulatedEngine implements AutoCloseable {
         } else if (path.equals("/reset_prefix_cache") || path.equals("/flush_cache")) {
             scheduler.resetPrefixCache();
             exchange.sendResponseHeaders(200, -1);
+        } else if (path.equals("/tokenize")) {
+            tokenize(exchange);
         } else if (path.equals("/metrics")) {
             byte[] text = metrics.render(settings.model().name()).getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
@@ -215,6 +217,23 @@ public final class SimulatedEngine implements AutoCloseable {
         } else {
             completion(exchange, path.equals("/v1/chat/completions"), receivedNs);
         }
+    }
+
+    /** {@code /tokenize} as vLLM answers it: the count, the context length, and token ids (made up, one per token). */
+    private void tokenize(HttpExchange exchange) throws IOException {
+        int count;
+        try {
+            count = ApiRequest.tokenize(exchange.getRequestBody().readAllBytes(), tokenizer, settings.model().name());
+        } catch (ApiError e) {
+            sendJson(exchange, e.status, e.body(JSON, settings.dialect()));
+            return;
+        }
+        ObjectNode answer = JSON.createObjectNode().put("count", count).put("max_model_len", settings.maxModelLen());
+        com.fasterxml.jackson.databind.node.ArrayNode ids = answer.putArray("tokens");
+        for (int i = 0; i < count; i++) {
+            ids.add(i);
+        }
+        sendJson(exchange, 200, answer);
     }
 
     private ObjectNode models() {

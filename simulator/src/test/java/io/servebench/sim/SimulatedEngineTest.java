@@ -201,6 +201,26 @@ class SimulatedEngineTest {
     }
 
     @Test
+    void tokenizeCountsAPromptAsACompletionsUsageCountsIt() {
+        String prompt = "The quick brown fox, it seems, jumps over 3 lazy dogs!";
+        SimHttp.Reply counted = SimHttp.post(engine, "/tokenize", "tok-1",
+                "{\"model\":\"" + MODEL + "\",\"prompt\":\"" + prompt + "\",\"add_special_tokens\":false}");
+        assertThat(counted.status()).isEqualTo(200);
+        assertThat(counted.json().get("max_model_len").asInt()).isEqualTo(4096);
+        assertThat(counted.json().get("tokens")).hasSize(counted.json().get("count").asInt());
+        SimHttp.Reply completion = SimHttp.post(engine, "/v1/completions", "tok-2",
+                "{\"prompt\":\"" + prompt + "\",\"max_tokens\":1}");
+        assertThat(counted.json().get("count").asInt()).isEqualTo(completion.json().at("/usage/prompt_tokens").asInt())
+                .isEqualTo(new SimTokenizer().count(prompt));
+        // a chat's messages count with the template, as a chat request's usage does
+        SimHttp.Reply chat = SimHttp.post(engine, "/tokenize", "tok-3", SimHttp.chat(prompt, "\"max_tokens\":1"));
+        SimHttp.Reply asked = SimHttp.post(engine, "/v1/chat/completions", "tok-4", SimHttp.chat(prompt, "\"max_tokens\":1"));
+        assertThat(chat.json().get("count").asInt()).isEqualTo(asked.json().at("/usage/prompt_tokens").asInt());
+        assertThat(SimHttp.post(engine, "/tokenize", "tok-5", "{\"model\":\"other\",\"prompt\":\"x\"}").status())
+                .isEqualTo(404);
+    }
+
+    @Test
     void nonStreamingResponsesCarryTheWholeAnswerAndUsage() {
         SimHttp.Reply reply = SimHttp.post(reasoningEngine, "/v1/chat/completions", "whole-1",
                 SimHttp.chat("Why?", "\"max_tokens\":20,\"min_tokens\":20"));
