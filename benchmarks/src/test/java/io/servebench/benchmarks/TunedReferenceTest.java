@@ -51,22 +51,22 @@ class TunedReferenceTest {
             assertThat(summary).containsPattern("(?m)^\\| " + rate + " \\| [\\d.]+ \\| [\\d.]+ \\| 1\\.\\d+x faster");
         }
 
-        // A run that stopped after its seventh trial: the journal as it was then
+        // A run that stopped after its twelfth trial, its steps replayed from the journal: the journal as it was then
         Path cut = tmp.resolve("cut");
         Files.createDirectories(cut);
         List<String> lines = Files.readAllLines(whole.resolve(RunJournal.FILE_NAME));
         int trials = 0;
         StringBuilder kept = new StringBuilder();
         for (String line : lines) {
-            if (!line.startsWith("{\"run\"") && !line.startsWith("{\"server\"") && ++trials > 7) {
+            if (!line.startsWith("{\"run\"") && !line.startsWith("{\"server\"") && ++trials > 12) {
                 break;
             }
             kept.append(line).append('\n');
         }
         Files.writeString(cut.resolve(RunJournal.FILE_NAME), kept);
         String resumed = run(cut, "--resume", cut.toString());
-        assertThat(resumed).contains("Resuming: 7 trials finished before").contains("Recommended: mtp.")
-                .doesNotContain("[1/").doesNotContain("[7/").contains("[8/");
+        assertThat(resumed).contains("Resuming: 12 trials finished before").contains("Recommended: mtp.")
+                .doesNotContain("[1/").doesNotContain("[12/").contains("[13/");
         assertThat(requests(cut)).isEqualTo(requests(whole));
         assertThat(Files.readString(cut.resolve("summary.md"))).contains("Recommendation: mtp.");
     }

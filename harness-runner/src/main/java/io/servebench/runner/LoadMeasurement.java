@@ -17,7 +17,9 @@ import io.servebench.metrics.ServerMetricsDelta;
 import io.servebench.metrics.SloSpec;
 import io.servebench.plan.Trial;
 import io.servebench.plan.WorkloadParams;
+import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
+import io.servebench.results.Stat;
 import io.servebench.workload.Datasets;
 import io.servebench.workload.RequestSpec;
 
@@ -70,7 +72,22 @@ final class LoadMeasurement {
         RunOptions options = context.options();
         LoadParams load = LoadSettings.of(trial.server().kind(), w, profile, options.client(), context.apiKey());
         RunContext.Counted dataset = context.dataset(w.dataset(), engine, trial.server().kind());
-        Iterator<RequestSpec> supply = dataset.dataset().supply(options.seed());
+        // each request's turn, by its index, as it is drawn: a multi-turn block also reports its metrics per turn
+        java.util.Map<Long, Integer> turns = new java.util.concurrent.ConcurrentHashMap<>();
+        Iterator<RequestSpec> drawn = dataset.dataset().supply(options.seed());
+        Iterator<RequestSpec> supply = new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return drawn.hasNext();
+            }
+
+            @Override
+            public RequestSpec next() {
+                RequestSpec next = drawn.next();
+                turns.put((long) next.index(), next.turn());
+                return next;
+            }
+        };
         try (TrialProgress progress = TrialProgress.start(context.out(), progressLabel, w.warmup() + w.requests(),
                 options.progress())) {
             Optional<PrometheusSnapshot> before = scrape();
@@ -93,10 +110,38 @@ final class LoadMeasurement {
             if (engine.virtual().isPresent()) {
                 metrics = metrics.withNote(VIRTUAL_NOTE);
             }
+            metrics = perTurn(measured, turns).map(metrics::withNote).orElse(metrics);
             metrics = result.connections().note(HostLimits.current()).map(metrics::withNote).orElse(metrics);
             progress.finish(metrics);
             return metrics;
         }
+    }
+
+    /**
+     * The measured requests' mean TTFT and latency per turn of their conversations, by the same aggregation as the
+     * block's; empty for single turns.
+     */
+    private Optional<String> perTurn(List<RequestRecord> measured, java.util.Map<Long, Integer> turns) {
+        java.util.SortedMap<Integer, List<RequestRecord>> byTurn = new java.util.TreeMap<>();
+        for (RequestRecord r : measured) {
+            byTurn.computeIfAbsent(turns.getOrDefault(r.id(), 0), k -> new java.util.ArrayList<>()).add(r);
+        }
+        if (byTurn.size() < 2) {
+            return Optional.empty();
+        }
+        StringBuilder text = new StringBuilder("per turn, mean TTFT / mean latency:");
+        byTurn.forEach((turn, records) -> {
+            RepetitionResult m = new MetricsAggregator().aggregate(records, slo);
+            text.append(turn == byTurn.firstKey() ? " " : "; ").append("turn ").append(turn + 1).append(' ')
+                    .append(format(m.number(Metric.TTFT, Stat.MEAN), "%.1f ms"))
+                    .append(" / ").append(format(m.number(Metric.E2E_LATENCY, Stat.MEAN), "%.3f s"))
+                    .append(" (").append(records.size()).append(" requests)");
+        });
+        return Optional.of(text.toString());
+    }
+
+    private static String format(java.util.OptionalDouble value, String pattern) {
+        return value.isPresent() ? String.format(java.util.Locale.ROOT, pattern, value.getAsDouble()) : "n/a";
     }
 
     /** A scrape of the engine's metrics; empty (with one note per server) when it offers none. */

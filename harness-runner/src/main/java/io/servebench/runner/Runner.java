@@ -204,7 +204,7 @@ public final class Runner {
         }
 
         if (!toRun.isEmpty()) {
-            ClientWarmup.once(out);
+            warmClient();
         }
         RunHeader header = new RunHeader(startTime, RunCommandLine.args(options), ResumedRun.planKeys(plan));
         RunResult reported = journalled(header, () -> result(plan, startTime, outcomes), journal -> {
@@ -412,7 +412,7 @@ public final class Runner {
         if (options.resume()) {
             out.printf("Resuming: %d trials finished before; the run replays its steps on them%n", resumed.finished().size());
         }
-        ClientWarmup.once(out);
+        warmClient();
         AtomicReference<AdaptiveRun> measurer = new AtomicReference<>();
         Findings found = new Findings();
         RunHeader header = new RunHeader(resumed.startTime(), RunCommandLine.args(options), List.of());
@@ -532,6 +532,13 @@ public final class Runner {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the reports to " + options.outputDir(), e);
+        }
+    }
+
+    /** Warms the load generator's code before the first measured request; in virtual time no request uses it. */
+    private void warmClient() {
+        if (options.engines().simulate() != io.servebench.engine.EngineOptions.Simulate.VIRTUAL) {
+            ClientWarmup.once(out);
         }
     }
 }

@@ -1,0 +1,59 @@
+package io.servebench.runner;
+
+import io.servebench.engine.EngineOptions;
+import io.servebench.load.RequestRecord;
+import io.servebench.load.RequestRecordReader;
+import io.servebench.results.BlockResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Multi-turn conversations through the runner: each turn after its answer, with its history, and metrics per turn. */
+class MultiTurnOnTheSimulatedEngineTest {
+
+    @Test
+    void laterTurnsFollowTheirAnswersCarryTheirHistoryAndAreReportedPerTurn(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("run");
+        RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline")
+                .param("dataset", "multi-turn:turns=3,in=fixed(40),out=fixed(16),system=100,count=20").param("rate", "2")
+                .param("requests", "60").param("warmup", "0").param("api", "completions")
+                .simulate(EngineOptions.Simulate.VIRTUAL).outputDir(out).progress(false).build(),
+                new PrintWriter(new StringWriter(), true)).run();
+
+        Path requests;
+        try (var files = Files.list(out.resolve("requests"))) {
+            requests = files.findFirst().orElseThrow();
+        }
+        List<RequestRecord> records = new ArrayList<>(RequestRecordReader.read(requests));
+        records.sort(Comparator.comparingLong(RequestRecord::id));
+        assertThat(records).hasSize(60).allSatisfy(r -> assertThat(r.succeeded()).isTrue());
+        for (int c = 0; c < 20; c++) {
+            RequestRecord first = records.get(3 * c);
+            for (int k = 1; k < 3; k++) {
+                RequestRecord turn = records.get(3 * c + k);
+                assertThat(turn.intendedNs()).as("conversation %d turn %d", c, k + 1)
+                        .isEqualTo(records.get(3 * c + k - 1).doneNs());
+                // the server counts the history: the system prompt, each earlier question and its 16-token answer
+                assertThat(turn.promptTokens()).isEqualTo(100 + k * (40 + 16) + 40);
+            }
+            assertThat(first.promptTokens()).isEqualTo(140);
+            if (c > 0) {
+                // conversations start on the schedule: 2 a second
+                assertThat(first.intendedNs() - records.get(0).intendedNs()).isEqualTo(c * 500_000_000L);
+            }
+        }
+        BlockResult block = outcome.blocks("baseline").get(0);
+        assertThat(block.repetitions().get(0).notes()).anySatisfy(n -> assertThat(n)
+                .startsWith("per turn, mean TTFT / mean latency: turn 1 ")
+                .contains("ms / ").contains("; turn 2 ").contains("; turn 3 ").contains("(20 requests)"));
+    }
+}
