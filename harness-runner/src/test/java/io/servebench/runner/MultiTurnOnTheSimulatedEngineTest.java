@@ -2,17 +2,13 @@ package io.servebench.runner;
 
 import io.servebench.engine.EngineOptions;
 import io.servebench.load.RequestRecord;
-import io.servebench.load.RequestRecordReader;
 import io.servebench.results.BlockResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,12 +25,7 @@ class MultiTurnOnTheSimulatedEngineTest {
                 .simulate(EngineOptions.Simulate.VIRTUAL).outputDir(out).progress(false).build(),
                 new PrintWriter(new StringWriter(), true)).run();
 
-        Path requests;
-        try (var files = Files.list(out.resolve("requests"))) {
-            requests = files.findFirst().orElseThrow();
-        }
-        List<RequestRecord> records = new ArrayList<>(RequestRecordReader.read(requests));
-        records.sort(Comparator.comparingLong(RequestRecord::id));
+        List<RequestRecord> records = RunFolder.onlyTrialsRecords(out);
         assertThat(records).hasSize(60).allSatisfy(r -> assertThat(r.succeeded()).isTrue());
         for (int c = 0; c < 20; c++) {
             RequestRecord first = records.get(3 * c);

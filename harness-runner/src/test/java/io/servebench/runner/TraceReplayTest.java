@@ -2,7 +2,6 @@ package io.servebench.runner;
 
 import io.servebench.engine.EngineOptions;
 import io.servebench.load.RequestRecord;
-import io.servebench.load.RequestRecordReader;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
 import org.junit.jupiter.api.Test;
@@ -13,7 +12,6 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,12 +41,7 @@ class TraceReplayTest {
                 .simulate(EngineOptions.Simulate.VIRTUAL).outputDir(out).progress(false).build(),
                 new PrintWriter(new StringWriter(), true)).run();
 
-        Path requests;
-        try (var files = Files.list(out.resolve("requests"))) {
-            requests = files.findFirst().orElseThrow();
-        }
-        List<RequestRecord> records = new ArrayList<>(RequestRecordReader.read(requests));
-        records.sort(Comparator.comparingLong(RequestRecord::id));
+        List<RequestRecord> records = RunFolder.onlyTrialsRecords(out);
         // the trace's 30 lines and no more, though 1000 requests were asked for; the first two are the warm-up
         assertThat(records).hasSize(30);
         assertThat(records).filteredOn(RequestRecord::warmup).extracting(RequestRecord::id).containsExactly(0L, 1L);
