@@ -43,8 +43,8 @@ class ArchetypeIT {
         assertThat(project.resolve("src/main/java/org/example/MyStudy.java")).exists();
         assertThat(project.resolve("README.md")).exists();
 
-        // the README's first command, its study at one rate to be quick
-        maven(project, settings, "-q", "verify", "-Dservebench.param.rate=8");
+        // the README's first command, its study at one rate and 16 requests a trial to be quick
+        maven(project, settings, "-q", "verify", "-Dservebench.param.rate=8", "-Dservebench.param.requests=16");
         assertThat(project.resolve("target/benchmarks.jar")).exists();
 
         String list = run(project, javaBin(), "-jar", "target/benchmarks.jar", "-l");
@@ -59,7 +59,7 @@ class ArchetypeIT {
         // offline: the first build left everything the tests need in the throw-away repository
         Path report = project.resolve("target/surefire-reports/TEST-org.example.MyStudy.xml");
         Files.delete(report);
-        maven(project, settings, "-o", "-q", "test", "-Dservebench.param.rate=8");
+        maven(project, settings, "-o", "-q", "test", "-Dservebench.param.rate=8", "-Dservebench.param.requests=16");
         Matcher names = Pattern.compile("testcase name=\"([^\"]*)\"").matcher(Files.readString(report));
         List<String> tests = new ArrayList<>();
         while (names.find()) {

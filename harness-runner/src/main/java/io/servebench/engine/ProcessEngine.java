@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -35,6 +36,8 @@ public final class ProcessEngine implements RunningEngine {
     private final Path log;
     private final Endpoint endpoint;
     private final Duration grace;
+    /** The engine's processes under the supervisor once it was ready, for stopping them if the supervisor dies. */
+    private volatile List<ProcessHandle> tree = List.of();
     private final AtomicBoolean stopped = new AtomicBoolean();
 
     private ProcessEngine(Process process, LaunchCommand command, Path log, Endpoint endpoint, Duration grace) {
@@ -82,6 +85,7 @@ public final class ProcessEngine implements RunningEngine {
         RUNNING.add(engine);
         try {
             new Readiness(base, model, apiKey).await(readyTimeout, () -> engine.exitReason().orElse(null));
+            engine.tree = process.toHandle().descendants().toList();
         } catch (EngineStartException e) {
             engine.close();
             throw new EngineStartException("engine " + command.argv().get(0) + " " + e.getMessage() + "; "
@@ -138,6 +142,14 @@ public final class ProcessEngine implements RunningEngine {
             if (!awaitExit(gracePeriod.plusSeconds(40))) {
                 appendToLog("the engine's supervisor did not stop it in time; stopping the whole tree");
                 ProcessTree.stop(process.toHandle(), Duration.ofSeconds(1));
+            }
+            // a supervisor that was killed stopped nothing: its engine, orphaned, is stopped from here
+            for (ProcessHandle orphan : tree) {
+                if (orphan.isAlive()) {
+                    appendToLog("the engine's supervisor is gone but process " + orphan.pid() + " of the engine is not;"
+                            + " stopping it");
+                    ProcessTree.stop(orphan, gracePeriod);
+                }
             }
             awaitPortFree(command.port(), Duration.ofSeconds(10));
         } finally {

@@ -33,7 +33,7 @@ final class BlockResults {
             WorkloadParams w = options.asSent(trial.workload());
             List<MeasuredStep> steps = outcomes.steps(trial.id());
             String failure = outcomes.failure(trial.id())
-                    .orElse(steps.isEmpty() ? "not run: the run stopped before this trial" : null);
+                    .orElse(steps.isEmpty() ? "the run stopped before this trial" : null);
             for (MeasuredStep step : steps.isEmpty() ? List.of(MeasuredStep.NONE) : steps) {
                 results.add(new BlockResult(block.benchmark(), block.className(), block.variant(), block.group(),
                         block.baseline(), params(block, w, step, outcomes, options), trial.id(), trial.serverId(),

@@ -1,6 +1,7 @@
 package io.servebench.runner;
 
 import io.servebench.engine.EngineKind;
+import io.servebench.engine.EngineKinds;
 import io.servebench.engine.EngineOptions;
 import io.servebench.engine.RunningEngine;
 import io.servebench.metrics.PrometheusScraper;
@@ -94,7 +95,8 @@ final class RunContext {
     /**
      * The dataset a workload names, its prompts counted by the model's real tokenizer where there is one: the
      * {@code tokenizer=PATH} the spec names, else the running engine's {@code /tokenize}, else the estimate (the
-     * simulated engine's word-and-punctuation tokenizer, which is exact only for the simulated engine). Built once
+     * simulated engine's word-and-punctuation tokenizer, which is exact only for the simulated engine, and so is what
+     * a simulated engine is asked through: the same counts as its {@code /tokenize}, without a call per text). Built once
      * per spec, on the first server that asks, so that every trial of the run sends the same requests.
      *
      * @throws RunnerException when the dataset cannot be read
@@ -109,7 +111,8 @@ final class RunContext {
         Counted made;
         if (file.isPresent()) {
             made = new Counted(dataset(spec), "the tokenizer " + file.get());
-        } else if (engine.virtual().isPresent()) {
+        } else if (engine.virtual().isPresent() || options.simulate() || kind == EngineKinds.SIM) {
+            // the tokenizer the simulated engine's /tokenize answers with, without a call per text
             made = new Counted(dataset(spec), "the simulated engine's own tokenizer");
         } else if (tokenize.isPresent()) {
             made = served(spec, engine.endpoint().baseUri().resolve(tokenize.get()), engine.endpoint().model());

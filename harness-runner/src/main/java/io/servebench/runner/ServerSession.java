@@ -75,7 +75,7 @@ final class ServerSession {
                 Trial trial = trials.get(t);
                 listener.trialStarting(trial);
                 if (died != null) {
-                    outcomes.failed(trial.id(), "not run: its engine had died during an earlier trial (" + first.serverId() + ")");
+                    outcomes.failed(trial.id(), "its engine had died during an earlier trial (" + first.serverId() + ")");
                 } else {
                     if (t > 0) {
                         settle(engine, trial);
@@ -126,8 +126,10 @@ final class ServerSession {
                 }
             }
         } catch (RuntimeException e) {
-            outcomes.failed(trial.id(), "trial failed: " + e);
-            context.out().printf("  %s failed: %s%n", trial.id(), e);
+            // a request to an engine that died fails first: the engine's exit, once it shows, is the reason
+            String why = engineFailure(engine).orElse("trial failed: " + e);
+            outcomes.failed(trial.id(), why);
+            context.out().printf("  %s failed: %s%n", trial.id(), why.lines().findFirst().orElse(why));
         }
         if (!Profile.SWEEP.equals(trial.workload().profile())) {
             steps.add(new MeasuredStep(null, null, repetitions));
@@ -161,5 +163,18 @@ final class ServerSession {
             journal.append(block);
         }
         listener.trialFinished(trial, blocks);
+    }
+
+    /** The engine's failure, waited for a moment: a supervisor reports its engine's exit a few milliseconds late. */
+    private static java.util.Optional<String> engineFailure(RunningEngine engine) {
+        for (int i = 0; i < 20 && engine.failure().isEmpty(); i++) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return engine.failure();
     }
 }

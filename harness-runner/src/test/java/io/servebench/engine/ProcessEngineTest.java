@@ -115,6 +115,28 @@ class ProcessEngineTest {
     }
 
     @Test
+    void anEngineWhoseSupervisorWasKilledIsStoppedByTheHarness(@TempDir Path dir) throws Exception {
+        int port = ProcessEngine.freePort();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        LaunchCommand command = new LaunchCommand(List.of(java, "-cp", System.getProperty("java.class.path"),
+                "io.servebench.cli.Main", "sim", "serve", "test-model", "--port", Integer.toString(port)), Map.of(), null, port);
+        ProcessEngine engine = ProcessEngine.start(command, "test-model", dir.resolve("s09.log"), Duration.ofSeconds(60),
+                GRACE, null);
+        ProcessHandle supervisor = ProcessHandle.of(engine.pid()).orElseThrow();
+        ProcessHandle server = supervisor.children().findFirst().orElseThrow();
+        supervisor.destroyForcibly();
+        supervisor.onExit().join();
+        assertThat(server.isAlive()).as("orphaned by its supervisor's death").isTrue();
+        assertThat(engine.failure()).isPresent();
+
+        engine.close();
+        assertThat(server.isAlive()).as("engine %d alive", server.pid()).isFalse();
+        assertThat(ProcessEngine.awaitPortFree(port, Duration.ofSeconds(1))).isTrue();
+        assertThat(Files.readString(dir.resolve("s09.log"))).contains("the engine's supervisor is gone but process "
+                + server.pid() + " of the engine is not; stopping it");
+    }
+
+    @Test
     void whenTheHarnessEndOfThePipeClosesTheSupervisorStopsTheEngineAndItsWorkers(@TempDir Path dir) throws Exception {
         // What the kernel does to the pipe when the harness is SIGKILLed, without killing this JVM.
         Path pidFile = dir.resolve("worker.pid");

@@ -27,8 +27,10 @@ class EngineLifecycleTest {
     }
 
     private static List<ProcessHandle> simProcesses(ProcessHandle root) {
+        // the engine itself, not its supervisor, whose command line holds the engine's
         return root.descendants().filter(ProcessHandle::isAlive)
-                .filter(p -> p.info().commandLine().orElse("").contains(" io.servebench.sim.SimServer ")).toList();
+                .filter(p -> p.info().commandLine().orElse("").contains(" io.servebench.sim.SimServer "))
+                .filter(p -> !p.info().commandLine().orElse("").contains(" io.servebench.engine.Supervisor ")).toList();
     }
 
     private static Optional<ProcessHandle> awaitSimProcess(ProcessHandle root, Duration timeout) throws InterruptedException {
@@ -78,8 +80,12 @@ class EngineLifecycleTest {
         CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> run(out, "SimStudy", "--simulate=process",
                 "-p", "rate=4,8", "-p", "requests=20", "-p", "warmup=0", "--settle", "0", "-o", dir.toString()));
         ProcessHandle first = awaitSimProcess(ProcessHandle.current(), Duration.ofSeconds(60)).orElseThrow();
-        // let the first trial get going, then crash its engine
-        Thread.sleep(3000);
+        // let the first trial's load get going (its prompts are counted by the engine first), then crash its engine
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!out.toString().contains("[1/4] t01") && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        Thread.sleep(1500);
         first.destroyForcibly();
         assertThat(code.get(3, TimeUnit.MINUTES)).as(out.toString()).isEqualTo(1);
 

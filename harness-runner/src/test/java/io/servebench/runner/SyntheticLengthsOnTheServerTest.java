@@ -31,7 +31,7 @@ class SyntheticLengthsOnTheServerTest {
     }
 
     @Test
-    void overHttpThePromptsAreBuiltByTheEnginesTokenizeAndTheReportsSaySo(@TempDir Path dir) throws Exception {
+    void overHttpTheSimulatedEnginesCountsAreExactAndTheReportsSaySo(@TempDir Path dir) throws Exception {
         RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline")
                 .param("dataset", "synthetic:in=fixed(100),out=fixed(4),count=20").param("rate", "20")
                 .param("requests", "20").param("warmup", "0").param("api", "completions")
@@ -40,6 +40,6 @@ class SyntheticLengthsOnTheServerTest {
         BlockResult block = outcome.blocks("baseline").get(0);
         assertThat(block.repetitions().get(0).value(Metric.TOTAL_INPUT_TOKENS)).hasValue(20 * 100.0);
         assertThat(block.repetitions().get(0).notes()).anySatisfy(n -> assertThat(n)
-                .isEqualTo("prompt tokens: the server's usage where it sent it; prompts counted by the engine's /tokenize"));
+                .isEqualTo("prompt tokens: the server's usage where it sent it; prompts counted by the simulated engine's own tokenizer"));
     }
 }
