@@ -17,16 +17,20 @@ import io.servebench.metrics.ServerMetricsDelta;
 import io.servebench.metrics.SloSpec;
 import io.servebench.plan.Trial;
 import io.servebench.plan.WorkloadParams;
-import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
-import io.servebench.results.Stat;
 import io.servebench.workload.Datasets;
 import io.servebench.workload.RequestSpec;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -73,7 +77,7 @@ final class LoadMeasurement {
         LoadParams load = LoadSettings.of(trial.server().kind(), w, profile, options.client(), context.apiKey());
         RunContext.Counted dataset = context.dataset(w.dataset(), engine, trial.server().kind());
         // each request's turn, by its index, as it is drawn: a multi-turn block also reports its metrics per turn
-        java.util.Map<Long, Integer> turns = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<Long, Integer> turns = new ConcurrentHashMap<>();
         Iterator<RequestSpec> drawn = dataset.dataset().supply(options.seed());
         Iterator<RequestSpec> supply = new Iterator<>() {
             @Override
@@ -110,38 +114,25 @@ final class LoadMeasurement {
             if (engine.virtual().isPresent()) {
                 metrics = metrics.withNote(VIRTUAL_NOTE);
             }
-            metrics = perTurn(measured, turns).map(metrics::withNote).orElse(metrics);
+            metrics = metrics.withTurns(perTurn(measured, turns));
             metrics = result.connections().note(HostLimits.current()).map(metrics::withNote).orElse(metrics);
             progress.finish(metrics);
             return metrics;
         }
     }
 
-    /**
-     * The measured requests' mean TTFT and latency per turn of their conversations, by the same aggregation as the
-     * block's; empty for single turns.
-     */
-    private Optional<String> perTurn(List<RequestRecord> measured, java.util.Map<Long, Integer> turns) {
-        java.util.SortedMap<Integer, List<RequestRecord>> byTurn = new java.util.TreeMap<>();
+    /** The measured requests' metrics per turn of their conversations, by the block's aggregation; empty for single turns. */
+    private Map<String, RepetitionResult> perTurn(List<RequestRecord> measured, Map<Long, Integer> turns) {
+        SortedMap<Integer, List<RequestRecord>> byTurn = new TreeMap<>();
         for (RequestRecord r : measured) {
-            byTurn.computeIfAbsent(turns.getOrDefault(r.id(), 0), k -> new java.util.ArrayList<>()).add(r);
+            byTurn.computeIfAbsent(turns.getOrDefault(r.id(), 0), k -> new ArrayList<>()).add(r);
         }
-        if (byTurn.size() < 2) {
-            return Optional.empty();
+        Map<String, RepetitionResult> results = new LinkedHashMap<>();
+        if (byTurn.size() > 1) {
+            byTurn.forEach((turn, records) -> results.put(Integer.toString(turn + 1),
+                    new MetricsAggregator().aggregate(records, slo)));
         }
-        StringBuilder text = new StringBuilder("per turn, mean TTFT / mean latency:");
-        byTurn.forEach((turn, records) -> {
-            RepetitionResult m = new MetricsAggregator().aggregate(records, slo);
-            text.append(turn == byTurn.firstKey() ? " " : "; ").append("turn ").append(turn + 1).append(' ')
-                    .append(format(m.number(Metric.TTFT, Stat.MEAN), "%.1f ms"))
-                    .append(" / ").append(format(m.number(Metric.E2E_LATENCY, Stat.MEAN), "%.3f s"))
-                    .append(" (").append(records.size()).append(" requests)");
-        });
-        return Optional.of(text.toString());
-    }
-
-    private static String format(java.util.OptionalDouble value, String pattern) {
-        return value.isPresent() ? String.format(java.util.Locale.ROOT, pattern, value.getAsDouble()) : "n/a";
+        return results;
     }
 
     /** A scrape of the engine's metrics; empty (with one note per server) when it offers none. */

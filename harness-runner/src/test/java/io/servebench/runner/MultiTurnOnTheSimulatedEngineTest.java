@@ -3,11 +3,13 @@ package io.servebench.runner;
 import io.servebench.engine.EngineOptions;
 import io.servebench.load.RequestRecord;
 import io.servebench.results.BlockResult;
+import io.servebench.results.Metric;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -43,8 +45,14 @@ class MultiTurnOnTheSimulatedEngineTest {
             }
         }
         BlockResult block = outcome.blocks("baseline").get(0);
-        assertThat(block.repetitions().get(0).notes()).anySatisfy(n -> assertThat(n)
-                .startsWith("per turn, mean TTFT / mean latency: turn 1 ")
-                .contains("ms / ").contains("; turn 2 ").contains("; turn 3 ").contains("(20 requests)"));
+        var turns = block.repetitions().get(0).turns();
+        assertThat(turns).containsOnlyKeys("1", "2", "3");
+        for (int k = 1; k <= 3; k++) {
+            assertThat(turns.get(Integer.toString(k)).value(Metric.SUCCESSFUL_REQUESTS)).hasValue(20.0);
+            assertThat(turns.get(Integer.toString(k)).value(Metric.TOTAL_INPUT_TOKENS)).as("turn %d", k)
+                    .hasValue(20.0 * (100 + (k - 1) * (40 + 16) + 40));
+        }
+        String summary = Files.readString(out.resolve("summary.md"));
+        assertThat(summary).contains("Per turn of the conversations").containsPattern("\\| 3 \\| 20 \\| 5,?040 \\| [\\d.]+");
     }
 }

@@ -354,6 +354,29 @@ final class ReportContent {
         return notes;
     }
 
+    /**
+     * A multi-turn block's metrics per turn of its conversations (means over repetitions, as the block's own); empty
+     * for single turns.
+     */
+    public Optional<Table> turns(BlockResult trial) {
+        List<RepetitionResult> reps = trial.repetitions();
+        java.util.Set<String> numbers = new java.util.LinkedHashSet<>();
+        reps.forEach(r -> numbers.addAll(r.turns().keySet()));
+        if (numbers.isEmpty()) {
+            return Optional.empty();
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (String turn : numbers) {
+            List<RepetitionResult> of = reps.stream().map(r -> r.turns().get(turn)).filter(java.util.Objects::nonNull).toList();
+            rows.add(List.of(turn, count(of, Metric.SUCCESSFUL_REQUESTS), count(of, Metric.TOTAL_INPUT_TOKENS),
+                    value(of, Metric.TTFT, Stat.MEAN), value(of, Metric.TTFT, Stat.P99), value(of, Metric.ITL, Stat.MEAN),
+                    value(of, Metric.E2E_LATENCY, Stat.MEAN)));
+        }
+        return Optional.of(new Table(List.of(messages.text("turns.turn"), Metric.SUCCESSFUL_REQUESTS.label(),
+                Metric.TOTAL_INPUT_TOKENS.label(), Metric.TTFT.label(Stat.MEAN), Metric.TTFT.label(Stat.P99),
+                Metric.ITL.label(Stat.MEAN), Metric.E2E_LATENCY.label(Stat.MEAN)), rows));
+    }
+
     /** The block's table: the reference study's block, in its order, then ServeBench's additions. */
     public List<Row> rows(BlockResult trial) {
         List<RepetitionResult> reps = trial.repetitions();

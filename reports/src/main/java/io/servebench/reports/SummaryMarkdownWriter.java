@@ -159,6 +159,10 @@ final class SummaryMarkdownWriter extends TextReport {
         }
         List<List<String>> rows = content.rows(trial).stream().map(r -> List.of(r.label(), r.value())).toList();
         table(md, new Table(List.of(m.text("block.metric"), m.text("block.value")), rows));
+        content.turns(trial).ifPresent(turns -> {
+            md.append(m.text("turns.heading")).append("\n\n");
+            table(md, turns);
+        });
         md.append("```\n").append(VllmBenchLayout.of(trial)).append("```\n\n");
     }
 

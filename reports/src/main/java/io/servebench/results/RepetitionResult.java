@@ -22,10 +22,20 @@ import java.util.OptionalDouble;
  *                           {@link ServerMetric#id()}, in its unit; empty when the engine offers none
  * @param notes              what a reader must know about how this repetition ran, one sentence each (e.g. that
  *                           a stop condition ended it early); empty when nothing
+ * @param turns              the same metrics over each turn's requests of multi-turn conversations, keyed by the turn's
+ *                           number from 1 ({@code "1"}, {@code "2"}, ...); empty for single turns
  */
 public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
                            long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds,
-                           Map<String, Double> serverMetrics, List<String> notes) {
+                           Map<String, Double> serverMetrics, List<String> notes, Map<String, RepetitionResult> turns) {
+
+    /** Metrics of single turns. */
+    public RepetitionResult(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
+                        long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds,
+                        Map<String, Double> serverMetrics, List<String> notes) {
+        this(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, serverMetrics, notes,
+                Map.of());
+    }
 
     /** Metrics without server-side metrics or notes. */
     public RepetitionResult(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
@@ -54,6 +64,8 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
         }
         // journals written before notes existed have none
         notes = notes == null ? List.of() : List.copyOf(notes);
+        // results written before multi-turn conversations have no turns
+        turns = byTurn(turns);
         for (String id : scalars.keySet()) {
             requireKind(id, Metric.Kind.SCALAR);
         }
@@ -67,7 +79,13 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
         List<String> more = new java.util.ArrayList<>(notes);
         more.add(note);
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, more);
+                serverMetrics, more, turns);
+    }
+
+    /** These metrics with {@code perTurn} as their {@link #turns()}. */
+    public RepetitionResult withTurns(Map<String, RepetitionResult> perTurn) {
+        return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
+                serverMetrics, notes, perTurn);
     }
 
     /** A scalar metric's value, empty when absent. */
@@ -85,7 +103,7 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
     /** A RepetitionResult with these server-side metrics instead of its own. */
     public RepetitionResult withServerMetrics(Map<String, Double> server) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, server,
-                notes);
+                notes, turns);
     }
 
     /** A distribution metric, empty when it had no samples. */
@@ -110,6 +128,23 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
         if (metric.kind() != kind) {
             throw new IllegalArgumentException("metric \"" + id + "\" is a " + metric.kind() + " metric, given as a " + kind);
         }
+    }
+
+    /** In turn order, the keys checked to be turn numbers. */
+    private static Map<String, RepetitionResult> byTurn(Map<String, RepetitionResult> turns) {
+        if (turns == null) {
+            return Map.of();
+        }
+        java.util.SortedMap<Integer, RepetitionResult> sorted = new java.util.TreeMap<>();
+        turns.forEach((turn, result) -> {
+            if (!turn.matches("[1-9]\\d{0,8}")) {
+                throw new IllegalArgumentException("turn \"" + turn + "\" is not a turn number from 1");
+            }
+            sorted.put(Integer.parseInt(turn), result);
+        });
+        Map<String, RepetitionResult> ordered = new LinkedHashMap<>();
+        sorted.forEach((turn, result) -> ordered.put(Integer.toString(turn), result));
+        return Collections.unmodifiableMap(ordered);
     }
 
     private static <V> Map<String, V> ordered(Map<String, V> map) {

@@ -40,6 +40,19 @@ class ResultModelJsonTest {
     }
 
     @Test
+    void perTurnMetricsRoundTripInTurnOrderAndOldResultsHaveNone() throws Exception {
+        RepetitionResult withTurns = metrics().withTurns(Map.of("10", metrics(), "2", metrics(), "1", metrics()));
+        assertThat(withTurns.turns().keySet()).containsExactly("1", "2", "10");
+        RepetitionResult back = mapper.readValue(mapper.writeValueAsString(withTurns), RepetitionResult.class);
+        assertThat(back).isEqualTo(withTurns);
+
+        String old = mapper.writeValueAsString(metrics()).replace(",\"turns\":{}", "");
+        assertThat(old).doesNotContain("turns");
+        assertThat(mapper.readValue(old, RepetitionResult.class).turns()).isEmpty();
+        assertThatThrownBy(() -> metrics().withTurns(Map.of("0", metrics()))).hasMessageContaining("turn \"0\"");
+    }
+
+    @Test
     void absentMeansAbsent() {
         RepetitionResult m = metrics();
         assertThat(m.distribution(Metric.TPOT)).isEmpty();
