@@ -54,7 +54,7 @@ public record WorkloadParams(String dataset, String profile, double rate, int co
             case Profile.TRACE -> "trace arrivals";
             case Profile.SWEEP -> "sweep: synchronous, throughput, then " + options.sweepRates()
                     + " constant rates between (chosen at run time)";
-            default -> profile + " " + formatRate(rate) + " req/s";
+            default -> profile + " " + formatRate(rate) + " " + io.servebench.workload.Datasets.rateUnit(dataset);
         };
     }
 

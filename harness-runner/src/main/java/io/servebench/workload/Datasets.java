@@ -47,6 +47,14 @@ public final class Datasets {
         return path == null || path.isEmpty() ? Optional.empty() : Optional.of(Path.of(path));
     }
 
+    /**
+     * What a rate of {@code spec}'s workload counts: {@code conversations/s} for multi-turn conversations, whose
+     * later turns follow their answers rather than the schedule, else {@code req/s}.
+     */
+    public static String rateUnit(String spec) {
+        return DatasetKind.of(spec).filter(k -> k.kind() == DatasetKind.MULTI_TURN).isPresent() ? "conversations/s" : "req/s";
+    }
+
     /** Why {@code spec} names no dataset, or {@code null} when its form is right (files are not read). */
     public static String problem(String spec) {
         Tokenized tokenized = Tokenized.of(spec);

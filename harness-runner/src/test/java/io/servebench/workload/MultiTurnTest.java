@@ -50,6 +50,14 @@ class MultiTurnTest {
     }
 
     @Test
+    void aRateOfConversationsIsCalledSo() {
+        assertThat(Datasets.rateUnit("multi-turn:turns=3,in=fixed(5),out=fixed(5)")).isEqualTo("conversations/s");
+        assertThat(Datasets.rateUnit("synthetic-sharegpt")).isEqualTo("req/s");
+        assertThat(new io.servebench.plan.WorkloadParams("multi-turn:turns=3,in=fixed(5),out=fixed(5)", "constant", 2, 1,
+                30, 0).loadLabel()).isEqualTo("constant 2 conversations/s");
+    }
+
+    @Test
     void badSpecsNameWhatWasExpected() {
         assertThat(Datasets.problem("multi-turn:in=fixed(5),out=fixed(5)")).contains("no turns=")
                 .contains("expected multi-turn:turns=K,in=DIST,out=DIST[,system=N][,count=N][,seed=S]");
