@@ -137,6 +137,27 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--capacity", arity = "0..1", paramLabel = "SHARE", fallbackValue = "slo", description = "Instead of the planned trials, find each selected variant's capacity under its SLOs (--slo or @Slo): the highest request rate at which SHARE of the requests (default: the variant's @Slo(minAttainment), else 0.99) meet them, by doubling or halving from its declared rate and then bisecting to within 10%%.")
     String capacity;
 
+    @Option(names = "--executor", paramLabel = "local|slurm", description = "Where the server configurations run: here, one after the other (local, the default), or as one SLURM job each (slurm), from a login node whose -o folder the compute nodes share.")
+    String executor = "local";
+
+    @Option(names = "--partition", paramLabel = "NAME", description = "With --executor slurm: sbatch --partition.")
+    String partition;
+
+    @Option(names = "--account", paramLabel = "NAME", description = "With --executor slurm: sbatch --account.")
+    String account;
+
+    @Option(names = "--time", paramLabel = "LIMIT", description = "With --executor slurm: each job's time limit, as sbatch --time takes it (e.g. 2:00:00).")
+    String timeLimit;
+
+    @Option(names = "--gpus-per-server", paramLabel = "N", description = "With --executor slurm: GPUs each server configuration's job asks for (sbatch --gpus).")
+    int gpusPerServer;
+
+    @Option(names = "--sbatch-arg", paramLabel = "ARG", description = "With --executor slurm: one more sbatch argument, one word, e.g. --sbatch-arg=--qos=high; repeatable.")
+    List<String> sbatchArgs = new ArrayList<>();
+
+    @Option(names = "--worker", paramLabel = "ID", hidden = true, description = "Run as the SLURM job of server start ID of the run in -o (written into the job scripts).")
+    String worker;
+
     @Option(names = "--resume", paramLabel = "DIR", description = "Continue the run in DIR (after a crash, Ctrl-C or SIGKILL) with the options it was started with, read from its journal.jsonl: finished trials are kept, the one in flight and the rest run, and the reports cover them all. Takes no other option.")
     Path resume;
 
@@ -188,6 +209,7 @@ public final class Main implements Callable<Integer> {
         if (capacity != null) {
             run.capacity("slo".equals(capacity) ? Double.NaN : share(capacity));
         }
+        run.slurm(slurmParams()).worker(worker);
         includes.forEach(run::include);
         jmhPrimary.forEach(run::jmhPrimary);
         parseOverrides(params).forEach((name, values) -> run.param(name, values.toArray(String[]::new)));
@@ -202,6 +224,27 @@ public final class Main implements Callable<Integer> {
             return 0;
         }
         return runner.run().allTrialsRan() ? 0 : 1;
+    }
+
+    /** {@code --executor} and its options, {@code null} for a local run. */
+    private io.servebench.runner.SlurmParams slurmParams() {
+        boolean slurmOptions = partition != null || account != null || timeLimit != null || gpusPerServer != 0
+                || !sbatchArgs.isEmpty();
+        switch (executor) {
+            case "local":
+                if (slurmOptions) {
+                    throw new UsageException("--partition, --account, --time, --gpus-per-server and --sbatch-arg are for"
+                            + " --executor slurm; add it, or leave them out for a local run");
+                }
+                return null;
+            case "slurm":
+                if (gpusPerServer < 0) {
+                    throw new UsageException("--gpus-per-server " + gpusPerServer + ": expected 0 or more GPUs");
+                }
+                return new io.servebench.runner.SlurmParams(partition, account, timeLimit, gpusPerServer, sbatchArgs);
+            default:
+                throw new UsageException("--executor " + executor + ": expected local or slurm");
+        }
     }
 
     /** {@code --resume DIR}: the run's own command line, from its journal's header, run again into DIR. */

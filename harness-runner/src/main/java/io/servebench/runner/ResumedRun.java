@@ -50,11 +50,22 @@ record ResumedRun(String startTime, Set<String> finished) {
                     + firstDifference(header.plan(), keys) + "): the studies, the class path or the options changed since"
                     + " it started; resume with the same build and options, or start a new run with another -o");
         }
+        Set<String> finished = load(RunJournal.read(dir), RunJournal.readServers(dir), outcomes);
+        return new ResumedRun(header.startTime(), finished);
+    }
+
+    /**
+     * Puts journalled trials and servers into {@code outcomes}, as a run that measured them would have.
+     *
+     * @return the ids of the trials the lines finish
+     */
+    static Set<String> load(List<BlockResult> blocks, List<io.servebench.results.ServerEnvironment> servers,
+                            TrialOutcomes outcomes) {
         // Per trial, the lines of the first benchmark it served; a trial journalled again (a tuner added a repetition)
         // counts by its last line of each sweep step.
         Map<String, String> firstBenchmark = new LinkedHashMap<>();
         Map<String, Map<String, BlockResult>> lastByStep = new LinkedHashMap<>();
-        for (BlockResult block : RunJournal.read(dir)) {
+        for (BlockResult block : blocks) {
             String benchmark = firstBenchmark.computeIfAbsent(block.trialId(), k -> block.benchmark());
             if (benchmark.equals(block.benchmark())) {
                 lastByStep.computeIfAbsent(block.trialId(), k -> new LinkedHashMap<>())
@@ -81,8 +92,8 @@ record ResumedRun(String startTime, Set<String> finished) {
                 outcomes.slo(trialId, SloSpec.parse(slo));
             }
         });
-        RunJournal.readServers(dir).forEach(outcomes::server);
-        return new ResumedRun(header.startTime(), lastByStep.keySet());
+        servers.forEach(outcomes::server);
+        return lastByStep.keySet();
     }
 
     private static String firstDifference(List<String> journalled, List<String> planned) {

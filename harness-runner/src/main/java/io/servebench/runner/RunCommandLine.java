@@ -88,6 +88,23 @@ final class RunCommandLine {
         if (options.language() != ReportLanguage.EN) {
             args.addAll(List.of("--lang", options.language().tag()));
         }
+        SlurmParams slurm = options.slurm();
+        if (slurm != null) {
+            args.addAll(List.of("--executor", "slurm"));
+            if (slurm.partition() != null) {
+                args.addAll(List.of("--partition", slurm.partition()));
+            }
+            if (slurm.account() != null) {
+                args.addAll(List.of("--account", slurm.account()));
+            }
+            if (slurm.timeLimit() != null) {
+                args.addAll(List.of("--time", slurm.timeLimit()));
+            }
+            if (slurm.gpus() > 0) {
+                args.addAll(List.of("--gpus-per-server", Integer.toString(slurm.gpus())));
+            }
+            slurm.sbatchArgs().forEach(a -> args.add("--sbatch-arg=" + a));
+        }
         return args;
     }
 

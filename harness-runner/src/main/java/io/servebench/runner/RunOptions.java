@@ -56,11 +56,16 @@ import java.util.regex.Pattern;
  * @param capacity        search each selected variant's capacity under its SLOs instead of running the planned trials:
  *                        {@code null} for no search, NaN for the share its {@code @Slo(minAttainment)} states (else
  *                        0.99), or the share of requests that must meet the SLOs
+ * @param slurm           run the server configurations as SLURM jobs ({@code --executor slurm}); {@code null} to run
+ *                        them here, one after the other
+ * @param worker          the server configuration this process runs as one SLURM job of a run ({@code --worker ID}):
+ *                        only its trials, journalled to {@code jobs/ID.jsonl}, no reports; {@code null} otherwise
  */
 public record RunOptions(List<String> includes, List<String> studies, Map<String, List<String>> overrides, int repetitions,
                          Path outputDir, EngineOptions engines, boolean quick, long seed, boolean freshServer,
                          Duration settle, EngineOverrides engineOverrides, ClientOptions client, ReportLanguage language,
-                         SloSpec slo, boolean progress, List<String> jmhPrimary, boolean resume, Double capacity) {
+                         SloSpec slo, boolean progress, List<String> jmhPrimary, boolean resume, Double capacity,
+                         SlurmParams slurm, String worker) {
 
     /** Seconds of load per trial in quick mode. */
     public static final int QUICK_SECONDS = 4;
@@ -95,6 +100,12 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         if (capacity != null && !capacity.isNaN() && !(capacity > 0 && capacity <= 1)) {
             throw new IllegalArgumentException("--capacity=" + capacity + ": expected a share of requests in (0, 1], e.g. 0.99");
         }
+    }
+
+    /** These options for one SLURM job of the run: its server configuration's trials only, here. */
+    RunOptions asWorker(String serverId) {
+        return new RunOptions(includes, studies, overrides, repetitions, outputDir, engines, quick, seed, freshServer, settle,
+                engineOverrides, client, language, slo, false, jmhPrimary, false, capacity, null, serverId);
     }
 
     /** Whether the run searches capacities under SLOs ({@code --capacity}) instead of running the planned trials. */
@@ -143,6 +154,8 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         private int repetitions = 1;
         private Path outputDir;
         private EngineOptions.Simulate simulate = EngineOptions.Simulate.OFF;
+        private SlurmParams slurm;
+        private String worker;
         private String simulatedGpu = EngineOptions.DEFAULT_SIMULATED_GPU;
         private Duration readyTimeout = EngineOptions.DEFAULT_READY_TIMEOUT;
         private Duration stopGrace = EngineOptions.DEFAULT_GRACE;
@@ -306,12 +319,24 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         /**
          * @throws IllegalArgumentException for a value out of range, naming it
          */
+        /** Run the server configurations as SLURM jobs; {@code null} (the default) runs them here. */
+        public Builder slurm(SlurmParams newSlurm) {
+            this.slurm = newSlurm;
+            return this;
+        }
+
+        /** Run as one SLURM job of a run: only the trials of server configuration {@code serverId}. */
+        public Builder worker(String serverId) {
+            this.worker = serverId;
+            return this;
+        }
+
         public RunOptions build() {
             EngineOptions engines = new EngineOptions(simulate, seed, readyTimeout, stopGrace, containerRuntime, hfCache, null,
                     simulatedGpu);
             return new RunOptions(includes, studies.stream().distinct().toList(), overrides, repetitions,
                     outputDir != null ? outputDir : defaultOutputDir(), engines, quick, seed, freshServer, settle,
-                    engineOverrides, client, language, slo, progress, jmhPrimary, resume, capacity);
+                    engineOverrides, client, language, slo, progress, jmhPrimary, resume, capacity, slurm, worker);
         }
     }
 }

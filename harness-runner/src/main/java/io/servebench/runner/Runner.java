@@ -177,6 +177,11 @@ public final class Runner {
     public RunOutcome run(RunListener listener) throws IOException {
         TrialPlan plan = plan();
         Optional<Class<?>> tuned = tunedStudy(plan);
+        if (options.slurm() != null && (tuned.isPresent() || options.capacitySearch())) {
+            throw new RunnerException("--executor slurm runs the trials a study lists, but " + (tuned.isPresent()
+                    ? tuned.get().getName() + " is a tuning study" : "--capacity searches rates")
+                    + ", whose next trials depend on the last ones; run it without --executor slurm");
+        }
         if (tuned.isPresent()) {
             if (options.capacitySearch()) {
                 throw new RunnerException("--capacity searches the variants of a study that lists its trials; "
@@ -186,6 +191,9 @@ public final class Runner {
         }
         if (options.capacitySearch()) {
             return runCapacity(plan, listener);
+        }
+        if (options.worker() != null) {
+            return runWorker(plan, listener);
         }
         RunContext context = new RunContext(options, out,
                 plan.trials().stream().map(t -> t.workload().dataset()).distinct().toList(), environment);
@@ -211,6 +219,10 @@ public final class Runner {
             List<List<Trial>> starts = byServerStart(toRun);
             StudyProgress progress = new StudyProgress(progressOut(), options, toRun, resumed.finished().size(), starts.size(),
                     System::nanoTime);
+            if (options.slurm() != null) {
+                new SlurmExecutor(options, out).run(toRun, journal, outcomes);
+                return;
+            }
             ServerSession session = new ServerSession(context, plan, outcomes, journal, both(progress, listener));
             int done = resumed.finished().size();
             try (Ticker ticker = periodicLines(progress)) {
@@ -224,6 +236,36 @@ public final class Runner {
                 plan.trials().size(), dir.resolve(ResultFormatType.MARKDOWN.fileName()),
                 dir.resolve(ResultFormatType.HTML.fileName()), dir.resolve(ResultFormatType.JSON.fileName()));
         return new RunOutcome(reported, dir);
+    }
+
+    /**
+     * One SLURM job of a run ({@link RunOptions#worker()}): the trials of its server configuration, journalled to
+     * {@code jobs/ID.jsonl} for the coordinator to merge; the coordinator writes the reports.
+     */
+    private RunOutcome runWorker(TrialPlan plan, RunListener listener) throws IOException {
+        List<Trial> mine = plan.trials().stream().filter(t -> t.serverId().equals(options.worker())).toList();
+        if (mine.isEmpty()) {
+            throw new RunnerException("--worker " + options.worker() + ": the plan has no server start of that id; expected"
+                    + " one of " + plan.trials().stream().map(Trial::serverId).distinct().toList());
+        }
+        RunContext context = new RunContext(options, out, mine.stream().map(t -> t.workload().dataset()).distinct().toList(),
+                environment);
+        Path dir = options.outputDir();
+        Files.createDirectories(dir.resolve("logs"));
+        Files.createDirectories(dir.resolve("requests"));
+        out.printf("ServeBench %s: worker for %s, %d trials, results in %s%n", ServeBenchVersion.get(), options.worker(),
+                mine.size(), dir);
+        warmClient();
+        TrialOutcomes outcomes = new TrialOutcomes();
+        try (RunJournal journal = RunJournal.openFile(dir.resolve("jobs").resolve(options.worker() + ".jsonl"))) {
+            ServerSession session = new ServerSession(context, plan, outcomes, journal, listener);
+            for (List<Trial> serverTrials : byServerStart(mine)) {
+                session.run(serverTrials, 0);
+            }
+        }
+        // its own trials' blocks: the job's exit status says whether they all ran
+        TrialPlan own = new TrialPlan(plan.blocks().stream().filter(b -> mine.contains(b.trial())).toList(), mine);
+        return new RunOutcome(result(own, java.time.Instant.now().toString(), outcomes), dir);
     }
 
     /** Work done with the run's journal open. */

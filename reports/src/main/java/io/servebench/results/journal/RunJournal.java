@@ -54,8 +54,15 @@ public final class RunJournal implements Closeable {
      * unterminated last line left by a crash is cut off.
      */
     public static RunJournal open(Path runDir) throws IOException {
-        Files.createDirectories(runDir);
-        Path file = runDir.resolve(FILE_NAME);
+        return openFile(runDir.resolve(FILE_NAME));
+    }
+
+    /**
+     * Opens (creating if needed) a journal file of another name, as {@link #open(Path)} opens a run folder's: one
+     * writer's own journal (a SLURM job's), to be merged into its run's by whoever started it.
+     */
+    public static RunJournal openFile(Path file) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
         FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
         try {

@@ -1,0 +1,126 @@
+package io.servebench.runner;
+
+import io.servebench.engine.EngineOptions;
+import io.servebench.results.BlockResult;
+import io.servebench.results.Metric;
+import io.servebench.results.journal.RunJournal;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+/**
+ * A study through real {@code sbatch} jobs on the one-node cluster of {@code scripts/slurm-local} (which {@code .ci/run}
+ * starts; without a cluster these tests are skipped, saying why).
+ */
+class SlurmExecutorTest {
+
+    private static final SlurmParams SLURM = new SlurmParams(null, null, null, 0, List.of());
+
+    @BeforeAll
+    static void aClusterTakesJobs() {
+        assumeThat(run("sinfo", "-h", "-o", "%t")).as("a SLURM node that takes jobs (scripts/slurm-local start)")
+                .containsAnyOf("idle", "mix", "alloc");
+    }
+
+    private static String run(String... command) {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(30, TimeUnit.SECONDS);
+            return out;
+        } catch (Exception e) {
+            return "cannot run " + command[0] + ": " + e.getMessage();
+        }
+    }
+
+    private static RunOptions.Builder study(Path dir, EngineOptions.Simulate simulate, String requests) {
+        return RunOptions.builder().include(SimStudy.class).param("rate", "8").param("requests", requests)
+                .param("warmup", "0").simulate(simulate).settle(Duration.ZERO).outputDir(dir).progress(false);
+    }
+
+    private static Map<String, Double> requestsByTrial(RunOutcome outcome) {
+        return outcome.result().blocks().stream().collect(Collectors.toMap(BlockResult::trialId,
+                b -> b.repetitions().isEmpty() ? 0 : b.repetitions().get(0).value(Metric.SUCCESSFUL_REQUESTS).orElse(0)));
+    }
+
+    @Test
+    void eachServerConfigurationRunsAsAJobAndTheReportsEqualALocalRuns(@TempDir Path tmp) throws Exception {
+        StringWriter out = new StringWriter();
+        RunOutcome slurm = new Runner(study(tmp.resolve("slurm"), EngineOptions.Simulate.VIRTUAL, "30").slurm(SLURM).build(),
+                new PrintWriter(out, true)).run();
+        RunOutcome local = new Runner(study(tmp.resolve("local"), EngineOptions.Simulate.VIRTUAL, "30").build(),
+                new PrintWriter(new StringWriter(), true)).run();
+
+        assertThat(slurm.allTrialsRan()).as(out.toString()).isTrue();
+        assertThat(out.toString()).containsPattern("Submitted SLURM job \\d+: s01-sim-\\w+, 1 trials")
+                .containsPattern("Submitted SLURM job \\d+: s02-sim-\\w+, 1 trials").contains("ended: COMPLETED, exit code 0:0");
+        assertThat(requestsByTrial(slurm)).isEqualTo(requestsByTrial(local)).hasSize(2).containsValue(30.0);
+        assertThat(RunJournal.read(tmp.resolve("slurm"))).hasSize(2);
+        assertThat(tmp.resolve("slurm/summary.md")).exists();
+        // the job scripts stay for inspection, the worker's command word by word
+        try (var scripts = Files.list(tmp.resolve("slurm/jobs"))) {
+            List<Path> sh = scripts.filter(p -> p.toString().endsWith(".sh")).toList();
+            assertThat(sh).hasSize(2);
+            assertThat(Files.readString(sh.get(0))).contains("'io.servebench.cli.Main'").contains("'--worker'");
+        }
+        assertThat(run("squeue", "-h", "-n", "servebench-s01-sim")).isBlank();
+    }
+
+    @Test
+    void aJobCancelledMidTrialFailsOnlyItsOwnTrialsAndLeavesNoEngine(@TempDir Path tmp) throws Exception {
+        StringWriter out = new StringWriter();
+        CompletableFuture<RunOutcome> running = CompletableFuture.supplyAsync(() -> {
+            try {
+                return new Runner(study(tmp, EngineOptions.Simulate.PROCESS, "24").slurm(SLURM).build(),
+                        new PrintWriter(out, true)).run();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        // cancel the baseline's job once its load has started
+        Path log = tmp.resolve("jobs");
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        String victim = null;
+        while (victim == null && System.nanoTime() < deadline) {
+            try (var files = Files.list(log)) {
+                for (Path f : files.filter(p -> p.toString().endsWith(".out")).toList()) {
+                    if (Files.readString(f).contains("24 requests...")) {
+                        victim = f.getFileName().toString().replace(".out", "");
+                        break;
+                    }
+                }
+            } catch (java.io.IOException notYet) {
+                // the folder is made when the jobs are submitted
+            }
+            Thread.sleep(100);
+        }
+        assertThat(victim).as("a job whose load started; %s", out).isNotNull();
+        Thread.sleep(1000);
+        assertThat(run("scancel", "-n", "servebench-" + victim)).isBlank();
+        RunOutcome outcome = running.get(3, TimeUnit.MINUTES);
+
+        String v = victim;
+        assertThat(outcome.result().blocks()).filteredOn(b -> b.serverId().equals(v)).singleElement()
+                .satisfies(b -> assertThat(b.failure()).contains("ended (CANCELLED").contains(v + ".out"));
+        assertThat(outcome.result().blocks()).filteredOn(b -> !b.serverId().equals(v)).singleElement()
+                .satisfies(b -> assertThat(b.failure()).as(out.toString()).isNull());
+        assertThat(run("squeue", "-h", "-o", "%j")).doesNotContain("servebench-s0");
+        // the job took its engine with it: no simulated engine, nor its supervisor, is left on the node
+        assertThat(run("pgrep", "-f", " io.servebench.sim.SimServer ")).isBlank();
+    }
+}
