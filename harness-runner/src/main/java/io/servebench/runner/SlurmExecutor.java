@@ -105,7 +105,7 @@ final class SlurmExecutor {
     /** The job script: the worker's command, as an argument list quoted word by word. */
     private Path writeScript(String serverId, List<Trial> trials) throws IOException {
         List<String> worker = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", absoluteClassPath(), io.servebench.cli.Main.class.getName()));
+                "-cp", absoluteClassPath(), SlurmParams.ENTRY_POINT));
         List<String> args = RunCommandLine.args(options.asWorker(serverId));
         args.stream().filter(a -> a.endsWith(io.servebench.engine.Redaction.MASK)).findFirst().ifPresent(masked -> {
             throw new RunnerException("--executor slurm: the command line gives a secret (" + masked + "), which a job"

@@ -15,6 +15,12 @@ import java.util.Objects;
  */
 public record SlurmParams(String partition, String account, String timeLimit, int gpus, List<String> sbatchArgs) {
 
+    /**
+     * The command line's main class, which each job runs: named rather than imported, as the command line sits above
+     * the runner (the command-line tests check the name).
+     */
+    public static final String ENTRY_POINT = "io.servebench.cli.Main";
+
     public SlurmParams {
         sbatchArgs = List.copyOf(sbatchArgs);
         if (gpus < 0) {

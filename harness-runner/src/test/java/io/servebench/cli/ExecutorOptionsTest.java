@@ -34,4 +34,9 @@ class ExecutorOptionsTest {
         assertThat(tuned[1]).contains("--executor slurm runs the trials a study lists, but"
                 + " io.servebench.runner.CapacityTunedStudy is a tuning study").contains("run it without --executor slurm");
     }
+
+    @Test
+    void aJobRunsThisCommandLine() {
+        assertThat(io.servebench.runner.SlurmParams.ENTRY_POINT).isEqualTo(Main.class.getName());
+    }
 }
