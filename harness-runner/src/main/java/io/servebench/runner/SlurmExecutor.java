@@ -168,11 +168,12 @@ final class SlurmExecutor {
 
     /** The state of each of {@code jobs} still queued or running, by id; a job that has left the queue is absent. */
     private Map<String, String> queued(List<Job> jobs) {
-        String ids = jobs.stream().map(j -> j.id).collect(Collectors.joining(","));
+        Set<String> ids = jobs.stream().map(j -> j.id).collect(Collectors.toSet());
         Map<String, String> states = new LinkedHashMap<>();
-        for (String line : command(List.of("squeue", "-h", "-o", "%i %T", "-j", ids)).split("\n")) {
+        // this user's jobs, not -j IDS: squeue fails the whole query when one of the ids is no longer known
+        for (String line : command(List.of("squeue", "-h", "--me", "-o", "%i %T")).split("\n")) {
             String[] parts = line.strip().split("\\s+");
-            if (parts.length == 2 && !Set.of("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "PREEMPTED", "NODE_FAIL",
+            if (parts.length == 2 && ids.contains(parts[0]) && !Set.of("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "PREEMPTED", "NODE_FAIL",
                     "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE").contains(parts[1])) {
                 states.put(parts[0], parts[1]);
             }
