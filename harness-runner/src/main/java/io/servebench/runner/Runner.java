@@ -243,8 +243,13 @@ public final class Runner {
      * {@code jobs/ID.jsonl} for the coordinator to merge; the coordinator writes the reports.
      */
     private RunOutcome runWorker(TrialPlan plan, RunListener listener) throws IOException {
-        List<Trial> mine = plan.trials().stream().filter(t -> t.serverId().equals(options.worker())).toList();
-        if (mine.isEmpty()) {
+        Path jobJournal = options.outputDir().resolve("jobs").resolve(options.worker() + ".jsonl");
+        // a job submitted again after its first one ended midway runs only what that one did not finish
+        Set<String> finished = Files.exists(jobJournal) ? RunJournal.read(jobJournal).stream().map(BlockResult::trialId)
+                .collect(Collectors.toSet()) : Set.of();
+        List<Trial> all = plan.trials().stream().filter(t -> t.serverId().equals(options.worker())).toList();
+        List<Trial> mine = all.stream().filter(t -> !finished.contains(t.id())).toList();
+        if (all.isEmpty()) {
             throw new RunnerException("--worker " + options.worker() + ": the plan has no server start of that id; expected"
                     + " one of " + plan.trials().stream().map(Trial::serverId).distinct().toList());
         }
@@ -257,7 +262,7 @@ public final class Runner {
                 mine.size(), dir);
         warmClient();
         TrialOutcomes outcomes = new TrialOutcomes();
-        try (RunJournal journal = RunJournal.openFile(dir.resolve("jobs").resolve(options.worker() + ".jsonl"))) {
+        try (RunJournal journal = RunJournal.openFile(jobJournal)) {
             ServerSession session = new ServerSession(context, plan, outcomes, journal, listener);
             for (List<Trial> serverTrials : byServerStart(mine)) {
                 session.run(serverTrials, 0);

@@ -80,17 +80,42 @@ final class SlurmExecutor {
         Thread cancel = new Thread(() -> cancel(submitted), "servebench-scancel");
         Runtime.getRuntime().addShutdownHook(cancel);
         try {
+            Map<String, String> before = queued(previousJobs(byServer.keySet()));
             for (Map.Entry<String, List<Trial>> server : byServer.entrySet()) {
-                Path script = writeScript(server.getKey(), server.getValue());
-                String id = command(submitCommand(server.getKey(), script)).strip();
+                String serverId = server.getKey();
+                List<Trial> trials = server.getValue();
+                Path idFile = jobs.resolve(serverId + ".job");
+                String previous = Files.exists(idFile) ? Files.readString(idFile).strip() : null;
+                if (previous != null && before.containsKey(previous)) {
+                    // a job of the coordinator before this one (which died) is still queued or running: follow it
+                    Job job = new Job(previous, serverId, trials);
+                    synchronized (submitted) {
+                        submitted.add(job);
+                    }
+                    out.printf("Following SLURM job %s: %s, submitted before the run was resumed%n", job.id, serverId);
+                    continue;
+                }
+                if (previous != null) {
+                    // it ended while no coordinator followed it: what it finished is kept, the rest runs again
+                    Set<String> done = mergeFinished(serverId, journal, outcomes);
+                    out.printf("SLURM job %s (%s) ended before the run was resumed; %d of its trials finished%n", previous,
+                            serverId, done.size());
+                    trials = trials.stream().filter(t -> !done.contains(t.id())).toList();
+                    if (trials.isEmpty()) {
+                        continue;
+                    }
+                }
+                Path script = writeScript(serverId, trials);
+                String id = command(submitCommand(serverId, script)).strip();
                 if (!id.matches("\\d+(;\\S+)?")) {
                     throw new RunnerException("sbatch answered \"" + id + "\" for " + script + "; expected a job id");
                 }
-                Job job = new Job(id.split(";")[0], server.getKey(), server.getValue());
+                Job job = new Job(id.split(";")[0], serverId, trials);
+                Files.writeString(idFile, job.id + "\n");
                 synchronized (submitted) {
                     submitted.add(job);
                 }
-                out.printf("Submitted SLURM job %s: %s, %d trials (%s)%n", job.id, job.serverId, job.trials.size(), script);
+                out.printf("Submitted SLURM job %s: %s, %d trials (%s)%n", job.id, serverId, trials.size(), script);
             }
             follow(submitted, journal, outcomes);
         } finally {
@@ -197,18 +222,46 @@ final class SlurmExecutor {
         return accounted.isEmpty() ? "no longer known to scontrol or sacct" : accounted.replace("|", ", exit code ");
     }
 
-    /** The job's journal into the run's, and its unfinished trials failed with how the job ended. */
-    private void merge(Job job, RunJournal journal, TrialOutcomes outcomes) throws IOException {
-        Path file = jobs.resolve(job.serverId + ".jsonl");
+    /** The jobs an earlier coordinator of this run submitted for {@code serverIds}, as they were recorded. */
+    private List<Job> previousJobs(Set<String> serverIds) throws IOException {
+        List<Job> previous = new ArrayList<>();
+        for (String serverId : serverIds) {
+            Path idFile = jobs.resolve(serverId + ".job");
+            if (Files.exists(idFile)) {
+                previous.add(new Job(Files.readString(idFile).strip(), serverId, List.of()));
+            }
+        }
+        return previous;
+    }
+
+    /**
+     * The trials a server's job journalled, into the run's journal (those not there yet) and {@code outcomes}.
+     *
+     * @return the trials it finished
+     */
+    private Set<String> mergeFinished(String serverId, RunJournal journal, TrialOutcomes outcomes) throws IOException {
+        Path file = jobs.resolve(serverId + ".jsonl");
         List<BlockResult> blocks = Files.exists(file) ? RunJournal.read(file) : List.of();
         List<ServerEnvironment> servers = Files.exists(file) ? RunJournal.readServers(file) : List.of();
+        Set<String> inRun = RunJournal.read(dir).stream().map(BlockResult::trialId).collect(Collectors.toSet());
+        Set<String> serversInRun = RunJournal.readServers(dir).stream().map(ServerEnvironment::serverId)
+                .collect(Collectors.toSet());
         for (ServerEnvironment server : servers) {
-            journal.append(server);
+            if (!serversInRun.contains(server.serverId())) {
+                journal.append(server);
+            }
         }
         for (BlockResult block : blocks) {
-            journal.append(block);
+            if (!inRun.contains(block.trialId())) {
+                journal.append(block);
+            }
         }
-        Set<String> finished = ResumedRun.load(blocks, servers, outcomes);
+        return ResumedRun.load(blocks, servers, outcomes);
+    }
+
+    /** The job's journal into the run's, and its unfinished trials failed with how the job ended. */
+    private void merge(Job job, RunJournal journal, TrialOutcomes outcomes) throws IOException {
+        Set<String> finished = mergeFinished(job.serverId, journal, outcomes);
         for (Trial trial : job.trials) {
             if (!finished.contains(trial.id())) {
                 outcomes.failed(trial.id(), "SLURM job " + job.id + " ended (" + job.ending + ") before this trial finished; "

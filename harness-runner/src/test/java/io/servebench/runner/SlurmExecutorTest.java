@@ -59,26 +59,46 @@ class SlurmExecutorTest {
     }
 
     @Test
-    void eachServerConfigurationRunsAsAJobAndTheReportsEqualALocalRuns(@TempDir Path tmp) throws Exception {
+    void jobsOutliveAKilledCoordinatorAndTheResumedRunFollowsThemToTheLocalRunsResults(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("slurm");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path coordinatorOut = tmp.resolve("coordinator.out");
+        Process coordinator = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.servebench.cli.Main",
+                "SimStudy", "-p", "rate=8", "-p", "requests=30", "-p", "warmup=0", "--settle", "0", "--simulate=virtual",
+                "--executor", "slurm", "-o", dir.toString())
+                .redirectErrorStream(true).redirectOutput(coordinatorOut.toFile()).start();
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (System.nanoTime() < deadline && (!Files.exists(coordinatorOut)
+                || Files.readString(coordinatorOut).split("Submitted SLURM job", -1).length < 3)) {
+            Thread.sleep(50);
+        }
+        // SIGKILL: no hook runs, no job is cancelled
+        coordinator.destroyForcibly().waitFor();
+        String first = Files.readString(coordinatorOut);
+        assertThat(first).containsPattern("Submitted SLURM job \\d+: s01-sim-\\w+, 1 trials")
+                .containsPattern("Submitted SLURM job \\d+: s02-sim-\\w+, 1 trials");
+
         StringWriter out = new StringWriter();
-        RunOutcome slurm = new Runner(study(tmp.resolve("slurm"), EngineOptions.Simulate.VIRTUAL, "30").slurm(SLURM).build(),
-                new PrintWriter(out, true)).run();
+        int code = io.servebench.cli.Main.execute(new String[] {"--resume", dir.toString()}, new PrintWriter(out, true),
+                new PrintWriter(out, true));
+        assertThat(code).as(out.toString()).isZero();
+        // the jobs of the killed coordinator are followed (or, had they ended, merged), never submitted again
+        assertThat(out.toString()).doesNotContain("Submitted SLURM job")
+                .containsAnyOf("submitted before the run was resumed", "ended before the run was resumed");
         RunOutcome local = new Runner(study(tmp.resolve("local"), EngineOptions.Simulate.VIRTUAL, "30").build(),
                 new PrintWriter(new StringWriter(), true)).run();
-
-        assertThat(slurm.allTrialsRan()).as(out.toString()).isTrue();
-        assertThat(out.toString()).containsPattern("Submitted SLURM job \\d+: s01-sim-\\w+, 1 trials")
-                .containsPattern("Submitted SLURM job \\d+: s02-sim-\\w+, 1 trials").contains("ended: COMPLETED, exit code 0:0");
-        assertThat(requestsByTrial(slurm)).isEqualTo(requestsByTrial(local)).hasSize(2).containsValue(30.0);
-        assertThat(RunJournal.read(tmp.resolve("slurm"))).hasSize(2);
-        assertThat(tmp.resolve("slurm/summary.md")).exists();
+        Map<String, Double> merged = RunJournal.read(dir).stream().collect(Collectors.toMap(BlockResult::trialId,
+                b -> b.repetitions().get(0).value(Metric.SUCCESSFUL_REQUESTS).orElse(0), (x, y) -> y));
+        assertThat(merged).isEqualTo(requestsByTrial(local)).hasSize(2).containsValue(30.0);
+        assertThat(RunJournal.read(dir)).as("each trial journalled once").hasSize(2);
+        assertThat(dir.resolve("summary.md")).exists();
         // the job scripts stay for inspection, the worker's command word by word
-        try (var scripts = Files.list(tmp.resolve("slurm/jobs"))) {
+        try (var scripts = Files.list(dir.resolve("jobs"))) {
             List<Path> sh = scripts.filter(p -> p.toString().endsWith(".sh")).toList();
             assertThat(sh).hasSize(2);
             assertThat(Files.readString(sh.get(0))).contains("'io.servebench.cli.Main'").contains("'--worker'");
         }
-        assertThat(run("squeue", "-h", "-n", "servebench-s01-sim")).isBlank();
+        assertThat(run("squeue", "-h", "--me", "-o", "%j")).doesNotContain("servebench-s0");
     }
 
     @Test
