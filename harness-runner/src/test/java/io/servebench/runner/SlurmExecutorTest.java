@@ -14,10 +14,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -99,6 +102,38 @@ class SlurmExecutorTest {
             assertThat(Files.readString(sh.get(0))).contains("'io.servebench.cli.Main'").contains("'--worker'");
         }
         assertThat(run("squeue", "-h", "--me", "-o", "%j")).doesNotContain("servebench-s0");
+    }
+
+    @Test
+    void sigtermOfTheCoordinatorCancelsItsJobs(@TempDir Path tmp) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path coordinatorOut = tmp.resolve("coordinator.out");
+        Process coordinator = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.servebench.cli.Main",
+                "SimStudy", "-p", "rate=8", "-p", "requests=400", "-p", "warmup=0", "--settle", "0", "--simulate",
+                "--executor", "slurm", "-o", tmp.resolve("run").toString())
+                .redirectErrorStream(true).redirectOutput(coordinatorOut.toFile()).start();
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (System.nanoTime() < deadline && (!Files.exists(coordinatorOut)
+                || Files.readString(coordinatorOut).split("Submitted SLURM job", -1).length < 3)) {
+            Thread.sleep(50);
+        }
+        Matcher ids = Pattern.compile("Submitted SLURM job (\\d+)")
+                .matcher(Files.readString(coordinatorOut));
+        List<String> jobs = new ArrayList<>();
+        while (ids.find()) {
+            jobs.add(ids.group(1));
+        }
+        assertThat(jobs).hasSize(2);
+
+        coordinator.destroy();
+        assertThat(coordinator.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        // the jobs were cancelled on the way out: none is queued or running any more
+        String left = run("squeue", "-h", "--me", "-o", "%i %T");
+        for (String job : jobs) {
+            assertThat(left.lines().filter(l -> l.startsWith(job + " ") && !l.contains("CANCELLED") && !l.contains("COMPLETED")))
+                    .as("job %s: %s", job, left).isEmpty();
+            assertThat(run("scontrol", "show", "job", "-o", job)).contains("JobState=CANCELLED");
+        }
     }
 
     @Test
