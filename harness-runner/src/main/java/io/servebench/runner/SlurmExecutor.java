@@ -45,6 +45,9 @@ final class SlurmExecutor {
     private final PrintWriter out;
     private final Path dir;
     private final Path jobs;
+    /** The trials and servers the run's journal holds, read once when the jobs are started and kept up to date. */
+    private final Set<String> journalledTrials = new java.util.HashSet<>();
+    private final Set<String> journalledServers = new java.util.HashSet<>();
 
     SlurmExecutor(RunOptions options, PrintWriter out) {
         this.options = options;
@@ -74,6 +77,8 @@ final class SlurmExecutor {
      */
     void run(List<Trial> toRun, RunJournal journal, TrialOutcomes outcomes) throws IOException {
         Files.createDirectories(jobs);
+        RunJournal.read(dir).forEach(b -> journalledTrials.add(b.trialId()));
+        RunJournal.readServers(dir).forEach(e -> journalledServers.add(e.serverId()));
         Map<String, List<Trial>> byServer = new LinkedHashMap<>();
         toRun.forEach(t -> byServer.computeIfAbsent(t.serverId(), k -> new ArrayList<>()).add(t));
         List<Job> submitted = new ArrayList<>();
@@ -243,16 +248,13 @@ final class SlurmExecutor {
         Path file = jobs.resolve(serverId + ".jsonl");
         List<BlockResult> blocks = Files.exists(file) ? RunJournal.read(file) : List.of();
         List<ServerEnvironment> servers = Files.exists(file) ? RunJournal.readServers(file) : List.of();
-        Set<String> inRun = RunJournal.read(dir).stream().map(BlockResult::trialId).collect(Collectors.toSet());
-        Set<String> serversInRun = RunJournal.readServers(dir).stream().map(ServerEnvironment::serverId)
-                .collect(Collectors.toSet());
         for (ServerEnvironment server : servers) {
-            if (!serversInRun.contains(server.serverId())) {
+            if (journalledServers.add(server.serverId())) {
                 journal.append(server);
             }
         }
         for (BlockResult block : blocks) {
-            if (!inRun.contains(block.trialId())) {
+            if (journalledTrials.add(block.trialId())) {
                 journal.append(block);
             }
         }

@@ -30,27 +30,7 @@ public final class BodyFields {
      * sets no {@link #RESERVED}.
      */
     public static String problem(String json) {
-        JsonNode node;
-        try {
-            node = STRICT.readTree(json);
-        } catch (JsonProcessingException e) {
-            return "is not valid JSON (" + e.getOriginalMessage() + "); expected a JSON object such as {\"temperature\": 0}";
-        }
-        if (node == null || node.isMissingNode()) {
-            return "is empty; expected a JSON object such as {\"temperature\": 0}";
-        }
-        if (!node.isObject()) {
-            return "is a JSON " + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT)
-                    + "; expected a JSON object such as {\"temperature\": 0}";
-        }
-        List<String> reserved = new ArrayList<>();
-        node.fieldNames().forEachRemaining(f -> {
-            if (RESERVED.contains(f)) {
-                reserved.add(f);
-            }
-        });
-        return reserved.isEmpty() ? null : "sets " + reserved + ", which the client controls; expected none of "
-                + RESERVED.stream().sorted().toList();
+        return read(json).problem();
     }
 
     /**
@@ -59,14 +39,39 @@ public final class BodyFields {
      * @throws IllegalArgumentException when {@link #problem(String)} finds a problem
      */
     public static ObjectNode parse(String json) {
-        String problem = problem(json);
-        if (problem != null) {
-            throw new IllegalArgumentException("extra body " + problem);
+        Read read = read(json);
+        if (read.problem() != null) {
+            throw new IllegalArgumentException("extra body " + read.problem());
         }
+        return (ObjectNode) read.node();
+    }
+
+    /** A text read once: its node, and what is wrong with it as body fields ({@code null} for nothing). */
+    private record Read(JsonNode node, String problem) {
+    }
+
+    private static Read read(String json) {
+        JsonNode node;
         try {
-            return (ObjectNode) STRICT.readTree(json);
+            node = STRICT.readTree(json);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("JSON that parsed once failed to parse again", e);
+            return new Read(null, "is not valid JSON (" + e.getOriginalMessage() + "); expected a JSON object such as"
+                    + " {\"temperature\": 0}");
         }
+        if (node == null || node.isMissingNode()) {
+            return new Read(node, "is empty; expected a JSON object such as {\"temperature\": 0}");
+        }
+        if (!node.isObject()) {
+            return new Read(node, "is a JSON " + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT)
+                    + "; expected a JSON object such as {\"temperature\": 0}");
+        }
+        List<String> reserved = new ArrayList<>();
+        node.fieldNames().forEachRemaining(f -> {
+            if (RESERVED.contains(f)) {
+                reserved.add(f);
+            }
+        });
+        return new Read(node, reserved.isEmpty() ? null : "sets " + reserved + ", which the client controls; expected"
+                + " none of " + RESERVED.stream().sorted().toList());
     }
 }

@@ -20,18 +20,13 @@ public enum DatasetKind {
             + " conversations kept by length as vllm bench serve keeps them (4, 1024, 2048 tokens)") {
         @Override
         Dataset read(String spec, String rest, ToIntFunction<String> tokens) {
-            List<String> parts = SpecOptions.split(rest);
-            SpecOptions options = SpecOptions.of(spec, parts.subList(1, parts.size()), ShareGptFile.Filters.OPTIONS);
-            return ShareGptFile.read(spec, Path.of(parts.get(0)), ShareGptFile.Filters.of(options), tokens);
+            FileSpec file = FileSpec.of(spec, rest, ShareGptFile.Filters.OPTIONS);
+            return ShareGptFile.read(spec, file.path(), ShareGptFile.Filters.of(file.options()), tokens);
         }
 
         @Override
         String problem(String rest) {
-            if (rest.isEmpty()) {
-                return "no file after sharegpt:";
-            }
-            List<String> parts = SpecOptions.split(rest);
-            return SpecOptions.problem(parts.subList(1, parts.size()), ShareGptFile.Filters.OPTIONS);
+            return FileSpec.problem(id(), rest, ShareGptFile.Filters.OPTIONS);
         }
     },
 
@@ -40,18 +35,13 @@ public enum DatasetKind {
             + " without output_tokens") {
         @Override
         Dataset read(String spec, String rest, ToIntFunction<String> tokens) {
-            List<String> parts = SpecOptions.split(rest);
-            SpecOptions options = SpecOptions.of(spec, parts.subList(1, parts.size()), List.of("out"));
-            return JsonlFile.read(spec, Path.of(parts.get(0)), options.positiveInt("out"), tokens);
+            FileSpec file = FileSpec.of(spec, rest, JsonlFile.OPTIONS);
+            return JsonlFile.read(spec, file.path(), file.options().positiveInt("out"), tokens);
         }
 
         @Override
         String problem(String rest) {
-            if (rest.isEmpty()) {
-                return "no file after jsonl:";
-            }
-            List<String> parts = SpecOptions.split(rest);
-            return SpecOptions.problem(parts.subList(1, parts.size()), List.of("out"));
+            return FileSpec.problem(id(), rest, JsonlFile.OPTIONS);
         }
     },
 
@@ -61,20 +51,15 @@ public enum DatasetKind {
             + " with profile trace, scaled by timeScale)") {
         @Override
         Dataset read(String spec, String rest, ToIntFunction<String> tokens) {
-            List<String> parts = SpecOptions.split(rest);
-            SpecOptions options = SpecOptions.of(spec, parts.subList(1, parts.size()), TraceFile.OPTIONS);
-            return TraceFile.read(spec, Path.of(parts.get(0)), options, tokens);
+            FileSpec file = FileSpec.of(spec, rest, TraceFile.OPTIONS);
+            return TraceFile.read(spec, file.path(), file.options(), tokens);
         }
 
         @Override
         String problem(String rest) {
-            if (rest.isEmpty()) {
-                return "no file after trace:";
-            }
-            List<String> parts = SpecOptions.split(rest);
-            String problem = SpecOptions.problem(parts.subList(1, parts.size()), TraceFile.OPTIONS);
+            String problem = FileSpec.problem(id(), rest, TraceFile.OPTIONS);
             return problem != null ? problem : problemOf("trace:" + rest, spec -> {
-                SpecOptions options = SpecOptions.of(spec, parts.subList(1, parts.size()), TraceFile.OPTIONS);
+                SpecOptions options = FileSpec.of(spec, rest, TraceFile.OPTIONS).options();
                 options.positiveNumber("timeScale", 1);
                 options.positiveInt("blockSize");
             });
@@ -182,6 +167,30 @@ public enum DatasetKind {
         String name = spec.contains(":") ? spec.substring(0, spec.indexOf(':')) : spec;
         String rest = spec.contains(":") ? spec.substring(spec.indexOf(':') + 1) : "";
         return Arrays.stream(values()).filter(k -> k.id.equals(name)).findFirst().map(k -> new Named(k, rest));
+    }
+
+    /**
+     * The location and options of a kind read from a file, {@code PATH[,NAME=VALUE]...}.
+     *
+     * @param path    the file
+     * @param options its options
+     */
+    private record FileSpec(Path path, SpecOptions options) {
+
+        /** @throws IllegalArgumentException for an option that is not one of {@code known} */
+        static FileSpec of(String spec, String rest, List<String> known) {
+            List<String> parts = SpecOptions.split(rest);
+            return new FileSpec(Path.of(parts.get(0)), SpecOptions.of(spec, parts.subList(1, parts.size()), known));
+        }
+
+        /** What is wrong with the form of {@code rest} (what follows {@code id:}), {@code null} when nothing is. */
+        static String problem(String id, String rest, List<String> known) {
+            if (rest.isEmpty()) {
+                return "no file after " + id + ":";
+            }
+            List<String> parts = SpecOptions.split(rest);
+            return SpecOptions.problem(parts.subList(1, parts.size()), known);
+        }
     }
 
     /** A kind and the rest of the spec that names it. */

@@ -18,6 +18,8 @@ import java.util.function.ToIntFunction;
  */
 final class JsonlFile {
 
+    /** The options after the file: the reply length of lines without {@code output_tokens}. */
+    static final List<String> OPTIONS = List.of("out");
     private static final String SHAPE = "{\"prompt\": ..., \"output_tokens\": N}";
     private static final List<String> OWN_FIELDS = List.of("prompt", "messages", "output_tokens");
     /** Fields a line may not set for its body: the reply length is {@code output_tokens}, which sets both. */
