@@ -39,6 +39,11 @@ final class AdaptiveRun implements Tuner.Measurer {
     private final Map<String, String> serverIds = new LinkedHashMap<>();
     private final Map<String, ResultBlock> blocksByName = new LinkedHashMap<>();
     private final List<ResultBlock> blocks = new ArrayList<>();
+    /** The configuration of each of {@link #blocks}, for the jobs of a SLURM run to plan them as this run did. */
+    private final List<Tuner.Candidate> askedFor = new ArrayList<>();
+    /** {@code --executor slurm}: each round's jobs; {@code null} to measure here. */
+    private final SlurmExecutor slurm;
+    private int rounds;
     private Tuner.Candidate recommended;
 
     AdaptiveRun(RunContext context, StudyDescriptor study, Class<?> studyClass, TrialOutcomes outcomes, RunJournal journal,
@@ -49,6 +54,7 @@ final class AdaptiveRun implements Tuner.Measurer {
         this.outcomes = outcomes;
         this.journal = journal;
         this.listener = listener;
+        this.slurm = context.options().slurm() == null ? null : new SlurmExecutor(context.options(), context.out(), listener);
     }
 
     /** Every block the tuner measured, in the order it first asked for them. */
@@ -56,8 +62,14 @@ final class AdaptiveRun implements Tuner.Measurer {
         return new TrialPlan(blocks, List.copyOf(trialsByKey.values()));
     }
 
+    /**
+     * Measures each candidate up to {@code repetitions}: each server configuration's trials back to back on one engine
+     * start, here or, with {@code --executor slurm}, as one job each of this round, all submitted at once.
+     */
     @Override
     public List<BlockResult> measure(List<Tuner.Candidate> candidates, int repetitions) {
+        // counted also when nothing is left to run: a resumed run replaying the tuner numbers its rounds alike
+        int round = ++rounds;
         List<ResultBlock> asked = candidates.stream().map(this::block).toList();
         List<Trial> toRun = new ArrayList<>();
         for (ResultBlock block : asked) {
@@ -69,15 +81,36 @@ final class AdaptiveRun implements Tuner.Measurer {
         // one engine start for every trial of a server configuration
         Map<String, List<Trial>> byServer = new LinkedHashMap<>();
         toRun.forEach(t -> byServer.computeIfAbsent(t.serverId(), k -> new ArrayList<>()).add(t));
-        ServerSession session = new ServerSession(context, plan(), outcomes, journal, listener);
         try {
-            for (List<Trial> trials : byServer.values()) {
-                session.run(trials, outcomes.finishedTrials(), repetitions);
+            if (slurm != null && !byServer.isEmpty()) {
+                List<SlurmExecutor.JobRequest> jobs = new ArrayList<>();
+                byServer.forEach((serverId, trials) -> jobs.add(new SlurmExecutor.JobRequest(
+                        String.format("r%02d-%s", round, serverId), trials, new AdaptiveJob(askedFor,
+                        candidates.stream().filter(c -> trials.contains(block(c).trial())).toList(), repetitions))));
+                slurm.run(jobs, plan(), journal, outcomes);
+            } else {
+                ServerSession session = new ServerSession(context, plan(), outcomes, journal, listener);
+                for (List<Trial> trials : byServer.values()) {
+                    session.run(trials, outcomes.finishedTrials(), repetitions);
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the journal in " + context.options().outputDir(), e);
         }
         return asked.stream().map(b -> BlockResults.of(List.of(b), outcomes, context.options()).get(0)).toList();
+    }
+
+    /**
+     * A SLURM job's share of a round ({@code --worker}): plans every configuration the run had asked for, in its order,
+     * so that each trial gets the coordinator's id, then measures the job's own here.
+     *
+     * @return the job's blocks and trials
+     */
+    TrialPlan measure(AdaptiveJob job) {
+        job.asked().forEach(this::block);
+        measure(job.run(), job.repetitions());
+        List<ResultBlock> own = job.run().stream().map(this::block).distinct().toList();
+        return new TrialPlan(own, own.stream().map(ResultBlock::trial).distinct().toList());
     }
 
     @Override
@@ -141,6 +174,7 @@ final class AdaptiveRun implements Tuner.Measurer {
         ResultBlock placed = isRecommended(unmarked) ? new ResultBlock(block.benchmark(), block.className(), block.variant(),
                 block.group(), block.baseline(), block.paramValues(), numbered, true) : unmarked;
         blocks.add(placed);
+        askedFor.add(candidate);
         blocksByName.put(name, placed);
         return placed;
     }

@@ -177,10 +177,9 @@ public final class Runner {
     public RunOutcome run(RunListener listener) throws IOException {
         TrialPlan plan = plan();
         Optional<Class<?>> tuned = tunedStudy(plan);
-        if (options.slurm() != null && (tuned.isPresent() || options.capacitySearch())) {
-            throw new RunnerException("--executor slurm runs the trials a study lists, but " + (tuned.isPresent()
-                    ? tuned.get().getName() + " is a tuning study" : "--capacity searches rates")
-                    + ", whose next trials depend on the last ones; run it without --executor slurm");
+        if (options.worker() != null) {
+            return tuned.isPresent() || options.capacitySearch() ? runAdaptiveWorker(plan, tuned, listener)
+                    : runWorker(plan, listener);
         }
         if (tuned.isPresent()) {
             if (options.capacitySearch()) {
@@ -191,9 +190,6 @@ public final class Runner {
         }
         if (options.capacitySearch()) {
             return runCapacity(plan, listener);
-        }
-        if (options.worker() != null) {
-            return runWorker(plan, listener);
         }
         RunContext context = new RunContext(options, out,
                 plan.trials().stream().map(t -> t.workload().dataset()).distinct().toList(), environment);
@@ -220,7 +216,8 @@ public final class Runner {
             StudyProgress progress = new StudyProgress(progressOut(), options, toRun, resumed.finished().size(), starts.size(),
                     System::nanoTime);
             if (options.slurm() != null) {
-                new SlurmExecutor(options, out).run(toRun, journal, outcomes);
+                new SlurmExecutor(options, out, both(progress, listener)).run(SlurmExecutor.byServer(toRun), plan, journal,
+                        outcomes);
                 return;
             }
             ServerSession session = new ServerSession(context, plan, outcomes, journal, both(progress, listener));
@@ -270,7 +267,37 @@ public final class Runner {
         }
         // its own trials' blocks: the job's exit status says whether they all ran
         TrialPlan own = new TrialPlan(plan.blocks().stream().filter(b -> mine.contains(b.trial())).toList(), mine);
-        return new RunOutcome(result(own, java.time.Instant.now().toString(), outcomes), dir);
+        return new RunOutcome(result(own, Instant.now().toString(), outcomes), dir);
+    }
+
+    /**
+     * One SLURM job of an adaptive run (a tuner, a capacity search): the configurations its coordinator wrote to
+     * {@code jobs/KEY.json}, each trial under the id the coordinator gave it, with the repetitions earlier rounds
+     * measured (from the run's journal) kept; journalled to {@code jobs/KEY.jsonl} as a listed run's job is.
+     */
+    private RunOutcome runAdaptiveWorker(TrialPlan listed, Optional<Class<?>> tuned, RunListener listener) throws IOException {
+        Path dir = options.outputDir();
+        Path jobs = dir.resolve("jobs");
+        AdaptiveJob job = AdaptiveJob.read(jobs.resolve(options.worker() + ".json"));
+        Class<?> studyClass = tuned.orElseGet(() -> studyClass(listed.blocks().get(0).className()));
+        StudyDescriptor study = ReflectiveStudyReader.read(studyClass);
+        Path jobJournal = jobs.resolve(options.worker() + ".jsonl");
+        TrialOutcomes outcomes = new TrialOutcomes();
+        // what the run measured before this round, then what an earlier job of this key finished (a resubmission)
+        ResumedRun.load(RunJournal.read(dir), List.of(), outcomes);
+        ResumedRun.load(RunJournal.read(jobJournal), List.of(), outcomes);
+        RunContext context = new RunContext(options, out,
+                listed.trials().stream().map(t -> t.workload().dataset()).distinct().toList(), environment);
+        Files.createDirectories(dir.resolve("logs"));
+        Files.createDirectories(dir.resolve("requests"));
+        out.printf("ServeBench %s: worker for %s, %d configurations, results in %s%n", ServeBenchVersion.get(),
+                options.worker(), job.run().size(), dir);
+        warmClient();
+        TrialPlan own;
+        try (RunJournal journal = RunJournal.openFile(jobJournal)) {
+            own = new AdaptiveRun(context, study, studyClass, outcomes, journal, listener).measure(job);
+        }
+        return new RunOutcome(result(own, Instant.now().toString(), outcomes), dir);
     }
 
     /** Work done with the run's journal open. */

@@ -1,6 +1,7 @@
 package io.servebench.runner;
 
 import io.servebench.plan.Trial;
+import io.servebench.plan.TrialPlan;
 import io.servebench.results.BlockResult;
 import io.servebench.results.ServerEnvironment;
 import io.servebench.results.journal.RunJournal;
@@ -25,9 +26,11 @@ import java.util.stream.Collectors;
 
 /**
  * Runs a run's server configurations as SLURM jobs ({@code --executor slurm}): one job per configuration, its trials
- * back to back in it (each engine starts once), the job running ServeBench itself as a worker ({@code --worker ID})
- * that starts the engine on its node, sends the load from there and journals to {@code jobs/ID.jsonl} in the run
- * folder, which must be shared with the nodes. This coordinator submits the jobs with {@code sbatch}, follows them with
+ * back to back in it (each engine starts once), the job running ServeBench itself as a worker ({@code --worker KEY})
+ * that starts the engine on its node, sends the load from there and journals to {@code jobs/KEY.jsonl} in the run
+ * folder, which must be shared with the nodes. A run that lists its trials submits them all at once, keyed by server
+ * id; an adaptive run (a tuner, a capacity search) submits each of its measuring rounds, keyed by round and server id,
+ * and waits for it before choosing the next. This coordinator submits the jobs with {@code sbatch}, follows them with
  * {@code squeue} and, once one has ended, reads how with {@code scontrol} (or {@code sacct}), merges its journal into
  * the run's and fails the trials it did not finish with that reason and its log's tail. Ctrl-C or SIGTERM cancels the
  * jobs still queued or running ({@code scancel}). Every command is an argument list; the job scripts are written to
@@ -35,7 +38,10 @@ import java.util.stream.Collectors;
  */
 final class SlurmExecutor {
 
-    private static final long POLL_MS = 1000;
+    /** The first poll's wait, half as long again after each poll that sees no change, up to {@link #POLL_MAX_MS}. */
+    private static final long POLL_MIN_MS = 250;
+    /** A run of hour-long jobs asks slurmctld about them six times a minute, not every second. */
+    private static final long POLL_MAX_MS = 10_000;
     private static final Pattern STATE = Pattern.compile("JobState=(\\S+)");
     private static final Pattern EXIT = Pattern.compile("ExitCode=(\\S+)");
     private static final Pattern REASON = Pattern.compile("Reason=(\\S+)");
@@ -43,86 +49,117 @@ final class SlurmExecutor {
 
     private final RunOptions options;
     private final PrintWriter out;
+    private final RunListener listener;
     private final Path dir;
     private final Path jobs;
-    /** The trials and servers the run's journal holds, read once when the jobs are started and kept up to date. */
-    private final Set<String> journalledTrials = new java.util.HashSet<>();
+    /** The lines and servers the run's journal holds, read when jobs are first submitted and kept up to date. */
+    private final Set<String> journalledLines = new java.util.HashSet<>();
     private final Set<String> journalledServers = new java.util.HashSet<>();
+    private boolean journalRead;
 
-    SlurmExecutor(RunOptions options, PrintWriter out) {
+    /** @param listener told when a job's engine starts and as each of its trials ends */
+    SlurmExecutor(RunOptions options, PrintWriter out, RunListener listener) {
         this.options = options;
         this.out = out;
+        this.listener = listener;
         this.dir = options.outputDir().toAbsolutePath();
         this.jobs = dir.resolve("jobs");
     }
 
-    /** One submitted job: its SLURM id, its server configuration and trials, and how it ended once it has. */
+    /**
+     * A job to submit: its key, which names its files in {@code jobs/} and is the worker's {@code --worker KEY}; its
+     * trials, of one server configuration; and, for an adaptive run, what its worker measures.
+     *
+     * @param adaptive {@code null} for a run whose worker plans its trials from the command line
+     */
+    record JobRequest(String key, List<Trial> trials, AdaptiveJob adaptive) {
+
+        JobRequest {
+            trials = List.copyOf(trials);
+        }
+    }
+
+    /** A job per server configuration of {@code trials}, keyed by its server id: a run that lists its trials. */
+    static List<JobRequest> byServer(List<Trial> trials) {
+        Map<String, List<Trial>> byServer = new LinkedHashMap<>();
+        trials.forEach(t -> byServer.computeIfAbsent(t.serverId(), k -> new ArrayList<>()).add(t));
+        return byServer.entrySet().stream().map(e -> new JobRequest(e.getKey(), e.getValue(), null)).toList();
+    }
+
+    /** One submitted job: its SLURM id, its request, and how it ended once it has. */
     private static final class Job {
         final String id;
-        final String serverId;
+        final String key;
         final List<Trial> trials;
         String state = "PENDING";
+        /** Trials the listener was told have ended. */
+        final Set<String> reported = new java.util.HashSet<>();
         String ending;
 
-        Job(String id, String serverId, List<Trial> trials) {
+        Job(String id, String key, List<Trial> trials) {
             this.id = id;
-            this.serverId = serverId;
+            this.key = key;
             this.trials = trials;
         }
     }
 
     /**
-     * Submits a job per server configuration of {@code toRun}, follows them to their ends and merges what they
-     * measured into {@code journal} and {@code outcomes}.
+     * Submits {@code requests}, follows the jobs to their ends and merges what they measured into {@code journal} and
+     * {@code outcomes}. A request whose key has a job of an earlier coordinator of this run (one that died) still queued
+     * or running is followed instead; one whose earlier job ended keeps what that job finished and submits the rest.
      */
-    void run(List<Trial> toRun, RunJournal journal, TrialOutcomes outcomes) throws IOException {
+    void run(List<JobRequest> requests, TrialPlan plan, RunJournal journal, TrialOutcomes outcomes) throws IOException {
         Files.createDirectories(jobs);
-        RunJournal.read(dir).forEach(b -> journalledTrials.add(b.trialId()));
-        RunJournal.readServers(dir).forEach(e -> journalledServers.add(e.serverId()));
-        Map<String, List<Trial>> byServer = new LinkedHashMap<>();
-        toRun.forEach(t -> byServer.computeIfAbsent(t.serverId(), k -> new ArrayList<>()).add(t));
+        if (!journalRead) {
+            RunJournal.read(dir).forEach(b -> journalledLines.add(lineKey(b)));
+            RunJournal.readServers(dir).forEach(e -> journalledServers.add(e.serverId()));
+            journalRead = true;
+        }
         List<Job> submitted = new ArrayList<>();
         Thread cancel = new Thread(() -> cancel(submitted), "servebench-scancel");
         Runtime.getRuntime().addShutdownHook(cancel);
         try {
-            Map<String, String> before = queued(previousJobs(byServer.keySet()));
-            for (Map.Entry<String, List<Trial>> server : byServer.entrySet()) {
-                String serverId = server.getKey();
-                List<Trial> trials = server.getValue();
-                Path idFile = jobs.resolve(serverId + ".job");
+            Map<String, String> before = queued(previousJobs(requests));
+            for (JobRequest request : requests) {
+                String key = request.key();
+                List<Trial> trials = request.trials();
+                Path idFile = jobs.resolve(key + ".job");
                 String previous = Files.exists(idFile) ? Files.readString(idFile).strip() : null;
                 if (previous != null && before.containsKey(previous)) {
                     // a job of the coordinator before this one (which died) is still queued or running: follow it
-                    Job job = new Job(previous, serverId, trials);
+                    Job job = new Job(previous, key, trials);
                     synchronized (submitted) {
                         submitted.add(job);
                     }
-                    out.printf("Following SLURM job %s: %s, submitted before the run was resumed%n", job.id, serverId);
+                    out.printf("Following SLURM job %s: %s, submitted before the run was resumed%n", job.id, key);
                     continue;
                 }
                 if (previous != null) {
                     // it ended while no coordinator followed it: what it finished is kept, the rest runs again
-                    Set<String> done = mergeFinished(serverId, journal, outcomes);
+                    Set<String> done = mergeFinished(key, journal, outcomes);
                     out.printf("SLURM job %s (%s) ended before the run was resumed; %d of its trials finished%n", previous,
-                            serverId, done.size());
+                            key, trials.stream().filter(t -> done.contains(t.id())).count());
                     trials = trials.stream().filter(t -> !done.contains(t.id())).toList();
                     if (trials.isEmpty()) {
                         continue;
                     }
                 }
-                Path script = writeScript(serverId, trials);
-                String id = command(submitCommand(serverId, script)).strip();
+                if (request.adaptive() != null) {
+                    request.adaptive().write(jobs.resolve(key + ".json"));
+                }
+                Path script = writeScript(key, trials);
+                String id = command(submitCommand(key, script)).strip();
                 if (!id.matches("\\d+(;\\S+)?")) {
                     throw new RunnerException("sbatch answered \"" + id + "\" for " + script + "; expected a job id");
                 }
-                Job job = new Job(id.split(";")[0], serverId, trials);
+                Job job = new Job(id.split(";")[0], key, trials);
                 Files.writeString(idFile, job.id + "\n");
                 synchronized (submitted) {
                     submitted.add(job);
                 }
-                out.printf("Submitted SLURM job %s: %s, %d trials (%s)%n", job.id, serverId, trials.size(), script);
+                out.printf("Submitted SLURM job %s: %s, %d trials (%s)%n", job.id, key, trials.size(), script);
             }
-            follow(submitted, journal, outcomes);
+            follow(submitted, plan, journal, outcomes);
         } finally {
             try {
                 Runtime.getRuntime().removeShutdownHook(cancel);
@@ -133,30 +170,34 @@ final class SlurmExecutor {
     }
 
     /** The job script: the worker's command, as an argument list quoted word by word. */
-    private Path writeScript(String serverId, List<Trial> trials) throws IOException {
+    private Path writeScript(String key, List<Trial> trials) throws IOException {
         List<String> worker = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", absoluteClassPath(), SlurmParams.ENTRY_POINT));
-        List<String> args = RunCommandLine.args(options.asWorker(serverId));
+        List<String> args = RunCommandLine.args(options.asWorker(key));
         args.stream().filter(a -> a.endsWith(io.servebench.engine.Redaction.MASK)).findFirst().ifPresent(masked -> {
             throw new RunnerException("--executor slurm: the command line gives a secret (" + masked + "), which a job"
                     + " script would hold; export it in the environment instead (sbatch passes it on to the job)");
         });
         worker.addAll(args);
-        worker.addAll(List.of("--worker", serverId, "-o", dir.toString()));
+        worker.addAll(List.of("--worker", key, "-o", dir.toString()));
         String script = "#!/bin/bash\n"
-                + "# ServeBench: server configuration " + serverId + " of the run in " + dir + ", trials "
+                + "# ServeBench: job " + key + " of the run in " + dir + ", server configuration " + trials.get(0).serverId()
+                + ", trials "
                 + trials.stream().map(Trial::id).collect(Collectors.joining(", ")) + "\n"
                 + "exec " + worker.stream().map(SlurmExecutor::quote).collect(Collectors.joining(" ")) + "\n";
-        Path file = jobs.resolve(serverId + ".sh");
+        Path file = jobs.resolve(key + ".sh");
         Files.writeString(file, script, StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
         return file;
     }
 
-    /** The {@code sbatch} command that submits {@code script}. */
-    List<String> submitCommand(String serverId, Path script) {
-        List<String> command = new ArrayList<>(List.of("sbatch", "--parsable", "--job-name=servebench-" + serverId,
-                "--output=" + jobs.resolve(serverId + ".out"), "--chdir=" + dir));
+    /**
+     * The {@code sbatch} command that submits {@code script}; its output is appended to, so that a job requeued after
+     * preemption keeps its first run's log (its worker then skips the trials that run journalled).
+     */
+    List<String> submitCommand(String key, Path script) {
+        List<String> command = new ArrayList<>(List.of("sbatch", "--parsable", "--job-name=servebench-" + key,
+                "--output=" + jobs.resolve(key + ".out"), "--open-mode=append", "--chdir=" + dir));
         command.addAll(options.slurm().sbatchOptions());
         command.add(script.toString());
         return command;
@@ -172,26 +213,42 @@ final class SlurmExecutor {
                 .map(p -> Path.of(p).toAbsolutePath().toString()).collect(Collectors.joining(File.pathSeparator));
     }
 
-    private void follow(List<Job> submitted, RunJournal journal, TrialOutcomes outcomes) throws IOException {
+    private void follow(List<Job> submitted, TrialPlan plan, RunJournal journal, TrialOutcomes outcomes)
+            throws IOException {
         List<Job> live = new ArrayList<>(submitted);
+        long pollMs = POLL_MIN_MS;
         while (!live.isEmpty()) {
+            boolean changed = false;
             Map<String, String> queued = queued(live);
             for (Job job : List.copyOf(live)) {
                 String now = queued.get(job.id);
                 if (now != null) {
                     if (!now.equals(job.state)) {
-                        out.printf("SLURM job %s (%s): %s%n", job.id, job.serverId, now);
+                        out.printf("SLURM job %s (%s): %s%n", job.id, job.key, now);
+                        if ("RUNNING".equals(now) && !"RUNNING".equals(job.state)) {
+                            listener.serverStarting(job.trials);
+                            job.trials.stream().filter(t -> !job.reported.contains(t.id())).findFirst()
+                                    .ifPresent(listener::trialStarting);
+                        }
                         job.state = now;
+                        changed = true;
+                    }
+                    if (reportFinished(job) > 0) {
+                        out.printf("SLURM job %s (%s): %d of %d trials finished%n", job.id, job.key, job.reported.size(),
+                                job.trials.size());
+                        changed = true;
                     }
                     continue;
                 }
                 job.ending = ending(job.id);
-                out.printf("SLURM job %s (%s) ended: %s%n", job.id, job.serverId, job.ending);
-                merge(job, journal, outcomes);
+                out.printf("SLURM job %s (%s) ended: %s%n", job.id, job.key, job.ending);
+                merge(job, plan, journal, outcomes);
                 live.remove(job);
+                changed = true;
             }
             if (!live.isEmpty()) {
-                sleep();
+                pollMs = changed ? POLL_MIN_MS : Math.min(POLL_MAX_MS, pollMs * 3 / 2);
+                sleep(pollMs);
             }
         }
     }
@@ -227,16 +284,44 @@ final class SlurmExecutor {
         return accounted.isEmpty() ? "no longer known to scontrol or sacct" : accounted.replace("|", ", exit code ");
     }
 
-    /** The jobs an earlier coordinator of this run submitted for {@code serverIds}, as they were recorded. */
-    private List<Job> previousJobs(Set<String> serverIds) throws IOException {
+    /** The jobs an earlier coordinator of this run submitted for {@code requests}, as they were recorded. */
+    private List<Job> previousJobs(List<JobRequest> requests) throws IOException {
         List<Job> previous = new ArrayList<>();
-        for (String serverId : serverIds) {
-            Path idFile = jobs.resolve(serverId + ".job");
+        for (JobRequest request : requests) {
+            Path idFile = jobs.resolve(request.key() + ".job");
             if (Files.exists(idFile)) {
-                previous.add(new Job(Files.readString(idFile).strip(), serverId, List.of()));
+                previous.add(new Job(Files.readString(idFile).strip(), request.key(), List.of()));
             }
         }
         return previous;
+    }
+
+    /**
+     * Tells the listener about each of the job's trials its journal holds and it was not told of yet: a worker appends
+     * each trial as it ends.
+     *
+     * @return how many it told of now
+     */
+    private int reportFinished(Job job) throws IOException {
+        List<BlockResult> journalled = RunJournal.read(jobs.resolve(job.key + ".jsonl"));
+        int told = 0;
+        for (Trial trial : job.trials) {
+            List<BlockResult> blocks = journalled.stream().filter(b -> b.trialId().equals(trial.id())).toList();
+            if (!blocks.isEmpty() && job.reported.add(trial.id())) {
+                listener.trialFinished(trial, blocks);
+                told++;
+            }
+        }
+        return told;
+    }
+
+    /**
+     * A journal line's identity: a trial journalled again (a tuner added a repetition) is a new line, the same line
+     * merged twice (a resumed coordinator merging a job its predecessor had merged) is not.
+     */
+    private static String lineKey(BlockResult block) {
+        return block.trialId() + "\n" + block.benchmark() + "\n" + block.params().get(BlockResult.SWEEP_STEP) + "\n"
+                + block.repetitions().size() + "\n" + block.failure();
     }
 
     /**
@@ -244,8 +329,8 @@ final class SlurmExecutor {
      *
      * @return the trials it finished
      */
-    private Set<String> mergeFinished(String serverId, RunJournal journal, TrialOutcomes outcomes) throws IOException {
-        Path file = jobs.resolve(serverId + ".jsonl");
+    private Set<String> mergeFinished(String key, RunJournal journal, TrialOutcomes outcomes) throws IOException {
+        Path file = jobs.resolve(key + ".jsonl");
         List<BlockResult> blocks = Files.exists(file) ? RunJournal.read(file) : List.of();
         List<ServerEnvironment> servers = Files.exists(file) ? RunJournal.readServers(file) : List.of();
         for (ServerEnvironment server : servers) {
@@ -254,7 +339,7 @@ final class SlurmExecutor {
             }
         }
         for (BlockResult block : blocks) {
-            if (journalledTrials.add(block.trialId())) {
+            if (journalledLines.add(lineKey(block))) {
                 journal.append(block);
             }
         }
@@ -262,12 +347,14 @@ final class SlurmExecutor {
     }
 
     /** The job's journal into the run's, and its unfinished trials failed with how the job ended. */
-    private void merge(Job job, RunJournal journal, TrialOutcomes outcomes) throws IOException {
-        Set<String> finished = mergeFinished(job.serverId, journal, outcomes);
+    private void merge(Job job, TrialPlan plan, RunJournal journal, TrialOutcomes outcomes) throws IOException {
+        Set<String> finished = mergeFinished(job.key, journal, outcomes);
+        reportFinished(job);
         for (Trial trial : job.trials) {
             if (!finished.contains(trial.id())) {
                 outcomes.failed(trial.id(), "SLURM job " + job.id + " ended (" + job.ending + ") before this trial finished; "
-                        + io.servebench.engine.LogTail.describe(jobs.resolve(job.serverId + ".out")));
+                        + io.servebench.engine.LogTail.describe(jobs.resolve(job.key + ".out")));
+                listener.trialFinished(trial, BlockResults.of(plan.blocksOf(trial), outcomes, options));
             }
         }
     }
@@ -285,9 +372,9 @@ final class SlurmExecutor {
         }
     }
 
-    private static void sleep() {
+    private static void sleep(long ms) {
         try {
-            Thread.sleep(POLL_MS);
+            Thread.sleep(ms);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RunnerException("interrupted while following the SLURM jobs");

@@ -107,7 +107,8 @@ final class StudyProgress implements RunListener {
 
     /** What is left: empty until a trial and a server start have been timed, as nothing can be scaled before. */
     Optional<Duration> eta() {
-        if (serverStarts < 0 || donePlannedSeconds <= 0 || startsDone == 0) {
+        // SLURM jobs run side by side after waiting in a queue: time so far says nothing of the time left
+        if (serverStarts < 0 || donePlannedSeconds <= 0 || startsDone == 0 || options.slurm() != null) {
             return Optional.empty();
         }
         double perPlannedSecond = trialNs / 1e9 / donePlannedSeconds;

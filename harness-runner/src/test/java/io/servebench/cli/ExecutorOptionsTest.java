@@ -28,11 +28,11 @@ class ExecutorOptionsTest {
     }
 
     @Test
-    void aTuningStudyIsNotSplitIntoJobs(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
-        String[] tuned = run("--executor", "slurm", "--simulate=virtual", "-o", dir.toString(), "CapacityTunedStudy");
-        assertThat(tuned[0]).isEqualTo("2");
-        assertThat(tuned[1]).contains("--executor slurm runs the trials a study lists, but"
-                + " io.servebench.runner.CapacityTunedStudy is a tuning study").contains("run it without --executor slurm");
+    void aWorkerOfAnAdaptiveRunWithoutItsJobFileNamesIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        String[] worker = run("--worker", "r01-s01-sim", "--simulate=virtual", "-o", dir.toString(), "SimTuning");
+        assertThat(worker[0]).isNotEqualTo("0");
+        assertThat(worker[1]).contains("cannot read " + dir.resolve("jobs").resolve("r01-s01-sim.json")
+                + ", the job's configurations (written by the run's coordinator when it submitted the job)");
     }
 
     @Test

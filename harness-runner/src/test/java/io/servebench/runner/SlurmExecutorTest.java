@@ -61,6 +61,11 @@ class SlurmExecutorTest {
                 b -> b.repetitions().isEmpty() ? 0 : b.repetitions().get(0).value(Metric.SUCCESSFUL_REQUESTS).orElse(0)));
     }
 
+    private static Map<String, Integer> repetitionsByTrial(RunOutcome outcome) {
+        return outcome.result().blocks().stream().collect(Collectors.toMap(BlockResult::trialId, b -> b.repetitions().size(),
+                Math::max));
+    }
+
     @Test
     void jobsOutliveAKilledCoordinatorAndTheResumedRunFollowsThemToTheLocalRunsResults(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("slurm");
@@ -102,6 +107,33 @@ class SlurmExecutorTest {
             assertThat(Files.readString(sh.get(0))).contains("'io.servebench.cli.Main'").contains("'--worker'");
         }
         assertThat(run("squeue", "-h", "--me", "-o", "%j")).doesNotContain("servebench-s0");
+    }
+
+    @Test
+    void aTuningStudyRunsEachRoundAsJobsAndTunesAsALocalRunDoes(@TempDir Path tmp) throws Exception {
+        RunOptions.Builder tuning = RunOptions.builder().include(SimTuning.class).simulate(EngineOptions.Simulate.VIRTUAL)
+                .settle(Duration.ZERO).progress(false);
+        RunOutcome local = new Runner(tuning.outputDir(tmp.resolve("local")).build(), new PrintWriter(new StringWriter(),
+                true)).run();
+        StringWriter out = new StringWriter();
+        Path dir = tmp.resolve("slurm");
+        RunOutcome slurm = new Runner(tuning.outputDir(dir).slurm(SLURM).build(), new PrintWriter(out, true)).run();
+
+        assertThat(slurm.allTrialsRan()).as(out.toString()).isTrue();
+        // virtual time: the jobs measure what this machine would have, to the token, so the tuner decides alike
+        assertThat(slurm.result().tuning()).as(out.toString()).isEqualTo(local.result().tuning());
+        assertThat(requestsByTrial(slurm)).isEqualTo(requestsByTrial(local)).hasSize(2);
+        // the close call's extra repetitions were a round of their own, kept with the first one's
+        assertThat(repetitionsByTrial(slurm)).isEqualTo(repetitionsByTrial(local)).containsValue(2);
+        // a job per server configuration of each round, the round waited for before the tuner chose the next
+        // (a round with nothing left to measure, as when the tuner asks for the baseline again, submits nothing)
+        assertThat(out.toString()).containsPattern("Submitted SLURM job \\d+: r01-s01-sim-\\w+, 1 trials")
+                .containsPattern("Submitted SLURM job \\d+: r\\d\\d-s02-sim-\\w+, 1 trials");
+        try (var files = Files.list(dir.resolve("jobs"))) {
+            assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".json")))
+                    .allMatch(n -> n.matches("r\\d\\d-s\\d\\d-.*")).isNotEmpty();
+        }
+        assertThat(run("squeue", "-h", "--me", "-o", "%j")).doesNotContain("servebench-r");
     }
 
     @Test
