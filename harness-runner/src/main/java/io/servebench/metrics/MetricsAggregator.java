@@ -233,7 +233,10 @@ public final class MetricsAggregator {
             }
         }
         for (int k = 1; k < n; k++) {
-            interChunk.add(ordered(r, "eventTimesNs[" + (k - 1) + "]", times[k - 1], "eventTimesNs[" + k + "]", times[k]));
+            // the names only when the order is wrong: building them for every gap cost 9% of a calibration
+            long gap = times[k] - times[k - 1];
+            interChunk.add(gap >= 0 && times[k - 1] != RequestRecord.NONE ? gap
+                    : ordered(r, "eventTimesNs[" + (k - 1) + "]", times[k - 1], "eventTimesNs[" + k + "]", times[k]));
         }
         double maxItl = Double.NaN;
         int k = 1;
