@@ -110,30 +110,58 @@ class SlurmExecutorTest {
     }
 
     @Test
-    void aTuningStudyRunsEachRoundAsJobsAndTunesAsALocalRunDoes(@TempDir Path tmp) throws Exception {
-        RunOptions.Builder tuning = RunOptions.builder().include(SimTuning.class).simulate(EngineOptions.Simulate.VIRTUAL)
-                .settle(Duration.ZERO).progress(false);
-        RunOutcome local = new Runner(tuning.outputDir(tmp.resolve("local")).build(), new PrintWriter(new StringWriter(),
-                true)).run();
-        StringWriter out = new StringWriter();
+    void aTuningStudyRunsItsRoundsAsJobsAndResumedAfterItsCoordinatorWasKilledTunesAsALocalRunDoes(@TempDir Path tmp)
+            throws Exception {
+        Path localDir = tmp.resolve("local");
+        RunOutcome local = new Runner(RunOptions.builder().include(SimTuning.class).simulate(EngineOptions.Simulate.VIRTUAL)
+                .settle(Duration.ZERO).progress(false).outputDir(localDir).build(), new PrintWriter(new StringWriter(), true))
+                .run();
         Path dir = tmp.resolve("slurm");
-        RunOutcome slurm = new Runner(tuning.outputDir(dir).slurm(SLURM).build(), new PrintWriter(out, true)).run();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path coordinatorOut = tmp.resolve("coordinator.out");
+        Process coordinator = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.servebench.cli.Main",
+                "SimTuning", "--settle", "0", "--simulate=virtual", "--executor", "slurm", "-o", dir.toString())
+                .redirectErrorStream(true).redirectOutput(coordinatorOut.toFile()).start();
+        // SIGKILL once the option group's round is submitted: the tuner's first round is merged, its second in flight
+        Pattern secondRound = Pattern.compile("Submitted SLURM job \\d+: (r\\d\\d)-s02-");
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        Matcher submitted = secondRound.matcher("");
+        while (System.nanoTime() < deadline && !(Files.exists(coordinatorOut)
+                && (submitted = secondRound.matcher(Files.readString(coordinatorOut))).find())) {
+            Thread.sleep(50);
+        }
+        coordinator.destroyForcibly().waitFor();
+        assertThat(submitted.hitEnd()).as(Files.readString(coordinatorOut)).isFalse();
+        String round = submitted.group(1);
 
-        assertThat(slurm.allTrialsRan()).as(out.toString()).isTrue();
+        StringWriter out = new StringWriter();
+        int code = io.servebench.cli.Main.execute(new String[] {"--resume", dir.toString()}, new PrintWriter(out, true),
+                new PrintWriter(out, true));
+        assertThat(code).as(out.toString()).isZero();
+        // the replayed tuner numbers its rounds as the killed one did: it finds the round in flight, never submits it
+        // or the rounds before it again, and goes on from there
+        assertThat(out.toString()).doesNotContainPattern("Submitted SLURM job \\d+: r01-").doesNotContainPattern(
+                "Submitted SLURM job \\d+: " + round + "-").containsPattern("SLURM job \\d+ \\(" + round
+                + "-s02-\\S+\\)(,| ended before the run was resumed)|Following SLURM job \\d+: " + round + "-s02-");
         // virtual time: the jobs measure what this machine would have, to the token, so the tuner decides alike
-        assertThat(slurm.result().tuning()).as(out.toString()).isEqualTo(local.result().tuning());
-        assertThat(requestsByTrial(slurm)).isEqualTo(requestsByTrial(local)).hasSize(2);
-        // the close call's extra repetitions were a round of their own, kept with the first one's
-        assertThat(repetitionsByTrial(slurm)).isEqualTo(repetitionsByTrial(local)).containsValue(2);
-        // a job per server configuration of each round, the round waited for before the tuner chose the next
-        // (a round with nothing left to measure, as when the tuner asks for the baseline again, submits nothing)
-        assertThat(out.toString()).containsPattern("Submitted SLURM job \\d+: r01-s01-sim-\\w+, 1 trials")
-                .containsPattern("Submitted SLURM job \\d+: r\\d\\d-s02-sim-\\w+, 1 trials");
+        assertThat(tuningSection(dir)).isEqualTo(tuningSection(localDir)).contains("mtp2");
+        Map<String, Integer> repetitions = RunJournal.read(dir).stream().collect(Collectors.toMap(BlockResult::trialId,
+                b -> b.repetitions().size(), Math::max));
+        assertThat(repetitions).isEqualTo(repetitionsByTrial(local)).hasSize(2).containsValue(2);
         try (var files = Files.list(dir.resolve("jobs"))) {
             assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".json")))
                     .allMatch(n -> n.matches("r\\d\\d-s\\d\\d-.*")).isNotEmpty();
         }
         assertThat(run("squeue", "-h", "--me", "-o", "%j")).doesNotContain("servebench-r");
+    }
+
+    /** The summary's account of the tuner's steps, with their figures. */
+    private static String tuningSection(Path dir) throws java.io.IOException {
+        String summary = Files.readString(dir.resolve("summary.md"));
+        int from = summary.indexOf("## How the tuner chose");
+        assertThat(from).as(summary).isNotNegative();
+        int to = summary.indexOf("\n## ", from + 1);
+        return summary.substring(from, to < 0 ? summary.length() : to);
     }
 
     @Test
