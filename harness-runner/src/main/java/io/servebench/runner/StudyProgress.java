@@ -31,6 +31,8 @@ final class StudyProgress implements RunListener {
     private final double plannedSeconds;
 
     private int trialsDone;
+    /** The trials counted in {@link #trialsDone} by this run: a tuner's round that re-measures one counts it once. */
+    private final java.util.Set<String> counted = new java.util.HashSet<>();
     private int startsDone;
     private double donePlannedSeconds;
     private long trialNs;
@@ -85,7 +87,9 @@ final class StudyProgress implements RunListener {
 
     @Override
     public synchronized void trialFinished(Trial trial, List<BlockResult> blocks) {
-        trialsDone++;
+        if (counted.add(trial.id())) {
+            trialsDone++;
+        }
         donePlannedSeconds += plannedSeconds(trial);
         trialNs += nanoClock.getAsLong() - startingNs;
         phaseStartNs = -1;

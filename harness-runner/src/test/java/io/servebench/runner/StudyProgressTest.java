@@ -57,6 +57,17 @@ class StudyProgressTest {
     }
 
     @Test
+    void aTrialMeasuredAgainCountsOnce() {
+        RunOptions options = RunOptions.builder().outputDir(Path.of("unused")).build();
+        StudyProgress progress = new StudyProgress(new PrintWriter(new StringWriter()), options, List.of(), 0, -1, () -> 0);
+        progress.trialFinished(trial(1, 1, 10), List.of());
+        // a tuner's close call: another repetition of the same trial
+        progress.trialFinished(trial(1, 1, 10), List.of());
+        progress.trialFinished(trial(2, 1, 10), List.of());
+        assertThat(progress.line()).startsWith("Study: 2 trials done");
+    }
+
+    @Test
     void durationsReadAsPeopleWriteThem() {
         assertThat(StudyProgress.format(java.time.Duration.ofSeconds(59))).isEqualTo("59 s");
         assertThat(StudyProgress.format(java.time.Duration.ofSeconds(61))).isEqualTo("1m01s");
