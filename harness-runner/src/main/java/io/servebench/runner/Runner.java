@@ -609,9 +609,12 @@ public final class Runner {
         }
     }
 
-    /** Warms the load generator's code before the first measured request; in virtual time no request uses it. */
+    /**
+     * Warms the load generator's code before the first measured request; in virtual time no request uses it, and a
+     * SLURM run's coordinator sends none (its jobs warm their own).
+     */
     private void warmClient() {
-        if (options.engines().simulate() != io.servebench.engine.EngineOptions.Simulate.VIRTUAL) {
+        if (options.engines().simulate() != io.servebench.engine.EngineOptions.Simulate.VIRTUAL && options.slurm() == null) {
             ClientWarmup.once(out);
         }
     }

@@ -197,45 +197,76 @@ class SlurmExecutorTest {
     }
 
     @Test
-    void aJobCancelledMidTrialFailsOnlyItsOwnTrialsAndLeavesNoEngine(@TempDir Path tmp) throws Exception {
+    void aJobCancelledMidTrialFailsOnlyItsOwnTrialsAndARequeuedOneRunsAgainOnlyWhatItHadNotFinished(@TempDir Path tmp)
+            throws Exception {
         StringWriter out = new StringWriter();
+        // two server configurations of two trials each, engines as processes: two jobs
         CompletableFuture<RunOutcome> running = CompletableFuture.supplyAsync(() -> {
             try {
-                return new Runner(study(tmp, EngineOptions.Simulate.PROCESS, "24").slurm(SLURM).build(),
+                // short replies: a trial takes two seconds, most of it the load's
+                return new Runner(RunOptions.builder().include(SimStudy.class).param("rate", "8", "16")
+                        .param("requests", "16").param("warmup", "0")
+                        .param("dataset", "synthetic:in=fixed(200),out=fixed(40)").simulate(EngineOptions.Simulate.PROCESS)
+                        .settle(Duration.ZERO).outputDir(tmp).progress(false).slurm(SLURM).build(),
                         new PrintWriter(out, true)).run();
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
         });
-        // cancel the baseline's job once its load has started
-        Path log = tmp.resolve("jobs");
+        Pattern submitted = Pattern.compile("Submitted SLURM job (\\d+): (s0\\d-\\S+),");
+        Map<String, String> jobs = new java.util.TreeMap<>();
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        String victim = null;
-        while (victim == null && System.nanoTime() < deadline) {
-            try (var files = Files.list(log)) {
-                for (Path f : files.filter(p -> p.toString().endsWith(".out")).toList()) {
-                    if (Files.readString(f).contains("24 requests...")) {
-                        victim = f.getFileName().toString().replace(".out", "");
-                        break;
-                    }
+        while (jobs.size() < 2 && System.nanoTime() < deadline) {
+            Matcher m = submitted.matcher(out.toString());
+            while (m.find()) {
+                jobs.put(m.group(2), m.group(1));
+            }
+            Thread.sleep(50);
+        }
+        assertThat(jobs).as(out.toString()).hasSize(2);
+        String requeued = jobs.keySet().stream().filter(k -> k.startsWith("s01-")).findFirst().orElseThrow();
+        String cancelled = jobs.keySet().stream().filter(k -> k.startsWith("s02-")).findFirst().orElseThrow();
+        Path jobFiles = tmp.resolve("jobs");
+        boolean requeueDone = false;
+        boolean cancelDone = false;
+        while (!(requeueDone && cancelDone) && System.nanoTime() < deadline) {
+            Path log = jobFiles.resolve(cancelled + ".out");
+            if (!cancelDone && Files.exists(log) && Files.readString(log).contains("16 requests...")) {
+                // the second job, once its first trial's load has started
+                Thread.sleep(500);
+                assertThat(run("scancel", jobs.get(cancelled))).isBlank();
+                cancelDone = true;
+            }
+            if (!requeueDone && !RunJournal.read(jobFiles.resolve(requeued + ".jsonl")).isEmpty()) {
+                // the first job, after its first trial: as a preemption with PreemptMode=REQUEUE does
+                String job = jobs.get(requeued);
+                assertThat(run("scontrol", "requeue", job)).isBlank();
+                // once the killed run has left the node (its worker stops its engine first), let it start again now:
+                // SLURM would hold it some two minutes
+                while (System.nanoTime() < deadline && !run("squeue", "-h", "-j", job, "-o", "%T").strip()
+                        .equals("PENDING")) {
+                    Thread.sleep(100);
                 }
-            } catch (java.io.IOException notYet) {
-                // the folder is made when the jobs are submitted
+                assertThat(run("scontrol", "update", "job=" + job, "StartTime=now")).isBlank();
+                requeueDone = true;
             }
             Thread.sleep(100);
         }
-        assertThat(victim).as("a job whose load started; %s", out).isNotNull();
-        Thread.sleep(1000);
-        assertThat(run("scancel", "-n", "servebench-" + victim)).isBlank();
         RunOutcome outcome = running.get(3, TimeUnit.MINUTES);
 
-        String v = victim;
-        assertThat(outcome.result().blocks()).filteredOn(b -> b.serverId().equals(v)).singleElement()
-                .satisfies(b -> assertThat(b.failure()).contains("ended (CANCELLED").contains(v + ".out"));
-        assertThat(outcome.result().blocks()).filteredOn(b -> !b.serverId().equals(v)).singleElement()
-                .satisfies(b -> assertThat(b.failure()).as(out.toString()).isNull());
+        assertThat(outcome.result().blocks()).filteredOn(b -> b.serverId().equals(cancelled)).hasSize(2)
+                .allSatisfy(b -> assertThat(b.failure()).contains("ended (CANCELLED").contains(cancelled + ".out"));
+        assertThat(outcome.result().blocks()).filteredOn(b -> b.serverId().equals(requeued)).hasSize(2)
+                .allSatisfy(b -> assertThat(b.failure()).as(out.toString()).isNull())
+                .allSatisfy(b -> assertThat(b.repetitions().get(0).value(Metric.SUCCESSFUL_REQUESTS)).hasValue(16.0));
+        assertThat(run("scontrol", "show", "job", jobs.get(requeued))).contains("Restarts=1");
+        // the requeued job's log holds both of its runs; the second ran only the trial the first had not journalled
+        assertThat(Files.readString(jobFiles.resolve(requeued + ".out"))).contains(", 2 trials, results in")
+                .contains(", 1 trials, results in");
+        assertThat(RunJournal.read(jobFiles.resolve(requeued + ".jsonl"))).extracting(BlockResult::trialId)
+                .doesNotHaveDuplicates().hasSize(2);
         assertThat(run("squeue", "-h", "-o", "%j")).doesNotContain("servebench-s0");
-        // the job took its engine with it: no simulated engine, nor its supervisor, is left on the node
+        // the jobs took their engines with them: no simulated engine, nor its supervisor, is left on the node
         assertThat(run("pgrep", "-f", " io.servebench.sim.SimServer ")).isBlank();
     }
 }
