@@ -77,8 +77,10 @@ class EngineLifecycleTest {
     @Test
     void anEngineThatDiesMidTrialFailsThatTrialAndTheRunGoesOnWithTheNextServer(@TempDir Path dir) throws Exception {
         StringWriter out = new StringWriter();
+        // short replies: a trial lasts about its schedule
         CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> run(out, "SimStudy", "--simulate=process",
-                "-p", "rate=4,8", "-p", "requests=12", "-p", "warmup=0", "--settle", "0", "-o", dir.toString()));
+                "-p", "rate=4,8", "-p", "requests=12", "-p", "warmup=0", "-p", "dataset=synthetic:in=fixed(200),out=fixed(40)",
+                "--settle", "0", "-o", dir.toString()));
         ProcessHandle first = awaitSimProcess(ProcessHandle.current(), Duration.ofSeconds(60)).orElseThrow();
         // let the first trial's load get going (its prompts are counted by the engine first), then crash its engine
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();

@@ -21,7 +21,9 @@ class RunnerApiTest {
 
     @Test
     void aStudyRunFromCodeReturnsItsBlocksMetricsAndComparisons(@TempDir Path dir) throws Exception {
+        // short replies: each trial is its two seconds of load, not also the tail of 300-token answers
         RunOptions options = RunOptions.builder().include(SimStudy.class).param("requests", "8").param("warmup", "0")
+                .param("dataset", "synthetic:in=fixed(200),out=fixed(40)")
                 .settle(Duration.ZERO).outputDir(dir).progress(false).jmhPrimary("ttft.p99").build();
         StringWriter out = new StringWriter();
         List<String> events = new ArrayList<>();

@@ -41,8 +41,10 @@ class RunnerLoadOptionsTest {
     void aSweepBecomesSynchronousThroughputAndRatesBetweenEachItsOwnBlockAndNoFileHoldsTheApiKey(@TempDir Path dir)
             throws Exception {
         ClientOptions client = new ClientOptions("SB_TEST_KEY", Duration.ofSeconds(5), Duration.ofSeconds(60));
+        // short replies: the synchronous step waits for each one before it sends the next
         assertThat(run(dir, Map.of("profile", List.of("sweep"), "sweepRates", List.of("1"), "rate", List.of("4"),
-                "requests", List.of("2"), "warmup", List.of("0")), client)).isTrue();
+                "requests", List.of("2"), "warmup", List.of("0"), "dataset",
+                List.of("synthetic:in=fixed(200),out=fixed(40)")), client)).isTrue();
 
         JsonNode results = JSON.readTree(dir.resolve("results.json").toFile());
         assertThat(results).hasSize(3);
