@@ -23,7 +23,8 @@ import java.util.Map;
 /**
  * The tuner's {@link Tuner.Measurer} for a real run: each configuration it asks for is planned as the planner plans a
  * study's variant, measured once per distinct server configuration and workload (the baseline at the tuning point
- * serves every step), and run through a {@link ServerSession}, trials of one configuration back to back. Trials get
+ * serves every step), and run through a {@link ServerSession}, trials of one configuration back to back (with
+ * {@code --executor slurm}, each call's server configurations as SLURM jobs, one each, waited for together). Trials get
  * ids in the order the tuner first asks for them, so a resumed run, which replays the tuner's decisions from the
  * journal, gives every trial the id it had and finds it measured.
  */
