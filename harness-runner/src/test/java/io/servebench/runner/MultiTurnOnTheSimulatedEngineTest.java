@@ -54,5 +54,7 @@ class MultiTurnOnTheSimulatedEngineTest {
         }
         String summary = Files.readString(out.resolve("summary.md"));
         assertThat(summary).contains("Per turn of the conversations").containsPattern("\\| 3 \\| 20 \\| 5,?040 \\| [\\d.]+");
+        // the rate paces conversations, and the block's title says so
+        assertThat(summary).containsPattern("· rate [\\d.]+ conversations/s").doesNotContainPattern("· rate [\\d.]+ req/s");
     }
 }

@@ -183,10 +183,12 @@ final class ReportContent {
                 : messages.text("comparisons.point", simpleName(g.className()), String.join(", ", point));
     }
 
-    /** "rate 8 req/s" or "concurrency 4": where on the load axis a block ran. */
+    /** "rate 8 req/s", "rate 2 conversations/s" or "concurrency 4": where on the load axis a block ran. */
     public String point(BlockResult t) {
         if (t.params().containsKey("rate")) {
-            return messages.text("point.rate", t.params().get("rate"));
+            // a multi-turn block (measured per turn) paces conversations, each turn sent when the one before it ends
+            boolean conversations = t.repetitions().stream().anyMatch(r -> !r.turns().isEmpty());
+            return messages.text(conversations ? "point.rate.conversations" : "point.rate", t.params().get("rate"));
         }
         return messages.text("point.concurrency", t.params().getOrDefault("concurrency", Numbers.ABSENT));
     }
