@@ -203,8 +203,9 @@ class SlurmExecutorTest {
         // two server configurations of two trials each, engines as processes: two jobs
         CompletableFuture<RunOutcome> running = CompletableFuture.supplyAsync(() -> {
             try {
-                // short replies: a trial takes two seconds, most of it the load's
-                return new Runner(RunOptions.builder().include(SimStudy.class).param("rate", "8", "16")
+                // short replies, so a trial lasts about its schedule: a second at 16 req/s, then four at 4 req/s (the
+                // requeue's window, so that it lands within the second trial however slow this machine is)
+                return new Runner(RunOptions.builder().include(SimStudy.class).param("rate", "16", "4")
                         .param("requests", "16").param("warmup", "0")
                         .param("dataset", "synthetic:in=fixed(200),out=fixed(40)").simulate(EngineOptions.Simulate.PROCESS)
                         .settle(Duration.ZERO).outputDir(tmp).progress(false).slurm(SLURM).build(),
@@ -233,7 +234,6 @@ class SlurmExecutorTest {
             Path log = jobFiles.resolve(cancelled + ".out");
             if (!cancelDone && Files.exists(log) && Files.readString(log).contains("16 requests...")) {
                 // the second job, once its first trial's load has started
-                Thread.sleep(500);
                 assertThat(run("scancel", jobs.get(cancelled))).isBlank();
                 cancelDone = true;
             }
