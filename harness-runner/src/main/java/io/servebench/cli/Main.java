@@ -155,7 +155,7 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--sbatch-arg", paramLabel = "ARG", description = "With --executor slurm: one more sbatch argument, one word, e.g. --sbatch-arg=--qos=high; repeatable.")
     List<String> sbatchArgs = new ArrayList<>();
 
-    @Option(names = "--worker", paramLabel = "ID", hidden = true, description = "Run as the SLURM job of server start ID of the run in -o (written into the job scripts).")
+    @Option(names = "--worker", paramLabel = "KEY", hidden = true, description = "Run as the SLURM job KEY of the run in -o (a server id, or rNN-SERVERID for a tuner's round; written into the job scripts).")
     String worker;
 
     @Option(names = "--resume", paramLabel = "DIR", description = "Continue the run in DIR (after a crash, Ctrl-C or SIGKILL) with the options it was started with, read from its journal.jsonl: finished trials are kept, the one in flight and the rest run, and the reports cover them all. Takes no other option.")

@@ -58,8 +58,9 @@ import java.util.regex.Pattern;
  *                        0.99), or the share of requests that must meet the SLOs
  * @param slurm           run the server configurations as SLURM jobs ({@code --executor slurm}); {@code null} to run
  *                        them here, one after the other
- * @param worker          the server configuration this process runs as one SLURM job of a run ({@code --worker ID}):
- *                        only its trials, journalled to {@code jobs/ID.jsonl}, no reports; {@code null} otherwise
+ * @param worker          the SLURM job of a run this process is ({@code --worker KEY}: a server id, or
+ *                        {@code rNN-SERVERID} for a tuner's round): only its trials, journalled to
+ *                        {@code jobs/KEY.jsonl}, no reports; {@code null} otherwise
  */
 public record RunOptions(List<String> includes, List<String> studies, Map<String, List<String>> overrides, int repetitions,
                          Path outputDir, EngineOptions engines, boolean quick, long seed, boolean freshServer,
@@ -102,10 +103,10 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         }
     }
 
-    /** These options for one SLURM job of the run: its server configuration's trials only, here. */
-    RunOptions asWorker(String serverId) {
+    /** These options for the SLURM job {@code key} of the run: its trials only, here. */
+    RunOptions asWorker(String key) {
         return new RunOptions(includes, studies, overrides, repetitions, outputDir, engines, quick, seed, freshServer, settle,
-                engineOverrides, client, language, slo, false, jmhPrimary, false, capacity, null, serverId);
+                engineOverrides, client, language, slo, false, jmhPrimary, false, capacity, null, key);
     }
 
     /** Whether the run searches capacities under SLOs ({@code --capacity}) instead of running the planned trials. */
@@ -316,21 +317,21 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
             return this;
         }
 
-        /**
-         * @throws IllegalArgumentException for a value out of range, naming it
-         */
         /** Run the server configurations as SLURM jobs; {@code null} (the default) runs them here. */
         public Builder slurm(SlurmParams newSlurm) {
             this.slurm = newSlurm;
             return this;
         }
 
-        /** Run as one SLURM job of a run: only the trials of server configuration {@code serverId}. */
-        public Builder worker(String serverId) {
-            this.worker = serverId;
+        /** Run as the SLURM job {@code key} of a run (a server id, or {@code rNN-SERVERID} for a round). */
+        public Builder worker(String key) {
+            this.worker = key;
             return this;
         }
 
+        /**
+         * @throws IllegalArgumentException for a value out of range, naming it
+         */
         public RunOptions build() {
             EngineOptions engines = new EngineOptions(simulate, seed, readyTimeout, stopGrace, containerRuntime, hfCache, null,
                     simulatedGpu);

@@ -198,8 +198,7 @@ public final class Runner {
         ResumedRun resumed = resumeOrStart(dir, plan, outcomes);
         String startTime = resumed.startTime();
         List<Trial> toRun = plan.trials().stream().filter(t -> !resumed.finished().contains(t.id())).toList();
-        Files.createDirectories(dir.resolve("logs"));
-        Files.createDirectories(dir.resolve("requests"));
+        createFolders(dir);
         out.printf("ServeBench %s: %d trials, %d server starts%s, results in %s%n", ServeBenchVersion.get(),
                 plan.trials().size(), PlanPrinter.serverStarts(plan, options), options.simulate() ? " (simulated)" : "", dir);
         if (options.resume()) {
@@ -253,8 +252,7 @@ public final class Runner {
         RunContext context = new RunContext(options, out, mine.stream().map(t -> t.workload().dataset()).distinct().toList(),
                 environment);
         Path dir = options.outputDir();
-        Files.createDirectories(dir.resolve("logs"));
-        Files.createDirectories(dir.resolve("requests"));
+        createFolders(dir);
         out.printf("ServeBench %s: worker for %s, %d trials, results in %s%n", ServeBenchVersion.get(), options.worker(),
                 mine.size(), dir);
         warmClient();
@@ -288,8 +286,7 @@ public final class Runner {
         ResumedRun.load(RunJournal.read(jobJournal), List.of(), outcomes);
         RunContext context = new RunContext(options, out,
                 listed.trials().stream().map(t -> t.workload().dataset()).distinct().toList(), environment);
-        Files.createDirectories(dir.resolve("logs"));
-        Files.createDirectories(dir.resolve("requests"));
+        createFolders(dir);
         out.printf("ServeBench %s: worker for %s, %d configurations, results in %s%n", ServeBenchVersion.get(),
                 options.worker(), job.run().size(), dir);
         warmClient();
@@ -479,8 +476,7 @@ public final class Runner {
         TrialOutcomes outcomes = new TrialOutcomes();
         ResumedRun resumed = options.resume() ? ResumedRun.read(dir, Optional.empty(), outcomes) : resumeOrStart(dir, listed,
                 outcomes);
-        Files.createDirectories(dir.resolve("logs"));
-        Files.createDirectories(dir.resolve("requests"));
+        createFolders(dir);
         out.printf("ServeBench %s: %s%s, results in %s%n", ServeBenchVersion.get(), what,
                 options.simulate() ? " (simulated)" : "", dir);
         if (options.resume()) {
@@ -578,7 +574,14 @@ public final class Runner {
         return starts;
     }
 
-    private static void removeHook(Thread hook) {
+    /** The run folder's {@code logs/} and {@code requests/}, which every trial writes to. */
+    private static void createFolders(Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("logs"));
+        Files.createDirectories(dir.resolve("requests"));
+    }
+
+    /** Removes a shutdown hook, unless it is already running. */
+    static void removeHook(Thread hook) {
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {

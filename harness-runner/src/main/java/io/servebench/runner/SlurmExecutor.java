@@ -119,12 +119,13 @@ final class SlurmExecutor {
         Thread cancel = new Thread(() -> cancel(submitted), "servebench-scancel");
         Runtime.getRuntime().addShutdownHook(cancel);
         try {
-            Map<String, String> before = queued(previousJobs(requests));
+            List<Job> previousJobs = previousJobs(requests);
+            Map<String, String> before = queued(previousJobs);
+            Map<String, String> previousIds = previousJobs.stream().collect(Collectors.toMap(j -> j.key, j -> j.id));
             for (JobRequest request : requests) {
                 String key = request.key();
                 List<Trial> trials = request.trials();
-                Path idFile = jobs.resolve(key + ".job");
-                String previous = Files.exists(idFile) ? Files.readString(idFile).strip() : null;
+                String previous = previousIds.get(key);
                 if (previous != null && before.containsKey(previous)) {
                     // a job of the coordinator before this one (which died) is still queued or running: follow it
                     Job job = new Job(previous, key, trials);
@@ -153,7 +154,7 @@ final class SlurmExecutor {
                     throw new RunnerException("sbatch answered \"" + id + "\" for " + script + "; expected a job id");
                 }
                 Job job = new Job(id.split(";")[0], key, trials);
-                Files.writeString(idFile, job.id + "\n");
+                Files.writeString(jobs.resolve(key + ".job"), job.id + "\n");
                 synchronized (submitted) {
                     submitted.add(job);
                 }
@@ -161,11 +162,8 @@ final class SlurmExecutor {
             }
             follow(submitted, plan, journal, outcomes);
         } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(cancel);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running: it cancels the jobs
-            }
+            // when the hook is running, it cancels the jobs
+            Runner.removeHook(cancel);
         }
     }
 
