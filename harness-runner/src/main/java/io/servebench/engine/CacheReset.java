@@ -1,5 +1,7 @@
 package io.servebench.engine;
 
+import io.servebench.results.PrefixCacheReset;
+
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -8,8 +10,8 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Empties an engine's prefix cache between two trials on one server, so that one trial's cached
- * prompts do not speed up the next, with the {@code POST} its kind offers ({@link EngineKind#cacheResetPath()}).
+ * Empties an engine's prefix cache before a load, so that an earlier load's cached prompts do not speed up the next,
+ * with the {@code POST} its kind offers ({@link EngineKind#cacheResetPath()}).
  */
 public final class CacheReset {
 
@@ -19,26 +21,28 @@ public final class CacheReset {
     }
 
     /**
-     * Resets the cache.
+     * Resets the cache, once.
      *
-     * @return what happened, for the run's output: "reset", or why not ("POST /flush_cache answered 404")
+     * @return whether the engine confirmed it (a 2xx answer), and how or why not ("POST /flush_cache answered 400")
      */
-    public static String reset(EngineKind kind, Endpoint endpoint) {
+    public static PrefixCacheReset reset(EngineKind kind, Endpoint endpoint) {
         Optional<String> path = kind.cacheResetPath();
         if (path.isEmpty()) {
-            return "no cache reset: engine kind " + kind.name() + " offers none";
+            return PrefixCacheReset.notOffered("engine kind " + kind.name() + " offers no reset");
         }
         String base = endpoint.baseUri().toString();
         java.net.URI uri = java.net.URI.create((base.endsWith("/") ? base : base + "/") + path.get());
         try {
             HttpResponse<Void> r = HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
                     .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
-            return r.statusCode() / 100 == 2 ? "reset" : "no cache reset: POST /" + path.get() + " answered " + r.statusCode();
+            String post = "POST /" + path.get();
+            return r.statusCode() / 100 == 2 ? PrefixCacheReset.emptied(post)
+                    : PrefixCacheReset.failed(post + " answered " + r.statusCode());
         } catch (IOException e) {
-            return "no cache reset: POST /" + path.get() + " failed: " + e.getMessage();
+            return PrefixCacheReset.failed("POST /" + path.get() + " failed: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return "no cache reset: interrupted";
+            return PrefixCacheReset.failed("POST /" + path.get() + " was interrupted");
         }
     }
 }

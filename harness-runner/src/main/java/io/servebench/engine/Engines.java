@@ -1,5 +1,6 @@
 package io.servebench.engine;
 
+import io.servebench.results.PrefixCacheReset;
 import io.servebench.results.ServerEnvironment;
 
 import java.nio.file.Path;
@@ -83,16 +84,20 @@ public final class Engines {
     }
 
     /**
-     * Empties the prefix cache of the engine serving {@code server}, where it offers a way.
+     * Empties the prefix cache of the engine serving {@code server}, once, where it offers a way.
      *
-     * @return "reset", or why not ("POST /flush_cache answered 404")
+     * @return whether it was emptied, and how or why not ("POST /flush_cache answered 400")
      */
-    public static String resetCache(ServerConfig server, EngineOptions options, RunningEngine engine) {
+    public static PrefixCacheReset resetCache(ServerConfig server, EngineOptions options, RunningEngine engine) {
         if (engine.virtual().isPresent()) {
             engine.virtual().get().resetPrefixCache();
-            return "reset";
+            return PrefixCacheReset.emptied("the virtual engine's cache cleared");
         }
-        EngineKind serving = options.simulate() != EngineOptions.Simulate.OFF ? EngineKinds.SIM : server.kind();
-        return CacheReset.reset(serving, engine.endpoint());
+        return CacheReset.reset(serving(server, options), engine.endpoint());
+    }
+
+    /** The kind that serves {@code server}: the simulated engine's under {@code --simulate}. */
+    private static EngineKind serving(ServerConfig server, EngineOptions options) {
+        return options.simulate() != EngineOptions.Simulate.OFF ? EngineKinds.SIM : server.kind();
     }
 }

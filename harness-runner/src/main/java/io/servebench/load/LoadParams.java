@@ -26,6 +26,10 @@ import java.util.Objects;
  * @param extraBody            a JSON object whose fields are added to every request body (e.g.
  *                             {@code {"temperature":0}}); {@code null} for none. It may not set the fields the
  *                             client relies on ({@link io.servebench.workload.BodyFields#RESERVED})
+ * @param requestIdPrefix      put before each request's index in its {@code X-Request-Id} header ({@link #requestId});
+ *                             empty for none. A run gives each repetition its own, so that the ids of a run are unique
+ *                             and an engine that draws its random choices per request id (the simulated engine does)
+ *                             draws anew for every repetition
  */
 public record LoadParams(
         ArrivalProfile profile,
@@ -37,7 +41,8 @@ public record LoadParams(
         boolean continuousUsageStats,
         StopConditions stop,
         Duration warmupTime,
-        String extraBody) {
+        String extraBody,
+        String requestIdPrefix) {
 
     /** Default cap on requests in flight for open-loop profiles: high, so that it never throttles silently. */
     public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
@@ -63,6 +68,7 @@ public record LoadParams(
             throw new IllegalArgumentException("a warm-up time needs a profile that spreads requests over time, but "
                     + profile + " sends every request at the start; give a warm-up request count instead");
         }
+        Objects.requireNonNull(requestIdPrefix, "requestIdPrefix");
         if (extraBody != null) {
             String problem = io.servebench.workload.BodyFields.problem(extraBody);
             if (problem != null) {
@@ -75,7 +81,7 @@ public record LoadParams(
     public LoadParams(ArrivalProfile profile, OpenAiApi api, Duration connectTimeout, Duration requestTimeout,
                       int maxConnections, String apiKey, boolean continuousUsageStats) {
         this(profile, api, connectTimeout, requestTimeout, maxConnections, apiKey, continuousUsageStats,
-                StopConditions.NONE, Duration.ZERO, null);
+                StopConditions.NONE, Duration.ZERO, null, "");
     }
 
     /** The chat API, default timeouts and cap, no API key, continuous usage stats requested. */
@@ -86,42 +92,52 @@ public record LoadParams(
 
     public LoadParams withApi(OpenAiApi newApi) {
         return new LoadParams(profile, newApi, connectTimeout, requestTimeout, maxConnections, apiKey, continuousUsageStats,
-                stop, warmupTime, extraBody);
+                stop, warmupTime, extraBody, requestIdPrefix);
     }
 
     public LoadParams withTimeouts(Duration newConnectTimeout, Duration newRequestTimeout) {
         return new LoadParams(profile, api, newConnectTimeout, newRequestTimeout, maxConnections, apiKey,
-                continuousUsageStats, stop, warmupTime, extraBody);
+                continuousUsageStats, stop, warmupTime, extraBody, requestIdPrefix);
     }
 
     public LoadParams withMaxConnections(int newMaxConnections) {
         return new LoadParams(profile, api, connectTimeout, requestTimeout, newMaxConnections, apiKey,
-                continuousUsageStats, stop, warmupTime, extraBody);
+                continuousUsageStats, stop, warmupTime, extraBody, requestIdPrefix);
     }
 
     public LoadParams withApiKey(String newApiKey) {
         return new LoadParams(profile, api, connectTimeout, requestTimeout, maxConnections, newApiKey,
-                continuousUsageStats, stop, warmupTime, extraBody);
+                continuousUsageStats, stop, warmupTime, extraBody, requestIdPrefix);
     }
 
     public LoadParams withContinuousUsageStats(boolean enabled) {
         return new LoadParams(profile, api, connectTimeout, requestTimeout, maxConnections, apiKey, enabled,
-                stop, warmupTime, extraBody);
+                stop, warmupTime, extraBody, requestIdPrefix);
     }
 
     public LoadParams withStop(StopConditions newStop) {
         return new LoadParams(profile, api, connectTimeout, requestTimeout, maxConnections, apiKey, continuousUsageStats,
-                newStop, warmupTime, extraBody);
+                newStop, warmupTime, extraBody, requestIdPrefix);
     }
 
     public LoadParams withWarmupTime(Duration newWarmupTime) {
         return new LoadParams(profile, api, connectTimeout, requestTimeout, maxConnections, apiKey, continuousUsageStats,
-                stop, newWarmupTime, extraBody);
+                stop, newWarmupTime, extraBody, requestIdPrefix);
     }
 
     public LoadParams withExtraBody(String newExtraBody) {
         return new LoadParams(profile, api, connectTimeout, requestTimeout, maxConnections, apiKey, continuousUsageStats,
-                stop, warmupTime, newExtraBody);
+                stop, warmupTime, newExtraBody, requestIdPrefix);
+    }
+
+    public LoadParams withRequestIdPrefix(String newRequestIdPrefix) {
+        return new LoadParams(profile, api, connectTimeout, requestTimeout, maxConnections, apiKey, continuousUsageStats,
+                stop, warmupTime, extraBody, newRequestIdPrefix);
+    }
+
+    /** The {@code X-Request-Id} of the request whose record id is {@code index}. */
+    public String requestId(long index) {
+        return requestIdPrefix + index;
     }
 
     /**
@@ -154,7 +170,7 @@ public record LoadParams(
                 + ", requestTimeout=" + requestTimeout + ", maxConnections=" + maxConnections
                 + ", apiKey=" + (apiKey == null ? "none" : "<redacted>")
                 + ", continuousUsageStats=" + continuousUsageStats + ", stop=" + stop + ", warmupTime=" + warmupTime
-                + ", extraBody=" + extraBody + "]";
+                + ", extraBody=" + extraBody + ", requestIdPrefix=" + requestIdPrefix + "]";
     }
 
     private static void requirePositive(String name, Duration d) {

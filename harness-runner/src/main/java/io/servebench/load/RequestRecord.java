@@ -7,7 +7,8 @@ import java.util.Arrays;
  * CLOCK_MONOTONIC, comparable with other processes' monotonic clocks on the same host);
  * {@link #NONE} marks one that did not happen.
  *
- * @param id                 the request's id, also sent as the {@code X-Request-Id} header
+ * @param id                 the request's index in its load, sent in the {@code X-Request-Id} header after the load's
+ *                           {@link LoadParams#requestIdPrefix()}
  * @param warmup             a warm-up request, left out of the results
  * @param intendedNs         {@code a_i}: when the arrival schedule said the request goes out
  * @param sentNs             {@code s_i}: when its bytes were handed to the connection

@@ -113,8 +113,8 @@ public final class StreamingClient implements AutoCloseable {
      * Sends {@code spec} now. The returned future completes, never exceptionally, when the response has
      * ended or the request has failed.
      *
-     * @param spec       the request; its {@link RequestSpec#index()} becomes the record's id and the
-     *                   {@code X-Request-Id} header
+     * @param spec       the request; its {@link RequestSpec#index()} becomes the record's id and, after
+     *                   {@link LoadParams#requestIdPrefix()}, the {@code X-Request-Id} header
      * @param intendedNs the request's intended send time ({@link System#nanoTime()} time), recorded as is
      */
     public CompletableFuture<RequestRecord> send(RequestSpec spec, long intendedNs) {
@@ -149,7 +149,7 @@ public final class StreamingClient implements AutoCloseable {
     public Prepared prepare(RequestSpec spec) {
         try {
             PreparedRequest.Builder request = PreparedRequest.post(origin, path)
-                    .header("X-Request-Id", Integer.toString(spec.index()))
+                    .header("X-Request-Id", params.requestId(spec.index()))
                     .header("Accept", "text/event-stream");
             if (params.apiKey() != null) {
                 request.header("Authorization", "Bearer " + params.apiKey());

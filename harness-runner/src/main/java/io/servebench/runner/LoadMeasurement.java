@@ -17,6 +17,7 @@ import io.servebench.metrics.ServerMetricsDelta;
 import io.servebench.metrics.SloSpec;
 import io.servebench.plan.Trial;
 import io.servebench.plan.WorkloadParams;
+import io.servebench.results.PrefixCacheReset;
 import io.servebench.results.RepetitionResult;
 import io.servebench.workload.Datasets;
 import io.servebench.workload.RequestSpec;
@@ -34,8 +35,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Measures the loads of one trial on its running engine: each load sends its requests, writes their records,
- * aggregates the measured ones with the trial's SLOs and adds what the engine's own metrics counted meanwhile.
+ * Measures the loads of one trial on its running engine: each load starts clean ({@link CleanStart}), sends its
+ * requests, writes their records, aggregates the measured ones with the trial's SLOs and adds what the engine's own
+ * metrics counted meanwhile.
  */
 final class LoadMeasurement {
 
@@ -45,17 +47,21 @@ final class LoadMeasurement {
 
     private final RunContext context;
     private final RunningEngine engine;
+    private final CleanStart cleanStart;
     private final Trial trial;
     private final SloSpec slo;
     private final AtomicBoolean scrapeNoted;
 
     /**
+     * @param cleanStart  readies the engine before each load
      * @param slo         the SLOs of the trial's goodput
      * @param scrapeNoted whether the server's missing metrics were already noted (once per server)
      */
-    LoadMeasurement(RunContext context, RunningEngine engine, Trial trial, SloSpec slo, AtomicBoolean scrapeNoted) {
+    LoadMeasurement(RunContext context, RunningEngine engine, CleanStart cleanStart, Trial trial, SloSpec slo,
+                    AtomicBoolean scrapeNoted) {
         this.context = context;
         this.engine = engine;
+        this.cleanStart = cleanStart;
         this.trial = trial;
         this.slo = slo;
         this.scrapeNoted = scrapeNoted;
@@ -69,16 +75,19 @@ final class LoadMeasurement {
      * Runs one load and aggregates it; a stop condition that ended it early becomes a note on the metrics.
      *
      * @param w             the workload as sent
+     * @param repetition    which repetition of the load it is: the dataset's draw and the request ids are its own
      * @param name          the requests file's name ({@code requests/<name>.jsonl.gz})
      * @param progressLabel what the progress line calls the load
      */
-    RepetitionResult measure(WorkloadParams w, ArrivalProfile profile, String name, String progressLabel) throws IOException {
+    RepetitionResult measure(WorkloadParams w, ArrivalProfile profile, Repetition repetition, String name,
+                             String progressLabel) throws IOException {
         RunOptions options = context.options();
-        LoadParams load = LoadSettings.of(trial.server().kind(), w, profile, options.client(), context.apiKey());
+        LoadParams load = LoadSettings.of(trial.server().kind(), w, profile, options.client(), context.apiKey())
+                .withRequestIdPrefix(repetition.requestIdPrefix());
         RunContext.Counted dataset = context.dataset(w.dataset(), engine, trial.server().kind());
         // each request's turn, by its index, as it is drawn: a multi-turn block also reports its metrics per turn
         Map<Long, Integer> turns = new ConcurrentHashMap<>();
-        Iterator<RequestSpec> drawn = dataset.dataset().supply(options.seed());
+        Iterator<RequestSpec> drawn = dataset.dataset().supply(repetition.seed());
         Iterator<RequestSpec> supply = new Iterator<>() {
             @Override
             public boolean hasNext() {
@@ -92,6 +101,7 @@ final class LoadMeasurement {
                 return next;
             }
         };
+        PrefixCacheReset cacheReset = cleanStart.beforeLoad(name);
         try (TrialProgress progress = TrialProgress.start(context.out(), progressLabel, w.warmup() + w.requests(),
                 options.progress())) {
             Optional<PrometheusSnapshot> before = scrape();
@@ -114,7 +124,7 @@ final class LoadMeasurement {
             if (engine.virtual().isPresent()) {
                 metrics = metrics.withNote(VIRTUAL_NOTE);
             }
-            metrics = metrics.withTurns(perTurn(measured, turns));
+            metrics = metrics.withTurns(perTurn(measured, turns)).withCacheReset(cacheReset);
             metrics = result.connections().note(HostLimits.current()).map(metrics::withNote).orElse(metrics);
             progress.finish(metrics);
             return metrics;

@@ -124,6 +124,16 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         return engines.simulate() != EngineOptions.Simulate.OFF;
     }
 
+    /** What serves the trials, as the reports name it. */
+    public io.servebench.results.EngineMode engineMode() {
+        return switch (engines.simulate()) {
+            case OFF -> io.servebench.results.EngineMode.DECLARED;
+            case IN_PROCESS -> io.servebench.results.EngineMode.SIMULATED;
+            case PROCESS -> io.servebench.results.EngineMode.SIMULATED_PROCESS;
+            case VIRTUAL -> io.servebench.results.EngineMode.VIRTUAL;
+        };
+    }
+
     /**
      * The workload as this run sends it: quick mode shortens it. Profiles without a rate or stream count
      * (synchronous, throughput, sweep) get quick mode's fewest requests per trial (or step).

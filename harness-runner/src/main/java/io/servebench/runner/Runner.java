@@ -595,7 +595,7 @@ public final class Runner {
 
     private RunResult result(TrialPlan plan, String startTime, TrialOutcomes outcomes, TuningResult tuning,
                              List<CapacityResult> capacities) {
-        return new RunResult(startTime, ServeBenchVersion.get(), RunCommandLine.of(options), options.simulate(),
+        return new RunResult(startTime, ServeBenchVersion.get(), RunCommandLine.of(options), options.engineMode(),
                 options.quick(), BlockResults.of(plan.blocks(), outcomes, options), outcomes.servers(), tuning, capacities);
     }
 

@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One engine start and the trials it serves, back to back: the engine is started and its environment captured,
- * each trial measured (the prefix cache emptied and the engine left to settle between two), and the engine
+ * each trial measured (every load from a {@link CleanStart}: drained, prefix cache emptied, settled), and the engine
  * stopped. A trial that fails is recorded and the next one runs; once the engine has died, its remaining trials
  * are not run. Every trial's blocks go to the journal as soon as it ends.
  */
@@ -33,7 +33,6 @@ final class ServerSession {
     private final TrialOutcomes outcomes;
     private final RunJournal journal;
     private final RunListener listener;
-    private boolean resetWarned;
 
     ServerSession(RunContext context, TrialPlan plan, TrialOutcomes outcomes, RunJournal journal, RunListener listener) {
         this.context = context;
@@ -70,6 +69,7 @@ final class ServerSession {
             outcomes.server(environment);
             journal.append(environment);
             AtomicBoolean scrapeNoted = new AtomicBoolean();
+            CleanStart cleanStart = new CleanStart(context, engine, first.server());
             String died = null;
             for (int t = 0; t < trials.size(); t++) {
                 Trial trial = trials.get(t);
@@ -77,11 +77,8 @@ final class ServerSession {
                 if (died != null) {
                     outcomes.failed(trial.id(), "its engine had died during an earlier trial (" + first.serverId() + ")");
                 } else {
-                    if (t > 0) {
-                        settle(engine, trial);
-                    }
-                    measure(trial, engine, String.format("[%d/%d] ", done + t + 1, Math.max(done + trials.size(),
-                            plan.trials().size())), scrapeNoted, repetitions);
+                    measure(trial, engine, cleanStart, String.format("[%d/%d] ", done + t + 1,
+                            Math.max(done + trials.size(), plan.trials().size())), scrapeNoted, repetitions);
                     died = engine.failure().orElse(null);
                     if (died != null) {
                         outcomes.failed(trial.id(), died);
@@ -104,8 +101,8 @@ final class ServerSession {
      * Measures one trial: its repetitions, or the steps of its sweep. Requests finished before a failure are kept:
      * the block shows them next to the failure.
      */
-    private void measure(Trial trial, RunningEngine engine, String progress, AtomicBoolean scrapeNoted, int upTo)
-            throws IOException {
+    private void measure(Trial trial, RunningEngine engine, CleanStart cleanStart, String progress,
+                         AtomicBoolean scrapeNoted, int upTo) throws IOException {
         RunOptions options = context.options();
         List<MeasuredStep> steps = new ArrayList<>();
         List<MeasuredStep> before = outcomes.steps(trial.id());
@@ -113,16 +110,16 @@ final class ServerSession {
         try {
             SloSpec slo = TrialSlos.of(trial, plan, options.slo(), context.out());
             outcomes.slo(trial.id(), slo);
-            LoadMeasurement measurement = new LoadMeasurement(context, engine, trial, slo, scrapeNoted);
+            LoadMeasurement measurement = new LoadMeasurement(context, engine, cleanStart, trial, slo, scrapeNoted);
             if (Profile.SWEEP.equals(trial.workload().profile())) {
                 steps.addAll(Sweep.run(measurement, options, progress));
             } else {
                 for (int r = repetitions.size() + 1; r <= upTo && engine.failure().isEmpty(); r++) {
                     String name = upTo > 1 ? trial.id() + "-r" + r : trial.id();
                     WorkloadParams w = options.asSent(trial.workload());
-                    // rate profiles draw from a seed per repetition
-                    repetitions.add(measurement.measure(w, LoadSettings.profile(w, options.seed() + r,
-                            context.dataset(w.dataset())), name, progress + name));
+                    Repetition repetition = Repetition.of(options.seed(), r);
+                    repetitions.add(measurement.measure(w, LoadSettings.profile(w, repetition.seed(),
+                            context.dataset(w.dataset())), repetition, name, progress + name));
                 }
             }
         } catch (RuntimeException e) {
@@ -135,25 +132,6 @@ final class ServerSession {
             steps.add(new MeasuredStep(null, null, repetitions));
         }
         outcomes.measured(trial.id(), steps);
-    }
-
-    /** Between trials on one server: empty the prefix cache where the engine offers it, then let it settle. */
-    private void settle(RunningEngine engine, Trial next) {
-        RunOptions options = context.options();
-        String reset = Engines.resetCache(next.server(), options.engines(), engine);
-        if (!"reset".equals(reset) && !resetWarned) {
-            resetWarned = true;
-            context.out().printf("  %s: %s; later trials on this server may find prompts cached%n", next.serverId(), reset);
-        }
-        if (engine.virtual().isPresent()) {
-            // a virtual engine has no queues to drain and no clock of this world to wait on
-            return;
-        }
-        try {
-            Thread.sleep(options.settle().toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     /** Appends the trial's blocks to the journal and tells the listener it has ended. */

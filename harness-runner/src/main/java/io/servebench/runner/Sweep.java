@@ -58,7 +58,8 @@ final class Sweep {
                     profile = LoadSettings.capped(new ArrivalProfile.Constant(rates[i - 2]), cap);
                 }
                 String name = trial.id() + "-" + step + suffix;
-                RepetitionResult metrics = measurement.measure(stepLoad, profile, name, progress + name);
+                RepetitionResult metrics = measurement.measure(stepLoad, profile, Repetition.of(options.seed(), r), name,
+                        progress + name);
                 reps.get(i).add(metrics);
                 if (i == 1 && rates == null) {
                     rates = ratesBetween(requestRate(reps.get(0).get(0), "synchronous"), requestRate(metrics, "throughput"),

@@ -15,11 +15,12 @@ import java.util.TreeMap;
 /**
  * A variant's mean E2E latency against its baseline's: the ratio with a 95% interval and a verdict.
  *
- * <p>When both sides ran two or more repetitions the interval comes from the repetitions' mean
- * latencies ({@link RatioEstimate#ofRepetitions}: run-to-run noise decides). Otherwise it is a
+ * <p>When both sides ran two or more repetitions and their values vary the interval comes from the repetitions'
+ * mean latencies ({@link RatioEstimate#ofRepetitions}: run-to-run noise decides). Otherwise it is a
  * seeded bootstrap on the per-request latencies, drawn from the latency histograms with the
  * repetitions pooled ({@link RatioEstimate#bootstrap}), which only captures the noise within one
- * run: it says so. The variant is faster or slower only when the interval excludes 1. Results that
+ * run: it says so, and says when repetitions ran but did not vary (they measured no run-to-run noise, which is not
+ * evidence that there is none). The variant is faster or slower only when the interval excludes 1. Results that
  * state no per-request spread (a published table of means and percentiles) are not tested at all,
  * rather than given a significance their numbers cannot support. The reports put it in words.
  *
@@ -49,6 +50,11 @@ public record Comparison(String baselineName, double baselineMean, String varian
         REPETITION_MEANS,
         /** Bootstrap on the per-request latencies, repetitions pooled. */
         BOOTSTRAP_PER_REQUEST,
+        /**
+         * Bootstrap on the per-request latencies, repetitions pooled, because the two or more repetitions of each
+         * side gave exactly the same figure: they measured no run-to-run noise.
+         */
+        BOOTSTRAP_REPETITIONS_WITHOUT_SPREAD,
         /** Too few samples on a side to test. */
         NONE,
         /** The results state no per-request spread (no standard deviation): nothing to test with. */
@@ -78,9 +84,13 @@ public record Comparison(String baselineName, double baselineMean, String varian
         double meanA = Statistics.mean(ma);
         double meanB = Statistics.mean(mb);
         int repetitions = Math.min(ma.length, mb.length);
+        Method bootstrap = Method.BOOTSTRAP_PER_REQUEST;
         if (ma.length >= 2 && mb.length >= 2) {
-            return new Comparison(baseline.displayName(), meanA, variant.displayName(), meanB, Method.REPETITION_MEANS,
-                    RatioEstimate.ofRepetitions(ma, mb, CONFIDENCE), ma.length, mb.length, repetitions);
+            if (RatioEstimate.varies(ma, mb)) {
+                return new Comparison(baseline.displayName(), meanA, variant.displayName(), meanB, Method.REPETITION_MEANS,
+                        RatioEstimate.ofRepetitions(ma, mb, CONFIDENCE), ma.length, mb.length, repetitions);
+            }
+            bootstrap = Method.BOOTSTRAP_REPETITIONS_WITHOUT_SPREAD;
         }
         long na = a.stream().mapToLong(Distribution::count).sum();
         long nb = b.stream().mapToLong(Distribution::count).sum();
@@ -94,14 +104,14 @@ public record Comparison(String baselineName, double baselineMean, String varian
         }
         RatioEstimate estimate = RatioEstimate.bootstrap(merged(a), pooledMean(a), merged(b), pooledMean(b),
                 RatioEstimate.DEFAULT_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE);
-        return new Comparison(baseline.displayName(), meanA, variant.displayName(), meanB, Method.BOOTSTRAP_PER_REQUEST,
-                estimate, na, nb, repetitions);
+        return new Comparison(baseline.displayName(), meanA, variant.displayName(), meanB, bootstrap, estimate, na, nb,
+                repetitions);
     }
 
     /**
      * Compares two blocks on a statistic of a per-request {@code metric}: its mean as {@link #of(BlockResult, BlockResult,
      * Metric)} does, or a percentile ({@link Stat#P99}): from the repetitions' percentiles when both sides ran two or
-     * more ({@link RatioEstimate#ofRepetitions}), otherwise by a seeded bootstrap of the percentile of the pooled
+     * more and they vary ({@link RatioEstimate#ofRepetitions}), otherwise by a seeded bootstrap of the percentile of the pooled
      * per-request values ({@link RatioEstimate#bootstrapQuantile}).
      *
      * @throws IllegalArgumentException when either block has no such distribution, or {@code stat} is no percentile or mean
@@ -124,9 +134,14 @@ public record Comparison(String baselineName, double baselineMean, String varian
         double[] pa = a.stream().mapToDouble(d -> d.get(stat)).toArray();
         double[] pb = b.stream().mapToDouble(d -> d.get(stat)).toArray();
         int repetitions = Math.min(pa.length, pb.length);
+        Method bootstrap = Method.BOOTSTRAP_PER_REQUEST;
         if (pa.length >= 2 && pb.length >= 2) {
-            return new Comparison(baseline.displayName(), Statistics.mean(pa), variant.displayName(), Statistics.mean(pb),
-                    Method.REPETITION_MEANS, RatioEstimate.ofRepetitions(pa, pb, CONFIDENCE), pa.length, pb.length, repetitions);
+            if (RatioEstimate.varies(pa, pb)) {
+                return new Comparison(baseline.displayName(), Statistics.mean(pa), variant.displayName(),
+                        Statistics.mean(pb), Method.REPETITION_MEANS, RatioEstimate.ofRepetitions(pa, pb, CONFIDENCE),
+                        pa.length, pb.length, repetitions);
+            }
+            bootstrap = Method.BOOTSTRAP_REPETITIONS_WITHOUT_SPREAD;
         }
         long na = a.stream().mapToLong(Distribution::count).sum();
         long nb = b.stream().mapToLong(Distribution::count).sum();
@@ -137,7 +152,7 @@ public record Comparison(String baselineName, double baselineMean, String varian
         RatioEstimate estimate = RatioEstimate.bootstrapQuantile(merged(a), merged(b), q, RatioEstimate.DEFAULT_RESAMPLES,
                 BOOTSTRAP_SEED, CONFIDENCE);
         return new Comparison(baseline.displayName(), Statistics.mean(pa), variant.displayName(), Statistics.mean(pb),
-                Method.BOOTSTRAP_PER_REQUEST, estimate, na, nb, repetitions);
+                bootstrap, estimate, na, nb, repetitions);
     }
 
     /**

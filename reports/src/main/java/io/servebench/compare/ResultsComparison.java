@@ -23,7 +23,7 @@ import java.util.Set;
  * A metric is {@link #PRIMARY} (the primary metric) or a secondary metric's name ({@code ttft.p99}).
  *
  * <p>The verdict's interval is on the ratio B / A at 95%: from the forks' values when both sides have
- * two or more forks ({@link RatioEstimate#ofRepetitions}; for a primary metric with histograms the
+ * two or more forks and they vary ({@link RatioEstimate#ofRepetitions}; for a primary metric with histograms the
  * forks' histogram means), else a seeded bootstrap of the primary metric's histograms
  * ({@link RatioEstimate#bootstrap}); otherwise the metric is "not tested".
  */
@@ -167,7 +167,8 @@ public final class ResultsComparison {
         }
         double[] fa = forkValues(a);
         double[] fb = forkValues(b);
-        if (fa.length >= 2 && fb.length >= 2 && positive(fa) && positive(fb)) {
+        boolean forks = fa.length >= 2 && fb.length >= 2 && positive(fa) && positive(fb);
+        if (forks && RatioEstimate.varies(fa, fb)) {
             return new Row(name, a.scoreUnit(), a.score(), b.score(), better,
                     RatioEstimate.ofRepetitions(fa, fb, Comparison.CONFIDENCE),
                     "Welch interval on " + fa.length + " vs " + fb.length + " fork values");
@@ -178,7 +179,12 @@ public final class ResultsComparison {
             return new Row(name, a.scoreUnit(), a.score(), b.score(), better,
                     RatioEstimate.bootstrap(ha, a.score(), hb, b.score(), RatioEstimate.DEFAULT_RESAMPLES,
                             Comparison.BOOTSTRAP_SEED, Comparison.CONFIDENCE),
-                    "bootstrap on " + count(ha) + " vs " + count(hb) + " samples");
+                    "bootstrap on " + count(ha) + " vs " + count(hb) + " samples"
+                            + (forks ? " (the forks' values do not vary: within-run noise only)" : ""));
+        }
+        if (forks) {
+            return new Row(name, a.scoreUnit(), a.score(), b.score(), better, null,
+                    "not tested: the forks' values do not vary, so they measured no run-to-run noise");
         }
         return new Row(name, a.scoreUnit(), a.score(), b.score(), better, null, "not tested");
     }

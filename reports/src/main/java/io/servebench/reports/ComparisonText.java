@@ -34,18 +34,27 @@ final class ComparisonText {
     }
 
     /**
-     * The verdict for a table cell, always with its significance: "1.13x faster [1.08, 1.19], significant
-     * (p &lt; 0.001)", "no significant difference (1.03x slower [0.99, 1.07], p = 0.385)" or "1.03x slower, not
-     * tested (why)".
+     * The verdict for a table cell, always with its significance and the noise its interval covers: "1.13x faster
+     * [1.08, 1.19], significant (p &lt; 0.001, run-to-run noise)", "no significant difference (1.03x slower [0.99,
+     * 1.07], p = 0.385, within-run noise)" or "1.03x slower, not tested (why)".
      */
     public String cell(Comparison c) {
         return switch (c.method()) {
             case NONE -> messages.text("cmp.cell.notTested", ratio(c), messages.text("reason.fewSamples"));
             case UNKNOWN_SPREAD -> messages.text("cmp.cell.notTested", ratio(c), messages.text("reason.unknownSpread"));
-            case BOOTSTRAP_PER_REQUEST, REPETITION_MEANS -> c.significant()
-                    ? messages.text("cmp.cell.significant", ratio(c), interval(c), pText(c))
-                    : messages.text("cmp.cell.notSignificant", ratio(c), interval(c), pText(c));
+            case BOOTSTRAP_PER_REQUEST, BOOTSTRAP_REPETITIONS_WITHOUT_SPREAD, REPETITION_MEANS -> c.significant()
+                    ? messages.text("cmp.cell.significant", ratio(c), interval(c), pText(c), noise(c))
+                    : messages.text("cmp.cell.notSignificant", ratio(c), interval(c), pText(c), noise(c));
         };
+    }
+
+    /** Which noise the interval covers, in a few words: run-to-run, or within one run (and why). */
+    private String noise(Comparison c) {
+        return messages.text(switch (c.method()) {
+            case REPETITION_MEANS -> "noise.runToRun";
+            case BOOTSTRAP_REPETITIONS_WITHOUT_SPREAD -> "noise.withinRun.noSpread";
+            default -> "noise.withinRun";
+        });
     }
 
     /**
@@ -57,16 +66,20 @@ final class ComparisonText {
         return switch (c.method()) {
             case NONE -> messages.text("verdict.notTested.fewSamples", c.baselineCount(), c.variantCount());
             case UNKNOWN_SPREAD -> messages.text("verdict.notTested.unknownSpread");
-            case BOOTSTRAP_PER_REQUEST, REPETITION_MEANS -> {
-                boolean perRequest = c.method() == Comparison.Method.BOOTSTRAP_PER_REQUEST;
+            case BOOTSTRAP_PER_REQUEST, BOOTSTRAP_REPETITIONS_WITHOUT_SPREAD, REPETITION_MEANS -> {
+                boolean perRequest = c.method() != Comparison.Method.REPETITION_MEANS;
                 String test = perRequest
                         ? messages.text("verdict.test.perRequest", c.baselineCount(), c.variantCount(),
                                 messages.text(c.repetitions() == 1 ? "verdict.reps.one" : "verdict.reps.pooled", c.repetitions()),
                                 RatioEstimate.DEFAULT_RESAMPLES)
                         : messages.text("verdict.test.repetitions", c.baselineCount(), c.variantCount());
                 String outcome = messages.text(c.significant() ? "verdict.significant" : "verdict.notSignificant");
-                yield messages.text("verdict.detail", ratio(c), interval(c), outcome, test, pText(c),
-                        perRequest ? messages.text("verdict.withinRunOnly") : "");
+                String noise = switch (c.method()) {
+                    case BOOTSTRAP_PER_REQUEST -> messages.text("verdict.withinRunOnly");
+                    case BOOTSTRAP_REPETITIONS_WITHOUT_SPREAD -> messages.text("verdict.noRepetitionSpread", c.repetitions());
+                    default -> messages.text("verdict.runToRun");
+                };
+                yield messages.text("verdict.detail", ratio(c), interval(c), outcome, test, pText(c), noise);
             }
         };
     }

@@ -64,7 +64,7 @@ final class HtmlReportWriter extends TextReport {
         html.append("<h1>").append(Html.escape(m.text("title"))).append("</h1>\n<ul>\n");
         List<String> lines = new ArrayList<>(List.of(m.text("run.started", run.startTime()),
                 m.text("run.version", run.servebenchVersion()), m.text("run.command", run.commandLine()),
-                m.text("run.engines", m.text(run.simulate() ? "run.engines.simulated" : "run.engines.declared")),
+                content.engines(),
                 m.text("run.quick", m.text(run.quick() ? "run.quick.yes" : "run.quick.no")),
                 m.text("run.blocks", run.blocks().size())));
         content.jsonOmitted().ifPresent(lines::add);

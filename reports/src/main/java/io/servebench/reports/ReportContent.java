@@ -5,6 +5,7 @@ import io.servebench.compare.Comparison;
 import io.servebench.results.jmh.JmhJsonWriter;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
+import io.servebench.results.PrefixCacheReset;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.CapacityResult;
 import io.servebench.results.RunResult;
@@ -329,6 +330,16 @@ final class ReportContent {
         return text == null || text.isEmpty() ? Numbers.ABSENT : text;
     }
 
+    /** "Engines: ...": what served the run's trials, the simulated engine's mode named. */
+    public String engines() {
+        return messages.text("run.engines", messages.text(switch (run.engines()) {
+            case DECLARED -> "run.engines.declared";
+            case SIMULATED -> "run.engines.simulated";
+            case SIMULATED_PROCESS -> "run.engines.simulatedProcess";
+            case VIRTUAL -> "run.engines.virtual";
+        }));
+    }
+
     /** {@code LatencyTuning.maxNumSeqs[128]}: the class's simple name and the block's display name. */
     public static String blockName(BlockResult trial) {
         return simpleName(trial.className()) + "." + trial.displayName();
@@ -423,7 +434,23 @@ final class ReportContent {
         serverRows(reps, rows);
         rows.add(new Row(messages.text("block.outputTokensFrom"), totals(reps, RepetitionResult::outputTokenSources)));
         rows.add(new Row(messages.text("block.errors"), totals(reps, RepetitionResult::errorKinds)));
+        rows.add(new Row(messages.text("block.cacheReset"), cacheResets(reps)));
         return rows;
+    }
+
+    /** Before how many of the repetitions the prefix cache was emptied; why not, where the engine offers no reset. */
+    private String cacheResets(List<RepetitionResult> reps) {
+        List<PrefixCacheReset> known = reps.stream().map(RepetitionResult::cacheReset).filter(java.util.Objects::nonNull)
+                .toList();
+        if (known.isEmpty()) {
+            return Numbers.ABSENT;
+        }
+        if (known.stream().allMatch(r -> r.outcome() == PrefixCacheReset.Outcome.NOT_OFFERED)) {
+            return messages.text("block.cacheReset.notOffered", known.get(0).detail());
+        }
+        long emptied = known.stream().filter(PrefixCacheReset::emptied).count();
+        return messages.text(emptied == reps.size() ? "block.cacheReset.all" : "block.cacheReset.some", emptied,
+                reps.size());
     }
 
     /** The engine's own metrics ({@code /metrics} deltas), or one row saying it offered none. */

@@ -32,7 +32,7 @@ final class SummaryMarkdownWriter extends TextReport {
         md.append("- ").append(m.text("run.started", run.startTime())).append('\n');
         md.append("- ").append(m.text("run.version", run.servebenchVersion())).append('\n');
         md.append("- ").append(m.text("run.command", "`" + run.commandLine() + "`")).append('\n');
-        md.append("- ").append(m.text("run.engines", m.text(run.simulate() ? "run.engines.simulated" : "run.engines.declared")))
+        md.append("- ").append(content.engines())
                 .append('\n');
         md.append("- ").append(m.text("run.quick", m.text(run.quick() ? "run.quick.yes" : "run.quick.no"))).append('\n');
         md.append("- ").append(m.text("run.blocks", run.blocks().size())).append('\n');

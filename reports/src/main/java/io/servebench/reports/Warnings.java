@@ -2,6 +2,7 @@ package io.servebench.reports;
 
 import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
+import io.servebench.results.PrefixCacheReset;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.ServerMetric;
 import io.servebench.results.Stat;
@@ -30,7 +31,7 @@ final class Warnings {
     public static final double LATE_DELIVERY_SHARE = 0.01;
 
     /** What a warning is about. */
-    public enum Kind { COALESCED_EVENTS, RATE_SHORTFALL, SCHEDULE_LAG, LATE_DELIVERY, ERRORS }
+    public enum Kind { CACHE_NOT_EMPTIED, COALESCED_EVENTS, RATE_SHORTFALL, SCHEDULE_LAG, LATE_DELIVERY, ERRORS }
 
     /**
      * One warning.
@@ -56,12 +57,29 @@ final class Warnings {
             return out;
         }
         List<RepetitionResult> reps = trial.repetitions();
+        cacheNotEmptied(reps, words).ifPresent(out::add);
         coalesced(reps, words).ifPresent(out::add);
         rateShortfall(trial, reps, words).ifPresent(out::add);
         scheduleLag(reps, words).ifPresent(out::add);
         lateDelivery(reps, words).ifPresent(out::add);
         errors(reps, words).ifPresent(out::add);
         return List.copyOf(out);
+    }
+
+    /** A reset the engine offers but did not confirm: that repetition may have found earlier prompts cached. */
+    private static java.util.Optional<Warning> cacheNotEmptied(List<RepetitionResult> reps, Messages words) {
+        List<String> failed = new ArrayList<>();
+        for (int r = 0; r < reps.size(); r++) {
+            PrefixCacheReset reset = reps.get(r).cacheReset();
+            if (reset != null && reset.outcome() == PrefixCacheReset.Outcome.FAILED) {
+                failed.add(reps.size() > 1 ? words.text("note.repetition", r + 1, reset.detail()) : reset.detail());
+            }
+        }
+        if (failed.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(new Warning(Kind.CACHE_NOT_EMPTIED,
+                words.text("warning.cacheNotEmptied", String.join("; ", failed))));
     }
 
     private static java.util.Optional<Warning> coalesced(List<RepetitionResult> reps, Messages words) {

@@ -24,17 +24,20 @@ import java.util.OptionalDouble;
  *                           a stop condition ended it early); empty when nothing
  * @param turns              the same metrics over each turn's requests of multi-turn conversations, keyed by the turn's
  *                           number from 1 ({@code "1"}, {@code "2"}, ...); empty for single turns
+ * @param cacheReset         whether the repetition started from an emptied prefix cache; {@code null} when not known
+ *                           (results written before it was recorded, or read from elsewhere)
  */
 public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
                            long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds,
-                           Map<String, Double> serverMetrics, List<String> notes, Map<String, RepetitionResult> turns) {
+                           Map<String, Double> serverMetrics, List<String> notes, Map<String, RepetitionResult> turns,
+                           PrefixCacheReset cacheReset) {
 
     /** Metrics of single turns. */
     public RepetitionResult(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
                         long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds,
                         Map<String, Double> serverMetrics, List<String> notes) {
         this(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, serverMetrics, notes,
-                Map.of());
+                Map.of(), null);
     }
 
     /** Metrics without server-side metrics or notes. */
@@ -79,13 +82,19 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
         List<String> more = new java.util.ArrayList<>(notes);
         more.add(note);
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, more, turns);
+                serverMetrics, more, turns, cacheReset);
     }
 
     /** These metrics with {@code perTurn} as their {@link #turns()}. */
     public RepetitionResult withTurns(Map<String, RepetitionResult> perTurn) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, perTurn);
+                serverMetrics, notes, perTurn, cacheReset);
+    }
+
+    /** These metrics with {@code reset} as their {@link #cacheReset()}. */
+    public RepetitionResult withCacheReset(PrefixCacheReset reset) {
+        return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
+                serverMetrics, notes, turns, reset);
     }
 
     /** A scalar metric's value, empty when absent. */
@@ -103,7 +112,7 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
     /** A RepetitionResult with these server-side metrics instead of its own. */
     public RepetitionResult withServerMetrics(Map<String, Double> server) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, server,
-                notes, turns);
+                notes, turns, cacheReset);
     }
 
     /** A distribution metric, empty when it had no samples. */

@@ -12,7 +12,7 @@ import java.util.Objects;
  *                           a string so the model needs no Jackson time module
  * @param servebenchVersion  the harness version
  * @param commandLine        the command line the run was started with, secrets redacted
- * @param simulate           whether engines were replaced by the simulated engine
+ * @param engines            what served the trials: the declared engines, or the simulated engine in which mode
  * @param quick              whether the run used the quick (shortened) settings
  * @param blocks             result blocks in report order
  * @param servers            the environment of each server start, in start order
@@ -21,20 +21,20 @@ import java.util.Objects;
  * @param capacities         each configuration's capacity under its SLOs, for a run with {@code --capacity}; empty
  *                           otherwise
  */
-public record RunResult(String startTime, String servebenchVersion, String commandLine, boolean simulate,
+public record RunResult(String startTime, String servebenchVersion, String commandLine, EngineMode engines,
                         boolean quick, List<BlockResult> blocks, List<ServerEnvironment> servers, TuningResult tuning,
                         List<CapacityResult> capacities) {
 
     /** A run of the trials its studies list, without a tuner or a capacity search. */
-    public RunResult(String startTime, String servebenchVersion, String commandLine, boolean simulate, boolean quick,
+    public RunResult(String startTime, String servebenchVersion, String commandLine, EngineMode engines, boolean quick,
                      List<BlockResult> blocks, List<ServerEnvironment> servers) {
-        this(startTime, servebenchVersion, commandLine, simulate, quick, blocks, servers, null, List.of());
+        this(startTime, servebenchVersion, commandLine, engines, quick, blocks, servers, null, List.of());
     }
 
     /** A run whose server environments were not captured. */
-    public RunResult(String startTime, String servebenchVersion, String commandLine, boolean simulate, boolean quick,
+    public RunResult(String startTime, String servebenchVersion, String commandLine, EngineMode engines, boolean quick,
                      List<BlockResult> blocks) {
-        this(startTime, servebenchVersion, commandLine, simulate, quick, blocks, List.of());
+        this(startTime, servebenchVersion, commandLine, engines, quick, blocks, List.of());
     }
 
 
@@ -48,6 +48,7 @@ public record RunResult(String startTime, String servebenchVersion, String comma
         }
         servebenchVersion = Objects.requireNonNullElse(servebenchVersion, "");
         commandLine = Objects.requireNonNullElse(commandLine, "");
+        Objects.requireNonNull(engines, "engines");
         blocks = blocks == null ? List.of() : List.copyOf(blocks);
         servers = servers == null ? List.of() : List.copyOf(servers);
         capacities = capacities == null ? List.of() : List.copyOf(capacities);

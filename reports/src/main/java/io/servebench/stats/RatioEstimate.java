@@ -47,9 +47,19 @@ public record RatioEstimate(double ratio, double low, double high, double p, dou
     }
 
     /**
+     * Whether per-repetition values measure any run-to-run noise: some value differs from another on either side.
+     * Repetitions that all gave the same figure (a deterministic engine sent the same requests) measured none, which
+     * is not the same as measuring none to be there.
+     */
+    public static boolean varies(double[] a, double[] b) {
+        return Statistics.stdev(a) > 0 || Statistics.stdev(b) > 0;
+    }
+
+    /**
      * The ratio of the means of {@code b} over {@code a}, per-repetition values.
      *
-     * @throws IllegalArgumentException when a side has fewer than 2 values or a mean is not positive
+     * @throws IllegalArgumentException when a side has fewer than 2 values, a mean is not positive, or neither side's
+     *                                  values {@link #varies vary}
      */
     public static RatioEstimate ofRepetitions(double[] a, double[] b, double confidence) {
         if (a.length < 2 || b.length < 2) {
@@ -63,8 +73,8 @@ public record RatioEstimate(double ratio, double low, double high, double p, dou
         double ratio = mb / ma;
         double se = Math.sqrt(ua + ub);
         if (se == 0) {
-            // both sides constant: the ratio is known exactly
-            return new RatioEstimate(ratio, ratio, ratio, ratio == 1 ? 1 : 0, confidence);
+            throw new IllegalArgumentException("neither side's values vary (" + Arrays.toString(a) + " and "
+                    + Arrays.toString(b) + "): they measured no run-to-run noise to build an interval from");
         }
         double df = (ua + ub) * (ua + ub) / (ua * ua / (a.length - 1) + ub * ub / (b.length - 1));
         double t = Statistics.studentTQuantile(1 - (1 - confidence) / 2, df);

@@ -77,6 +77,23 @@ class ResultsComparisonTest {
     }
 
     @Test
+    void forksWithoutSpreadAreNotAVerdictOnRunToRunNoise() throws Exception {
+        // three identical forks a side, 4% apart: they measured no run-to-run noise, so the histograms decide
+        List<JmhBenchmark> a = written(List.of(baseline("1000", 2.62, 2.62, 2.62)));
+        List<JmhBenchmark> b = written(List.of(baseline("1000", 2.72, 2.72, 2.72)));
+        ResultsComparison.Result r = ResultsComparison.compare(a, b, List.of(ResultsComparison.PRIMARY, "output_throughput"));
+
+        ResultsComparison.Row latency = r.matches().get(0).rows().get(0);
+        assertThat(latency.method()).isEqualTo("bootstrap on 3000 vs 3000 samples (the forks' values do not vary: "
+                + "within-run noise only)");
+        assertThat(latency.estimate().high() - latency.estimate().low()).isGreaterThan(0.01);
+        ResultsComparison.Row throughput = r.matches().get(0).rows().get(1);
+        assertThat(throughput.estimate()).isNull();
+        assertThat(throughput.method()).isEqualTo("not tested: the forks' values do not vary, so they measured no "
+                + "run-to-run noise");
+    }
+
+    @Test
     void oneRepetitionBootstrapsThePrimaryAndLeavesSecondariesUntested() throws Exception {
         ResultsComparison.Result r = ResultsComparison.compare(written(List.of(baseline("1000", 2.62))),
                 written(List.of(baseline("1000", 2.69))), List.of());

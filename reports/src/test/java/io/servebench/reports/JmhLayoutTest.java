@@ -68,7 +68,7 @@ class JmhLayoutTest {
                     b.trialId(), b.serverId(), b.repetitions(), b.failure(), b.recommended(), b.serveCommand()));
         }
         JsonNode before = json(run);
-        JsonNode after = json(new RunResult(run.startTime(), run.servebenchVersion(), run.commandLine(), run.simulate(),
+        JsonNode after = json(new RunResult(run.startTime(), run.servebenchVersion(), run.commandLine(), run.engines(),
                 run.quick(), reordered, run.servers()));
         for (int i = 0; i < before.size(); i++) {
             assertThat(after.get(i).get("benchmark").toString() + after.get(i).get("params"))
@@ -87,7 +87,7 @@ class JmhLayoutTest {
         blocks.set(0, new BlockResult(withServerMetric.benchmark(), withServerMetric.className(), withServerMetric.variant(),
                 withServerMetric.group(), withServerMetric.baseline(), withServerMetric.params(), withServerMetric.trialId(),
                 withServerMetric.serverId(), List.of(rep), null, false, null));
-        RunResult mixed = new RunResult(run.startTime(), "", "", false, false, blocks);
+        RunResult mixed = new RunResult(run.startTime(), "", "", io.servebench.results.EngineMode.DECLARED, false, blocks);
         assertThat(JmhJsonWriter.omittedSecondaryMetrics(mixed)).containsExactly(Map.entry("server.prefix_cache_hit_rate", 1));
         assertThat(new SummaryMarkdownWriter(ReportLanguage.EN).render(mixed)).contains("- results.json leaves out the"
                 + " metrics that not every entry has, so that every entry has the same set: server.prefix_cache_hit_rate"

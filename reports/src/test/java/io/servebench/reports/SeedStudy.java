@@ -61,7 +61,7 @@ final class SeedStudy {
         for (JsonNode block : root.get("trials")) {
             trials.add(trial(root.get("model").asText(), block));
         }
-        return new RunResult("2026-03-01T00:00:00Z", "reference study", "(published results, not a ServeBench run)", false,
+        return new RunResult("2026-03-01T00:00:00Z", "reference study", "(published results, not a ServeBench run)", io.servebench.results.EngineMode.DECLARED,
                 false, trials);
     }
 

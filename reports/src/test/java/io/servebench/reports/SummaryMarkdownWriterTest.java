@@ -42,7 +42,7 @@ class SummaryMarkdownWriterTest {
         assertThat(md).contains("within-run noise only");
         // the fixture's histogram has a relative stdev of 0.354: half-width ≈ 1.96 · 1.027 · sqrt(2 · 0.125 / 1000) = 0.032
         assertThat(md).containsPattern("\\| prefixCaching = 2\\.69 s \\| baseline = 2\\.62 s \\| no significant difference "
-                + "\\(1\\.03x slower \\[(0\\.99|1\\.00), 1\\.0[5-7]], p = 0\\.\\d{3}\\) \\|");
+                + "\\(1\\.03x slower \\[(0\\.99|1\\.00), 1\\.0[5-7]], p = 0\\.\\d{3}, within-run noise\\) \\|");
     }
 
     @Test
@@ -70,9 +70,28 @@ class SummaryMarkdownWriterTest {
         // rep means 2.62 ± 0.02 vs 2.69 ± 0.01: t = 0.07 / sqrt(0.0004/3 + 0.0001/3) = 5.42, df = 2.94, p = 0.0130 (scipy)
         // log-scale Welch interval (scipy): ratio 1.0267 [1.0105, 1.0432], df = 2.90, p = 0.0137
         assertThat(md).contains("difference +0.07 s (1.03x slower); 1.03x slower [1.01, 1.04] — significant at 95% "
-                + "(Welch interval on the log ratio of the mean latencies of 3 vs 3 repetitions, p = 0.014)");
+                + "(Welch interval on the log ratio of the mean latencies of 3 vs 3 repetitions, p = 0.014; run-to-run noise)");
+        assertThat(md).contains("| 1.03x slower [1.01, 1.04], significant (p = 0.014, run-to-run noise) |");
         // the table shows mean ± 99.9% error with 3 repetitions: t(0.9995, 2) × 0.02 / √3 = 0.365
         assertThat(md).contains("| Mean Latency(s) | 2.62 ± 0.365 |");
+    }
+
+    @Test
+    void repetitionsWithoutSpreadDecideNothingAndTheWithinRunBootstrapDecides() {
+        // a deterministic engine replaying the same requests: three identical repetitions a side, 1.10x apart
+        RunResult run = Fixtures.run(List.of(
+                baseline(List.of(Fixtures.repetition(2.62, 1.8), Fixtures.repetition(2.62, 1.8),
+                        Fixtures.repetition(2.62, 1.8)), "8"),
+                prefixCaching(List.of(Fixtures.repetition(2.64, 1.8), Fixtures.repetition(2.64, 1.8),
+                        Fixtures.repetition(2.64, 1.8)), "8")));
+        String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(run);
+
+        // 0.8% apart with a per-request stdev of 1.8 s over 3000 pooled requests: the bootstrap cannot tell
+        assertThat(md).containsPattern("\\| prefixCaching = 2\\.64 s \\| baseline = 2\\.62 s \\| no significant difference "
+                + "\\(1\\.01x slower \\[0\\.9\\d, 1\\.0\\d], p = 0\\.\\d{3}, within-run noise: repetitions without spread\\) \\|");
+        assertThat(md).contains("(bootstrap on per-request latencies of 3000 vs 3000 requests, 3 repetitions pooled")
+                .contains("the 3 repetitions of each side gave exactly the same mean, so they measured no run-to-run noise")
+                .doesNotContain("Welch interval on the log ratio");
     }
 
     @Test
@@ -147,7 +166,7 @@ class SummaryMarkdownWriterTest {
         String md = Files.readString(file);
 
         assertThat(md).startsWith("# ServeBench results\n");
-        assertThat(md).contains("- Command line: `servebench run --rate 8`", "- Engines: simulated (--simulate)",
+        assertThat(md).contains("- Command line: `servebench run --rate 8`", "- Engines: the simulated engine in real time, in the harness (--simulate)",
                 "- Benchmark: `" + Fixtures.CLASS + ".baseline`", "**The trial could not run:** readiness timed out; see logs/s9.log",
                 "- **engine**: sglang: no latency results (readiness timed out; see logs/s9.log)",
                 "| VllmOptionGroups · rate 8 req/s | engine | sglang | baseline = 2.62 s | no latency results |");
@@ -165,7 +184,7 @@ class SummaryMarkdownWriterTest {
         io.servebench.results.ServerEnvironment noGpu = new io.servebench.results.ServerEnvironment("s02-sim-cd34", "sim:vllm", "",
                 "m", "", List.of(), "AMD EPYC, 2 logical cores", "vm", "Linux", "JDK 17", "0.1.0", "2026-03-01T12:00:00Z");
         RunResult base = Fixtures.run(List.of(baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8")));
-        RunResult run = new RunResult(base.startTime(), base.servebenchVersion(), base.commandLine(), base.simulate(), base.quick(),
+        RunResult run = new RunResult(base.startTime(), base.servebenchVersion(), base.commandLine(), base.engines(), base.quick(),
                 base.blocks(), List.of(gpu, noGpu));
         String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(run);
         assertThat(md).contains("## Servers")

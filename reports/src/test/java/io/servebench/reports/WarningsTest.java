@@ -4,6 +4,7 @@ import io.servebench.results.BlockResult;
 import io.servebench.results.Distribution;
 import io.servebench.results.Fixtures;
 import io.servebench.results.Metric;
+import io.servebench.results.PrefixCacheReset;
 import io.servebench.results.RepetitionResult;
 import org.junit.jupiter.api.Test;
 
@@ -54,6 +55,35 @@ class WarningsTest {
         assertThat(w).extracting(Warnings.Warning::kind).containsExactly(Warnings.Kind.LATE_DELIVERY);
         assertThat(w.get(0).message()).startsWith("The simulated engine wrote 3.4% of token events more than 1 ms after")
                 .contains("(P99 lateness 4.20 ms)");
+    }
+
+    @Test
+    void aRepetitionWhoseCacheWasNotEmptiedIsFlaggedAndTheTableCountsTheEmptiedOnes() {
+        RepetitionResult base = rep(1000, 10, 1, 8, 0.5, 0);
+        RepetitionResult emptied = base.withCacheReset(PrefixCacheReset.emptied("POST /flush_cache"));
+        RepetitionResult failed = base.withCacheReset(PrefixCacheReset.failed("POST /flush_cache answered 400, 3 attempts"));
+        RepetitionResult none = base.withCacheReset(PrefixCacheReset.notOffered("engine kind command offers no reset"));
+
+        BlockResult clean = trial("constant", emptied, emptied);
+        assertThat(kinds(clean)).isEmpty();
+        ReportContent content = new ReportContent(Fixtures.run(List.of(clean)), ReportLanguage.EN);
+        assertThat(content.rows(clean)).contains(new ReportContent.Row("Prefix cache emptied before each repetition",
+                "yes (2 of 2)"));
+
+        BlockResult partly = trial("constant", emptied, failed);
+        List<Warnings.Warning> w = Warnings.of(partly);
+        assertThat(w).extracting(Warnings.Warning::kind).containsExactly(Warnings.Kind.CACHE_NOT_EMPTIED);
+        assertThat(w.get(0).message()).startsWith("the prefix cache was not emptied before the load "
+                + "(repetition 2: POST /flush_cache answered 400, 3 attempts)");
+        assertThat(new ReportContent(Fixtures.run(List.of(partly)), ReportLanguage.EN).rows(partly))
+                .contains(new ReportContent.Row("Prefix cache emptied before each repetition", "1 of 2"));
+
+        // an engine without a reset is said in the table, not warned about in every block
+        BlockResult offersNone = trial("constant", none);
+        assertThat(kinds(offersNone)).isEmpty();
+        assertThat(new ReportContent(Fixtures.run(List.of(offersNone)), ReportLanguage.EN).rows(offersNone))
+                .contains(new ReportContent.Row("Prefix cache emptied before each repetition",
+                        "no: engine kind command offers no reset"));
     }
 
     @Test

@@ -64,6 +64,6 @@ public final class Fixtures {
     }
 
     public static RunResult run(List<BlockResult> trials) {
-        return new RunResult("2026-03-01T12:00:00Z", "0.1.0-SNAPSHOT", "servebench run --rate 8", true, false, trials);
+        return new RunResult("2026-03-01T12:00:00Z", "0.1.0-SNAPSHOT", "servebench run --rate 8", EngineMode.SIMULATED, false, trials);
     }
 }

@@ -29,7 +29,7 @@ class ResultModelJsonTest {
         params.put("flags", "--max-num-seqs=128");
         params.put("maxNumSeqs", "128");
         BlockResult trial = new BlockResult("a.B.v", "a.B", "v", null, true, params, "t1", "s1", List.of(metrics()), null);
-        RunResult run = new RunResult("2026-03-01T12:00:00Z", "0.1.0", "servebench run", true, true, List.of(trial));
+        RunResult run = new RunResult("2026-03-01T12:00:00Z", "0.1.0", "servebench run", EngineMode.SIMULATED, true, List.of(trial));
 
         RunResult back = mapper.readValue(mapper.writeValueAsString(run), RunResult.class);
 
@@ -68,7 +68,7 @@ class ResultModelJsonTest {
                 .hasMessageContaining("\"ttft\" is a DISTRIBUTION metric");
         assertThatThrownBy(() -> new RepetitionResult(Map.of("bogus", 1.0), Map.of(), 0, 0, Map.of(), Map.of()))
                 .hasMessageContaining("unknown metric id \"bogus\"");
-        assertThatThrownBy(() -> new RunResult("yesterday", "", "", false, false, List.of()))
+        assertThatThrownBy(() -> new RunResult("yesterday", "", "", EngineMode.DECLARED, false, List.of()))
                 .hasMessageContaining("\"yesterday\" is not an ISO-8601 instant");
         assertThatThrownBy(() -> new BlockResult("a.B.v", "a.B", "v", "", false, Map.of(), "t", "s", List.of(), null))
                 .hasMessageContaining("no repetitions and no failure message");

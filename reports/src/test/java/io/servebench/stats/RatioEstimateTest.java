@@ -37,11 +37,11 @@ class RatioEstimateTest {
     }
 
     @Test
-    void constantRepetitionsGiveAnExactRatio() {
-        RatioEstimate r = RatioEstimate.ofRepetitions(new double[] {2, 2}, new double[] {3, 3}, 0.95);
-        assertThat(r.low()).isEqualTo(1.5);
-        assertThat(r.high()).isEqualTo(1.5);
-        assertThat(r.significant()).isTrue();
+    void repetitionsWithoutSpreadMeasureNoNoiseAndGiveNoInterval() {
+        assertThat(RatioEstimate.varies(new double[] {2, 2}, new double[] {3, 3})).isFalse();
+        assertThat(RatioEstimate.varies(new double[] {2, 2}, new double[] {3, 3.1})).isTrue();
+        assertThatThrownBy(() -> RatioEstimate.ofRepetitions(new double[] {2, 2}, new double[] {3, 3}, 0.95))
+                .hasMessageContaining("neither side's values vary");
     }
 
     @Test

@@ -116,9 +116,10 @@ final class Scheduler implements AutoCloseable {
                     batch.clearPrefixCache();
                 }
                 batch.dropCancelled();
-                metrics.running = batch.runningCount();
-                metrics.waiting = batch.waitingCount();
+                metrics.held(batch);
                 clockNs = batch.step(clockNs);
+                // the gauges say what is left after the step: 0 once the last request has ended
+                metrics.held(batch);
             }
         } catch (InterruptedException e) {
             // close() interrupts to stop the loop; it fails whatever is left

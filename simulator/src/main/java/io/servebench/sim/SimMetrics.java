@@ -26,9 +26,18 @@ final class SimMetrics {
     final LongAdder drafts = new LongAdder();
     final LongAdder draftTokens = new LongAdder();
     final LongAdder acceptedTokens = new LongAdder();
-    /** Gauges, set by the scheduler after each step. */
+    /** Gauges, set by the scheduler around each step ({@link #held}). */
     volatile int running;
     volatile int waiting;
+
+    /**
+     * Sets the gauges from the scheduler's queues: before a step what it runs, after it what is left, so that they
+     * read 0 once the last request has ended (the harness waits for that before it empties the cache).
+     */
+    void held(BatchScheduler batch) {
+        running = batch.runningCount();
+        waiting = batch.waitingCount();
+    }
 
     /**
      * Upper bounds of the delivery-lateness buckets, s: how long after its due time in the model a token

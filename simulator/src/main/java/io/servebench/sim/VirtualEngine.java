@@ -105,10 +105,10 @@ public final class VirtualEngine {
             if (clockNs >= untilNs) {
                 break;
             }
-            metrics.running = batch.runningCount();
-            metrics.waiting = batch.waitingCount();
+            metrics.held(batch);
             lastStepNs = clockNs;
             long next = batch.step(clockNs);
+            metrics.held(batch);
             if (next == clockNs && completed.isEmpty()) {
                 // nothing could run: the model waits for the next arrival
                 if (arrivals.isEmpty()) {
