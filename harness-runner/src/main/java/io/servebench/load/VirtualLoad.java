@@ -84,6 +84,11 @@ public final class VirtualLoad {
         private boolean closedLoop;
         /** Completions whose stream a closed loop has not yet reused, oldest first. */
         private final Deque<RequestRecord> freed = new ArrayDeque<>();
+        /** Under a concurrency cap: when each slot a completion freed became free, for requests still to take. */
+        private final Deque<Long> freedSlots = new ArrayDeque<>();
+        private boolean capped;
+        /** When each failed request ended: a stop condition counts those that had failed by its time. */
+        private final List<Long> failedAt = new ArrayList<>();
         private final long t0 = engine.clockNs();
         private int sent;
         private int measuredSent;
@@ -109,7 +114,9 @@ public final class VirtualLoad {
         void scheduled(ArrivalProfile.Scheduled profile) {
             long[] offsets = LoadGenerator.offsets(profile, warmupRequests, measuredRequests, warmupNs);
             planned = offsets.length;
-            int cap = profile instanceof ArrivalProfile.Capped capped ? capped.maxConcurrency() : Integer.MAX_VALUE;
+            capped = profile instanceof ArrivalProfile.Capped;
+            // slots no request has held yet, free since the start; then those freed by completions, oldest first
+            int unused = profile instanceof ArrivalProfile.Capped c ? c.maxConcurrency() : 0;
             for (int i = 0; i < offsets.length && drawn < planned && supply.hasNext(); i++) {
                 long intendedNs = t0 + offsets[i];
                 drain(intendedNs);
@@ -118,12 +125,20 @@ public final class VirtualLoad {
                 }
                 long sendNs = intendedNs;
                 long slotNs = RequestRecord.NONE;
-                if (cap != Integer.MAX_VALUE) {
-                    slotNs = intendedNs;
-                    while (inFlight.size() >= cap) {
-                        // the slot frees when the request holding it ends
-                        slotNs = Math.max(slotNs, awaitCompletion());
+                if (capped) {
+                    // as the load generator's fair semaphore: the waiting request takes the slot freed first, when
+                    // it is freed, and no earlier than its own time
+                    long freeSinceNs;
+                    if (unused > 0) {
+                        unused--;
+                        freeSinceNs = t0;
+                    } else {
+                        while (freedSlots.isEmpty()) {
+                            awaitCompletion();
+                        }
+                        freeSinceNs = freedSlots.pollFirst();
                     }
+                    slotNs = Math.max(intendedNs, freeSinceNs);
                     if (stopsAt(slotNs)) {
                         return;
                     }
@@ -180,13 +195,13 @@ public final class VirtualLoad {
         private void sendConversation(List<RequestSpec> turns, long intendedNs, long sendNs, long slotNs) {
             send(turns.get(0), intendedNs, sendNs, slotNs);
             if (turns.size() > 1) {
-                laterTurns.put(Long.toString(turns.get(0).index()), new ArrayDeque<>(turns.subList(1, turns.size())));
+                laterTurns.put(params.requestId(turns.get(0).index()), new ArrayDeque<>(turns.subList(1, turns.size())));
             }
         }
 
         private void send(RequestSpec spec, long intendedNs, long sendNs, long slotNs) {
             sent++;
-            String id = Long.toString(spec.index());
+            String id = params.requestId(spec.index());
             byte[] body = RequestBodies.build(params.api(), model, spec, params.continuousUsageStats(), extraBody);
             engine.submit(id, sendNs, params.api() == OpenAiApi.CHAT, body);
             inFlight.put(id, new Sent(spec, intendedNs, slotNs));
@@ -204,18 +219,14 @@ public final class VirtualLoad {
             }
         }
 
-        /** Runs the engine until at least one request completes; returns when the last of them ended. */
-        private long awaitCompletion() {
+        /** Runs the engine until at least one request completes. */
+        private void awaitCompletion() {
             List<GroundTruth> done = engine.advance(Long.MAX_VALUE);
             if (done.isEmpty()) {
                 throw new IllegalStateException("the virtual engine finished with " + inFlight.size()
                         + " requests in flight");
             }
-            long latest = Long.MIN_VALUE;
-            for (GroundTruth truth : done) {
-                latest = Math.max(latest, complete(truth).doneNs());
-            }
-            return latest;
+            done.forEach(this::complete);
         }
 
         private RequestRecord complete(GroundTruth truth) {
@@ -223,6 +234,10 @@ public final class VirtualLoad {
             RequestRecord record = record(s, truth);
             if (!record.succeeded()) {
                 failures++;
+                failedAt.add(record.doneNs());
+            }
+            if (capped) {
+                freedSlots.addLast(record.doneNs());
             }
             records.add(record);
             listener.onComplete(record);
@@ -232,7 +247,7 @@ public final class VirtualLoad {
                 RequestSpec next = later.pollFirst();
                 send(next, record.doneNs(), record.doneNs(), RequestRecord.NONE);
                 if (!later.isEmpty()) {
-                    laterTurns.put(Long.toString(next.index()), later);
+                    laterTurns.put(params.requestId(next.index()), later);
                 }
             } else if (closedLoop) {
                 freed.addLast(record);
@@ -269,8 +284,12 @@ public final class VirtualLoad {
                     s.slotNs());
         }
 
+        /**
+         * Whether a stop condition holds at {@code nowNs}: the engine may have run past it, so only the failures that
+         * had ended by then count, as they had reached the real client by then.
+         */
         private boolean stopsAt(long nowNs) {
-            return stopping.stopsAt(nowNs, failures);
+            return stopping.stopsAt(nowNs, (int) failedAt.stream().filter(t -> t <= nowNs).count());
         }
 
         LoadResult.Stop stop() {
