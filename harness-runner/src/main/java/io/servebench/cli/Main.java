@@ -131,6 +131,9 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--jmh-primary", paramLabel = "METRIC", split = ",", description = "Also write results-METRIC.json with METRIC as the primary metric (e.g. ttft.p99, itl.mean, output_throughput), for a CI tracker's second series; repeatable.")
     List<String> jmhPrimary = new ArrayList<>();
 
+    @Option(names = "--jmh-params-in-name", description = "Put each entry's params into its benchmark name in results.json (RateValidation.baseline[rate=16]) and give it none: one series per entry in trackers that key by the name alone, such as Bencher.")
+    boolean jmhParamsInName;
+
     @Option(names = "--lang", paramLabel = "TAG", description = "Language of summary.md and report.html: en or zh-CN (default: ${DEFAULT-VALUE}).")
     String lang = "en";
 
@@ -212,6 +215,7 @@ public final class Main implements Callable<Integer> {
         run.slurm(slurmParams()).worker(worker);
         includes.forEach(run::include);
         jmhPrimary.forEach(run::jmhPrimary);
+        run.jmhParamsInName(jmhParamsInName);
         parseOverrides(params).forEach((name, values) -> run.param(name, values.toArray(String[]::new)));
         PrintWriter out = spec.commandLine().getOut();
         Runner runner = new Runner(run.build(), out);

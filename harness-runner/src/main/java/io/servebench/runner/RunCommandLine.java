@@ -79,6 +79,9 @@ final class RunCommandLine {
         seconds(args, "--connect-timeout", options.client().connectTimeout(), ClientOptions.DEFAULTS.connectTimeout());
         seconds(args, "--request-timeout", options.client().requestTimeout(), ClientOptions.DEFAULTS.requestTimeout());
         options.jmhPrimary().forEach(m -> args.addAll(List.of("--jmh-primary", m)));
+        if (options.jmhParamsInName()) {
+            args.add("--jmh-params-in-name");
+        }
         if (options.capacitySearch()) {
             args.add(options.capacity().isNaN() ? "--capacity" : "--capacity=" + options.capacity());
         }

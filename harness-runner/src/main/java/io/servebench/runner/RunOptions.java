@@ -51,6 +51,8 @@ import java.util.regex.Pattern;
  * @param progress        whether each trial's progress is shown (a bar on a terminal, a line when it starts and ends)
  * @param jmhPrimary      more metrics to write a JMH file each with as its primary metric ({@code ttft.p99} gives
  *                        {@code results-ttft.p99.json}), for a CI tracker's second series
+ * @param jmhParamsInName whether the JMH files put each entry's params into its benchmark name (and give it none), for
+ *                        trackers that key a series by the name alone
  * @param resume          continue the run whose journal is in {@code outputDir}: the trials it finished are not run
  *                        again, and the reports cover them and the rest
  * @param capacity        search each selected variant's capacity under its SLOs instead of running the planned trials:
@@ -65,8 +67,8 @@ import java.util.regex.Pattern;
 public record RunOptions(List<String> includes, List<String> studies, Map<String, List<String>> overrides, int repetitions,
                          Path outputDir, EngineOptions engines, boolean quick, long seed, boolean freshServer,
                          Duration settle, EngineOverrides engineOverrides, ClientOptions client, ReportLanguage language,
-                         SloSpec slo, boolean progress, List<String> jmhPrimary, boolean resume, Double capacity,
-                         SlurmParams slurm, String worker) {
+                         SloSpec slo, boolean progress, List<String> jmhPrimary, boolean jmhParamsInName, boolean resume,
+                         Double capacity, SlurmParams slurm, String worker) {
 
     /** Seconds of load per trial in quick mode. */
     public static final int QUICK_SECONDS = 4;
@@ -106,7 +108,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
     /** These options for the SLURM job {@code key} of the run: its trials only, here. */
     RunOptions asWorker(String key) {
         return new RunOptions(includes, studies, overrides, repetitions, outputDir, engines, quick, seed, freshServer, settle,
-                engineOverrides, client, language, slo, false, jmhPrimary, false, capacity, null, key);
+                engineOverrides, client, language, slo, false, jmhPrimary, jmhParamsInName, false, capacity, null, key);
     }
 
     /** Whether the run searches capacities under SLOs ({@code --capacity}) instead of running the planned trials. */
@@ -182,6 +184,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         private SloSpec slo = SloSpec.NONE;
         private boolean progress = true;
         private final List<String> jmhPrimary = new ArrayList<>();
+        private boolean jmhParamsInName;
         private boolean resume;
         private Double capacity;
 
@@ -309,6 +312,12 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
             return this;
         }
 
+        /** Puts each JMH entry's params into its benchmark name, as {@code --jmh-params-in-name} does. */
+        public Builder jmhParamsInName(boolean inName) {
+            this.jmhParamsInName = inName;
+            return this;
+        }
+
         /**
          * Continues the run in the output folder from its journal, as {@code --resume DIR} does: give the options the
          * run was started with; the plan must be the run's.
@@ -347,7 +356,8 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
                     simulatedGpu);
             return new RunOptions(includes, studies.stream().distinct().toList(), overrides, repetitions,
                     outputDir != null ? outputDir : defaultOutputDir(), engines, quick, seed, freshServer, settle,
-                    engineOverrides, client, language, slo, progress, jmhPrimary, resume, capacity, slurm, worker);
+                    engineOverrides, client, language, slo, progress, jmhPrimary, jmhParamsInName, resume, capacity, slurm,
+                    worker);
         }
     }
 }

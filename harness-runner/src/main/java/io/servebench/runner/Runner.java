@@ -12,6 +12,7 @@ import io.servebench.reports.ResultFormats;
 import io.servebench.results.BlockResult;
 import io.servebench.results.CapacityResult;
 import io.servebench.results.Metric;
+import io.servebench.results.ResultFormat;
 import io.servebench.results.RunResult;
 import io.servebench.results.TuningResult;
 import io.servebench.results.jmh.JmhJsonWriter;
@@ -602,10 +603,13 @@ public final class Runner {
     private void writeReports(RunResult result) {
         try {
             for (ResultFormatType type : ResultFormatType.values()) {
-                ResultFormats.of(type, options.language()).write(result, options.outputDir().resolve(type.fileName()));
+                ResultFormat format = type == ResultFormatType.JSON ? new JmhJsonWriter(null, options.jmhParamsInName())
+                        : ResultFormats.of(type, options.language());
+                format.write(result, options.outputDir().resolve(type.fileName()));
             }
             for (String metric : options.jmhPrimary()) {
-                new JmhJsonWriter(metric).write(result, options.outputDir().resolve("results-" + metric + ".json"));
+                new JmhJsonWriter(metric, options.jmhParamsInName())
+                        .write(result, options.outputDir().resolve("results-" + metric + ".json"));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the reports to " + options.outputDir(), e);

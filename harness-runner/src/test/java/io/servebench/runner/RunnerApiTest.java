@@ -49,7 +49,7 @@ class RunnerApiTest {
         assertThat(dir.resolve("results.json")).exists();
         com.fasterxml.jackson.databind.JsonNode ttft = new com.fasterxml.jackson.databind.ObjectMapper()
                 .readTree(dir.resolve("results-ttft.p99.json").toFile());
-        assertThat(ttft).hasSize(4).allSatisfy(e -> assertThat(e.get("primaryMetric").get("scoreUnit").asText()).isEqualTo("ms"));
+        assertThat(ttft).hasSize(4).allSatisfy(e -> assertThat(e.get("primaryMetric").get("scoreUnit").asText()).isEqualTo("us/op"));
         assertThat(outcome.blocks()).hasSize(4);
         assertThat(outcome.blocks("mtp2")).extracting(b -> b.params().get("rate")).containsExactly("4", "8");
         for (BlockResult block : outcome.blocks()) {

@@ -135,10 +135,14 @@ public final class ResultsComparison {
                 JmhMetric ma = metric(ea, metric);
                 JmhMetric mb = metric(eb, metric);
                 if (ma != null && mb != null && Double.isFinite(ma.score()) && Double.isFinite(mb.score())) {
-                    rows.add(row(metric, ma, mb));
+                    // results.json's times changed unit (s/op to ms/op; ms to us): B is compared in A's
+                    double factor = JmhMetric.timeFactor(mb.scoreUnit(), ma.scoreUnit());
+                    JmhMetric inA = mb.scoreUnit().equals(ma.scoreUnit()) || Double.isNaN(factor) ? mb
+                            : mb.scaled(factor, ma.scoreUnit());
+                    rows.add(row(metric, ma, inA, metric.equals(PRIMARY)));
                 }
             }
-            matches.add(new Match(ea.benchmark(), key.params(), rows));
+            matches.add(new Match(key.benchmark(), key.params(), rows));
         }
         List<String> onlyInB = bByKey.keySet().stream().map(Key::toString).toList();
         return new Result(matches, onlyInA, onlyInB);
@@ -160,7 +164,8 @@ public final class ResultsComparison {
         return bare.equals(PRIMARY) ? e.primaryMetric() : e.secondaryMetrics().get(bare);
     }
 
-    private static Row row(String name, JmhMetric a, JmhMetric b) {
+    /** @param primary whether the metric is the primary one, whose histogram holds per-request samples to bootstrap */
+    private static Row row(String name, JmhMetric a, JmhMetric b, boolean primary) {
         Better better = better(a.scoreUnit());
         if (!(a.score() > 0) || !(b.score() > 0)) {
             return new Row(name, a.scoreUnit(), a.score(), b.score(), better, null, "not tested");
@@ -173,8 +178,8 @@ public final class ResultsComparison {
                     RatioEstimate.ofRepetitions(fa, fb, Comparison.CONFIDENCE),
                     "Welch interval on " + fa.length + " vs " + fb.length + " fork values");
         }
-        List<HistogramBucket> ha = histogram(a);
-        List<HistogramBucket> hb = histogram(b);
+        List<HistogramBucket> ha = primary ? histogram(a) : List.of();
+        List<HistogramBucket> hb = primary ? histogram(b) : List.of();
         if (ha.size() > 0 && hb.size() > 0 && count(ha) >= 2 && count(hb) >= 2) {
             return new Row(name, a.scoreUnit(), a.score(), b.score(), better,
                     RatioEstimate.bootstrap(ha, a.score(), hb, b.score(), RatioEstimate.DEFAULT_RESAMPLES,
@@ -223,7 +228,7 @@ public final class ResultsComparison {
                     p.put(k, v);
                 }
             });
-            return new Key(e.benchmark(), p);
+            return new Key(e.identity(), p);
         }
 
         @Override

@@ -17,11 +17,15 @@ import java.util.Map;
  *                         in file order
  * @param allParams        a ServeBench entry's params as the block had them ({@value JmhJsonWriter#EXTRA}), empty for
  *                         an entry without them
+ * @param block            a ServeBench entry's block name, {@code Class.variant} ({@value JmhJsonWriter#EXTRA}), empty
+ *                         for an entry without it
  */
 public record JmhBenchmark(String benchmark, String mode, int forks, Map<String, String> params,
-                           JmhMetric primaryMetric, Map<String, JmhMetric> secondaryMetrics, Map<String, String> allParams) {
+                           JmhMetric primaryMetric, Map<String, JmhMetric> secondaryMetrics, Map<String, String> allParams,
+                           String block) {
 
     public JmhBenchmark {
+        block = block == null ? "" : block;
         params = Collections.unmodifiableMap(new LinkedHashMap<>(params));
         secondaryMetrics = Collections.unmodifiableMap(new LinkedHashMap<>(secondaryMetrics));
         allParams = Collections.unmodifiableMap(new LinkedHashMap<>(allParams));
@@ -30,7 +34,15 @@ public record JmhBenchmark(String benchmark, String mode, int forks, Map<String,
     /** An entry without ServeBench's own object: JMH's, or ServeBench's of before. */
     public JmhBenchmark(String benchmark, String mode, int forks, Map<String, String> params, JmhMetric primaryMetric,
                         Map<String, JmhMetric> secondaryMetrics) {
-        this(benchmark, mode, forks, params, primaryMetric, secondaryMetrics, Map.of());
+        this(benchmark, mode, forks, params, primaryMetric, secondaryMetrics, Map.of(), "");
+    }
+
+    /**
+     * What the entry measured: its block's {@code Class.variant} where ServeBench wrote it, else its benchmark, so
+     * that entries match whether their benchmark carries params in its name or not.
+     */
+    public String identity() {
+        return block.isEmpty() ? benchmark : block;
     }
 
     /**

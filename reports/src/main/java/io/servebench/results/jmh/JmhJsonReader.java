@@ -50,7 +50,8 @@ public final class JmhJsonReader {
             Map<String, String> all = new LinkedHashMap<>();
             entry.path(JmhJsonWriter.EXTRA).path("params").properties().forEach(f -> all.put(f.getKey(), f.getValue().asText()));
             out.add(new JmhBenchmark(name, required(entry, "mode").asText(), entry.path("forks").asInt(), params,
-                    metric(name, required(entry, "primaryMetric")), secondary, all));
+                    metric(name, required(entry, "primaryMetric")), secondary, all,
+                    entry.path(JmhJsonWriter.EXTRA).path("benchmark").asText("")));
         }
         return out;
     }

@@ -23,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,32 +30,43 @@ import java.util.OptionalDouble;
 import java.util.TreeMap;
 
 /**
- * Writes {@code results.json} in the format of JMH 1.37's {@code -rf json}: a JSON array with one
- * object per result block, the field names, order and JSON types JMH writes, so JMH tools
- * (jmh-visualizer, JMH's own reader, github-action-benchmark) accept it.
+ * Writes {@code results.json} in the format of JMH 1.37's {@code -rf json}: a JSON array with one object per result
+ * block, the field names, order and JSON types JMH writes, computed as JMH computes them, so that JMH's readers
+ * (jmh-visualizer, the Jenkins jmh-report plugin, github-action-benchmark, Bencher, JMH's own) show what ServeBench
+ * measured.
  *
- * <p>Mapping: mode {@code "sample"}; a repetition is a fork of one iteration; the primary metric is
- * the mean E2E latency in {@code s/op} (score: mean of the repetitions' means; {@code scoreError}:
- * 99.9% Student-t half-width over repetitions, NaN for 2 or fewer; percentiles and
- * {@code rawDataHistogram} from the request latencies of all repetitions). Every other number a
- * repetition has is a secondary metric, named as JMH names the secondary results of its profilers, with a
- * {@value #SECONDARY_PREFIX} in front: {@code ·<metric id>} (scalars), {@code ·<metric id>.<stat>} (distributions,
- * e.g. {@code ·ttft.p99}), {@code ·server.<id>} (the engine's own {@link ServerMetric}s), with its unit; its
- * percentiles are over the repetitions' values, as JMH computes them for secondary metrics. Every entry carries the
- * same secondary metrics: one that some blocks of the run lack is left out of every entry
- * ({@link #omittedSecondaryMetrics} says which, and the reports say so).
+ * <p>Mapping: mode {@code "sample"}; a repetition is a fork of one iteration; the primary metric is the E2E latency
+ * per request in {@code ms/op}, whose {@code rawDataHistogram} holds each fork's latencies (the block's histogram,
+ * 3 significant digits) and whose score, error, confidence and percentiles are computed from all of them at once,
+ * forks merged, as JMH does for a sample-mode benchmark ({@link JmhStatistics}): the score is the mean latency of every
+ * measured request (within 0.05% of the exact mean the reports give), the error the 99.9% interval of that mean over
+ * the requests, so within-run noise. Every other number a repetition has is a secondary metric, named as JMH up to
+ * 1.36 names its profilers' results (jmh-visualizer lists only names that start with {@value #SECONDARY_PREFIX}):
+ * {@code ·<metric id>} (scalars), {@code ·<metric id>.<stat>} (distributions, e.g. {@code ·ttft.p99}),
+ * {@code ·server.<id>} (the engine's own {@link ServerMetric}s); its score, error and percentiles are over the
+ * repetitions' values, as JMH computes them for secondary metrics (the error NaN for 2 repetitions or fewer). Times
+ * are written one unit finer than the reports give them (seconds as {@code ms}, milliseconds as {@code us}), so
+ * that a reader that rounds scores above 5 to whole numbers (jmh-visualizer) still shows three significant digits.
+ * A secondary metric of a sample-mode entry also has a {@code rawDataHistogram} of its per-fork values, which the
+ * Jenkins plugin's visualizer reads for every metric of such an entry. Every entry carries the same secondary
+ * metrics: one that some blocks of the run lack is left out of every entry ({@link #omittedSecondaryMetrics} says
+ * which, and the reports say so).
  *
- * <p>{@code params} are the axes of the entry's study ({@link JmhAxes}): what varies across its entries, the same
- * names in every entry of a class, values free of {@code :}, {@code =} and spaces. Every param of the block as it was
- * (model, dataset, the flags, ...) is in the entry's {@value #EXTRA} object, with its trial and server ids; JMH tools
- * ignore fields they do not know. The {@code jvm}/{@code jdk}/{@code vm} fields describe the JVM that wrote the file
- * (the harness's), since an engine has none. Blocks without any E2E latency (trial failed, or every request failed)
- * are left out: JMH writes no entry for a benchmark that produced no score. Non-finite numbers are written as the
- * strings {@code "NaN"}, {@code "+INF"}, {@code "-INF"}, as JMH does.
+ * <p>{@code benchmark} and {@code params} are as {@link JmhAxes} names them: the variant with its own {@code @Param}
+ * values, and the class's axes. The entry's {@value #EXTRA} object holds its block's name and every param as it was
+ * (model, dataset, the flags, ...), its trial and server ids; JMH tools ignore fields they do not know. The
+ * {@code jvm}/{@code jdk}/{@code vm} fields describe the JVM that wrote the file (the harness's), since an engine has
+ * none. Blocks without any E2E latency (trial failed, or every request failed) are left out: JMH writes no entry for
+ * a benchmark that produced no score. Non-finite numbers are written as the strings {@code "NaN"}, {@code "+INF"},
+ * {@code "-INF"}, as JMH does, but never in a primary metric's {@code score} or {@code scoreConfidence}: where JMH
+ * would write a NaN interval (two samples or fewer) the interval is {@code [score, score]}, as JMH writes it for the
+ * results whose error it does not compute, so that Bencher, which reads those as numbers, accepts the file.
  *
  * <p>With a primary metric named ({@code --jmh-primary ttft.p99}) the file is the same with that metric as the
- * primary one (mode {@code avgt}, or {@code thrpt} for a rate) and the mean latency among the secondary metrics: a
- * second series for a CI tracker, which follows the primary score only.
+ * primary one, the mean latency among the secondary metrics: a second series for a CI tracker, which follows the
+ * primary score only. A time is then in mode {@code avgt} and a unit {@code X/op}, a rate in mode {@code thrpt} and
+ * {@code ops/s} (an op being what the rate counts: a token, a request), the units Bencher and jmh-visualizer read
+ * as lower and higher is better; other metrics (counts, shares) keep their own unit, which Bencher does not accept.
  */
 public final class JmhJsonWriter implements ResultFormat {
 
@@ -64,7 +74,7 @@ public final class JmhJsonWriter implements ResultFormat {
     public static final String JMH_VERSION = "1.37";
 
     /** Unit of the primary metric. */
-    public static final String PRIMARY_UNIT = "s/op";
+    public static final String PRIMARY_UNIT = "ms/op";
 
     /** What JMH puts in front of the names of secondary results ({@code ·gc.alloc.rate}), and so ServeBench. */
     public static final String SECONDARY_PREFIX = "\u00b7";
@@ -84,19 +94,35 @@ public final class JmhJsonWriter implements ResultFormat {
     private final JsonNodeFactory nodes = JsonNodeFactory.instance;
     private final ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private final String primary;
+    private final boolean paramsInName;
 
-    /** The writer of {@code results.json}: mean E2E latency as the primary metric. */
+    /** The writer of {@code results.json}: mean E2E latency as the primary metric, the axes as params. */
     public JmhJsonWriter() {
-        this.primary = null;
+        this(null, false);
     }
 
     /**
      * A writer whose primary metric is {@code metric}, a secondary metric's name ({@code ttft.p99},
-     * {@code output_throughput}; with or without the {@value #SECONDARY_PREFIX}).
+     * {@code output_throughput}; with or without the {@value #SECONDARY_PREFIX}), the axes as params.
      *
      * @throws IllegalArgumentException when no repetition could have a metric of that name
      */
     public JmhJsonWriter(String metric) {
+        this(metric, false);
+    }
+
+    /**
+     * A writer whose primary metric is {@code metric} ({@code null} for the mean E2E latency), with the axes in each
+     * entry's name instead of its params when {@code paramsInName} ({@link JmhAxes}).
+     *
+     * @throws IllegalArgumentException when no repetition could have a metric of that name
+     */
+    public JmhJsonWriter(String metric, boolean paramsInName) {
+        this.paramsInName = paramsInName;
+        if (metric == null) {
+            this.primary = null;
+            return;
+        }
         String name = metric.startsWith(SECONDARY_PREFIX) ? metric.substring(SECONDARY_PREFIX.length()) : metric;
         if (!knownSecondary(name)) {
             throw new IllegalArgumentException("--jmh-primary " + metric + ": no such metric; expected a secondary"
@@ -142,7 +168,7 @@ public final class JmhJsonWriter implements ResultFormat {
     public ArrayNode toTree(RunResult run) {
         List<BlockResult> written = written(run).stream()
                 .filter(b -> primary == null || secondaryValues(b.repetitions()).containsKey(primary)).toList();
-        JmhAxes axes = JmhAxes.of(written);
+        JmhAxes axes = JmhAxes.of(written, paramsInName);
         java.util.Set<String> common = commonSecondaryNames(written);
         ArrayNode array = nodes.arrayNode();
         for (BlockResult block : written) {
@@ -195,10 +221,11 @@ public final class JmhJsonWriter implements ResultFormat {
         List<RepetitionResult> reps = trial.repetitions();
         ObjectNode o = nodes.objectNode();
         o.put("jmhVersion", JMH_VERSION);
-        o.put("benchmark", trial.benchmark());
+        o.put("benchmark", axes.benchmark(trial));
         Map<String, SecondaryValues> values = secondaryValues(reps);
         SecondaryValues primaryValues = primary == null ? null : values.get(primary);
-        o.put("mode", primary == null ? "sample" : primaryValues.unit().endsWith("/s") ? "thrpt" : "avgt");
+        String mode = primary == null ? "sample" : primaryValues.unit().endsWith("/s") ? "thrpt" : "avgt";
+        o.put("mode", mode);
         o.put("threads", 1);
         o.put("forks", reps.size());
         o.put("jvm", Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -218,19 +245,21 @@ public final class JmhJsonWriter implements ResultFormat {
             ObjectNode params = o.putObject("params");
             axisValues.forEach(params::put);
         }
-        o.set("primaryMetric", primary == null ? primary(reps) : secondary(primaryValues));
+        o.set("primaryMetric", primary == null ? primary(reps) : chosenPrimary(primaryValues));
         ObjectNode secondary = o.putObject("secondaryMetrics");
+        boolean histograms = mode.equals("sample");
         if (primary != null) {
             secondary.set(SECONDARY_PREFIX + LATENCY_MEAN, secondary(new SecondaryValues(Metric.E2E_LATENCY.unit(),
                     reps.stream().map(r -> r.distribution(Metric.E2E_LATENCY)).flatMap(java.util.Optional::stream)
-                            .map(Distribution::mean).toList())));
+                            .map(Distribution::mean).toList()), histograms));
         }
         values.forEach((name, metric) -> {
             if (common.contains(name) && !name.equals(primary)) {
-                secondary.set(SECONDARY_PREFIX + name, secondary(metric));
+                secondary.set(SECONDARY_PREFIX + name, secondary(metric, histograms));
             }
         });
         ObjectNode extra = o.putObject(EXTRA);
+        extra.put("benchmark", trial.benchmark());
         extra.put("trial", trial.trialId());
         if (trial.serverId() != null) {
             extra.put("server", trial.serverId());
@@ -247,22 +276,19 @@ public final class JmhJsonWriter implements ResultFormat {
         return durations.length == 0 ? "0 s" : Math.round(Statistics.mean(durations)) + " s";
     }
 
+    /** The mean E2E latency: every request's latency, each fork's in its histogram, in {@link #PRIMARY_UNIT}. */
     private ObjectNode primary(List<RepetitionResult> reps) {
-        List<Distribution> latencies = reps.stream().map(r -> r.distribution(Metric.E2E_LATENCY))
-                .flatMap(java.util.Optional::stream).toList();
-        double[] means = latencies.stream().mapToDouble(Distribution::mean).toArray();
-        ObjectNode m = score(means);
-        ObjectNode percentiles = nodes.objectNode();
-        List<HistogramBucket> merged = merge(latencies);
-        for (double p : PERCENTILES) {
-            putNumber(percentiles, String.valueOf(p), histogramPercentile(merged, p));
-        }
-        m.set("scorePercentiles", percentiles);
+        double scale = finer(Metric.E2E_LATENCY.unit()).scale();
+        List<List<HistogramBucket>> forks = reps.stream().map(r -> r.distribution(Metric.E2E_LATENCY))
+                .flatMap(java.util.Optional::stream)
+                .map(d -> d.histogram().stream().map(b -> new HistogramBucket(b.value() * scale, b.count())).toList())
+                .toList();
+        ObjectNode m = statistics(JmhStatistics.ofBuckets(forks), true);
         m.put("scoreUnit", PRIMARY_UNIT);
-        ArrayNode forks = m.putArray("rawDataHistogram");
-        for (Distribution d : latencies) {
-            ArrayNode iteration = forks.addArray().addArray();
-            for (HistogramBucket b : d.histogram()) {
+        ArrayNode raw = m.putArray("rawDataHistogram");
+        for (List<HistogramBucket> fork : forks) {
+            ArrayNode iteration = raw.addArray().addArray();
+            for (HistogramBucket b : fork) {
                 ArrayNode pair = iteration.addArray();
                 putNumber(pair, b.value());
                 pair.add(b.count());
@@ -271,35 +297,83 @@ public final class JmhJsonWriter implements ResultFormat {
         return m;
     }
 
-    private ObjectNode secondary(SecondaryValues metric) {
-        double[] values = metric.values().stream().mapToDouble(Double::doubleValue).toArray();
-        ObjectNode m = score(values);
-        ObjectNode percentiles = nodes.objectNode();
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        for (double p : PERCENTILES) {
-            putNumber(percentiles, String.valueOf(p), percentile(sorted, p));
-        }
-        m.set("scorePercentiles", percentiles);
-        m.put("scoreUnit", metric.unit());
-        ArrayNode raw = m.putArray("rawData");
-        for (double v : values) {
-            putNumber(raw.addArray(), v);
+    /**
+     * A metric chosen as the primary one ({@code --jmh-primary}): per-fork values as in avgt or thrpt mode, a time in
+     * {@code X/op}, a rate in {@code ops/s}.
+     */
+    private ObjectNode chosenPrimary(SecondaryValues metric) {
+        Unit unit = finer(metric.unit());
+        List<Double> values = metric.values().stream().map(v -> v * unit.scale()).toList();
+        ObjectNode m = statistics(JmhStatistics.ofValues(values), true);
+        m.put("scoreUnit", unit.time() ? unit.name() + "/op" : metric.unit().endsWith("/s") ? "ops/s" : unit.name());
+        rawData(m, values);
+        return m;
+    }
+
+    private ObjectNode secondary(SecondaryValues metric, boolean histograms) {
+        Unit unit = finer(metric.unit());
+        List<Double> values = metric.values().stream().map(v -> v * unit.scale()).toList();
+        ObjectNode m = statistics(JmhStatistics.ofValues(values), false);
+        m.put("scoreUnit", unit.name());
+        rawData(m, values);
+        if (histograms) {
+            // the Jenkins plugin's visualizer reads a histogram for every metric of a sample-mode entry
+            ArrayNode forks = m.putArray("rawDataHistogram");
+            for (double v : values) {
+                ArrayNode pair = forks.addArray().addArray().addArray();
+                putNumber(pair, v);
+                pair.add(1);
+            }
         }
         return m;
     }
 
-    /** {@code score}, {@code scoreError} and {@code scoreConfidence} of per-repetition values. */
-    private ObjectNode score(double[] values) {
+    /** Each fork's one iteration. */
+    private static void rawData(ObjectNode m, List<Double> values) {
+        ArrayNode raw = m.putArray("rawData");
+        for (double v : values) {
+            putNumber(raw.addArray(), v);
+        }
+    }
+
+    /**
+     * {@code score}, {@code scoreError}, {@code scoreConfidence} and {@code scorePercentiles} of the samples; a
+     * primary metric's interval is {@code [score, score]} where JMH's would be NaN.
+     */
+    private ObjectNode statistics(JmhStatistics samples, boolean primaryMetric) {
         ObjectNode m = nodes.objectNode();
-        double score = Statistics.mean(values);
-        double error = Statistics.scoreError(values);
+        double score = samples.mean();
+        double error = samples.error();
         putNumber(m, "score", score);
         putNumber(m, "scoreError", error);
         ArrayNode confidence = m.putArray("scoreConfidence");
-        putNumber(confidence, score - error);
-        putNumber(confidence, score + error);
+        double halfWidth = primaryMetric && Double.isNaN(error) ? 0 : error;
+        putNumber(confidence, score - halfWidth);
+        putNumber(confidence, score + halfWidth);
+        ObjectNode percentiles = m.putObject("scorePercentiles");
+        for (double p : PERCENTILES) {
+            putNumber(percentiles, String.valueOf(p), samples.percentile(p));
+        }
         return m;
+    }
+
+    /**
+     * A unit as written: a time one unit finer than the model's ({@code s} as {@code ms}, {@code ms} as {@code us}),
+     * other units as they are.
+     *
+     * @param name  the unit written
+     * @param scale what a value in the model's unit is multiplied by
+     * @param time  whether it is a time
+     */
+    private record Unit(String name, double scale, boolean time) {
+    }
+
+    private static Unit finer(String unit) {
+        return switch (unit) {
+            case "s" -> new Unit("ms", 1000, true);
+            case "ms" -> new Unit("us", 1000, true);
+            default -> new Unit(unit, 1, false);
+        };
     }
 
     private record SecondaryValues(String unit, List<Double> values) {
@@ -348,39 +422,6 @@ public final class JmhJsonWriter implements ResultFormat {
         if (!present.isEmpty()) {
             out.put(name, new SecondaryValues(unit, present));
         }
-    }
-
-    private static List<HistogramBucket> merge(List<Distribution> distributions) {
-        TreeMap<Double, Long> counts = new TreeMap<>();
-        distributions.forEach(d -> d.histogram().forEach(b -> counts.merge(b.value(), b.count(), Long::sum)));
-        List<HistogramBucket> merged = new ArrayList<>();
-        counts.forEach((v, c) -> merged.add(new HistogramBucket(v, c)));
-        return merged;
-    }
-
-    /** Nearest-rank percentile of a histogram; 0 gives the lowest bucket, 100 the highest. */
-    static double histogramPercentile(List<HistogramBucket> buckets, double p) {
-        long total = buckets.stream().mapToLong(HistogramBucket::count).sum();
-        long rank = Math.max(1, (long) Math.ceil(p / 100 * total));
-        long seen = 0;
-        for (HistogramBucket b : buckets) {
-            seen += b.count();
-            if (seen >= rank) {
-                return b.value();
-            }
-        }
-        return buckets.isEmpty() ? Double.NaN : buckets.get(buckets.size() - 1).value();
-    }
-
-    /** Percentile of sorted values by linear interpolation between closest ranks. */
-    static double percentile(double[] sorted, double p) {
-        if (sorted.length == 0) {
-            return Double.NaN;
-        }
-        double position = p / 100 * (sorted.length - 1);
-        int lower = (int) Math.floor(position);
-        int upper = Math.min(sorted.length - 1, lower + 1);
-        return sorted[lower] + (position - lower) * (sorted[upper] - sorted[lower]);
     }
 
     private static void putNumber(ObjectNode node, String field, double v) {

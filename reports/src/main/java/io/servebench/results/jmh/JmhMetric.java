@@ -17,7 +17,8 @@ import java.util.Map;
  * @param scorePercentiles percentile (JMH's key, e.g. {@code "99.9"}) to value, in file order
  * @param scoreUnit        e.g. {@code "s/op"}, {@code "tok/s"}
  * @param rawData          per fork, per iteration scores; empty when the entry has a histogram instead
- * @param rawDataHistogram per fork, per iteration, the {@code [value, count]} buckets; empty when absent
+ * @param rawDataHistogram per fork, per iteration, the {@code [value, count]} buckets; empty when absent; a ServeBench
+ *                         secondary metric has one of its fork values, for readers that want one
  */
 public record JmhMetric(double score, double scoreError, List<Double> scoreConfidence,
                         Map<String, Double> scorePercentiles, String scoreUnit, List<List<Double>> rawData,
@@ -28,5 +29,41 @@ public record JmhMetric(double score, double scoreError, List<Double> scoreConfi
         scorePercentiles = Collections.unmodifiableMap(new LinkedHashMap<>(scorePercentiles));
         rawData = rawData.stream().map(List::copyOf).toList();
         rawDataHistogram = rawDataHistogram.stream().map(f -> f.stream().map(List::copyOf).toList()).toList();
+    }
+
+    /**
+     * The same metric in another time unit: every number times {@code factor}, e.g. 1000 from {@code s/op} to
+     * {@code ms/op}.
+     */
+    public JmhMetric scaled(double factor, String unit) {
+        Map<String, Double> percentiles = new LinkedHashMap<>();
+        scorePercentiles.forEach((k, v) -> percentiles.put(k, v * factor));
+        return new JmhMetric(score * factor, scoreError * factor, scoreConfidence.stream().map(v -> v * factor).toList(),
+                percentiles, unit, rawData.stream().map(f -> f.stream().map(v -> v * factor).toList()).toList(),
+                rawDataHistogram.stream().map(f -> f.stream().map(i -> i.stream()
+                        .map(b -> new HistogramBucket(b.value() * factor, b.count())).toList()).toList()).toList());
+    }
+
+    /**
+     * How many of {@code to} one {@code from} is, for two times ({@code s}, {@code ms}, {@code us}, {@code ns}, each
+     * also per op: {@code ms/op}); NaN when either is not a time or they differ in being per op.
+     */
+    public static double timeFactor(String from, String to) {
+        boolean perOp = from.endsWith("/op");
+        if (perOp != to.endsWith("/op")) {
+            return Double.NaN;
+        }
+        return seconds(perOp ? from.substring(0, from.length() - 3) : from)
+                / seconds(perOp ? to.substring(0, to.length() - 3) : to);
+    }
+
+    private static double seconds(String unit) {
+        return switch (unit) {
+            case "s" -> 1;
+            case "ms" -> 1e-3;
+            case "us" -> 1e-6;
+            case "ns" -> 1e-9;
+            default -> Double.NaN;
+        };
     }
 }

@@ -110,33 +110,88 @@ class JmhJsonWriterTest {
     }
 
     @Test
-    void singleRepetitionWritesNaNErrorAsJmhDoes() throws Exception {
+    void aSingleRepetitionsPrimaryErrorComesFromItsRequestsAndItsSecondariesAreNaNAsJmhWrites() throws Exception {
         RunResult run = twoRates(1);
-        JsonNode primary = ours(run).get(0).get("primaryMetric");
+        JsonNode entry = ours(run).get(0);
+        JsonNode primary = entry.get("primaryMetric");
 
-        // JMH itself writes an error it cannot compute as the string "NaN" (its one-iteration throughput entry)
-        assertThat(primary.get("scoreError").isTextual()).isTrue();
-        assertThat(primary.get("scoreError").asText()).isEqualTo("NaN");
+        // 1000 requests: JMH's error over every sample of a sample-mode benchmark, never NaN where samples exist
+        assertThat(primary.get("scoreError").isNumber()).isTrue();
+        assertThat(primary.get("scoreConfidence").get(0).isNumber()).isTrue();
+        // one value per secondary metric: JMH writes an error it cannot compute as the string "NaN"
+        JsonNode ttft = entry.get("secondaryMetrics").get("·ttft.mean");
+        assertThat(ttft.get("scoreError").asText()).isEqualTo("NaN");
         assertThat(jmhSecondary.get("scoreError").asText()).isEqualTo("NaN");
-        assertThat(primary.get("scoreConfidence").get(0).asText()).isEqualTo("NaN");
+        assertThat(ttft.get("scoreConfidence").get(0).asText()).isEqualTo("NaN");
         List<String> problems = new ArrayList<>();
-        compare("$", jmhSample, ours(run).get(0), problems);
+        compare("$", jmhSample, entry, problems);
         assertThat(problems).isEmpty();
     }
 
     @Test
-    void primaryScoreIsMeanOverRepetitionsWithStudentTError() throws Exception {
-        JsonNode primary = ours(threeRepetitions()).get(0).get("primaryMetric");
+    void scoresErrorsIntervalsAndPercentilesAreJmhsOwnWithRepetitionsAndWithout() throws Exception {
+        for (RunResult run : List.of(twoRates(1), threeRepetitions(), Fixtures.run(List.of(Fixtures.trial("baseline",
+                "", true, Fixtures.BASE_FLAGS, "8", List.of(Fixtures.repetition(2.6, 1.8), Fixtures.repetition(3.1, 2.2))))))) {
+            for (JsonNode entry : ours(run)) {
+                // JMH's own statistics classes, fed what the file says: every [value, count] of every fork at once
+                JsonNode primary = entry.get("primaryMetric");
+                org.openjdk.jmh.util.MultisetStatistics samples = new org.openjdk.jmh.util.MultisetStatistics();
+                primary.get("rawDataHistogram").forEach(fork -> fork.forEach(iteration -> iteration.forEach(
+                        pair -> samples.addValue(pair.get(0).asDouble(), pair.get(1).asInt()))));
+                assertSameAsJmh("primary", primary, samples, true);
+                entry.get("secondaryMetrics").properties().forEach(m -> {
+                    org.openjdk.jmh.util.ListStatistics values = new org.openjdk.jmh.util.ListStatistics();
+                    m.getValue().get("rawData").forEach(fork -> fork.forEach(v -> values.addValue(v.asDouble())));
+                    assertSameAsJmh(m.getKey(), m.getValue(), values, false);
+                    // and the histogram the Jenkins plugin reads holds the same values, one per fork
+                    assertThat(m.getValue().get("rawDataHistogram").size()).isEqualTo(m.getValue().get("rawData").size());
+                });
+            }
+        }
+    }
 
-        assertThat(primary.get("score").asDouble()).isCloseTo(2.62, within(1e-12));
-        // t(0.9995, 2) = 31.5991; stdev of {2.60, 2.62, 2.64} = 0.02
-        assertThat(primary.get("scoreError").asDouble()).isCloseTo(31.5991 * 0.02 / Math.sqrt(3), within(1e-4));
-        assertThat(primary.get("scoreUnit").asText()).isEqualTo("s/op");
+    /** The metric's figures equal what JMH computes from its samples; a primary's interval is never NaN. */
+    private static void assertSameAsJmh(String name, JsonNode metric, org.openjdk.jmh.util.Statistics jmh, boolean primary) {
+        assertThat(number(metric.get("score"))).as(name + " score").isCloseTo(jmh.getMean(), within(1e-9 * Math.abs(jmh.getMean())));
+        double error = jmh.getMeanErrorAt(0.999);
+        if (Double.isNaN(error)) {
+            assertThat(metric.get("scoreError").asText()).as(name + " error").isEqualTo("NaN");
+            // JMH's NaN interval, but a primary metric's is [score, score], which Bencher reads as numbers
+            for (JsonNode bound : metric.get("scoreConfidence")) {
+                if (primary) {
+                    assertThat(number(bound)).as(name).isEqualTo(number(metric.get("score")));
+                } else {
+                    assertThat(bound.asText()).as(name).isEqualTo("NaN");
+                }
+            }
+        } else {
+            assertThat(number(metric.get("scoreError"))).as(name + " error").isCloseTo(error, within(1e-7 * error));
+            double[] interval = jmh.getConfidenceIntervalAt(0.999);
+            assertThat(number(metric.get("scoreConfidence").get(0))).as(name).isCloseTo(interval[0], within(1e-7 * error));
+            assertThat(number(metric.get("scoreConfidence").get(1))).as(name).isCloseTo(interval[1], within(1e-7 * error));
+        }
+        for (double p : new double[] {0.0, 50.0, 90.0, 95.0, 99.0, 99.9, 99.99, 99.999, 99.9999, 100.0}) {
+            assertThat(number(metric.get("scorePercentiles").get(String.valueOf(p)))).as(name + " p" + p)
+                    .isCloseTo(jmh.getPercentile(p), within(1e-9 * Math.abs(jmh.getPercentile(p)) + 1e-12));
+        }
+    }
+
+    private static double number(JsonNode n) {
+        return n.isTextual() ? Double.parseDouble(n.asText()) : n.asDouble();
+    }
+
+    @Test
+    void latenciesAreInUnitsJmhVisualizerShowsToThreeDigits() throws Exception {
+        JsonNode entry = ours(threeRepetitions()).get(0);
+        JsonNode primary = entry.get("primaryMetric");
+        assertThat(primary.get("scoreUnit").asText()).isEqualTo("ms/op");
+        assertThat(primary.get("score").asDouble()).isCloseTo(2620, within(1e-6));
         assertThat(primary.get("rawDataHistogram").size()).isEqualTo(3);
-        assertThat(primary.get("scorePercentiles").get("50.0").asDouble()).isBetween(2.60, 2.64);
-        JsonNode ttft = ours(threeRepetitions()).get(0).get("secondaryMetrics").get("·ttft.mean");
-        assertThat(ttft.get("score").asDouble()).isCloseTo(41.12, within(1e-9));
-        assertThat(ttft.get("scoreUnit").asText()).isEqualTo("ms");
+        JsonNode ttft = entry.get("secondaryMetrics").get("·ttft.mean");
+        assertThat(ttft.get("score").asDouble()).isCloseTo(41_120, within(1e-6));
+        assertThat(ttft.get("scoreUnit").asText()).isEqualTo("us");
+        assertThat(entry.get("secondaryMetrics").get("·e2e_latency.p99").get("scoreUnit").asText()).isEqualTo("ms");
+        assertThat(entry.get("secondaryMetrics").get("·output_throughput").get("scoreUnit").asText()).isEqualTo("tok/s");
         assertThat(ttft.get("rawData").size()).isEqualTo(3);
     }
 
@@ -160,6 +215,44 @@ class JmhJsonWriterTest {
     }
 
     @Test
+    void aVariantsOwnParamValuesAreInItsNameAndASweepsStepIsAnAxisButNotTheRatesItChose() throws Exception {
+        List<BlockResult> blocks = new ArrayList<>();
+        blocks.add(Fixtures.trial("vllm", "", true, Fixtures.BASE_FLAGS, "8", List.of(Fixtures.repetition(2.6, 1.8))));
+        for (String seqs : List.of("128", "0.5")) {
+            BlockResult t = Fixtures.trial("maxNumSeqs", "", false, Fixtures.BASE_FLAGS, "8",
+                    List.of(Fixtures.repetition(2.6, 1.8)));
+            java.util.Map<String, String> params = new java.util.LinkedHashMap<>(t.params());
+            params.put("maxNumSeqs", seqs);
+            blocks.add(new BlockResult(t.benchmark(), t.className(), t.variant(), t.group(), false, params, t.trialId() + seqs,
+                    t.serverId(), t.repetitions(), null));
+        }
+        JsonNode entries = ours(Fixtures.run(blocks));
+        assertThat(entries).extracting(e -> e.get("benchmark").asText()).containsExactly(Fixtures.CLASS + ".vllm",
+                Fixtures.CLASS + ".maxNumSeqs[128]", Fixtures.CLASS + ".maxNumSeqs[0_5]");
+        assertThat(entries).allSatisfy(e -> assertThat(e.has("params")).isFalse());
+        assertThat(entries.get(2).get(JmhJsonWriter.EXTRA).get("params").get("maxNumSeqs").asText()).isEqualTo("0.5");
+        assertThat(entries.get(2).get(JmhJsonWriter.EXTRA).get("benchmark").asText()).isEqualTo(Fixtures.CLASS + ".maxNumSeqs");
+
+        // a sweep: its steps are the axis; the rates of its constant steps, chosen as it ran, are no param
+        List<BlockResult> sweep = new ArrayList<>();
+        String[][] steps = {{"s1-synchronous", null}, {"s2-throughput", null}, {"s3-constant", "3.21"}};
+        for (String[] step : steps) {
+            BlockResult t = Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "8", List.of(Fixtures.repetition(2.6, 1.8)));
+            java.util.Map<String, String> params = new java.util.LinkedHashMap<>(t.params());
+            params.remove("rate");
+            if (step[1] != null) {
+                params.put("rate", step[1]);
+            }
+            params.put(BlockResult.SWEEP_STEP, step[0]);
+            sweep.add(new BlockResult(t.benchmark(), t.className(), t.variant(), t.group(), true, params, t.trialId() + step[0],
+                    t.serverId(), t.repetitions(), null));
+        }
+        JsonNode swept = ours(Fixtures.run(sweep));
+        assertThat(swept).extracting(e -> e.get("params").toString()).containsExactly("{\"sweep\":\"s1-synchronous\"}",
+                "{\"sweep\":\"s2-throughput\"}", "{\"sweep\":\"s3-constant\"}");
+    }
+
+    @Test
     void paramsOfTheOldLayoutDecodeBack() {
         assertThat(JmhParamCodec.decode("flags", "a:b%20c;d;-x:1;e:50%25%3Bf")).isEqualTo("--a=b c --d -x=1 --e=50%;f");
         assertThat(JmhParamCodec.decode("flags", "")).isEmpty();
@@ -173,15 +266,21 @@ class JmhJsonWriterTest {
         RunResult run = twoRates(3);
         JsonNode entry = MAPPER.readTree(new JmhJsonWriter("ttft.p99").toJson(run)).get(0);
         assertThat(entry.get("mode").asText()).isEqualTo("avgt");
-        assertThat(entry.get("primaryMetric").get("scoreUnit").asText()).isEqualTo("ms");
+        // a time per request, in a unit Bencher reads as a latency
+        assertThat(entry.get("primaryMetric").get("scoreUnit").asText()).isEqualTo("us/op");
         assertThat(entry.get("primaryMetric").get("score").asDouble())
                 .isEqualTo(ours(run).get(0).get("secondaryMetrics").get("·ttft.p99").get("score").asDouble());
         assertThat(entry.get("secondaryMetrics").has("·ttft.p99")).isFalse();
         assertThat(entry.get("secondaryMetrics").get("·e2e_latency.mean").get("score").asDouble())
-                .isEqualTo(ours(run).get(0).get("primaryMetric").get("score").asDouble());
+                .isCloseTo(ours(run).get(0).get("primaryMetric").get("score").asDouble(), within(1e-6));
         assertThat(entry.get("params")).isEqualTo(ours(run).get(0).get("params"));
-        assertThat(MAPPER.readTree(new JmhJsonWriter("·output_throughput").toJson(run)).get(0).get("mode").asText())
-                .isEqualTo("thrpt");
+        JsonNode throughput = MAPPER.readTree(new JmhJsonWriter("·output_throughput").toJson(run)).get(0);
+        assertThat(throughput.get("mode").asText()).isEqualTo("thrpt");
+        assertThat(throughput.get("primaryMetric").get("scoreUnit").asText()).isEqualTo("ops/s");
+        // one repetition: no error, and an interval Bencher reads as numbers
+        JsonNode single = MAPPER.readTree(new JmhJsonWriter("ttft.p99").toJson(twoRates(1))).get(0).get("primaryMetric");
+        assertThat(single.get("scoreError").asText()).isEqualTo("NaN");
+        assertThat(single.get("scoreConfidence").get(0).asDouble()).isEqualTo(single.get("score").asDouble());
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new JmhJsonWriter("ttft.p42"))
                 .hasMessageStartingWith("--jmh-primary ttft.p42: no such metric");
     }
@@ -197,17 +296,19 @@ class JmhJsonWriterTest {
         JmhBenchmark b = read.get(0);
         BlockResult trial = run.blocks().get(0);
         assertThat(b.benchmark()).isEqualTo(trial.benchmark());
+        assertThat(b.identity()).isEqualTo(trial.benchmark());
         assertThat(b.mode()).isEqualTo("sample");
         assertThat(b.forks()).isEqualTo(3);
         assertThat(b.decodedParams()).isEqualTo(trial.params());
-        assertThat(b.primaryMetric().score()).isCloseTo(2.62, within(1e-12));
+        assertThat(b.primaryMetric().score()).isCloseTo(2620, within(1e-6));
         assertThat(b.primaryMetric().rawDataHistogram()).hasSize(3);
-        assertThat(b.primaryMetric().rawDataHistogram().get(0).get(0))
-                .isEqualTo(trial.repetitions().get(0).distribution(Metric.E2E_LATENCY).orElseThrow().histogram());
+        assertThat(b.primaryMetric().rawDataHistogram().get(0).get(0)).isEqualTo(trial.repetitions().get(0)
+                .distribution(Metric.E2E_LATENCY).orElseThrow().histogram().stream()
+                .map(h -> new io.servebench.results.HistogramBucket(h.value() * 1000, h.count())).toList());
         // secondary metrics are read without JMH's prefix, so compare's names match files of both layouts
         assertThat(b.secondaryMetrics().get("successful_requests").rawData())
                 .containsExactly(List.of(1000.0), List.of(1000.0), List.of(1000.0));
-        assertThat(b.secondaryMetrics().get("ttft.p99").scoreUnit()).isEqualTo("ms");
+        assertThat(b.secondaryMetrics().get("ttft.p99").scoreUnit()).isEqualTo("us");
     }
 
     @Test
@@ -254,8 +355,10 @@ class JmhJsonWriterTest {
             jmh.fieldNames().forEachRemaining(jmhFields::add);
             List<String> ourFields = new ArrayList<>();
             ours.fieldNames().forEachRemaining(ourFields::add);
-            // JMH's readers ignore a field they do not know: ServeBench's own object comes last
-            if (path.equals("$") && !ourFields.isEmpty() && ourFields.get(ourFields.size() - 1).equals(JmhJsonWriter.EXTRA)) {
+            // JMH's readers ignore a field they do not know: ServeBench's own object comes last, and a secondary
+            // metric's histogram, for the Jenkins plugin's visualizer, after JMH's fields
+            String extra = path.equals("$") ? JmhJsonWriter.EXTRA : path.contains(".secondaryMetrics.") ? "rawDataHistogram" : null;
+            if (extra != null && !ourFields.isEmpty() && ourFields.get(ourFields.size() - 1).equals(extra)) {
                 ourFields.remove(ourFields.size() - 1);
             }
             if (!jmhFields.equals(ourFields)) {
