@@ -147,7 +147,9 @@ class SlurmExecutorTest {
         assertThat(tuningSection(dir)).isEqualTo(tuningSection(localDir)).contains("mtp2");
         Map<String, Integer> repetitions = RunJournal.read(dir).stream().collect(Collectors.toMap(BlockResult::trialId,
                 b -> b.repetitions().size(), Math::max));
-        assertThat(repetitions).isEqualTo(repetitionsByTrial(local)).hasSize(2).containsValue(2);
+        // the tuner's close call took more repetitions than the first, in the jobs as here
+        assertThat(repetitions).isEqualTo(repetitionsByTrial(local)).hasSize(2);
+        assertThat(repetitions.values()).anySatisfy(r -> assertThat(r).isGreaterThan(1));
         try (var files = Files.list(dir.resolve("jobs"))) {
             assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".json")))
                     .allMatch(n -> n.matches("r\\d\\d-s\\d\\d-.*")).isNotEmpty();
