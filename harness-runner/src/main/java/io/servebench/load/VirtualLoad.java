@@ -87,13 +87,12 @@ public final class VirtualLoad {
         /** Under a concurrency cap: when each slot a completion freed became free, for requests still to take. */
         private final Deque<Long> freedSlots = new ArrayDeque<>();
         private boolean capped;
-        /** When each failed request ended: a stop condition counts those that had failed by its time. */
+        /** When each failed request ended, in order: a stop condition counts those that had failed by its time. */
         private final List<Long> failedAt = new ArrayList<>();
         private final long t0 = engine.clockNs();
         private int sent;
         private int measuredSent;
         private int planned;
-        private int failures;
         private int peakInFlight;
         private long lastSendNs = RequestRecord.NONE;
         private final StopTracker stopping;
@@ -233,8 +232,8 @@ public final class VirtualLoad {
             Sent s = inFlight.remove(truth.requestId());
             RequestRecord record = record(s, truth);
             if (!record.succeeded()) {
-                failures++;
-                failedAt.add(record.doneNs());
+                int at = java.util.Collections.binarySearch(failedAt, record.doneNs());
+                failedAt.add(at < 0 ? -at - 1 : at, record.doneNs());
             }
             if (capped) {
                 freedSlots.addLast(record.doneNs());
@@ -289,11 +288,22 @@ public final class VirtualLoad {
          * had ended by then count, as they had reached the real client by then.
          */
         private boolean stopsAt(long nowNs) {
-            return stopping.stopsAt(nowNs, (int) failedAt.stream().filter(t -> t <= nowNs).count());
+            // the failures that ended at or before nowNs: the sorted list's upper bound
+            int low = 0;
+            int high = failedAt.size();
+            while (low < high) {
+                int mid = (low + high) >>> 1;
+                if (failedAt.get(mid) <= nowNs) {
+                    low = mid + 1;
+                } else {
+                    high = mid;
+                }
+            }
+            return stopping.stopsAt(nowNs, low);
         }
 
         LoadResult.Stop stop() {
-            return stopping.stop(planned, sent, failures);
+            return stopping.stop(planned, sent, failedAt.size());
         }
     }
 }
