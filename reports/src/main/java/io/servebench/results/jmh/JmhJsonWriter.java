@@ -39,9 +39,10 @@ import java.util.TreeMap;
  * per request in {@code ms/op}, whose {@code rawDataHistogram} holds each fork's latencies (the block's histogram,
  * 3 significant digits) and whose score, error, confidence and percentiles are computed from all of them at once,
  * forks merged, as JMH does for a sample-mode benchmark ({@link JmhStatistics}): the score is the mean latency of every
- * measured request (within 0.05% of the exact mean the reports give), the error the 99.9% interval of that mean over
- * the requests, so within-run noise. Every other number a repetition has is a secondary metric, named as JMH up to
- * 1.36 names its profilers' results (jmh-visualizer lists only names that start with {@value #SECONDARY_PREFIX}):
+ * measured request (at most 0.1% above the exact mean the reports give: each sample is the top of its histogram
+ * bucket), the error the 99.9% interval of that mean over the requests, so within-run noise. Every other number a
+ * repetition has is a secondary metric, named as JMH up to 1.36 names its profilers' results (jmh-visualizer lists
+ * only names that start with {@value #SECONDARY_PREFIX}):
  * {@code ·<metric id>} (scalars), {@code ·<metric id>.<stat>} (distributions, e.g. {@code ·ttft.p99}),
  * {@code ·server.<id>} (the engine's own {@link ServerMetric}s); its score, error and percentiles are over the
  * repetitions' values, as JMH computes them for secondary metrics (the error NaN for 2 repetitions or fewer). Times
