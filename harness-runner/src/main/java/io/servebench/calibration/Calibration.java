@@ -5,6 +5,7 @@ import io.servebench.load.LoadParams;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.VirtualLoad;
 import io.servebench.metrics.MetricsAggregator;
+import io.servebench.metrics.SloSpec;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.Stat;
@@ -267,9 +268,10 @@ public final class Calibration {
         return cache.computeIfAbsent(key, k -> {
             trials++;
             VirtualEngine engine = VirtualEngine.of(k.params(), seed);
-            List<RequestRecord> records = new VirtualLoad(engine, model).run(dataset.supply(seed), 0, b.requests(),
-                    LoadParams.of(new ArrivalProfile.Constant(b.rate())), r -> { }).records();
-            return new MetricsAggregator().aggregate(records);
+            MetricsAggregator.Running metrics = new MetricsAggregator().start(SloSpec.NONE, engine::earliestArrivalNs);
+            new VirtualLoad(engine, model).run(dataset.supply(seed), 0, b.requests(),
+                    LoadParams.of(new ArrivalProfile.Constant(b.rate())), metrics);
+            return metrics.finish();
         });
     }
 }

@@ -82,8 +82,11 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--fresh-server", description = "Start a new server for every trial instead of reusing one per configuration.")
     boolean freshServer;
 
-    @Option(names = "--settle", paramLabel = "SECONDS", description = "Pause between two trials on one server, after resetting its prefix cache (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--settle", paramLabel = "SECONDS", description = "Pause between two loads on one server (repetitions, trials, sweep steps), after emptying its prefix cache (default: ${DEFAULT-VALUE}).")
     double settleSeconds = 1;
+
+    @Option(names = "--slice", paramLabel = "SECONDS", description = "Length of the time slices a long load reports its figures in, when it lasts 5 slices or more (default: ${DEFAULT-VALUE}), e.g. --slice 300 for an hour-long soak.")
+    double sliceSeconds = 60;
 
     @Option(names = "--ready-timeout", paramLabel = "SECONDS", description = "How long an engine may take to load and become ready (default: ${DEFAULT-VALUE}).")
     long readyTimeoutSeconds = EngineOptions.DEFAULT_READY_TIMEOUT.toSeconds();
@@ -204,6 +207,7 @@ public final class Main implements Callable<Integer> {
                 .simulatedGpu(simulateGpu == null ? EngineOptions.DEFAULT_SIMULATED_GPU : simulateGpu)
                 .containerRuntime(containerRuntime).quick(quick).seed(seed).freshServer(freshServer)
                 .settle(Duration.ofMillis(Math.round(settleSeconds * 1000)))
+                .slice(Duration.ofMillis(Math.round(sliceSeconds * 1000)))
                 .engineOverrides(new EngineOverrides(engineExe, engineEnv, engineWorkdir, engineUrl))
                 .client(new ClientOptions(apiKeyEnv, seconds("--connect-timeout", connectTimeoutSeconds),
                         seconds("--request-timeout", requestTimeoutSeconds)))

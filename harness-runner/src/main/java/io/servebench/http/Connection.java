@@ -113,7 +113,8 @@ final class Connection {
             if ((ops & SelectionKey.OP_READ) != 0 && state != CLOSED) {
                 read(buffer);
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | OutOfMemoryError e) {
+            // out of memory too: the request fails and the loop lives on, rather than every request on it hanging
             boolean connecting = state == CONNECTING;
             HttpFailure kind = HttpFailure.of(e, connecting);
             String detail = HttpFailure.detail(e);

@@ -105,12 +105,29 @@ public final class LoadGenerator {
         CpuTime cpu;
         CpuTime senderStart = CpuTime.ofCurrentThread();
         try (StreamingClient client = new StreamingClient(target, params, counter)) {
-            sending = new Sending(client, supply, warmupRequests, measuredRequests, params, record -> {
-                // a failing listener must not stop the run (or, closed loop, leave a stream never freed)
-                try {
-                    listener.onComplete(record);
-                } catch (RuntimeException e) {
-                    listenerFailure.compareAndSet(null, e);
+            // a failing listener must not stop the run (or, closed loop, leave a stream never freed)
+            sending = new Sending(client, supply, warmupRequests, measuredRequests, params, new LoadListener() {
+                @Override
+                public void onSend(long id) {
+                    try {
+                        listener.onSend(id);
+                    } catch (RuntimeException e) {
+                        listenerFailure.compareAndSet(null, e);
+                    }
+                }
+
+                @Override
+                public void onComplete(RequestRecord record) {
+                    try {
+                        listener.onComplete(record);
+                    } catch (RuntimeException e) {
+                        listenerFailure.compareAndSet(null, e);
+                    }
+                }
+
+                @Override
+                public java.util.Optional<String> stopReason() {
+                    return listener.stopReason();
                 }
             });
             if (params.profile() instanceof ArrivalProfile.Scheduled scheduled) {
@@ -121,7 +138,7 @@ public final class LoadGenerator {
                 sending.closedLoop(1);
             }
             // every request ends: by its response, its failure, or its timeout; a conversation with its last turn
-            CompletableFuture.allOf(sending.pending.toArray(CompletableFuture[]::new)).join();
+            sending.awaitConversations();
             sending.close();
             connections = client.poolStats();
             cpu = CpuTime.ofCurrentThread().minus(senderStart).plus(client.ioCpu());
@@ -130,7 +147,7 @@ public final class LoadGenerator {
             throw new IllegalStateException("the LoadListener failed; the run completed but its progress reports may be"
                     + " incomplete", listenerFailure.get());
         }
-        return LoadResult.of(sending.records, sending.stop(), connections, cpu);
+        return sending.window.result(sending.stop(), connections, cpu);
     }
 
     /**
@@ -138,9 +155,10 @@ public final class LoadGenerator {
      * thread that sends the later turns of conversations.
      */
     private static final class Sending {
-        /** One future per conversation sent, completing when its last turn has ended. */
-        final List<CompletableFuture<?>> pending = new ArrayList<>();
-        final List<RequestRecord> records = java.util.Collections.synchronizedList(new ArrayList<>());
+        /** The measured requests' window; the records themselves go to the listener and are not kept. */
+        final MeasuredWindow window = new MeasuredWindow();
+        /** Conversations sent whose last turn has not ended yet. */
+        private int conversations;
         private final StreamingClient client;
         private final Conversations supply;
         private final int warmupRequests;
@@ -199,7 +217,7 @@ public final class LoadGenerator {
                         return;
                     }
                 }
-                pending.add(conversation(turns, intendedNs, slotNs, slots));
+                conversation(turns, intendedNs, slotNs, slots);
             }
             stopping.completedAt(System.nanoTime());
         }
@@ -227,9 +245,9 @@ public final class LoadGenerator {
                     planned++;
                 }
                 // a stream carries a whole conversation: it is free again when the last turn has ended
-                pending.add(conversation(prepareNext(inWarmupTime, measuredRequests - measuredDrawn + Math.max(0,
+                conversation(prepareNext(inWarmupTime, measuredRequests - measuredDrawn + Math.max(0,
                         warmupRequests - drawn)), freeSinceNs, RequestRecord.NONE, null)
-                        .whenComplete((r, e) -> freeStreams.add(r.doneNs())));
+                        .whenComplete((r, e) -> freeStreams.add(r.doneNs()));
             }
             stopping.completedAt(System.nanoTime());
         }
@@ -267,9 +285,32 @@ public final class LoadGenerator {
          */
         private CompletableFuture<RequestRecord> conversation(List<Next> turns, long intendedNs, long slotNs,
                                                               Semaphore slots) {
+            synchronized (this) {
+                conversations++;
+            }
             CompletableFuture<RequestRecord> done = new CompletableFuture<>();
             dispatch(turns.get(0), intendedNs, slotNs, slots).whenComplete((r, e) -> laterTurn(turns, 1, r, slots, done));
-            return done;
+            return done.whenComplete((r, e) -> conversationEnded());
+        }
+
+        private synchronized void conversationEnded() {
+            conversations--;
+            notifyAll();
+        }
+
+        /** Waits until every conversation sent has ended, uninterruptibly: a run must not be abandoned half-read. */
+        synchronized void awaitConversations() {
+            boolean interrupted = false;
+            while (conversations > 0) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
 
         private void laterTurn(List<Next> turns, int k, RequestRecord previous, Semaphore slots,
@@ -316,13 +357,14 @@ public final class LoadGenerator {
             synchronized (this) {
                 sent++;
             }
+            listener.onSend(next.spec().index());
             return client.send(next.request(), intendedNs)
                     .thenApply(r -> slotNs == RequestRecord.NONE ? r : r.withSlotNs(slotNs))
                     .whenComplete((r, e) -> {
                         if (!r.succeeded()) {
                             failures.incrementAndGet();
                         }
-                        records.add(r);
+                        window.add(r);
                         listener.onComplete(r);
                         // the slot is freed last, so a request waiting for it sees this failure counted
                         if (slots != null) {
@@ -333,7 +375,7 @@ public final class LoadGenerator {
 
         /** Whether a stop condition holds at {@code nowNs}; if so, records why. */
         private synchronized boolean stopsBefore(long nowNs) {
-            return stopping.stopsAt(Math.min(nowNs, System.nanoTime()), failures.get());
+            return stopping.stopsAt(Math.min(nowNs, System.nanoTime()), failures.get(), listener.stopReason());
         }
 
         synchronized LoadResult.Stop stop() {

@@ -3,15 +3,14 @@ package io.servebench.load;
 import io.servebench.http.CpuTime;
 import io.servebench.http.PoolStats;
 
-import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Everything one run of the load generator measured.
+ * What one run of the load generator did as a whole. Its records went to the run's {@link LoadListener} as they
+ * completed and are not kept ({@link RecordCollector} keeps them for who wants them all).
  *
- * @param records          one record per request sent, warm-up included, in id order
  * @param measuredStartNs  the earliest intended send time of a measured (non-warm-up) request,
  *                         {@link RequestRecord#NONE} when there was none: the start of the measurement window
  * @param measuredEndNs    the latest {@code doneNs} of a measured request, failed ones included,
@@ -21,32 +20,12 @@ import java.util.Optional;
  * @param clientCpu        CPU time of the sending thread over the run and of the client's I/O threads over
  *                         their life, warm-up included (completion listeners run on the I/O threads)
  */
-public record LoadResult(List<RequestRecord> records, long measuredStartNs, long measuredEndNs, Stop stop,
-                         PoolStats connections, CpuTime clientCpu) {
+public record LoadResult(long measuredStartNs, long measuredEndNs, Stop stop, PoolStats connections, CpuTime clientCpu) {
 
     public LoadResult {
-        records = List.copyOf(records);
         Objects.requireNonNull(stop, "stop");
         Objects.requireNonNull(connections, "connections");
         Objects.requireNonNull(clientCpu, "clientCpu");
-    }
-
-    /**
-     * The result of a run: its records sorted by id, and the measurement window from the earliest intended send to
-     * the latest end of a measured request.
-     */
-    static LoadResult of(List<RequestRecord> records, Stop stop, PoolStats connections, CpuTime clientCpu) {
-        List<RequestRecord> sorted = new java.util.ArrayList<>(records);
-        sorted.sort(java.util.Comparator.comparingLong(RequestRecord::id));
-        long start = RequestRecord.NONE;
-        long end = RequestRecord.NONE;
-        for (RequestRecord r : sorted) {
-            if (!r.warmup()) {
-                start = start == RequestRecord.NONE ? r.intendedNs() : Math.min(start, r.intendedNs());
-                end = end == RequestRecord.NONE ? r.doneNs() : Math.max(end, r.doneNs());
-            }
-        }
-        return new LoadResult(sorted, start, end, stop, connections, clientCpu);
     }
 
     /** Why a run stopped sending. */
@@ -56,7 +35,9 @@ public record LoadResult(List<RequestRecord> records, long measuredStartNs, long
         /** {@link StopConditions#maxDuration()} passed. */
         DURATION,
         /** {@link StopConditions#maxErrors()} requests failed. */
-        ERRORS
+        ERRORS,
+        /** The run's listener asked it to stop ({@link LoadListener#stopReason()}): its records could not be kept. */
+        ABORTED
     }
 
     /**
@@ -68,8 +49,9 @@ public record LoadResult(List<RequestRecord> records, long measuredStartNs, long
      * @param failed         requests that had failed when sending stopped, warm-up included
      * @param elapsedSeconds seconds from the start instant to the moment sending stopped (the last send for
      *                       {@link StopReason#COMPLETED})
+     * @param detail         for {@link StopReason#ABORTED}, why; {@code null} otherwise
      */
-    public record Stop(StopReason reason, int planned, int sent, int failed, double elapsedSeconds) {
+    public record Stop(StopReason reason, int planned, int sent, int failed, double elapsedSeconds, String detail) {
 
         /**
          * One sentence for reports when the run stopped early, e.g. {@code stopped after 60 s (duration
@@ -83,6 +65,8 @@ public record LoadResult(List<RequestRecord> records, long measuredStartNs, long
                 case ERRORS -> Optional.of(String.format(Locale.ROOT,
                         "aborted after %d failed requests (error limit) at %.3g s: %d of %d requests sent",
                         failed, elapsedSeconds, sent, planned));
+                case ABORTED -> Optional.of(String.format(Locale.ROOT, "stopped at %.3g s (%s): %d of %d requests sent",
+                        elapsedSeconds, detail, sent, planned));
             };
         }
     }

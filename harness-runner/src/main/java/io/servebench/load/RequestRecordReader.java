@@ -31,24 +31,56 @@ public final class RequestRecordReader {
      *                     the file, the line and the key)
      */
     public static List<RequestRecord> read(Path file) throws IOException {
+        return read(file, false);
+    }
+
+    /**
+     * The records of a file its writer did not finish (the harness was killed while the trial ran): every complete
+     * line up to where the compressed stream or the last line breaks off.
+     *
+     * @throws IOException when the file cannot be read or a complete line is not a record
+     */
+    public static List<RequestRecord> readRecovered(Path file) throws IOException {
+        return read(file, true);
+    }
+
+    private static List<RequestRecord> read(Path file, boolean cutOff) throws IOException {
         List<RequestRecord> records = new ArrayList<>();
         try (BufferedReader in = new BufferedReader(new InputStreamReader(
                 new GZIPInputStream(Files.newInputStream(file)), StandardCharsets.UTF_8))) {
             String line;
+            String next = readLine(in, cutOff);
             int lineNumber = 0;
-            while ((line = in.readLine()) != null) {
+            while ((line = next) != null) {
                 lineNumber++;
+                next = readLine(in, cutOff);
                 if (line.isBlank()) {
                     continue;
                 }
                 try {
                     records.add(parse(JSON.readTree(line)));
                 } catch (JsonProcessingException | IllegalArgumentException e) {
+                    if (cutOff && next == null) {
+                        // the line the writer was in the middle of
+                        break;
+                    }
                     throw new IOException(file + " line " + lineNumber + ": not a request record: " + e.getMessage(), e);
                 }
             }
         }
         return records;
+    }
+
+    /** The next line; with {@code cutOff}, {@code null} where the compressed stream breaks off instead of an error. */
+    private static String readLine(BufferedReader in, boolean cutOff) throws IOException {
+        try {
+            return in.readLine();
+        } catch (java.io.EOFException | java.util.zip.ZipException e) {
+            if (cutOff) {
+                return null;
+            }
+            throw e;
+        }
     }
 
     private static RequestRecord parse(JsonNode n) {

@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPOutputStream;
 
@@ -20,7 +21,7 @@ import java.util.zip.GZIPOutputStream;
  * prompt_tokens, output_tokens, output_tokens_source, events ([[t_ns, tokens], ...]), events_source,
  * events_per_read_max, coalesced_events, status, error, slot_ns} ({@code error} null when the request succeeded;
  * {@code slot_ns} null when the profile had no concurrency cap).
- * {@link RequestRecordReader} reads them back.
+ * {@link RequestRecordReader} reads them back. A run streams them as its requests complete ({@link Sink}).
  */
 public final class RequestRecordWriter {
 
@@ -58,28 +59,140 @@ public final class RequestRecordWriter {
      * @return the file written
      */
     public static Path writeTrial(Path runDir, String trial, List<RequestRecord> records) throws IOException {
-        if (trial == null || !TRIAL_NAME.matcher(trial).matches() || trial.startsWith(".")) {
-            throw new IllegalArgumentException("trial name must consist of letters, digits and . _ = + - and not start"
-                    + " with '.', got " + (trial == null ? "null" : "'" + trial + "'"));
-        }
-        Path dir = Files.createDirectories(runDir.resolve("requests"));
-        Path file = dir.resolve(trial + ".jsonl.gz");
+        Path file = trialFile(runDir, trial);
         write(file, records);
         return file;
     }
 
+    /** {@code runDir/requests/<trial>.jsonl.gz}, the folder created. */
+    public static Path trialFile(Path runDir, String trial) throws IOException {
+        if (trial == null || !TRIAL_NAME.matcher(trial).matches() || trial.startsWith(".")) {
+            throw new IllegalArgumentException("trial name must consist of letters, digits and . _ = + - and not start"
+                    + " with '.', got " + (trial == null ? "null" : "'" + trial + "'"));
+        }
+        return Files.createDirectories(runDir.resolve("requests")).resolve(trial + ".jsonl.gz");
+    }
+
     /** Writes {@code records} to {@code file} (replacing it) in the order given. */
     public static void write(Path file, List<RequestRecord> records) throws IOException {
-        try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(file), 64 * 1024);
-             JsonGenerator json = JSON.createGenerator(out, JsonEncoding.UTF8)) {
-            json.setRootValueSeparator(null);
-            for (RequestRecord r : records) {
-                writeRecord(json, r);
+        Sink sink = open(file);
+        records.forEach(sink::onComplete);
+        sink.close();
+        if (sink.stopReason().isPresent()) {
+            throw new IOException(sink.stopReason().get());
+        }
+    }
+
+    /**
+     * A sink that writes to {@code file} (replacing it) each record as it completes; one that could not open the file
+     * says why in its {@link Sink#stopReason()}.
+     */
+    public static Sink open(Path file) {
+        return new Sink(file);
+    }
+
+    /**
+     * Writes records as their requests complete, a line each, in completion order, so that a run keeps no record in
+     * memory. What was written reaches the file at least every {@link #FLUSH_NANOS} ns (a gzip sync flush): a harness
+     * killed mid-trial leaves a file whose lines up to the last second are readable ({@link
+     * RequestRecordReader#readRecovered}). A write that fails (the disk is full) is not retried: the sink stops writing
+     * and asks the run to stop sending ({@link #stopReason()}). Thread-safe.
+     */
+    public static final class Sink implements LoadListener, java.io.Closeable {
+
+        private final Path file;
+        /** The file's own stream: closed whatever the compressed one does when the disk is full. */
+        private final OutputStream raw;
+        private final OutputStream out;
+        private final JsonGenerator json;
+        private long flushedNs = System.nanoTime();
+        private long written;
+        private volatile String failure;
+
+        private Sink(Path file) {
+            this.file = file;
+            OutputStream raw = null;
+            OutputStream opened = null;
+            JsonGenerator generator = null;
+            try {
+                raw = Files.newOutputStream(file);
+                opened = new GZIPOutputStream(raw, 64 * 1024, true);
+                generator = JSON.createGenerator(opened, JsonEncoding.UTF8);
+                generator.setRootValueSeparator(null);
+            } catch (IOException e) {
+                // a disk that is full already: the run stops before its first request, as when it fills up later
+                failure = "writing " + file.getFileName() + " failed at its start: " + e.getMessage();
+                closeQuietly(raw);
+                raw = null;
+                opened = null;
+            }
+            this.raw = raw;
+            this.out = opened;
+            this.json = generator;
+        }
+
+        private static void closeQuietly(OutputStream stream) {
+            if (stream != null) {
+                try {
+                    stream.close();
+                } catch (IOException ignored) {
+                    // nothing more can be lost: the stream failed already
+                }
+            }
+        }
+
+        @Override
+        public synchronized void onComplete(RequestRecord record) {
+            if (failure != null) {
+                return;
+            }
+            try {
+                writeRecord(json, record);
                 json.flush();
                 out.write('\n');
+                written++;
+                if (System.nanoTime() - flushedNs >= FLUSH_NANOS) {
+                    out.flush();
+                    flushedNs = System.nanoTime();
+                }
+            } catch (IOException e) {
+                failure = "writing " + file.getFileName() + " failed after " + written + " records: " + e.getMessage();
+            }
+        }
+
+        /** Why writing stopped ({@code writing ... failed after 1200 records: No space left on device}), if it did. */
+        @Override
+        public Optional<String> stopReason() {
+            return Optional.ofNullable(failure);
+        }
+
+        /** How many records reached the file's stream. */
+        public synchronized long written() {
+            return written;
+        }
+
+        /** Ends the file; a failure to is one more {@link #stopReason()}, not an exception. */
+        @Override
+        public synchronized void close() {
+            if (out == null) {
+                return;
+            }
+            try {
+                json.close();
+                out.close();
+            } catch (IOException e) {
+                if (failure == null) {
+                    failure = "writing " + file.getFileName() + " failed at its end: " + e.getMessage();
+                }
+            } finally {
+                // a compressed stream whose last block did not fit leaves its file open: what was written stays
+                closeQuietly(raw);
             }
         }
     }
+
+    /** How often a sink's written records reach the file at the latest, ns. */
+    static final long FLUSH_NANOS = 1_000_000_000L;
 
     private static void writeRecord(JsonGenerator json, RequestRecord r) throws IOException {
         json.writeStartObject();

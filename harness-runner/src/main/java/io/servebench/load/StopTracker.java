@@ -11,6 +11,7 @@ final class StopTracker {
     private LoadResult.StopReason reason = LoadResult.StopReason.COMPLETED;
     private long stoppedNs = RequestRecord.NONE;
     private int failedAtStop;
+    private String detail;
 
     /** @param t0 the run's start instant */
     StopTracker(StopConditions conditions, long t0) {
@@ -20,7 +21,21 @@ final class StopTracker {
 
     /** Whether a stop condition holds at {@code nowNs} with {@code failed} requests failed; if so, records why. */
     boolean stopsAt(long nowNs, int failed) {
-        if (conditions.maxErrors() > 0 && failed >= conditions.maxErrors()) {
+        return stopsAt(nowNs, failed, java.util.Optional.empty());
+    }
+
+    /**
+     * Whether a stop condition holds at {@code nowNs} with {@code failed} requests failed, or the run is asked to stop
+     * for {@code aborted}; if so, records why.
+     */
+    boolean stopsAt(long nowNs, int failed, java.util.Optional<String> aborted) {
+        if (reason == LoadResult.StopReason.ABORTED) {
+            return true;
+        }
+        if (aborted.isPresent()) {
+            reason = LoadResult.StopReason.ABORTED;
+            detail = aborted.get();
+        } else if (conditions.maxErrors() > 0 && failed >= conditions.maxErrors()) {
             reason = LoadResult.StopReason.ERRORS;
         } else if (conditions.maxDuration() != null && nowNs - t0 >= conditions.maxDuration().toNanos()) {
             reason = LoadResult.StopReason.DURATION;
@@ -51,8 +66,8 @@ final class StopTracker {
         }
         if (reason == LoadResult.StopReason.COMPLETED) {
             // every request there was went out, even when the supply held fewer than planned
-            return new LoadResult.Stop(reason, sent, sent, failed, elapsed);
+            return new LoadResult.Stop(reason, sent, sent, failed, elapsed, null);
         }
-        return new LoadResult.Stop(reason, Math.max(planned, sent), sent, failedAtStop, elapsed);
+        return new LoadResult.Stop(reason, Math.max(planned, sent), sent, failedAtStop, elapsed, detail);
     }
 }

@@ -20,7 +20,7 @@ import java.util.Objects;
 /**
  * The load generator's twin for the simulated engine in virtual time: the same schedule, warm-up rules,
  * concurrency caps, closed loops, stop conditions and request bodies as {@link LoadGenerator}, sent to a
- * {@link VirtualEngine} instead of a socket, and the same {@link RequestRecord}s back.
+ * {@link VirtualEngine} instead of a socket, and the same {@link RequestRecord}s to its listener.
  *
  * <p>Every time in a record is on the virtual clock (nanoseconds). There is no network and no client: a
  * request is sent and received at its intended time (schedule lag 0, {@code sentNs == intendedNs}), and each
@@ -59,7 +59,7 @@ public final class VirtualLoad {
         }
         run.drain(Long.MAX_VALUE);
         PoolStats pool = new PoolStats(params.maxInFlight(), run.peakInFlight, 0, 0, 0, null, 0, 0, 0, 0);
-        return LoadResult.of(run.records, run.stop(), pool, CpuTime.ZERO);
+        return run.window.result(run.stop(), pool, CpuTime.ZERO);
     }
 
     /** One request in flight: what the record needs besides the engine's truth. */
@@ -67,7 +67,8 @@ public final class VirtualLoad {
     }
 
     private final class Run {
-        final List<RequestRecord> records = new ArrayList<>();
+        /** The measured requests' window; the records themselves go to the listener and are not kept. */
+        final MeasuredWindow window = new MeasuredWindow();
         private final Conversations supply;
         /** The turns still to send of each conversation in flight, by the id of its turn in flight. */
         private final Map<String, Deque<RequestSpec>> laterTurns = new HashMap<>();
@@ -202,6 +203,7 @@ public final class VirtualLoad {
             sent++;
             String id = params.requestId(spec.index());
             byte[] body = RequestBodies.build(params.api(), model, spec, params.continuousUsageStats(), extraBody);
+            listener.onSend(spec.index());
             engine.submit(id, sendNs, params.api() == OpenAiApi.CHAT, body);
             inFlight.put(id, new Sent(spec, intendedNs, slotNs));
             peakInFlight = Math.max(peakInFlight, inFlight.size());
@@ -238,7 +240,7 @@ public final class VirtualLoad {
             if (capped) {
                 freedSlots.addLast(record.doneNs());
             }
-            records.add(record);
+            window.add(record);
             listener.onComplete(record);
             Deque<RequestSpec> later = laterTurns.remove(truth.requestId());
             if (later != null && !stopsAt(record.doneNs())) {
@@ -299,7 +301,7 @@ public final class VirtualLoad {
                     high = mid;
                 }
             }
-            return stopping.stopsAt(nowNs, low);
+            return stopping.stopsAt(nowNs, low, listener.stopReason());
         }
 
         LoadResult.Stop stop() {

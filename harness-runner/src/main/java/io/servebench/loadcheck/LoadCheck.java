@@ -5,6 +5,7 @@ import io.servebench.load.ArrivalProfile;
 import io.servebench.load.LoadGenerator;
 import io.servebench.load.LoadParams;
 import io.servebench.load.LoadResult;
+import io.servebench.load.RecordCollector;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.Target;
 import io.servebench.metrics.MetricsAggregator;
@@ -90,13 +91,14 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
             // leave the server none to accept with
             int maxConnections = (int) Math.max(1, Math.min(LoadParams.DEFAULT_MAX_CONNECTIONS,
                     limits.connectionsLeft(2) - FILES_HELD_BACK));
+            RecordCollector records = new RecordCollector();
             LoadResult result = new LoadGenerator().run(new Target(server.baseUri(), TruthServer.MODEL), specs,
-                    LoadParams.of(profile()).withMaxConnections(maxConnections), record -> { });
+                    LoadParams.of(profile()).withMaxConnections(maxConnections), records);
             double cores = Runtime.getRuntime().availableProcessors();
             double busy = (processCpuNs() - processCpuStart) / (double) (System.nanoTime() - wallStart) / cores;
             long serverCpuNs = server.cpuNs() - serverCpuStart;
-            long allEvents = result.records().stream().mapToLong(r -> r.eventTimesNs().length).sum();
-            List<RequestRecord> measured = result.records().stream().filter(r -> !r.warmup()).toList();
+            long allEvents = records.records().stream().mapToLong(r -> r.eventTimesNs().length).sum();
+            List<RequestRecord> measured = records.records().stream().filter(r -> !r.warmup()).toList();
             RepetitionResult metrics = new MetricsAggregator().aggregate(measured);
             // one deadline for all: a server that broke must not cost seconds per request
             long truthDeadline = System.nanoTime() + TRUTH_WAIT.toNanos();

@@ -6,7 +6,6 @@ import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,7 +77,8 @@ public final class MetricsAggregator {
     }
 
     /**
-     * Aggregates one repetition, with goodput for the stated SLOs.
+     * Aggregates one repetition, with goodput for the stated SLOs: the records in the order given, every one known
+     * before anything is taken (so in any order).
      *
      * @param measured the repetition's records (warm-up records are skipped)
      * @param slo      the SLOs of goodput; {@link SloSpec#NONE} leaves goodput absent
@@ -86,26 +86,114 @@ public final class MetricsAggregator {
      * @throws IllegalArgumentException when a successful record's timestamps are out of order, naming the request
      */
     public RepetitionResult aggregate(List<RequestRecord> measured, SloSpec slo) {
-        List<RequestRecord> records = measured.stream().filter(r -> !r.warmup()).toList();
-        Map<Metric, SampleAccumulator> samples = new EnumMap<>(Metric.class);
-        for (Metric m : Metric.values()) {
-            if (m.kind() == Metric.Kind.DISTRIBUTION) {
-                samples.put(m, new SampleAccumulator());
+        Running running = start(slo, () -> Long.MIN_VALUE);
+        measured.forEach(running::add);
+        return running.finish();
+    }
+
+    /**
+     * An aggregation that takes each record as its request completes and keeps what the statistics need: histograms,
+     * sums and counters, and of the events and in-flight intervals only those that a request still in flight could
+     * precede. Its memory does not grow with the run: {@value #BYTES_PER_PENDING_POINT} bytes per token event and per
+     * request are kept only until no request in flight or yet to come can precede them.
+     *
+     * @param slo   the SLOs of goodput; {@link SloSpec#NONE} leaves goodput absent
+     * @param clock the time before which no request will be sent any more, on the records' clock: {@code
+     *              System::nanoTime} in real time, the virtual engine's earliest arrival in virtual time
+     */
+    public Running start(SloSpec slo, java.util.function.LongSupplier clock) {
+        return new Running(slo, clock);
+    }
+
+    /** What a pending event or in-flight interval end costs until it is taken, bytes. */
+    public static final int BYTES_PER_PENDING_POINT = 16;
+
+    /**
+     * One repetition's aggregation in progress, fed as requests are sent and complete; thread-safe (the load
+     * generator completes requests on its I/O threads).
+     */
+    public final class Running implements io.servebench.load.LoadListener {
+
+        private final SloSpec slo;
+        private final java.util.function.LongSupplier clock;
+        private final Map<Metric, SampleAccumulator> samples = new EnumMap<>(Metric.class);
+        private final PeakThroughput peak = new PeakThroughput(peakWindowNs);
+        private final ConcurrencySweep concurrency = new ConcurrencySweep();
+        /** When each request in flight was sent, at the earliest (the clock when it was handed over), by id. */
+        private final Map<Long, Long> inFlight = new java.util.HashMap<>();
+        private final TreeMap<Long, Integer> inFlightSince = new TreeMap<>();
+        private long watermarkNs = Long.MIN_VALUE;
+        private long records;
+        private long succeeded;
+        private long inputTokens;
+        private long outputTokens;
+        private long tokenEvents;
+        private long coalesced;
+        private long good;
+        private int eventsPerReadMax;
+        private final Map<String, Long> sources = new TreeMap<>();
+        private final Map<String, Long> errors = new TreeMap<>();
+        private long windowStartNs = Long.MAX_VALUE;
+        private long windowEndNs = Long.MIN_VALUE;
+        private final SendSpan sent = new SendSpan();
+        private final SendSpan scheduled = new SendSpan();
+        private boolean finished;
+
+        private Running(SloSpec slo, java.util.function.LongSupplier clock) {
+            this.slo = slo;
+            this.clock = clock;
+            for (Metric m : Metric.values()) {
+                if (m.kind() == Metric.Kind.DISTRIBUTION) {
+                    samples.put(m, new SampleAccumulator());
+                }
             }
         }
-        long succeeded = 0;
-        long inputTokens = 0;
-        long outputTokens = 0;
-        long tokenEvents = 0;
-        long coalesced = 0;
-        long good = 0;
-        int eventsPerReadMax = 0;
-        Map<String, Long> sources = new TreeMap<>();
-        Map<String, Long> errors = new TreeMap<>();
-        for (RequestRecord r : records) {
+
+        /** The request {@code id} is being handed over: its events and its send are no earlier than now. */
+        @Override
+        public synchronized void onSend(long id) {
+            long since = clock.getAsLong();
+            inFlight.put(id, since);
+            inFlightSince.merge(since, 1, Integer::sum);
+        }
+
+        @Override
+        public synchronized void onComplete(RequestRecord r) {
+            Long since = inFlight.remove(r.id());
+            if (since != null) {
+                inFlightSince.merge(since, -1, (a, b) -> a + b == 0 ? null : a + b);
+            }
+            add(r);
+            long now = inFlightSince.isEmpty() ? clock.getAsLong() : Math.min(inFlightSince.firstKey(), clock.getAsLong());
+            watermarkNs = Math.max(watermarkNs, now);
+            peak.advance(watermarkNs, windowEndNs);
+            concurrency.advance(watermarkNs);
+        }
+
+        private void add(RequestRecord r) {
+            if (finished) {
+                throw new IllegalStateException("request " + r.id() + " completed after its repetition was aggregated");
+            }
+            if (r.warmup()) {
+                return;
+            }
+            records++;
+            long first = r.intendedNs() != RequestRecord.NONE ? r.intendedNs() : r.sentNs();
+            if (first != RequestRecord.NONE) {
+                windowStartNs = Math.min(windowStartNs, first);
+            }
+            long last = r.doneNs() != RequestRecord.NONE ? r.doneNs() : r.endNs();
+            if (last != RequestRecord.NONE) {
+                windowEndNs = Math.max(windowEndNs, last);
+            }
+            sent.add(r.sentNs());
+            scheduled.add(r.intendedNs());
+            if (r.sentNs() != RequestRecord.NONE && r.doneNs() != RequestRecord.NONE && r.doneNs() >= r.sentNs()) {
+                concurrency.add(r.sentNs(), r.doneNs());
+            }
             if (!r.succeeded()) {
                 errors.merge(r.errorKind(), 1L, Long::sum);
-                continue;
+                return;
             }
             succeeded++;
             inputTokens += r.promptTokens();
@@ -120,44 +208,79 @@ public final class MetricsAggregator {
             if (slo.stated() && meets(r, slo, maxItlNs)) {
                 good++;
             }
+            for (int i = 0; i < r.eventTimesNs().length; i++) {
+                peak.add(r.eventTimesNs()[i], r.eventTokens()[i]);
+            }
         }
 
-        Map<String, Double> scalars = new LinkedHashMap<>();
-        scalars.put(Metric.SUCCESSFUL_REQUESTS.id(), (double) succeeded);
-        scalars.put(Metric.FAILED_REQUESTS.id(), (double) (records.size() - succeeded));
-        Window window = Window.of(records);
-        if (window != null) {
-            double seconds = window.lengthNs() / 1e9;
-            scalars.put(Metric.DURATION.id(), seconds);
-            scalars.put(Metric.TOTAL_INPUT_TOKENS.id(), (double) inputTokens);
-            scalars.put(Metric.TOTAL_OUTPUT_TOKENS.id(), (double) outputTokens);
-            if (seconds > 0) {
-                scalars.put(Metric.REQUEST_THROUGHPUT.id(), succeeded / seconds);
-                scalars.put(Metric.OUTPUT_THROUGHPUT.id(), outputTokens / seconds);
-                scalars.put(Metric.TOTAL_THROUGHPUT.id(), (inputTokens + outputTokens) / seconds);
+        /** The repetition's metrics, every record taken; those without samples are absent. */
+        public synchronized RepetitionResult finish() {
+            finished = true;
+            Map<String, Double> scalars = new LinkedHashMap<>();
+            scalars.put(Metric.SUCCESSFUL_REQUESTS.id(), (double) succeeded);
+            scalars.put(Metric.FAILED_REQUESTS.id(), (double) (records - succeeded));
+            if (windowStartNs != Long.MAX_VALUE && windowEndNs != Long.MIN_VALUE && windowEndNs >= windowStartNs) {
+                long lengthNs = windowEndNs - windowStartNs;
+                double seconds = lengthNs / 1e9;
+                scalars.put(Metric.DURATION.id(), seconds);
+                scalars.put(Metric.TOTAL_INPUT_TOKENS.id(), (double) inputTokens);
+                scalars.put(Metric.TOTAL_OUTPUT_TOKENS.id(), (double) outputTokens);
+                if (seconds > 0) {
+                    scalars.put(Metric.REQUEST_THROUGHPUT.id(), succeeded / seconds);
+                    scalars.put(Metric.OUTPUT_THROUGHPUT.id(), outputTokens / seconds);
+                    scalars.put(Metric.TOTAL_THROUGHPUT.id(), (inputTokens + outputTokens) / seconds);
+                }
+                peak.finish(windowStartNs, windowEndNs).ifPresent(v -> scalars.put(Metric.PEAK_OUTPUT_THROUGHPUT.id(), v));
+                if (concurrency.any()) {
+                    scalars.put(Metric.MAX_CONCURRENCY.id(), (double) concurrency.max());
+                    if (lengthNs > 0) {
+                        scalars.put(Metric.MEAN_CONCURRENCY.id(), (double) concurrency.busyNs() / lengthNs);
+                    }
+                }
+                if (slo.stated() && seconds > 0) {
+                    scalars.put(Metric.GOODPUT.id(), good / seconds);
+                }
             }
-            peakOutputThroughput(records, window).ifPresent(v -> scalars.put(Metric.PEAK_OUTPUT_THROUGHPUT.id(), v));
-            concurrency(records, window, scalars);
-            if (slo.stated() && seconds > 0) {
-                scalars.put(Metric.GOODPUT.id(), good / seconds);
+            if (slo.stated() && records > 0) {
+                scalars.put(Metric.SLO_ATTAINMENT.id(), 100.0 * good / records);
+            }
+            sent.rate().ifPresent(v -> scalars.put(Metric.ACHIEVED_SEND_RATE.id(), v));
+            scheduled.rate().ifPresent(v -> scalars.put(Metric.SCHEDULED_SEND_RATE.id(), v));
+            if (succeeded > 0) {
+                scalars.put(Metric.EVENTS_PER_READ_MAX.id(), (double) eventsPerReadMax);
+            }
+            Map<String, Distribution> distributions = new LinkedHashMap<>();
+            samples.forEach((metric, acc) -> {
+                Distribution d = acc.toDistribution(metric.unit());
+                if (d != null) {
+                    distributions.put(metric.id(), d);
+                }
+            });
+            RepetitionResult result = new RepetitionResult(scalars, distributions, tokenEvents, coalesced, sources, errors);
+            long late = peak.lateEvents() + concurrency.late();
+            return late == 0 ? result : result.withNote(late + " token events or requests came in after later ones had"
+                    + " been taken: the peak output throughput and the peak concurrency may have missed them");
+        }
+    }
+
+    /** {@code (n − 1)} over the span from the first to the last of some times, per second. */
+    private static final class SendSpan {
+        private long first = Long.MAX_VALUE;
+        private long last = Long.MIN_VALUE;
+        private long n;
+
+        void add(long t) {
+            if (t != RequestRecord.NONE) {
+                first = Math.min(first, t);
+                last = Math.max(last, t);
+                n++;
             }
         }
-        if (slo.stated() && !records.isEmpty()) {
-            scalars.put(Metric.SLO_ATTAINMENT.id(), 100.0 * good / records.size());
+
+        /** Empty below 2 times or for a zero span. */
+        OptionalDouble rate() {
+            return n < 2 || last <= first ? OptionalDouble.empty() : OptionalDouble.of((n - 1) / ((last - first) / 1e9));
         }
-        sendRate(records, RequestRecord::sentNs).ifPresent(v -> scalars.put(Metric.ACHIEVED_SEND_RATE.id(), v));
-        sendRate(records, RequestRecord::intendedNs).ifPresent(v -> scalars.put(Metric.SCHEDULED_SEND_RATE.id(), v));
-        if (succeeded > 0) {
-            scalars.put(Metric.EVENTS_PER_READ_MAX.id(), (double) eventsPerReadMax);
-        }
-        Map<String, Distribution> distributions = new LinkedHashMap<>();
-        samples.forEach((metric, acc) -> {
-            Distribution d = acc.toDistribution(metric.unit());
-            if (d != null) {
-                distributions.put(metric.id(), d);
-            }
-        });
-        return new RepetitionResult(scalars, distributions, tokenEvents, coalesced, sources, errors);
     }
 
     /** Whether a successful request meets every stated bound; {@code maxItlNs} is NaN when it had no ITL sample. */
@@ -170,22 +293,6 @@ public final class MetricsAggregator {
                 ? OptionalDouble.of((r.endNs() - r.firstTokenNs()) / 1e6 / (r.outputTokens() - 1.0)) : OptionalDouble.empty();
         OptionalDouble itl = Double.isNaN(maxItlNs) ? OptionalDouble.empty() : OptionalDouble.of(maxItlNs / 1e6);
         return slo.met(ttft, tpot, itl, e2e);
-    }
-
-    /** {@code (n − 1) / (last − first)} per second over the measured requests' times, empty below 2 times or a zero span. */
-    private static OptionalDouble sendRate(List<RequestRecord> records, java.util.function.ToLongFunction<RequestRecord> time) {
-        long first = Long.MAX_VALUE;
-        long last = Long.MIN_VALUE;
-        long n = 0;
-        for (RequestRecord r : records) {
-            long t = time.applyAsLong(r);
-            if (t != RequestRecord.NONE) {
-                first = Math.min(first, t);
-                last = Math.max(last, t);
-                n++;
-            }
-        }
-        return n < 2 || last <= first ? OptionalDouble.empty() : OptionalDouble.of((n - 1) / ((last - first) / 1e9));
     }
 
     /** Adds one successful request's samples; returns its largest ITL sample in ns, NaN when it had none. */
@@ -221,8 +328,11 @@ public final class MetricsAggregator {
         return addGaps(r, samples.get(Metric.ITL), samples.get(Metric.INTER_CHUNK_LATENCY));
     }
 
-    /** Adds the request's ITL and inter-chunk samples; returns its largest ITL sample in ns, NaN when none. */
-    private static double addGaps(RequestRecord r, SampleAccumulator itl, SampleAccumulator interChunk) {
+    /**
+     * Adds the request's ITL and inter-chunk samples ({@code interChunk} may be {@code null} for none); returns its
+     * largest ITL sample in ns, NaN when none.
+     */
+    static double addGaps(RequestRecord r, SampleAccumulator itl, SampleAccumulator interChunk) {
         long[] times = r.eventTimesNs();
         int[] tokens = r.eventTokens();
         int n = times.length;
@@ -232,7 +342,7 @@ public final class MetricsAggregator {
                         + "; expected >= 1 (an event without tokens is not a token event)");
             }
         }
-        for (int k = 1; k < n; k++) {
+        for (int k = 1; k < n && interChunk != null; k++) {
             // the names only when the order is wrong: building them for every gap cost 9% of a calibration
             long gap = times[k] - times[k - 1];
             interChunk.add(gap >= 0 && times[k - 1] != RequestRecord.NONE ? gap
@@ -259,7 +369,7 @@ public final class MetricsAggregator {
     }
 
     /** {@code later − earlier} in ns, or an error naming the request when they are out of order. */
-    private static long ordered(RequestRecord r, String earlierName, long earlier, String laterName, long later) {
+    static long ordered(RequestRecord r, String earlierName, long earlier, String laterName, long later) {
         if (earlier == RequestRecord.NONE || later < earlier) {
             throw new IllegalArgumentException("request " + r.id() + ": " + laterName + " (" + later + ") is before "
                     + earlierName + " (" + (earlier == RequestRecord.NONE ? "missing" : earlier)
@@ -268,130 +378,4 @@ public final class MetricsAggregator {
         return later - earlier;
     }
 
-    /**
-     * The most output tokens whose events fall in a closed window {@code [t, t + W]} with
-     * {@code start ≤ t} and {@code t + W ≤ end}, divided by {@code W}. A best window can always be slid
-     * right until its left edge meets an event or its right edge meets {@code end}, so only those
-     * left edges are tried.
-     */
-    private OptionalDouble peakOutputThroughput(List<RequestRecord> records, Window window) {
-        if (window.lengthNs() < peakWindowNs) {
-            return OptionalDouble.empty();
-        }
-        List<long[]> events = new ArrayList<>();
-        for (RequestRecord r : records) {
-            if (r.succeeded()) {
-                for (int i = 0; i < r.eventTimesNs().length; i++) {
-                    events.add(new long[] {r.eventTimesNs()[i], r.eventTokens()[i]});
-                }
-            }
-        }
-        events.sort((x, y) -> Long.compare(x[0], y[0]));
-        int n = events.size();
-        long[] times = new long[n];
-        long[] cumulative = new long[n + 1];
-        for (int i = 0; i < n; i++) {
-            times[i] = events.get(i)[0];
-            cumulative[i + 1] = cumulative[i] + events.get(i)[1];
-        }
-        long lastLeft = window.endNs() - peakWindowNs;
-        long best = tokensIn(times, cumulative, lastLeft, window.endNs());
-        for (int i = 0; i < n && times[i] <= lastLeft; i++) {
-            if (times[i] >= window.startNs() && (i == 0 || times[i] != times[i - 1])) {
-                best = Math.max(best, tokensIn(times, cumulative, times[i], times[i] + peakWindowNs));
-            }
-        }
-        return OptionalDouble.of(best / (peakWindowNs / 1e9));
-    }
-
-    /** Tokens of the events with {@code from ≤ time ≤ to}. */
-    private static long tokensIn(long[] times, long[] cumulative, long from, long to) {
-        return cumulative[upperBound(times, to)] - cumulative[lowerBound(times, from)];
-    }
-
-    private static int lowerBound(long[] a, long key) {
-        int lo = 0;
-        int hi = a.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (a[mid] < key) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
-    }
-
-    private static int upperBound(long[] a, long key) {
-        int lo = 0;
-        int hi = a.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (a[mid] <= key) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
-    }
-
-    /**
-     * Time-weighted mean and maximum of in-flight requests, a request being in flight over
-     * {@code [sentNs, doneNs)}; a request ending when another starts does not overlap it.
-     */
-    private static void concurrency(List<RequestRecord> records, Window window, Map<String, Double> scalars) {
-        List<long[]> changes = new ArrayList<>();
-        for (RequestRecord r : records) {
-            if (r.sentNs() != RequestRecord.NONE && r.doneNs() != RequestRecord.NONE && r.doneNs() >= r.sentNs()) {
-                changes.add(new long[] {r.sentNs(), +1});
-                changes.add(new long[] {r.doneNs(), -1});
-            }
-        }
-        if (changes.isEmpty()) {
-            return;
-        }
-        // at equal times ends (-1) sort before starts (+1): half-open intervals
-        changes.sort((x, y) -> x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
-        long inFlight = 0;
-        long max = 0;
-        double area = 0;
-        long previous = changes.get(0)[0];
-        for (long[] c : changes) {
-            area += (double) inFlight * (c[0] - previous);
-            previous = c[0];
-            inFlight += c[1];
-            max = Math.max(max, inFlight);
-        }
-        scalars.put(Metric.MAX_CONCURRENCY.id(), (double) max);
-        if (window.lengthNs() > 0) {
-            scalars.put(Metric.MEAN_CONCURRENCY.id(), area / window.lengthNs());
-        }
-    }
-
-    /** The measurement window {@code [first intended send, last completion]}, in ns. */
-    private record Window(long startNs, long endNs) {
-
-        long lengthNs() {
-            return endNs - startNs;
-        }
-
-        /** The window of the records, or {@code null} when none has both a start and an end. */
-        static Window of(List<RequestRecord> records) {
-            long start = Long.MAX_VALUE;
-            long end = Long.MIN_VALUE;
-            for (RequestRecord r : records) {
-                long first = r.intendedNs() != RequestRecord.NONE ? r.intendedNs() : r.sentNs();
-                if (first != RequestRecord.NONE) {
-                    start = Math.min(start, first);
-                }
-                long last = r.doneNs() != RequestRecord.NONE ? r.doneNs() : r.endNs();
-                if (last != RequestRecord.NONE) {
-                    end = Math.max(end, last);
-                }
-            }
-            return start == Long.MAX_VALUE || end == Long.MIN_VALUE || end < start ? null : new Window(start, end);
-        }
-    }
 }

@@ -54,6 +54,17 @@ final class SampleAccumulator {
      * @param unit {@code "s"} or {@code "ms"}
      */
     Distribution toDistribution(String unit) {
+        return toDistribution(unit, true);
+    }
+
+    /**
+     * The samples as a distribution in {@code unit}, or {@code null} when there are none.
+     *
+     * @param unit    {@code "s"} or {@code "ms"}
+     * @param buckets whether it carries the histogram's buckets (a summary kept for long, such as a time slice's,
+     *                does without)
+     */
+    Distribution toDistribution(String unit, boolean buckets) {
         if (count == 0) {
             return null;
         }
@@ -63,14 +74,16 @@ final class SampleAccumulator {
             default -> throw new IllegalArgumentException("unknown time unit \"" + unit + "\"; expected \"s\" or \"ms\"");
         };
         double stdev = count > 1 ? Math.sqrt(m2 / (count - 1)) : 0.0;
-        List<HistogramBucket> buckets = new ArrayList<>();
-        for (HistogramIterationValue v : histogram.recordedValues()) {
-            buckets.add(new HistogramBucket(histogram.highestEquivalentValue(v.getValueIteratedTo()) * scale,
-                    v.getCountAtValueIteratedTo()));
+        List<HistogramBucket> recorded = new ArrayList<>();
+        if (buckets) {
+            for (HistogramIterationValue v : histogram.recordedValues()) {
+                recorded.add(new HistogramBucket(histogram.highestEquivalentValue(v.getValueIteratedTo()) * scale,
+                        v.getCountAtValueIteratedTo()));
+            }
         }
         return new Distribution(unit, count, mean * scale, stdev * scale, min * scale,
                 percentile(50.0) * scale, percentile(90.0) * scale, percentile(95.0) * scale,
-                percentile(99.0) * scale, percentile(99.9) * scale, max * scale, buckets);
+                percentile(99.0) * scale, percentile(99.9) * scale, max * scale, recorded);
     }
 
     /** A percentile from the histogram, kept within the exact extremes that the histogram's buckets round. */

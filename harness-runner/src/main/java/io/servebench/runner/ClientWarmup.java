@@ -2,9 +2,9 @@ package io.servebench.runner;
 
 import io.servebench.load.ArrivalProfile;
 import io.servebench.load.LoadGenerator;
-import io.servebench.load.LoadListener;
 import io.servebench.load.LoadParams;
-import io.servebench.load.LoadResult;
+import io.servebench.load.RecordCollector;
+import io.servebench.load.RequestRecord;
 import io.servebench.load.Target;
 import io.servebench.truth.Script;
 import io.servebench.truth.TruthServer;
@@ -48,15 +48,15 @@ public final class ClientWarmup {
             return;
         }
         long start = System.nanoTime();
-        LoadResult result = run();
-        long failed = result.records().stream().filter(r -> !r.succeeded()).count();
+        List<RequestRecord> records = run();
+        long failed = records.stream().filter(r -> !r.succeeded()).count();
         out.printf(Locale.ROOT, "Warmed up the load generator: %d requests against an in-process truth server in %.1f s%s%n",
-                result.records().size(), (System.nanoTime() - start) / 1e9,
-                failed == 0 ? "" : " (" + failed + " failed: " + result.records().stream().filter(r -> !r.succeeded())
+                records.size(), (System.nanoTime() - start) / 1e9,
+                failed == 0 ? "" : " (" + failed + " failed: " + records.stream().filter(r -> !r.succeeded())
                         .findFirst().orElseThrow().error() + ")");
     }
 
-    private static LoadResult run() {
+    private static List<RequestRecord> run() {
         Script script = Script.defaults().withTtft(Duration.ofMillis(2)).withGap(Duration.ofMillis(1))
                 .withTokensPerRequest(TOKENS).withUsage(Script.Usage.CONTINUOUS);
         try (TruthServer server = TruthServer.start(script, 0)) {
@@ -64,8 +64,10 @@ public final class ClientWarmup {
             for (int i = 0; i < REQUESTS; i++) {
                 specs.add(new RequestSpec(i, "warm-up request " + i, 3, TOKENS, true, false));
             }
-            return new LoadGenerator().run(new Target(server.baseUri(), TruthServer.MODEL), specs,
-                    LoadParams.of(new ArrivalProfile.Constant(RATE)), LoadListener.NONE);
+            RecordCollector records = new RecordCollector();
+            new LoadGenerator().run(new Target(server.baseUri(), TruthServer.MODEL), specs,
+                    LoadParams.of(new ArrivalProfile.Constant(RATE)), records);
+            return records.records();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the warm-up's truth server on 127.0.0.1", e);
         }

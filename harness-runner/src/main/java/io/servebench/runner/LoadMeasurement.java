@@ -5,34 +5,36 @@ import io.servebench.http.HostLimits;
 import io.servebench.load.ArrivalProfile;
 import io.servebench.load.DeltaTokenCounter;
 import io.servebench.load.LoadGenerator;
+import io.servebench.load.LoadListener;
 import io.servebench.load.LoadParams;
 import io.servebench.load.LoadResult;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.RequestRecordWriter;
 import io.servebench.load.VirtualLoad;
+import io.servebench.metrics.HarnessMemory;
 import io.servebench.metrics.MetricsAggregator;
 import io.servebench.metrics.PrometheusScraper;
 import io.servebench.metrics.PrometheusSnapshot;
 import io.servebench.metrics.ServerMetricsDelta;
+import io.servebench.metrics.SliceMetrics;
 import io.servebench.metrics.SloSpec;
 import io.servebench.plan.Trial;
 import io.servebench.plan.WorkloadParams;
+import io.servebench.results.Metric;
 import io.servebench.results.PrefixCacheReset;
 import io.servebench.results.RepetitionResult;
 import io.servebench.workload.Datasets;
 import io.servebench.workload.RequestSpec;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 
 /**
  * Measures the loads of one trial on its running engine: each load starts clean ({@link CleanStart}), sends its
@@ -85,8 +87,9 @@ final class LoadMeasurement {
         LoadParams load = LoadSettings.of(trial.server().kind(), w, profile, options.client(), context.apiKey())
                 .withRequestIdPrefix(repetition.requestIdPrefix());
         RunContext.Counted dataset = context.dataset(w.dataset(), engine, trial.server().kind());
-        // each request's turn, by its index, as it is drawn: a multi-turn block also reports its metrics per turn
-        Map<Long, Integer> turns = new ConcurrentHashMap<>();
+        // the time before which no request will be sent any more, on the records' clock
+        LongSupplier clock = engine.virtual().isPresent() ? engine.virtual().get()::earliestArrivalNs : System::nanoTime;
+        PerTurn turns = new PerTurn(slo, clock);
         Iterator<RequestSpec> drawn = dataset.dataset().supply(repetition.seed());
         Iterator<RequestSpec> supply = new Iterator<>() {
             @Override
@@ -97,52 +100,136 @@ final class LoadMeasurement {
             @Override
             public RequestSpec next() {
                 RequestSpec next = drawn.next();
-                turns.put((long) next.index(), next.turn());
+                turns.drawn(next);
                 return next;
             }
         };
         PrefixCacheReset cacheReset = cleanStart.beforeLoad(name);
+        MetricsAggregator.Running metrics = new MetricsAggregator().start(slo, clock);
         try (TrialProgress progress = TrialProgress.start(context.out(), progressLabel, w.warmup() + w.requests(),
-                options.progress())) {
+                options.progress());
+             RequestRecordWriter.Sink records = RequestRecordWriter.open(RequestRecordWriter.trialFile(
+                     options.outputDir(), name));
+             HarnessMemory memory = HarnessMemory.start()) {
+            SliceMetrics slices = new SliceMetrics(options.slice().toNanos(), progress::slice);
             Optional<PrometheusSnapshot> before = scrape();
-            LoadResult result = engine.virtual().isPresent()
-                    ? new VirtualLoad(engine.virtual().get(), engine.endpoint().model())
-                            .run(supply, w.warmup(), w.requests(), load, progress)
-                    : new LoadGenerator(Datasets.tokenizer(w.dataset()).map(DeltaTokenCounter::of)
-                            .orElse(DeltaTokenCounter.ONE_PER_EVENT))
-                            .run(engine.endpoint().target(), supply, w.warmup(), w.requests(), load, progress);
+            LoadListener listener = LoadListener.all(records, metrics, turns, slices, progress);
+            String failure = null;
+            LoadResult result = null;
+            try {
+                result = engine.virtual().isPresent()
+                        ? new VirtualLoad(engine.virtual().get(), engine.endpoint().model())
+                                .run(supply, w.warmup(), w.requests(), load, listener)
+                        : new LoadGenerator(Datasets.tokenizer(w.dataset()).map(DeltaTokenCounter::of)
+                                .orElse(DeltaTokenCounter.ONE_PER_EVENT))
+                                .run(engine.endpoint().target(), supply, w.warmup(), w.requests(), load, listener);
+            } catch (OutOfMemoryError e) {
+                // what the aggregation holds is small and intact: the requests finished so far are kept
+                failure = "the harness ran out of memory (" + e.getMessage() + "; -Xmx" + Runtime.getRuntime().maxMemory()
+                        / 1048576 + "m) after " + records.written() + " requests";
+            }
             Optional<PrometheusSnapshot> after = before.isPresent() ? scrape() : Optional.empty();
-            RequestRecordWriter.writeTrial(options.outputDir(), name, result.records());
-            List<RequestRecord> measured = result.records().stream().filter(r -> !r.warmup()).toList();
-            RepetitionResult metrics = new MetricsAggregator().aggregate(measured, slo);
+            RepetitionResult measured = metrics.finish();
             if (before.isPresent() && after.isPresent()) {
                 // warm-up requests are in the server's counters too: its figures cover the whole repetition
-                metrics = metrics.withServerMetrics(ServerMetricsDelta.between(before.get(), after.get()));
+                measured = measured.withServerMetrics(ServerMetricsDelta.between(before.get(), after.get()));
             }
-            metrics = result.stop().note().map(metrics::withNote).orElse(metrics)
-                    .withNote("prompt tokens: the server's usage where it sent it; prompts counted by " + dataset.counter());
+            if (result != null) {
+                measured = result.stop().note().map(measured::withNote).orElse(measured);
+                measured = result.connections().note(HostLimits.current()).map(measured::withNote).orElse(measured);
+            }
+            measured = measured.withNote("prompt tokens: the server's usage where it sent it; prompts counted by "
+                    + dataset.counter());
             if (engine.virtual().isPresent()) {
-                metrics = metrics.withNote(VIRTUAL_NOTE);
+                measured = measured.withNote(VIRTUAL_NOTE);
             }
-            metrics = metrics.withTurns(perTurn(measured, turns)).withCacheReset(cacheReset);
-            metrics = result.connections().note(HostLimits.current()).map(metrics::withNote).orElse(metrics);
-            progress.finish(metrics);
-            return metrics;
+            Map<String, RepetitionResult> bySlice = slices.finish();
+            measured = measured.withTurns(turns.finish()).withCacheReset(cacheReset)
+                    .withSlices(bySlice.size() >= MIN_SLICES ? bySlice : Map.of());
+            memory.close();
+            measured = measured.withScalar(Metric.HARNESS_HEAP_PEAK, memory.peakHeapMb());
+            RepetitionResult withMemory = measured;
+            measured = memory.peakResidentMb().stream().mapToObj(v -> withMemory.withScalar(Metric.HARNESS_RSS_PEAK, v))
+                    .findFirst().orElse(measured);
+            progress.finish(measured);
+            records.close();
+            if (failure == null) {
+                failure = records.stopReason().orElse(null);
+            }
+            if (failure != null) {
+                throw new LoadFailure(failure, measured.withNote("partial: " + failure));
+            }
+            return measured;
         }
     }
 
-    /** The measured requests' metrics per turn of their conversations, by the block's aggregation; empty for single turns. */
-    private Map<String, RepetitionResult> perTurn(List<RequestRecord> measured, Map<Long, Integer> turns) {
-        SortedMap<Integer, List<RequestRecord>> byTurn = new TreeMap<>();
-        for (RequestRecord r : measured) {
-            byTurn.computeIfAbsent(turns.getOrDefault(r.id(), 0), k -> new ArrayList<>()).add(r);
+    /** Fewest slices for which a repetition reports its figures per slice: fewer say no more than its whole. */
+    static final int MIN_SLICES = 5;
+
+    /**
+     * A load that could not go on (the harness ran out of memory, the disk filled up): what it measured until then,
+     * and why it stopped.
+     */
+    static final class LoadFailure extends RuntimeException {
+        private final transient RepetitionResult partial;
+
+        LoadFailure(String why, RepetitionResult partial) {
+            super(why);
+            this.partial = partial;
         }
-        Map<String, RepetitionResult> results = new LinkedHashMap<>();
-        if (byTurn.size() > 1) {
-            byTurn.forEach((turn, records) -> results.put(Integer.toString(turn + 1),
-                    new MetricsAggregator().aggregate(records, slo)));
+
+        /** The requests finished before the failure, aggregated. */
+        RepetitionResult partial() {
+            return partial;
         }
-        return results;
+    }
+
+    /**
+     * The measured requests' metrics per turn of their conversations, each turn aggregated as the whole is; none for
+     * single turns. Thread-safe.
+     */
+    private static final class PerTurn implements LoadListener {
+        private final SloSpec slo;
+        private final LongSupplier clock;
+        private final Map<Long, Integer> turnOf = new ConcurrentHashMap<>();
+        private final Map<Integer, MetricsAggregator.Running> byTurn = new ConcurrentHashMap<>();
+        private volatile boolean multiTurn;
+
+        PerTurn(SloSpec slo, LongSupplier clock) {
+            this.slo = slo;
+            this.clock = clock;
+        }
+
+        /** A request was drawn: conversations are drawn whole, so a later turn shows before the first is sent. */
+        void drawn(RequestSpec spec) {
+            if (spec.turn() > 0) {
+                multiTurn = true;
+            }
+            turnOf.put((long) spec.index(), spec.turn());
+        }
+
+        @Override
+        public void onSend(long id) {
+            if (multiTurn) {
+                byTurn.computeIfAbsent(turnOf.getOrDefault(id, 0), t -> new MetricsAggregator().start(slo, clock))
+                        .onSend(id);
+            }
+        }
+
+        @Override
+        public void onComplete(RequestRecord record) {
+            Integer turn = turnOf.remove(record.id());
+            if (multiTurn) {
+                byTurn.computeIfAbsent(turn == null ? 0 : turn, t -> new MetricsAggregator().start(slo, clock))
+                        .onComplete(record);
+            }
+        }
+
+        Map<String, RepetitionResult> finish() {
+            Map<String, RepetitionResult> results = new LinkedHashMap<>();
+            new TreeMap<>(byTurn).forEach((turn, running) -> results.put(Integer.toString(turn + 1), running.finish()));
+            return results.size() > 1 ? results : Map.of();
+        }
     }
 
     /** A scrape of the engine's metrics; empty (with one note per server) when it offers none. */

@@ -56,6 +56,7 @@ final class RunCommandLine {
             args.add("--fresh-server");
         }
         seconds(args, "--settle", options.settle(), RunOptions.DEFAULT_SETTLE);
+        seconds(args, "--slice", options.slice(), RunOptions.DEFAULT_SLICE);
         seconds(args, "--ready-timeout", engines.readyTimeout(), EngineOptions.DEFAULT_READY_TIMEOUT);
         seconds(args, "--stop-grace", engines.grace(), EngineOptions.DEFAULT_GRACE);
         if (!"docker".equals(engines.containerRuntime())) {

@@ -44,6 +44,7 @@ import java.util.regex.Pattern;
  * @param seed            seeds request order, arrival times and the simulated engine
  * @param freshServer     start a server for every trial instead of reusing one across trials of one configuration
  * @param settle          pause between two trials on one server, after its prefix cache was reset
+ * @param slice           the length of the time slices a long load reports its figures in
  * @param engineOverrides the command line's engine executable, environment, working directory and URL
  * @param client          the HTTP client's API key variable and timeouts
  * @param language        the language of summary.md and report.html
@@ -66,7 +67,7 @@ import java.util.regex.Pattern;
  */
 public record RunOptions(List<String> includes, List<String> studies, Map<String, List<String>> overrides, int repetitions,
                          Path outputDir, EngineOptions engines, boolean quick, long seed, boolean freshServer,
-                         Duration settle, EngineOverrides engineOverrides, ClientOptions client, ReportLanguage language,
+                         Duration settle, Duration slice, EngineOverrides engineOverrides, ClientOptions client, ReportLanguage language,
                          SloSpec slo, boolean progress, List<String> jmhPrimary, boolean jmhParamsInName, boolean resume,
                          Double capacity, SlurmParams slurm, String worker) {
 
@@ -82,6 +83,9 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
     /** The pause between two trials on one server when none is given. */
     public static final Duration DEFAULT_SETTLE = Duration.ofSeconds(1);
 
+    /** The time slices of a long load when none is given. */
+    public static final Duration DEFAULT_SLICE = Duration.ofSeconds(60);
+
     public RunOptions {
         includes = List.copyOf(includes);
         studies = List.copyOf(studies);
@@ -90,6 +94,10 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         Objects.requireNonNull(outputDir, "outputDir");
         Objects.requireNonNull(engines, "engines");
         Objects.requireNonNull(settle, "settle");
+        if (slice.isNegative() || slice.isZero()) {
+            throw new IllegalArgumentException("--slice " + slice.toMillis() / 1000.0 + ": expected a positive number of"
+                    + " seconds, e.g. --slice 60");
+        }
         Objects.requireNonNull(engineOverrides, "engineOverrides");
         Objects.requireNonNull(language, "language");
         Objects.requireNonNull(slo, "slo");
@@ -108,7 +116,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
     /** These options for the SLURM job {@code key} of the run: its trials only, here. */
     RunOptions asWorker(String key) {
         return new RunOptions(includes, studies, overrides, repetitions, outputDir, engines, quick, seed, freshServer, settle,
-                engineOverrides, client, language, slo, false, jmhPrimary, jmhParamsInName, false, capacity, null, key);
+                slice, engineOverrides, client, language, slo, false, jmhPrimary, jmhParamsInName, false, capacity, null, key);
     }
 
     /** Whether the run searches capacities under SLOs ({@code --capacity}) instead of running the planned trials. */
@@ -178,6 +186,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         private long seed = DEFAULT_SEED;
         private boolean freshServer;
         private Duration settle = DEFAULT_SETTLE;
+        private Duration slice = DEFAULT_SLICE;
         private EngineOverrides engineOverrides = EngineOverrides.NONE;
         private ClientOptions client = ClientOptions.DEFAULTS;
         private ReportLanguage language = ReportLanguage.EN;
@@ -272,6 +281,12 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
             return this;
         }
 
+        /** The time slices a long load reports its figures in, as {@code --slice} sets them. */
+        public Builder slice(Duration newSlice) {
+            this.slice = newSlice;
+            return this;
+        }
+
         public Builder settle(Duration settle) {
             this.settle = settle;
             return this;
@@ -355,7 +370,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
             EngineOptions engines = new EngineOptions(simulate, seed, readyTimeout, stopGrace, containerRuntime, hfCache, null,
                     simulatedGpu);
             return new RunOptions(includes, studies.stream().distinct().toList(), overrides, repetitions,
-                    outputDir != null ? outputDir : defaultOutputDir(), engines, quick, seed, freshServer, settle,
+                    outputDir != null ? outputDir : defaultOutputDir(), engines, quick, seed, freshServer, settle, slice,
                     engineOverrides, client, language, slo, progress, jmhPrimary, jmhParamsInName, resume, capacity, slurm,
                     worker);
         }

@@ -198,13 +198,17 @@ public final class Runner {
         TrialOutcomes outcomes = new TrialOutcomes();
         ResumedRun resumed = resumeOrStart(dir, plan, outcomes);
         String startTime = resumed.startTime();
-        List<Trial> toRun = plan.trials().stream().filter(t -> !resumed.finished().contains(t.id())).toList();
+        List<Trial> unfinished = plan.trials().stream().filter(t -> !resumed.finished().contains(t.id())).toList();
+        // a trial the killed harness was in the middle of is kept, partial, from the records it streamed
+        List<Trial> recovered = options.resume() ? KilledTrials.recover(options, plan, unfinished, outcomes, out) : List.of();
+        List<Trial> toRun = unfinished.stream().filter(t -> !recovered.contains(t)).toList();
         createFolders(dir);
         out.printf("ServeBench %s: %d trials, %d server starts%s, results in %s%n", ServeBenchVersion.get(),
                 plan.trials().size(), PlanPrinter.serverStarts(plan, options), options.simulate() ? " (simulated)" : "", dir);
         if (options.resume()) {
-            out.printf("Resuming: %d of %d trials finished before; running the other %d%n", resumed.finished().size(),
-                    plan.trials().size(), toRun.size());
+            out.printf("Resuming: %d of %d trials finished before%s; running the other %d%n", resumed.finished().size(),
+                    plan.trials().size(), recovered.isEmpty() ? "" : ", " + recovered.size() + " partly (kept as measured)",
+                    toRun.size());
         }
 
         if (!toRun.isEmpty()) {
@@ -212,6 +216,11 @@ public final class Runner {
         }
         RunHeader header = new RunHeader(startTime, RunCommandLine.args(options), ResumedRun.planKeys(plan));
         RunResult reported = journalled(header, () -> result(plan, startTime, outcomes), journal -> {
+            for (Trial trial : recovered) {
+                for (BlockResult block : BlockResults.of(plan.blocksOf(trial), outcomes, options)) {
+                    journal.append(block);
+                }
+            }
             List<List<Trial>> starts = byServerStart(toRun);
             StudyProgress progress = new StudyProgress(progressOut(), options, toRun, resumed.finished().size(), starts.size(),
                     System::nanoTime);

@@ -112,7 +112,7 @@ final class ServerSession {
             outcomes.slo(trial.id(), slo);
             LoadMeasurement measurement = new LoadMeasurement(context, engine, cleanStart, trial, slo, scrapeNoted);
             if (Profile.SWEEP.equals(trial.workload().profile())) {
-                steps.addAll(Sweep.run(measurement, options, progress));
+                Sweep.run(measurement, options, progress, steps);
             } else {
                 for (int r = repetitions.size() + 1; r <= upTo && engine.failure().isEmpty(); r++) {
                     String name = upTo > 1 ? trial.id() + "-r" + r : trial.id();
@@ -122,6 +122,14 @@ final class ServerSession {
                             context.dataset(w.dataset())), repetition, name, progress + name));
                 }
             }
+        } catch (LoadMeasurement.LoadFailure e) {
+            // the load could not go on (out of memory, a full disk): what it measured is kept, and the run goes on; a
+            // sweep has kept its steps itself
+            if (!Profile.SWEEP.equals(trial.workload().profile())) {
+                repetitions.add(e.partial());
+            }
+            outcomes.failed(trial.id(), "partial: " + e.getMessage());
+            context.out().printf("  %s stopped: %s; the requests it finished are kept%n", trial.id(), e.getMessage());
         } catch (RuntimeException e) {
             // a request to an engine that died fails first: the engine's exit, once it shows, is the reason
             String why = engineFailure(engine).orElse("trial failed: " + e);

@@ -25,53 +25,63 @@ final class Sweep {
     }
 
     /**
-     * Runs every step of the trial's sweep, {@link RunOptions#repetitions()} times.
+     * Runs every step of the trial's sweep, {@link RunOptions#repetitions()} times, and adds each step measured to
+     * {@code steps}, also when a step fails: the steps before it, and what it measured, are kept.
      *
      * @param progress the prefix of each step's progress label ({@code [3/16] })
      */
-    static List<MeasuredStep> run(LoadMeasurement measurement, RunOptions options, String progress) throws IOException {
+    static void run(LoadMeasurement measurement, RunOptions options, String progress, List<MeasuredStep> steps)
+            throws IOException {
         Trial trial = measurement.trial();
         WorkloadParams w = options.asSent(trial.workload());
         int cap = w.options().maxConcurrency();
-        int steps = w.resultBlocks();
-        String format = "s%0" + Integer.toString(steps).length() + "d-%s";
+        int count = w.resultBlocks();
+        String format = "s%0" + Integer.toString(count).length() + "d-%s";
+        List<String> names = new ArrayList<>();
         List<List<RepetitionResult>> reps = new ArrayList<>();
-        for (int i = 0; i < steps; i++) {
+        for (int i = 0; i < count; i++) {
+            names.add(String.format(format, i + 1, i == 0 ? "synchronous" : i == 1 ? "throughput" : "constant"));
             reps.add(new ArrayList<>());
         }
         double[] rates = null;
-        List<String> names = new ArrayList<>();
-        for (int r = 1; r <= options.repetitions(); r++) {
-            String suffix = options.repetitions() > 1 ? "-r" + r : "";
-            names.clear();
-            for (int i = 0; i < steps; i++) {
-                String step = String.format(format, i + 1, i == 0 ? "synchronous" : i == 1 ? "throughput" : "constant");
-                names.add(step);
-                ArrivalProfile profile;
-                WorkloadParams stepLoad = w;
-                if (i == 0) {
-                    profile = new ArrivalProfile.Synchronous();
-                } else if (i == 1) {
-                    profile = LoadSettings.capped(new ArrivalProfile.Throughput(), cap);
-                } else {
-                    stepLoad = w.withRequests(options.requestsFor(trial.workload().requests(), rates[i - 2]));
-                    profile = LoadSettings.capped(new ArrivalProfile.Constant(rates[i - 2]), cap);
+        try {
+            for (int r = 1; r <= options.repetitions(); r++) {
+                String suffix = options.repetitions() > 1 ? "-r" + r : "";
+                for (int i = 0; i < count; i++) {
+                    ArrivalProfile profile;
+                    WorkloadParams stepLoad = w;
+                    if (i == 0) {
+                        profile = new ArrivalProfile.Synchronous();
+                    } else if (i == 1) {
+                        profile = LoadSettings.capped(new ArrivalProfile.Throughput(), cap);
+                    } else {
+                        stepLoad = w.withRequests(options.requestsFor(trial.workload().requests(), rates[i - 2]));
+                        profile = LoadSettings.capped(new ArrivalProfile.Constant(rates[i - 2]), cap);
+                    }
+                    String name = trial.id() + "-" + names.get(i) + suffix;
+                    RepetitionResult metrics;
+                    try {
+                        metrics = measurement.measure(stepLoad, profile, Repetition.of(options.seed(), r), name,
+                                progress + name);
+                    } catch (LoadMeasurement.LoadFailure e) {
+                        // the step's requests so far are its result; the later steps do not run
+                        reps.get(i).add(e.partial());
+                        throw e;
+                    }
+                    reps.get(i).add(metrics);
+                    if (i == 1 && rates == null) {
+                        rates = ratesBetween(requestRate(reps.get(0).get(0), "synchronous"),
+                                requestRate(metrics, "throughput"), w.options().sweepRates());
+                    }
                 }
-                String name = trial.id() + "-" + step + suffix;
-                RepetitionResult metrics = measurement.measure(stepLoad, profile, Repetition.of(options.seed(), r), name,
-                        progress + name);
-                reps.get(i).add(metrics);
-                if (i == 1 && rates == null) {
-                    rates = ratesBetween(requestRate(reps.get(0).get(0), "synchronous"), requestRate(metrics, "throughput"),
-                            w.options().sweepRates());
+            }
+        } finally {
+            for (int i = 0; i < count; i++) {
+                if (!reps.get(i).isEmpty()) {
+                    steps.add(new MeasuredStep(names.get(i), i < 2 ? null : rates[i - 2], reps.get(i)));
                 }
             }
         }
-        List<MeasuredStep> result = new ArrayList<>();
-        for (int i = 0; i < steps; i++) {
-            result.add(new MeasuredStep(names.get(i), i < 2 ? null : rates[i - 2], reps.get(i)));
-        }
-        return result;
     }
 
     /** {@code k} rates evenly spaced strictly between {@code low} and {@code high}, to 3 significant digits. */

@@ -10,7 +10,6 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 
 import java.io.PrintWriter;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Shows one trial's progress: a live bar on a terminal, and on a pipe (CI, {@code | tee}) just a line
@@ -20,14 +19,11 @@ final class TrialProgress implements LoadListener, AutoCloseable {
 
     private final PrintWriter out;
     private final String name;
-    private final int total;
     private final ProgressBar bar;
-    private final AtomicInteger failed = new AtomicInteger();
 
-    private TrialProgress(PrintWriter out, String name, int total, ProgressBar bar) {
+    private TrialProgress(PrintWriter out, String name, ProgressBar bar) {
         this.out = out;
         this.name = name;
-        this.total = total;
         this.bar = bar;
     }
 
@@ -36,32 +32,51 @@ final class TrialProgress implements LoadListener, AutoCloseable {
      */
     static TrialProgress start(PrintWriter out, String name, int requests, boolean shown) {
         if (!shown) {
-            return new TrialProgress(new PrintWriter(java.io.Writer.nullWriter()), name, requests, null);
+            return new TrialProgress(new PrintWriter(java.io.Writer.nullWriter()), name, null);
         }
         if (System.console() == null) {
             out.printf("%s: %d requests...%n", name, requests);
-            return new TrialProgress(out, name, requests, null);
+            return new TrialProgress(out, name, null);
         }
         ProgressBar bar = new ProgressBarBuilder().setTaskName(name).setInitialMax(requests)
                 .setStyle(ProgressBarStyle.ASCII).setUnit(" req", 1).setUpdateIntervalMillis(250).continuousUpdate().build();
-        return new TrialProgress(out, name, requests, bar);
+        return new TrialProgress(out, name, bar);
     }
 
     @Override
     public void onComplete(RequestRecord record) {
-        if (!record.succeeded()) {
-            failed.incrementAndGet();
-        }
         if (bar != null) {
             bar.step();
+        }
+    }
+
+    /**
+     * A time slice of the load has closed: its figures go on the bar's line (a terminal) or on a line of their own, so
+     * a long load shows how it goes while it runs.
+     */
+    void slice(java.util.Map.Entry<Integer, RepetitionResult> slice) {
+        RepetitionResult m = slice.getValue();
+        String figures = String.format(java.util.Locale.ROOT, "slice %d: %.0f ok, %.0f failed, mean latency %s s, P99 TTFT %s ms,"
+                + " mean ITL %s ms, %s tok/s", slice.getKey() + 1,
+                m.value(Metric.SUCCESSFUL_REQUESTS).orElse(0), m.value(Metric.FAILED_REQUESTS).orElse(0),
+                format(m.number(Metric.E2E_LATENCY, Stat.MEAN).orElse(Double.NaN), 3),
+                format(m.number(Metric.TTFT, Stat.P99).orElse(Double.NaN), 1),
+                format(m.number(Metric.ITL, Stat.MEAN).orElse(Double.NaN), 2),
+                format(m.number(Metric.OUTPUT_THROUGHPUT, null).orElse(Double.NaN), 0));
+        if (bar != null) {
+            bar.setExtraMessage(" " + figures);
+        } else {
+            out.printf("  %s %s%n", name, figures);
         }
     }
 
     /** Ends the bar and prints the trial's headline numbers. */
     void finish(RepetitionResult metrics) {
         close();
+        long ok = Math.round(metrics.value(Metric.SUCCESSFUL_REQUESTS).orElse(0));
+        long measured = ok + Math.round(metrics.value(Metric.FAILED_REQUESTS).orElse(0));
         out.printf("%s: %d/%d ok, mean latency %s s, median TTFT %s ms, median ITL %s ms, %s tok/s%n", name,
-                total - failed.get(), total,
+                ok, measured,
                 format(metrics.number(Metric.E2E_LATENCY, Stat.MEAN).orElse(Double.NaN), 3),
                 format(metrics.number(Metric.TTFT, Stat.MEDIAN).orElse(Double.NaN), 1),
                 format(metrics.number(Metric.ITL, Stat.MEDIAN).orElse(Double.NaN), 2),

@@ -41,14 +41,14 @@ class LoadGeneratorStopsTest {
         return (req, out) -> out.eventStreamHead().pause(millis).event(content("x")).done();
     }
 
-    private LoadResult run(ScriptedSseServer.Script script, List<RequestSpec> specs, LoadParams params) throws Exception {
+    private Recorded run(ScriptedSseServer.Script script, List<RequestSpec> specs, LoadParams params) throws Exception {
         server = new ScriptedSseServer(script);
-        return generator.run(new Target(server.baseUri(), "m"), specs, params, LoadListener.NONE);
+        return Recorded.run(generator, new Target(server.baseUri(), "m"), specs, params, LoadListener.NONE);
     }
 
     @Test
     void synchronousNeverHasMoreThanOneRequestInFlight() throws Exception {
-        LoadResult result = run(respondAfter(15), specs(6), LoadParams.of(new ArrivalProfile.Synchronous()));
+        Recorded result = run(respondAfter(15), specs(6), LoadParams.of(new ArrivalProfile.Synchronous()));
         List<RequestRecord> records = result.records();
         assertThat(records).hasSize(6).allSatisfy(r -> assertThat(r.succeeded()).as(r.toString()).isTrue());
         assertThat(server.maxInFlight()).isEqualTo(1);
@@ -63,7 +63,7 @@ class LoadGeneratorStopsTest {
     @Test
     void theConcurrencyCapQueuesRequestsAndRecordsTheirWaitAsClientQueueing() throws Exception {
         ArrivalProfile capped = new ArrivalProfile.Capped(new ArrivalProfile.Throughput(), 2);
-        LoadResult result = run(respondAfter(80), specs(6), LoadParams.of(capped));
+        Recorded result = run(respondAfter(80), specs(6), LoadParams.of(capped));
         List<RequestRecord> records = result.records();
         assertThat(records).allSatisfy(r -> assertThat(r.succeeded()).as(r.toString()).isTrue());
         assertThat(server.maxInFlight()).isLessThanOrEqualTo(2);
@@ -86,7 +86,7 @@ class LoadGeneratorStopsTest {
 
     @Test
     void withoutACapNoQueueWaitIsRecorded() throws Exception {
-        LoadResult result = run(respondAfter(0), specs(3), LoadParams.of(new ArrivalProfile.Constant(100)));
+        Recorded result = run(respondAfter(0), specs(3), LoadParams.of(new ArrivalProfile.Constant(100)));
         assertThat(result.records()).allSatisfy(r -> assertThat(r.slotNs()).isEqualTo(RequestRecord.NONE));
         assertThat(new MetricsAggregator().aggregate(result.records()).distribution(Metric.CLIENT_QUEUE_WAIT)).isEmpty();
     }
@@ -95,7 +95,7 @@ class LoadGeneratorStopsTest {
     void aDurationLimitStopsSendingButLetsInFlightRequestsFinish() throws Exception {
         LoadParams params = LoadParams.of(new ArrivalProfile.Constant(50))
                 .withStop(new StopConditions(Duration.ofMillis(200), 0));
-        LoadResult result = run(respondAfter(150), specs(100), params);
+        Recorded result = run(respondAfter(150), specs(100), params);
         // intended sends at 0, 20, ..., 180 ms fall before the limit, 200 ms does not; on a loaded machine the
         // last one or two may be sent only after the limit, and so not at all
         int sent = result.records().size();
@@ -109,7 +109,7 @@ class LoadGeneratorStopsTest {
     void aClosedLoopDurationLimitUsesTheClock() throws Exception {
         LoadParams params = LoadParams.of(new ArrivalProfile.Concurrent(2))
                 .withStop(new StopConditions(Duration.ofMillis(150), 0));
-        LoadResult result = run(respondAfter(40), specs(1000), params);
+        Recorded result = run(respondAfter(40), specs(1000), params);
         assertThat(result.stop().reason()).isEqualTo(LoadResult.StopReason.DURATION);
         RequestRecord lastSent = result.records().stream().max((a, b) -> Long.compare(a.sentNs(), b.sentNs())).orElseThrow();
         long t0 = result.records().get(0).intendedNs();
@@ -120,7 +120,7 @@ class LoadGeneratorStopsTest {
     @Test
     void anErrorLimitAbortsSendingAndSaysSo() throws Exception {
         LoadParams params = LoadParams.of(new ArrivalProfile.Concurrent(1)).withStop(new StopConditions(null, 3));
-        LoadResult result = run((req, out) -> out.fixed(500, "text/plain", "boom"), specs(50), params);
+        Recorded result = run((req, out) -> out.fixed(500, "text/plain", "boom"), specs(50), params);
         assertThat(result.records()).hasSize(3).allSatisfy(r -> assertThat(r.errorKind()).isEqualTo("http_500"));
         assertThat(result.stop().reason()).isEqualTo(LoadResult.StopReason.ERRORS);
         assertThat(result.stop().note().orElseThrow()).startsWith("aborted after 3 failed requests (error limit)")
@@ -131,7 +131,7 @@ class LoadGeneratorStopsTest {
     void warmupSecondsMarksTheRequestsDueInThemAndSendsTheMeasuredOnesOnTop() throws Exception {
         server = new ScriptedSseServer(respondAfter(0));
         LoadParams params = LoadParams.of(new ArrivalProfile.Constant(100)).withWarmupTime(Duration.ofMillis(95));
-        LoadResult result = generator.run(new Target(server.baseUri(), "m"), specs(1000).iterator(), 1, 5, params,
+        Recorded result = Recorded.run(generator, new Target(server.baseUri(), "m"), specs(1000).iterator(), 1, 5, params,
                 LoadListener.NONE);
         List<RequestRecord> records = result.records();
         // due at 0, 10, ..., 90 ms: ten warm-up requests, then five measured ones
@@ -146,7 +146,7 @@ class LoadGeneratorStopsTest {
         Map<String, ScriptedSseServer.Received> received = new ConcurrentHashMap<>();
         LoadParams params = LoadParams.of(new ArrivalProfile.Constant(200)).withApiKey("sk-test-123")
                 .withApi(OpenAiApi.COMPLETIONS).withExtraBody("{\"temperature\": 0, \"top_k\": 5}");
-        LoadResult result = run((req, out) -> {
+        Recorded result = run((req, out) -> {
             received.put(req.requestId(), req);
             out.eventStreamHead().event(ScriptedSseServer.text("x")).done();
         }, specs(3), params);
@@ -161,7 +161,7 @@ class LoadGeneratorStopsTest {
 
     @Test
     void recordsKeepTheirSlotThroughTheFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        LoadResult result = run(respondAfter(0), specs(2),
+        Recorded result = run(respondAfter(0), specs(2),
                 LoadParams.of(new ArrivalProfile.Capped(new ArrivalProfile.Constant(100), 1)));
         java.nio.file.Path file = RequestRecordWriter.writeTrial(dir, "t", result.records());
         List<RequestRecord> back = new ArrayList<>(RequestRecordReader.read(file));

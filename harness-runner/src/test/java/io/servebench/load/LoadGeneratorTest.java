@@ -37,10 +37,10 @@ class LoadGeneratorTest {
         return specs;
     }
 
-    private LoadResult run(ScriptedSseServer.Script script, List<RequestSpec> specs, LoadParams params,
+    private Recorded run(ScriptedSseServer.Script script, List<RequestSpec> specs, LoadParams params,
                            LoadListener listener) throws Exception {
         server = new ScriptedSseServer(script);
-        return generator.run(new Target(server.baseUri(), "m"), specs, params, listener);
+        return Recorded.run(generator, new Target(server.baseUri(), "m"), specs, params, listener);
     }
 
     private static ScriptedSseServer.Script respondAfter(long millis) {
@@ -68,7 +68,7 @@ class LoadGeneratorTest {
     @Test
     void constantRateSendsOnAnExactlyEvenScheduleAndMarksWarmups() throws Exception {
         AtomicInteger completions = new AtomicInteger();
-        LoadResult result = run(respondAfter(0), specs(2, 28),
+        Recorded result = run(respondAfter(0), specs(2, 28),
                 LoadParams.of(new ArrivalProfile.Constant(100)), r -> completions.incrementAndGet());
 
         List<RequestRecord> records = result.records();
@@ -95,7 +95,7 @@ class LoadGeneratorTest {
     @Test
     void poissonSendsOnTheSeededScheduleExactly() throws Exception {
         ArrivalProfile.Poisson profile = new ArrivalProfile.Poisson(200, 11);
-        LoadResult result = run(respondAfter(0), specs(0, 20), LoadParams.of(profile), LoadListener.NONE);
+        Recorded result = run(respondAfter(0), specs(0, 20), LoadParams.of(profile), LoadListener.NONE);
         long[] expected = profile.offsetsNs(20);
         long t0 = result.records().get(0).intendedNs();
         long[] actual = result.records().stream().mapToLong(r -> r.intendedNs() - t0).toArray();
@@ -109,7 +109,7 @@ class LoadGeneratorTest {
         server = new ScriptedSseServer(respondAfter(0));
         java.util.Iterator<RequestSpec> endless = java.util.stream.IntStream.iterate(0, i -> i + 1)
                 .mapToObj(i -> new RequestSpec(i, "p" + i, 2, 4, false, false)).iterator();
-        LoadResult result = generator.run(new Target(server.baseUri(), "m"), endless, 1, 100,
+        Recorded result = Recorded.run(generator, new Target(server.baseUri(), "m"), endless, 1, 100,
                 LoadParams.of(new ArrivalProfile.Trace(arrivals)), LoadListener.NONE);
         long t0 = result.records().get(0).intendedNs();
         assertThat(result.records().stream().mapToLong(r -> r.intendedNs() - t0).toArray()).isEqualTo(arrivals);
@@ -131,7 +131,7 @@ class LoadGeneratorTest {
 
     @Test
     void aLaterTurnGoesOutWhenTheTurnBeforeItHasEndedAndTheScheduleTimesOnlyFirstTurns() throws Exception {
-        LoadResult result = run(respondAfter(30), conversations(), LoadParams.of(new ArrivalProfile.Constant(50)),
+        Recorded result = run(respondAfter(30), conversations(), LoadParams.of(new ArrivalProfile.Constant(50)),
                 LoadListener.NONE);
         List<RequestRecord> r = result.records();
         assertThat(r).hasSize(5).allSatisfy(x -> assertThat(x.succeeded()).isTrue());
@@ -144,7 +144,7 @@ class LoadGeneratorTest {
         assertThat(result.stop().note()).isEmpty();
 
         // closed loop: one stream carries a whole conversation before the next one starts
-        LoadResult closed = generator.run(new Target(server.baseUri(), "m"), conversations(),
+        Recorded closed = Recorded.run(generator, new Target(server.baseUri(), "m"), conversations(),
                 LoadParams.of(new ArrivalProfile.Concurrent(1)), LoadListener.NONE);
         List<RequestRecord> c = closed.records();
         for (int i = 1; i < c.size(); i++) {
@@ -154,7 +154,7 @@ class LoadGeneratorTest {
 
     @Test
     void concurrentNeverExceedsItsStreamsAndStartsEachRequestWhenAStreamFrees() throws Exception {
-        LoadResult result = run(respondAfter(40), specs(0, 12), LoadParams.of(new ArrivalProfile.Concurrent(3)),
+        Recorded result = run(respondAfter(40), specs(0, 12), LoadParams.of(new ArrivalProfile.Concurrent(3)),
                 LoadListener.NONE);
         List<RequestRecord> records = result.records();
         assertThat(records).allSatisfy(r -> assertThat(r.succeeded()).as(r.toString()).isTrue());
@@ -170,7 +170,7 @@ class LoadGeneratorTest {
 
     @Test
     void theConnectionCapLimitsInFlightRequestsAndTheWaitShowsAsScheduleLag() throws Exception {
-        LoadResult result = run(respondAfter(100), specs(0, 6),
+        Recorded result = run(respondAfter(100), specs(0, 6),
                 LoadParams.of(new ArrivalProfile.Constant(100)).withMaxConnections(2), LoadListener.NONE);
         assertThat(result.records()).allSatisfy(r -> assertThat(r.succeeded()).as(r.toString()).isTrue());
         assertThat(server.maxInFlight()).isLessThanOrEqualTo(2);
@@ -181,7 +181,7 @@ class LoadGeneratorTest {
 
     @Test
     void failuresAreRecordsAndTheRunStillEnds() throws Exception {
-        LoadResult result = run((req, out) -> {
+        Recorded result = run((req, out) -> {
             if (Integer.parseInt(req.requestId()) % 2 == 0) {
                 out.fixed(503, "text/plain", "overloaded");
             } else {
@@ -223,7 +223,7 @@ class LoadGeneratorTest {
 
     @Test
     void noMeasuredRequestsLeaveNoWindow() throws Exception {
-        LoadResult result = run(respondAfter(0), specs(2, 0), LoadParams.of(new ArrivalProfile.Constant(50)),
+        Recorded result = run(respondAfter(0), specs(2, 0), LoadParams.of(new ArrivalProfile.Constant(50)),
                 LoadListener.NONE);
         assertThat(result.records()).hasSize(2);
         assertThat(result.measuredStartNs()).isEqualTo(RequestRecord.NONE);

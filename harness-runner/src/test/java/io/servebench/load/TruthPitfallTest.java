@@ -45,7 +45,7 @@ class TruthPitfallTest {
     }
 
     /** Measured and true metrics of one run. */
-    private record Run(LoadResult load, RepetitionResult measured, RepetitionResult truth, TruthComparison comparison) {
+    private record Run(Recorded load, RepetitionResult measured, RepetitionResult truth, TruthComparison comparison) {
         Distribution measured(Metric m) {
             return measured.distribution(m).orElseThrow(() -> new AssertionError("no measured " + m));
         }
@@ -69,7 +69,7 @@ class TruthPitfallTest {
         for (int i = 0; i < requests; i++) {
             specs.add(new RequestSpec(i, "a prompt of six words here", 6, 8, true, false));
         }
-        LoadResult load = new LoadGenerator().run(new Target(server.baseUri(), TruthServer.MODEL), specs, params, LoadListener.NONE);
+        Recorded load = Recorded.run(new LoadGenerator(), new Target(server.baseUri(), TruthServer.MODEL), specs, params, LoadListener.NONE);
         TruthComparison comparison = TruthComparison.of(load.records(), id -> server.awaitTruth(id, java.time.Duration.ofSeconds(2)));
         MetricsAggregator aggregator = new MetricsAggregator();
         return new Run(load, aggregator.aggregate(load.records()), aggregator.aggregate(comparison.truthRecords()),

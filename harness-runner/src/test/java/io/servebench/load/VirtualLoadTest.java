@@ -33,9 +33,9 @@ class VirtualLoadTest {
                 .iterator();
     }
 
-    private static LoadResult run(VirtualLoad load, ArrivalProfile profile, int warmup, int measured, int maxTokens) {
+    private static Recorded run(VirtualLoad load, ArrivalProfile profile, int warmup, int measured, int maxTokens) {
         List<RequestRecord> heard = new ArrayList<>();
-        LoadResult result = load.run(specs(warmup + measured, maxTokens), warmup, measured, LoadParams.of(profile),
+        Recorded result = Recorded.run(load, specs(warmup + measured, maxTokens), warmup, measured, LoadParams.of(profile),
                 heard::add);
         assertThat(heard).as("the listener hears every record").hasSize(result.records().size());
         return result;
@@ -43,7 +43,7 @@ class VirtualLoadTest {
 
     @Test
     void requestsLeaveExactlyOnScheduleAndEachRecordCarriesEveryToken() {
-        LoadResult result = run(load(List.of()), new ArrivalProfile.Constant(4), 2, 8, 50);
+        Recorded result = run(load(List.of()), new ArrivalProfile.Constant(4), 2, 8, 50);
 
         assertThat(result.records()).hasSize(10);
         assertThat(result.stop().reason()).isEqualTo(LoadResult.StopReason.COMPLETED);
@@ -71,7 +71,7 @@ class VirtualLoadTest {
             specs.add(new RequestSpec(i, "turn " + i + " of a chat", 5, 20, true, false, List.of(), null, turns[i]));
         }
         for (ArrivalProfile profile : List.of(new ArrivalProfile.Constant(20), new ArrivalProfile.Concurrent(2))) {
-            LoadResult result = load(List.of()).run(specs.iterator(), 0, specs.size(), LoadParams.of(profile),
+            Recorded result = Recorded.run(load(List.of()), specs.iterator(), 0, specs.size(), LoadParams.of(profile),
                     LoadListener.NONE);
             List<RequestRecord> r = result.records();
             assertThat(r).as("%s", profile).hasSize(6).allSatisfy(x -> assertThat(x.succeeded()).isTrue());
@@ -126,7 +126,7 @@ class VirtualLoadTest {
     void aDurationLimitStopsSendingOnTheVirtualClock() {
         LoadParams params = LoadParams.of(new ArrivalProfile.Constant(4))
                 .withStop(new StopConditions(Duration.ofSeconds(1), 0));
-        LoadResult result = load(List.of()).run(specs(20, 10), 0, 20, params, r -> { });
+        Recorded result = Recorded.run(load(List.of()), specs(20, 10), 0, 20, params, r -> { });
 
         assertThat(result.records()).hasSize(4);
         assertThat(result.stop().reason()).isEqualTo(LoadResult.StopReason.DURATION);

@@ -1,6 +1,7 @@
 package io.servebench.runner;
 
 import io.servebench.cli.Main;
+import io.servebench.results.BlockResult;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.journal.RunJournal;
 import org.junit.jupiter.api.Test;
@@ -97,10 +98,66 @@ class ResumeAfterSigkillTest {
         assertThat(Main.execute(wholeArgs, new PrintWriter(wholeOut, true), new PrintWriter(wholeOut, true)))
                 .as(wholeOut.toString()).isZero();
 
-        assertThat(requestCounts(killed)).hasSize(6).isEqualTo(requestCounts(whole));
+        // a trial the harness was in the middle of is kept as far as its records went, and not run again
+        Map<String, List<Long>> resumedCounts = requestCounts(killed);
+        Map<String, List<Long>> wholeCounts = requestCounts(whole);
+        assertThat(resumedCounts).hasSize(6).containsOnlyKeys(wholeCounts.keySet());
+        List<BlockResult> partial = RunJournal.read(killed).stream().filter(b -> b.failure() != null).toList();
+        assertThat(partial).hasSizeLessThanOrEqualTo(1)
+                .allSatisfy(b -> assertThat(b.failure()).startsWith(KilledTrials.REASON));
+        resumedCounts.forEach((block, counts) -> {
+            boolean cut = partial.stream().anyMatch(b -> (b.benchmark() + "@" + b.params().get("rate")).equals(block));
+            if (cut) {
+                assertThat(counts.get(0)).as(block).isLessThanOrEqualTo(wholeCounts.get(block).get(0));
+            } else {
+                assertThat(counts).as(block).isEqualTo(wholeCounts.get(block));
+            }
+        });
         String summary = Files.readString(killed.resolve("summary.md"));
         assertThat(summary).contains("SimStudy.baseline").contains("SimStudy.mtp2");
         assertThat(summary).doesNotContain("not run: the run stopped before this trial");
+    }
+
+    @Test
+    void aTrialInFlightWhenTheHarnessIsKilledIsKeptAsFarAsItsRecordsWent(@TempDir Path tmp) throws Exception {
+        Path killed = tmp.resolve("killed");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // two trials of 10 s of load: killed about half way through the first
+        Process harness = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                "SimStudy.baseline", "--simulate", "-p", "rate=8,4", "-p", "requests=80", "-p", "warmup=0", "-p",
+                "dataset=synthetic:in=fixed(100),out=fixed(20)", "-o", killed.toString()).redirectErrorStream(true)
+                .redirectOutput(tmp.resolve("harness.out").toFile()).start();
+        try {
+            Path requests = killed.resolve("requests");
+            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+            while (System.nanoTime() < deadline && !(Files.isDirectory(requests) && Files.list(requests).findAny().isPresent())) {
+                Thread.sleep(20);
+            }
+            Thread.sleep(5000);
+            harness.toHandle().destroyForcibly();
+            assertThat(harness.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            harness.destroyForcibly();
+        }
+        assertThat(RunJournal.read(killed)).as(Files.readString(tmp.resolve("harness.out"))).isEmpty();
+
+        StringWriter out = new StringWriter();
+        int code = Main.execute(new String[] {"--resume", killed.toString()}, new PrintWriter(out, true),
+                new PrintWriter(out, true));
+        // a partial trial is a failed trial: exit code 1, the run's reports written
+        assertThat(code).as(out.toString()).isEqualTo(1);
+        assertThat(out.toString()).contains("1 partly (kept as measured); running the other 1");
+        List<BlockResult> blocks = RunJournal.read(killed);
+        assertThat(blocks).hasSize(2);
+        BlockResult kept = blocks.stream().filter(b -> b.failure() != null).findFirst().orElseThrow();
+        assertThat(kept.failure()).startsWith(KilledTrials.REASON);
+        assertThat(blocks.stream().filter(b -> b.failure() == null).map(b -> successful(b.repetitions().get(0))))
+                .containsExactly(80L);
+        long finished = successful(kept.repetitions().get(0));
+        // about 40 requests were sent in 5 s; those finished more than a second before the kill were on disk
+        assertThat(finished).isBetween(20L, 79L);
+        assertThat(kept.repetitions().get(0).notes()).contains(KilledTrials.REASON);
+        assertThat(Files.readString(killed.resolve("summary.md"))).contains(KilledTrials.REASON);
     }
 
     @Test

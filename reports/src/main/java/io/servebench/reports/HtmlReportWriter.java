@@ -349,6 +349,10 @@ final class HtmlReportWriter extends TextReport {
             }
             table(html, new Table(List.of(m.text("block.metric"), m.text("block.value")),
                     content.rows(t).stream().map(r -> List.of(r.label(), r.value())).toList()));
+            content.slices(t).ifPresent(slices -> {
+                html.append("<p>").append(Html.escape(m.text("slices.heading"))).append("</p>\n");
+                table(html, slices);
+            });
             content.turns(t).ifPresent(turns -> {
                 html.append("<p>").append(Html.escape(m.text("turns.heading"))).append("</p>\n");
                 table(html, turns);

@@ -390,6 +390,33 @@ final class ReportContent {
                 Metric.ITL.label(Stat.MEAN), Metric.E2E_LATENCY.label(Stat.MEAN)), rows));
     }
 
+    /**
+     * A long block's figures per time slice (means over repetitions, as the block's own), so that drift and a slow
+     * degradation show; empty for a block too short to slice.
+     */
+    public Optional<Table> slices(BlockResult trial) {
+        List<RepetitionResult> reps = trial.repetitions();
+        java.util.Set<String> starts = new java.util.LinkedHashSet<>();
+        reps.forEach(r -> starts.addAll(r.slices().keySet()));
+        if (starts.isEmpty()) {
+            return Optional.empty();
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (String start : starts) {
+            List<RepetitionResult> of = reps.stream().map(r -> r.slices().get(start)).filter(java.util.Objects::nonNull).toList();
+            double seconds = mean(of, r -> r.value(Metric.DURATION));
+            rows.add(List.of(messages.text("slices.span", start, Numbers.format(Long.parseLong(start) + seconds)),
+                    count(of, Metric.SUCCESSFUL_REQUESTS), count(of, Metric.FAILED_REQUESTS),
+                    value(of, Metric.OUTPUT_THROUGHPUT, null), value(of, Metric.TTFT, Stat.MEAN),
+                    value(of, Metric.TTFT, Stat.P99), value(of, Metric.ITL, Stat.MEAN), value(of, Metric.E2E_LATENCY, Stat.MEAN),
+                    value(of, Metric.E2E_LATENCY, Stat.P99)));
+        }
+        return Optional.of(new Table(List.of(messages.text("slices.slice"), Metric.SUCCESSFUL_REQUESTS.label(),
+                Metric.FAILED_REQUESTS.label(), Metric.OUTPUT_THROUGHPUT.label(), Metric.TTFT.label(Stat.MEAN),
+                Metric.TTFT.label(Stat.P99), Metric.ITL.label(Stat.MEAN), Metric.E2E_LATENCY.label(Stat.MEAN),
+                Metric.E2E_LATENCY.label(Stat.P99)), rows));
+    }
+
     /** The block's table: the reference study's block, in its order, then ServeBench's additions. */
     public List<Row> rows(BlockResult trial) {
         List<RepetitionResult> reps = trial.repetitions();
@@ -431,6 +458,8 @@ final class ReportContent {
         rows.add(new Row(messages.text("block.coalescedEvents"),
                 Numbers.count(mean(reps, r -> OptionalDouble.of(r.coalescedEvents())))));
         rows.add(new Row(Metric.EVENTS_PER_READ_MAX.label(), count(reps, Metric.EVENTS_PER_READ_MAX)));
+        rows.add(new Row(Metric.HARNESS_HEAP_PEAK.label(), value(reps, Metric.HARNESS_HEAP_PEAK, null)));
+        rows.add(new Row(Metric.HARNESS_RSS_PEAK.label(), value(reps, Metric.HARNESS_RSS_PEAK, null)));
         serverRows(reps, rows);
         rows.add(new Row(messages.text("block.outputTokensFrom"), totals(reps, RepetitionResult::outputTokenSources)));
         rows.add(new Row(messages.text("block.errors"), totals(reps, RepetitionResult::errorKinds)));

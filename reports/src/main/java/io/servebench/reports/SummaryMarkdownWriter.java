@@ -159,6 +159,10 @@ final class SummaryMarkdownWriter extends TextReport {
         }
         List<List<String>> rows = content.rows(trial).stream().map(r -> List.of(r.label(), r.value())).toList();
         table(md, new Table(List.of(m.text("block.metric"), m.text("block.value")), rows));
+        content.slices(trial).ifPresent(slices -> {
+            md.append(m.text("slices.heading")).append("\n\n");
+            table(md, slices);
+        });
         content.turns(trial).ifPresent(turns -> {
             md.append(m.text("turns.heading")).append("\n\n");
             table(md, turns);

@@ -36,6 +36,13 @@ public enum Metric {
     SCHEDULED_SEND_RATE("scheduled_send_rate", "Scheduled send rate (req/s)", "req/s", Kind.SCALAR),
     /** The most token events parsed from one network read, over the successful requests. */
     EVENTS_PER_READ_MAX("events_per_read_max", "Max token events per read", "events", Kind.SCALAR),
+    /**
+     * The harness's own heap in use at its highest while the load ran (sampled every 100 ms), MB: a client near its
+     * heap's limit measures itself, not the server.
+     */
+    HARNESS_HEAP_PEAK("harness_heap_peak", "Harness heap in use, peak (MB)", "MB", Kind.SCALAR),
+    /** The harness process's resident memory at its highest while the load ran (sampled every 100 ms), MB. */
+    HARNESS_RSS_PEAK("harness_rss_peak", "Harness resident memory, peak (MB)", "MB", Kind.SCALAR),
 
     /** {@code e − s} per successful request. */
     E2E_LATENCY("e2e_latency", "Latency(s)", "s", Kind.DISTRIBUTION),

@@ -26,18 +26,21 @@ import java.util.OptionalDouble;
  *                           number from 1 ({@code "1"}, {@code "2"}, ...); empty for single turns
  * @param cacheReset         whether the repetition started from an emptied prefix cache; {@code null} when not known
  *                           (results written before it was recorded, or read from elsewhere)
+ * @param slices             a long repetition's figures per time slice, keyed by the slice's start in seconds after
+ *                           the first measured request ({@code "0"}, {@code "60"}, ...), each without histograms; empty
+ *                           for a repetition too short to slice
  */
 public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
                            long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds,
                            Map<String, Double> serverMetrics, List<String> notes, Map<String, RepetitionResult> turns,
-                           PrefixCacheReset cacheReset) {
+                           PrefixCacheReset cacheReset, Map<String, RepetitionResult> slices) {
 
     /** Metrics of single turns. */
     public RepetitionResult(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
                         long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds,
                         Map<String, Double> serverMetrics, List<String> notes) {
         this(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, serverMetrics, notes,
-                Map.of(), null);
+                Map.of(), null, Map.of());
     }
 
     /** Metrics without server-side metrics or notes. */
@@ -69,6 +72,8 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
         notes = notes == null ? List.of() : List.copyOf(notes);
         // results written before multi-turn conversations have no turns
         turns = byTurn(turns);
+        // nor slices, before long runs were sliced
+        slices = bySlice(slices);
         for (String id : scalars.keySet()) {
             requireKind(id, Metric.Kind.SCALAR);
         }
@@ -82,19 +87,34 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
         List<String> more = new java.util.ArrayList<>(notes);
         more.add(note);
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, more, turns, cacheReset);
+                serverMetrics, more, turns, cacheReset, slices);
     }
 
     /** These metrics with {@code perTurn} as their {@link #turns()}. */
     public RepetitionResult withTurns(Map<String, RepetitionResult> perTurn) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, perTurn, cacheReset);
+                serverMetrics, notes, perTurn, cacheReset, slices);
     }
 
     /** These metrics with {@code reset} as their {@link #cacheReset()}. */
     public RepetitionResult withCacheReset(PrefixCacheReset reset) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, turns, reset);
+                serverMetrics, notes, turns, reset, slices);
+    }
+
+    /** These metrics with {@code bySlice} as their {@link #slices()}. */
+    public RepetitionResult withSlices(Map<String, RepetitionResult> bySlice) {
+        return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
+                serverMetrics, notes, turns, cacheReset, bySlice);
+    }
+
+    /** These metrics with the scalar {@code metric} set to {@code value}. */
+    public RepetitionResult withScalar(Metric metric, double value) {
+        requireKind(metric.id(), Metric.Kind.SCALAR);
+        Map<String, Double> more = new LinkedHashMap<>(scalars);
+        more.put(metric.id(), value);
+        return new RepetitionResult(more, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
+                serverMetrics, notes, turns, cacheReset, slices);
     }
 
     /** A scalar metric's value, empty when absent. */
@@ -112,7 +132,7 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
     /** A RepetitionResult with these server-side metrics instead of its own. */
     public RepetitionResult withServerMetrics(Map<String, Double> server) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, server,
-                notes, turns, cacheReset);
+                notes, turns, cacheReset, slices);
     }
 
     /** A distribution metric, empty when it had no samples. */
@@ -153,6 +173,23 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
         });
         Map<String, RepetitionResult> ordered = new LinkedHashMap<>();
         sorted.forEach((turn, result) -> ordered.put(Integer.toString(turn), result));
+        return Collections.unmodifiableMap(ordered);
+    }
+
+    /** In time order, the keys checked to be whole seconds. */
+    private static Map<String, RepetitionResult> bySlice(Map<String, RepetitionResult> slices) {
+        if (slices == null) {
+            return Map.of();
+        }
+        java.util.SortedMap<Long, RepetitionResult> sorted = new java.util.TreeMap<>();
+        slices.forEach((start, result) -> {
+            if (!start.matches("0|[1-9]\\d{0,12}")) {
+                throw new IllegalArgumentException("slice \"" + start + "\" is not a start in whole seconds");
+            }
+            sorted.put(Long.parseLong(start), result);
+        });
+        Map<String, RepetitionResult> ordered = new LinkedHashMap<>();
+        sorted.forEach((start, result) -> ordered.put(Long.toString(start), result));
         return Collections.unmodifiableMap(ordered);
     }
 

@@ -77,6 +77,14 @@ public final class VirtualEngine {
         arrivals.add(new Pending(requestId, arrivalNs, readyNs, chat, body, submitted++));
     }
 
+    /**
+     * The earliest arrival {@link #submit} still takes: the start of the last step run less the front-end time. No
+     * request submitted from now on arrives, or is answered, before it.
+     */
+    public long earliestArrivalNs() {
+        return lastStepNs == Long.MIN_VALUE ? Long.MIN_VALUE : lastStepNs - settings.engine().frontendNanos();
+    }
+
     /** Empties the prefix cache, as {@code /reset_prefix_cache} does. */
     public void resetPrefixCache() {
         batch.clearPrefixCache();
