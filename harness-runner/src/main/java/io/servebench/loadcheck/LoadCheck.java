@@ -5,10 +5,11 @@ import io.servebench.load.ArrivalProfile;
 import io.servebench.load.LoadGenerator;
 import io.servebench.load.LoadParams;
 import io.servebench.load.LoadResult;
-import io.servebench.load.RecordCollector;
+import io.servebench.load.LoadListener;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.Target;
 import io.servebench.metrics.MetricsAggregator;
+import io.servebench.metrics.SloSpec;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.truth.Script;
@@ -21,7 +22,6 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -44,8 +44,8 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
 
     /** Descriptors left for everything but the client's connections and the server's side of them. */
     private static final int FILES_HELD_BACK = 64;
-    /** How long the truth of the last responses may take to be complete, all requests together. */
-    private static final Duration TRUTH_WAIT = Duration.ofSeconds(5);
+    /** How long a response's truth may take to be complete after the client has read its end. */
+    private static final Duration TRUTH_WAIT = Duration.ofSeconds(2);
 
     /**
      * A busier process than this, as a share of all cores, left threads waiting for a CPU: on 2 cores, runs
@@ -79,11 +79,13 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
         return Script.defaults().withTtft(ttft).withGap(gap).withTokensPerRequest(tokens);
     }
 
-    /** Runs the check; failures of single requests are counted in the report, never thrown. */
+    /**
+     * Runs the check; failures of single requests are counted in the report, never thrown. Its memory does not grow
+     * with its length: records are compared with the server's truth as they complete, and neither is kept.
+     */
     public LoadCheckReport run() throws IOException {
         try (TruthServer server = TruthServer.start(script(), 0, serverLoops)) {
             HostLimits limits = HostLimits.current();
-            List<RequestSpec> specs = specs();
             long processCpuStart = processCpuNs();
             long serverCpuStart = server.cpuNs();
             long wallStart = System.nanoTime();
@@ -91,19 +93,20 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
             // leave the server none to accept with
             int maxConnections = (int) Math.max(1, Math.min(LoadParams.DEFAULT_MAX_CONNECTIONS,
                     limits.connectionsLeft(2) - FILES_HELD_BACK));
-            RecordCollector records = new RecordCollector();
-            LoadResult result = new LoadGenerator().run(new Target(server.baseUri(), TruthServer.MODEL), specs,
-                    LoadParams.of(profile()).withMaxConnections(maxConnections), records);
+            MetricsAggregator.Running metrics = new MetricsAggregator().start(SloSpec.NONE, System::nanoTime);
+            ClientTally client = new ClientTally();
+            TruthComparison truth = new TruthComparison(server::takeTruth, TRUTH_WAIT, System::nanoTime);
+            LoadResult result;
+            try {
+                result = new LoadGenerator().run(new Target(server.baseUri(), TruthServer.MODEL), specs(), warmups(),
+                        measured(), LoadParams.of(profile()).withMaxConnections(maxConnections),
+                        LoadListener.all(metrics, client, truth));
+            } finally {
+                truth.close();
+            }
             double cores = Runtime.getRuntime().availableProcessors();
             double busy = (processCpuNs() - processCpuStart) / (double) (System.nanoTime() - wallStart) / cores;
             long serverCpuNs = server.cpuNs() - serverCpuStart;
-            long allEvents = records.records().stream().mapToLong(r -> r.eventTimesNs().length).sum();
-            List<RequestRecord> measured = records.records().stream().filter(r -> !r.warmup()).toList();
-            RepetitionResult metrics = new MetricsAggregator().aggregate(measured);
-            // one deadline for all: a server that broke must not cost seconds per request
-            long truthDeadline = System.nanoTime() + TRUTH_WAIT.toNanos();
-            TruthComparison truth = TruthComparison.of(measured, id -> server.awaitTruth(id,
-                    Duration.ofNanos(Math.max(0, truthDeadline - System.nanoTime()))));
             List<String> warnings = new ArrayList<>();
             // the server is in this process too: two descriptors per connection
             limits.warning(expectedStreams(), 2).ifPresent(warnings::add);
@@ -124,8 +127,43 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
                         + " they waited, which shows as TTFT; %s", server.acceptFailures(),
                         server.firstAcceptFailure().orElse("?"), limits));
             }
-            return report(measured, metrics, truth, server.peakStreams(), result, allEvents, limits, warnings,
-                    perEventUs(serverCpuNs, allEvents), busy);
+            return report(client, metrics.finish(), truth, server.peakStreams(), result, limits, warnings,
+                    perEventUs(serverCpuNs, client.allEvents), busy);
+        }
+    }
+
+    /** What the check needs of the client's records beyond the metrics, taken as they complete. */
+    private static final class ClientTally implements LoadListener {
+        private final SignedSamples lags = new SignedSamples();
+        private long measured;
+        private long firstSentNs = Long.MAX_VALUE;
+        private long lastSentNs = Long.MIN_VALUE;
+        private long sent;
+        private long events;
+        private long allEvents;
+        private int maxPerRead;
+
+        @Override
+        public synchronized void onComplete(RequestRecord r) {
+            allEvents += r.eventTimesNs().length;
+            if (r.warmup()) {
+                return;
+            }
+            measured++;
+            maxPerRead = Math.max(maxPerRead, r.eventsPerReadMax());
+            if (r.succeeded()) {
+                events += r.eventTimesNs().length;
+            }
+            if (r.sentNs() != RequestRecord.NONE) {
+                lags.add(r.sentNs() - r.intendedNs());
+                firstSentNs = Math.min(firstSentNs, r.sentNs());
+                lastSentNs = Math.max(lastSentNs, r.sentNs());
+                sent++;
+            }
+        }
+
+        synchronized double achievedRate() {
+            return sent < 2 ? Double.NaN : (sent - 1) / ((lastSentNs - firstSentNs) / 1e9);
         }
     }
 
@@ -142,44 +180,42 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
         return concurrency > 0 ? new ArrivalProfile.Concurrent(concurrency) : new ArrivalProfile.Constant(rate);
     }
 
-    private List<RequestSpec> specs() {
-        double perSecond = concurrency > 0
+    /** Requests per second the check sends: its rate, or what its streams give. */
+    private double perSecond() {
+        return concurrency > 0
                 ? concurrency / Math.max(1e-3, (ttft.toNanos() + (tokens - 1) * gap.toNanos()) / 1e9)
                 : rate;
-        int warmups = (int) Math.round(perSecond * warmup.toNanos() / 1e9);
-        int measured = Math.max(1, (int) Math.round(perSecond * duration.toNanos() / 1e9));
-        List<RequestSpec> specs = new ArrayList<>(warmups + measured);
-        for (int i = 0; i < warmups + measured; i++) {
-            specs.add(new RequestSpec(i, "loadcheck request " + i, 3, tokens, true, i < warmups));
-        }
-        return specs;
     }
 
-    private LoadCheckReport report(List<RequestRecord> measured, RepetitionResult metrics, TruthComparison truth,
-                                   int serverPeakStreams, LoadResult result, long allEvents, HostLimits limits,
-                                   List<String> warnings, double serverCpuUsPerEvent, double busy) {
-        long[] sent = measured.stream().mapToLong(RequestRecord::sentNs).filter(s -> s != RequestRecord.NONE)
-                .sorted().toArray();
-        double achieved = sent.length < 2 ? Double.NaN : (sent.length - 1) / ((sent[sent.length - 1] - sent[0]) / 1e9);
-        long[] lags = measured.stream().filter(r -> r.sentNs() != RequestRecord.NONE)
-                .mapToLong(r -> r.sentNs() - r.intendedNs()).toArray();
-        long[] absItl = Arrays.stream(truth.itlErrorsNs()).map(Math::abs).toArray();
-        long events = measured.stream().filter(RequestRecord::succeeded).mapToLong(r -> r.eventTimesNs().length).sum();
+    private int warmups() {
+        return (int) Math.round(perSecond() * warmup.toNanos() / 1e9);
+    }
+
+    private int measured() {
+        return Math.max(1, (int) Math.round(perSecond() * duration.toNanos() / 1e9));
+    }
+
+    /** The requests, made as they are drawn. */
+    private java.util.Iterator<RequestSpec> specs() {
+        return java.util.stream.IntStream.range(0, warmups() + measured())
+                .mapToObj(i -> new RequestSpec(i, "loadcheck request " + i, 3, tokens, true, false)).iterator();
+    }
+
+    private LoadCheckReport report(ClientTally client, RepetitionResult metrics, TruthComparison truth,
+                                   int serverPeakStreams, LoadResult result, HostLimits limits, List<String> warnings,
+                                   double serverCpuUsPerEvent, double busy) {
         double seconds = metrics.value(Metric.DURATION).orElse(Double.NaN);
-        int maxPerRead = measured.stream().mapToInt(RequestRecord::eventsPerReadMax).max().orElse(0);
         long failed = (long) metrics.value(Metric.FAILED_REQUESTS).orElse(0);
-        return new LoadCheckReport(concurrency > 0 ? Double.NaN : rate, concurrency, tokens, measured.size(), failed,
-                metrics.errorKinds(), achieved, ms(TruthComparison.quantile(lags, 0.5)),
-                ms(TruthComparison.quantile(lags, 0.99)), ms(TruthComparison.quantile(lags, 1.0)),
-                ms(TruthComparison.quantile(truth.ttftErrorsNs(), 0.5)),
-                ms(TruthComparison.quantile(truth.ttftErrorsNs(), 0.99)),
-                ms(TruthComparison.quantile(truth.ttftErrorsNs(), 1.0)),
-                ms(TruthComparison.quantile(absItl, 0.5)), ms(TruthComparison.quantile(absItl, 0.99)),
-                ms(TruthComparison.quantile(truth.eventDelaysNs(), 0.5)),
-                ms(TruthComparison.quantile(truth.eventDelaysNs(), 0.99)),
-                truth.unmatched(), events / seconds, (int) metrics.value(Metric.MAX_CONCURRENCY).orElse(0),
-                serverPeakStreams, perEventUs(result.clientCpu().totalNs(), allEvents),
-                perEventUs(result.clientCpu().userNs(), allEvents), serverCpuUsPerEvent, busy, maxPerRead,
+        SignedSamples lags = client.lags;
+        return new LoadCheckReport(concurrency > 0 ? Double.NaN : rate, concurrency, tokens, (int) client.measured, failed,
+                metrics.errorKinds(), client.achievedRate(), ms(lags.quantile(0.5)), ms(lags.quantile(0.99)),
+                ms(lags.max()), ms(truth.ttftErrors().quantile(0.5)), ms(truth.ttftErrors().quantile(0.99)),
+                ms(truth.ttftErrors().max()), ms(truth.absItlErrors().quantile(0.5)),
+                ms(truth.absItlErrors().quantile(0.99)), ms(truth.eventDelays().quantile(0.5)),
+                ms(truth.eventDelays().quantile(0.99)), (int) truth.unmatched(), client.events / seconds,
+                (int) metrics.value(Metric.MAX_CONCURRENCY).orElse(0), serverPeakStreams,
+                perEventUs(result.clientCpu().totalNs(), client.allEvents),
+                perEventUs(result.clientCpu().userNs(), client.allEvents), serverCpuUsPerEvent, busy, client.maxPerRead,
                 result.connections(), limits.toString(), warnings);
     }
 

@@ -1,67 +1,140 @@
 package io.servebench.loadcheck;
 
+import io.servebench.load.LoadListener;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.TokenSource;
+import io.servebench.metrics.MetricsAggregator;
+import io.servebench.metrics.SloSpec;
+import io.servebench.results.RepetitionResult;
 import io.servebench.truth.SentEvent;
 import io.servebench.truth.ServerTruth;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
+import java.time.Duration;
 import java.util.Optional;
-import java.util.function.Function;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.BiFunction;
+import java.util.function.LongSupplier;
 
 /**
- * A client's request records side by side with what the {@link TruthServer} did: per-request and
- * per-event timing errors, and the truth itself as request records that the metrics aggregator can turn
- * into the true metrics.
- *
- * @param ttftErrorsNs    per successful request with a truth: the client's first-token time minus the
- *                        server's write time of the first token event
- * @param eventDelaysNs   per token event matched by position: the client's time of the event minus the
- *                        server's write time of it
- * @param itlErrorsNs     per token event after the first: the client's gap to the previous event minus the
- *                        server's gap between their writes
- * @param unmatched       successful requests without a truth or whose event count differs from the truth's
- * @param truthRecords    the truth of every successful request as a {@link RequestRecord}: intended time as the
- *                        client's, sent = received by the server, event times = write times, tokens from the
- *                        server ({@link TokenSource#USAGE})
+ * A client's request records side by side with what the truth server did, taken as requests complete: per-request and
+ * per-event timing errors, and the truth itself aggregated as the client's records are. A thread of its own takes
+ * each completed record, fetches (and so lets go of) the server's truth of it and compares; the I/O threads that
+ * complete requests never wait for a truth. What it keeps does not grow with the run: histograms of the errors and
+ * the aggregation of the truth.
  */
-public record TruthComparison(long[] ttftErrorsNs, long[] eventDelaysNs, long[] itlErrorsNs, int unmatched,
-                              List<RequestRecord> truthRecords) {
+public final class TruthComparison implements LoadListener, AutoCloseable {
+
+    /** The record that ends the comparer's work. */
+    private static final RequestRecord END = new RequestRecord(-1, true, 0, 0, RequestRecord.NONE, RequestRecord.NONE,
+            RequestRecord.NONE, 0, 0, 0, TokenSource.USAGE, new long[0], new int[0], TokenSource.USAGE, 0, 0, 0, "end");
+
+    private final BiFunction<String, Duration, Optional<? extends ServerTruth>> takeTruth;
+    private final Duration wait;
+    private final MetricsAggregator.Running truth;
+    private final LinkedBlockingQueue<RequestRecord> completed = new LinkedBlockingQueue<>();
+    private final Thread comparer;
+    private final SignedSamples ttftErrors = new SignedSamples();
+    private final SignedSamples eventDelays = new SignedSamples();
+    private final SignedSamples absItlErrors = new SignedSamples();
+    private long unmatched;
+    private volatile RuntimeException failure;
 
     /**
-     * Compares {@code records} with the truths {@code truthOf} returns for their ids (as strings).
-     * Failed and warm-up records are skipped.
+     * @param takeTruth the server's truth of a request id, waited for up to the given time and let go of
+     * @param wait      how long to wait for a truth at most
+     * @param clock     the clock of the run, for the truth's aggregation ({@link MetricsAggregator#start})
      */
-    public static TruthComparison of(List<RequestRecord> records, Function<String, Optional<? extends ServerTruth>> truthOf) {
-        LongList ttft = new LongList();
-        LongList delays = new LongList();
-        LongList itl = new LongList();
-        int unmatched = 0;
-        List<RequestRecord> truths = new ArrayList<>();
-        for (RequestRecord r : records) {
-            if (r.warmup() || !r.succeeded()) {
-                continue;
+    public TruthComparison(BiFunction<String, Duration, Optional<? extends ServerTruth>> takeTruth, Duration wait,
+                           LongSupplier clock) {
+        this.takeTruth = takeTruth;
+        this.wait = wait;
+        this.truth = new MetricsAggregator().start(SloSpec.NONE, clock);
+        this.comparer = new Thread(this::compareAll, "servebench-truth-comparison");
+        comparer.setDaemon(true);
+        comparer.start();
+    }
+
+    @Override
+    public void onSend(long id) {
+        truth.onSend(id);
+    }
+
+    @Override
+    public void onComplete(RequestRecord record) {
+        completed.add(record);
+    }
+
+    private void compareAll() {
+        try {
+            for (RequestRecord r = completed.take(); r != END; r = completed.take()) {
+                compare(r);
             }
-            Optional<? extends ServerTruth> found = truthOf.apply(Long.toString(r.id()));
-            if (found.isEmpty() || found.get().events().size() != r.eventTimesNs().length) {
-                unmatched++;
-                continue;
-            }
-            ServerTruth t = found.get();
-            long[] client = r.eventTimesNs();
-            ttft.add(r.firstTokenNs() - t.firstEventNs());
-            for (int k = 0; k < client.length; k++) {
-                long written = t.events().get(k).writtenNs();
-                delays.add(client[k] - written);
-                if (k > 0) {
-                    itl.add((client[k] - client[k - 1]) - (written - t.events().get(k - 1).writtenNs()));
-                }
-            }
-            truths.add(asRequestRecord(t, r.id(), r.intendedNs()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            failure = e;
         }
-        return new TruthComparison(ttft.toArray(), delays.toArray(), itl.toArray(), unmatched, truths);
+    }
+
+    private void compare(RequestRecord r) {
+        Optional<? extends ServerTruth> found = takeTruth.apply(Long.toString(r.id()), wait);
+        if (r.warmup() || !r.succeeded()) {
+            return;
+        }
+        if (found.isEmpty() || found.get().events().size() != r.eventTimesNs().length) {
+            unmatched++;
+            return;
+        }
+        ServerTruth t = found.get();
+        long[] client = r.eventTimesNs();
+        ttftErrors.add(r.firstTokenNs() - t.firstEventNs());
+        for (int k = 0; k < client.length; k++) {
+            long written = t.events().get(k).writtenNs();
+            eventDelays.add(client[k] - written);
+            if (k > 0) {
+                absItlErrors.add(Math.abs((client[k] - client[k - 1]) - (written - t.events().get(k - 1).writtenNs())));
+            }
+        }
+        truth.onComplete(asRequestRecord(t, r.id(), r.intendedNs()));
+    }
+
+    /** Waits for every record completed so far to be compared. */
+    @Override
+    public void close() {
+        completed.add(END);
+        try {
+            comparer.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** Per successful request with a truth: the client's first-token time less the server's write of it, ns. */
+    SignedSamples ttftErrors() {
+        return ttftErrors;
+    }
+
+    /** Per token event matched by position: the client's time of it less the server's write of it, ns. */
+    public SignedSamples eventDelays() {
+        return eventDelays;
+    }
+
+    /** Per token event after the first: how far the client's gap to the one before is from the server's, ns. */
+    SignedSamples absItlErrors() {
+        return absItlErrors;
+    }
+
+    /** Successful requests without a truth, or whose event count differs from the truth's. */
+    public long unmatched() {
+        return unmatched;
+    }
+
+    /** The truths of the successful requests, aggregated as the client's records are: the true metrics. */
+    public RepetitionResult truth() {
+        return truth.finish();
     }
 
     /**
@@ -93,33 +166,5 @@ public record TruthComparison(long[] ttftErrorsNs, long[] eventDelaysNs, long[] 
         return new RequestRecord(id, false, intendedNs, t.receivedNs(), first, firstContent, last, last, 0,
                 t.tokensWritten(), TokenSource.USAGE, times, tokens, TokenSource.USAGE, maxPerWrite, coalesced,
                 t.httpStatus(), t.error());
-    }
-
-    /** The {@code q}-quantile (0..1, nearest rank) of {@code values}, NaN when empty. */
-    public static double quantile(long[] values, double q) {
-        if (values.length == 0) {
-            return Double.NaN;
-        }
-        long[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int rank = (int) Math.ceil(q * sorted.length);
-        return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
-    }
-
-    /** A growable {@code long[]}: keeps a million event samples without boxing. */
-    private static final class LongList {
-        private long[] values = new long[1024];
-        private int size;
-
-        void add(long v) {
-            if (size == values.length) {
-                values = Arrays.copyOf(values, size * 2);
-            }
-            values[size++] = v;
-        }
-
-        long[] toArray() {
-            return Arrays.copyOf(values, size);
-        }
     }
 }

@@ -146,11 +146,7 @@ final class LoadMeasurement {
             Map<String, RepetitionResult> bySlice = slices.finish();
             measured = measured.withTurns(turns.finish()).withCacheReset(cacheReset)
                     .withSlices(bySlice.size() >= MIN_SLICES ? bySlice : Map.of());
-            memory.close();
-            measured = measured.withScalar(Metric.HARNESS_HEAP_PEAK, memory.peakHeapMb());
-            RepetitionResult withMemory = measured;
-            measured = memory.peakResidentMb().stream().mapToObj(v -> withMemory.withScalar(Metric.HARNESS_RSS_PEAK, v))
-                    .findFirst().orElse(measured);
+            measured = withHarnessMemory(measured, memory);
             progress.finish(measured);
             records.close();
             if (failure == null) {
@@ -161,6 +157,14 @@ final class LoadMeasurement {
             }
             return measured;
         }
+    }
+
+    /** {@code measured} with the harness's memory at its peak while the load ran. */
+    private static RepetitionResult withHarnessMemory(RepetitionResult measured, HarnessMemory memory) {
+        memory.close();
+        RepetitionResult with = measured.withScalar(Metric.HARNESS_HEAP_PEAK, memory.peakHeapMb());
+        java.util.OptionalDouble resident = memory.peakResidentMb();
+        return resident.isPresent() ? with.withScalar(Metric.HARNESS_RSS_PEAK, resident.getAsDouble()) : with;
     }
 
     /** Fewest slices for which a repetition reports its figures per slice: fewer say no more than its whole. */

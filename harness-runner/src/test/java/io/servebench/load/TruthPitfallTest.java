@@ -69,11 +69,12 @@ class TruthPitfallTest {
         for (int i = 0; i < requests; i++) {
             specs.add(new RequestSpec(i, "a prompt of six words here", 6, 8, true, false));
         }
-        Recorded load = Recorded.run(new LoadGenerator(), new Target(server.baseUri(), TruthServer.MODEL), specs, params, LoadListener.NONE);
-        TruthComparison comparison = TruthComparison.of(load.records(), id -> server.awaitTruth(id, java.time.Duration.ofSeconds(2)));
-        MetricsAggregator aggregator = new MetricsAggregator();
-        return new Run(load, aggregator.aggregate(load.records()), aggregator.aggregate(comparison.truthRecords()),
+        TruthComparison comparison = new TruthComparison(server::takeTruth, java.time.Duration.ofSeconds(2),
+                System::nanoTime);
+        Recorded load = Recorded.run(new LoadGenerator(), new Target(server.baseUri(), TruthServer.MODEL), specs, params,
                 comparison);
+        comparison.close();
+        return new Run(load, new MetricsAggregator().aggregate(load.records()), comparison.truth(), comparison);
     }
 
     private Run run(Script script, int requests) throws IOException {
@@ -169,14 +170,13 @@ class TruthPitfallTest {
             assertThat(r.outputTokens()).isEqualTo(8_000);
             assertThat(r.eventsPerReadMax()).isGreaterThan(1);
         });
-        long[] delays = run.comparison().eventDelaysNs();
+        io.servebench.loadcheck.SignedSamples delays = run.comparison().eventDelays();
         // a read's stamp is shared by bytes handled within 1 ms of it (ReadClock.MAX_READ_SPAN_NS), and the server
         // notes a write when the call returns: together at most about 2 ms early
-        assertThat(java.util.Arrays.stream(delays).min().orElseThrow()).as("earliest client stamp - server write (ns)")
-                .isGreaterThan(-2_500_000L);
+        assertThat(delays.min()).as("earliest client stamp - server write (ns)").isGreaterThan(-2_500_000.0);
         // the first requests meet a cold JVM, whose handling of 32 kB of chunks can take a few milliseconds
-        assertThat(java.util.Arrays.stream(delays).max().orElseThrow()).as("latest client stamp - server write (ns)")
-                .isLessThan((long) (2 * LATENCY_TOL_MS * 1_000_000));
+        assertThat(delays.max()).as("latest client stamp - server write (ns)")
+                .isLessThan(2 * LATENCY_TOL_MS * 1_000_000);
     }
 
     @Test

@@ -126,6 +126,15 @@ public final class TruthServer implements AutoCloseable {
         }
     }
 
+    /**
+     * As {@link #awaitTruth}, and lets go of it: a long check keeps only the truths of requests in flight.
+     */
+    public Optional<TruthRecord> takeTruth(String requestId, java.time.Duration timeout) {
+        Optional<TruthRecord> truth = awaitTruth(requestId, timeout);
+        truths.remove(requestId);
+        return truth;
+    }
+
     /** Completion requests received so far. */
     public long requestsReceived() {
         return arrivals.get();
