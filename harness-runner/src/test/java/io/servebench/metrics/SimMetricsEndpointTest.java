@@ -24,7 +24,7 @@ class SimMetricsEndpointTest {
 
     @Test
     void countersAgreeWithWhatTheEngineDid() throws IOException {
-        try (SimulatedEngine engine = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, MODEL, FLAGS),
+        try (SimulatedEngine engine = SimulatedEngine.startRecording(SimParams.fromFlags(SimDialect.VLLM, MODEL, FLAGS),
                 0, 11)) {
             assertThat(engine.metricsUri()).isEqualTo(engine.baseUri().resolve("/metrics"));
             PrometheusScraper scraper = new PrometheusScraper();
@@ -73,7 +73,7 @@ class SimMetricsEndpointTest {
 
     @Test
     void resettingThePrefixCacheMakesTheNextPromptComputeItsPrefixAgain() throws IOException {
-        try (SimulatedEngine engine = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, MODEL, FLAGS),
+        try (SimulatedEngine engine = SimulatedEngine.startRecording(SimParams.fromFlags(SimDialect.VLLM, MODEL, FLAGS),
                 0, 12)) {
             String prompt = SimHttp.words(120, "cache");
             String body = SimHttp.chat(prompt, "\"max_tokens\":4,\"min_tokens\":4,\"stream\":true");

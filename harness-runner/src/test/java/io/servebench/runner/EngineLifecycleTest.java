@@ -63,7 +63,7 @@ class EngineLifecycleTest {
 
     @Test
     void anEndpointStudyRunsAgainstTheUrlGivenOnTheCommandLine(@TempDir Path dir) throws Exception {
-        try (SimulatedEngine server = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B", List.of()), 0, 7)) {
+        try (SimulatedEngine server = SimulatedEngine.startRecording(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B", List.of()), 0, 7)) {
             StringWriter out = new StringWriter();
             int code = run(out, "EndpointStudy", "--engine-url", server.baseUri() + "/v1", "-o", dir.toString());
             assertThat(code).as(out.toString()).isZero();

@@ -42,8 +42,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>For each request (identified by its {@code X-Request-Id} header, or a made-up id) the engine keeps
  * {@link GroundTruth}: when it arrived and when each token event was written and flushed. It is available
  * before the stream's {@code [DONE]} (or, without streaming, before the response body ends) is sent, so a
- * client that has read the whole response always finds it. Ground truth is kept for the engine's lifetime
- * (about 30 bytes per token event).
+ * client that has read the whole response always finds it. Only an engine {@link #startRecording started
+ * recording} keeps it, for its lifetime (about 30 bytes per token event): tests and checks that compare with it
+ * read a few thousand requests, while a served engine runs for hours (a 1-hour soak at 10,000 tokens/s would
+ * grow it by a gigabyte).
  *
  * <p>One handler thread ({@code sim-http-N}, daemon) serves each open request: it parses the request, sends the
  * head and, at the end, the usage chunk and {@code [DONE]}; one scheduler thread runs the model and lays out each
@@ -79,13 +81,15 @@ public final class SimulatedEngine implements AutoCloseable {
     private final ExecutorService handlers;
     private final HttpServer server;
     private final URI baseUri;
-    private final ConcurrentHashMap<String, GroundTruth> truths = new ConcurrentHashMap<>();
+    /** Each finished request's ground truth, by request id; {@code null} when the engine does not record it. */
+    private final ConcurrentHashMap<String, GroundTruth> truths;
     private final AtomicLong madeUpIds = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private SimulatedEngine(SimParams settings, int port, long seed) throws IOException {
+    private SimulatedEngine(SimParams settings, int port, long seed, boolean recording) throws IOException {
         this.settings = settings;
         this.seed = seed;
+        this.truths = recording ? new ConcurrentHashMap<>() : null;
         AtomicInteger threads = new AtomicInteger();
         this.handlers = Executors.newCachedThreadPool(task -> {
             Thread t = new Thread(task, "sim-http-" + threads.incrementAndGet());
@@ -101,7 +105,7 @@ public final class SimulatedEngine implements AutoCloseable {
     }
 
     /**
-     * Starts an engine.
+     * Starts an engine that keeps no ground truth: its memory does not grow with the requests it serves.
      *
      * @param settings what to imitate; its ignored flags are logged, one line each
      * @param port     the port on 127.0.0.1, 0 for any free one
@@ -109,10 +113,24 @@ public final class SimulatedEngine implements AutoCloseable {
      * @throws IOException when the port cannot be bound
      */
     public static SimulatedEngine start(SimParams settings, int port, long seed) throws IOException {
+        return start(settings, port, seed, false);
+    }
+
+    /**
+     * Starts an engine that keeps every request's {@link #groundTruth ground truth} for its lifetime, for a test
+     * or a check that compares a client's measurements with it.
+     *
+     * @see #start(SimParams, int, long)
+     */
+    public static SimulatedEngine startRecording(SimParams settings, int port, long seed) throws IOException {
+        return start(settings, port, seed, true);
+    }
+
+    private static SimulatedEngine start(SimParams settings, int port, long seed, boolean recording) throws IOException {
         for (String line : settings.startLog()) {
             LOG.log(System.Logger.Level.INFO, line);
         }
-        SimulatedEngine engine = new SimulatedEngine(settings, port, seed);
+        SimulatedEngine engine = new SimulatedEngine(settings, port, seed, recording);
         LOG.log(System.Logger.Level.INFO, "simulated engine serving {0} at {1}", settings.model().name(), engine.baseUri);
         return engine;
     }
@@ -137,9 +155,22 @@ public final class SimulatedEngine implements AutoCloseable {
         return settings;
     }
 
-    /** What the engine recorded for a request, empty until its response is complete (or for an unknown id). */
+    /**
+     * What the engine recorded for a request, empty until its response is complete (or for an unknown id).
+     *
+     * @throws IllegalStateException when the engine was not {@link #startRecording started recording}
+     */
     public Optional<GroundTruth> groundTruth(String requestId) {
+        if (truths == null) {
+            throw new IllegalStateException("this simulated engine keeps no ground truth: start it with startRecording");
+        }
         return Optional.ofNullable(truths.get(requestId));
+    }
+
+    private void record(GroundTruth truth) {
+        if (truths != null) {
+            truths.put(truth.requestId(), truth);
+        }
     }
 
     /** Stops the scheduler (open streams end with an error event) and the server. Idempotent. */
@@ -258,7 +289,7 @@ public final class SimulatedEngine implements AutoCloseable {
             request = ApiRequest.parse(body, chat, tokenizer, settings.model().name(), settings.maxModelLen(),
                     settings.dialect());
         } catch (ApiError e) {
-            truths.put(id, new GroundTruth(id, receivedNs, e.status, false, 0, 0, 0, 0, List.of(), e.getMessage()));
+            record(new GroundTruth(id, receivedNs, e.status, false, 0, 0, 0, 0, List.of(), e.getMessage()));
             sendJson(exchange, e.status, e.body(JSON, settings.dialect()));
             return;
         }
@@ -565,7 +596,7 @@ public final class SimulatedEngine implements AutoCloseable {
         }
 
         private void publish(int status, String error) {
-            truths.put(requestId, new GroundTruth(requestId, receivedNs, status, request.stream(), request.promptTokens(),
+            record(new GroundTruth(requestId, receivedNs, status, request.stream(), request.promptTokens(),
                     sent, work.cachedTokens, work.preemptions, events, error));
         }
     }

@@ -21,7 +21,7 @@ class SimTimingTest {
 
     @Test
     void aLongerPromptGivesALongerTimeToFirstToken() throws IOException {
-        try (SimulatedEngine engine = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of()), 0, 1)) {
+        try (SimulatedEngine engine = SimulatedEngine.startRecording(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of()), 0, 1)) {
             SimHttp.post(engine, "/v1/chat/completions", "short", SimHttp.chat(SimHttp.words(20, "s"), exact(2)));
             SimHttp.post(engine, "/v1/chat/completions", "long", SimHttp.chat(SimHttp.words(6000, "l"), exact(2)));
             long shortTtft = ttft(engine.groundTruth("short").orElseThrow());
@@ -39,7 +39,7 @@ class SimTimingTest {
         GpuProfile gpu = new GpuProfile("test GPU", 80.0 * 1024 * 1024 * 1024, 3.35e12, 1e17, 0.85, 0.6, 450e9);
         SimParams settings = new SimParams(SimDialect.VLLM, kvHeavy, gpu, 2048, 256, 65536, false, null, 0, List.of(0.0),
                 SimParams.PerformanceMode.BALANCED, false, null, 0.9, 1, List.of(), null, SchedulerTest.TEST_ENGINE);
-        try (SimulatedEngine engine = SimulatedEngine.start(settings, 0, 1)) {
+        try (SimulatedEngine engine = SimulatedEngine.startRecording(settings, 0, 1)) {
             String prompt = SimHttp.words(1000, "w");
             SimHttp.post(engine, "/v1/chat/completions", "alone", SimHttp.chat(prompt, exact(40)));
             postAtOnce(engine, 24, i -> "crowd-" + i, id -> SimHttp.chat(prompt, exact(40)));
@@ -59,7 +59,7 @@ class SimTimingTest {
     void speculativeDecodingSendsMultiTokenChunks() throws IOException {
         SimParams settings = SimParams.fromFlags(SimDialect.SIM, MODEL,
                 List.of("--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":3}", "--sim-acceptance-rate=0.8"));
-        try (SimulatedEngine engine = SimulatedEngine.start(settings, 0, 3)) {
+        try (SimulatedEngine engine = SimulatedEngine.startRecording(settings, 0, 3)) {
             SimHttp.Reply reply = SimHttp.post(engine, "/v1/chat/completions", "spec",
                     SimHttp.chat("Go", exact(60) + ",\"stream_options\":{\"include_usage\":true,\"continuous_usage_stats\":true}"));
             GroundTruth truth = engine.groundTruth("spec").orElseThrow();
@@ -84,7 +84,7 @@ class SimTimingTest {
         GpuProfile small = new GpuProfile("small GPU", 6.0 * 1024 * 1024 * 1024, 3.35e12, 1e17, 0.85, 0.6, 450e9);
         SimParams settings = new SimParams(SimDialect.VLLM, kvHeavy, small, 1024, 64, 8192, false, null, 0, List.of(0.0),
                 SimParams.PerformanceMode.BALANCED, false, null, 1.0, 1, List.of(), null, SchedulerTest.TEST_ENGINE);
-        try (SimulatedEngine engine = SimulatedEngine.start(settings, 0, 1)) {
+        try (SimulatedEngine engine = SimulatedEngine.startRecording(settings, 0, 1)) {
             postAtOnce(engine, 4, i -> "kv-" + i, id -> SimHttp.chat(SimHttp.words(100, "p" + id), exact(500)));
             int preemptions = 0;
             for (int i = 0; i < 4; i++) {
@@ -100,8 +100,8 @@ class SimTimingTest {
     @Test
     void prefixCachingSkipsTheSharedPrefixOfALaterPrompt() throws IOException {
         // SGLang caches prefixes by default
-        try (SimulatedEngine engine = SimulatedEngine.start(SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of()), 0, 1);
-             SimulatedEngine noCache = SimulatedEngine.start(
+        try (SimulatedEngine engine = SimulatedEngine.startRecording(SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of()), 0, 1);
+             SimulatedEngine noCache = SimulatedEngine.startRecording(
                      SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--disable-radix-cache")), 0, 1)) {
             String shared = SimHttp.words(3000, "shared");
             for (SimulatedEngine e : List.of(engine, noCache)) {
@@ -119,7 +119,7 @@ class SimTimingTest {
 
     @Test
     void clientsSeeEventsWhenTheServerSaysItSentThem() throws Exception {
-        try (SimulatedEngine engine = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of()), 0, 1)) {
+        try (SimulatedEngine engine = SimulatedEngine.startRecording(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of()), 0, 1)) {
             java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(
                             engine.baseUri().resolve("/v1/chat/completions"))
                     .header("X-Request-Id", "watched")
@@ -179,7 +179,7 @@ class SimTimingTest {
             t.start();
             threads.add(t);
         }
-        try (SimulatedEngine engine = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of()), 0, 1)) {
+        try (SimulatedEngine engine = SimulatedEngine.startRecording(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of()), 0, 1)) {
             List<List<Long>> offsets = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
                 SimHttp.post(engine, "/v1/chat/completions", prefix + i, SimHttp.chat(SimHttp.words(300, "p"), exact(12)));

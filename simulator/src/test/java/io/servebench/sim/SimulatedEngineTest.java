@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The engine's HTTP API over real sockets: formats, lengths, usage, reasoning, errors and ground truth. */
 class SimulatedEngineTest {
@@ -20,8 +21,8 @@ class SimulatedEngineTest {
 
     @BeforeAll
     static void start() throws IOException {
-        engine = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--max-model-len=4096")), 0, 7);
-        reasoningEngine = SimulatedEngine.start(
+        engine = SimulatedEngine.startRecording(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--max-model-len=4096")), 0, 7);
+        reasoningEngine = SimulatedEngine.startRecording(
                 SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--reasoning-parser=qwen3", "--max-model-len=4096")), 0, 7);
     }
 
@@ -49,7 +50,7 @@ class SimulatedEngineTest {
 
     @Test
     void anApiKeyGuardsTheV1RoutesAsVllmsDoes() throws Exception {
-        try (SimulatedEngine guarded = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, MODEL,
+        try (SimulatedEngine guarded = SimulatedEngine.startRecording(SimParams.fromFlags(SimDialect.VLLM, MODEL,
                 List.of("--max-model-len=4096", "--api-key=sk-test")), 0, 7)) {
             assertThat(SimHttp.get(guarded, "/v1/models").status()).isEqualTo(401);
             assertThat(SimHttp.get(guarded, "/v1/models").json().get("error").asText()).isEqualTo("Unauthorized");
@@ -62,6 +63,18 @@ class SimulatedEngineTest {
             assertThat(models.statusCode()).isEqualTo(200);
             assertThat(guarded.params().toString()).doesNotContain("sk-test");
             assertThat(guarded.params().ignoredFlags()).isEmpty();
+        }
+    }
+
+    @Test
+    void anEngineStartedToServeKeepsNoGroundTruthSoItsMemoryDoesNotGrowWithWhatItServes() throws Exception {
+        try (SimulatedEngine served = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, MODEL,
+                List.of("--max-model-len=4096")), 0, 7)) {
+            SimHttp.Reply reply = SimHttp.post(served, "/v1/completions", "kept-1",
+                    "{\"model\":\"" + MODEL + "\",\"prompt\":\"Hi\",\"max_tokens\":3,\"min_tokens\":3}");
+            assertThat(reply.status()).isEqualTo(200);
+            assertThatThrownBy(() -> served.groundTruth("kept-1")).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("startRecording");
         }
     }
 
@@ -250,7 +263,7 @@ class SimulatedEngineTest {
 
     @Test
     void sglangRefusesAnOverLongRequestWithItsOwnWordsAndItsFlatErrorBody() throws IOException {
-        try (SimulatedEngine sglang = SimulatedEngine.start(SimParams.fromFlags(SimDialect.SGLANG, MODEL,
+        try (SimulatedEngine sglang = SimulatedEngine.startRecording(SimParams.fromFlags(SimDialect.SGLANG, MODEL,
                 List.of("--context-length=4096")), 0, 7)) {
             // "hi" is 1 token plus 4 + 3 of chat template: 8 prompt tokens; 8 + 4088 reaches the context, which
             // SGLang refuses and vLLM (a total over the limit only) would not
@@ -281,8 +294,8 @@ class SimulatedEngineTest {
     void theSameSeedGivesTheSameAnswer() throws IOException {
         String body = SimHttp.chat("Repeat after me", "\"max_tokens\":30,\"stream\":true");
         String first = SimHttp.post(engine, "/v1/chat/completions", "same", body).body();
-        try (SimulatedEngine twin = SimulatedEngine.start(engine.params(), 0, 7);
-             SimulatedEngine other = SimulatedEngine.start(engine.params(), 0, 8)) {
+        try (SimulatedEngine twin = SimulatedEngine.startRecording(engine.params(), 0, 7);
+             SimulatedEngine other = SimulatedEngine.startRecording(engine.params(), 0, 8)) {
             String again = SimHttp.post(twin, "/v1/chat/completions", "same", body).body();
             String different = SimHttp.post(other, "/v1/chat/completions", "same", body).body();
             assertThat(stripCreated(again)).isEqualTo(stripCreated(first));
@@ -292,7 +305,7 @@ class SimulatedEngineTest {
 
     @Test
     void closeIsIdempotentAndStopsServing() throws IOException {
-        SimulatedEngine e = SimulatedEngine.start(engine.params(), 0, 1);
+        SimulatedEngine e = SimulatedEngine.startRecording(engine.params(), 0, 1);
         assertThat(SimHttp.get(e, "/health").status()).isEqualTo(200);
         e.close();
         e.close();
