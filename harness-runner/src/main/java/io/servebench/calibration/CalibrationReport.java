@@ -17,7 +17,7 @@ import java.util.Map;
 public final class CalibrationReport {
 
     /**
-     * The largest held-out error allowed on each figure (README, "Calibration"); TTFT and the per-token ITL,
+     * The largest held-out error allowed on each figure (docs/simulated-engine.md, "Calibration"); TTFT and the per-token ITL,
      * which the reference does not report, have none.
      */
     static final Map<Figure, Double> TARGETS = Map.of(Figure.MEAN_LATENCY, 0.15, Figure.P95_LATENCY, 0.20,

@@ -126,7 +126,7 @@ public final class SimCommand {
         long seed = SimServer.Options.DEFAULT_SEED;
 
         @Option(names = "--gpu", paramLabel = "ID", description = "The GPU it imitates, per tensor-parallel rank: h100, h200,"
-                + " a100, l40s or b200 (default: ${DEFAULT-VALUE}); datasheet figures, see the README.")
+                + " a100, l40s or b200 (default: ${DEFAULT-VALUE}); datasheet figures, see docs/simulated-engine.md.")
         String gpu = "h100";
 
         @Unmatched

@@ -22,7 +22,7 @@ final class IoLoop {
      * Above this many socket reads per second the loop stops sleeping in the selector between reads and
      * polls it every {@link #POLL_INTERVAL_NS} instead. A read that wakes a sleeping thread costs both this
      * thread and the writer (on loopback, the server) several microseconds more than one found by a poll
-     * (measured with {@code loadcheck}, see the README); a poll delays a read's stamp by at most the interval.
+     * (measured with {@code loadcheck}, see docs/measurement-truth.md); a poll delays a read's stamp by at most the interval.
      */
     static final long POLL_ABOVE_READS_PER_S = 10_000;
     /** The polling interval, which bounds how late a read is stamped while polling. */

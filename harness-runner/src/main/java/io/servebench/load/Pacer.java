@@ -17,7 +17,7 @@ import java.util.function.LongSupplier;
  * descheduled park does not widen it, and to a quarter of each wait, so the sender spins at most a quarter
  * of the time whatever the rate. Without those bounds, on two cores at 500 requests/s, overshoots grew
  * under load, the spin grew with them to the whole gap between sends, and the spinning sender used
- * two thirds of a core and made the overload it was measuring (see the README's measurement-truth section).
+ * two thirds of a core and made the overload it was measuring (see docs/measurement-truth.md).
  *
  * <p>Used by one thread.
  */

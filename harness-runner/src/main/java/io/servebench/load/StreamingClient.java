@@ -75,7 +75,7 @@ public final class StreamingClient implements AutoCloseable {
     /**
      * Selector threads reading responses: {@value #IO_THREADS_PROPERTY} when set, else one per two cores
      * (at least one, at most eight). Measured with {@code loadcheck} at 5,000 requests/s x 100 tokens on 16
-     * cores (see the README): four threads, each some 80% busy, left a TTFT error P99 of 9.6 ms, eight
+     * cores (see docs/measurement-truth.md): four threads, each some 80% busy, left a TTFT error P99 of 9.6 ms, eight
      * threads 0.47 ms.
      */
     static int ioThreads() {

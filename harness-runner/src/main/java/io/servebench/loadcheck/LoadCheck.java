@@ -49,7 +49,7 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
 
     /**
      * A busier process than this, as a share of all cores, left threads waiting for a CPU: on 2 cores, runs
-     * at 74-85% had TTFT error P99 of 11-35 ms, runs at 42-44% 1.7 ms (see the README).
+     * at 74-85% had TTFT error P99 of 11-35 ms, runs at 42-44% 1.7 ms (see docs/measurement-truth.md).
      */
     static final double SATURATED = 0.70;
 

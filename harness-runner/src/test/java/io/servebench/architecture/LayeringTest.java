@@ -46,7 +46,7 @@ class LayeringTest {
             layers = layers.whereLayer(LAYERS.get(i)).mayOnlyBeAccessedByLayers(
                     concat(ENTRY_POINTS, LAYERS.subList(0, i)).toArray(String[]::new));
         }
-        return layers.because("packages import only downwards along the data flow (DESIGN.md, README's Architecture)");
+        return layers.because("packages import only downwards along the data flow (DESIGN.md, docs/architecture.md)");
     }
 
     @Test

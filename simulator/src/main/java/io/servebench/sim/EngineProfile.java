@@ -5,7 +5,7 @@ import java.util.Locale;
 /**
  * What differs between serving engines (and their versions) that the roofline of the model on the GPU cannot
  * derive: the host's work around each step and each request. Every value is either measured elsewhere and
- * cited, or fitted by {@code sim calibrate} on the reference study's 8 req/s blocks (README, "Calibration").
+ * cited, or fitted by {@code sim calibrate} on the reference study's 8 req/s blocks (docs/simulated-engine.md, "Calibration").
  *
  * @param name           the engine and version the constants describe, e.g. {@code vLLM 0.17.1}
  * @param stepNanos      host time per engine step whatever its size (scheduling, input preparation, CUDA-graph
