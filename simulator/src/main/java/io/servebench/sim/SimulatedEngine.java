@@ -4,29 +4,26 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.servebench.truth.SentEvent;
+import io.servebench.wire.http.HttpServer;
+import io.servebench.wire.http.Responder;
+import io.servebench.wire.http.ResponseStream;
+import io.servebench.wire.http.ServerRequest;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The simulated inference engine: an HTTP server on 127.0.0.1 that speaks vLLM's OpenAI-compatible API
@@ -47,40 +44,46 @@ import java.util.concurrent.atomic.AtomicLong;
  * read a few thousand requests, while a served engine runs for hours (a 1-hour soak at 10,000 tokens/s would
  * grow it by a gigabyte).
  *
- * <p>One handler thread ({@code sim-http-N}, daemon) serves each open request: it parses the request, sends the
- * head and, at the end, the usage chunk and {@code [DONE]}; one scheduler thread runs the model and lays out each
- * stream's events before they are due; two to four {@link Delivery} threads write them when due. The engine is deterministic for a seed (request lengths, words, draft acceptances are drawn per
- * request id) apart from thread-scheduling jitter in the step timing.
+ * <p>It serves on {@link HttpServer}'s event loops ({@code sim-http}, daemon): a loop parses each request and
+ * sends its head; one scheduler thread runs the model and lays out each stream's events before they are due, and
+ * hands them to the stream's loop timed for their due instant, when the loop writes them (all of a step's streams
+ * in one wake-up), then, at the end, the usage chunk and {@code [DONE]}. The engine is deterministic for a seed
+ * (request lengths, words, draft acceptances are drawn per request id) apart from thread-scheduling jitter in the
+ * step timing.
  */
 public final class SimulatedEngine implements AutoCloseable {
 
-    static {
-        // The JDK server leaves Nagle's algorithm on by default; with small SSE writes and the client's delayed
-        // ACKs that would hold events back by up to 40 ms, so token times would not be what the model says.
-        // The property is read once, when the JDK server's configuration class loads.
-        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
-            System.setProperty("sun.net.httpserver.nodelay", "true");
-        }
-    }
-
     private static final System.Logger LOG = System.getLogger(SimulatedEngine.class.getName());
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** Writer threads: one per two cores, from two (a busy machine still has both cores to write on) to four. */
-    private static final int DELIVERY_THREADS = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
+    /**
+     * Event loops, and front-end threads: one per two cores, from two to four. A loop writes all of a step's
+     * streams that it serves in one wake-up; with a single loop on 2 cores, a step's writes queue behind each other.
+     */
+    private static final int LOOPS = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
+    /** How long {@link #close()} lets the streams' closing error events go out before it closes the connections. */
+    private static final long CLOSE_DRAIN_NS = 1_000_000_000L;
     private static final byte[] DONE = "data: [DONE]\n\n".getBytes(StandardCharsets.US_ASCII);
+    private static final Map<String, String> JSON_TYPE = Map.of("Content-Type", "application/json");
+    private static final Map<String, String> SSE_HEAD = Map.of("Content-Type", "text/event-stream; charset=utf-8",
+            "Cache-Control", "no-cache");
 
     private final SimParams settings;
     private final long seed;
     private final SimTokenizer tokenizer = new SimTokenizer();
     private final Scheduler scheduler;
-    /** Writes every stream's token events at their due times; see {@link Delivery}. */
-    private final Delivery delivery = new Delivery(DELIVERY_THREADS);
-    /** The open streams, by their request: the scheduler's emissions for them go to their {@link Response}. */
-    private final ConcurrentHashMap<SimRequest, Response> streams = new ConcurrentHashMap<>();
+    /** The requests being answered: the scheduler's emissions for them go to their {@link Response}. */
+    private final ConcurrentHashMap<SimRequest, Response> open = new ConcurrentHashMap<>();
     private final SimMetrics metrics = new SimMetrics();
-    private final ExecutorService handlers;
     private final HttpServer server;
-    private final URI baseUri;
+    /**
+     * Parses and tokenises requests off the event loops, so that a long prompt does not hold up the token writes
+     * due on its loop; the model's own front-end time is added to the arrival, whatever this takes.
+     */
+    private final ExecutorService frontEnd = Executors.newFixedThreadPool(LOOPS, task -> {
+        Thread t = new Thread(task, "sim-frontend");
+        t.setDaemon(true);
+        return t;
+    });
     /** Each finished request's ground truth, by request id; {@code null} when the engine does not record it. */
     private final ConcurrentHashMap<String, GroundTruth> truths;
     private final AtomicLong madeUpIds = new AtomicLong();
@@ -90,18 +93,14 @@ public final class SimulatedEngine implements AutoCloseable {
         this.settings = settings;
         this.seed = seed;
         this.truths = recording ? new ConcurrentHashMap<>() : null;
-        AtomicInteger threads = new AtomicInteger();
-        this.handlers = Executors.newCachedThreadPool(task -> {
-            Thread t = new Thread(task, "sim-http-" + threads.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1024);
-        server.setExecutor(handlers);
-        server.createContext("/", this::handle);
         this.scheduler = new Scheduler(settings, metrics, this::route);
-        server.start();
-        this.baseUri = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+        try {
+            this.server = HttpServer.start("sim-http", port, LOOPS, this::handle);
+        } catch (IOException e) {
+            scheduler.close();
+            frontEnd.shutdownNow();
+            throw e;
+        }
     }
 
     /**
@@ -131,13 +130,13 @@ public final class SimulatedEngine implements AutoCloseable {
             LOG.log(System.Logger.Level.INFO, line);
         }
         SimulatedEngine engine = new SimulatedEngine(settings, port, seed, recording);
-        LOG.log(System.Logger.Level.INFO, "simulated engine serving {0} at {1}", settings.model().name(), engine.baseUri);
+        LOG.log(System.Logger.Level.INFO, "simulated engine serving {0} at {1}", settings.model().name(), engine.baseUri());
         return engine;
     }
 
     /** Where the OpenAI-compatible API is served: {@code http://127.0.0.1:PORT}, without {@code /v1}. */
     public URI baseUri() {
-        return baseUri;
+        return server.baseUri();
     }
 
     /** The model id the engine serves, as {@code /v1/models} lists it. */
@@ -147,7 +146,7 @@ public final class SimulatedEngine implements AutoCloseable {
 
     /** The Prometheus endpoint, {@code /metrics} under {@link #baseUri()}. */
     public URI metricsUri() {
-        return baseUri.resolve("/metrics");
+        return baseUri().resolve("/metrics");
     }
 
     /** The settings the engine runs with. */
@@ -173,98 +172,94 @@ public final class SimulatedEngine implements AutoCloseable {
         }
     }
 
-    /** Stops the scheduler (open streams end with an error event) and the server. Idempotent. */
+    /**
+     * Stops the scheduler (open streams end with an error event, given a second to go out) and the server.
+     * Idempotent.
+     */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
         scheduler.close();
-        delivery.close();
-        server.stop(0);
-        handlers.shutdown();
-        try {
-            if (!handlers.awaitTermination(2, TimeUnit.SECONDS)) {
-                handlers.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            handlers.shutdownNow();
-            Thread.currentThread().interrupt();
+        long deadline = System.nanoTime() + CLOSE_DRAIN_NS;
+        while (!open.isEmpty() && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(1_000_000);
         }
+        server.close();
+        frontEnd.shutdownNow();
     }
 
-    /** Where the scheduler's emissions go: an open stream's layout and delivery, or a whole response's handler. */
+    /** Where the scheduler's emissions go: the response of a request still being answered. */
     private void route(SimRequest request, SimRequest.Emission emission) {
-        Response stream = streams.get(request);
-        if (stream != null) {
-            stream.onEmission(emission);
-        } else {
-            request.emissions.add(emission);
+        Response response = open.get(request);
+        if (response != null) {
+            response.onEmission(emission);
         }
     }
 
-    private void handle(HttpExchange exchange) {
-        long receivedNs = System.nanoTime();
-        try (exchange) {
-            route(exchange, receivedNs);
-        } catch (IOException e) {
-            // the client went away mid-response; its request was cancelled where the write failed
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.ERROR, "simulated engine failed on " + exchange.getRequestURI(), e);
-        }
-    }
-
-    private void route(HttpExchange exchange, long receivedNs) throws IOException {
-        String path = exchange.getRequestURI().getPath();
-        String method = exchange.getRequestMethod();
+    private void handle(ServerRequest request, Responder responder) {
+        String path = request.path();
+        String method = request.method();
         String allowed = switch (path) {
             case "/health", "/v1/models", "/metrics" -> "GET";
             case "/v1/chat/completions", "/v1/completions", "/reset_prefix_cache", "/flush_cache", "/tokenize" -> "POST";
             default -> null;
         };
         if (allowed == null) {
-            sendJson(exchange, 404, JSON.createObjectNode().put("detail", "Not Found"));
+            sendJson(responder, 404, JSON.createObjectNode().put("detail", "Not Found"));
         } else if (settings.apiKey() != null && path.startsWith("/v1/")
-                && !("Bearer " + settings.apiKey()).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+                && !("Bearer " + settings.apiKey()).equals(request.header("Authorization"))) {
             // as vLLM's --api-key: every /v1 route wants the bearer token, /health and /metrics do not
-            sendJson(exchange, 401, JSON.createObjectNode().put("error", "Unauthorized"));
+            sendJson(responder, 401, JSON.createObjectNode().put("error", "Unauthorized"));
         } else if (!allowed.equals(method)) {
-            exchange.getResponseHeaders().set("Allow", allowed);
-            sendJson(exchange, 405, JSON.createObjectNode().put("detail", "Method Not Allowed"));
+            responder.send(405, Map.of("Allow", allowed, "Content-Type", "application/json"),
+                    toBytes(JSON.createObjectNode().put("detail", "Method Not Allowed")));
         } else if (path.equals("/health")) {
-            exchange.sendResponseHeaders(200, -1);
+            responder.send(200, (String) null, new byte[0]);
         } else if (path.equals("/v1/models")) {
-            sendJson(exchange, 200, models());
+            sendJson(responder, 200, models());
         } else if (path.equals("/reset_prefix_cache") || path.equals("/flush_cache")) {
             scheduler.resetPrefixCache();
-            exchange.sendResponseHeaders(200, -1);
+            responder.send(200, (String) null, new byte[0]);
         } else if (path.equals("/tokenize")) {
-            tokenize(exchange);
+            onFrontEnd(responder, () -> tokenize(request, responder));
         } else if (path.equals("/metrics")) {
-            byte[] text = metrics.render(settings.model().name()).getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-            exchange.sendResponseHeaders(200, text.length);
-            exchange.getResponseBody().write(text);
+            responder.send(200, "text/plain; version=0.0.4; charset=utf-8",
+                    metrics.render(settings.model().name()).getBytes(StandardCharsets.UTF_8));
         } else {
-            completion(exchange, path.equals("/v1/chat/completions"), receivedNs);
+            onFrontEnd(responder, () -> completion(request, responder, path.equals("/v1/chat/completions")));
         }
     }
 
+    /** Runs a request's parsing on the front end; a bug there is logged and answered 500, as on the loop. */
+    private void onFrontEnd(Responder responder, Runnable work) {
+        frontEnd.execute(() -> {
+            try {
+                work.run();
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.ERROR, "the simulated engine failed on a request", e);
+                sendJson(responder, 500, JSON.createObjectNode().put("object", "error")
+                        .put("message", "internal error: " + e.getMessage()));
+            }
+        });
+    }
+
     /** {@code /tokenize} as vLLM answers it: the count, the context length, and token ids (made up, one per token). */
-    private void tokenize(HttpExchange exchange) throws IOException {
+    private void tokenize(ServerRequest request, Responder responder) {
         int count;
         try {
-            count = ApiRequest.tokenize(exchange.getRequestBody().readAllBytes(), tokenizer, settings.model().name());
+            count = ApiRequest.tokenize(request.body(), tokenizer, settings.model().name());
         } catch (ApiError e) {
-            sendJson(exchange, e.status, e.body(JSON, settings.dialect()));
+            sendJson(responder, e.status, e.body(JSON, settings.dialect()));
             return;
         }
         ObjectNode answer = JSON.createObjectNode().put("count", count).put("max_model_len", settings.maxModelLen());
-        com.fasterxml.jackson.databind.node.ArrayNode ids = answer.putArray("tokens");
+        ArrayNode ids = answer.putArray("tokens");
         for (int i = 0; i < count; i++) {
             ids.add(i);
         }
-        sendJson(exchange, 200, answer);
+        sendJson(responder, 200, answer);
     }
 
     private ObjectNode models() {
@@ -280,43 +275,38 @@ public final class SimulatedEngine implements AutoCloseable {
         return root;
     }
 
-    private void completion(HttpExchange exchange, boolean chat, long receivedNs) throws IOException {
-        String header = exchange.getRequestHeaders().getFirst("X-Request-Id");
+    private void completion(ServerRequest http, Responder responder, boolean chat) {
+        long receivedNs = http.receivedNs();
+        String header = http.header("X-Request-Id");
         String id = header != null && !header.isBlank() ? header : "sim-" + madeUpIds.incrementAndGet();
-        byte[] body = exchange.getRequestBody().readAllBytes();
         ApiRequest request;
         try {
-            request = ApiRequest.parse(body, chat, tokenizer, settings.model().name(), settings.maxModelLen(),
+            request = ApiRequest.parse(http.body(), chat, tokenizer, settings.model().name(), settings.maxModelLen(),
                     settings.dialect());
         } catch (ApiError e) {
             record(new GroundTruth(id, receivedNs, e.status, false, 0, 0, 0, 0, List.of(), e.getMessage()));
-            sendJson(exchange, e.status, e.body(JSON, settings.dialect()));
+            sendJson(responder, e.status, e.body(JSON, settings.dialect()));
             return;
         }
         OutputPlan plan = OutputPlan.of(request, settings, seed, id);
         // the front end (parsing, chat template, tokenising) hands the request to the scheduler this much later
         SimRequest work = new SimRequest(id, receivedNs + settings.engine().frontendNanos(), request.promptTokens(),
                 request.blockHashes(), plan.tokens(), Seeds.forRequest(seed, id, 3));
-        Response response = new Response(id, chat, request, plan, work, receivedNs);
-        try {
-            if (request.stream()) {
-                // the stream is open and routed before the scheduler can emit for it
-                response.open(exchange);
-                streams.put(work, response);
-                scheduler.submit(work);
-                response.stream();
-            } else {
-                scheduler.submit(work);
-                response.whole(exchange);
-            }
-        } finally {
-            streams.remove(work);
-            // a no-op once the request finished; frees its place in the batch when the client left early
-            work.cancelled = true;
+        Response response = new Response(id, chat, request, plan, work, receivedNs, responder);
+        // routed before the scheduler can emit for it
+        open.put(work, response);
+        responder.onAbandoned(response::abandoned);
+        if (request.stream()) {
+            response.open();
         }
+        scheduler.submit(work);
     }
 
-    /** Writes one request's answer and records its ground truth. */
+    /**
+     * Writes one request's answer and records its ground truth. The scheduler's thread lays out each emission's
+     * events ({@link #onEmission}); the connection's event loop writes them at their due time and ends the
+     * response, and is the only thread that touches the stream and {@link #events}.
+     */
     private final class Response {
         private final String requestId;
         private final String responseId;
@@ -325,19 +315,21 @@ public final class SimulatedEngine implements AutoCloseable {
         private final OutputPlan plan;
         private final SimRequest work;
         private final long receivedNs;
+        private final Responder responder;
         private final long created = System.currentTimeMillis() / 1000;
         private final OutputPlan.Words words;
-        private final List<SentEvent> events = new ArrayList<>();
-        /** Counted down by the delivery thread when the stream's last event was written or failed. */
-        private final CountDownLatch finished = new CountDownLatch(1);
-        private OutputStream out;
+        // the scheduler's thread
         private boolean firstEmission = true;
+        /** Tokens laid out so far; read on the loop after the last emission was handed over. */
         private int sent;
+        // the event loop
+        private final List<SentEvent> events = new ArrayList<>();
+        private ResponseStream stream;
         private boolean firstTokenSeen;
-        private volatile String failure;
-        private volatile IOException writeFailure;
+        private boolean done;
 
-        Response(String requestId, boolean chat, ApiRequest request, OutputPlan plan, SimRequest work, long receivedNs) {
+        Response(String requestId, boolean chat, ApiRequest request, OutputPlan plan, SimRequest work, long receivedNs,
+                 Responder responder) {
             this.requestId = requestId;
             this.responseId = (chat ? "chatcmpl-" : "cmpl-") + requestId;
             this.chat = chat;
@@ -345,156 +337,119 @@ public final class SimulatedEngine implements AutoCloseable {
             this.plan = plan;
             this.work = work;
             this.receivedNs = receivedNs;
+            this.responder = responder;
             this.words = new OutputPlan.Words(plan.wordSeed());
         }
 
-        /** Sends the stream's head; its events follow from {@link #onEmission}. */
-        void open(HttpExchange exchange) throws IOException {
-            exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
-            exchange.getResponseHeaders().set("Cache-Control", "no-cache");
-            exchange.sendResponseHeaders(200, 0);
-            out = exchange.getResponseBody();
+        /**
+         * Sends the stream's head on the connection's loop; queued there before the scheduler can emit for the
+         * request, so it runs before any of its writes.
+         */
+        void open() {
+            responder.execute(() -> {
+                stream = responder.stream(200, SSE_HEAD);
+                stream.flush(written -> { });
+            });
         }
 
         /**
-         * Lays out an emission's SSE events (on the scheduler's thread, before they are due) and hands them to the
-         * delivery thread, which writes them when due.
+         * Lays out an emission (on the scheduler's thread, before it is due) and has the loop write it when due:
+         * a stream's SSE events, or a whole response at its last emission.
          */
         void onEmission(SimRequest.Emission emission) {
+            if (!request.stream()) {
+                if (firstEmission && emission.tokens() > 0) {
+                    // nothing is written before the end: the engine's TTFT histogram gets the model's first token
+                    firstEmission = false;
+                    metrics.observeTtft((emission.dueNs() - receivedNs) / 1e9);
+                }
+                if (emission.last()) {
+                    responder.schedule(emission.dueNs(), () -> writeWhole(emission));
+                }
+                return;
+            }
             List<byte[]> frames = new ArrayList<>(3);
             // per frame: the tokens it carries, null for the role and error chunks
             List<TokenPart> tokenEvents = new ArrayList<>(3);
-            try {
-                if (emission.failure() != null) {
-                    ObjectNode error = JSON.createObjectNode();
-                    error.putObject("error").put("message", emission.failure()).put("type", "InternalServerError")
-                            .put("code", 500);
-                    frames.add(frame(error));
+            if (emission.failure() != null) {
+                ObjectNode error = JSON.createObjectNode();
+                error.putObject("error").put("message", emission.failure()).put("type", "InternalServerError")
+                        .put("code", 500);
+                frames.add(frame(error));
+                tokenEvents.add(null);
+            } else {
+                if (firstEmission && chat) {
+                    ObjectNode role = chunk();
+                    ObjectNode choice = ((ArrayNode) role.get("choices")).addObject().put("index", 0);
+                    choice.putObject("delta").put("role", "assistant").put("content", "");
+                    choice.putNull("logprobs").putNull("finish_reason");
+                    addContinuousUsage(role);
+                    frames.add(frame(role));
                     tokenEvents.add(null);
-                } else {
-                    if (firstEmission && chat) {
-                        ObjectNode role = chunk();
-                        ObjectNode choice = ((ArrayNode) role.get("choices")).addObject().put("index", 0);
-                        choice.putObject("delta").put("role", "assistant").put("content", "");
-                        choice.putNull("logprobs").putNull("finish_reason");
-                        addContinuousUsage(role);
-                        frames.add(frame(role));
-                        tokenEvents.add(null);
-                    }
-                    int left = emission.tokens();
-                    while (left > 0) {
-                        // an emission that crosses from reasoning to content is sent as two events, as the parser would
-                        boolean reasoning = plan.isReasoning(sent);
-                        int part = reasoning ? Math.min(left, plan.reasoningTokens() - sent) : left;
-                        left -= part;
-                        sent += part;
-                        frames.add(frame(tokenChunk(words.next(part), reasoning, emission.last() && left == 0)));
-                        tokenEvents.add(new TokenPart(part, reasoning));
-                    }
                 }
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot lay out an SSE event", e);
+                int left = emission.tokens();
+                while (left > 0) {
+                    // an emission that crosses from reasoning to content is sent as two events, as the parser would
+                    boolean reasoning = plan.isReasoning(sent);
+                    int part = reasoning ? Math.min(left, plan.reasoningTokens() - sent) : left;
+                    left -= part;
+                    sent += part;
+                    frames.add(frame(tokenChunk(words.next(part), reasoning, emission.last() && left == 0)));
+                    tokenEvents.add(new TokenPart(part, reasoning));
+                }
             }
             firstEmission = false;
-            delivery.offer(this, new EmissionWrite(emission, frames, tokenEvents));
+            if (emission.last() && emission.failure() == null && request.includeUsage()) {
+                ObjectNode usage = chunk();
+                usage.set("usage", usage(sent));
+                frames.add(frame(usage));
+                tokenEvents.add(null);
+            }
+            responder.schedule(emission.dueNs(), () -> writeStreamed(emission, frames, tokenEvents));
         }
 
-        /** One emission's events, written by the delivery thread at their due time. */
-        private final class EmissionWrite implements Delivery.Write {
-            private final SimRequest.Emission emission;
-            private final List<byte[]> frames;
-            private final List<TokenPart> tokenEvents;
-
-            EmissionWrite(SimRequest.Emission emission, List<byte[]> frames, List<TokenPart> tokenEvents) {
-                this.emission = emission;
-                this.frames = frames;
-                this.tokenEvents = tokenEvents;
+        /** Writes an emission's events, on the loop at their due time; the last one ends the stream. */
+        private void writeStreamed(SimRequest.Emission emission, List<byte[]> frames, List<TokenPart> tokenEvents) {
+            if (done) {
+                return;
             }
-
-            @Override
-            public long dueNs() {
-                return emission.dueNs();
+            for (byte[] frame : frames) {
+                stream.chunk(frame);
             }
-
-            @Override
-            public void write() {
-                if (finished.getCount() == 0) {
-                    return;
-                }
-                try {
-                    for (int i = 0; i < frames.size(); i++) {
-                        out.write(frames.get(i));
-                        out.flush();
-                        TokenPart part = tokenEvents.get(i);
-                        if (part != null) {
-                            long written = System.nanoTime();
-                            events.add(new SentEvent(written, part.tokens(), part.reasoning(), emission.dueNs()));
-                            metrics.observeLateness(written - emission.dueNs());
-                            if (!firstTokenSeen) {
-                                firstTokenSeen = true;
-                                metrics.observeTtft((written - receivedNs) / 1e9);
-                            }
+            stream.flush(written -> {
+                for (TokenPart part : tokenEvents) {
+                    if (part != null) {
+                        events.add(new SentEvent(written, part.tokens(), part.reasoning(), emission.dueNs()));
+                        metrics.observeLateness(written - emission.dueNs());
+                        if (!firstTokenSeen) {
+                            firstTokenSeen = true;
+                            metrics.observeTtft((written - receivedNs) / 1e9);
                         }
                     }
-                } catch (IOException e) {
-                    writeFailure = e;
-                    work.cancelled = true;
-                    finished.countDown();
-                    return;
                 }
-                if (emission.failure() != null) {
-                    failure = emission.failure();
-                    finished.countDown();
-                } else if (emission.last()) {
-                    finished.countDown();
+                if (emission.last() && !done) {
+                    // the truth is there before [DONE] goes out, so a client that read the whole stream finds it
+                    done = true;
+                    open.remove(work);
+                    publish(200, emission.failure());
+                    stream.chunk(DONE);
+                    stream.end(end -> { });
                 }
-            }
+            });
         }
 
-        /** Waits for the stream's last event, then ends it: usage, ground truth, {@code [DONE]}. */
-        void stream() throws IOException {
-            boolean interrupted = false;
-            while (true) {
-                try {
-                    finished.await();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
+        /** Writes a whole (not streamed) response, on the loop when its last tokens are due. */
+        private void writeWhole(SimRequest.Emission emission) {
+            if (done) {
+                return;
             }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-            if (writeFailure != null) {
-                publish(200, "client disconnected: " + writeFailure.getMessage());
-                throw writeFailure;
-            }
-            try {
-                if (failure == null && request.includeUsage()) {
-                    ObjectNode usage = chunk();
-                    usage.set("usage", usage(sent));
-                    writeEvent(out, usage);
-                }
-                publish(200, failure);
-                out.write(DONE);
-                out.flush();
-            } catch (IOException e) {
-                publish(200, "client disconnected: " + e.getMessage());
-                throw e;
-            }
-        }
-
-        void whole(HttpExchange exchange) throws IOException {
-            SimRequest.Emission emission;
-            do {
-                emission = take();
-                awaitDue(emission);
-            } while (!emission.last());
+            done = true;
+            open.remove(work);
             if (emission.failure() != null) {
                 publish(500, emission.failure());
                 ObjectNode error = JSON.createObjectNode();
                 error.putObject("error").put("message", emission.failure()).put("type", "InternalServerError").put("code", 500);
-                sendJson(exchange, 500, error);
+                sendJson(responder, 500, error);
                 return;
             }
             String reasoning = words.next(plan.reasoningTokens());
@@ -515,12 +470,7 @@ public final class SimulatedEngine implements AutoCloseable {
             }
             choice.putNull("logprobs").put("finish_reason", plan.finishReason()).putNull("stop_reason");
             body.set("usage", usage(plan.tokens()));
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            // chunked, so the body only ends at close(), after the ground truth is published
-            exchange.sendResponseHeaders(200, 0);
-            OutputStream out = exchange.getResponseBody();
-            out.write(JSON.writeValueAsBytes(body));
-            out.flush();
+            // stamped as the write is handed to the socket: the truth must be there before the body can be read
             long written = System.nanoTime();
             metrics.observeLateness(written - emission.dueNs());
             if (plan.reasoningTokens() > 0) {
@@ -531,27 +481,18 @@ public final class SimulatedEngine implements AutoCloseable {
             }
             sent = plan.tokens();
             publish(200, null);
+            sendJson(responder, 200, body);
         }
 
-        /** The request's next emission, as soon as the scheduler made it (before it is due). */
-        private SimRequest.Emission take() {
-            try {
-                return work.emissions.take();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return SimRequest.Emission.failed("engine is shut down");
+        /** The connection closed before the response ended: the request leaves the batch. On the loop. */
+        void abandoned(String reason) {
+            if (done) {
+                return;
             }
-        }
-
-        /** Waits for the instant the model says the emission's tokens leave. */
-        private void awaitDue(SimRequest.Emission emission) {
-            for (long wait = emission.dueNs() - System.nanoTime(); wait > 0; wait = emission.dueNs() - System.nanoTime()) {
-                LockSupport.parkNanos(wait);
-            }
-            if (!firstTokenSeen && emission.tokens() > 0) {
-                firstTokenSeen = true;
-                metrics.observeTtft((System.nanoTime() - receivedNs) / 1e9);
-            }
+            done = true;
+            open.remove(work);
+            work.cancelled = true;
+            publish(200, "client disconnected: " + reason);
         }
 
         private ObjectNode chunk() {
@@ -601,17 +542,12 @@ public final class SimulatedEngine implements AutoCloseable {
         }
     }
 
-    private static void writeEvent(OutputStream out, ObjectNode event) throws IOException {
-        out.write(frame(event));
-        out.flush();
-    }
-
     /** The tokens of one token event, before it is written. */
     private record TokenPart(int tokens, boolean reasoning) {
     }
 
     /** {@code event} as one SSE event: {@code data: JSON} and a blank line. */
-    private static byte[] frame(ObjectNode event) throws IOException {
+    private static byte[] frame(ObjectNode event) {
         byte[] json = toBytes(event);
         byte[] frame = new byte[json.length + 8];
         System.arraycopy("data: ".getBytes(StandardCharsets.US_ASCII), 0, frame, 0, 6);
@@ -621,11 +557,8 @@ public final class SimulatedEngine implements AutoCloseable {
         return frame;
     }
 
-    private static void sendJson(HttpExchange exchange, int status, ObjectNode body) throws IOException {
-        byte[] bytes = toBytes(body);
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
-        exchange.sendResponseHeaders(status, bytes.length);
-        exchange.getResponseBody().write(bytes);
+    private static void sendJson(Responder responder, int status, ObjectNode body) {
+        responder.send(status, JSON_TYPE, toBytes(body));
     }
 
     private static byte[] toBytes(ObjectNode node) {
