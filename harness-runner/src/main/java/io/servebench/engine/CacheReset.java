@@ -1,12 +1,11 @@
 package io.servebench.engine;
 
 import io.servebench.results.PrefixCacheReset;
+import io.servebench.wire.http.ControlClient;
 
 import java.io.IOException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -15,7 +14,7 @@ import java.util.Optional;
  */
 public final class CacheReset {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final ControlClient HTTP = new ControlClient(Duration.ofSeconds(5));
 
     private CacheReset() {
     }
@@ -33,11 +32,9 @@ public final class CacheReset {
         String base = endpoint.baseUri().toString();
         java.net.URI uri = java.net.URI.create((base.endsWith("/") ? base : base + "/") + path.get());
         try {
-            HttpResponse<Void> r = HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
-                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
+            ControlClient.Reply r = HTTP.post(uri, Map.of(), new byte[0], Duration.ofSeconds(30));
             String post = "POST /" + path.get();
-            return r.statusCode() / 100 == 2 ? PrefixCacheReset.emptied(post)
-                    : PrefixCacheReset.failed(post + " answered " + r.statusCode());
+            return r.ok() ? PrefixCacheReset.emptied(post) : PrefixCacheReset.failed(post + " answered " + r.status());
         } catch (IOException e) {
             return PrefixCacheReset.failed("POST /" + path.get() + " failed: " + e.getMessage());
         } catch (InterruptedException e) {

@@ -59,11 +59,6 @@ public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout,
                 DEFAULT_SIMULATED_GPU);
     }
 
-    /** These options with another readiness timeout. */
-    public EngineOptions withReadyTimeout(Duration timeout) {
-        return new EngineOptions(simulate, seed, timeout, grace, containerRuntime, hfCache, apiKey, simulatedGpu);
-    }
-
     /** These options with the bearer token the engines expect (read from {@code --api-key-env}'s variable). */
     public EngineOptions withApiKey(String key) {
         return new EngineOptions(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, key, simulatedGpu);

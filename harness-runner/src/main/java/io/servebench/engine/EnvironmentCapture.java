@@ -1,12 +1,10 @@
 package io.servebench.engine;
 
 import io.servebench.results.ServerEnvironment;
+import io.servebench.wire.http.ControlClient;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -76,11 +75,10 @@ public final class EnvironmentCapture {
     private static String versionFromServer(Endpoint endpoint) {
         String base = endpoint.baseUri().toString();
         try {
-            HttpResponse<String> r = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build().send(
-                    HttpRequest.newBuilder(java.net.URI.create((base.endsWith("/") ? base : base + "/") + "version"))
-                            .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
-            Matcher m = VERSION.matcher(r.body());
-            return r.statusCode() == 200 && m.find() ? m.group(1) : "";
+            ControlClient.Reply r = new ControlClient(Duration.ofSeconds(2)).get(
+                    java.net.URI.create((base.endsWith("/") ? base : base + "/") + "version"), Map.of(), Duration.ofSeconds(5));
+            Matcher m = VERSION.matcher(r.text());
+            return r.status() == 200 && m.find() ? m.group(1) : "";
         } catch (IOException e) {
             return "";
         } catch (InterruptedException e) {

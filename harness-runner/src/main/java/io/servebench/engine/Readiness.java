@@ -1,12 +1,12 @@
 package io.servebench.engine;
 
+import io.servebench.wire.http.ControlClient;
+
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -19,8 +19,7 @@ final class Readiness {
     private static final Duration POLL = Duration.ofMillis(250);
     private static final Duration MAX_POLL = Duration.ofSeconds(2);
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
-            .version(HttpClient.Version.HTTP_1_1).build();
+    private final ControlClient http = new ControlClient(Duration.ofSeconds(2));
     private final URI base;
     private final String model;
     private final String apiKey;
@@ -54,29 +53,29 @@ final class Readiness {
             try {
                 switch (step) {
                     case "health" -> {
-                        HttpResponse<String> r = get("/health", deadline);
-                        last = "GET /health answered " + r.statusCode();
-                        if (r.statusCode() == 200) {
+                        ControlClient.Reply r = get("/health", deadline);
+                        last = "GET /health answered " + r.status();
+                        if (r.status() == 200) {
                             step = "model list";
                             continue;
                         }
                     }
                     case "model list" -> {
-                        HttpResponse<String> r = get("/v1/models", deadline);
-                        last = "GET /v1/models answered " + r.statusCode();
-                        if (r.statusCode() == 200 && r.body().contains("\"" + model + "\"")) {
+                        ControlClient.Reply r = get("/v1/models", deadline);
+                        last = "GET /v1/models answered " + r.status();
+                        if (r.status() == 200 && r.text().contains("\"" + model + "\"")) {
                             step = "a first completion";
                             continue;
                         }
-                        if (r.statusCode() == 200) {
-                            last = "GET /v1/models does not list \"" + model + "\": " + abbreviate(r.body());
+                        if (r.status() == 200) {
+                            last = "GET /v1/models does not list \"" + model + "\": " + abbreviate(r.text());
                         }
                     }
                     default -> {
-                        HttpResponse<String> r = post("/v1/completions", "{\"model\":" + jsonString(model)
+                        ControlClient.Reply r = post("/v1/completions", "{\"model\":" + jsonString(model)
                                 + ",\"prompt\":\"Hello\",\"max_tokens\":1,\"stream\":false}", deadline);
-                        last = "POST /v1/completions answered " + r.statusCode() + ": " + abbreviate(r.body());
-                        if (r.statusCode() == 200) {
+                        last = "POST /v1/completions answered " + r.status() + ": " + abbreviate(r.text());
+                        if (r.status() == 200) {
                             return;
                         }
                     }
@@ -96,21 +95,27 @@ final class Readiness {
         }
     }
 
-    private HttpResponse<String> get(String path, long deadline) throws IOException, InterruptedException {
-        return http.send(request(path, deadline).GET().build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    private ControlClient.Reply get(String path, long deadline) throws IOException, InterruptedException {
+        return http.get(base.resolve(path), headers(Map.of()), left(deadline));
     }
 
-    private HttpResponse<String> post(String path, String json, long deadline) throws IOException, InterruptedException {
-        return http.send(request(path, deadline).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8)).build(),
-                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    private ControlClient.Reply post(String path, String json, long deadline) throws IOException, InterruptedException {
+        return http.post(base.resolve(path), headers(Map.of("Content-Type", "application/json")),
+                json.getBytes(StandardCharsets.UTF_8), left(deadline));
     }
 
-    /** A request that may take until the deadline: a first completion can compile kernels for minutes. */
-    private HttpRequest.Builder request(String path, long deadline) {
-        long left = Math.max(Duration.ofSeconds(1).toNanos(), deadline - System.nanoTime());
-        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofNanos(left));
-        return apiKey == null ? b : b.header("Authorization", "Bearer " + apiKey);
+    /** A request may take until the deadline: a first completion can compile kernels for minutes. */
+    private static Duration left(long deadline) {
+        return Duration.ofNanos(Math.max(Duration.ofSeconds(1).toNanos(), deadline - System.nanoTime()));
+    }
+
+    private Map<String, String> headers(Map<String, String> more) {
+        if (apiKey == null) {
+            return more;
+        }
+        Map<String, String> all = new java.util.HashMap<>(more);
+        all.put("Authorization", "Bearer " + apiKey);
+        return all;
     }
 
     private static String abbreviate(String body) {

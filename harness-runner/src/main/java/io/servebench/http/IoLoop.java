@@ -39,8 +39,6 @@ final class IoLoop {
     private long nextTickNs;
     private long readsThisTick;
     private volatile boolean polling;
-    private long pollingTicks;
-    private long ticks;
 
     IoLoop(String name) {
         try {
@@ -75,11 +73,6 @@ final class IoLoop {
     /** A connection read its socket once. */
     void countRead() {
         readsThisTick++;
-    }
-
-    /** The share of this loop's life it spent polling rather than sleeping in the selector, 0 to 1. */
-    double pollingShare() {
-        return ticks == 0 ? 0 : (double) pollingTicks / ticks;
     }
 
     /** This loop's thread's CPU time so far; read it before {@link #shutdown}. */
@@ -139,10 +132,6 @@ final class IoLoop {
                     long tickNs = now - nextTickNs + TICK_MS * 1_000_000;
                     polling = readsThisTick * 1_000_000_000L >= POLL_ABOVE_READS_PER_S * tickNs;
                     readsThisTick = 0;
-                    ticks++;
-                    if (polling) {
-                        pollingTicks++;
-                    }
                     nextTickNs = now + TICK_MS * 1_000_000;
                     // backwards: a connection that times out removes itself, behind the index
                     for (int i = connections.size() - 1; i >= 0; i--) {

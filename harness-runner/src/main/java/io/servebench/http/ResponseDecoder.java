@@ -60,11 +60,6 @@ final class ResponseDecoder {
         connectionKeepAlive = false;
     }
 
-    /** Whether the final response head has been read. */
-    boolean sawHead() {
-        return state.compareTo(State.CHUNK_SIZE) >= 0;
-    }
-
     /** Whether the body is read up to the connection's close, so that the close ends it properly. */
     boolean endsAtClose() {
         return state == State.UNTIL_CLOSE;

@@ -42,7 +42,6 @@ public final class StreamingClient implements AutoCloseable {
     private final Target target;
     private final LoadParams params;
     private final DeltaTokenCounter counter;
-    private final URI uri;
     private final Origin origin;
     private final String path;
     private final Http1Client client;
@@ -65,7 +64,7 @@ public final class StreamingClient implements AutoCloseable {
         // parsed once; RequestBodies only reads it, so one node serves every request
         this.extraBody = params.extraBody() == null ? null : io.servebench.workload.BodyFields.parse(params.extraBody());
         String base = target.baseUri().toString();
-        this.uri = URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + params.api().path());
+        URI uri = URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + params.api().path());
         this.origin = Origin.of(uri);
         this.path = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
         this.client = new Http1Client(origin, new ClientParams(params.connectTimeout(), params.requestTimeout(),
@@ -81,11 +80,6 @@ public final class StreamingClient implements AutoCloseable {
     static int ioThreads() {
         int cores = Runtime.getRuntime().availableProcessors();
         return Math.max(1, Integer.getInteger(IO_THREADS_PROPERTY, Math.min(8, cores / 2)));
-    }
-
-    /** The URI requests go to: the target's base URI plus the API's path. */
-    public URI uri() {
-        return uri;
     }
 
     /**

@@ -1,10 +1,13 @@
 /**
  * The load generator: {@link io.servebench.load.LoadGenerator} sends requests to a {@link io.servebench.load.Target}
  * on an {@link io.servebench.load.ArrivalProfile}'s intended send times (open loop) or as closed-loop streams, through
- * an HttpClient 5 async {@link io.servebench.load.StreamingClient} whose byte-level {@code SseParser} stamps each read
- * before parsing it; every request becomes a {@link io.servebench.load.RequestRecord} (intended, sent, first and last
- * token event, every event's time and tokens), written to {@code requests/<trial>.jsonl.gz}.
+ * a {@link io.servebench.load.StreamingClient} on ServeBench's own HTTP/1.1 transport ({@code io.servebench.http}),
+ * whose byte-level {@code SseParser} stamps each read before parsing it; every request becomes a
+ * {@link io.servebench.load.RequestRecord} (intended, sent, first and last token event, every event's time and
+ * tokens), streamed to {@code requests/<trial>.jsonl.gz} as it completes. In virtual time
+ * ({@code VirtualLoad}) the same records come from the simulated engine's {@code VirtualEngine} instead of a socket.
  *
- * <p>Times are {@link System#nanoTime()}. Imports {@code workload} (the requests it sends) only.
+ * <p>Times are {@link System#nanoTime()}. Imports {@code workload} (the requests it sends), {@code http} (the
+ * transport), and the simulator's {@code sim}/{@code truth} for virtual time.
  */
 package io.servebench.load;

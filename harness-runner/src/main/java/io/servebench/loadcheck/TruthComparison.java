@@ -79,10 +79,12 @@ public final class TruthComparison implements LoadListener, AutoCloseable {
     private void compare(RequestRecord r) {
         Optional<? extends ServerTruth> found = takeTruth.apply(Long.toString(r.id()), wait);
         if (r.warmup() || !r.succeeded()) {
+            truth.withdraw(r.id());
             return;
         }
         if (found.isEmpty() || found.get().events().size() != r.eventTimesNs().length) {
             unmatched++;
+            truth.withdraw(r.id());
             return;
         }
         ServerTruth t = found.get();

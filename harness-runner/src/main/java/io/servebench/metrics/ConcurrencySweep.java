@@ -60,4 +60,9 @@ final class ConcurrencySweep {
     long late() {
         return late;
     }
+
+    /** Starts and ends waiting for the watermark. */
+    long heldPoints() {
+        return pending.size();
+    }
 }

@@ -159,11 +159,38 @@ public final class MetricsAggregator {
 
         @Override
         public synchronized void onComplete(RequestRecord r) {
-            Long since = inFlight.remove(r.id());
+            landed(r.id());
+            add(r);
+            advance();
+        }
+
+        /**
+         * The request {@code id}, announced by {@link #onSend}, is done but has no record to count here (a
+         * truth aggregation's request whose truth is missing): it no longer holds the watermark back. Every
+         * request sent must end in this or {@link #onComplete}, or the points after its send stay in memory.
+         */
+        public synchronized void withdraw(long id) {
+            landed(id);
+            advance();
+        }
+
+        /**
+         * The event times and in-flight interval ends this aggregation holds now, each
+         * {@value #BYTES_PER_PENDING_POINT} bytes: what a request in flight (or one sent and never completed nor
+         * withdrawn) keeps in memory.
+         */
+        public synchronized long heldPoints() {
+            return peak.heldPoints() + concurrency.heldPoints();
+        }
+
+        private void landed(long id) {
+            Long since = inFlight.remove(id);
             if (since != null) {
                 inFlightSince.merge(since, -1, (a, b) -> a + b == 0 ? null : a + b);
             }
-            add(r);
+        }
+
+        private void advance() {
             long now = inFlightSince.isEmpty() ? clock.getAsLong() : Math.min(inFlightSince.firstKey(), clock.getAsLong());
             watermarkNs = Math.max(watermarkNs, now);
             peak.advance(watermarkNs, windowEndNs);

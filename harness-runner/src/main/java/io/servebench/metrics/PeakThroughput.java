@@ -131,4 +131,9 @@ final class PeakThroughput {
     private long tokensAt(int i) {
         return tokens[(head + i) % tokens.length];
     }
+
+    /** Events held: waiting for the watermark, or taken and still needed by an untried edge. */
+    long heldPoints() {
+        return pending.size() + count;
+    }
 }

@@ -1,11 +1,11 @@
 package io.servebench.metrics;
 
+import io.servebench.wire.http.ControlClient;
+
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -17,8 +17,7 @@ public final class PrometheusScraper {
     /** How long one scrape may take; a healthy engine answers in milliseconds. */
     public static final Duration TIMEOUT = Duration.ofSeconds(2);
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1)
-            .build();
+    private final ControlClient client = new ControlClient(TIMEOUT);
 
     /**
      * A scrape's outcome.
@@ -34,13 +33,12 @@ public final class PrometheusScraper {
         if (uri == null) {
             return new Result(Optional.empty(), "the engine has no Prometheus metrics endpoint");
         }
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build();
         try {
-            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                return new Result(Optional.empty(), "GET " + uri + " answered HTTP " + response.statusCode());
+            ControlClient.Reply response = client.get(uri, Map.of(), TIMEOUT);
+            if (response.status() != 200) {
+                return new Result(Optional.empty(), "GET " + uri + " answered HTTP " + response.status());
             }
-            return new Result(Optional.of(PrometheusSnapshot.parse(response.body())), null);
+            return new Result(Optional.of(PrometheusSnapshot.parse(response.text())), null);
         } catch (IOException e) {
             return new Result(Optional.empty(), "GET " + uri + " failed: " + e);
         } catch (InterruptedException e) {

@@ -2,14 +2,13 @@ package io.servebench.workload;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servebench.wire.http.ControlClient;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.ToIntFunction;
 
 /**
@@ -33,7 +32,9 @@ public final class ServerTokens {
      *         with a count
      */
     public static ToIntFunction<String> counter(URI tokenizeUri, String model, String apiKey) {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1).build();
+        ControlClient client = new ControlClient(TIMEOUT);
+        Map<String, String> headers = apiKey == null ? Map.of("Content-Type", "application/json")
+                : Map.of("Content-Type", "application/json", "Authorization", "Bearer " + apiKey);
         return text -> {
             byte[] body;
             try {
@@ -42,21 +43,16 @@ public final class ServerTokens {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            HttpRequest.Builder request = HttpRequest.newBuilder(tokenizeUri).timeout(TIMEOUT)
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body));
-            if (apiKey != null) {
-                request.header("Authorization", "Bearer " + apiKey);
-            }
-            HttpResponse<String> response;
+            ControlClient.Reply response;
             try {
-                response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+                response = client.post(tokenizeUri, headers, body, TIMEOUT);
             } catch (IOException e) {
                 throw new IllegalStateException("POST " + tokenizeUri + " failed: " + e, e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("POST " + tokenizeUri + " was interrupted", e);
             }
-            return count(tokenizeUri, response.statusCode(), response.body());
+            return count(tokenizeUri, response.status(), response.text());
         };
     }
 

@@ -14,23 +14,24 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The packages of {@code harness-runner} import only downwards, along the data flow: a study is read, planned,
- * its engines started, its workload sent by the load generator and the records aggregated into metrics. The
- * processor and the command line sit on top and nothing imports them. A new import that points up fails here,
- * naming the class and the dependency.
+ * The packages of {@code harness-runner} and of the modules below it ({@code simulator}, {@code wire}) import only
+ * downwards, along the data flow: a study is read, planned, its engines started, its workload sent by the load
+ * generator and the records aggregated into metrics; the simulated engine and the ground-truth server sit below
+ * the load generator, and the wire layer below everything that serves or sends HTTP. The processor and the
+ * command line sit on top and nothing imports them. A new import that points up fails here, naming the class and
+ * the dependency.
  */
 class LayeringTest {
 
     /** The layers from top to bottom: each may import the ones after it, never one before it. */
     static final List<String> LAYERS = List.of("cli", "loadcheck", "calibration", "runner", "plan", "study", "engine", "metrics", "load",
-            "workload", "http");
+            "workload", "http", "sim", "truth", "wire");
 
     /** Entry points beside the command line: the annotation processor, which javac loads. */
     static final List<String> ENTRY_POINTS = List.of("processor");
 
     private static final JavaClasses MAIN = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
             .importPackages("io.servebench");
 
     static ArchRule layering() {
@@ -52,6 +53,8 @@ class LayeringTest {
     @Test
     void packagesImportOnlyDownwards() {
         assertThat(MAIN.containPackage("io.servebench.runner")).as("the runner's classes were found").isTrue();
+        assertThat(MAIN.containPackage("io.servebench.sim")).as("the simulator's classes were found").isTrue();
+        assertThat(MAIN.containPackage("io.servebench.wire.http")).as("the wire layer's classes were found").isTrue();
         layering().check(MAIN);
     }
 

@@ -81,6 +81,31 @@ class StreamingAggregationTest {
     }
 
     @Test
+    void aRequestSentAndNeverCompletedHoldsEveryLaterPointUntilItIsWithdrawn() {
+        List<RequestRecord> records = randomRun(new SplittableRandom(5), 300);
+        long[] now = {Long.MIN_VALUE};
+        MetricsAggregator.Running running = new MetricsAggregator().start(SloSpec.NONE, () -> now[0]);
+        long first = records.stream().mapToLong(RequestRecord::intendedNs).min().orElseThrow();
+        long last = records.stream().mapToLong(RequestRecord::doneNs).max().orElseThrow();
+        now[0] = first - 1;
+        // a request whose truth never comes (a warm-up's, in loadcheck): sent before all the others
+        running.onSend(9_999);
+        for (RequestRecord r : records) {
+            running.onSend(r.id());
+        }
+        now[0] = last + 1;
+        long events = 0;
+        for (RequestRecord r : records) {
+            running.onComplete(r);
+            events += r.warmup() || !r.succeeded() ? 0 : r.eventTimesNs().length;
+        }
+        assertThat(running.heldPoints()).as("everything after the lost request's send").isGreaterThanOrEqualTo(events);
+        running.withdraw(9_999);
+        assertThat(running.heldPoints()).as("only what an edge before the last completion still needs")
+                .isLessThan(events / 10);
+    }
+
+    @Test
     void aSliceHoldsTheRequestsThatCompletedInItAndClosesTwoSlicesLater() {
         List<Map.Entry<Integer, RepetitionResult>> closed = new ArrayList<>();
         SliceMetrics slices = new SliceMetrics(10_000_000_000L, closed::add);

@@ -29,8 +29,21 @@ class EngineLifecycleTest {
     private static List<ProcessHandle> simProcesses(ProcessHandle root) {
         // the engine itself, not its supervisor, whose command line holds the engine's
         return root.descendants().filter(ProcessHandle::isAlive)
-                .filter(p -> p.info().commandLine().orElse("").contains(" io.servebench.sim.SimServer "))
-                .filter(p -> !p.info().commandLine().orElse("").contains(" io.servebench.engine.Supervisor ")).toList();
+                .filter(p -> commandLine(p).contains(" io.servebench.sim.SimServer "))
+                .filter(p -> !commandLine(p).contains(" io.servebench.engine.Supervisor ")).toList();
+    }
+
+    /**
+     * The whole command line: the JDK's {@code ProcessHandle.Info} reads only the first 4 KiB of
+     * {@code /proc/PID/cmdline} on Linux, and a test class path (jars in the local Maven repository) is longer.
+     */
+    private static String commandLine(ProcessHandle p) {
+        try {
+            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(p.pid()), "cmdline")),
+                    java.nio.charset.StandardCharsets.UTF_8).replace('\0', ' ');
+        } catch (java.io.IOException e) {
+            return p.info().commandLine().orElse("");
+        }
     }
 
     private static Optional<ProcessHandle> awaitSimProcess(ProcessHandle root, Duration timeout) throws InterruptedException {

@@ -40,9 +40,4 @@ public record GroundTruth(
     public GroundTruth {
         events = List.copyOf(events);
     }
-
-    /** Whether any token was sent. */
-    public boolean hasTokens() {
-        return !events.isEmpty();
-    }
 }

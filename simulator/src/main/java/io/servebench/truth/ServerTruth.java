@@ -34,11 +34,6 @@ public interface ServerTruth {
         return events().stream().filter(e -> !e.reasoning()).mapToLong(SentEvent::writtenNs).findFirst().orElse(-1);
     }
 
-    /** The last token event's write time, or {@code -1} when there was none. */
-    default long lastEventNs() {
-        return events().isEmpty() ? -1 : events().get(events().size() - 1).writtenNs();
-    }
-
     /** Tokens in the events written. */
     default int tokensWritten() {
         return events().stream().mapToInt(SentEvent::tokens).sum();
