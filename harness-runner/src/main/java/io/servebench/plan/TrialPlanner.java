@@ -34,8 +34,7 @@ public final class TrialPlanner {
 
     /** Workload settings that {@code -p} can set and a {@code @Param} field of that name expands. */
     public static final List<String> WORKLOAD_KEYS = java.util.stream.Stream.concat(
-            java.util.stream.Stream.of("dataset", "profile", "rate", "concurrency", "requests", "warmup"),
-            LoadOption.keys().stream()).toList();
+            io.servebench.results.BlockResult.WORKLOAD_PARAMS.stream(), LoadOption.keys().stream()).toList();
 
     private static final List<String> PROFILES = List.copyOf(StudyChecker.PROFILES);
 

@@ -22,8 +22,8 @@ public record BaselineGroup(String className, Map<String, String> workload, Bloc
 
     /** Params that define a workload point: blocks are compared only with a baseline that shares them. */
     public static final List<String> WORKLOAD_KEYS = Stream.concat(
-            Stream.of("model", "dataset", "profile", "rate", "concurrency", "requests", "warmup", BlockResult.SWEEP_STEP),
-            BlockResult.LOAD_OPTION_PARAMS.stream()).toList();
+            Stream.of(Stream.of("model"), BlockResult.WORKLOAD_PARAMS.stream(), Stream.of(BlockResult.SWEEP_STEP))
+                    .flatMap(s -> s), BlockResult.LOAD_OPTION_PARAMS.stream()).toList();
 
     public BaselineGroup {
         workload = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(workload));

@@ -37,6 +37,13 @@ public record BlockResult(String benchmark, String className, String variant, St
     public static final String FLAGS = "flags";
 
     /**
+     * The params that say what load a block sent, in the order they are written: the one list of workload keys
+     * that the planner, the reports and the comparisons read (the load options follow them).
+     */
+    public static final List<String> WORKLOAD_PARAMS = List.of("dataset", "profile", "rate", "concurrency", "requests",
+            "warmup");
+
+    /**
      * Params the runner sets on a block when the workload sets them away from their defaults: the load options of
      * the {@code @Workload} annotation (profile shape, stop conditions, warm-up time, client options).
      */
@@ -51,8 +58,8 @@ public record BlockResult(String benchmark, String className, String variant, St
 
     /** Params the runner sets on every block; any other param is a value of one of the study's {@code @Param} fields. */
     public static final List<String> STANDARD_PARAMS = java.util.stream.Stream.concat(
-            java.util.stream.Stream.of("engine", "model", "dataset", "profile", "rate", "concurrency", "requests", "warmup",
-                    FLAGS, "slo"), LOAD_OPTION_PARAMS.stream()).toList();
+            java.util.stream.Stream.of(java.util.stream.Stream.of("engine", "model"), WORKLOAD_PARAMS.stream(),
+                    java.util.stream.Stream.of(FLAGS, "slo")).flatMap(s -> s), LOAD_OPTION_PARAMS.stream()).toList();
 
     public BlockResult {
         Objects.requireNonNull(benchmark, "benchmark");
