@@ -1,5 +1,7 @@
 package io.servebench.http;
 
+import io.servebench.wire.http.Origin;
+
 import javax.net.ssl.SSLContext;
 import java.net.InetSocketAddress;
 import java.security.NoSuchAlgorithmException;

@@ -1,5 +1,7 @@
 package io.servebench.http;
 
+import io.servebench.wire.http.Origin;
+
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;

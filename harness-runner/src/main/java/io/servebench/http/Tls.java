@@ -1,5 +1,7 @@
 package io.servebench.http;
 
+import io.servebench.wire.http.Origin;
+
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;

@@ -109,17 +109,18 @@ public final class LoadGenerator {
             sending = new Sending(client, supply, warmupRequests, measuredRequests, params, new LoadListener() {
                 @Override
                 public void onSend(long id) {
-                    try {
-                        listener.onSend(id);
-                    } catch (RuntimeException e) {
-                        listenerFailure.compareAndSet(null, e);
-                    }
+                    guarded(() -> listener.onSend(id));
                 }
 
                 @Override
                 public void onComplete(RequestRecord record) {
+                    guarded(() -> listener.onComplete(record));
+                }
+
+                /** Runs a call of the listener; its first failure is kept for the end of the run. */
+                private void guarded(Runnable call) {
                     try {
-                        listener.onComplete(record);
+                        call.run();
                     } catch (RuntimeException e) {
                         listenerFailure.compareAndSet(null, e);
                     }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servebench.http.ClientParams;
 import io.servebench.http.Http1Client;
 import io.servebench.http.HttpFailure;
-import io.servebench.http.Origin;
+import io.servebench.wire.http.Origin;
 import io.servebench.http.CpuTime;
 import io.servebench.http.PoolStats;
 import io.servebench.http.PreparedRequest;

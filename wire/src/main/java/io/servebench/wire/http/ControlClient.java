@@ -59,7 +59,7 @@ public final class ControlClient {
 
     private final Duration connectTimeout;
     private final JdkSslContext tls;
-    /** Connections kept alive after an answer, by origin ({@code https://host:port}). */
+    /** Connections kept alive after an answer, by origin ({@link Origin#toString()}). */
     private final Map<String, Deque<Channel>> idle = new ConcurrentHashMap<>();
 
     /**
@@ -149,7 +149,7 @@ public final class ControlClient {
             if ("close".equalsIgnoreCase(reply.headers().get("connection")) || !channel.isActive()) {
                 channel.close();
             } else {
-                idle.computeIfAbsent(origin.key(), k -> new ConcurrentLinkedDeque<>()).push(channel);
+                idle.computeIfAbsent(origin.toString(), k -> new ConcurrentLinkedDeque<>()).push(channel);
             }
             return reply;
         } catch (TimeoutException e) {
@@ -166,7 +166,7 @@ public final class ControlClient {
     }
 
     private Channel idleConnection(Origin origin) {
-        Deque<Channel> kept = idle.get(origin.key());
+        Deque<Channel> kept = idle.get(origin.toString());
         Channel c;
         while (kept != null && (c = kept.poll()) != null) {
             if (c.isActive()) {
@@ -201,12 +201,12 @@ public final class ControlClient {
         io.netty.channel.ChannelFuture connected = bootstrap.connect(new InetSocketAddress(origin.host(), origin.port()));
         if (!connected.await(left + 1000)) {
             connected.channel().close();
-            throw new IOException("cannot connect to " + origin.key() + " within " + left + " ms");
+            throw new IOException("cannot connect to " + origin + " within " + left + " ms");
         }
         if (!connected.isSuccess()) {
             Throwable cause = connected.cause();
             throw cause instanceof IOException io ? io
-                    : new IOException("cannot connect to " + origin.key() + ": " + cause, cause);
+                    : new IOException("cannot connect to " + origin + ": " + cause, cause);
         }
         return connected.channel();
     }
@@ -242,30 +242,6 @@ public final class ControlClient {
             if (answer != null) {
                 answer.completeExceptionally(e);
             }
-        }
-    }
-
-    /** Where a URI's requests go. */
-    private record Origin(boolean tls, String host, int port) {
-        static Origin of(URI uri) {
-            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-            if (!scheme.equals("http") && !scheme.equals("https")) {
-                throw new IllegalArgumentException("not an http or https URI: " + uri);
-            }
-            if (uri.getHost() == null) {
-                throw new IllegalArgumentException("no host in " + uri);
-            }
-            boolean tls = scheme.equals("https");
-            return new Origin(tls, uri.getHost(), uri.getPort() >= 0 ? uri.getPort() : tls ? 443 : 80);
-        }
-
-        String key() {
-            return (tls ? "https://" : "http://") + host + ":" + port;
-        }
-
-        String hostHeader() {
-            String h = host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
-            return (tls && port == 443) || (!tls && port == 80) ? h : h + ":" + port;
         }
     }
 

@@ -1,4 +1,4 @@
-package io.servebench.http;
+package io.servebench.wire.http;
 
 import java.net.URI;
 import java.util.Locale;
