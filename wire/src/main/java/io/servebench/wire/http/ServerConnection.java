@@ -27,6 +27,7 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
@@ -156,6 +157,8 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
         private Consumer<String> abandonListener;
         private boolean abandonedAlready;
         private String abandonReason;
+        /** Tasks scheduled and not yet run, in the order they were scheduled. */
+        private final ConcurrentLinkedQueue<Timed> timed = new ConcurrentLinkedQueue<>();
         /** The last write queued on the stream: its completion is the flush's. */
         private ChannelFuture lastWrite;
 
@@ -202,7 +205,22 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
 
         @Override
         public void schedule(long atNs, Runnable task) {
-            timeline.schedule(atNs, task);
+            Timed timed = new Timed(task);
+            this.timed.add(timed);
+            timeline.schedule(atNs, () -> runThrough(timed));
+        }
+
+        /**
+         * Runs this exchange's timed tasks in the order they were scheduled, up to {@code target}. The loop's
+         * timers may fire two close deadlines out of order (each deadline is read off the clock again when
+         * queued): the earlier task then runs just before the later.
+         */
+        private void runThrough(Timed target) {
+            while (!target.ran) {
+                Timed next = timed.poll();
+                next.ran = true;
+                next.task.run();
+            }
         }
 
         @Override
@@ -285,6 +303,16 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
             } else {
                 ctx.executor().execute(task);
             }
+        }
+    }
+
+    /** A task of {@link Responder#schedule}; {@code ran} is the loop's. */
+    private static final class Timed {
+        final Runnable task;
+        boolean ran;
+
+        Timed(Runnable task) {
+            this.task = task;
         }
     }
 }
