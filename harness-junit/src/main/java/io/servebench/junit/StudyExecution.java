@@ -10,7 +10,7 @@ import io.servebench.runner.RunListener;
 import io.servebench.runner.RunOptions;
 import io.servebench.runner.RunOutcome;
 import io.servebench.runner.Runner;
-import io.servebench.study.VariantAnnotations;
+import io.servebench.study.ReflectiveStudyReader;
 import org.junit.platform.engine.EngineExecutionListener;
 import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.TestExecutionResult;
@@ -154,7 +154,7 @@ final class StudyExecution implements RunListener {
             if (!block.succeeded()) {
                 return TestExecutionResult.failed(new AssertionError(block.failure()));
             }
-            OptionalDouble min = VariantAnnotations.minAttainment(study.study(), block.variant());
+            OptionalDouble min = ReflectiveStudyReader.read(study.study()).minAttainment(block.variant());
             if (min.isEmpty()) {
                 continue;
             }

@@ -1,10 +1,12 @@
 package io.servebench.engine;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * A variant's {@code @ServerOptions} as data, each setting {@code null} when not stated, and their flags
- * in an engine's dialect.
+ * A {@code @ServerOptions} as data, each setting {@code null} when not stated, as written ({@link #problems()} says
+ * what is out of range), and their flags in an engine's dialect.
  *
  * @param maxModelLen        longest sequence in tokens
  * @param tensorParallelSize GPUs the model is split over
@@ -22,31 +24,28 @@ public record ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize,
     /** Speculative methods and how each engine names them; SGLang has no n-gram drafting under that name. */
     private static final List<String> SPECULATIVE_METHODS = List.of("mtp", "eagle", "eagle3", "ngram");
 
-    public ServerOptionsSpec {
-        check("maxModelLen", maxModelLen);
-        check("tensorParallelSize", tensorParallelSize);
-        check("maxNumSeqs", maxNumSeqs);
-        if (gpuMemoryFraction != null) {
-            String problem = problem("gpuMemoryFraction", gpuMemoryFraction);
+    /**
+     * Why each stated setting is wrong, by the annotation's attribute name, in declaration order; empty when every one
+     * is in range. Nothing is checked on construction: a spec holds what was written, and the study checker reports.
+     */
+    public Map<String, String> problems() {
+        Map<String, String> problems = new LinkedHashMap<>();
+        Map<String, Number> numbers = new LinkedHashMap<>();
+        numbers.put("maxModelLen", maxModelLen);
+        numbers.put("tensorParallelSize", tensorParallelSize);
+        numbers.put("gpuMemoryFraction", gpuMemoryFraction);
+        numbers.put("maxNumSeqs", maxNumSeqs);
+        numbers.forEach((attribute, value) -> {
+            String problem = value == null ? null : problem(attribute, value.doubleValue());
             if (problem != null) {
-                throw new IllegalArgumentException(problem);
+                problems.put(attribute, problem);
             }
+        });
+        String problem = speculative == null ? null : speculativeProblem(speculative);
+        if (problem != null) {
+            problems.put("speculative", problem);
         }
-        if (speculative != null) {
-            String problem = speculativeProblem(speculative);
-            if (problem != null) {
-                throw new IllegalArgumentException(problem);
-            }
-        }
-    }
-
-    private static void check(String attribute, Integer value) {
-        if (value != null) {
-            String problem = problem(attribute, value);
-            if (problem != null) {
-                throw new IllegalArgumentException(problem);
-            }
-        }
+        return problems;
     }
 
     /** Why a stated numeric attribute's value is wrong, or {@code null}; the processor reports it on the value. */

@@ -1,6 +1,10 @@
 package io.servebench.plan;
 
+import io.servebench.metrics.SloSpec;
+
 import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalDouble;
 
 /**
  * One result block: a variant of a study at one point of its parameters, as JMH reports one
@@ -14,11 +18,23 @@ import java.util.Map;
  * @param paramValues the values of the parameters this point was expanded over, in declaration order
  * @param trial       the measurement that gives this block its numbers
  * @param recommended whether this is the study's recommended variant
+ * @param slo         the SLOs the study declares for the variant ({@code @Slo}, the method's over the class's), before
+ *                    the command line's {@code --slo}
+ * @param minAttainment the share of requests that must meet them ({@code @Slo(minAttainment)}); empty when not stated
  */
 public record ResultBlock(String benchmark, String className, String variant, String group, boolean baseline,
-                             Map<String, String> paramValues, Trial trial, boolean recommended) {
+                             Map<String, String> paramValues, Trial trial, boolean recommended, SloSpec slo,
+                             OptionalDouble minAttainment) {
 
     public ResultBlock {
         paramValues = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(paramValues));
+        Objects.requireNonNull(slo, "slo");
+        Objects.requireNonNull(minAttainment, "minAttainment");
+    }
+
+    /** This block measured by {@code trial}, marked recommended or not. */
+    public ResultBlock with(Trial trial, boolean recommended) {
+        return new ResultBlock(benchmark, className, variant, group, baseline, paramValues, trial, recommended, slo,
+                minAttainment);
     }
 }

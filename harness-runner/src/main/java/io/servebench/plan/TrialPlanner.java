@@ -5,7 +5,6 @@ import io.servebench.engine.EngineKind;
 import io.servebench.engine.EngineKinds;
 import io.servebench.engine.Flag;
 import io.servebench.engine.ServerConfig;
-import io.servebench.engine.ServerOptionsSpec;
 import io.servebench.study.LoadOption;
 import io.servebench.study.ParamSpec;
 import io.servebench.study.Studies;
@@ -21,7 +20,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BiFunction;
 
 /**
  * Expands selected variants into result blocks and distinct trials. Settings resolve as JMH's do:
@@ -40,7 +38,6 @@ public final class TrialPlanner {
 
     private final Map<String, List<String>> overrides;
     private final EngineOverrides engineOverrides;
-    private final BiFunction<StudyDescriptor, VariantDescriptor, ServerOptionsSpec> serverOptions;
 
     /**
      * @param overrides {@code -p name=v1,v2} values by name; a workload key or a {@code @Param} field name
@@ -55,16 +52,6 @@ public final class TrialPlanner {
      *                        applied to every server configuration
      */
     public TrialPlanner(Map<String, List<String>> overrides, EngineOverrides engineOverrides) {
-        this(overrides, engineOverrides, (study, variant) -> ServerOptionsSpec.NONE);
-    }
-
-    /**
-     * @param serverOptions the {@code @ServerOptions} a variant states, written as flags of its engine's dialect
-     *                      before its own flags (which win over the typed option they spell)
-     */
-    public TrialPlanner(Map<String, List<String>> overrides, EngineOverrides engineOverrides,
-                        BiFunction<StudyDescriptor, VariantDescriptor, ServerOptionsSpec> serverOptions) {
-        this.serverOptions = serverOptions;
         this.engineOverrides = engineOverrides;
         this.overrides = Map.copyOf(overrides);
         overrides.forEach((key, values) -> {
@@ -106,7 +93,7 @@ public final class TrialPlanner {
                     }
                     blocks.add(Map.entry(trialKey, new ResultBlock(study.className() + "." + variant.name(),
                             study.className(), variant.name(), variant.group(), variant.baseline(), values, null,
-                            variant.recommended())));
+                            variant.recommended(), study.slo(variant.name()), study.minAttainment(variant.name()))));
                 }
             }
         }
@@ -124,8 +111,7 @@ public final class TrialPlanner {
         }
         List<ResultBlock> points = blocks.stream().map(e -> {
             ResultBlock p = e.getValue();
-            return new ResultBlock(p.benchmark(), p.className(), p.variant(), p.group(), p.baseline(), p.paramValues(),
-                    trials.get(e.getKey()), p.recommended());
+            return p.with(trials.get(e.getKey()), p.recommended());
         }).toList();
         return new TrialPlan(points, List.copyOf(trials.values()));
     }
@@ -180,7 +166,8 @@ public final class TrialPlanner {
         Map<String, Flag> byName = new LinkedHashMap<>();
         EngineKind engine = EngineKinds.named(Studies.effectiveEngine(study, variant));
         try {
-            serverOptions.apply(study, variant).flags(engine).forEach(f -> byName.put(f.name(), f));
+            // the typed options first: the variant's own flags win over the option they spell
+            study.serverOptions(variant.name()).flags(engine).forEach(f -> byName.put(f.name(), f));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(study.className() + "." + variant.name() + ": " + e.getMessage(), e);
         }

@@ -2,7 +2,6 @@ package io.servebench.processor;
 
 import io.servebench.engine.EngineSetup;
 import io.servebench.engine.ServerOptionsSpec;
-import io.servebench.metrics.SloSpec;
 import io.servebench.study.BenchmarkList;
 import io.servebench.study.LoadOption;
 import io.servebench.study.Location;
@@ -10,7 +9,8 @@ import io.servebench.study.ParamSpec;
 import io.servebench.study.Problem;
 import io.servebench.study.StudyChecker;
 import io.servebench.study.StudyDescriptor;
-import io.servebench.study.TuneSpec;
+import io.servebench.study.SloOptions;
+import io.servebench.study.TuneOptions;
 import io.servebench.study.VariantDescriptor;
 import io.servebench.study.WorkloadOptions;
 
@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -121,10 +122,6 @@ public final class StudyProcessor extends AbstractProcessor {
         for (Problem problem : StudyChecker.check(study.descriptor())) {
             report(problem, study);
         }
-        AnnotationMirror tune = mirror(type, "Tune");
-        if (tune != null) {
-            checkTune(type, tune, study.descriptor());
-        }
         studiesFound++;
         for (VariantDescriptor variant : study.descriptor().variants()) {
             found.add(study.descriptor().className() + "." + variant.name());
@@ -156,7 +153,8 @@ public final class StudyProcessor extends AbstractProcessor {
                 variants.add(new VariantDescriptor(member.getSimpleName().toString(),
                         string(valueOrDefault(variant, "group")), strings(valueOrDefault(variant, "flags")),
                         string(valueOrDefault(variant, "engine")), mirror(member, "Baseline") != null,
-                        workload(mirror(member, "Workload")), mirror(member, "Recommended") != null));
+                        workload(mirror(member, "Workload")), mirror(member, "Recommended") != null,
+                        slo(mirror(member, "Slo")), serverOptions(mirror(member, "ServerOptions"))));
                 variantElements.add((ExecutableElement) member);
             }
         }
@@ -164,7 +162,8 @@ public final class StudyProcessor extends AbstractProcessor {
                 string(valueOrDefault(benchmark, "model")), string(valueOrDefault(benchmark, "description")),
                 engine == null ? StudyDescriptor.DEFAULT_ENGINE : string(valueOrDefault(engine, "value")),
                 engine == null ? List.of() : strings(valueOrDefault(engine, "flags")),
-                workload(workload), params, variants, engineSetup(engine));
+                workload(workload), params, variants, engineSetup(engine), slo(mirror(type, "Slo")),
+                serverOptions(mirror(type, "ServerOptions")), Optional.ofNullable(tune(mirror(type, "Tune"))));
         return new StudyElements(descriptor, type, variantElements, paramElements);
     }
 
@@ -175,6 +174,57 @@ public final class StudyProcessor extends AbstractProcessor {
         return new EngineSetup(string(valueOrDefault(engine, "executable")), strings(valueOrDefault(engine, "env")),
                 string(valueOrDefault(engine, "workdir")), strings(valueOrDefault(engine, "command")),
                 string(valueOrDefault(engine, "url")), string(valueOrDefault(engine, "image")));
+    }
+
+    /** The bounds written explicitly on an {@code @Slo}, an explicit {@code -1} kept (and so reported). */
+    private static SloOptions slo(AnnotationMirror slo) {
+        if (slo == null) {
+            return SloOptions.UNSET;
+        }
+        Map<String, Object> given = explicitValues(slo);
+        return new SloOptions(number(given, "ttftMs"), number(given, "tpotMs"), number(given, "itlMs"), number(given, "e2eMs"),
+                number(given, "minAttainment"));
+    }
+
+    /** The settings written explicitly on a {@code @ServerOptions}, an explicit {@code -1} kept (and so reported). */
+    private static ServerOptionsSpec serverOptions(AnnotationMirror options) {
+        if (options == null) {
+            return ServerOptionsSpec.NONE;
+        }
+        Map<String, Object> given = explicitValues(options);
+        Double fraction = number(given, "gpuMemoryFraction");
+        String toggle = given.get("prefixCaching") instanceof VariableElement constant ? constant.getSimpleName().toString() : "";
+        String speculative = given.get("speculative") instanceof String text && !text.isEmpty() ? text : null;
+        return new ServerOptionsSpec(whole(given, "maxModelLen"), whole(given, "tensorParallelSize"), fraction,
+                whole(given, "maxNumSeqs"), "ON".equals(toggle) ? Boolean.TRUE : "OFF".equals(toggle) ? Boolean.FALSE : null,
+                speculative);
+    }
+
+    /** A {@code @Tune}'s settings, its defaults where an attribute is left out; {@code null} for none. */
+    private TuneOptions tune(AnnotationMirror tune) {
+        if (tune == null) {
+            return null;
+        }
+        List<Double> rates = valueOrDefault(tune, "validationRates").getValue() instanceof List<?> items
+                ? items.stream().map(i -> ((Number) ((AnnotationValue) i).getValue()).doubleValue()).toList() : List.of();
+        return new TuneOptions(string(valueOrDefault(tune, "engineGroup")), string(valueOrDefault(tune, "metric")), rates,
+                ((Number) valueOrDefault(tune, "maxRepetitions").getValue()).intValue(),
+                ((Number) valueOrDefault(tune, "closeCall").getValue()).doubleValue());
+    }
+
+    private static Map<String, Object> explicitValues(AnnotationMirror mirror) {
+        Map<String, Object> values = new java.util.LinkedHashMap<>();
+        mirror.getElementValues().forEach((k, v) -> values.put(k.getSimpleName().toString(), v.getValue()));
+        return values;
+    }
+
+    private static Double number(Map<String, Object> values, String attribute) {
+        return values.get(attribute) instanceof Number n ? n.doubleValue() : null;
+    }
+
+    /** A whole-number attribute; a fraction where a whole number goes cannot be written, javac refuses it. */
+    private static Integer whole(Map<String, Object> values, String attribute) {
+        return values.get(attribute) instanceof Number n ? n.intValue() : null;
     }
 
     /**
@@ -276,11 +326,10 @@ public final class StudyProcessor extends AbstractProcessor {
                         element, mirror(element, "Workload"));
             }
         }
-        for (Element element : annotated(round, "Slo")) {
-            checkSlo(element, mirror(element, "Slo"));
-        }
-        for (Element element : annotated(round, "ServerOptions")) {
-            checkServerOptions(element, mirror(element, "ServerOptions"));
+        for (String annotation : List.of("Slo", "ServerOptions")) {
+            for (Element element : annotated(round, annotation)) {
+                checkPlacedOnStudyOrVariant(element, annotation);
+            }
         }
         for (String onClass : List.of("Workload", "Engine")) {
             for (Element element : annotated(round, onClass)) {
@@ -293,88 +342,14 @@ public final class StudyProcessor extends AbstractProcessor {
     }
 
     /**
-     * An {@code @Slo} belongs on a study class or a variant method; every bound written on it must be positive, and a
-     * {@code minAttainment} a share in (0, 1].
+     * An {@code @Slo} or {@code @ServerOptions} belongs on a study class or a variant method (its values are the
+     * checker's to judge).
      */
-    private void checkSlo(Element element, AnnotationMirror slo) {
+    private void checkPlacedOnStudyOrVariant(Element element, String annotation) {
         boolean placed = element.getKind() == ElementKind.METHOD ? mirror(element, "Variant") != null : isStudy(element);
         if (!placed) {
-            error("@Slo on " + element.getSimpleName() + ", which is neither a study class nor a @Variant method; "
-                    + "expected it on one of those", element, slo);
-            return;
-        }
-        for (var entry : slo.getElementValues().entrySet()) {
-            String attribute = entry.getKey().getSimpleName().toString();
-            if (entry.getValue().getValue() instanceof Number n) {
-                String problem = "minAttainment".equals(attribute) ? SloSpec.attainmentProblem(n.doubleValue())
-                        : SloSpec.problem(attribute, n.doubleValue());
-                if (problem != null) {
-                    messager().printMessage(Diagnostic.Kind.ERROR, "@Slo " + problem, element, slo, entry.getValue());
-                }
-            }
-        }
-    }
-
-    /**
-     * A {@code @ServerOptions} belongs on a study class or a variant method; each number written on it must be in
-     * range and {@code speculative} must read {@code METHOD:TOKENS}.
-     */
-    private void checkServerOptions(Element element, AnnotationMirror options) {
-        boolean placed = element.getKind() == ElementKind.METHOD ? mirror(element, "Variant") != null : isStudy(element);
-        if (!placed) {
-            error("@ServerOptions on " + element.getSimpleName() + ", which is neither a study class nor a @Variant method; "
-                    + "expected it on one of those", element, options);
-            return;
-        }
-        for (var entry : options.getElementValues().entrySet()) {
-            String attribute = entry.getKey().getSimpleName().toString();
-            Object value = entry.getValue().getValue();
-            String problem = value instanceof Number n ? ServerOptionsSpec.problem(attribute, n.doubleValue())
-                    : "speculative".equals(attribute) && !value.toString().isEmpty()
-                            ? ServerOptionsSpec.speculativeProblem(value.toString()) : null;
-            if (problem != null) {
-                messager().printMessage(Diagnostic.Kind.ERROR, "@ServerOptions " + problem, element, options, entry.getValue());
-            }
-        }
-    }
-
-    /**
-     * A tuning study's {@code @Tune} must be in range, and the study must give the tuner what it starts from: a
-     * {@code @Baseline}, one request rate on the class's {@code @Workload} (no {@code @Param} rate), and, when the
-     * engine group is named, variants in it.
-     */
-    private void checkTune(TypeElement type, AnnotationMirror tune, StudyDescriptor study) {
-        String metric = string(valueOrDefault(tune, "metric"));
-        TuneSpec parsed = null;
-        try {
-            parsed = TuneSpec.parse(metric, type.getSimpleName().toString());
-        } catch (IllegalArgumentException e) {
-            messager().printMessage(Diagnostic.Kind.ERROR, "@Tune(metric = \"" + metric + "\"): expected one of "
-                    + TuneSpec.ids(), type, tune, explicitValue(tune, "metric"));
-        }
-        if (parsed != null) {
-            try {
-                List<Double> rates = valueOrDefault(tune, "validationRates").getValue() instanceof List<?> items
-                        ? items.stream().map(i -> ((Number) ((AnnotationValue) i).getValue()).doubleValue()).toList() : List.of();
-                new TuneSpec(string(valueOrDefault(tune, "engineGroup")), parsed.metric(), parsed.stat(), parsed.byCapacity(), rates,
-                        ((Number) valueOrDefault(tune, "maxRepetitions").getValue()).intValue(),
-                        ((Number) valueOrDefault(tune, "closeCall").getValue()).doubleValue());
-            } catch (IllegalArgumentException e) {
-                error(e.getMessage(), type, tune);
-            }
-        }
-        if (study.variants().stream().noneMatch(VariantDescriptor::baseline)) {
-            error("@Tune study " + type.getSimpleName() + " has no @Baseline variant; expected one: the baseline engine"
-                    + " with its baseline flags, where the tuner starts", type, tune);
-        }
-        if (study.params().stream().anyMatch(p -> p.name().equals("rate")) || study.workload().rate() == null) {
-            error("@Tune study " + type.getSimpleName() + " tunes at one request rate: expected @Workload(rate = R) on the"
-                    + " class and no @Param rate (the validation rates go in @Tune(validationRates = ...))", type, tune);
-        }
-        AnnotationValue group = explicitValue(tune, "engineGroup");
-        if (group != null && study.variants().stream().noneMatch(v -> v.group().equals(string(group)))) {
-            messager().printMessage(Diagnostic.Kind.ERROR, "@Tune(engineGroup = \"" + string(group) + "\"): no variant is in"
-                    + " that group; expected the group of the candidate engines", type, tune, group);
+            error("@" + annotation + " on " + element.getSimpleName() + ", which is neither a study class nor a @Variant method; "
+                    + "expected it on one of those", element, mirror(element, annotation));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.servebench.runner;
 
+import io.servebench.tuning.Tuner;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;

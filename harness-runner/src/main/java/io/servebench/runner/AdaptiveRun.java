@@ -1,6 +1,6 @@
 package io.servebench.runner;
 
-import io.servebench.engine.ServerOptionsSpec;
+import io.servebench.tuning.Tuner;
 import io.servebench.plan.ResultBlock;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
@@ -10,7 +10,6 @@ import io.servebench.results.BlockResult;
 import io.servebench.results.journal.RunJournal;
 import io.servebench.study.ParamSpec;
 import io.servebench.study.StudyDescriptor;
-import io.servebench.study.VariantAnnotations;
 import io.servebench.study.VariantDescriptor;
 
 import java.io.IOException;
@@ -32,7 +31,6 @@ final class AdaptiveRun implements Tuner.Measurer {
 
     private final RunContext context;
     private final StudyDescriptor study;
-    private final Class<?> studyClass;
     private final TrialOutcomes outcomes;
     private final RunJournal journal;
     private final RunListener listener;
@@ -47,11 +45,10 @@ final class AdaptiveRun implements Tuner.Measurer {
     private int rounds;
     private Tuner.Candidate recommended;
 
-    AdaptiveRun(RunContext context, StudyDescriptor study, Class<?> studyClass, TrialOutcomes outcomes, RunJournal journal,
+    AdaptiveRun(RunContext context, StudyDescriptor study, TrialOutcomes outcomes, RunJournal journal,
              RunListener listener) {
         this.context = context;
         this.study = study;
-        this.studyClass = studyClass;
         this.outcomes = outcomes;
         this.journal = journal;
         this.listener = listener;
@@ -120,8 +117,7 @@ final class AdaptiveRun implements Tuner.Measurer {
         for (int i = 0; i < blocks.size(); i++) {
             ResultBlock b = blocks.get(i);
             if (isRecommended(b)) {
-                ResultBlock marked = new ResultBlock(b.benchmark(), b.className(), b.variant(), b.group(), b.baseline(),
-                        b.paramValues(), b.trial(), true);
+                ResultBlock marked = b.with(b.trial(), true);
                 blocks.set(i, marked);
                 blocksByName.replaceAll((k, v) -> v == b ? marked : v);
             }
@@ -155,11 +151,10 @@ final class AdaptiveRun implements Tuner.Measurer {
                 params.add(p);
             }
         }
-        StudyDescriptor one = new StudyDescriptor(study.className(), study.model(), study.description(), study.engineKind(),
-                study.engineFlags(), study.workload(), params, List.of(variant), study.engineSetup());
+        StudyDescriptor one = study.with(params, List.of(variant));
         Map<String, List<String>> overrides = new LinkedHashMap<>(context.options().overrides());
         overrides.put("rate", List.of(WorkloadParams.formatRate(candidate.rate())));
-        TrialPlan planned = new TrialPlanner(overrides, context.options().engineOverrides(), this::serverOptions)
+        TrialPlan planned = new TrialPlanner(overrides, context.options().engineOverrides())
                 .plan(List.of(new TrialPlanner.Selection(one, List.of(variant))));
         ResultBlock block = planned.blocks().get(0);
         Trial trial = block.trial();
@@ -170,18 +165,11 @@ final class AdaptiveRun implements Tuner.Measurer {
             return new Trial(String.format("t%02d", trialsByKey.size() + 1) + trial.id().substring(trial.id().indexOf('-')),
                     serverId, trial.server(), trial.workload());
         });
-        ResultBlock unmarked = new ResultBlock(block.benchmark(), block.className(), block.variant(), block.group(),
-                block.baseline(), block.paramValues(), numbered, false);
-        ResultBlock placed = isRecommended(unmarked) ? new ResultBlock(block.benchmark(), block.className(), block.variant(),
-                block.group(), block.baseline(), block.paramValues(), numbered, true) : unmarked;
+        ResultBlock unmarked = block.with(numbered, false);
+        ResultBlock placed = isRecommended(unmarked) ? block.with(numbered, true) : unmarked;
         blocks.add(placed);
         askedFor.add(candidate);
         blocksByName.put(name, placed);
         return placed;
-    }
-
-    /** A variant the tuner made (the combination) states the class's {@code @ServerOptions}. */
-    private ServerOptionsSpec serverOptions(StudyDescriptor s, VariantDescriptor variant) {
-        return VariantAnnotations.serverOptions(studyClass, variant.name());
     }
 }

@@ -1,6 +1,5 @@
 package io.servebench.runner;
 
-import io.servebench.engine.ServerOptionsSpec;
 import io.servebench.metrics.SloSpec;
 import io.servebench.plan.ResultBlock;
 import io.servebench.plan.Trial;
@@ -20,12 +19,12 @@ import io.servebench.results.journal.RunHeader;
 import io.servebench.results.journal.RunJournal;
 import io.servebench.study.Benchmark;
 import io.servebench.study.BenchmarkList;
-import io.servebench.study.ReflectiveStudyReader;
 import io.servebench.study.StudyChecker;
 import io.servebench.study.StudyDescriptor;
 import io.servebench.study.TuneSpec;
-import io.servebench.study.VariantAnnotations;
 import io.servebench.study.VariantDescriptor;
+import io.servebench.tuning.CapacitySearch;
+import io.servebench.tuning.Tuner;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -96,6 +95,11 @@ public final class Runner {
      * @throws IllegalArgumentException when a study has problems or an override does not fit it
      */
     public TrialPlan plan() {
+        return plan(selections());
+    }
+
+    /** The selected studies, each with its selected variants in declaration order. */
+    private List<TrialPlanner.Selection> selections() {
         List<Benchmark> benchmarks;
         try {
             benchmarks = BenchmarkList.resolve(selectedBenchmarks(), Thread.currentThread().getContextClassLoader());
@@ -116,16 +120,11 @@ public final class Runner {
             List<VariantDescriptor> ordered = study.variants().stream().filter(selected.get(study.className())::contains).toList();
             selections.add(new TrialPlanner.Selection(study, ordered));
         }
-        return new TrialPlanner(options.overrides(), options.engineOverrides(), Runner::declaredServerOptions).plan(selections);
+        return selections;
     }
 
-    private static ServerOptionsSpec declaredServerOptions(StudyDescriptor study, VariantDescriptor variant) {
-        try {
-            return VariantAnnotations.serverOptions(Class.forName(study.className(), false,
-                    Thread.currentThread().getContextClassLoader()), variant.name());
-        } catch (ClassNotFoundException e) {
-            throw new RunnerException("benchmark list names " + study.className() + " but it is not on the class path: rebuild");
-        }
+    private TrialPlan plan(List<TrialPlanner.Selection> selections) {
+        return new TrialPlanner(options.overrides(), options.engineOverrides()).plan(selections);
     }
 
     /**
@@ -133,16 +132,17 @@ public final class Runner {
      * candidates instead, since it chooses its trials as it runs.
      */
     public void printPlan() {
-        TrialPlan plan = plan();
-        Optional<Class<?>> tuned = tunedStudy(plan);
+        List<TrialPlanner.Selection> selections = selections();
+        TrialPlan plan = plan(selections);
+        Optional<StudyDescriptor> tuned = tunedStudy(selections);
         if (tuned.isEmpty()) {
             PlanPrinter.print(plan, options, out);
             return;
         }
-        TuneSpec spec = TuneSpec.of(tuned.get()).orElseThrow();
-        StudyDescriptor study = ReflectiveStudyReader.read(tuned.get());
+        StudyDescriptor study = tuned.get();
+        TuneSpec spec = study.tuneSpec().orElseThrow();
         out.printf("%s is a tuning study: it chooses its trials as it runs, from what the earlier ones measured.%n",
-                tuned.get().getName());
+                study.className());
         Map<String, List<String>> groups = new LinkedHashMap<>();
         study.variants().forEach(v -> groups.computeIfAbsent(v.baseline() ? spec.engineGroup() : v.group(),
                 k -> new ArrayList<>()).add(v.name()));
@@ -176,21 +176,22 @@ public final class Runner {
 
     /** {@link #run()}, telling {@code listener} about each engine start and each trial as it starts and ends. */
     public RunOutcome run(RunListener listener) throws IOException {
-        TrialPlan plan = plan();
-        Optional<Class<?>> tuned = tunedStudy(plan);
+        List<TrialPlanner.Selection> selections = selections();
+        TrialPlan plan = plan(selections);
+        Optional<StudyDescriptor> tuned = tunedStudy(selections);
         if (options.worker() != null) {
-            return tuned.isPresent() || options.capacitySearch() ? runAdaptiveWorker(plan, tuned, listener)
+            return tuned.isPresent() || options.capacitySearch() ? runAdaptiveWorker(plan, selections, listener)
                     : runWorker(plan, listener);
         }
         if (tuned.isPresent()) {
             if (options.capacitySearch()) {
                 throw new RunnerException("--capacity searches the variants of a study that lists its trials; "
-                        + tuned.get().getName() + " is a tuning study");
+                        + tuned.get().className() + " is a tuning study");
             }
             return runTuned(tuned.get(), plan, listener);
         }
         if (options.capacitySearch()) {
-            return runCapacity(plan, listener);
+            return runCapacity(plan, selections, listener);
         }
         RunContext context = new RunContext(options, out,
                 plan.trials().stream().map(t -> t.workload().dataset()).distinct().toList(), environment);
@@ -283,12 +284,12 @@ public final class Runner {
      * {@code jobs/KEY.json}, each trial under the id the coordinator gave it, with the repetitions earlier rounds
      * measured (from the run's journal) kept; journalled to {@code jobs/KEY.jsonl} as a listed run's job is.
      */
-    private RunOutcome runAdaptiveWorker(TrialPlan listed, Optional<Class<?>> tuned, RunListener listener) throws IOException {
+    private RunOutcome runAdaptiveWorker(TrialPlan listed, List<TrialPlanner.Selection> selections, RunListener listener)
+            throws IOException {
         Path dir = options.outputDir();
         Path jobs = dir.resolve("jobs");
         AdaptiveJob job = AdaptiveJob.read(jobs.resolve(options.worker() + ".json"));
-        Class<?> studyClass = tuned.orElseGet(() -> studyClass(listed.blocks().get(0).className()));
-        StudyDescriptor study = ReflectiveStudyReader.read(studyClass);
+        StudyDescriptor study = selections.get(0).study();
         Path jobJournal = jobs.resolve(options.worker() + ".jsonl");
         TrialOutcomes outcomes = new TrialOutcomes();
         // what the run measured before this round, then what an earlier job of this key finished (a resubmission)
@@ -302,7 +303,7 @@ public final class Runner {
         warmClient();
         TrialPlan own;
         try (RunJournal journal = RunJournal.openFile(jobJournal)) {
-            own = new AdaptiveRun(context, study, studyClass, outcomes, journal, listener).measure(job);
+            own = new AdaptiveRun(context, study, outcomes, journal, listener).measure(job);
         }
         return new RunOutcome(result(own, Instant.now().toString(), outcomes), dir);
     }
@@ -350,79 +351,62 @@ public final class Runner {
      * The selected study with {@code @Tune}, if the selection is one. A tuning study chooses its own trials, so it runs
      * alone and whole.
      */
-    private Optional<Class<?>> tunedStudy(TrialPlan plan) {
-        List<String> classes = plan.blocks().stream().map(ResultBlock::className).distinct().toList();
-        List<Class<?>> tuned = new ArrayList<>();
-        for (String name : classes) {
-            Class<?> study = studyClass(name);
-            if (TuneSpec.of(study).isPresent()) {
-                tuned.add(study);
-            }
-        }
+    private static Optional<StudyDescriptor> tunedStudy(List<TrialPlanner.Selection> selections) {
+        List<StudyDescriptor> tuned = selections.stream().map(TrialPlanner.Selection::study)
+                .filter(s -> s.tune().isPresent()).toList();
         if (tuned.isEmpty()) {
             return Optional.empty();
         }
-        if (classes.size() > 1) {
-            throw new RunnerException("the selection holds the tuning study " + tuned.get(0).getName() + " and "
-                    + (classes.size() - 1) + " other studies; a tuning study chooses its own trials and runs alone: select it"
-                    + " only (e.g. '" + tuned.get(0).getSimpleName() + "$')");
+        if (selections.size() > 1) {
+            throw new RunnerException("the selection holds the tuning study " + tuned.get(0).className() + " and "
+                    + (selections.size() - 1) + " other studies; a tuning study chooses its own trials and runs alone: select"
+                    + " it only (e.g. '" + tuned.get(0).simpleName() + "$')");
         }
         return Optional.of(tuned.get(0));
     }
 
-    private static Class<?> studyClass(String name) {
-        try {
-            return Class.forName(name, false, Thread.currentThread().getContextClassLoader());
-        } catch (ClassNotFoundException e) {
-            throw new RunnerException("benchmark list names " + name + " but it is not on the class path: rebuild");
-        }
-    }
-
     /** Runs a {@code @Tune} study: the tuner picks each step's trials from what the earlier ones measured. */
-    private RunOutcome runTuned(Class<?> studyClass, TrialPlan listed, RunListener listener) throws IOException {
-        TuneSpec spec = TuneSpec.of(studyClass).orElseThrow();
-        StudyDescriptor study = ReflectiveStudyReader.read(studyClass);
-        StudyChecker.requireValid(study);
+    private RunOutcome runTuned(StudyDescriptor study, TrialPlan listed, RunListener listener) throws IOException {
+        TuneSpec spec = study.tuneSpec().orElseThrow();
         List<Double> rates = listed.trials().stream().map(t -> t.workload().rate()).distinct().toList();
         if (rates.size() != 1 || !listed.trials().get(0).workload().hasRate()) {
-            throw new RunnerException(studyClass.getName() + " is a tuning study: it tunes at one request rate, its"
+            throw new RunnerException(study.className() + " is a tuning study: it tunes at one request rate, its"
                     + " @Workload(rate = ...) or -p rate=R with one value; found " + rates);
         }
         double rate = rates.get(0);
-        return runAdaptive(study, studyClass, listed, listener, String.format("tuning %s at %s req/s by %s",
-                studyClass.getSimpleName(), WorkloadParams.formatRate(rate), spec.label()), (measurer, progress, found) -> {
-            found.tuning = new Tuner(study, spec, rate, measurer, progress::step, capacityTarget(studyClass, study, spec)).tune();
+        return runAdaptive(study, listed, listener, String.format("tuning %s at %s req/s by %s",
+                study.simpleName(), WorkloadParams.formatRate(rate), spec.label()), (measurer, progress, found) -> {
+            found.tuning = new Tuner(study, spec, rate, measurer, progress::step, capacityTarget(study, spec)).tune();
             return "Recommended: " + found.tuning.recommended() + ".";
         });
     }
 
-    /** For a tuner that ranks by capacity: the baseline's SLOs and share; {@code null} for any other ranking. */
-    private Tuner.CapacityTarget capacityTarget(Class<?> studyClass, StudyDescriptor study, TuneSpec spec) {
+    /** For a tuner that ranks by capacity: the baseline's SLOs and share; empty for any other ranking. */
+    private Optional<Tuner.CapacityTarget> capacityTarget(StudyDescriptor study, TuneSpec spec) {
         if (!spec.byCapacity()) {
-            return null;
+            return Optional.empty();
         }
         String baseline = study.variants().stream().filter(VariantDescriptor::baseline).findFirst().orElseThrow().name();
-        SloSpec slo = VariantAnnotations.slo(studyClass, baseline).overriddenBy(options.slo());
+        SloSpec slo = study.slo(baseline).overriddenBy(options.slo());
         if (!slo.stated()) {
-            throw new RunnerException(studyClass.getName() + " ranks by capacity under SLOs but states none: give @Slo on"
+            throw new RunnerException(study.className() + " ranks by capacity under SLOs but states none: give @Slo on"
                     + " the class or --slo (e.g. --slo ttft=200,tpot=30)");
         }
-        return new Tuner.CapacityTarget(VariantAnnotations.minAttainment(studyClass, baseline)
-                .orElse(CapacitySearch.DEFAULT_TARGET), slo.toString());
+        return Optional.of(new Tuner.CapacityTarget(study.minAttainment(baseline).orElse(CapacitySearch.DEFAULT_TARGET),
+                slo.toString()));
     }
 
     /**
      * {@code --capacity}: for each selected variant, the highest request rate at which its SLOs hold for the target share
      * of requests, by bracketing and bisection from its declared rate.
      */
-    private RunOutcome runCapacity(TrialPlan listed, RunListener listener) throws IOException {
+    private RunOutcome runCapacity(TrialPlan listed, List<TrialPlanner.Selection> selections, RunListener listener)
+            throws IOException {
         List<String> classes = listed.blocks().stream().map(ResultBlock::className).distinct().toList();
         if (classes.size() != 1) {
             throw new RunnerException("--capacity searches the variants of one study at a time; the selection holds " + classes);
         }
-        Class<?> studyClass = studyClass(classes.get(0));
-        StudyDescriptor study = ReflectiveStudyReader.read(studyClass);
-        StudyChecker.requireValid(study);
+        StudyDescriptor study = selections.get(0).study();
         // each selected variant at each point of its own parameters, in plan order
         Map<String, ResultBlock> configurations = new LinkedHashMap<>();
         for (ResultBlock b : listed.blocks()) {
@@ -431,23 +415,23 @@ public final class Runner {
             configurations.putIfAbsent(b.variant() + own, b);
         }
         for (ResultBlock b : configurations.values()) {
-            SloSpec slo = VariantAnnotations.slo(studyClass, b.variant()).overriddenBy(options.slo());
+            SloSpec slo = b.slo().overriddenBy(options.slo());
             if (!slo.stated()) {
                 throw new RunnerException("--capacity needs SLOs for " + b.benchmark() + ": give --slo (e.g. --slo"
                         + " ttft=200,tpot=30) or @Slo on the study or the variant");
             }
         }
-        return runAdaptive(study, studyClass, listed, listener, "capacity under SLOs of " + configurations.size()
-                + " configuration(s) of " + studyClass.getSimpleName(), (measurer, progress, found) -> {
+        return runAdaptive(study, listed, listener, "capacity under SLOs of " + configurations.size()
+                + " configuration(s) of " + study.simpleName(), (measurer, progress, found) -> {
             int n = 0;
             for (ResultBlock b : configurations.values()) {
                 VariantDescriptor variant = study.variants().stream().filter(v -> v.name().equals(b.variant())).findFirst()
                         .orElseThrow();
                 Map<String, String> own = new LinkedHashMap<>(b.paramValues());
                 own.keySet().removeAll(TrialPlanner.WORKLOAD_KEYS);
-                SloSpec slo = VariantAnnotations.slo(studyClass, b.variant()).overriddenBy(options.slo());
+                SloSpec slo = b.slo().overriddenBy(options.slo());
                 double target = !Double.isNaN(options.capacity()) ? options.capacity()
-                        : VariantAnnotations.minAttainment(studyClass, b.variant()).orElse(CapacitySearch.DEFAULT_TARGET);
+                        : b.minAttainment().orElse(CapacitySearch.DEFAULT_TARGET);
                 double start = b.trial().workload().hasRate() ? b.trial().workload().rate() : 1;
                 Tuner.Candidate candidate = new Tuner.Candidate(variant, own, start);
                 progress.step(String.format("capacity %d of %d: %s", ++n, configurations.size(), candidate.name()));
@@ -478,7 +462,7 @@ public final class Runner {
      * lists no plan: a resumed run replays its choices on what the journal holds), progress and reports as for a
      * planned run.
      */
-    private RunOutcome runAdaptive(StudyDescriptor study, Class<?> studyClass, TrialPlan listed, RunListener listener,
+    private RunOutcome runAdaptive(StudyDescriptor study, TrialPlan listed, RunListener listener,
                                    String what, Adaptive steps) throws IOException {
         RunContext context = new RunContext(options, out,
                 listed.trials().stream().map(t -> t.workload().dataset()).distinct().toList(), environment);
@@ -500,7 +484,7 @@ public final class Runner {
                 : measurer.get().plan(), resumed.startTime(), outcomes, found.tuning, List.copyOf(found.capacities)), journal -> {
             StudyProgress progress = new StudyProgress(progressOut(), options, List.of(), resumed.finished().size(), -1,
                     System::nanoTime);
-            measurer.set(new AdaptiveRun(context, study, studyClass, outcomes, journal, both(progress, listener)));
+            measurer.set(new AdaptiveRun(context, study, outcomes, journal, both(progress, listener)));
             try (Ticker ticker = periodicLines(progress)) {
                 found.done = steps.run(measurer.get(), progress, found);
             }

@@ -4,7 +4,6 @@ import io.servebench.metrics.SloSpec;
 import io.servebench.plan.ResultBlock;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
-import io.servebench.study.VariantAnnotations;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -20,19 +19,11 @@ final class TrialSlos {
      * The trial's first result block's {@code @Slo} under the command line's {@code --slo}. A trial measured once for
      * blocks of different studies uses the first block's, and says so on {@code out}.
      *
-     * @throws RunnerException when a study's {@code @Slo} is out of range
      */
     static SloSpec of(Trial trial, TrialPlan plan, SloSpec commandLine, PrintWriter out) {
         List<SloSpec> declared = new ArrayList<>();
         for (ResultBlock block : plan.blocksOf(trial)) {
-            try {
-                Class<?> study = Class.forName(block.className(), false, Thread.currentThread().getContextClassLoader());
-                declared.add(VariantAnnotations.slo(study, block.variant()).overriddenBy(commandLine));
-            } catch (ClassNotFoundException e) {
-                throw new IllegalStateException("study class " + block.className() + " vanished from the class path", e);
-            } catch (IllegalArgumentException e) {
-                throw new RunnerException(e.getMessage());
-            }
+            declared.add(block.slo().overriddenBy(commandLine));
         }
         if (declared.stream().distinct().count() > 1) {
             out.printf("  note: %s serves blocks with different SLOs %s; goodput uses the first, %s%n", trial.id(),

@@ -4,16 +4,22 @@ import io.servebench.annotations.Baseline;
 import io.servebench.annotations.Engine;
 import io.servebench.annotations.Param;
 import io.servebench.annotations.Recommended;
+import io.servebench.annotations.ServerOptions;
 import io.servebench.annotations.ServingBenchmark;
+import io.servebench.annotations.Slo;
+import io.servebench.annotations.Tune;
 import io.servebench.annotations.Variant;
 import io.servebench.annotations.Workload;
 import io.servebench.engine.EngineSetup;
+import io.servebench.engine.ServerOptionsSpec;
 
+import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Reads a compiled study class into a {@link StudyDescriptor} through reflection. Only the class's
@@ -54,7 +60,8 @@ public final class ReflectiveStudyReader {
                 engine == null ? StudyDescriptor.DEFAULT_ENGINE : engine.value(),
                 engine == null ? List.of() : List.of(engine.flags()),
                 workload == null ? WorkloadOptions.UNSET : WorkloadOptions.of(workload),
-                params, variants, engine == null ? EngineSetup.NONE : EngineSetup.of(engine));
+                params, variants, engine == null ? EngineSetup.NONE : EngineSetup.of(engine), SloOptions.of(type.getAnnotation(Slo.class)),
+                serverOptions(type), Optional.ofNullable(type.getAnnotation(Tune.class)).map(TuneOptions::of));
     }
 
     private static ParamSpec param(Field field) {
@@ -69,6 +76,26 @@ public final class ReflectiveStudyReader {
         return new VariantDescriptor(method.getName(), variant.group(), List.of(variant.flags()), variant.engine(),
                 method.isAnnotationPresent(Baseline.class),
                 workload == null ? WorkloadOptions.UNSET : WorkloadOptions.of(workload),
-                method.isAnnotationPresent(Recommended.class));
+                method.isAnnotationPresent(Recommended.class), SloOptions.of(method.getAnnotation(Slo.class)),
+                serverOptions(method));
+    }
+
+    /** An element's {@code @ServerOptions}, {@link ServerOptions#UNSET} read as not stated. */
+    private static ServerOptionsSpec serverOptions(AnnotatedElement element) {
+        ServerOptions o = element.getAnnotation(ServerOptions.class);
+        if (o == null) {
+            return ServerOptionsSpec.NONE;
+        }
+        return new ServerOptionsSpec(stated(o.maxModelLen()), stated(o.tensorParallelSize()),
+                o.gpuMemoryFraction() == ServerOptions.UNSET ? null : o.gpuMemoryFraction(), stated(o.maxNumSeqs()),
+                switch (o.prefixCaching()) {
+                    case ON -> Boolean.TRUE;
+                    case OFF -> Boolean.FALSE;
+                    case DEFAULT -> null;
+                }, o.speculative().isEmpty() ? null : o.speculative());
+    }
+
+    private static Integer stated(int value) {
+        return value == ServerOptions.UNSET ? null : value;
     }
 }

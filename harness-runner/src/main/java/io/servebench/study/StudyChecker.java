@@ -4,6 +4,8 @@ import io.servebench.annotations.Profile;
 import io.servebench.engine.EngineKinds;
 import io.servebench.engine.EngineSetup;
 import io.servebench.engine.Flag;
+import io.servebench.engine.ServerOptionsSpec;
+import io.servebench.metrics.SloSpec;
 import io.servebench.workload.DatasetKind;
 
 import java.lang.reflect.Field;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -50,6 +53,8 @@ public final class StudyChecker {
         checkFlags(study, study.engineFlags(), (attr, i) -> Location.ofClass(study, "Engine", attr, i), problems);
         checkEngineSetup(study, problems);
         checkWorkload(study.workload(), (attr, i) -> Location.ofClass(study, "Workload", attr, i), problems);
+        checkSlo(study.slo(), attr -> Location.ofClass(study, "Slo", attr, -1), problems);
+        checkServerOptions(study.serverOptions(), attr -> Location.ofClass(study, "ServerOptions", attr, -1), problems);
         for (int p = 0; p < study.params().size(); p++) {
             checkParam(study, p, problems);
         }
@@ -72,6 +77,9 @@ public final class StudyChecker {
             }
             checkFlags(study, variant.flags(), (attr, i) -> Location.ofVariant(study, ordinal, "Variant", attr, i), problems);
             checkWorkload(variant.workload(), (attr, i) -> Location.ofVariant(study, ordinal, "Workload", attr, i), problems);
+            checkSlo(variant.slo(), attr -> Location.ofVariant(study, ordinal, "Slo", attr, -1), problems);
+            checkServerOptions(variant.serverOptions(), attr -> Location.ofVariant(study, ordinal, "ServerOptions", attr, -1),
+                    problems);
             checkCombination(study, ordinal, problems);
             if (variant.baseline()) {
                 if (baseline != null) {
@@ -95,7 +103,68 @@ public final class StudyChecker {
                 }
             }
         }
+        study.tune().ifPresent(tune -> checkTune(study, tune, problems));
         return List.copyOf(problems);
+    }
+
+    /** Every stated bound positive; a minimum attainment a share in (0, 1]. */
+    private static void checkSlo(SloOptions slo, Function<String, Location> at, List<Problem> problems) {
+        slo.statedBounds().forEach((attribute, ms) -> {
+            String problem = SloSpec.problem(attribute, ms);
+            if (problem != null) {
+                problems.add(new Problem(at.apply(attribute), "@Slo " + problem));
+            }
+        });
+        if (slo.minAttainment() != null) {
+            String problem = SloSpec.attainmentProblem(slo.minAttainment());
+            if (problem != null) {
+                problems.add(new Problem(at.apply("minAttainment"), "@Slo " + problem));
+            }
+        }
+    }
+
+    /** Each stated number in range; {@code speculative} reading {@code METHOD:TOKENS}. */
+    private static void checkServerOptions(ServerOptionsSpec options, Function<String, Location> at, List<Problem> problems) {
+        options.problems().forEach((attribute, problem) ->
+                problems.add(new Problem(at.apply(attribute), "@ServerOptions " + problem)));
+    }
+
+    /**
+     * A tuning study's {@code @Tune} must be in range, and the study must give the tuner what it starts from: a
+     * {@code @Baseline}, one request rate on the class's {@code @Workload} (no {@code @Param} rate), and, when the
+     * engine group is named, variants in it.
+     */
+    private static void checkTune(StudyDescriptor study, TuneOptions tune, List<Problem> problems) {
+        Location annotation = Location.ofClass(study, "Tune", null, -1);
+        boolean metricKnown = true;
+        try {
+            TuneSpec.parse(tune.metric(), study.simpleName());
+        } catch (IllegalArgumentException e) {
+            metricKnown = false;
+            problems.add(new Problem(Location.ofClass(study, "Tune", "metric", -1), "@Tune(metric = \"" + tune.metric()
+                    + "\"): expected one of " + TuneSpec.ids()));
+        }
+        if (metricKnown) {
+            try {
+                tune.spec(study.simpleName());
+            } catch (IllegalArgumentException e) {
+                problems.add(new Problem(annotation, e.getMessage()));
+            }
+        }
+        if (study.baseline().isEmpty()) {
+            problems.add(new Problem(annotation, "@Tune study " + study.simpleName() + " has no @Baseline variant; expected"
+                    + " one: the baseline engine with its baseline flags, where the tuner starts"));
+        }
+        if (study.param("rate").isPresent() || study.workload().rate() == null) {
+            problems.add(new Problem(annotation, "@Tune study " + study.simpleName() + " tunes at one request rate: expected"
+                    + " @Workload(rate = R) on the class and no @Param rate (the validation rates go in @Tune(validationRates"
+                    + " = ...))"));
+        }
+        if (!tune.engineGroup().equals(TuneOptions.DEFAULT_ENGINE_GROUP)
+                && study.variants().stream().noneMatch(v -> v.group().equals(tune.engineGroup()))) {
+            problems.add(new Problem(Location.ofClass(study, "Tune", "engineGroup", -1), "@Tune(engineGroup = \""
+                    + tune.engineGroup() + "\"): no variant is in that group; expected the group of the candidate engines"));
+        }
     }
 
     /**

@@ -2,15 +2,18 @@ package io.servebench.study;
 
 import io.servebench.engine.EngineKinds;
 import io.servebench.engine.EngineSetup;
+import io.servebench.engine.ServerOptionsSpec;
+import io.servebench.metrics.SloSpec;
 
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
- * A study class as data: what its annotations say, read either at run time
+ * A study class as data: everything its annotations say, read either at run time
  * ({@link ReflectiveStudyReader}) or at compile time (the annotation processor), so that
- * {@link StudyChecker} and the planner see one model.
+ * {@link StudyChecker}, the planner and the runner see one model and nothing reads the class again.
  *
  * @param className   the class's binary name (what {@link Class#forName(String)} takes)
  * @param model       the model the engine serves
@@ -21,10 +24,14 @@ import java.util.Optional;
  * @param params      the {@code @Param} fields in declaration order
  * @param variants    the {@code @Variant} methods in declaration order
  * @param engineSetup how the class's engine is started beyond kind and flags
+ * @param slo         the class's {@code @Slo}, {@link SloOptions#UNSET} when it has none
+ * @param serverOptions the class's {@code @ServerOptions}, {@link ServerOptionsSpec#NONE} when it has none
+ * @param tune        the class's {@code @Tune}; empty for a study that lists its trials
  */
 public record StudyDescriptor(String className, String model, String description, String engineKind,
                               List<String> engineFlags, WorkloadOptions workload, List<ParamSpec> params,
-                              List<VariantDescriptor> variants, EngineSetup engineSetup) {
+                              List<VariantDescriptor> variants, EngineSetup engineSetup, SloOptions slo,
+                              ServerOptionsSpec serverOptions, Optional<TuneOptions> tune) {
 
     /** The engine kind of a class without {@code @Engine}: the built-in simulated engine. */
     public static final String DEFAULT_ENGINE = EngineKinds.SIM.name();
@@ -39,12 +46,57 @@ public record StudyDescriptor(String className, String model, String description
         params = List.copyOf(params);
         variants = List.copyOf(variants);
         Objects.requireNonNull(engineSetup, "engineSetup");
+        Objects.requireNonNull(slo, "slo");
+        Objects.requireNonNull(serverOptions, "serverOptions");
+        Objects.requireNonNull(tune, "tune");
     }
 
-    /** A study whose engine needs nothing beyond its kind and flags. */
+    /** A study whose engine needs nothing beyond its kind and flags, with no SLO, server option or tuning. */
     public StudyDescriptor(String className, String model, String description, String engineKind, List<String> engineFlags,
                            WorkloadOptions workload, List<ParamSpec> params, List<VariantDescriptor> variants) {
-        this(className, model, description, engineKind, engineFlags, workload, params, variants, EngineSetup.NONE);
+        this(className, model, description, engineKind, engineFlags, workload, params, variants, EngineSetup.NONE,
+                SloOptions.UNSET, ServerOptionsSpec.NONE, Optional.empty());
+    }
+
+    /** This study with only these params and variants (a tuner's candidate, planned as a study of its own). */
+    public StudyDescriptor with(List<ParamSpec> params, List<VariantDescriptor> variants) {
+        return new StudyDescriptor(className, model, description, engineKind, engineFlags, workload, params, variants,
+                engineSetup, slo, serverOptions, tune);
+    }
+
+    /**
+     * The SLO bounds declared for the variant of that name: its method's {@code @Slo} over the class's, the class's
+     * alone for a variant the study does not declare (a tuner's combination); {@link SloSpec#NONE} when neither states one.
+     */
+    public SloSpec slo(String variant) {
+        return sloOptions(variant).bounds();
+    }
+
+    /** The share of requests that must meet {@link #slo(String)}; empty when neither level states one. */
+    public OptionalDouble minAttainment(String variant) {
+        return sloOptions(variant).attainment();
+    }
+
+    private SloOptions sloOptions(String variant) {
+        return variant(variant).map(v -> slo.overriddenBy(v.slo())).orElse(slo);
+    }
+
+    /**
+     * The typed engine options declared for the variant of that name: its method's {@code @ServerOptions} over the
+     * class's, the class's alone for a variant the study does not declare; {@link ServerOptionsSpec#NONE} when neither
+     * states any.
+     */
+    public ServerOptionsSpec serverOptions(String variant) {
+        return variant(variant).map(v -> serverOptions.overriddenBy(v.serverOptions())).orElse(serverOptions);
+    }
+
+    /**
+     * The tuner's settings; empty for a study that lists its trials.
+     *
+     * @throws IllegalArgumentException when {@code @Tune} has a bad value (a study the checker refuses)
+     */
+    public Optional<TuneSpec> tuneSpec() {
+        return tune.map(t -> t.spec(className));
     }
 
     /** The class name without its package (and with {@code $} of nested classes as {@code .}). */

@@ -1,15 +1,13 @@
 package io.servebench.study;
 
-import io.servebench.annotations.Tune;
 import io.servebench.results.Metric;
 import io.servebench.results.Stat;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * A study's {@link Tune} as the tuner uses it, checked.
+ * A study's {@code @Tune} as the tuner uses it, checked.
  *
  * @param engineGroup     the group of the candidate engines
  * @param metric          the primary metric, a per-request distribution (lower is better)
@@ -52,21 +50,6 @@ public record TuneSpec(String engineGroup, Metric metric, Stat stat, boolean byC
                 throw new IllegalArgumentException("@Tune(validationRates = " + validationRates + "): " + rate
                         + " is not a request rate; expected requests per second above 0");
             }
-        }
-    }
-
-    /** The class's {@code @Tune}, read and checked; empty when it has none. */
-    public static Optional<TuneSpec> of(Class<?> study) {
-        Tune tune = study.getAnnotation(Tune.class);
-        if (tune == null) {
-            return Optional.empty();
-        }
-        TuneSpec parsed = parse(tune.metric(), study.getName());
-        try {
-            return Optional.of(new TuneSpec(tune.engineGroup(), parsed.metric(), parsed.stat(), parsed.byCapacity(),
-                    Arrays.stream(tune.validationRates()).boxed().toList(), tune.maxRepetitions(), tune.closeCall()));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(e.getMessage() + " (on " + study.getName() + ")", e);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.servebench.study;
 
+import io.servebench.engine.ServerOptionsSpec;
+
 import java.util.List;
 import java.util.Objects;
 
@@ -14,16 +16,29 @@ import java.util.Objects;
  * @param baseline whether the method carries {@code @Baseline}
  * @param workload the method's {@code @Workload} settings, {@link WorkloadOptions#UNSET} when it has none
  * @param recommended whether the method carries {@code @Recommended}
+ * @param slo      the method's {@code @Slo}, {@link SloOptions#UNSET} when it has none (see
+ *                 {@link StudyDescriptor#slo(String)} for what holds)
+ * @param serverOptions the method's {@code @ServerOptions}, {@link ServerOptionsSpec#NONE} when it has none (see
+ *                 {@link StudyDescriptor#serverOptions(String)})
  */
 public record VariantDescriptor(String name, String group, List<String> flags, String engine, boolean baseline,
-                                WorkloadOptions workload, boolean recommended) {
+                                WorkloadOptions workload, boolean recommended, SloOptions slo,
+                                ServerOptionsSpec serverOptions) {
 
     public VariantDescriptor {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(group, "group");
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(workload, "workload");
+        Objects.requireNonNull(slo, "slo");
+        Objects.requireNonNull(serverOptions, "serverOptions");
         flags = List.copyOf(flags);
+    }
+
+    /** A variant that restates no SLO or server option. */
+    public VariantDescriptor(String name, String group, List<String> flags, String engine, boolean baseline,
+                             WorkloadOptions workload, boolean recommended) {
+        this(name, group, flags, engine, baseline, workload, recommended, SloOptions.UNSET, ServerOptionsSpec.NONE);
     }
 
     /** A variant without {@code @Recommended}. */

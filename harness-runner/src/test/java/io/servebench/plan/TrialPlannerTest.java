@@ -136,8 +136,9 @@ class TrialPlannerTest {
                 new io.servebench.engine.ServerOptionsSpec(16384, null, null, 64, null, null);
         StudyDescriptor study = new StudyDescriptor("x.Typed", "m", "", "vllm", List.of("--max-num-seqs=32"), AT_8, List.of(),
                 List.of(variant("vllm", "", true),
-                        new VariantDescriptor("sglang", "", List.of(), "sglang", false, WorkloadOptions.UNSET)));
-        TrialPlan plan = new TrialPlanner(Map.of(), EngineOverrides.NONE, (s, v) -> options)
+                        new VariantDescriptor("sglang", "", List.of(), "sglang", false, WorkloadOptions.UNSET)),
+                io.servebench.engine.EngineSetup.NONE, io.servebench.study.SloOptions.UNSET, options, java.util.Optional.empty());
+        TrialPlan plan = new TrialPlanner(Map.of(), EngineOverrides.NONE)
                 .plan(List.of(new TrialPlanner.Selection(study, study.variants())));
         assertThat(plan.blocks().get(0).trial().server().args()).containsExactly("--max-model-len=16384", "--max-num-seqs=32");
         assertThat(plan.blocks().get(1).trial().server().args()).containsExactly("--context-length=16384", "--max-running-requests=64");

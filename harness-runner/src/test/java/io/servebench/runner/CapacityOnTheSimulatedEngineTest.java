@@ -1,5 +1,6 @@
 package io.servebench.runner;
 
+import io.servebench.tuning.CapacitySearch;
 import io.servebench.engine.EngineOptions;
 import io.servebench.metrics.SloSpec;
 import io.servebench.results.CapacityResult;

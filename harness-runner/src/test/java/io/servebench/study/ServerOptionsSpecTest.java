@@ -53,7 +53,9 @@ class ServerOptionsSpecTest {
         assertThat(ServerOptionsSpec.speculativeProblem("medusa:2")).contains("unknown method");
         assertThat(ServerOptionsSpec.speculativeProblem("mtp:x")).contains("not a whole number");
         assertThat(ServerOptionsSpec.speculativeProblem("eagle:3")).isNull();
-        assertThatThrownBy(() -> new ServerOptionsSpec(-5, null, null, null, null, null)).hasMessageContaining("maxModelLen");
+        assertThat(new ServerOptionsSpec(-5, null, 1.5, null, null, "mtp").problems()).containsOnlyKeys("maxModelLen",
+                "gpuMemoryFraction", "speculative");
+        assertThat(new ServerOptionsSpec(8192, 1, 0.9, 64, true, "mtp:1").problems()).isEmpty();
     }
 
     @ServingBenchmark(model = "m")
@@ -71,7 +73,8 @@ class ServerOptionsSpecTest {
 
     @Test
     void aVariantsOptionsOverrideTheClassesOneByOne() {
-        assertThat(VariantAnnotations.serverOptions(Study.class, "plain")).isEqualTo(new ServerOptionsSpec(4096, null, null, 64, null, null));
-        assertThat(VariantAnnotations.serverOptions(Study.class, "small")).isEqualTo(new ServerOptionsSpec(4096, null, null, 8, true, null));
+        StudyDescriptor study = ReflectiveStudyReader.read(Study.class);
+        assertThat(study.serverOptions("plain")).isEqualTo(new ServerOptionsSpec(4096, null, null, 64, null, null));
+        assertThat(study.serverOptions("small")).isEqualTo(new ServerOptionsSpec(4096, null, null, 8, true, null));
     }
 }

@@ -113,4 +113,42 @@ class StudyCheckerTest {
                 .hasMessageContaining("class Study @Workload(profile): unknown profile \"burst\"")
                 .hasMessageContaining("class Study @Workload(rate): rate = 0 is out of range");
     }
+
+    @Test
+    void sloServerOptionsAndTuneAreCheckedOnTheDescriptorWhereTheyAreWritten() {
+        // (a class written so would not compile: the processor reports the same problems on its values)
+        VariantDescriptor baseline = new VariantDescriptor("baseline", "", List.of(), "", true, WorkloadOptions.UNSET, false,
+                SloOptions.UNSET, new io.servebench.engine.ServerOptionsSpec(null, null, 1.5, null, null, "mtp"));
+        StudyDescriptor study = new StudyDescriptor("demo.Study", "m", "", "vllm", List.of(), WorkloadOptions.UNSET, List.of(),
+                List.of(baseline), io.servebench.engine.EngineSetup.NONE, new SloOptions(0.0, null, null, null, 2.0),
+                io.servebench.engine.ServerOptionsSpec.NONE,
+                java.util.Optional.of(new TuneOptions("engines", "p99", List.of(), 3, 1.02)));
+        List<Problem> problems = StudyChecker.check(study);
+
+        assertThat(problems).extracting(p -> p.where().toString()).containsExactly(
+                "class Study @Slo(ttftMs)",
+                "class Study @Slo(minAttainment)",
+                "method baseline() @ServerOptions(gpuMemoryFraction)",
+                "method baseline() @ServerOptions(speculative)",
+                "class Study @Tune(metric)",
+                "class Study @Tune",
+                "class Study @Tune(engineGroup)");
+        assertThat(problems.get(0).message()).startsWith("@Slo SLO ttftMs = 0.0 ms is out of range");
+        assertThat(problems.get(5).message()).contains("tunes at one request rate");
+    }
+
+    @Test
+    void aVariantsSloLiesOverTheClassesBoundByBound() {
+        SloOptions onClass = new SloOptions(200.0, 50.0, null, null, 0.9);
+        VariantDescriptor strict = new VariantDescriptor("strict", "", List.of(), "", true, WorkloadOptions.UNSET, false,
+                new SloOptions(100.0, null, null, null, null), io.servebench.engine.ServerOptionsSpec.NONE);
+        StudyDescriptor study = new StudyDescriptor("demo.Study", "m", "", "vllm", List.of(), WorkloadOptions.UNSET, List.of(),
+                List.of(strict), io.servebench.engine.EngineSetup.NONE, onClass, io.servebench.engine.ServerOptionsSpec.NONE,
+                java.util.Optional.empty());
+
+        assertThat(study.slo("strict")).hasToString("ttft=100,tpot=50");
+        assertThat(study.minAttainment("strict")).hasValue(0.9);
+        // a variant the study does not declare (a tuner's combination) has the class's
+        assertThat(study.slo("combined")).hasToString("ttft=200,tpot=50");
+    }
 }

@@ -72,7 +72,7 @@ final class ReportContent {
      * @param intro   what was tuned, where, by what
      * @param steps   each step's title and its candidates' table
      * @param result  the recommendation, as a sentence
-     * @param caveats one sentence each
+     * @param caveats one sentence each, worded in the report's language
      */
     public record Tuning(String intro, List<Map.Entry<String, Table>> steps, String result, List<String> caveats) {
     }
@@ -132,7 +132,8 @@ final class ReportContent {
                     messages.text("tuning.col.verdict")), rows)));
         }
         return Optional.of(new Tuning(messages.text("tuning.intro", t.study(), Numbers.count(t.rate()), t.metric()), steps,
-                messages.text("tuning.result", t.recommended()), t.caveats()));
+                messages.text("tuning.result", t.recommended()), t.caveats().stream()
+                .map(c -> messages.text("tuning.caveat." + c.code().name(), c.args().toArray())).toList()));
     }
 
     private final RunResult run;

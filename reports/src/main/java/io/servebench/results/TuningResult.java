@@ -14,10 +14,10 @@ import java.util.Objects;
  * @param steps       engine selection, each option group, the combination, in the order they ran
  * @param recommended the recommended configuration's name
  * @param validation  baseline against the recommendation at each validation rate
- * @param caveats     what the data says about the recommendation's limits, one sentence each
+ * @param caveats     what the data says about the recommendation's limits, as codes the reports word
  */
 public record TuningResult(String study, String metric, double rate, List<Step> steps, String recommended,
-                           List<Validation> validation, List<String> caveats) {
+                           List<Validation> validation, List<Caveat> caveats) {
 
     public TuningResult {
         Objects.requireNonNull(study, "study");

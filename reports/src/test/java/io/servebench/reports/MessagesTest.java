@@ -1,5 +1,7 @@
 package io.servebench.reports;
 
+import io.servebench.results.Caveat;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,5 +21,30 @@ class MessagesTest {
         assertThat(ReportLanguage.of("zh_cn")).isEqualTo(ReportLanguage.ZH_CN);
         assertThatThrownBy(() -> ReportLanguage.of("de"))
                 .hasMessage("report language \"de\" is not supported; expected en or zh-CN");
+    }
+
+    @Test
+    void everyTunerCaveatIsWordedInEveryLanguageWithEachOfItsValues() {
+        for (Caveat.Code code : Caveat.Code.values()) {
+            String[] values = {"A1", "B2", "C3", "D4"};
+            for (ReportLanguage language : ReportLanguage.values()) {
+                String text = language.messages().text("tuning.caveat." + code.name(), (Object[]) values);
+                int expected = switch (code) {
+                    case VALIDATION_RATES_UNUSED -> 0;
+                    case NOTHING_BETTER, VALIDATION_SLOWER, VALIDATION_NOT_FASTER -> 1;
+                    case COMBINATION_SLOWER, VALIDATION_FAILED -> 2;
+                    case COMBINATION_NOT_BETTER -> 3;
+                    case GROUP_NOT_TRIED, NOT_SIGNIFICANT_SLOWER, NOT_SIGNIFICANT_FASTER, GAIN_SHRINKS -> 4;
+                };
+                for (int i = 0; i < 4; i++) {
+                    assertThat(text.contains(values[i])).as("%s in %s names value %d", code, language, i + 1).isEqualTo(i < expected);
+                }
+            }
+        }
+        // worded as the tuner wrote it before caveats were codes
+        assertThat(ReportLanguage.EN.messages().text("tuning.caveat.GAIN_SHRINKS", "1.40", "1", "1.05", "16"))
+                .isEqualTo("The gain shrinks with load: 1.40x at 1 req/s, 1.05x at 16 req/s.");
+        assertThat(ReportLanguage.ZH_CN.messages().text("tuning.caveat.GAIN_SHRINKS", "1.40", "1", "1.05", "16"))
+                .isEqualTo("收益随负载下降：1 req/s 时为 1.40x，16 req/s 时为 1.05x。");
     }
 }

@@ -1,4 +1,4 @@
-package io.servebench.runner;
+package io.servebench.tuning;
 
 import io.servebench.results.CapacityResult;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.servebench.runner;
+package io.servebench.tuning;
 
 import io.servebench.results.BlockResult;
 import io.servebench.results.CapacityResult;
@@ -18,20 +18,20 @@ import java.util.function.DoubleFunction;
  * budget is spent. A probe meets the target when its measured share does; the answer's interval comes from the
  * probes' 95% Wilson intervals on the share, so a probe that met or missed only by noise widens it.
  */
-final class CapacitySearch {
+public final class CapacitySearch {
 
     /** A measured rate: requests that met every SLO, of all measured; and the goodput, NaN when unknown. */
-    record Attained(long met, long total, double goodput) {
+    public record Attained(long met, long total, double goodput) {
     }
 
     /** The share of requests that must meet the SLOs when neither {@code --capacity=SHARE} nor @Slo(minAttainment) says. */
-    static final double DEFAULT_TARGET = 0.99;
+    public static final double DEFAULT_TARGET = 0.99;
 
     /** The bracket's relative width to stop at. */
-    static final double DEFAULT_PRECISION = 0.1;
+    public static final double DEFAULT_PRECISION = 0.1;
 
     /** Most rates measured for one configuration. */
-    static final int DEFAULT_PROBES = 12;
+    public static final int DEFAULT_PROBES = 12;
 
     /** Most doublings or halvings while bracketing. */
     static final int MAX_BRACKET_STEPS = 8;
@@ -45,7 +45,7 @@ final class CapacitySearch {
      * @param precision the bracket's relative width to stop at ({@code 0.1}: the ends within 10%)
      * @param maxProbes most rates measured
      */
-    CapacitySearch(double target, double precision, int maxProbes) {
+    public CapacitySearch(double target, double precision, int maxProbes) {
         if (!(target > 0 && target <= 1)) {
             throw new IllegalArgumentException("capacity target " + target + ": expected a share of requests in (0, 1], e.g. 0.99");
         }
@@ -60,7 +60,7 @@ final class CapacitySearch {
      * @param start the first rate to probe, requests/s
      * @param probe measures the configuration at a rate
      */
-    CapacityResult search(String name, String slo, double start, DoubleFunction<Attained> probe) {
+    public CapacityResult search(String name, String slo, double start, DoubleFunction<Attained> probe) {
         List<CapacityResult.Probe> probes = new ArrayList<>();
         DoubleFunction<Boolean> meets = rate -> {
             Attained a = probe.apply(rate);
@@ -104,7 +104,7 @@ final class CapacitySearch {
     }
 
     /** What a probe's block measured: requests that met the SLOs, of all measured (a failed trial: none of them). */
-    static Attained attained(BlockResult block) {
+    public static Attained attained(BlockResult block) {
         long total = Math.round(block.repetitions().stream().mapToDouble(r -> r.value(Metric.SUCCESSFUL_REQUESTS).orElse(0)
                 + r.value(Metric.FAILED_REQUESTS).orElse(0)).sum());
         if (!block.succeeded() || total == 0) {

@@ -1,12 +1,13 @@
-package io.servebench.runner;
+package io.servebench.tuning;
 
-import io.servebench.engine.EngineSetup;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.Stat;
+import io.servebench.results.Caveat;
+import io.servebench.results.Caveat.Code;
 import io.servebench.results.TuningResult;
 import io.servebench.results.TuningResult.Verdict;
 import io.servebench.study.ParamSpec;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
@@ -114,8 +116,7 @@ class TunerTest {
     }
 
     private static StudyDescriptor study(List<ParamSpec> params, VariantDescriptor... variants) {
-        return new StudyDescriptor("S", "m", "", "vllm", List.of(), WorkloadOptions.UNSET, params, List.of(variants),
-                EngineSetup.NONE);
+        return new StudyDescriptor("S", "m", "", "vllm", List.of(), WorkloadOptions.UNSET, params, List.of(variants));
     }
 
     private static TuningResult tune(StudyDescriptor study, Script script, double... validationRates) {
@@ -125,7 +126,7 @@ class TunerTest {
     private static TuningResult tune(StudyDescriptor study, Script script, Stat stat, double... validationRates) {
         TuneSpec spec = new TuneSpec("engine-selection", Metric.E2E_LATENCY, stat, false,
                 Arrays.stream(validationRates).boxed().toList(), 3, 1.02);
-        return new Tuner(study, spec, RATE, script, step -> { }, null).tune();
+        return new Tuner(study, spec, RATE, script, step -> { }, Optional.empty()).tune();
     }
 
     /** A scripted engine by capacity: all of 1,000 requests meet the SLOs up to its capacity, then ever fewer. */
@@ -169,7 +170,7 @@ class TunerTest {
         CapacityScript script = new CapacityScript().set("vllm", 20).set("near", 20.2).set("more", 30);
         TuneSpec spec = TuneSpec.parse(TuneSpec.CAPACITY, "S");
         TuningResult result = new Tuner(study, spec, RATE, script, step -> { },
-                new Tuner.CapacityTarget(0.99, "ttft=200")).tune();
+                Optional.of(new Tuner.CapacityTarget(0.99, "ttft=200"))).tune();
 
         assertThat(result.metric()).isEqualTo("Capacity under SLOs (req/s)");
         assertThat(verdict(step(result, "group-a"), "near")).isEqualTo(Verdict.NO_DIFFERENCE);
@@ -247,7 +248,12 @@ class TunerTest {
         assertThat(script.repetitionsOf("clear")).isEqualTo(1);
         assertThat(script.repetitionsOf("vllm")).isEqualTo(3);
         assertThat(step(result, "group-a").candidates().get(1).repetitions()).isEqualTo(3);
-        assertThat(result.caveats()).anySatisfy(c -> assertThat(c).contains("close against vllm").contains("3 repetitions"));
+        assertThat(result.caveats()).singleElement().satisfies(c -> {
+            assertThat(c.code()).isEqualTo(Code.NOT_SIGNIFICANT_FASTER);
+            assertThat(c.args()).startsWith("close", "vllm").endsWith("3");
+            // vllm's 2.0 against close's 1.94 and 2.0: faster by a few percent
+            assertThat(Double.parseDouble(c.args().get(2))).isBetween(1.0, 1.05);
+        });
     }
 
     @Test
@@ -265,11 +271,12 @@ class TunerTest {
         TuningResult.Step combination = step(result, "combination");
         assertThat(combination.chosen()).isEqualTo("mtp");
         assertThat(result.recommended()).isEqualTo("mtp");
-        assertThat(result.caveats()).anySatisfy(c -> assertThat(c).contains("combination").contains("mtp alone"));
+        assertThat(result.caveats()).anySatisfy(c -> assertThat(c.code()).isEqualTo(Code.COMBINATION_SLOWER))
+                .anySatisfy(c -> assertThat(c.args()).last().isEqualTo("mtp"));
         // validated at every rate, faster at each, the gain shrinking as the script makes it
         assertThat(result.validation()).extracting(TuningResult.Validation::rate).containsExactly(1.0, 4.0, 8.0, 16.0);
         assertThat(result.validation()).allSatisfy(v -> assertThat(v.significant()).isTrue());
-        assertThat(result.caveats()).anySatisfy(c -> assertThat(c).startsWith("The gain shrinks with load"));
+        assertThat(result.caveats()).extracting(Caveat::code).contains(Code.GAIN_SHRINKS);
     }
 
     @Test
@@ -286,6 +293,7 @@ class TunerTest {
         assertThat(verdict(step(result, "prefix-caching"), "prefixCaching")).isEqualTo(Verdict.NOT_TRIED);
         assertThat(verdict(step(result, "prefix-caching"), "radixOff")).isEqualTo(Verdict.WORSE);
         assertThat(result.recommended()).isEqualTo("sglang");
-        assertThat(result.caveats()).anySatisfy(c -> assertThat(c).contains("prefixCaching not tried"));
+        assertThat(result.caveats()).anySatisfy(c -> assertThat(c.code()).isEqualTo(Code.GROUP_NOT_TRIED))
+                .anySatisfy(c -> assertThat(c.args()).contains("prefixCaching"));
     }
 }

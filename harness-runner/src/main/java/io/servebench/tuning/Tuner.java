@@ -1,9 +1,11 @@
-package io.servebench.runner;
+package io.servebench.tuning;
 
 import io.servebench.compare.Comparison;
 import io.servebench.plan.TrialPlanner;
 import io.servebench.plan.WorkloadParams;
 import io.servebench.results.BlockResult;
+import io.servebench.results.Caveat;
+import io.servebench.results.Caveat.Code;
 import io.servebench.results.CapacityResult;
 import io.servebench.results.TuningResult;
 import io.servebench.results.TuningResult.Verdict;
@@ -16,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -32,10 +35,10 @@ import java.util.stream.Collectors;
  * before it. A difference that is not significant but larger than the close-call ratio gets one more repetition on
  * both sides, until it is significant or the repetition budget is spent.
  */
-final class Tuner {
+public final class Tuner {
 
     /** Measures configurations; each call returns the blocks in the order of the candidates. */
-    interface Measurer {
+    public interface Measurer {
         /**
          * Each candidate with at least {@code repetitions} repetitions: those measured before keep theirs and get only
          * the missing ones.
@@ -54,20 +57,20 @@ final class Tuner {
      * @param paramValues the values of the parameters its flags name
      * @param rate        requests/s
      */
-    record Candidate(VariantDescriptor variant, Map<String, String> paramValues, double rate) {
+    public record Candidate(VariantDescriptor variant, Map<String, String> paramValues, double rate) {
 
-        Candidate {
+        public Candidate {
             paramValues = Map.copyOf(new LinkedHashMap<>(paramValues));
         }
 
         /** The configuration's name in the reports: the variant, then its parameter values. */
-        String name() {
+        public String name() {
             return paramValues.isEmpty() ? variant.name() : variant.name() + " (" + paramValues.entrySet().stream()
                     .sorted(Map.Entry.comparingByKey()).map(e -> e.getKey() + "=" + e.getValue())
                     .collect(Collectors.joining(", ")) + ")";
         }
 
-        Candidate at(double otherRate) {
+        public Candidate at(double otherRate) {
             return new Candidate(variant, paramValues, otherRate);
         }
     }
@@ -75,7 +78,7 @@ final class Tuner {
     /**
      * What ranking by capacity searches for: the share of requests that must meet the SLOs, and the SLOs as text.
      */
-    record CapacityTarget(double share, String slo) {
+    public record CapacityTarget(double share, String slo) {
     }
 
     /** The name of the step and the variant that combines the winning options. */
@@ -86,18 +89,18 @@ final class Tuner {
     private final double rate;
     private final Measurer measurer;
     private final Consumer<String> progress;
-    private final List<String> caveats = new ArrayList<>();
-    private final CapacityTarget capacityTarget;
+    private final List<Caveat> caveats = new ArrayList<>();
+    private final Optional<CapacityTarget> capacityTarget;
     private final Map<String, CapacityResult> capacities = new LinkedHashMap<>();
 
     /**
      * @param rate     the tuning point's request rate
      * @param progress told each step as it begins ({@code option group 2 of 4: max-num-seqs})
-     * @param capacityTarget what a capacity ranking searches for; {@code null} unless {@code spec} ranks by capacity
+     * @param capacityTarget what a capacity ranking searches for; empty unless {@code spec} ranks by capacity
      */
-    Tuner(StudyDescriptor study, TuneSpec spec, double rate, Measurer measurer, Consumer<String> progress,
-          CapacityTarget capacityTarget) {
-        if (spec.byCapacity() && capacityTarget == null) {
+    public Tuner(StudyDescriptor study, TuneSpec spec, double rate, Measurer measurer, Consumer<String> progress,
+          Optional<CapacityTarget> capacityTarget) {
+        if (spec.byCapacity() && capacityTarget.isEmpty()) {
             throw new IllegalArgumentException("a tuner that ranks by capacity needs SLOs and a share to meet");
         }
         this.capacityTarget = capacityTarget;
@@ -109,13 +112,12 @@ final class Tuner {
     }
 
     /** Runs the method and says how it reached its recommendation. */
-    TuningResult tune() {
+    public TuningResult tune() {
         List<String> groups = optionGroups();
         boolean validating = !spec.validationRates().isEmpty() && !spec.byCapacity();
         int stepCount = 1 + groups.size() + 1 + (validating ? 1 : 0);
         if (spec.byCapacity() && !spec.validationRates().isEmpty()) {
-            caveats.add("Ranked by capacity under the SLOs, which sweeps each candidate's rates itself: the validation rates"
-                    + " were not used.");
+            caveats.add(Caveat.of(Code.VALIDATION_RATES_UNUSED));
         }
         int stepNo = 0;
         List<TuningResult.Step> steps = new ArrayList<>();
@@ -143,8 +145,8 @@ final class Tuner {
                 }
             }
             if (!notTried.isEmpty()) {
-                caveats.add("Option group " + group + ": " + String.join(", ", notTried) + " not tried, written for "
-                        + study.engineKind() + " while " + Studies.effectiveEngine(study, winner.variant()) + " won.");
+                caveats.add(Caveat.of(Code.GROUP_NOT_TRIED, group, String.join(", ", notTried), study.engineKind(),
+                        Studies.effectiveEngine(study, winner.variant())));
             }
             Decision d = decide(group, winner, options);
             List<TuningResult.Candidate> rows = new ArrayList<>(d.step().candidates());
@@ -169,8 +171,7 @@ final class Tuner {
             validation.addAll(validate(baseline, recommended));
         }
         if (recommended.equals(baseline)) {
-            caveats.add("Nothing was significantly better than the baseline at " + WorkloadParams.formatRate(rate)
-                    + " req/s: the recommendation is the baseline.");
+            caveats.add(Caveat.of(Code.NOTHING_BETTER, WorkloadParams.formatRate(rate)));
         }
         return new TuningResult(simpleName(study.className()), spec.label(), rate, steps, recommended.name(),
                 validation, caveats);
@@ -298,9 +299,8 @@ final class Tuner {
             boolean closeCall = !c.significant() && c.ratio() >= spec.closeCall();
             if (!closeCall || r >= spec.maxRepetitions()) {
                 if (closeCall) {
-                    caveats.add(candidate.name() + " against " + base.name() + ": " + String.format("%.2fx", c.ratio())
-                            + (c.slower() ? " slower" : " faster") + " but not significant after " + repetitions
-                            + " repetitions (the budget); more repetitions might decide it.");
+                    caveats.add(Caveat.of(c.slower() ? Code.NOT_SIGNIFICANT_SLOWER : Code.NOT_SIGNIFICANT_FASTER,
+                            candidate.name(), base.name(), ratio(c.ratio()), Integer.toString(repetitions)));
                 }
                 return Outcome.of(candidate, c, repetitions);
             }
@@ -322,8 +322,9 @@ final class Tuner {
     }
 
     private CapacityResult capacity(Candidate c) {
-        return capacities.computeIfAbsent(c.name(), name -> new CapacitySearch(capacityTarget.share(),
-                CapacitySearch.DEFAULT_PRECISION, CapacitySearch.DEFAULT_PROBES).search(name, capacityTarget.slo(), c.rate(),
+        CapacityTarget target = capacityTarget.orElseThrow();
+        return capacities.computeIfAbsent(c.name(), name -> new CapacitySearch(target.share(),
+                CapacitySearch.DEFAULT_PRECISION, CapacitySearch.DEFAULT_PROBES).search(name, target.slo(), c.rate(),
                 r -> CapacitySearch.attained(measurer.measure(List.of(c.at(r)), 1).get(0))));
     }
 
@@ -366,10 +367,9 @@ final class Tuner {
             recommended = winner;
         }
         if (recommended != combination) {
-            caveats.add("The combination of " + parts.stream().map(Candidate::name).collect(Collectors.joining(", "))
-                    + (whole.better() ? " is significantly slower than " + recommended.name() + " alone"
-                    : " is not significantly better than " + winner.name())
-                    + ": gains do not add up here, so " + recommended.name() + " is recommended.");
+            String options = parts.stream().map(Candidate::name).collect(Collectors.joining(", "));
+            caveats.add(whole.better() ? Caveat.of(Code.COMBINATION_SLOWER, options, recommended.name())
+                    : Caveat.of(Code.COMBINATION_NOT_BETTER, options, winner.name(), recommended.name()));
         }
         List<TuningResult.Candidate> rows = new ArrayList<>(List.of(baseRow(winner)));
         rows.add(whole.row(recommended == combination ? Verdict.CHOSEN : demoted(whole)));
@@ -400,13 +400,13 @@ final class Tuner {
         for (double r : spec.validationRates()) {
             Outcome o = compare(baseline.at(r), recommended.at(r));
             if (o.failure() != null) {
-                caveats.add("At " + WorkloadParams.formatRate(r) + " req/s the validation failed: " + o.failure());
+                caveats.add(Caveat.of(Code.VALIDATION_FAILED, WorkloadParams.formatRate(r), o.failure()));
                 continue;
             }
             rows.add(new TuningResult.Validation(r, o.baseScore(), o.score(), o.baseScore() / o.score(), o.significant()));
             if (!o.better()) {
-                caveats.add("At " + WorkloadParams.formatRate(r) + " req/s the recommendation is "
-                        + (o.significant() ? "significantly slower than" : "not significantly faster than") + " the baseline.");
+                caveats.add(Caveat.of(o.significant() ? Code.VALIDATION_SLOWER : Code.VALIDATION_NOT_FASTER,
+                        WorkloadParams.formatRate(r)));
             }
         }
         if (rows.size() >= 2) {
@@ -417,8 +417,8 @@ final class Tuner {
                 shrinking &= rows.get(i).speedup() <= rows.get(i - 1).speedup();
             }
             if (shrinking && high.speedup() < low.speedup()) {
-                caveats.add(String.format("The gain shrinks with load: %.2fx at %s req/s, %.2fx at %s req/s.", low.speedup(),
-                        WorkloadParams.formatRate(low.rate()), high.speedup(), WorkloadParams.formatRate(high.rate())));
+                caveats.add(Caveat.of(Code.GAIN_SHRINKS, ratio(low.speedup()), WorkloadParams.formatRate(low.rate()),
+                        ratio(high.speedup()), WorkloadParams.formatRate(high.rate())));
             }
         }
         return rows;
@@ -448,5 +448,10 @@ final class Tuner {
 
     private static String simpleName(String className) {
         return className.substring(className.lastIndexOf('.') + 1);
+    }
+
+    /** A ratio as the caveats state it: {@code 1.03}. */
+    private static String ratio(double ratio) {
+        return String.format(Locale.ROOT, "%.2f", ratio);
     }
 }

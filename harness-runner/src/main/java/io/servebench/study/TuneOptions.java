@@ -1,0 +1,48 @@
+package io.servebench.study;
+
+import io.servebench.annotations.Tune;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a study's {@code @Tune} says, as written (the annotation's defaults where an attribute is left out). Nothing is
+ * checked here: {@link StudyChecker} reports each bad value; {@link #spec()} reads checked ones.
+ *
+ * @param engineGroup     the group of the candidate engines
+ * @param metric          the primary metric as written: {@code ttft.p99}, {@code capacity}, ...
+ * @param validationRates rates at which the recommendation is checked against the baseline, requests/s
+ * @param maxRepetitions  most repetitions of one configuration
+ * @param closeCall       the smallest ratio above 1 worth another repetition
+ */
+public record TuneOptions(String engineGroup, String metric, List<Double> validationRates, int maxRepetitions,
+                          double closeCall) {
+
+    /** {@link Tune#engineGroup()}'s default, which needs no variant of its name (the baseline alone is a candidate). */
+    public static final String DEFAULT_ENGINE_GROUP = "engine-selection";
+
+    public TuneOptions {
+        Objects.requireNonNull(engineGroup, "engineGroup");
+        Objects.requireNonNull(metric, "metric");
+        validationRates = List.copyOf(validationRates);
+    }
+
+    /** The settings of a {@code @Tune} as the runtime sees them. */
+    public static TuneOptions of(Tune tune) {
+        return new TuneOptions(tune.engineGroup(), tune.metric(), Arrays.stream(tune.validationRates()).boxed().toList(),
+                tune.maxRepetitions(), tune.closeCall());
+    }
+
+    /**
+     * The tuner's settings.
+     *
+     * @param where names the study for messages
+     * @throws IllegalArgumentException naming the bad value and what was expected (a study the checker would refuse)
+     */
+    public TuneSpec spec(String where) {
+        TuneSpec parsed = TuneSpec.parse(metric, where);
+        return new TuneSpec(engineGroup, parsed.metric(), parsed.stat(), parsed.byCapacity(), validationRates, maxRepetitions,
+                closeCall);
+    }
+}

@@ -1,0 +1,51 @@
+package io.servebench.results;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A limit of a tuner's recommendation that its measurements show, as a code and the values it names; the reports word
+ * it in their language (message {@code tuning.caveat.CODE}, the arguments in order), so the algorithm writes no prose.
+ *
+ * @param code what the caveat says
+ * @param args the names, rates and ratios it mentions, formatted ({@code 1.03}, {@code 8}), in the order of
+ *             {@link Code}'s description
+ */
+public record Caveat(Code code, List<String> args) {
+
+    public Caveat {
+        Objects.requireNonNull(code, "code");
+        args = List.copyOf(args);
+    }
+
+    /** A caveat with these arguments. */
+    public static Caveat of(Code code, String... args) {
+        return new Caveat(code, List.of(args));
+    }
+
+    /** What a caveat says; each constant lists its arguments. */
+    public enum Code {
+        /** Ranked by capacity, which sweeps rates itself: the validation rates were not used. No arguments. */
+        VALIDATION_RATES_UNUSED,
+        /** An option group's variants were written for another engine than the winner: group, variants, their engine, winner. */
+        GROUP_NOT_TRIED,
+        /** Nothing beat the baseline, so it is the recommendation: rate. */
+        NOTHING_BETTER,
+        /** Slower, not significant within the repetition budget: candidate, base, ratio, repetitions. */
+        NOT_SIGNIFICANT_SLOWER,
+        /** Faster, not significant within the repetition budget: candidate, base, ratio, repetitions. */
+        NOT_SIGNIFICANT_FASTER,
+        /** The winning options combined are slower than one alone: the options, the one recommended. */
+        COMBINATION_SLOWER,
+        /** The winning options combined are not better than the winner: the options, winner, the one recommended. */
+        COMBINATION_NOT_BETTER,
+        /** A validation rate's measurement failed: rate, the failure. */
+        VALIDATION_FAILED,
+        /** At a validation rate the recommendation is significantly slower than the baseline: rate. */
+        VALIDATION_SLOWER,
+        /** At a validation rate the recommendation is not significantly faster than the baseline: rate. */
+        VALIDATION_NOT_FASTER,
+        /** The speed-up falls as the rate rises: ratio and rate at the lowest, ratio and rate at the highest. */
+        GAIN_SHRINKS
+    }
+}
