@@ -3,11 +3,9 @@ package io.servebench.junit;
 import io.servebench.annotations.ServingBenchmark;
 import io.servebench.annotations.Tune;
 import io.servebench.annotations.Variant;
-import io.servebench.engine.Engines;
 import io.servebench.plan.ResultBlock;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
-import io.servebench.plan.TrialPlanner;
 import io.servebench.runner.RunOptions;
 import io.servebench.runner.Runner;
 import org.junit.platform.commons.support.ReflectionSupport;
@@ -138,9 +136,11 @@ final class StudyDiscovery {
     private StudyTestDescriptor plan(UniqueId engineId, Class<?> study, List<String> variants) {
         UniqueId studyId = engineId.append(StudyTestDescriptor.SEGMENT, study.getName());
         RunOptions options = config.runOptions(study, variants);
+        Runner runner;
         TrialPlan plan;
         try {
-            plan = new Runner(options, new PrintWriter(Writer.nullWriter())).plan();
+            runner = new Runner(options, new PrintWriter(Writer.nullWriter()));
+            plan = runner.plan();
         } catch (RuntimeException e) {
             return new StudyTestDescriptor(studyId, study, variants, e.getMessage());
         }
@@ -153,7 +153,7 @@ final class StudyDiscovery {
         for (Trial trial : plan.trials()) {
             ServerTestDescriptor server = servers.computeIfAbsent(trial.serverId(), id -> {
                 ServerTestDescriptor s = new ServerTestDescriptor(studyId.append(ServerTestDescriptor.SEGMENT, stable(id)), id,
-                        Engines.label(trial.server(), options.engines()));
+                        runner.serverLabel(trial));
                 descriptor.addChild(s);
                 return s;
             });
@@ -173,8 +173,7 @@ final class StudyDiscovery {
     /** "baseline · constant 4 req/s": the variants the trial serves, with their own params, and its load. */
     private static String displayName(List<ResultBlock> blocks, Trial trial) {
         String variants = blocks.stream().map(b -> {
-            List<String> own = b.paramValues().entrySet().stream().filter(e -> !TrialPlanner.WORKLOAD_KEYS.contains(e.getKey()))
-                    .map(Map.Entry::getValue).toList();
+            List<String> own = List.copyOf(b.ownParams().values());
             return own.isEmpty() ? b.variant() : b.variant() + own;
         }).distinct().collect(Collectors.joining(", "));
         return variants + " · " + trial.workload().loadLabel();

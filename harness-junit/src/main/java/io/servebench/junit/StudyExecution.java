@@ -10,7 +10,6 @@ import io.servebench.runner.RunListener;
 import io.servebench.runner.RunOptions;
 import io.servebench.runner.RunOutcome;
 import io.servebench.runner.Runner;
-import io.servebench.study.ReflectiveStudyReader;
 import org.junit.platform.engine.EngineExecutionListener;
 import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.TestExecutionResult;
@@ -38,6 +37,9 @@ import java.util.stream.Stream;
  * the log's tail) or when a variant's {@code @Slo(minAttainment)} was missed.
  */
 final class StudyExecution implements RunListener {
+
+    /** Each block's minimum SLO attainment, by benchmark, from the plan. */
+    private final Map<String, OptionalDouble> minAttainments = new java.util.HashMap<>();
 
     private final StudyTestDescriptor study;
     private final EngineExecutionListener listener;
@@ -91,7 +93,10 @@ final class StudyExecution implements RunListener {
         try {
             RunOptions options = config.runOptions(study.study(), study.variants());
             replacePreviousRun(options.outputDir());
-            RunOutcome outcome = new Runner(options, new PrintWriter(System.out, true)).run(this);
+            Runner runner = new Runner(options, new PrintWriter(System.out, true));
+            // each block's @Slo(minAttainment), as the plan resolved it, for the trials' verdicts
+            runner.plan().blocks().forEach(b -> minAttainments.put(b.benchmark(), b.minAttainment()));
+            RunOutcome outcome = runner.run(this);
             listener.reportingEntryPublished(study, ReportEntry.from("results", outcome.outputDir().toAbsolutePath().toString()));
             result = TestExecutionResult.successful();
         } catch (Exception | AssertionError e) {
@@ -154,7 +159,7 @@ final class StudyExecution implements RunListener {
             if (!block.succeeded()) {
                 return TestExecutionResult.failed(new AssertionError(block.failure()));
             }
-            OptionalDouble min = ReflectiveStudyReader.read(study.study()).minAttainment(block.variant());
+            OptionalDouble min = minAttainments.getOrDefault(block.benchmark(), OptionalDouble.empty());
             if (min.isEmpty()) {
                 continue;
             }

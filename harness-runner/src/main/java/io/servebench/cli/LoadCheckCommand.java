@@ -1,7 +1,7 @@
 package io.servebench.cli;
 
 import io.servebench.loadcheck.LoadCheck;
-import io.servebench.runner.ClientWarmup;
+import io.servebench.execution.ClientWarmup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -8,11 +8,14 @@ import io.servebench.plan.EngineOverrides;
 import io.servebench.reports.ReportLanguage;
 import io.servebench.results.journal.RunHeader;
 import io.servebench.results.journal.RunJournal;
-import io.servebench.runner.ClientOptions;
+import io.servebench.execution.ExecutionException;
+import io.servebench.execution.ExecutionParams;
+import io.servebench.execution.slurm.SlurmParams;
+import io.servebench.execution.ClientOptions;
 import io.servebench.runner.RunOptions;
 import io.servebench.runner.Runner;
 import io.servebench.runner.RunnerException;
-import io.servebench.runner.ServeBenchVersion;
+import io.servebench.execution.ServeBenchVersion;
 import io.servebench.workload.Datasets;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -109,8 +112,8 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--container-runtime", paramLabel = "docker|podman", description = "Runs studies that name an image (default: ${DEFAULT-VALUE}).")
     String containerRuntime = "docker";
 
-    @Option(names = "--quick", description = {"Shorten each trial to about " + RunOptions.QUICK_SECONDS
-            + " s of load (at least " + RunOptions.QUICK_MIN_REQUESTS + " requests):", "a first look, noisier than the declared workload."})
+    @Option(names = "--quick", description = {"Shorten each trial to about " + ExecutionParams.QUICK_SECONDS
+            + " s of load (at least " + ExecutionParams.QUICK_MIN_REQUESTS + " requests):", "a first look, noisier than the declared workload."})
     boolean quick;
 
     @Option(names = "--slo", paramLabel = "NAME=MS,...", description = "SLOs for goodput, in ms (ttft, tpot, itl, e2e), e.g. ttft=200,tpot=50; overrides the studies' @Slo bound by bound.")
@@ -161,8 +164,6 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--sbatch-arg", paramLabel = "ARG", description = "With --executor slurm: one more sbatch argument, one word, e.g. --sbatch-arg=--qos=high; repeatable.")
     List<String> sbatchArgs = new ArrayList<>();
 
-    @Option(names = "--worker", paramLabel = "KEY", hidden = true, description = "Run as the SLURM job KEY of the run in -o (a server id, or rNN-SERVERID for a tuner's round; written into the job scripts).")
-    String worker;
 
     @Option(names = "--resume", paramLabel = "DIR", description = "Continue the run in DIR (after a crash, Ctrl-C or SIGKILL) with the options it was started with, read from its journal.jsonl: finished trials are kept, the one in flight and the rest run, and the reports cover them all. Takes no other option.")
     Path resume;
@@ -184,7 +185,8 @@ public final class Main implements Callable<Integer> {
             return CommandLine.ExitCode.USAGE;
         });
         cmd.setExecutionExceptionHandler((e, c, r) -> {
-            if (e instanceof UsageException || e instanceof RunnerException || e instanceof IllegalArgumentException) {
+            if (e instanceof UsageException || e instanceof RunnerException || e instanceof ExecutionException
+                    || e instanceof IllegalArgumentException) {
                 err.println("error: " + e.getMessage());
                 return CommandLine.ExitCode.USAGE;
             }
@@ -214,9 +216,13 @@ public final class Main implements Callable<Integer> {
                 .language(ReportLanguage.of(lang)).slo(slo == null ? SloSpec.NONE : SloSpec.parse(slo)).outputDir(output)
                 .resume(resuming);
         if (capacity != null) {
-            run.capacity("slo".equals(capacity) ? Double.NaN : share(capacity));
+            if ("slo".equals(capacity)) {
+                run.capacity();
+            } else {
+                run.capacity(share(capacity));
+            }
         }
-        run.slurm(slurmParams()).worker(worker);
+        run.slurm(slurmParams());
         includes.forEach(run::include);
         jmhPrimary.forEach(run::jmhPrimary);
         run.jmhParamsInName(jmhParamsInName);
@@ -235,7 +241,7 @@ public final class Main implements Callable<Integer> {
     }
 
     /** {@code --executor} and its options, {@code null} for a local run. */
-    private io.servebench.runner.SlurmParams slurmParams() {
+    private SlurmParams slurmParams() {
         boolean slurmOptions = partition != null || account != null || timeLimit != null || gpusPerServer != 0
                 || !sbatchArgs.isEmpty();
         switch (executor) {
@@ -249,7 +255,7 @@ public final class Main implements Callable<Integer> {
                 if (gpusPerServer < 0) {
                     throw new UsageException("--gpus-per-server " + gpusPerServer + ": expected 0 or more GPUs");
                 }
-                return new io.servebench.runner.SlurmParams(partition, account, timeLimit, gpusPerServer, sbatchArgs);
+                return new SlurmParams(partition, account, timeLimit, gpusPerServer, sbatchArgs);
             default:
                 throw new UsageException("--executor " + executor + ": expected local or slurm");
         }

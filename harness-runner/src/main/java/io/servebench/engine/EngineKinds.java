@@ -1,5 +1,6 @@
 package io.servebench.engine;
 
+import io.servebench.wire.flags.EngineFlags;
 import io.servebench.sim.SimDialect;
 
 import java.util.LinkedHashMap;
@@ -16,16 +17,13 @@ public final class EngineKinds {
 
     /** vLLM's flags: {@code vllm serve}. */
     static final FlagDialect VLLM_FLAGS = new FlagDialect("vLLM", List.of("vllm", "serve", FlagDialect.MODEL),
-            "--max-model-len", "--tensor-parallel-size", "--gpu-memory-utilization", "--max-num-seqs",
-            List.of("--enable-prefix-caching"), List.of("--no-enable-prefix-caching"),
-            (method, tokens) -> List.of("--speculative-config={\"method\":\"" + method + "\",\"num_speculative_tokens\":"
-                    + tokens + "}"));
+            EngineFlags.VLLM, (method, tokens) -> List.of(EngineFlags.VLLM_SPECULATIVE_CONFIG + "={\"method\":\"" + method
+                    + "\",\"num_speculative_tokens\":" + tokens + "}"));
 
     /** SGLang's flags: {@code python3 -m sglang.launch_server}; the radix prefix cache is on by default. */
     static final FlagDialect SGLANG_FLAGS = new FlagDialect("SGLang",
-            List.of("python3", "-m", "sglang.launch_server", "--model-path", FlagDialect.MODEL),
-            "--context-length", "--tp-size", "--mem-fraction-static", "--max-running-requests",
-            List.of(), List.of("--disable-radix-cache"), EngineKinds::sglangSpeculative);
+            List.of("python3", "-m", "sglang.launch_server", "--model-path", FlagDialect.MODEL), EngineFlags.SGLANG,
+            EngineKinds::sglangSpeculative);
 
     /** vLLM, {@code vllm serve}; empties its prefix cache at {@code POST /reset_prefix_cache} (with {@code VLLM_SERVER_DEV_MODE=1}). */
     public static final EngineKind VLLM = new ServerProgramKind("vllm", VLLM_FLAGS, List.of("--version"),
@@ -110,8 +108,9 @@ public final class EngineKinds {
             default -> throw new IllegalArgumentException("speculative = \"" + method + ":" + tokens
                     + "\": SGLang has no " + method + " drafting under this option; write its flags in @Variant(flags)");
         };
-        return List.of("--speculative-algorithm=" + algorithm, "--speculative-num-steps=" + tokens,
-                "--speculative-eagle-topk=1", "--speculative-num-draft-tokens=" + (tokens + 1));
+        return List.of(EngineFlags.SGLANG_SPECULATIVE_ALGORITHM + "=" + algorithm,
+                EngineFlags.SGLANG_SPECULATIVE_NUM_STEPS + "=" + tokens, EngineFlags.SGLANG_SPECULATIVE_EAGLE_TOPK + "=1",
+                EngineFlags.SGLANG_SPECULATIVE_NUM_DRAFT_TOKENS + "=" + (tokens + 1));
     }
 
     /** "a", "a or b", "a, b or c". */

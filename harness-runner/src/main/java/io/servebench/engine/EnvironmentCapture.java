@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * {@code nvidia-smi} when the machine has one), CPU, host, OS, JDK and ServeBench version. Every probe is
  * bounded in time and a probe that fails leaves its field empty: capture never fails a run.
  */
-public final class EnvironmentCapture {
+final class EnvironmentCapture {
 
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(30);
     private static final Pattern VERSION = Pattern.compile("\"version\"\\s*:\\s*\"([^\"]+)\"");

@@ -1,5 +1,7 @@
 package io.servebench.engine;
 
+import io.servebench.wire.flags.EngineFlags;
+import io.servebench.wire.flags.Flag;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -13,18 +15,12 @@ import java.util.function.BiFunction;
  * @param engineName         the engine as people name it, for reports: {@code vLLM}
  * @param serveCommand       the program and the arguments before the flags, {@value #MODEL} standing for the model:
  *                           {@code vllm serve {model}}
- * @param maxModelLen        the flag of the longest sequence, {@code --max-model-len}
- * @param tensorParallelSize the flag of the tensor-parallel degree
- * @param gpuMemoryFraction  the flag of the share of GPU memory the engine may use
- * @param maxNumSeqs         the flag of the most sequences in one batch
- * @param prefixCachingOn    the arguments that turn prefix caching on (none where it is on by default)
- * @param prefixCachingOff   the arguments that turn it off
+ * @param flags              how the engine spells each setting (the simulated engine reads the same spellings)
  * @param speculative        the arguments of speculative decoding for a method ({@code mtp}, {@code eagle}, ...) and
  *                           its draft tokens; throws {@link IllegalArgumentException} for a method the engine lacks
  */
-public record FlagDialect(String engineName, List<String> serveCommand, String maxModelLen, String tensorParallelSize,
-                          String gpuMemoryFraction, String maxNumSeqs, List<String> prefixCachingOn,
-                          List<String> prefixCachingOff, BiFunction<String, Integer, List<String>> speculative) {
+public record FlagDialect(String engineName, List<String> serveCommand, EngineFlags flags,
+                          BiFunction<String, Integer, List<String>> speculative) {
 
     /** Where the model goes in {@link #serveCommand()}. */
     public static final String MODEL = "{model}";
@@ -32,8 +28,7 @@ public record FlagDialect(String engineName, List<String> serveCommand, String m
     public FlagDialect {
         Objects.requireNonNull(engineName, "engineName");
         serveCommand = List.copyOf(serveCommand);
-        prefixCachingOn = List.copyOf(prefixCachingOn);
-        prefixCachingOff = List.copyOf(prefixCachingOff);
+        Objects.requireNonNull(flags, "flags");
         Objects.requireNonNull(speculative, "speculative");
     }
 
@@ -60,19 +55,19 @@ public record FlagDialect(String engineName, List<String> serveCommand, String m
     List<Flag> spell(ServerOptionsSpec o) {
         List<String> args = new ArrayList<>();
         if (o.maxModelLen() != null) {
-            args.add(maxModelLen + "=" + o.maxModelLen());
+            args.add(flags.maxModelLen() + "=" + o.maxModelLen());
         }
         if (o.tensorParallelSize() != null) {
-            args.add(tensorParallelSize + "=" + o.tensorParallelSize());
+            args.add(flags.tensorParallelSize() + "=" + o.tensorParallelSize());
         }
         if (o.gpuMemoryFraction() != null) {
-            args.add(gpuMemoryFraction + "=" + o.gpuMemoryFraction());
+            args.add(flags.gpuMemoryFraction() + "=" + o.gpuMemoryFraction());
         }
         if (o.maxNumSeqs() != null) {
-            args.add(maxNumSeqs + "=" + o.maxNumSeqs());
+            args.add(flags.maxNumSeqs() + "=" + o.maxNumSeqs());
         }
         if (o.prefixCaching() != null) {
-            args.addAll(o.prefixCaching() ? prefixCachingOn : prefixCachingOff);
+            args.addAll(o.prefixCaching() ? flags.prefixCachingOn() : flags.prefixCachingOff());
         }
         if (o.speculative() != null) {
             int colon = o.speculative().indexOf(':');

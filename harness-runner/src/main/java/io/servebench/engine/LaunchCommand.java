@@ -16,7 +16,7 @@ import java.util.Map;
  * @param cleanup a command to run after the process stopped, e.g. removing its container even if the
  *                container runtime's client was killed; empty for none
  */
-public record LaunchCommand(List<String> argv, Map<String, String> env, Path workdir, int port, List<String> cleanup) {
+record LaunchCommand(List<String> argv, Map<String, String> env, Path workdir, int port, List<String> cleanup) {
 
     public LaunchCommand {
         if (argv.isEmpty()) {

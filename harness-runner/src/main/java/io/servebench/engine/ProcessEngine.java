@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * process tree. A JVM shutdown hook stops every engine still running (Ctrl-C, a failing harness); the supervisor
  * stops it when the harness dies without running any code (SIGKILL, a crash of the JVM).
  */
-public final class ProcessEngine implements RunningEngine {
+final class ProcessEngine implements RunningEngine {
 
     private static final Set<ProcessEngine> RUNNING = ConcurrentHashMap.newKeySet();
 

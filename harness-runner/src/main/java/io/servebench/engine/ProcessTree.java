@@ -13,7 +13,7 @@ import java.util.concurrent.TimeoutException;
  * scheduler and detokenizer, a container runtime's shim), and a worker left behind keeps the GPU and
  * the port. SIGTERM to the whole tree, a grace period, then SIGKILL to whatever is left.
  */
-public final class ProcessTree {
+final class ProcessTree {
 
     private ProcessTree() {
     }

@@ -1,6 +1,7 @@
 package io.servebench.engine;
 
 
+import io.servebench.wire.flags.Flag;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,7 +1,7 @@
 package io.servebench.load;
 
 /** The response stream broke the SSE or OpenAI streaming format in a way that ends the request. */
-public final class MalformedStreamException extends RuntimeException {
+final class MalformedStreamException extends RuntimeException {
     public MalformedStreamException(String message) {
         super(message);
     }

@@ -11,7 +11,7 @@ import io.servebench.workload.RequestSpec;
 import java.util.stream.Collectors;
 
 /** Builds the JSON bodies of streaming requests to the OpenAI-compatible APIs. */
-public final class RequestBodies {
+final class RequestBodies {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

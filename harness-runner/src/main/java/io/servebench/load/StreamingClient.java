@@ -29,7 +29,7 @@ import java.util.concurrent.CompletableFuture;
  * <p>{@link #send} never fails: whatever goes wrong (HTTP errors, refused or reset connections,
  * timeouts, malformed streams) comes back as a {@link RequestRecord} with an {@code error}.
  */
-public final class StreamingClient implements AutoCloseable {
+final class StreamingClient implements AutoCloseable {
 
     /** Longest part of an error response body kept in the record, in characters. */
     static final int ERROR_BODY_CHARS = 300;

@@ -32,6 +32,13 @@ public record ResultBlock(String benchmark, String className, String variant, St
         Objects.requireNonNull(minAttainment, "minAttainment");
     }
 
+    /** The values of the study's own parameters, without the workload's ({@link TrialPlanner#WORKLOAD_KEYS}). */
+    public Map<String, String> ownParams() {
+        Map<String, String> own = new java.util.LinkedHashMap<>(paramValues);
+        own.keySet().removeAll(TrialPlanner.WORKLOAD_KEYS);
+        return own;
+    }
+
     /** This block measured by {@code trial}, marked recommended or not. */
     public ResultBlock with(Trial trial, boolean recommended) {
         return new ResultBlock(benchmark, className, variant, group, baseline, paramValues, trial, recommended, slo,

@@ -21,7 +21,7 @@ final class PlanPrinter {
      */
     static void print(TrialPlan plan, RunOptions options, PrintWriter out) {
         for (Trial trial : plan.trials()) {
-            WorkloadParams w = options.asSent(trial.workload());
+            WorkloadParams w = options.execution().asSent(trial.workload());
             out.printf("%-34s %s | %s | %s%n", trial.id(), Engines.label(trial.server(), options.engines()), w.label(),
                     plan.blocksOf(trial).stream().map(PlanPrinter::blockLabel).collect(Collectors.joining(", "))
                             + (w.resultBlocks() > 1 ? " (" + w.resultBlocks() + " result blocks each, one per sweep step)" : ""));

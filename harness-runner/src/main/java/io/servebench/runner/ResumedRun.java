@@ -1,5 +1,6 @@
 package io.servebench.runner;
 
+import io.servebench.execution.TrialOutcomes;
 import io.servebench.metrics.SloSpec;
 import io.servebench.plan.TrialPlan;
 import io.servebench.results.BlockResult;
@@ -50,50 +51,8 @@ record ResumedRun(String startTime, Set<String> finished) {
                     + firstDifference(header.plan(), keys) + "): the studies, the class path or the options changed since"
                     + " it started; resume with the same build and options, or start a new run with another -o");
         }
-        Set<String> finished = load(RunJournal.read(dir), RunJournal.readServers(dir), outcomes);
+        Set<String> finished = outcomes.load(RunJournal.read(dir), RunJournal.readServers(dir));
         return new ResumedRun(header.startTime(), finished);
-    }
-
-    /**
-     * Puts journalled trials and servers into {@code outcomes}, as a run that measured them would have.
-     *
-     * @return the ids of the trials the lines finish
-     */
-    static Set<String> load(List<BlockResult> blocks, List<io.servebench.results.ServerEnvironment> servers,
-                            TrialOutcomes outcomes) {
-        // Per trial, the lines of the first benchmark it served; a trial journalled again (a tuner added a repetition)
-        // counts by its last line of each sweep step.
-        Map<String, String> firstBenchmark = new LinkedHashMap<>();
-        Map<String, Map<String, BlockResult>> lastByStep = new LinkedHashMap<>();
-        for (BlockResult block : blocks) {
-            String benchmark = firstBenchmark.computeIfAbsent(block.trialId(), k -> block.benchmark());
-            if (benchmark.equals(block.benchmark())) {
-                lastByStep.computeIfAbsent(block.trialId(), k -> new LinkedHashMap<>())
-                        .put(String.valueOf(block.params().get(BlockResult.SWEEP_STEP)), block);
-            }
-        }
-        lastByStep.forEach((trialId, bySteps) -> {
-            List<MeasuredStep> steps = new ArrayList<>();
-            for (BlockResult block : bySteps.values()) {
-                String sweepStep = block.params().get(BlockResult.SWEEP_STEP);
-                Double rate = sweepStep != null && block.params().containsKey("rate")
-                        ? Double.valueOf(block.params().get("rate")) : null;
-                if (!block.repetitions().isEmpty()) {
-                    steps.add(new MeasuredStep(sweepStep, rate, block.repetitions()));
-                }
-            }
-            outcomes.measured(trialId, steps);
-            BlockResult last = List.copyOf(bySteps.values()).get(bySteps.size() - 1);
-            if (last.failure() != null) {
-                outcomes.failed(trialId, last.failure());
-            }
-            String slo = last.params().get("slo");
-            if (slo != null) {
-                outcomes.slo(trialId, SloSpec.parse(slo));
-            }
-        });
-        servers.forEach(outcomes::server);
-        return lastByStep.keySet();
     }
 
     private static String firstDifference(List<String> journalled, List<String> planned) {

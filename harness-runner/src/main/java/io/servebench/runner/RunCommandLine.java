@@ -3,6 +3,7 @@ package io.servebench.runner;
 import io.servebench.engine.EngineOptions;
 import io.servebench.engine.Redaction;
 import io.servebench.engine.ShellWords;
+import io.servebench.execution.ClientOptions;
 import io.servebench.plan.EngineOverrides;
 import io.servebench.reports.ReportLanguage;
 
@@ -83,17 +84,14 @@ final class RunCommandLine {
         if (options.jmhParamsInName()) {
             args.add("--jmh-params-in-name");
         }
-        if (options.capacitySearch()) {
-            args.add(options.capacity().isNaN() ? "--capacity" : "--capacity=" + options.capacity());
-        }
+        options.capacity().ifPresent(c -> args.add(c.share().isEmpty() ? "--capacity" : "--capacity=" + c.share().getAsDouble()));
         if (options.quick()) {
             args.add("--quick");
         }
         if (options.language() != ReportLanguage.EN) {
             args.addAll(List.of("--lang", options.language().tag()));
         }
-        SlurmParams slurm = options.slurm();
-        if (slurm != null) {
+        options.slurm().ifPresent(slurm -> {
             args.addAll(List.of("--executor", "slurm"));
             if (slurm.partition() != null) {
                 args.addAll(List.of("--partition", slurm.partition()));
@@ -108,7 +106,7 @@ final class RunCommandLine {
                 args.addAll(List.of("--gpus-per-server", Integer.toString(slurm.gpus())));
             }
             slurm.sbatchArgs().forEach(a -> args.add("--sbatch-arg=" + a));
-        }
+        });
         return args;
     }
 

@@ -1,10 +1,11 @@
 package io.servebench.runner;
 
-import io.servebench.annotations.Profile;
 import io.servebench.engine.EngineOptions;
+import io.servebench.execution.ClientOptions;
+import io.servebench.execution.ExecutionParams;
+import io.servebench.execution.slurm.SlurmParams;
 import io.servebench.metrics.SloSpec;
 import io.servebench.plan.EngineOverrides;
-import io.servebench.plan.WorkloadParams;
 import io.servebench.reports.ReportLanguage;
 
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -40,7 +42,7 @@ import java.util.regex.Pattern;
  * @param repetitions     independent runs of each trial (JMH's forks)
  * @param outputDir       the run folder
  * @param engines         how engines are started, and whether the simulated engine replaces them
- * @param quick           shorten every trial to about {@link #QUICK_SECONDS} seconds of load
+ * @param quick           shorten every trial to about {@link ExecutionParams#QUICK_SECONDS} seconds of load
  * @param seed            seeds request order, arrival times and the simulated engine
  * @param freshServer     start a server for every trial instead of reusing one across trials of one configuration
  * @param settle          pause between two trials on one server, after its prefix cache was reset
@@ -56,26 +58,16 @@ import java.util.regex.Pattern;
  *                        trackers that key a series by the name alone
  * @param resume          continue the run whose journal is in {@code outputDir}: the trials it finished are not run
  *                        again, and the reports cover them and the rest
- * @param capacity        search each selected variant's capacity under its SLOs instead of running the planned trials:
- *                        {@code null} for no search, NaN for the share its {@code @Slo(minAttainment)} states (else
- *                        0.99), or the share of requests that must meet the SLOs
- * @param slurm           run the server configurations as SLURM jobs ({@code --executor slurm}); {@code null} to run
- *                        them here, one after the other
- * @param worker          the SLURM job of a run this process is ({@code --worker KEY}: a server id, or
- *                        {@code rNN-SERVERID} for a tuner's round): only its trials, journalled to
- *                        {@code jobs/KEY.jsonl}, no reports; {@code null} otherwise
+ * @param capacity        search each selected variant's capacity under its SLOs instead of running the planned
+ *                        trials ({@code --capacity}); empty to run them
+ * @param slurm           run the server configurations as SLURM jobs ({@code --executor slurm}); empty to run them
+ *                        here, one after the other
  */
 public record RunOptions(List<String> includes, List<String> studies, Map<String, List<String>> overrides, int repetitions,
                          Path outputDir, EngineOptions engines, boolean quick, long seed, boolean freshServer,
                          Duration settle, Duration slice, EngineOverrides engineOverrides, ClientOptions client, ReportLanguage language,
                          SloSpec slo, boolean progress, List<String> jmhPrimary, boolean jmhParamsInName, boolean resume,
-                         Double capacity, SlurmParams slurm, String worker) {
-
-    /** Seconds of load per trial in quick mode. */
-    public static final int QUICK_SECONDS = 4;
-
-    /** Fewest measured requests per trial in quick mode, so that slow rates still give a distribution. */
-    public static final int QUICK_MIN_REQUESTS = 16;
+                         Optional<CapacityOptions> capacity, Optional<SlurmParams> slurm) {
 
     /** The seed of request order, arrival times and the simulated engine when none is given. */
     public static final long DEFAULT_SEED = 42;
@@ -105,23 +97,16 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
             throw new IllegalArgumentException("-r " + repetitions + ": expected at least 1 repetition");
         }
         Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(slurm, "slurm");
         jmhPrimary = List.copyOf(jmhPrimary);
         // a name no result could have is a mistake on the command line: say so before any engine starts
         jmhPrimary.forEach(io.servebench.results.jmh.JmhJsonWriter::new);
-        if (capacity != null && !capacity.isNaN() && !(capacity > 0 && capacity <= 1)) {
-            throw new IllegalArgumentException("--capacity=" + capacity + ": expected a share of requests in (0, 1], e.g. 0.99");
-        }
-    }
-
-    /** These options for the SLURM job {@code key} of the run: its trials only, here. */
-    RunOptions asWorker(String key) {
-        return new RunOptions(includes, studies, overrides, repetitions, outputDir, engines, quick, seed, freshServer, settle,
-                slice, engineOverrides, client, language, slo, false, jmhPrimary, jmhParamsInName, false, capacity, null, key);
+        Objects.requireNonNull(capacity, "capacity");
     }
 
     /** Whether the run searches capacities under SLOs ({@code --capacity}) instead of running the planned trials. */
     public boolean capacitySearch() {
-        return capacity != null;
+        return capacity.isPresent();
     }
 
     /** A builder with every option at its default: all benchmarks, the declared engines, results in results/TIME. */
@@ -144,22 +129,10 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         };
     }
 
-    /**
-     * The workload as this run sends it: quick mode shortens it. Profiles without a rate or stream count
-     * (synchronous, throughput, sweep) get quick mode's fewest requests per trial (or step).
-     */
-    public WorkloadParams asSent(WorkloadParams declared) {
-        double rateEquivalent = Profile.CONCURRENT.equals(declared.profile()) ? declared.concurrency()
-                : declared.hasRate() ? declared.rate() : 0;
-        return declared.withRequests(requestsFor(declared.requests(), rateEquivalent));
-    }
-
-    /** Measured requests for a trial declared with {@code declared} requests at {@code rate} per second. */
-    public int requestsFor(int declared, double rate) {
-        if (!quick) {
-            return declared;
-        }
-        return (int) Math.min(declared, Math.max(QUICK_MIN_REQUESTS, Math.ceil(QUICK_SECONDS * rate)));
+    /** How an executor measures this run's trials: the part of these options that measuring needs, resolved. */
+    public ExecutionParams execution() {
+        return new ExecutionParams(outputDir, engines, repetitions, seed, freshServer, settle, slice, client, slo, progress,
+                quick);
     }
 
     /** The run folder of a run that names none: {@code results/yyyyMMdd-HHmmss}, of now. */
@@ -176,7 +149,6 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         private Path outputDir;
         private EngineOptions.Simulate simulate = EngineOptions.Simulate.OFF;
         private SlurmParams slurm;
-        private String worker;
         private String simulatedGpu = EngineOptions.DEFAULT_SIMULATED_GPU;
         private Duration readyTimeout = EngineOptions.DEFAULT_READY_TIMEOUT;
         private Duration stopGrace = EngineOptions.DEFAULT_GRACE;
@@ -195,7 +167,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         private final List<String> jmhPrimary = new ArrayList<>();
         private boolean jmhParamsInName;
         private boolean resume;
-        private Double capacity;
+        private CapacityOptions capacity;
 
         private Builder() {
         }
@@ -343,11 +315,20 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         }
 
         /**
-         * Searches each selected variant's capacity under its SLOs, as {@code --capacity} does: {@code share} of the
-         * requests must meet them; NaN for its {@code @Slo(minAttainment)}, else 0.99.
+         * Searches each selected variant's capacity under its SLOs, as {@code --capacity=SHARE} does: {@code share} of
+         * the requests must meet them.
          */
         public Builder capacity(double share) {
-            this.capacity = share;
+            this.capacity = new CapacityOptions(java.util.OptionalDouble.of(share));
+            return this;
+        }
+
+        /**
+         * Searches each selected variant's capacity under its SLOs, as {@code --capacity} does: the share of requests
+         * its {@code @Slo(minAttainment)} states must meet them, else 0.99.
+         */
+        public Builder capacity() {
+            this.capacity = new CapacityOptions(java.util.OptionalDouble.empty());
             return this;
         }
 
@@ -357,13 +338,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
             return this;
         }
 
-        /** Run as the SLURM job {@code key} of a run (a server id, or {@code rNN-SERVERID} for a round). */
-        public Builder worker(String key) {
-            this.worker = key;
-            return this;
-        }
-
-        /**
+            /**
          * @throws IllegalArgumentException for a value out of range, naming it
          */
         public RunOptions build() {
@@ -371,8 +346,8 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
                     simulatedGpu);
             return new RunOptions(includes, studies.stream().distinct().toList(), overrides, repetitions,
                     outputDir != null ? outputDir : defaultOutputDir(), engines, quick, seed, freshServer, settle, slice,
-                    engineOverrides, client, language, slo, progress, jmhPrimary, jmhParamsInName, resume, capacity, slurm,
-                    worker);
+                    engineOverrides, client, language, slo, progress, jmhPrimary, jmhParamsInName, resume,
+                    Optional.ofNullable(capacity), Optional.ofNullable(slurm));
         }
     }
 }

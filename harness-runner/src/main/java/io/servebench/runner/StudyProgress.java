@@ -112,7 +112,7 @@ final class StudyProgress implements RunListener {
     /** What is left: empty until a trial and a server start have been timed, as nothing can be scaled before. */
     Optional<Duration> eta() {
         // SLURM jobs run side by side after waiting in a queue: time so far says nothing of the time left
-        if (serverStarts < 0 || donePlannedSeconds <= 0 || startsDone == 0 || options.slurm() != null) {
+        if (serverStarts < 0 || donePlannedSeconds <= 0 || startsDone == 0 || options.slurm().isPresent()) {
             return Optional.empty();
         }
         double perPlannedSecond = trialNs / 1e9 / donePlannedSeconds;
@@ -122,7 +122,7 @@ final class StudyProgress implements RunListener {
     }
 
     private double plannedSeconds(Trial trial) {
-        WorkloadParams sent = options.asSent(trial.workload());
+        WorkloadParams sent = options.execution().asSent(trial.workload());
         double seconds = sent.hasRate() ? sent.requests() / sent.rate() : sent.requests();
         return seconds * options.repetitions();
     }

@@ -1,10 +1,12 @@
 /**
  * Running studies, as JMH's {@code Runner} does: {@link io.servebench.runner.Runner} selects benchmarks, plans their
- * trials and hands each engine start to a {@code ServerSession}, which measures its trials ({@code LoadMeasurement},
- * {@code Sweep}) and journals their blocks; {@code BlockResults} turns what was measured into results, and the reports
- * are written from them, also when the run is stopped. {@link io.servebench.runner.RunOptions} is what the user asked
- * for; {@link io.servebench.runner.RunnerException} is a run that cannot go as asked.
+ * trials and hands the plan to its run strategy ({@code PlannedRun}, {@code TunedRun}, {@code CapacityRun}), which
+ * has an {@link io.servebench.execution.Executor} measure the trials it chooses; {@code RunFolder} keeps the journal
+ * and writes the reports, also when the run is stopped, and is the one place that picks the executor.
+ * {@link io.servebench.runner.RunOptions} is what the user asked for; {@link io.servebench.runner.RunnerException} is
+ * a run that cannot go as asked.
  *
- * <p>Orchestration only: imports {@code plan} and every layer below it, never the command line.
+ * <p>Orchestration only: imports {@code tuning}, {@code execution}, {@code plan} and the layers below, never the
+ * command line.
  */
 package io.servebench.runner;

@@ -1,6 +1,7 @@
 package io.servebench.study;
 
 import io.servebench.annotations.Workload;
+import io.servebench.results.BlockResult;
 
 import java.util.Arrays;
 import java.util.List;
@@ -13,40 +14,41 @@ import java.util.Optional;
  * {@code -p} name; this enum says what values it takes.
  */
 public enum LoadOption {
-    WARMUP_SECONDS("warmupSeconds", Type.NON_NEGATIVE_NUMBER, "zero or a positive number of seconds"),
-    BURSTINESS("burstiness", Type.POSITIVE_NUMBER, "a positive gamma shape (1 = Poisson, below 1 burstier)"),
-    RAMP_UP_SECONDS("rampUpSeconds", Type.POSITIVE_NUMBER, "a positive number of seconds"),
-    MAX_CONCURRENCY("maxConcurrency", Type.POSITIVE_INTEGER, "a positive number of requests in flight"),
-    DURATION_SECONDS("durationSeconds", Type.POSITIVE_NUMBER, "a positive number of seconds"),
-    MAX_ERRORS("maxErrors", Type.POSITIVE_INTEGER, "a positive number of failed requests"),
-    SWEEP_RATES("sweepRates", Type.POSITIVE_INTEGER, "a positive number of rates between synchronous and throughput"),
-    API("api", Type.CHOICE, "chat or completions"),
-    EXTRA_BODY("extraBody", Type.JSON_OBJECT, "a JSON object such as {\"temperature\": 0}"),
-    CONTINUOUS_USAGE("continuousUsage", Type.BOOLEAN, "true or false");
+    WARMUP_SECONDS(Type.NON_NEGATIVE_NUMBER, "zero or a positive number of seconds"),
+    BURSTINESS(Type.POSITIVE_NUMBER, "a positive gamma shape (1 = Poisson, below 1 burstier)"),
+    RAMP_UP_SECONDS(Type.POSITIVE_NUMBER, "a positive number of seconds"),
+    MAX_CONCURRENCY(Type.POSITIVE_INTEGER, "a positive number of requests in flight"),
+    DURATION_SECONDS(Type.POSITIVE_NUMBER, "a positive number of seconds"),
+    MAX_ERRORS(Type.POSITIVE_INTEGER, "a positive number of failed requests"),
+    SWEEP_RATES(Type.POSITIVE_INTEGER, "a positive number of rates between synchronous and throughput"),
+    API(Type.CHOICE, "chat or completions"),
+    EXTRA_BODY(Type.JSON_OBJECT, "a JSON object such as {\"temperature\": 0}"),
+    CONTINUOUS_USAGE(Type.BOOLEAN, "true or false");
 
     private enum Type { POSITIVE_NUMBER, NON_NEGATIVE_NUMBER, POSITIVE_INTEGER, CHOICE, JSON_OBJECT, BOOLEAN }
 
     /** The values {@link #API} accepts. */
     public static final List<String> APIS = List.of("chat", "completions");
 
-    private final String key;
     private final Type type;
     private final String expected;
 
-    LoadOption(String key, Type type, String expected) {
-        this.key = key;
+    LoadOption(Type type, String expected) {
         this.type = type;
         this.expected = expected;
     }
 
-    /** The {@code @Workload} attribute's name, also the {@code -p} name and the key in a block's params. */
+    /**
+     * The {@code @Workload} attribute's name, also the {@code -p} name and the key in a block's params: its place in
+     * {@link BlockResult#LOAD_OPTION_PARAMS}, the one list of the load options' names, whose order the constants follow.
+     */
     public String key() {
-        return key;
+        return BlockResult.LOAD_OPTION_PARAMS.get(ordinal());
     }
 
     /** The option of that key, if any. */
     public static Optional<LoadOption> byKey(String key) {
-        return Arrays.stream(values()).filter(o -> o.key.equals(key)).findFirst();
+        return Arrays.stream(values()).filter(o -> o.key().equals(key)).findFirst();
     }
 
     /** Every key, in declaration order. */
@@ -60,6 +62,7 @@ public enum LoadOption {
      */
     public String problem(String value) {
         String v = value.strip();
+        String key = key();
         String outOfRange = key + " = " + v + " is out of range; expected " + expected
                 + (v.equals("-1") || v.equals("-1.0")
                 ? " (-1 means \"not set\" only when left out: remove the attribute to inherit it)" : "");
@@ -118,13 +121,13 @@ public enum LoadOption {
 
     private static void number(java.util.Map<String, String> options, LoadOption option, double value) {
         if (value != Workload.UNSET) {
-            options.put(option.key, format(value));
+            options.put(option.key(), format(value));
         }
     }
 
     private static void text(java.util.Map<String, String> options, LoadOption option, String value) {
         if (!value.isEmpty()) {
-            options.put(option.key, value);
+            options.put(option.key(), value);
         }
     }
 }

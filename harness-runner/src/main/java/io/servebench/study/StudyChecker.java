@@ -3,7 +3,7 @@ package io.servebench.study;
 import io.servebench.annotations.Profile;
 import io.servebench.engine.EngineKinds;
 import io.servebench.engine.EngineSetup;
-import io.servebench.engine.Flag;
+import io.servebench.wire.flags.Flag;
 import io.servebench.engine.ServerOptionsSpec;
 import io.servebench.metrics.SloSpec;
 import io.servebench.workload.DatasetKind;

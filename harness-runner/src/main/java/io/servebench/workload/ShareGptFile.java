@@ -21,7 +21,7 @@ import java.util.function.ToIntFunction;
  * ({@link Filters#DEFAULT}: prompt and reply of at least 4 tokens, prompt at most 1024 and both together at most
  * 2048); {@code sharegpt:PATH,minTokens=N,maxPrompt=N,maxTotal=N} sets other bounds.
  */
-public final class ShareGptFile {
+final class ShareGptFile {
 
     static final int MIN_TOKENS = 4;
     static final int MAX_PROMPT_TOKENS = 1024;

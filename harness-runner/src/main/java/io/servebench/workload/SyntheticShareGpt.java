@@ -17,7 +17,7 @@ import java.util.function.ToIntFunction;
  * reference study's workload (about 342 prompt and 281 reply tokens after vLLM's filter); the text is
  * words from a small vocabulary, so it means nothing. The same seed always gives the same set.
  */
-public final class SyntheticShareGpt {
+final class SyntheticShareGpt {
 
     /** Conversations in the set; enough that a 1000-request trial rarely repeats one. */
     public static final int SIZE = 1000;

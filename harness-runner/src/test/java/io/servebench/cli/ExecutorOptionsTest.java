@@ -26,17 +26,4 @@ class ExecutorOptionsTest {
         assertThat(run("--executor", "slurm", "--gpus-per-server", "-1", "QuickStart")[1])
                 .contains("--gpus-per-server -1: expected 0 or more GPUs");
     }
-
-    @Test
-    void aWorkerOfAnAdaptiveRunWithoutItsJobFileNamesIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
-        String[] worker = run("--worker", "r01-s01-sim", "--simulate=virtual", "-o", dir.toString(), "SimTuning");
-        assertThat(worker[0]).isNotEqualTo("0");
-        assertThat(worker[1]).contains("cannot read " + dir.resolve("jobs").resolve("r01-s01-sim.json")
-                + ", the job's configurations (written by the run's coordinator when it submitted the job)");
-    }
-
-    @Test
-    void aJobRunsThisCommandLine() {
-        assertThat(io.servebench.runner.SlurmParams.ENTRY_POINT).isEqualTo(Main.class.getName());
-    }
 }

@@ -85,8 +85,24 @@ class TrialPlannerOptionsTest {
         });
     }
 
+    /** A {@code @Workload} with every load option set, each to a value of its own (a study class so written is not needed). */
+    private static io.servebench.annotations.Workload everyOption() {
+        Map<String, Object> set = Map.of("warmupSeconds", 1.0, "burstiness", 2.0, "rampUpSeconds", 3.0, "maxConcurrency", 4,
+                "durationSeconds", 5.0, "maxErrors", 6, "sweepRates", 7, "api", "completions", "extraBody", "{\"top_k\": 8}",
+                "continuousUsage", "true");
+        return (io.servebench.annotations.Workload) java.lang.reflect.Proxy.newProxyInstance(TrialPlannerOptionsTest.class.getClassLoader(),
+                new Class<?>[] {io.servebench.annotations.Workload.class}, (proxy, method, args) ->
+                        set.containsKey(method.getName()) ? set.get(method.getName()) : method.getDefaultValue());
+    }
+
     @Test
-    void theReportsKnowEveryOptionAsAStandardParam() {
-        assertThat(BlockResult.LOAD_OPTION_PARAMS).containsExactlyElementsOf(LoadOption.keys());
+    void eachOptionIsKeptUnderItsAnnotationAttributesName() {
+        // the keys come from the reports' one list by position: each must still name its own attribute
+        assertThat(WorkloadOptions.of(everyOption()).options())
+                .containsExactly(Map.entry("warmupSeconds", "1"), Map.entry("burstiness", "2"),
+                        Map.entry("rampUpSeconds", "3"), Map.entry("maxConcurrency", "4"), Map.entry("durationSeconds", "5"),
+                        Map.entry("maxErrors", "6"), Map.entry("sweepRates", "7"), Map.entry("api", "completions"),
+                        Map.entry("extraBody", "{\"top_k\": 8}"), Map.entry("continuousUsage", "true"));
+        assertThat(LoadOption.keys()).isEqualTo(BlockResult.LOAD_OPTION_PARAMS);
     }
 }

@@ -45,7 +45,7 @@ class CapacityOnTheSimulatedEngineTest {
     @Test
     void withoutSlosTheSearchIsRefusedBeforeAnythingRuns(@TempDir Path dir) {
         Runner runner = new Runner(RunOptions.builder().include(SimStudy.class, "baseline")
-                .simulate(EngineOptions.Simulate.VIRTUAL).capacity(Double.NaN).outputDir(dir).progress(false).build(),
+                .simulate(EngineOptions.Simulate.VIRTUAL).capacity().outputDir(dir).progress(false).build(),
                 new PrintWriter(new StringWriter(), true));
         org.assertj.core.api.Assertions.assertThatThrownBy(runner::run).isInstanceOf(RunnerException.class)
                 .hasMessageContaining("--capacity needs SLOs for").hasMessageContaining("--slo");

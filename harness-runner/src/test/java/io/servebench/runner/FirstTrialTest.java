@@ -1,5 +1,7 @@
 package io.servebench.runner;
 
+import io.servebench.execution.ClientWarmup;
+
 import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
 import io.servebench.results.Stat;

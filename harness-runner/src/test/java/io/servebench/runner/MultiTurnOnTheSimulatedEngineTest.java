@@ -27,7 +27,7 @@ class MultiTurnOnTheSimulatedEngineTest {
                 .simulate(EngineOptions.Simulate.VIRTUAL).outputDir(out).progress(false).build(),
                 new PrintWriter(new StringWriter(), true)).run();
 
-        List<RequestRecord> records = RunFolder.onlyTrialsRecords(out);
+        List<RequestRecord> records = RunFolderRecords.onlyTrialsRecords(out);
         assertThat(records).hasSize(60).allSatisfy(r -> assertThat(r.succeeded()).isTrue());
         for (int c = 0; c < 20; c++) {
             RequestRecord first = records.get(3 * c);

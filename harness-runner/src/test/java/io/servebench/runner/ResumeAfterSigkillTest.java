@@ -1,5 +1,7 @@
 package io.servebench.runner;
 
+import io.servebench.execution.KilledTrials;
+
 import io.servebench.cli.Main;
 import io.servebench.results.BlockResult;
 import io.servebench.results.RepetitionResult;

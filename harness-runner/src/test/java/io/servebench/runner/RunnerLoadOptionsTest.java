@@ -1,5 +1,7 @@
 package io.servebench.runner;
 
+import io.servebench.execution.ClientOptions;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package io.servebench.runner;
 
+import io.servebench.execution.slurm.SlurmParams;
+
 import io.servebench.engine.EngineOptions;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
@@ -100,11 +102,14 @@ class SlurmExecutorTest {
         assertThat(merged).isEqualTo(requestsByTrial(local)).hasSize(2).containsValue(30.0);
         assertThat(RunJournal.read(dir)).as("each trial journalled once").hasSize(2);
         assertThat(dir.resolve("summary.md")).exists();
-        // the job scripts stay for inspection, the worker's command word by word
+        // the job scripts stay for inspection, the worker's command word by word, beside the job each worker read
         try (var scripts = Files.list(dir.resolve("jobs"))) {
             List<Path> sh = scripts.filter(p -> p.toString().endsWith(".sh")).toList();
             assertThat(sh).hasSize(2);
-            assertThat(Files.readString(sh.get(0))).contains("'io.servebench.cli.Main'").contains("'--worker'");
+            Path job = Path.of(sh.get(0).toString().replaceFirst("\\.sh$", ".json"));
+            assertThat(Files.readString(sh.get(0))).contains("'io.servebench.execution.slurm.SlurmWorker'")
+                    .contains("'" + job + "'");
+            assertThat(io.servebench.execution.slurm.SlurmJob.read(job).trials()).hasSize(1);
         }
         assertThat(run("squeue", "-h", "--me", "-o", "%j")).doesNotContain("servebench-s0");
     }

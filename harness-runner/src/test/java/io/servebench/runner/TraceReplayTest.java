@@ -41,7 +41,7 @@ class TraceReplayTest {
                 .simulate(EngineOptions.Simulate.VIRTUAL).outputDir(out).progress(false).build(),
                 new PrintWriter(new StringWriter(), true)).run();
 
-        List<RequestRecord> records = RunFolder.onlyTrialsRecords(out);
+        List<RequestRecord> records = RunFolderRecords.onlyTrialsRecords(out);
         // the trace's 30 lines and no more, though 1000 requests were asked for; the first two are the warm-up
         assertThat(records).hasSize(30);
         assertThat(records).filteredOn(RequestRecord::warmup).extracting(RequestRecord::id).containsExactly(0L, 1L);

@@ -4,7 +4,7 @@ import io.servebench.annotations.ServerOptions;
 import io.servebench.annotations.ServingBenchmark;
 import io.servebench.annotations.Variant;
 import io.servebench.engine.EngineKinds;
-import io.servebench.engine.Flag;
+import io.servebench.wire.flags.Flag;
 import io.servebench.engine.ServerOptionsSpec;
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +34,23 @@ class ServerOptionsSpecTest {
         assertThat(args(new ServerOptionsSpec(null, null, null, null, true, null), "sglang")).isEmpty();
         assertThat(args(new ServerOptionsSpec(null, null, null, null, true, null), "vllm")).containsExactly("--enable-prefix-caching");
         assertThat(args(ServerOptionsSpec.NONE, "command")).isEmpty();
+    }
+
+    @Test
+    void theSimulatedEngineReadsEveryOptionAsTheEngineItStandsInForSpellsIt() {
+        for (String kind : List.of("vllm", "sglang")) {
+            io.servebench.sim.SimParams sim = io.servebench.sim.SimParams.fromFlags(
+                    kind.equals("vllm") ? io.servebench.sim.SimDialect.VLLM : io.servebench.sim.SimDialect.SGLANG,
+                    "Qwen/Qwen3.5-9B", args(ALL, kind));
+            assertThat(sim.ignoredFlags()).as(kind).isEmpty();
+            assertThat(sim.maxModelLen()).as(kind).isEqualTo(32768);
+            assertThat(sim.tensorParallelSize()).as(kind).isEqualTo(2);
+            assertThat(sim.gpuMemoryUtilization()).as(kind).isEqualTo(0.85);
+            assertThat(sim.maxNumSeqs()).as(kind).isEqualTo(128);
+            assertThat(sim.prefixCaching()).as(kind).isFalse();
+            assertThat(sim.speculativeMethod()).as(kind).isNotNull();
+            assertThat(sim.speculativeTokens()).as(kind).isEqualTo(1);
+        }
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.servebench.study;
 
-import io.servebench.engine.Flag;
+import io.servebench.wire.flags.Flag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -3,6 +3,8 @@ package io.servebench.sim;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servebench.wire.flags.EngineFlags;
+import io.servebench.wire.flags.Flag;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -249,9 +251,9 @@ public record SimParams(
         }
         boolean sglang = dialect == SimDialect.SGLANG;
         Builder b = new Builder(sglang);
-        Map<String, BiConsumer<Builder, EngineFlag>> modelled = sglang ? Builder.SGLANG_FLAGS : Builder.VLLM_FLAGS;
+        Map<String, BiConsumer<Builder, Flag>> modelled = sglang ? Builder.SGLANG_FLAGS : Builder.VLLM_FLAGS;
         for (String text : flags) {
-            EngineFlag flag = EngineFlag.parse(text);
+            Flag flag = Flag.parse(text).orElseThrow(() -> new IllegalArgumentException(Flag.problem(text)));
             boolean known = b.apply(modelled, flag) || (dialect == SimDialect.SIM && b.simOnly(flag));
             if (!known) {
                 String meant = nearMiss(flag.name(), modelled.keySet());
@@ -351,40 +353,48 @@ public record SimParams(
         }
 
         /** vLLM's flags that the simulation models, each with what it sets. */
-        static final Map<String, BiConsumer<Builder, EngineFlag>> VLLM_FLAGS = Map.ofEntries(
-                Map.entry("--max-model-len", (b, f) -> b.maxModelLen = positiveInt(f)),
-                Map.entry("--max-num-seqs", (b, f) -> b.maxNumSeqs = positiveInt(f)),
-                Map.entry("--max-num-batched-tokens", (b, f) -> b.maxNumBatchedTokens = positiveInt(f)),
-                Map.entry("--enable-prefix-caching", (b, f) -> b.prefixCaching = bool(f)),
-                Map.entry("--no-enable-prefix-caching", (b, f) -> b.prefixCaching = !bool(f)),
-                Map.entry("--speculative-config", Builder::speculativeConfig),
-                Map.entry("--performance-mode", (b, f) -> b.mode = performanceMode(f)),
-                Map.entry("--language-model-only", (b, f) -> b.languageModelOnly = bool(f)),
-                Map.entry("--reasoning-parser", (b, f) -> b.reasoningParser = text(f)),
-                Map.entry("--api-key", (b, f) -> b.apiKey = text(f)),
-                Map.entry("--gpu-memory-utilization", (b, f) -> b.memoryFraction = fraction(f)),
-                Map.entry("--tensor-parallel-size", (b, f) -> b.tp = positiveInt(f)),
-                Map.entry("-tp", (b, f) -> b.tp = positiveInt(f)),
-                Map.entry("--hf-config-path", (b, f) -> b.hfConfigPath = text(f)));
+        static final Map<String, BiConsumer<Builder, Flag>> VLLM_FLAGS = modelled(EngineFlags.VLLM, Map.of(
+                EngineFlags.VLLM_SPECULATIVE_CONFIG, Builder::speculativeConfig,
+                "--performance-mode", (b, f) -> b.mode = performanceMode(f),
+                "--language-model-only", (b, f) -> b.languageModelOnly = bool(f),
+                "-tp", (b, f) -> b.tp = positiveInt(f),
+                "--hf-config-path", (b, f) -> b.hfConfigPath = text(f)));
 
         /** SGLang's flags that the simulation models, each with what it sets. */
-        static final Map<String, BiConsumer<Builder, EngineFlag>> SGLANG_FLAGS = Map.ofEntries(
-                Map.entry("--context-length", (b, f) -> b.maxModelLen = positiveInt(f)),
-                Map.entry("--max-running-requests", (b, f) -> b.maxNumSeqs = positiveInt(f)),
-                Map.entry("--chunked-prefill-size", (b, f) -> b.maxNumBatchedTokens = positiveInt(f)),
-                Map.entry("--disable-radix-cache", (b, f) -> b.prefixCaching = !bool(f)),
-                Map.entry("--reasoning-parser", (b, f) -> b.reasoningParser = text(f)),
-                Map.entry("--api-key", (b, f) -> b.apiKey = text(f)),
-                Map.entry("--mem-fraction-static", (b, f) -> b.memoryFraction = fraction(f)),
-                Map.entry("--tp", (b, f) -> b.tp = positiveInt(f)),
-                Map.entry("--tp-size", (b, f) -> b.tp = positiveInt(f)),
-                Map.entry("--speculative-algorithm", (b, f) -> b.specMethod = text(f).toLowerCase(Locale.ROOT)),
-                Map.entry("--speculative-num-steps", (b, f) -> b.sglangSpecSteps = positiveInt(f)),
-                Map.entry("--speculative-num-draft-tokens", (b, f) -> b.sglangDraftTokens = positiveInt(f)));
+        static final Map<String, BiConsumer<Builder, Flag>> SGLANG_FLAGS = modelled(EngineFlags.SGLANG, Map.of(
+                "--tp", (b, f) -> b.tp = positiveInt(f),
+                EngineFlags.SGLANG_SPECULATIVE_ALGORITHM, (b, f) -> b.specMethod = text(f).toLowerCase(Locale.ROOT),
+                EngineFlags.SGLANG_SPECULATIVE_NUM_STEPS, (b, f) -> b.sglangSpecSteps = positiveInt(f),
+                EngineFlags.SGLANG_SPECULATIVE_NUM_DRAFT_TOKENS, (b, f) -> b.sglangDraftTokens = positiveInt(f),
+                // the simulation drafts a chain, which is EAGLE's tree with one branch per step
+                EngineFlags.SGLANG_SPECULATIVE_EAGLE_TOPK, (b, f) -> {
+                    if (positiveInt(f) != 1) {
+                        throw bad(f, "1: the simulated engine models a chain of drafts, not a tree");
+                    }
+                }));
+
+        /**
+         * The settings the engine layer writes, by the engine's spellings ({@link EngineFlags}: one home for both
+         * sides), and {@code own}: the engine's flags only the simulation reads.
+         */
+        private static Map<String, BiConsumer<Builder, Flag>> modelled(EngineFlags names,
+                                                                       Map<String, BiConsumer<Builder, Flag>> own) {
+            Map<String, BiConsumer<Builder, Flag>> flags = new java.util.HashMap<>(own);
+            flags.put(names.maxModelLen(), (b, f) -> b.maxModelLen = positiveInt(f));
+            flags.put(names.maxNumSeqs(), (b, f) -> b.maxNumSeqs = positiveInt(f));
+            flags.put(names.maxNumBatchedTokens(), (b, f) -> b.maxNumBatchedTokens = positiveInt(f));
+            names.prefixCachingOn().forEach(on -> flags.put(on, (b, f) -> b.prefixCaching = bool(f)));
+            names.prefixCachingOff().forEach(off -> flags.put(off, (b, f) -> b.prefixCaching = !bool(f)));
+            flags.put(names.reasoningParser(), (b, f) -> b.reasoningParser = text(f));
+            flags.put(names.apiKey(), (b, f) -> b.apiKey = text(f));
+            flags.put(names.gpuMemoryFraction(), (b, f) -> b.memoryFraction = fraction(f));
+            flags.put(names.tensorParallelSize(), (b, f) -> b.tp = positiveInt(f));
+            return Map.copyOf(flags);
+        }
 
         /** Applies {@code f} when {@code flags} models it; false when it does not. */
-        boolean apply(Map<String, BiConsumer<Builder, EngineFlag>> flags, EngineFlag f) {
-            BiConsumer<Builder, EngineFlag> setter = flags.get(f.name());
+        boolean apply(Map<String, BiConsumer<Builder, Flag>> flags, Flag f) {
+            BiConsumer<Builder, Flag> setter = flags.get(f.name());
             if (setter == null) {
                 return false;
             }
@@ -392,7 +402,7 @@ public record SimParams(
             return true;
         }
 
-        boolean simOnly(EngineFlag f) {
+        boolean simOnly(Flag f) {
             if (!f.name().equals("--sim-acceptance-rate")) {
                 return false;
             }
@@ -414,7 +424,7 @@ public record SimParams(
             return true;
         }
 
-        private void speculativeConfig(EngineFlag f) {
+        private void speculativeConfig(Flag f) {
             String expected = "JSON like {\"method\":\"mtp\",\"num_speculative_tokens\":1}";
             JsonNode json;
             try {
@@ -441,7 +451,7 @@ public record SimParams(
             if (maxModelLen == 0) {
                 maxModelLen = model.maxPositionEmbeddings();
             } else if (maxModelLen > model.maxPositionEmbeddings()) {
-                String flag = dialect == SimDialect.SGLANG ? "--context-length" : "--max-model-len";
+                String flag = (dialect == SimDialect.SGLANG ? EngineFlags.SGLANG : EngineFlags.VLLM).maxModelLen();
                 throw new IllegalArgumentException(flag + " " + maxModelLen + " is greater than the model's"
                         + " max_position_embeddings (" + model.maxPositionEmbeddings() + ") for " + model.name()
                         + "; expected at most that, as the engine requires");
@@ -470,7 +480,7 @@ public record SimParams(
             return OTHER_ACCEPTANCE;
         }
 
-        private static PerformanceMode performanceMode(EngineFlag f) {
+        private static PerformanceMode performanceMode(Flag f) {
             String v = text(f).toLowerCase(Locale.ROOT);
             return switch (v) {
                 case "interactivity" -> PerformanceMode.INTERACTIVITY;
@@ -480,14 +490,14 @@ public record SimParams(
             };
         }
 
-        private static String text(EngineFlag f) {
+        private static String text(Flag f) {
             if (f.value() == null || f.value().isBlank()) {
                 throw bad(f, "a value (" + f.name() + "=VALUE)");
             }
             return f.value().strip();
         }
 
-        private static int positiveInt(EngineFlag f) {
+        private static int positiveInt(Flag f) {
             try {
                 int v = Integer.parseInt(text(f));
                 if (v >= 1) {
@@ -499,7 +509,7 @@ public record SimParams(
             throw bad(f, "a positive integer");
         }
 
-        private static double fraction(EngineFlag f) {
+        private static double fraction(Flag f) {
             double v = number(f, "a fraction in (0, 1]");
             if (!(v > 0 && v <= 1)) {
                 throw bad(f, "a fraction in (0, 1]");
@@ -507,7 +517,7 @@ public record SimParams(
             return v;
         }
 
-        private static double number(EngineFlag f, String expected) {
+        private static double number(Flag f, String expected) {
             try {
                 return Double.parseDouble(text(f));
             } catch (NumberFormatException e) {
@@ -515,7 +525,7 @@ public record SimParams(
             }
         }
 
-        private static boolean bool(EngineFlag f) {
+        private static boolean bool(Flag f) {
             if (f.value() == null) {
                 return true;
             }
@@ -526,7 +536,7 @@ public record SimParams(
             };
         }
 
-        private static IllegalArgumentException bad(EngineFlag f, String expected) {
+        private static IllegalArgumentException bad(Flag f, String expected) {
             return new IllegalArgumentException("bad flag " + f.toArg() + ": expected " + expected);
         }
     }

@@ -24,7 +24,7 @@ import java.util.List;
  * The flags string is split into arguments at whitespace followed by {@code '-'}, so a flag value
  * may itself contain spaces as long as no space in it is followed by a dash.
  */
-public final class JmhParamCodec {
+final class JmhParamCodec {
 
     private JmhParamCodec() {
     }

@@ -1,0 +1,82 @@
+package io.servebench.execution;
+
+import io.servebench.annotations.Profile;
+import io.servebench.engine.Engines;
+import io.servebench.plan.ResultBlock;
+import io.servebench.plan.Trial;
+import io.servebench.plan.TrialPlanner;
+import io.servebench.plan.WorkloadParams;
+import io.servebench.results.BlockResult;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns planned result blocks and what their trials measured into the results the journal and the reports hold:
+ * one block per planned block, or one per sweep step, with the params as this run sent them.
+ */
+public final class BlockResults {
+
+    private BlockResults() {
+    }
+
+    /**
+     * The results of {@code blocks} so far; a block whose trial has not run (the run stopped first) says so as its
+     * failure.
+     */
+    public static List<BlockResult> of(List<ResultBlock> blocks, TrialOutcomes outcomes, ExecutionParams execution) {
+        List<BlockResult> results = new ArrayList<>();
+        for (ResultBlock block : blocks) {
+            Trial trial = block.trial();
+            WorkloadParams w = execution.asSent(trial.workload());
+            List<MeasuredStep> steps = outcomes.steps(trial.id());
+            String failure = outcomes.failure(trial.id())
+                    .orElse(steps.isEmpty() ? "the run stopped before this trial" : null);
+            for (MeasuredStep step : steps.isEmpty() ? List.of(MeasuredStep.NONE) : steps) {
+                results.add(new BlockResult(block.benchmark(), block.className(), block.variant(), block.group(),
+                        block.baseline(), params(block, w, step, outcomes, execution), trial.id(), trial.serverId(),
+                        step.repetitions(), failure, block.recommended(),
+                        Engines.serveCommand(trial.server(), execution.engines()).orElse(null)));
+            }
+        }
+        return results;
+    }
+
+    /**
+     * The block's params in report order: engine, model, the workload as sent, the load options away from their
+     * defaults, the sweep step, the flags, the SLOs, then the study's own {@code @Param} values.
+     */
+    private static Map<String, String> params(ResultBlock block, WorkloadParams w, MeasuredStep step, TrialOutcomes outcomes,
+                                              ExecutionParams execution) {
+        Trial trial = block.trial();
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("engine", Engines.reportedName(trial.server(), execution.engines()));
+        params.put("model", trial.server().model());
+        params.put("dataset", w.dataset());
+        params.put("profile", w.profile());
+        if (Profile.CONCURRENT.equals(w.profile())) {
+            params.put("concurrency", Integer.toString(w.concurrency()));
+        } else if (w.hasRate()) {
+            params.put("rate", WorkloadParams.formatRate(w.rate()));
+        } else if (step.rate() != null) {
+            params.put("rate", WorkloadParams.formatRate(step.rate()));
+        }
+        params.put("requests", Integer.toString(w.requests()));
+        params.put("warmup", Integer.toString(w.warmup()));
+        params.putAll(w.options().nonDefault());
+        if (step.sweepStep() != null) {
+            params.put(BlockResult.SWEEP_STEP, step.sweepStep());
+        }
+        params.put(BlockResult.FLAGS, String.join(" ", trial.server().args()));
+        outcomes.slo(trial.id()).filter(slo -> slo.stated()).ifPresent(slo -> params.put("slo", slo.toString()));
+        // workload values are in already, as this run sends them; a rate a profile ignores stays out
+        block.paramValues().forEach((k, v) -> {
+            if (!TrialPlanner.WORKLOAD_KEYS.contains(k)) {
+                params.putIfAbsent(k, v);
+            }
+        });
+        return params;
+    }
+}

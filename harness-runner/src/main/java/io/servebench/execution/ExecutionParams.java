@@ -1,0 +1,78 @@
+package io.servebench.execution;
+
+import io.servebench.annotations.Profile;
+import io.servebench.engine.EngineOptions;
+import io.servebench.metrics.SloSpec;
+import io.servebench.plan.WorkloadParams;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How an executor measures trials, resolved once from what the user asked for: where results go, how engines start,
+ * how many repetitions, which seeds, what the client sends. Holds no study and no run mode: the same values measure a
+ * planned run's trials, a tuner's and a SLURM job's.
+ *
+ * @param outputDir   the run folder ({@code logs/}, {@code requests/}, the journal)
+ * @param engines     how engines are started, and whether the simulated engine replaces them
+ * @param repetitions independent runs of each trial (JMH's forks), unless a caller asks for more
+ * @param seed        the run's seed, from which each repetition's seeds are derived
+ * @param freshServer start a server for every trial instead of reusing one across trials of one configuration
+ * @param settle      pause between two loads on one server, after its prefix cache was reset
+ * @param slice       the length of the time slices a long load reports its figures in
+ * @param client      the HTTP client's API key variable and timeouts
+ * @param slo         the command line's SLOs ({@code --slo}), laid over each block's declared ones bound by bound
+ * @param progress    whether each trial's progress is shown
+ * @param quick       shorten every trial to about {@link #QUICK_SECONDS} seconds of load
+ */
+public record ExecutionParams(Path outputDir, EngineOptions engines, int repetitions, long seed, boolean freshServer,
+                              Duration settle, Duration slice, ClientOptions client, SloSpec slo, boolean progress,
+                              boolean quick) {
+
+    /** Seconds of load per trial in quick mode. */
+    public static final int QUICK_SECONDS = 4;
+
+    /** Fewest measured requests per trial in quick mode, so that slow rates still give a distribution. */
+    public static final int QUICK_MIN_REQUESTS = 16;
+
+    public ExecutionParams {
+        Objects.requireNonNull(outputDir, "outputDir");
+        Objects.requireNonNull(engines, "engines");
+        Objects.requireNonNull(settle, "settle");
+        Objects.requireNonNull(slice, "slice");
+        Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(slo, "slo");
+        if (repetitions < 1) {
+            throw new IllegalArgumentException("-r " + repetitions + ": expected at least 1 repetition");
+        }
+    }
+
+    /** Whether the simulated engine stands in for the studies' engines. */
+    public boolean simulate() {
+        return engines.simulate() != EngineOptions.Simulate.OFF;
+    }
+
+    /** Whether no request leaves this process in real time: the simulated engine in virtual time serves every trial. */
+    public boolean virtualTime() {
+        return engines.simulate() == EngineOptions.Simulate.VIRTUAL;
+    }
+
+    /**
+     * The workload as this run sends it: quick mode shortens it. Profiles without a rate or stream count
+     * (synchronous, throughput, sweep) get quick mode's fewest requests per trial (or step).
+     */
+    public WorkloadParams asSent(WorkloadParams declared) {
+        double rateEquivalent = Profile.CONCURRENT.equals(declared.profile()) ? declared.concurrency()
+                : declared.hasRate() ? declared.rate() : 0;
+        return declared.withRequests(requestsFor(declared.requests(), rateEquivalent));
+    }
+
+    /** Measured requests for a trial declared with {@code declared} requests at {@code rate} per second. */
+    public int requestsFor(int declared, double rate) {
+        if (!quick) {
+            return declared;
+        }
+        return (int) Math.min(declared, Math.max(QUICK_MIN_REQUESTS, Math.ceil(QUICK_SECONDS * rate)));
+    }
+}

@@ -1,0 +1,250 @@
+package io.servebench.execution;
+
+import io.servebench.engine.RunningEngine;
+import io.servebench.http.HostLimits;
+import io.servebench.load.ArrivalProfile;
+import io.servebench.load.DeltaTokenCounter;
+import io.servebench.load.LoadGenerator;
+import io.servebench.load.LoadListener;
+import io.servebench.load.LoadParams;
+import io.servebench.load.LoadResult;
+import io.servebench.load.RequestRecord;
+import io.servebench.load.RequestRecordWriter;
+import io.servebench.load.VirtualLoad;
+import io.servebench.metrics.HarnessMemory;
+import io.servebench.metrics.MetricsAggregator;
+import io.servebench.metrics.PrometheusScraper;
+import io.servebench.metrics.PrometheusSnapshot;
+import io.servebench.metrics.ServerMetricsDelta;
+import io.servebench.metrics.SliceMetrics;
+import io.servebench.metrics.SloSpec;
+import io.servebench.plan.Trial;
+import io.servebench.plan.WorkloadParams;
+import io.servebench.results.Metric;
+import io.servebench.results.PrefixCacheReset;
+import io.servebench.results.RepetitionResult;
+import io.servebench.workload.Datasets;
+import io.servebench.workload.RequestSpec;
+
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
+
+/**
+ * Measures the loads of one trial on its running engine: each load starts clean ({@link CleanStart}), sends its
+ * requests, writes their records, aggregates the measured ones with the trial's SLOs and adds what the engine's own
+ * metrics counted meanwhile.
+ */
+final class LoadMeasurement {
+
+    /** The note on every result measured in virtual time, so that no report passes it off as a real run. */
+    static final String VIRTUAL_NOTE = "virtual time: the simulated engine's model run as a discrete-event simulation,"
+            + " no sockets; every time is on the virtual clock and schedule lag is 0 by construction";
+
+    private final RunContext context;
+    private final RunningEngine engine;
+    private final CleanStart cleanStart;
+    private final Trial trial;
+    private final SloSpec slo;
+    private final AtomicBoolean scrapeNoted;
+
+    /**
+     * @param cleanStart  readies the engine before each load
+     * @param slo         the SLOs of the trial's goodput
+     * @param scrapeNoted whether the server's missing metrics were already noted (once per server)
+     */
+    LoadMeasurement(RunContext context, RunningEngine engine, CleanStart cleanStart, Trial trial, SloSpec slo,
+                    AtomicBoolean scrapeNoted) {
+        this.context = context;
+        this.engine = engine;
+        this.cleanStart = cleanStart;
+        this.trial = trial;
+        this.slo = slo;
+        this.scrapeNoted = scrapeNoted;
+    }
+
+    Trial trial() {
+        return trial;
+    }
+
+    /**
+     * Runs one load and aggregates it; a stop condition that ended it early becomes a note on the metrics.
+     *
+     * @param w             the workload as sent
+     * @param repetition    which repetition of the load it is: the dataset's draw and the request ids are its own
+     * @param name          the requests file's name ({@code requests/<name>.jsonl.gz})
+     * @param progressLabel what the progress line calls the load
+     */
+    RepetitionResult measure(WorkloadParams w, ArrivalProfile profile, Repetition repetition, String name,
+                             String progressLabel) throws IOException {
+        ExecutionParams params = context.params();
+        LoadParams load = LoadSettings.of(trial.server().kind(), w, profile, params.client(), context.apiKey())
+                .withRequestIdPrefix(repetition.requestIdPrefix());
+        RunContext.Counted dataset = context.dataset(w.dataset(), engine, trial.server().kind());
+        // the time before which no request will be sent any more, on the records' clock
+        LongSupplier clock = engine.virtual().isPresent() ? engine.virtual().get()::earliestArrivalNs : System::nanoTime;
+        PerTurn turns = new PerTurn(slo, clock);
+        Iterator<RequestSpec> drawn = dataset.dataset().supply(repetition.seed());
+        Iterator<RequestSpec> supply = new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return drawn.hasNext();
+            }
+
+            @Override
+            public RequestSpec next() {
+                RequestSpec next = drawn.next();
+                turns.drawn(next);
+                return next;
+            }
+        };
+        PrefixCacheReset cacheReset = cleanStart.beforeLoad(name);
+        MetricsAggregator.Running metrics = new MetricsAggregator().start(slo, clock);
+        try (TrialProgress progress = TrialProgress.start(context.out(), progressLabel, w.warmup() + w.requests(),
+                params.progress());
+             RequestRecordWriter.Sink records = RequestRecordWriter.open(RequestRecordWriter.trialFile(
+                     params.outputDir(), name));
+             HarnessMemory memory = HarnessMemory.start()) {
+            SliceMetrics slices = new SliceMetrics(params.slice().toNanos(), progress::slice);
+            Optional<PrometheusSnapshot> before = scrape();
+            LoadListener listener = LoadListener.all(records, metrics, turns, slices, progress);
+            String failure = null;
+            LoadResult result = null;
+            try {
+                result = engine.virtual().isPresent()
+                        ? new VirtualLoad(engine.virtual().get(), engine.endpoint().model())
+                                .run(supply, w.warmup(), w.requests(), load, listener)
+                        : new LoadGenerator(Datasets.tokenizer(w.dataset()).map(DeltaTokenCounter::of)
+                                .orElse(DeltaTokenCounter.ONE_PER_EVENT))
+                                .run(engine.endpoint().target(), supply, w.warmup(), w.requests(), load, listener);
+            } catch (OutOfMemoryError e) {
+                // what the aggregation holds is small and intact: the requests finished so far are kept
+                failure = "the harness ran out of memory (" + e.getMessage() + "; -Xmx" + Runtime.getRuntime().maxMemory()
+                        / 1048576 + "m) after " + records.written() + " requests";
+            }
+            Optional<PrometheusSnapshot> after = before.isPresent() ? scrape() : Optional.empty();
+            RepetitionResult measured = metrics.finish();
+            if (before.isPresent() && after.isPresent()) {
+                // warm-up requests are in the server's counters too: its figures cover the whole repetition
+                measured = measured.withServerMetrics(ServerMetricsDelta.between(before.get(), after.get()));
+            }
+            if (result != null) {
+                measured = result.stop().note().map(measured::withNote).orElse(measured);
+                measured = result.connections().note(HostLimits.current()).map(measured::withNote).orElse(measured);
+            }
+            measured = measured.withNote("prompt tokens: the server's usage where it sent it; prompts counted by "
+                    + dataset.counter());
+            if (engine.virtual().isPresent()) {
+                measured = measured.withNote(VIRTUAL_NOTE);
+            }
+            Map<String, RepetitionResult> bySlice = slices.finish();
+            measured = measured.withTurns(turns.finish()).withCacheReset(cacheReset)
+                    .withSlices(bySlice.size() >= MIN_SLICES ? bySlice : Map.of());
+            measured = withHarnessMemory(measured, memory);
+            progress.finish(measured);
+            records.close();
+            if (failure == null) {
+                failure = records.stopReason().orElse(null);
+            }
+            if (failure != null) {
+                throw new LoadFailure(failure, measured.withNote("partial: " + failure));
+            }
+            return measured;
+        }
+    }
+
+    /** {@code measured} with the harness's memory at its peak while the load ran. */
+    private static RepetitionResult withHarnessMemory(RepetitionResult measured, HarnessMemory memory) {
+        memory.close();
+        RepetitionResult with = measured.withScalar(Metric.HARNESS_HEAP_PEAK, memory.peakHeapMb());
+        java.util.OptionalDouble resident = memory.peakResidentMb();
+        return resident.isPresent() ? with.withScalar(Metric.HARNESS_RSS_PEAK, resident.getAsDouble()) : with;
+    }
+
+    /** Fewest slices for which a repetition reports its figures per slice: fewer say no more than its whole. */
+    static final int MIN_SLICES = 5;
+
+    /**
+     * A load that could not go on (the harness ran out of memory, the disk filled up): what it measured until then,
+     * and why it stopped.
+     */
+    static final class LoadFailure extends RuntimeException {
+        private final transient RepetitionResult partial;
+
+        LoadFailure(String why, RepetitionResult partial) {
+            super(why);
+            this.partial = partial;
+        }
+
+        /** The requests finished before the failure, aggregated. */
+        RepetitionResult partial() {
+            return partial;
+        }
+    }
+
+    /**
+     * The measured requests' metrics per turn of their conversations, each turn aggregated as the whole is; none for
+     * single turns. Thread-safe.
+     */
+    private static final class PerTurn implements LoadListener {
+        private final SloSpec slo;
+        private final LongSupplier clock;
+        private final Map<Long, Integer> turnOf = new ConcurrentHashMap<>();
+        private final Map<Integer, MetricsAggregator.Running> byTurn = new ConcurrentHashMap<>();
+        private volatile boolean multiTurn;
+
+        PerTurn(SloSpec slo, LongSupplier clock) {
+            this.slo = slo;
+            this.clock = clock;
+        }
+
+        /** A request was drawn: conversations are drawn whole, so a later turn shows before the first is sent. */
+        void drawn(RequestSpec spec) {
+            if (spec.turn() > 0) {
+                multiTurn = true;
+            }
+            turnOf.put((long) spec.index(), spec.turn());
+        }
+
+        @Override
+        public void onSend(long id) {
+            if (multiTurn) {
+                byTurn.computeIfAbsent(turnOf.getOrDefault(id, 0), t -> new MetricsAggregator().start(slo, clock))
+                        .onSend(id);
+            }
+        }
+
+        @Override
+        public void onComplete(RequestRecord record) {
+            Integer turn = turnOf.remove(record.id());
+            if (multiTurn) {
+                byTurn.computeIfAbsent(turn == null ? 0 : turn, t -> new MetricsAggregator().start(slo, clock))
+                        .onComplete(record);
+            }
+        }
+
+        Map<String, RepetitionResult> finish() {
+            Map<String, RepetitionResult> results = new LinkedHashMap<>();
+            new TreeMap<>(byTurn).forEach((turn, running) -> results.put(Integer.toString(turn + 1), running.finish()));
+            return results.size() > 1 ? results : Map.of();
+        }
+    }
+
+    /** A scrape of the engine's metrics; empty (with one note per server) when it offers none. */
+    private Optional<PrometheusSnapshot> scrape() {
+        if (engine.virtual().isPresent()) {
+            return Optional.of(PrometheusSnapshot.parse(engine.virtual().get().metricsText()));
+        }
+        PrometheusScraper.Result result = context.scraper().scrape(engine.endpoint().metricsUri());
+        if (result.snapshot().isEmpty() && scrapeNoted.compareAndSet(false, true)) {
+            context.out().printf("  note: no server-side metrics: %s%n", result.problem());
+        }
+        return result.snapshot();
+    }
+}

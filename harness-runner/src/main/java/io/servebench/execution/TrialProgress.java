@@ -1,0 +1,105 @@
+package io.servebench.execution;
+
+import io.servebench.load.LoadListener;
+import io.servebench.load.RequestRecord;
+import io.servebench.results.Metric;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.Stat;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+
+import java.io.PrintWriter;
+
+/**
+ * Shows one trial's progress: a live bar on a terminal, and on a pipe (CI, {@code | tee}) just a line
+ * when the trial starts and one when it ends, so logs stay readable.
+ */
+final class TrialProgress implements LoadListener, AutoCloseable {
+
+    private final PrintWriter out;
+    private final String name;
+    private final ProgressBar bar;
+    /** The first slice's line, held until a second slice closes. */
+    private String firstSlice;
+
+    private TrialProgress(PrintWriter out, String name, ProgressBar bar) {
+        this.out = out;
+        this.name = name;
+        this.bar = bar;
+    }
+
+    /**
+     * @param shown whether anything is printed at all; off, the progress only counts (for {@code progress(false)})
+     */
+    static TrialProgress start(PrintWriter out, String name, int requests, boolean shown) {
+        if (!shown) {
+            return new TrialProgress(new PrintWriter(java.io.Writer.nullWriter()), name, null);
+        }
+        if (System.console() == null) {
+            out.printf("%s: %d requests...%n", name, requests);
+            return new TrialProgress(out, name, null);
+        }
+        ProgressBar bar = new ProgressBarBuilder().setTaskName(name).setInitialMax(requests)
+                .setStyle(ProgressBarStyle.ASCII).setUnit(" req", 1).setUpdateIntervalMillis(250).continuousUpdate().build();
+        return new TrialProgress(out, name, bar);
+    }
+
+    @Override
+    public void onComplete(RequestRecord record) {
+        if (bar != null) {
+            bar.step();
+        }
+    }
+
+    /**
+     * A time slice of the load has closed: its figures go on the bar's line (a terminal) or on a line of their own, so
+     * a long load shows how it goes while it runs.
+     */
+    void slice(java.util.Map.Entry<Integer, RepetitionResult> slice) {
+        RepetitionResult m = slice.getValue();
+        String figures = String.format(java.util.Locale.ROOT, "slice %d: %.0f ok, %.0f failed, mean latency %s s, P99 TTFT %s ms,"
+                + " mean ITL %s ms, %s tok/s", slice.getKey() + 1,
+                m.value(Metric.SUCCESSFUL_REQUESTS).orElse(0), m.value(Metric.FAILED_REQUESTS).orElse(0),
+                format(m.number(Metric.E2E_LATENCY, Stat.MEAN).orElse(Double.NaN), 3),
+                format(m.number(Metric.TTFT, Stat.P99).orElse(Double.NaN), 1),
+                format(m.number(Metric.ITL, Stat.MEAN).orElse(Double.NaN), 2),
+                format(m.number(Metric.OUTPUT_THROUGHPUT, null).orElse(Double.NaN), 0));
+        if (bar != null) {
+            bar.setExtraMessage(" " + figures);
+        } else if (slice.getKey() == 0) {
+            // a load of one slice says it all in its last line: the first slice's line waits for a second slice
+            firstSlice = figures;
+        } else {
+            if (firstSlice != null) {
+                out.printf("  %s %s%n", name, firstSlice);
+                firstSlice = null;
+            }
+            out.printf("  %s %s%n", name, figures);
+        }
+    }
+
+    /** Ends the bar and prints the trial's headline numbers. */
+    void finish(RepetitionResult metrics) {
+        close();
+        long ok = Math.round(metrics.value(Metric.SUCCESSFUL_REQUESTS).orElse(0));
+        long measured = ok + Math.round(metrics.value(Metric.FAILED_REQUESTS).orElse(0));
+        out.printf("%s: %d/%d ok, mean latency %s s, median TTFT %s ms, median ITL %s ms, %s tok/s%n", name,
+                ok, measured,
+                format(metrics.number(Metric.E2E_LATENCY, Stat.MEAN).orElse(Double.NaN), 3),
+                format(metrics.number(Metric.TTFT, Stat.MEDIAN).orElse(Double.NaN), 1),
+                format(metrics.number(Metric.ITL, Stat.MEDIAN).orElse(Double.NaN), 2),
+                format(metrics.number(Metric.OUTPUT_THROUGHPUT, null).orElse(Double.NaN), 0));
+    }
+
+    private static String format(double value, int decimals) {
+        return Double.isNaN(value) ? "—" : String.format("%." + decimals + "f", value);
+    }
+
+    @Override
+    public void close() {
+        if (bar != null) {
+            bar.close();
+        }
+    }
+}

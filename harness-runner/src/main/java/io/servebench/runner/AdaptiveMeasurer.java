@@ -1,0 +1,149 @@
+package io.servebench.runner;
+
+import io.servebench.execution.BlockResults;
+import io.servebench.execution.Executor;
+import io.servebench.execution.TrialListener;
+import io.servebench.execution.TrialOutcomes;
+import io.servebench.tuning.Tuner;
+import io.servebench.plan.ResultBlock;
+import io.servebench.plan.Trial;
+import io.servebench.plan.TrialPlan;
+import io.servebench.plan.TrialPlanner;
+import io.servebench.plan.WorkloadParams;
+import io.servebench.results.BlockResult;
+import io.servebench.results.journal.RunJournal;
+import io.servebench.study.ParamSpec;
+import io.servebench.study.StudyDescriptor;
+import io.servebench.study.VariantDescriptor;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@link Tuner.Measurer} of an adaptive run (a tuner, a capacity search): each configuration it asks for is planned
+ * as the planner plans a study's variant, measured once per distinct server configuration and workload (the baseline at
+ * the tuning point serves every step), and handed to the run's executor, trials of one configuration in one batch (with
+ * {@code --executor slurm}, one job each, keyed by round and server id, waited for together). Trials get ids in the
+ * order the tuner first asks for them, so a resumed run, which replays the tuner's decisions from the journal, gives
+ * every trial the id it had and finds it measured.
+ */
+final class AdaptiveMeasurer implements Tuner.Measurer {
+
+    private final RunOptions options;
+    private final StudyDescriptor study;
+    private final Executor executor;
+    private final TrialOutcomes outcomes;
+    private final RunJournal journal;
+    private final TrialListener listener;
+    private final Map<String, Trial> trialsByKey = new LinkedHashMap<>();
+    private final Map<String, String> serverIds = new LinkedHashMap<>();
+    private final Map<String, ResultBlock> blocksByName = new LinkedHashMap<>();
+    private final List<ResultBlock> blocks = new ArrayList<>();
+    private int rounds;
+    private Tuner.Candidate recommended;
+
+    AdaptiveMeasurer(RunOptions options, StudyDescriptor study, Executor executor, TrialOutcomes outcomes, RunJournal journal,
+                     TrialListener listener) {
+        this.options = options;
+        this.study = study;
+        this.executor = executor;
+        this.outcomes = outcomes;
+        this.journal = journal;
+        this.listener = listener;
+    }
+
+    /** Every block the tuner measured, in the order it first asked for them. */
+    TrialPlan plan() {
+        return new TrialPlan(blocks, List.copyOf(trialsByKey.values()));
+    }
+
+    /**
+     * Measures each candidate up to {@code repetitions}: each server configuration's trials in one batch, all batches of
+     * this round handed to the executor at once.
+     */
+    @Override
+    public List<BlockResult> measure(List<Tuner.Candidate> candidates, int repetitions) {
+        // counted also when nothing is left to run: a resumed run replaying the tuner numbers its rounds alike
+        int round = ++rounds;
+        List<ResultBlock> asked = candidates.stream().map(this::block).toList();
+        // one engine start for every trial of a server configuration
+        Map<String, List<Trial>> byServer = new LinkedHashMap<>();
+        for (ResultBlock block : asked) {
+            Trial trial = block.trial();
+            List<Trial> batch = byServer.computeIfAbsent(trial.serverId(), k -> new ArrayList<>());
+            if (!batch.contains(trial) && outcomes.repetitions(trial.id()) < repetitions && outcomes.failure(trial.id()).isEmpty()) {
+                batch.add(trial);
+            }
+        }
+        List<Executor.Batch> batches = byServer.entrySet().stream().filter(e -> !e.getValue().isEmpty())
+                .map(e -> new Executor.Batch(String.format("r%02d-%s", round, e.getKey()), e.getValue())).toList();
+        try {
+            if (!batches.isEmpty()) {
+                executor.measure(batches, plan(), repetitions, journal, outcomes, listener);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the journal in " + options.outputDir(), e);
+        }
+        return asked.stream().map(b -> BlockResults.of(List.of(b), outcomes, options.execution()).get(0)).toList();
+    }
+
+    @Override
+    public void recommend(Tuner.Candidate candidate) {
+        recommended = candidate;
+        for (int i = 0; i < blocks.size(); i++) {
+            ResultBlock b = blocks.get(i);
+            if (isRecommended(b)) {
+                ResultBlock marked = b.with(b.trial(), true);
+                blocks.set(i, marked);
+                blocksByName.replaceAll((k, v) -> v == b ? marked : v);
+            }
+        }
+    }
+
+    /** Whether the block is the recommendation's, at any rate: its blocks asked for later are marked as they are made. */
+    private boolean isRecommended(ResultBlock b) {
+        return recommended != null && b.variant().equals(recommended.variant().name())
+                && b.paramValues().entrySet().containsAll(recommended.paramValues().entrySet());
+    }
+
+    /** The candidate's block, planned (and its trial given its id) the first time it is asked for. */
+    private ResultBlock block(Tuner.Candidate candidate) {
+        String name = candidate.name() + " @ " + WorkloadParams.formatRate(candidate.rate());
+        ResultBlock known = blocksByName.get(name);
+        if (known != null) {
+            return known;
+        }
+        VariantDescriptor variant = candidate.variant();
+        List<ParamSpec> params = new ArrayList<>();
+        for (ParamSpec p : study.params()) {
+            if (candidate.paramValues().containsKey(p.name())) {
+                params.add(new ParamSpec(p.name(), p.type(), List.of(candidate.paramValues().get(p.name()))));
+            } else if (!p.isWorkloadParam()) {
+                params.add(p);
+            }
+        }
+        StudyDescriptor one = study.with(params, List.of(variant));
+        Map<String, List<String>> overrides = new LinkedHashMap<>(options.overrides());
+        overrides.put("rate", List.of(WorkloadParams.formatRate(candidate.rate())));
+        TrialPlan planned = new TrialPlanner(overrides, options.engineOverrides())
+                .plan(List.of(new TrialPlanner.Selection(one, List.of(variant))));
+        ResultBlock block = planned.blocks().get(0);
+        Trial trial = block.trial();
+        String key = trial.server().key() + "\n" + trial.workload();
+        Trial numbered = trialsByKey.computeIfAbsent(key, k -> {
+            String serverId = serverIds.computeIfAbsent(trial.server().key(), s -> String.format("s%02d", serverIds.size() + 1)
+                    + trial.serverId().substring(trial.serverId().indexOf('-')));
+            return new Trial(String.format("t%02d", trialsByKey.size() + 1) + trial.id().substring(trial.id().indexOf('-')),
+                    serverId, trial.server(), trial.workload());
+        });
+        ResultBlock unmarked = block.with(numbered, false);
+        ResultBlock placed = isRecommended(unmarked) ? block.with(numbered, true) : unmarked;
+        blocks.add(placed);
+        blocksByName.put(name, placed);
+        return placed;
+    }
+}

@@ -1,0 +1,70 @@
+package io.servebench.runner;
+
+import io.servebench.metrics.SloSpec;
+import io.servebench.plan.ResultBlock;
+import io.servebench.plan.TrialPlan;
+import io.servebench.study.StudyDescriptor;
+import io.servebench.study.VariantDescriptor;
+import io.servebench.tuning.CapacitySearch;
+import io.servebench.tuning.Tuner;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The run strategy of {@code --capacity}: for each selected variant at each point of its own parameters, the highest
+ * request rate at which its SLOs hold for the target share of requests, by bracketing and bisection from its declared
+ * rate.
+ */
+final class CapacityRun {
+
+    private final RunFolder folder;
+    private final StudyDescriptor study;
+
+    CapacityRun(RunFolder folder, StudyDescriptor study) {
+        this.folder = folder;
+        this.study = study;
+    }
+
+    RunOutcome run(TrialPlan listed, RunListener listener) throws IOException {
+        List<String> classes = listed.blocks().stream().map(ResultBlock::className).distinct().toList();
+        if (classes.size() != 1) {
+            throw new RunnerException("--capacity searches the variants of one study at a time; the selection holds " + classes);
+        }
+        RunOptions options = folder.options();
+        // each selected variant at each point of its own parameters, in plan order
+        Map<String, ResultBlock> configurations = new LinkedHashMap<>();
+        for (ResultBlock b : listed.blocks()) {
+            configurations.putIfAbsent(b.variant() + b.ownParams(), b);
+        }
+        for (ResultBlock b : configurations.values()) {
+            if (!b.slo().overriddenBy(options.slo()).stated()) {
+                throw new RunnerException("--capacity needs SLOs for " + b.benchmark() + ": give --slo (e.g. --slo"
+                        + " ttft=200,tpot=30) or @Slo on the study or the variant");
+            }
+        }
+        return AdaptiveRun.run(folder, study, listed, listener, "capacity under SLOs of " + configurations.size()
+                + " configuration(s) of " + study.simpleName(), (measurer, progress, found) -> {
+            int n = 0;
+            for (ResultBlock b : configurations.values()) {
+                VariantDescriptor variant = study.variant(b.variant()).orElseThrow();
+                SloSpec slo = b.slo().overriddenBy(options.slo());
+                double target = options.capacity().orElseThrow().share()
+                        .orElse(b.minAttainment().orElse(CapacitySearch.DEFAULT_TARGET));
+                double start = b.trial().workload().hasRate() ? b.trial().workload().rate() : 1;
+                Tuner.Candidate candidate = new Tuner.Candidate(variant, b.ownParams(), start);
+                progress.step(String.format("capacity %d of %d: %s", ++n, configurations.size(), candidate.name()));
+                found.capacities.add(new CapacitySearch(target, CapacitySearch.DEFAULT_PRECISION, CapacitySearch.DEFAULT_PROBES)
+                        .search(b.className().substring(b.className().lastIndexOf('.') + 1) + "." + candidate.name(),
+                                slo.toString(), start,
+                                rate -> CapacitySearch.attained(measurer.measure(List.of(candidate.at(rate)), 1).get(0))));
+            }
+            return "Capacity: " + found.capacities.stream().map(c -> String.format(Locale.ROOT, "%s %.3g req/s",
+                    c.configuration(), c.capacity())).collect(Collectors.joining("; ")) + ".";
+        });
+    }
+}

@@ -1,0 +1,94 @@
+package io.servebench.runner;
+
+import io.servebench.execution.BlockResults;
+import io.servebench.execution.Executor;
+import io.servebench.execution.KilledTrials;
+import io.servebench.execution.ServeBenchVersion;
+import io.servebench.execution.TrialListener;
+import io.servebench.execution.TrialOutcomes;
+import io.servebench.plan.Trial;
+import io.servebench.plan.TrialPlan;
+import io.servebench.results.BlockResult;
+import io.servebench.results.RunResult;
+import io.servebench.results.journal.RunHeader;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The run strategy of a study that lists its trials: the plan, run as it stands (minus what a resumed run had
+ * finished), one batch per engine start.
+ */
+final class PlannedRun {
+
+    private final RunFolder folder;
+
+    PlannedRun(RunFolder folder) {
+        this.folder = folder;
+    }
+
+    RunOutcome run(TrialPlan plan, RunListener listener) throws IOException {
+        RunOptions options = folder.options();
+        PrintWriter out = folder.out();
+        Executor executor = folder.executor(plan.trials());
+        TrialOutcomes outcomes = new TrialOutcomes();
+        ResumedRun resumed = folder.resumeOrStart(Optional.of(plan), outcomes);
+        String startTime = resumed.startTime();
+        List<Trial> unfinished = plan.trials().stream().filter(t -> !resumed.finished().contains(t.id())).toList();
+        // a trial the killed harness was in the middle of is kept, partial, from the records it streamed
+        List<Trial> recovered = options.resume() ? KilledTrials.recover(options.execution(), plan, unfinished, outcomes, out)
+                : List.of();
+        List<Trial> toRun = unfinished.stream().filter(t -> !recovered.contains(t)).toList();
+        folder.createFolders();
+        out.printf("ServeBench %s: %d trials, %d server starts%s, results in %s%n", ServeBenchVersion.get(),
+                plan.trials().size(), PlanPrinter.serverStarts(plan, options), options.simulate() ? " (simulated)" : "",
+                folder.dir());
+        if (options.resume()) {
+            out.printf("Resuming: %d of %d trials finished before%s; running the other %d%n", resumed.finished().size(),
+                    plan.trials().size(), recovered.isEmpty() ? "" : ", " + recovered.size() + " partly (kept as measured)",
+                    toRun.size());
+        }
+        if (!toRun.isEmpty()) {
+            folder.warmClient();
+        }
+        RunHeader header = new RunHeader(startTime, RunCommandLine.args(options), ResumedRun.planKeys(plan));
+        RunResult reported = folder.journalled(header, () -> folder.result(plan, startTime, outcomes, null, List.of()),
+                journal -> {
+                    for (Trial trial : recovered) {
+                        for (BlockResult block : BlockResults.of(plan.blocksOf(trial), outcomes, options.execution())) {
+                            journal.append(block);
+                        }
+                    }
+                    List<Executor.Batch> batches = batches(toRun, options.freshServer());
+                    StudyProgress progress = folder.progress(toRun, resumed.finished().size(), batches.size());
+                    try (RunFolder.Ticker ticker = folder.periodicLines(progress)) {
+                        executor.measure(batches, plan, options.repetitions(), journal, outcomes,
+                                TrialListener.both(progress, listener));
+                    }
+                });
+        out.printf("Done: %d of %d trials ran. %s%n", plan.trials().size() - outcomes.failedTrials(), plan.trials().size(),
+                folder.reportsLine());
+        return new RunOutcome(reported, folder.dir());
+    }
+
+    /**
+     * The trials of each engine start, in running order: those of one server configuration (the planner puts them back
+     * to back), keyed by its server id; with {@code --fresh-server}, one trial each, keyed by the trial.
+     */
+    static List<Executor.Batch> batches(List<Trial> trials, boolean freshServer) {
+        List<Executor.Batch> batches = new ArrayList<>();
+        for (int i = 0; i < trials.size(); ) {
+            String serverId = trials.get(i).serverId();
+            int end = i;
+            do {
+                end++;
+            } while (!freshServer && end < trials.size() && trials.get(end).serverId().equals(serverId));
+            batches.add(new Executor.Batch(freshServer ? trials.get(i).id() : serverId, trials.subList(i, end)));
+            i = end;
+        }
+        return batches;
+    }
+}

@@ -1,0 +1,218 @@
+package io.servebench.runner;
+
+import io.servebench.engine.EngineOptions;
+import io.servebench.execution.BlockResults;
+import io.servebench.execution.ClientWarmup;
+import io.servebench.execution.ExecutionException;
+import io.servebench.execution.Executor;
+import io.servebench.execution.LocalExecutor;
+import io.servebench.execution.RunContext;
+import io.servebench.execution.ServeBenchVersion;
+import io.servebench.execution.ShutdownHooks;
+import io.servebench.execution.TrialOutcomes;
+import io.servebench.execution.slurm.SlurmExecutor;
+import io.servebench.plan.Trial;
+import io.servebench.plan.TrialPlan;
+import io.servebench.reports.ResultFormatType;
+import io.servebench.reports.ResultFormats;
+import io.servebench.results.CapacityResult;
+import io.servebench.results.ResultFormat;
+import io.servebench.results.RunResult;
+import io.servebench.results.TuningResult;
+import io.servebench.results.jmh.JmhJsonWriter;
+import io.servebench.results.journal.RunHeader;
+import io.servebench.results.journal.RunJournal;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+
+/**
+ * What every run strategy does the same way: the run folder (its journal, resumed or new, and its reports, written
+ * also when the run is stopped), the executor that measures its trials (here, or SLURM jobs: decided here only), the
+ * client's warm-up and the study's progress lines.
+ */
+final class RunFolder {
+
+    private final RunOptions options;
+    private final PrintWriter out;
+    private final UnaryOperator<String> environment;
+
+    /** @param environment looks up environment variables (the API key's) */
+    RunFolder(RunOptions options, PrintWriter out, UnaryOperator<String> environment) {
+        this.options = options;
+        this.out = out;
+        this.environment = environment;
+    }
+
+    RunOptions options() {
+        return options;
+    }
+
+    PrintWriter out() {
+        return out;
+    }
+
+    Path dir() {
+        return options.outputDir();
+    }
+
+    /**
+     * The executor of {@code trials}: SLURM jobs with {@code --executor slurm}, else this process. Their datasets and the
+     * API key are read first, so that a missing file or variable is reported before any engine starts.
+     *
+     * @throws RunnerException when a dataset cannot be read or the API key's variable is not set
+     */
+    Executor executor(List<Trial> trials) {
+        RunContext context;
+        try {
+            context = new RunContext(options.execution(), out, trials.stream().map(t -> t.workload().dataset()).distinct()
+                    .toList(), environment);
+        } catch (ExecutionException e) {
+            throw new RunnerException(e.getMessage());
+        }
+        return options.slurm().<Executor>map(slurm -> new SlurmExecutor(options.execution(), slurm, out))
+                .orElseGet(() -> new LocalExecutor(context));
+    }
+
+    /**
+     * Warms the load generator's code before the first measured request; in virtual time no request uses it, and a
+     * SLURM run's coordinator sends none (its jobs warm their own).
+     */
+    void warmClient() {
+        if (options.engines().simulate() != EngineOptions.Simulate.VIRTUAL && options.slurm().isEmpty()) {
+            ClientWarmup.once(out);
+        }
+    }
+
+    /** The folder's {@code logs/} and {@code requests/}, which every trial writes to. */
+    void createFolders() throws IOException {
+        Files.createDirectories(dir().resolve("logs"));
+        Files.createDirectories(dir().resolve("requests"));
+    }
+
+    /**
+     * For {@code --resume}, what the folder's journal holds; for a new run, nothing, after checking that the folder
+     * holds no other run's journal (two runs in one journal could not be told apart).
+     *
+     * @param plan the run's plan; empty for a run that chooses its trials as it goes (it replays its choices)
+     */
+    ResumedRun resumeOrStart(Optional<TrialPlan> plan, TrialOutcomes outcomes) throws IOException {
+        if (options.resume()) {
+            return ResumedRun.read(dir(), plan, outcomes);
+        }
+        Path journal = dir().resolve(RunJournal.FILE_NAME);
+        if (Files.exists(journal) && Files.size(journal) > 0) {
+            throw new RunnerException(dir() + " already holds a run (" + RunJournal.FILE_NAME + "): continue it with --resume "
+                    + dir() + ", or write this run to another folder with -o");
+        }
+        return new ResumedRun(Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), Set.of());
+    }
+
+    /** Work done with the run's journal open. */
+    interface JournalWork {
+        void run(RunJournal journal) throws IOException;
+    }
+
+    /**
+     * Opens the run folder's journal, writing {@code header} when it is new, and does {@code work}; the reports of
+     * {@code result} are written at the end, and also when Ctrl-C or SIGTERM stops the run midway (the journal has its
+     * finished trials anyway).
+     *
+     * @return what the reports were written from
+     */
+    RunResult journalled(RunHeader header, Supplier<RunResult> result, JournalWork work) throws IOException {
+        AtomicReference<RunResult> reported = new AtomicReference<>();
+        Runnable report = () -> {
+            RunResult r = result.get();
+            if (reported.compareAndSet(null, r)) {
+                writeReports(r);
+            }
+        };
+        Thread reportOnExit = new Thread(report, "servebench-report-on-exit");
+        Runtime.getRuntime().addShutdownHook(reportOnExit);
+        try (RunJournal journal = RunJournal.open(dir())) {
+            if (journal.isEmpty()) {
+                journal.append(header);
+            }
+            work.run(journal);
+        } finally {
+            report.run();
+            ShutdownHooks.remove(reportOnExit);
+        }
+        return reported.get();
+    }
+
+    /** The run's results so far: the plan's blocks with what {@code outcomes} holds for them. */
+    RunResult result(TrialPlan plan, String startTime, TrialOutcomes outcomes, TuningResult tuning,
+                     List<CapacityResult> capacities) {
+        return new RunResult(startTime, ServeBenchVersion.get(), RunCommandLine.of(options), options.engineMode(),
+                options.quick(), BlockResults.of(plan.blocks(), outcomes, options.execution()), outcomes.servers(), tuning,
+                capacities);
+    }
+
+    private void writeReports(RunResult result) {
+        try {
+            for (ResultFormatType type : ResultFormatType.values()) {
+                ResultFormat format = type == ResultFormatType.JSON ? new JmhJsonWriter(null, options.jmhParamsInName())
+                        : ResultFormats.of(type, options.language());
+                format.write(result, dir().resolve(type.fileName()));
+            }
+            for (String metric : options.jmhPrimary()) {
+                new JmhJsonWriter(metric, options.jmhParamsInName()).write(result, dir().resolve("results-" + metric + ".json"));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the reports to " + dir(), e);
+        }
+    }
+
+    /** {@code Reports: summary.md, report.html, results.json}, with their paths. */
+    String reportsLine() {
+        return "Reports: " + dir().resolve(ResultFormatType.MARKDOWN.fileName()) + ", "
+                + dir().resolve(ResultFormatType.HTML.fileName()) + ", " + dir().resolve(ResultFormatType.JSON.fileName());
+    }
+
+    /**
+     * The study's progress line, to the run's output or nowhere when progress is off.
+     *
+     * @see StudyProgress#StudyProgress
+     */
+    StudyProgress progress(List<Trial> toRun, int finished, long serverStarts) {
+        return new StudyProgress(options.progress() ? out : new PrintWriter(Writer.nullWriter()), options, toRun, finished,
+                serverStarts, System::nanoTime);
+    }
+
+    /** Where no terminal shows the bars (CI, a pipe), the study line every half minute, so a log shows the run is alive. */
+    Ticker periodicLines(StudyProgress progress) {
+        if (!options.progress() || System.console() != null) {
+            return () -> { };
+        }
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "servebench-study-progress");
+            t.setDaemon(true);
+            return t;
+        });
+        ticker.scheduleAtFixedRate(() -> out.println(progress.line()), 30, 30, TimeUnit.SECONDS);
+        return ticker::shutdownNow;
+    }
+
+    /** Stops printing; nothing to throw. */
+    interface Ticker extends AutoCloseable {
+        @Override
+        void close();
+    }
+}

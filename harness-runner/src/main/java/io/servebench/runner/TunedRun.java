@@ -1,0 +1,93 @@
+package io.servebench.runner;
+
+import io.servebench.metrics.SloSpec;
+import io.servebench.plan.TrialPlan;
+import io.servebench.plan.WorkloadParams;
+import io.servebench.study.StudyDescriptor;
+import io.servebench.study.TuneSpec;
+import io.servebench.study.VariantDescriptor;
+import io.servebench.tuning.CapacitySearch;
+import io.servebench.tuning.Tuner;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** The run strategy of a {@code @Tune} study: the tuner picks each step's trials from what the earlier ones measured. */
+final class TunedRun {
+
+    private final RunFolder folder;
+    private final StudyDescriptor study;
+    private final TuneSpec spec;
+
+    TunedRun(RunFolder folder, StudyDescriptor study) {
+        this.folder = folder;
+        this.study = study;
+        this.spec = study.tuneSpec().orElseThrow();
+    }
+
+    RunOutcome run(TrialPlan listed, RunListener listener) throws IOException {
+        double rate = rate(listed);
+        Optional<Tuner.CapacityTarget> target = capacityTarget();
+        return AdaptiveRun.run(folder, study, listed, listener, String.format("tuning %s at %s req/s by %s",
+                study.simpleName(), WorkloadParams.formatRate(rate), spec.label()), (measurer, progress, found) -> {
+            found.tuning = new Tuner(study, spec, rate, measurer, progress::step, target).tune();
+            return "Recommended: " + found.tuning.recommended() + ".";
+        });
+    }
+
+    /** The tuning point: the one request rate of the study's trials. */
+    private double rate(TrialPlan listed) {
+        List<Double> rates = listed.trials().stream().map(t -> t.workload().rate()).distinct().toList();
+        if (rates.size() != 1 || !listed.trials().get(0).workload().hasRate()) {
+            throw new RunnerException(study.className() + " is a tuning study: it tunes at one request rate, its"
+                    + " @Workload(rate = ...) or -p rate=R with one value; found " + rates);
+        }
+        return rates.get(0);
+    }
+
+    /** For a tuner that ranks by capacity: the baseline's SLOs and share; empty for any other ranking. */
+    private Optional<Tuner.CapacityTarget> capacityTarget() {
+        if (!spec.byCapacity()) {
+            return Optional.empty();
+        }
+        String baseline = study.baseline().orElseThrow().name();
+        SloSpec slo = study.slo(baseline).overriddenBy(folder.options().slo());
+        if (!slo.stated()) {
+            throw new RunnerException(study.className() + " ranks by capacity under SLOs but states none: give @Slo on"
+                    + " the class or --slo (e.g. --slo ttft=200,tpot=30)");
+        }
+        return Optional.of(new Tuner.CapacityTarget(study.minAttainment(baseline).orElse(CapacitySearch.DEFAULT_TARGET),
+                slo.toString()));
+    }
+
+    /** Its steps and candidates, since a tuning study chooses its trials as it runs. */
+    void printPlan(TrialPlan listed, PrintWriter out) {
+        out.printf("%s is a tuning study: it chooses its trials as it runs, from what the earlier ones measured.%n",
+                study.className());
+        Map<String, List<String>> groups = new LinkedHashMap<>();
+        study.variants().forEach(v -> groups.computeIfAbsent(v.baseline() ? spec.engineGroup() : v.group(),
+                k -> new ArrayList<>()).add(v.name()));
+        int step = 0;
+        List<String> engines = groups.getOrDefault(spec.engineGroup(), List.of());
+        out.printf("  step %d: %s: %s%n", ++step, spec.engineGroup(), String.join(", ", engines));
+        for (Map.Entry<String, List<String>> g : groups.entrySet()) {
+            if (!g.getKey().equals(spec.engineGroup())) {
+                out.printf("  step %d: option group %s on the winner: %s%n", ++step, g.getKey(), String.join(", ", g.getValue()));
+            }
+        }
+        out.printf("  step %d: the winning options combined, against the winner and each option alone%n", ++step);
+        if (!spec.validationRates().isEmpty()) {
+            out.printf("  step %d: baseline vs recommendation at %s req/s%n", ++step, spec.validationRates().stream()
+                    .map(WorkloadParams::formatRate).collect(Collectors.joining(", ")));
+        }
+        out.printf("Ranked by %s at %s req/s; up to %d repetitions where a difference of %.0f%% or more is not"
+                + " yet significant.%n", spec.label(), WorkloadParams.formatRate(listed.trials().get(0).workload().rate()),
+                spec.maxRepetitions(), (spec.closeCall() - 1) * 100);
+    }
+}

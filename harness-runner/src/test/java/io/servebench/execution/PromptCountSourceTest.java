@@ -1,0 +1,61 @@
+package io.servebench.execution;
+
+import io.servebench.engine.EngineKinds;
+import io.servebench.engine.Endpoint;
+import io.servebench.engine.RunningEngine;
+import io.servebench.sim.SimDialect;
+import io.servebench.sim.SimParams;
+import io.servebench.sim.SimTokenizer;
+import io.servebench.sim.SimulatedEngine;
+import io.servebench.workload.Conversation;
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Where a run's prompt counts come from for a real engine kind: its /tokenize, else the labelled estimate. */
+class PromptCountSourceTest {
+
+    private static RunningEngine at(URI base) {
+        return new RunningEngine() {
+            @Override
+            public Endpoint endpoint() {
+                return new Endpoint(base, "m", base.resolve("/metrics"));
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    private static RunContext context(StringWriter out) {
+        return new RunContext(io.servebench.runner.RunOptions.builder().progress(false).build().execution(), new PrintWriter(out, true), List.of(), v -> null);
+    }
+
+    @Test
+    void aVllmEnginesPromptsAreBuiltAndCountedByItsTokenize() throws Exception {
+        try (SimulatedEngine server = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, "m", List.of()), 0, 1)) {
+            RunContext.Counted counted = context(new StringWriter())
+                    .dataset("synthetic:in=fixed(100),out=fixed(5),count=5", at(server.baseUri()), EngineKinds.VLLM);
+            assertThat(counted.counter()).isEqualTo("the engine's /tokenize");
+            assertThat(counted.dataset().conversations()).extracting(Conversation::promptTokens).containsOnly(100);
+            assertThat(counted.dataset().conversations())
+                    .allSatisfy(c -> assertThat(new SimTokenizer().count(c.prompt())).isEqualTo(100));
+        }
+    }
+
+    @Test
+    void anEngineWhoseTokenizeDoesNotAnswerGetsTheEstimateWithANote() {
+        StringWriter out = new StringWriter();
+        RunContext.Counted counted = context(out).dataset("synthetic:in=fixed(10),out=fixed(5),count=2",
+                at(URI.create("http://127.0.0.1:9")), EngineKinds.SGLANG);
+        assertThat(counted.counter()).startsWith("an estimate (words and punctuation");
+        assertThat(out.toString()).contains("note: POST http://127.0.0.1:9/tokenize failed")
+                .contains("prompt lengths of synthetic:in=fixed(10),out=fixed(5),count=2 are an estimate");
+    }
+}

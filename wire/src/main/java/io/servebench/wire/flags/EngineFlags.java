@@ -1,0 +1,49 @@
+package io.servebench.wire.flags;
+
+import java.util.List;
+
+/**
+ * How each engine ServeBench speaks to spells the settings both sides of the harness use: the engine layer writes these
+ * flags for a study's typed {@code @ServerOptions}, and the simulated engine reads them when it stands in for that
+ * engine. Each spelling is written here once; a flag only one side knows (an engine's alias the harness never writes,
+ * a flag the simulator ignores) stays with that side.
+ *
+ * @param maxModelLen         the longest sequence in tokens
+ * @param tensorParallelSize  GPUs the model is split over
+ * @param gpuMemoryFraction   the share of GPU memory the engine may take (not the same share in both engines: vLLM's is
+ *                            the whole budget, SGLang's weights and KV cache only)
+ * @param maxNumSeqs          most sequences in one batch
+ * @param maxNumBatchedTokens most tokens in one batch (prefill chunk)
+ * @param prefixCachingOn     the arguments that turn prefix caching on (none where it is on by default)
+ * @param prefixCachingOff    the arguments that turn it off
+ * @param apiKey              the bearer token the server requires
+ * @param reasoningParser     which reasoning format the server splits out of the text
+ */
+public record EngineFlags(String maxModelLen, String tensorParallelSize, String gpuMemoryFraction, String maxNumSeqs,
+                          String maxNumBatchedTokens, List<String> prefixCachingOn, List<String> prefixCachingOff,
+                          String apiKey, String reasoningParser) {
+
+    /** {@code vllm serve}'s spellings (vLLM's {@code EngineArgs}, {@code vllm/engine/arg_utils.py}). */
+    public static final EngineFlags VLLM = new EngineFlags("--max-model-len", "--tensor-parallel-size",
+            "--gpu-memory-utilization", "--max-num-seqs", "--max-num-batched-tokens", List.of("--enable-prefix-caching"),
+            List.of("--no-enable-prefix-caching"), "--api-key", "--reasoning-parser");
+
+    /** {@code sglang.launch_server}'s spellings (SGLang's {@code ServerArgs}, {@code python/sglang/srt/server_args.py}). */
+    public static final EngineFlags SGLANG = new EngineFlags("--context-length", "--tp-size", "--mem-fraction-static",
+            "--max-running-requests", "--chunked-prefill-size", List.of(), List.of("--disable-radix-cache"), "--api-key",
+            "--reasoning-parser");
+
+    /** vLLM's JSON speculative-decoding flag: {@code --speculative-config={"method":...,"num_speculative_tokens":N}}. */
+    public static final String VLLM_SPECULATIVE_CONFIG = "--speculative-config";
+
+    /** SGLang's speculative-decoding flags: the algorithm, its steps, its draft tokens and the EAGLE tree's top-k. */
+    public static final String SGLANG_SPECULATIVE_ALGORITHM = "--speculative-algorithm";
+    public static final String SGLANG_SPECULATIVE_NUM_STEPS = "--speculative-num-steps";
+    public static final String SGLANG_SPECULATIVE_NUM_DRAFT_TOKENS = "--speculative-num-draft-tokens";
+    public static final String SGLANG_SPECULATIVE_EAGLE_TOPK = "--speculative-eagle-topk";
+
+    public EngineFlags {
+        prefixCachingOn = List.copyOf(prefixCachingOn);
+        prefixCachingOff = List.copyOf(prefixCachingOff);
+    }
+}

@@ -1,0 +1,77 @@
+package io.servebench.wire.flags;
+
+import java.util.Optional;
+
+/**
+ * One engine flag: a name and, unless it is a switch, a value. Written in a study as one string,
+ * {@code "--name"}, {@code "--name=value"} or {@code "--name value"}; engines accept both
+ * {@code --a=b} and {@code --a b}, and vLLM and SGLang accept {@code _} for {@code -} in names, so
+ * those spellings are one flag.
+ *
+ * @param name  the name with its leading dashes and {@code -} for {@code _}, e.g. {@code --max-num-seqs}
+ * @param value the value, or {@code null} for a switch such as {@code --enable-prefix-caching}
+ */
+public record Flag(String name, String value) {
+
+    /** The flag as one command-line argument. */
+    public String toArg() {
+        return value == null ? name : name + "=" + value;
+    }
+
+    /**
+     * Parses one flag as written in a study.
+     *
+     * @return the flag, or empty when {@code text} is not a flag; {@link #problem(String)} says why
+     */
+    public static Optional<Flag> parse(String text) {
+        return problem(text) == null ? Optional.of(split(text.strip())) : Optional.empty();
+    }
+
+    /** Why {@code text} is not a flag, or {@code null} when it is one. */
+    public static String problem(String text) {
+        if (text == null || text.isBlank()) {
+            return "empty flag; expected \"--name\", \"--name=value\" or \"--name value\"";
+        }
+        String stripped = text.strip();
+        if (!stripped.startsWith("-")) {
+            return "malformed flag \"" + text + "\": expected it to start with '-' (\"--name\", \"--name=value\" or \"--name value\")";
+        }
+        Flag flag = split(stripped);
+        String bare = flag.name.replaceFirst("^-+", "");
+        if (bare.isEmpty() || !bare.matches("[A-Za-z0-9][A-Za-z0-9._-]*")) {
+            return "malformed flag \"" + text + "\": the name after the dashes must be letters, digits, '-', '_' or '.'";
+        }
+        if (flag.value != null && flag.value.isEmpty()) {
+            return "malformed flag \"" + text + "\": '=' with no value; write \"" + flag.name + "\" for a switch";
+        }
+        return null;
+    }
+
+    private static Flag split(String stripped) {
+        int eq = stripped.indexOf('=');
+        int space = indexOfWhitespace(stripped);
+        int cut = eq < 0 ? space : space < 0 ? eq : Math.min(eq, space);
+        if (cut < 0) {
+            return new Flag(normalize(stripped), null);
+        }
+        String value = stripped.charAt(cut) == '=' ? stripped.substring(cut + 1) : stripped.substring(cut + 1).strip();
+        return new Flag(normalize(stripped.substring(0, cut)), value);
+    }
+
+    private static int indexOfWhitespace(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (Character.isWhitespace(s.charAt(i))) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static String normalize(String name) {
+        int dashes = 0;
+        while (dashes < name.length() && name.charAt(dashes) == '-') {
+            dashes++;
+        }
+        return name.substring(0, dashes) + name.substring(dashes).replace('_', '-');
+    }
+}

@@ -1,0 +1,41 @@
+package io.servebench.wire.flags;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** One flag whichever way an engine's argument parser accepts it (vLLM's and SGLang's argparse take all of these). */
+class FlagTest {
+
+    @Test
+    void equalsSignSpaceAndUnderscoreSpellOneFlag() {
+        Flag flag = new Flag("--max-num-seqs", "64");
+        assertThat(Flag.parse("--max-num-seqs=64")).hasValue(flag);
+        assertThat(Flag.parse("--max-num-seqs 64")).hasValue(flag);
+        assertThat(Flag.parse("  --max_num_seqs=64 ")).hasValue(flag);
+        assertThat(Flag.parse("--enable-prefix-caching")).hasValue(new Flag("--enable-prefix-caching", null));
+        // a value keeps its own underscores and equals signs
+        assertThat(Flag.parse("--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":2}").orElseThrow().value())
+                .isEqualTo("{\"method\":\"mtp\",\"num_speculative_tokens\":2}");
+        assertThat(flag.toArg()).isEqualTo("--max-num-seqs=64");
+    }
+
+    @Test
+    void whatIsNoFlagIsSaidAndNamed() {
+        assertThat(Flag.parse("max-num-seqs=4")).isEmpty();
+        assertThat(Flag.problem("max-num-seqs=4")).startsWith("malformed flag \"max-num-seqs=4\": expected it to start with '-'");
+        assertThat(Flag.problem("--max-num-seqs=")).contains("'=' with no value");
+        assertThat(Flag.problem(" ")).startsWith("empty flag");
+        assertThat(Flag.problem("--")).contains("the name after the dashes");
+    }
+
+    @Test
+    void eachEnginesSpellingsAreFlagsAsTheyAreWritten() {
+        for (EngineFlags engine : new EngineFlags[] {EngineFlags.VLLM, EngineFlags.SGLANG}) {
+            for (String name : new String[] {engine.maxModelLen(), engine.tensorParallelSize(), engine.gpuMemoryFraction(),
+                    engine.maxNumSeqs(), engine.maxNumBatchedTokens(), engine.apiKey(), engine.reasoningParser()}) {
+                assertThat(Flag.parse(name + "=1")).as(name).hasValue(new Flag(name, "1"));
+            }
+        }
+    }
+}
