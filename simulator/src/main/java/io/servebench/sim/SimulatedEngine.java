@@ -9,6 +9,7 @@ import io.servebench.wire.http.HttpServer;
 import io.servebench.wire.http.Responder;
 import io.servebench.wire.http.ResponseStream;
 import io.servebench.wire.http.ServerRequest;
+import io.servebench.wire.openai.StreamChunks;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -62,7 +63,7 @@ public final class SimulatedEngine implements AutoCloseable {
     private static final int LOOPS = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
     /** How long {@link #close()} lets the streams' closing error events go out before it closes the connections. */
     private static final long CLOSE_DRAIN_NS = 1_000_000_000L;
-    private static final byte[] DONE = "data: [DONE]\n\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DONE = StreamChunks.DONE.getBytes(StandardCharsets.US_ASCII);
     private static final Map<String, String> JSON_TYPE = Map.of("Content-Type", "application/json");
     private static final Map<String, String> SSE_HEAD = Map.of("Content-Type", "text/event-stream; charset=utf-8",
             "Cache-Control", "no-cache");
@@ -318,6 +319,7 @@ public final class SimulatedEngine implements AutoCloseable {
         private final Responder responder;
         private final long created = System.currentTimeMillis() / 1000;
         private final OutputPlan.Words words;
+        private final StreamChunks chunks;
         // the scheduler's thread
         private boolean firstEmission = true;
         /** Tokens laid out so far; read on the loop after the last emission was handed over. */
@@ -339,6 +341,7 @@ public final class SimulatedEngine implements AutoCloseable {
             this.receivedNs = receivedNs;
             this.responder = responder;
             this.words = new OutputPlan.Words(plan.wordSeed());
+            this.chunks = new StreamChunks(chat, responseId, created, settings.model().name());
         }
 
         /**
@@ -372,19 +375,11 @@ public final class SimulatedEngine implements AutoCloseable {
             // per frame: the tokens it carries, null for the role and error chunks
             List<TokenPart> tokenEvents = new ArrayList<>(3);
             if (emission.failure() != null) {
-                ObjectNode error = JSON.createObjectNode();
-                error.putObject("error").put("message", emission.failure()).put("type", "InternalServerError")
-                        .put("code", 500);
-                frames.add(frame(error));
+                frames.add(ascii(StreamChunks.error(new StringBuilder(), emission.failure(), "InternalServerError", 500)));
                 tokenEvents.add(null);
             } else {
                 if (firstEmission && chat) {
-                    ObjectNode role = chunk();
-                    ObjectNode choice = ((ArrayNode) role.get("choices")).addObject().put("index", 0);
-                    choice.putObject("delta").put("role", "assistant").put("content", "");
-                    choice.putNull("logprobs").putNull("finish_reason");
-                    addContinuousUsage(role);
-                    frames.add(frame(role));
+                    frames.add(ascii(chunks.role(new StringBuilder(), continuousUsage())));
                     tokenEvents.add(null);
                 }
                 int left = emission.tokens();
@@ -394,15 +389,15 @@ public final class SimulatedEngine implements AutoCloseable {
                     int part = reasoning ? Math.min(left, plan.reasoningTokens() - sent) : left;
                     left -= part;
                     sent += part;
-                    frames.add(frame(tokenChunk(words.next(part), reasoning, emission.last() && left == 0)));
+                    boolean last = emission.last() && left == 0;
+                    frames.add(ascii(chunks.token(new StringBuilder(), words.next(part), reasoning,
+                            last ? plan.finishReason() : null, continuousUsage())));
                     tokenEvents.add(new TokenPart(part, reasoning));
                 }
             }
             firstEmission = false;
             if (emission.last() && emission.failure() == null && request.includeUsage()) {
-                ObjectNode usage = chunk();
-                usage.set("usage", usage(sent));
-                frames.add(frame(usage));
+                frames.add(ascii(chunks.usage(new StringBuilder(), new StreamChunks.Usage(request.promptTokens(), sent))));
                 tokenEvents.add(null);
             }
             responder.schedule(emission.dueNs(), () -> writeStreamed(emission, frames, tokenEvents));
@@ -495,38 +490,9 @@ public final class SimulatedEngine implements AutoCloseable {
             publish(200, "client disconnected: " + reason);
         }
 
-        private ObjectNode chunk() {
-            ObjectNode chunk = JSON.createObjectNode()
-                    .put("id", responseId)
-                    .put("object", chat ? "chat.completion.chunk" : "text_completion")
-                    .put("created", created)
-                    .put("model", settings.model().name());
-            chunk.putArray("choices");
-            return chunk;
-        }
-
-        private ObjectNode tokenChunk(String text, boolean reasoning, boolean last) {
-            ObjectNode chunk = chunk();
-            ObjectNode choice = ((ArrayNode) chunk.get("choices")).addObject().put("index", 0);
-            if (chat) {
-                choice.putObject("delta").put(reasoning ? "reasoning_content" : "content", text);
-            } else {
-                choice.put("text", text);
-            }
-            choice.putNull("logprobs");
-            if (last) {
-                choice.put("finish_reason", plan.finishReason()).putNull("stop_reason");
-            } else {
-                choice.putNull("finish_reason");
-            }
-            addContinuousUsage(chunk);
-            return chunk;
-        }
-
-        private void addContinuousUsage(ObjectNode chunk) {
-            if (request.continuousUsage()) {
-                chunk.set("usage", usage(sent));
-            }
+        /** Usage so far on every event, when the request asked for continuous usage statistics; else none. */
+        private StreamChunks.Usage continuousUsage() {
+            return request.continuousUsage() ? new StreamChunks.Usage(request.promptTokens(), sent) : null;
         }
 
         private ObjectNode usage(int completionTokens) {
@@ -546,15 +512,13 @@ public final class SimulatedEngine implements AutoCloseable {
     private record TokenPart(int tokens, boolean reasoning) {
     }
 
-    /** {@code event} as one SSE event: {@code data: JSON} and a blank line. */
-    private static byte[] frame(ObjectNode event) {
-        byte[] json = toBytes(event);
-        byte[] frame = new byte[json.length + 8];
-        System.arraycopy("data: ".getBytes(StandardCharsets.US_ASCII), 0, frame, 0, 6);
-        System.arraycopy(json, 0, frame, 6, json.length);
-        frame[frame.length - 2] = '\n';
-        frame[frame.length - 1] = '\n';
-        return frame;
+    /** An event's text (ASCII, as {@link StreamChunks} writes it) as the bytes of one chunk. */
+    private static byte[] ascii(StringBuilder event) {
+        byte[] bytes = new byte[event.length()];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) event.charAt(i);
+        }
+        return bytes;
     }
 
     private static void sendJson(Responder responder, int status, ObjectNode body) {

@@ -24,7 +24,7 @@ final class AsciiBytes {
     }
 
     /** Appends {@code s}, whose characters must all be ASCII. */
-    AsciiBytes append(String s) {
+    AsciiBytes append(CharSequence s) {
         int n = s.length();
         ensure(n);
         for (int i = 0; i < n; i++) {

@@ -1,5 +1,7 @@
 package io.servebench.truth;
 
+import io.servebench.wire.openai.StreamChunks;
+
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -12,19 +14,18 @@ import java.time.Instant;
  */
 final class StreamResponse {
 
-    private static final String DONE = "data: [DONE]\n\n";
+    private static final String DONE = StreamChunks.DONE;
     private static final String LAST_CHUNK = "0\r\n\r\n";
     private static final String TOKEN_TEXT = " tok";
-    private static final String DATA = "data: ";
-    private static final String END_OF_EVENT = "\n\n";
 
     private final Script script;
     private final boolean chat;
-    private final String jsonId;
+    private final StreamChunks chunks;
+    /** The event being built, and its text: reused from event to event. */
+    private final StringBuilder event = new StringBuilder(256);
+    private final StringBuilder text = new StringBuilder(64);
     private final long created = Instant.now().getEpochSecond();
     private final RequestTruth truth;
-    /** The start of every chunk's JSON, up to the fields of the choice: the same for every event. */
-    private final byte[] prefix;
     private final int promptTokens;
     private final int[] eventTokens;
     private final boolean[] eventReasoning;
@@ -52,7 +53,7 @@ final class StreamResponse {
         this.script = script;
         this.chat = chat;
         this.truth = truth;
-        this.jsonId = jsonEscape(requestId);
+        this.chunks = new StreamChunks(chat, (chat ? "chatcmpl-" : "cmpl-") + requestId, created, TruthServer.MODEL);
         this.promptTokens = promptTokens;
         int reasoningTokens = chat ? Math.min(script.reasoningTokens(), tokens) : 0;
         int perEvent = script.tokensPerEvent();
@@ -76,7 +77,6 @@ final class StreamResponse {
         firstDueNs = receivedNs + script.ttft().toNanos();
         gapNs = script.gap().toNanos();
         stallNs = script.stall().appliesTo(arrival) ? script.stall().length().toNanos() : 0;
-        prefix = prefixText().getBytes(StandardCharsets.US_ASCII);
         truth.respond(200, tokens);
     }
 
@@ -89,8 +89,7 @@ final class StreamResponse {
         if (!script.roleChunk() || !chat) {
             return ByteBuffer.wrap(headBytes);
         }
-        byte[] role = chunk(dataLine(prefixText() + "\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,"
-                + "\"finish_reason\":null}]}"));
+        byte[] role = chunk(chunks.role(new StringBuilder(), null).toString());
         ByteBuffer b = ByteBuffer.allocate(headBytes.length + role.length);
         return b.put(headBytes).put(role).flip();
     }
@@ -125,17 +124,16 @@ final class StreamResponse {
         for (int e = from; e < to; e++) {
             eventDueNs[e] = due;
             cumulativeTokens += eventTokens[e];
-            tokenEvent(e, scratch.clear().append(DATA));
-            appendChunk(out, scratch.append(END_OF_EVENT));
+            appendChunk(out, scratch.clear().append(tokenEvent(e)));
         }
         queuedEvents = to;
         boolean last = nextWrite == writeCount;
         if (last && !(script.failure() instanceof Script.Failure.CloseAfter)) {
             if (script.failure() instanceof Script.Failure.ErrorPayload p) {
-                appendChunk(out, scratch.clear().append(dataLine("{\"error\":{\"object\":\"error\",\"message\":\""
-                        + jsonEscape(p.message()) + "\",\"type\":\"InternalServerError\",\"code\":500}}")));
+                appendChunk(out, scratch.clear().append(StreamChunks.error(event.delete(0, event.length()), p.message(),
+                        "InternalServerError", 500)));
             } else if (script.usage() != Script.Usage.NONE) {
-                appendChunk(out, scratch.clear().append(dataLine(usageChunk())));
+                appendChunk(out, scratch.clear().append(chunks.usage(event.delete(0, event.length()), usage())));
             }
             appendChunk(out, scratch.clear().append(DONE));
             out.append(LAST_CHUNK);
@@ -173,51 +171,19 @@ final class StreamResponse {
         return truth;
     }
 
-    private void tokenEvent(int e, AsciiBytes sb) {
-        boolean lastEvent = e == eventTokens.length - 1;
-        sb.append(prefix);
-        if (chat) {
-            sb.append("\"delta\":{\"").append(eventReasoning[e] ? "reasoning_content" : "content").append("\":\"");
-            appendText(sb, eventTokens[e]);
-            sb.append("\"}");
-        } else {
-            sb.append("\"text\":\"");
-            appendText(sb, eventTokens[e]);
-            sb.append('"');
+    /** Token event {@code e} as its SSE event, in the reused builder. */
+    private StringBuilder tokenEvent(int e) {
+        text.setLength(0);
+        for (int i = 0; i < eventTokens[e]; i++) {
+            text.append(TOKEN_TEXT);
         }
-        sb.append(",\"logprobs\":null,\"finish_reason\":").append(lastEvent ? "\"length\"" : "null").append("}]");
-        if (script.usage() == Script.Usage.CONTINUOUS) {
-            sb.append(",\"usage\":{\"prompt_tokens\":").append(promptTokens).append(",\"total_tokens\":")
-                    .append(promptTokens + cumulativeTokens).append(",\"completion_tokens\":").append(cumulativeTokens)
-                    .append("}");
-        }
-        sb.append('}');
+        event.setLength(0);
+        return chunks.token(event, text, eventReasoning[e], e == eventTokens.length - 1 ? "length" : null,
+                script.usage() == Script.Usage.CONTINUOUS ? usage() : null);
     }
 
-    private static void appendText(AsciiBytes sb, int tokens) {
-        for (int i = 0; i < tokens; i++) {
-            sb.append(TOKEN_TEXT);
-        }
-    }
-
-    /** The usage-only chunk that ends a stream: {@code "choices": []}. */
-    private String usageChunk() {
-        return "{\"id\":\"" + (chat ? "chatcmpl-" : "cmpl-") + jsonId + "\",\"object\":\""
-                + (chat ? "chat.completion.chunk" : "text_completion") + "\",\"created\":" + created
-                + ",\"model\":\"" + TruthServer.MODEL + "\",\"choices\":[]," + usageJson() + "}";
-    }
-
-    private String prefixText() {
-        return chat
-                ? "{\"id\":\"chatcmpl-" + jsonId + "\",\"object\":\"chat.completion.chunk\",\"created\":" + created
-                        + ",\"model\":\"" + TruthServer.MODEL + "\",\"choices\":[{\"index\":0,"
-                : "{\"id\":\"cmpl-" + jsonId + "\",\"object\":\"text_completion\",\"created\":" + created
-                        + ",\"model\":\"" + TruthServer.MODEL + "\",\"choices\":[{\"index\":0,";
-    }
-
-    private String usageJson() {
-        return "\"usage\":{\"prompt_tokens\":" + promptTokens + ",\"total_tokens\":" + (promptTokens + cumulativeTokens)
-                + ",\"completion_tokens\":" + cumulativeTokens + "}";
+    private StreamChunks.Usage usage() {
+        return new StreamChunks.Usage(promptTokens, cumulativeTokens);
     }
 
     private void fill(int start, int count, int tokens, int perEvent, boolean reasoning) {
@@ -225,10 +191,6 @@ final class StreamResponse {
             eventTokens[start + i] = Math.min(perEvent, tokens - i * perEvent);
             eventReasoning[start + i] = reasoning;
         }
-    }
-
-    private static String dataLine(String json) {
-        return "data: " + json + "\n\n";
     }
 
     private static void appendChunk(StringBuilder sb, String data) {
