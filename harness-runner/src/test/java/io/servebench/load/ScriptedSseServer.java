@@ -1,14 +1,10 @@
 package io.servebench.load;
 
-import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
+import io.servebench.wire.http.HttpServer;
+import io.servebench.wire.http.ResponseStream;
+import io.servebench.wire.http.ServerRequest;
+
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -16,19 +12,25 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A loopback HTTP/1.1 server for tests that answers each request by running a script: write an SSE
- * chunk and flush it, pause, end, close the connection abruptly, stall. Written on raw sockets so that
- * every chunk is one write and one flush, and it records when each chunk was flushed
- * ({@link System#nanoTime()}, comparable with the client's timestamps in the same JVM).
+ * chunk and flush it, pause, end, close the connection abruptly, stall. It serves through the wire layer's
+ * {@link HttpServer}, as the simulated engine does; each script runs on a thread of its own and each of its writes
+ * waits until the event loop has handed the chunk to the kernel, so every chunk is one write and one flush, and it
+ * records when each chunk was flushed ({@link System#nanoTime()}, comparable with the client's timestamps in the
+ * same JVM).
  */
 final class ScriptedSseServer implements AutoCloseable {
 
@@ -44,36 +46,32 @@ final class ScriptedSseServer implements AutoCloseable {
         void respond(Received request, Responder out) throws IOException, InterruptedException;
     }
 
-    /** Thrown by {@link Responder#closeAbruptly()} to leave the connection loop. */
+    /** Thrown by {@link Responder#closeAbruptly()} to end the script. */
     private static final class Abort extends RuntimeException {
         Abort() {
             super(null, null, false, false);
         }
     }
 
-    private final ServerSocket serverSocket;
     private final Script script;
+    private final HttpServer http;
     private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "scripted-sse-server");
         t.setDaemon(true);
         return t;
     });
-    private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private final Map<String, List<Flush>> flushTimes = new ConcurrentHashMap<>();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger maxInFlight = new AtomicInteger();
-    private final AtomicInteger connections = new AtomicInteger();
 
     ScriptedSseServer(Script script) throws IOException {
         this.script = script;
-        this.serverSocket = new ServerSocket();
-        serverSocket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
-        threads.execute(this::acceptLoop);
+        this.http = HttpServer.start("scripted-sse", 0, 1, this::handle);
     }
 
     URI baseUri() {
-        return URI.create("http://127.0.0.1:" + serverSocket.getLocalPort());
+        return http.baseUri();
     }
 
     List<Received> requests() {
@@ -82,8 +80,8 @@ final class ScriptedSseServer implements AutoCloseable {
 
     /**
      * When each chunk of the response to request {@code id} was written: {@code startNs} just before the
-     * write began, {@code flushedNs} just after the flush returned. A client cannot read the chunk before
-     * {@code startNs}; it may stamp it before {@code flushedNs} if this thread is descheduled in between.
+     * write was handed to the event loop, {@code flushedNs} when the loop's write of it returned. A client cannot
+     * read the chunk before {@code startNs}; it may stamp it before {@code flushedNs}.
      */
     record Flush(long startNs, long flushedNs) {
     }
@@ -97,101 +95,67 @@ final class ScriptedSseServer implements AutoCloseable {
         return maxInFlight.get();
     }
 
-    int connections() {
-        return connections.get();
-    }
-
     @Override
-    public void close() throws IOException {
-        serverSocket.close();
-        for (Socket s : sockets) {
-            s.close();
-        }
+    public void close() {
+        http.close();
         threads.shutdownNow();
     }
 
-    private void acceptLoop() {
-        while (!serverSocket.isClosed()) {
-            try {
-                Socket socket = serverSocket.accept();
-                socket.setTcpNoDelay(true);
-                sockets.add(socket);
-                connections.incrementAndGet();
-                threads.execute(() -> serve(socket));
-            } catch (IOException e) {
-                return; // closed
-            }
-        }
-    }
-
-    private void serve(Socket socket) {
-        try (socket) {
-            InputStream in = new BufferedInputStream(socket.getInputStream());
-            OutputStream out = socket.getOutputStream();
-            while (true) {
-                Received request = readRequest(in);
-                if (request == null) {
-                    return;
-                }
-                received.add(request);
-                int now = inFlight.incrementAndGet();
-                maxInFlight.accumulateAndGet(now, Math::max);
-                try {
-                    List<Flush> times = flushTimes.computeIfAbsent(String.valueOf(request.requestId()),
-                            k -> Collections.synchronizedList(new ArrayList<>()));
-                    script.respond(request, new Responder(socket, in, out, times));
-                } finally {
-                    inFlight.decrementAndGet();
-                }
-            }
-        } catch (Abort | IOException | InterruptedException e) {
-            // the script ended the connection, or the client went away
-        } finally {
-            sockets.remove(socket);
-        }
-    }
-
-    private static Received readRequest(InputStream in) throws IOException {
-        String requestLine = readLine(in);
-        if (requestLine == null || requestLine.isEmpty()) {
-            return null;
-        }
-        String[] parts = requestLine.split(" ");
+    private void handle(ServerRequest request, io.servebench.wire.http.Responder responder) {
         Map<String, String> headers = new TreeMap<>();
-        for (String line = readLine(in); line != null && !line.isEmpty(); line = readLine(in)) {
-            int colon = line.indexOf(':');
-            headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
-        }
-        int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));
-        byte[] body = in.readNBytes(length);
-        return new Received(parts[0], parts[1], headers, new String(body, StandardCharsets.UTF_8));
-    }
-
-    private static String readLine(InputStream in) throws IOException {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        int b;
-        while ((b = in.read()) != -1) {
-            if (b == '\n') {
-                String s = line.toString(StandardCharsets.ISO_8859_1);
-                return s.endsWith("\r") ? s.substring(0, s.length() - 1) : s;
+        request.headers().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), v));
+        Received r = new Received(request.method(), request.path(), headers,
+                new String(request.body(), StandardCharsets.UTF_8));
+        received.add(r);
+        maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+        List<Flush> times = flushTimes.computeIfAbsent(String.valueOf(r.requestId()),
+                k -> Collections.synchronizedList(new ArrayList<>()));
+        java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
+        // the response has ended once its last write is handed over: the next request on the connection may come
+        Runnable finished = () -> {
+            if (ended.compareAndSet(false, true)) {
+                inFlight.decrementAndGet();
             }
-            line.write(b);
-        }
-        return null;
+        };
+        Responder out = new Responder(responder, times, finished);
+        responder.onAbandoned(reason -> out.abandoned());
+        threads.execute(() -> {
+            try {
+                script.respond(r, out);
+            } catch (Abort | IOException | InterruptedException e) {
+                // the script ended the connection, or the client went away
+            } finally {
+                finished.run();
+            }
+        });
     }
 
-    /** Writes one response. */
+    /** Writes one response, from the script's thread, each write waiting for the event loop's. */
     static final class Responder {
-        private final Socket socket;
-        private final InputStream in;
-        private final OutputStream out;
-        private final List<Flush> flushTimes;
+        private static final long WRITE_TIMEOUT_S = 30;
 
-        Responder(Socket socket, InputStream in, OutputStream out, List<Flush> flushTimes) {
-            this.socket = socket;
-            this.in = in;
-            this.out = out;
+        private final io.servebench.wire.http.Responder responder;
+        private final List<Flush> flushTimes;
+        private final Runnable finished;
+        /** Counted down when the connection closes before the response ended. */
+        private final CountDownLatch gone = new CountDownLatch(1);
+        /** The write waiting for the loop, failed when the connection closes first. */
+        private volatile CompletableFuture<Long> pending;
+        private ResponseStream stream;
+
+        Responder(io.servebench.wire.http.Responder responder, List<Flush> flushTimes, Runnable finished) {
+            this.responder = responder;
             this.flushTimes = flushTimes;
+            this.finished = finished;
+        }
+
+        /** The connection closed before the response ended: what waits for the loop fails, as a broken socket would. */
+        void abandoned() {
+            gone.countDown();
+            CompletableFuture<Long> p = pending;
+            if (p != null) {
+                p.completeExceptionally(new IOException("the connection closed"));
+            }
         }
 
         /** Sends a chunked {@code 200 text/event-stream} head. */
@@ -200,8 +164,8 @@ final class ScriptedSseServer implements AutoCloseable {
         }
 
         Responder head(int status, String contentType) throws IOException {
-            write(("HTTP/1.1 " + status + " X\r\nContent-Type: " + contentType
-                    + "\r\nTransfer-Encoding: chunked\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            stream = responder.stream(status, Map.of("Content-Type", contentType));
+            onLoop(done -> stream.flush(done::complete));
             return this;
         }
 
@@ -211,13 +175,12 @@ final class ScriptedSseServer implements AutoCloseable {
         }
 
         Responder chunk(byte[] bytes) throws IOException {
-            ByteArrayOutputStream c = new ByteArrayOutputStream();
-            c.writeBytes((Integer.toHexString(bytes.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
-            c.writeBytes(bytes);
-            c.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
             long startNs = System.nanoTime();
-            write(c.toByteArray());
-            flushTimes.add(new Flush(startNs, System.nanoTime()));
+            long flushedNs = onLoop(done -> {
+                stream.chunk(bytes);
+                stream.flush(done::complete);
+            });
+            flushTimes.add(new Flush(startNs, flushedNs));
             return this;
         }
 
@@ -238,34 +201,62 @@ final class ScriptedSseServer implements AutoCloseable {
         }
 
         void end() throws IOException {
-            write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            onLoop(done -> {
+                finished.run();
+                stream.end(done::complete);
+            });
         }
 
         /** A complete non-streaming response. */
-        void fixed(int status, String contentType, String body) throws IOException {
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            write(("HTTP/1.1 " + status + " X\r\nContent-Type: " + contentType + "\r\nContent-Length: "
-                    + bytes.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            write(bytes);
+        void fixed(int status, String contentType, String body) {
+            finished.run();
+            responder.send(status, contentType, body.getBytes(StandardCharsets.UTF_8));
         }
 
-        /** Closes the connection without ending the response. */
+        /** Closes the connection without ending the response (before its head, when none was sent). */
         void closeAbruptly() throws IOException {
-            socket.close();
+            if (stream == null) {
+                stream = responder.stream(200, Map.of());
+            }
+            onLoop(done -> {
+                finished.run();
+                stream.abort();
+                done.complete(System.nanoTime());
+            });
             throw new Abort();
         }
 
         /** Sends nothing more until the client closes the connection. */
-        void stall() throws IOException {
-            while (in.read() != -1) {
-                // discard; only the client's close ends this
-            }
+        void stall() throws InterruptedException {
+            gone.await(WRITE_TIMEOUT_S, TimeUnit.SECONDS);
             throw new Abort();
         }
 
-        private void write(byte[] bytes) throws IOException {
-            out.write(bytes);
-            out.flush();
+        /**
+         * Runs {@code write} on the connection's event loop and waits until it completes its future with the time
+         * the write returned; fails as a broken socket would when the connection closed first.
+         */
+        private long onLoop(java.util.function.Consumer<CompletableFuture<Long>> write) throws IOException {
+            CompletableFuture<Long> done = new CompletableFuture<>();
+            pending = done;
+            if (gone.getCount() == 0) {
+                throw new IOException("the connection closed");
+            }
+            responder.execute(() -> {
+                if (stream != null && !stream.isOpen()) {
+                    done.completeExceptionally(new IOException("the connection is closed"));
+                    return;
+                }
+                write.accept(done);
+            });
+            try {
+                return done.get(WRITE_TIMEOUT_S, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while writing", e);
+            } catch (ExecutionException | TimeoutException e) {
+                throw new IOException("the write did not complete: " + e.getMessage(), e);
+            }
         }
     }
 
