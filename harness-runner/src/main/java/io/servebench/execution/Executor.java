@@ -24,6 +24,15 @@ public interface Executor {
                  TrialListener listener) throws IOException;
 
     /**
+     * Whether the batches are measured in this process, one after the other: its load generator sends the load (and
+     * wants warming up), and the time the trials so far took predicts the time left. A cluster's jobs send their own
+     * load, wait in a queue and run side by side.
+     */
+    default boolean measuresHere() {
+        return true;
+    }
+
+    /**
      * One engine start's trials, in running order.
      *
      * @param key    names the batch where it runs elsewhere: its server id, or a tuner's round and server id

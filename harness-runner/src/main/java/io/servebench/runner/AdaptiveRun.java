@@ -58,7 +58,7 @@ final class AdaptiveRun {
             folder.out().printf("Resuming: %d trials finished before; the run replays its steps on them%n",
                     resumed.finished().size());
         }
-        folder.warmClient();
+        folder.warmClient(executor);
         AtomicReference<AdaptiveMeasurer> measurer = new AtomicReference<>();
         Findings found = new Findings();
         AtomicReference<String> done = new AtomicReference<>("");
@@ -66,7 +66,7 @@ final class AdaptiveRun {
         RunResult reported = folder.journalled(header, () -> folder.result(measurer.get() == null
                 ? new TrialPlan(List.of(), List.of()) : measurer.get().plan(), resumed.startTime(), outcomes, found.tuning,
                 List.copyOf(found.capacities)), journal -> {
-            StudyProgress progress = folder.progress(List.of(), resumed.finished().size(), -1);
+            StudyProgress progress = folder.progress(executor, List.of(), resumed.finished().size(), -1);
             measurer.set(new AdaptiveMeasurer(options, study, executor, outcomes, journal,
                     TrialListener.both(progress, listener)));
             try (RunFolder.Ticker ticker = folder.periodicLines(progress)) {

@@ -52,7 +52,7 @@ final class PlannedRun {
                     toRun.size());
         }
         if (!toRun.isEmpty()) {
-            folder.warmClient();
+            folder.warmClient(executor);
         }
         RunHeader header = new RunHeader(startTime, RunCommandLine.args(options), ResumedRun.planKeys(plan));
         RunResult reported = folder.journalled(header, () -> folder.result(plan, startTime, outcomes, null, List.of()),
@@ -63,7 +63,7 @@ final class PlannedRun {
                         }
                     }
                     List<Executor.Batch> batches = batches(toRun, options.freshServer());
-                    StudyProgress progress = folder.progress(toRun, resumed.finished().size(), batches.size());
+                    StudyProgress progress = folder.progress(executor, toRun, resumed.finished().size(), batches.size());
                     try (RunFolder.Ticker ticker = folder.periodicLines(progress)) {
                         executor.measure(batches, plan, options.repetitions(), journal, outcomes,
                                 TrialListener.both(progress, listener));

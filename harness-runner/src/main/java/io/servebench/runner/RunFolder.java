@@ -90,11 +90,11 @@ final class RunFolder {
     }
 
     /**
-     * Warms the load generator's code before the first measured request; in virtual time no request uses it, and a
-     * SLURM run's coordinator sends none (its jobs warm their own).
+     * Warms the load generator's code before the first measured request; in virtual time no request uses it, and an
+     * executor that measures elsewhere sends none from here (a SLURM job warms its own).
      */
-    void warmClient() {
-        if (options.engines().simulate() != EngineOptions.Simulate.VIRTUAL && options.slurm().isEmpty()) {
+    void warmClient(Executor executor) {
+        if (options.engines().simulate() != EngineOptions.Simulate.VIRTUAL && executor.measuresHere()) {
             ClientWarmup.once(out);
         }
     }
@@ -191,9 +191,9 @@ final class RunFolder {
      *
      * @see StudyProgress#StudyProgress
      */
-    StudyProgress progress(List<Trial> toRun, int finished, long serverStarts) {
+    StudyProgress progress(Executor executor, List<Trial> toRun, int finished, long serverStarts) {
         return new StudyProgress(options.progress() ? out : new PrintWriter(Writer.nullWriter()), options, toRun, finished,
-                serverStarts, System::nanoTime);
+                serverStarts, executor.measuresHere(), System::nanoTime);
     }
 
     /** Where no terminal shows the bars (CI, a pipe), the study line every half minute, so a log shows the run is alive. */

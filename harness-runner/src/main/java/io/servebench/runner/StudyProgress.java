@@ -26,6 +26,7 @@ final class StudyProgress implements RunListener {
     private final RunOptions options;
     private final int trials;
     private final long serverStarts;
+    private final boolean estimates;
     private final LongSupplier nanoClock;
     private final long startNs;
     private final double plannedSeconds;
@@ -47,14 +48,17 @@ final class StudyProgress implements RunListener {
      * @param finished     trials finished before (a resumed run's), counted as done
      * @param serverStarts the starts {@code toRun} needs; negative when not known in advance (a tuner chooses its
      *                     trials as it goes), and the line then counts without totals or an estimate
+     * @param estimates    whether the time so far predicts the time left: not for jobs that wait in a queue and run side
+     *                     by side (SLURM)
      */
     StudyProgress(PrintWriter out, RunOptions options, List<Trial> toRun, int finished, long serverStarts,
-                  LongSupplier nanoClock) {
+                  boolean estimates, LongSupplier nanoClock) {
         this.out = out;
         this.options = options;
         this.trials = toRun.size() + finished;
         this.trialsDone = finished;
         this.serverStarts = serverStarts;
+        this.estimates = estimates;
         this.nanoClock = nanoClock;
         this.startNs = nanoClock.getAsLong();
         this.plannedSeconds = toRun.stream().mapToDouble(this::plannedSeconds).sum();
@@ -111,8 +115,7 @@ final class StudyProgress implements RunListener {
 
     /** What is left: empty until a trial and a server start have been timed, as nothing can be scaled before. */
     Optional<Duration> eta() {
-        // SLURM jobs run side by side after waiting in a queue: time so far says nothing of the time left
-        if (serverStarts < 0 || donePlannedSeconds <= 0 || startsDone == 0 || options.slurm().isPresent()) {
+        if (!estimates || serverStarts < 0 || donePlannedSeconds <= 0 || startsDone == 0) {
             return Optional.empty();
         }
         double perPlannedSecond = trialNs / 1e9 / donePlannedSeconds;

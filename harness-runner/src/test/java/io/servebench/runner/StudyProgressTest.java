@@ -30,7 +30,7 @@ class StudyProgressTest {
         RunOptions options = RunOptions.builder().outputDir(Path.of("unused")).build();
         // 100 s, 50 s and 200 s of planned load; the last trial runs on a second server
         List<Trial> trials = List.of(trial(1, 1, 100), trial(2, 2, 100), trial(3, 1, 200));
-        StudyProgress progress = new StudyProgress(new PrintWriter(text, true), options, trials, 0, 2, now::get);
+        StudyProgress progress = new StudyProgress(new PrintWriter(text, true), options, trials, 0, 2, true, now::get);
 
         progress.serverStarting(trials.subList(0, 2));
         now.addAndGet(TimeUnit.SECONDS.toNanos(20));          // the start takes 20 s
@@ -48,10 +48,26 @@ class StudyProgressTest {
     }
 
     @Test
+    void jobsOnAClusterGetNoEstimate() {
+        AtomicLong now = new AtomicLong();
+        RunOptions options = RunOptions.builder().outputDir(Path.of("unused")).build();
+        List<Trial> trials = List.of(trial(1, 1, 100), trial(2, 2, 100));
+        StudyProgress progress = new StudyProgress(new PrintWriter(new StringWriter()), options, trials, 0, 2, false, now::get);
+        progress.serverStarting(trials.subList(0, 1));
+        now.addAndGet(TimeUnit.SECONDS.toNanos(20));
+        progress.trialStarting(trials.get(0));
+        now.addAndGet(TimeUnit.SECONDS.toNanos(110));
+        progress.trialFinished(trials.get(0), List.of());
+        // queued jobs run side by side: the time so far says nothing of the time left
+        assertThat(progress.eta()).isEmpty();
+        assertThat(progress.line()).isEqualTo("Study: 1 of 2 trials done, 1 of 2 server starts, 2m10s elapsed");
+    }
+
+    @Test
     void aResumedRunCountsTheTrialsItHadFinished() {
         RunOptions options = RunOptions.builder().outputDir(Path.of("unused")).build();
         StudyProgress progress = new StudyProgress(new PrintWriter(new StringWriter()), options,
-                List.of(trial(4, 1, 10)), 3, 1, () -> 0);
+                List.of(trial(4, 1, 10)), 3, 1, true, () -> 0);
         assertThat(progress.line()).startsWith("Study: 3 of 4 trials done, 0 of 1 server starts");
         assertThat(progress.eta()).isEmpty();
     }
@@ -59,7 +75,7 @@ class StudyProgressTest {
     @Test
     void aTrialMeasuredAgainCountsOnce() {
         RunOptions options = RunOptions.builder().outputDir(Path.of("unused")).build();
-        StudyProgress progress = new StudyProgress(new PrintWriter(new StringWriter()), options, List.of(), 0, -1, () -> 0);
+        StudyProgress progress = new StudyProgress(new PrintWriter(new StringWriter()), options, List.of(), 0, -1, true, () -> 0);
         progress.trialFinished(trial(1, 1, 10), List.of());
         // a tuner's close call: another repetition of the same trial
         progress.trialFinished(trial(1, 1, 10), List.of());

@@ -163,6 +163,12 @@ public final class SlurmExecutor implements Executor {
         }
     }
 
+    /** The jobs send their load from their nodes, queued and side by side. */
+    @Override
+    public boolean measuresHere() {
+        return false;
+    }
+
     /** The job script: the worker's command, as an argument list quoted word by word. */
     private Path writeScript(String key, List<Trial> trials, Path jobFile) throws IOException {
         List<String> worker = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
