@@ -5,7 +5,6 @@ import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.Stat;
-import io.servebench.results.journal.RunJournal;
 import io.servebench.runner.RunListener;
 import io.servebench.runner.RunOptions;
 import io.servebench.runner.RunOutcome;
@@ -67,10 +66,10 @@ final class StudyExecution implements RunListener {
         if (!Files.exists(dir)) {
             return;
         }
-        if (!Files.exists(dir.resolve(RunJournal.FILE_NAME))) {
+        if (!Files.exists(Runner.journal(dir))) {
             try (Stream<Path> entries = Files.list(dir)) {
                 if (entries.findAny().isPresent()) {
-                    throw new IOException(dir + " holds files but no ServeBench run (" + RunJournal.FILE_NAME
+                    throw new IOException(dir + " holds files but no ServeBench run (" + Runner.journal(dir).getFileName()
                             + "); expected an empty folder or a previous run to replace: move them, or set servebench.outputDir");
                 }
             }

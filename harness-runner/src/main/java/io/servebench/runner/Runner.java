@@ -2,6 +2,7 @@ package io.servebench.runner;
 
 import io.servebench.engine.Engines;
 import io.servebench.plan.Trial;
+import io.servebench.results.journal.RunJournal;
 import io.servebench.plan.TrialPlan;
 import io.servebench.plan.TrialPlanner;
 import io.servebench.study.Benchmark;
@@ -12,6 +13,7 @@ import io.servebench.study.VariantDescriptor;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -141,6 +143,11 @@ public final class Runner {
             return new CapacityRun(folder(), selections.get(0).study()).run(plan, listener);
         }
         return new PlannedRun(folder()).run(plan, listener);
+    }
+
+    /** The journal of the run in {@code dir}: a folder holds a ServeBench run when it exists. */
+    public static Path journal(Path dir) {
+        return dir.resolve(RunJournal.FILE_NAME);
     }
 
     /** How a trial's server reads in lists and test names: {@code vllm Qwen/Qwen3.5-9B --max-num-seqs=64}. */
