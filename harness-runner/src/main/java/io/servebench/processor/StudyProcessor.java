@@ -181,9 +181,8 @@ public final class StudyProcessor extends AbstractProcessor {
         if (slo == null) {
             return SloOptions.UNSET;
         }
-        Map<String, Object> given = explicitValues(slo);
-        return new SloOptions(number(given, "ttftMs"), number(given, "tpotMs"), number(given, "itlMs"), number(given, "e2eMs"),
-                number(given, "minAttainment"));
+        return new SloOptions(number(slo, "ttftMs"), number(slo, "tpotMs"), number(slo, "itlMs"), number(slo, "e2eMs"),
+                number(slo, "minAttainment"));
     }
 
     /** The settings written explicitly on a {@code @ServerOptions}, an explicit {@code -1} kept (and so reported). */
@@ -191,13 +190,12 @@ public final class StudyProcessor extends AbstractProcessor {
         if (options == null) {
             return ServerOptionsSpec.NONE;
         }
-        Map<String, Object> given = explicitValues(options);
-        Double fraction = number(given, "gpuMemoryFraction");
-        String toggle = given.get("prefixCaching") instanceof VariableElement constant ? constant.getSimpleName().toString() : "";
-        String speculative = given.get("speculative") instanceof String text && !text.isEmpty() ? text : null;
-        return new ServerOptionsSpec(whole(given, "maxModelLen"), whole(given, "tensorParallelSize"), fraction,
-                whole(given, "maxNumSeqs"), "ON".equals(toggle) ? Boolean.TRUE : "OFF".equals(toggle) ? Boolean.FALSE : null,
-                speculative);
+        String toggle = given(options, "prefixCaching") instanceof VariableElement constant
+                ? constant.getSimpleName().toString() : "";
+        String speculative = given(options, "speculative") instanceof String text && !text.isEmpty() ? text : null;
+        return new ServerOptionsSpec(whole(options, "maxModelLen"), whole(options, "tensorParallelSize"),
+                number(options, "gpuMemoryFraction"), whole(options, "maxNumSeqs"),
+                "ON".equals(toggle) ? Boolean.TRUE : "OFF".equals(toggle) ? Boolean.FALSE : null, speculative);
     }
 
     /** A {@code @Tune}'s settings, its defaults where an attribute is left out; {@code null} for none. */
@@ -212,19 +210,19 @@ public final class StudyProcessor extends AbstractProcessor {
                 ((Number) valueOrDefault(tune, "closeCall").getValue()).doubleValue());
     }
 
-    private static Map<String, Object> explicitValues(AnnotationMirror mirror) {
-        Map<String, Object> values = new java.util.LinkedHashMap<>();
-        mirror.getElementValues().forEach((k, v) -> values.put(k.getSimpleName().toString(), v.getValue()));
-        return values;
+    /** The value written explicitly for {@code attribute}, {@code null} when it is left out. */
+    private static Object given(AnnotationMirror mirror, String attribute) {
+        AnnotationValue value = explicitValue(mirror, attribute);
+        return value == null ? null : value.getValue();
     }
 
-    private static Double number(Map<String, Object> values, String attribute) {
-        return values.get(attribute) instanceof Number n ? n.doubleValue() : null;
+    private static Double number(AnnotationMirror mirror, String attribute) {
+        return given(mirror, attribute) instanceof Number n ? n.doubleValue() : null;
     }
 
     /** A whole-number attribute; a fraction where a whole number goes cannot be written, javac refuses it. */
-    private static Integer whole(Map<String, Object> values, String attribute) {
-        return values.get(attribute) instanceof Number n ? n.intValue() : null;
+    private static Integer whole(AnnotationMirror mirror, String attribute) {
+        return given(mirror, attribute) instanceof Number n ? n.intValue() : null;
     }
 
     /**

@@ -115,7 +115,7 @@ final class RunFolder {
         if (options.resume()) {
             return ResumedRun.read(dir(), plan, outcomes);
         }
-        Path journal = dir().resolve(RunJournal.FILE_NAME);
+        Path journal = Runner.journal(dir());
         if (Files.exists(journal) && Files.size(journal) > 0) {
             throw new RunnerException(dir() + " already holds a run (" + RunJournal.FILE_NAME + "): continue it with --resume "
                     + dir() + ", or write this run to another folder with -o");

@@ -12,7 +12,6 @@ import io.servebench.execution.TrialListener;
 import io.servebench.execution.TrialOutcomes;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
-import io.servebench.results.BlockResult;
 import io.servebench.results.journal.RunJournal;
 
 import java.io.IOException;
@@ -21,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * What a SLURM job runs on its node: {@code java -cp CLASSPATH io.servebench.execution.slurm.SlurmWorker JOB_FILE}. It
@@ -58,9 +56,8 @@ public final class SlurmWorker {
         TrialOutcomes outcomes = new TrialOutcomes();
         // what the run measured before this job, then what an earlier job of this key finished
         outcomes.load(RunJournal.read(dir), List.of());
-        Set<String> finishedBefore = Files.exists(jobJournal)
-                ? RunJournal.read(jobJournal).stream().map(BlockResult::trialId).collect(Collectors.toSet()) : Set.of();
-        outcomes.load(Files.exists(jobJournal) ? RunJournal.read(jobJournal) : List.of(), List.of());
+        Set<String> finishedBefore = outcomes.load(Files.exists(jobJournal) ? RunJournal.read(jobJournal) : List.of(),
+                List.of());
         List<Trial> toRun = job.trials().stream().filter(t -> !finishedBefore.contains(t.id())
                 && outcomes.repetitions(t.id()) < job.repetitions()).toList();
         RunContext context = new RunContext(params, out, toRun.stream().map(t -> t.workload().dataset()).distinct().toList(),

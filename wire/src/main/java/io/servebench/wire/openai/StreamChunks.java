@@ -9,7 +9,10 @@ package io.servebench.wire.openai;
  *
  * <p>A chunk reads {@code {"id", "object", "created", "model", "choices": [{"index": 0, "delta": {...} or "text",
  * "logprobs": null, "finish_reason"}], "usage"}}; the last token chunk carries the finish reason and
- * {@code "stop_reason": null}; a usage-only chunk has {@code "choices": []} (vLLM's {@code include_usage}).
+ * {@code "stop_reason": null}; a usage-only chunk has {@code "choices": []} (vLLM's {@code include_usage}). The
+ * fields and their order are those of vLLM's {@code ChatCompletionStreamResponse} and
+ * {@code ChatCompletionResponseStreamChoice} ({@code vllm/entrypoints/openai/protocol.py}: index, delta, logprobs,
+ * finish_reason, stop_reason).
  */
 public final class StreamChunks {
 
