@@ -1,19 +1,19 @@
 package io.servebench.load;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servebench.wire.openai.CompletionRequest;
 import io.servebench.workload.BodyFields;
 import io.servebench.workload.ChatMessage;
 import io.servebench.workload.RequestSpec;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.stream.Collectors;
 
-/** Builds the JSON bodies of streaming requests to the OpenAI-compatible APIs. */
+/** Builds a request spec's streaming request to the OpenAI-compatible APIs, written by the wire layer's {@link CompletionRequest}. */
 final class RequestBodies {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private RequestBodies() {
     }
@@ -39,40 +39,27 @@ final class RequestBodies {
      */
     public static byte[] build(OpenAiApi api, String model, RequestSpec spec, boolean continuousUsageStats,
                                ObjectNode extraBody) {
-        ObjectNode body = JSON.createObjectNode();
-        body.put("model", model);
-        switch (api) {
+        CompletionRequest.Input input = switch (api) {
             case CHAT -> {
-                ArrayNode messages = body.putArray("messages");
-                spec.context().forEach(m -> messages.addObject().put("role", m.role()).put("content", m.content()));
-                messages.addObject().put("role", "user").put("content", spec.prompt());
+                List<CompletionRequest.Message> messages = new ArrayList<>();
+                spec.context().forEach(m -> messages.add(new CompletionRequest.Message(m.role(), m.content())));
+                messages.add(new CompletionRequest.Message("user", spec.prompt()));
+                yield new CompletionRequest.Messages(messages);
             }
             // a completion has no roles: the messages' texts, one paragraph each, then the prompt
-            case COMPLETIONS -> body.put("prompt", spec.context().isEmpty() ? spec.prompt()
+            case COMPLETIONS -> new CompletionRequest.Text(spec.context().isEmpty() ? spec.prompt()
                     : spec.context().stream().map(ChatMessage::content).collect(Collectors.joining("\n\n")) + "\n\n"
                             + spec.prompt());
-        }
-        body.put("max_tokens", spec.maxTokens());
-        body.put("stream", true);
-        ObjectNode streamOptions = body.putObject("stream_options");
-        streamOptions.put("include_usage", true);
-        if (continuousUsageStats) {
-            streamOptions.put("continuous_usage_stats", true);
-        }
-        if (spec.exactOutput()) {
-            body.put("min_tokens", spec.maxTokens());
-            body.put("ignore_eos", true);
-        }
+        };
+        CompletionRequest request = new CompletionRequest(input, Optional.of(model), OptionalInt.of(spec.maxTokens()),
+                spec.exactOutput() ? spec.maxTokens() : 0, spec.exactOutput(), true, true, continuousUsageStats);
+        List<ObjectNode> extra = new ArrayList<>(2);
         if (extraBody != null) {
-            body.setAll(extraBody);
+            extra.add(extraBody);
         }
         if (spec.extraBody() != null) {
-            body.setAll(BodyFields.parse(spec.extraBody()));
+            extra.add(BodyFields.parse(spec.extraBody()));
         }
-        try {
-            return JSON.writeValueAsBytes(body);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot serialise a request body built from plain values", e);
-        }
+        return request.toJson(extra);
     }
 }

@@ -1,7 +1,7 @@
 package io.servebench.truth;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servebench.wire.openai.CompletionRequest;
+import io.servebench.wire.openai.InvalidRequestException;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * One client connection of the {@link TruthServer}: reads HTTP/1.1 requests one at a time, answers each,
@@ -18,7 +19,6 @@ import java.util.Locale;
  */
 final class Connection {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_HEAD_BYTES = 64 * 1024;
     private static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
     private static final int DEFAULT_MAX_TOKENS = 16;
@@ -181,14 +181,11 @@ final class Connection {
             long arrival = server.nextArrival();
             String id = requestId != null ? requestId : "truth-" + arrival;
             RequestTruth truth = server.register(id, receivedNs);
-            JsonNode request;
+            CompletionRequest request;
             try {
-                request = JSON.readTree(body);
-            } catch (IOException e) {
-                request = null;
-            }
-            if (request == null || !request.isObject()) {
-                respondFixed(400, error("the body is not a JSON object"), truth);
+                request = CompletionRequest.parse(body, chat);
+            } catch (InvalidRequestException e) {
+                respondFixed(400, error(e.getMessage()), truth);
                 return;
             }
             if (script.failure() instanceof Script.Failure.HttpError h) {
@@ -196,9 +193,9 @@ final class Connection {
                 return;
             }
             int tokens = script.tokensPerRequest() > 0 ? script.tokensPerRequest()
-                    : Math.max(1, request.path("max_tokens").asInt(DEFAULT_MAX_TOKENS));
+                    : request.maxTokens().orElse(DEFAULT_MAX_TOKENS);
             StreamResponse stream = new StreamResponse(script, chat, truth, id, arrival, receivedNs, tokens,
-                    promptTokens(request, chat));
+                    promptTokens(request.input()));
             startStream(stream);
         } else if (route.equals("/health") && method.equals("GET")) {
             respondFixed(200, "", null);
@@ -306,17 +303,15 @@ final class Connection {
         }
     }
 
-    /** A whitespace word count of the prompt (or of every message's content): the usage's prompt tokens. */
-    private static int promptTokens(JsonNode request, boolean chat) {
-        StringBuilder text = new StringBuilder();
-        if (chat) {
-            for (JsonNode message : request.path("messages")) {
-                text.append(message.path("content").asText("")).append(' ');
-            }
-        } else {
-            text.append(request.path("prompt").asText(""));
+    /** A whitespace word count of the prompt (or of every message's content), or its token ids: the usage's prompt tokens. */
+    private static int promptTokens(CompletionRequest.Input input) {
+        if (input instanceof CompletionRequest.TokenIds ids) {
+            return ids.ids().length;
         }
-        String s = text.toString().strip();
+        String text = input instanceof CompletionRequest.Messages chat
+                ? chat.messages().stream().map(CompletionRequest.Message::content).collect(Collectors.joining(" "))
+                : ((CompletionRequest.Text) input).prompt();
+        String s = text.strip();
         return s.isEmpty() ? 0 : s.split("\\s+").length;
     }
 

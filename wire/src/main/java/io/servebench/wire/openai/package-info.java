@@ -1,6 +1,7 @@
 /**
- * The OpenAI-compatible API as the servers ServeBench runs write it: {@link io.servebench.wire.openai.StreamChunks}
- * builds a streaming completion's events (role, tokens, usage, errors, {@code [DONE]}) for the simulated engine and
- * the ground-truth server alike. Imports only the JDK.
+ * The OpenAI-compatible API as ServeBench's clients and servers speak it: {@link io.servebench.wire.openai.CompletionRequest}
+ * is a streaming completion's request body, written by the load generator and parsed (with vLLM's checks) by the
+ * simulated engine and the ground-truth server; {@link io.servebench.wire.openai.StreamChunks} builds the response's
+ * events (role, tokens, usage, errors, {@code [DONE]}) for both servers. Imports the JDK and Jackson.
  */
 package io.servebench.wire.openai;
