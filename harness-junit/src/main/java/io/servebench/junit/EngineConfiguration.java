@@ -1,6 +1,7 @@
 package io.servebench.junit;
 
 import io.servebench.engine.EngineOptions;
+import io.servebench.runner.RunDefaults;
 import io.servebench.runner.RunOptions;
 import org.junit.platform.engine.ConfigurationParameters;
 
@@ -9,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -32,12 +34,13 @@ import java.util.TreeMap;
  * @param simulate    whether and how the simulated engine stands in for the studies' engines
  * @param outputDir   where each study's run folder goes
  * @param quick       shorten every trial
- * @param repetitions repetitions of every trial
- * @param seed        the run's seed
+ * @param repetitions repetitions of every trial; empty for the runner's default
+ * @param seed        the run's seed; empty for the runner's default
  * @param progress    whether per-trial progress is printed
  * @param params      {@code -p} values by name
  */
-record EngineConfiguration(EngineOptions.Simulate simulate, Path outputDir, boolean quick, int repetitions, long seed,
+record EngineConfiguration(EngineOptions.Simulate simulate, Path outputDir, boolean quick, Optional<Integer> repetitions,
+                           Optional<Long> seed,
                            boolean progress, Map<String, List<String>> params) {
 
     static final String SIMULATE = "servebench.simulate";
@@ -71,22 +74,18 @@ record EngineConfiguration(EngineOptions.Simulate simulate, Path outputDir, bool
                         : Arrays.stream(value.split(",")).map(String::strip).toList());
             }
         }
-        return new EngineConfiguration(mode, config.get(OUTPUT_DIR).map(Path::of).orElseGet(RunOptions::defaultOutputDir),
-                config.getBoolean(QUICK).orElse(false), number(config, REPETITIONS, 1), number(config, SEED, RunOptions.DEFAULT_SEED),
-                config.getBoolean(PROGRESS).orElse(true), params);
+        return new EngineConfiguration(mode, config.get(OUTPUT_DIR).map(Path::of).orElseGet(RunDefaults::outputDir),
+                config.getBoolean(QUICK).orElse(false), number(config, REPETITIONS).map(Math::toIntExact),
+                number(config, SEED), config.getBoolean(PROGRESS).orElse(true), params);
     }
 
-    private static int number(ConfigurationParameters config, String key, int fallback) {
-        return (int) number(config, key, (long) fallback);
-    }
-
-    private static long number(ConfigurationParameters config, String key, long fallback) {
+    private static Optional<Long> number(ConfigurationParameters config, String key) {
         String value = config.get(key).orElse(null);
         if (value == null) {
-            return fallback;
+            return Optional.empty();
         }
         try {
-            return Long.parseLong(value.strip());
+            return Optional.of(Long.parseLong(value.strip()));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(key + "=" + value + ": expected a whole number");
         }
@@ -94,8 +93,10 @@ record EngineConfiguration(EngineOptions.Simulate simulate, Path outputDir, bool
 
     /** The run of one study, with its variants {@code variants} (all when empty), into its own folder. */
     RunOptions runOptions(Class<?> study, List<String> variants) {
-        RunOptions.Builder run = RunOptions.builder().simulate(simulate).quick(quick).repetitions(repetitions).seed(seed)
+        RunOptions.Builder run = RunOptions.builder().simulate(simulate).quick(quick)
                 .progress(progress).outputDir(outputDir.resolve(study.getSimpleName()));
+        repetitions.ifPresent(run::repetitions);
+        seed.ifPresent(run::seed);
         if (variants.isEmpty()) {
             run.include(study);
         } else {

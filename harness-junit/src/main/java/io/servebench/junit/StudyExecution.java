@@ -91,8 +91,8 @@ final class StudyExecution implements RunListener {
         TestExecutionResult result;
         try {
             RunOptions options = config.runOptions(study.study(), study.variants());
-            replacePreviousRun(options.outputDir());
             Runner runner = new Runner(options, new PrintWriter(System.out, true));
+            replacePreviousRun(runner.outputDir());
             // each block's @Slo(minAttainment), as the plan resolved it, for the trials' verdicts
             runner.plan().blocks().forEach(b -> minAttainments.put(b.benchmark(), b.minAttainment()));
             RunOutcome outcome = runner.run(this);

@@ -12,6 +12,7 @@ import io.servebench.execution.ExecutionException;
 import io.servebench.execution.ExecutionParams;
 import io.servebench.execution.slurm.SlurmParams;
 import io.servebench.execution.ClientOptions;
+import io.servebench.runner.RunDefaults;
 import io.servebench.runner.RunOptions;
 import io.servebench.runner.Runner;
 import io.servebench.runner.RunnerException;
@@ -34,6 +35,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** Entry point of {@code benchmarks.jar}: JMH-style options over the benchmarks found on the class path. */
@@ -70,8 +72,8 @@ public final class Main implements Callable<Integer> {
     @Option(names = "-p", paramLabel = "NAME=V1,V2", description = "Override a parameter or workload setting (dataset, profile, rate, concurrency, requests, warmup, warmupSeconds, burstiness, rampUpSeconds, maxConcurrency, durationSeconds, maxErrors, sweepRates, api, extraBody, continuousUsage) with a list of values; the benchmarks expand over them. Repeatable. extraBody takes one JSON object, commas included.")
     List<String> params = new ArrayList<>();
 
-    @Option(names = "-r", paramLabel = "N", description = "Repetitions of every trial, for noise estimates (default: ${DEFAULT-VALUE}).")
-    int repetitions = 1;
+    @Option(names = "-r", paramLabel = "N", description = "Repetitions of every trial, for noise estimates (default: " + RunDefaults.REPETITIONS + ").")
+    Integer repetitions;
 
     @Option(names = "-o", paramLabel = "DIR", description = "Results folder (default: results/<timestamp>).")
     Path output;
@@ -85,17 +87,17 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--fresh-server", description = "Start a new server for every trial instead of reusing one per configuration.")
     boolean freshServer;
 
-    @Option(names = "--settle", paramLabel = "SECONDS", description = "Pause between two loads on one server (repetitions, trials, sweep steps), after emptying its prefix cache (default: ${DEFAULT-VALUE}).")
-    double settleSeconds = 1;
+    @Option(names = "--settle", paramLabel = "SECONDS", description = "Pause between two loads on one server (repetitions, trials, sweep steps), after emptying its prefix cache (default: " + RunDefaults.SETTLE_SECONDS + ").")
+    Double settleSeconds;
 
-    @Option(names = "--slice", paramLabel = "SECONDS", description = "Length of the time slices a long load reports its figures in, when it lasts 5 slices or more (default: ${DEFAULT-VALUE}), e.g. --slice 300 for an hour-long soak.")
-    double sliceSeconds = 60;
+    @Option(names = "--slice", paramLabel = "SECONDS", description = "Length of the time slices a long load reports its figures in, when it lasts 5 slices or more (default: " + RunDefaults.SLICE_SECONDS + "), e.g. --slice 300 for an hour-long soak.")
+    Double sliceSeconds;
 
-    @Option(names = "--ready-timeout", paramLabel = "SECONDS", description = "How long an engine may take to load and become ready (default: ${DEFAULT-VALUE}).")
-    long readyTimeoutSeconds = EngineOptions.DEFAULT_READY_TIMEOUT.toSeconds();
+    @Option(names = "--ready-timeout", paramLabel = "SECONDS", description = "How long an engine may take to load and become ready (default: " + EngineOptions.DEFAULT_READY_TIMEOUT_SECONDS + ").")
+    Long readyTimeoutSeconds;
 
-    @Option(names = "--stop-grace", paramLabel = "SECONDS", description = "How long an engine gets to exit after SIGTERM before SIGKILL (default: ${DEFAULT-VALUE}).")
-    long graceSeconds = EngineOptions.DEFAULT_GRACE.toSeconds();
+    @Option(names = "--stop-grace", paramLabel = "SECONDS", description = "How long an engine gets to exit after SIGTERM before SIGKILL (default: " + EngineOptions.DEFAULT_GRACE_SECONDS + ").")
+    Long graceSeconds;
 
     @Option(names = "--engine-exe", paramLabel = "PATH", description = "The engine program to run instead of the study's (e.g. a virtualenv's bin/vllm).")
     String engineExe = "";
@@ -109,8 +111,8 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--engine-url", paramLabel = "URL", description = "The URL of the running server, for studies whose engine is an endpoint.")
     String engineUrl = "";
 
-    @Option(names = "--container-runtime", paramLabel = "docker|podman", description = "Runs studies that name an image (default: ${DEFAULT-VALUE}).")
-    String containerRuntime = "docker";
+    @Option(names = "--container-runtime", paramLabel = "docker|podman", description = "Runs studies that name an image (default: " + RunDefaults.CONTAINER_RUNTIME + ").")
+    String containerRuntime;
 
     @Option(names = "--quick", description = {"Shorten each trial to about " + ExecutionParams.QUICK_SECONDS
             + " s of load (at least " + ExecutionParams.QUICK_MIN_REQUESTS + " requests):", "a first look, noisier than the declared workload."})
@@ -119,8 +121,8 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--slo", paramLabel = "NAME=MS,...", description = "SLOs for goodput, in ms (ttft, tpot, itl, e2e), e.g. ttft=200,tpot=50; overrides the studies' @Slo bound by bound.")
     String slo;
 
-    @Option(names = "--seed", paramLabel = "N", description = "Seed for request order, arrival times and the simulated engine (default: ${DEFAULT-VALUE}).")
-    long seed = 42;
+    @Option(names = "--seed", paramLabel = "N", description = "Seed for request order, arrival times and the simulated engine (default: " + RunDefaults.SEED + ").")
+    Long seed;
 
     @Option(names = "--api-key-env", paramLabel = "NAME", description = "Send the value of environment variable NAME as 'Authorization: Bearer' (only the name is recorded).")
     String apiKeyEnv;
@@ -140,8 +142,8 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--jmh-params-in-name", description = "Put each entry's params into its benchmark name in results.json (RateValidation.baseline[rate=16]) and give it none: one series per entry in trackers that key by the name alone, such as Bencher.")
     boolean jmhParamsInName;
 
-    @Option(names = "--lang", paramLabel = "TAG", description = "Language of summary.md and report.html: en or zh-CN (default: ${DEFAULT-VALUE}).")
-    String lang = "en";
+    @Option(names = "--lang", paramLabel = "TAG", description = "Language of summary.md and report.html: en or zh-CN (default: en).")
+    String lang;
 
     @Option(names = "--capacity", arity = "0..1", paramLabel = "SHARE", fallbackValue = "slo", description = "Instead of the planned trials, find each selected variant's capacity under its SLOs (--slo or @Slo): the highest request rate at which SHARE of the requests (default: the variant's @Slo(minAttainment), else 0.99) meet them, by doubling or halving from its declared rate and then bisecting to within 10%%.")
     String capacity;
@@ -204,17 +206,21 @@ public final class Main implements Callable<Integer> {
             throw new UsageException("--simulate-gpu " + simulateGpu + " needs --simulate: real engines run on the GPUs"
                     + " they find");
         }
-        RunOptions.Builder run = RunOptions.builder().repetitions(repetitions).simulate(simulateMode())
-                .readyTimeout(Duration.ofSeconds(readyTimeoutSeconds)).stopGrace(Duration.ofSeconds(graceSeconds))
-                .simulatedGpu(simulateGpu == null ? EngineOptions.DEFAULT_SIMULATED_GPU : simulateGpu)
-                .containerRuntime(containerRuntime).quick(quick).seed(seed).freshServer(freshServer)
-                .settle(Duration.ofMillis(Math.round(settleSeconds * 1000)))
-                .slice(Duration.ofMillis(Math.round(sliceSeconds * 1000)))
+        RunOptions.Builder run = RunOptions.builder().simulate(simulateMode()).quick(quick).freshServer(freshServer)
                 .engineOverrides(new EngineOverrides(engineExe, engineEnv, engineWorkdir, engineUrl))
                 .client(new ClientOptions(apiKeyEnv, seconds("--connect-timeout", connectTimeoutSeconds),
                         seconds("--request-timeout", requestTimeoutSeconds)))
-                .language(ReportLanguage.of(lang)).slo(slo == null ? SloSpec.NONE : SloSpec.parse(slo)).outputDir(output)
-                .resume(resuming);
+                .slo(slo == null ? SloSpec.NONE : SloSpec.parse(slo)).outputDir(output).resume(resuming);
+        // only what was given: the runner resolves the rest to its defaults (RunDefaults, EngineOptions)
+        Optional.ofNullable(repetitions).ifPresent(run::repetitions);
+        Optional.ofNullable(readyTimeoutSeconds).map(Duration::ofSeconds).ifPresent(run::readyTimeout);
+        Optional.ofNullable(graceSeconds).map(Duration::ofSeconds).ifPresent(run::stopGrace);
+        Optional.ofNullable(simulateGpu).ifPresent(run::simulatedGpu);
+        Optional.ofNullable(containerRuntime).ifPresent(run::containerRuntime);
+        Optional.ofNullable(seed).ifPresent(run::seed);
+        Optional.ofNullable(settleSeconds).map(s -> Duration.ofMillis(Math.round(s * 1000))).ifPresent(run::settle);
+        Optional.ofNullable(sliceSeconds).map(s -> Duration.ofMillis(Math.round(s * 1000))).ifPresent(run::slice);
+        Optional.ofNullable(lang).map(ReportLanguage::of).ifPresent(run::language);
         if (capacity != null) {
             if ("slo".equals(capacity)) {
                 run.capacity();
@@ -298,10 +304,11 @@ public final class Main implements Callable<Integer> {
             default -> throw new UsageException("--simulate=" + simulate
                     + ": expected --simulate, --simulate=process or --simulate=virtual");
         };
-        if (!List.of("docker", "podman").contains(containerRuntime)) {
+        if (containerRuntime != null && !List.of("docker", "podman").contains(containerRuntime)) {
             throw new UsageException("--container-runtime " + containerRuntime + ": expected docker or podman");
         }
-        if (settleSeconds < 0 || readyTimeoutSeconds <= 0 || graceSeconds < 0) {
+        if ((settleSeconds != null && settleSeconds < 0) || (readyTimeoutSeconds != null && readyTimeoutSeconds <= 0)
+                || (graceSeconds != null && graceSeconds < 0)) {
             throw new UsageException("--settle, --ready-timeout and --stop-grace take seconds: settle and grace 0 or more,"
                     + " the timeout more than 0");
         }

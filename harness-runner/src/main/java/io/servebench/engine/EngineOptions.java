@@ -44,8 +44,10 @@ public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout,
         VIRTUAL
     }
 
-    public static final Duration DEFAULT_READY_TIMEOUT = Duration.ofMinutes(20);
-    public static final Duration DEFAULT_GRACE = Duration.ofSeconds(30);
+    public static final long DEFAULT_READY_TIMEOUT_SECONDS = 20 * 60;
+    public static final Duration DEFAULT_READY_TIMEOUT = Duration.ofSeconds(DEFAULT_READY_TIMEOUT_SECONDS);
+    public static final long DEFAULT_GRACE_SECONDS = 30;
+    public static final Duration DEFAULT_GRACE = Duration.ofSeconds(DEFAULT_GRACE_SECONDS);
 
     /** The Hugging Face cache: {@code $HF_HOME}, else {@code ~/.cache/huggingface}. */
     public static Path defaultHfCache() {

@@ -33,7 +33,7 @@ import java.util.Map;
  */
 final class AdaptiveMeasurer implements Tuner.Measurer {
 
-    private final RunOptions options;
+    private final RunParams params;
     private final StudyDescriptor study;
     private final Executor executor;
     private final TrialOutcomes outcomes;
@@ -46,9 +46,9 @@ final class AdaptiveMeasurer implements Tuner.Measurer {
     private int rounds;
     private Tuner.Candidate recommended;
 
-    AdaptiveMeasurer(RunOptions options, StudyDescriptor study, Executor executor, TrialOutcomes outcomes, RunJournal journal,
+    AdaptiveMeasurer(RunParams params, StudyDescriptor study, Executor executor, TrialOutcomes outcomes, RunJournal journal,
                      TrialListener listener) {
-        this.options = options;
+        this.params = params;
         this.study = study;
         this.executor = executor;
         this.outcomes = outcomes;
@@ -86,9 +86,9 @@ final class AdaptiveMeasurer implements Tuner.Measurer {
                 executor.measure(batches, plan(), repetitions, journal, outcomes, listener);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the journal in " + options.outputDir(), e);
+            throw new UncheckedIOException("cannot write the journal in " + params.outputDir(), e);
         }
-        return asked.stream().map(b -> BlockResults.of(List.of(b), outcomes, options.execution()).get(0)).toList();
+        return asked.stream().map(b -> BlockResults.of(List.of(b), outcomes, params.execution()).get(0)).toList();
     }
 
     @Override
@@ -118,18 +118,18 @@ final class AdaptiveMeasurer implements Tuner.Measurer {
             return known;
         }
         VariantDescriptor variant = candidate.variant();
-        List<ParamSpec> params = new ArrayList<>();
+        List<ParamSpec> declared = new ArrayList<>();
         for (ParamSpec p : study.params()) {
             if (candidate.paramValues().containsKey(p.name())) {
-                params.add(new ParamSpec(p.name(), p.type(), List.of(candidate.paramValues().get(p.name()))));
+                declared.add(new ParamSpec(p.name(), p.type(), List.of(candidate.paramValues().get(p.name()))));
             } else if (!p.isWorkloadParam()) {
-                params.add(p);
+                declared.add(p);
             }
         }
-        StudyDescriptor one = study.with(params, List.of(variant));
-        Map<String, List<String>> overrides = new LinkedHashMap<>(options.overrides());
+        StudyDescriptor one = study.with(declared, List.of(variant));
+        Map<String, List<String>> overrides = new LinkedHashMap<>(params.options().overrides());
         overrides.put("rate", List.of(WorkloadParams.formatRate(candidate.rate())));
-        TrialPlan planned = new TrialPlanner(overrides, options.engineOverrides())
+        TrialPlan planned = new TrialPlanner(overrides, params.options().engineOverrides())
                 .plan(List.of(new TrialPlanner.Selection(one, List.of(variant))));
         ResultBlock block = planned.blocks().get(0);
         Trial trial = block.trial();

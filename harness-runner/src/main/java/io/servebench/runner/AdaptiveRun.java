@@ -47,13 +47,14 @@ final class AdaptiveRun {
      */
     static RunOutcome run(RunFolder folder, StudyDescriptor study, TrialPlan listed, RunListener listener, String what,
                           Steps steps) throws IOException {
-        RunOptions options = folder.options();
+        RunParams params = folder.params();
+        RunOptions options = params.options();
         Executor executor = folder.executor(listed.trials());
         TrialOutcomes outcomes = new TrialOutcomes();
         ResumedRun resumed = folder.resumeOrStart(options.resume() ? Optional.empty() : Optional.of(listed), outcomes);
         folder.createFolders();
         folder.out().printf("ServeBench %s: %s%s, results in %s%n", ServeBenchVersion.get(), what,
-                options.simulate() ? " (simulated)" : "", folder.dir());
+                params.simulated() ? " (simulated)" : "", folder.dir());
         if (options.resume()) {
             folder.out().printf("Resuming: %d trials finished before; the run replays its steps on them%n",
                     resumed.finished().size());
@@ -62,12 +63,12 @@ final class AdaptiveRun {
         AtomicReference<AdaptiveMeasurer> measurer = new AtomicReference<>();
         Findings found = new Findings();
         AtomicReference<String> done = new AtomicReference<>("");
-        RunHeader header = new RunHeader(resumed.startTime(), RunCommandLine.args(options), List.of());
+        RunHeader header = new RunHeader(resumed.startTime(), RunCommandLine.args(params), List.of());
         RunResult reported = folder.journalled(header, () -> folder.result(measurer.get() == null
                 ? new TrialPlan(List.of(), List.of()) : measurer.get().plan(), resumed.startTime(), outcomes, found.tuning,
                 List.copyOf(found.capacities)), journal -> {
             StudyProgress progress = folder.progress(executor, List.of(), resumed.finished().size(), -1);
-            measurer.set(new AdaptiveMeasurer(options, study, executor, outcomes, journal,
+            measurer.set(new AdaptiveMeasurer(params, study, executor, outcomes, journal,
                     TrialListener.both(progress, listener)));
             try (RunFolder.Ticker ticker = folder.periodicLines(progress)) {
                 done.set(steps.run(measurer.get(), progress, found));

@@ -35,7 +35,7 @@ final class CapacityRun {
         if (classes.size() != 1) {
             throw new RunnerException("--capacity searches the variants of one study at a time; the selection holds " + classes);
         }
-        RunOptions options = folder.options();
+        RunOptions options = folder.params().options();
         // each selected variant at each point of its own parameters, in plan order
         Map<String, ResultBlock> configurations = new LinkedHashMap<>();
         for (ResultBlock b : listed.blocks()) {

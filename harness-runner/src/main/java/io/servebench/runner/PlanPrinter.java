@@ -19,16 +19,16 @@ final class PlanPrinter {
      * Prints one line per trial (id, engine and flags, the workload as sent, the result blocks it serves), then
      * {@code N result blocks from M distinct trials} and {@code M trials, S server starts}.
      */
-    static void print(TrialPlan plan, RunOptions options, PrintWriter out) {
+    static void print(TrialPlan plan, RunParams params, PrintWriter out) {
         for (Trial trial : plan.trials()) {
-            WorkloadParams w = options.execution().asSent(trial.workload());
-            out.printf("%-34s %s | %s | %s%n", trial.id(), Engines.label(trial.server(), options.engines()), w.label(),
+            WorkloadParams w = params.execution().asSent(trial.workload());
+            out.printf("%-34s %s | %s | %s%n", trial.id(), Engines.label(trial.server(), params.engines()), w.label(),
                     plan.blocksOf(trial).stream().map(PlanPrinter::blockLabel).collect(Collectors.joining(", "))
                             + (w.resultBlocks() > 1 ? " (" + w.resultBlocks() + " result blocks each, one per sweep step)" : ""));
         }
         out.printf("%d result blocks from %d distinct trials%n",
                 plan.blocks().stream().mapToInt(p -> p.trial().workload().resultBlocks()).sum(), plan.trials().size());
-        out.printf("%d trials, %d server starts%n", plan.trials().size(), serverStarts(plan, options));
+        out.printf("%d trials, %d server starts%n", plan.trials().size(), serverStarts(plan, params.options()));
     }
 
     /** Engine starts the run needs: one per server configuration, or one per trial with {@code --fresh-server}. */

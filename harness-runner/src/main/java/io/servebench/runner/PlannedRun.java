@@ -31,7 +31,8 @@ final class PlannedRun {
     }
 
     RunOutcome run(TrialPlan plan, RunListener listener) throws IOException {
-        RunOptions options = folder.options();
+        RunParams params = folder.params();
+        RunOptions options = params.options();
         PrintWriter out = folder.out();
         Executor executor = folder.executor(plan.trials());
         TrialOutcomes outcomes = new TrialOutcomes();
@@ -39,12 +40,12 @@ final class PlannedRun {
         String startTime = resumed.startTime();
         List<Trial> unfinished = plan.trials().stream().filter(t -> !resumed.finished().contains(t.id())).toList();
         // a trial the killed harness was in the middle of is kept, partial, from the records it streamed
-        List<Trial> recovered = options.resume() ? KilledTrials.recover(options.execution(), plan, unfinished, outcomes, out)
+        List<Trial> recovered = options.resume() ? KilledTrials.recover(params.execution(), plan, unfinished, outcomes, out)
                 : List.of();
         List<Trial> toRun = unfinished.stream().filter(t -> !recovered.contains(t)).toList();
         folder.createFolders();
         out.printf("ServeBench %s: %d trials, %d server starts%s, results in %s%n", ServeBenchVersion.get(),
-                plan.trials().size(), PlanPrinter.serverStarts(plan, options), options.simulate() ? " (simulated)" : "",
+                plan.trials().size(), PlanPrinter.serverStarts(plan, options), params.simulated() ? " (simulated)" : "",
                 folder.dir());
         if (options.resume()) {
             out.printf("Resuming: %d of %d trials finished before%s; running the other %d%n", resumed.finished().size(),
@@ -54,18 +55,18 @@ final class PlannedRun {
         if (!toRun.isEmpty()) {
             folder.warmClient(executor);
         }
-        RunHeader header = new RunHeader(startTime, RunCommandLine.args(options), ResumedRun.planKeys(plan));
+        RunHeader header = new RunHeader(startTime, RunCommandLine.args(params), ResumedRun.planKeys(plan));
         RunResult reported = folder.journalled(header, () -> folder.result(plan, startTime, outcomes, null, List.of()),
                 journal -> {
                     for (Trial trial : recovered) {
-                        for (BlockResult block : BlockResults.of(plan.blocksOf(trial), outcomes, options.execution())) {
+                        for (BlockResult block : BlockResults.of(plan.blocksOf(trial), outcomes, params.execution())) {
                             journal.append(block);
                         }
                     }
                     List<Executor.Batch> batches = batches(toRun, options.freshServer());
                     StudyProgress progress = folder.progress(executor, toRun, resumed.finished().size(), batches.size());
                     try (RunFolder.Ticker ticker = folder.periodicLines(progress)) {
-                        executor.measure(batches, plan, options.repetitions(), journal, outcomes,
+                        executor.measure(batches, plan, params.repetitions(), journal, outcomes,
                                 TrialListener.both(progress, listener));
                     }
                 });

@@ -22,23 +22,24 @@ final class RunCommandLine {
     }
 
     /** The command line as one string that a POSIX shell reads back as {@link #args}. */
-    static String of(RunOptions options) {
+    static String of(RunParams params) {
         StringBuilder sb = new StringBuilder("java -jar benchmarks.jar");
-        args(options).forEach(a -> sb.append(' ').append(ShellWords.quote(a)));
+        args(params).forEach(a -> sb.append(' ').append(ShellWords.quote(a)));
         return sb.toString();
     }
 
     /** The arguments, one string each, that repeat the run (without {@code -o}). */
-    static List<String> args(RunOptions options) {
+    static List<String> args(RunParams params) {
+        RunOptions options = params.options();
         List<String> args = new ArrayList<>(options.includes());
         options.overrides().forEach((k, v) -> args.addAll(List.of("-p", k + "=" + String.join(",", v))));
-        if (options.repetitions() > 1) {
-            args.addAll(List.of("-r", Integer.toString(options.repetitions())));
+        if (params.repetitions() > 1) {
+            args.addAll(List.of("-r", Integer.toString(params.repetitions())));
         }
         if (options.slo().stated()) {
             args.addAll(List.of("--slo", options.slo().toString()));
         }
-        EngineOptions engines = options.engines();
+        EngineOptions engines = params.engines();
         switch (engines.simulate()) {
             case IN_PROCESS -> args.add("--simulate");
             case PROCESS -> args.add("--simulate=process");
@@ -47,20 +48,20 @@ final class RunCommandLine {
                 // the studies' own engines: nothing to add
             }
         }
-        if (options.simulate() && !engines.simulatedGpu().equals(EngineOptions.DEFAULT_SIMULATED_GPU)) {
+        if (params.simulated() && !engines.simulatedGpu().equals(EngineOptions.DEFAULT_SIMULATED_GPU)) {
             args.addAll(List.of("--simulate-gpu", engines.simulatedGpu()));
         }
-        if (options.seed() != RunOptions.DEFAULT_SEED) {
-            args.addAll(List.of("--seed", Long.toString(options.seed())));
+        if (params.seed() != RunDefaults.SEED) {
+            args.addAll(List.of("--seed", Long.toString(params.seed())));
         }
         if (options.freshServer()) {
             args.add("--fresh-server");
         }
-        seconds(args, "--settle", options.settle(), RunOptions.DEFAULT_SETTLE);
-        seconds(args, "--slice", options.slice(), RunOptions.DEFAULT_SLICE);
+        seconds(args, "--settle", params.settle(), Duration.ofSeconds(RunDefaults.SETTLE_SECONDS));
+        seconds(args, "--slice", params.slice(), Duration.ofSeconds(RunDefaults.SLICE_SECONDS));
         seconds(args, "--ready-timeout", engines.readyTimeout(), EngineOptions.DEFAULT_READY_TIMEOUT);
         seconds(args, "--stop-grace", engines.grace(), EngineOptions.DEFAULT_GRACE);
-        if (!"docker".equals(engines.containerRuntime())) {
+        if (!RunDefaults.CONTAINER_RUNTIME.equals(engines.containerRuntime())) {
             args.addAll(List.of("--container-runtime", engines.containerRuntime()));
         }
         EngineOverrides engine = options.engineOverrides();
@@ -88,8 +89,8 @@ final class RunCommandLine {
         if (options.quick()) {
             args.add("--quick");
         }
-        if (options.language() != ReportLanguage.EN) {
-            args.addAll(List.of("--lang", options.language().tag()));
+        if (params.language() != ReportLanguage.EN) {
+            args.addAll(List.of("--lang", params.language().tag()));
         }
         options.slurm().ifPresent(slurm -> {
             args.addAll(List.of("--executor", "slurm"));

@@ -48,19 +48,21 @@ import java.util.function.UnaryOperator;
  */
 final class RunFolder {
 
+    private final RunParams params;
     private final RunOptions options;
     private final PrintWriter out;
     private final UnaryOperator<String> environment;
 
     /** @param environment looks up environment variables (the API key's) */
-    RunFolder(RunOptions options, PrintWriter out, UnaryOperator<String> environment) {
-        this.options = options;
+    RunFolder(RunParams params, PrintWriter out, UnaryOperator<String> environment) {
+        this.params = params;
+        this.options = params.options();
         this.out = out;
         this.environment = environment;
     }
 
-    RunOptions options() {
-        return options;
+    RunParams params() {
+        return params;
     }
 
     PrintWriter out() {
@@ -68,7 +70,7 @@ final class RunFolder {
     }
 
     Path dir() {
-        return options.outputDir();
+        return params.outputDir();
     }
 
     /**
@@ -80,12 +82,12 @@ final class RunFolder {
     Executor executor(List<Trial> trials) {
         RunContext context;
         try {
-            context = new RunContext(options.execution(), out, trials.stream().map(t -> t.workload().dataset()).distinct()
+            context = new RunContext(params.execution(), out, trials.stream().map(t -> t.workload().dataset()).distinct()
                     .toList(), environment);
         } catch (ExecutionException e) {
             throw new RunnerException(e.getMessage());
         }
-        return options.slurm().<Executor>map(slurm -> new SlurmExecutor(options.execution(), slurm, out))
+        return options.slurm().<Executor>map(slurm -> new SlurmExecutor(params.execution(), slurm, out))
                 .orElseGet(() -> new LocalExecutor(context));
     }
 
@@ -94,7 +96,7 @@ final class RunFolder {
      * executor that measures elsewhere sends none from here (a SLURM job warms its own).
      */
     void warmClient(Executor executor) {
-        if (options.engines().simulate() != EngineOptions.Simulate.VIRTUAL && executor.measuresHere()) {
+        if (params.engines().simulate() != EngineOptions.Simulate.VIRTUAL && executor.measuresHere()) {
             ClientWarmup.once(out);
         }
     }
@@ -160,8 +162,8 @@ final class RunFolder {
     /** The run's results so far: the plan's blocks with what {@code outcomes} holds for them. */
     RunResult result(TrialPlan plan, String startTime, TrialOutcomes outcomes, TuningResult tuning,
                      List<CapacityResult> capacities) {
-        return new RunResult(startTime, ServeBenchVersion.get(), RunCommandLine.of(options), options.engineMode(),
-                options.quick(), BlockResults.of(plan.blocks(), outcomes, options.execution()), outcomes.servers(), tuning,
+        return new RunResult(startTime, ServeBenchVersion.get(), RunCommandLine.of(params), params.engineMode(),
+                options.quick(), BlockResults.of(plan.blocks(), outcomes, params.execution()), outcomes.servers(), tuning,
                 capacities);
     }
 
@@ -169,7 +171,7 @@ final class RunFolder {
         try {
             for (ResultFormatType type : ResultFormatType.values()) {
                 ResultFormat format = type == ResultFormatType.JSON ? new JmhJsonWriter(null, options.jmhParamsInName())
-                        : ResultFormats.of(type, options.language());
+                        : ResultFormats.of(type, params.language());
                 format.write(result, dir().resolve(type.fileName()));
             }
             for (String metric : options.jmhPrimary()) {
@@ -192,7 +194,7 @@ final class RunFolder {
      * @see StudyProgress#StudyProgress
      */
     StudyProgress progress(Executor executor, List<Trial> toRun, int finished, long serverStarts) {
-        return new StudyProgress(options.progress() ? out : new PrintWriter(Writer.nullWriter()), options, toRun, finished,
+        return new StudyProgress(options.progress() ? out : new PrintWriter(Writer.nullWriter()), params, toRun, finished,
                 serverStarts, executor.measuresHere(), System::nanoTime);
     }
 

@@ -2,16 +2,14 @@ package io.servebench.runner;
 
 import io.servebench.engine.EngineOptions;
 import io.servebench.execution.ClientOptions;
-import io.servebench.execution.ExecutionParams;
 import io.servebench.execution.slurm.SlurmParams;
 import io.servebench.metrics.SloSpec;
 import io.servebench.plan.EngineOverrides;
 import io.servebench.reports.ReportLanguage;
+import io.servebench.sim.GpuProfile;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -24,7 +22,8 @@ import java.util.regex.Pattern;
 
 /**
  * How to run a selection of benchmarks: what the user asked for, on the command line or through
- * {@link #builder()}, immutable. JMH's {@code Options} and {@code OptionsBuilder} in one.
+ * {@link #builder()}, immutable; an option left unset is empty here, and the {@link Runner} resolves it to its
+ * default once ({@code RunParams}). JMH's {@code Options} and {@code OptionsBuilder} in one.
  *
  * <pre>{@code
  * RunOutcome outcome = new Runner(RunOptions.builder()
@@ -39,17 +38,21 @@ import java.util.regex.Pattern;
  * @param studies         study classes (binary names) to run even when no benchmark list names them (a class the IDE
  *                        compiled without the annotation processor, one given to {@link Builder#include(Class)})
  * @param overrides       {@code -p name=v1,v2} values by name
- * @param repetitions     independent runs of each trial (JMH's forks)
- * @param outputDir       the run folder
- * @param engines         how engines are started, and whether the simulated engine replaces them
- * @param quick           shorten every trial to about {@link ExecutionParams#QUICK_SECONDS} seconds of load
- * @param seed            seeds request order, arrival times and the simulated engine
+ * @param repetitions     independent runs of each trial (JMH's forks); unset: 1
+ * @param outputDir       the run folder; unset: {@code results/yyyyMMdd-HHmmss} of the time the run starts
+ * @param simulate        whether and how the simulated engine stands in for the studies' engines
+ * @param simulatedGpu    the GPU the simulated engine imitates; unset: {@link EngineOptions#DEFAULT_SIMULATED_GPU}
+ * @param readyTimeout    how long an engine may take to become ready; unset: {@link EngineOptions#DEFAULT_READY_TIMEOUT}
+ * @param stopGrace       how long an engine gets to exit after SIGTERM; unset: {@link EngineOptions#DEFAULT_GRACE}
+ * @param containerRuntime {@code docker} or {@code podman}, for studies that name an image; unset: docker
+ * @param quick           shorten every trial to about {@link io.servebench.execution.ExecutionParams#QUICK_SECONDS} seconds of load
+ * @param seed            seeds request order, arrival times and the simulated engine; unset: 42
  * @param freshServer     start a server for every trial instead of reusing one across trials of one configuration
- * @param settle          pause between two trials on one server, after its prefix cache was reset
- * @param slice           the length of the time slices a long load reports its figures in
+ * @param settle          pause between two trials on one server, after its prefix cache was reset; unset: 1 s
+ * @param slice           the length of the time slices a long load reports its figures in; unset: 60 s
  * @param engineOverrides the command line's engine executable, environment, working directory and URL
  * @param client          the HTTP client's API key variable and timeouts
- * @param language        the language of summary.md and report.html
+ * @param language        the language of summary.md and report.html; unset: English
  * @param slo             SLOs from the command line ({@code --slo}), laid over each variant's {@code @Slo} bound by bound
  * @param progress        whether each trial's progress is shown (a bar on a terminal, a line when it starts and ends)
  * @param jmhPrimary      more metrics to write a JMH file each with as its primary metric ({@code ttft.p99} gives
@@ -63,20 +66,14 @@ import java.util.regex.Pattern;
  * @param slurm           run the server configurations as SLURM jobs ({@code --executor slurm}); empty to run them
  *                        here, one after the other
  */
-public record RunOptions(List<String> includes, List<String> studies, Map<String, List<String>> overrides, int repetitions,
-                         Path outputDir, EngineOptions engines, boolean quick, long seed, boolean freshServer,
-                         Duration settle, Duration slice, EngineOverrides engineOverrides, ClientOptions client, ReportLanguage language,
-                         SloSpec slo, boolean progress, List<String> jmhPrimary, boolean jmhParamsInName, boolean resume,
+public record RunOptions(List<String> includes, List<String> studies, Map<String, List<String>> overrides,
+                         Optional<Integer> repetitions, Optional<Path> outputDir, EngineOptions.Simulate simulate,
+                         Optional<String> simulatedGpu, Optional<Duration> readyTimeout, Optional<Duration> stopGrace,
+                         Optional<String> containerRuntime, boolean quick, Optional<Long> seed, boolean freshServer,
+                         Optional<Duration> settle, Optional<Duration> slice, EngineOverrides engineOverrides,
+                         ClientOptions client, Optional<ReportLanguage> language, SloSpec slo, boolean progress,
+                         List<String> jmhPrimary, boolean jmhParamsInName, boolean resume,
                          Optional<CapacityOptions> capacity, Optional<SlurmParams> slurm) {
-
-    /** The seed of request order, arrival times and the simulated engine when none is given. */
-    public static final long DEFAULT_SEED = 42;
-
-    /** The pause between two trials on one server when none is given. */
-    public static final Duration DEFAULT_SETTLE = Duration.ofSeconds(1);
-
-    /** The time slices of a long load when none is given. */
-    public static final Duration DEFAULT_SLICE = Duration.ofSeconds(60);
 
     public RunOptions {
         includes = List.copyOf(includes);
@@ -84,18 +81,24 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         // in the order given, as the recorded command line repeats them
         overrides = Collections.unmodifiableMap(new LinkedHashMap<>(overrides));
         Objects.requireNonNull(outputDir, "outputDir");
-        Objects.requireNonNull(engines, "engines");
+        Objects.requireNonNull(simulate, "simulate");
+        // an unknown GPU is a mistake on the command line: say so before anything starts
+        simulatedGpu.ifPresent(GpuProfile::named);
+        Objects.requireNonNull(readyTimeout, "readyTimeout");
+        Objects.requireNonNull(stopGrace, "stopGrace");
+        Objects.requireNonNull(containerRuntime, "containerRuntime");
+        Objects.requireNonNull(seed, "seed");
         Objects.requireNonNull(settle, "settle");
-        if (slice.isNegative() || slice.isZero()) {
-            throw new IllegalArgumentException("--slice " + slice.toMillis() / 1000.0 + ": expected a positive number of"
+        slice.filter(d -> d.isNegative() || d.isZero()).ifPresent(d -> {
+            throw new IllegalArgumentException("--slice " + d.toMillis() / 1000.0 + ": expected a positive number of"
                     + " seconds, e.g. --slice 60");
-        }
+        });
         Objects.requireNonNull(engineOverrides, "engineOverrides");
         Objects.requireNonNull(language, "language");
         Objects.requireNonNull(slo, "slo");
-        if (repetitions < 1) {
-            throw new IllegalArgumentException("-r " + repetitions + ": expected at least 1 repetition");
-        }
+        repetitions.filter(r -> r < 1).ifPresent(r -> {
+            throw new IllegalArgumentException("-r " + r + ": expected at least 1 repetition");
+        });
         Objects.requireNonNull(client, "client");
         Objects.requireNonNull(slurm, "slurm");
         jmhPrimary = List.copyOf(jmhPrimary);
@@ -109,35 +112,9 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         return capacity.isPresent();
     }
 
-    /** A builder with every option at its default: all benchmarks, the declared engines, results in results/TIME. */
+    /** A builder with no option set: all benchmarks, the declared engines, every setting at its default. */
     public static Builder builder() {
         return new Builder();
-    }
-
-    /** Whether the simulated engine stands in for the studies' engines. */
-    public boolean simulate() {
-        return engines.simulate() != EngineOptions.Simulate.OFF;
-    }
-
-    /** What serves the trials, as the reports name it. */
-    public io.servebench.results.EngineMode engineMode() {
-        return switch (engines.simulate()) {
-            case OFF -> io.servebench.results.EngineMode.DECLARED;
-            case IN_PROCESS -> io.servebench.results.EngineMode.SIMULATED;
-            case PROCESS -> io.servebench.results.EngineMode.SIMULATED_PROCESS;
-            case VIRTUAL -> io.servebench.results.EngineMode.VIRTUAL;
-        };
-    }
-
-    /** How an executor measures this run's trials: the part of these options that measuring needs, resolved. */
-    public ExecutionParams execution() {
-        return new ExecutionParams(outputDir, engines, repetitions, seed, freshServer, settle, slice, client, slo, progress,
-                quick);
-    }
-
-    /** The run folder of a run that names none: {@code results/yyyyMMdd-HHmmss}, of now. */
-    public static Path defaultOutputDir() {
-        return Path.of("results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     }
 
     /** Builds {@link RunOptions} one option at a time, as JMH's {@code OptionsBuilder} does; each setter returns it. */
@@ -145,23 +122,22 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         private final List<String> includes = new ArrayList<>();
         private final List<String> studies = new ArrayList<>();
         private final Map<String, List<String>> overrides = new LinkedHashMap<>();
-        private int repetitions = 1;
+        private Integer repetitions;
         private Path outputDir;
         private EngineOptions.Simulate simulate = EngineOptions.Simulate.OFF;
         private SlurmParams slurm;
-        private String simulatedGpu = EngineOptions.DEFAULT_SIMULATED_GPU;
-        private Duration readyTimeout = EngineOptions.DEFAULT_READY_TIMEOUT;
-        private Duration stopGrace = EngineOptions.DEFAULT_GRACE;
-        private String containerRuntime = "docker";
-        private Path hfCache = EngineOptions.defaultHfCache();
+        private String simulatedGpu;
+        private Duration readyTimeout;
+        private Duration stopGrace;
+        private String containerRuntime;
         private boolean quick;
-        private long seed = DEFAULT_SEED;
+        private Long seed;
         private boolean freshServer;
-        private Duration settle = DEFAULT_SETTLE;
-        private Duration slice = DEFAULT_SLICE;
+        private Duration settle;
+        private Duration slice;
         private EngineOverrides engineOverrides = EngineOverrides.NONE;
         private ClientOptions client = ClientOptions.DEFAULTS;
-        private ReportLanguage language = ReportLanguage.EN;
+        private ReportLanguage language;
         private SloSpec slo = SloSpec.NONE;
         private boolean progress = true;
         private final List<String> jmhPrimary = new ArrayList<>();
@@ -338,15 +314,16 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
             return this;
         }
 
-            /**
+        /**
          * @throws IllegalArgumentException for a value out of range, naming it
          */
         public RunOptions build() {
-            EngineOptions engines = new EngineOptions(simulate, seed, readyTimeout, stopGrace, containerRuntime, hfCache, null,
-                    simulatedGpu);
-            return new RunOptions(includes, studies.stream().distinct().toList(), overrides, repetitions,
-                    outputDir != null ? outputDir : defaultOutputDir(), engines, quick, seed, freshServer, settle, slice,
-                    engineOverrides, client, language, slo, progress, jmhPrimary, jmhParamsInName, resume,
+            return new RunOptions(includes, studies.stream().distinct().toList(), overrides,
+                    Optional.ofNullable(repetitions), Optional.ofNullable(outputDir), simulate,
+                    Optional.ofNullable(simulatedGpu), Optional.ofNullable(readyTimeout), Optional.ofNullable(stopGrace),
+                    Optional.ofNullable(containerRuntime), quick, Optional.ofNullable(seed), freshServer,
+                    Optional.ofNullable(settle), Optional.ofNullable(slice), engineOverrides, client,
+                    Optional.ofNullable(language), slo, progress, jmhPrimary, jmhParamsInName, resume,
                     Optional.ofNullable(capacity), Optional.ofNullable(slurm));
         }
     }

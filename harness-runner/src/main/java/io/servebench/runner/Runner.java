@@ -31,6 +31,7 @@ import java.util.function.UnaryOperator;
 public final class Runner {
 
     private final RunOptions options;
+    private final RunParams params;
     private final PrintWriter out;
     private final UnaryOperator<String> environment;
 
@@ -47,6 +48,7 @@ public final class Runner {
     /** @param environment looks up environment variables (the API key's), {@code System::getenv} but in tests */
     Runner(RunOptions options, PrintWriter out, UnaryOperator<String> environment) {
         this.options = options;
+        this.params = RunParams.of(options);
         this.out = out;
         this.environment = environment;
     }
@@ -110,7 +112,7 @@ public final class Runner {
         if (tuned.isPresent()) {
             new TunedRun(folder(), tuned.get()).printPlan(plan, out);
         } else {
-            PlanPrinter.print(plan, options, out);
+            PlanPrinter.print(plan, params, out);
         }
     }
 
@@ -150,13 +152,18 @@ public final class Runner {
         return dir.resolve(RunJournal.FILE_NAME);
     }
 
+    /** The run folder: the one the options name, else {@code results/yyyyMMdd-HHmmss} of when this runner was made. */
+    public Path outputDir() {
+        return params.outputDir();
+    }
+
     /** How a trial's server reads in lists and test names: {@code vllm Qwen/Qwen3.5-9B --max-num-seqs=64}. */
     public String serverLabel(Trial trial) {
-        return Engines.label(trial.server(), options.engines());
+        return Engines.label(trial.server(), params.engines());
     }
 
     private RunFolder folder() {
-        return new RunFolder(options, out, environment);
+        return new RunFolder(params, out, environment);
     }
 
     /**

@@ -23,7 +23,7 @@ import java.util.function.LongSupplier;
 final class StudyProgress implements RunListener {
 
     private final PrintWriter out;
-    private final RunOptions options;
+    private final RunParams params;
     private final int trials;
     private final long serverStarts;
     private final boolean estimates;
@@ -51,10 +51,10 @@ final class StudyProgress implements RunListener {
      * @param estimates    whether the time so far predicts the time left: not for jobs that wait in a queue and run side
      *                     by side (SLURM)
      */
-    StudyProgress(PrintWriter out, RunOptions options, List<Trial> toRun, int finished, long serverStarts,
+    StudyProgress(PrintWriter out, RunParams params, List<Trial> toRun, int finished, long serverStarts,
                   boolean estimates, LongSupplier nanoClock) {
         this.out = out;
-        this.options = options;
+        this.params = params;
         this.trials = toRun.size() + finished;
         this.trialsDone = finished;
         this.serverStarts = serverStarts;
@@ -125,9 +125,9 @@ final class StudyProgress implements RunListener {
     }
 
     private double plannedSeconds(Trial trial) {
-        WorkloadParams sent = options.execution().asSent(trial.workload());
+        WorkloadParams sent = params.execution().asSent(trial.workload());
         double seconds = sent.hasRate() ? sent.requests() / sent.rate() : sent.requests();
-        return seconds * options.repetitions();
+        return seconds * params.repetitions();
     }
 
     static String format(Duration d) {

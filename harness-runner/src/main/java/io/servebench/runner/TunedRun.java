@@ -57,7 +57,7 @@ final class TunedRun {
             return Optional.empty();
         }
         String baseline = study.baseline().orElseThrow().name();
-        SloSpec slo = study.slo(baseline).overriddenBy(folder.options().slo());
+        SloSpec slo = study.slo(baseline).overriddenBy(folder.params().options().slo());
         if (!slo.stated()) {
             throw new RunnerException(study.className() + " ranks by capacity under SLOs but states none: give @Slo on"
                     + " the class or --slo (e.g. --slo ttft=200,tpot=30)");

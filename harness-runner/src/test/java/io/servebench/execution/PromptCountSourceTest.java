@@ -34,7 +34,12 @@ class PromptCountSourceTest {
     }
 
     private static RunContext context(StringWriter out) {
-        return new RunContext(io.servebench.runner.RunOptions.builder().progress(false).build().execution(), new PrintWriter(out, true), List.of(), v -> null);
+        ExecutionParams params = new ExecutionParams(java.nio.file.Path.of("unused"), new io.servebench.engine.EngineOptions(
+                io.servebench.engine.EngineOptions.Simulate.OFF, 42, java.time.Duration.ofMinutes(20),
+                java.time.Duration.ofSeconds(30), "docker", java.nio.file.Path.of("unused"), null, "h100"), 1, 42, false,
+                java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(60), ClientOptions.DEFAULTS,
+                io.servebench.metrics.SloSpec.NONE, false, false);
+        return new RunContext(params, new PrintWriter(out, true), List.of(), v -> null);
     }
 
     @Test

@@ -27,7 +27,7 @@ class StudyProgressTest {
     void linesCountTrialsAndStartsAndEstimateWhatIsLeftFromTheTrialsSoFar() {
         AtomicLong now = new AtomicLong();
         StringWriter text = new StringWriter();
-        RunOptions options = RunOptions.builder().outputDir(Path.of("unused")).build();
+        RunParams options = RunParams.of(RunOptions.builder().outputDir(Path.of("unused")).build());
         // 100 s, 50 s and 200 s of planned load; the last trial runs on a second server
         List<Trial> trials = List.of(trial(1, 1, 100), trial(2, 2, 100), trial(3, 1, 200));
         StudyProgress progress = new StudyProgress(new PrintWriter(text, true), options, trials, 0, 2, true, now::get);
@@ -50,7 +50,7 @@ class StudyProgressTest {
     @Test
     void jobsOnAClusterGetNoEstimate() {
         AtomicLong now = new AtomicLong();
-        RunOptions options = RunOptions.builder().outputDir(Path.of("unused")).build();
+        RunParams options = RunParams.of(RunOptions.builder().outputDir(Path.of("unused")).build());
         List<Trial> trials = List.of(trial(1, 1, 100), trial(2, 2, 100));
         StudyProgress progress = new StudyProgress(new PrintWriter(new StringWriter()), options, trials, 0, 2, false, now::get);
         progress.serverStarting(trials.subList(0, 1));
@@ -65,7 +65,7 @@ class StudyProgressTest {
 
     @Test
     void aResumedRunCountsTheTrialsItHadFinished() {
-        RunOptions options = RunOptions.builder().outputDir(Path.of("unused")).build();
+        RunParams options = RunParams.of(RunOptions.builder().outputDir(Path.of("unused")).build());
         StudyProgress progress = new StudyProgress(new PrintWriter(new StringWriter()), options,
                 List.of(trial(4, 1, 10)), 3, 1, true, () -> 0);
         assertThat(progress.line()).startsWith("Study: 3 of 4 trials done, 0 of 1 server starts");
@@ -74,7 +74,7 @@ class StudyProgressTest {
 
     @Test
     void aTrialMeasuredAgainCountsOnce() {
-        RunOptions options = RunOptions.builder().outputDir(Path.of("unused")).build();
+        RunParams options = RunParams.of(RunOptions.builder().outputDir(Path.of("unused")).build());
         StudyProgress progress = new StudyProgress(new PrintWriter(new StringWriter()), options, List.of(), 0, -1, true, () -> 0);
         progress.trialFinished(trial(1, 1, 10), List.of());
         // a tuner's close call: another repetition of the same trial
