@@ -78,6 +78,28 @@ class HttpServerTest {
         }
     }
 
+    /** RFC 9112, 7.1: each chunk is its size in hex, CRLF, the bytes, CRLF; several queued chunks leave in one flush. */
+    @Test
+    void framesEachQueuedChunkWithItsHexSizeAndSkipsEmptyOnes() throws Exception {
+        String a = "a".repeat(26);
+        String b = "b".repeat(300);
+        try (HttpServer server = HttpServer.start("test-http", 0, 1, (request, responder) -> {
+            ResponseStream stream = responder.stream(200, Map.of("Content-Type", SSE));
+            responder.execute(() -> {
+                stream.chunk(a.getBytes(StandardCharsets.US_ASCII));
+                stream.chunk(new byte[0]);
+                byte[] padded = ("x" + b + "x").getBytes(StandardCharsets.US_ASCII);
+                stream.chunk(padded, 1, 300);
+                stream.flush(t -> { });
+                stream.end(t -> { });
+            });
+        }); Socket socket = connect(server)) {
+            socket.getOutputStream().write(post("/stream", "", ""));
+            String reply = readUntil(socket.getInputStream(), "0\r\n\r\n");
+            assertThat(reply).endsWith("\r\n\r\n1a\r\n" + a + "\r\n12c\r\n" + b + "\r\n0\r\n\r\n");
+        }
+    }
+
     @Test
     void aRequestPipelinedBehindAStreamWaitsForItsEnd() throws Exception {
         try (HttpServer server = HttpServer.start("test-http", 0, 1, (request, responder) -> {
