@@ -4,6 +4,9 @@ import io.servebench.metrics.MetricsAggregator;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.Stat;
+import io.servebench.truth.ReceivedRequest;
+import io.servebench.truth.Script;
+import io.servebench.truth.TruthServer;
 import io.servebench.workload.RequestSpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -12,11 +15,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
-import static io.servebench.load.ScriptedSseServer.content;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -24,7 +25,7 @@ import static org.assertj.core.api.Assertions.within;
 class LoadGeneratorStopsTest {
 
     private final LoadGenerator generator = new LoadGenerator();
-    private ScriptedSseServer server;
+    private TruthServer server;
 
     @AfterEach
     void stop() throws Exception {
@@ -37,12 +38,13 @@ class LoadGeneratorStopsTest {
         return IntStream.range(0, n).mapToObj(i -> new RequestSpec(i, "p" + i, 2, 4, false, false)).toList();
     }
 
-    private static ScriptedSseServer.Script respondAfter(long millis) {
-        return (req, out) -> out.eventStreamHead().pause(millis).event(content("x")).done();
+    /** One token {@code millis} after the request, then the end of the stream. */
+    private static Script respondAfter(long millis) {
+        return Script.defaults().withTtft(Duration.ofMillis(millis)).withTokensPerRequest(1);
     }
 
-    private Recorded run(ScriptedSseServer.Script script, List<RequestSpec> specs, LoadParams params) throws Exception {
-        server = new ScriptedSseServer(script);
+    private Recorded run(Script script, List<RequestSpec> specs, LoadParams params) throws Exception {
+        server = TruthServer.start(script, 0);
         return Recorded.run(generator, new Target(server.baseUri(), "m"), specs, params, LoadListener.NONE);
     }
 
@@ -51,7 +53,7 @@ class LoadGeneratorStopsTest {
         Recorded result = run(respondAfter(15), specs(6), LoadParams.of(new ArrivalProfile.Synchronous()));
         List<RequestRecord> records = result.records();
         assertThat(records).hasSize(6).allSatisfy(r -> assertThat(r.succeeded()).as(r.toString()).isTrue());
-        assertThat(server.maxInFlight()).isEqualTo(1);
+        assertThat(server.peakStreams()).isEqualTo(1);
         for (int i = 1; i < records.size(); i++) {
             assertThat(records.get(i).intendedNs()).isEqualTo(records.get(i - 1).doneNs());
             assertThat(records.get(i).sentNs()).isGreaterThanOrEqualTo(records.get(i - 1).doneNs());
@@ -66,7 +68,7 @@ class LoadGeneratorStopsTest {
         Recorded result = run(respondAfter(80), specs(6), LoadParams.of(capped));
         List<RequestRecord> records = result.records();
         assertThat(records).allSatisfy(r -> assertThat(r.succeeded()).as(r.toString()).isTrue());
-        assertThat(server.maxInFlight()).isLessThanOrEqualTo(2);
+        assertThat(server.peakStreams()).isLessThanOrEqualTo(2);
         assertThat(records).allSatisfy(r -> {
             assertThat(r.slotNs()).isGreaterThanOrEqualTo(r.intendedNs());
             assertThat(r.sentNs()).isGreaterThanOrEqualTo(r.slotNs());
@@ -120,7 +122,7 @@ class LoadGeneratorStopsTest {
     @Test
     void anErrorLimitAbortsSendingAndSaysSo() throws Exception {
         LoadParams params = LoadParams.of(new ArrivalProfile.Concurrent(1)).withStop(new StopConditions(null, 3));
-        Recorded result = run((req, out) -> out.fixed(500, "text/plain", "boom"), specs(50), params);
+        Recorded result = run(Script.defaults().withFailure(new Script.Failure.HttpError(500, "boom")), specs(50), params);
         assertThat(result.records()).hasSize(3).allSatisfy(r -> assertThat(r.errorKind()).isEqualTo("http_500"));
         assertThat(result.stop().reason()).isEqualTo(LoadResult.StopReason.ERRORS);
         assertThat(result.stop().note().orElseThrow()).startsWith("aborted after 3 failed requests (error limit)")
@@ -129,7 +131,7 @@ class LoadGeneratorStopsTest {
 
     @Test
     void warmupSecondsMarksTheRequestsDueInThemAndSendsTheMeasuredOnesOnTop() throws Exception {
-        server = new ScriptedSseServer(respondAfter(0));
+        server = TruthServer.start(respondAfter(0), 0);
         LoadParams params = LoadParams.of(new ArrivalProfile.Constant(100)).withWarmupTime(Duration.ofMillis(95));
         Recorded result = Recorded.run(generator, new Target(server.baseUri(), "m"), specs(1000).iterator(), 1, 5, params,
                 LoadListener.NONE);
@@ -143,16 +145,14 @@ class LoadGeneratorStopsTest {
 
     @Test
     void everyRequestCarriesItsIdTheApiKeyAndTheExtraBody() throws Exception {
-        Map<String, ScriptedSseServer.Received> received = new ConcurrentHashMap<>();
         LoadParams params = LoadParams.of(new ArrivalProfile.Constant(200)).withApiKey("sk-test-123")
                 .withApi(OpenAiApi.COMPLETIONS).withExtraBody("{\"temperature\": 0, \"top_k\": 5}");
-        Recorded result = run((req, out) -> {
-            received.put(req.requestId(), req);
-            out.eventStreamHead().event(ScriptedSseServer.text("x")).done();
-        }, specs(3), params);
+        Recorded result = run(respondAfter(0), specs(3), params);
         assertThat(result.records()).allSatisfy(r -> assertThat(r.succeeded()).as(r.toString()).isTrue());
+        Map<String, ReceivedRequest> received = new java.util.HashMap<>();
+        server.requests().forEach(r -> received.put(r.requestId(), r));
         assertThat(received).containsOnlyKeys("0", "1", "2");
-        ScriptedSseServer.Received first = received.get("0");
+        ReceivedRequest first = received.get("0");
         assertThat(first.path()).isEqualTo("/v1/completions");
         assertThat(first.headers()).containsEntry("authorization", "Bearer sk-test-123");
         assertThat(first.body()).contains("\"temperature\":0").contains("\"top_k\":5").contains("\"prompt\":\"p0\"");

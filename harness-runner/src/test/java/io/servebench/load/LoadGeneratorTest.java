@@ -1,5 +1,7 @@
 package io.servebench.load;
 
+import io.servebench.truth.Script;
+import io.servebench.truth.TruthServer;
 import io.servebench.workload.RequestSpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -11,7 +13,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import static io.servebench.load.ScriptedSseServer.content;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -19,7 +20,7 @@ import static org.assertj.core.api.Assertions.within;
 class LoadGeneratorTest {
 
     private final LoadGenerator generator = new LoadGenerator();
-    private ScriptedSseServer server;
+    private TruthServer server;
 
     @AfterEach
     void stop() throws Exception {
@@ -37,14 +38,15 @@ class LoadGeneratorTest {
         return specs;
     }
 
-    private Recorded run(ScriptedSseServer.Script script, List<RequestSpec> specs, LoadParams params,
+    private Recorded run(Script script, List<RequestSpec> specs, LoadParams params,
                            LoadListener listener) throws Exception {
-        server = new ScriptedSseServer(script);
+        server = TruthServer.start(script, 0);
         return Recorded.run(generator, new Target(server.baseUri(), "m"), specs, params, listener);
     }
 
-    private static ScriptedSseServer.Script respondAfter(long millis) {
-        return (req, out) -> out.eventStreamHead().pause(millis).event(content("x")).done();
+    /** One token {@code millis} after the request, then the end of the stream. */
+    private static Script respondAfter(long millis) {
+        return Script.defaults().withTtft(Duration.ofMillis(millis)).withTokensPerRequest(1);
     }
 
     /** The largest number of requests whose [sent, done] intervals overlap. */
@@ -106,7 +108,7 @@ class LoadGeneratorTest {
     @Test
     void aTraceSendsAtItsOffsetsAndEndsWithItsLastArrival() throws Exception {
         long[] arrivals = {0, 40_000_000, 40_000_000, 95_000_000};
-        server = new ScriptedSseServer(respondAfter(0));
+        server = TruthServer.start(respondAfter(0), 0);
         java.util.Iterator<RequestSpec> endless = java.util.stream.IntStream.iterate(0, i -> i + 1)
                 .mapToObj(i -> new RequestSpec(i, "p" + i, 2, 4, false, false)).iterator();
         Recorded result = Recorded.run(generator, new Target(server.baseUri(), "m"), endless, 1, 100,
@@ -158,7 +160,7 @@ class LoadGeneratorTest {
                 LoadListener.NONE);
         List<RequestRecord> records = result.records();
         assertThat(records).allSatisfy(r -> assertThat(r.succeeded()).as(r.toString()).isTrue());
-        assertThat(server.maxInFlight()).isEqualTo(3);
+        assertThat(server.peakStreams()).isEqualTo(3);
         assertThat(maxOverlap(records)).isLessThanOrEqualTo(3);
         long[] doneTimes = records.stream().mapToLong(RequestRecord::doneNs).toArray();
         for (RequestRecord r : records.subList(3, records.size())) {
@@ -173,7 +175,7 @@ class LoadGeneratorTest {
         Recorded result = run(respondAfter(100), specs(0, 6),
                 LoadParams.of(new ArrivalProfile.Constant(100)).withMaxConnections(2), LoadListener.NONE);
         assertThat(result.records()).allSatisfy(r -> assertThat(r.succeeded()).as(r.toString()).isTrue());
-        assertThat(server.maxInFlight()).isLessThanOrEqualTo(2);
+        assertThat(server.peakStreams()).isLessThanOrEqualTo(2);
         RequestRecord last = result.records().get(5);
         // requests 4 and 5 can only go out when the first two pairs (100 ms each) are done
         assertThat(last.sentNs() - last.intendedNs()).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(100));
@@ -181,16 +183,16 @@ class LoadGeneratorTest {
 
     @Test
     void failuresAreRecordsAndTheRunStillEnds() throws Exception {
-        Recorded result = run((req, out) -> {
-            if (Integer.parseInt(req.requestId()) % 2 == 0) {
-                out.fixed(503, "text/plain", "overloaded");
-            } else {
-                out.eventStreamHead().stall();
-            }
-        }, specs(0, 4), LoadParams.of(new ArrivalProfile.Constant(200))
-                .withTimeouts(Duration.ofSeconds(2), Duration.ofMillis(200)), LoadListener.NONE);
-        assertThat(result.records().stream().map(RequestRecord::errorKind))
-                .containsExactly("http_503", "timeout", "http_503", "timeout");
+        LoadParams params = LoadParams.of(new ArrivalProfile.Constant(200))
+                .withTimeouts(Duration.ofSeconds(2), Duration.ofMillis(200));
+        Recorded refused = run(Script.defaults().withFailure(new Script.Failure.HttpError(503, "overloaded")),
+                specs(0, 4), params, LoadListener.NONE);
+        assertThat(refused.records().stream().map(RequestRecord::error)).containsOnly("http_503: overloaded");
+        server.close();
+        // the head, then silence past the request timeout
+        Recorded stalled = run(Script.defaults().withTtft(Duration.ofSeconds(30)), specs(0, 4), params,
+                LoadListener.NONE);
+        assertThat(stalled.records().stream().map(RequestRecord::errorKind)).containsOnly("timeout").hasSize(4);
     }
 
     @Test

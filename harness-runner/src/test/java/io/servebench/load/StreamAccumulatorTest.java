@@ -7,11 +7,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import static io.servebench.load.ScriptedSseServer.content;
-import static io.servebench.load.ScriptedSseServer.reasoning;
-import static io.servebench.load.ScriptedSseServer.role;
-import static io.servebench.load.ScriptedSseServer.text;
-import static io.servebench.load.ScriptedSseServer.usage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class StreamAccumulatorTest {
@@ -308,5 +303,33 @@ class StreamAccumulatorTest {
         assertThat(acc.isFinished()).isFalse();
         feedBytesRead(100, "\r\n[DONE] ");
         assertThat(acc.sawDone()).isTrue();
+    }
+
+    // ---- chunks as vLLM writes them, by hand (not by the servers' codec, which is not what is checked here) ----
+
+    static String role() {
+        return "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}";
+    }
+
+    static String content(String text) {
+        return "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" + text + "\"}}]}";
+    }
+
+    static String content(String text, int cumulativeCompletionTokens) {
+        return "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" + text + "\"}}],\"usage\":{\"prompt_tokens\":7,"
+                + "\"completion_tokens\":" + cumulativeCompletionTokens + "}}";
+    }
+
+    static String reasoning(String text) {
+        return "{\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"" + text + "\"}}]}";
+    }
+
+    static String text(String text) {
+        return "{\"choices\":[{\"index\":0,\"text\":\"" + text + "\"}]}";
+    }
+
+    static String usage(int promptTokens, int completionTokens) {
+        return "{\"choices\":[],\"usage\":{\"prompt_tokens\":" + promptTokens + ",\"completion_tokens\":"
+                + completionTokens + "}}";
     }
 }

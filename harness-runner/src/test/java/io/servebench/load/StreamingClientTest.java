@@ -2,36 +2,35 @@ package io.servebench.load;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servebench.truth.ReceivedRequest;
+import io.servebench.truth.Script;
+import io.servebench.truth.SentEvent;
+import io.servebench.truth.TruthServer;
 import io.servebench.workload.RequestSpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.ServerSocket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import static io.servebench.load.ScriptedSseServer.content;
-import static io.servebench.load.ScriptedSseServer.reasoning;
-import static io.servebench.load.ScriptedSseServer.role;
-import static io.servebench.load.ScriptedSseServer.text;
-import static io.servebench.load.ScriptedSseServer.usage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The streaming client against a scripted loopback server. Timestamps are compared with the server's
- * write times: the client cannot read a chunk before its write began, and on loopback it reads it within
- * {@link #TOLERANCE_NS} of the flush, even on a loaded machine.
+ * The streaming client against the ground-truth server, each test a {@link Script} of it. Timestamps are compared
+ * with the server's record of each token event: the client cannot read an event before it was due (the server
+ * writes at or after that instant), and on loopback it reads it within {@link #TOLERANCE_NS} of the write's
+ * return, even on a loaded machine. How SSE lines and UTF-8 characters split across reads are put together is
+ * {@code SseParserTest}'s.
  */
 class StreamingClientTest {
 
     private static final long TOLERANCE_NS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private ScriptedSseServer server;
+    private TruthServer server;
 
     @AfterEach
     void stop() throws Exception {
@@ -44,9 +43,20 @@ class StreamingClientTest {
         return new RequestSpec(index, "Say hi", 4, 16, false, false);
     }
 
-    private RequestRecord send(ScriptedSseServer.Script script, LoadParams params, RequestSpec spec) throws Exception {
-        server = new ScriptedSseServer(script);
+    private RequestRecord send(Script script, LoadParams params, RequestSpec spec) throws Exception {
+        server = TruthServer.start(script, 0);
         return sendTo(server.baseUri(), params, spec);
+    }
+
+    /** The token events the server wrote for request {@code id}, once its response has ended. */
+    private List<SentEvent> written(int id) {
+        return server.awaitTruth(Integer.toString(id), Duration.ofSeconds(5)).orElseThrow().events();
+    }
+
+    /** A script of {@code tokens} one-token events, the first {@code ttftMs} after the request, then {@code gapMs} apart. */
+    private static Script tokens(int tokens, long ttftMs, long gapMs) {
+        return Script.defaults().withTokensPerRequest(tokens).withTtft(Duration.ofMillis(ttftMs))
+                .withGap(Duration.ofMillis(gapMs));
     }
 
     private static RequestRecord sendTo(URI base, LoadParams params, RequestSpec spec) throws Exception {
@@ -66,41 +76,38 @@ class StreamingClientTest {
      */
     private static final long STAMP_BEFORE_READ_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
-    /** The client's time of an event lies between the server's write and its flush plus the tolerance. */
-    private static void assertNear(long clientNs, ScriptedSseServer.Flush flush) {
+    /** The client's time of an event lies between the event's due instant and its write's return plus the tolerance. */
+    private static void assertNear(long clientNs, SentEvent event) {
         assertThat(clientNs)
-                .as("client time vs the server's write [start - stamp slack, flushed + tolerance] (ns)")
-                .isBetween(flush.startNs() - STAMP_BEFORE_READ_NS, flush.flushedNs() + TOLERANCE_NS);
+                .as("client time vs the server's write [due - stamp slack, written + tolerance] (ns)")
+                .isBetween(event.dueNs() - STAMP_BEFORE_READ_NS, event.writtenNs() + TOLERANCE_NS);
     }
 
     @Test
     void timesFirstTokenAndEveryEventAndIgnoresTheRoleOnlyChunk() throws Exception {
-        RequestRecord r = send((req, out) -> {
-            out.eventStreamHead().event(role()).pause(60)
-                    .event(content("Hello")).pause(40)
-                    .event(content(" world")).pause(40)
-                    .event(usage(9, 2)).done();
-        }, params().withApiKey("sk-test"), spec(5));
+        // the role-only chunk goes with the head, at once; the two tokens 60 and 100 ms after the request
+        RequestRecord r = send(tokens(2, 60, 40), params().withApiKey("sk-test"), spec(5));
 
         assertThat(r.succeeded()).as(r.toString()).isTrue();
         assertThat(r.httpStatus()).isEqualTo(200);
-        List<ScriptedSseServer.Flush> flushes = server.flushTimes(5);
+        List<SentEvent> events = written(5);
         assertThat(r.sentNs()).isGreaterThanOrEqualTo(r.intendedNs());
-        assertNear(r.firstTokenNs(), flushes.get(1));
+        assertNear(r.firstTokenNs(), events.get(0));
         assertThat(r.firstContentNs()).isEqualTo(r.firstTokenNs());
-        assertThat(r.firstTokenNs() - r.sentNs()).as("TTFT covers the 60 ms pause after the role chunk")
-                .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(60));
+        assertThat(r.firstTokenNs() - r.sentNs()).as("TTFT covers the 60 ms before the first token")
+                .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(60) - STAMP_BEFORE_READ_NS);
         assertThat(r.eventTimesNs()).hasSize(2);
-        assertNear(r.eventTimesNs()[1], flushes.get(2));
+        assertNear(r.eventTimesNs()[1], events.get(1));
         assertThat(r.endNs()).isEqualTo(r.eventTimesNs()[1]);
-        assertNear(r.doneNs(), flushes.get(4));
+        // usage and [DONE] go out in the last token's write
+        assertNear(r.doneNs(), events.get(1));
         assertThat(r.outputTokens()).isEqualTo(2);
         assertThat(r.outputTokensSource()).isEqualTo(TokenSource.USAGE);
-        assertThat(r.promptTokens()).isEqualTo(9);
+        assertThat(r.promptTokens()).as("the server's count: \"Say hi\" is two words").isEqualTo(2);
         assertThat(r.coalescedEvents()).isZero();
         assertThat(r.eventsPerReadMax()).isEqualTo(1);
 
-        ScriptedSseServer.Received req = server.requests().get(0);
+        ReceivedRequest req = server.requests().get(0);
         assertThat(req.method()).isEqualTo("POST");
         assertThat(req.path()).isEqualTo("/v1/chat/completions");
         assertThat(req.requestId()).isEqualTo("5");
@@ -113,22 +120,19 @@ class StreamingClientTest {
 
     @Test
     void reasoningCountsForTheFirstTokenButNotTheFirstContent() throws Exception {
-        RequestRecord r = send((req, out) -> out.eventStreamHead().pause(20)
-                .event(reasoning("Let me think")).pause(50)
-                .event(content("42")).done(), params(), spec(0));
-        List<ScriptedSseServer.Flush> flushes = server.flushTimes(0);
+        RequestRecord r = send(tokens(2, 20, 50).withReasoningTokens(1), params(), spec(0));
+        List<SentEvent> events = written(0);
         assertThat(r.succeeded()).as(r.toString()).isTrue();
-        assertNear(r.firstTokenNs(), flushes.get(0));
-        assertNear(r.firstContentNs(), flushes.get(1));
+        assertThat(events.get(0).reasoning()).isTrue();
+        assertNear(r.firstTokenNs(), events.get(0));
+        assertNear(r.firstContentNs(), events.get(1));
         assertThat(r.eventTimesNs()).containsExactly(r.firstTokenNs(), r.firstContentNs());
     }
 
     @Test
     void continuousUsageGivesTokensPerEvent() throws Exception {
-        RequestRecord r = send((req, out) -> out.eventStreamHead()
-                .event(content("a b c", 3)).pause(10)
-                .event(content("d e", 5)).pause(10)
-                .event(usage(7, 5)).done(), params(), spec(0));
+        RequestRecord r = send(tokens(5, 10, 10).withTokensPerEvent(3).withUsage(Script.Usage.CONTINUOUS), params(),
+                spec(0));
         assertThat(r.succeeded()).as(r.toString()).isTrue();
         assertThat(r.eventTokens()).containsExactly(3, 2);
         assertThat(r.eventTokensSource()).isEqualTo(TokenSource.CONTINUOUS_USAGE);
@@ -139,8 +143,7 @@ class StreamingClientTest {
 
     @Test
     void withoutUsageEachEventIsOneToken() throws Exception {
-        RequestRecord r = send((req, out) -> out.eventStreamHead()
-                .event(content("a")).event(content("b")).event(content("c")).done(),
+        RequestRecord r = send(tokens(3, 10, 5).withUsage(Script.Usage.NONE),
                 params().withContinuousUsageStats(false), spec(0));
         assertThat(r.succeeded()).as(r.toString()).isTrue();
         assertThat(r.eventTokens()).containsExactly(1, 1, 1);
@@ -153,42 +156,28 @@ class StreamingClientTest {
     }
 
     @Test
-    void twoEventsInOneFlushShareATimestampAndCountAsCoalesced() throws Exception {
-        RequestRecord r = send((req, out) -> out.eventStreamHead()
-                .event(content("a")).pause(40)
-                .chunk("data: " + content("b") + "\n\ndata: " + content("c") + "\n\n").pause(40)
-                .done(), params(), spec(0));
+    void twoEventsInOneWriteShareATimestampAndCountAsCoalesced() throws Exception {
+        RequestRecord r = send(tokens(3, 10, 40).withEventsPerWrite(2), params(), spec(0));
         assertThat(r.succeeded()).as(r.toString()).isTrue();
         long[] t = r.eventTimesNs();
+        List<SentEvent> events = written(0);
         assertThat(t).hasSize(3);
-        assertThat(t[2]).isEqualTo(t[1]);
-        assertNear(t[0], server.flushTimes(0).get(0));
-        assertNear(t[1], server.flushTimes(0).get(1));
+        assertThat(t[1]).isEqualTo(t[0]);
+        assertNear(t[0], events.get(0));
+        assertNear(t[2], events.get(2));
         assertThat(r.coalescedEvents()).isEqualTo(1);
         assertThat(r.eventsPerReadMax()).isEqualTo(2);
     }
 
     @Test
-    void aCharacterAndAnEventSplitAcrossReadsAreReassembled() throws Exception {
-        byte[] event = ("data: " + content("é漢字") + "\n\n").getBytes(StandardCharsets.UTF_8);
-        int cut = ("data: " + content("é")).getBytes(StandardCharsets.UTF_8).length - 3 + 1; // inside 漢
-        RequestRecord r = send((req, out) -> out.eventStreamHead()
-                .chunk(Arrays.copyOfRange(event, 0, cut)).pause(30)
-                .chunk(Arrays.copyOfRange(event, cut, event.length)).done(), params(), spec(0));
-        assertThat(r.succeeded()).as(r.toString()).isTrue();
-        assertThat(r.eventTimesNs()).hasSize(1);
-        assertNear(r.firstTokenNs(), server.flushTimes(0).get(1));
-    }
-
-    @Test
     void completionsApiSendsThePromptAndCountsTextDeltas() throws Exception {
-        RequestRecord r = send((req, out) -> out.eventStreamHead()
-                .event(text("Once")).event(text(" upon")).event(usage(3, 2)).done(),
-                params().withApi(OpenAiApi.COMPLETIONS), new RequestSpec(2, "Tell a story", 3, 2, true, false));
+        // 0 tokens in the script: the request's max_tokens (2)
+        RequestRecord r = send(tokens(0, 10, 10), params().withApi(OpenAiApi.COMPLETIONS),
+                new RequestSpec(2, "Tell a story", 3, 2, true, false));
         assertThat(r.succeeded()).as(r.toString()).isTrue();
         assertThat(r.eventTimesNs()).hasSize(2);
         assertThat(r.firstContentNs()).isEqualTo(r.firstTokenNs());
-        ScriptedSseServer.Received req = server.requests().get(0);
+        ReceivedRequest req = server.requests().get(0);
         assertThat(req.path()).isEqualTo("/v1/completions");
         assertThat(req.headers()).doesNotContainKey("authorization");
         JsonNode body = JSON.readTree(req.body());
@@ -199,7 +188,8 @@ class StreamingClientTest {
 
     @Test
     void http500BecomesAFailedRecordWithStatusAndBody() throws Exception {
-        RequestRecord r = send((req, out) -> out.fixed(500, "text/plain", "engine died\n"), params(), spec(0));
+        RequestRecord r = send(Script.defaults().withFailure(new Script.Failure.HttpError(500, "engine died\n")),
+                params(), spec(0));
         assertThat(r.succeeded()).isFalse();
         assertThat(r.httpStatus()).isEqualTo(500);
         assertThat(r.error()).isEqualTo("http_500: engine died");
@@ -211,24 +201,22 @@ class StreamingClientTest {
     @Test
     void http400KeepsTheFirst300CharactersOfTheBody() throws Exception {
         String body = "{\"error\":\"" + "x".repeat(1000) + "\"}";
-        RequestRecord r = send((req, out) -> out.fixed(400, "application/json", body), params(), spec(0));
+        RequestRecord r = send(Script.defaults().withFailure(new Script.Failure.HttpError(400, body)), params(), spec(0));
         assertThat(r.httpStatus()).isEqualTo(400);
         assertThat(r.error()).isEqualTo("http_400: " + body.substring(0, 300));
     }
 
     @Test
     void aResponseThatIsNotAnEventStreamIsMalformed() throws Exception {
-        RequestRecord r = send((req, out) -> out.fixed(200, "application/json", "{\"choices\":[]}"), params(), spec(0));
+        RequestRecord r = send(Script.defaults().withFailure(
+                new Script.Failure.NotAnEventStream("application/json", "{\"choices\":[]}")), params(), spec(0));
         assertThat(r.errorKind()).isEqualTo("malformed");
         assertThat(r.error()).contains("application/json").contains("{\"choices\":[]}");
     }
 
     @Test
     void aConnectionClosedMidStreamFailsButKeepsTheEventsSoFar() throws Exception {
-        RequestRecord r = send((req, out) -> {
-            out.eventStreamHead().event(content("a")).pause(20);
-            out.closeAbruptly();
-        }, params(), spec(0));
+        RequestRecord r = send(tokens(3, 10, 20).withFailure(new Script.Failure.CloseAfter(1)), params(), spec(0));
         assertThat(r.errorKind()).as(r.error()).isEqualTo("closed");
         assertThat(r.eventTimesNs()).hasSize(1);
         assertThat(r.httpStatus()).isEqualTo(200);
@@ -237,10 +225,8 @@ class StreamingClientTest {
     @Test
     void aStalledServerHitsTheRequestTimeout() throws Exception {
         Duration timeout = Duration.ofMillis(300);
-        RequestRecord r = send((req, out) -> {
-            out.eventStreamHead().event(content("a"));
-            out.stall();
-        }, params().withTimeouts(Duration.ofSeconds(5), timeout), spec(0));
+        RequestRecord r = send(tokens(3, 10, 10).withStall(new Script.Stall(1, Duration.ofSeconds(30), 1)),
+                params().withTimeouts(Duration.ofSeconds(5), timeout), spec(0));
         assertThat(r.errorKind()).as(r.error()).isEqualTo("timeout");
         long silence = r.doneNs() - r.eventTimesNs()[0];
         // the client measures idleness with a millisecond clock, hence the small allowance below the limit
@@ -249,7 +235,7 @@ class StreamingClientTest {
 
     @Test
     void aServerThatNeverAnswersHitsTheRequestTimeout() throws Exception {
-        RequestRecord r = send((req, out) -> out.stall(),
+        RequestRecord r = send(Script.defaults().withFailure(new Script.Failure.NoAnswer()),
                 params().withTimeouts(Duration.ofSeconds(5), Duration.ofMillis(300)), spec(0));
         assertThat(r.errorKind()).as(r.error()).isEqualTo("timeout");
         assertThat(r.httpStatus()).isZero();
@@ -257,27 +243,21 @@ class StreamingClientTest {
 
     @Test
     void anErrorPayloadEndsTheRequestAtOnceEvenIfTheServerKeepsTheStreamOpen() throws Exception {
-        RequestRecord r = send((req, out) -> {
-            out.eventStreamHead().event(content("a")).event("{\"error\":{\"message\":\"KV cache exhausted\"}}");
-            out.stall();
-        }, params(), spec(0));
+        RequestRecord r = send(tokens(3, 10, 10).withFailure(new Script.Failure.ErrorThenSilence(1, "KV cache exhausted")),
+                params(), spec(0));
         assertThat(r.error()).isEqualTo("stream_error: KV cache exhausted");
-        // the client may finish reading before the server's thread has recorded the write's return
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (server.flushTimes(0).size() < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(1);
-        }
-        assertThat(r.doneNs() - server.flushTimes(0).get(1).flushedNs()).as("not held until the 10 s timeout")
+        // the error went out in the first token's write; the request timeout is 10 s
+        assertThat(r.doneNs() - written(0).get(0).writtenNs()).as("not held until the timeout")
                 .isLessThan(TimeUnit.SECONDS.toNanos(5));
     }
 
     @Test
     void aStreamWithoutTokensOrWithoutDoneFails() throws Exception {
-        RequestRecord empty = send((req, out) -> out.eventStreamHead().event(role()).done(), params(), spec(0));
+        RequestRecord empty = send(tokens(3, 10, 10).withFailure(new Script.Failure.DoneAfter(0)), params(), spec(0));
         assertThat(empty.errorKind()).isEqualTo("empty_stream");
         server.close();
 
-        RequestRecord cut = send((req, out) -> out.eventStreamHead().event(content("a")).end(), params(), spec(0));
+        RequestRecord cut = send(tokens(3, 10, 10).withFailure(new Script.Failure.EndWithoutDone(1)), params(), spec(0));
         assertThat(cut.errorKind()).isEqualTo("incomplete");
         assertThat(cut.error()).contains("1 token events");
     }

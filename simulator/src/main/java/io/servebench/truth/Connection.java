@@ -166,6 +166,9 @@ final class Connection {
         System.arraycopy(in, consumed, in, 0, inLength - consumed);
         inLength -= consumed;
         closeAfterResponse = close;
+        if (server.recordsRequests()) {
+            server.record(ReceivedRequest.of(requestLine[0], requestLine[1], lines, body));
+        }
         dispatch(requestLine[0], requestLine[1], requestId, body, receivedNs);
     }
 
@@ -189,7 +192,15 @@ final class Connection {
                 return;
             }
             if (script.failure() instanceof Script.Failure.HttpError h) {
-                respondFixed(h.status(), h.body(), truth);
+                respondFixed(h.status(), "application/json", h.body(), truth);
+                return;
+            }
+            if (script.failure() instanceof Script.Failure.NotAnEventStream n) {
+                respondFixed(200, n.contentType(), n.body(), truth);
+                return;
+            }
+            if (script.failure() instanceof Script.Failure.NoAnswer) {
+                active = new Unanswered(truth);
                 return;
             }
             int tokens = script.tokensPerRequest() > 0 ? script.tokensPerRequest()
@@ -220,8 +231,12 @@ final class Connection {
     }
 
     private void respondFixed(int status, String body, RequestTruth truth) throws IOException {
+        respondFixed(status, "application/json", body, truth);
+    }
+
+    private void respondFixed(int status, String contentType, String body, RequestTruth truth) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        String head = "HTTP/1.1 " + status + " " + reason(status) + "\r\ncontent-type: application/json\r\n"
+        String head = "HTTP/1.1 " + status + " " + reason(status) + "\r\ncontent-type: " + contentType + "\r\n"
                 + "content-length: " + bytes.length + "\r\n\r\n";
         byte[] headBytes = head.getBytes(StandardCharsets.US_ASCII);
         if (truth != null) {
@@ -343,7 +358,7 @@ final class Connection {
 
         @Override
         public boolean allQueued() {
-            return stream.allQueued() || stream.closesAfterHead();
+            return (stream.allQueued() && !stream.staysOpen()) || stream.closesAfterHead();
         }
 
         @Override
@@ -354,6 +369,28 @@ final class Connection {
         @Override
         public void abandoned(String reason) {
             stream.truth().fail(reason);
+        }
+    }
+
+    /** A request the script leaves unanswered: the connection holds it until the client leaves. */
+    private record Unanswered(RequestTruth truth) implements Response {
+        @Override
+        public void flushed(long nowNs) {
+        }
+
+        @Override
+        public boolean allQueued() {
+            return false;
+        }
+
+        @Override
+        public boolean closesConnection() {
+            return false;
+        }
+
+        @Override
+        public void abandoned(String reason) {
+            truth.fail(reason);
         }
     }
 

@@ -100,6 +100,62 @@ public record Script(Duration ttft, Duration gap, int tokensPerEvent, int tokens
                 Objects.requireNonNull(message, "message");
             }
         }
+
+        /**
+         * After token event {@code afterEvents}, an {@code {"error": {...}}} event and then nothing: the stream stays
+         * open until the client leaves, as an engine that reported a failure and hung.
+         */
+        record ErrorThenSilence(int afterEvents, String message) implements Failure {
+            public ErrorThenSilence {
+                requireCount("ErrorThenSilence afterEvents", afterEvents);
+                Objects.requireNonNull(message, "message");
+            }
+        }
+
+        /**
+         * After token event {@code afterEvents} (0: before any), the stream ends as a whole one does (usage when on,
+         * {@code [DONE]}, the last chunk): a response cut short, or with 0 an empty one, that still looks finished.
+         */
+        record DoneAfter(int afterEvents) implements Failure {
+            public DoneAfter {
+                requireCount("DoneAfter afterEvents", afterEvents);
+            }
+        }
+
+        /** After token event {@code afterEvents}, the chunked body ends without {@code [DONE]} or usage. */
+        record EndWithoutDone(int afterEvents) implements Failure {
+            public EndWithoutDone {
+                requireCount("EndWithoutDone afterEvents", afterEvents);
+            }
+        }
+
+        /** A whole {@code 200} response that is not an event stream: {@code contentType} and {@code body}. */
+        record NotAnEventStream(String contentType, String body) implements Failure {
+            public NotAnEventStream {
+                Objects.requireNonNull(contentType, "contentType");
+                Objects.requireNonNull(body, "body");
+            }
+        }
+
+        /** The request is read and never answered, not even with a head, until the client gives up. */
+        record NoAnswer() implements Failure {
+        }
+
+        /** How many token events a response with this failure writes at most, of {@code planned}. */
+        default int eventLimit(int planned) {
+            if (this instanceof CloseAfter c) {
+                return Math.min(planned, c.afterEvents());
+            } else if (this instanceof ErrorPayload p) {
+                return Math.min(planned, p.afterEvents());
+            } else if (this instanceof ErrorThenSilence p) {
+                return Math.min(planned, p.afterEvents());
+            } else if (this instanceof DoneAfter d) {
+                return Math.min(planned, d.afterEvents());
+            } else if (this instanceof EndWithoutDone e) {
+                return Math.min(planned, e.afterEvents());
+            }
+            return planned;
+        }
     }
 
     public Script {

@@ -64,13 +64,7 @@ final class StreamResponse {
         eventDueNs = new long[eventTokens.length];
         fill(0, reasoningEvents, reasoningTokens, perEvent, true);
         fill(reasoningEvents, contentEvents, tokens - reasoningTokens, perEvent, false);
-        int limit = eventTokens.length;
-        if (script.failure() instanceof Script.Failure.CloseAfter c) {
-            limit = Math.min(limit, c.afterEvents());
-        } else if (script.failure() instanceof Script.Failure.ErrorPayload p) {
-            limit = Math.min(limit, p.afterEvents());
-        }
-        eventLimit = limit;
+        eventLimit = script.failure().eventLimit(eventTokens.length);
         int writes = ceilDiv(eventLimit, script.eventsPerWrite());
         boolean tailOnlyWrite = writes == 0 && !(script.failure() instanceof Script.Failure.CloseAfter);
         writeCount = tailOnlyWrite ? 1 : writes;
@@ -127,18 +121,35 @@ final class StreamResponse {
             appendChunk(out, scratch.clear().append(tokenEvent(e)));
         }
         queuedEvents = to;
-        boolean last = nextWrite == writeCount;
-        if (last && !(script.failure() instanceof Script.Failure.CloseAfter)) {
-            if (script.failure() instanceof Script.Failure.ErrorPayload p) {
-                appendChunk(out, scratch.clear().append(StreamChunks.error(event.delete(0, event.length()), p.message(),
-                        "InternalServerError", 500)));
-            } else if (script.usage() != Script.Usage.NONE) {
-                appendChunk(out, scratch.clear().append(chunks.usage(event.delete(0, event.length()), usage())));
-            }
-            appendChunk(out, scratch.clear().append(DONE));
-            out.append(LAST_CHUNK);
+        if (nextWrite == writeCount) {
+            appendTail(out, scratch);
         }
         return out.view();
+    }
+
+    /** What follows the last token event, as the script's failure has it. */
+    private void appendTail(AsciiBytes out, AsciiBytes scratch) {
+        Script.Failure failure = script.failure();
+        if (failure instanceof Script.Failure.CloseAfter) {
+            return;
+        }
+        if (failure instanceof Script.Failure.EndWithoutDone) {
+            out.append(LAST_CHUNK);
+            return;
+        }
+        String errorMessage = failure instanceof Script.Failure.ErrorPayload p ? p.message()
+                : failure instanceof Script.Failure.ErrorThenSilence p ? p.message() : null;
+        if (errorMessage != null) {
+            appendChunk(out, scratch.clear().append(StreamChunks.error(event.delete(0, event.length()), errorMessage,
+                    "InternalServerError", 500)));
+            if (failure instanceof Script.Failure.ErrorThenSilence) {
+                return;
+            }
+        } else if (script.usage() != Script.Usage.NONE) {
+            appendChunk(out, scratch.clear().append(chunks.usage(event.delete(0, event.length()), usage())));
+        }
+        appendChunk(out, scratch.clear().append(DONE));
+        out.append(LAST_CHUNK);
     }
 
     /** Whether the response's last write has been queued. */
@@ -156,6 +167,10 @@ final class StreamResponse {
                 truth.finish("closed: the script closed the connection after " + c.afterEvents() + " token events");
             } else if (script.failure() instanceof Script.Failure.ErrorPayload p) {
                 truth.finish("stream_error: " + p.message());
+            } else if (script.failure() instanceof Script.Failure.ErrorThenSilence p) {
+                truth.finish("stream_error: " + p.message());
+            } else if (script.failure() instanceof Script.Failure.EndWithoutDone e) {
+                truth.finish("incomplete: the body ended without [DONE] after " + e.afterEvents() + " token events");
             } else {
                 truth.finish(null);
             }
@@ -165,6 +180,11 @@ final class StreamResponse {
     /** Whether the connection is closed once this response's bytes are flushed. */
     boolean closesConnection() {
         return script.failure() instanceof Script.Failure.CloseAfter;
+    }
+
+    /** Whether the response never ends once its bytes are written: the connection waits for the client to leave. */
+    boolean staysOpen() {
+        return script.failure() instanceof Script.Failure.ErrorThenSilence;
     }
 
     RequestTruth truth() {

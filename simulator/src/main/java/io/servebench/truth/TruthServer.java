@@ -5,10 +5,12 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.channels.ServerSocketChannel;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -35,6 +37,8 @@ public final class TruthServer implements AutoCloseable {
      * so this moves the script's timing a little, never the truth.
      */
     static final long WRITE_AHEAD_NS = 100_000;
+    /** Requests kept as received (headers and body): enough for a test, bounded for a long check. */
+    public static final int RECORDED_REQUESTS = 100;
 
     private final Script script;
     private final ServerSocketChannel serverChannel;
@@ -46,6 +50,7 @@ public final class TruthServer implements AutoCloseable {
     private final AtomicInteger openStreams = new AtomicInteger();
     private final AtomicInteger peakStreams = new AtomicInteger();
     private final AtomicLong acceptFailures = new AtomicLong();
+    private final List<ReceivedRequest> received = new CopyOnWriteArrayList<>();
     private volatile String firstAcceptFailure;
 
     private TruthServer(Script script, int port, int loopCount) throws IOException {
@@ -133,6 +138,21 @@ public final class TruthServer implements AutoCloseable {
         Optional<TruthRecord> truth = awaitTruth(requestId, timeout);
         truths.remove(requestId);
         return truth;
+    }
+
+    /** The first {@value #RECORDED_REQUESTS} requests as received, in order: what the client sent, for tests. */
+    public List<ReceivedRequest> requests() {
+        return List.copyOf(received);
+    }
+
+    boolean recordsRequests() {
+        return received.size() < RECORDED_REQUESTS;
+    }
+
+    void record(ReceivedRequest request) {
+        if (recordsRequests()) {
+            received.add(request);
+        }
     }
 
     /** Completion requests received so far. */
