@@ -47,37 +47,17 @@ final class SimMetrics {
     /** The lateness histogram's name on {@code /metrics}. */
     static final String LATENESS = "servebench:sim_delivery_lateness_seconds";
 
-    private final AtomicLongArray latenessBuckets = new AtomicLongArray(LATENESS_BUCKETS.length);
-    private final LongAdder latenessCount = new LongAdder();
-    private final DoubleAdder latenessSum = new DoubleAdder();
-
-    private final AtomicLongArray ttftBuckets = new AtomicLongArray(TTFT_BUCKETS.length);
-    private final LongAdder ttftCount = new LongAdder();
-    private final DoubleAdder ttftSum = new DoubleAdder();
+    private final Histogram lateness = new Histogram(LATENESS_BUCKETS);
+    private final Histogram ttft = new Histogram(TTFT_BUCKETS);
 
     /** Records one request's time from arrival to its first token, s. */
     void observeTtft(double seconds) {
-        for (int i = 0; i < TTFT_BUCKETS.length; i++) {
-            if (seconds <= TTFT_BUCKETS[i]) {
-                ttftBuckets.incrementAndGet(i);
-                break;
-            }
-        }
-        ttftCount.increment();
-        ttftSum.add(seconds);
+        ttft.observe(seconds);
     }
 
     /** Records one token event's write, {@code lateNs} after its due time (negative: early, counted as 0). */
     void observeLateness(long lateNs) {
-        double seconds = Math.max(0, lateNs) / 1e9;
-        for (int i = 0; i < LATENESS_BUCKETS.length; i++) {
-            if (seconds <= LATENESS_BUCKETS[i]) {
-                latenessBuckets.incrementAndGet(i);
-                break;
-            }
-        }
-        latenessCount.increment();
-        latenessSum.add(seconds);
+        lateness.observe(Math.max(0, lateNs) / 1e9);
     }
 
     /** The exposition text for the model {@code model}. */
@@ -96,28 +76,52 @@ final class SimMetrics {
         counter(out, "vllm:spec_decode_num_drafts", "Number of spec decoding drafts.", labels, drafts.sum());
         counter(out, "vllm:spec_decode_num_draft_tokens", "Number of draft tokens.", labels, draftTokens.sum());
         counter(out, "vllm:spec_decode_num_accepted_tokens", "Number of accepted tokens.", labels, acceptedTokens.sum());
-        histogram(out, "vllm:time_to_first_token_seconds", "Histogram of time to first token in seconds.", labels,
-                TTFT_BUCKETS, ttftBuckets, ttftCount.sum(), ttftSum.sum());
-        histogram(out, LATENESS, "How long after the model's due time each token event was written, in seconds.",
-                labels, LATENESS_BUCKETS, latenessBuckets, latenessCount.sum(), latenessSum.sum());
+        ttft.render(out, "vllm:time_to_first_token_seconds", "Histogram of time to first token in seconds.", labels);
+        lateness.render(out, LATENESS, "How long after the model's due time each token event was written, in seconds.",
+                labels);
         return out.toString();
     }
 
-    private static void histogram(StringBuilder out, String name, String help, String labels, double[] bounds,
-                                  AtomicLongArray buckets, long count, double sum) {
-        out.append("# HELP ").append(name).append(' ').append(help).append('\n');
-        out.append("# TYPE ").append(name).append(" histogram\n");
-        String labelPrefix = labels.substring(0, labels.length() - 1);
-        long cumulative = 0;
-        for (int i = 0; i < bounds.length; i++) {
-            cumulative += buckets.get(i);
-            out.append(name).append("_bucket").append(labelPrefix).append(",le=\"").append(bounds[i]).append("\"} ")
-                    .append(cumulative).append(".0\n");
+    /** A Prometheus histogram: counts per bucket (each value in the first whose upper bound holds it), count, sum. */
+    private static final class Histogram {
+        private final double[] bounds;
+        private final AtomicLongArray buckets;
+        private final LongAdder count = new LongAdder();
+        private final DoubleAdder sum = new DoubleAdder();
+
+        Histogram(double[] bounds) {
+            this.bounds = bounds;
+            this.buckets = new AtomicLongArray(bounds.length);
         }
-        out.append(name).append("_bucket").append(labelPrefix).append(",le=\"+Inf\"} ").append(count).append(".0\n");
-        out.append(name).append("_count").append(labels).append(' ').append(count).append(".0\n");
-        out.append(name).append("_sum").append(labels).append(' ').append(String.format(Locale.ROOT, "%s", sum))
-                .append('\n');
+
+        void observe(double value) {
+            for (int i = 0; i < bounds.length; i++) {
+                if (value <= bounds[i]) {
+                    buckets.incrementAndGet(i);
+                    break;
+                }
+            }
+            count.increment();
+            sum.add(value);
+        }
+
+        /** As prometheus_client writes one: cumulative buckets, {@code +Inf}, count and sum, values as floats. */
+        void render(StringBuilder out, String name, String help, String labels) {
+            out.append("# HELP ").append(name).append(' ').append(help).append('\n');
+            out.append("# TYPE ").append(name).append(" histogram\n");
+            String labelPrefix = labels.substring(0, labels.length() - 1);
+            long cumulative = 0;
+            for (int i = 0; i < bounds.length; i++) {
+                cumulative += buckets.get(i);
+                out.append(name).append("_bucket").append(labelPrefix).append(",le=\"").append(bounds[i]).append("\"} ")
+                        .append(cumulative).append(".0\n");
+            }
+            long total = count.sum();
+            out.append(name).append("_bucket").append(labelPrefix).append(",le=\"+Inf\"} ").append(total).append(".0\n");
+            out.append(name).append("_count").append(labels).append(' ').append(total).append(".0\n");
+            out.append(name).append("_sum").append(labels).append(' ').append(String.format(Locale.ROOT, "%s", sum.sum()))
+                    .append('\n');
+        }
     }
 
     private static void gauge(StringBuilder out, String name, String help, String labels, long value) {
