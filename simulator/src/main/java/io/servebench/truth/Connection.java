@@ -46,7 +46,9 @@ final class Connection {
         boolean allQueued();
 
         /** Whether the connection is closed after this response. */
-        boolean closesConnection();
+        default boolean closesConnection() {
+            return false;
+        }
 
         /** Records that the response did not reach its end. */
         void abandoned(String reason);
@@ -372,19 +374,15 @@ final class Connection {
         }
     }
 
-    /** A request the script leaves unanswered: the connection holds it until the client leaves. */
+    /** A request the script leaves unanswered: nothing is ever queued, and the connection waits for the client to leave. */
     private record Unanswered(RequestTruth truth) implements Response {
         @Override
         public void flushed(long nowNs) {
+            // nothing was written
         }
 
         @Override
         public boolean allQueued() {
-            return false;
-        }
-
-        @Override
-        public boolean closesConnection() {
             return false;
         }
 
@@ -406,11 +404,6 @@ final class Connection {
         @Override
         public boolean allQueued() {
             return true;
-        }
-
-        @Override
-        public boolean closesConnection() {
-            return false;
         }
 
         @Override
