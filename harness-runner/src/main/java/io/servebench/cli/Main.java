@@ -78,7 +78,7 @@ public final class Main implements Callable<Integer> {
     @Option(names = "-o", paramLabel = "DIR", description = "Results folder (default: results/<timestamp>).")
     Path output;
 
-    @Option(names = "--simulate", arity = "0..1", paramLabel = "MODE", fallbackValue = "in-process", description = "Run every trial on the built-in simulated engine, which reads the flags of the study's engine: in the harness's JVM (default), =process to start it as a separate process like a real engine, or =virtual to run its model in virtual time (no sockets, no waiting: a 1000-request trial in well under a second).")
+    @Option(names = "--simulate", arity = "0..1", paramLabel = "MODE", fallbackValue = "in-process", preprocessor = SimulateMode.class, description = "Run every trial on the built-in simulated engine, which reads the flags of the study's engine: in the harness's JVM (default), =process to start it as a separate process like a real engine, or =virtual to run its model in virtual time (no sockets, no waiting: a 1000-request trial in well under a second).")
     String simulate;
 
     @Option(names = "--simulate-gpu", paramLabel = "ID", description = "With --simulate: the GPU the simulated engine imitates, per tensor-parallel rank: h100 (default), h200, a100, l40s or b200, from their datasheets (see docs/simulated-engine.md). Its efficiency factors are the H100's, not calibrated for the others.")
@@ -313,6 +313,24 @@ public final class Main implements Callable<Integer> {
                     + " the timeout more than 0");
         }
         return mode;
+    }
+
+    /**
+     * Takes the word after {@code --simulate} as its mode only when it names one, so that {@code --simulate QuickStart}
+     * simulates and runs QuickStart (picocli would otherwise take QuickStart as the mode and refuse it).
+     */
+    static final class SimulateMode implements CommandLine.IParameterPreprocessor {
+        private static final List<String> MODES = List.of("in-process", "process", "virtual");
+
+        @Override
+        public boolean preprocess(java.util.Stack<String> args, CommandLine.Model.CommandSpec command,
+                                  CommandLine.Model.ArgSpec option, Map<String, Object> info) {
+            if ("=".equals(info.get("separator")) || args.isEmpty() || MODES.contains(args.peek())) {
+                return false;
+            }
+            option.setValue(((CommandLine.Model.OptionSpec) option).fallbackValue());
+            return true;
+        }
     }
 
     static Map<String, List<String>> parseOverrides(List<String> params) {

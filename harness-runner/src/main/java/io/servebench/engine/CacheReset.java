@@ -20,11 +20,11 @@ public final class CacheReset {
     }
 
     /**
-     * Resets the cache, once.
+     * Resets the cache, once, with {@code apiKey} as a bearer token when not {@code null}.
      *
      * @return whether the engine confirmed it (a 2xx answer), and how or why not ("POST /flush_cache answered 400")
      */
-    public static PrefixCacheReset reset(EngineKind kind, Endpoint endpoint) {
+    public static PrefixCacheReset reset(EngineKind kind, Endpoint endpoint, String apiKey) {
         Optional<String> path = kind.cacheResetPath();
         if (path.isEmpty()) {
             return PrefixCacheReset.notOffered("engine kind " + kind.name() + " offers no reset");
@@ -32,7 +32,7 @@ public final class CacheReset {
         String base = endpoint.baseUri().toString();
         java.net.URI uri = java.net.URI.create((base.endsWith("/") ? base : base + "/") + path.get());
         try {
-            ControlClient.Reply r = HTTP.post(uri, Map.of(), new byte[0], Duration.ofSeconds(30));
+            ControlClient.Reply r = HTTP.post(uri, ControlClient.withBearer(Map.of(), apiKey), new byte[0], Duration.ofSeconds(30));
             String post = "POST /" + path.get();
             return r.ok() ? PrefixCacheReset.emptied(post) : PrefixCacheReset.failed(post + " answered " + r.status());
         } catch (IOException e) {

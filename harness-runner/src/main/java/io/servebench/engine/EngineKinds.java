@@ -25,13 +25,22 @@ public final class EngineKinds {
             List.of("python3", "-m", "sglang.launch_server", "--model-path", FlagDialect.MODEL), EngineFlags.SGLANG,
             EngineKinds::sglangSpeculative);
 
-    /** vLLM, {@code vllm serve}; empties its prefix cache at {@code POST /reset_prefix_cache} (with {@code VLLM_SERVER_DEV_MODE=1}). */
+    /**
+     * vLLM, {@code vllm serve}; empties its prefix cache at {@code POST /reset_prefix_cache}, a route vLLM adds only
+     * with {@code VLLM_SERVER_DEV_MODE=1} in its environment ({@code attach_router} in
+     * {@code vllm/entrypoints/serve/cache/api_router.py}, 0.14 to the newest read), which it is started with.
+     */
     public static final EngineKind VLLM = new ServerProgramKind("vllm", VLLM_FLAGS, List.of("--version"),
-            "reset_prefix_cache", true, SimDialect.VLLM);
+            "reset_prefix_cache", true, SimDialect.VLLM, Map.of("VLLM_SERVER_DEV_MODE", "1"), List.of());
 
-    /** SGLang, {@code python3 -m sglang.launch_server}; empties its prefix cache at {@code POST /flush_cache}. */
+    /**
+     * SGLang, {@code python3 -m sglang.launch_server}; empties its prefix cache at {@code POST /flush_cache}. Started
+     * with {@code --enable-metrics} ({@code store_true} in {@code python/sglang/srt/server_args.py}), without which its
+     * {@code /metrics} is a 404 and a trial has no server-side figures.
+     */
     public static final EngineKind SGLANG = new ServerProgramKind("sglang", SGLANG_FLAGS,
-            List.of("-c", "import sglang; print(sglang.__version__)"), "flush_cache", true, SimDialect.SGLANG);
+            List.of("-c", "import sglang; print(sglang.__version__)"), "flush_cache", true, SimDialect.SGLANG, Map.of(),
+            List.of("--enable-metrics"));
 
     /** Any OpenAI-compatible server started from the study's argument list. */
     public static final EngineKind COMMAND = new CommandKind("command");

@@ -72,7 +72,7 @@ public final class Engines {
         boolean stoodIn = options.simulate() != EngineOptions.Simulate.OFF;
         ServerEnvironment environment = EnvironmentCapture.capture(serverId, reportedName(server, options), server.model(),
                 engine.commandLine(), stoodIn ? List.of() : server.kind().versionCommand(server),
-                stoodIn ? null : engine.endpoint(), servebenchVersion);
+                stoodIn ? null : engine.endpoint(), options.apiKey(), servebenchVersion);
         if (simulated(server, options)) {
             String mode = options.simulate() == EngineOptions.Simulate.VIRTUAL ? " in virtual time " : " ";
             return environment.withEngineVersion("ServeBench simulated engine" + mode + servebenchVersion);
@@ -93,7 +93,7 @@ public final class Engines {
             engine.virtual().get().resetPrefixCache();
             return PrefixCacheReset.emptied("the virtual engine's cache cleared");
         }
-        return CacheReset.reset(serving(server, options), engine.endpoint());
+        return CacheReset.reset(serving(server, options), engine.endpoint(), options.apiKey());
     }
 
     /** The kind that serves {@code server}: the simulated engine's under {@code --simulate}. */

@@ -34,12 +34,14 @@ final class EnvironmentCapture {
      * @param engine         the engine kind as reports show it ({@code sim:vllm} under {@code --simulate})
      * @param versionCommand the command that prints the engine's version, empty when there is none
      * @param endpoint       asked for {@code GET /version} (vLLM and SGLang serve it) when the command gives nothing
+     * @param apiKey         sent with that request as a bearer token when not {@code null}
      */
     public static ServerEnvironment capture(String serverId, String engine, String model, String command,
-                                            List<String> versionCommand, Endpoint endpoint, String servebenchVersion) {
+                                            List<String> versionCommand, Endpoint endpoint, String apiKey,
+                                            String servebenchVersion) {
         String version = versionCommand.isEmpty() ? "" : lastLine(run(versionCommand));
         if (version.isEmpty() && endpoint != null) {
-            version = versionFromServer(endpoint);
+            version = versionFromServer(endpoint, apiKey);
         }
         return new ServerEnvironment(serverId, engine, version, model, command, gpus(), cpu(), host(),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
@@ -72,11 +74,12 @@ final class EnvironmentCapture {
         }
     }
 
-    private static String versionFromServer(Endpoint endpoint) {
+    private static String versionFromServer(Endpoint endpoint, String apiKey) {
         String base = endpoint.baseUri().toString();
         try {
             ControlClient.Reply r = new ControlClient(Duration.ofSeconds(2)).get(
-                    java.net.URI.create((base.endsWith("/") ? base : base + "/") + "version"), Map.of(), Duration.ofSeconds(5));
+                    java.net.URI.create((base.endsWith("/") ? base : base + "/") + "version"),
+                    ControlClient.withBearer(Map.of(), apiKey), Duration.ofSeconds(5));
             Matcher m = VERSION.matcher(r.text());
             return r.status() == 200 && m.find() ? m.group(1) : "";
         } catch (IOException e) {

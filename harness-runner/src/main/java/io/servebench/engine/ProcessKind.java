@@ -20,19 +20,42 @@ interface ProcessKind extends EngineKind {
     /** The version command of the engine installed on this machine, empty when there is none. */
     List<String> programVersion(ServerConfig server);
 
+    /**
+     * Environment variables a benchmark needs the engine to have (vLLM's cache-reset route, say); the study's own
+     * {@code env} is laid over them, so it can still set them otherwise.
+     */
+    default Map<String, String> benchmarkEnvironment() {
+        return Map.of();
+    }
+
+    /**
+     * Flags a benchmark needs the engine to run with (SGLang's metrics, say), added after {@code --port} unless the
+     * study gives them itself. Not part of {@link #serve}, the command a study recommends for deployment.
+     */
+    default List<String> benchmarkFlags() {
+        return List.of();
+    }
+
     @Override
     default LaunchCommand launch(ServerConfig server, int port, String containerRuntime, Path hostHfCache) {
         EngineSetup setup = server.setup();
-        Map<String, String> env = new LinkedHashMap<>();
+        Map<String, String> env = new LinkedHashMap<>(benchmarkEnvironment());
         for (String entry : setup.env()) {
             int eq = entry.indexOf('=');
             env.put(entry.substring(0, eq), entry.substring(eq + 1));
         }
         Path workdir = setup.workdir().isEmpty() ? null : Path.of(setup.workdir());
         if (setup.image().isEmpty()) {
-            return new LaunchCommand(serve(server, "127.0.0.1", port), env, workdir, port);
+            return new LaunchCommand(withBenchmarkFlags(server, serve(server, "127.0.0.1", port)), env, workdir, port);
         }
-        return Container.launch(server, port, containerRuntime, hostHfCache, serve(server, Container.HOST, port), env, workdir);
+        return Container.launch(server, port, containerRuntime, hostHfCache,
+                withBenchmarkFlags(server, serve(server, Container.HOST, port)), env, workdir);
+    }
+
+    /** {@code argv} with the {@link #benchmarkFlags} the server's own flags do not already give. */
+    private List<String> withBenchmarkFlags(ServerConfig server, List<String> argv) {
+        List<String> missing = benchmarkFlags().stream().filter(f -> !argv.contains(f)).toList();
+        return missing.isEmpty() ? argv : concat(argv, missing);
     }
 
     @Override

@@ -110,12 +110,7 @@ final class Readiness {
     }
 
     private Map<String, String> headers(Map<String, String> more) {
-        if (apiKey == null) {
-            return more;
-        }
-        Map<String, String> all = new java.util.HashMap<>(more);
-        all.put("Authorization", "Bearer " + apiKey);
-        return all;
+        return ControlClient.withBearer(more, apiKey);
     }
 
     private static String abbreviate(String body) {

@@ -3,6 +3,7 @@ package io.servebench.engine;
 import io.servebench.sim.SimDialect;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -16,9 +17,17 @@ import java.util.Optional;
  * @param resetPath       the {@code POST} path that empties its prefix cache, {@code null} for none
  * @param continuousUsage whether it sends cumulative usage on every chunk when asked
  * @param simDialect      the flags the simulated engine reads in its place
+ * @param benchmarkEnvironment environment variables a benchmark needs it to have
+ * @param benchmarkFlags  flags a benchmark needs it to run with
  */
 record ServerProgramKind(String name, FlagDialect flags, List<String> versionArgs, String resetPath, boolean continuousUsage,
-                         SimDialect simDialect) implements ProcessKind {
+                         SimDialect simDialect, Map<String, String> benchmarkEnvironment, List<String> benchmarkFlags)
+        implements ProcessKind {
+
+    ServerProgramKind {
+        benchmarkEnvironment = Map.copyOf(benchmarkEnvironment);
+        benchmarkFlags = List.copyOf(benchmarkFlags);
+    }
 
     @Override
     public Optional<FlagDialect> dialect() {

@@ -33,8 +33,7 @@ public final class ServerTokens {
      */
     public static ToIntFunction<String> counter(URI tokenizeUri, String model, String apiKey) {
         ControlClient client = new ControlClient(TIMEOUT);
-        Map<String, String> headers = apiKey == null ? Map.of("Content-Type", "application/json")
-                : Map.of("Content-Type", "application/json", "Authorization", "Bearer " + apiKey);
+        Map<String, String> headers = ControlClient.withBearer(Map.of("Content-Type", "application/json"), apiKey);
         return text -> {
             byte[] body;
             try {

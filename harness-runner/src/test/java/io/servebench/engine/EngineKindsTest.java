@@ -35,8 +35,23 @@ class EngineKindsTest {
         assertThat(c.argv()).containsExactly("vllm", "serve", "Qwen/Qwen3.5-9B", "--host", "127.0.0.1", "--port", "8123",
                 "--max-model-len=32768", "--reasoning-parser=qwen3",
                 "--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}");
-        assertThat(c.env()).isEmpty();
+        // vllm/entrypoints/serve/cache/api_router.py: attach_router adds /reset_prefix_cache only when
+        // envs.VLLM_SERVER_DEV_MODE is set (docs.vllm.ai, v0.14.0 and stable)
+        assertThat(c.env()).isEqualTo(Map.of("VLLM_SERVER_DEV_MODE", "1"));
         assertThat(c.cleanup()).isEmpty();
+    }
+
+    @Test
+    void aStudysOwnEnvironmentAndFlagsWinOverWhatABenchmarkAddsAndNothingIsAddedTwice() {
+        ServerConfig vllm = new ServerConfig(EngineKinds.VLLM, "m", List.of(),
+                setup("", List.of("VLLM_SERVER_DEV_MODE=0"), List.of(), ""));
+        assertThat(vllm.kind().launch(vllm, 8000, "docker", HF).env()).isEqualTo(Map.of("VLLM_SERVER_DEV_MODE", "0"));
+        ServerConfig sglang = new ServerConfig(EngineKinds.SGLANG, "m", flags("--enable-metrics"));
+        assertThat(sglang.kind().launch(sglang, 30000, "docker", HF).argv()).containsOnlyOnce("--enable-metrics");
+        // the command a study recommends for deployment is the study's, without what the benchmark adds
+        assertThat(Engines.serveCommand(new ServerConfig(EngineKinds.SGLANG, "m", List.of()),
+                EngineOptions.defaults(EngineOptions.Simulate.OFF, 1)).orElseThrow().command())
+                .doesNotContain("--enable-metrics");
     }
 
     @Test
@@ -44,8 +59,9 @@ class EngineKindsTest {
         ServerConfig server = new ServerConfig(EngineKinds.SGLANG, "Qwen/Qwen3.5-9B", flags("--context-length=32768"),
                 setup("/opt/venv/bin/python", List.of("CUDA_VISIBLE_DEVICES=1", "HF_TOKEN=hf_secret"), List.of(), ""));
         LaunchCommand c = server.kind().launch(server, 30001, "docker", HF);
+        // python/sglang/srt/server_args.py: --enable-metrics (store_true) turns on /metrics, a 404 without it
         assertThat(c.argv()).containsExactly("/opt/venv/bin/python", "-m", "sglang.launch_server", "--model-path",
-                "Qwen/Qwen3.5-9B", "--host", "127.0.0.1", "--port", "30001", "--context-length=32768");
+                "Qwen/Qwen3.5-9B", "--host", "127.0.0.1", "--port", "30001", "--context-length=32768", "--enable-metrics");
         assertThat(c.env()).isEqualTo(Map.of("CUDA_VISIBLE_DEVICES", "1", "HF_TOKEN", "hf_secret"));
         assertThat(c.display()).contains("HF_TOKEN=***").contains("CUDA_VISIBLE_DEVICES=1").doesNotContain("hf_secret");
     }
@@ -68,7 +84,8 @@ class EngineKindsTest {
         LaunchCommand docker = server.kind().launch(server, 8200, "docker", HF);
         String name = "servebench-" + server.hash() + "-8200";
         assertThat(docker.argv()).containsExactly("docker", "run", "--rm", "--name", name, "--gpus", "all", "--ipc=host",
-                "-p", "127.0.0.1:8200:8200", "-v", "/data/hf:/root/.cache/huggingface", "-e", "HF_TOKEN=hf_secret",
+                "-p", "127.0.0.1:8200:8200", "-v", "/data/hf:/root/.cache/huggingface", "-e", "VLLM_SERVER_DEV_MODE=1",
+                "-e", "HF_TOKEN=hf_secret",
                 "--entrypoint", "vllm", "vllm/vllm-openai:v0.17.1",
                 "serve", "Qwen/Qwen3.5-9B", "--host", "0.0.0.0", "--port", "8200", "--max-model-len=32768");
         assertThat(docker.cleanup()).containsExactly("docker", "rm", "-f", name);

@@ -12,7 +12,7 @@ class EnvironmentCaptureTest {
     @Test
     void theVersionIsTheCommandsLastLineAndTheMachineIsDescribed() {
         ServerEnvironment e = EnvironmentCapture.capture("s01-vllm-abc", "vllm", "m", "vllm serve m --api-key ***",
-                List.of("bash", "-c", "echo 'WARNING: something noisy' >&1; echo 0.17.1"), null, "0.1.0");
+                List.of("bash", "-c", "echo 'WARNING: something noisy' >&1; echo 0.17.1"), null, null, "0.1.0");
         assertThat(e.engineVersion()).isEqualTo("0.17.1");
         assertThat(e.command()).isEqualTo("vllm serve m --api-key ***");
         assertThat(e.cpu()).contains("logical cores");
@@ -25,7 +25,7 @@ class EnvironmentCaptureTest {
     @Test
     void aProbeThatFailsLeavesItsFieldEmptyAndNeverFailsTheRun() {
         ServerEnvironment e = EnvironmentCapture.capture("s02", "sglang", "m", "", List.of("no-such-program-xyz", "--version"),
-                null, "0.1.0");
+                null, null, "0.1.0");
         assertThat(e.engineVersion()).isEmpty();
         assertThat(EnvironmentCapture.run(List.of("bash", "-c", "exit 4"))).isEmpty();
     }

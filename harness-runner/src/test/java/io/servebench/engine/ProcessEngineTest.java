@@ -181,7 +181,7 @@ class ProcessEngineTest {
             engine.close();
             assertThat(engine.endpoint().baseUri().toString()).isEqualTo(sim.baseUri() + "/");
             // still serving after close: not ours to stop
-            assertThat(CacheReset.reset(EngineKinds.VLLM, new Endpoint(sim.baseUri(), sim.model(), sim.metricsUri()))).isNotNull();
+            assertThat(CacheReset.reset(EngineKinds.VLLM, new Endpoint(sim.baseUri(), sim.model(), sim.metricsUri()), null)).isNotNull();
             java.net.http.HttpResponse<String> health = java.net.http.HttpClient.newHttpClient().send(
                     java.net.http.HttpRequest.newBuilder(sim.baseUri().resolve("/health")).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString());

@@ -81,11 +81,11 @@ class SimMetricsEndpointTest {
             assertThat(SimHttp.post(engine, "/v1/chat/completions", "r-1", body).status()).isEqualTo(200);
             assertThat(engine.groundTruth("r-1").orElseThrow().cachedPromptTokens()).isPositive();
 
-            assertThat(io.servebench.engine.CacheReset.reset(EngineKinds.VLLM, new io.servebench.engine.Endpoint(engine.baseUri(), engine.model(), engine.metricsUri()))).isEqualTo(io.servebench.results.PrefixCacheReset.emptied("POST /reset_prefix_cache"));
+            assertThat(io.servebench.engine.CacheReset.reset(EngineKinds.VLLM, new io.servebench.engine.Endpoint(engine.baseUri(), engine.model(), engine.metricsUri()), null)).isEqualTo(io.servebench.results.PrefixCacheReset.emptied("POST /reset_prefix_cache"));
             assertThat(SimHttp.post(engine, "/v1/chat/completions", "r-2", body).status()).isEqualTo(200);
             assertThat(engine.groundTruth("r-2").orElseThrow().cachedPromptTokens()).isZero();
             // SGLang's spelling empties it too
-            assertThat(io.servebench.engine.CacheReset.reset(EngineKinds.SGLANG, new io.servebench.engine.Endpoint(engine.baseUri(), engine.model(), engine.metricsUri()))).isEqualTo(io.servebench.results.PrefixCacheReset.emptied("POST /flush_cache"));
+            assertThat(io.servebench.engine.CacheReset.reset(EngineKinds.SGLANG, new io.servebench.engine.Endpoint(engine.baseUri(), engine.model(), engine.metricsUri()), null)).isEqualTo(io.servebench.results.PrefixCacheReset.emptied("POST /flush_cache"));
         }
     }
 }

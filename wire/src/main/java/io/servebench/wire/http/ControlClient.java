@@ -104,6 +104,20 @@ public final class ControlClient {
     }
 
     /**
+     * {@code headers} with {@code Authorization: Bearer apiKey} added when {@code apiKey} is not {@code null}: an engine
+     * started with {@code --api-key} refuses control calls without it (SGLang exempts only {@code /health} and
+     * {@code /metrics}).
+     */
+    public static Map<String, String> withBearer(Map<String, String> headers, String apiKey) {
+        if (apiKey == null) {
+            return headers;
+        }
+        Map<String, String> all = new java.util.LinkedHashMap<>(headers);
+        all.put("Authorization", "Bearer " + apiKey);
+        return all;
+    }
+
+    /**
      * {@code GET uri}.
      *
      * @param headers sent as given (a bearer token, typically); {@code Host} is added
