@@ -9,7 +9,7 @@ import java.util.Arrays;
 
 /**
  * Reads the few fields of one streaming chunk that the metrics need, without building a JSON tree: {@code choices[0].delta.content}, {@code .reasoning_content}, {@code .reasoning},
- * {@code choices[0].text}, {@code usage.completion_tokens}, {@code usage.prompt_tokens}, and whether the
+ * {@code choices[0].text}, {@code choices[0].finish_reason}, {@code usage.completion_tokens}, {@code usage.prompt_tokens}, and whether the
  * chunk may be an error payload. Everything else is skipped (and so still checked to be valid JSON).
  *
  * <p>The results are those of the tree the chunk would parse to: a field that is repeated counts with
@@ -41,6 +41,7 @@ final class ChunkScan {
     private int promptTokens;
     private boolean errorValue;
     private boolean objectIsError;
+    private FinishReason finishReason = FinishReason.NONE;
 
     /**
      * @param keepText whether the generated text is needed ({@link #generatedText()}); without it,
@@ -66,6 +67,7 @@ final class ChunkScan {
         hasPromptTokens = false;
         errorValue = false;
         objectIsError = false;
+        finishReason = FinishReason.NONE;
         if (p.nextToken() != JsonToken.START_OBJECT) {
             return false;
         }
@@ -105,6 +107,7 @@ final class ChunkScan {
         hasPromptTokens = false;
         errorValue = false;
         objectIsError = false;
+        finishReason = FinishReason.NONE;
         in = bytes;
         pos = from;
         end = to;
@@ -126,6 +129,11 @@ final class ChunkScan {
      */
     boolean mayBeError() {
         return errorValue || objectIsError;
+    }
+
+    /** What {@code choices[0].finish_reason} says. */
+    FinishReason finishReason() {
+        return finishReason;
     }
 
     /** Whether {@code delta.content} or {@code text} is a non-empty string. */
@@ -175,6 +183,7 @@ final class ChunkScan {
         text = null;
         reasoningContent = null;
         reasoning = null;
+        finishReason = FinishReason.NONE;
         if (value != JsonToken.START_ARRAY) {
             p.skipChildren();
             return;
@@ -200,6 +209,10 @@ final class ChunkScan {
             switch (name) {
                 case "delta" -> delta(p, value);
                 case "text" -> text = nonEmptyString(p, value);
+                case "finish_reason" -> {
+                    finishReason = FinishReason.of(value == JsonToken.VALUE_STRING ? p.getText() : null);
+                    p.skipChildren();
+                }
                 default -> p.skipChildren();
             }
         }
@@ -306,6 +319,10 @@ final class ChunkScan {
     private static final byte[] REASONING = ascii("reasoning");
     private static final byte[] COMPLETION_TOKENS = ascii("completion_tokens");
     private static final byte[] PROMPT_TOKENS = ascii("prompt_tokens");
+    private static final byte[] FINISH_REASON = ascii("finish_reason");
+    private static final byte[] STOP = ascii("stop");
+    private static final byte[] LENGTH = ascii("length");
+    private static final byte[] ABORT = ascii("abort");
 
     private byte[] in;
     private int pos;
@@ -349,6 +366,7 @@ final class ChunkScan {
         text = null;
         reasoningContent = null;
         reasoning = null;
+        finishReason = FinishReason.NONE;
         if (peek() != '[') {
             skipValue(1);
             return;
@@ -389,6 +407,8 @@ final class ChunkScan {
                 deltaValue();
             } else if (nameIs(TEXT)) {
                 text = nonEmptyString(3);
+            } else if (nameIs(FINISH_REASON)) {
+                finishReason = finishReasonValue(3);
             } else {
                 skipValue(3);
             }
@@ -454,6 +474,22 @@ final class ChunkScan {
             return false;
         }
         return number();
+    }
+
+    /** The finish reason the value ahead names, without making a string of it. */
+    private FinishReason finishReasonValue(int depth) {
+        if (peek() != '"') {
+            skipValue(depth);
+            return FinishReason.NONE;
+        }
+        string();
+        if (stringEquals(LENGTH)) {
+            return FinishReason.LENGTH;
+        }
+        if (stringEquals(STOP)) {
+            return FinishReason.STOP;
+        }
+        return stringEquals(ABORT) ? FinishReason.ABORT : FinishReason.OTHER;
     }
 
     /** The text of the string ahead when it is non-empty, {@link #NOT_DECODED} without text kept; else null. */

@@ -62,4 +62,27 @@ final class RequestBodies {
         }
         return request.toJson(extra);
     }
+
+    /**
+     * The output tokens {@link #build} asks for: {@code max_tokens} (or, for chat, {@code max_completion_tokens}) as
+     * the extra body fields leave it, the request's own over the study's, else {@link RequestSpec#maxTokens()}.
+     */
+    static int maxTokens(RequestSpec spec, ObjectNode extraBody) {
+        int asked = spec.maxTokens();
+        List<ObjectNode> layers = new ArrayList<>(2);
+        if (extraBody != null) {
+            layers.add(extraBody);
+        }
+        if (spec.extraBody() != null) {
+            layers.add(BodyFields.parse(spec.extraBody()));
+        }
+        for (ObjectNode layer : layers) {
+            for (String field : List.of("max_tokens", "max_completion_tokens")) {
+                if (layer.path(field).canConvertToInt() && layer.path(field).isIntegralNumber()) {
+                    asked = layer.get(field).intValue();
+                }
+            }
+        }
+        return asked;
+    }
 }

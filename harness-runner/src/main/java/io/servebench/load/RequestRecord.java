@@ -78,6 +78,13 @@ public record RequestRecord(
                 coalescedEvents, httpStatus, error, newSlotNs);
     }
 
+    /** This record failed with {@code newError} ({@code kind: detail}). */
+    public RequestRecord withError(String newError) {
+        return new RequestRecord(id, warmup, intendedNs, sentNs, firstTokenNs, firstContentNs, endNs, doneNs, promptTokens,
+                outputTokens, outputTokensSource, eventTimesNs, eventTokens, eventTokensSource, eventsPerReadMax,
+                coalescedEvents, httpStatus, newError, slotNs);
+    }
+
     public boolean succeeded() {
         return error == null;
     }

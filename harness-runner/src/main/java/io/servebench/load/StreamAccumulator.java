@@ -58,6 +58,7 @@ public final class StreamAccumulator implements SseParser.Listener {
 
     private int lastCompletionTokens = -1;
     private int promptTokens = -1;
+    private FinishReason finishReason = FinishReason.NONE;
     private boolean done;
     private String error;
 
@@ -248,6 +249,18 @@ public final class StreamAccumulator implements SseParser.Listener {
         if (scan.hasContent() || scan.hasReasoning()) {
             addTokenEvent(scan.hasContent(), scan.hasCompletionTokens());
         }
+        if (scan.finishReason() != FinishReason.NONE) {
+            finishReason = scan.finishReason();
+            if (finishReason == FinishReason.ABORT) {
+                // SGLang's scheduler gave the request up (overload, say): what came so far is not a whole answer
+                fail("aborted: the engine aborted the request (finish_reason \"abort\") after " + events + " token events");
+            }
+        }
+    }
+
+    /** The last {@code finish_reason} the stream gave, {@link FinishReason#NONE} before one. */
+    FinishReason finishReason() {
+        return finishReason;
     }
 
     private void addTokenEvent(boolean hasContent, boolean chunkHasUsage) {

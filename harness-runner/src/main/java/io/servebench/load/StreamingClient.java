@@ -149,9 +149,10 @@ final class StreamingClient implements AutoCloseable {
                 request.header("Authorization", "Bearer " + params.apiKey());
             }
             byte[] body = RequestBodies.build(params.api(), target.model(), spec, params.continuousUsageStats(), extraBody);
-            return new Prepared(spec, request.body("application/json", body), null, new Exchange(spec));
+            return new Prepared(spec, request.body("application/json", body), null,
+                    new Exchange(spec, RequestBodies.maxTokens(spec, extraBody)));
         } catch (RuntimeException e) {
-            return new Prepared(spec, null, e, new Exchange(spec));
+            return new Prepared(spec, null, e, new Exchange(spec, spec.maxTokens()));
         }
     }
 
@@ -188,6 +189,7 @@ final class StreamingClient implements AutoCloseable {
 
         final CompletableFuture<RequestRecord> result = new CompletableFuture<>();
         private final RequestSpec spec;
+        private final int askedTokens;
         private long intendedNs = RequestRecord.NONE;
         private final SseParser parser = new SseParser();
         private final StreamAccumulator accumulator;
@@ -200,8 +202,10 @@ final class StreamingClient implements AutoCloseable {
         private long doneNs = RequestRecord.NONE;
         private long readNs = RequestRecord.NONE;
 
-        Exchange(RequestSpec spec) {
+        /** @param askedTokens the output tokens the request asks for: its {@code max_tokens} as sent */
+        Exchange(RequestSpec spec, int askedTokens) {
             this.spec = spec;
+            this.askedTokens = askedTokens;
             // one event per token at most, so max_tokens is room enough unless events are empty of text
             this.accumulator = new StreamAccumulator(counter, spec.maxTokens());
         }
@@ -313,8 +317,24 @@ final class StreamingClient implements AutoCloseable {
             if (doneNs == RequestRecord.NONE) {
                 doneNs = nowNs;
             }
-            result.complete(accumulator.toRecord(spec.index(), spec.warmup(), intendedNs, sentNs, doneNs,
-                    spec.promptTokens(), status, error));
+            RequestRecord record = accumulator.toRecord(spec.index(), spec.warmup(), intendedNs, sentNs, doneNs,
+                    spec.promptTokens(), status, error);
+            result.complete(record.succeeded() ? truncated(record) : record);
+        }
+
+        /**
+         * A stream that ended with {@code finish_reason "length"} short of the tokens asked for was cut by the engine
+         * (the model's context was full), not answered: a failure, so that its shorter output does not pass for a
+         * whole one. Judged only on the server's own count: counted events may hold several tokens each.
+         */
+        private RequestRecord truncated(RequestRecord record) {
+            if (accumulator.finishReason() != FinishReason.LENGTH || record.outputTokensSource() != TokenSource.USAGE
+                    || record.outputTokens() >= askedTokens) {
+                return record;
+            }
+            return record.withError("truncated: the engine stopped at " + record.outputTokens() + " of the "
+                    + askedTokens + " tokens asked for (finish_reason \"length\"): the prompt and the output exceed"
+                    + " its context");
         }
 
         private void keepBodyHead(byte[] bytes, int offset, int length) {

@@ -26,9 +26,9 @@ class StreamAccumulatorEquivalenceTest {
 
     /** What one event does to a fresh accumulator; -1 for a count that was not sent. */
     record Outcome(String error, boolean done, boolean tokenEvent, boolean content, String text,
-                   int completionTokens, int promptTokens) {
+                   int completionTokens, int promptTokens, String finishReason) {
         Outcome withoutText() {
-            return new Outcome(error, done, tokenEvent, content, null, completionTokens, promptTokens);
+            return new Outcome(error, done, tokenEvent, content, null, completionTokens, promptTokens, finishReason);
         }
     }
 
@@ -140,17 +140,18 @@ class StreamAccumulatorEquivalenceTest {
         assertThat(texts).hasSizeLessThanOrEqualTo(1);
         return new Outcome(r.error(), acc.sawDone(), r.eventTimesNs().length == 1,
                 r.firstContentNs() != RequestRecord.NONE, texts.isEmpty() ? null : texts.get(0),
-                r.outputTokensSource() == TokenSource.USAGE ? r.outputTokens() : -1, r.promptTokens());
+                r.outputTokensSource() == TokenSource.USAGE ? r.outputTokens() : -1, r.promptTokens(),
+                acc.finishReason().name());
     }
 
     /** The interpretation of one event by the JSON tree, as {@code StreamAccumulator} did it before the scan. */
     private static Outcome treeOutcome(String data) {
         String trimmed = data.strip();
         if (trimmed.isEmpty()) {
-            return new Outcome(null, false, false, false, null, -1, -1);
+            return new Outcome(null, false, false, false, null, -1, -1, "NONE");
         }
         if (trimmed.equals("[DONE]")) {
-            return new Outcome(null, true, false, false, null, -1, -1);
+            return new Outcome(null, true, false, false, null, -1, -1, "NONE");
         }
         String quoted = trimmed.length() <= 120 ? trimmed : trimmed.substring(0, 120) + "...";
         JsonNode chunk;
@@ -181,12 +182,23 @@ class StreamAccumulatorEquivalenceTest {
         }
         boolean tokenEvent = content != null || reasoning != null;
         String text = !tokenEvent ? null : reasoning == null ? content : content == null ? reasoning : reasoning + content;
+        JsonNode finish = choice.path("finish_reason");
+        String finishReason = !finish.isTextual() ? "NONE" : switch (finish.textValue()) {
+            case "stop" -> "STOP";
+            case "length" -> "LENGTH";
+            case "abort" -> "ABORT";
+            default -> "OTHER";
+        };
+        // SGLang's abort ends the request as a failure, the chunk's own token event counted first
+        String error = !finishReason.equals("ABORT") ? null : "aborted: the engine aborted the request"
+                + " (finish_reason \"abort\") after " + (tokenEvent ? 1 : 0) + " token events";
         // a negative count is kept but not used, as if never sent
-        return new Outcome(null, false, tokenEvent, content != null, text, Math.max(-1, completion), Math.max(-1, prompt));
+        return new Outcome(error, false, tokenEvent, content != null, text, Math.max(-1, completion), Math.max(-1, prompt),
+                finishReason);
     }
 
     private static Outcome failed(String error) {
-        return new Outcome(error, false, false, false, null, -1, -1);
+        return new Outcome(error, false, false, false, null, -1, -1, "NONE");
     }
 
     private static String treeServerError(JsonNode chunk) {
@@ -252,7 +264,8 @@ class StreamAccumulatorEquivalenceTest {
             fields.add(field(r, "text", stringish(r)));
         }
         fields.add(field(r, "logprobs", r.nextBoolean() ? "null" : anyValue(r, 3)));
-        fields.add(field(r, "finish_reason", r.nextBoolean() ? "null" : "\"length\""));
+        String[] finishes = {"null", "\"length\"", "\"stop\"", "\"abort\"", "\"\\u0061bort\"", "\"tool_calls\"", "7"};
+        fields.add(field(r, "finish_reason", finishes[r.nextInt(finishes.length)]));
         addDuplicateAndJunk(r, fields);
         return object(r, fields);
     }

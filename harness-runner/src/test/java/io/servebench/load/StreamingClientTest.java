@@ -251,9 +251,35 @@ class StreamingClientTest {
                 .isLessThan(TimeUnit.SECONDS.toNanos(5));
     }
 
+    /** SGLang ends a request its scheduler gave up with {@code finish_reason "abort"} ({@code FINISH_ABORT}), then [DONE]. */
+    @Test
+    void anAbortedStreamIsAFailureThatKeepsItsEvents() throws Exception {
+        RequestRecord r = send(tokens(3, 10, 10).withFailure(new Script.Failure.DoneAfter(1, "abort")), params(), spec(0));
+        assertThat(r.errorKind()).as(r.toString()).isEqualTo("aborted");
+        assertThat(r.eventTimesNs()).hasSize(1);
+    }
+
+    @Test
+    void aStreamCutAtTheContextLimitIsTruncatedButOneThatReachedMaxTokensIsWhole() throws Exception {
+        // spec(0) asks for 16 tokens; the engine says "length" after 2 (its context was full)
+        RequestRecord cut = send(tokens(3, 10, 10).withFailure(new Script.Failure.DoneAfter(2, "length")), params(), spec(0));
+        assertThat(cut.errorKind()).as(cut.toString()).isEqualTo("truncated");
+        assertThat(cut.error()).contains("stopped at 2 of the 16 tokens asked for");
+        server.close();
+        // "length" at the 16 asked for is a whole answer
+        RequestRecord whole = send(tokens(16, 10, 2), params(), spec(0));
+        assertThat(whole.succeeded()).as(whole.toString()).isTrue();
+        assertThat(whole.outputTokens()).isEqualTo(16);
+        server.close();
+        // a study that sets max_tokens itself asks for that many
+        RequestRecord own = send(tokens(3, 10, 10).withFailure(new Script.Failure.DoneAfter(2, "length")),
+                params().withExtraBody("{\"max_tokens\": 2}"), spec(0));
+        assertThat(own.succeeded()).as(own.toString()).isTrue();
+    }
+
     @Test
     void aStreamWithoutTokensOrWithoutDoneFails() throws Exception {
-        RequestRecord empty = send(tokens(3, 10, 10).withFailure(new Script.Failure.DoneAfter(0)), params(), spec(0));
+        RequestRecord empty = send(tokens(3, 10, 10).withFailure(new Script.Failure.DoneAfter(0, "stop")), params(), spec(0));
         assertThat(empty.errorKind()).isEqualTo("empty_stream");
         server.close();
 

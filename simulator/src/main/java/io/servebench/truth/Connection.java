@@ -207,8 +207,9 @@ final class Connection {
             }
             int tokens = script.tokensPerRequest() > 0 ? script.tokensPerRequest()
                     : request.maxTokens().orElse(DEFAULT_MAX_TOKENS);
+            boolean reachedMax = request.maxTokens().isPresent() && tokens >= request.maxTokens().getAsInt();
             StreamResponse stream = new StreamResponse(script, chat, truth, id, arrival, receivedNs, tokens,
-                    promptTokens(request.input()));
+                    promptTokens(request.input()), reachedMax ? "length" : "stop");
             startStream(stream);
         } else if (route.equals("/health") && method.equals("GET")) {
             respondFixed(200, "", null);

@@ -114,11 +114,14 @@ public record Script(Duration ttft, Duration gap, int tokensPerEvent, int tokens
 
         /**
          * After token event {@code afterEvents} (0: before any), the stream ends as a whole one does (usage when on,
-         * {@code [DONE]}, the last chunk): a response cut short, or with 0 an empty one, that still looks finished.
+         * {@code [DONE]}, the last chunk), its last token event saying {@code finishReason}: a response cut short
+         * ({@code "length"}: the context was full; {@code "abort"}: SGLang gave the request up), or with 0 an empty
+         * one, that still looks finished.
          */
-        record DoneAfter(int afterEvents) implements Failure {
+        record DoneAfter(int afterEvents, String finishReason) implements Failure {
             public DoneAfter {
                 requireCount("DoneAfter afterEvents", afterEvents);
+                Objects.requireNonNull(finishReason, "finishReason");
             }
         }
 

@@ -27,6 +27,8 @@ final class StreamResponse {
     private final long created = Instant.now().getEpochSecond();
     private final RequestTruth truth;
     private final int promptTokens;
+    /** The last token event's {@code finish_reason}. */
+    private final String finishReason;
     private final int[] eventTokens;
     private final boolean[] eventReasoning;
     /** When each event's write was due by the script. */
@@ -47,14 +49,17 @@ final class StreamResponse {
      * @param arrival      the request's arrival number over the server's life, from 1 (for the stall)
      * @param tokens       tokens the response carries, {@code >= 1}
      * @param promptTokens reported in usage
+     * @param finishReason the last token event's {@code finish_reason}: {@code "length"} when it reached the request's
+     *                     {@code max_tokens}, else {@code "stop"}, as vLLM reports them
      */
     StreamResponse(Script script, boolean chat, RequestTruth truth, String requestId, long arrival, long receivedNs,
-                   int tokens, int promptTokens) {
+                   int tokens, int promptTokens, String finishReason) {
         this.script = script;
         this.chat = chat;
         this.truth = truth;
         this.chunks = new StreamChunks(chat, (chat ? "chatcmpl-" : "cmpl-") + requestId, created, TruthServer.MODEL);
         this.promptTokens = promptTokens;
+        this.finishReason = finishReason;
         int reasoningTokens = chat ? Math.min(script.reasoningTokens(), tokens) : 0;
         int perEvent = script.tokensPerEvent();
         int reasoningEvents = ceilDiv(reasoningTokens, perEvent);
@@ -198,8 +203,16 @@ final class StreamResponse {
             text.append(TOKEN_TEXT);
         }
         event.setLength(0);
-        return chunks.token(event, text, eventReasoning[e], e == eventTokens.length - 1 ? "length" : null,
+        return chunks.token(event, text, eventReasoning[e], e == eventLimit - 1 ? lastFinishReason() : null,
                 script.usage() == Script.Usage.CONTINUOUS ? usage() : null);
+    }
+
+    /** The last event's {@code finish_reason}: none when the script breaks the stream off, the script's when it ends it early. */
+    private String lastFinishReason() {
+        if (script.failure() instanceof Script.Failure.DoneAfter d) {
+            return d.finishReason();
+        }
+        return script.failure() instanceof Script.Failure.Never ? finishReason : null;
     }
 
     private StreamChunks.Usage usage() {

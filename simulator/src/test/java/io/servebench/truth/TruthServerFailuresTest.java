@@ -51,12 +51,34 @@ class TruthServerFailuresTest {
 
     @Test
     void doneAfterZeroEventsIsAnEmptyStreamThatEndsCleanly() throws Exception {
-        try (TruthServer server = start(new Script.Failure.DoneAfter(0))) {
+        try (TruthServer server = start(new Script.Failure.DoneAfter(0, "stop"))) {
             String reply = exchange(server, 300);
             assertThat(reply).startsWith("HTTP/1.1 200 OK\r\n").contains("content-type: text/event-stream")
                     .doesNotContain("\"content\":")
                     .endsWith("data: [DONE]\n\n\r\n0\r\n\r\n");
             assertThat(server.awaitTruth("7", Duration.ofSeconds(2)).orElseThrow().events()).isEmpty();
+        }
+    }
+
+    @Test
+    void doneAfterEndsWithItsFinishReasonOnTheLastTokenEventThenDone() throws Exception {
+        try (TruthServer server = start(new Script.Failure.DoneAfter(1, "abort"))) {
+            String reply = exchange(server, 300);
+            assertThat(reply).contains("\"delta\":{\"content\":\" tok\"},\"logprobs\":null,\"finish_reason\":\"abort\"")
+                    .endsWith("data: [DONE]\n\n\r\n0\r\n\r\n");
+        }
+    }
+
+    /** vLLM says {@code "length"} when {@code max_tokens} was reached and {@code "stop"} when the answer ended first. */
+    @Test
+    void aWholeStreamEndsWithLengthAtMaxTokensAndStopBefore() throws Exception {
+        try (TruthServer server = TruthServer.start(Script.defaults().withTtft(Duration.ZERO).withGap(Duration.ZERO)
+                .withTokensPerRequest(3), 0)) {
+            assertThat(exchange(server, 300)).contains("\"finish_reason\":\"length\"");
+        }
+        try (TruthServer server = TruthServer.start(Script.defaults().withTtft(Duration.ZERO).withGap(Duration.ZERO)
+                .withTokensPerRequest(2), 0)) {
+            assertThat(exchange(server, 300)).contains("\"finish_reason\":\"stop\"").doesNotContain("\"length\"");
         }
     }
 
@@ -103,7 +125,7 @@ class TruthServerFailuresTest {
 
     @Test
     void keepsTheRequestsAsReceived() throws Exception {
-        try (TruthServer server = start(new Script.Failure.DoneAfter(0))) {
+        try (TruthServer server = start(new Script.Failure.DoneAfter(0, "stop"))) {
             exchange(server, 300);
             ReceivedRequest r = server.requests().get(0);
             assertThat(r.method()).isEqualTo("POST");
