@@ -10,9 +10,11 @@ import java.util.TreeMap;
 
 /**
  * Turns a scrape before and a scrape after a repetition into {@link ServerMetric} values. Counters are
- * read under vLLM's names, or SGLang's ({@code sglang:}) where the same counter exists; a ratio is
- * left out when its denominator did not grow (nothing to divide), a counter when the engine does not
- * export it, so an engine without a metric never reports it as 0.
+ * read under vLLM's names, or SGLang's ({@code sglang:}) where the same counter exists; SGLang's prefix-cache hit
+ * rate comes from its own counters. A ratio is left out when its denominator did not grow (nothing to divide), a
+ * counter when the engine does not export it, so an engine without a metric never reports it as 0. SGLang's
+ * speculative acceptance ({@code sglang:spec_accept_length}, {@code sglang:spec_accept_rate}) and retractions are
+ * gauges of its last logging interval, not counts over the repetition, so they are not reported.
  */
 public final class ServerMetricsDelta {
 
@@ -38,6 +40,13 @@ public final class ServerMetricsDelta {
         }
         OptionalDouble queries = delta(before, after, "prefix_cache_queries_total");
         OptionalDouble hits = delta(before, after, "prefix_cache_hits_total");
+        if (queries.isEmpty() || hits.isEmpty()) {
+            // SGLang has no query/hit counters; it counts the prompt tokens it found cached (by cache source, summed
+            // here) beside all prompt tokens, both per finished request (TokenizerMetricsCollector,
+            // python/sglang/srt/metrics/collector.py): the same share of prompt tokens served from the cache
+            hits = deltaOf(before, after, "sglang:cached_tokens_total");
+            queries = deltaOf(before, after, "sglang:prompt_tokens_total");
+        }
         if (queries.isPresent() && hits.isPresent() && queries.getAsDouble() > 0) {
             out.put(ServerMetric.PREFIX_CACHE_HIT_RATE.id(), hits.getAsDouble() / queries.getAsDouble());
         }
@@ -128,12 +137,18 @@ public final class ServerMetricsDelta {
     /** {@code after − before} of a counter under the first prefix the after-scrape has it; empty when absent. */
     private static OptionalDouble delta(PrometheusSnapshot before, PrometheusSnapshot after, String suffix) {
         for (String prefix : PREFIXES) {
-            OptionalDouble a = after.value(prefix + suffix);
-            if (a.isPresent()) {
-                // a counter missing before (created lazily by the engine) started from 0
-                return OptionalDouble.of(a.getAsDouble() - before.value(prefix + suffix).orElse(0));
+            OptionalDouble d = deltaOf(before, after, prefix + suffix);
+            if (d.isPresent()) {
+                return d;
             }
         }
         return OptionalDouble.empty();
+    }
+
+    /** {@code after − before} of counter {@code name}; empty when the after-scrape lacks it. */
+    private static OptionalDouble deltaOf(PrometheusSnapshot before, PrometheusSnapshot after, String name) {
+        OptionalDouble a = after.value(name);
+        // a counter missing before (created lazily by the engine) started from 0
+        return a.isPresent() ? OptionalDouble.of(a.getAsDouble() - before.value(name).orElse(0)) : OptionalDouble.empty();
     }
 }

@@ -93,6 +93,31 @@ class ServerMetricsDeltaTest {
                 .isEqualTo(100.0);
     }
 
+    /**
+     * SGLang's names, as {@code TokenizerMetricsCollector} in {@code python/sglang/srt/metrics/collector.py} exports
+     * them: {@code sglang:cached_tokens_total} by {@code cache_source} (device, host, storage) and
+     * {@code sglang:prompt_tokens_total}; the hit rate is the cached share of the prompt tokens.
+     */
+    @Test
+    void sglangsHitRateIsItsCachedShareOfThePromptTokens() {
+        PrometheusSnapshot before = PrometheusSnapshot.parse("""
+                sglang:prompt_tokens_total{model_name="m"} 1000.0
+                sglang:cached_tokens_total{model_name="m",cache_source="device"} 200.0
+                """);
+        PrometheusSnapshot after = PrometheusSnapshot.parse("""
+                sglang:prompt_tokens_total{model_name="m"} 3000.0
+                sglang:cached_tokens_total{model_name="m",cache_source="device"} 1000.0
+                sglang:cached_tokens_total{model_name="m",cache_source="host"} 100.0
+                sglang:spec_accept_length{model_name="m"} 2.4
+                """);
+        Map<String, Double> d = ServerMetricsDelta.between(before, after);
+        assertThat(d.get(ServerMetric.PREFIX_CACHE_HIT_RATE.id())).isCloseTo(0.45, within(1e-12));
+        assertThat(d.get(ServerMetric.PROMPT_TOKENS.id())).isEqualTo(2000.0);
+        // a gauge of SGLang's last logging interval is no count over the repetition
+        assertThat(d).doesNotContainKeys(ServerMetric.SPEC_DECODE_ACCEPTANCE_LENGTH.id(),
+                ServerMetric.SPEC_DECODE_ACCEPTANCE_RATE.id());
+    }
+
     @Test
     void quantileInTheInfBucketIsAbsent() {
         TreeMap<Double, Double> buckets = new TreeMap<>(Map.of(0.1, 1.0, Double.POSITIVE_INFINITY, 10.0));
