@@ -51,9 +51,15 @@ public @interface ServerOptions {
 
     /**
      * Speculative decoding as {@code METHOD:TOKENS}: {@code mtp:1} (the model's multi-token prediction heads),
-     * {@code eagle:3}, {@code ngram:4}; {@code ""} for none.
+     * {@code eagle:3} and {@code eagle3:3} (with {@link #draftModel()}), {@code ngram:4}; {@code ""} for none.
      */
     String speculative() default "";
+
+    /**
+     * The draft model of an {@code eagle} or {@code eagle3} {@link #speculative()}: a Hugging Face id or a path, e.g.
+     * {@code "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"}. Neither engine starts EAGLE without one.
+     */
+    String draftModel() default "";
 
     /** A switch that can also be left to the engine. */
     enum Toggle { DEFAULT, ON, OFF }

@@ -17,8 +17,7 @@ public final class EngineKinds {
 
     /** vLLM's flags: {@code vllm serve}. */
     static final FlagDialect VLLM_FLAGS = new FlagDialect("vLLM", List.of("vllm", "serve", FlagDialect.MODEL),
-            EngineFlags.VLLM, (method, tokens) -> List.of(EngineFlags.VLLM_SPECULATIVE_CONFIG + "={\"method\":\"" + method
-                    + "\",\"num_speculative_tokens\":" + tokens + "}"));
+            EngineFlags.VLLM, EngineKinds::vllmSpeculative);
 
     /** SGLang's flags: {@code python3 -m sglang.launch_server}; the radix prefix cache is on by default. */
     static final FlagDialect SGLANG_FLAGS = new FlagDialect("SGLang",
@@ -109,7 +108,14 @@ public final class EngineKinds {
         return problems;
     }
 
-    private static List<String> sglangSpeculative(String method, int tokens) {
+    /** vLLM's {@code --speculative-config} JSON: the method, its draft model where it has one, the draft tokens. */
+    private static List<String> vllmSpeculative(String method, int tokens, String draftModel) {
+        String model = draftModel == null ? "" : ",\"model\":\"" + draftModel.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+        return List.of(EngineFlags.VLLM_SPECULATIVE_CONFIG + "={\"method\":\"" + method + "\"" + model
+                + ",\"num_speculative_tokens\":" + tokens + "}");
+    }
+
+    private static List<String> sglangSpeculative(String method, int tokens, String draftModel) {
         String algorithm = switch (method) {
             case "mtp" -> "NEXTN";
             case "eagle" -> "EAGLE";
@@ -117,9 +123,13 @@ public final class EngineKinds {
             default -> throw new IllegalArgumentException("speculative = \"" + method + ":" + tokens
                     + "\": SGLang has no " + method + " drafting under this option; write its flags in @Variant(flags)");
         };
-        return List.of(EngineFlags.SGLANG_SPECULATIVE_ALGORITHM + "=" + algorithm,
+        List<String> flags = new java.util.ArrayList<>(List.of(EngineFlags.SGLANG_SPECULATIVE_ALGORITHM + "=" + algorithm,
                 EngineFlags.SGLANG_SPECULATIVE_NUM_STEPS + "=" + tokens, EngineFlags.SGLANG_SPECULATIVE_EAGLE_TOPK + "=1",
-                EngineFlags.SGLANG_SPECULATIVE_NUM_DRAFT_TOKENS + "=" + (tokens + 1));
+                EngineFlags.SGLANG_SPECULATIVE_NUM_DRAFT_TOKENS + "=" + (tokens + 1)));
+        if (draftModel != null) {
+            flags.add(EngineFlags.SGLANG_SPECULATIVE_DRAFT_MODEL_PATH + "=" + draftModel);
+        }
+        return flags;
     }
 
     /** "a", "a or b", "a, b or c". */

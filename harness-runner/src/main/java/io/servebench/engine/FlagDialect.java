@@ -5,7 +5,6 @@ import io.servebench.wire.flags.Flag;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.BiFunction;
 
 /**
  * The command line of one real engine: the command a person types to start it, and how it spells each
@@ -16,11 +15,18 @@ import java.util.function.BiFunction;
  * @param serveCommand       the program and the arguments before the flags, {@value #MODEL} standing for the model:
  *                           {@code vllm serve {model}}
  * @param flags              how the engine spells each setting (the simulated engine reads the same spellings)
- * @param speculative        the arguments of speculative decoding for a method ({@code mtp}, {@code eagle}, ...) and
- *                           its draft tokens; throws {@link IllegalArgumentException} for a method the engine lacks
+ * @param speculative        the arguments of speculative decoding for a method ({@code mtp}, {@code eagle}, ...), its
+ *                           draft tokens and its draft model ({@code null} for a method without one); throws
+ *                           {@link IllegalArgumentException} for a method the engine lacks
  */
 public record FlagDialect(String engineName, List<String> serveCommand, EngineFlags flags,
-                          BiFunction<String, Integer, List<String>> speculative) {
+                          Speculative speculative) {
+
+    /** How an engine spells speculative decoding. */
+    @FunctionalInterface
+    public interface Speculative {
+        List<String> flags(String method, int tokens, String draftModel);
+    }
 
     /** Where the model goes in {@link #serveCommand()}. */
     public static final String MODEL = "{model}";
@@ -71,8 +77,8 @@ public record FlagDialect(String engineName, List<String> serveCommand, EngineFl
         }
         if (o.speculative() != null) {
             int colon = o.speculative().indexOf(':');
-            args.addAll(speculative.apply(o.speculative().substring(0, colon),
-                    Integer.parseInt(o.speculative().substring(colon + 1))));
+            args.addAll(speculative.flags(o.speculative().substring(0, colon),
+                    Integer.parseInt(o.speculative().substring(colon + 1)), o.draftModel()));
         }
         return args.stream().map(a -> Flag.parse(a).orElseThrow()).toList();
     }

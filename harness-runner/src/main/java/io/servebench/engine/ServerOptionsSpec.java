@@ -15,12 +15,20 @@ import java.util.Map;
  * @param maxNumSeqs         most sequences in a batch
  * @param prefixCaching      prefix caching on or off
  * @param speculative        {@code METHOD:TOKENS}, e.g. {@code mtp:1}
+ * @param draftModel         the draft model of a method that drafts with one ({@link #DRAFT_MODEL_METHODS})
  */
 public record ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize, Double gpuMemoryFraction, Integer maxNumSeqs,
-                                Boolean prefixCaching, String speculative) {
+                                Boolean prefixCaching, String speculative, String draftModel) {
 
     /** Nothing stated. */
-    public static final ServerOptionsSpec NONE = new ServerOptionsSpec(null, null, null, null, null, null);
+    public static final ServerOptionsSpec NONE = new ServerOptionsSpec(null, null, null, null, null, null, null);
+
+    /**
+     * Methods that draft with a model of their own, which must be named: vLLM refuses EAGLE without one ("was provided
+     * but without speculative model", {@code SpeculativeConfig} in {@code vllm/config/speculative.py}), SGLang needs
+     * {@code --speculative-draft-model-path} for it.
+     */
+    static final List<String> DRAFT_MODEL_METHODS = List.of("eagle", "eagle3");
 
     /** Speculative methods and how each engine names them; SGLang has no n-gram drafting under that name. */
     private static final List<String> SPECULATIVE_METHODS = List.of("mtp", "eagle", "eagle3", "ngram");
@@ -43,10 +51,29 @@ public record ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize,
             }
         });
         String problem = speculative == null ? null : speculativeProblem(speculative);
+        if (problem == null) {
+            problem = draftModelProblem();
+        }
         if (problem != null) {
-            problems.put("speculative", problem);
+            problems.put(speculative == null ? "draftModel" : "speculative", problem);
         }
         return problems;
+    }
+
+    /** Why the draft model does not fit the (well-formed) speculative method, or {@code null}. */
+    private String draftModelProblem() {
+        String method = speculative == null ? null : speculative.substring(0, speculative.indexOf(':'));
+        boolean needsOne = method != null && DRAFT_MODEL_METHODS.contains(method);
+        if (needsOne && draftModel == null) {
+            return "speculative = \"" + speculative + "\" drafts with a model of its own: name it with draftModel, e.g."
+                    + " draftModel = \"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B\" (neither vLLM nor SGLang starts "
+                    + method + " without one)";
+        }
+        if (!needsOne && draftModel != null) {
+            return "draftModel = \"" + draftModel + "\" is for speculative = \"eagle:N\" or \"eagle3:N\" only"
+                    + (speculative == null ? "; no speculative method is set" : ", not \"" + speculative + "\"");
+        }
+        return null;
     }
 
     /** Why a stated numeric attribute's value is wrong, or {@code null}; the processor reports it on the value. */
@@ -85,7 +112,14 @@ public record ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize,
                 other.gpuMemoryFraction != null ? other.gpuMemoryFraction : gpuMemoryFraction,
                 other.maxNumSeqs != null ? other.maxNumSeqs : maxNumSeqs,
                 other.prefixCaching != null ? other.prefixCaching : prefixCaching,
-                other.speculative != null ? other.speculative : speculative);
+                other.speculative != null ? other.speculative : speculative,
+                other.draftModel != null ? other.draftModel : sameMethod(other.speculative) ? draftModel : null);
+    }
+
+    /** Whether {@code otherSpeculative} leaves this spec's speculative method (and so its draft model) as it is. */
+    private boolean sameMethod(String otherSpeculative) {
+        return otherSpeculative == null || (speculative != null && speculative.indexOf(':') > 0
+                && otherSpeculative.startsWith(speculative.substring(0, speculative.indexOf(':') + 1)));
     }
 
     /**

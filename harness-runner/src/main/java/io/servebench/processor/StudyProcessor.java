@@ -193,9 +193,10 @@ public final class StudyProcessor extends AbstractProcessor {
         String toggle = given(options, "prefixCaching") instanceof VariableElement constant
                 ? constant.getSimpleName().toString() : "";
         String speculative = given(options, "speculative") instanceof String text && !text.isEmpty() ? text : null;
+        String draftModel = given(options, "draftModel") instanceof String text && !text.isEmpty() ? text : null;
         return new ServerOptionsSpec(whole(options, "maxModelLen"), whole(options, "tensorParallelSize"),
                 number(options, "gpuMemoryFraction"), whole(options, "maxNumSeqs"),
-                "ON".equals(toggle) ? Boolean.TRUE : "OFF".equals(toggle) ? Boolean.FALSE : null, speculative);
+                "ON".equals(toggle) ? Boolean.TRUE : "OFF".equals(toggle) ? Boolean.FALSE : null, speculative, draftModel);
     }
 
     /** A {@code @Tune}'s settings, its defaults where an attribute is left out; {@code null} for none. */

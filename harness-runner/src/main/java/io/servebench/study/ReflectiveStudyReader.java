@@ -92,7 +92,7 @@ public final class ReflectiveStudyReader {
                     case ON -> Boolean.TRUE;
                     case OFF -> Boolean.FALSE;
                     case DEFAULT -> null;
-                }, o.speculative().isEmpty() ? null : o.speculative());
+                }, o.speculative().isEmpty() ? null : o.speculative(), o.draftModel().isEmpty() ? null : o.draftModel());
     }
 
     private static Integer stated(int value) {

@@ -120,8 +120,10 @@ class StudyProcessorTest {
         String source = study("", "    @Baseline @Variant\n    @ServerOptions(speculative = \"mtp-1\")\n    public void baseline() {}\n");
         assertOneError(source, "speculative = \"mtp-1\" has no ':'", "speculative = \"mtp-1\"");
         assertThat(compile(study("@ServerOptions(maxModelLen = 4096, prefixCaching = ServerOptions.Toggle.OFF)",
-                "    @Baseline @Variant @ServerOptions(speculative = \"eagle:3\") public void baseline() {}\n"))
-                .errorMessages()).isEmpty();
+                "    @Baseline @Variant @ServerOptions(speculative = \"eagle:3\", draftModel = \"d/eagle\")"
+                        + " public void baseline() {}\n")).errorMessages()).isEmpty();
+        String noDraft = study("", "    @Baseline @Variant\n    @ServerOptions(speculative = \"eagle:3\")\n    public void baseline() {}\n");
+        assertOneError(noDraft, "speculative = \"eagle:3\" drafts with a model of its own", "speculative = \"eagle:3\"");
     }
 
     @Test

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ServerOptionsSpecTest {
 
-    private static final ServerOptionsSpec ALL = new ServerOptionsSpec(32768, 2, 0.85, 128, false, "mtp:1");
+    private static final ServerOptionsSpec ALL = new ServerOptionsSpec(32768, 2, 0.85, 128, false, "mtp:1", null);
 
     private static List<String> args(ServerOptionsSpec spec, String kind) {
         return spec.flags(EngineKinds.named(kind)).stream().map(Flag::toArg).toList();
@@ -31,8 +31,8 @@ class ServerOptionsSpecTest {
                 "--speculative-num-steps=1", "--speculative-eagle-topk=1", "--speculative-num-draft-tokens=2");
         assertThat(args(ALL, "sim")).isEqualTo(args(ALL, "vllm"));
         // SGLang caches prefixes by default: "on" needs no flag there
-        assertThat(args(new ServerOptionsSpec(null, null, null, null, true, null), "sglang")).isEmpty();
-        assertThat(args(new ServerOptionsSpec(null, null, null, null, true, null), "vllm")).containsExactly("--enable-prefix-caching");
+        assertThat(args(new ServerOptionsSpec(null, null, null, null, true, null, null), "sglang")).isEmpty();
+        assertThat(args(new ServerOptionsSpec(null, null, null, null, true, null, null), "vllm")).containsExactly("--enable-prefix-caching");
         assertThat(args(ServerOptionsSpec.NONE, "command")).isEmpty();
     }
 
@@ -57,8 +57,32 @@ class ServerOptionsSpecTest {
     void kindsWithoutAKnownDialectAndUnspellableOptionsAreRefused() {
         assertThatThrownBy(() -> ALL.flags(EngineKinds.COMMAND)).hasMessageContaining("engine kind \"command\"")
                 .hasMessageContaining("@Engine(flags)");
-        assertThatThrownBy(() -> new ServerOptionsSpec(null, null, null, null, null, "ngram:4").flags(EngineKinds.SGLANG))
+        assertThatThrownBy(() -> new ServerOptionsSpec(null, null, null, null, null, "ngram:4", null).flags(EngineKinds.SGLANG))
                 .hasMessageContaining("SGLang has no ngram drafting");
+    }
+
+    /**
+     * EAGLE drafts with a model of its own: vLLM refuses {@code num_speculative_tokens} without one
+     * ({@code SpeculativeConfig}, {@code vllm/config/speculative.py}: "was provided but without speculative model") and
+     * takes it as {@code "model"} in {@code --speculative-config}; SGLang takes {@code --speculative-draft-model-path}
+     * ({@code python/sglang/srt/server_args.py}).
+     */
+    @Test
+    void eagleNeedsADraftModelAndBothEnginesAreGivenIt() {
+        assertThat(new ServerOptionsSpec(null, null, null, null, null, "eagle3:3", null).problems().get("speculative"))
+                .contains("drafts with a model of its own").contains("draftModel");
+        assertThat(new ServerOptionsSpec(null, null, null, null, null, "mtp:1", "d/x").problems().get("speculative"))
+                .contains("is for speculative = \"eagle:N\" or \"eagle3:N\" only");
+        assertThat(new ServerOptionsSpec(null, null, null, null, null, null, "d/x").problems()).containsKey("draftModel");
+        ServerOptionsSpec eagle = new ServerOptionsSpec(null, null, null, null, null, "eagle3:3", "yuhuili/EAGLE3-8B");
+        assertThat(eagle.problems()).isEmpty();
+        assertThat(args(eagle, "vllm")).containsExactly(
+                "--speculative-config={\"method\":\"eagle3\",\"model\":\"yuhuili/EAGLE3-8B\",\"num_speculative_tokens\":3}");
+        assertThat(args(eagle, "sglang")).contains("--speculative-algorithm=EAGLE3",
+                "--speculative-draft-model-path=yuhuili/EAGLE3-8B");
+        // a variant that sets another method drops the class's draft model with it
+        assertThat(eagle.overriddenBy(new ServerOptionsSpec(null, null, null, null, null, "mtp:1", null)).draftModel())
+                .isNull();
     }
 
     @Test
@@ -70,9 +94,9 @@ class ServerOptionsSpecTest {
         assertThat(ServerOptionsSpec.speculativeProblem("medusa:2")).contains("unknown method");
         assertThat(ServerOptionsSpec.speculativeProblem("mtp:x")).contains("not a whole number");
         assertThat(ServerOptionsSpec.speculativeProblem("eagle:3")).isNull();
-        assertThat(new ServerOptionsSpec(-5, null, 1.5, null, null, "mtp").problems()).containsOnlyKeys("maxModelLen",
+        assertThat(new ServerOptionsSpec(-5, null, 1.5, null, null, "mtp", null).problems()).containsOnlyKeys("maxModelLen",
                 "gpuMemoryFraction", "speculative");
-        assertThat(new ServerOptionsSpec(8192, 1, 0.9, 64, true, "mtp:1").problems()).isEmpty();
+        assertThat(new ServerOptionsSpec(8192, 1, 0.9, 64, true, "mtp:1", null).problems()).isEmpty();
     }
 
     @ServingBenchmark(model = "m")
@@ -91,7 +115,7 @@ class ServerOptionsSpecTest {
     @Test
     void aVariantsOptionsOverrideTheClassesOneByOne() {
         StudyDescriptor study = ReflectiveStudyReader.read(Study.class);
-        assertThat(study.serverOptions("plain")).isEqualTo(new ServerOptionsSpec(4096, null, null, 64, null, null));
-        assertThat(study.serverOptions("small")).isEqualTo(new ServerOptionsSpec(4096, null, null, 8, true, null));
+        assertThat(study.serverOptions("plain")).isEqualTo(new ServerOptionsSpec(4096, null, null, 64, null, null, null));
+        assertThat(study.serverOptions("small")).isEqualTo(new ServerOptionsSpec(4096, null, null, 8, true, null, null));
     }
 }

@@ -118,7 +118,7 @@ class StudyCheckerTest {
     void sloServerOptionsAndTuneAreCheckedOnTheDescriptorWhereTheyAreWritten() {
         // (a class written so would not compile: the processor reports the same problems on its values)
         VariantDescriptor baseline = new VariantDescriptor("baseline", "", List.of(), "", true, WorkloadOptions.UNSET, false,
-                SloOptions.UNSET, new io.servebench.engine.ServerOptionsSpec(null, null, 1.5, null, null, "mtp"));
+                SloOptions.UNSET, new io.servebench.engine.ServerOptionsSpec(null, null, 1.5, null, null, "mtp", null));
         StudyDescriptor study = new StudyDescriptor("demo.Study", "m", "", "vllm", List.of(), WorkloadOptions.UNSET, List.of(),
                 List.of(baseline), io.servebench.engine.EngineSetup.NONE, new SloOptions(0.0, null, null, null, 2.0),
                 io.servebench.engine.ServerOptionsSpec.NONE,

@@ -82,7 +82,7 @@ public class EventPathBenchmark {
     }
 
     private RequestRecord once() {
-        StreamingClient.Exchange exchange = client.new Exchange(spec);
+        StreamingClient.Exchange exchange = client.new Exchange(spec, spec.maxTokens());
         exchange.start(1);
         exchange.sent(2);
         decoder.reset(exchange);

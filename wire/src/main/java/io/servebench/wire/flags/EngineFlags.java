@@ -41,6 +41,8 @@ public record EngineFlags(String maxModelLen, String tensorParallelSize, String 
     public static final String SGLANG_SPECULATIVE_NUM_STEPS = "--speculative-num-steps";
     public static final String SGLANG_SPECULATIVE_NUM_DRAFT_TOKENS = "--speculative-num-draft-tokens";
     public static final String SGLANG_SPECULATIVE_EAGLE_TOPK = "--speculative-eagle-topk";
+    /** SGLang's draft model of EAGLE ({@code server_args.py}). */
+    public static final String SGLANG_SPECULATIVE_DRAFT_MODEL_PATH = "--speculative-draft-model-path";
 
     public EngineFlags {
         prefixCachingOn = List.copyOf(prefixCachingOn);
