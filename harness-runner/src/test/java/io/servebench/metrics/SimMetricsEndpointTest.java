@@ -71,6 +71,42 @@ class SimMetricsEndpointTest {
         }
     }
 
+    /**
+     * Standing for SGLang, the engine exports what SGLang does (names from {@code python/sglang/srt/metrics/collector.py}):
+     * no vLLM names, no preemption or speculative-decoding counters, the hit rate from cached over prompt tokens.
+     */
+    @Test
+    void asSglangItExportsSglangsNamesAndOnlyWhatSglangCounts() throws IOException {
+        List<String> flags = List.of("--context-length=4096", "--speculative-algorithm=NEXTN", "--speculative-num-steps=2",
+                "--speculative-eagle-topk=1", "--speculative-num-draft-tokens=3");
+        try (SimulatedEngine engine = SimulatedEngine.startRecording(SimParams.fromFlags(SimDialect.SGLANG, MODEL, flags),
+                0, 13)) {
+            PrometheusSnapshot before = new PrometheusScraper().scrape(engine.metricsUri()).snapshot().orElseThrow();
+            String prompt = SimHttp.words(120, "cache");
+            int promptTokens = 0;
+            int cached = 0;
+            for (int i = 0; i < 2; i++) {
+                SimHttp.Reply reply = SimHttp.post(engine, "/v1/chat/completions", "g-" + i, SimHttp.chat(prompt,
+                        "\"max_tokens\":8,\"min_tokens\":8,\"stream\":true"));
+                assertThat(reply.status()).isEqualTo(200);
+                GroundTruth truth = engine.groundTruth("g-" + i).orElseThrow();
+                promptTokens += truth.promptTokens();
+                cached += truth.cachedPromptTokens();
+            }
+            String text = SimHttp.get(engine, "/metrics").body();
+            assertThat(text).contains("sglang:num_running_reqs{model_name=", "sglang:num_queue_reqs{model_name=",
+                    "sglang:cached_tokens_total{model_name=\"Qwen/Qwen3.5-9B\",cache_source=\"device\"}")
+                    .doesNotContain("vllm:", "spec_decode", "preemption");
+            PrometheusSnapshot after = PrometheusSnapshot.parse(text);
+            assertThat(after.value("sglang:generation_tokens_total")).hasValue(16.0);
+            assertThat(cached).as("the radix cache is on by default").isPositive();
+            Map<String, Double> delta = ServerMetricsDelta.between(before, after);
+            assertThat(delta.get(ServerMetric.PREFIX_CACHE_HIT_RATE.id())).isEqualTo((double) cached / promptTokens);
+            assertThat(delta).containsKeys(ServerMetric.TTFT_MEAN.id()).doesNotContainKeys(
+                    ServerMetric.SPEC_DECODE_ACCEPTANCE_RATE.id(), ServerMetric.PREEMPTIONS.id());
+        }
+    }
+
     @Test
     void resettingThePrefixCacheMakesTheNextPromptComputeItsPrefixAgain() throws IOException {
         try (SimulatedEngine engine = SimulatedEngine.startRecording(SimParams.fromFlags(SimDialect.VLLM, MODEL, FLAGS),

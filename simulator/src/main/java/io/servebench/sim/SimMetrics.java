@@ -6,8 +6,8 @@ import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The simulated engine's server-side counters, rendered as vLLM (V1) exposes them on {@code GET /metrics}:
- * Prometheus text format 0.0.4, the {@code vllm:} names, a {@code model_name} label. Counters only grow; the
+ * The simulated engine's server-side counters, rendered as vLLM (V1) exposes them on {@code GET /metrics}, or SGLang
+ * when it stands for SGLang: Prometheus text format 0.0.4, the engine's names, a {@code model_name} label. Counters only grow; the
  * scheduler thread updates them and any handler thread renders them.
  */
 final class SimMetrics {
@@ -60,10 +60,16 @@ final class SimMetrics {
         lateness.observe(Math.max(0, lateNs) / 1e9);
     }
 
-    /** The exposition text for the model {@code model}. */
-    String render(String model) {
+    /**
+     * The exposition text for the model {@code model}, under the names of the engine {@code dialect} stands for:
+     * SGLang's for {@link SimDialect#SGLANG} ({@link #renderSglang}), vLLM's otherwise.
+     */
+    String render(String model, SimDialect dialect) {
         String labels = "{model_name=\"" + model.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}";
         StringBuilder out = new StringBuilder();
+        if (dialect == SimDialect.SGLANG) {
+            return renderSglang(out, labels);
+        }
         gauge(out, "vllm:num_requests_running", "Number of requests in model execution batches.", labels, running);
         gauge(out, "vllm:num_requests_waiting", "Number of requests waiting to be processed.", labels, waiting);
         counter(out, "vllm:num_preemptions", "Cumulative number of preemption from the engine.", labels, preemptions.sum());
@@ -77,6 +83,27 @@ final class SimMetrics {
         counter(out, "vllm:spec_decode_num_draft_tokens", "Number of draft tokens.", labels, draftTokens.sum());
         counter(out, "vllm:spec_decode_num_accepted_tokens", "Number of accepted tokens.", labels, acceptedTokens.sum());
         ttft.render(out, "vllm:time_to_first_token_seconds", "Histogram of time to first token in seconds.", labels);
+        lateness.render(out, LATENESS, "How long after the model's due time each token event was written, in seconds.",
+                labels);
+        return out.toString();
+    }
+
+    /**
+     * What SGLang exports of the same counts: {@code SchedulerMetricsCollector}'s request gauges and
+     * {@code TokenizerMetricsCollector}'s token counters and TTFT histogram ({@code python/sglang/srt/metrics/collector.py});
+     * cached prompt tokens under {@code cache_source="device"}. SGLang has no preemption or speculative-decoding
+     * counters (its acceptance is a gauge of its last logging interval), so neither is written. The TTFT bucket
+     * bounds are vLLM's.
+     */
+    private String renderSglang(StringBuilder out, String labels) {
+        gauge(out, "sglang:num_running_reqs", "The number of running requests.", labels, running);
+        gauge(out, "sglang:num_queue_reqs", "The number of requests in the waiting queue.", labels, waiting);
+        counter(out, "sglang:prompt_tokens", "Number of prefill tokens processed.", labels, promptTokens.sum());
+        counter(out, "sglang:generation_tokens", "Number of generation tokens processed.", labels, generationTokens.sum());
+        String device = labels.substring(0, labels.length() - 1) + ",cache_source=\"device\"}";
+        counter(out, "sglang:cached_tokens", "Number of cached prompt tokens by source (device/host/storage).", device,
+                prefixCacheHits.sum());
+        ttft.render(out, "sglang:time_to_first_token_seconds", "Histogram of time to first token in seconds.", labels);
         lateness.render(out, LATENESS, "How long after the model's due time each token event was written, in seconds.",
                 labels);
         return out.toString();

@@ -227,7 +227,7 @@ public final class SimulatedEngine implements AutoCloseable {
             onFrontEnd(responder, () -> tokenize(request, responder));
         } else if (path.equals("/metrics")) {
             responder.send(200, "text/plain; version=0.0.4; charset=utf-8",
-                    metrics.render(settings.model().name()).getBytes(StandardCharsets.UTF_8));
+                    metrics.render(settings.model().name(), settings.dialect()).getBytes(StandardCharsets.UTF_8));
         } else {
             onFrontEnd(responder, () -> completion(request, responder, path.equals("/v1/chat/completions")));
         }

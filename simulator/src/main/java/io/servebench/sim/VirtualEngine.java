@@ -143,7 +143,7 @@ public final class VirtualEngine {
 
     /** The engine's counters in vLLM's {@code /metrics} text, as the real-time engine serves them. */
     public String metricsText() {
-        return metrics.render(settings.model().name());
+        return metrics.render(settings.model().name(), settings.dialect());
     }
 
     private void admit(Pending p) {
