@@ -1,5 +1,6 @@
 package io.servebench.engine;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,21 +29,30 @@ final class Container {
     static LaunchCommand launch(ServerConfig server, int port, String runtime, Path hostHfCache, List<String> serve,
                                 Map<String, String> env, Path workdir) {
         String name = name(server, port);
-        return new LaunchCommand(run(runtime, name, server.setup().image(), port, env, hostHfCache, serve), Map.of(),
-                workdir, port, List.of(runtime, "rm", "-f", name));
+        return new LaunchCommand(run(runtime, name, server.setup().image(), port, env, hostHfCache, serve, hostHasGpus()),
+                Map.of(), workdir, port, List.of(runtime, "rm", "-f", name));
+    }
+
+    /**
+     * Whether this host has NVIDIA GPUs to hand to a container: the driver's control device {@code /dev/nvidiactl}
+     * exists. Without one, {@code --gpus all} (Docker) or {@code --device nvidia.com/gpu=all} (Podman's CDI) makes the
+     * runtime refuse to start anything, the simulated engine in an image included.
+     */
+    static boolean hostHasGpus() {
+        return Files.exists(Path.of("/dev/nvidiactl"));
     }
 
     /**
      * {@code docker run} (or podman) of the image with the engine's command as entrypoint and arguments:
-     * all GPUs, host IPC (PyTorch's shared memory), the port published on 127.0.0.1 only, the Hugging Face
-     * cache mounted, the environment passed with {@code -e}, and the container removed when it stops.
+     * all GPUs when {@code gpus}, host IPC (PyTorch's shared memory), the port published on 127.0.0.1 only, the
+     * Hugging Face cache mounted, the environment passed with {@code -e}, and the container removed when it stops.
      */
     static List<String> run(String runtime, String name, String image, int port, Map<String, String> env,
-                            Path hostHfCache, List<String> serve) {
+                            Path hostHfCache, List<String> serve, boolean gpus) {
         List<String> argv = new ArrayList<>(List.of(runtime, "run", "--rm", "--name", name));
-        if ("podman".equals(runtime)) {
+        if (gpus && "podman".equals(runtime)) {
             argv.addAll(List.of("--device", "nvidia.com/gpu=all"));
-        } else {
+        } else if (gpus) {
             argv.addAll(List.of("--gpus", "all"));
         }
         argv.addAll(List.of("--ipc=host", "-p", "127.0.0.1:" + port + ":" + port,

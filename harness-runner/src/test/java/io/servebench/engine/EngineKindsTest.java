@@ -83,17 +83,30 @@ class EngineKindsTest {
                 setup("", List.of("HF_TOKEN=hf_secret"), List.of(), "vllm/vllm-openai:v0.17.1"));
         LaunchCommand docker = server.kind().launch(server, 8200, "docker", HF);
         String name = "servebench-" + server.hash() + "-8200";
-        assertThat(docker.argv()).containsExactly("docker", "run", "--rm", "--name", name, "--gpus", "all", "--ipc=host",
+        List<String> serve = List.of("vllm", "serve", "Qwen/Qwen3.5-9B", "--host", "0.0.0.0", "--port", "8200",
+                "--max-model-len=32768");
+        Map<String, String> env = new java.util.LinkedHashMap<>();
+        env.put("VLLM_SERVER_DEV_MODE", "1");
+        env.put("HF_TOKEN", "hf_secret");
+        assertThat(Container.run("docker", name, "vllm/vllm-openai:v0.17.1", 8200, env, HF, serve, true)).containsExactly(
+                "docker", "run", "--rm", "--name", name, "--gpus", "all", "--ipc=host",
                 "-p", "127.0.0.1:8200:8200", "-v", "/data/hf:/root/.cache/huggingface", "-e", "VLLM_SERVER_DEV_MODE=1",
                 "-e", "HF_TOKEN=hf_secret",
                 "--entrypoint", "vllm", "vllm/vllm-openai:v0.17.1",
                 "serve", "Qwen/Qwen3.5-9B", "--host", "0.0.0.0", "--port", "8200", "--max-model-len=32768");
+        // the launch asks for GPUs only where the host has them: the runtimes refuse to start anything otherwise
+        assertThat(docker.argv()).isEqualTo(Container.run("docker", name, "vllm/vllm-openai:v0.17.1", 8200, env, HF, serve,
+                Container.hostHasGpus()));
+        assertThat(Container.run("docker", name, "i", 8200, Map.of(), HF, serve, false)).doesNotContain("--gpus");
         assertThat(docker.cleanup()).containsExactly("docker", "rm", "-f", name);
         assertThat(docker.env()).isEmpty();
         assertThat(docker.display()).contains("HF_TOKEN=***").doesNotContain("hf_secret");
 
         LaunchCommand podman = server.kind().launch(server, 8200, "podman", HF);
-        assertThat(podman.argv()).startsWith("podman", "run", "--rm", "--name", name, "--device", "nvidia.com/gpu=all");
+        assertThat(Container.run("podman", name, "i", 8200, Map.of(), HF, serve, true))
+                .startsWith("podman", "run", "--rm", "--name", name, "--device", "nvidia.com/gpu=all");
+        assertThat(Container.run("podman", name, "i", 8200, Map.of(), HF, serve, false))
+                .startsWith("podman", "run", "--rm", "--name", name, "--ipc=host");
         assertThat(podman.cleanup()).containsExactly("podman", "rm", "-f", name);
     }
 
