@@ -19,14 +19,24 @@ final class RequestBodies {
     }
 
     /**
+     * A request's body and the output tokens it asks for.
+     *
+     * @param json      the body as UTF-8 JSON
+     * @param maxTokens {@code max_tokens} (or, for chat, {@code max_completion_tokens}) as the extra body fields leave
+     *                  it, the request's own over the study's, else {@link RequestSpec#maxTokens()}
+     */
+    record Body(byte[] json, int maxTokens) {
+    }
+
+    /**
      * The body asking {@code model} to stream a completion of {@code spec}'s prompt, with usage in the
      * stream ({@code stream_options.include_usage}) and, when {@code continuousUsageStats}, cumulative
      * usage on every chunk. With {@link RequestSpec#exactOutput()} it also sends
      * {@code min_tokens = max_tokens} and {@code ignore_eos}, so that the output length is the one asked for.
      *
-     * @return the body as UTF-8 JSON
+     * @return the body and the tokens it asks for
      */
-    public static byte[] build(OpenAiApi api, String model, RequestSpec spec, boolean continuousUsageStats) {
+    static Body build(OpenAiApi api, String model, RequestSpec spec, boolean continuousUsageStats) {
         return build(api, model, spec, continuousUsageStats, null);
     }
 
@@ -37,8 +47,8 @@ final class RequestBodies {
      *
      * @param extraBody fields to add, a JSON object without {@link BodyFields#RESERVED}; {@code null} for none
      */
-    public static byte[] build(OpenAiApi api, String model, RequestSpec spec, boolean continuousUsageStats,
-                               ObjectNode extraBody) {
+    static Body build(OpenAiApi api, String model, RequestSpec spec, boolean continuousUsageStats,
+                      ObjectNode extraBody) {
         CompletionRequest.Input input = switch (api) {
             case CHAT -> {
                 List<CompletionRequest.Message> messages = new ArrayList<>();
@@ -60,29 +70,19 @@ final class RequestBodies {
         if (spec.extraBody() != null) {
             extra.add(BodyFields.parse(spec.extraBody()));
         }
-        return request.toJson(extra);
+        return new Body(request.toJson(extra), maxTokens(spec.maxTokens(), extra));
     }
 
-    /**
-     * The output tokens {@link #build} asks for: {@code max_tokens} (or, for chat, {@code max_completion_tokens}) as
-     * the extra body fields leave it, the request's own over the study's, else {@link RequestSpec#maxTokens()}.
-     */
-    static int maxTokens(RequestSpec spec, ObjectNode extraBody) {
-        int asked = spec.maxTokens();
-        List<ObjectNode> layers = new ArrayList<>(2);
-        if (extraBody != null) {
-            layers.add(extraBody);
-        }
-        if (spec.extraBody() != null) {
-            layers.add(BodyFields.parse(spec.extraBody()));
-        }
-        for (ObjectNode layer : layers) {
+    /** The tokens asked for once the extra body fields, in order, have had their say. */
+    private static int maxTokens(int asked, List<ObjectNode> extra) {
+        int tokens = asked;
+        for (ObjectNode layer : extra) {
             for (String field : List.of("max_tokens", "max_completion_tokens")) {
                 if (layer.path(field).canConvertToInt() && layer.path(field).isIntegralNumber()) {
-                    asked = layer.get(field).intValue();
+                    tokens = layer.get(field).intValue();
                 }
             }
         }
-        return asked;
+        return tokens;
     }
 }

@@ -148,9 +148,10 @@ final class StreamingClient implements AutoCloseable {
             if (params.apiKey() != null) {
                 request.header("Authorization", "Bearer " + params.apiKey());
             }
-            byte[] body = RequestBodies.build(params.api(), target.model(), spec, params.continuousUsageStats(), extraBody);
-            return new Prepared(spec, request.body("application/json", body), null,
-                    new Exchange(spec, RequestBodies.maxTokens(spec, extraBody)));
+            RequestBodies.Body body = RequestBodies.build(params.api(), target.model(), spec, params.continuousUsageStats(),
+                    extraBody);
+            return new Prepared(spec, request.body("application/json", body.json()), null,
+                    new Exchange(spec, body.maxTokens()));
         } catch (RuntimeException e) {
             return new Prepared(spec, null, e, new Exchange(spec, spec.maxTokens()));
         }

@@ -202,7 +202,7 @@ public final class VirtualLoad {
         private void send(RequestSpec spec, long intendedNs, long sendNs, long slotNs) {
             sent++;
             String id = params.requestId(spec.index());
-            byte[] body = RequestBodies.build(params.api(), model, spec, params.continuousUsageStats(), extraBody);
+            byte[] body = RequestBodies.build(params.api(), model, spec, params.continuousUsageStats(), extraBody).json();
             listener.onSend(spec.index());
             engine.submit(id, sendNs, params.api() == OpenAiApi.CHAT, body);
             inFlight.put(id, new Sent(spec, intendedNs, slotNs));

@@ -22,6 +22,26 @@ class SimMetricsEndpointTest {
     private static final List<String> FLAGS = List.of("--max-model-len=4096", "--enable-prefix-caching",
             "--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":2}");
 
+    /** What the engine's ground truth says of requests sent: their prompt tokens, and those found in the cache. */
+    private record Sent(int promptTokens, int cachedTokens) {
+    }
+
+    /** Sends {@code n} chat requests of one 120-word prompt, each for exactly {@code tokens} tokens, ids PREFIX0... */
+    private static Sent sendSharedPrompt(SimulatedEngine engine, String idPrefix, int n, int tokens) throws IOException {
+        String prompt = SimHttp.words(120, "cache");
+        int promptTokens = 0;
+        int cached = 0;
+        for (int i = 0; i < n; i++) {
+            SimHttp.Reply reply = SimHttp.post(engine, "/v1/chat/completions", idPrefix + i, SimHttp.chat(prompt,
+                    "\"max_tokens\":" + tokens + ",\"min_tokens\":" + tokens + ",\"stream\":true"));
+            assertThat(reply.status()).isEqualTo(200);
+            GroundTruth truth = engine.groundTruth(idPrefix + i).orElseThrow();
+            promptTokens += truth.promptTokens();
+            cached += truth.cachedPromptTokens();
+        }
+        return new Sent(promptTokens, cached);
+    }
+
     @Test
     void countersAgreeWithWhatTheEngineDid() throws IOException {
         try (SimulatedEngine engine = SimulatedEngine.startRecording(SimParams.fromFlags(SimDialect.VLLM, MODEL, FLAGS),
@@ -29,17 +49,9 @@ class SimMetricsEndpointTest {
             assertThat(engine.metricsUri()).isEqualTo(engine.baseUri().resolve("/metrics"));
             PrometheusScraper scraper = new PrometheusScraper();
             PrometheusSnapshot before = scraper.scrape(engine.metricsUri()).snapshot().orElseThrow();
-            String prompt = SimHttp.words(120, "cache");
-            int promptTokens = 0;
-            int cached = 0;
-            for (int i = 0; i < 3; i++) {
-                SimHttp.Reply reply = SimHttp.post(engine, "/v1/chat/completions", "m-" + i, SimHttp.chat(prompt,
-                        "\"max_tokens\":20,\"min_tokens\":20,\"stream\":true"));
-                assertThat(reply.status()).isEqualTo(200);
-                GroundTruth truth = engine.groundTruth("m-" + i).orElseThrow();
-                promptTokens += truth.promptTokens();
-                cached += truth.cachedPromptTokens();
-            }
+            Sent sent = sendSharedPrompt(engine, "m-", 3, 20);
+            int promptTokens = sent.promptTokens();
+            int cached = sent.cachedTokens();
             SimHttp.Reply text = SimHttp.get(engine, "/metrics");
             assertThat(text.status()).isEqualTo(200);
             assertThat(text.body()).contains("# TYPE vllm:num_preemptions_total counter\n",
@@ -82,17 +94,9 @@ class SimMetricsEndpointTest {
         try (SimulatedEngine engine = SimulatedEngine.startRecording(SimParams.fromFlags(SimDialect.SGLANG, MODEL, flags),
                 0, 13)) {
             PrometheusSnapshot before = new PrometheusScraper().scrape(engine.metricsUri()).snapshot().orElseThrow();
-            String prompt = SimHttp.words(120, "cache");
-            int promptTokens = 0;
-            int cached = 0;
-            for (int i = 0; i < 2; i++) {
-                SimHttp.Reply reply = SimHttp.post(engine, "/v1/chat/completions", "g-" + i, SimHttp.chat(prompt,
-                        "\"max_tokens\":8,\"min_tokens\":8,\"stream\":true"));
-                assertThat(reply.status()).isEqualTo(200);
-                GroundTruth truth = engine.groundTruth("g-" + i).orElseThrow();
-                promptTokens += truth.promptTokens();
-                cached += truth.cachedPromptTokens();
-            }
+            Sent sent = sendSharedPrompt(engine, "g-", 2, 8);
+            int promptTokens = sent.promptTokens();
+            int cached = sent.cachedTokens();
             String text = SimHttp.get(engine, "/metrics").body();
             assertThat(text).contains("sglang:num_running_reqs{model_name=", "sglang:num_queue_reqs{model_name=",
                     "sglang:cached_tokens_total{model_name=\"Qwen/Qwen3.5-9B\",cache_source=\"device\"}")

@@ -68,8 +68,17 @@ final class SimMetrics {
         String labels = "{model_name=\"" + model.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}";
         StringBuilder out = new StringBuilder();
         if (dialect == SimDialect.SGLANG) {
-            return renderSglang(out, labels);
+            renderSglang(out, labels);
+        } else {
+            renderVllm(out, labels);
         }
+        lateness.render(out, LATENESS, "How long after the model's due time each token event was written, in seconds.",
+                labels);
+        return out.toString();
+    }
+
+    /** vLLM V1's names ({@code vllm/v1/metrics/loggers.py}). */
+    private void renderVllm(StringBuilder out, String labels) {
         gauge(out, "vllm:num_requests_running", "Number of requests in model execution batches.", labels, running);
         gauge(out, "vllm:num_requests_waiting", "Number of requests waiting to be processed.", labels, waiting);
         counter(out, "vllm:num_preemptions", "Cumulative number of preemption from the engine.", labels, preemptions.sum());
@@ -83,9 +92,6 @@ final class SimMetrics {
         counter(out, "vllm:spec_decode_num_draft_tokens", "Number of draft tokens.", labels, draftTokens.sum());
         counter(out, "vllm:spec_decode_num_accepted_tokens", "Number of accepted tokens.", labels, acceptedTokens.sum());
         ttft.render(out, "vllm:time_to_first_token_seconds", "Histogram of time to first token in seconds.", labels);
-        lateness.render(out, LATENESS, "How long after the model's due time each token event was written, in seconds.",
-                labels);
-        return out.toString();
     }
 
     /**
@@ -95,7 +101,7 @@ final class SimMetrics {
      * counters (its acceptance is a gauge of its last logging interval), so neither is written. The TTFT bucket
      * bounds are vLLM's.
      */
-    private String renderSglang(StringBuilder out, String labels) {
+    private void renderSglang(StringBuilder out, String labels) {
         gauge(out, "sglang:num_running_reqs", "The number of running requests.", labels, running);
         gauge(out, "sglang:num_queue_reqs", "The number of requests in the waiting queue.", labels, waiting);
         counter(out, "sglang:prompt_tokens", "Number of prefill tokens processed.", labels, promptTokens.sum());
@@ -104,9 +110,6 @@ final class SimMetrics {
         counter(out, "sglang:cached_tokens", "Number of cached prompt tokens by source (device/host/storage).", device,
                 prefixCacheHits.sum());
         ttft.render(out, "sglang:time_to_first_token_seconds", "Histogram of time to first token in seconds.", labels);
-        lateness.render(out, LATENESS, "How long after the model's due time each token event was written, in seconds.",
-                labels);
-        return out.toString();
     }
 
     /** A Prometheus histogram: counts per bucket (each value in the first whose upper bound holds it), count, sum. */

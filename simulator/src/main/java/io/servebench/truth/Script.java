@@ -87,14 +87,14 @@ public record Script(Duration ttft, Duration gap, int tokensPerEvent, int tokens
         }
 
         /** The connection is closed, without ending the body, right after token event {@code afterEvents} (0: after the head). */
-        record CloseAfter(int afterEvents) implements Failure {
+        record CloseAfter(int afterEvents) implements Cut {
             public CloseAfter {
                 requireCount("CloseAfter afterEvents", afterEvents);
             }
         }
 
         /** After token event {@code afterEvents}, an {@code {"error": {...}}} event, then {@code [DONE]}. */
-        record ErrorPayload(int afterEvents, String message) implements Failure {
+        record ErrorPayload(int afterEvents, String message) implements Cut {
             public ErrorPayload {
                 requireCount("ErrorPayload afterEvents", afterEvents);
                 Objects.requireNonNull(message, "message");
@@ -105,7 +105,7 @@ public record Script(Duration ttft, Duration gap, int tokensPerEvent, int tokens
          * After token event {@code afterEvents}, an {@code {"error": {...}}} event and then nothing: the stream stays
          * open until the client leaves, as an engine that reported a failure and hung.
          */
-        record ErrorThenSilence(int afterEvents, String message) implements Failure {
+        record ErrorThenSilence(int afterEvents, String message) implements Cut {
             public ErrorThenSilence {
                 requireCount("ErrorThenSilence afterEvents", afterEvents);
                 Objects.requireNonNull(message, "message");
@@ -118,7 +118,7 @@ public record Script(Duration ttft, Duration gap, int tokensPerEvent, int tokens
          * ({@code "length"}: the context was full; {@code "abort"}: SGLang gave the request up), or with 0 an empty
          * one, that still looks finished.
          */
-        record DoneAfter(int afterEvents, String finishReason) implements Failure {
+        record DoneAfter(int afterEvents, String finishReason) implements Cut {
             public DoneAfter {
                 requireCount("DoneAfter afterEvents", afterEvents);
                 Objects.requireNonNull(finishReason, "finishReason");
@@ -126,7 +126,7 @@ public record Script(Duration ttft, Duration gap, int tokensPerEvent, int tokens
         }
 
         /** After token event {@code afterEvents}, the chunked body ends without {@code [DONE]} or usage. */
-        record EndWithoutDone(int afterEvents) implements Failure {
+        record EndWithoutDone(int afterEvents) implements Cut {
             public EndWithoutDone {
                 requireCount("EndWithoutDone afterEvents", afterEvents);
             }
@@ -144,20 +144,14 @@ public record Script(Duration ttft, Duration gap, int tokensPerEvent, int tokens
         record NoAnswer() implements Failure {
         }
 
+        /** A failure that breaks the response off after its first {@link #afterEvents()} token events. */
+        sealed interface Cut extends Failure {
+            int afterEvents();
+        }
+
         /** How many token events a response with this failure writes at most, of {@code planned}. */
         default int eventLimit(int planned) {
-            if (this instanceof CloseAfter c) {
-                return Math.min(planned, c.afterEvents());
-            } else if (this instanceof ErrorPayload p) {
-                return Math.min(planned, p.afterEvents());
-            } else if (this instanceof ErrorThenSilence p) {
-                return Math.min(planned, p.afterEvents());
-            } else if (this instanceof DoneAfter d) {
-                return Math.min(planned, d.afterEvents());
-            } else if (this instanceof EndWithoutDone e) {
-                return Math.min(planned, e.afterEvents());
-            }
-            return planned;
+            return this instanceof Cut c ? Math.min(planned, c.afterEvents()) : planned;
         }
     }
 
