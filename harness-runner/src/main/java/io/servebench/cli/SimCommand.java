@@ -116,7 +116,11 @@ public final class SimCommand {
         @Parameters(index = "0", paramLabel = "MODEL", description = "The model name to serve.")
         String model;
 
-        @Option(names = "--port", description = "Port on 127.0.0.1 (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--host", description = "Address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 in a container,"
+                + " whose published port reaches every interface but the loopback).")
+        String host = SimServer.Options.DEFAULT_HOST;
+
+        @Option(names = "--port", description = "Port (default: ${DEFAULT-VALUE}).")
         int port = SimServer.Options.DEFAULT_PORT;
 
         @Option(names = "--dialect", description = "Flag spelling: vllm, sglang or sim (default: ${DEFAULT-VALUE}).")
@@ -134,7 +138,7 @@ public final class SimCommand {
 
         @Override
         public Integer call() throws Exception {
-            SimServer.serve(new SimServer.Options(model, port, SimDialect.of(dialect), seed, SimServer.joinValues(engineFlags),
+            SimServer.serve(new SimServer.Options(model, host, port, SimDialect.of(dialect), seed, SimServer.joinValues(engineFlags),
                     GpuProfile.named(gpu)),
                     System.out);
             return 0;

@@ -1,5 +1,7 @@
 package io.servebench.engine;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -65,6 +67,16 @@ interface ProcessKind extends EngineKind {
 
     @Override
     default RunningEngine start(ServerConfig server, EngineOptions options, Path log) throws EngineStartException {
+        if (!server.setup().image().isEmpty()) {
+            // Podman refuses to mount a folder that does not exist (Docker makes it, owned by root): a machine that
+            // never downloaded a model has none yet.
+            try {
+                Files.createDirectories(options.hfCache());
+            } catch (IOException e) {
+                throw new EngineStartException("cannot create the Hugging Face cache " + options.hfCache()
+                        + " to mount into the container: " + e.getMessage() + "; set HF_HOME to a writable folder", e);
+            }
+        }
         return ProcessEngine.start(launch(server, ProcessEngine.freePort(), options.containerRuntime(), options.hfCache()),
                 server.model(), log, options.readyTimeout(), options.grace(), options.apiKey());
     }

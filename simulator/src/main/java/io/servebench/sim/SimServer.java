@@ -2,6 +2,7 @@ package io.servebench.sim;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -12,7 +13,7 @@ import java.util.concurrent.CountDownLatch;
  * without a GPU.
  *
  * <pre>
- * java -cp benchmarks.jar io.servebench.sim.SimServer MODEL [--port P] [--dialect vllm|sglang|sim] [--seed S] [--gpu ID] [FLAGS...]
+ * java -cp benchmarks.jar io.servebench.sim.SimServer MODEL [--host H] [--port P] [--dialect vllm|sglang|sim] [--seed S] [--gpu ID] [FLAGS...]
  * </pre>
  *
  * Engine flags are read in the dialect's spelling, {@code --name=value} or {@code --name value}.
@@ -20,7 +21,7 @@ import java.util.concurrent.CountDownLatch;
 public final class SimServer {
 
     /** Usage text, for {@code -h} and for a command line that cannot be read. */
-    public static final String USAGE = "usage: SimServer MODEL [--port P] [--dialect vllm|sglang|sim] [--seed S] [--gpu ID] [FLAGS...]";
+    public static final String USAGE = "usage: SimServer MODEL [--host H] [--port P] [--dialect vllm|sglang|sim] [--seed S] [--gpu ID] [FLAGS...]";
 
     private SimServer() {
     }
@@ -29,15 +30,18 @@ public final class SimServer {
      * What to serve.
      *
      * @param model       the model id to serve
-     * @param port        the port on 127.0.0.1, 0 for any free one
+     * @param host        the address to listen on: 127.0.0.1 by default, {@code 0.0.0.0} in a container
+     * @param port        the port, 0 for any free one
      * @param dialect     whose flags {@code engineFlags} are
      * @param seed        seeds output lengths, words and draft acceptance
      * @param engineFlags the engine flags, one string each ({@code --max-num-seqs=128})
      * @param gpu         the GPU it imitates, per tensor-parallel rank
      */
-    public record Options(String model, int port, SimDialect dialect, long seed, List<String> engineFlags,
+    public record Options(String model, String host, int port, SimDialect dialect, long seed, List<String> engineFlags,
                           GpuProfile gpu) {
 
+        /** Where it listens unless told otherwise: this host only, unlike {@code vllm serve}'s every interface. */
+        public static final String DEFAULT_HOST = "127.0.0.1";
         /** The port of {@code vllm serve}. */
         public static final int DEFAULT_PORT = 8000;
         /** The seed of a run that names none. */
@@ -46,6 +50,9 @@ public final class SimServer {
         public Options {
             if (model == null || model.isBlank()) {
                 throw new IllegalArgumentException("no MODEL given; " + USAGE);
+            }
+            if (host == null || host.isBlank()) {
+                throw new IllegalArgumentException("--host is empty; expected an address such as 127.0.0.1 or 0.0.0.0");
             }
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("--port " + port + ": expected 0 to 65535");
@@ -73,7 +80,7 @@ public final class SimServer {
     }
 
     /**
-     * Reads a command line: MODEL, {@code --port}, {@code --dialect}, {@code --seed} and {@code --gpu} (an id of
+     * Reads a command line: MODEL, {@code --host}, {@code --port}, {@code --dialect}, {@code --seed} and {@code --gpu} (an id of
      * {@link GpuProfile#catalogue()}, default {@code h100}) (each {@code --x=v} or
      * {@code --x v}); every other argument is an engine flag.
      *
@@ -81,6 +88,7 @@ public final class SimServer {
      */
     public static Options parse(List<String> args) {
         String model = null;
+        String host = Options.DEFAULT_HOST;
         int port = Options.DEFAULT_PORT;
         SimDialect dialect = SimDialect.VLLM;
         long seed = Options.DEFAULT_SEED;
@@ -89,13 +97,14 @@ public final class SimServer {
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
-            if (List.of("--port", "--dialect", "--seed", "--gpu").contains(name)) {
+            if (List.of("--host", "--port", "--dialect", "--seed", "--gpu").contains(name)) {
                 String value = arg.contains("=") ? arg.substring(arg.indexOf('=') + 1)
                         : i + 1 < args.size() ? args.get(++i) : null;
                 if (value == null) {
                     throw new IllegalArgumentException(name + " needs a value; " + USAGE);
                 }
                 switch (name) {
+                    case "--host" -> host = value;
                     case "--port" -> port = Math.toIntExact(number(name, value, "a port number"));
                     case "--seed" -> seed = number(name, value, "a whole number");
                     case "--gpu" -> gpu = GpuProfile.named(value);
@@ -107,7 +116,7 @@ public final class SimServer {
                 rest.add(arg);
             }
         }
-        return new Options(model, port, dialect, seed, joinValues(rest), gpu);
+        return new Options(model, host, port, dialect, seed, joinValues(rest), gpu);
     }
 
     private static long number(String option, String value, String expected) {
@@ -131,7 +140,8 @@ public final class SimServer {
      */
     public static void serve(Options options, PrintStream out) throws IOException, InterruptedException {
         SimParams settings = SimParams.fromFlags(options.dialect(), options.model(), options.engineFlags(), options.gpu());
-        SimulatedEngine engine = SimulatedEngine.start(settings, options.port(), options.seed());
+        SimulatedEngine engine = SimulatedEngine.start(settings,
+                new InetSocketAddress(options.host(), options.port()), options.seed());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             engine.close();

@@ -13,6 +13,8 @@ import io.servebench.wire.openai.StreamChunks;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -90,13 +92,14 @@ public final class SimulatedEngine implements AutoCloseable {
     private final AtomicLong madeUpIds = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private SimulatedEngine(SimParams settings, int port, long seed, boolean recording) throws IOException {
+    private SimulatedEngine(SimParams settings, InetSocketAddress address, long seed, boolean recording)
+            throws IOException {
         this.settings = settings;
         this.seed = seed;
         this.truths = recording ? new ConcurrentHashMap<>() : null;
         this.scheduler = new Scheduler(settings, metrics, this::route);
         try {
-            this.server = HttpServer.start("sim-http", port, LOOPS, this::handle);
+            this.server = HttpServer.start("sim-http", address, LOOPS, this::handle);
         } catch (IOException e) {
             scheduler.close();
             frontEnd.shutdownNow();
@@ -113,7 +116,16 @@ public final class SimulatedEngine implements AutoCloseable {
      * @throws IOException when the port cannot be bound
      */
     public static SimulatedEngine start(SimParams settings, int port, long seed) throws IOException {
-        return start(settings, port, seed, false);
+        return start(settings, loopback(port), seed, false);
+    }
+
+    /**
+     * Starts an engine that keeps no ground truth on another address than 127.0.0.1 ({@code 0.0.0.0} in a container).
+     *
+     * @see #start(SimParams, int, long)
+     */
+    public static SimulatedEngine start(SimParams settings, InetSocketAddress address, long seed) throws IOException {
+        return start(settings, address, seed, false);
     }
 
     /**
@@ -123,14 +135,19 @@ public final class SimulatedEngine implements AutoCloseable {
      * @see #start(SimParams, int, long)
      */
     public static SimulatedEngine startRecording(SimParams settings, int port, long seed) throws IOException {
-        return start(settings, port, seed, true);
+        return start(settings, loopback(port), seed, true);
     }
 
-    private static SimulatedEngine start(SimParams settings, int port, long seed, boolean recording) throws IOException {
+    private static InetSocketAddress loopback(int port) {
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+    }
+
+    private static SimulatedEngine start(SimParams settings, InetSocketAddress address, long seed, boolean recording)
+            throws IOException {
         for (String line : settings.startLog()) {
             LOG.log(System.Logger.Level.INFO, line);
         }
-        SimulatedEngine engine = new SimulatedEngine(settings, port, seed, recording);
+        SimulatedEngine engine = new SimulatedEngine(settings, address, seed, recording);
         LOG.log(System.Logger.Level.INFO, "simulated engine serving {0} at {1}", settings.model().name(), engine.baseUri());
         return engine;
     }

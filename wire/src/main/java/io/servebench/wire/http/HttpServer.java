@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * An HTTP/1.1 server on 127.0.0.1: a few event-loop threads, each serving its share of the keep-alive
+ * An HTTP/1.1 server, on 127.0.0.1 unless told otherwise: a few event-loop threads, each serving its share of the keep-alive
  * connections, and a {@link RequestHandler} that answers every request. Thousands of open streams cost no thread
  * each; a response's chunks are written by the loop of its connection at the instants the handler schedules.
  */
@@ -46,7 +46,7 @@ public final class HttpServer implements AutoCloseable {
     private final AtomicLong acceptFailures = new AtomicLong();
     private final AtomicReference<String> firstAcceptFailure = new AtomicReference<>();
 
-    private HttpServer(String name, int port, int loopCount, RequestHandler handler) throws IOException {
+    private HttpServer(String name, InetSocketAddress address, int loopCount, RequestHandler handler) throws IOException {
         Objects.requireNonNull(handler, "handler");
         if (loopCount < 1) {
             throw new IllegalArgumentException("an HTTP server needs at least one event loop, got " + loopCount);
@@ -67,12 +67,12 @@ public final class HttpServer implements AutoCloseable {
                     }
                 });
         try {
-            this.serverChannel = bootstrap.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port))
-                    .syncUninterruptibly().channel();
+            this.serverChannel = bootstrap.bind(address).syncUninterruptibly().channel();
         } catch (Exception e) {
             // Netty's native transport throws its IOException unchecked
             loops.shutdown(STOP_TIMEOUT_MS);
-            throw new IOException("cannot listen on 127.0.0.1:" + port + ": " + e.getMessage(), e);
+            throw new IOException("cannot listen on " + address.getHostString() + ":" + address.getPort() + ": "
+                    + e.getMessage(), e);
         }
         int bound = ((InetSocketAddress) serverChannel.localAddress()).getPort();
         this.baseUri = URI.create("http://127.0.0.1:" + bound);
@@ -88,10 +88,22 @@ public final class HttpServer implements AutoCloseable {
      * @throws IOException when the port cannot be bound
      */
     public static HttpServer start(String name, int port, int loops, RequestHandler handler) throws IOException {
-        return new HttpServer(name, port, loops, handler);
+        return new HttpServer(name, new InetSocketAddress(InetAddress.getLoopbackAddress(), port), loops, handler);
     }
 
-    /** {@code http://127.0.0.1:PORT}. */
+    /**
+     * Starts a server on another address than 127.0.0.1: {@code 0.0.0.0} inside a container, whose published port
+     * reaches the container's own interface, not its loopback.
+     *
+     * @param address the address and port to listen on, port 0 for a free one
+     * @see #start(String, int, int, RequestHandler)
+     */
+    public static HttpServer start(String name, InetSocketAddress address, int loops, RequestHandler handler)
+            throws IOException {
+        return new HttpServer(name, address, loops, handler);
+    }
+
+    /** {@code http://127.0.0.1:PORT}, the address a client on this host reaches it at, whichever address it listens on. */
     public URI baseUri() {
         return baseUri;
     }
