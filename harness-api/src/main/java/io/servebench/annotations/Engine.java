@@ -34,6 +34,14 @@ public @interface Engine {
     /** Flags passed to the engine's serve command, in this engine's dialect. */
     String[] flags() default {};
 
+    /**
+     * The version of {@code vllm} or {@code sglang} the server runs, e.g. {@code "0.17.1"}: the annotation processor
+     * checks every flag against that version's own argument parser (a misspelt flag, a flag of another version or a
+     * value of the wrong form is a compile error on the flag). ServeBench knows vLLM 0.17.1 and 0.26.0 and SGLang 0.5.9
+     * and 0.5.18; empty: the newest it knows. Other kinds have no flag lists.
+     */
+    String version() default "";
+
     /** The program to run instead of the kind's default ({@code vllm}, {@code python3}); e.g. a virtualenv's {@code bin/vllm}. */
     String executable() default "";
 

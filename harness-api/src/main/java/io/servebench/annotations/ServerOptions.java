@@ -18,7 +18,8 @@ import java.lang.annotation.Target;
  *   <tr><th>option</th><th>vLLM</th><th>SGLang</th></tr>
  *   <tr><td>{@link #maxModelLen()}</td><td>{@code --max-model-len}</td><td>{@code --context-length}</td></tr>
  *   <tr><td>{@link #tensorParallelSize()}</td><td>{@code --tensor-parallel-size}</td><td>{@code --tp-size}</td></tr>
- *   <tr><td>{@link #gpuMemoryFraction()}</td><td>{@code --gpu-memory-utilization}</td><td>{@code --mem-fraction-static}</td></tr>
+ *   <tr><td>{@link #gpuMemoryFraction()}</td><td>{@code --gpu-memory-utilization}</td><td>(no setting of this meaning)</td></tr>
+ *   <tr><td>{@link #staticMemoryFraction()}</td><td>(no setting of this meaning)</td><td>{@code --mem-fraction-static}</td></tr>
  *   <tr><td>{@link #maxNumSeqs()}</td><td>{@code --max-num-seqs}</td><td>{@code --max-running-requests}</td></tr>
  *   <tr><td>{@link #prefixCaching()}</td><td>{@code --enable-prefix-caching} / {@code --no-enable-prefix-caching}</td>
  *       <td>(on by default) / {@code --disable-radix-cache}</td></tr>
@@ -40,8 +41,19 @@ public @interface ServerOptions {
     /** GPUs the model is split over. */
     int tensorParallelSize() default UNSET;
 
-    /** Share of GPU memory the engine may take, in (0, 1]. */
+    /**
+     * The whole GPU memory budget, in (0, 1]: weights, KV cache, activations and CUDA graphs together (vLLM's
+     * {@code --gpu-memory-utilization}, {@code vllm/config/cache.py}). SGLang has no setting of this meaning; a study
+     * that runs SGLang too states {@link #staticMemoryFraction()} for it.
+     */
     double gpuMemoryFraction() default UNSET;
+
+    /**
+     * The share of GPU memory for the weights and the KV cache only, in (0, 1]; activations and CUDA graphs come on top
+     * (SGLang's {@code --mem-fraction-static}: "model weights and KV cache memory pool", {@code server_args.py}). vLLM
+     * has no setting of this meaning; a study that runs vLLM too states {@link #gpuMemoryFraction()} for it.
+     */
+    double staticMemoryFraction() default UNSET;
 
     /** Most sequences in one batch. */
     int maxNumSeqs() default UNSET;

@@ -33,4 +33,11 @@ public @interface Variant {
      * they are written in the other engine's dialect: give this engine's flags in {@link #flags()}.
      */
     String engine() default "";
+
+    /**
+     * The version of the engine this variant switches to, whose flags {@link #flags()} are checked against at compile
+     * time, e.g. {@code "0.5.9"}; only with {@link #engine()}. Empty: the newest version ServeBench knows (see
+     * {@link Engine#version()}).
+     */
+    String engineVersion() default "";
 }

@@ -109,13 +109,28 @@ public final class EngineKinds {
     }
 
     /** vLLM's {@code --speculative-config} JSON: the method, its draft model where it has one, the draft tokens. */
-    private static List<String> vllmSpeculative(String method, int tokens, String draftModel) {
+    private static List<String> vllmSpeculative(String method, int tokens, String draftModel, String servedModel) {
         String model = draftModel == null ? "" : ",\"model\":\"" + draftModel.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
         return List.of(EngineFlags.VLLM_SPECULATIVE_CONFIG + "={\"method\":\"" + method + "\"" + model
                 + ",\"num_speculative_tokens\":" + tokens + "}");
     }
 
-    private static List<String> sglangSpeculative(String method, int tokens, String draftModel) {
+    /**
+     * SGLang's speculative flags. EAGLE and NEXTN draft a chain of {@code tokens} steps (top-k 1), verified with the
+     * last accepted token as {@code tokens + 1} draft tokens. NEXTN's draft is the served model's own MTP layers,
+     * named as the draft model: {@code server_args.py} fills the draft path in only for a list of architectures
+     * (DeepSeek V3, GLM-4 MoE, Bailing, Mistral Large 3, ...; not Qwen3-Next, Qwen3.5 or MiMo, whose draft config
+     * {@code configs/model_config.py} still maps to their MTP heads), and for the others loads no draft without it.
+     * NGRAM has no steps: its draft tokens include the last accepted token too ({@code cpp_ngram/param.h}:
+     * {@code get_draft_token_num} is {@code draft_token_num - 1}), and a breadth of 1 makes its tree the chain vLLM's
+     * n-gram drafts.
+     */
+    private static List<String> sglangSpeculative(String method, int tokens, String draftModel, String servedModel) {
+        if (method.equals("ngram")) {
+            return List.of(EngineFlags.SGLANG_SPECULATIVE_ALGORITHM + "=NGRAM",
+                    EngineFlags.SGLANG_SPECULATIVE_NUM_DRAFT_TOKENS + "=" + (tokens + 1),
+                    EngineFlags.SGLANG_SPECULATIVE_NGRAM_MAX_BFS_BREADTH + "=1");
+        }
         String algorithm = switch (method) {
             case "mtp" -> "NEXTN";
             case "eagle" -> "EAGLE";
@@ -126,8 +141,8 @@ public final class EngineKinds {
         List<String> flags = new java.util.ArrayList<>(List.of(EngineFlags.SGLANG_SPECULATIVE_ALGORITHM + "=" + algorithm,
                 EngineFlags.SGLANG_SPECULATIVE_NUM_STEPS + "=" + tokens, EngineFlags.SGLANG_SPECULATIVE_EAGLE_TOPK + "=1",
                 EngineFlags.SGLANG_SPECULATIVE_NUM_DRAFT_TOKENS + "=" + (tokens + 1)));
-        if (draftModel != null) {
-            flags.add(EngineFlags.SGLANG_SPECULATIVE_DRAFT_MODEL_PATH + "=" + draftModel);
+        if (draftModel != null || method.equals("mtp")) {
+            flags.add(EngineFlags.SGLANG_SPECULATIVE_DRAFT_MODEL_PATH + "=" + (draftModel != null ? draftModel : servedModel));
         }
         return flags;
     }

@@ -16,8 +16,8 @@ import java.util.Objects;
  *                           {@code vllm serve {model}}
  * @param flags              how the engine spells each setting (the simulated engine reads the same spellings)
  * @param speculative        the arguments of speculative decoding for a method ({@code mtp}, {@code eagle}, ...), its
- *                           draft tokens and its draft model ({@code null} for a method without one); throws
- *                           {@link IllegalArgumentException} for a method the engine lacks
+ *                           draft tokens, its draft model ({@code null} for a method without one) and the served
+ *                           model; throws {@link IllegalArgumentException} for a method the engine lacks
  */
 public record FlagDialect(String engineName, List<String> serveCommand, EngineFlags flags,
                           Speculative speculative) {
@@ -25,7 +25,7 @@ public record FlagDialect(String engineName, List<String> serveCommand, EngineFl
     /** How an engine spells speculative decoding. */
     @FunctionalInterface
     public interface Speculative {
-        List<String> flags(String method, int tokens, String draftModel);
+        List<String> flags(String method, int tokens, String draftModel, String servedModel);
     }
 
     /** Where the model goes in {@link #serveCommand()}. */
@@ -57,8 +57,34 @@ public record FlagDialect(String engineName, List<String> serveCommand, EngineFl
         return String.join(" ", argv.stream().map(ShellWords::quote).toList());
     }
 
+    /**
+     * The memory share of this engine's meaning: each share is spelled only for the engine that has a setting of its
+     * meaning (vLLM's whole budget, SGLang's weights and KV cache), and one stated for an engine without its meaning,
+     * with no share of that engine's own, is refused rather than written as a different set-up.
+     */
+    private List<String> memoryShare(ServerOptionsSpec o) {
+        List<String> args = new ArrayList<>();
+        if (o.gpuMemoryFraction() != null && flags.gpuMemoryUtilization() != null) {
+            args.add(flags.gpuMemoryUtilization() + "=" + o.gpuMemoryFraction());
+        }
+        if (o.staticMemoryFraction() != null && flags.staticMemoryFraction() != null) {
+            args.add(flags.staticMemoryFraction() + "=" + o.staticMemoryFraction());
+        }
+        if (args.isEmpty() && o.gpuMemoryFraction() != null) {
+            throw new IllegalArgumentException("gpuMemoryFraction = " + o.gpuMemoryFraction() + " is the whole GPU budget"
+                    + " (vLLM's --gpu-memory-utilization), which this engine has no setting for; its "
+                    + flags.staticMemoryFraction() + " covers weights and KV cache only: state staticMemoryFraction for it");
+        }
+        if (args.isEmpty() && o.staticMemoryFraction() != null) {
+            throw new IllegalArgumentException("staticMemoryFraction = " + o.staticMemoryFraction() + " is the share for"
+                    + " weights and KV cache only (SGLang's --mem-fraction-static), which this engine has no setting for;"
+                    + " its " + flags.gpuMemoryUtilization() + " is the whole GPU budget: state gpuMemoryFraction for it");
+        }
+        return args;
+    }
+
     /** The typed options as flags of this dialect, in the order of {@link ServerOptionsSpec}'s components. */
-    List<Flag> spell(ServerOptionsSpec o) {
+    List<Flag> spell(ServerOptionsSpec o, String servedModel) {
         List<String> args = new ArrayList<>();
         if (o.maxModelLen() != null) {
             args.add(flags.maxModelLen() + "=" + o.maxModelLen());
@@ -66,9 +92,7 @@ public record FlagDialect(String engineName, List<String> serveCommand, EngineFl
         if (o.tensorParallelSize() != null) {
             args.add(flags.tensorParallelSize() + "=" + o.tensorParallelSize());
         }
-        if (o.gpuMemoryFraction() != null) {
-            args.add(flags.gpuMemoryFraction() + "=" + o.gpuMemoryFraction());
-        }
+        args.addAll(memoryShare(o));
         if (o.maxNumSeqs() != null) {
             args.add(flags.maxNumSeqs() + "=" + o.maxNumSeqs());
         }
@@ -78,7 +102,7 @@ public record FlagDialect(String engineName, List<String> serveCommand, EngineFl
         if (o.speculative() != null) {
             int colon = o.speculative().indexOf(':');
             args.addAll(speculative.flags(o.speculative().substring(0, colon),
-                    Integer.parseInt(o.speculative().substring(colon + 1)), o.draftModel()));
+                    Integer.parseInt(o.speculative().substring(colon + 1)), o.draftModel(), servedModel));
         }
         return args.stream().map(a -> Flag.parse(a).orElseThrow()).toList();
     }

@@ -11,17 +11,25 @@ import java.util.Map;
  *
  * @param maxModelLen        longest sequence in tokens
  * @param tensorParallelSize GPUs the model is split over
- * @param gpuMemoryFraction  share of GPU memory, in (0, 1]
+ * @param gpuMemoryFraction  the whole GPU memory budget, in (0, 1] (vLLM's meaning)
+ * @param staticMemoryFraction the share of GPU memory for weights and KV cache only, in (0, 1] (SGLang's meaning)
  * @param maxNumSeqs         most sequences in a batch
  * @param prefixCaching      prefix caching on or off
  * @param speculative        {@code METHOD:TOKENS}, e.g. {@code mtp:1}
  * @param draftModel         the draft model of a method that drafts with one ({@link #DRAFT_MODEL_METHODS})
  */
-public record ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize, Double gpuMemoryFraction, Integer maxNumSeqs,
-                                Boolean prefixCaching, String speculative, String draftModel) {
+public record ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize, Double gpuMemoryFraction,
+                                Double staticMemoryFraction, Integer maxNumSeqs, Boolean prefixCaching, String speculative,
+                                String draftModel) {
 
     /** Nothing stated. */
-    public static final ServerOptionsSpec NONE = new ServerOptionsSpec(null, null, null, null, null, null, null);
+    public static final ServerOptionsSpec NONE = new ServerOptionsSpec(null, null, null, null, null, null, null, null);
+
+    /** Settings without a memory share of SGLang's meaning, as most studies write them. */
+    public ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize, Double gpuMemoryFraction, Integer maxNumSeqs,
+                             Boolean prefixCaching, String speculative, String draftModel) {
+        this(maxModelLen, tensorParallelSize, gpuMemoryFraction, null, maxNumSeqs, prefixCaching, speculative, draftModel);
+    }
 
     /**
      * Methods that draft with a model of their own, which must be named: vLLM refuses EAGLE without one ("was provided
@@ -30,7 +38,7 @@ public record ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize,
      */
     static final List<String> DRAFT_MODEL_METHODS = List.of("eagle", "eagle3");
 
-    /** Speculative methods and how each engine names them; SGLang has no n-gram drafting under that name. */
+    /** Speculative methods, as vLLM names them (SGLang: NEXTN, EAGLE, EAGLE3, NGRAM). */
     private static final List<String> SPECULATIVE_METHODS = List.of("mtp", "eagle", "eagle3", "ngram");
 
     /**
@@ -43,6 +51,7 @@ public record ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize,
         numbers.put("maxModelLen", maxModelLen);
         numbers.put("tensorParallelSize", tensorParallelSize);
         numbers.put("gpuMemoryFraction", gpuMemoryFraction);
+        numbers.put("staticMemoryFraction", staticMemoryFraction);
         numbers.put("maxNumSeqs", maxNumSeqs);
         numbers.forEach((attribute, value) -> {
             String problem = value == null ? null : problem(attribute, value.doubleValue());
@@ -78,9 +87,9 @@ public record ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize,
 
     /** Why a stated numeric attribute's value is wrong, or {@code null}; the processor reports it on the value. */
     public static String problem(String attribute, double value) {
-        if ("gpuMemoryFraction".equals(attribute)) {
+        if ("gpuMemoryFraction".equals(attribute) || "staticMemoryFraction".equals(attribute)) {
             return value > 0 && value <= 1 ? null
-                    : "gpuMemoryFraction = " + value + " is out of range; expected a share of GPU memory in (0, 1], e.g. 0.9";
+                    : attribute + " = " + value + " is out of range; expected a share of GPU memory in (0, 1], e.g. 0.9";
         }
         return value >= 1 && value == Math.rint(value) ? null
                 : attribute + " = " + value + " is out of range; expected a whole number of at least 1";
@@ -110,6 +119,7 @@ public record ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize,
                 other.maxModelLen != null ? other.maxModelLen : maxModelLen,
                 other.tensorParallelSize != null ? other.tensorParallelSize : tensorParallelSize,
                 other.gpuMemoryFraction != null ? other.gpuMemoryFraction : gpuMemoryFraction,
+                other.staticMemoryFraction != null ? other.staticMemoryFraction : staticMemoryFraction,
                 other.maxNumSeqs != null ? other.maxNumSeqs : maxNumSeqs,
                 other.prefixCaching != null ? other.prefixCaching : prefixCaching,
                 other.speculative != null ? other.speculative : speculative,
@@ -123,17 +133,18 @@ public record ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize,
     }
 
     /**
-     * The options as flags of {@code kind}'s dialect (the simulated engine reads vLLM's).
+     * The options as flags of {@code kind}'s dialect (the simulated engine reads vLLM's), for a server of
+     * {@code servedModel} (SGLang's multi-token prediction names it as its own draft).
      *
      * @throws IllegalArgumentException when an option is stated for a kind without a dialect ({@code command},
      *                                  {@code endpoint}), or one the dialect cannot spell
      */
-    public List<Flag> flags(EngineKind kind) {
+    public List<Flag> flags(EngineKind kind, String servedModel) {
         if (equals(NONE)) {
             return List.of();
         }
         return kind.dialect().orElseThrow(() -> new IllegalArgumentException("@ServerOptions cannot be written for engine"
                 + " kind \"" + kind.name() + "\": ServeBench knows the flags of " + EngineKinds.withDialect()
-                + " only; write the flags out in @Engine(flags)")).spell(this);
+                + " only; write the flags out in @Engine(flags)")).spell(this, servedModel);
     }
 }

@@ -167,7 +167,7 @@ public final class TrialPlanner {
         EngineKind engine = EngineKinds.named(Studies.effectiveEngine(study, variant));
         try {
             // the typed options first: the variant's own flags win over the option they spell
-            study.serverOptions(variant.name()).flags(engine).forEach(f -> byName.put(f.name(), f));
+            study.serverOptions(variant.name()).flags(engine, study.model()).forEach(f -> byName.put(f.name(), f));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(study.className() + "." + variant.name() + ": " + e.getMessage(), e);
         }

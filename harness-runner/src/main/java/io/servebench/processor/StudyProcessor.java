@@ -154,7 +154,8 @@ public final class StudyProcessor extends AbstractProcessor {
                         string(valueOrDefault(variant, "group")), strings(valueOrDefault(variant, "flags")),
                         string(valueOrDefault(variant, "engine")), mirror(member, "Baseline") != null,
                         workload(mirror(member, "Workload")), mirror(member, "Recommended") != null,
-                        slo(mirror(member, "Slo")), serverOptions(mirror(member, "ServerOptions"))));
+                        slo(mirror(member, "Slo")), serverOptions(mirror(member, "ServerOptions")),
+                        string(valueOrDefault(variant, "engineVersion"))));
                 variantElements.add((ExecutableElement) member);
             }
         }
@@ -163,7 +164,8 @@ public final class StudyProcessor extends AbstractProcessor {
                 engine == null ? StudyDescriptor.DEFAULT_ENGINE : string(valueOrDefault(engine, "value")),
                 engine == null ? List.of() : strings(valueOrDefault(engine, "flags")),
                 workload(workload), params, variants, engineSetup(engine), slo(mirror(type, "Slo")),
-                serverOptions(mirror(type, "ServerOptions")), Optional.ofNullable(tune(mirror(type, "Tune"))));
+                serverOptions(mirror(type, "ServerOptions")), Optional.ofNullable(tune(mirror(type, "Tune"))),
+                engine == null ? "" : string(valueOrDefault(engine, "version")));
         return new StudyElements(descriptor, type, variantElements, paramElements);
     }
 
@@ -195,7 +197,7 @@ public final class StudyProcessor extends AbstractProcessor {
         String speculative = given(options, "speculative") instanceof String text && !text.isEmpty() ? text : null;
         String draftModel = given(options, "draftModel") instanceof String text && !text.isEmpty() ? text : null;
         return new ServerOptionsSpec(whole(options, "maxModelLen"), whole(options, "tensorParallelSize"),
-                number(options, "gpuMemoryFraction"), whole(options, "maxNumSeqs"),
+                number(options, "gpuMemoryFraction"), number(options, "staticMemoryFraction"), whole(options, "maxNumSeqs"),
                 "ON".equals(toggle) ? Boolean.TRUE : "OFF".equals(toggle) ? Boolean.FALSE : null, speculative, draftModel);
     }
 

@@ -61,7 +61,8 @@ public final class ReflectiveStudyReader {
                 engine == null ? List.of() : List.of(engine.flags()),
                 workload == null ? WorkloadOptions.UNSET : WorkloadOptions.of(workload),
                 params, variants, engine == null ? EngineSetup.NONE : EngineSetup.of(engine), SloOptions.of(type.getAnnotation(Slo.class)),
-                serverOptions(type), Optional.ofNullable(type.getAnnotation(Tune.class)).map(TuneOptions::of));
+                serverOptions(type), Optional.ofNullable(type.getAnnotation(Tune.class)).map(TuneOptions::of),
+                engine == null ? "" : engine.version());
     }
 
     private static ParamSpec param(Field field) {
@@ -77,7 +78,7 @@ public final class ReflectiveStudyReader {
                 method.isAnnotationPresent(Baseline.class),
                 workload == null ? WorkloadOptions.UNSET : WorkloadOptions.of(workload),
                 method.isAnnotationPresent(Recommended.class), SloOptions.of(method.getAnnotation(Slo.class)),
-                serverOptions(method));
+                serverOptions(method), variant.engineVersion());
     }
 
     /** An element's {@code @ServerOptions}, {@link ServerOptions#UNSET} read as not stated. */
@@ -87,7 +88,8 @@ public final class ReflectiveStudyReader {
             return ServerOptionsSpec.NONE;
         }
         return new ServerOptionsSpec(stated(o.maxModelLen()), stated(o.tensorParallelSize()),
-                o.gpuMemoryFraction() == ServerOptions.UNSET ? null : o.gpuMemoryFraction(), stated(o.maxNumSeqs()),
+                o.gpuMemoryFraction() == ServerOptions.UNSET ? null : o.gpuMemoryFraction(),
+                o.staticMemoryFraction() == ServerOptions.UNSET ? null : o.staticMemoryFraction(), stated(o.maxNumSeqs()),
                 switch (o.prefixCaching()) {
                     case ON -> Boolean.TRUE;
                     case OFF -> Boolean.FALSE;

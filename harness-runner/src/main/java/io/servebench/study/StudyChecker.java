@@ -4,6 +4,7 @@ import io.servebench.annotations.Profile;
 import io.servebench.engine.EngineKinds;
 import io.servebench.engine.EngineSetup;
 import io.servebench.wire.flags.Flag;
+import io.servebench.wire.flags.FlagCatalog;
 import io.servebench.engine.ServerOptionsSpec;
 import io.servebench.metrics.SloSpec;
 import io.servebench.workload.DatasetKind;
@@ -16,6 +17,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -50,7 +52,10 @@ public final class StudyChecker {
         if (EngineKinds.byName(study.engineKind()).isEmpty()) {
             problems.add(new Problem(Location.ofClass(study, "Engine", "value", -1), unknownEngine(study.engineKind())));
         }
-        checkFlags(study, study.engineFlags(), (attr, i) -> Location.ofClass(study, "Engine", attr, i), problems);
+        Optional<FlagCatalog> classCatalog = catalog(study.engineKind(), study.engineVersion(),
+                Location.ofClass(study, "Engine", "version", -1), problems);
+        checkFlags(study, study.engineFlags(), classCatalog, (attr, i) -> Location.ofClass(study, "Engine", attr, i),
+                problems);
         checkEngineSetup(study, problems);
         checkWorkload(study.workload(), (attr, i) -> Location.ofClass(study, "Workload", attr, i), problems);
         checkSlo(study.slo(), attr -> Location.ofClass(study, "Slo", attr, -1), problems);
@@ -75,11 +80,21 @@ public final class StudyChecker {
             if (!variant.engine().isEmpty() && EngineKinds.byName(variant.engine()).isEmpty()) {
                 problems.add(new Problem(Location.ofVariant(study, v, "Variant", "engine", -1), unknownEngine(variant.engine())));
             }
-            checkFlags(study, variant.flags(), (attr, i) -> Location.ofVariant(study, ordinal, "Variant", attr, i), problems);
+            Optional<FlagCatalog> variantCatalog = classCatalog;
+            Location versionAt = Location.ofVariant(study, v, "Variant", "engineVersion", -1);
+            if (!variant.engine().isEmpty()) {
+                variantCatalog = catalog(variant.engine(), variant.engineVersion(), versionAt, problems);
+            } else if (!variant.engineVersion().isEmpty()) {
+                problems.add(new Problem(versionAt, "engineVersion \"" + variant.engineVersion() + "\" without engine;"
+                        + " expected it beside the engine this variant switches to (the class's version is on @Engine)"));
+            }
+            checkFlags(study, variant.flags(), variantCatalog,
+                    (attr, i) -> Location.ofVariant(study, ordinal, "Variant", attr, i), problems);
             checkWorkload(variant.workload(), (attr, i) -> Location.ofVariant(study, ordinal, "Workload", attr, i), problems);
             checkSlo(variant.slo(), attr -> Location.ofVariant(study, ordinal, "Slo", attr, -1), problems);
             checkServerOptions(variant.serverOptions(), attr -> Location.ofVariant(study, ordinal, "ServerOptions", attr, -1),
                     problems);
+            checkServerOptionsSpelled(study, ordinal, problems);
             checkCombination(study, ordinal, problems);
             if (variant.baseline()) {
                 if (baseline != null) {
@@ -127,6 +142,34 @@ public final class StudyChecker {
     private static void checkServerOptions(ServerOptionsSpec options, Function<String, Location> at, List<Problem> problems) {
         options.problems().forEach((attribute, problem) ->
                 problems.add(new Problem(at.apply(attribute), "@ServerOptions " + problem)));
+    }
+
+    /**
+     * The typed options a variant runs with (its own over the class's) can be written in its engine's dialect: not for
+     * a kind without one, not a setting the engine has no meaning for (a memory share of the other engine's meaning,
+     * SGLang's n-gram under a method it names otherwise). Reported on the variant's {@code @ServerOptions} when it has
+     * one, else on the class's; options out of range are reported by {@link #checkServerOptions} instead.
+     */
+    private static void checkServerOptionsSpelled(StudyDescriptor study, int ordinal, List<Problem> problems) {
+        VariantDescriptor variant = study.variants().get(ordinal);
+        ServerOptionsSpec options = study.serverOptions(variant.name());
+        String kindName = variant.engine().isEmpty() ? study.engineKind() : variant.engine();
+        Optional<io.servebench.engine.EngineKind> kind = EngineKinds.byName(kindName);
+        if (options.equals(ServerOptionsSpec.NONE) || kind.isEmpty() || !options.problems().isEmpty()
+                || !study.serverOptions().problems().isEmpty()) {
+            return;
+        }
+        try {
+            options.flags(kind.get(), study.model());
+        } catch (IllegalArgumentException e) {
+            Location at = variant.serverOptions().equals(ServerOptionsSpec.NONE)
+                    ? Location.ofClass(study, "ServerOptions", null, -1)
+                    : Location.ofVariant(study, ordinal, "ServerOptions", null, -1);
+            Problem problem = new Problem(at, "@ServerOptions for engine " + kindName + ": " + e.getMessage());
+            if (!problems.contains(problem)) {
+                problems.add(problem);
+            }
+        }
     }
 
     /**
@@ -196,8 +239,52 @@ public final class StudyChecker {
                 problems.add(new Problem(Location.ofClass(study, "Engine", attribute, -1), message))));
     }
 
-    private static void checkFlags(StudyDescriptor study, List<String> flags, BiFunction<String, Integer, Location> at,
-                                   List<Problem> problems) {
+    /**
+     * The flag list the flags of engine {@code kind} at {@code version} are checked against: empty for a kind without
+     * lists (command, endpoint, sim) and for a version without one, which is a problem at {@code at}.
+     */
+    private static Optional<FlagCatalog> catalog(String kind, String version, Location at, List<Problem> problems) {
+        if (!FlagCatalog.covers(kind)) {
+            if (!version.isEmpty()) {
+                problems.add(new Problem(at, "version \"" + version + "\" of engine kind \"" + kind + "\": only vllm and"
+                        + " sglang have versions whose flags ServeBench checks; expected no version"));
+            }
+            return Optional.empty();
+        }
+        String problem = FlagCatalog.versionProblem(kind, version);
+        if (problem != null) {
+            problems.add(new Problem(at, problem));
+            return Optional.empty();
+        }
+        return Optional.of(FlagCatalog.forStudy(kind, version));
+    }
+
+    /**
+     * A flag's problem in {@code catalog}'s engine version: for a flag whose value names a {@code @Param}, each of the
+     * param's values in turn (the first refused is reported); a flag naming several params is checked by name only.
+     */
+    private static Optional<String> catalogProblem(StudyDescriptor study, FlagCatalog catalog, String text, Flag flag) {
+        List<String> names = Studies.placeholders(text);
+        if (names.isEmpty()) {
+            return catalog.problem(flag);
+        }
+        Optional<ParamSpec> param = names.size() == 1 ? study.param(names.get(0)) : Optional.empty();
+        if (param.isEmpty() || Studies.placeholders(flag.name()).size() > 0) {
+            return catalog.problem(new Flag(flag.name(), null)).filter(p -> !p.contains("needs a value")
+                    && !p.contains("is a switch"));
+        }
+        for (String value : param.get().values()) {
+            Optional<String> problem = catalog.problem(Flag.parse(Studies.substitute(text,
+                    Map.of(param.get().name(), value))).orElseThrow());
+            if (problem.isPresent()) {
+                return problem.map(p -> p + " (with @Param " + param.get().name() + " = " + value + ")");
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static void checkFlags(StudyDescriptor study, List<String> flags, Optional<FlagCatalog> catalog,
+                                   BiFunction<String, Integer, Location> at, List<Problem> problems) {
         Map<String, Flag> seen = new HashMap<>();
         for (int i = 0; i < flags.size(); i++) {
             String text = flags.get(i);
@@ -207,6 +294,9 @@ public final class StudyChecker {
                 continue;
             }
             Flag flag = Flag.parse(text).orElseThrow();
+            Location flagAt = at.apply("flags", i);
+            catalog.flatMap(c -> catalogProblem(study, c, text, flag))
+                    .ifPresent(problem -> problems.add(new Problem(flagAt, problem)));
             Flag earlier = seen.putIfAbsent(flag.name(), flag);
             if (earlier != null && !earlier.equals(flag)) {
                 problems.add(new Problem(at.apply("flags", i), "flag " + flag.name() + " is given twice with different values ("

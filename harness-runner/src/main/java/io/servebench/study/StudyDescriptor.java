@@ -27,11 +27,13 @@ import java.util.OptionalDouble;
  * @param slo         the class's {@code @Slo}, {@link SloOptions#UNSET} when it has none
  * @param serverOptions the class's {@code @ServerOptions}, {@link ServerOptionsSpec#NONE} when it has none
  * @param tune        the class's {@code @Tune}; empty for a study that lists its trials
+ * @param engineVersion the version {@code @Engine} names, whose flags the study's are checked against; {@code ""}
+ *                    for the newest known
  */
 public record StudyDescriptor(String className, String model, String description, String engineKind,
                               List<String> engineFlags, WorkloadOptions workload, List<ParamSpec> params,
                               List<VariantDescriptor> variants, EngineSetup engineSetup, SloOptions slo,
-                              ServerOptionsSpec serverOptions, Optional<TuneOptions> tune) {
+                              ServerOptionsSpec serverOptions, Optional<TuneOptions> tune, String engineVersion) {
 
     /** The engine kind of a class without {@code @Engine}: the built-in simulated engine. */
     public static final String DEFAULT_ENGINE = EngineKinds.SIM.name();
@@ -49,6 +51,16 @@ public record StudyDescriptor(String className, String model, String description
         Objects.requireNonNull(slo, "slo");
         Objects.requireNonNull(serverOptions, "serverOptions");
         Objects.requireNonNull(tune, "tune");
+        Objects.requireNonNull(engineVersion, "engineVersion");
+    }
+
+    /** A study whose {@code @Engine} names no version. */
+    public StudyDescriptor(String className, String model, String description, String engineKind,
+                           List<String> engineFlags, WorkloadOptions workload, List<ParamSpec> params,
+                           List<VariantDescriptor> variants, EngineSetup engineSetup, SloOptions slo,
+                           ServerOptionsSpec serverOptions, Optional<TuneOptions> tune) {
+        this(className, model, description, engineKind, engineFlags, workload, params, variants, engineSetup, slo,
+                serverOptions, tune, "");
     }
 
     /** A study whose engine needs nothing beyond its kind and flags, with no SLO, server option or tuning. */
@@ -61,7 +73,7 @@ public record StudyDescriptor(String className, String model, String description
     /** This study with only these params and variants (a tuner's candidate, planned as a study of its own). */
     public StudyDescriptor with(List<ParamSpec> params, List<VariantDescriptor> variants) {
         return new StudyDescriptor(className, model, description, engineKind, engineFlags, workload, params, variants,
-                engineSetup, slo, serverOptions, tune);
+                engineSetup, slo, serverOptions, tune, engineVersion);
     }
 
     /**

@@ -20,12 +20,15 @@ import java.util.Objects;
  *                 {@link StudyDescriptor#slo(String)} for what holds)
  * @param serverOptions the method's {@code @ServerOptions}, {@link ServerOptionsSpec#NONE} when it has none (see
  *                 {@link StudyDescriptor#serverOptions(String)})
+ * @param engineVersion the version of {@code engine} whose flags the variant's are checked against, {@code ""} for
+ *                 the newest known
  */
 public record VariantDescriptor(String name, String group, List<String> flags, String engine, boolean baseline,
                                 WorkloadOptions workload, boolean recommended, SloOptions slo,
-                                ServerOptionsSpec serverOptions) {
+                                ServerOptionsSpec serverOptions, String engineVersion) {
 
     public VariantDescriptor {
+        Objects.requireNonNull(engineVersion, "engineVersion");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(group, "group");
         Objects.requireNonNull(engine, "engine");
@@ -33,6 +36,13 @@ public record VariantDescriptor(String name, String group, List<String> flags, S
         Objects.requireNonNull(slo, "slo");
         Objects.requireNonNull(serverOptions, "serverOptions");
         flags = List.copyOf(flags);
+    }
+
+    /** A variant that names no engine version. */
+    public VariantDescriptor(String name, String group, List<String> flags, String engine, boolean baseline,
+                             WorkloadOptions workload, boolean recommended, SloOptions slo,
+                             ServerOptionsSpec serverOptions) {
+        this(name, group, flags, engine, baseline, workload, recommended, slo, serverOptions, "");
     }
 
     /** A variant that restates no SLO or server option. */

@@ -21,7 +21,7 @@ public class RepeatStudy {
     public void first() {
     }
 
-    @Variant(flags = "--disable-log-requests")
+    @Variant(flags = "--enable-log-requests")
     public void again() {
     }
 }

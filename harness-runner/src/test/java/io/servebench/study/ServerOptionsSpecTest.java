@@ -15,10 +15,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ServerOptionsSpecTest {
 
-    private static final ServerOptionsSpec ALL = new ServerOptionsSpec(32768, 2, 0.85, 128, false, "mtp:1", null);
+    private static final ServerOptionsSpec ALL = new ServerOptionsSpec(32768, 2, 0.85, 0.8, 128, false, "mtp:1", null);
 
     private static List<String> args(ServerOptionsSpec spec, String kind) {
-        return spec.flags(EngineKinds.named(kind)).stream().map(Flag::toArg).toList();
+        return spec.flags(EngineKinds.named(kind), "Qwen/Qwen3.5-9B").stream().map(Flag::toArg).toList();
     }
 
     @Test
@@ -26,9 +26,10 @@ class ServerOptionsSpecTest {
         assertThat(args(ALL, "vllm")).containsExactly("--max-model-len=32768", "--tensor-parallel-size=2",
                 "--gpu-memory-utilization=0.85", "--max-num-seqs=128", "--no-enable-prefix-caching",
                 "--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}");
-        assertThat(args(ALL, "sglang")).containsExactly("--context-length=32768", "--tp-size=2", "--mem-fraction-static=0.85",
+        assertThat(args(ALL, "sglang")).containsExactly("--context-length=32768", "--tp-size=2", "--mem-fraction-static=0.8",
                 "--max-running-requests=128", "--disable-radix-cache", "--speculative-algorithm=NEXTN",
-                "--speculative-num-steps=1", "--speculative-eagle-topk=1", "--speculative-num-draft-tokens=2");
+                "--speculative-num-steps=1", "--speculative-eagle-topk=1", "--speculative-num-draft-tokens=2",
+                "--speculative-draft-model-path=Qwen/Qwen3.5-9B");
         assertThat(args(ALL, "sim")).isEqualTo(args(ALL, "vllm"));
         // SGLang caches prefixes by default: "on" needs no flag there
         assertThat(args(new ServerOptionsSpec(null, null, null, null, true, null, null), "sglang")).isEmpty();
@@ -42,10 +43,12 @@ class ServerOptionsSpecTest {
             io.servebench.sim.SimParams sim = io.servebench.sim.SimParams.fromFlags(
                     kind.equals("vllm") ? io.servebench.sim.SimDialect.VLLM : io.servebench.sim.SimDialect.SGLANG,
                     "Qwen/Qwen3.5-9B", args(ALL, kind));
-            assertThat(sim.ignoredFlags()).as(kind).isEmpty();
+            // the draft is the model's own MTP head, which the simulation's acceptance already stands for
+            assertThat(sim.ignoredFlags()).as(kind).isEqualTo(kind.equals("vllm") ? List.of()
+                    : List.of("--speculative-draft-model-path=Qwen/Qwen3.5-9B"));
             assertThat(sim.maxModelLen()).as(kind).isEqualTo(32768);
             assertThat(sim.tensorParallelSize()).as(kind).isEqualTo(2);
-            assertThat(sim.gpuMemoryUtilization()).as(kind).isEqualTo(0.85);
+            assertThat(sim.gpuMemoryUtilization()).as(kind).isEqualTo(kind.equals("vllm") ? 0.85 : 0.8);
             assertThat(sim.maxNumSeqs()).as(kind).isEqualTo(128);
             assertThat(sim.prefixCaching()).as(kind).isFalse();
             assertThat(sim.speculativeMethod()).as(kind).isNotNull();
@@ -55,10 +58,46 @@ class ServerOptionsSpecTest {
 
     @Test
     void kindsWithoutAKnownDialectAndUnspellableOptionsAreRefused() {
-        assertThatThrownBy(() -> ALL.flags(EngineKinds.COMMAND)).hasMessageContaining("engine kind \"command\"")
+        assertThatThrownBy(() -> ALL.flags(EngineKinds.COMMAND, "m")).hasMessageContaining("engine kind \"command\"")
                 .hasMessageContaining("@Engine(flags)");
-        assertThatThrownBy(() -> new ServerOptionsSpec(null, null, null, null, null, "ngram:4", null).flags(EngineKinds.SGLANG))
-                .hasMessageContaining("SGLang has no ngram drafting");
+    }
+
+    /**
+     * The memory shares mean different budgets: vLLM's {@code --gpu-memory-utilization} is the whole GPU
+     * ({@code vllm/config/cache.py}), SGLang's {@code --mem-fraction-static} "model weights and KV cache memory pool"
+     * ({@code server_args.py}); each is written only to the engine whose meaning it has.
+     */
+    @Test
+    void eachMemoryShareIsWrittenOnlyToTheEngineOfItsMeaning() {
+        ServerOptionsSpec whole = new ServerOptionsSpec(null, null, 0.9, null, null, null, null, null);
+        assertThat(args(whole, "vllm")).containsExactly("--gpu-memory-utilization=0.9");
+        assertThatThrownBy(() -> args(whole, "sglang")).hasMessageContaining("gpuMemoryFraction = 0.9 is the whole GPU"
+                + " budget (vLLM's --gpu-memory-utilization), which this engine has no setting for; its"
+                + " --mem-fraction-static covers weights and KV cache only: state staticMemoryFraction for it");
+        ServerOptionsSpec weightsAndCache = new ServerOptionsSpec(null, null, null, 0.85, null, null, null, null);
+        assertThat(args(weightsAndCache, "sglang")).containsExactly("--mem-fraction-static=0.85");
+        assertThatThrownBy(() -> args(weightsAndCache, "vllm")).hasMessageContaining("state gpuMemoryFraction for it");
+        assertThat(new ServerOptionsSpec(null, null, null, 1.5, null, null, null, null).problems())
+                .containsEntry("staticMemoryFraction", "staticMemoryFraction = 1.5 is out of range; expected a share of"
+                        + " GPU memory in (0, 1], e.g. 0.9");
+    }
+
+    /**
+     * SGLang's NGRAM drafting ({@code server_args.py} 0.5.9 and 0.5.18): no steps; its draft tokens count the last
+     * accepted token as the tree's root ({@code cpp_ngram/param.h}, {@code get_draft_token_num}: {@code
+     * draft_token_num - 1}); a breadth of 1 makes the tree a chain as vLLM's n-gram ({@code server_args.py} takes the
+     * top-k from {@code --speculative-ngram-max-bfs-breadth}). The simulated engine reads it as 4 draft tokens.
+     */
+    @Test
+    void ngramDraftingIsSpelledForSglangAsAChainOfTheSameLength() {
+        ServerOptionsSpec ngram = new ServerOptionsSpec(null, null, null, null, null, "ngram:4", null);
+        assertThat(args(ngram, "sglang")).containsExactly("--speculative-algorithm=NGRAM",
+                "--speculative-num-draft-tokens=5", "--speculative-ngram-max-bfs-breadth=1");
+        io.servebench.sim.SimParams sim = io.servebench.sim.SimParams.fromFlags(io.servebench.sim.SimDialect.SGLANG,
+                "Qwen/Qwen3.5-9B", args(ngram, "sglang"));
+        assertThat(sim.speculativeMethod()).isEqualTo("ngram");
+        assertThat(sim.speculativeTokens()).isEqualTo(4);
+        assertThat(sim.ignoredFlags()).isEmpty();
     }
 
     /**

@@ -13,7 +13,8 @@ class StudyCheckerTest {
     private static final VariantDescriptor BASELINE = new VariantDescriptor("baseline", "", List.of(), "", true, WorkloadOptions.UNSET);
 
     private static StudyDescriptor study(List<ParamSpec> params, WorkloadOptions workload, VariantDescriptor... variants) {
-        return new StudyDescriptor("demo.Study", "m", "", "vllm", List.of("--max-model-len=32768"), workload, params,
+        // the simulated engine's kind: its flags are not checked against an engine version's list (made-up flags below)
+        return new StudyDescriptor("demo.Study", "m", "", "sim", List.of("--max-model-len=32768"), workload, params,
                 List.of(variants));
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servebench.wire.flags.EngineFlags;
 import io.servebench.wire.flags.Flag;
+import io.servebench.wire.flags.FlagCatalog;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,7 +36,9 @@ import java.util.function.BiConsumer;
  * @param performanceMode         vLLM's {@code --performance-mode}; changes the fixed per-step overhead
  * @param languageModelOnly       the vision encoder is not loaded, which leaves its memory to the KV cache
  * @param reasoningParser         the reasoning parser name, {@code null} when none (no {@code reasoning_content})
- * @param gpuMemoryUtilization    fraction of each GPU's memory the engine may use, in (0, 1]
+ * @param gpuMemoryUtilization    fraction of each GPU's memory the engine's flag gives, in (0, 1]: vLLM's
+ *                                {@code --gpu-memory-utilization} (the whole budget, activations included) or SGLang's
+ *                                {@code --mem-fraction-static} (weights and KV cache only)
  * @param tensorParallelSize      GPUs the model is split over
  * @param ignoredFlags            flags the simulation does not model, as written ({@code --name=value})
  * @param apiKey                  the bearer token {@code /v1/*} requests must carry ({@code --api-key}), {@code null} for none
@@ -127,7 +130,7 @@ public record SimParams(
         ignoredFlags = List.copyOf(ignoredFlags);
         Objects.requireNonNull(engine, "engine");
         double needed = model.stateBytesPerSequence() + model.kvBytesPerToken() * maxModelLen;
-        double pool = kvPoolBytes(model, gpu, gpuMemoryUtilization, tensorParallelSize, languageModelOnly);
+        double pool = kvPoolBytes(dialect, model, gpu, gpuMemoryUtilization, tensorParallelSize, languageModelOnly);
         if (pool < needed) {
             throw new IllegalArgumentException(String.format(Locale.ROOT,
                     "the KV cache does not fit one sequence of max model length %d: it needs %.2f GiB but %.0f%% of "
@@ -192,17 +195,20 @@ public record SimParams(
     }
 
     /**
-     * Bytes available for the KV cache and per-sequence state over all GPUs: the usable memory fraction of
-     * every GPU, less the weights (split over the GPUs), the vision encoder unless
-     * {@link #languageModelOnly()}, and {@link #ACTIVATION_RESERVE_BYTES} per GPU.
+     * Bytes available for the KV cache and per-sequence state over all GPUs: the memory fraction of every GPU, less the
+     * weights (split over the GPUs) and the vision encoder unless {@link #languageModelOnly()}; in vLLM's dialect also
+     * less {@link #ACTIVATION_RESERVE_BYTES} per GPU, since its fraction is the whole budget, while SGLang's covers
+     * weights and KV cache only and its activations come on top.
      */
     public double kvPoolBytes() {
-        return kvPoolBytes(model, gpu, gpuMemoryUtilization, tensorParallelSize, languageModelOnly);
+        return kvPoolBytes(dialect, model, gpu, gpuMemoryUtilization, tensorParallelSize, languageModelOnly);
     }
 
-    private static double kvPoolBytes(ModelProfile model, GpuProfile gpu, double fraction, int tp, boolean lmOnly) {
-        return tp * (gpu.memoryBytes() * fraction - ACTIVATION_RESERVE_BYTES)
-                - model.weightBytes() - (lmOnly ? 0 : model.nonLanguageBytes());
+    private static double kvPoolBytes(SimDialect dialect, ModelProfile model, GpuProfile gpu, double fraction, int tp,
+                                      boolean lmOnly) {
+        double activations = dialect == SimDialect.SGLANG ? 0 : ACTIVATION_RESERVE_BYTES;
+        return tp * (gpu.memoryBytes() * fraction - activations) - model.weightBytes()
+                - (lmOnly ? 0 : model.nonLanguageBytes());
     }
 
     /**
@@ -253,62 +259,23 @@ public record SimParams(
         Builder b = new Builder(sglang);
         Map<String, BiConsumer<Builder, Flag>> modelled = sglang ? Builder.SGLANG_FLAGS : Builder.VLLM_FLAGS;
         for (String text : flags) {
-            Flag flag = Flag.parse(text).orElseThrow(() -> new IllegalArgumentException(Flag.problem(text)));
+            // the real engine's argparse reads an abbreviation as the one flag it starts
+            Flag flag = FlagCatalog.forStudy(sglang ? FlagCatalog.SGLANG : FlagCatalog.VLLM, "")
+                    .resolved(Flag.parse(text).orElseThrow(() -> new IllegalArgumentException(Flag.problem(text))));
             boolean known = b.apply(modelled, flag) || (dialect == SimDialect.SIM && b.simOnly(flag));
             if (!known) {
-                String meant = nearMiss(flag.name(), modelled.keySet());
-                if (meant != null) {
-                    // a misspelt tuning flag left silently without effect would make its variant the baseline
-                    throw new IllegalArgumentException("unrecognized argument " + flag.name() + ": did you mean "
-                            + meant + "? (the " + (sglang ? "SGLang" : "vLLM") + " server refuses it too)");
+                // a misspelt tuning flag left silently without effect would make its variant the baseline; the real
+                // engine's parser refuses what none of its known versions accepts, and so does the simulation
+                Optional<String> refused = FlagCatalog.refusedByEveryVersion(sglang ? FlagCatalog.SGLANG : FlagCatalog.VLLM,
+                        flag);
+                if (refused.isPresent()) {
+                    throw new IllegalArgumentException(refused.get() + " (the " + (sglang ? "SGLang" : "vLLM")
+                            + " server refuses it too)");
                 }
                 b.ignored.add(flag.toArg());
             }
         }
         return b.build(sglang ? SimDialect.SGLANG : SimDialect.VLLM, b.modelProfile(model), gpu);
-    }
-
-    /**
-     * The modelled flag {@code name} is one or two edits away from (a letter added, dropped, changed or two swapped),
-     * {@code null} when none is: an unknown name that close to a known one is a misspelling, which the real engine's
-     * argument parser refuses, not a flag the simulation merely does not model. Names under
-     * {@value #NEAR_MISS_MIN_LENGTH} characters are left out: among short names a real flag is often one letter
-     * from a modelled one (SGLang's {@code --dp-size} and {@code --tp-size}).
-     */
-    static final int NEAR_MISS_MIN_LENGTH = 10;
-
-    static String nearMiss(String name, java.util.Set<String> known) {
-        String best = null;
-        int bestDistance = 3;
-        for (String k : known) {
-            int d = editDistance(name, k);
-            if (d > 0 && d < bestDistance && k.length() >= NEAR_MISS_MIN_LENGTH) {
-                best = k;
-                bestDistance = d;
-            }
-        }
-        return best;
-    }
-
-    /** Optimal-string-alignment distance: insertions, deletions, substitutions and swaps of neighbours. */
-    private static int editDistance(String a, String b) {
-        int[][] d = new int[a.length() + 1][b.length() + 1];
-        for (int i = 0; i <= a.length(); i++) {
-            d[i][0] = i;
-        }
-        for (int j = 0; j <= b.length(); j++) {
-            d[0][j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
-                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-                }
-            }
-        }
-        return d[a.length()][b.length()];
     }
 
     /** Mutable accumulator of flag values while parsing; defaults are the engine's. */
@@ -366,12 +333,15 @@ public record SimParams(
                 EngineFlags.SGLANG_SPECULATIVE_ALGORITHM, (b, f) -> b.specMethod = text(f).toLowerCase(Locale.ROOT),
                 EngineFlags.SGLANG_SPECULATIVE_NUM_STEPS, (b, f) -> b.sglangSpecSteps = positiveInt(f),
                 EngineFlags.SGLANG_SPECULATIVE_NUM_DRAFT_TOKENS, (b, f) -> b.sglangDraftTokens = positiveInt(f),
-                // the simulation drafts a chain, which is EAGLE's tree with one branch per step
-                EngineFlags.SGLANG_SPECULATIVE_EAGLE_TOPK, (b, f) -> {
-                    if (positiveInt(f) != 1) {
-                        throw bad(f, "1: the simulated engine models a chain of drafts, not a tree");
-                    }
-                }));
+                // the simulation drafts a chain, which is EAGLE's tree with one branch per step, NGRAM's of breadth 1
+                EngineFlags.SGLANG_SPECULATIVE_EAGLE_TOPK, Builder::chainOnly,
+                EngineFlags.SGLANG_SPECULATIVE_NGRAM_MAX_BFS_BREADTH, Builder::chainOnly));
+
+        private static void chainOnly(Builder b, Flag f) {
+            if (positiveInt(f) != 1) {
+                throw bad(f, "1: the simulated engine models a chain of drafts, not a tree");
+            }
+        }
 
         /**
          * The settings the engine layer writes, by the engine's spellings ({@link EngineFlags}: one home for both
@@ -387,7 +357,8 @@ public record SimParams(
             names.prefixCachingOff().forEach(off -> flags.put(off, (b, f) -> b.prefixCaching = !bool(f)));
             flags.put(names.reasoningParser(), (b, f) -> b.reasoningParser = text(f));
             flags.put(names.apiKey(), (b, f) -> b.apiKey = text(f));
-            flags.put(names.gpuMemoryFraction(), (b, f) -> b.memoryFraction = fraction(f));
+            flags.put(names.gpuMemoryUtilization() != null ? names.gpuMemoryUtilization() : names.staticMemoryFraction(),
+                    (b, f) -> b.memoryFraction = fraction(f));
             flags.put(names.tensorParallelSize(), (b, f) -> b.tp = positiveInt(f));
             return Map.copyOf(flags);
         }

@@ -75,9 +75,9 @@ class SimParamsTest {
         assertThat(s.speculativeMethod()).isEqualTo("nextn");
         assertThat(s.speculativeTokens()).isEqualTo(3);
         assertThat(s.acceptanceRates()).containsExactly(SimParams.MTP_ACCEPTANCE);
-        // a vLLM flag means nothing to SGLang
-        assertThat(SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--max-num-seqs=4")).ignoredFlags())
-                .containsExactly("--max-num-seqs=4");
+        // a vLLM flag is no flag of SGLang's parser (server_args.py), which refuses it
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--max-num-seqs=4")))
+                .hasMessageStartingWith("flag --max-num-seqs is not a flag of SGLang 0.5.18;");
     }
 
     @Test
@@ -89,8 +89,9 @@ class SimParamsTest {
         assertThat(s.acceptanceRates()).containsExactly(0.5);
         assertThat(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--speculative-config={\"method\":\"eagle3\",\"num_speculative_tokens\":2}"))
                 .acceptanceRates()).containsExactly(SimParams.EAGLE_ACCEPTANCE);
-        assertThat(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--sim-acceptance-rate=0.5")).ignoredFlags())
-                .containsExactly("--sim-acceptance-rate=0.5");
+        // the simulation's own flag is no flag of vLLM's, and in vLLM's dialect it is refused as vLLM refuses it
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--sim-acceptance-rate=0.5")))
+                .hasMessageStartingWith("flag --sim-acceptance-rate is not a flag of vLLM 0.26.0;");
     }
 
     @Test
@@ -110,7 +111,8 @@ class SimParamsTest {
         assertBad("vllm", "--gpu-memory-utilization=1.5", "--gpu-memory-utilization=1.5", "(0, 1]");
         assertBad("vllm", "--enable-prefix-caching=maybe", "--enable-prefix-caching=maybe", "true/false");
         assertBad("vllm", "--reasoning-parser", "--reasoning-parser", "a value");
-        assertBad("sglang", "--tp=two", "--tp=two", "a positive integer");
+        // argparse reads --tp as the one flag it starts, --tp-size
+        assertBad("sglang", "--tp=two", "--tp-size=two", "a positive integer");
         assertBad("sglang", "--mem-fraction-static=x", "--mem-fraction-static=x", "(0, 1]");
         assertBad("sim", "--sim-acceptance-rate=2", "--sim-acceptance-rate=2", "[0, 1]");
         assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("max-num-seqs=3")))
@@ -137,16 +139,24 @@ class SimParamsTest {
     }
 
     @Test
-    void aMisspeltModelledFlagIsRefusedAsTheEngineWouldAndAnUnmodelledRealOneIsOnlyListed() {
-        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B", List.of("--max-num-seq=128")))
-                .hasMessage("unrecognized argument --max-num-seq: did you mean --max-num-seqs? (the vLLM server refuses"
-                        + " it too)");
+    void aMisspeltFlagIsRefusedAsTheEngineWouldAndAnUnmodelledRealOneIsOnlyListed() {
+        // vLLM 0.26.0's parser (wire/.../flags/vllm-0.26.0.flags) has no --max-num-seqz and refuses it
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B", List.of("--max-num-seqz=128")))
+                .hasMessage("flag --max-num-seqz is not a flag of vLLM 0.26.0; did you mean --max-num-seqs? (the vLLM"
+                        + " server refuses it too)");
         assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3.5-9B",
                 List.of("--chunked-prefil-size=4096"))).hasMessageContaining("did you mean --chunked-prefill-size?");
 
         SimParams real = SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3.5-9B", List.of("--dp-size=2",
                 "--enable-torch-compile"));
         assertThat(real.ignoredFlags()).containsExactly("--dp-size=2", "--enable-torch-compile");
+    }
+
+    @Test
+    void anAbbreviationIsReadAsTheFlagItStartsAsArgparseReadsIt() {
+        // Python's argparse (allow_abbrev, left on by vLLM's FlexibleArgumentParser) takes --max-num-seq for the one
+        // flag it starts
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--max-num-seq=128")).maxNumSeqs()).isEqualTo(128);
     }
 
     @Test

@@ -10,8 +10,10 @@ import java.util.List;
  *
  * @param maxModelLen         the longest sequence in tokens
  * @param tensorParallelSize  GPUs the model is split over
- * @param gpuMemoryFraction   the share of GPU memory the engine may take (not the same share in both engines: vLLM's is
- *                            the whole budget, SGLang's weights and KV cache only)
+ * @param gpuMemoryUtilization the whole GPU memory budget (weights, KV cache, activations), {@code null} for an engine
+ *                            without a setting of that meaning (SGLang)
+ * @param staticMemoryFraction the share of GPU memory for weights and KV cache only, {@code null} for an engine without
+ *                            a setting of that meaning (vLLM)
  * @param maxNumSeqs          most sequences in one batch
  * @param maxNumBatchedTokens most tokens in one batch (prefill chunk)
  * @param prefixCachingOn     the arguments that turn prefix caching on (none where it is on by default)
@@ -19,17 +21,18 @@ import java.util.List;
  * @param apiKey              the bearer token the server requires
  * @param reasoningParser     which reasoning format the server splits out of the text
  */
-public record EngineFlags(String maxModelLen, String tensorParallelSize, String gpuMemoryFraction, String maxNumSeqs,
+public record EngineFlags(String maxModelLen, String tensorParallelSize, String gpuMemoryUtilization,
+                          String staticMemoryFraction, String maxNumSeqs,
                           String maxNumBatchedTokens, List<String> prefixCachingOn, List<String> prefixCachingOff,
                           String apiKey, String reasoningParser) {
 
     /** {@code vllm serve}'s spellings (vLLM's {@code EngineArgs}, {@code vllm/engine/arg_utils.py}). */
     public static final EngineFlags VLLM = new EngineFlags("--max-model-len", "--tensor-parallel-size",
-            "--gpu-memory-utilization", "--max-num-seqs", "--max-num-batched-tokens", List.of("--enable-prefix-caching"),
+            "--gpu-memory-utilization", null, "--max-num-seqs", "--max-num-batched-tokens", List.of("--enable-prefix-caching"),
             List.of("--no-enable-prefix-caching"), "--api-key", "--reasoning-parser");
 
     /** {@code sglang.launch_server}'s spellings (SGLang's {@code ServerArgs}, {@code python/sglang/srt/server_args.py}). */
-    public static final EngineFlags SGLANG = new EngineFlags("--context-length", "--tp-size", "--mem-fraction-static",
+    public static final EngineFlags SGLANG = new EngineFlags("--context-length", "--tp-size", null, "--mem-fraction-static",
             "--max-running-requests", "--chunked-prefill-size", List.of(), List.of("--disable-radix-cache"), "--api-key",
             "--reasoning-parser");
 
@@ -41,6 +44,11 @@ public record EngineFlags(String maxModelLen, String tensorParallelSize, String 
     public static final String SGLANG_SPECULATIVE_NUM_STEPS = "--speculative-num-steps";
     public static final String SGLANG_SPECULATIVE_NUM_DRAFT_TOKENS = "--speculative-num-draft-tokens";
     public static final String SGLANG_SPECULATIVE_EAGLE_TOPK = "--speculative-eagle-topk";
+    /**
+     * SGLang's widest n-gram draft tree: {@code 1} drafts a chain, as vLLM's n-gram does; SGLang's default, 10, a tree
+     * ({@code server_args.py} sets the EAGLE top-k from it for NGRAM).
+     */
+    public static final String SGLANG_SPECULATIVE_NGRAM_MAX_BFS_BREADTH = "--speculative-ngram-max-bfs-breadth";
     /** SGLang's draft model of EAGLE ({@code server_args.py}). */
     public static final String SGLANG_SPECULATIVE_DRAFT_MODEL_PATH = "--speculative-draft-model-path";
 

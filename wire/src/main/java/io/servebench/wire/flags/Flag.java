@@ -72,6 +72,9 @@ public record Flag(String name, String value) {
         while (dashes < name.length() && name.charAt(dashes) == '-') {
             dashes++;
         }
-        return name.substring(0, dashes) + name.substring(dashes).replace('_', '-');
+        // vLLM's --json-flag.key sets one key of a JSON flag: the key keeps its underscores
+        int dot = name.indexOf('.');
+        int end = dot < 0 ? name.length() : dot;
+        return name.substring(0, dashes) + name.substring(dashes, end).replace('_', '-') + name.substring(end);
     }
 }

@@ -71,8 +71,8 @@ public final class HttpServer implements AutoCloseable {
         } catch (Exception e) {
             // Netty's native transport throws its IOException unchecked
             loops.shutdown(STOP_TIMEOUT_MS);
-            throw new IOException("cannot listen on " + address.getHostString() + ":" + address.getPort() + ": "
-                    + e.getMessage(), e);
+            String host = address.getAddress() == null ? address.getHostString() : address.getAddress().getHostAddress();
+            throw new IOException("cannot listen on " + host + ":" + address.getPort() + ": " + e.getMessage(), e);
         }
         int bound = ((InetSocketAddress) serverChannel.localAddress()).getPort();
         this.baseUri = URI.create("http://127.0.0.1:" + bound);

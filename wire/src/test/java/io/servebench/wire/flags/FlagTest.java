@@ -32,8 +32,10 @@ class FlagTest {
     @Test
     void eachEnginesSpellingsAreFlagsAsTheyAreWritten() {
         for (EngineFlags engine : new EngineFlags[] {EngineFlags.VLLM, EngineFlags.SGLANG}) {
-            for (String name : new String[] {engine.maxModelLen(), engine.tensorParallelSize(), engine.gpuMemoryFraction(),
-                    engine.maxNumSeqs(), engine.maxNumBatchedTokens(), engine.apiKey(), engine.reasoningParser()}) {
+            for (String name : java.util.stream.Stream.of(engine.maxModelLen(), engine.tensorParallelSize(),
+                    engine.gpuMemoryUtilization(), engine.staticMemoryFraction(), engine.maxNumSeqs(),
+                    engine.maxNumBatchedTokens(), engine.apiKey(), engine.reasoningParser())
+                    .filter(java.util.Objects::nonNull).toList()) {
                 assertThat(Flag.parse(name + "=1")).as(name).hasValue(new Flag(name, "1"));
             }
         }

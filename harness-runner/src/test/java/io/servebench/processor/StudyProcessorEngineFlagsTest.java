@@ -1,0 +1,99 @@
+package io.servebench.processor;
+
+import org.junit.jupiter.api.Test;
+
+import static io.servebench.processor.InMemoryCompiler.BASELINE;
+import static io.servebench.processor.InMemoryCompiler.assertOneError;
+import static io.servebench.processor.InMemoryCompiler.compile;
+import static io.servebench.processor.InMemoryCompiler.study;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Engine flags checked at compile time against the engine version's own argument parser (the flag lists of
+ * {@code wire/src/main/resources/io/servebench/wire/flags}, read from vLLM's {@code arg_utils.py} and SGLang's
+ * {@code server_args.py} at the commits they name), each problem reported on the flag that has it.
+ */
+class StudyProcessorEngineFlagsTest {
+
+    @Test
+    void aMisspeltFlagIsAnErrorOnItWithTheNearestSpelling() {
+        String source = study("""
+                @Engine(value = "vllm", flags = {"--max-model-len=32768",
+                        "--max-num-seqz=128"})""", BASELINE);
+        assertOneError(source, "flag --max-num-seqz is not a flag of vLLM 0.26.0; did you mean --max-num-seqs?",
+                "\"--max-num-seqz=128\"");
+    }
+
+    @Test
+    void anAbbreviationIsAnErrorThoughTheEnginesParserWouldTakeIt() {
+        String source = study("@Engine(value = \"vllm\", flags = \"--max-num-seq=128\")", BASELINE);
+        assertOneError(source, "write its whole name, --max-num-seqs", "\"--max-num-seq=128\"");
+    }
+
+    @Test
+    void aFlagOfAnotherVersionIsAnErrorNamingTheVersionThatHasIt() {
+        String source = study("""
+                @Engine(value = "vllm", version = "0.26.0",
+                        flags = "--swap-space=4")""", BASELINE);
+        assertOneError(source, "flag --swap-space is not a flag of vLLM 0.26.0 (vLLM 0.17.1 has it;",
+                "\"--swap-space=4\"");
+        assertThat(compile(study("@Engine(value = \"vllm\", version = \"0.17.1\", flags = \"--swap-space=4\")", BASELINE))
+                .errorMessages()).isEmpty();
+    }
+
+    @Test
+    void aVariantsFlagsAreCheckedAgainstTheEngineItRunsOn() {
+        String source = study("@Engine(value = \"vllm\", version = \"0.17.1\")", BASELINE + """
+                    @Variant(group = "sglang", engine = "sglang", engineVersion = "0.5.9",
+                             flags = {"--context-length=32768",
+                                      "--max-num-seqs=64"})
+                    public void onSglang() {}
+                """);
+        assertOneError(source, "flag --max-num-seqs is not a flag of SGLang 0.5.9", "\"--max-num-seqs=64\"");
+    }
+
+    @Test
+    void aValueOfTheWrongFormIsAnErrorWhereTheParserStatesOne() {
+        String source = study("@Engine(value = \"sglang\", flags = \"--mem-fraction-static=most\")", BASELINE);
+        assertOneError(source, "takes a number; got \"most\"", "\"--mem-fraction-static=most\"");
+    }
+
+    @Test
+    void aParamsValuesAreCheckedInTheFlagThatNamesIt() {
+        String source = study("@Engine(\"vllm\")", """
+                    @Param({"64",
+                            "lots"})
+                    public int maxNumSeqs;
+                    @Baseline @Variant(flags = "--max-num-seqs=${maxNumSeqs}")
+                    public void baseline() {}
+                """);
+        // the param's field is an int, so the processor reports "lots" there too; the flag's own check names the value
+        assertThat(compile(source).errorMessages()).anySatisfy(m -> assertThat(m)
+                .contains("takes a whole number; got \"lots\" (with @Param maxNumSeqs = lots)"));
+    }
+
+    @Test
+    void aMemoryShareOfTheOtherEnginesMeaningIsAnErrorOnTheServerOptions() {
+        String source = study("@Engine(\"sglang\")\n@ServerOptions(gpuMemoryFraction = 0.9)", BASELINE);
+        assertOneError(source, "@ServerOptions for engine sglang: gpuMemoryFraction = 0.9 is the whole GPU budget",
+                "@ServerOptions(gpuMemoryFraction = 0.9)");
+        assertThat(compile(study("@Engine(\"sglang\")\n@ServerOptions(gpuMemoryFraction = 0.9, staticMemoryFraction = 0.85)",
+                BASELINE)).errorMessages()).isEmpty();
+    }
+
+    @Test
+    void anUnknownVersionIsAnErrorOnTheVersionNamingTheKnownOnes() {
+        String source = study("""
+                @Engine(value = "vllm",
+                        version = "0.9.0")""", BASELINE);
+        assertOneError(source, "no flag list of vLLM 0.9.0; expected one of 0.17.1, 0.26.0", "version = \"0.9.0\"");
+        assertOneError(study("""
+                @Engine(value = "command", command = {"srv", "--port", "{port}"},
+                        version = "1.0")""", BASELINE), "only vllm and sglang have versions", "version = \"1.0\"");
+        assertOneError(study("", BASELINE + """
+                    @Variant(group = "g",
+                             engineVersion = "0.5.9")
+                    public void other() {}
+                """), "engineVersion \"0.5.9\" without engine", "engineVersion = \"0.5.9\"");
+    }
+}

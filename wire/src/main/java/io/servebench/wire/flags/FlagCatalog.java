@@ -1,0 +1,421 @@
+package io.servebench.wire.flags;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * The flags one version of an engine's serve command accepts, as its own argument parser declares them: vLLM's
+ * {@code vllm serve} and SGLang's {@code sglang.launch_server}. Each version is a data file beside this class,
+ * {@code <engine>-<version>.flags}, generated from the engine's source by {@code scripts/engine-flags/} and naming
+ * the commit it was read from; one line per flag: {@code NAME KIND [choices=a,b] [aliases=-x,--y] [nargs=+|*|?]
+ * [# note]}.
+ *
+ * <p>A flag is checked for its name (an alias counts; {@code --no-NAME} for a boolean; vLLM's {@code --json-flag.key}
+ * and {@code -O<level>}) and, where the parser states one, the form of its value (a whole number, a number, one of
+ * the choices, JSON, no value for a switch). An abbreviation, which Python's argparse would take for the one flag it
+ * starts, is refused: ServeBench compares flags by name (servers shared by variants, typed options overridden by a
+ * written flag), so it must be the name itself.
+ */
+public final class FlagCatalog {
+
+    /** The engines with catalogues, by the engine kind's name. */
+    public static final String VLLM = "vllm";
+    public static final String SGLANG = "sglang";
+
+    /** The versions read, oldest first; the last is the one a study that names none is checked against. */
+    private static final Map<String, List<String>> VERSIONS = Map.of(
+            VLLM, List.of("0.17.1", "0.26.0"),
+            SGLANG, List.of("0.5.9", "0.5.18"));
+
+    private static final Map<String, String> ENGINE_NAMES = Map.of(VLLM, "vLLM", SGLANG, "SGLang");
+    private static final Map<String, FlagCatalog> LOADED = new ConcurrentHashMap<>();
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern WHOLE = Pattern.compile("-?\\d+");
+    /** vLLM's {@code human_readable_int}: {@code 1k} (1,000), {@code 1K} (1,024), {@code 2.5M}; SGLang's SI/IEC sizes. */
+    private static final Pattern READABLE_WHOLE = Pattern.compile("-?\\d+(\\.\\d+)?([kKmMgGtT]i?)?");
+    private static final Pattern OPTIMIZATION_LEVEL = Pattern.compile("-O\\d*");
+
+    /** How a flag takes its value. */
+    public enum Kind {
+        /** No value ({@code store_true}, {@code store_const}). */
+        SWITCH,
+        /** No value, and {@code --no-NAME} turns it off (argparse's {@code BooleanOptionalAction}). */
+        BOOL,
+        /** A whole number. */
+        INT,
+        /** A number. */
+        FLOAT,
+        /** Any text. */
+        STR,
+        /** A JSON value. */
+        JSON,
+        /** One of the flag's choices. */
+        CHOICE
+    }
+
+    /**
+     * One flag of the parser.
+     *
+     * @param name     the name argparse registered first, e.g. {@code --max-num-seqs}
+     * @param kind     how it takes its value
+     * @param choices  the values a {@link Kind#CHOICE} takes, as written in the source
+     * @param aliases  its other names, e.g. {@code -tp} for {@code --tensor-parallel-size}
+     * @param nargs    argparse's {@code nargs} ({@code +}, {@code *}, {@code ?}), or empty for one value
+     * @param note     what the line's comment says about it (a readable size, deprecated), or empty
+     */
+    public record Spec(String name, Kind kind, List<String> choices, List<String> aliases, String nargs, String note) {
+
+        public Spec {
+            choices = List.copyOf(choices);
+            aliases = List.copyOf(aliases);
+        }
+
+        /** Whether it may be given without a value. */
+        boolean valueOptional() {
+            return kind == Kind.SWITCH || kind == Kind.BOOL || nargs.equals("?") || nargs.equals("*");
+        }
+    }
+
+    private final String engine;
+    private final String version;
+    private final String source;
+    /** Every name and alias, to the flag's spec, in the file's order. */
+    private final Map<String, Spec> byName;
+
+    private FlagCatalog(String engine, String version, String source, Map<String, Spec> byName) {
+        this.engine = engine;
+        this.version = version;
+        this.source = source;
+        this.byName = byName;
+    }
+
+    /** Whether ServeBench has flag catalogues of the engine kind {@code engine} ({@code vllm}, {@code sglang}). */
+    public static boolean covers(String engine) {
+        return VERSIONS.containsKey(engine);
+    }
+
+    /** The versions of {@code engine} with a catalogue, oldest first; empty for an engine without any. */
+    public static List<String> versions(String engine) {
+        return VERSIONS.getOrDefault(engine, List.of());
+    }
+
+    /** The catalogue of that version, empty when ServeBench has none for it. */
+    public static Optional<FlagCatalog> of(String engine, String version) {
+        if (!versions(engine).contains(version)) {
+            return Optional.empty();
+        }
+        return Optional.of(LOADED.computeIfAbsent(engine + "-" + version, key -> load(engine, version)));
+    }
+
+    /**
+     * The catalogue a study is checked against: the version it names, or the newest known when it names none.
+     *
+     * @throws IllegalArgumentException when it names a version without a catalogue, saying which there are
+     */
+    public static FlagCatalog forStudy(String engine, String version) {
+        if (!covers(engine)) {
+            throw new IllegalArgumentException("no flag catalogue of engine \"" + engine + "\"; there are "
+                    + String.join(", ", VERSIONS.keySet().stream().sorted().toList()));
+        }
+        List<String> known = versions(engine);
+        String wanted = version == null || version.isEmpty() ? known.get(known.size() - 1) : version;
+        return of(engine, wanted).orElseThrow(() -> new IllegalArgumentException(versionProblem(engine, wanted)));
+    }
+
+    /** Why {@code version} of {@code engine} cannot be checked, or {@code null} when it can (or is empty: newest). */
+    public static String versionProblem(String engine, String version) {
+        if (!covers(engine) || version.isEmpty() || versions(engine).contains(version)) {
+            return null;
+        }
+        return "no flag list of " + ENGINE_NAMES.get(engine) + " " + version + "; expected one of "
+                + String.join(", ", versions(engine)) + " (the flags of each were read from its argument parser),"
+                + " or no version to check against the newest";
+    }
+
+    public String engine() {
+        return engine;
+    }
+
+    public String version() {
+        return version;
+    }
+
+    /**
+     * What the newest version says is wrong with {@code flag} when no known version of {@code engine} accepts it;
+     * empty when one does (or there is no catalogue of that engine). For an engine whose version is not known, such as
+     * the one the simulated engine stands in for.
+     */
+    public static Optional<String> refusedByEveryVersion(String engine, Flag flag) {
+        if (!covers(engine) || versions(engine).stream().anyMatch(v -> of(engine, v).orElseThrow().problem(flag).isEmpty())) {
+            return Optional.empty();
+        }
+        return forStudy(engine, "").problem(flag);
+    }
+
+    /** Where the catalogue was read: the engine's repository, commit and files. */
+    public String source() {
+        return source;
+    }
+
+    /** The engine and version as a user writes them, e.g. {@code vLLM 0.17.1}. */
+    public String label() {
+        return ENGINE_NAMES.get(engine) + " " + version;
+    }
+
+    /** The flag of that name or alias, empty when this version has none. */
+    public Optional<Spec> spec(String name) {
+        return Optional.ofNullable(byName.get(name));
+    }
+
+    /**
+     * {@code flag} under the name argparse reads it as: an abbreviation (the start of exactly one name, which argparse
+     * takes for that flag) written out; any other flag as it is.
+     */
+    public Flag resolved(Flag flag) {
+        if (byName.containsKey(flag.name())) {
+            return flag;
+        }
+        List<String> startingWith = byName.keySet().stream().filter(n -> n.startsWith(flag.name())).toList();
+        return startingWith.size() == 1 ? new Flag(byName.get(startingWith.get(0)).name(), flag.value()) : flag;
+    }
+
+    /**
+     * What is wrong with {@code flag} for this version, empty when its parser accepts it: a name it does not know
+     * (with the nearest it does, and the versions that know this one), or a value of the wrong form.
+     */
+    public Optional<String> problem(Flag flag) {
+        String name = flag.name();
+        if (engine.equals(VLLM)) {
+            // FlexibleArgumentParser: -O3 means --optimization-level 3; --json-flag.key=value sets one key of it
+            if (OPTIMIZATION_LEVEL.matcher(name).matches()) {
+                return Optional.empty();
+            }
+            int dot = name.indexOf('.');
+            if (dot > 0) {
+                String base = name.substring(0, dot);
+                Spec spec = byName.get(base);
+                if (spec == null) {
+                    return Optional.of(unknown(base, flag));
+                }
+                return spec.kind() == Kind.JSON ? Optional.empty() : Optional.of("flag " + name + ": " + base
+                        + " takes no JSON in " + label() + " (it is " + describe(spec) + "), so it has no keys to set");
+            }
+        }
+        Spec spec = byName.get(name);
+        if (spec == null && name.startsWith("--no-")) {
+            Spec negated = byName.get("--" + name.substring("--no-".length()));
+            if (negated != null && negated.kind() == Kind.BOOL) {
+                return flag.value() == null ? Optional.empty()
+                        : Optional.of("flag " + flag.toArg() + ": " + name + " takes no value in " + label());
+            }
+        }
+        if (spec == null) {
+            return Optional.of(unknown(name, flag));
+        }
+        return Optional.ofNullable(valueProblem(spec, flag));
+    }
+
+    private String unknown(String name, Flag flag) {
+        StringBuilder message = new StringBuilder("flag " + name + " is not a flag of " + label());
+        List<String> elsewhere = versions(engine).stream().filter(v -> !v.equals(version))
+                .filter(v -> of(engine, v).orElseThrow().byName.containsKey(name)).toList();
+        List<String> startingWith = byName.keySet().stream().filter(n -> n.startsWith(name)).toList();
+        if (!elsewhere.isEmpty()) {
+            message.append(" (").append(ENGINE_NAMES.get(engine)).append(' ').append(String.join(" and ", elsewhere))
+                    .append(" has it; name that version on @Engine(version = ...) if the server runs it)");
+        }
+        if (startingWith.size() == 1) {
+            message.append("; write its whole name, ").append(startingWith.get(0)).append(": argparse would take an")
+                    .append(" abbreviation, but ServeBench compares flags by name (shared servers, typed options)");
+        } else {
+            message.append("; did you mean ").append(nearest(name)).append('?');
+        }
+        return message.toString();
+    }
+
+    /** The name or alias closest to {@code name} by edit distance; the first in the file's order on a tie. */
+    private String nearest(String name) {
+        return byName.keySet().stream().min(Comparator.comparingInt(n -> distance(name, n))).orElseThrow();
+    }
+
+    private String valueProblem(Spec spec, Flag flag) {
+        String value = flag.value();
+        String where = "flag " + flag.toArg() + ": " + spec.name() + " in " + label();
+        if (value == null) {
+            return spec.valueOptional() ? null : where + " needs a value (" + describe(spec) + ")";
+        }
+        if (spec.kind() == Kind.SWITCH || spec.kind() == Kind.BOOL) {
+            return where + " is a switch; expected it without a value"
+                    + (spec.kind() == Kind.BOOL ? ", or --no-" + spec.name().substring(2) + " to turn it off" : "");
+        }
+        List<String> values = spec.nargs().isEmpty() ? List.of(value) : Arrays.asList(value.strip().split("\\s+"));
+        for (String v : values) {
+            if (!fits(spec, v)) {
+                return where + " takes " + describe(spec) + "; got \"" + v + "\"";
+            }
+        }
+        return null;
+    }
+
+    private static boolean fits(Spec spec, String value) {
+        switch (spec.kind()) {
+            case INT:
+                return WHOLE.matcher(value).matches()
+                        || spec.note().contains("human_readable") && READABLE_WHOLE.matcher(value).matches()
+                        || spec.note().contains("suffixes") && READABLE_WHOLE.matcher(value).matches()
+                        || spec.note().contains("auto") && value.equals("auto");
+            case FLOAT:
+                try {
+                    Double.parseDouble(value);
+                    return true;
+                } catch (NumberFormatException e) {
+                    return false;
+                }
+            case CHOICE:
+                return spec.choices().contains(value);
+            case JSON:
+                // a JSON object or list must parse; vLLM also takes a bare value for some configs (-cc 3)
+                if (!value.startsWith("{") && !value.startsWith("[")) {
+                    return true;
+                }
+                try {
+                    JSON.readTree(value);
+                    return true;
+                } catch (JsonProcessingException e) {
+                    return false;
+                }
+            default:
+                return true;
+        }
+    }
+
+    private static String describe(Spec spec) {
+        String one;
+        switch (spec.kind()) {
+            case SWITCH:
+            case BOOL:
+                return "a switch";
+            case INT:
+                one = spec.note().contains("human_readable") || spec.note().contains("suffixes")
+                        ? "a whole number (1k and 2M spellings too)" : "a whole number";
+                break;
+            case FLOAT:
+                one = "a number";
+                break;
+            case CHOICE:
+                one = "one of " + String.join(", ", spec.choices());
+                break;
+            case JSON:
+                one = "JSON";
+                break;
+            default:
+                one = "text";
+        }
+        return spec.nargs().isEmpty() || spec.nargs().equals("?") ? one : "values each " + one;
+    }
+
+    /**
+     * Optimal-string-alignment distance: letters inserted, dropped, changed, or two neighbours swapped, one edit each
+     * (a swap is the commonest slip in a flag name).
+     */
+    static int distance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            d[i][0] = i;
+        }
+        for (int j = 0; j <= b.length(); j++) {
+            d[0][j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            for (int j = 1; j <= b.length(); j++) {
+                int change = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + change);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
+    }
+
+    private static FlagCatalog load(String engine, String version) {
+        String resource = engine + "-" + version + ".flags";
+        try (InputStream in = FlagCatalog.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("flag catalogue " + resource + " is missing from the class path");
+            }
+            BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+            Map<String, Spec> byName = new LinkedHashMap<>();
+            String source = "";
+            String line;
+            int number = 0;
+            while ((line = reader.readLine()) != null) {
+                number++;
+                if (line.startsWith("# source:")) {
+                    source = line.substring("# source:".length()).strip();
+                }
+                if (line.isBlank() || line.startsWith("#")) {
+                    continue;
+                }
+                Spec spec = parse(line, resource + ":" + number);
+                byName.put(spec.name(), spec);
+                for (String alias : spec.aliases()) {
+                    byName.putIfAbsent(alias, spec);
+                }
+            }
+            return new FlagCatalog(engine, version, source, byName);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read flag catalogue " + resource, e);
+        }
+    }
+
+    private static Spec parse(String line, String where) {
+        int hash = line.indexOf(" # ");
+        String note = hash < 0 ? "" : line.substring(hash + 3).strip();
+        String[] words = (hash < 0 ? line : line.substring(0, hash)).strip().split("\\s+");
+        if (words.length < 2) {
+            throw new IllegalStateException(where + ": expected NAME KIND, got \"" + line + "\"");
+        }
+        Kind kind;
+        try {
+            kind = Kind.valueOf(words[1].toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(where + ": unknown kind \"" + words[1] + "\"; expected one of "
+                    + Arrays.toString(Kind.values()).toLowerCase(Locale.ROOT));
+        }
+        List<String> choices = List.of();
+        List<String> aliases = List.of();
+        String nargs = "";
+        for (int i = 2; i < words.length; i++) {
+            String word = words[i];
+            if (word.startsWith("choices=")) {
+                choices = List.of(word.substring("choices=".length()).split(","));
+            } else if (word.startsWith("aliases=")) {
+                aliases = List.of(word.substring("aliases=".length()).split(","));
+            } else if (word.startsWith("nargs=")) {
+                nargs = word.substring("nargs=".length());
+            } else {
+                // an action's name the extractor kept (e.g. a deprecated alias), read as a note
+                note = (note + " " + word).strip();
+            }
+        }
+        return new Spec(words[0], kind, choices, new ArrayList<>(aliases), nargs, note);
+    }
+}
