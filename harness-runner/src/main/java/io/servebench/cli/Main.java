@@ -81,7 +81,7 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--simulate", arity = "0..1", paramLabel = "MODE", fallbackValue = "in-process", preprocessor = SimulateMode.class, description = "Run every trial on the built-in simulated engine, which reads the flags of the study's engine: in the harness's JVM (default), =process to start it as a separate process like a real engine, or =virtual to run its model in virtual time (no sockets, no waiting: a 1000-request trial in well under a second).")
     String simulate;
 
-    @Option(names = "--simulate-gpu", paramLabel = "ID", description = "With --simulate: the GPU the simulated engine imitates, per tensor-parallel rank: h100 (default), h200, a100, l40s or b200, from their datasheets (see docs/simulated-engine.md). Its efficiency factors are the H100's, not calibrated for the others.")
+    @Option(names = "--simulate-gpu", paramLabel = "ID", description = "With --simulate: the GPU the simulated engine imitates, per tensor-parallel rank: h100 (default), h200, h20, a100, l40s or b200, from their datasheets (see docs/simulated-engine.md). Its efficiency factors are the H100's, not calibrated for the others.")
     String simulateGpu;
 
     @Option(names = "--fresh-server", description = "Start a new server for every trial instead of reusing one per configuration.")

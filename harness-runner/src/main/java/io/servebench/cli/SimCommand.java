@@ -2,6 +2,9 @@ package io.servebench.cli;
 
 import io.servebench.calibration.Calibration;
 import io.servebench.calibration.CalibrationReport;
+import io.servebench.calibration.PublicResult;
+import io.servebench.calibration.Validation;
+import io.servebench.calibration.ValidationReport;
 import io.servebench.calibration.ReferenceBlock;
 import io.servebench.sim.GpuProfile;
 import io.servebench.sim.SimDialect;
@@ -28,10 +31,12 @@ import java.util.concurrent.Callable;
 /**
  * {@code sim serve}: the simulated engine as a process of its own, started like {@code vllm serve},
  * so the whole process path (launch, readiness, teardown) runs on machines without a GPU; {@code sim calibrate}:
- * its engine profiles fitted on the reference study and checked on held-out blocks.
+ * its engine profiles fitted on the reference study and checked on held-out blocks; {@code sim validate}: the twin
+ * against published results it was never fitted to.
  */
 @Command(name = "sim", description = "The simulated engine: as a separate process, and calibrated against the reference study.",
-        subcommands = {SimCommand.Serve.class, SimCommand.Calibrate.class}, mixinStandardHelpOptions = true)
+        subcommands = {SimCommand.Serve.class, SimCommand.Calibrate.class, SimCommand.Validate.class},
+        mixinStandardHelpOptions = true)
 public final class SimCommand {
 
     @Command(name = "calibrate", mixinStandardHelpOptions = true, sortOptions = false,
@@ -106,6 +111,43 @@ public final class SimCommand {
         }
     }
 
+    @Command(name = "validate", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "Runs every published serving result bundled with ServeBench (engine, model, GPU, tensor"
+                    + " parallelism and load as published, each with its source) on the simulated engine in virtual"
+                    + " time, and prints the twin's figures beside the published ones, with the error, as markdown;"
+                    + " then which engine each side finds faster where both were published on one set-up. Nothing is"
+                    + " fitted to these results.",
+            footerHeading = "%nExamples:%n",
+            footer = {"  java -jar benchmarks.jar sim validate                 every bundled case",
+                    "  java -jar benchmarks.jar sim validate --case qwen3.5   the cases whose id contains qwen3.5"})
+    static final class Validate implements Callable<Integer> {
+
+        @Option(names = "--case", paramLabel = "TEXT", description = "Only the cases whose id contains TEXT.")
+        String only;
+
+        @Option(names = "--seed", description = "Seed of each case's dataset and engine (default: ${DEFAULT-VALUE}).")
+        long seed = 42;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            List<PublicResult> cases = PublicResult.bundled().stream()
+                    .filter(c -> only == null || c.id().contains(only)).toList();
+            if (cases.isEmpty()) {
+                throw new ParameterException(spec.commandLine(), "--case " + only + ": no bundled case's id contains it;"
+                        + " the ids are " + String.join(", ", PublicResult.bundled().stream().map(PublicResult::id)
+                        .toList()));
+            }
+            long t0 = System.nanoTime();
+            ValidationReport.write(out, new Validation(seed).run(cases));
+            out.printf(Locale.ROOT, "%d cases, seed %d, %.1f s%n", cases.size(), seed, (System.nanoTime() - t0) / 1e9);
+            return 0;
+        }
+    }
+
     @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
             description = "Serves MODEL with the simulated engine until stopped (SIGTERM, Ctrl-C). Engine flags after MODEL are read in the --dialect's spelling, as vllm serve or SGLang reads them.",
             footerHeading = "%nExamples:%n",
@@ -129,7 +171,7 @@ public final class SimCommand {
         @Option(names = "--seed", description = "Seed of output lengths and speculative acceptance (default: ${DEFAULT-VALUE}).")
         long seed = SimServer.Options.DEFAULT_SEED;
 
-        @Option(names = "--gpu", paramLabel = "ID", description = "The GPU it imitates, per tensor-parallel rank: h100, h200,"
+        @Option(names = "--gpu", paramLabel = "ID", description = "The GPU it imitates, per tensor-parallel rank: h100, h200, h20,"
                 + " a100, l40s or b200 (default: ${DEFAULT-VALUE}); datasheet figures, see docs/simulated-engine.md.")
         String gpu = "h100";
 

@@ -17,6 +17,8 @@ import java.util.Map;
  * @param computeEfficiency    fraction of peak FLOP/s reached by prefill GEMMs, in (0, 1]
  * @param interconnectBytesPerSecond GPU-to-GPU bandwidth in one direction, bytes/s: what a tensor-parallel
  *                             all-reduce moves data over (NVLink, or PCIe where a GPU has none)
+ * @param peakFp8Flops         peak dense FP8 FLOP/s, 0 for a GPU without FP8 tensor cores (the A100: FP8 weights run
+ *                             there as weight-only, computing in bf16)
  */
 public record GpuProfile(
         String name,
@@ -25,9 +27,20 @@ public record GpuProfile(
         double peakFlops,
         double bandwidthEfficiency,
         double computeEfficiency,
-        double interconnectBytesPerSecond) {
+        double interconnectBytesPerSecond,
+        double peakFp8Flops) {
+
+    /** A GPU without FP8 tensor cores. */
+    public GpuProfile(String name, double memoryBytes, double hbmBytesPerSecond, double peakFlops,
+                      double bandwidthEfficiency, double computeEfficiency, double interconnectBytesPerSecond) {
+        this(name, memoryBytes, hbmBytesPerSecond, peakFlops, bandwidthEfficiency, computeEfficiency,
+                interconnectBytesPerSecond, 0);
+    }
 
     public GpuProfile {
+        if (peakFp8Flops < 0) {
+            throw new IllegalArgumentException("peakFp8Flops must be >= 0, got " + peakFp8Flops);
+        }
         if (!(memoryBytes > 0) || !(hbmBytesPerSecond > 0) || !(peakFlops > 0)) {
             throw new IllegalArgumentException("memoryBytes, hbmBytesPerSecond and peakFlops must be > 0, got "
                     + memoryBytes + ", " + hbmBytesPerSecond + ", " + peakFlops);
@@ -56,13 +69,15 @@ public record GpuProfile(
      */
     public static GpuProfile h100Sxm80gb() {
         return new GpuProfile("NVIDIA H100 80GB HBM3", 80 * GIB, 3.35e12, 989e12, BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY,
-                NVLINK4);
+                NVLINK4, 1979e12);
     }
 
     /**
      * The GPUs the simulated engine knows, by the id {@link #named} takes. Memory is the nominal size read as
      * GiB (what {@code nvidia-smi} shows, give or take ECC); bandwidth and dense bf16 FLOP/s (without
-     * sparsity) are the datasheets': NVIDIA H100 Tensor Core GPU, H200 Tensor Core GPU, A100 Tensor Core GPU
+     * sparsity), and dense FP8 where the GPU has it (H100 and H200 1,979, H20 296, L40S 733 TFLOP/s, B200 4.5 PFLOP/s;
+     * the A100 has none), are the datasheets': NVIDIA H100 Tensor Core GPU, H200 Tensor Core GPU, H20 (96 GB, 4.0 TB/s, 148 TFLOP/s
+     * bf16, NVLink 4: the export part, its compute a sixth of the H100's), A100 Tensor Core GPU
      * (80GB SXM), L40S and DGX B200 (per GPU: a DGX B200's 8 GPUs give 72 PFLOP/s of sparse FP8, so 2.25e15
      * dense bf16 each). The interconnect is half the datasheet's bidirectional figure: NVLink 4 900 GB/s
      * (H100, H200), NVLink 3 600 GB/s (A100), NVLink 5 1.8 TB/s (B200); the L40S has no NVLink and talks over
@@ -78,13 +93,15 @@ public record GpuProfile(
         Map<String, GpuProfile> all = new LinkedHashMap<>();
         all.put("h100", h100Sxm80gb());
         all.put("h200", new GpuProfile("NVIDIA H200 141GB HBM3e", 141 * GIB, 4.8e12, 989e12, BANDWIDTH_EFFICIENCY,
-                COMPUTE_EFFICIENCY, NVLINK4));
+                COMPUTE_EFFICIENCY, NVLINK4, 1979e12));
+        all.put("h20", new GpuProfile("NVIDIA H20 96GB HBM3", 96 * GIB, 4.0e12, 148e12, BANDWIDTH_EFFICIENCY,
+                COMPUTE_EFFICIENCY, NVLINK4, 296e12));
         all.put("a100", new GpuProfile("NVIDIA A100 80GB HBM2e (SXM)", 80 * GIB, 2.039e12, 312e12,
                 BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY, 300e9));
         all.put("l40s", new GpuProfile("NVIDIA L40S 48GB GDDR6", 48 * GIB, 0.864e12, 362e12, BANDWIDTH_EFFICIENCY,
-                COMPUTE_EFFICIENCY, 32e9));
+                COMPUTE_EFFICIENCY, 32e9, 733e12));
         all.put("b200", new GpuProfile("NVIDIA B200 180GB HBM3e", 180 * GIB, 8.0e12, 2.25e15, BANDWIDTH_EFFICIENCY,
-                COMPUTE_EFFICIENCY, 900e9));
+                COMPUTE_EFFICIENCY, 900e9, 4.5e15));
         return Collections.unmodifiableMap(all);
     }
 
@@ -105,6 +122,14 @@ public record GpuProfile(
     /** Bandwidth reached in practice, bytes/s. */
     public double effectiveBandwidth() {
         return hbmBytesPerSecond * bandwidthEfficiency;
+    }
+
+    /**
+     * FLOP/s reached in practice with FP8 weights and activations: the FP8 tensor cores' where the GPU has them, else
+     * bf16's ({@link #effectiveFlops()}), as FP8 weights are then widened to bf16 for the matrix products.
+     */
+    public double effectiveFp8Flops() {
+        return peakFp8Flops > 0 ? peakFp8Flops * computeEfficiency : effectiveFlops();
     }
 
     /** FLOP/s reached in practice. */

@@ -27,6 +27,8 @@ import java.util.Set;
  * @param hiddenSize            the width of the residual stream: with tensor parallelism, each layer all-reduces
  *                              {@code hiddenSize} values per token twice (after attention and after the MLP)
  * @param layers                decoder layers
+ * @param experts               the routed experts of a mixture-of-experts model ({@link Experts#NONE} for a dense one):
+ *                              a step reads only the experts its tokens are routed to ({@link #weightBytesRead})
  */
 public record ModelProfile(
         String name,
@@ -39,9 +41,50 @@ public record ModelProfile(
         int maxPositionEmbeddings,
         double draftFraction,
         int hiddenSize,
-        int layers) {
+        int layers,
+        Experts experts) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * The routed experts of a mixture-of-experts model's sparse layers (a shared expert, always run, counts with the
+     * dense weights).
+     *
+     * @param layers     sparse layers
+     * @param count      routed experts per sparse layer
+     * @param perToken   experts each token is routed to ({@code num_experts_per_tok})
+     * @param parameters parameters of one routed expert's MLP
+     */
+    public record Experts(int layers, int count, int perToken, double parameters) {
+
+        /** A dense model: no routed experts. */
+        public static final Experts NONE = new Experts(0, 0, 0, 0);
+
+        public Experts {
+            if (layers < 0 || count < 0 || perToken < 0 || parameters < 0 || perToken > count) {
+                throw new IllegalArgumentException("experts: expected layers, count, perToken <= count and parameters"
+                        + " >= 0, got " + layers + ", " + count + ", " + perToken + ", " + parameters);
+            }
+        }
+
+        /**
+         * The distinct experts of one sparse layer that {@code tokens} tokens are routed to, expected under routing
+         * that picks each token's {@code perToken} experts uniformly: {@code count (1 - (1 - perToken/count)^tokens)}.
+         * One token touches {@code perToken}; a batch of a few hundred touches nearly all. Real routers favour some
+         * experts, so a real batch touches somewhat fewer: an upper bound on the traffic.
+         */
+        double touched(long tokens) {
+            return count == 0 ? 0 : count * (1 - Math.pow(1 - (double) perToken / count, tokens));
+        }
+    }
+
+    /** A dense model: every weight is read by every step. */
+    public ModelProfile(String name, double parameters, double activeParameters, double bytesPerParameter,
+                        double kvBytesPerToken, double stateBytesPerSequence, double nonLanguageBytes,
+                        int maxPositionEmbeddings, double draftFraction, int hiddenSize, int layers) {
+        this(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken, stateBytesPerSequence,
+                nonLanguageBytes, maxPositionEmbeddings, draftFraction, hiddenSize, layers, Experts.NONE);
+    }
 
     public ModelProfile {
         if (name == null || name.isBlank()) {
@@ -60,6 +103,10 @@ public record ModelProfile(
         }
         if (maxPositionEmbeddings < 2) {
             throw new IllegalArgumentException("maxPositionEmbeddings must be >= 2, got " + maxPositionEmbeddings);
+        }
+        java.util.Objects.requireNonNull(experts, "experts");
+        if (experts.layers() * (double) experts.count() * experts.parameters() > parameters) {
+            throw new IllegalArgumentException("the routed experts' parameters exceed the model's " + parameters);
         }
         if (stateBytesPerSequence < 0 || nonLanguageBytes < 0 || draftFraction < 0) {
             throw new IllegalArgumentException("stateBytesPerSequence, nonLanguageBytes and draftFraction must be >= 0, got "
@@ -84,31 +131,41 @@ public record ModelProfile(
     }
 
     /**
-     * The profile for a served model name: {@code Qwen3-8B} and {@code Qwen3-30B-A3B} (from their published
-     * {@code config.json}, see {@link #fromConfig}) by name, any other model as {@link #qwen35_9b Qwen3.5-9B}.
+     * The profile for a served model name: a {@link #builtIn built-in} one by name, any other model as
+     * {@link #qwen35_9b Qwen3.5-9B}.
      */
     public static ModelProfile forModel(String name) {
-        // the repository's name alone: the 2507 updates and the base models have other contexts
-        String n = name.substring(name.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
-        if (n.equals("qwen3-30b-a3b")) {
-            return fromConfig(name, QWEN3_30B_A3B);
-        }
-        if (n.equals("qwen3-8b")) {
-            return fromConfig(name, QWEN3_8B);
-        }
-        return qwen35_9b(name);
+        return builtIn(name).orElseGet(() -> qwen35_9b(name));
     }
 
-    /** Qwen3-8B's {@code config.json}, the fields the profile reads (huggingface.co/Qwen/Qwen3-8B). */
-    static final String QWEN3_8B = "{\"hidden_size\":4096,\"num_hidden_layers\":36,\"num_attention_heads\":32,"
-            + "\"num_key_value_heads\":8,\"head_dim\":128,\"intermediate_size\":12288,\"vocab_size\":151936,"
-            + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":40960}";
-    /** Qwen3-30B-A3B's {@code config.json}, the fields the profile reads (huggingface.co/Qwen/Qwen3-30B-A3B). */
-    static final String QWEN3_30B_A3B = "{\"hidden_size\":2048,\"num_hidden_layers\":48,\"num_attention_heads\":32,"
-            + "\"num_key_value_heads\":4,\"head_dim\":128,\"intermediate_size\":6144,\"moe_intermediate_size\":768,"
-            + "\"num_experts\":128,\"num_experts_per_tok\":8,\"decoder_sparse_step\":1,\"mlp_only_layers\":[],"
-            + "\"vocab_size\":151936,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\","
-            + "\"max_position_embeddings\":40960}";
+    /**
+     * The built-in profile of a model, by its repository's name (any case, any owner): Qwen3.5-9B, the reference's; and,
+     * read from their published {@code config.json} ({@link #fromConfig}, {@link ModelConfigs}), Qwen3-8B, Qwen3-14B,
+     * Qwen2.5-7B-Instruct and Qwen2.5-72B-Instruct (dense), Qwen3-30B-A3B and Qwen3-235B-A22B-Instruct-2507 (mixtures
+     * of experts) and Qwen3.5-35B-A3B and Qwen3-Next-80B-A3B-Instruct, also in FP8 (hybrid mixtures of experts); empty
+     * for any other.
+     */
+    public static java.util.Optional<ModelProfile> builtIn(String name) {
+        // the repository's name alone: the 2507 updates and the base models have other contexts
+        String n = name.substring(name.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
+        if (n.equals("qwen3.5-9b")) {
+            return java.util.Optional.of(qwen35_9b(name));
+        }
+        String config = BUILT_IN.get(n);
+        return config == null ? java.util.Optional.empty() : java.util.Optional.of(fromConfig(name, config));
+    }
+
+    /** Built-in {@code config.json}s, by the repository's name in lower case. */
+    private static final java.util.Map<String, String> BUILT_IN = java.util.Map.of(
+            "qwen3-8b", ModelConfigs.QWEN3_8B,
+            "qwen3-14b", ModelConfigs.QWEN3_14B,
+            "qwen3-30b-a3b", ModelConfigs.QWEN3_30B_A3B,
+            "qwen3-235b-a22b-instruct-2507", ModelConfigs.QWEN3_235B_A22B_2507,
+            "qwen2.5-7b-instruct", ModelConfigs.QWEN25_7B_INSTRUCT,
+            "qwen2.5-72b-instruct", ModelConfigs.QWEN25_72B_INSTRUCT,
+            "qwen3.5-35b-a3b", ModelConfigs.QWEN35_35B_A3B,
+            "qwen3-next-80b-a3b-instruct", ModelConfigs.QWEN3_NEXT_80B_A3B,
+            "qwen3-next-80b-a3b-instruct-fp8", ModelConfigs.QWEN3_NEXT_80B_A3B_FP8);
 
     /**
      * A profile from a Hugging Face {@code config.json} of a decoder (Llama, Qwen2/3, Mistral, their
@@ -185,6 +242,7 @@ public record ModelProfile(
         double denseMlp = denseLayers == 0 ? 0 : 3 * hidden * count(c, name, "intermediate_size");
         double sparseMlp = 0;
         double activeSparseMlp = 0;
+        double routedExpert = 0;
         if (sparseLayers > 0) {
             double expert = 3 * hidden * count(c, name, c.has("moe_intermediate_size") ? "moe_intermediate_size"
                     : "intermediate_size");
@@ -193,13 +251,20 @@ public record ModelProfile(
             double router = hidden * experts;
             sparseMlp = experts * expert + shared + router;
             activeSparseMlp = count(c, name, "num_experts_per_tok") * expert + shared + router;
+            routedExpert = expert;
         }
         double mixers = fullLayers * attention + linearLayers * linearAttention;
         double total = embeddings + mixers + denseLayers * denseMlp + sparseLayers * sparseMlp;
         double active = embeddings + mixers + denseLayers * denseMlp + sparseLayers * activeSparseMlp;
         double bytes = bytesPerParameter(c, name);
-        return new ModelProfile(name, total, active, bytes, 2 * fullLayers * kvHeads * headDim * bytes, statePerSequence,
-                0, (int) count(c, name, "max_position_embeddings"), 1.0 / layers, (int) hidden, (int) layers);
+        // an FP8 checkpoint names its method at the top level; its KV cache stays in the activations' dtype
+        boolean fp8 = "fp8".equals(root.path("quantization_config").path("quant_method").asText(""));
+        Experts routed = sparseLayers == 0 ? Experts.NONE : new Experts(sparseLayers, (int) experts,
+                (int) count(c, name, "num_experts_per_tok"), routedExpert);
+        ModelProfile profile = new ModelProfile(name, total, active, bytes, 2 * fullLayers * kvHeads * headDim * bytes,
+                statePerSequence, 0, (int) count(c, name, "max_position_embeddings"), 1.0 / layers, (int) hidden,
+                (int) layers, routed);
+        return fp8 ? profile.withFp8Weights() : profile;
     }
 
     /**
@@ -251,9 +316,46 @@ public record ModelProfile(
         };
     }
 
+    /**
+     * This model with FP8 weights (one byte each: a checkpoint quantized to FP8, or {@code --quantization fp8}); its KV
+     * cache keeps its own precision.
+     */
+    public ModelProfile withFp8Weights() {
+        return new ModelProfile(name, parameters, activeParameters, 1, kvBytesPerToken, stateBytesPerSequence,
+                nonLanguageBytes, maxPositionEmbeddings, draftFraction, hiddenSize, layers, experts);
+    }
+
+    /**
+     * This model with an FP8 KV cache ({@code --kv-cache-dtype fp8}): half the bytes per token of a 16-bit cache. The
+     * linear-attention state keeps its fp32.
+     */
+    public ModelProfile withFp8KvCache() {
+        return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken / 2,
+                stateBytesPerSequence, nonLanguageBytes, maxPositionEmbeddings, draftFraction, hiddenSize, layers, experts);
+    }
+
+    /** Whether the weights are FP8 (one byte), so the matrix products run on FP8 tensor cores where the GPU has them. */
+    public boolean fp8Weights() {
+        return bytesPerParameter == 1;
+    }
+
     /** Bytes of the language-model weights. */
     public double weightBytes() {
         return parameters * bytesPerParameter;
+    }
+
+    /**
+     * Bytes of weights one forward step of {@code tokens} tokens reads: every dense weight, and of each sparse layer's
+     * routed experts only those the tokens are routed to ({@link Experts#touched}); all of them for a dense model. A
+     * mixture of experts at low load so reads a fraction of its weights (Qwen3-30B-A3B: 8 of 128 experts per layer for
+     * one token), and all of them once its batch is a few hundred tokens.
+     */
+    public double weightBytesRead(long tokens) {
+        if (experts.layers() == 0) {
+            return weightBytes();
+        }
+        double routed = experts.layers() * experts.parameters();
+        return (parameters - routed * experts.count() + routed * experts.touched(Math.max(1, tokens))) * bytesPerParameter;
     }
 
     private static void requirePositive(String what, double v) {

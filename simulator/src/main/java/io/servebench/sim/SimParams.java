@@ -170,6 +170,20 @@ public record SimParams(
                 reasoningParser, gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine);
     }
 
+    /**
+     * Whether the engine prepares the next step on the CPU while the GPU runs this one, so that a step takes the longer
+     * of its host work and its GPU work instead of their sum: SGLang's overlap scheduler, on by default, which SGLang
+     * 0.5.9 turns off for a hybrid linear-attention model whose radix cache is on without speculative decoding
+     * ({@code server_args.py}, {@code _handle_mamba_radix_cache}: "Disabling overlap schedule since mamba no_buffer is
+     * not compatible with overlap schedule") — the reference study's SGLang runs, so its fitted host time is the
+     * serial one. vLLM 0.17.1 schedules each step after the last unless started with {@code --async-scheduling},
+     * which is not modelled.
+     */
+    public boolean overlapsHostWork() {
+        boolean hybrid = model.stateBytesPerSequence() > 0;
+        return dialect == SimDialect.SGLANG && !(hybrid && prefixCaching && speculativeMethod == null);
+    }
+
     /** The acceptance probability of draft position {@code position} (0-based), given the ones before were accepted. */
     public double acceptanceRate(int position) {
         return acceptanceRates.get(Math.min(position, acceptanceRates.size() - 1));
@@ -281,6 +295,8 @@ public record SimParams(
     /** Mutable accumulator of flag values while parsing; defaults are the engine's. */
     private static final class Builder {
         String hfConfigPath;
+        boolean fp8Weights;
+        boolean fp8KvCache;
         /** 0 until a flag sets it: then the model's native context, as vLLM and SGLang derive it. */
         int maxModelLen;
         int maxNumSeqs = DEFAULT_MAX_NUM_SEQS;
@@ -306,6 +322,14 @@ public record SimParams(
 
         /** The model's profile: from {@code --hf-config-path}'s {@code config.json}, else by its name. */
         ModelProfile modelProfile(String model) {
+            ModelProfile profile = configured(model);
+            if (fp8Weights) {
+                profile = profile.withFp8Weights();
+            }
+            return fp8KvCache ? profile.withFp8KvCache() : profile;
+        }
+
+        private ModelProfile configured(String model) {
             if (hfConfigPath == null) {
                 return ModelProfile.forModel(model);
             }
@@ -360,7 +384,29 @@ public record SimParams(
             flags.put(names.gpuMemoryUtilization() != null ? names.gpuMemoryUtilization() : names.staticMemoryFraction(),
                     (b, f) -> b.memoryFraction = fraction(f));
             flags.put(names.tensorParallelSize(), (b, f) -> b.tp = positiveInt(f));
+            // the same spelling in both engines, read by the simulation only
+            flags.put("--quantization", Builder::quantization);
+            flags.put("--kv-cache-dtype", Builder::kvCacheDtype);
             return Map.copyOf(flags);
+        }
+
+        /** {@code --quantization fp8}: FP8 weights (vLLM's and SGLang's online FP8); other methods are not modelled. */
+        private static void quantization(Builder b, Flag f) {
+            if (text(f).equals("fp8")) {
+                b.fp8Weights = true;
+            } else {
+                b.ignored.add(f.toArg());
+            }
+        }
+
+        /** {@code --kv-cache-dtype fp8...}: one byte per cached element; {@code auto} keeps the model's. */
+        private static void kvCacheDtype(Builder b, Flag f) {
+            String v = text(f);
+            if (v.startsWith("fp8")) {
+                b.fp8KvCache = true;
+            } else if (!v.equals("auto")) {
+                b.ignored.add(f.toArg());
+            }
         }
 
         /** Applies {@code f} when {@code flags} models it; false when it does not. */

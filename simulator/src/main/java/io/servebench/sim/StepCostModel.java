@@ -5,16 +5,22 @@ package io.servebench.sim;
  * {@code B} the effective bandwidth (bytes/s) and {@code F} the effective FLOP/s, both summed over the
  * {@code t} tensor-parallel GPUs, and {@code I} each GPU's one-way interconnect bandwidth (bytes/s):
  * <pre>
- *   step = max(weightBytes / B, 2 * activeParameters * computedTokens / F)   weights vs. compute
+ *   step = max(weightsRead(computedTokens) / B, 2 * activeParameters * computedTokens / F)   weights vs. compute
  *        + (kvBytesPerToken * contextTokens + stateBytesPerSequence * sequences) / B   attention reads
- *        + k * draftFraction * max(weightBytes / B, 2 * activeParameters * draftingSequences / F)   drafting
+ *        + k * draftFraction * max(weightsRead(draftingSequences) / B,
+ *                                  2 * activeParameters * draftingSequences / F)   drafting
  *        + overheadFactor * engine.stepNanos                                        host work ({@link EngineProfile}):
  *        + engine.sequenceNanos * (sequences + acceptedDrafts)                    per step, and per sequence and
- *                                                                                  extra token it emits
+ *                                                                                  extra token it emits; an engine
+ *                                                                                  that overlaps it with the GPU
+ *                                                                                  ({@link SimParams#overlapsHostWork})
+ *                                                                                  takes the larger of the two
  *        + 2 * layers * ({@value #ALL_REDUCE_LATENCY_NANOS} ns                    tensor parallelism (t > 1): two
  *            + 2 (t - 1) / t * computedTokens * hiddenSize * bytes / (I * {@value #INTERCONNECT_EFFICIENCY}))
  *                                                                                  ring all-reduces per layer
  * </pre>
+ * {@code weightsRead(n)} is every weight of a dense model, and of a mixture of experts the dense weights plus the
+ * routed experts {@code n} tokens are expected to touch ({@link ModelProfile#weightBytesRead}).
  * Every term grows with the work in the step, so more prompt tokens, more context or more sequences
  * never make a step shorter. For Qwen3.5-9B on an H100 a decode step of ~18 sequences takes ~8 ms
  * (6.3 ms of it reading the weights) and a 340-token prefill ~11 ms; on two H100s a decode step of 20
@@ -37,7 +43,9 @@ final class StepCostModel {
     StepCostModel(SimParams settings) {
         this.settings = settings;
         this.bandwidth = settings.gpu().effectiveBandwidth() * settings.tensorParallelSize();
-        this.flops = settings.gpu().effectiveFlops() * settings.tensorParallelSize();
+        // FP8 weights multiply on the FP8 tensor cores (W8A8, as vLLM's and SGLang's FP8 linear layers do on Hopper)
+        this.flops = (settings.model().fp8Weights() ? settings.gpu().effectiveFp8Flops() : settings.gpu().effectiveFlops())
+                * settings.tensorParallelSize();
     }
 
     /**
@@ -53,18 +61,18 @@ final class StepCostModel {
      */
     long stepNanos(long computedTokens, long contextTokens, int sequences, int draftingSequences, int acceptedDrafts) {
         ModelProfile m = settings.model();
-        double weights = m.weightBytes() / bandwidth;
+        double weights = m.weightBytesRead(computedTokens) / bandwidth;
         double compute = 2 * m.activeParameters() * computedTokens / flops;
         double attention = (m.kvBytesPerToken() * contextTokens + m.stateBytesPerSequence() * sequences) / bandwidth;
         double draft = draftingSequences == 0 ? 0
                 : settings.speculativeTokens() * m.draftFraction()
-                        * Math.max(weights, 2 * m.activeParameters() * draftingSequences / flops);
-        double seconds = Math.max(weights, compute) + attention + draft;
+                        * Math.max(m.weightBytesRead(draftingSequences) / bandwidth,
+                                2 * m.activeParameters() * draftingSequences / flops);
+        double gpu = (Math.max(weights, compute) + attention + draft) * 1e9 + allReduceNanos(computedTokens);
         EngineProfile engine = settings.engine();
-        double overhead = settings.performanceMode().overheadFactor() * engine.stepNanos()
-                + (double) engine.sequenceNanos() * (sequences + acceptedDrafts)
-                + allReduceNanos(computedTokens);
-        return Math.round(seconds * 1e9 + overhead);
+        double host = settings.performanceMode().overheadFactor() * engine.stepNanos()
+                + (double) engine.sequenceNanos() * (sequences + acceptedDrafts);
+        return Math.round(settings.overlapsHostWork() ? Math.max(gpu, host) : gpu + host);
     }
 
     /**
@@ -78,7 +86,9 @@ final class StepCostModel {
             return 0;
         }
         ModelProfile m = settings.model();
-        double bytes = 2.0 * (t - 1) / t * computedTokens * m.hiddenSize() * m.bytesPerParameter();
+        // activations are 16-bit beside FP8 weights
+        double activationBytes = m.fp8Weights() ? 2 : m.bytesPerParameter();
+        double bytes = 2.0 * (t - 1) / t * computedTokens * m.hiddenSize() * activationBytes;
         double transfer = bytes / (settings.gpu().interconnectBytesPerSecond() * INTERCONNECT_EFFICIENCY) * 1e9;
         return 2.0 * m.layers() * (ALL_REDUCE_LATENCY_NANOS + transfer);
     }

@@ -14,7 +14,7 @@ class GpuProfileTest {
 
     @Test
     void theCatalogueHoldsTheDatasheetFiguresByIdAnyCase() {
-        assertThat(GpuProfile.catalogue()).containsOnlyKeys("h100", "h200", "a100", "l40s", "b200");
+        assertThat(GpuProfile.catalogue()).containsOnlyKeys("h100", "h200", "h20", "a100", "l40s", "b200");
         GpuProfile h200 = GpuProfile.named(" H200 ");
         assertThat(h200.memoryBytes()).isEqualTo(141 * GIB);
         assertThat(h200.hbmBytesPerSecond()).isEqualTo(4.8e12);
@@ -22,12 +22,15 @@ class GpuProfileTest {
         assertThat(GpuProfile.named("h100")).isEqualTo(GpuProfile.h100Sxm80gb());
         assertThat(GpuProfile.named("l40s").hbmBytesPerSecond()).isEqualTo(0.864e12);
         assertThat(GpuProfile.named("b200").peakFlops()).isEqualTo(2.25e15);
+        // the H20: H100's memory system grown to 96 GB at 4.0 TB/s, its bf16 compute cut to 148 TFLOP/s
+        assertThat(GpuProfile.named("h20").peakFlops()).isEqualTo(148e12);
+        assertThat(GpuProfile.named("h20").hbmBytesPerSecond()).isEqualTo(4.0e12);
     }
 
     @Test
     void anUnknownIdIsNamedWithTheKnownOnes() {
         assertThatThrownBy(() -> GpuProfile.named("h900")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("unknown GPU \"h900\"; expected one of h100, h200, a100, l40s, b200");
+                .hasMessage("unknown GPU \"h900\"; expected one of h100, h200, h20, a100, l40s, b200");
     }
 
     @Test

@@ -39,9 +39,9 @@ class ModelProfileTest {
     }
 
     @Test
-    void aMixtureOfExpertsPrefillCostsItsActiveParametersAndADecodeStepReadsAllItsWeights(@TempDir Path dir)
+    void aMixtureOfExpertsPrefillCostsItsActiveParametersAndADecodeStepReadsTheExpertsItsTokensUse(@TempDir Path dir)
             throws IOException {
-        Files.writeString(dir.resolve("config.json"), ModelProfile.QWEN3_30B_A3B);
+        Files.writeString(dir.resolve("config.json"), ModelConfigs.QWEN3_30B_A3B);
         SimParams moe = SimParams.fromFlags(SimDialect.VLLM, "my-moe", List.of("--hf-config-path=" + dir));
         ModelProfile m = moe.model();
         assertThat(m.activeParameters()).isCloseTo(3.3e9, within(0.1e9));
@@ -49,13 +49,76 @@ class ModelProfileTest {
         StepCostModel cost = new StepCostModel(moe);
         double bandwidth = 3.35e12 * 0.85;
         double flops = 989e12 * 0.60;
-        // a 4096-token prefill is compute-bound on the active parameters; the empty decode step bandwidth-bound
+        // a 4096-token prefill is compute-bound on the active parameters; a one-token decode step reads the weights
+        // one token uses: the model card's 3.3B activated, not its 30.5B
         long prefill = cost.stepNanos(4096, 0, 1, 0, 0);
         long decode = cost.stepNanos(1, 0, 1, 0, 0);
-        double weights = m.weightBytes() / bandwidth;
+        double oneToken = 3.3e9 * 2 / bandwidth;
         double compute = 2 * m.activeParameters() * 4096 / flops;
-        assertThat(compute).isGreaterThan(weights);
-        assertThat((prefill - decode) / 1e9).isCloseTo(compute - weights, within(1e-6));
+        assertThat(compute).isGreaterThan(m.weightBytes() / bandwidth);
+        assertThat((prefill - decode) / 1e9).isCloseTo(compute - oneToken, within(0.1e9 * 2 / bandwidth));
+        // a batch of a few hundred tokens reads every expert: the card's 30.5B
+        assertThat(m.weightBytesRead(512) / 2).isCloseTo(30.5e9, within(0.1e9));
+    }
+
+    /**
+     * FP8 weights are one byte and multiply on the FP8 tensor cores (the H100 datasheet: 1,979 dense FP8 TFLOP/s
+     * against 989 bf16); the A100 has none and computes in bf16; an FP8 KV cache halves a 16-bit one.
+     */
+    @Test
+    void fp8WeightsAreOneByteAndMultiplyOnFp8TensorCores() {
+        SimParams bf16 = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of());
+        SimParams fp8 = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of("--quantization=fp8"));
+        assertThat(fp8.model().weightBytes()).isEqualTo(bf16.model().weightBytes() / 2);
+        assertThat(fp8.model().kvBytesPerToken()).isEqualTo(bf16.model().kvBytesPerToken());
+        assertThat(fp8.ignoredFlags()).isEmpty();
+        assertThat(SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B", List.of("--kv-cache-dtype=fp8_e4m3"))
+                .model().kvBytesPerToken()).isEqualTo(bf16.model().kvBytesPerToken() / 2);
+
+        double active = bf16.model().activeParameters();
+        long prefillBf16 = new StepCostModel(bf16).stepNanos(8192, 0, 1, 0, 0);
+        long prefillFp8 = new StepCostModel(fp8).stepNanos(8192, 0, 1, 0, 0);
+        double saved = 2 * active * 8192 / (989e12 * 0.60) - 2 * active * 8192 / (1979e12 * 0.60);
+        assertThat((prefillBf16 - prefillFp8) / 1e9).isCloseTo(saved, within(1e-6));
+
+        SimParams a100 = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of("--quantization=fp8"),
+                GpuProfile.named("a100"));
+        SimParams a100Bf16 = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of(), GpuProfile.named("a100"));
+        assertThat(new StepCostModel(a100).stepNanos(8192, 0, 1, 0, 0))
+                .isEqualTo(new StepCostModel(a100Bf16).stepNanos(8192, 0, 1, 0, 0));
+        // an FP8 checkpoint says so in its config
+        assertThat(ModelProfile.forModel("Qwen/Qwen3-Next-80B-A3B-Instruct-FP8").weightBytes())
+                .isEqualTo(ModelProfile.forModel("Qwen/Qwen3-Next-80B-A3B-Instruct").weightBytes() / 2);
+    }
+
+    /**
+     * The distinct experts a batch touches, against routing drawn at random: each of 16 tokens picks 8 of 128 experts
+     * (Qwen3-30B-A3B's router), counted over many batches.
+     */
+    @Test
+    void theExpertsABatchTouchesAreThoseRandomRoutingTouches() {
+        ModelProfile.Experts experts = ModelProfile.forModel("Qwen/Qwen3-30B-A3B").experts();
+        assertThat(experts).isEqualTo(new ModelProfile.Experts(48, 128, 8, 3.0 * 2048 * 768));
+        java.util.Random random = new java.util.Random(7);
+        for (int tokens : new int[] {1, 4, 16, 64}) {
+            long distinct = 0;
+            int batches = 20_000;
+            for (int b = 0; b < batches; b++) {
+                java.util.BitSet used = new java.util.BitSet(128);
+                for (int t = 0; t < tokens; t++) {
+                    java.util.BitSet mine = new java.util.BitSet(128);
+                    while (mine.cardinality() < 8) {
+                        mine.set(random.nextInt(128));
+                    }
+                    used.or(mine);
+                }
+                distinct += used.cardinality();
+            }
+            assertThat(experts.touched(tokens)).as("%d tokens", tokens).isCloseTo((double) distinct / batches,
+                    within(0.3));
+        }
+        assertThat(ModelProfile.forModel("Qwen/Qwen3-8B").weightBytesRead(1))
+                .isEqualTo(ModelProfile.forModel("Qwen/Qwen3-8B").weightBytes());
     }
 
     /**

@@ -95,9 +95,10 @@ class SimParamsTest {
     }
 
     @Test
-    void unknownFlagsAreAcceptedAndListed() {
-        SimParams s = SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--enforce-eager", "--kv-cache-dtype=fp8"));
-        assertThat(s.ignoredFlags()).containsExactly("--enforce-eager", "--kv-cache-dtype=fp8");
+    void realFlagsItDoesNotModelAreAcceptedAndListed() {
+        SimParams s = SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--enforce-eager", "--disable-log-stats",
+                "--quantization=awq"));
+        assertThat(s.ignoredFlags()).containsExactly("--enforce-eager", "--disable-log-stats", "--quantization=awq");
     }
 
     @Test

@@ -55,4 +55,30 @@ class StepCostModelTest {
         assertThat(pcie.allReduceNanos(20)).isCloseTo(64 * (8_000 + 163_840 / 25.6e9 * 1e9), within(1e-6));
         assertThat(H100.allReduceNanos(20)).isZero();
     }
+
+    /**
+     * SGLang's overlap scheduler hides the host's work behind the GPU's, except for a hybrid linear-attention model with
+     * its radix cache on and no speculative decoding, where SGLang 0.5.9 turns it off ({@code server_args.py},
+     * {@code _handle_mamba_radix_cache}); vLLM 0.17.1 does not overlap.
+     */
+    @Test
+    void sglangOverlapsHostWorkWithTheGpuExceptForAHybridWithItsRadixCache() {
+        SimParams denseSglang = SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B", List.of());
+        SimParams denseVllm = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of());
+        assertThat(denseSglang.overlapsHostWork()).isTrue();
+        assertThat(denseVllm.overlapsHostWork()).isFalse();
+        assertThat(SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3.5-9B", List.of()).overlapsHostWork()).isFalse();
+        assertThat(SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3.5-9B", List.of("--disable-radix-cache"))
+                .overlapsHostWork()).isTrue();
+
+        // a decode step of 8 sequences of Qwen3-8B reads 16 GB of weights (~5.7 ms on an H100), longer than SGLang's
+        // host work (1 ms + 8 x 305 us): overlapped, the host's time is hidden; in series (the same engine profile in
+        // a dialect that does not overlap) it adds
+        EngineProfile sglang = EngineProfile.sglang();
+        double host = sglang.stepNanos() + 8.0 * sglang.sequenceNanos();
+        long overlapped = new StepCostModel(denseSglang).stepNanos(8, 8 * 500, 8, 0, 0);
+        long serial = new StepCostModel(denseVllm.withEngine(sglang)).stepNanos(8, 8 * 500, 8, 0, 0);
+        assertThat((double) (serial - overlapped)).isCloseTo(host, within(1.0));
+        assertThat(overlapped / 1e6).isGreaterThan(host / 1e6);
+    }
 }

@@ -1,0 +1,133 @@
+package io.servebench.calibration;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+
+/**
+ * One published result of a serving benchmark, the simulated engine was never fitted to: what ran (engine, model, GPU,
+ * tensor parallelism, precision), under which load, what it measured, and where it was published. The bundled set is
+ * {@code public-results.json} beside this class, each case with its source and the lines quoted from it.
+ *
+ * @param id            a short name
+ * @param source        where it was published (a URL, or repository, commit and path)
+ * @param engine        {@code vllm}, {@code sglang} or another engine the twin does not stand for
+ * @param engineVersion the engine's version where the source states it, else empty
+ * @param model         the model's Hugging Face id
+ * @param modelClass    {@code dense}, {@code moe} or {@code hybrid}
+ * @param gpu           the GPU as the source names it
+ * @param tensorParallel GPUs the model is split over
+ * @param dtype         the weights' precision ({@code bf16}, {@code fp8}, {@code mxfp4})
+ * @param dataset       {@code sharegpt}, {@code random} or {@code fixed}
+ * @param inputTokens   prompt length of a {@code random} or {@code fixed} workload, else empty
+ * @param outputTokens  output length of a {@code random} or {@code fixed} workload, else empty
+ * @param concurrency   requests in flight at most (a closed loop, or a cap on an open one), else empty
+ * @param requestRate   requests per second, empty for all at once
+ * @param requests      requests measured
+ * @param published     the figures as published, by {@link Figure}
+ * @param notes         what the source leaves out or the case assumes
+ * @param inReference   whether the case is a block of the reference study the twin is calibrated on (the same
+ *                      published run), and so no validation case
+ */
+public record PublicResult(String id, String source, String engine, Optional<String> engineVersion, String model,
+                           String modelClass, String gpu, int tensorParallel, String dtype, String dataset,
+                           OptionalInt inputTokens, OptionalInt outputTokens, OptionalInt concurrency,
+                           OptionalDouble requestRate, int requests, Map<Figure, Double> published, String notes,
+                           boolean inReference) {
+
+    /** A figure serving benchmarks publish. */
+    public enum Figure {
+        MEAN_TTFT("meanTtftMs", "mean TTFT (ms)"),
+        MEAN_TPOT("meanTpotMs", "mean TPOT (ms)"),
+        MEAN_E2E("meanE2eMs", "mean latency (ms)"),
+        OUTPUT_THROUGHPUT("outputTokensPerS", "output tok/s"),
+        TOTAL_THROUGHPUT("totalTokensPerS", "total tok/s");
+
+        final String field;
+        final String label;
+
+        Figure(String field, String label) {
+            this.field = field;
+            this.label = label;
+        }
+
+        /** How a table heads it. */
+        public String label() {
+            return label;
+        }
+    }
+
+    public PublicResult {
+        published = Collections.unmodifiableMap(new LinkedHashMap<>(published));
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The cases bundled with ServeBench, in the file's order. */
+    public static List<PublicResult> bundled() {
+        try (InputStream in = PublicResult.class.getResourceAsStream("public-results.json")) {
+            if (in == null) {
+                throw new IllegalStateException("public-results.json is missing from the class path");
+            }
+            return read(JSON.readTree(in));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the bundled public results", e);
+        }
+    }
+
+    /**
+     * The cases of a JSON array in {@code public-results.json}'s form.
+     *
+     * @throws IllegalArgumentException naming the case and the field that is missing or of the wrong kind
+     */
+    static List<PublicResult> read(JsonNode array) {
+        if (!array.isArray()) {
+            throw new IllegalArgumentException("public results: expected a JSON array of cases");
+        }
+        List<PublicResult> cases = new ArrayList<>();
+        for (JsonNode c : array) {
+            String id = text(c, "id", "(no id)");
+            JsonNode w = c.path("workload");
+            JsonNode r = c.path("results");
+            Map<Figure, Double> published = new LinkedHashMap<>();
+            for (Figure f : Figure.values()) {
+                if (r.path(f.field).isNumber()) {
+                    published.put(f, r.get(f.field).asDouble());
+                }
+            }
+            JsonNode rate = w.path("requestRate");
+            cases.add(new PublicResult(id, text(c, "source", id), text(c, "engine", id),
+                    c.path("engineVersion").isTextual() ? Optional.of(c.get("engineVersion").asText()) : Optional.empty(),
+                    text(c, "model", id), text(c, "modelClass", id), text(c, "gpu", id),
+                    c.path("tensorParallel").asInt(1), text(c, "dtype", id), text(w, "dataset", id),
+                    whole(w, "inputTokens"), whole(w, "outputTokens"), whole(w, "concurrency"),
+                    rate.isNumber() ? OptionalDouble.of(rate.asDouble()) : OptionalDouble.empty(),
+                    w.path("requests").asInt(c.path("workload").path("concurrency").asInt(1)), published,
+                    c.path("notes").asText(""), c.path("inReference").asBoolean(false)));
+        }
+        return cases;
+    }
+
+    private static String text(JsonNode node, String field, String id) {
+        JsonNode v = node.get(field);
+        if (v == null || !v.isTextual() || v.asText().isBlank()) {
+            throw new IllegalArgumentException("public result " + id + ": \"" + field + "\" must be a non-empty string");
+        }
+        return v.asText();
+    }
+
+    private static OptionalInt whole(JsonNode node, String field) {
+        return node.path(field).canConvertToInt() ? OptionalInt.of(node.get(field).asInt()) : OptionalInt.empty();
+    }
+}

@@ -1,0 +1,222 @@
+package io.servebench.calibration;
+
+import io.servebench.calibration.PublicResult.Figure;
+import io.servebench.load.ArrivalProfile;
+import io.servebench.load.LoadParams;
+import io.servebench.load.VirtualLoad;
+import io.servebench.metrics.MetricsAggregator;
+import io.servebench.metrics.SloSpec;
+import io.servebench.results.Metric;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.Stat;
+import io.servebench.sim.GpuProfile;
+import io.servebench.sim.ModelProfile;
+import io.servebench.sim.SimDialect;
+import io.servebench.sim.SimParams;
+import io.servebench.sim.SimTokenizer;
+import io.servebench.sim.VirtualEngine;
+import io.servebench.wire.flags.EngineFlags;
+import io.servebench.workload.Dataset;
+import io.servebench.workload.Datasets;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * The simulated engine against published results it was never fitted to: each {@link PublicResult} run in virtual
+ * time with the engine, model, GPU, tensor parallelism and load it names, and its figures set beside the published
+ * ones. A case the twin cannot stand for (another engine, a GPU or precision it does not model, a model without a
+ * built-in profile) is skipped with the reason.
+ */
+public final class Validation {
+
+    /** Requests of a case that publishes none (a single request's speed): enough for a steady mean. */
+    private static final int SINGLE_STREAM_REQUESTS = 3;
+
+    private final long seed;
+
+    /** @param seed seeds each case's dataset and engine, so a case gives the same figures every time */
+    public Validation(long seed) {
+        this.seed = seed;
+    }
+
+    /**
+     * One case's outcome: the twin's figures (empty when skipped), or why it was skipped.
+     *
+     * @param result  the published case
+     * @param skipped why the twin did not run it, empty when it did
+     * @param twin    the twin's figures, for those the case publishes
+     */
+    public record Outcome(PublicResult result, Optional<String> skipped, Map<Figure, Double> twin) {
+
+        /** The twin's figure over the published one, less 1; empty when either is missing. */
+        public OptionalDouble error(Figure figure) {
+            Double mine = twin.get(figure);
+            Double theirs = result.published().get(figure);
+            return mine == null || theirs == null || theirs == 0 ? OptionalDouble.empty()
+                    : OptionalDouble.of(mine / theirs - 1);
+        }
+    }
+
+    /**
+     * A pair of cases that differ in the engine only, and what each says about which engine is faster: the public
+     * result's and the twin's ratio of SGLang's mean latency (or, without one, output throughput) to vLLM's.
+     *
+     * @param vllm           the vLLM case
+     * @param sglang         the SGLang case
+     * @param figure         the figure compared
+     * @param publishedRatio SGLang's figure over vLLM's, as published
+     * @param twinRatio      the same ratio in the twin
+     */
+    public record EngineChoice(Outcome vllm, Outcome sglang, Figure figure, double publishedRatio, double twinRatio) {
+
+        /** Whether the twin picks the engine the public result picks. */
+        public boolean sameDirection() {
+            return Math.signum(Math.log(publishedRatio)) == Math.signum(Math.log(twinRatio));
+        }
+    }
+
+    /** Every case in order. */
+    public List<Outcome> run(List<PublicResult> cases) {
+        List<Outcome> out = new ArrayList<>();
+        for (PublicResult c : cases) {
+            out.add(run(c));
+        }
+        return out;
+    }
+
+    /** One case in virtual time, or the reason it is skipped. */
+    public Outcome run(PublicResult c) {
+        Optional<String> unsupported = unsupported(c);
+        if (unsupported.isPresent()) {
+            return new Outcome(c, unsupported, Map.of());
+        }
+        SimDialect dialect = SimDialect.of(c.engine());
+        EngineFlags names = dialect == SimDialect.SGLANG ? EngineFlags.SGLANG : EngineFlags.VLLM;
+        List<String> flags = new ArrayList<>();
+        if (c.tensorParallel() > 1) {
+            flags.add(names.tensorParallelSize() + "=" + c.tensorParallel());
+        }
+        if (c.dtype().equals("fp8") && !ModelProfile.builtIn(c.model()).orElseThrow().fp8Weights()) {
+            flags.add("--quantization=fp8");
+        }
+        SimParams params = SimParams.fromFlags(dialect, c.model(), flags, gpu(c.gpu()).orElseThrow());
+        VirtualEngine engine = VirtualEngine.of(params, seed);
+        Dataset dataset = Datasets.resolve(datasetSpec(c), new SimTokenizer()::count);
+        int requests = c.requests() > 0 ? c.requests() : SINGLE_STREAM_REQUESTS;
+        MetricsAggregator.Running metrics = new MetricsAggregator().start(SloSpec.NONE, engine::earliestArrivalNs);
+        new VirtualLoad(engine, c.model()).run(dataset.supply(seed), 0, requests, LoadParams.of(profile(c)), metrics);
+        RepetitionResult r = metrics.finish();
+        Map<Figure, Double> twin = new EnumMap<>(Figure.class);
+        for (Figure f : c.published().keySet()) {
+            figure(r, f).ifPresent(v -> twin.put(f, v));
+        }
+        return new Outcome(c, Optional.empty(), twin);
+    }
+
+    /** The pairs of run cases that differ in the engine only, each with the direction both sides give. */
+    public static List<EngineChoice> engineChoices(List<Outcome> outcomes) {
+        Map<String, Outcome> vllm = new LinkedHashMap<>();
+        Map<String, Outcome> sglang = new LinkedHashMap<>();
+        for (Outcome o : outcomes) {
+            if (o.skipped().isEmpty()) {
+                (o.result().engine().equals("vllm") ? vllm : sglang).put(setUp(o.result()), o);
+            }
+        }
+        List<EngineChoice> pairs = new ArrayList<>();
+        vllm.forEach((key, v) -> {
+            Outcome s = sglang.get(key);
+            if (s == null) {
+                return;
+            }
+            for (Figure f : List.of(Figure.MEAN_E2E, Figure.OUTPUT_THROUGHPUT)) {
+                Double pv = v.result().published().get(f);
+                Double ps = s.result().published().get(f);
+                Double tv = v.twin().get(f);
+                Double ts = s.twin().get(f);
+                if (pv != null && ps != null && tv != null && ts != null) {
+                    pairs.add(new EngineChoice(v, s, f, ps / pv, ts / tv));
+                    return;
+                }
+            }
+        });
+        return pairs;
+    }
+
+    /** Everything about a case but its engine and figures. */
+    private static String setUp(PublicResult c) {
+        return String.join("|", c.model(), c.gpu(), Integer.toString(c.tensorParallel()), c.dtype(), c.dataset(),
+                c.inputTokens().toString(), c.outputTokens().toString(), c.concurrency().toString(),
+                c.requestRate().toString(), Integer.toString(c.requests()));
+    }
+
+    private static Optional<String> unsupported(PublicResult c) {
+        if (c.inReference()) {
+            return Optional.of("a block of the reference study, which the twin is calibrated on: see sim calibrate");
+        }
+        if (!c.engine().equals("vllm") && !c.engine().equals("sglang")) {
+            return Optional.of("engine " + c.engine() + " is not one the twin stands for");
+        }
+        if (gpu(c.gpu()).isEmpty()) {
+            return Optional.of("no profile of the GPU " + c.gpu());
+        }
+        if (!c.dtype().equals("bf16") && !c.dtype().equals("fp8")) {
+            return Optional.of(c.dtype() + " weights are not modelled");
+        }
+        if (ModelProfile.builtIn(c.model()).isEmpty()) {
+            return Optional.of("no built-in profile of " + c.model());
+        }
+        return Optional.empty();
+    }
+
+    /** The GPU a source names, by the ids of {@link GpuProfile#catalogue()}: its first word, e.g. {@code H100 SXM 80GB}. */
+    static Optional<GpuProfile> gpu(String named) {
+        String id = named.strip().split("\\s+")[0].toLowerCase(Locale.ROOT);
+        return Optional.ofNullable(GpuProfile.catalogue().get(id));
+    }
+
+    private static String datasetSpec(PublicResult c) {
+        if (c.dataset().equals("sharegpt")) {
+            return Datasets.SYNTHETIC_SHAREGPT;
+        }
+        return "synthetic:in=fixed(" + c.inputTokens().orElseThrow() + "),out=fixed(" + c.outputTokens().orElseThrow() + ")";
+    }
+
+    /**
+     * The load: a rate (capped at the concurrency where one is given too), a closed loop of that many streams, or every
+     * request at once.
+     */
+    private static ArrivalProfile profile(PublicResult c) {
+        if (c.requestRate().isPresent()) {
+            ArrivalProfile.Constant rate = new ArrivalProfile.Constant(c.requestRate().getAsDouble());
+            return c.concurrency().isPresent() ? new ArrivalProfile.Capped(rate, c.concurrency().getAsInt()) : rate;
+        }
+        if (c.concurrency().isPresent()) {
+            return new ArrivalProfile.Concurrent(c.concurrency().getAsInt());
+        }
+        return new ArrivalProfile.Throughput();
+    }
+
+    private static OptionalDouble figure(RepetitionResult r, Figure f) {
+        switch (f) {
+            case MEAN_TTFT:
+                return r.number(Metric.TTFT, Stat.MEAN);
+            case MEAN_TPOT:
+                return r.number(Metric.TPOT, Stat.MEAN);
+            case MEAN_E2E: {
+                OptionalDouble seconds = r.number(Metric.E2E_LATENCY, Stat.MEAN);
+                return seconds.isPresent() ? OptionalDouble.of(seconds.getAsDouble() * 1000) : seconds;
+            }
+            case OUTPUT_THROUGHPUT:
+                return r.value(Metric.OUTPUT_THROUGHPUT);
+            default:
+                return r.value(Metric.TOTAL_THROUGHPUT);
+        }
+    }
+}

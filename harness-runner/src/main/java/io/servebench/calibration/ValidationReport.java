@@ -1,0 +1,103 @@
+package io.servebench.calibration;
+
+import io.servebench.calibration.PublicResult.Figure;
+import io.servebench.calibration.Validation.EngineChoice;
+import io.servebench.calibration.Validation.Outcome;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
+
+/**
+ * The validation as markdown: every published case beside the twin, figure by figure with the error, the cases the
+ * twin skipped and why, and the engine-choice pairs with the direction each side gives.
+ */
+public final class ValidationReport {
+
+    /** The error allowed on every figure of every case (issue 26's target). */
+    public static final double TARGET = 0.20;
+
+    private ValidationReport() {
+    }
+
+    /** Writes the tables of {@code outcomes}. */
+    public static void write(PrintWriter out, List<Outcome> outcomes) {
+        out.println("## Public results: published / twin (error)");
+        out.println();
+        StringBuilder head = new StringBuilder("| case | engine | model | GPU x TP | load |");
+        StringBuilder rule = new StringBuilder("|---|---|---|---|---|");
+        for (Figure f : Figure.values()) {
+            head.append(' ').append(f.label()).append(" |");
+            rule.append("---|");
+        }
+        out.println(head);
+        out.println(rule);
+        for (Outcome o : outcomes) {
+            if (o.skipped().isPresent()) {
+                continue;
+            }
+            PublicResult c = o.result();
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "| %s | %s | %s | %s x %d | %s |", c.id(),
+                    c.engine(), c.model(), c.gpu(), c.tensorParallel(), load(c)));
+            for (Figure f : Figure.values()) {
+                Double published = c.published().get(f);
+                OptionalDouble error = o.error(f);
+                line.append(published == null ? " |" : String.format(Locale.ROOT, " %s / %s (%s) |", trim(published),
+                        trim(o.twin().get(f)), error.isPresent() ? String.format(Locale.ROOT, "%+.0f%%",
+                                100 * error.getAsDouble()) : "n/a"));
+            }
+            out.println(line);
+        }
+        List<Outcome> skipped = outcomes.stream().filter(o -> o.skipped().isPresent()).toList();
+        if (!skipped.isEmpty()) {
+            out.println();
+            out.println("Skipped: " + String.join("; ", skipped.stream()
+                    .map(o -> o.result().id() + " (" + o.skipped().get() + ")").toList()) + ".");
+        }
+        List<EngineChoice> pairs = Validation.engineChoices(outcomes);
+        if (!pairs.isEmpty()) {
+            out.println();
+            out.println("## Engine choice: SGLang over vLLM");
+            out.println();
+            out.println("| set-up | figure | published | twin | same choice |");
+            out.println("|---|---|---|---|---|");
+            for (EngineChoice p : pairs) {
+                out.printf(Locale.ROOT, "| %s, %s, %s | %s | %.2fx | %.2fx | %s |%n", p.vllm().result().model(),
+                        p.vllm().result().gpu(), load(p.vllm().result()), p.figure().label(), p.publishedRatio(),
+                        p.twinRatio(), p.sameDirection() ? "yes" : "**no**");
+            }
+        }
+        long run = outcomes.size() - skipped.size();
+        long within = outcomes.stream().filter(o -> o.skipped().isEmpty()).filter(ValidationReport::withinTarget).count();
+        out.println();
+        out.printf(Locale.ROOT, "%d of %d cases run; %d within ±%.0f%% on every figure; %d of %d engine choices the same.%n",
+                run, outcomes.size(), within, 100 * TARGET, pairs.stream().filter(EngineChoice::sameDirection).count(),
+                pairs.size());
+    }
+
+    /** Whether every figure the case publishes is within {@link #TARGET}. */
+    public static boolean withinTarget(Outcome o) {
+        return o.result().published().keySet().stream().allMatch(f -> {
+            OptionalDouble e = o.error(f);
+            return e.isPresent() && Math.abs(e.getAsDouble()) <= TARGET;
+        });
+    }
+
+    private static String load(PublicResult c) {
+        String data = c.dataset().equals("sharegpt") ? "ShareGPT"
+                : c.inputTokens().orElse(0) + "/" + c.outputTokens().orElse(0);
+        String arrivals = c.requestRate().isPresent()
+                ? trim(c.requestRate().getAsDouble()) + " req/s" + (c.concurrency().isPresent()
+                        ? " (at most " + c.concurrency().getAsInt() + ")" : "")
+                : c.concurrency().isPresent() ? "concurrency " + c.concurrency().getAsInt() : "all at once";
+        return data + ", " + arrivals + ", " + c.requests() + " requests";
+    }
+
+    private static String trim(Double v) {
+        if (v == null || v.isNaN()) {
+            return "-";
+        }
+        return Math.abs(v) >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.3g", v);
+    }
+}

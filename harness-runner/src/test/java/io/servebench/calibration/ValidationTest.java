@@ -1,0 +1,83 @@
+package io.servebench.calibration;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servebench.calibration.PublicResult.Figure;
+import io.servebench.calibration.Validation.Outcome;
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * The twin against published results it was never fitted to (a subset of {@code public-results.json}; {@code sim
+ * validate} runs them all). The bounds are the issue's ±20% target, asserted on the cases the model now meets, so a
+ * change that loses one fails here.
+ */
+class ValidationTest {
+
+    private static final List<PublicResult> CASES = PublicResult.bundled();
+
+    private static PublicResult named(String id) {
+        return CASES.stream().filter(c -> c.id().equals(id)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void everyBundledCaseNamesItsSourceAndPublishesAFigure() {
+        assertThat(CASES).hasSizeGreaterThanOrEqualTo(30);
+        assertThat(CASES).extracting(PublicResult::modelClass).contains("dense", "moe", "hybrid");
+        for (PublicResult c : CASES) {
+            assertThat(c.source()).as(c.id()).isNotBlank();
+            assertThat(c.published()).as(c.id()).isNotEmpty();
+        }
+        assertThat(CASES.stream().map(PublicResult::id).distinct().count()).isEqualTo(CASES.size());
+    }
+
+    @Test
+    void aMixtureOfExpertsAtModerateLoadIsPredictedFromWhatItsTokensRead() {
+        // vLLM PR #23151: Qwen3-30B-A3B on an H100, 2048 in / 1024 out at concurrency 10
+        Outcome o = new Validation(42).run(named("vllm-qwen3-30b-a3b-h100-random-2048-1024-c10"));
+        assertThat(o.skipped()).isEmpty();
+        assertThat(o.error(Figure.MEAN_TPOT).orElseThrow()).isCloseTo(0, within(ValidationReport.TARGET));
+        assertThat(o.error(Figure.OUTPUT_THROUGHPUT).orElseThrow()).isCloseTo(0, within(ValidationReport.TARGET));
+    }
+
+    @Test
+    void aDenseModelAtSaturationGivesItsThroughput() {
+        // GPUStack's lab: Qwen3.5-9B on an H100, ShareGPT, 1,000 requests with up to 512 in flight
+        Outcome o = new Validation(42).run(named("vllm-qwen3.5-9b-h100-sharegpt-burst"));
+        assertThat(o.error(Figure.TOTAL_THROUGHPUT).orElseThrow()).isCloseTo(0, within(ValidationReport.TARGET));
+        assertThat(o.error(Figure.OUTPUT_THROUGHPUT).orElseThrow()).isCloseTo(0, within(ValidationReport.TARGET));
+    }
+
+    @Test
+    void casesTheTwinCannotStandForAreSkippedWithTheReason() {
+        assertThat(new Validation(42).run(named("vllm-gpt-oss-20b-h100-sharegpt-burst")).skipped())
+                .contains("mxfp4 weights are not modelled");
+        assertThat(new Validation(42).run(named("vllm-qwen3.5-9b-h100-sharegpt-rate8")).skipped())
+                .hasValueSatisfying(reason -> assertThat(reason).contains("reference study"));
+    }
+
+    @Test
+    void theReportSetsEachFigureBesideThePublishedOneAndSaysWhichEngineEachSideFindsFaster() {
+        List<Outcome> outcomes = new Validation(42).run(List.of(named("vllm-qwen3.5-9b-h100-sharegpt-burst"),
+                named("sglang-qwen3.5-9b-h100-sharegpt-burst"), named("vllm-gpt-oss-20b-h100-sharegpt-burst")));
+        StringWriter text = new StringWriter();
+        ValidationReport.write(new PrintWriter(text, true), outcomes);
+        assertThat(text.toString()).contains("| vllm-qwen3.5-9b-h100-sharegpt-burst | vllm | Qwen/Qwen3.5-9B |")
+                .contains("11527 / ").contains("Skipped: vllm-gpt-oss-20b-h100-sharegpt-burst (mxfp4 weights")
+                .contains("| Qwen/Qwen3.5-9B, H100 SXM 80GB, ShareGPT, 1000 req/s (at most 512), 1000 requests |"
+                        + " mean latency (ms) | 1.62x |")
+                .contains("2 of 3 cases run;");
+    }
+
+    @Test
+    void aCaseWithoutAnEngineIsRefusedNamingIt() {
+        assertThatThrownBy(() -> PublicResult.read(new ObjectMapper().readTree("[{\"id\": \"x\", \"source\": \"s\"}]")))
+                .hasMessage("public result x: \"engine\" must be a non-empty string");
+    }
+}

@@ -1,0 +1,85 @@
+package io.servebench.sim;
+
+/**
+ * The published {@code config.json}s of the models the simulated engine knows by name, the fields
+ * {@link ModelProfile#fromConfig} reads, each naming where it was read.
+ */
+final class ModelConfigs {
+
+    private ModelConfigs() {
+    }
+
+    /** Qwen3-8B's {@code config.json}, the fields the profile reads (huggingface.co/Qwen/Qwen3-8B). */
+    static final String QWEN3_8B = "{\"hidden_size\":4096,\"num_hidden_layers\":36,\"num_attention_heads\":32,"
+            + "\"num_key_value_heads\":8,\"head_dim\":128,\"intermediate_size\":12288,\"vocab_size\":151936,"
+            + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":40960}";
+    /** Qwen3-30B-A3B's {@code config.json}, the fields the profile reads (huggingface.co/Qwen/Qwen3-30B-A3B). */
+    static final String QWEN3_30B_A3B = "{\"hidden_size\":2048,\"num_hidden_layers\":48,\"num_attention_heads\":32,"
+            + "\"num_key_value_heads\":4,\"head_dim\":128,\"intermediate_size\":6144,\"moe_intermediate_size\":768,"
+            + "\"num_experts\":128,\"num_experts_per_tok\":8,\"decoder_sparse_step\":1,\"mlp_only_layers\":[],"
+            + "\"vocab_size\":151936,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\","
+            + "\"max_position_embeddings\":40960}";
+
+    /**
+     * Qwen3-14B's {@code config.json} (huggingface.co/Qwen/Qwen3-14B; read from the copy in
+     * citsjtu2020/LLM-Prof@8434c8d1, {@code sglang/Model_Config.md}).
+     */
+    static final String QWEN3_14B = "{\"hidden_size\":5120,\"num_hidden_layers\":40,\"num_attention_heads\":40,"
+            + "\"num_key_value_heads\":8,\"head_dim\":128,\"intermediate_size\":17408,\"vocab_size\":151936,"
+            + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":40960}";
+
+    /**
+     * Qwen3-235B-A22B-Instruct-2507's {@code config.json} (read from alibaba/InferSim@f2293dab,
+     * {@code hf_configs/qwen3-235B-A22B_config.json}: its 262,144 context and rope base are the 2507 release's).
+     */
+    static final String QWEN3_235B_A22B_2507 = "{\"hidden_size\":4096,\"num_hidden_layers\":94,"
+            + "\"num_attention_heads\":64,\"num_key_value_heads\":4,\"head_dim\":128,\"intermediate_size\":12288,"
+            + "\"moe_intermediate_size\":1536,\"num_experts\":128,\"num_experts_per_tok\":8,\"decoder_sparse_step\":1,"
+            + "\"mlp_only_layers\":[],\"vocab_size\":151936,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\","
+            + "\"max_position_embeddings\":262144}";
+
+    /** Qwen2.5-7B-Instruct's {@code config.json} (huggingface.co/Qwen/Qwen2.5-7B-Instruct; two stored copies agree). */
+    static final String QWEN25_7B_INSTRUCT = "{\"hidden_size\":3584,\"num_hidden_layers\":28,"
+            + "\"num_attention_heads\":28,\"num_key_value_heads\":4,\"intermediate_size\":18944,\"vocab_size\":152064,"
+            + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":32768}";
+
+    /** Qwen2.5-72B-Instruct's {@code config.json} (huggingface.co/Qwen/Qwen2.5-72B-Instruct; two stored copies agree). */
+    static final String QWEN25_72B_INSTRUCT = "{\"hidden_size\":8192,\"num_hidden_layers\":80,"
+            + "\"num_attention_heads\":64,\"num_key_value_heads\":8,\"intermediate_size\":29568,\"vocab_size\":152064,"
+            + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":32768}";
+
+    /**
+     * Qwen3.5-35B-A3B's {@code config.json}, its {@code text_config} (read from alibaba/InferSim@f2293dab,
+     * {@code hf_configs/qwen3.5-35B-A3B_config.json}): 40 layers, every fourth full attention, the others Gated
+     * DeltaNet; 256 routed experts of which 8 per token, and a shared expert, in every layer.
+     */
+    static final String QWEN35_35B_A3B = "{\"text_config\":{\"hidden_size\":2048,\"num_hidden_layers\":40,"
+            + "\"num_attention_heads\":16,\"num_key_value_heads\":2,\"head_dim\":256,\"moe_intermediate_size\":512,"
+            + "\"shared_expert_intermediate_size\":512,\"num_experts\":256,\"num_experts_per_tok\":8,"
+            + "\"mlp_only_layers\":[],\"vocab_size\":248320,\"dtype\":\"bfloat16\",\"max_position_embeddings\":262144,"
+            + "\"full_attention_interval\":4,\"linear_num_key_heads\":16,\"linear_key_head_dim\":128,"
+            + "\"linear_num_value_heads\":32,\"linear_value_head_dim\":128,\"linear_conv_kernel_dim\":4,"
+            + "\"attn_output_gate\":true,\"mtp_num_hidden_layers\":1},\"tie_word_embeddings\":false}";
+
+    /**
+     * Qwen3-Next-80B-A3B's {@code config.json} (read from alibaba/InferSim@f2293dab,
+     * {@code hf_configs/qwen3-next-80B-A3B_config.json}): 48 layers, every fourth full attention; 512 experts of which
+     * 10 per token, and a shared expert.
+     */
+    static final String QWEN3_NEXT_80B_A3B = "{\"hidden_size\":2048,\"num_hidden_layers\":48,"
+            + "\"num_attention_heads\":16,\"num_key_value_heads\":2,\"head_dim\":256,\"intermediate_size\":5120,"
+            + "\"moe_intermediate_size\":512,\"shared_expert_intermediate_size\":512,\"num_experts\":512,"
+            + "\"num_experts_per_tok\":10,\"decoder_sparse_step\":1,\"mlp_only_layers\":[],\"vocab_size\":151936,"
+            + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":262144,"
+            + "\"full_attention_interval\":4,\"linear_num_key_heads\":16,\"linear_key_head_dim\":128,"
+            + "\"linear_num_value_heads\":32,\"linear_value_head_dim\":128,\"linear_conv_kernel_dim\":4}";
+
+    /**
+     * Qwen3-Next-80B-A3B-Instruct-FP8: the same architecture with FP8 weights. No copy of that repository's
+     * {@code config.json} was found; its {@code quantization_config} is written here as the method alone, from the
+     * repository's name and Qwen's description ("fine-grained FP8", block size 128), which the profile reads as one
+     * byte per weight.
+     */
+    static final String QWEN3_NEXT_80B_A3B_FP8 = QWEN3_NEXT_80B_A3B.substring(0, QWEN3_NEXT_80B_A3B.length() - 1)
+            + ",\"quantization_config\":{\"quant_method\":\"fp8\"}}";
+}
