@@ -34,7 +34,7 @@ import java.util.OptionalInt;
  * @param outputTokens  output length of a {@code random} or {@code fixed} workload, else empty
  * @param concurrency   requests in flight at most (a closed loop, or a cap on an open one), else empty
  * @param requestRate   requests per second, empty for all at once
- * @param requests      requests measured
+ * @param requests      requests measured, 0 where the source states none (a single stream's speed)
  * @param published     the figures as published, by {@link Figure}
  * @param notes         what the source leaves out or the case assumes
  * @param inReference   whether the case is a block of the reference study the twin is calibrated on (the same
@@ -113,7 +113,7 @@ public record PublicResult(String id, String source, String engine, Optional<Str
                     c.path("tensorParallel").asInt(1), text(c, "dtype", id), text(w, "dataset", id),
                     whole(w, "inputTokens"), whole(w, "outputTokens"), whole(w, "concurrency"),
                     rate.isNumber() ? OptionalDouble.of(rate.asDouble()) : OptionalDouble.empty(),
-                    w.path("requests").asInt(c.path("workload").path("concurrency").asInt(1)), published,
+                    w.path("requests").asInt(0), published,
                     c.path("notes").asText(""), c.path("inReference").asBoolean(false)));
         }
         return cases;

@@ -91,7 +91,7 @@ public final class ValidationReport {
                 ? trim(c.requestRate().getAsDouble()) + " req/s" + (c.concurrency().isPresent()
                         ? " (at most " + c.concurrency().getAsInt() + ")" : "")
                 : c.concurrency().isPresent() ? "concurrency " + c.concurrency().getAsInt() : "all at once";
-        return data + ", " + arrivals + ", " + c.requests() + " requests";
+        return data + ", " + arrivals + (c.requests() > 0 ? ", " + c.requests() + " requests" : "");
     }
 
     private static String trim(Double v) {

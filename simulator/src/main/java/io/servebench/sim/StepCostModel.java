@@ -20,7 +20,8 @@ package io.servebench.sim;
  *                                                                                  ring all-reduces per layer
  * </pre>
  * {@code weightsRead(n)} is every weight of a dense model, and of a mixture of experts the dense weights plus the
- * routed experts {@code n} tokens are expected to touch ({@link ModelProfile#weightBytesRead}).
+ * routed experts {@code n} tokens are expected to touch ({@link ModelProfile#weightBytesRead}); a mixture of experts
+ * also pays {@link #MOE_LAYER_FLOOR_NANOS} per sparse layer and step, its fused kernel's fixed time.
  * Every term grows with the work in the step, so more prompt tokens, more context or more sequences
  * never make a step shorter. For Qwen3.5-9B on an H100 a decode step of ~18 sequences takes ~8 ms
  * (6.3 ms of it reading the weights) and a 340-token prefill ~11 ms; on two H100s a decode step of 20
@@ -35,6 +36,17 @@ final class StepCostModel {
     static final long ALL_REDUCE_LATENCY_NANOS = 8_000;
     /** Fraction of the one-way interconnect bandwidth a ring all-reduce reaches: assumed, not calibrated. */
     static final double INTERCONNECT_EFFICIENCY = 0.8;
+
+    /**
+     * Fixed time of one fused mixture-of-experts layer beyond reading its routed experts' weights, ns: what vLLM's
+     * {@code fused_moe} kernel measured in {@code benchmark_moe.py} less the experts' bytes at 85% of the bandwidth.
+     * Qwen3-30B-A3B (E=128, top-8, fp8) on an H100, one token: 44.5 µs, of which 13 µs bytes (vLLM PR #24700);
+     * Qwen3-Next (E=512, top-10, fp8, TP 2) on an H200: 30.0 µs, of which 4 µs bytes (PR #36559); Qwen3-30B-A3B bf16
+     * on a B200: 39.6 µs, of which 11 µs bytes (PR #24700's table). At 64 tokens and more the same arithmetic leaves
+     * about the same: the kernel's floor, not its bandwidth, is what a small batch of many small experts pays. The A100
+     * shows about 64 µs (PR #24700, A100-PCIe bf16) but is given the Hopper figure here.
+     */
+    static final long MOE_LAYER_FLOOR_NANOS = 28_000;
 
     private final SimParams settings;
     private final double bandwidth;
@@ -61,7 +73,7 @@ final class StepCostModel {
      */
     long stepNanos(long computedTokens, long contextTokens, int sequences, int draftingSequences, int acceptedDrafts) {
         ModelProfile m = settings.model();
-        double weights = m.weightBytesRead(computedTokens) / bandwidth;
+        double weights = m.weightBytesRead(computedTokens) / bandwidth + m.experts().layers() * MOE_LAYER_FLOOR_NANOS / 1e9;
         double compute = 2 * m.activeParameters() * computedTokens / flops;
         double attention = (m.kvBytesPerToken() * contextTokens + m.stateBytesPerSequence() * sequences) / bandwidth;
         double draft = draftingSequences == 0 ? 0
