@@ -268,10 +268,10 @@ public final class StudyChecker {
         if (names.isEmpty()) {
             return catalog.problem(flag);
         }
+        // a name is never a placeholder (Flag.problem refuses "${" in one): the placeholders are in the value
         Optional<ParamSpec> param = names.size() == 1 ? study.param(names.get(0)) : Optional.empty();
-        if (param.isEmpty() || Studies.placeholders(flag.name()).size() > 0) {
-            return catalog.problem(new Flag(flag.name(), null)).filter(p -> !p.contains("needs a value")
-                    && !p.contains("is a switch"));
+        if (param.isEmpty()) {
+            return catalog.nameProblem(flag);
         }
         for (String value : param.get().values()) {
             Optional<String> problem = catalog.problem(Flag.parse(Studies.substitute(text,

@@ -82,6 +82,25 @@ class StudyProcessorEngineFlagsTest {
     }
 
     @Test
+    void aFlagWhoseValueNamesSeveralParamsIsCheckedByItsName() {
+        String params = """
+                    @Param({"mtp"}) public String method;
+                    @Param({"1", "2"}) public int tokens;
+                """;
+        assertThat(compile(study("@Engine(\"vllm\")", params + """
+                    @Baseline @Variant(flags =
+                        "--speculative-config={\\"method\\":\\"${method}\\",\\"num_speculative_tokens\\":${tokens}}")
+                    public void baseline() {}
+                """)).errorMessages()).isEmpty();
+        assertOneError(study("@Engine(\"vllm\")", params + """
+                    @Baseline @Variant(flags =
+                        "--speculative-confg={\\"method\\":\\"${method}\\",\\"num_speculative_tokens\\":${tokens}}")
+                    public void baseline() {}
+                """), "flag --speculative-confg is not a flag of vLLM 0.26.0; did you mean --speculative-config?",
+                "\"--speculative-confg=");
+    }
+
+    @Test
     void anUnknownVersionIsAnErrorOnTheVersionNamingTheKnownOnes() {
         String source = study("""
                 @Engine(value = "vllm",

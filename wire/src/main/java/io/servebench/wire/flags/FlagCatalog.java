@@ -201,38 +201,60 @@ public final class FlagCatalog {
      * (with the nearest it does, and the versions that know this one), or a value of the wrong form.
      */
     public Optional<String> problem(Flag flag) {
-        String name = flag.name();
+        String nameProblem = nameProblem(flag.name());
+        if (nameProblem != null) {
+            return Optional.of(nameProblem);
+        }
+        Spec spec = byName.get(flag.name());
+        if (spec != null) {
+            return Optional.ofNullable(valueProblem(spec, flag));
+        }
+        // a name the parser takes without a spec of its own: a JSON key, -O, or a boolean's --no- form (no value)
+        boolean negation = flag.name().startsWith("--no-") && flag.name().indexOf('.') < 0;
+        return negation && flag.value() != null
+                ? Optional.of("flag " + flag.toArg() + ": " + flag.name() + " takes no value in " + label())
+                : Optional.empty();
+    }
+
+    /**
+     * What is wrong with a flag's name alone for this version, empty when the parser knows it; for a flag whose value
+     * is not known yet (a study's {@code @Param} placeholder).
+     */
+    public Optional<String> nameProblem(Flag flag) {
+        return Optional.ofNullable(nameProblem(flag.name()));
+    }
+
+    /** Why this version's parser does not know {@code name}, or {@code null} when it does. */
+    private String nameProblem(String name) {
         if (engine.equals(VLLM)) {
             // FlexibleArgumentParser: -O3 means --optimization-level 3; --json-flag.key=value sets one key of it
             if (OPTIMIZATION_LEVEL.matcher(name).matches()) {
-                return Optional.empty();
+                return null;
             }
             int dot = name.indexOf('.');
             if (dot > 0) {
                 String base = name.substring(0, dot);
                 Spec spec = byName.get(base);
                 if (spec == null) {
-                    return Optional.of(unknown(base, flag));
+                    return unknown(base);
                 }
-                return spec.kind() == Kind.JSON ? Optional.empty() : Optional.of("flag " + name + ": " + base
-                        + " takes no JSON in " + label() + " (it is " + describe(spec) + "), so it has no keys to set");
+                return spec.kind() == Kind.JSON ? null : "flag " + name + ": " + base + " takes no JSON in " + label()
+                        + " (it is " + describe(spec) + "), so it has no keys to set";
             }
         }
-        Spec spec = byName.get(name);
-        if (spec == null && name.startsWith("--no-")) {
+        if (byName.containsKey(name)) {
+            return null;
+        }
+        if (name.startsWith("--no-")) {
             Spec negated = byName.get("--" + name.substring("--no-".length()));
             if (negated != null && negated.kind() == Kind.BOOL) {
-                return flag.value() == null ? Optional.empty()
-                        : Optional.of("flag " + flag.toArg() + ": " + name + " takes no value in " + label());
+                return null;
             }
         }
-        if (spec == null) {
-            return Optional.of(unknown(name, flag));
-        }
-        return Optional.ofNullable(valueProblem(spec, flag));
+        return unknown(name);
     }
 
-    private String unknown(String name, Flag flag) {
+    private String unknown(String name) {
         StringBuilder message = new StringBuilder("flag " + name + " is not a flag of " + label());
         List<String> elsewhere = versions(engine).stream().filter(v -> !v.equals(version))
                 .filter(v -> of(engine, v).orElseThrow().byName.containsKey(name)).toList();
