@@ -255,6 +255,12 @@ public record ModelProfile(
         }
         double mixers = fullLayers * attention + linearLayers * linearAttention;
         double total = embeddings + mixers + denseLayers * denseMlp + sparseLayers * sparseMlp;
+        // a native MTP head (mtp_num_hidden_layers, DeepSeek's num_nextn_predict_layers) is a full-attention decoder
+        // layer with the model's MLP, and its logits read the output projection; without one, a draft costs one layer
+        int mtpLayers = c.has("mtp_num_hidden_layers") ? (int) count(c, name, "mtp_num_hidden_layers")
+                : c.has("num_nextn_predict_layers") ? (int) count(c, name, "num_nextn_predict_layers") : 0;
+        double draftFraction = mtpLayers == 0 ? 1.0 / layers
+                : (mtpLayers * (attention + (sparseLayers > 0 ? sparseMlp : denseMlp)) + vocab * hidden) / total;
         double active = embeddings + mixers + denseLayers * denseMlp + sparseLayers * activeSparseMlp;
         double bytes = bytesPerParameter(c, name);
         // an FP8 checkpoint names its method at the top level; its KV cache stays in the activations' dtype
@@ -262,7 +268,7 @@ public record ModelProfile(
         Experts routed = sparseLayers == 0 ? Experts.NONE : new Experts(sparseLayers, (int) experts,
                 (int) count(c, name, "num_experts_per_tok"), routedExpert);
         ModelProfile profile = new ModelProfile(name, total, active, bytes, 2 * fullLayers * kvHeads * headDim * bytes,
-                statePerSequence, 0, (int) count(c, name, "max_position_embeddings"), 1.0 / layers, (int) hidden,
+                statePerSequence, 0, (int) count(c, name, "max_position_embeddings"), draftFraction, (int) hidden,
                 (int) layers, routed);
         return fp8 ? profile.withFp8Weights() : profile;
     }

@@ -93,6 +93,21 @@ class ModelProfileTest {
     }
 
     /**
+     * A model with a native MTP head drafts with one full-attention decoder layer and the output projection: for
+     * Qwen3.5-35B-A3B ({@code mtp_num_hidden_layers: 1}) that is its attention (2048 x 16 x 256 x 3 + 2048 x 2 x 256 x 2),
+     * its sparse MLP (256 experts and a shared one of 3 x 2048 x 512, the router) and 248,320 x 2048 of head, over
+     * the whole model; a model without one drafts at one layer's cost.
+     */
+    @Test
+    void aNativeMtpHeadCostsItsLayerAndTheOutputProjection() {
+        ModelProfile m = ModelProfile.forModel("Qwen/Qwen3.5-35B-A3B");
+        double layer = 2048.0 * 16 * 256 * 3 + 2048.0 * 2 * 256 * 2 + 257 * 3.0 * 2048 * 512 + 2048.0 * 256;
+        assertThat(m.draftFraction()).isCloseTo((layer + 248_320.0 * 2048) / m.parameters(), within(1e-9));
+        assertThat(m.draftFraction()).isBetween(0.03, 0.05);
+        assertThat(ModelProfile.forModel("Qwen/Qwen3-8B").draftFraction()).isEqualTo(1.0 / 36);
+    }
+
+    /**
      * The distinct experts a batch touches, against routing drawn at random: each of 16 tokens picks 8 of 128 experts
      * (Qwen3-30B-A3B's router), counted over many batches.
      */
