@@ -272,16 +272,16 @@ public record SimParams(
         boolean sglang = dialect == SimDialect.SGLANG;
         Builder b = new Builder(sglang);
         Map<String, BiConsumer<Builder, Flag>> modelled = sglang ? Builder.SGLANG_FLAGS : Builder.VLLM_FLAGS;
+        String engine = sglang ? FlagCatalog.SGLANG : FlagCatalog.VLLM;
+        FlagCatalog newest = FlagCatalog.forStudy(engine, "");
         for (String text : flags) {
             // the real engine's argparse reads an abbreviation as the one flag it starts
-            Flag flag = FlagCatalog.forStudy(sglang ? FlagCatalog.SGLANG : FlagCatalog.VLLM, "")
-                    .resolved(Flag.parse(text).orElseThrow(() -> new IllegalArgumentException(Flag.problem(text))));
+            Flag flag = newest.resolved(Flag.parse(text).orElseThrow(() -> new IllegalArgumentException(Flag.problem(text))));
             boolean known = b.apply(modelled, flag) || (dialect == SimDialect.SIM && b.simOnly(flag));
             if (!known) {
                 // a misspelt tuning flag left silently without effect would make its variant the baseline; the real
                 // engine's parser refuses what none of its known versions accepts, and so does the simulation
-                Optional<String> refused = FlagCatalog.refusedByEveryVersion(sglang ? FlagCatalog.SGLANG : FlagCatalog.VLLM,
-                        flag);
+                Optional<String> refused = FlagCatalog.refusedByEveryVersion(engine, flag);
                 if (refused.isPresent()) {
                     throw new IllegalArgumentException(refused.get() + " (the " + (sglang ? "SGLang" : "vLLM")
                             + " server refuses it too)");
