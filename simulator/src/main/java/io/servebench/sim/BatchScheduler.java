@@ -14,7 +14,8 @@ import java.util.Map;
  * time it is given, lasts what {@link StepCostModel} gives it, and its tokens are due at its end; a request
  * takes part only if it arrived before the step began. Not thread-safe: one caller drives it.
  *
- * <p>Each step: (1) running requests are scheduled first, oldest first: a decoding request costs
+ * <p>Each step: (0) with SGLang ({@link SimParams#prefillsApart}) a step that can prefill does only that: its running
+ * requests that are decoding wait for the next step without a prefill. (1) running requests are scheduled first, oldest first: a decoding request costs
  * 1 + k tokens of the step budget ({@code maxNumBatchedTokens}; k draft tokens with speculative decoding),
  * a request still prefilling takes the next chunk of its prompt that fits the remaining budget (chunked
  * prefill). Each needs KV-cache room for the tokens it computes; when the pool is full the newest running
@@ -27,8 +28,8 @@ import java.util.Map;
  * decoding 1 + j tokens in one emission, where j counts draft tokens accepted in a row, each with the
  * acceptance rate.
  *
- * <p>KV memory is accounted in bytes: a request holds its per-sequence state plus
- * {@code kvBytesPerToken} for every computed token.
+ * <p>KV memory is accounted in bytes: a request holds its per-sequence state (unless SGLang keeps it in its own
+ * pool, whose size bounds {@code maxNumSeqs} instead) plus {@code kvBytesPerToken} for every computed token.
  */
 final class BatchScheduler {
 
@@ -136,8 +137,13 @@ final class BatchScheduler {
         List<Work> batch = new ArrayList<>();
         int budget = settings.maxNumBatchedTokens();
         int k = settings.speculativeTokens();
+        // SGLang runs a prefill batch whenever one can be formed, and decodes only when none can
+        boolean prefillOnly = settings.prefillsApart() && prefillPending(start);
         for (int i = 0; i < running.size() && budget > 0; i++) {
             SimRequest r = running.get(i);
+            if (prefillOnly && !r.prefilling) {
+                continue;
+            }
             int tokens = r.prefilling ? Math.min(r.prefillTarget - r.computed, budget) : Math.min(1 + k, budget);
             if (!reserve(r, tokens)) {
                 // r itself was the newest and got preempted; the list shrank past it
@@ -147,8 +153,7 @@ final class BatchScheduler {
             batch.add(new Work(r, tokens, r.prefilling, r.prefilling ? 0
                     : acceptedDrafts(r, Math.min(tokens - 1, r.outputTokens - r.generated - 1))));
         }
-        while (!waiting.isEmpty() && running.size() < settings.maxNumSeqs() && budget > 0
-                && waiting.peekFirst().arrivalNs - start <= 0) {
+        while (admissible(start, budget)) {
             SimRequest r = waiting.peekFirst();
             int cached = settings.prefixCaching() ? cachedPrefix(r) : 0;
             int target = r.promptTokens + r.generated;
@@ -210,6 +215,31 @@ final class BatchScheduler {
             finishWork(w, end);
         }
         return end;
+    }
+
+    /** Whether the first waiting request has arrived by {@code start} and may join a step with {@code budget} left. */
+    private boolean admissible(long start, int budget) {
+        return !waiting.isEmpty() && running.size() < settings.maxNumSeqs() && budget > 0
+                && waiting.peekFirst().arrivalNs - start <= 0;
+    }
+
+    /**
+     * Whether a step starting at {@code start} would prefill: a running request is part-way through its prompt, or the
+     * first waiting request can be admitted with its first chunk in the KV cache.
+     */
+    private boolean prefillPending(long start) {
+        for (SimRequest r : running) {
+            if (r.prefilling) {
+                return true;
+            }
+        }
+        if (!admissible(start, settings.maxNumBatchedTokens())) {
+            return false;
+        }
+        SimRequest r = waiting.peekFirst();
+        int cached = settings.prefixCaching() ? cachedPrefix(r) : 0;
+        int tokens = Math.min(r.promptTokens + r.generated - cached, settings.maxNumBatchedTokens());
+        return usedBytes + bytesFor(cached + tokens) <= poolBytes;
     }
 
     /** Grows r's KV allocation by {@code tokens}, preempting newer requests; false when r itself was preempted. */
@@ -316,6 +346,6 @@ final class BatchScheduler {
     }
 
     private double bytesFor(int tokens) {
-        return settings.model().stateBytesPerSequence() + settings.model().kvBytesPerToken() * tokens;
+        return settings.pooledStateBytesPerSequence() + settings.model().kvBytesPerToken() * tokens;
     }
 }

@@ -350,6 +350,11 @@ public record ModelProfile(
         return parameters * bytesPerParameter;
     }
 
+    /** Parameters of the routed experts one token runs through: sparse layers x experts per token x each expert's. */
+    public double routedActiveParameters() {
+        return (double) experts.layers() * experts.perToken() * experts.parameters();
+    }
+
     /**
      * Bytes of weights one forward step of {@code tokens} tokens reads: every dense weight, and of each sparse layer's
      * routed experts only those the tokens are routed to ({@link Experts#touched}); all of them for a dense model. A

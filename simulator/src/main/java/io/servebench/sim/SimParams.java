@@ -43,6 +43,9 @@ import java.util.function.BiConsumer;
  * @param ignoredFlags            flags the simulation does not model, as written ({@code --name=value})
  * @param apiKey                  the bearer token {@code /v1/*} requests must carry ({@code --api-key}), {@code null} for none
  * @param engine                  the host-side constants of the engine imitated ({@link EngineProfile#forDialect})
+ * @param stateSlots              sequences whose linear-attention state SGLang keeps in a pool of its own (the mamba pool,
+ *                                set aside from the KV cache at start, {@link EngineDefaults#SGLANG_MAMBA_FULL_MEMORY_RATIO});
+ *                                0 when the state lives in the KV pool beside the tokens (vLLM) or the model has none
  */
 public record SimParams(
         SimDialect dialect,
@@ -62,7 +65,19 @@ public record SimParams(
         int tensorParallelSize,
         List<String> ignoredFlags,
         String apiKey,
-        EngineProfile engine) {
+        EngineProfile engine,
+        int stateSlots) {
+
+    /** Settings whose per-sequence state, if any, lives in the KV pool (every vLLM set-up; SGLang with a dense model). */
+    public SimParams(SimDialect dialect, ModelProfile model, GpuProfile gpu, int maxModelLen, int maxNumSeqs,
+                     int maxNumBatchedTokens, boolean prefixCaching, String speculativeMethod, int speculativeTokens,
+                     List<Double> acceptanceRates, PerformanceMode performanceMode, boolean languageModelOnly,
+                     String reasoningParser, double gpuMemoryUtilization, int tensorParallelSize, List<String> ignoredFlags,
+                     String apiKey, EngineProfile engine) {
+        this(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching, speculativeMethod,
+                speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
+                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, 0);
+    }
 
     /**
      * vLLM's {@code --performance-mode}. The simulation models it as a factor on the fixed per-step
@@ -99,14 +114,8 @@ public record SimParams(
     /** Default draft acceptance rate of any other draft method (e.g. a separate draft model). */
     public static final double OTHER_ACCEPTANCE = 0.5;
 
-    /** Default most running sequences (vLLM's default for an API server on an 80 GB GPU). */
-    public static final int DEFAULT_MAX_NUM_SEQS = 1024;
-    /** Default step token budget (vLLM's {@code max_num_batched_tokens} and SGLang's chunked-prefill size on an H100). */
-    public static final int DEFAULT_MAX_NUM_BATCHED_TOKENS = 8192;
-    /** Default memory fraction: vLLM {@code --gpu-memory-utilization} 0.9. */
+    /** Default memory fraction: vLLM {@code --gpu-memory-utilization} 0.9 ({@code vllm/config/cache.py}). */
     public static final double VLLM_DEFAULT_MEMORY_FRACTION = 0.9;
-    /** Default memory fraction: SGLang {@code --mem-fraction-static} 0.88. */
-    public static final double SGLANG_DEFAULT_MEMORY_FRACTION = 0.88;
     /** Memory per GPU kept for activations, CUDA graphs and the allocator, bytes. */
     public static final double ACTIVATION_RESERVE_BYTES = 3.0 * 1024 * 1024 * 1024;
 
@@ -129,8 +138,12 @@ public record SimParams(
         }
         ignoredFlags = List.copyOf(ignoredFlags);
         Objects.requireNonNull(engine, "engine");
-        double needed = model.stateBytesPerSequence() + model.kvBytesPerToken() * maxModelLen;
-        double pool = kvPoolBytes(dialect, model, gpu, gpuMemoryUtilization, tensorParallelSize, languageModelOnly);
+        if (stateSlots < 0 || stateSlots > 0 && dialect != SimDialect.SGLANG) {
+            throw new IllegalArgumentException("stateSlots is >= 0, and > 0 only for SGLang's mamba pool, got " + stateSlots);
+        }
+        double needed = (stateSlots > 0 ? 0 : model.stateBytesPerSequence()) + model.kvBytesPerToken() * maxModelLen;
+        double pool = memoryLeftBytes(dialect, model, gpu, gpuMemoryUtilization, tensorParallelSize, languageModelOnly)
+                - reservedStateBytes(model, stateSlots, maxNumSeqs, speculativeTokens);
         if (pool < needed) {
             throw new IllegalArgumentException(String.format(Locale.ROOT,
                     "the KV cache does not fit one sequence of max model length %d: it needs %.2f GiB but %.0f%% of "
@@ -157,7 +170,7 @@ public record SimParams(
     public SimParams withEngine(EngineProfile newEngine) {
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
-                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, newEngine);
+                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, newEngine, stateSlots);
     }
 
     /** These settings with one draft acceptance rate for every position; unchanged without speculative decoding. */
@@ -167,7 +180,7 @@ public record SimParams(
         }
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, List.of(newAcceptanceRate), performanceMode, languageModelOnly,
-                reasoningParser, gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine);
+                reasoningParser, gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, stateSlots);
     }
 
     /**
@@ -180,8 +193,17 @@ public record SimParams(
      * which is not modelled.
      */
     public boolean overlapsHostWork() {
-        boolean hybrid = model.stateBytesPerSequence() > 0;
-        return dialect == SimDialect.SGLANG && !(hybrid && prefixCaching && speculativeMethod == null);
+        return dialect == SimDialect.SGLANG && !(EngineDefaults.hybrid(model) && prefixCaching && speculativeMethod == null);
+    }
+
+    /**
+     * Whether prefill and decode run in separate steps, a prefill step whenever one can be formed: SGLang's scheduler
+     * ({@code managers/scheduler.py}, {@code get_next_batch_to_run}: "Run prefill first if possible", decode otherwise;
+     * its {@code --enable-mixed-chunk}, off by default, would mix them), while vLLM V1 schedules the running requests'
+     * decode tokens first and fills the rest of the step's budget with prefill chunks.
+     */
+    public boolean prefillsApart() {
+        return dialect == SimDialect.SGLANG;
     }
 
     /** The acceptance probability of draft position {@code position} (0-based), given the ones before were accepted. */
@@ -198,8 +220,11 @@ public record SimParams(
         for (String flag : ignoredFlags) {
             lines.add("simulated engine ignores flag " + flag + ": it is not modelled");
         }
-        lines.add(String.format(Locale.ROOT, "%s flags, KV pool %.1f GiB, engine profile %s", dialect,
-                kvPoolBytes() / GIB, engine.describe()));
+        lines.add(String.format(Locale.ROOT, "%s flags, KV pool %.1f GiB%s, at most %d running, %d tokens a step, prefix "
+                        + "caching %s, engine profile %s", dialect, kvPoolBytes() / GIB,
+                stateSlots > 0 ? String.format(Locale.ROOT, " (and %d linear-attention states, %.1f GiB)", stateSlots,
+                        stateSlots * model.stateBytesPerSequence() / GIB) : "",
+                maxNumSeqs, maxNumBatchedTokens, prefixCaching ? "on" : "off", engine.describe()));
         return lines;
     }
 
@@ -209,17 +234,33 @@ public record SimParams(
     }
 
     /**
-     * Bytes available for the KV cache and per-sequence state over all GPUs: the memory fraction of every GPU, less the
-     * weights (split over the GPUs) and the vision encoder unless {@link #languageModelOnly()}; in vLLM's dialect also
-     * less {@link #ACTIVATION_RESERVE_BYTES} per GPU, since its fraction is the whole budget, while SGLang's covers
-     * weights and KV cache only and its activations come on top.
+     * Bytes available for the KV cache (and per-sequence state, unless it has its own pool) over all GPUs: the memory
+     * fraction of every GPU, less the weights (split over the GPUs) and the vision encoder unless
+     * {@link #languageModelOnly()}; in vLLM's dialect also less {@link #ACTIVATION_RESERVE_BYTES} per GPU, since its
+     * fraction is the whole budget, while SGLang's covers weights and KV cache only and its activations come on top;
+     * with SGLang's mamba pool ({@link #stateSlots()}) also less that pool and, with speculative decoding, one state per
+     * draft token of every running request ({@code handle_max_mamba_cache}).
      */
     public double kvPoolBytes() {
-        return kvPoolBytes(dialect, model, gpu, gpuMemoryUtilization, tensorParallelSize, languageModelOnly);
+        return memoryLeftBytes(dialect, model, gpu, gpuMemoryUtilization, tensorParallelSize, languageModelOnly)
+                - reservedStateBytes(model, stateSlots, maxNumSeqs, speculativeTokens);
     }
 
-    private static double kvPoolBytes(SimDialect dialect, ModelProfile model, GpuProfile gpu, double fraction, int tp,
-                                      boolean lmOnly) {
+    /** Bytes of per-sequence state a running request holds in the KV pool: 0 where SGLang keeps it in its own pool. */
+    public double pooledStateBytesPerSequence() {
+        return stateSlots > 0 ? 0 : model.stateBytesPerSequence();
+    }
+
+    private static double reservedStateBytes(ModelProfile model, int stateSlots, int maxRunning, int speculativeTokens) {
+        if (stateSlots == 0) {
+            return 0;
+        }
+        return model.stateBytesPerSequence() * (stateSlots + (speculativeTokens > 0 ? (long) maxRunning * (speculativeTokens + 1) : 0));
+    }
+
+    /** Memory the weights leave to the KV cache and any state pool, bytes over all GPUs. */
+    private static double memoryLeftBytes(SimDialect dialect, ModelProfile model, GpuProfile gpu, double fraction, int tp,
+                                          boolean lmOnly) {
         double activations = dialect == SimDialect.SGLANG ? 0 : ACTIVATION_RESERVE_BYTES;
         return tp * (gpu.memoryBytes() * fraction - activations) - model.weightBytes()
                 - (lmOnly ? 0 : model.nonLanguageBytes());
@@ -235,8 +276,8 @@ public record SimParams(
      * {@link #fromFlags(SimDialect, String, List, GpuProfile)}).
      *
      * <p>vLLM flags: {@code --max-model-len}, {@code --max-num-seqs}, {@code --max-num-batched-tokens},
-     * {@code --enable-prefix-caching} / {@code --no-enable-prefix-caching} (off by default: vLLM leaves it off
-     * for hybrid-attention models such as Qwen3.5), {@code --speculative-config} (JSON with {@code method} and
+     * {@code --enable-prefix-caching} / {@code --no-enable-prefix-caching} (by default on, but off for hybrid-attention
+     * models such as Qwen3.5, as vLLM does), {@code --speculative-config} (JSON with {@code method} and
      * {@code num_speculative_tokens}), {@code --performance-mode}, {@code --language-model-only},
      * {@code --reasoning-parser}, {@code --gpu-memory-utilization}, {@code --tensor-parallel-size} / {@code -tp},
      * {@code --api-key} (then {@code /v1/*} requests without {@code Authorization: Bearer KEY} get 401, as vLLM's do).
@@ -246,6 +287,10 @@ public record SimParams(
      * {@code --mem-fraction-static}, {@code --tp} / {@code --tp-size}, {@code --speculative-algorithm} with
      * {@code --speculative-num-steps} or {@code --speculative-num-draft-tokens} (a chain of N draft tokens
      * including the root proposes N-1; default 3 steps).
+     *
+     * <p>What a flag leaves open is what the engine derives on that GPU ({@link EngineDefaults}): vLLM's batch limits
+     * (1024 sequences and 8192 tokens a step from 70 GiB, not on an A100; else 256 and 2048), SGLang's chunked-prefill
+     * size, memory fraction and most running requests.
      *
      * <p>Draft acceptance defaults: {@link #MTP_ACCEPTANCE} for MTP / NEXTN, {@link #EAGLE_ACCEPTANCE} for
      * EAGLE, {@link #NGRAM_ACCEPTANCE} for n-gram, {@link #OTHER_ACCEPTANCE} otherwise.
@@ -270,7 +315,7 @@ public record SimParams(
             throw new IllegalArgumentException("model must be a non-blank model id, got \"" + model + "\"");
         }
         boolean sglang = dialect == SimDialect.SGLANG;
-        Builder b = new Builder(sglang);
+        Builder b = new Builder();
         Map<String, BiConsumer<Builder, Flag>> modelled = sglang ? Builder.SGLANG_FLAGS : Builder.VLLM_FLAGS;
         String engine = sglang ? FlagCatalog.SGLANG : FlagCatalog.VLLM;
         FlagCatalog newest = FlagCatalog.forStudy(engine, "");
@@ -299,9 +344,12 @@ public record SimParams(
         boolean fp8KvCache;
         /** 0 until a flag sets it: then the model's native context, as vLLM and SGLang derive it. */
         int maxModelLen;
-        int maxNumSeqs = DEFAULT_MAX_NUM_SEQS;
-        int maxNumBatchedTokens = DEFAULT_MAX_NUM_BATCHED_TOKENS;
-        boolean prefixCaching;
+        /** 0 until a flag sets it: then the engine's default ({@link EngineDefaults}). */
+        int maxNumSeqs;
+        /** 0 until a flag sets it: then the engine's default. */
+        int maxNumBatchedTokens;
+        /** null until a flag sets it: then the engine's default. */
+        Boolean prefixCaching;
         String specMethod;
         int specTokens;
         int sglangSpecSteps = -1;
@@ -311,14 +359,10 @@ public record SimParams(
         boolean languageModelOnly;
         String reasoningParser;
         String apiKey;
+        /** 0 until a flag sets it: then the engine's default. */
         double memoryFraction;
         int tp = 1;
         final List<String> ignored = new ArrayList<>();
-
-        Builder(boolean sglang) {
-            prefixCaching = sglang;
-            memoryFraction = sglang ? SGLANG_DEFAULT_MEMORY_FRACTION : VLLM_DEFAULT_MEMORY_FRACTION;
-        }
 
         /** The model's profile: from {@code --hf-config-path}'s {@code config.json}, else by its name. */
         ModelProfile modelProfile(String model) {
@@ -479,9 +523,61 @@ public record SimParams(
             }
             List<Double> p = acceptance != null ? acceptance
                     : List.of(specMethod == null ? 0 : defaultAcceptance(specMethod));
+            int stateSlots = 0;
+            if (dialect == SimDialect.SGLANG) {
+                stateSlots = sglangLimits(model, gpu);
+            } else {
+                maxNumSeqs = maxNumSeqs > 0 ? maxNumSeqs : EngineDefaults.vllmMaxNumSeqs(gpu);
+                maxNumBatchedTokens = maxNumBatchedTokens > 0 ? maxNumBatchedTokens
+                        : EngineDefaults.vllmMaxNumBatchedTokens(gpu);
+                prefixCaching = prefixCaching != null ? prefixCaching : EngineDefaults.vllmPrefixCaching(model);
+                memoryFraction = memoryFraction > 0 ? memoryFraction : VLLM_DEFAULT_MEMORY_FRACTION;
+            }
             return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens,
                     prefixCaching, specMethod, specTokens, p, mode, languageModelOnly, reasoningParser, memoryFraction,
-                    tp, ignored, apiKey, EngineProfile.forDialect(dialect));
+                    tp, ignored, apiKey, EngineProfile.forDialect(dialect, model), stateSlots);
+        }
+
+        /**
+         * Fills in what SGLang 0.5.9 derives when its flags leave it open ({@link EngineDefaults}): the chunked-prefill
+         * size and memory fraction from the GPU, the radix cache on, and the most running requests from the memory pools:
+         * 48 with speculative decoding; else half the KV tokens, at most the request pool; for a hybrid model also at
+         * most a third of the mamba pool's states (one with the radix cache off), the pool holding 0.9 / 1.9 of the memory
+         * the weights leave unless the radix cache is off and the running requests are given.
+         *
+         * @return the mamba pool's states, 0 for a model without linear-attention layers
+         */
+        private int sglangLimits(ModelProfile model, GpuProfile gpu) {
+            maxNumBatchedTokens = maxNumBatchedTokens > 0 ? maxNumBatchedTokens : EngineDefaults.sglangChunkedPrefillSize(gpu);
+            prefixCaching = prefixCaching == null || prefixCaching;
+            memoryFraction = memoryFraction > 0 ? memoryFraction
+                    : EngineDefaults.sglangMemFractionStatic(gpu, tp, maxNumBatchedTokens, specMethod);
+            int given = maxNumSeqs > 0 ? maxNumSeqs
+                    : specMethod != null ? EngineDefaults.SGLANG_SPECULATIVE_MAX_RUNNING_REQUESTS : 0;
+            double left = memoryLeftBytes(SimDialect.SGLANG, model, gpu, memoryFraction, tp, languageModelOnly);
+            int slots = 0;
+            double kvBytes = left;
+            int requestPool;
+            if (EngineDefaults.hybrid(model)) {
+                double state = model.stateBytesPerSequence();
+                double rest = left - (specMethod != null ? state * given * (specTokens + 1) : 0);
+                double ratio = EngineDefaults.SGLANG_MAMBA_FULL_MEMORY_RATIO;
+                slots = !prefixCaching && given > 0 ? given : (int) Math.max(0, rest * ratio / (1 + ratio) / state);
+                kvBytes = rest - slots * state;
+            }
+            long kvTokens = (long) Math.max(0, kvBytes / model.kvBytesPerToken());
+            requestPool = given > 0 ? given : EngineDefaults.sglangRequestPool(kvTokens, maxModelLen);
+            if (slots > 0) {
+                requestPool = Math.min(requestPool, slots / EngineDefaults.sglangMambaSlotsPerRequest(prefixCaching));
+            }
+            if (requestPool < 1) {
+                throw new IllegalArgumentException(String.format(Locale.ROOT, "SGLang's mamba pool holds %d states of "
+                        + "%.0f MiB, not one running request's; raise --mem-fraction-static", slots,
+                        model.stateBytesPerSequence() / (1024 * 1024)));
+            }
+            maxNumSeqs = given > 0 ? Math.min(given, requestPool) : (int) Math.min(kvTokens / 2, requestPool);
+            maxNumSeqs = Math.max(1, maxNumSeqs);
+            return slots;
         }
 
         private static double defaultAcceptance(String method) {

@@ -5,7 +5,8 @@ package io.servebench.sim;
  * {@code B} the effective bandwidth (bytes/s) and {@code F} the effective FLOP/s, both summed over the
  * {@code t} tensor-parallel GPUs, and {@code I} each GPU's one-way interconnect bandwidth (bytes/s):
  * <pre>
- *   step = max(weightsRead(computedTokens) / B, 2 * activeParameters * computedTokens / F)   weights vs. compute
+ *   step = max(weightsRead(computedTokens) / B,                                         weights vs. compute
+ *              2 * (activeParameters - routed) * computedTokens / F + 2 * routed * computedTokens / E)
  *        + (kvBytesPerToken * contextTokens + stateBytesPerSequence * sequences) / B   attention reads
  *        + k * draftFraction * max(weightsRead(draftingSequences) / B,
  *                                  2 * activeParameters * draftingSequences / F)   drafting
@@ -21,7 +22,9 @@ package io.servebench.sim;
  * </pre>
  * {@code weightsRead(n)} is every weight of a dense model, and of a mixture of experts the dense weights plus the
  * routed experts {@code n} tokens are expected to touch ({@link ModelProfile#weightBytesRead}); a mixture of experts
- * also pays {@link #MOE_LAYER_FLOOR_NANOS} per sparse layer and step, its fused kernel's fixed time.
+ * also pays {@link #MOE_LAYER_FLOOR_NANOS} per sparse layer and step, its fused kernel's fixed time, and computes its
+ * {@code routed} active parameters (the experts a token runs through) at {@code E}, the FLOP/s a grouped expert kernel
+ * reaches ({@link #EXPERT_COMPUTE_EFFICIENCY}), well below {@code F}.
  * Every term grows with the work in the step, so more prompt tokens, more context or more sequences
  * never make a step shorter. For Qwen3.5-9B on an H100 a decode step of ~18 sequences takes ~8 ms
  * (6.3 ms of it reading the weights) and a 340-token prefill ~11 ms; on two H100s a decode step of 20
@@ -48,15 +51,34 @@ final class StepCostModel {
      */
     static final long MOE_LAYER_FLOOR_NANOS = 28_000;
 
+    /**
+     * Fraction of a GPU's peak bf16 FLOP/s that the routed experts' grouped matrix products of a fine-grained mixture of
+     * experts reach, where the dense layers' reach {@link GpuProfile#computeEfficiency()}. vLLM's {@code fused_moe} on
+     * Qwen3-30B-A3B's shape (128 experts of 3 x 2048 x 768, top 8) took 1,647.6 µs for 4,096 tokens in fp8 on an H100
+     * (PR #24700, {@code benchmark_moe.py}, main): 3.09e11 FLOP, 188 TFLOP/s, 9.5% of the FP8 peak; fp8 is "10-17%
+     * faster" than bf16 there (PR #35457, Qwen3-MoE shards on an H200, both tuned), so bf16 reaches about 188 / 1.15 =
+     * 163 TFLOP/s, 16.5% of the bf16 peak. Many small experts leave each expert's product a few hundred rows; the
+     * kernel, not the tensor cores, sets the pace. Measured on Hopper and taken as the same fraction on other GPUs.
+     */
+    static final double EXPERT_COMPUTE_EFFICIENCY = 0.165;
+    /** The same for FP8 weights on FP8 tensor cores: 9.5% of the FP8 peak (PR #24700, as above). */
+    static final double EXPERT_FP8_COMPUTE_EFFICIENCY = 0.095;
+
     private final SimParams settings;
     private final double bandwidth;
     private final double flops;
+    /** FLOP/s of the routed experts' products, summed over the GPUs. */
+    private final double expertFlops;
 
     StepCostModel(SimParams settings) {
         this.settings = settings;
         this.bandwidth = settings.gpu().effectiveBandwidth() * settings.tensorParallelSize();
         // FP8 weights multiply on the FP8 tensor cores (W8A8, as vLLM's and SGLang's FP8 linear layers do on Hopper)
         this.flops = (settings.model().fp8Weights() ? settings.gpu().effectiveFp8Flops() : settings.gpu().effectiveFlops())
+                * settings.tensorParallelSize();
+        GpuProfile gpu = settings.gpu();
+        boolean fp8 = settings.model().fp8Weights() && gpu.peakFp8Flops() > 0;
+        this.expertFlops = (fp8 ? gpu.peakFp8Flops() * EXPERT_FP8_COMPUTE_EFFICIENCY : gpu.peakFlops() * EXPERT_COMPUTE_EFFICIENCY)
                 * settings.tensorParallelSize();
     }
 
@@ -74,7 +96,8 @@ final class StepCostModel {
     long stepNanos(long computedTokens, long contextTokens, int sequences, int draftingSequences, int acceptedDrafts) {
         ModelProfile m = settings.model();
         double weights = m.weightBytesRead(computedTokens) / bandwidth + m.experts().layers() * MOE_LAYER_FLOOR_NANOS / 1e9;
-        double compute = 2 * m.activeParameters() * computedTokens / flops;
+        double routed = m.routedActiveParameters();
+        double compute = 2 * (m.activeParameters() - routed) * computedTokens / flops + 2 * routed * computedTokens / expertFlops;
         double attention = (m.kvBytesPerToken() * contextTokens + m.stateBytesPerSequence() * sequences) / bandwidth;
         double draft = draftingSequences == 0 ? 0
                 : settings.speculativeTokens() * m.draftFraction()

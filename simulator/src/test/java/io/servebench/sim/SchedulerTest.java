@@ -250,4 +250,45 @@ class SchedulerTest {
         assertThat(settings.acceptanceRate(0)).isEqualTo(1.0);
         assertThat(settings.acceptanceRate(5)).as("past the list: its last value").isEqualTo(0.0);
     }
+
+    /**
+     * SGLang runs a prefill batch whenever it can form one and decodes only when it cannot (scheduler.py,
+     * get_next_batch_to_run: "Run prefill first if possible"): a request arriving while another decodes is prefilled
+     * alone, and the decoding one gets no token in that step; vLLM puts both in one step.
+     */
+    @Test
+    void sglangPrefillsANewcomerInAStepOfItsOwnWhileVllmMixesItWithTheDecodes() throws InterruptedException {
+        for (SimDialect dialect : List.of(SimDialect.SGLANG, SimDialect.VLLM)) {
+            // SGLang's overlap scheduler hides the host's work behind the GPU's: a step lasts the longer of the two
+            boolean sglang = dialect == SimDialect.SGLANG;
+            java.util.function.LongBinaryOperator step = sglang
+                    ? (n, c) -> Math.max(MS + Math.round(c * KV_PER_TOKEN / 2e12 * 1e9), MS + n * 15_000L)
+                    : (n, c) -> step((int) n, c);
+            long s1 = step.applyAsLong(1, 16);
+            long s2 = step.applyAsLong(1, 17);
+            try (Scheduler scheduler = new Scheduler(settings(dialect, 4096, 8, 8192, 1e9, false, null, 0, 0))) {
+                long t0 = arrival();
+                SimRequest a = request("a", t0, 16, 3);
+                // b arrives just after step 2 (a's first decode) began, so it waits for step 3
+                SimRequest b = request("b", t0 + s1 + 1_000, 16, 1);
+                scheduler.submit(a);
+                scheduler.submit(b);
+                List<SimRequest.Emission> ea = drain(a);
+                List<SimRequest.Emission> eb = drain(b);
+
+                assertThat(ea.get(1).dueNs() - t0).isCloseTo(s1 + s2, offset(2L));
+                if (sglang) {
+                    // step 3 prefills b alone; step 4 decodes a (18 tokens of context)
+                    long s3 = step.applyAsLong(1, 16);
+                    assertThat(eb.get(0).dueNs() - t0).isCloseTo(s1 + s2 + s3, offset(3L));
+                    assertThat(ea.get(2).dueNs() - t0).isCloseTo(s1 + s2 + s3 + step.applyAsLong(1, 18), offset(4L));
+                } else {
+                    // step 3 decodes a and prefills b together
+                    long s3 = step.applyAsLong(2, 18 + 16);
+                    assertThat(eb.get(0).dueNs() - t0).isCloseTo(s1 + s2 + s3, offset(3L));
+                    assertThat(ea.get(2).dueNs() - t0).isCloseTo(s1 + s2 + s3, offset(3L));
+                }
+            }
+        }
+    }
 }

@@ -17,8 +17,10 @@ class SimParamsTest {
         assertThat(s.dialect()).isEqualTo(SimDialect.VLLM);
         assertThat(s.model().name()).isEqualTo(MODEL);
         assertThat(s.maxModelLen()).isEqualTo(262_144);
-        assertThat(s.maxNumSeqs()).isEqualTo(SimParams.DEFAULT_MAX_NUM_SEQS);
-        assertThat(s.maxNumBatchedTokens()).isEqualTo(SimParams.DEFAULT_MAX_NUM_BATCHED_TOKENS);
+        // vllm/engine/arg_utils.py get_batch_defaults: an API server on a GPU of >= 70 GiB that is no A100
+        assertThat(s.maxNumSeqs()).isEqualTo(1024);
+        assertThat(s.maxNumBatchedTokens()).isEqualTo(8192);
+        // vllm/config/model.py is_prefix_caching_supported: not for a hybrid model
         assertThat(s.prefixCaching()).isFalse();
         assertThat(s.speculativeTokens()).isZero();
         assertThat(s.reasoning()).isEmpty();
@@ -61,7 +63,9 @@ class SimParamsTest {
         SimParams defaults = SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of());
         assertThat(defaults.dialect()).isEqualTo(SimDialect.SGLANG);
         assertThat(defaults.prefixCaching()).isTrue();
-        assertThat(defaults.gpuMemoryUtilization()).isEqualTo(SimParams.SGLANG_DEFAULT_MEMORY_FRACTION);
+        // server_args.py: reserved = 512 + 1.5 x 8192 + 2 x 256 + 1024 / 8 = 13,440 MiB of 81,920: (81920 - 13440) / 81920
+        assertThat(defaults.gpuMemoryUtilization()).isEqualTo(0.836);
+        assertThat(defaults.maxNumBatchedTokens()).isEqualTo(8192);
         SimParams s = SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--reasoning-parser=qwen3", "--context-length=32768",
                 "--max-running-requests=64", "--chunked-prefill-size=4096", "--disable-radix-cache",
                 "--mem-fraction-static=0.8", "--tp=2", "--speculative-algorithm=NEXTN", "--speculative-num-draft-tokens=4"));
@@ -78,6 +82,52 @@ class SimParamsTest {
         // a vLLM flag is no flag of SGLang's parser (server_args.py), which refuses it
         assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--max-num-seqs=4")))
                 .hasMessageStartingWith("flag --max-num-seqs is not a flag of SGLang 0.5.18;");
+    }
+
+    /** vllm/engine/arg_utils.py get_batch_defaults and vllm/config/model.py is_prefix_caching_supported. */
+    @Test
+    void vllmPicksItsBatchLimitsByTheGpuAndCachesPrefixesOfModelsWithoutLinearAttention() {
+        SimParams a100 = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-14B", List.of(), GpuProfile.named("a100"));
+        assertThat(a100.maxNumSeqs()).isEqualTo(256);
+        assertThat(a100.maxNumBatchedTokens()).isEqualTo(2048);
+        assertThat(a100.prefixCaching()).isTrue();
+        SimParams l40s = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of(), GpuProfile.named("l40s"));
+        assertThat(l40s.maxNumSeqs()).as("48 GiB < 70 GiB").isEqualTo(256);
+        SimParams h200 = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-14B", List.of("--max-num-seqs=64"),
+                GpuProfile.named("h200"));
+        assertThat(h200.maxNumSeqs()).isEqualTo(64);
+        assertThat(h200.maxNumBatchedTokens()).isEqualTo(8192);
+    }
+
+    /**
+     * SGLang 0.5.9's limits for a hybrid model (model_runner_kv_cache_mixin.py): the mamba pool takes 0.9 / 1.9 of
+     * what the weights leave, and three of its states per running request with the radix cache on. Qwen3.5-9B on an H100:
+     * 80 GiB x 0.836 = 66.88 GiB, less 16.76 GiB of weights and 2 GiB of vision encoder, leaves 48.12 GiB; 22.79 GiB of it
+     * at 48 MiB a state is 486 states, so 162 requests run at most.
+     */
+    @Test
+    void sglangSizesItsMambaPoolFromMemoryAndRunsAThirdOfItsStatesAtOnce() {
+        SimParams h100 = SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of());
+        assertThat(h100.stateSlots()).isEqualTo(486);
+        assertThat(h100.maxNumSeqs()).isEqualTo(162);
+        assertThat(h100.pooledStateBytesPerSequence()).isZero();
+        // with the radix cache off each running request needs one state: the pool is the same, three times the requests
+        assertThat(SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--disable-radix-cache")).maxNumSeqs()).isEqualTo(486);
+        // ... and given running requests size the pool to them, leaving the rest to the KV cache
+        SimParams given = SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--disable-radix-cache", "--max-running-requests=100"));
+        assertThat(given.stateSlots()).isEqualTo(100);
+        assertThat(given.kvPoolBytes() - h100.kvPoolBytes()).isEqualTo(386 * h100.model().stateBytesPerSequence());
+        // speculative decoding: 48 running requests unless given (server_args.py), and 2 GiB more kept for the draft
+        SimParams nextn = SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--speculative-algorithm=NEXTN"));
+        assertThat(nextn.maxNumSeqs()).isEqualTo(48);
+        assertThat(nextn.gpuMemoryUtilization()).isEqualTo(0.811);
+        // H200: reserved 13,440 MiB of 144,384: 0.907; a dense model has no mamba pool
+        SimParams h200 = SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-14B", List.of(), GpuProfile.named("h200"));
+        assertThat(h200.gpuMemoryUtilization()).isEqualTo(0.907);
+        assertThat(h200.stateSlots()).isZero();
+        // B200: 16,384-token chunks
+        assertThat(SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-14B", List.of(), GpuProfile.named("b200"))
+                .maxNumBatchedTokens()).isEqualTo(16384);
     }
 
     @Test
