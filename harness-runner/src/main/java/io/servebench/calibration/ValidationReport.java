@@ -74,6 +74,14 @@ public final class ValidationReport {
         out.printf(Locale.ROOT, "%d of %d cases run; %d within ±%.0f%% on every figure; %d of %d engine choices the same.%n",
                 run, outcomes.size(), within, 100 * TARGET, pairs.stream().filter(EngineChoice::sameDirection).count(),
                 pairs.size());
+        double[] errors = outcomes.stream().filter(o -> o.skipped().isEmpty())
+                .flatMap(o -> o.result().published().keySet().stream().map(o::error))
+                .filter(OptionalDouble::isPresent).mapToDouble(e -> Math.abs(e.getAsDouble())).toArray();
+        if (errors.length > 0) {
+            out.printf(Locale.ROOT, "%d published figures: mean absolute error %.1f%%, %d within ±%.0f%%.%n", errors.length,
+                    100 * java.util.Arrays.stream(errors).average().orElseThrow(),
+                    java.util.Arrays.stream(errors).filter(e -> e <= TARGET).count(), 100 * TARGET);
+        }
     }
 
     /** Whether every figure the case publishes is within {@link #TARGET}. */

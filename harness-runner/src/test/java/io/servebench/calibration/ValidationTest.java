@@ -72,7 +72,25 @@ class ValidationTest {
                 .contains("11527 / ").contains("Skipped: vllm-gpt-oss-20b-h100-sharegpt-burst (mxfp4 weights")
                 .contains("| Qwen/Qwen3.5-9B, H100 SXM 80GB, ShareGPT, 1000 req/s (at most 512), 1000 requests |"
                         + " mean latency (ms) | 1.62x |")
-                .contains("2 of 3 cases run;");
+                .contains("2 of 3 cases run;")
+                // each run case publishes mean TTFT, mean latency, output and total throughput
+                .contains("8 published figures: mean absolute error ");
+    }
+
+    @Test
+    void sglangQueuesAHybridModelsBurstBehindTheRequestsItsMambaPoolCanRun() {
+        // GPUStack's lab: SGLang 0.5.9 on Qwen3.5-9B, 512 in flight: the first token after 26 s on average, as the
+        // twin's 162 running requests (a third of the mamba pool's 486 states) make the rest wait
+        Outcome o = new Validation(42).run(named("sglang-qwen3.5-9b-h100-sharegpt-burst"));
+        assertThat(o.error(Figure.MEAN_TTFT).orElseThrow()).isCloseTo(0, within(ValidationReport.TARGET));
+    }
+
+    @Test
+    void vllmOnAnA100RunsWithTheSmallerBatchLimitsItPicksThere() {
+        // GPUStack's lab: vLLM on Qwen3-14B on an A100, 1,000 requests at once: 256 sequences, 2,048 tokens a step
+        Outcome o = new Validation(42).run(named("vllm-qwen3-14b-a100-sharegpt-burst"));
+        assertThat(o.error(Figure.MEAN_TPOT).orElseThrow()).isCloseTo(0, within(ValidationReport.TARGET));
+        assertThat(o.error(Figure.OUTPUT_THROUGHPUT).orElseThrow()).isCloseTo(0, within(ValidationReport.TARGET));
     }
 
     @Test
