@@ -4,6 +4,7 @@ import io.servebench.engine.EngineOptions;
 import io.servebench.engine.Redaction;
 import io.servebench.load.LoadParams;
 import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.plan.EngineOverrides;
 import io.servebench.reports.ReportLanguage;
 import io.servebench.results.journal.RunHeader;
@@ -124,6 +125,18 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", description = "Seed for request order, arrival times and the simulated engine (default: " + RunDefaults.SEED + ").")
     Long seed;
 
+    @Option(names = "--gpu-telemetry", paramLabel = "SOURCE", description = "Where the engines' GPU readings (power, energy, utilisation, memory, clocks, throttling) come from during each load: auto (NVML, else nvidia-smi, else none), nvml, nvidia-smi or off (default: ${DEFAULT-VALUE}). The simulated engine reports its power model's instead.")
+    String gpuTelemetry = TelemetryParams.DEFAULTS.source();
+
+    @Option(names = "--gpu-interval", paramLabel = "MS", description = "Time between two readings of a GPU (default: ${DEFAULT-VALUE}).")
+    long gpuIntervalMs = TelemetryParams.DEFAULTS.interval().toMillis();
+
+    @Option(names = "--gpus", paramLabel = "LIST", split = ",", description = "The GPUs the engines use, by index, e.g. --gpus 0,1 (default: every GPU the source sees).")
+    List<Integer> gpus = new ArrayList<>();
+
+    @Option(names = "--gpu-cost", paramLabel = "PRICE", description = "What one GPU costs an hour, e.g. --gpu-cost 2.49: adds the cost per million output tokens at the measured throughput.")
+    Double gpuCost;
+
     @Option(names = "--api-key-env", paramLabel = "NAME", description = "Send the value of environment variable NAME as 'Authorization: Bearer' (only the name is recorded).")
     String apiKeyEnv;
 
@@ -208,6 +221,8 @@ public final class Main implements Callable<Integer> {
         }
         RunOptions.Builder run = RunOptions.builder().simulate(simulateMode()).quick(quick).freshServer(freshServer)
                 .engineOverrides(new EngineOverrides(engineExe, engineEnv, engineWorkdir, engineUrl))
+                .telemetry(new TelemetryParams(gpuTelemetry, Duration.ofMillis(gpuIntervalMs), gpus,
+                        gpuCost == null ? java.util.OptionalDouble.empty() : java.util.OptionalDouble.of(gpuCost)))
                 .client(new ClientOptions(apiKeyEnv, seconds("--connect-timeout", connectTimeoutSeconds),
                         seconds("--request-timeout", requestTimeoutSeconds)))
                 .slo(slo == null ? SloSpec.NONE : SloSpec.parse(slo)).outputDir(output).resume(resuming);

@@ -1,8 +1,10 @@
 package io.servebench.execution;
 
+import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.annotations.Profile;
 import io.servebench.engine.EngineOptions;
 import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.plan.WorkloadParams;
 
 import java.nio.file.Path;
@@ -25,10 +27,19 @@ import java.util.Objects;
  * @param slo         the command line's SLOs ({@code --slo}), laid over each block's declared ones bound by bound
  * @param progress    whether each trial's progress is shown
  * @param quick       shorten every trial to about {@link #QUICK_SECONDS} seconds of load
+ * @param telemetry   how the engines' GPUs are sampled during each load
  */
 public record ExecutionParams(Path outputDir, EngineOptions engines, int repetitions, long seed, boolean freshServer,
                               Duration settle, Duration slice, ClientOptions client, SloSpec slo, boolean progress,
-                              boolean quick) {
+                              boolean quick, TelemetryParams telemetry) {
+
+    /** These params with the GPU telemetry's defaults. */
+    public ExecutionParams(Path outputDir, EngineOptions engines, int repetitions, long seed, boolean freshServer,
+                           Duration settle, Duration slice, ClientOptions client, SloSpec slo, boolean progress,
+                           boolean quick) {
+        this(outputDir, engines, repetitions, seed, freshServer, settle, slice, client, slo, progress, quick,
+                TelemetryParams.DEFAULTS);
+    }
 
     /** Seconds of load per trial in quick mode. */
     public static final int QUICK_SECONDS = 4;
@@ -43,6 +54,7 @@ public record ExecutionParams(Path outputDir, EngineOptions engines, int repetit
         Objects.requireNonNull(slice, "slice");
         Objects.requireNonNull(client, "client");
         Objects.requireNonNull(slo, "slo");
+        Objects.requireNonNull(telemetry, "telemetry");
         if (repetitions < 1) {
             throw new IllegalArgumentException("-r " + repetitions + ": expected at least 1 repetition");
         }

@@ -18,6 +18,10 @@ import io.servebench.metrics.PrometheusSnapshot;
 import io.servebench.metrics.ServerMetricsDelta;
 import io.servebench.metrics.SliceMetrics;
 import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.gpu.GpuEnergy;
+import io.servebench.metrics.gpu.GpuFigures;
+import io.servebench.metrics.gpu.GpuSample;
+import io.servebench.metrics.gpu.GpuTelemetry;
 import io.servebench.plan.Trial;
 import io.servebench.plan.WorkloadParams;
 import io.servebench.results.Metric;
@@ -27,6 +31,9 @@ import io.servebench.workload.Datasets;
 import io.servebench.workload.RequestSpec;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -110,7 +117,10 @@ final class LoadMeasurement {
                 params.progress());
              RequestRecordWriter.Sink records = RequestRecordWriter.open(RequestRecordWriter.trialFile(
                      params.outputDir(), name));
-             HarnessMemory memory = HarnessMemory.start()) {
+             HarnessMemory memory = HarnessMemory.start();
+             // the machine's GPUs serve a real engine only: the simulated engine's figures come from its power model
+             GpuTelemetry.Recording gpus = params.simulate() ? null
+                     : context.telemetry().record(params.telemetry().gpus(), params.telemetry().interval()).orElse(null)) {
             SliceMetrics slices = new SliceMetrics(params.slice().toNanos(), progress::slice);
             Optional<PrometheusSnapshot> before = scrape();
             LoadListener listener = LoadListener.all(records, metrics, turns, slices, progress);
@@ -129,7 +139,12 @@ final class LoadMeasurement {
                         / 1048576 + "m) after " + records.written() + " requests";
             }
             Optional<PrometheusSnapshot> after = before.isPresent() ? scrape() : Optional.empty();
+            Optional<long[]> window = metrics.window();
             RepetitionResult measured = metrics.finish();
+            if (gpus != null) {
+                gpus.close();
+                measured = withGpuFigures(measured, gpus, window, name);
+            }
             if (before.isPresent() && after.isPresent()) {
                 // warm-up requests are in the server's counters too: its figures cover the whole repetition
                 measured = measured.withServerMetrics(ServerMetricsDelta.between(before.get(), after.get()));
@@ -157,6 +172,32 @@ final class LoadMeasurement {
             }
             return measured;
         }
+    }
+
+    /**
+     * {@code measured} with its GPUs' figures over its measurement window, their samples written to
+     * {@code telemetry/<name>.csv.gz} (times from the window's start).
+     */
+    private RepetitionResult withGpuFigures(RepetitionResult measured, GpuTelemetry.Recording recording,
+                                            Optional<long[]> window, String name) throws IOException {
+        List<GpuSample> samples = recording.samples();
+        if (samples.isEmpty()) {
+            return measured.withNote("GPU telemetry: " + recording.source() + " gave no sample while the load ran");
+        }
+        long origin = window.map(w -> w[0]).orElse(samples.get(0).nanos());
+        Path file = context.params().outputDir().resolve("telemetry").resolve(name + ".csv.gz");
+        Files.createDirectories(file.getParent());
+        try (java.io.Writer w = new java.io.OutputStreamWriter(new java.util.zip.GZIPOutputStream(Files.newOutputStream(file)),
+                java.nio.charset.StandardCharsets.UTF_8)) {
+            w.write(GpuFigures.csv(samples, origin));
+        }
+        if (window.isEmpty()) {
+            return measured;
+        }
+        return GpuEnergy.of(samples, window.get()[0], window.get()[1])
+                .map(e -> GpuFigures.with(measured, e, recording.source(), context.params().telemetry().pricePerGpuHour()))
+                .orElseGet(() -> measured.withNote("GPU telemetry: " + recording.source()
+                        + " gave no sample inside the measurement window"));
     }
 
     /** {@code measured} with the harness's memory at its peak while the load ran. */

@@ -5,6 +5,7 @@ import io.servebench.engine.EngineKinds;
 import io.servebench.engine.EngineOptions;
 import io.servebench.engine.RunningEngine;
 import io.servebench.metrics.PrometheusScraper;
+import io.servebench.metrics.gpu.GpuTelemetry;
 import io.servebench.sim.SimTokenizer;
 import io.servebench.workload.Dataset;
 import io.servebench.workload.Datasets;
@@ -32,6 +33,8 @@ public final class RunContext {
     private final Map<String, Dataset> datasets = new HashMap<>();
     private final Map<String, Counted> counted = new HashMap<>();
     private final PrometheusScraper scraper = new PrometheusScraper();
+    /** Chosen at the first load on a real engine: a run in virtual time never probes the machine's GPUs. */
+    private GpuTelemetry telemetry;
 
     /**
      * Reads the run's datasets and its API key, so that a missing file or variable, a mistake on the command line,
@@ -54,6 +57,20 @@ public final class RunContext {
 
     PrintWriter out() {
         return out;
+    }
+
+    /**
+     * The machine's GPU telemetry as {@code --gpu-telemetry} chose it, probed once; a machine without one says so once.
+     */
+    synchronized GpuTelemetry telemetry() {
+        if (telemetry == null) {
+            telemetry = GpuTelemetry.choose(params.telemetry().source());
+            telemetry.absence().filter(why -> !params.telemetry().source().equals("off")).ifPresent(why -> {
+                out.println(why + "; the results carry no GPU figures");
+                out.flush();
+            });
+        }
+        return telemetry;
     }
 
     /** The bearer token requests carry, {@code null} for none; never printed or written. */

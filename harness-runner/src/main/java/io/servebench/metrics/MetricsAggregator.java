@@ -240,6 +240,17 @@ public final class MetricsAggregator {
             }
         }
 
+        /**
+         * The measurement window so far, {@code [first intended send of a measured request, last completion]} in ns on
+         * the records' clock; empty before a measured request completed.
+         */
+        public synchronized java.util.Optional<long[]> window() {
+            if (windowStartNs == Long.MAX_VALUE || windowEndNs == Long.MIN_VALUE || windowEndNs <= windowStartNs) {
+                return java.util.Optional.empty();
+            }
+            return java.util.Optional.of(new long[] {windowStartNs, windowEndNs});
+        }
+
         /** The repetition's metrics, every record taken; those without samples are absent. */
         public synchronized RepetitionResult finish() {
             finished = true;

@@ -4,6 +4,7 @@ import io.servebench.engine.EngineOptions;
 import io.servebench.engine.Redaction;
 import io.servebench.engine.ShellWords;
 import io.servebench.execution.ClientOptions;
+import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.plan.EngineOverrides;
 import io.servebench.reports.ReportLanguage;
 
@@ -76,6 +77,18 @@ final class RunCommandLine {
             args.addAll(List.of("--engine-url", engine.url()));
         }
         // the variable's name only: its value is a secret
+        TelemetryParams telemetry = options.telemetry();
+        if (!telemetry.source().equals(TelemetryParams.DEFAULTS.source())) {
+            args.addAll(List.of("--gpu-telemetry", telemetry.source()));
+        }
+        if (!telemetry.interval().equals(TelemetryParams.DEFAULTS.interval())) {
+            args.addAll(List.of("--gpu-interval", Long.toString(telemetry.interval().toMillis())));
+        }
+        if (!telemetry.gpus().isEmpty()) {
+            args.addAll(List.of("--gpus", telemetry.gpus().stream().map(String::valueOf)
+                    .collect(java.util.stream.Collectors.joining(","))));
+        }
+        telemetry.pricePerGpuHour().ifPresent(p -> args.addAll(List.of("--gpu-cost", Double.toString(p))));
         if (options.client().apiKeyEnv() != null) {
             args.addAll(List.of("--api-key-env", options.client().apiKeyEnv()));
         }

@@ -4,6 +4,7 @@ import io.servebench.engine.EngineOptions;
 import io.servebench.execution.ClientOptions;
 import io.servebench.execution.slurm.SlurmParams;
 import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.plan.EngineOverrides;
 import io.servebench.reports.ReportLanguage;
 import io.servebench.sim.GpuProfile;
@@ -65,6 +66,8 @@ import java.util.regex.Pattern;
  *                        trials ({@code --capacity}); empty to run them
  * @param slurm           run the server configurations as SLURM jobs ({@code --executor slurm}); empty to run them
  *                        here, one after the other
+ * @param telemetry       how the engines' GPUs are sampled ({@code --gpu-telemetry}, {@code --gpu-interval},
+ *                        {@code --gpus}, {@code --gpu-cost})
  */
 public record RunOptions(List<String> includes, List<String> studies, Map<String, List<String>> overrides,
                          Optional<Integer> repetitions, Optional<Path> outputDir, EngineOptions.Simulate simulate,
@@ -73,7 +76,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
                          Optional<Duration> settle, Optional<Duration> slice, EngineOverrides engineOverrides,
                          ClientOptions client, Optional<ReportLanguage> language, SloSpec slo, boolean progress,
                          List<String> jmhPrimary, boolean jmhParamsInName, boolean resume,
-                         Optional<CapacityOptions> capacity, Optional<SlurmParams> slurm) {
+                         Optional<CapacityOptions> capacity, Optional<SlurmParams> slurm, TelemetryParams telemetry) {
 
     public RunOptions {
         includes = List.copyOf(includes);
@@ -105,6 +108,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         // a name no result could have is a mistake on the command line: say so before any engine starts
         jmhPrimary.forEach(io.servebench.results.jmh.JmhJsonWriter::new);
         Objects.requireNonNull(capacity, "capacity");
+        Objects.requireNonNull(telemetry, "telemetry");
     }
 
     /** Whether the run searches capacities under SLOs ({@code --capacity}) instead of running the planned trials. */
@@ -144,6 +148,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         private boolean jmhParamsInName;
         private boolean resume;
         private CapacityOptions capacity;
+        private TelemetryParams telemetry = TelemetryParams.DEFAULTS;
 
         private Builder() {
         }
@@ -308,6 +313,12 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
             return this;
         }
 
+        /** How the engines' GPUs are sampled, and the price of a GPU hour; unset: {@link TelemetryParams#DEFAULTS}. */
+        public Builder telemetry(TelemetryParams newTelemetry) {
+            this.telemetry = newTelemetry;
+            return this;
+        }
+
         /** Run the server configurations as SLURM jobs; {@code null} (the default) runs them here. */
         public Builder slurm(SlurmParams newSlurm) {
             this.slurm = newSlurm;
@@ -324,7 +335,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
                     Optional.ofNullable(containerRuntime), quick, Optional.ofNullable(seed), freshServer,
                     Optional.ofNullable(settle), Optional.ofNullable(slice), engineOverrides, client,
                     Optional.ofNullable(language), slo, progress, jmhPrimary, jmhParamsInName, resume,
-                    Optional.ofNullable(capacity), Optional.ofNullable(slurm));
+                    Optional.ofNullable(capacity), Optional.ofNullable(slurm), telemetry);
         }
     }
 }

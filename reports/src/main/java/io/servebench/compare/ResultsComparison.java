@@ -153,7 +153,11 @@ public final class ResultsComparison {
         if (unit.equals("s") || unit.equals("ms") || unit.equals("us") || unit.equals("ns") || unit.endsWith("/op")) {
             return Better.LOWER;
         }
-        if (unit.endsWith("/s") || unit.equals("%") || unit.startsWith("ops/")) {
+        if (unit.equals("J") || unit.startsWith("J/") || unit.equals("W") || unit.startsWith("per 1M")) {
+            // energy, power and cost: less is better
+            return Better.LOWER;
+        }
+        if (unit.endsWith("/s") || unit.endsWith("/J") || unit.equals("%") || unit.startsWith("ops/")) {
             return Better.HIGHER;
         }
         return Better.NEITHER;

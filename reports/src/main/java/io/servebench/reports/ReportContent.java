@@ -39,6 +39,12 @@ final class ReportContent {
 
     private static final Metric[] REFERENCE_DISTRIBUTIONS = {Metric.E2E_LATENCY, Metric.TTFT, Metric.TPOT, Metric.ITL};
     private static final Stat[] REFERENCE_STATS = {Stat.MEAN, Stat.MEDIAN, Stat.P95, Stat.P99};
+    /** A trial's GPU figures, in the order a block shows them. */
+    static final List<Metric> GPU_METRICS = List.of(Metric.GPU_ENERGY, Metric.ENERGY_PER_OUTPUT_TOKEN,
+            Metric.ENERGY_PER_REQUEST, Metric.OUTPUT_TOKENS_PER_JOULE, Metric.COST_PER_MILLION_OUTPUT_TOKENS,
+            Metric.GPU_POWER_MEAN, Metric.GPU_POWER_PEAK, Metric.GPU_UTILIZATION, Metric.GPU_MEMORY_PEAK,
+            Metric.GPU_THROTTLED);
+
     private static final Metric[] EXTRA_DISTRIBUTIONS = {Metric.INTER_CHUNK_LATENCY, Metric.TIME_TO_FIRST_CONTENT,
         Metric.TTFT_FROM_SCHEDULE, Metric.E2E_FROM_SCHEDULE, Metric.SCHEDULE_LAG, Metric.CLIENT_QUEUE_WAIT};
 
@@ -461,6 +467,12 @@ final class ReportContent {
         rows.add(new Row(Metric.EVENTS_PER_READ_MAX.label(), count(reps, Metric.EVENTS_PER_READ_MAX)));
         rows.add(new Row(Metric.HARNESS_HEAP_PEAK.label(), value(reps, Metric.HARNESS_HEAP_PEAK, null)));
         rows.add(new Row(Metric.HARNESS_RSS_PEAK.label(), value(reps, Metric.HARNESS_RSS_PEAK, null)));
+        for (Metric m : GPU_METRICS) {
+            // a run without GPU telemetry shows no rows of dashes
+            if (reps.stream().anyMatch(r -> r.value(m).isPresent())) {
+                rows.add(new Row(m.label(), value(reps, m, null)));
+            }
+        }
         serverRows(reps, rows);
         rows.add(new Row(messages.text("block.outputTokensFrom"), totals(reps, RepetitionResult::outputTokenSources)));
         rows.add(new Row(messages.text("block.errors"), totals(reps, RepetitionResult::errorKinds)));

@@ -43,6 +43,33 @@ public enum Metric {
     HARNESS_HEAP_PEAK("harness_heap_peak", "Harness heap in use, peak (MB)", "MB", Kind.SCALAR),
     /** The harness process's resident memory at its highest while the load ran (sampled every 100 ms), MB. */
     HARNESS_RSS_PEAK("harness_rss_peak", "Harness resident memory, peak (MB)", "MB", Kind.SCALAR),
+    /**
+     * Energy the engine's GPUs used over the measurement window, all together, J: the driver's energy counter where the
+     * source reads it, else power samples integrated; the simulated engine's from its power model.
+     */
+    GPU_ENERGY("gpu_energy", "GPU energy (J)", "J", Kind.SCALAR),
+    /** {@link #GPU_ENERGY} per output token of the successful requests, J. */
+    ENERGY_PER_OUTPUT_TOKEN("energy_per_output_token", "Energy per output token (J)", "J/token", Kind.SCALAR),
+    /** {@link #GPU_ENERGY} per successful request, J. */
+    ENERGY_PER_REQUEST("energy_per_request", "Energy per request (J)", "J/request", Kind.SCALAR),
+    /** Output tokens per joule of {@link #GPU_ENERGY}. */
+    OUTPUT_TOKENS_PER_JOULE("output_tokens_per_joule", "Output tokens per joule", "tokens/J", Kind.SCALAR),
+    /** {@link #GPU_ENERGY} over the measurement window's length: the GPUs' mean power together, W. */
+    GPU_POWER_MEAN("gpu_power_mean", "Mean GPU power (W)", "W", Kind.SCALAR),
+    /** The highest power sample of any one GPU in the window, W. */
+    GPU_POWER_PEAK("gpu_power_peak", "Peak GPU power (W)", "W", Kind.SCALAR),
+    /** GPU utilisation (share of time a kernel ran) averaged over the samples of every GPU, %. */
+    GPU_UTILIZATION("gpu_utilization", "Mean GPU utilization (%)", "%", Kind.SCALAR),
+    /** The most device memory in use on any one GPU, MiB. */
+    GPU_MEMORY_PEAK("gpu_memory_peak", "Peak GPU memory (MiB)", "MiB", Kind.SCALAR),
+    /** Time in the window during which a GPU reported a power, thermal or hardware slowdown, s. */
+    GPU_THROTTLED("gpu_throttled", "GPU throttled (s)", "s", Kind.SCALAR),
+    /**
+     * With a GPU price per hour: the GPUs' cost of the measurement window per million output tokens of the successful
+     * requests, in the price's currency.
+     */
+    COST_PER_MILLION_OUTPUT_TOKENS("cost_per_million_output_tokens", "Cost per million output tokens", "per 1M tokens",
+            Kind.SCALAR),
 
     /** {@code e − s} per successful request. */
     E2E_LATENCY("e2e_latency", "Latency(s)", "s", Kind.DISTRIBUTION),

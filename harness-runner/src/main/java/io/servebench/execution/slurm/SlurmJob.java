@@ -14,6 +14,7 @@ import io.servebench.execution.ClientOptions;
 import io.servebench.execution.ExecutionException;
 import io.servebench.execution.ExecutionParams;
 import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.plan.ResultBlock;
 import io.servebench.plan.Trial;
 import io.servebench.plan.WorkloadParams;
@@ -108,6 +109,10 @@ public record SlurmJob(String key, ExecutionParams params, int repetitions, List
         engines.put("simulate", e.simulate().name()).put("seed", e.seed()).put("readyTimeoutNs", e.readyTimeout().toNanos())
                 .put("graceNs", e.grace().toNanos()).put("containerRuntime", e.containerRuntime())
                 .put("hfCache", e.hfCache() == null ? null : e.hfCache().toString()).put("simulatedGpu", e.simulatedGpu());
+        TelemetryParams t = p.telemetry();
+        ObjectNode telemetry = node.putObject("telemetry").put("source", t.source()).put("intervalNs", t.interval().toNanos());
+        t.gpus().forEach(telemetry.putArray("gpus")::add);
+        t.pricePerGpuHour().ifPresent(price -> telemetry.put("pricePerGpuHour", price));
         ClientOptions c = p.client();
         node.putObject("client").put("apiKeyEnv", c.apiKeyEnv()).put("connectTimeoutNs", c.connectTimeout().toNanos())
                 .put("requestTimeoutNs", c.requestTimeout().toNanos());
@@ -123,10 +128,15 @@ public record SlurmJob(String key, ExecutionParams params, int repetitions, List
         ClientOptions client = new ClientOptions(text(c, "apiKeyEnv"), nanos(c, "connectTimeoutNs"),
                 nanos(c, "requestTimeoutNs"));
         String slo = n.required("slo").asText();
+        JsonNode t = n.path("telemetry");
+        TelemetryParams telemetry = t.isObject() ? new TelemetryParams(text(t, "source"), nanos(t, "intervalNs"),
+                java.util.stream.StreamSupport.stream(t.path("gpus").spliterator(), false).map(JsonNode::asInt).toList(),
+                t.path("pricePerGpuHour").isNumber() ? java.util.OptionalDouble.of(t.get("pricePerGpuHour").asDouble())
+                        : java.util.OptionalDouble.empty()) : TelemetryParams.DEFAULTS;
         return new ExecutionParams(Path.of(n.required("outputDir").asText()), engines, n.required("repetitions").asInt(),
                 n.required("seed").asLong(), n.required("freshServer").asBoolean(), nanos(n, "settleNs"), nanos(n, "sliceNs"),
                 client, slo.isEmpty() ? SloSpec.NONE : SloSpec.parse(slo), n.required("progress").asBoolean(),
-                n.required("quick").asBoolean());
+                n.required("quick").asBoolean(), telemetry);
     }
 
     private static ObjectNode trial(Trial t) {

@@ -43,9 +43,12 @@ public final class GpuTelemetry {
                         "--gpu-telemetry nvml: the NVML library (libnvidia-ml.so.1) does not load or initialise here; "
                                 + "expected an NVIDIA driver, or use auto"));
             case "nvidia-smi":
-                return NvidiaSmiSource.probe("nvidia-smi").map(s -> new GpuTelemetry(s, null))
-                        .orElseThrow(() -> new IllegalArgumentException("--gpu-telemetry nvidia-smi: nvidia-smi does not "
-                                + "run here; expected it on the PATH, or use auto"));
+                GpuTelemetry smi = nvidiaSmi("nvidia-smi");
+                if (smi.source == null) {
+                    throw new IllegalArgumentException("--gpu-telemetry nvidia-smi: nvidia-smi does not run here; "
+                            + "expected it on the PATH, or use auto");
+                }
+                return smi;
             case "auto":
                 Optional<? extends TelemetrySource> found = NvmlSource.probe();
                 if (found.isEmpty()) {
@@ -57,6 +60,12 @@ public final class GpuTelemetry {
                 throw new IllegalArgumentException("--gpu-telemetry " + choice + ": expected one of " + String.join(", ",
                         CHOICES));
         }
+    }
+
+    /** {@code nvidia-smi} at {@code executable}, or no telemetry when it does not answer there. */
+    static GpuTelemetry nvidiaSmi(String executable) {
+        return NvidiaSmiSource.probe(executable).map(s -> new GpuTelemetry(s, null))
+                .orElseGet(() -> new GpuTelemetry(null, executable + " does not answer --help-query-gpu"));
     }
 
     /** No telemetry, for {@code why}. */
