@@ -21,6 +21,14 @@ public interface RunningEngine extends AutoCloseable {
         return java.util.Optional.empty();
     }
 
+    /**
+     * The simulated engine's power model, when this is one (in virtual time or in this JVM): its GPU telemetry, on the
+     * same clock as its requests' records.
+     */
+    default java.util.Optional<io.servebench.sim.PowerMeter> power() {
+        return virtual().map(io.servebench.sim.VirtualEngine::power);
+    }
+
     /** How the engine was started, for the environment record: its command line with secrets masked. */
     default String commandLine() {
         return "";

@@ -70,11 +70,29 @@ final class SimulatedStarts {
             detachLog.run();
             throw new EngineStartException("simulated " + server.kind().name() + " could not open its port: " + e.getMessage(), e);
         }
-        return RunningEngine.of(new Endpoint(engine.baseUri(), engine.model(), engine.metricsUri()),
-                "simulated engine in the harness's JVM: " + server.label(), () -> {
-                    engine.close();
-                    detachLog.run();
-                });
+        Endpoint endpoint = new Endpoint(engine.baseUri(), engine.model(), engine.metricsUri());
+        return new RunningEngine() {
+            @Override
+            public Endpoint endpoint() {
+                return endpoint;
+            }
+
+            @Override
+            public Optional<io.servebench.sim.PowerMeter> power() {
+                return Optional.of(engine.power());
+            }
+
+            @Override
+            public String commandLine() {
+                return "simulated engine in the harness's JVM: " + server.label();
+            }
+
+            @Override
+            public void close() {
+                engine.close();
+                detachLog.run();
+            }
+        };
     }
 
     /**

@@ -23,6 +23,7 @@ import io.servebench.metrics.gpu.GpuFigures;
 import io.servebench.metrics.gpu.GpuSample;
 import io.servebench.metrics.gpu.GpuTelemetry;
 import io.servebench.plan.Trial;
+import io.servebench.sim.PowerMeter;
 import io.servebench.plan.WorkloadParams;
 import io.servebench.results.Metric;
 import io.servebench.results.PrefixCacheReset;
@@ -143,7 +144,11 @@ final class LoadMeasurement {
             RepetitionResult measured = metrics.finish();
             if (gpus != null) {
                 gpus.close();
-                measured = withGpuFigures(measured, gpus, window, name);
+                measured = withGpuFigures(measured, gpus.samples(), gpus.source(), window, name);
+            } else if (engine.power().isPresent() && window.isPresent()) {
+                PowerMeter meter = engine.power().get();
+                measured = withGpuFigures(measured, twinSamples(meter, window.get(), params.telemetry().interval()),
+                        "the simulated engine's power model (" + meter.gpus() + " x " + meter.gpu() + ")", window, name);
             }
             if (before.isPresent() && after.isPresent()) {
                 // warm-up requests are in the server's counters too: its figures cover the whole repetition
@@ -178,11 +183,10 @@ final class LoadMeasurement {
      * {@code measured} with its GPUs' figures over its measurement window, their samples written to
      * {@code telemetry/<name>.csv.gz} (times from the window's start).
      */
-    private RepetitionResult withGpuFigures(RepetitionResult measured, GpuTelemetry.Recording recording,
+    private RepetitionResult withGpuFigures(RepetitionResult measured, List<GpuSample> samples, String source,
                                             Optional<long[]> window, String name) throws IOException {
-        List<GpuSample> samples = recording.samples();
         if (samples.isEmpty()) {
-            return measured.withNote("GPU telemetry: " + recording.source() + " gave no sample while the load ran");
+            return measured.withNote("GPU telemetry: " + source + " gave no sample while the load ran");
         }
         long origin = window.map(w -> w[0]).orElse(samples.get(0).nanos());
         Path file = context.params().outputDir().resolve("telemetry").resolve(name + ".csv.gz");
@@ -195,9 +199,25 @@ final class LoadMeasurement {
             return measured;
         }
         return GpuEnergy.of(samples, window.get()[0], window.get()[1])
-                .map(e -> GpuFigures.with(measured, e, recording.source(), context.params().telemetry().pricePerGpuHour()))
-                .orElseGet(() -> measured.withNote("GPU telemetry: " + recording.source()
+                .map(e -> GpuFigures.with(measured, e, source, context.params().telemetry().pricePerGpuHour()))
+                .orElseGet(() -> measured.withNote("GPU telemetry: " + source
                         + " gave no sample inside the measurement window"));
+    }
+
+    /**
+     * The simulated engine's power over {@code window} as NVML would read it every {@code interval}: one sample per GPU
+     * and reading, each GPU an equal share of the engine's power and energy (tensor-parallel ranks run the same steps).
+     */
+    private static List<GpuSample> twinSamples(PowerMeter meter, long[] window, java.time.Duration interval) {
+        List<GpuSample> samples = new java.util.ArrayList<>();
+        int n = meter.gpus();
+        for (PowerMeter.Reading r : meter.readings(window[0], window[1], interval.toNanos())) {
+            for (int gpu = 0; gpu < n; gpu++) {
+                samples.add(new GpuSample(r.nanos(), gpu, r.watts() / n, r.joules() / n, r.utilization(), Double.NaN,
+                        Double.NaN, Double.NaN, Double.NaN, Double.NaN, GpuSample.UNKNOWN_REASONS));
+            }
+        }
+        return samples;
     }
 
     /** {@code measured} with the harness's memory at its peak while the load ran. */

@@ -51,11 +51,13 @@ final class BatchScheduler {
     private final LinkedHashMap<Long, Boolean> prefixCache;
     private double usedBytes;
     private long admissions;
+    private final PowerMeter power;
 
     BatchScheduler(SimParams settings, SimMetrics metrics, Sink sink) {
         this.settings = settings;
         this.metrics = metrics;
         this.cost = new StepCostModel(settings);
+        this.power = new PowerMeter(settings.gpu(), settings.tensorParallelSize());
         this.sink = sink;
         this.poolBytes = settings.kvPoolBytes();
         this.pageTokens = settings.dialect().cachePageTokens();
@@ -67,6 +69,11 @@ final class BatchScheduler {
                 return size() > maxBlocks;
             }
         };
+    }
+
+    /** What the engine's GPUs drew, step by step. */
+    PowerMeter power() {
+        return power;
     }
 
     /** Whether no request is running or waiting. */
@@ -210,7 +217,9 @@ final class BatchScheduler {
             }
             accepted += w.accepted;
         }
-        long end = start + cost.stepNanos(computedTokens, contextTokens, batch.size(), drafting, accepted);
+        StepCostModel.Step cost = this.cost.step(computedTokens, contextTokens, batch.size(), drafting, accepted);
+        long end = start + cost.nanos();
+        power.record(start, end, cost);
         for (Work w : batch) {
             finishWork(w, end);
         }

@@ -19,6 +19,7 @@ import java.util.Map;
  *                             all-reduce moves data over (NVLink, or PCIe where a GPU has none)
  * @param peakFp8Flops         peak dense FP8 FLOP/s, 0 for a GPU without FP8 tensor cores (the A100: FP8 weights run
  *                             there as weight-only, computing in bf16)
+ * @param boardWatts           the board's power limit (its TDP), W: what {@link PowerModel} rises to under full load
  */
 public record GpuProfile(
         String name,
@@ -28,16 +29,28 @@ public record GpuProfile(
         double bandwidthEfficiency,
         double computeEfficiency,
         double interconnectBytesPerSecond,
-        double peakFp8Flops) {
+        double peakFp8Flops,
+        double boardWatts) {
 
-    /** A GPU without FP8 tensor cores. */
+    /** A GPU without FP8 tensor cores, of an H100's power limit (700 W). */
     public GpuProfile(String name, double memoryBytes, double hbmBytesPerSecond, double peakFlops,
                       double bandwidthEfficiency, double computeEfficiency, double interconnectBytesPerSecond) {
         this(name, memoryBytes, hbmBytesPerSecond, peakFlops, bandwidthEfficiency, computeEfficiency,
-                interconnectBytesPerSecond, 0);
+                interconnectBytesPerSecond, 0, H100_WATTS);
+    }
+
+    /** A GPU of an H100's power limit (700 W). */
+    public GpuProfile(String name, double memoryBytes, double hbmBytesPerSecond, double peakFlops,
+                      double bandwidthEfficiency, double computeEfficiency, double interconnectBytesPerSecond,
+                      double peakFp8Flops) {
+        this(name, memoryBytes, hbmBytesPerSecond, peakFlops, bandwidthEfficiency, computeEfficiency,
+                interconnectBytesPerSecond, peakFp8Flops, H100_WATTS);
     }
 
     public GpuProfile {
+        if (!(boardWatts > 0)) {
+            throw new IllegalArgumentException("boardWatts must be > 0, got " + boardWatts);
+        }
         if (peakFp8Flops < 0) {
             throw new IllegalArgumentException("peakFp8Flops must be >= 0, got " + peakFp8Flops);
         }
@@ -55,6 +68,8 @@ public record GpuProfile(
     }
 
     private static final double GIB = 1024.0 * 1024 * 1024;
+    /** The H100 SXM's and H200 SXM's power limit, W (their datasheets; the device's H200 reports power.limit 700.00 W). */
+    private static final double H100_WATTS = 700;
     /** Decode bandwidth reached in practice, as on the H100; not yet calibrated for the other GPUs. */
     private static final double BANDWIDTH_EFFICIENCY = 0.85;
     /** Prefill FLOP/s reached in practice, as on the H100; not yet calibrated for the other GPUs. */
@@ -69,7 +84,7 @@ public record GpuProfile(
      */
     public static GpuProfile h100Sxm80gb() {
         return new GpuProfile("NVIDIA H100 80GB HBM3", 80 * GIB, 3.35e12, 989e12, BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY,
-                NVLINK4, 1979e12);
+                NVLINK4, 1979e12, H100_WATTS);
     }
 
     /**
@@ -81,7 +96,8 @@ public record GpuProfile(
      * (80GB SXM), L40S and DGX B200 (per GPU: a DGX B200's 8 GPUs give 72 PFLOP/s of sparse FP8, so 2.25e15
      * dense bf16 each). The interconnect is half the datasheet's bidirectional figure: NVLink 4 900 GB/s
      * (H100, H200), NVLink 3 600 GB/s (A100), NVLink 5 1.8 TB/s (B200); the L40S has no NVLink and talks over
-     * PCIe Gen4 x16, 64 GB/s.
+     * PCIe Gen4 x16, 64 GB/s. Power limits, the same datasheets': 700 W (H100 SXM, H200 SXM), 400 W (H20, A100 SXM),
+     * 350 W (L40S), 1,000 W (B200).
      */
     public static Map<String, GpuProfile> catalogue() {
         return CATALOGUE;
@@ -93,15 +109,15 @@ public record GpuProfile(
         Map<String, GpuProfile> all = new LinkedHashMap<>();
         all.put("h100", h100Sxm80gb());
         all.put("h200", new GpuProfile("NVIDIA H200 141GB HBM3e", 141 * GIB, 4.8e12, 989e12, BANDWIDTH_EFFICIENCY,
-                COMPUTE_EFFICIENCY, NVLINK4, 1979e12));
+                COMPUTE_EFFICIENCY, NVLINK4, 1979e12, H100_WATTS));
         all.put("h20", new GpuProfile("NVIDIA H20 96GB HBM3", 96 * GIB, 4.0e12, 148e12, BANDWIDTH_EFFICIENCY,
-                COMPUTE_EFFICIENCY, NVLINK4, 296e12));
+                COMPUTE_EFFICIENCY, NVLINK4, 296e12, 400));
         all.put("a100", new GpuProfile("NVIDIA A100 80GB HBM2e (SXM)", 80 * GIB, 2.039e12, 312e12,
-                BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY, 300e9));
+                BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY, 300e9, 0, 400));
         all.put("l40s", new GpuProfile("NVIDIA L40S 48GB GDDR6", 48 * GIB, 0.864e12, 362e12, BANDWIDTH_EFFICIENCY,
-                COMPUTE_EFFICIENCY, 32e9, 733e12));
+                COMPUTE_EFFICIENCY, 32e9, 733e12, 350));
         all.put("b200", new GpuProfile("NVIDIA B200 180GB HBM3e", 180 * GIB, 8.0e12, 2.25e15, BANDWIDTH_EFFICIENCY,
-                COMPUTE_EFFICIENCY, 900e9, 4.5e15));
+                COMPUTE_EFFICIENCY, 900e9, 4.5e15, 1000));
         return Collections.unmodifiableMap(all);
     }
 

@@ -78,6 +78,11 @@ final class Scheduler implements AutoCloseable {
         resetRequested = true;
     }
 
+    /** What the simulated GPUs drew, on the {@link System#nanoTime()} clock. */
+    PowerMeter power() {
+        return batch.power();
+    }
+
     /** Stops the scheduler thread and fails every request not finished. Idempotent. */
     @Override
     public void close() {

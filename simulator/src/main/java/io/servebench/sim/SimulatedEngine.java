@@ -162,6 +162,11 @@ public final class SimulatedEngine implements AutoCloseable {
         return settings.model().name();
     }
 
+    /** What the simulated GPUs drew, on the {@link System#nanoTime()} clock: the twin's GPU telemetry. */
+    public PowerMeter power() {
+        return scheduler.power();
+    }
+
     /** The Prometheus endpoint, {@code /metrics} under {@link #baseUri()}. */
     public URI metricsUri() {
         return baseUri().resolve("/metrics");

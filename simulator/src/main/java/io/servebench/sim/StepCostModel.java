@@ -94,6 +94,22 @@ final class StepCostModel {
      *                           of each is host work like a sequence's own token
      */
     long stepNanos(long computedTokens, long contextTokens, int sequences, int draftingSequences, int acceptedDrafts) {
+        return step(computedTokens, contextTokens, sequences, draftingSequences, acceptedDrafts).nanos();
+    }
+
+    /**
+     * One step's duration and how its GPUs spent it, for the power model ({@link PowerModel}).
+     *
+     * @param nanos         the step's duration, ns
+     * @param computeNanos  of it, ns the GPUs computed at their FLOP/s limit (a compute-bound step's matrix products)
+     * @param memoryNanos   of it, ns the GPUs streamed memory or their links: weights (when they bound the step), the
+     *                      KV cache and states, drafting, all-reduces; the rest the GPUs waited on the host
+     */
+    record Step(long nanos, double computeNanos, double memoryNanos) {
+    }
+
+    /** The step's duration and its GPUs' busy time, with the arguments of {@link #stepNanos}. */
+    Step step(long computedTokens, long contextTokens, int sequences, int draftingSequences, int acceptedDrafts) {
         ModelProfile m = settings.model();
         double weights = m.weightBytesRead(computedTokens) / bandwidth + m.experts().layers() * MOE_LAYER_FLOOR_NANOS / 1e9;
         double routed = m.routedActiveParameters();
@@ -103,11 +119,14 @@ final class StepCostModel {
                 : settings.speculativeTokens() * m.draftFraction()
                         * Math.max(m.weightBytesRead(draftingSequences) / bandwidth,
                                 2 * m.activeParameters() * draftingSequences / flops);
-        double gpu = (Math.max(weights, compute) + attention + draft) * 1e9 + allReduceNanos(computedTokens);
+        double allReduce = allReduceNanos(computedTokens);
+        double gpu = (Math.max(weights, compute) + attention + draft) * 1e9 + allReduce;
         EngineProfile engine = settings.engine();
         double host = settings.performanceMode().overheadFactor() * engine.stepNanos()
                 + (double) engine.sequenceNanos() * (sequences + acceptedDrafts);
-        return Math.round(settings.overlapsHostWork() ? Math.max(gpu, host) : gpu + host);
+        long nanos = Math.round(settings.overlapsHostWork() ? Math.max(gpu, host) : gpu + host);
+        double computeNanos = compute > weights ? compute * 1e9 : 0;
+        return new Step(nanos, computeNanos, gpu - computeNanos);
     }
 
     /**

@@ -52,6 +52,11 @@ public final class VirtualEngine {
         return settings;
     }
 
+    /** What the simulated GPUs drew, on the virtual clock: the twin's GPU telemetry. */
+    public PowerMeter power() {
+        return batch.power();
+    }
+
     /** The virtual clock: where the next step starts, ns. */
     public long clockNs() {
         return clockNs;

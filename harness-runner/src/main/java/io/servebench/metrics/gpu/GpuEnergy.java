@@ -24,7 +24,8 @@ import java.util.stream.Collectors;
  * @param peakWatts         the highest power sample of any one GPU, W
  * @param meanUtilization   GPU utilisation averaged over the samples of every GPU, % ({@code NaN} when not reported)
  * @param peakMemoryBytes   the most device memory in use on any one GPU, bytes ({@code NaN} when not reported)
- * @param throttledSeconds  time during which at least one GPU reported a reason that {@link ClockEventReason#throttles()}
+ * @param throttledSeconds  time during which at least one GPU reported a reason that {@link ClockEventReason#throttles()};
+ *                          {@code NaN} when no sample carried clock-event reasons
  * @param throttleReasons   those reasons
  * @param samples           samples in the window, all GPUs
  * @param lost              GPUs whose samples stopped before the window's end, with the time (s into the window) of their last
@@ -55,6 +56,7 @@ public record GpuEnergy(int gpus, double seconds, double joules, boolean fromCou
         int gpus = 0;
         Map<Integer, Double> lost = new TreeMap<>();
         List<long[]> throttled = new ArrayList<>();
+        boolean reasonsKnown = false;
         Set<ClockEventReason> reasons = EnumSet.noneOf(ClockEventReason.class);
         // a GPU whose last sample is more than this before the window's end stopped answering
         for (Map.Entry<Integer, List<GpuSample>> e : byGpu.entrySet()) {
@@ -75,6 +77,7 @@ public record GpuEnergy(int gpus, double seconds, double joules, boolean fromCou
                     utilizationSamples++;
                 }
                 memory = Double.isNaN(memory) ? s.memoryUsedBytes() : Math.max(memory, s.memoryUsedBytes());
+                reasonsKnown |= s.clockEventReasons() != GpuSample.UNKNOWN_REASONS;
                 if (ClockEventReason.throttled(s.clockEventReasons())) {
                     long end = i + 1 < window.size() ? window.get(i + 1).nanos() : Math.min(toNanos, s.nanos()
                             + typicalGap(window));
@@ -92,7 +95,8 @@ public record GpuEnergy(int gpus, double seconds, double joules, boolean fromCou
             return java.util.Optional.empty();
         }
         return java.util.Optional.of(new GpuEnergy(gpus, seconds, joules, counter, joules / seconds, peak,
-                utilizationSamples == 0 ? Double.NaN : utilization / utilizationSamples, memory, union(throttled) / 1e9,
+                utilizationSamples == 0 ? Double.NaN : utilization / utilizationSamples, memory,
+                reasonsKnown ? union(throttled) / 1e9 : Double.NaN,
                 reasons, inWindow, lost));
     }
 

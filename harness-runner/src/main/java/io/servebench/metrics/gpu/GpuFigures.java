@@ -32,7 +32,9 @@ public final class GpuFigures {
         if (!Double.isNaN(energy.peakMemoryBytes())) {
             r = r.withScalar(Metric.GPU_MEMORY_PEAK, energy.peakMemoryBytes() / (1024.0 * 1024));
         }
-        r = r.withScalar(Metric.GPU_THROTTLED, energy.throttledSeconds());
+        if (!Double.isNaN(energy.throttledSeconds())) {
+            r = r.withScalar(Metric.GPU_THROTTLED, energy.throttledSeconds());
+        }
         OptionalDouble tokens = measured.value(Metric.TOTAL_OUTPUT_TOKENS);
         if (tokens.isPresent() && tokens.getAsDouble() > 0 && energy.joules() > 0) {
             r = r.withScalar(Metric.ENERGY_PER_OUTPUT_TOKEN, energy.joules() / tokens.getAsDouble())
@@ -48,7 +50,7 @@ public final class GpuFigures {
         }
         r = r.withNote(String.format(Locale.ROOT, "GPU telemetry: %s, %d GPU%s, %d samples, energy from %s", source,
                 energy.gpus(), energy.gpus() == 1 ? "" : "s", energy.samples(),
-                energy.fromCounter() ? "the driver's counter" : "power samples integrated"));
+                energy.fromCounter() ? "its energy counter" : "power samples integrated"));
         if (!energy.lost().isEmpty()) {
             r = r.withNote("GPU telemetry: " + energy.lost().entrySet().stream()
                     .map(e -> String.format(Locale.ROOT, "GPU %d stopped answering %.1f s into the window", e.getKey(),

@@ -29,7 +29,7 @@ class GpuFiguresTest {
         assertThat(r.value(Metric.COST_PER_MILLION_OUTPUT_TOKENS).getAsDouble()).isCloseTo(2.50, within(1e-12));
         assertThat(r.value(Metric.GPU_MEMORY_PEAK).getAsDouble()).isCloseTo(60e9 / 1048576, within(1e-6));
         assertThat(r.value(Metric.GPU_THROTTLED)).hasValue(12);
-        assertThat(r.notes()).anyMatch(n -> n.equals("GPU telemetry: NVML, 2 GPUs, 72000 samples, energy from the driver's"
+        assertThat(r.notes()).anyMatch(n -> n.equals("GPU telemetry: NVML, 2 GPUs, 72000 samples, energy from its energy"
                 + " counter")).anyMatch(n -> n.equals("GPU throttled for 12.0 s of 3600.0 s: power cap"));
         assertThat(GpuFigures.with(measured, energy, "NVML", OptionalDouble.empty())
                 .value(Metric.COST_PER_MILLION_OUTPUT_TOKENS)).isEmpty();

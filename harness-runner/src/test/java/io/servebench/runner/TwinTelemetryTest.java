@@ -1,0 +1,58 @@
+package io.servebench.runner;
+
+import io.servebench.engine.EngineOptions;
+import io.servebench.results.Metric;
+import io.servebench.results.RepetitionResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * The simulated engine reports GPU figures from its power model, in virtual time and over HTTP, through the same path
+ * as a real GPU's: energy over the measurement window, per token, the samples in the run folder, a cost with a price.
+ */
+class TwinTelemetryTest {
+
+    private static RepetitionResult run(EngineOptions.Simulate mode, Path dir) throws Exception {
+        RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline")
+                .param("dataset", "synthetic:in=fixed(100),out=fixed(50),count=40").param("rate", "8")
+                .param("requests", "40").param("warmup", "0").param("api", "completions").simulate(mode)
+                .settle(java.time.Duration.ZERO).outputDir(dir).progress(false)
+                .telemetry(new io.servebench.metrics.gpu.TelemetryParams("auto", java.time.Duration.ofMillis(100),
+                        java.util.List.of(), java.util.OptionalDouble.of(3.0)))
+                .build(), new PrintWriter(new StringWriter(), true)).run();
+        return outcome.blocks("baseline").get(0).repetitions().get(0);
+    }
+
+    @Test
+    void inVirtualTimeTheTwinsPowerModelGivesEnergyPerTokenAndCost(@TempDir Path dir) throws Exception {
+        RepetitionResult r = run(EngineOptions.Simulate.VIRTUAL, dir);
+        double joules = r.value(Metric.GPU_ENERGY).orElseThrow();
+        double seconds = r.value(Metric.DURATION).orElseThrow();
+        // one simulated H100: between its idle power and its 700 W limit over the whole window
+        assertThat(joules / seconds).isBetween(121.9, 700.0);
+        assertThat(r.value(Metric.GPU_POWER_MEAN).orElseThrow()).isCloseTo(joules / seconds, within(1e-6));
+        assertThat(r.value(Metric.ENERGY_PER_OUTPUT_TOKEN).orElseThrow()).isCloseTo(joules / (40 * 50), within(1e-9));
+        // one GPU at 3.0 an hour over the window, per million of the 2,000 tokens
+        assertThat(r.value(Metric.COST_PER_MILLION_OUTPUT_TOKENS).orElseThrow())
+                .isCloseTo(3.0 * seconds / 3600 / (2_000 / 1e6), within(1e-9));
+        assertThat(r.value(Metric.GPU_THROTTLED)).as("the twin models no throttling and claims none").isEmpty();
+        assertThat(r.notes()).anyMatch(n -> n.startsWith("GPU telemetry: the simulated engine's power model (1 x NVIDIA H100"));
+        try (var files = Files.list(dir.resolve("telemetry"))) {
+            assertThat(files).hasSize(1).allMatch(f -> f.getFileName().toString().endsWith(".csv.gz"));
+        }
+    }
+
+    @Test
+    void overHttpTheTwinReportsThemOnTheRealClock(@TempDir Path dir) throws Exception {
+        RepetitionResult r = run(EngineOptions.Simulate.IN_PROCESS, dir);
+        assertThat(r.value(Metric.GPU_ENERGY).orElseThrow() / r.value(Metric.DURATION).orElseThrow()).isBetween(121.9, 700.0);
+    }
+}
