@@ -193,7 +193,7 @@ final class LoadMeasurement {
         Files.createDirectories(file.getParent());
         try (java.io.Writer w = new java.io.OutputStreamWriter(new java.util.zip.GZIPOutputStream(Files.newOutputStream(file)),
                 java.nio.charset.StandardCharsets.UTF_8)) {
-            w.write(GpuFigures.csv(samples, origin));
+            w.write(GpuFigures.csv(samples, origin, engine.virtual().isEmpty()));
         }
         if (window.isEmpty()) {
             return measured;

@@ -65,12 +65,17 @@ public final class GpuFigures {
         return r;
     }
 
-    /** The samples as CSV: one line per sample, times in ms from {@code originNanos}. */
-    public static String csv(Iterable<GpuSample> samples, long originNanos) {
-        StringBuilder b = new StringBuilder("time_ms,gpu,watts,energy_j,gpu_util_pct,mem_util_pct,mem_used_mib,sm_mhz,"
-                + "mem_mhz,temp_c,clock_event_reasons\n");
+    /**
+     * The samples as CSV: one line per sample, times in ms from {@code originNanos} and, for samples on the machine's
+     * own clock ({@code wallClock}), as ms since the epoch, to line them up with other tools' logs.
+     */
+    public static String csv(Iterable<GpuSample> samples, long originNanos, boolean wallClock) {
+        double epochMsAtNanoZero = System.currentTimeMillis() - System.nanoTime() / 1e6;
+        StringBuilder b = new StringBuilder("time_ms,epoch_ms,gpu,watts,energy_j,gpu_util_pct,mem_util_pct,mem_used_mib,"
+                + "sm_mhz,mem_mhz,temp_c,clock_event_reasons\n");
         for (GpuSample s : samples) {
-            b.append(String.format(Locale.ROOT, "%.1f,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s%n", (s.nanos() - originNanos) / 1e6,
+            b.append(String.format(Locale.ROOT, "%.1f,%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s%n", (s.nanos() - originNanos) / 1e6,
+                    wallClock ? String.format(Locale.ROOT, "%.0f", epochMsAtNanoZero + s.nanos() / 1e6) : "",
                     s.gpu(), num(s.watts()), num(s.energyJoules()), num(s.gpuUtilization()), num(s.memoryUtilization()),
                     num(s.memoryUsedBytes() / (1024.0 * 1024)), num(s.smClockMhz()), num(s.memoryClockMhz()),
                     num(s.temperatureC()), s.clockEventReasons() == GpuSample.UNKNOWN_REASONS ? ""
