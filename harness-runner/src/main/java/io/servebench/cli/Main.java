@@ -125,13 +125,16 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", description = "Seed for request order, arrival times and the simulated engine (default: " + RunDefaults.SEED + ").")
     Long seed;
 
-    @Option(names = "--gpu-telemetry", paramLabel = "SOURCE", description = "Where the engines' GPU readings (power, energy, utilisation, memory, clocks, throttling) come from during each load: auto (NVML, else nvidia-smi, else none), nvml, nvidia-smi or off (default: ${DEFAULT-VALUE}). The simulated engine reports its power model's instead.")
+    @Option(names = "--gpu-telemetry", paramLabel = "SOURCE", description = "Where the engines' GPU readings (power, energy, utilisation, memory, clocks, throttling) come from during each load: auto (NVML, else nvidia-smi, else none), nvml, nvidia-smi, dcgm (with --gpu-telemetry-url) or off (default: ${DEFAULT-VALUE}). The simulated engine reports its power model's instead.")
     String gpuTelemetry = TelemetryParams.DEFAULTS.source();
+
+    @Option(names = "--gpu-telemetry-url", paramLabel = "URL", description = "Read the GPUs from a DCGM exporter's page instead, e.g. --gpu-telemetry-url http://gpu-host:9400/metrics: the way to see the GPUs of an engine on another host (an endpoint). Run the exporter with -c at or below --gpu-interval, or its 30 s default refresh blurs each trial's energy.")
+    String gpuTelemetryUrl;
 
     @Option(names = "--gpu-interval", paramLabel = "MS", description = "Time between two readings of a GPU (default: ${DEFAULT-VALUE}).")
     long gpuIntervalMs = TelemetryParams.DEFAULTS.interval().toMillis();
 
-    @Option(names = "--gpus", paramLabel = "LIST", split = ",", description = "The GPUs the engines use, by index, e.g. --gpus 0,1 (default: every GPU the source sees).")
+    @Option(names = "--gpus", paramLabel = "LIST", split = ",", description = "The GPUs the engines use, by index, e.g. --gpus 0,1 (default: the engine's CUDA_VISIBLE_DEVICES, else the first tensor-parallel-size GPUs for vllm and sglang, else every GPU the source sees).")
     List<Integer> gpus = new ArrayList<>();
 
     @Option(names = "--gpu-cost", paramLabel = "PRICE", description = "What one GPU costs an hour, e.g. --gpu-cost 2.49: adds the cost per million output tokens at the measured throughput.")
@@ -222,7 +225,8 @@ public final class Main implements Callable<Integer> {
         RunOptions.Builder run = RunOptions.builder().simulate(simulateMode()).quick(quick).freshServer(freshServer)
                 .engineOverrides(new EngineOverrides(engineExe, engineEnv, engineWorkdir, engineUrl))
                 .telemetry(new TelemetryParams(gpuTelemetry, Duration.ofMillis(gpuIntervalMs), gpus,
-                        gpuCost == null ? java.util.OptionalDouble.empty() : java.util.OptionalDouble.of(gpuCost)))
+                        gpuCost == null ? java.util.OptionalDouble.empty() : java.util.OptionalDouble.of(gpuCost),
+                        gpuTelemetryUrl))
                 .client(new ClientOptions(apiKeyEnv, seconds("--connect-timeout", connectTimeoutSeconds),
                         seconds("--request-timeout", requestTimeoutSeconds)))
                 .slo(slo == null ? SloSpec.NONE : SloSpec.parse(slo)).outputDir(output).resume(resuming);

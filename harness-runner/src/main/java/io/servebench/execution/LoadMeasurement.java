@@ -113,15 +113,18 @@ final class LoadMeasurement {
             }
         };
         PrefixCacheReset cacheReset = cleanStart.beforeLoad(name);
+        // the machine's GPUs serve a real engine only: the simulated engine's figures come from its power model
+        StringBuilder noGpus = new StringBuilder();
+        Optional<EngineGpus> engineGpus = params.simulate() || context.telemetry().source().isEmpty() ? Optional.empty()
+                : EngineGpus.of(trial.server(), params.telemetry(), System.getenv(), noGpus::append);
         MetricsAggregator.Running metrics = new MetricsAggregator().start(slo, clock);
         try (TrialProgress progress = TrialProgress.start(context.out(), progressLabel, w.warmup() + w.requests(),
                 params.progress());
              RequestRecordWriter.Sink records = RequestRecordWriter.open(RequestRecordWriter.trialFile(
                      params.outputDir(), name));
              HarnessMemory memory = HarnessMemory.start();
-             // the machine's GPUs serve a real engine only: the simulated engine's figures come from its power model
-             GpuTelemetry.Recording gpus = params.simulate() ? null
-                     : context.telemetry().record(params.telemetry().gpus(), params.telemetry().interval()).orElse(null)) {
+             GpuTelemetry.Recording gpus = engineGpus.isEmpty() ? null : context.telemetry()
+                     .record(engineGpus.get().indices(), params.telemetry().interval()).orElse(null)) {
             SliceMetrics slices = new SliceMetrics(params.slice().toNanos(), progress::slice);
             Optional<PrometheusSnapshot> before = scrape();
             LoadListener listener = LoadListener.all(records, metrics, turns, slices, progress);
@@ -144,11 +147,15 @@ final class LoadMeasurement {
             RepetitionResult measured = metrics.finish();
             if (gpus != null) {
                 gpus.close();
-                measured = withGpuFigures(measured, gpus.samples(), gpus.source(), window, name);
+                measured = withGpuFigures(measured, gpus.samples(), gpus.source() + ", " + engineGpus.get().basis(),
+                        window, name);
             } else if (engine.power().isPresent() && window.isPresent()) {
                 PowerMeter meter = engine.power().get();
                 measured = withGpuFigures(measured, twinSamples(meter, window.get(), params.telemetry().interval()),
                         "the simulated engine's power model (" + meter.gpus() + " x " + meter.gpu() + ")", window, name);
+            }
+            if (noGpus.length() > 0) {
+                measured = measured.withNote("GPU telemetry: none, as " + noGpus);
             }
             if (before.isPresent() && after.isPresent()) {
                 // warm-up requests are in the server's counters too: its figures cover the whole repetition

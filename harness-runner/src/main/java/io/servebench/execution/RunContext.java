@@ -64,7 +64,7 @@ public final class RunContext {
      */
     synchronized GpuTelemetry telemetry() {
         if (telemetry == null) {
-            telemetry = GpuTelemetry.choose(params.telemetry().source());
+            telemetry = GpuTelemetry.choose(params.telemetry());
             telemetry.absence().filter(why -> !params.telemetry().source().equals("off")).ifPresent(why -> {
                 out.println(why + "; the results carry no GPU figures");
                 out.flush();

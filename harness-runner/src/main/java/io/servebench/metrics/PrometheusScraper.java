@@ -30,6 +30,11 @@ public final class PrometheusScraper {
 
     /** Scrapes {@code uri}; {@code null} means the engine has no metrics endpoint. */
     public Result scrape(URI uri) {
+        return scrape(uri, "le");
+    }
+
+    /** Scrapes {@code uri} as {@link #scrape(URI)} does, keeping the label {@code kept} apart instead of {@code le}. */
+    public Result scrape(URI uri, String kept) {
         if (uri == null) {
             return new Result(Optional.empty(), "the engine has no Prometheus metrics endpoint");
         }
@@ -38,7 +43,7 @@ public final class PrometheusScraper {
             if (response.status() != 200) {
                 return new Result(Optional.empty(), "GET " + uri + " answered HTTP " + response.status());
             }
-            return new Result(Optional.of(PrometheusSnapshot.parse(response.text())), null);
+            return new Result(Optional.of(PrometheusSnapshot.parse(response.text(), kept)), null);
         } catch (IOException e) {
             return new Result(Optional.empty(), "GET " + uri + " failed: " + e);
         } catch (InterruptedException e) {

@@ -9,10 +9,11 @@ import java.util.TreeMap;
 /**
  * One scrape of a Prometheus text exposition (format 0.0.4), reduced to what deltas need: each
  * sample's value summed over label sets (an engine with several model or engine labels counts as
- * one server), except {@code le}, which a histogram's buckets keep apart.
+ * one server), except one label kept apart: {@code le}, which a histogram's buckets need, or
+ * another chosen when parsing (a DCGM exporter's {@code gpu}).
  *
  * @param samples metric name (with its {@code _total}, {@code _bucket}, {@code _sum}, {@code _count}
- *                suffix) to {@code le} ({@code ""} when absent) to value
+ *                suffix) to the kept label's value ({@code ""} when absent) to value
  */
 public record PrometheusSnapshot(Map<String, Map<String, Double>> samples) {
 
@@ -23,10 +24,15 @@ public record PrometheusSnapshot(Map<String, Map<String, Double>> samples) {
     }
 
     /**
-     * Parses an exposition. Comment lines, blank lines and lines that do not parse as a sample are
+     * Parses an exposition, keeping {@code le} apart. Comment lines, blank lines and lines that do not parse as a sample are
      * skipped (a scrape must never fail a trial); {@code NaN} and {@code ±Inf} values are kept.
      */
     public static PrometheusSnapshot parse(String text) {
+        return parse(text, "le");
+    }
+
+    /** Parses an exposition as {@link #parse(String)} does, keeping the label {@code kept} apart instead of {@code le}. */
+    public static PrometheusSnapshot parse(String text, String kept) {
         Map<String, Map<String, Double>> samples = new HashMap<>();
         for (String raw : text.split("\n")) {
             String line = raw.strip();
@@ -36,7 +42,7 @@ public record PrometheusSnapshot(Map<String, Map<String, Double>> samples) {
             int brace = line.indexOf('{');
             int space = line.indexOf(' ');
             String name;
-            String le = "";
+            String key = "";
             String rest;
             if (brace >= 0 && (space < 0 || brace < space)) {
                 int close = line.lastIndexOf('}');
@@ -44,7 +50,7 @@ public record PrometheusSnapshot(Map<String, Map<String, Double>> samples) {
                     continue;
                 }
                 name = line.substring(0, brace);
-                le = label(line.substring(brace + 1, close), "le");
+                key = label(line.substring(brace + 1, close), kept);
                 rest = line.substring(close + 1).strip();
             } else if (space > 0) {
                 name = line.substring(0, space);
@@ -64,7 +70,7 @@ public record PrometheusSnapshot(Map<String, Map<String, Double>> samples) {
             } catch (NumberFormatException e) {
                 continue;
             }
-            samples.computeIfAbsent(name, k -> new HashMap<>()).merge(le, v, Double::sum);
+            samples.computeIfAbsent(name, k -> new HashMap<>()).merge(key, v, Double::sum);
         }
         return new PrometheusSnapshot(samples);
     }
@@ -104,6 +110,11 @@ public record PrometheusSnapshot(Map<String, Map<String, Double>> samples) {
         Map<String, Double> byLe = samples.get(name);
         Double v = byLe == null ? null : byLe.get("");
         return v == null ? OptionalDouble.empty() : OptionalDouble.of(v);
+    }
+
+    /** A sample's values by the kept label's value ({@code ""} for lines without it); empty when the scrape lacks it. */
+    public Map<String, Double> byLabel(String name) {
+        return samples.getOrDefault(name, Map.of());
     }
 
     /** A histogram's cumulative bucket counts by upper bound ({@code +Inf} included), sorted; empty when absent. */

@@ -76,7 +76,6 @@ final class RunCommandLine {
         if (!engine.url().isEmpty()) {
             args.addAll(List.of("--engine-url", engine.url()));
         }
-        // the variable's name only: its value is a secret
         TelemetryParams telemetry = options.telemetry();
         if (!telemetry.source().equals(TelemetryParams.DEFAULTS.source())) {
             args.addAll(List.of("--gpu-telemetry", telemetry.source()));
@@ -89,6 +88,10 @@ final class RunCommandLine {
                     .collect(java.util.stream.Collectors.joining(","))));
         }
         telemetry.pricePerGpuHour().ifPresent(p -> args.addAll(List.of("--gpu-cost", Double.toString(p))));
+        if (!telemetry.url().isEmpty()) {
+            args.addAll(List.of("--gpu-telemetry-url", telemetry.url()));
+        }
+        // the variable's name only: its value is a secret
         if (options.client().apiKeyEnv() != null) {
             args.addAll(List.of("--api-key-env", options.client().apiKeyEnv()));
         }

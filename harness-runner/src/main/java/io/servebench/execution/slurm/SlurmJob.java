@@ -113,6 +113,7 @@ public record SlurmJob(String key, ExecutionParams params, int repetitions, List
         ObjectNode telemetry = node.putObject("telemetry").put("source", t.source()).put("intervalNs", t.interval().toNanos());
         t.gpus().forEach(telemetry.putArray("gpus")::add);
         t.pricePerGpuHour().ifPresent(price -> telemetry.put("pricePerGpuHour", price));
+        telemetry.put("url", t.url());
         ClientOptions c = p.client();
         node.putObject("client").put("apiKeyEnv", c.apiKeyEnv()).put("connectTimeoutNs", c.connectTimeout().toNanos())
                 .put("requestTimeoutNs", c.requestTimeout().toNanos());
@@ -132,7 +133,7 @@ public record SlurmJob(String key, ExecutionParams params, int repetitions, List
         TelemetryParams telemetry = t.isObject() ? new TelemetryParams(text(t, "source"), nanos(t, "intervalNs"),
                 java.util.stream.StreamSupport.stream(t.path("gpus").spliterator(), false).map(JsonNode::asInt).toList(),
                 t.path("pricePerGpuHour").isNumber() ? java.util.OptionalDouble.of(t.get("pricePerGpuHour").asDouble())
-                        : java.util.OptionalDouble.empty()) : TelemetryParams.DEFAULTS;
+                        : java.util.OptionalDouble.empty(), t.path("url").asText("")) : TelemetryParams.DEFAULTS;
         return new ExecutionParams(Path.of(n.required("outputDir").asText()), engines, n.required("repetitions").asInt(),
                 n.required("seed").asLong(), n.required("freshServer").asBoolean(), nanos(n, "settleNs"), nanos(n, "sliceNs"),
                 client, slo.isEmpty() ? SloSpec.NONE : SloSpec.parse(slo), n.required("progress").asBoolean(),

@@ -8,7 +8,8 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The GPU telemetry of one machine: the best source it has (NVML, else {@code nvidia-smi}), or none and why. A
+ * The GPU telemetry of one machine: the best source it has (NVML, else {@code nvidia-smi}; a DCGM exporter when its
+ * page is named), or none and why. A
  * {@link Recording} samples the chosen GPUs from its start until it is closed.
  */
 public final class GpuTelemetry {
@@ -17,7 +18,7 @@ public final class GpuTelemetry {
     public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(100);
 
     /** The choices {@link #choose} takes. */
-    public static final List<String> CHOICES = List.of("auto", "nvml", "nvidia-smi", "off");
+    public static final List<String> CHOICES = List.of("auto", "nvml", "nvidia-smi", "dcgm", "off");
 
     private final TelemetrySource source;
     private final String absence;
@@ -28,12 +29,31 @@ public final class GpuTelemetry {
     }
 
     /**
-     * The source named by {@code choice}: {@code auto} (NVML, else {@code nvidia-smi}, else none), {@code nvml},
+     * The source {@code params} name: {@code auto} (NVML, else {@code nvidia-smi}, else none), {@code nvml},
+     * {@code nvidia-smi}, {@code dcgm} (the exporter at its URL) or {@code off}.
+     *
+     * @throws IllegalArgumentException for a named source this machine does not have or that does not answer, saying
+     *                                  what it has
+     */
+    public static GpuTelemetry choose(TelemetryParams params) {
+        if (params.source().equals("dcgm")) {
+            DcgmExporterSource dcgm = new DcgmExporterSource(java.net.URI.create(params.url()));
+            dcgm.problem().ifPresent(problem -> {
+                throw new IllegalArgumentException("--gpu-telemetry-url " + params.url() + ": " + problem
+                        + "; expected a running dcgm-exporter's page, e.g. http://gpu-host:9400/metrics");
+            });
+            return new GpuTelemetry(dcgm, null);
+        }
+        return choose(params.source());
+    }
+
+    /**
+     * The local source named by {@code choice}: {@code auto} (NVML, else {@code nvidia-smi}, else none), {@code nvml},
      * {@code nvidia-smi} or {@code off}.
      *
      * @throws IllegalArgumentException for another choice, or a named source this machine does not have, saying what it has
      */
-    public static GpuTelemetry choose(String choice) {
+    static GpuTelemetry choose(String choice) {
         String c = choice == null ? "auto" : choice.strip().toLowerCase(Locale.ROOT);
         switch (c) {
             case "off":
@@ -58,7 +78,7 @@ public final class GpuTelemetry {
                         "no GPU telemetry: neither NVML nor nvidia-smi answers on this machine"));
             default:
                 throw new IllegalArgumentException("--gpu-telemetry " + choice + ": expected one of " + String.join(", ",
-                        CHOICES));
+                        CHOICES) + " (dcgm with --gpu-telemetry-url)");
         }
     }
 

@@ -26,8 +26,8 @@ class GpuTelemetryTest {
 
     @Test
     void anUnknownChoiceIsRefusedWithTheChoices() {
-        assertThatThrownBy(() -> GpuTelemetry.choose("dcgm")).hasMessage("--gpu-telemetry dcgm: expected one of auto, nvml, "
-                + "nvidia-smi, off");
+        assertThatThrownBy(() -> GpuTelemetry.choose("nvsmi")).hasMessage("--gpu-telemetry nvsmi: expected one of auto, "
+                + "nvml, nvidia-smi, dcgm, off (dcgm with --gpu-telemetry-url)");
         assertThat(GpuTelemetry.choose("OFF").absence()).contains("GPU telemetry is off (--gpu-telemetry off)");
     }
 
