@@ -22,6 +22,7 @@ import io.servebench.metrics.gpu.GpuEnergy;
 import io.servebench.metrics.gpu.GpuFigures;
 import io.servebench.metrics.gpu.GpuSample;
 import io.servebench.metrics.gpu.GpuTelemetry;
+import io.servebench.metrics.gpu.GpuTimelines;
 import io.servebench.plan.Trial;
 import io.servebench.sim.PowerMeter;
 import io.servebench.plan.WorkloadParams;
@@ -125,9 +126,13 @@ final class LoadMeasurement {
              HarnessMemory memory = HarnessMemory.start();
              GpuTelemetry.Recording gpus = engineGpus.isEmpty() ? null : context.telemetry()
                      .record(engineGpus.get().indices(), params.telemetry().interval()).orElse(null)) {
+            if (gpus != null) {
+                progress.gpus(gpus);
+            }
             SliceMetrics slices = new SliceMetrics(params.slice().toNanos(), progress::slice);
             Optional<PrometheusSnapshot> before = scrape();
-            LoadListener listener = LoadListener.all(records, metrics, turns, slices, progress);
+            IntendedSends sends = new IntendedSends();
+            LoadListener listener = LoadListener.all(records, metrics, turns, slices, progress, sends);
             String failure = null;
             LoadResult result = null;
             try {
@@ -148,11 +153,12 @@ final class LoadMeasurement {
             if (gpus != null) {
                 gpus.close();
                 measured = withGpuFigures(measured, gpus.samples(), gpus.source() + ", " + engineGpus.get().basis(),
-                        window, name);
+                        window, name, sends);
             } else if (engine.power().isPresent() && window.isPresent()) {
                 PowerMeter meter = engine.power().get();
                 measured = withGpuFigures(measured, twinSamples(meter, window.get(), params.telemetry().interval()),
-                        "the simulated engine's power model (" + meter.gpus() + " x " + meter.gpu() + ")", window, name);
+                        "the simulated engine's power model (" + meter.gpus() + " x " + meter.gpu() + ")", window, name,
+                        sends);
             }
             if (noGpus.length() > 0) {
                 measured = measured.withNote("GPU telemetry: none, as " + noGpus);
@@ -187,11 +193,11 @@ final class LoadMeasurement {
     }
 
     /**
-     * {@code measured} with its GPUs' figures over its measurement window, their samples written to
+     * {@code measured} with its GPUs' figures and timeline over its measurement window, their samples written to
      * {@code telemetry/<name>.csv.gz} (times from the window's start).
      */
     private RepetitionResult withGpuFigures(RepetitionResult measured, List<GpuSample> samples, String source,
-                                            Optional<long[]> window, String name) throws IOException {
+                                            Optional<long[]> window, String name, IntendedSends sends) throws IOException {
         if (samples.isEmpty()) {
             return measured.withNote("GPU telemetry: " + source + " gave no sample while the load ran");
         }
@@ -205,8 +211,11 @@ final class LoadMeasurement {
         if (window.isEmpty()) {
             return measured;
         }
-        return GpuEnergy.of(samples, window.get()[0], window.get()[1])
-                .map(e -> GpuFigures.with(measured, e, source, context.params().telemetry().pricePerGpuHour()))
+        long[] w = window.get();
+        return GpuEnergy.of(samples, w[0], w[1])
+                .map(e -> GpuFigures.with(measured, e, source, context.params().telemetry().pricePerGpuHour())
+                        .withGpuTimeline(GpuTimelines.of(samples, w[0], w[1], sends.times(),
+                                context.params().telemetry().interval())))
                 .orElseGet(() -> measured.withNote("GPU telemetry: " + source
                         + " gave no sample inside the measurement window"));
     }

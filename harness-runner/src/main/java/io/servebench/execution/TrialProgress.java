@@ -2,6 +2,8 @@ package io.servebench.execution;
 
 import io.servebench.load.LoadListener;
 import io.servebench.load.RequestRecord;
+import io.servebench.metrics.gpu.GpuSample;
+import io.servebench.metrics.gpu.GpuTelemetry;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.Stat;
@@ -10,6 +12,7 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 
 import java.io.PrintWriter;
+import java.util.List;
 
 /**
  * Shows one trial's progress: a live bar on a terminal, and on a pipe (CI, {@code | tee}) just a line
@@ -22,6 +25,13 @@ final class TrialProgress implements LoadListener, AutoCloseable {
     private final ProgressBar bar;
     /** The first slice's line, held until a second slice closes. */
     private String firstSlice;
+    /** The engine's GPUs as sampled while the load runs; null without telemetry. */
+    private volatile GpuTelemetry.Recording gpus;
+    /** When the bar's GPU figures were last set, ns. */
+    private long gpuShownNs;
+    /** What the bar shows after its count: the last slice's figures, then the GPUs'. */
+    private String sliceShown = "";
+    private String gpuShown = "";
 
     private TrialProgress(PrintWriter out, String name, ProgressBar bar) {
         this.out = out;
@@ -45,11 +55,34 @@ final class TrialProgress implements LoadListener, AutoCloseable {
         return new TrialProgress(out, name, bar);
     }
 
+    /** Shows {@code recording}'s latest power and utilisation on the bar while the load runs. */
+    void gpus(GpuTelemetry.Recording recording) {
+        this.gpus = recording;
+    }
+
     @Override
     public void onComplete(RequestRecord record) {
         if (bar != null) {
             bar.step();
+            GpuTelemetry.Recording g = gpus;
+            long now = System.nanoTime();
+            synchronized (this) {
+                if (g != null && now - gpuShownNs > 1_000_000_000L) {
+                    gpuShownNs = now;
+                    List<GpuSample> latest = g.latest();
+                    if (!latest.isEmpty()) {
+                        gpuShown = " " + gpuFigures(latest.stream().mapToDouble(GpuSample::watts).sum(),
+                                latest.stream().mapToDouble(GpuSample::gpuUtilization).average().orElse(Double.NaN));
+                        bar.setExtraMessage(sliceShown + gpuShown);
+                    }
+                }
+            }
         }
+    }
+
+    /** {@code GPU 612 W, 97% util}: the GPUs' power together and their mean utilisation. */
+    private static String gpuFigures(double watts, double utilization) {
+        return "GPU " + format(watts, 0) + " W" + (Double.isNaN(utilization) ? "" : ", " + format(utilization, 0) + "% util");
     }
 
     /**
@@ -66,7 +99,10 @@ final class TrialProgress implements LoadListener, AutoCloseable {
                 format(m.number(Metric.ITL, Stat.MEAN).orElse(Double.NaN), 2),
                 format(m.number(Metric.OUTPUT_THROUGHPUT, null).orElse(Double.NaN), 0));
         if (bar != null) {
-            bar.setExtraMessage(" " + figures);
+            synchronized (this) {
+                sliceShown = " " + figures;
+                bar.setExtraMessage(sliceShown + gpuShown);
+            }
         } else if (slice.getKey() == 0) {
             // a load of one slice says it all in its last line: the first slice's line waits for a second slice
             firstSlice = figures;
@@ -84,12 +120,15 @@ final class TrialProgress implements LoadListener, AutoCloseable {
         close();
         long ok = Math.round(metrics.value(Metric.SUCCESSFUL_REQUESTS).orElse(0));
         long measured = ok + Math.round(metrics.value(Metric.FAILED_REQUESTS).orElse(0));
-        out.printf("%s: %d/%d ok, mean latency %s s, median TTFT %s ms, median ITL %s ms, %s tok/s%n", name,
+        java.util.OptionalDouble watts = metrics.value(Metric.GPU_POWER_MEAN);
+        out.printf("%s: %d/%d ok, mean latency %s s, median TTFT %s ms, median ITL %s ms, %s tok/s%s%n", name,
                 ok, measured,
                 format(metrics.number(Metric.E2E_LATENCY, Stat.MEAN).orElse(Double.NaN), 3),
                 format(metrics.number(Metric.TTFT, Stat.MEDIAN).orElse(Double.NaN), 1),
                 format(metrics.number(Metric.ITL, Stat.MEDIAN).orElse(Double.NaN), 2),
-                format(metrics.number(Metric.OUTPUT_THROUGHPUT, null).orElse(Double.NaN), 0));
+                format(metrics.number(Metric.OUTPUT_THROUGHPUT, null).orElse(Double.NaN), 0),
+                watts.isEmpty() ? "" : ", " + gpuFigures(watts.getAsDouble(),
+                        metrics.value(Metric.GPU_UTILIZATION).orElse(Double.NaN)));
     }
 
     private static String format(double value, int decimals) {

@@ -45,6 +45,12 @@ class TwinTelemetryTest {
                 .isCloseTo(3.0 * seconds / 3600 / (2_000 / 1e6), within(1e-9));
         assertThat(r.value(Metric.GPU_THROTTLED)).as("the twin models no throttling and claims none").isEmpty();
         assertThat(r.notes()).anyMatch(n -> n.startsWith("GPU telemetry: the simulated engine's power model (1 x NVIDIA H100"));
+        io.servebench.results.GpuTimeline timeline = r.gpuTimeline();
+        // 40 requests at 8 req/s: about 5 s of sends and their completions, in 0.1 s steps
+        assertThat(timeline.stepSeconds()).isEqualTo(0.1);
+        assertThat(timeline.steps()).isCloseTo((int) Math.ceil(seconds / 0.1), within(1));
+        assertThat(timeline.requestRate().stream().mapToDouble(v -> v * 0.1).sum()).isCloseTo(40, within(1e-9));
+        assertThat(timeline.watts()).allSatisfy(w -> assertThat(w).isBetween(121.9, 700.0));
         try (var files = Files.list(dir.resolve("telemetry"))) {
             assertThat(files).hasSize(1).allMatch(f -> f.getFileName().toString().endsWith(".csv.gz"));
         }

@@ -5,6 +5,7 @@ import io.servebench.compare.Comparison;
 import io.servebench.results.BlockResult;
 import io.servebench.results.CapacityResult;
 import io.servebench.results.Distribution;
+import io.servebench.results.GpuTimeline;
 import io.servebench.results.HistogramBucket;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
@@ -349,6 +350,7 @@ final class HtmlReportWriter extends TextReport {
             }
             table(html, new Table(List.of(m.text("block.metric"), m.text("block.value")),
                     content.rows(t).stream().map(r -> List.of(r.label(), r.value())).toList()));
+            gpuTimeline(html, content, t);
             content.slices(t).ifPresent(slices -> {
                 html.append("<p>").append(Html.escape(m.text("slices.heading"))).append("</p>\n");
                 table(html, slices);
@@ -360,6 +362,30 @@ final class HtmlReportWriter extends TextReport {
             html.append("<pre>").append(Html.escape(VllmBenchLayout.of(t))).append("</pre>\n");
         }
         html.append("</details>\n");
+    }
+
+    /** The first repetition's GPU power and utilisation beside its request rate, when it has GPU figures. */
+    private static void gpuTimeline(StringBuilder html, ReportContent content, BlockResult t) {
+        GpuTimeline g = t.repetitions().get(0).gpuTimeline();
+        if (g == null) {
+            return;
+        }
+        Messages m = content.messages();
+        String title = m.text("html.gpu", content.blockTitle(t));
+        figure(html, title, SvgCharts.panels(List.of(panel(m.text("html.gpu.power"), g, g.watts()),
+                panel(m.text("html.gpu.utilization"), g, g.utilization()),
+                panel(m.text("html.gpu.rate"), g, g.requestRate())), m.text("html.gpu.axis"), title), "",
+                m.text("html.gpu.caption", Numbers.format(g.stepSeconds())));
+    }
+
+    /** One series of a timeline, each value at its step's middle; a step without one is a gap. */
+    private static SvgCharts.Series panel(String name, GpuTimeline g, List<Double> values) {
+        List<double[]> points = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            Double v = values.get(i);
+            points.add(new double[] {(i + 0.5) * g.stepSeconds(), v == null ? Double.NaN : v});
+        }
+        return new SvgCharts.Series(name, points);
     }
 
     private static void table(StringBuilder html, Table table) {

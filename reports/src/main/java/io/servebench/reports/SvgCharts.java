@@ -142,6 +142,67 @@ final class SvgCharts {
         return svg.append("</svg>").toString();
     }
 
+    /**
+     * Panels stacked on one time axis, one per series, each with its own y axis from 0 named by the series' name: for
+     * quantities of different units over the same span (power, utilisation, request rate). A point whose y is NaN is a
+     * gap in the line.
+     */
+    static String panels(List<Series> panels, String xLabel, String title) {
+        final int panel = 120;
+        final int gap = 14;
+        int height = TOP + panels.size() * (panel + gap) - gap + BOTTOM;
+        double xHi = panels.stream().flatMap(s -> s.points().stream()).mapToDouble(p -> p[0]).max().orElse(1);
+        Axis x = Axis.of(0, xHi);
+        StringBuilder svg = open(height, title);
+        for (int k = 0; k < panels.size(); k++) {
+            Series s = panels.get(k);
+            int top = TOP + k * (panel + gap);
+            int bottom = top + panel;
+            Axis y = Axis.of(0, s.points().stream().mapToDouble(p -> p[1]).filter(Double::isFinite).max().orElse(1));
+            java.util.function.DoubleUnaryOperator py = v -> bottom - panel * (v - y.lo()) / (y.hi() - y.lo());
+            for (double t : x.ticks()) {
+                svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>",
+                        px(x, t), top, px(x, t), bottom));
+            }
+            for (double t : List.of(y.lo(), y.hi())) {
+                svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+                        + "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>", LEFT, py.applyAsDouble(t), WIDTH - RIGHT,
+                        py.applyAsDouble(t), LEFT - 6, py.applyAsDouble(t) + 4, y.label(t)));
+            }
+            svg.append(String.format(Locale.ROOT, "<path d=\"M%d %dV%dH%d\" stroke=\"#222\" fill=\"none\"/>", LEFT, top,
+                    bottom, WIDTH - RIGHT));
+            svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"axis\">%s</text>",
+                    WIDTH - RIGHT - 6, top + 14, Html.escape(s.name())));
+            StringBuilder path = new StringBuilder();
+            for (double[] p : s.points()) {
+                if (Double.isNaN(p[1])) {
+                    line(svg, path, colour(k), s.name());
+                    continue;
+                }
+                path.append(String.format(Locale.ROOT, "%.1f,%.1f ", px(x, p[0]), py.applyAsDouble(p[1])));
+            }
+            line(svg, path, colour(k), s.name());
+        }
+        int axisY = height - BOTTOM;
+        for (double t : x.ticks()) {
+            svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>", px(x, t),
+                    axisY + 18, x.label(t)));
+        }
+        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"axis\">%s</text>",
+                LEFT + (WIDTH - LEFT - RIGHT) / 2, height - 10, Html.escape(xLabel)));
+        return svg.append("</svg>").toString();
+    }
+
+    /** Draws {@code path}'s points as one line, if it has two or more, and empties it. */
+    private static void line(StringBuilder svg, StringBuilder path, String colour, String name) {
+        String points = path.toString().strip();
+        if (points.contains(" ")) {
+            svg.append(String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\">"
+                    + "<title>%s</title></polyline>", colour, points, Html.escape(name)));
+        }
+        path.setLength(0);
+    }
+
     private static StringBuilder open(int height, String title) {
         return new StringBuilder(String.format(Locale.ROOT, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s\">",
                 WIDTH, height, Html.escape(title)));

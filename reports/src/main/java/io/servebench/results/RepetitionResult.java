@@ -29,18 +29,21 @@ import java.util.OptionalDouble;
  * @param slices             a long repetition's figures per time slice, keyed by the slice's start in seconds after
  *                           the first measured request ({@code "0"}, {@code "60"}, ...), each without histograms; empty
  *                           for a repetition too short to slice
+ * @param gpuTimeline        its GPUs' power and utilisation over the measurement window beside the request rate;
+ *                           {@code null} without GPU figures
  */
 public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
                            long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds,
                            Map<String, Double> serverMetrics, List<String> notes, Map<String, RepetitionResult> turns,
-                           PrefixCacheReset cacheReset, Map<String, RepetitionResult> slices) {
+                           PrefixCacheReset cacheReset, Map<String, RepetitionResult> slices,
+                           GpuTimeline gpuTimeline) {
 
     /** Metrics of single turns. */
     public RepetitionResult(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
                         long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds,
                         Map<String, Double> serverMetrics, List<String> notes) {
         this(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, serverMetrics, notes,
-                Map.of(), null, Map.of());
+                Map.of(), null, Map.of(), null);
     }
 
     /** Metrics without server-side metrics or notes. */
@@ -87,25 +90,31 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
         List<String> more = new java.util.ArrayList<>(notes);
         more.add(note);
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, more, turns, cacheReset, slices);
+                serverMetrics, more, turns, cacheReset, slices, gpuTimeline);
     }
 
     /** These metrics with {@code perTurn} as their {@link #turns()}. */
     public RepetitionResult withTurns(Map<String, RepetitionResult> perTurn) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, perTurn, cacheReset, slices);
+                serverMetrics, notes, perTurn, cacheReset, slices, gpuTimeline);
     }
 
     /** These metrics with {@code reset} as their {@link #cacheReset()}. */
     public RepetitionResult withCacheReset(PrefixCacheReset reset) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, turns, reset, slices);
+                serverMetrics, notes, turns, reset, slices, gpuTimeline);
     }
 
     /** These metrics with {@code bySlice} as their {@link #slices()}. */
     public RepetitionResult withSlices(Map<String, RepetitionResult> bySlice) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, turns, cacheReset, bySlice);
+                serverMetrics, notes, turns, cacheReset, bySlice, gpuTimeline);
+    }
+
+    /** These metrics with {@code timeline} as their {@link #gpuTimeline()}. */
+    public RepetitionResult withGpuTimeline(GpuTimeline timeline) {
+        return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
+                serverMetrics, notes, turns, cacheReset, slices, timeline);
     }
 
     /** These metrics with the scalar {@code metric} set to {@code value}. */
@@ -114,7 +123,7 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
         Map<String, Double> more = new LinkedHashMap<>(scalars);
         more.put(metric.id(), value);
         return new RepetitionResult(more, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, turns, cacheReset, slices);
+                serverMetrics, notes, turns, cacheReset, slices, gpuTimeline);
     }
 
     /** A scalar metric's value, empty when absent. */
@@ -132,7 +141,7 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
     /** A RepetitionResult with these server-side metrics instead of its own. */
     public RepetitionResult withServerMetrics(Map<String, Double> server) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, server,
-                notes, turns, cacheReset, slices);
+                notes, turns, cacheReset, slices, gpuTimeline);
     }
 
     /** A distribution metric, empty when it had no samples. */

@@ -67,6 +67,27 @@ class HtmlReportWriterTest {
         assertThat(seed).contains("<h3>Mean latency vs request rate: RateValidation</h3>");
     }
 
+    /** A trial with GPU figures gets one chart: power, utilisation and request rate stacked on its time axis. */
+    @Test
+    void aTrialWithAGpuTimelineGetsItsChartInBothLanguages() {
+        io.servebench.results.GpuTimeline timeline = new io.servebench.results.GpuTimeline(0.5,
+                java.util.Arrays.asList(null, 410.0, 600.5, 590.0), java.util.Arrays.asList(null, 40.0, 97.0, 96.0),
+                List.of(8.0, 8.0, 8.0, 0.0));
+        RunResult run = Fixtures.run(List.of(Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "8",
+                List.of(Fixtures.repetition(2.62, 1.8).withGpuTimeline(timeline)))));
+        String en = new HtmlReportWriter(ReportLanguage.EN).render(run);
+        assertThat(en).contains("<h3>GPUs over the measurement window: ", "GPU power (W)", "GPU utilisation (%)",
+                "Requests sent (req/s)", "The first repetition, in steps of 0.5 s");
+        String chart = en.substring(en.indexOf("<h3>GPUs over"), en.indexOf("</figure>", en.indexOf("<h3>GPUs over")));
+        // the first step has no reading: power and utilisation start at the second step, the rate at the first
+        List<Integer> pointsPerLine = java.util.regex.Pattern.compile("points=\"([^\"]*)\"").matcher(chart).results()
+                .map(m -> m.group(1).split(" ").length).toList();
+        assertThat(pointsPerLine).containsExactly(3, 3, 4);
+        assertThat(new HtmlReportWriter(ReportLanguage.ZH_CN).render(run)).contains("测量窗口内的 GPU", "GPU 功率（W）");
+        assertThat(new HtmlReportWriter(ReportLanguage.EN).render(Fixtures.run(List.of(Fixtures.trial("baseline", "", true,
+                Fixtures.BASE_FLAGS, "8", List.of(Fixtures.repetition(2.62, 1.8))))))).doesNotContain("GPUs over");
+    }
+
     @Test
     void chineseReport() throws Exception {
         String html = new HtmlReportWriter(ReportLanguage.ZH_CN).render(SeedStudy.load());

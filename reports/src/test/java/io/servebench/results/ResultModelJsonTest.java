@@ -53,6 +53,20 @@ class ResultModelJsonTest {
     }
 
     @Test
+    void aGpuTimelineRoundTripsWithItsGapsAndOldResultsHaveNone() throws Exception {
+        RepetitionResult with = metrics().withGpuTimeline(new GpuTimeline(0.1, java.util.Arrays.asList(null, 612.5),
+                java.util.Arrays.asList(null, 97.0), List.of(8.0, 10.0)));
+        RepetitionResult back = mapper.readValue(mapper.writeValueAsString(with), RepetitionResult.class);
+        assertThat(back).isEqualTo(with);
+        assertThat(back.gpuTimeline().watts()).containsExactly(null, 612.5);
+        String old = mapper.writeValueAsString(metrics()).replace(",\"gpuTimeline\":null", "");
+        assertThat(old).doesNotContain("gpuTimeline");
+        assertThat(mapper.readValue(old, RepetitionResult.class).gpuTimeline()).isNull();
+        assertThatThrownBy(() -> new GpuTimeline(0.1, List.of(1.0), List.of(), List.of(1.0)))
+                .hasMessage("a timeline's series have one value per step, got 1, 0 and 1");
+    }
+
+    @Test
     void absentMeansAbsent() {
         RepetitionResult m = metrics();
         assertThat(m.distribution(Metric.TPOT)).isEmpty();

@@ -120,6 +120,7 @@ public final class GpuTelemetry {
     public static final class Recording implements AutoCloseable {
         private final String source;
         private final List<GpuSample> samples = new ArrayList<>();
+        private final java.util.Map<Integer, GpuSample> latest = new java.util.TreeMap<>();
         private AutoCloseable handle;
 
         private Recording(String source) {
@@ -128,6 +129,12 @@ public final class GpuTelemetry {
 
         private synchronized void add(GpuSample s) {
             samples.add(s);
+            latest.put(s.gpu(), s);
+        }
+
+        /** Each GPU's latest sample, by index: what a progress line shows. */
+        public synchronized List<GpuSample> latest() {
+            return List.copyOf(latest.values());
         }
 
         /** The source's name. */
