@@ -37,7 +37,9 @@ public @interface Tune {
     /**
      * The primary metric, lower is better: {@code e2e_latency} (default), {@code ttft}, {@code tpot} or {@code itl}, each
      * compared on its mean per request, or with a percentile after a dot: {@code ttft.p99}, {@code e2e_latency.p90}
-     * ({@code p50}, {@code p90}, {@code p95}, {@code p99}, {@code p99.9}).
+     * ({@code p50}, {@code p90}, {@code p95}, {@code p99}, {@code p99.9}); or a figure of the GPUs' telemetry,
+     * {@code energy_per_output_token}, {@code energy_per_request} or {@code cost_per_million_output_tokens}, compared
+     * over repetitions (on a real engine it needs GPU telemetry; the simulated engine has its power model).
      */
     String metric() default "e2e_latency";
 

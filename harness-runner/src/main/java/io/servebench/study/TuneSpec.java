@@ -10,7 +10,8 @@ import java.util.Optional;
  * A study's {@code @Tune} as the tuner uses it, checked.
  *
  * @param engineGroup     the group of the candidate engines
- * @param metric          the primary metric, a per-request distribution (lower is better)
+ * @param metric          the primary metric, a per-request distribution or a figure of each repetition (lower is
+ *                        better)
  * @param stat            what of it is compared: its mean, or a percentile
  * @param byCapacity      rank by capacity under the SLOs instead (higher is better); {@code metric} and {@code stat}
  *                        are then {@link Metric#GOODPUT} and its mean
@@ -27,6 +28,13 @@ public record TuneSpec(String engineGroup, Metric metric, Stat stat, boolean byC
     /** The metrics a tuner may rank by: per-request times, lower is better. */
     public static final List<Metric> METRICS = List.of(Metric.E2E_LATENCY, Metric.TTFT, Metric.TPOT, Metric.ITL);
 
+    /**
+     * The figures of a whole repetition a tuner may rank by, lower is better: compared on their mean over repetitions,
+     * which is then their only noise estimate.
+     */
+    public static final List<Metric> REPETITION_METRICS = List.of(Metric.ENERGY_PER_OUTPUT_TOKEN, Metric.ENERGY_PER_REQUEST,
+            Metric.COST_PER_MILLION_OUTPUT_TOKENS);
+
     /** What of a metric a tuner may rank by: its mean, or a percentile. */
     public static final List<Stat> STATS = List.of(Stat.MEAN, Stat.MEDIAN, Stat.P90, Stat.P95, Stat.P99, Stat.P999);
 
@@ -35,7 +43,8 @@ public record TuneSpec(String engineGroup, Metric metric, Stat stat, boolean byC
         if (engineGroup.isBlank()) {
             throw new IllegalArgumentException("@Tune(engineGroup = \"\"): expected the name of the candidate engines' group");
         }
-        if (byCapacity ? metric != Metric.GOODPUT || stat != Stat.MEAN : !METRICS.contains(metric) || !STATS.contains(stat)) {
+        if (byCapacity ? metric != Metric.GOODPUT || stat != Stat.MEAN
+                : REPETITION_METRICS.contains(metric) ? stat != Stat.MEAN : !METRICS.contains(metric) || !STATS.contains(stat)) {
             throw new IllegalArgumentException("@Tune(metric = \"" + metric.id() + "." + stat.id() + "\"): expected one of "
                     + ids());
         }
@@ -66,8 +75,9 @@ public record TuneSpec(String engineGroup, Metric metric, Stat stat, boolean byC
         int dot = text.indexOf('.');
         String metricId = dot < 0 ? text : text.substring(0, dot);
         String statId = dot < 0 ? Stat.MEAN.id() : text.substring(dot + 1);
-        Optional<Metric> metric = Metric.byId(metricId).filter(METRICS::contains);
-        Optional<Stat> stat = STATS.stream().filter(s -> s.id().equals(statId)).findFirst();
+        Optional<Metric> metric = Metric.byId(metricId).filter(m -> METRICS.contains(m) || REPETITION_METRICS.contains(m));
+        Optional<Stat> stat = STATS.stream().filter(s -> s.id().equals(statId)).findFirst()
+                .filter(s -> s == Stat.MEAN || metric.filter(REPETITION_METRICS::contains).isEmpty());
         if (metric.isEmpty() || stat.isEmpty()) {
             throw new IllegalArgumentException("@Tune(metric = \"" + text + "\") on " + where + ": expected one of " + ids());
         }
@@ -76,12 +86,15 @@ public record TuneSpec(String engineGroup, Metric metric, Stat stat, boolean byC
 
     /** What the primary metric reads as in reports: {@code Mean Latency(s)}, {@code P99 TTFT (ms)}. */
     public String label() {
-        return byCapacity ? "Capacity under SLOs (req/s)" : stat.label() + " " + metric.label();
+        return byCapacity ? "Capacity under SLOs (req/s)" : REPETITION_METRICS.contains(metric) ? metric.label()
+                : stat.label() + " " + metric.label();
     }
 
     public static String ids() {
         return String.join(", ", METRICS.stream().map(Metric::id).toList()) + ", each alone (its mean) or with ."
                 + String.join(", .", STATS.stream().filter(s -> s != Stat.MEAN).map(Stat::id).toList())
-                + " (e.g. ttft.p99), or " + CAPACITY + " (the highest request rate meeting the SLOs)";
+                + " (e.g. ttft.p99); " + String.join(", ", REPETITION_METRICS.stream().map(Metric::id).toList())
+                + " (from GPU telemetry, compared over repetitions); or " + CAPACITY
+                + " (the highest request rate meeting the SLOs)";
     }
 }

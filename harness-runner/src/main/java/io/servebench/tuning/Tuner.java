@@ -7,6 +7,7 @@ import io.servebench.results.BlockResult;
 import io.servebench.results.Caveat;
 import io.servebench.results.Caveat.Code;
 import io.servebench.results.CapacityResult;
+import io.servebench.results.Metric;
 import io.servebench.results.TuningResult;
 import io.servebench.results.TuningResult.Verdict;
 import io.servebench.study.StudyDescriptor;
@@ -290,8 +291,8 @@ public final class Tuner {
             List<BlockResult> blocks = measurer.measure(List.of(base, candidate), r);
             BlockResult a = blocks.get(0);
             BlockResult b = blocks.get(1);
-            if (!Comparison.comparable(a) || !Comparison.comparable(b)) {
-                BlockResult failed = Comparison.comparable(a) ? b : a;
+            if (!comparable(a) || !comparable(b)) {
+                BlockResult failed = comparable(a) ? b : a;
                 return Outcome.failed(candidate, failed.failure() == null ? "no " + spec.label() : failed.failure());
             }
             Comparison c = Comparison.of(a, b, spec.metric(), spec.stat());
@@ -440,10 +441,16 @@ public final class Tuner {
         return spec.byCapacity() ? score > than : score < than;
     }
 
-    /** The block's score: the mean over its repetitions of the metric's statistic. */
+    /** Whether the block measured what the tuner ranks by: latencies, and the metric itself when it is a figure. */
+    private boolean comparable(BlockResult block) {
+        return Comparison.comparable(block) && (spec.metric().kind() != Metric.Kind.SCALAR
+                || block.repetitions().stream().anyMatch(r -> r.value(spec.metric()).isPresent()));
+    }
+
+    /** The block's score: the mean over its repetitions of the metric's statistic (of the figure itself for a scalar). */
     private double mean(BlockResult block) {
-        return block.repetitions().stream().map(r -> r.distribution(spec.metric())).flatMap(Optional::stream)
-                .mapToDouble(d -> d.get(spec.stat())).average().orElse(Double.NaN);
+        return block.repetitions().stream().mapToDouble(r -> r.number(spec.metric(), spec.stat()).orElse(Double.NaN))
+                .filter(v -> !Double.isNaN(v)).average().orElse(Double.NaN);
     }
 
     private static String simpleName(String className) {

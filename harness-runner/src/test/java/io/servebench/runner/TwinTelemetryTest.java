@@ -56,6 +56,35 @@ class TwinTelemetryTest {
         }
     }
 
+    /**
+     * {@code @Tune(metric = "energy_per_output_token")} on the twin: two sequences a step read the weights once per two
+     * tokens, so each token costs far more energy than in the baseline's batches, and the tuner keeps the baseline;
+     * its scores are the blocks' own figures.
+     */
+    @Test
+    void theTunerRanksByEnergyPerToken(@TempDir Path dir) throws Exception {
+        RunOutcome outcome = new Runner(RunOptions.builder().include(EnergyTunedStudy.class)
+                .simulate(EngineOptions.Simulate.VIRTUAL).settle(java.time.Duration.ZERO).outputDir(dir).progress(false)
+                .build(), new PrintWriter(new StringWriter(), true)).run();
+        var tuning = outcome.result().tuning();
+        assertThat(tuning.metric()).isEqualTo(Metric.ENERGY_PER_OUTPUT_TOKEN.label());
+        var step = tuning.steps().stream().filter(s -> s.name().equals("max-num-seqs")).findFirst().orElseThrow();
+        var base = step.candidates().get(0);
+        var seqs2 = step.candidates().get(1);
+        assertThat(base.mean()).isCloseTo(meanEnergy(outcome, "baseline"), within(1e-9));
+        assertThat(seqs2.mean()).isCloseTo(meanEnergy(outcome, "seqs2"), within(1e-9));
+        assertThat(seqs2.mean()).isGreaterThan(2 * base.mean());
+        assertThat(seqs2.verdict()).isEqualTo(io.servebench.results.TuningResult.Verdict.WORSE);
+        assertThat(tuning.recommended()).isEqualTo("baseline");
+    }
+
+    private static double meanEnergy(RunOutcome outcome, String variant) {
+        // the tuner's step ran each side for as many repetitions as it needed: the last block of the variant at the rate
+        var blocks = outcome.blocks(variant);
+        return blocks.get(blocks.size() - 1).repetitions().stream()
+                .mapToDouble(r -> r.value(Metric.ENERGY_PER_OUTPUT_TOKEN).orElseThrow()).average().orElseThrow();
+    }
+
     @Test
     void overHttpTheTwinReportsThemOnTheRealClock(@TempDir Path dir) throws Exception {
         RepetitionResult r = run(EngineOptions.Simulate.IN_PROCESS, dir);

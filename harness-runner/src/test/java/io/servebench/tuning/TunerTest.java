@@ -196,6 +196,11 @@ class TunerTest {
         assertThat(TuneSpec.parse("ttft.p99", "S").label()).isEqualTo("P99 TTFT (ms)");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> TuneSpec.parse("p99", "S"))
                 .hasMessageContaining("expected one of e2e_latency, ttft, tpot, itl");
+        // a figure of each repetition: its mean only, labelled by itself
+        assertThat(TuneSpec.parse("energy_per_output_token", "S").label()).isEqualTo(Metric.ENERGY_PER_OUTPUT_TOKEN.label());
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TuneSpec.parse("energy_per_output_token.p99", "S"))
+                .hasMessageContaining("energy_per_output_token, energy_per_request, cost_per_million_output_tokens "
+                        + "(from GPU telemetry, compared over repetitions)");
     }
 
     private static TuningResult.Step step(TuningResult result, String name) {

@@ -72,11 +72,15 @@ public record Comparison(String baselineName, double baselineMean, String varian
 
     /**
      * Compares two blocks on the mean of a per-request {@code metric} (a distribution: E2E latency, TTFT, TPOT, ITL),
-     * as {@link #of(BlockResult, BlockResult)} does on E2E latency.
+     * as {@link #of(BlockResult, BlockResult)} does on E2E latency; or on a scalar figure of each repetition (energy per
+     * output token), by its repetitions only.
      *
-     * @throws IllegalArgumentException when either block has no such distribution in any repetition
+     * @throws IllegalArgumentException when either block has no such metric in any repetition
      */
     public static Comparison of(BlockResult baseline, BlockResult variant, Metric metric) {
+        if (metric.kind() == Metric.Kind.SCALAR) {
+            return ofRepetitions(baseline, variant, metric);
+        }
         List<Distribution> a = required(baseline, variant, baseline, metric);
         List<Distribution> b = required(baseline, variant, variant, metric);
         double[] ma = a.stream().mapToDouble(Distribution::mean).toArray();
@@ -188,6 +192,31 @@ public record Comparison(String baselineName, double baselineMean, String varian
     }
 
     /** {@code side}'s distributions of {@code metric}, one of {@code baseline} and {@code variant}; there must be some. */
+    /**
+     * Compares two blocks on a figure of each repetition (energy per token, say), which has no per-request spread: by
+     * the repetitions alone, as latency is when they vary; with fewer than two on a side, or none varying, there is no
+     * noise estimate and so no test.
+     */
+    private static Comparison ofRepetitions(BlockResult baseline, BlockResult variant, Metric metric) {
+        double[] a = values(baseline, variant, baseline, metric);
+        double[] b = values(baseline, variant, variant, metric);
+        int repetitions = Math.min(a.length, b.length);
+        boolean testable = a.length >= 2 && b.length >= 2 && RatioEstimate.varies(a, b);
+        return new Comparison(baseline.displayName(), Statistics.mean(a), variant.displayName(), Statistics.mean(b),
+                testable ? Method.REPETITION_MEANS : Method.NONE,
+                testable ? RatioEstimate.ofRepetitions(a, b, CONFIDENCE) : null, a.length, b.length, repetitions);
+    }
+
+    private static double[] values(BlockResult baseline, BlockResult variant, BlockResult side, Metric metric) {
+        double[] found = side.repetitions().stream().map(r -> r.value(metric)).filter(java.util.OptionalDouble::isPresent)
+                .mapToDouble(java.util.OptionalDouble::getAsDouble).toArray();
+        if (found.length == 0) {
+            throw new IllegalArgumentException("cannot compare " + baseline.benchmark() + " with " + variant.benchmark()
+                    + ": " + side.benchmark() + " has no " + metric.label() + " in any repetition");
+        }
+        return found;
+    }
+
     private static List<Distribution> required(BlockResult baseline, BlockResult variant, BlockResult side, Metric metric) {
         List<Distribution> found = distributions(side, metric);
         if (found.isEmpty()) {
