@@ -73,6 +73,14 @@ public @interface Workload {
     /** Stop sending new requests once this many have failed; the block says so. Default: no limit. */
     int maxErrors() default UNSET;
 
+    /**
+     * Stop sending new requests once the server is over-saturated over a window of this many seconds: TTFT and the
+     * requests in flight both rising across it, each slope above 0 at 95% and by a quarter of its mean or more; the
+     * block states the rule and reports the requests sent until then. For sweeps and long trials past a server's
+     * capacity. Default: no such stop.
+     */
+    double saturationWindowSeconds() default UNSET;
+
     /** For {@link Profile#SWEEP}: how many constant rates between the synchronous and the throughput rate. Required there. */
     int sweepRates() default UNSET;
 

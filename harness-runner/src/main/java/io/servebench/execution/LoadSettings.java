@@ -63,7 +63,8 @@ final class LoadSettings {
                 .withApiKey(apiKey)
                 .withContinuousUsageStats(continuousUsage)
                 .withStop(new StopConditions(o.durationSeconds() > 0 ? Duration.ofNanos(Math.round(o.durationSeconds() * 1e9)) : null,
-                        o.maxErrors()))
+                        o.maxErrors(), o.saturationWindowSeconds() > 0
+                        ? Duration.ofNanos(Math.round(o.saturationWindowSeconds() * 1e9)) : null))
                 .withWarmupTime(Duration.ofNanos(Math.round(o.warmupSeconds() * 1e9)))
                 .withExtraBody(o.extraBody());
     }

@@ -166,6 +166,8 @@ public final class LoadGenerator {
         private final int measuredRequests;
         private final long warmupNs;
         private final StopConditions conditions;
+        /** Watches the requests for over-saturation; null without that stop. */
+        private final SaturationDetector saturation;
         private final LoadListener listener;
         private final AtomicInteger failures = new AtomicInteger();
         private final Pacer pacer = new Pacer();
@@ -186,7 +188,9 @@ public final class LoadGenerator {
             this.measuredRequests = measuredRequests;
             this.warmupNs = params.warmupTime().toNanos();
             this.conditions = params.stop();
-            this.listener = listener;
+            this.saturation = conditions.saturationWindow() == null ? null
+                    : new SaturationDetector(conditions.saturationWindow().toNanos());
+            this.listener = saturation == null ? listener : LoadListener.all(saturation, listener);
             this.planned = warmupRequests + measuredRequests;
         }
 
@@ -376,7 +380,8 @@ public final class LoadGenerator {
 
         /** Whether a stop condition holds at {@code nowNs}; if so, records why. */
         private synchronized boolean stopsBefore(long nowNs) {
-            return stopping.stopsAt(Math.min(nowNs, System.nanoTime()), failures.get(), listener.stopReason());
+            return stopping.stopsAt(Math.min(nowNs, System.nanoTime()), failures.get(), listener.stopReason(),
+                    saturation == null ? java.util.Optional.empty() : saturation.verdict());
         }
 
         synchronized LoadResult.Stop stop() {

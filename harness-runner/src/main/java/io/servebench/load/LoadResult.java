@@ -37,7 +37,9 @@ public record LoadResult(long measuredStartNs, long measuredEndNs, Stop stop, Po
         /** {@link StopConditions#maxErrors()} requests failed. */
         ERRORS,
         /** The run's listener asked it to stop ({@link LoadListener#stopReason()}): its records could not be kept. */
-        ABORTED
+        ABORTED,
+        /** The server was over-saturated ({@link StopConditions#saturationWindow()}, {@link SaturationDetector}). */
+        SATURATED
     }
 
     /**
@@ -49,7 +51,7 @@ public record LoadResult(long measuredStartNs, long measuredEndNs, Stop stop, Po
      * @param failed         requests that had failed when sending stopped, warm-up included
      * @param elapsedSeconds seconds from the start instant to the moment sending stopped (the last send for
      *                       {@link StopReason#COMPLETED})
-     * @param detail         for {@link StopReason#ABORTED}, why; {@code null} otherwise
+     * @param detail         for {@link StopReason#ABORTED} and {@link StopReason#SATURATED}, why; {@code null} otherwise
      */
     public record Stop(StopReason reason, int planned, int sent, int failed, double elapsedSeconds, String detail) {
 
@@ -67,6 +69,8 @@ public record LoadResult(long measuredStartNs, long measuredEndNs, Stop stop, Po
                         failed, elapsedSeconds, sent, planned));
                 case ABORTED -> Optional.of(String.format(Locale.ROOT, "stopped at %.3g s (%s): %d of %d requests sent",
                         elapsedSeconds, detail, sent, planned));
+                case SATURATED -> Optional.of(String.format(Locale.ROOT, "stopped sending at %.3g s, %s: %d of %d "
+                        + "requests sent, those in flight finished", elapsedSeconds, detail, sent, planned));
             };
         }
     }

@@ -8,15 +8,26 @@ import java.time.Duration;
  *
  * @param maxDuration stop sending once this long has passed since the start instant; {@code null} for no limit
  * @param maxErrors   stop sending once this many requests (warm-up ones included) have failed; 0 for no limit
+ * @param saturationWindow stop sending once the server is over-saturated over this long a window
+ *                    ({@link SaturationDetector}'s rule); {@code null} for no such stop
  */
-public record StopConditions(Duration maxDuration, int maxErrors) {
+public record StopConditions(Duration maxDuration, int maxErrors, Duration saturationWindow) {
 
     /** No limit but the request count. */
-    public static final StopConditions NONE = new StopConditions(null, 0);
+    public static final StopConditions NONE = new StopConditions(null, 0, null);
+
+    /** Conditions without the over-saturation stop. */
+    public StopConditions(Duration maxDuration, int maxErrors) {
+        this(maxDuration, maxErrors, null);
+    }
 
     public StopConditions {
         if (maxDuration != null && (maxDuration.isNegative() || maxDuration.isZero())) {
             throw new IllegalArgumentException("maxDuration must be positive or null (no limit), got " + maxDuration);
+        }
+        if (saturationWindow != null && (saturationWindow.isNegative() || saturationWindow.isZero())) {
+            throw new IllegalArgumentException("saturationWindow must be positive or null (no such stop), got "
+                    + saturationWindow);
         }
         if (maxErrors < 0) {
             throw new IllegalArgumentException("maxErrors must be >= 0 (0 = no limit), got " + maxErrors);

@@ -29,12 +29,23 @@ final class StopTracker {
      * for {@code aborted}; if so, records why.
      */
     boolean stopsAt(long nowNs, int failed, java.util.Optional<String> aborted) {
-        if (reason == LoadResult.StopReason.ABORTED) {
+        return stopsAt(nowNs, failed, aborted, java.util.Optional.empty());
+    }
+
+    /**
+     * Whether a stop condition holds at {@code nowNs} with {@code failed} requests failed, the run is asked to stop for
+     * {@code aborted}, or the server is over-saturated for {@code saturated}; if so, records why.
+     */
+    boolean stopsAt(long nowNs, int failed, java.util.Optional<String> aborted, java.util.Optional<String> saturated) {
+        if (reason == LoadResult.StopReason.ABORTED || reason == LoadResult.StopReason.SATURATED) {
             return true;
         }
         if (aborted.isPresent()) {
             reason = LoadResult.StopReason.ABORTED;
             detail = aborted.get();
+        } else if (saturated.isPresent()) {
+            reason = LoadResult.StopReason.SATURATED;
+            detail = saturated.get();
         } else if (conditions.maxErrors() > 0 && failed >= conditions.maxErrors()) {
             reason = LoadResult.StopReason.ERRORS;
         } else if (conditions.maxDuration() != null && nowNs - t0 >= conditions.maxDuration().toNanos()) {

@@ -97,6 +97,8 @@ public final class VirtualLoad {
         private int peakInFlight;
         private long lastSendNs = RequestRecord.NONE;
         private final StopTracker stopping;
+        /** Watches the requests for over-saturation; null without that stop. */
+        private final SaturationDetector saturation;
 
         Run(Iterator<RequestSpec> supply, int warmupRequests, int measuredRequests, LoadParams params,
             LoadListener listener) {
@@ -107,7 +109,9 @@ public final class VirtualLoad {
             this.stopping = new StopTracker(params.stop(), t0);
             this.params = params;
             this.extraBody = params.extraBody() == null ? null : io.servebench.workload.BodyFields.parse(params.extraBody());
-            this.listener = listener;
+            this.saturation = params.stop().saturationWindow() == null ? null
+                    : new SaturationDetector(params.stop().saturationWindow().toNanos());
+            this.listener = saturation == null ? listener : LoadListener.all(saturation, listener);
             this.planned = warmupRequests + measuredRequests;
         }
 
@@ -301,7 +305,8 @@ public final class VirtualLoad {
                     high = mid;
                 }
             }
-            return stopping.stopsAt(nowNs, low, listener.stopReason());
+            return stopping.stopsAt(nowNs, low, listener.stopReason(),
+                    saturation == null ? java.util.Optional.empty() : saturation.verdict());
         }
 
         LoadResult.Stop stop() {

@@ -18,13 +18,14 @@ import java.util.Map;
  * @param api             {@code chat} or {@code completions}
  * @param extraBody       JSON object of extra request body fields, {@code null} for none
  * @param continuousUsage ask for continuous usage stats; {@code null} to let the engine kind decide
+ * @param saturationWindowSeconds stop sending once the server is over-saturated over this many seconds; 0 for no such stop
  */
 public record LoadOptionParams(double warmupSeconds, double burstiness, double rampUpSeconds, int maxConcurrency,
                           double durationSeconds, int maxErrors, int sweepRates, String api, String extraBody,
-                          Boolean continuousUsage) {
+                          Boolean continuousUsage, double saturationWindowSeconds) {
 
     /** Every option at its default. */
-    public static final LoadOptionParams DEFAULTS = new LoadOptionParams(0, 1, 0, 0, 0, 0, 0, "chat", null, null);
+    public static final LoadOptionParams DEFAULTS = new LoadOptionParams(0, 1, 0, 0, 0, 0, 0, "chat", null, null, 0);
 
     /**
      * The options given as text by {@link LoadOption#key()}, the rest at their defaults.
@@ -57,6 +58,7 @@ public record LoadOptionParams(double warmupSeconds, double burstiness, double r
         private String api = DEFAULTS.api;
         private String extraBody = DEFAULTS.extraBody;
         private Boolean continuousUsage = DEFAULTS.continuousUsage;
+        private double saturationWindowSeconds = DEFAULTS.saturationWindowSeconds;
 
         /** Sets one option from its text, which {@link LoadOption#problem(String)} found valid. */
         void set(LoadOption option, String v) {
@@ -71,12 +73,13 @@ public record LoadOptionParams(double warmupSeconds, double burstiness, double r
                 case API -> api = v;
                 case EXTRA_BODY -> extraBody = v;
                 case CONTINUOUS_USAGE -> continuousUsage = Boolean.parseBoolean(v);
+                case SATURATION_WINDOW_SECONDS -> saturationWindowSeconds = Double.parseDouble(v);
             }
         }
 
         LoadOptionParams build() {
             return new LoadOptionParams(warmupSeconds, burstiness, rampUpSeconds, maxConcurrency, durationSeconds, maxErrors,
-                    sweepRates, api, extraBody, continuousUsage);
+                    sweepRates, api, extraBody, continuousUsage, saturationWindowSeconds);
         }
     }
 
@@ -115,6 +118,9 @@ public record LoadOptionParams(double warmupSeconds, double burstiness, double r
         }
         if (continuousUsage != null) {
             out.put(LoadOption.CONTINUOUS_USAGE.key(), continuousUsage.toString());
+        }
+        if (saturationWindowSeconds != DEFAULTS.saturationWindowSeconds) {
+            out.put(LoadOption.SATURATION_WINDOW_SECONDS.key(), LoadOption.format(saturationWindowSeconds));
         }
         return out;
     }

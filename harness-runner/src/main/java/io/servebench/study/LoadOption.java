@@ -23,7 +23,8 @@ public enum LoadOption {
     SWEEP_RATES(Type.POSITIVE_INTEGER, "a positive number of rates between synchronous and throughput"),
     API(Type.CHOICE, "chat or completions"),
     EXTRA_BODY(Type.JSON_OBJECT, "a JSON object such as {\"temperature\": 0}"),
-    CONTINUOUS_USAGE(Type.BOOLEAN, "true or false");
+    CONTINUOUS_USAGE(Type.BOOLEAN, "true or false"),
+    SATURATION_WINDOW_SECONDS(Type.POSITIVE_NUMBER, "a positive number of seconds");
 
     private enum Type { POSITIVE_NUMBER, NON_NEGATIVE_NUMBER, POSITIVE_INTEGER, CHOICE, JSON_OBJECT, BOOLEAN }
 
@@ -110,6 +111,7 @@ public enum LoadOption {
         text(options, API, w.api());
         text(options, EXTRA_BODY, w.extraBody());
         text(options, CONTINUOUS_USAGE, w.continuousUsage());
+        number(options, SATURATION_WINDOW_SECONDS, w.saturationWindowSeconds());
         return options;
     }
 

@@ -48,7 +48,8 @@ public record BlockResult(String benchmark, String className, String variant, St
      * the {@code @Workload} annotation (profile shape, stop conditions, warm-up time, client options).
      */
     public static final List<String> LOAD_OPTION_PARAMS = List.of("warmupSeconds", "burstiness", "rampUpSeconds",
-            "maxConcurrency", "durationSeconds", "maxErrors", "sweepRates", "api", "extraBody", "continuousUsage");
+            "maxConcurrency", "durationSeconds", "maxErrors", "sweepRates", "api", "extraBody", "continuousUsage",
+            "saturationWindowSeconds");
 
     /**
      * Param naming the step of a sweep ({@code s1-synchronous}, {@code s2-throughput}, {@code s3-constant}, ...):
