@@ -354,6 +354,10 @@ final class HtmlReportWriter extends TextReport {
             content.slices(t).ifPresent(slices -> {
                 html.append("<p>").append(Html.escape(m.text("slices.heading"))).append("</p>\n");
                 table(html, slices);
+                String title = m.text("html.slices", content.blockTitle(t));
+                figure(html, title, SvgCharts.panels(content.sliceSeries(t).entrySet().stream()
+                        .map(e -> new SvgCharts.Series(e.getKey(), e.getValue())).toList(), m.text("html.slices.axis"),
+                        title), "", null);
             });
             content.turns(t).ifPresent(turns -> {
                 html.append("<p>").append(Html.escape(m.text("turns.heading"))).append("</p>\n");

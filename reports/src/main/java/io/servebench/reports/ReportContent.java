@@ -424,6 +424,32 @@ final class ReportContent {
                 Metric.E2E_LATENCY.label(Stat.P99)), rows));
     }
 
+    /**
+     * A long block's figures per time slice as lines to draw, each point at its slice's middle (s) with the mean over
+     * repetitions: output throughput, mean and P99 TTFT, mean E2E latency; empty for a block too short to slice.
+     */
+    public Map<String, List<double[]>> sliceSeries(BlockResult trial) {
+        List<RepetitionResult> reps = trial.repetitions();
+        java.util.Set<String> starts = new java.util.TreeSet<>(java.util.Comparator.comparingLong(Long::parseLong));
+        reps.forEach(r -> starts.addAll(r.slices().keySet()));
+        Map<String, List<double[]>> series = new java.util.LinkedHashMap<>();
+        List<Map.Entry<Metric, Stat>> shown = List.of(Map.entry(Metric.OUTPUT_THROUGHPUT, Stat.MEAN),
+                Map.entry(Metric.TTFT, Stat.MEAN), Map.entry(Metric.TTFT, Stat.P99), Map.entry(Metric.E2E_LATENCY, Stat.MEAN));
+        for (Map.Entry<Metric, Stat> m : shown) {
+            List<double[]> points = new ArrayList<>();
+            for (String start : starts) {
+                List<RepetitionResult> of = reps.stream().map(r -> r.slices().get(start)).filter(java.util.Objects::nonNull)
+                        .toList();
+                double[] v = values(of, m.getKey(), m.getValue());
+                double seconds = mean(of, r -> r.value(Metric.DURATION));
+                points.add(new double[] {Long.parseLong(start) + (Double.isNaN(seconds) ? 0 : seconds / 2),
+                        v.length == 0 ? Double.NaN : Statistics.mean(v)});
+            }
+            series.put(m.getKey().kind() == Metric.Kind.SCALAR ? m.getKey().label() : m.getKey().label(m.getValue()), points);
+        }
+        return starts.isEmpty() ? Map.of() : series;
+    }
+
     /** The block's table: the reference study's block, in its order, then ServeBench's additions. */
     public List<Row> rows(BlockResult trial) {
         List<RepetitionResult> reps = trial.repetitions();

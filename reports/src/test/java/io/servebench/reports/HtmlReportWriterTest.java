@@ -88,6 +88,24 @@ class HtmlReportWriterTest {
                 Fixtures.BASE_FLAGS, "8", List.of(Fixtures.repetition(2.62, 1.8))))))).doesNotContain("GPUs over");
     }
 
+    /** A long block's slices get their table and a chart of throughput, TTFT and latency, one panel each. */
+    @Test
+    void aSlicedBlockGetsItsTableAndChart() {
+        RepetitionResult slice = Fixtures.repetition(2.5, 1.0).withScalar(io.servebench.results.Metric.DURATION, 60);
+        RepetitionResult sliced = Fixtures.repetition(2.62, 1.8).withSlices(java.util.Map.of("0", slice, "60", slice,
+                "120", slice.withScalar(io.servebench.results.Metric.DURATION, 10.18)));
+        String html = new HtmlReportWriter(ReportLanguage.EN).render(Fixtures.run(List.of(Fixtures.trial("baseline", "", true,
+                Fixtures.BASE_FLAGS, "8", List.of(sliced)))));
+        assertThat(html).contains("<td>0–60.00</td>", "<td>60–120.00</td>", "<td>120–130.18</td>",
+                "<h3>Per time slice: ", "Time since the first measured request was sent (s)");
+        String chart = html.substring(html.indexOf("<h3>Per time slice"), html.indexOf("</figure>", html.indexOf("<h3>Per time slice")));
+        List<Integer> pointsPerLine = java.util.regex.Pattern.compile("points=\"([^\"]*)\"").matcher(chart).results()
+                .map(m -> m.group(1).split(" ").length).toList();
+        assertThat(pointsPerLine).containsExactly(3, 3, 3, 3);
+        assertThat(new HtmlReportWriter(ReportLanguage.ZH_CN).render(Fixtures.run(List.of(Fixtures.trial("baseline", "",
+                true, Fixtures.BASE_FLAGS, "8", List.of(sliced)))))).contains("按时间片：");
+    }
+
     @Test
     void chineseReport() throws Exception {
         String html = new HtmlReportWriter(ReportLanguage.ZH_CN).render(SeedStudy.load());
