@@ -81,6 +81,27 @@ public @interface Workload {
      */
     double saturationWindowSeconds() default UNSET;
 
+    /**
+     * The share of measured requests, in percent (0 to 100), that the client calls off on purpose after
+     * {@link #cancellationDelaySeconds()}, closing the connection as a user who goes away does; counted as cancelled,
+     * never as successes or failures, their partial timings kept. Which requests: a draw per request from its index.
+     * Default: none.
+     */
+    double cancellationRate() default UNSET;
+
+    /** How long after its send (or its first token: {@link #cancellationAfter()}) a cancelled request is called off. */
+    double cancellationDelaySeconds() default UNSET;
+
+    /** {@code "send"} (default): the cancellation delay runs from the send; {@code "first-token"}: from the first token. */
+    String cancellationAfter() default "";
+
+    /**
+     * The longest a request may last from its send; one that does not end by then is called off and fails as timed
+     * out, while the load goes on. Unlike {@code --request-timeout} (silence), it bounds a stream that keeps trickling.
+     * Default: no limit.
+     */
+    double timeoutSeconds() default UNSET;
+
     /** For {@link Profile#SWEEP}: how many constant rates between the synchronous and the throughput rate. Required there. */
     int sweepRates() default UNSET;
 

@@ -70,7 +70,7 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--dry-run", description = "Print the trial plan (one line per trial) without starting anything.")
     boolean dryRun;
 
-    @Option(names = "-p", paramLabel = "NAME=V1,V2", description = "Override a parameter or workload setting (dataset, profile, rate, concurrency, requests, warmup, warmupSeconds, burstiness, rampUpSeconds, maxConcurrency, durationSeconds, maxErrors, sweepRates, api, extraBody, continuousUsage, saturationWindowSeconds) with a list of values; the benchmarks expand over them. Repeatable. extraBody takes one JSON object, commas included.")
+    @Option(names = "-p", paramLabel = "NAME=V1,V2", description = "Override a parameter or workload setting (dataset, profile, rate, concurrency, requests, warmup, warmupSeconds, burstiness, rampUpSeconds, maxConcurrency, durationSeconds, maxErrors, sweepRates, api, extraBody, continuousUsage, saturationWindowSeconds, cancellationRate, cancellationDelaySeconds, cancellationAfter, timeoutSeconds) with a list of values; the benchmarks expand over them. Repeatable. extraBody takes one JSON object, commas included.")
     List<String> params = new ArrayList<>();
 
     @Option(names = "-r", paramLabel = "N", description = "Repetitions of every trial, for noise estimates (default: " + RunDefaults.REPETITIONS + ").")

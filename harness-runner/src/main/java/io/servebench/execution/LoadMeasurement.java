@@ -150,6 +150,13 @@ final class LoadMeasurement {
             Optional<PrometheusSnapshot> after = before.isPresent() ? scrape() : Optional.empty();
             Optional<long[]> window = metrics.window();
             RepetitionResult measured = metrics.finish();
+            // a load that cancels or limits requests says how many, none included
+            if (load.cancellation().percent() > 0 && measured.value(Metric.CANCELLED_REQUESTS).isEmpty()) {
+                measured = measured.withScalar(Metric.CANCELLED_REQUESTS, 0);
+            }
+            if (load.cancellation().timeout() != null && measured.value(Metric.TIMED_OUT_REQUESTS).isEmpty()) {
+                measured = measured.withScalar(Metric.TIMED_OUT_REQUESTS, 0);
+            }
             if (gpus != null) {
                 gpus.close();
                 measured = withGpuFigures(measured, gpus.samples(), gpus.source() + ", " + engineGpus.get().basis(),

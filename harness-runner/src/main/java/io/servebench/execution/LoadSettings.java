@@ -3,6 +3,7 @@ package io.servebench.execution;
 import io.servebench.annotations.Profile;
 import io.servebench.engine.EngineKind;
 import io.servebench.load.ArrivalProfile;
+import io.servebench.load.Cancellation;
 import io.servebench.load.LoadParams;
 import io.servebench.load.OpenAiApi;
 import io.servebench.load.StopConditions;
@@ -66,6 +67,10 @@ final class LoadSettings {
                         o.maxErrors(), o.saturationWindowSeconds() > 0
                         ? Duration.ofNanos(Math.round(o.saturationWindowSeconds() * 1e9)) : null))
                 .withWarmupTime(Duration.ofNanos(Math.round(o.warmupSeconds() * 1e9)))
-                .withExtraBody(o.extraBody());
+                .withExtraBody(o.extraBody())
+                .withCancellation(new Cancellation(o.cancellationRate(),
+                        Duration.ofNanos(Math.round(o.cancellationDelaySeconds() * 1e9)),
+                        "first-token".equals(o.cancellationAfter()),
+                        o.timeoutSeconds() > 0 ? Duration.ofNanos(Math.round(o.timeoutSeconds() * 1e9)) : null));
     }
 }

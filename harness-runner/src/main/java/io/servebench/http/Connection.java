@@ -373,6 +373,15 @@ final class Connection {
         return establishedNs == 0 ? 0 : nowNs - establishedNs;
     }
 
+    /** Closes the connection for {@code x}, on the I/O thread, if it still carries {@code x} unfinished. */
+    void abort(Exchange x, HttpFailure failure, String detail) {
+        loop.execute(() -> {
+            if (exchange == x && !x.isFinished() && state != CLOSED) {
+                close(failure, detail);
+            }
+        });
+    }
+
     /**
      * Closes the connection on its I/O thread; the exchange in flight, if any and not yet finished, fails
      * with {@code failure} ({@code null}: it has finished, or is withdrawn).

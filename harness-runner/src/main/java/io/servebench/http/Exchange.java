@@ -12,6 +12,8 @@ final class Exchange {
     final PreparedRequest request;
     final ResponseHandler handler;
     private final AtomicBoolean finished = new AtomicBoolean();
+    /** The connection it was given to; under the pool's lock. */
+    Connection carrier;
 
     Exchange(PreparedRequest request, ResponseHandler handler) {
         this.request = request;

@@ -79,19 +79,24 @@ public final class Http1Client implements AutoCloseable {
     /**
      * Sends {@code request} now and tells {@code handler} about its response. Never throws for I/O
      * problems: they reach the handler as a failure.
+     *
+     * @return the request in flight, to call off before its response ends
      */
-    public void send(PreparedRequest request, ResponseHandler handler) {
+    public Call send(PreparedRequest request, ResponseHandler handler) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(handler, "handler");
+        Call call = new Call(pool);
         for (int attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
             Exchange x = new Exchange(request, handler);
+            call.current = x;
             Connection c = pool.acquire(x);
             if (c == null || c.writeFromSender(x)) {
-                return;
+                return call;
             }
         }
         handler.failed(HttpFailure.CLOSED, "the server closed " + MAX_WRITE_ATTEMPTS
                 + " connections in a row as the request was written to them", System.nanoTime());
+        return call;
     }
 
     /** What the pool did so far. */

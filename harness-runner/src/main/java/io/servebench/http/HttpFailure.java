@@ -27,6 +27,10 @@ public enum HttpFailure {
     MALFORMED("malformed"),
     /** The client was closed while the exchange was in flight. */
     CANCELLED("cancelled"),
+    /** The client gave the request up on purpose ({@link Call#abort}): a user who navigated away, say. */
+    CLIENT_CANCEL("client_cancel"),
+    /** The request outlived the whole-life limit the client set on it ({@link Call#abort}). */
+    DEADLINE("deadline"),
     /** Any other I/O error. */
     IO("io");
 

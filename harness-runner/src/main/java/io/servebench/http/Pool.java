@@ -217,6 +217,7 @@ final class Pool {
 
     private void attach(Connection c, Exchange x) {
         c.exchange = x;
+        x.carrier = c;
         c.lastActivityNs = System.nanoTime();
         c.state = Connection.BUSY;
     }
@@ -224,6 +225,28 @@ final class Pool {
     private Connection newConnection(Exchange x, CountDownLatch latch) {
         open++;
         peakOpen = Math.max(peakOpen, open);
-        return factory.apply(x, latch);
+        Connection c = factory.apply(x, latch);
+        if (x != null) {
+            x.carrier = c;
+        }
+        return c;
+    }
+
+    /**
+     * Ends {@code x} now as {@code failure}: taken out of the line when it waits for a connection, else by closing its
+     * connection, the only way HTTP/1.1 has to call a request off (the server sees the client go away).
+     */
+    void abort(Exchange x, HttpFailure failure, String detail) {
+        Connection carrier;
+        boolean waited;
+        synchronized (this) {
+            waited = waiting.remove(x);
+            carrier = x.carrier;
+        }
+        if (waited) {
+            x.fail(failure, detail, System.nanoTime());
+        } else if (carrier != null) {
+            carrier.abort(x, failure, detail);
+        }
     }
 }

@@ -366,7 +366,8 @@ public final class LoadGenerator {
             return client.send(next.request(), intendedNs)
                     .thenApply(r -> slotNs == RequestRecord.NONE ? r : r.withSlotNs(slotNs))
                     .whenComplete((r, e) -> {
-                        if (!r.succeeded()) {
+                        // a request called off on purpose is no failure of the server's: maxErrors does not count it
+                        if (!r.succeeded() && !r.cancelledByClient()) {
                             failures.incrementAndGet();
                         }
                         window.add(r);

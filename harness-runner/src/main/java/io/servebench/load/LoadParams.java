@@ -30,6 +30,7 @@ import java.util.Objects;
  *                             empty for none. A run gives each repetition its own, so that the ids of a run are unique
  *                             and an engine that draws its random choices per request id (the simulated engine does)
  *                             draws anew for every repetition
+ * @param cancellation         which requests the client calls off on purpose, and the longest a request may last
  */
 public record LoadParams(
         ArrivalProfile profile,
@@ -42,7 +43,8 @@ public record LoadParams(
         StopConditions stop,
         Duration warmupTime,
         String extraBody,
-        String requestIdPrefix) {
+        String requestIdPrefix,
+        Cancellation cancellation) {
 
     /** Default cap on requests in flight for open-loop profiles: high, so that it never throttles silently. */
     public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
@@ -69,6 +71,7 @@ public record LoadParams(
                     + profile + " sends every request at the start; give a warm-up request count instead");
         }
         Objects.requireNonNull(requestIdPrefix, "requestIdPrefix");
+        Objects.requireNonNull(cancellation, "cancellation");
         if (extraBody != null) {
             String problem = io.servebench.workload.BodyFields.problem(extraBody);
             if (problem != null) {
@@ -81,7 +84,7 @@ public record LoadParams(
     public LoadParams(ArrivalProfile profile, OpenAiApi api, Duration connectTimeout, Duration requestTimeout,
                       int maxConnections, String apiKey, boolean continuousUsageStats) {
         this(profile, api, connectTimeout, requestTimeout, maxConnections, apiKey, continuousUsageStats,
-                StopConditions.NONE, Duration.ZERO, null, "");
+                StopConditions.NONE, Duration.ZERO, null, "", Cancellation.NONE);
     }
 
     /** The chat API, default timeouts and cap, no API key, continuous usage stats requested. */
@@ -92,47 +95,52 @@ public record LoadParams(
 
     public LoadParams withApi(OpenAiApi newApi) {
         return new LoadParams(profile, newApi, connectTimeout, requestTimeout, maxConnections, apiKey, continuousUsageStats,
-                stop, warmupTime, extraBody, requestIdPrefix);
+                stop, warmupTime, extraBody, requestIdPrefix, cancellation);
     }
 
     public LoadParams withTimeouts(Duration newConnectTimeout, Duration newRequestTimeout) {
         return new LoadParams(profile, api, newConnectTimeout, newRequestTimeout, maxConnections, apiKey,
-                continuousUsageStats, stop, warmupTime, extraBody, requestIdPrefix);
+                continuousUsageStats, stop, warmupTime, extraBody, requestIdPrefix, cancellation);
     }
 
     public LoadParams withMaxConnections(int newMaxConnections) {
         return new LoadParams(profile, api, connectTimeout, requestTimeout, newMaxConnections, apiKey,
-                continuousUsageStats, stop, warmupTime, extraBody, requestIdPrefix);
+                continuousUsageStats, stop, warmupTime, extraBody, requestIdPrefix, cancellation);
     }
 
     public LoadParams withApiKey(String newApiKey) {
         return new LoadParams(profile, api, connectTimeout, requestTimeout, maxConnections, newApiKey,
-                continuousUsageStats, stop, warmupTime, extraBody, requestIdPrefix);
+                continuousUsageStats, stop, warmupTime, extraBody, requestIdPrefix, cancellation);
     }
 
     public LoadParams withContinuousUsageStats(boolean enabled) {
         return new LoadParams(profile, api, connectTimeout, requestTimeout, maxConnections, apiKey, enabled,
-                stop, warmupTime, extraBody, requestIdPrefix);
+                stop, warmupTime, extraBody, requestIdPrefix, cancellation);
     }
 
     public LoadParams withStop(StopConditions newStop) {
         return new LoadParams(profile, api, connectTimeout, requestTimeout, maxConnections, apiKey, continuousUsageStats,
-                newStop, warmupTime, extraBody, requestIdPrefix);
+                newStop, warmupTime, extraBody, requestIdPrefix, cancellation);
     }
 
     public LoadParams withWarmupTime(Duration newWarmupTime) {
         return new LoadParams(profile, api, connectTimeout, requestTimeout, maxConnections, apiKey, continuousUsageStats,
-                stop, newWarmupTime, extraBody, requestIdPrefix);
+                stop, newWarmupTime, extraBody, requestIdPrefix, cancellation);
     }
 
     public LoadParams withExtraBody(String newExtraBody) {
         return new LoadParams(profile, api, connectTimeout, requestTimeout, maxConnections, apiKey, continuousUsageStats,
-                stop, warmupTime, newExtraBody, requestIdPrefix);
+                stop, warmupTime, newExtraBody, requestIdPrefix, cancellation);
     }
 
     public LoadParams withRequestIdPrefix(String newRequestIdPrefix) {
         return new LoadParams(profile, api, connectTimeout, requestTimeout, maxConnections, apiKey, continuousUsageStats,
-                stop, warmupTime, extraBody, newRequestIdPrefix);
+                stop, warmupTime, extraBody, newRequestIdPrefix, cancellation);
+    }
+
+    public LoadParams withCancellation(Cancellation newCancellation) {
+        return new LoadParams(profile, api, connectTimeout, requestTimeout, maxConnections, apiKey, continuousUsageStats,
+                stop, warmupTime, extraBody, requestIdPrefix, newCancellation);
     }
 
     /** The {@code X-Request-Id} of the request whose record id is {@code index}. */
@@ -170,7 +178,7 @@ public record LoadParams(
                 + ", requestTimeout=" + requestTimeout + ", maxConnections=" + maxConnections
                 + ", apiKey=" + (apiKey == null ? "none" : "<redacted>")
                 + ", continuousUsageStats=" + continuousUsageStats + ", stop=" + stop + ", warmupTime=" + warmupTime
-                + ", extraBody=" + extraBody + ", requestIdPrefix=" + requestIdPrefix + "]";
+                + ", extraBody=" + extraBody + ", requestIdPrefix=" + requestIdPrefix + ", cancellation=" + cancellation + "]";
     }
 
     private static void requirePositive(String name, Duration d) {

@@ -89,6 +89,16 @@ public record RequestRecord(
         return error == null;
     }
 
+    /** Whether the client called the request off on purpose ({@link Cancellation}): not a failure of the server's. */
+    public boolean cancelledByClient() {
+        return io.servebench.http.HttpFailure.CLIENT_CANCEL.kind().equals(errorKind());
+    }
+
+    /** Whether the request failed for outliving the load's {@link Cancellation#timeout()}. */
+    public boolean timedOut() {
+        return io.servebench.http.HttpFailure.DEADLINE.kind().equals(errorKind());
+    }
+
     /** The error's kind: the part of {@link #error()} before the first colon. */
     public String errorKind() {
         if (error == null) {

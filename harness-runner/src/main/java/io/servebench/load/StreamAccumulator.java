@@ -181,6 +181,11 @@ public final class StreamAccumulator implements SseParser.Listener {
     }
 
     /** Number of token events so far. */
+    /** When the first token event was read, {@link RequestRecord#NONE} before it. */
+    long firstTokenNs() {
+        return firstTokenNs;
+    }
+
     public int tokenEvents() {
         return events;
     }

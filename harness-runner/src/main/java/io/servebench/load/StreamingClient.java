@@ -1,6 +1,7 @@
 package io.servebench.load;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servebench.http.Call;
 import io.servebench.http.ClientParams;
 import io.servebench.http.Http1Client;
 import io.servebench.http.HttpFailure;
@@ -16,6 +17,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Sends streaming completion requests over HTTP/1.1 ({@link Http1Client}) and measures each one.
@@ -46,6 +50,8 @@ final class StreamingClient implements AutoCloseable {
     private final String path;
     private final Http1Client client;
     private final ObjectNode extraBody;
+    /** Calls requests off at their time ({@link Cancellation}); null when the load cancels none. */
+    private final ScheduledExecutorService canceller;
 
     /** A client that counts one token per event when the server sends no continuous usage. */
     public StreamingClient(Target target, LoadParams params) {
@@ -69,6 +75,11 @@ final class StreamingClient implements AutoCloseable {
         this.path = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
         this.client = new Http1Client(origin, new ClientParams(params.connectTimeout(), params.requestTimeout(),
                 params.maxInFlight(), ioThreads(), null));
+        this.canceller = !params.cancellation().any() ? null : Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "request canceller");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /**
@@ -169,14 +180,21 @@ final class StreamingClient implements AutoCloseable {
             exchange.fail("client: " + prepared.failure.getClass().getName() + ": " + prepared.failure.getMessage(),
                     System.nanoTime());
         } else {
-            client.send(prepared.request, exchange);
+            exchange.call = client.send(prepared.request, exchange);
         }
         return exchange.result;
+    }
+
+    private static String seconds(java.time.Duration d) {
+        return String.format(Locale.ROOT, "%.3f s", d.toNanos() / 1e9);
     }
 
     /** Closes all connections; requests still in flight fail as cancelled. */
     @Override
     public void close() {
+        if (canceller != null) {
+            canceller.shutdownNow();
+        }
         client.close();
     }
 
@@ -189,6 +207,10 @@ final class StreamingClient implements AutoCloseable {
         private enum Mode { STREAM, ERROR_BODY, NOT_AN_EVENT_STREAM }
 
         final CompletableFuture<RequestRecord> result = new CompletableFuture<>();
+        /** The request on the wire, to call off; set once it is handed to the client. */
+        volatile Call call;
+        /** Whether the call-off after the first token is scheduled; on the I/O thread. */
+        private boolean cancelScheduled;
         private final RequestSpec spec;
         private final int askedTokens;
         private long intendedNs = RequestRecord.NONE;
@@ -221,7 +243,18 @@ final class StreamingClient implements AutoCloseable {
 
         @Override
         public void sent(long nowNs) {
+            boolean first = sentNs == RequestRecord.NONE;
             sentNs = nowNs;
+            Cancellation c = params.cancellation();
+            // timed from the request's own send, which on a fresh connection comes once it has connected
+            if (first && c.timeout() != null) {
+                abortIn(c.timeout().toNanos() - (System.nanoTime() - nowNs), HttpFailure.DEADLINE, "it had not ended "
+                        + seconds(c.timeout()) + " after its send (timeoutSeconds)");
+            }
+            if (first && !c.afterFirstToken() && c.cancels(spec.index())) {
+                abortIn(c.delay().toNanos() - (System.nanoTime() - nowNs), HttpFailure.CLIENT_CANCEL, "called off "
+                        + seconds(c.delay()) + " after its send (cancellationRate)");
+            }
         }
 
         @Override
@@ -256,6 +289,13 @@ final class StreamingClient implements AutoCloseable {
             } catch (MalformedStreamException e) {
                 accumulator.fail("malformed: " + e.getMessage());
             }
+            Cancellation c = params.cancellation();
+            if (!cancelScheduled && c.afterFirstToken() && accumulator.firstTokenNs() != RequestRecord.NONE
+                    && c.cancels(spec.index())) {
+                cancelScheduled = true;
+                abortIn(c.delay().toNanos() - (System.nanoTime() - accumulator.firstTokenNs()), HttpFailure.CLIENT_CANCEL,
+                        "called off " + seconds(c.delay()) + " after its first token (cancellationRate)");
+            }
             if (accumulator.isFinished() && doneNs == RequestRecord.NONE) {
                 doneNs = nowNs;
             }
@@ -265,6 +305,22 @@ final class StreamingClient implements AutoCloseable {
                 return false;
             }
             return true;
+        }
+
+        /** Calls the request off {@code delayNs} from now as {@code kind}, unless it has ended by then. */
+        void abortIn(long delayNs, HttpFailure kind, String detail) {
+            canceller.schedule(() -> {
+                Call c = call;
+                if (result.isDone()) {
+                    return;
+                }
+                if (c == null) {
+                    // due before the sender had the call back: a moment later
+                    abortIn(TimeUnit.MILLISECONDS.toNanos(1), kind, detail);
+                } else {
+                    c.abort(kind, detail);
+                }
+            }, Math.max(0, delayNs), TimeUnit.NANOSECONDS);
         }
 
         @Override

@@ -48,6 +48,11 @@ public final class VirtualLoad {
         Objects.requireNonNull(supply, "supply");
         Objects.requireNonNull(params, "params");
         Objects.requireNonNull(listener, "listener");
+        if (params.cancellation().any()) {
+            throw new IllegalArgumentException("cancellationRate and timeoutSeconds call requests off by closing their "
+                    + "connections, and virtual time has none: run with --simulate=process (the simulated engine over "
+                    + "HTTP) or a real engine");
+        }
         LoadGenerator.requireCounts(warmupRequests, measuredRequests);
         Run run = new Run(supply, warmupRequests, measuredRequests, params, listener);
         if (params.profile() instanceof ArrivalProfile.Scheduled scheduled) {

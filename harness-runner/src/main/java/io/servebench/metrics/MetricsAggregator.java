@@ -21,7 +21,9 @@ import java.util.TreeMap;
  * <ul>
  *   <li>Failed requests count in {@link Metric#FAILED_REQUESTS}, in the error kinds, in the
  *       measurement window and in concurrency (they were in flight), but in no distribution, token
- *       total or throughput.</li>
+ *       total or throughput. Requests the client called off on purpose count in
+ *       {@link Metric#CANCELLED_REQUESTS} only (and in the window and concurrency): neither successes nor failures,
+ *       and not in the SLO attainment's denominator; their partial timings stay in the request records.</li>
  *   <li>Warm-up records are ignored, so the caller may pass a repetition's records unfiltered.</li>
  *   <li><b>ITL and coalesced events.</b> Token events parsed from one network read carry one
  *       timestamp. For ITL, consecutive events with the same timestamp are taken as one arrival that
@@ -125,6 +127,9 @@ public final class MetricsAggregator {
         private long watermarkNs = Long.MIN_VALUE;
         private long records;
         private long succeeded;
+        /** Requests the client called off on purpose: neither succeeded nor failed. */
+        private long cancelled;
+        private long timedOut;
         private long inputTokens;
         private long outputTokens;
         private long tokenEvents;
@@ -218,8 +223,15 @@ public final class MetricsAggregator {
             if (r.sentNs() != RequestRecord.NONE && r.doneNs() != RequestRecord.NONE && r.doneNs() >= r.sentNs()) {
                 concurrency.add(r.sentNs(), r.doneNs());
             }
+            if (r.cancelledByClient()) {
+                cancelled++;
+                return;
+            }
             if (!r.succeeded()) {
                 errors.merge(r.errorKind(), 1L, Long::sum);
+                if (r.timedOut()) {
+                    timedOut++;
+                }
                 return;
             }
             succeeded++;
@@ -256,7 +268,13 @@ public final class MetricsAggregator {
             finished = true;
             Map<String, Double> scalars = new LinkedHashMap<>();
             scalars.put(Metric.SUCCESSFUL_REQUESTS.id(), (double) succeeded);
-            scalars.put(Metric.FAILED_REQUESTS.id(), (double) (records - succeeded));
+            scalars.put(Metric.FAILED_REQUESTS.id(), (double) (records - succeeded - cancelled));
+            if (cancelled > 0) {
+                scalars.put(Metric.CANCELLED_REQUESTS.id(), (double) cancelled);
+            }
+            if (timedOut > 0) {
+                scalars.put(Metric.TIMED_OUT_REQUESTS.id(), (double) timedOut);
+            }
             if (windowStartNs != Long.MAX_VALUE && windowEndNs != Long.MIN_VALUE && windowEndNs >= windowStartNs) {
                 long lengthNs = windowEndNs - windowStartNs;
                 double seconds = lengthNs / 1e9;
@@ -279,8 +297,8 @@ public final class MetricsAggregator {
                     scalars.put(Metric.GOODPUT.id(), good / seconds);
                 }
             }
-            if (slo.stated() && records > 0) {
-                scalars.put(Metric.SLO_ATTAINMENT.id(), 100.0 * good / records);
+            if (slo.stated() && records - cancelled > 0) {
+                scalars.put(Metric.SLO_ATTAINMENT.id(), 100.0 * good / (records - cancelled));
             }
             sent.rate().ifPresent(v -> scalars.put(Metric.ACHIEVED_SEND_RATE.id(), v));
             scheduled.rate().ifPresent(v -> scalars.put(Metric.SCHEDULED_SEND_RATE.id(), v));

@@ -19,13 +19,27 @@ import java.util.Map;
  * @param extraBody       JSON object of extra request body fields, {@code null} for none
  * @param continuousUsage ask for continuous usage stats; {@code null} to let the engine kind decide
  * @param saturationWindowSeconds stop sending once the server is over-saturated over this many seconds; 0 for no such stop
+ * @param cancellationRate         percent of measured requests the client calls off; 0 for none
+ * @param cancellationDelaySeconds how long after its send or first token a cancelled request is called off
+ * @param cancellationAfter        {@code send} or {@code first-token}: what the delay runs from
+ * @param timeoutSeconds           the longest a request may last from its send; 0 for no limit
  */
 public record LoadOptionParams(double warmupSeconds, double burstiness, double rampUpSeconds, int maxConcurrency,
                           double durationSeconds, int maxErrors, int sweepRates, String api, String extraBody,
-                          Boolean continuousUsage, double saturationWindowSeconds) {
+                          Boolean continuousUsage, double saturationWindowSeconds, double cancellationRate,
+                          double cancellationDelaySeconds, String cancellationAfter, double timeoutSeconds) {
 
     /** Every option at its default. */
-    public static final LoadOptionParams DEFAULTS = new LoadOptionParams(0, 1, 0, 0, 0, 0, 0, "chat", null, null, 0);
+    public static final LoadOptionParams DEFAULTS = new LoadOptionParams(0, 1, 0, 0, 0, 0, 0, "chat", null, null, 0, 0, 0,
+            "send", 0);
+
+    /** Options without cancellation or a per-request limit. */
+    public LoadOptionParams(double warmupSeconds, double burstiness, double rampUpSeconds, int maxConcurrency,
+                            double durationSeconds, int maxErrors, int sweepRates, String api, String extraBody,
+                            Boolean continuousUsage, double saturationWindowSeconds) {
+        this(warmupSeconds, burstiness, rampUpSeconds, maxConcurrency, durationSeconds, maxErrors, sweepRates, api,
+                extraBody, continuousUsage, saturationWindowSeconds, 0, 0, "send", 0);
+    }
 
     /**
      * The options given as text by {@link LoadOption#key()}, the rest at their defaults.
@@ -59,6 +73,10 @@ public record LoadOptionParams(double warmupSeconds, double burstiness, double r
         private String extraBody = DEFAULTS.extraBody;
         private Boolean continuousUsage = DEFAULTS.continuousUsage;
         private double saturationWindowSeconds = DEFAULTS.saturationWindowSeconds;
+        private double cancellationRate = DEFAULTS.cancellationRate;
+        private double cancellationDelaySeconds = DEFAULTS.cancellationDelaySeconds;
+        private String cancellationAfter = DEFAULTS.cancellationAfter;
+        private double timeoutSeconds = DEFAULTS.timeoutSeconds;
 
         /** Sets one option from its text, which {@link LoadOption#problem(String)} found valid. */
         void set(LoadOption option, String v) {
@@ -74,12 +92,17 @@ public record LoadOptionParams(double warmupSeconds, double burstiness, double r
                 case EXTRA_BODY -> extraBody = v;
                 case CONTINUOUS_USAGE -> continuousUsage = Boolean.parseBoolean(v);
                 case SATURATION_WINDOW_SECONDS -> saturationWindowSeconds = Double.parseDouble(v);
+                case CANCELLATION_RATE -> cancellationRate = Double.parseDouble(v);
+                case CANCELLATION_DELAY_SECONDS -> cancellationDelaySeconds = Double.parseDouble(v);
+                case CANCELLATION_AFTER -> cancellationAfter = v;
+                case TIMEOUT_SECONDS -> timeoutSeconds = Double.parseDouble(v);
             }
         }
 
         LoadOptionParams build() {
             return new LoadOptionParams(warmupSeconds, burstiness, rampUpSeconds, maxConcurrency, durationSeconds, maxErrors,
-                    sweepRates, api, extraBody, continuousUsage, saturationWindowSeconds);
+                    sweepRates, api, extraBody, continuousUsage, saturationWindowSeconds, cancellationRate,
+                    cancellationDelaySeconds, cancellationAfter, timeoutSeconds);
         }
     }
 
@@ -121,6 +144,18 @@ public record LoadOptionParams(double warmupSeconds, double burstiness, double r
         }
         if (saturationWindowSeconds != DEFAULTS.saturationWindowSeconds) {
             out.put(LoadOption.SATURATION_WINDOW_SECONDS.key(), LoadOption.format(saturationWindowSeconds));
+        }
+        if (cancellationRate != DEFAULTS.cancellationRate) {
+            out.put(LoadOption.CANCELLATION_RATE.key(), LoadOption.format(cancellationRate));
+        }
+        if (cancellationDelaySeconds != DEFAULTS.cancellationDelaySeconds) {
+            out.put(LoadOption.CANCELLATION_DELAY_SECONDS.key(), LoadOption.format(cancellationDelaySeconds));
+        }
+        if (!cancellationAfter.equals(DEFAULTS.cancellationAfter)) {
+            out.put(LoadOption.CANCELLATION_AFTER.key(), cancellationAfter);
+        }
+        if (timeoutSeconds != DEFAULTS.timeoutSeconds) {
+            out.put(LoadOption.TIMEOUT_SECONDS.key(), LoadOption.format(timeoutSeconds));
         }
         return out;
     }

@@ -21,22 +21,26 @@ public enum LoadOption {
     DURATION_SECONDS(Type.POSITIVE_NUMBER, "a positive number of seconds"),
     MAX_ERRORS(Type.POSITIVE_INTEGER, "a positive number of failed requests"),
     SWEEP_RATES(Type.POSITIVE_INTEGER, "a positive number of rates between synchronous and throughput"),
-    API(Type.CHOICE, "chat or completions"),
+    API(Type.CHOICE, "chat or completions", "chat", "completions"),
     EXTRA_BODY(Type.JSON_OBJECT, "a JSON object such as {\"temperature\": 0}"),
     CONTINUOUS_USAGE(Type.BOOLEAN, "true or false"),
-    SATURATION_WINDOW_SECONDS(Type.POSITIVE_NUMBER, "a positive number of seconds");
+    SATURATION_WINDOW_SECONDS(Type.POSITIVE_NUMBER, "a positive number of seconds"),
+    CANCELLATION_RATE(Type.PERCENT, "a percentage above 0 and at most 100"),
+    CANCELLATION_DELAY_SECONDS(Type.NON_NEGATIVE_NUMBER, "zero or a positive number of seconds"),
+    CANCELLATION_AFTER(Type.CHOICE, "send or first-token", "send", "first-token"),
+    TIMEOUT_SECONDS(Type.POSITIVE_NUMBER, "a positive number of seconds");
 
-    private enum Type { POSITIVE_NUMBER, NON_NEGATIVE_NUMBER, POSITIVE_INTEGER, CHOICE, JSON_OBJECT, BOOLEAN }
-
-    /** The values {@link #API} accepts. */
-    public static final List<String> APIS = List.of("chat", "completions");
+    private enum Type { POSITIVE_NUMBER, NON_NEGATIVE_NUMBER, PERCENT, POSITIVE_INTEGER, CHOICE, JSON_OBJECT, BOOLEAN }
 
     private final Type type;
     private final String expected;
+    /** The values a {@link Type#CHOICE} takes. */
+    private final List<String> choices;
 
-    LoadOption(Type type, String expected) {
+    LoadOption(Type type, String expected, String... choices) {
         this.type = type;
         this.expected = expected;
+        this.choices = List.of(choices);
     }
 
     /**
@@ -68,14 +72,15 @@ public enum LoadOption {
                 + (v.equals("-1") || v.equals("-1.0")
                 ? " (-1 means \"not set\" only when left out: remove the attribute to inherit it)" : "");
         return switch (type) {
-            case POSITIVE_NUMBER, NON_NEGATIVE_NUMBER -> {
+            case POSITIVE_NUMBER, NON_NEGATIVE_NUMBER, PERCENT -> {
                 double d;
                 try {
                     d = Double.parseDouble(v);
                 } catch (NumberFormatException e) {
                     yield key + " = \"" + v + "\" is not a number; expected " + expected;
                 }
-                boolean ok = Double.isFinite(d) && (type == Type.POSITIVE_NUMBER ? d > 0 : d >= 0);
+                boolean ok = Double.isFinite(d) && (type == Type.POSITIVE_NUMBER ? d > 0
+                        : type == Type.PERCENT ? d > 0 && d <= 100 : d >= 0);
                 yield ok ? null : outOfRange;
             }
             case POSITIVE_INTEGER -> {
@@ -85,7 +90,7 @@ public enum LoadOption {
                     yield key + " = \"" + v + "\" is not a whole number; expected " + expected;
                 }
             }
-            case CHOICE -> APIS.contains(v) ? null : key + " = \"" + v + "\" is unknown; expected " + expected;
+            case CHOICE -> choices.contains(v) ? null : key + " = \"" + v + "\" is unknown; expected " + expected;
             case BOOLEAN -> v.equals("true") || v.equals("false") ? null
                     : key + " = \"" + v + "\" is neither true nor false; expected " + expected;
             case JSON_OBJECT -> {
@@ -112,6 +117,10 @@ public enum LoadOption {
         text(options, EXTRA_BODY, w.extraBody());
         text(options, CONTINUOUS_USAGE, w.continuousUsage());
         number(options, SATURATION_WINDOW_SECONDS, w.saturationWindowSeconds());
+        number(options, CANCELLATION_RATE, w.cancellationRate());
+        number(options, CANCELLATION_DELAY_SECONDS, w.cancellationDelaySeconds());
+        text(options, CANCELLATION_AFTER, w.cancellationAfter());
+        number(options, TIMEOUT_SECONDS, w.timeoutSeconds());
         return options;
     }
 

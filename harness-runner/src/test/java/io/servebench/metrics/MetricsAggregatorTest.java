@@ -51,6 +51,29 @@ class MetricsAggregatorTest {
         return m.distribution(metric).orElseThrow(() -> new AssertionError(metric + " absent"));
     }
 
+    /**
+     * A request the client called off is neither a success nor a failure: it counts as cancelled only, in no
+     * distribution; a request over its deadline is a failure and counted as timed out too.
+     */
+    @Test
+    void cancelledRequestsAreCountedApartAndTimedOutOnesAreFailures() {
+        RepetitionResult m = aggregator.aggregate(List.of(
+                request(1, T0, T0, new long[] {T0 + 40 * MS, T0 + 50 * MS}, new int[] {1, 1}),
+                failed(2, T0, T0, T0 + 400 * MS, "client_cancel: called off 0.400 s after its send (cancellationRate)"),
+                failed(3, T0, T0, T0 + 600 * MS, "deadline: it had not ended 0.600 s after its send (timeoutSeconds)"),
+                failed(4, T0, T0, T0 + 10 * MS, "http_500: engine died")));
+        assertThat(m.value(Metric.SUCCESSFUL_REQUESTS)).hasValue(1);
+        assertThat(m.value(Metric.FAILED_REQUESTS)).hasValue(2);
+        assertThat(m.value(Metric.CANCELLED_REQUESTS)).hasValue(1);
+        assertThat(m.value(Metric.TIMED_OUT_REQUESTS)).hasValue(1);
+        assertThat(m.errorKinds()).containsOnlyKeys("deadline", "http_500");
+        assertThat(dist(m, Metric.E2E_LATENCY).count()).isEqualTo(1);
+        // the cancelled request was in flight: the window runs to its end
+        assertThat(m.value(Metric.DURATION).orElseThrow()).isCloseTo(0.6, within(1e-9));
+        RepetitionResult none = aggregator.aggregate(List.of(request(1, T0, T0, new long[] {T0 + 40 * MS}, new int[] {1})));
+        assertThat(none.value(Metric.CANCELLED_REQUESTS)).isEmpty();
+    }
+
     @Test
     void ttftUsesFirstTokenEventAndE2eUsesLastTokenEvent() {
         // the role-only chunk is not in the record; the first token event at +40 ms is f

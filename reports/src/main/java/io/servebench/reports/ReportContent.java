@@ -471,6 +471,12 @@ final class ReportContent {
             }
         }
         rows.add(new Row(Metric.FAILED_REQUESTS.label(), count(reps, Metric.FAILED_REQUESTS)));
+        for (Metric m : List.of(Metric.CANCELLED_REQUESTS, Metric.TIMED_OUT_REQUESTS)) {
+            // only loads that cancel requests or limit them have these rows
+            if (reps.stream().anyMatch(r -> r.value(m).isPresent())) {
+                rows.add(new Row(m.label(), count(reps, m)));
+            }
+        }
         rows.add(new Row(messages.text("block.timeWeighted", Metric.MEAN_CONCURRENCY.label()),
                 value(reps, Metric.MEAN_CONCURRENCY, null)));
         String slo = trial.params().get("slo");

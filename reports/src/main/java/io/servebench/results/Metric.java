@@ -70,6 +70,13 @@ public enum Metric {
      */
     COST_PER_MILLION_OUTPUT_TOKENS("cost_per_million_output_tokens", "Cost per million output tokens", "per 1M tokens",
             Kind.SCALAR),
+    /**
+     * Measured requests the client called off on purpose ({@code cancellationRate}): neither successful nor failed, in
+     * no distribution; present when the load cancels requests.
+     */
+    CANCELLED_REQUESTS("cancelled_requests", "Cancelled requests", "requests", Kind.SCALAR),
+    /** Failed requests that outlived the load's {@code timeoutSeconds}; present when the load sets one. */
+    TIMED_OUT_REQUESTS("timed_out_requests", "Timed-out requests", "requests", Kind.SCALAR),
 
     /** {@code e − s} per successful request. */
     E2E_LATENCY("e2e_latency", "Latency(s)", "s", Kind.DISTRIBUTION),

@@ -21,6 +21,7 @@ final class RequestTruth {
     private int events;
     private boolean finished;
     private String error;
+    private long failedNs;
 
     RequestTruth(String requestId, long receivedNs) {
         this.requestId = requestId;
@@ -79,6 +80,7 @@ final class RequestTruth {
     synchronized void fail(String failure) {
         if (!finished && error == null) {
             error = failure;
+            failedNs = System.nanoTime();
         }
     }
 
@@ -87,6 +89,6 @@ final class RequestTruth {
         for (int i = 0; i < events; i++) {
             list.add(new SentEvent(writtenNs[i], tokens[i], reasoning[i], dueNs[i]));
         }
-        return new TruthRecord(requestId, receivedNs, httpStatus, completionTokens, list, finished, error);
+        return new TruthRecord(requestId, receivedNs, httpStatus, completionTokens, list, finished, error, failedNs);
     }
 }

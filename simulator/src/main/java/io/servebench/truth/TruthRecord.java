@@ -14,9 +14,10 @@ import java.util.List;
  * @param finished         whether the response was written to its end ({@code [DONE]} and the last chunk), or
  *                         the error response was sent in full
  * @param error            how the response failed ({@code kind: detail}), {@code null} when it did not
+ * @param failedNs         when the server noted the failure (the client's going away, say), 0 when it did not fail
  */
 public record TruthRecord(String requestId, long receivedNs, int httpStatus, int completionTokens,
-                         List<SentEvent> events, boolean finished, String error) implements ServerTruth {
+                         List<SentEvent> events, boolean finished, String error, long failedNs) implements ServerTruth {
 
     public TruthRecord {
         events = List.copyOf(events);

@@ -1,0 +1,47 @@
+package io.servebench.runner;
+
+import io.servebench.engine.EngineOptions;
+import io.servebench.results.BlockResult;
+import io.servebench.results.Metric;
+import io.servebench.results.RepetitionResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A load that calls a share of its requests off, on the simulated engine over HTTP: counted apart, the rest measured. */
+class CancellationOnTheTwinTest {
+
+    private static RunOptions.Builder options(Path dir) {
+        return RunOptions.builder().include(SimStudy.class, "baseline").param("rate", "8").param("requests", "40")
+                .param("warmup", "0").param("cancellationRate", "25").param("cancellationDelaySeconds", "0.5")
+                .settle(java.time.Duration.ZERO).outputDir(dir).progress(false);
+    }
+
+    @Test
+    void aQuarterIsCalledOffAndCountedApartFromSuccessesAndFailures(@TempDir Path dir) throws Exception {
+        RunOutcome outcome = new Runner(options(dir).simulate(EngineOptions.Simulate.IN_PROCESS).build(),
+                new PrintWriter(new StringWriter(), true)).run();
+        BlockResult block = outcome.blocks("baseline").get(0);
+        RepetitionResult r = block.repetitions().get(0);
+        double cancelled = r.value(Metric.CANCELLED_REQUESTS).orElseThrow();
+        assertThat(cancelled).isBetween(2.0, 20.0);
+        assertThat(r.value(Metric.FAILED_REQUESTS)).hasValue(0);
+        assertThat(r.value(Metric.SUCCESSFUL_REQUESTS).orElseThrow() + cancelled).isEqualTo(40);
+        assertThat(block.params()).containsEntry("cancellationRate", "25").containsEntry("cancellationDelaySeconds", "0.5");
+        assertThat(Files.readString(dir.resolve("summary.md"))).contains("| Cancelled requests |");
+    }
+
+    @Test
+    void virtualTimeRefusesItWithWhatToDoInstead(@TempDir Path dir) throws Exception {
+        RunOutcome outcome = new Runner(options(dir).simulate(EngineOptions.Simulate.VIRTUAL).build(),
+                new PrintWriter(new StringWriter(), true)).run();
+        assertThat(outcome.blocks("baseline").get(0).failure()).contains("virtual time has none: run with "
+                + "--simulate=process");
+    }
+}
