@@ -121,8 +121,10 @@ final class TrialProgress implements LoadListener, AutoCloseable {
         long ok = Math.round(metrics.value(Metric.SUCCESSFUL_REQUESTS).orElse(0));
         long measured = ok + Math.round(metrics.value(Metric.FAILED_REQUESTS).orElse(0));
         java.util.OptionalDouble watts = metrics.value(Metric.GPU_POWER_MEAN);
-        out.printf("%s: %d/%d ok, mean latency %s s, median TTFT %s ms, median ITL %s ms, %s tok/s%s%n", name,
+        long cancelled = Math.round(metrics.value(Metric.CANCELLED_REQUESTS).orElse(0));
+        out.printf("%s: %d/%d ok%s, mean latency %s s, median TTFT %s ms, median ITL %s ms, %s tok/s%s%n", name,
                 ok, measured,
+                cancelled > 0 ? " (" + cancelled + " cancelled)" : "",
                 format(metrics.number(Metric.E2E_LATENCY, Stat.MEAN).orElse(Double.NaN), 3),
                 format(metrics.number(Metric.TTFT, Stat.MEDIAN).orElse(Double.NaN), 1),
                 format(metrics.number(Metric.ITL, Stat.MEDIAN).orElse(Double.NaN), 2),
