@@ -94,6 +94,9 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--slice", paramLabel = "SECONDS", description = "Length of the time slices a long load reports its figures in, when it lasts 5 slices or more (default: " + RunDefaults.SLICE_SECONDS + "), e.g. --slice 300 for an hour-long soak.")
     Double sliceSeconds;
 
+    @Option(names = "--timeline-gap", paramLabel = "MS", description = "The shortest gap between two token events that report.html's request timeline marks (default: " + RunDefaults.TIMELINE_GAP_MS + "), e.g. --timeline-gap 250.")
+    Long timelineGapMs;
+
     @Option(names = "--ready-timeout", paramLabel = "SECONDS", description = "How long an engine may take to load and become ready (default: " + EngineOptions.DEFAULT_READY_TIMEOUT_SECONDS + ").")
     Long readyTimeoutSeconds;
 
@@ -239,6 +242,7 @@ public final class Main implements Callable<Integer> {
         Optional.ofNullable(seed).ifPresent(run::seed);
         Optional.ofNullable(settleSeconds).map(s -> Duration.ofMillis(Math.round(s * 1000))).ifPresent(run::settle);
         Optional.ofNullable(sliceSeconds).map(s -> Duration.ofMillis(Math.round(s * 1000))).ifPresent(run::slice);
+        Optional.ofNullable(timelineGapMs).map(Duration::ofMillis).ifPresent(run::timelineGap);
         Optional.ofNullable(lang).map(ReportLanguage::of).ifPresent(run::language);
         if (capacity != null) {
             if ("slo".equals(capacity)) {

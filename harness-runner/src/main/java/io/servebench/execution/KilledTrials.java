@@ -47,7 +47,7 @@ public final class KilledTrials {
             long requests = 0;
             SloSpec slo = null;
             for (int r = 1; r <= params.repetitions(); r++) {
-                String name = params.repetitions() > 1 ? trial.id() + "-r" + r : trial.id();
+                String name = LoadNames.of(trial.id(), null, r, params.repetitions() > 1);
                 Path file = RequestRecordWriter.trialFile(params.outputDir(), name);
                 if (!Files.exists(file)) {
                     break;

@@ -108,7 +108,7 @@ final class ServerSession {
                 Sweep.run(measurement, params, progress, steps);
             } else {
                 for (int r = repetitions.size() + 1; r <= upTo && engine.failure().isEmpty(); r++) {
-                    String name = upTo > 1 ? trial.id() + "-r" + r : trial.id();
+                    String name = LoadNames.of(trial.id(), null, r, upTo > 1);
                     WorkloadParams w = params.asSent(trial.workload());
                     Repetition repetition = Repetition.of(params.seed(), r);
                     repetitions.add(measurement.measure(w, LoadSettings.profile(w, repetition.seed(),

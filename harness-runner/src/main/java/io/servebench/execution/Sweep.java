@@ -46,7 +46,6 @@ final class Sweep {
         double[] rates = null;
         try {
             for (int r = 1; r <= params.repetitions(); r++) {
-                String suffix = params.repetitions() > 1 ? "-r" + r : "";
                 for (int i = 0; i < count; i++) {
                     ArrivalProfile profile;
                     WorkloadParams stepLoad = w;
@@ -58,7 +57,7 @@ final class Sweep {
                         stepLoad = w.withRequests(params.requestsFor(trial.workload().requests(), rates[i - 2]));
                         profile = LoadSettings.capped(new ArrivalProfile.Constant(rates[i - 2]), cap);
                     }
-                    String name = trial.id() + "-" + names.get(i) + suffix;
+                    String name = LoadNames.of(trial.id(), names.get(i), r, params.repetitions() > 1);
                     RepetitionResult metrics;
                     try {
                         metrics = measurement.measure(stepLoad, profile, Repetition.of(params.seed(), r), name,

@@ -44,8 +44,22 @@ public final class RequestRecordReader {
         return read(file, true);
     }
 
+    /**
+     * Each record of a file its writer may not have finished, as {@link #readRecovered(Path)} reads them, handed to
+     * {@code each} one at a time: a long trial's records need not fit in memory together.
+     */
+    public static void readRecovered(Path file, java.util.function.Consumer<RequestRecord> each) throws IOException {
+        read(file, true, each);
+    }
+
     private static List<RequestRecord> read(Path file, boolean cutOff) throws IOException {
         List<RequestRecord> records = new ArrayList<>();
+        read(file, cutOff, records::add);
+        return records;
+    }
+
+    private static void read(Path file, boolean cutOff, java.util.function.Consumer<RequestRecord> each)
+            throws IOException {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(
                 new GZIPInputStream(Files.newInputStream(file)), StandardCharsets.UTF_8))) {
             String line;
@@ -57,8 +71,9 @@ public final class RequestRecordReader {
                 if (line.isBlank()) {
                     continue;
                 }
+                RequestRecord record;
                 try {
-                    records.add(parse(JSON.readTree(line)));
+                    record = parse(JSON.readTree(line));
                 } catch (JsonProcessingException | IllegalArgumentException e) {
                     if (cutOff && next == null) {
                         // the line the writer was in the middle of
@@ -66,9 +81,9 @@ public final class RequestRecordReader {
                     }
                     throw new IOException(file + " line " + lineNumber + ": not a request record: " + e.getMessage(), e);
                 }
+                each.accept(record);
             }
         }
-        return records;
     }
 
     /** The next line; with {@code cutOff}, {@code null} where the compressed stream breaks off instead of an error. */

@@ -60,6 +60,8 @@ final class RunCommandLine {
         }
         seconds(args, "--settle", params.settle(), Duration.ofSeconds(RunDefaults.SETTLE_SECONDS));
         seconds(args, "--slice", params.slice(), Duration.ofSeconds(RunDefaults.SLICE_SECONDS));
+        options.timelineGap().filter(g -> g.toMillis() != RunDefaults.TIMELINE_GAP_MS)
+                .ifPresent(g -> args.addAll(List.of("--timeline-gap", Long.toString(g.toMillis()))));
         seconds(args, "--ready-timeout", engines.readyTimeout(), EngineOptions.DEFAULT_READY_TIMEOUT);
         seconds(args, "--stop-grace", engines.grace(), EngineOptions.DEFAULT_GRACE);
         if (!RunDefaults.CONTAINER_RUNTIME.equals(engines.containerRuntime())) {

@@ -16,6 +16,8 @@ public final class RunDefaults {
     public static final long SEED = 42;
     /** The pause between two loads on one server, in seconds. */
     public static final long SETTLE_SECONDS = 1;
+    /** The shortest gap between token events the request timeline marks, in ms. */
+    public static final long TIMELINE_GAP_MS = 100;
     /** The time slices of a long load, in seconds. */
     public static final long SLICE_SECONDS = 60;
     /** The container runtime of studies that name an image. */

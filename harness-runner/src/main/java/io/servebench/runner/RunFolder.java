@@ -5,17 +5,22 @@ import io.servebench.execution.BlockResults;
 import io.servebench.execution.ClientWarmup;
 import io.servebench.execution.ExecutionException;
 import io.servebench.execution.Executor;
+import io.servebench.execution.LoadNames;
 import io.servebench.execution.LocalExecutor;
 import io.servebench.execution.RunContext;
 import io.servebench.execution.ServeBenchVersion;
 import io.servebench.execution.ShutdownHooks;
 import io.servebench.execution.TrialOutcomes;
 import io.servebench.execution.slurm.SlurmExecutor;
+import io.servebench.load.RequestRecordReader;
+import io.servebench.metrics.RequestTimelines;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
 import io.servebench.reports.ResultFormatType;
 import io.servebench.reports.ResultFormats;
+import io.servebench.results.BlockResult;
 import io.servebench.results.CapacityResult;
+import io.servebench.results.RequestTimeline;
 import io.servebench.results.ResultFormat;
 import io.servebench.results.RunResult;
 import io.servebench.results.TuningResult;
@@ -29,6 +34,7 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -171,7 +177,7 @@ final class RunFolder {
         try {
             for (ResultFormatType type : ResultFormatType.values()) {
                 ResultFormat format = type == ResultFormatType.JSON ? new JmhJsonWriter(null, options.jmhParamsInName())
-                        : ResultFormats.of(type, params.language());
+                        : ResultFormats.of(type, params.language(), this::timeline);
                 format.write(result, dir().resolve(type.fileName()));
             }
             for (String metric : options.jmhPrimary()) {
@@ -179,6 +185,25 @@ final class RunFolder {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the reports to " + dir(), e);
+        }
+    }
+
+    /**
+     * {@code block}'s request timeline from its first repetition's records; empty when they are not in the run folder
+     * (a SLURM node's folder not shared, a block imported) or cannot be read, which leaves the report without it.
+     */
+    private Optional<RequestTimeline> timeline(BlockResult block) {
+        try {
+            Optional<Path> file = LoadNames.firstRequests(dir(), block);
+            if (file.isEmpty()) {
+                return Optional.empty();
+            }
+            RequestTimelines timeline = new RequestTimelines(options.timelineGap().orElse(Duration.ofMillis(
+                    RunDefaults.TIMELINE_GAP_MS)), RequestTimelines.MAX_REQUESTS);
+            RequestRecordReader.readRecovered(file.get(), timeline);
+            return Optional.of(timeline.timeline());
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
         }
     }
 

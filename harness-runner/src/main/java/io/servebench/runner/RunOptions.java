@@ -68,6 +68,8 @@ import java.util.regex.Pattern;
  *                        here, one after the other
  * @param telemetry       how the engines' GPUs are sampled ({@code --gpu-telemetry}, {@code --gpu-interval},
  *                        {@code --gpus}, {@code --gpu-cost})
+ * @param timelineGap     the shortest gap between token events the request timeline marks ({@code --timeline-gap});
+ *                        unset: 100 ms
  */
 public record RunOptions(List<String> includes, List<String> studies, Map<String, List<String>> overrides,
                          Optional<Integer> repetitions, Optional<Path> outputDir, EngineOptions.Simulate simulate,
@@ -76,7 +78,8 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
                          Optional<Duration> settle, Optional<Duration> slice, EngineOverrides engineOverrides,
                          ClientOptions client, Optional<ReportLanguage> language, SloSpec slo, boolean progress,
                          List<String> jmhPrimary, boolean jmhParamsInName, boolean resume,
-                         Optional<CapacityOptions> capacity, Optional<SlurmParams> slurm, TelemetryParams telemetry) {
+                         Optional<CapacityOptions> capacity, Optional<SlurmParams> slurm, TelemetryParams telemetry,
+                         Optional<Duration> timelineGap) {
 
     public RunOptions {
         includes = List.copyOf(includes);
@@ -92,6 +95,10 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         Objects.requireNonNull(containerRuntime, "containerRuntime");
         Objects.requireNonNull(seed, "seed");
         Objects.requireNonNull(settle, "settle");
+        timelineGap.filter(d -> d.isNegative() || d.isZero()).ifPresent(d -> {
+            throw new IllegalArgumentException("--timeline-gap " + d.toMillis() + ": expected a positive number of ms, "
+                    + "e.g. --timeline-gap 100");
+        });
         slice.filter(d -> d.isNegative() || d.isZero()).ifPresent(d -> {
             throw new IllegalArgumentException("--slice " + d.toMillis() / 1000.0 + ": expected a positive number of"
                     + " seconds, e.g. --slice 60");
@@ -139,6 +146,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         private boolean freshServer;
         private Duration settle;
         private Duration slice;
+        private Duration timelineGap;
         private EngineOverrides engineOverrides = EngineOverrides.NONE;
         private ClientOptions client = ClientOptions.DEFAULTS;
         private ReportLanguage language;
@@ -231,6 +239,12 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
 
         public Builder freshServer(boolean freshServer) {
             this.freshServer = freshServer;
+            return this;
+        }
+
+        /** The shortest gap between token events the request timeline marks, as {@code --timeline-gap} sets it. */
+        public Builder timelineGap(Duration newTimelineGap) {
+            this.timelineGap = newTimelineGap;
             return this;
         }
 
@@ -335,7 +349,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
                     Optional.ofNullable(containerRuntime), quick, Optional.ofNullable(seed), freshServer,
                     Optional.ofNullable(settle), Optional.ofNullable(slice), engineOverrides, client,
                     Optional.ofNullable(language), slo, progress, jmhPrimary, jmhParamsInName, resume,
-                    Optional.ofNullable(capacity), Optional.ofNullable(slurm), telemetry);
+                    Optional.ofNullable(capacity), Optional.ofNullable(slurm), telemetry, Optional.ofNullable(timelineGap));
         }
     }
 }

@@ -9,6 +9,7 @@ import io.servebench.results.GpuTimeline;
 import io.servebench.results.HistogramBucket;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
+import io.servebench.results.RequestTimeline;
 import io.servebench.results.RunResult;
 import io.servebench.results.Stat;
 import io.servebench.stats.Statistics;
@@ -20,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Writes {@code report.html}: one self-contained page (inline CSS and inline SVG, no script, no
@@ -50,8 +52,17 @@ final class HtmlReportWriter extends TextReport {
             details{margin:6px 0}summary{cursor:pointer;font-weight:600}
             """;
 
+    /** Each block's request timeline, where the run folder holds its records. */
+    private final Function<BlockResult, Optional<RequestTimeline>> timelines;
+
     HtmlReportWriter(ReportLanguage language) {
+        this(language, block -> Optional.empty());
+    }
+
+    /** @param timelines each block's request timeline, drawn in its section; empty for none */
+    HtmlReportWriter(ReportLanguage language, Function<BlockResult, Optional<RequestTimeline>> timelines) {
         super(language);
+        this.timelines = Objects.requireNonNull(timelines, "timelines");
     }
 
     /** The report as one HTML document. */
@@ -290,6 +301,17 @@ final class HtmlReportWriter extends TextReport {
         html.append("</figure>\n");
     }
 
+    /** A legend of solid lines in the given colours. */
+    private static String legend(List<String> names, List<String> colours) {
+        StringBuilder html = new StringBuilder("<div class=\"legend\">");
+        for (int i = 0; i < names.size(); i++) {
+            html.append("<span><svg viewBox=\"0 0 34 10\" aria-hidden=\"true\"><line x1=\"1\" y1=\"5\" x2=\"33\" y2=\"5\" "
+                    + "stroke=\"").append(colours.get(i)).append("\" stroke-width=\"6\"/></svg>")
+                    .append(Html.escape(names.get(i))).append("</span>");
+        }
+        return html.append("</div>\n").toString();
+    }
+
     private static String legend(List<String> names) {
         StringBuilder html = new StringBuilder("<div class=\"legend\">");
         for (int i = 0; i < names.size(); i++) {
@@ -323,7 +345,7 @@ final class HtmlReportWriter extends TextReport {
         }
     }
 
-    private static void block(StringBuilder html, ReportContent content, BlockResult t) {
+    private void block(StringBuilder html, ReportContent content, BlockResult t) {
         Messages m = content.messages();
         html.append("<details>\n<summary>").append(Html.escape(content.blockTitle(t))).append("</summary>\n<ul>\n");
         List<String> params = new ArrayList<>();
@@ -351,6 +373,7 @@ final class HtmlReportWriter extends TextReport {
             table(html, new Table(List.of(m.text("block.metric"), m.text("block.value")),
                     content.rows(t).stream().map(r -> List.of(r.label(), r.value())).toList()));
             gpuTimeline(html, content, t);
+            timelines.apply(t).ifPresent(timeline -> requestTimeline(html, content, t, timeline));
             content.slices(t).ifPresent(slices -> {
                 html.append("<p>").append(Html.escape(m.text("slices.heading"))).append("</p>\n");
                 table(html, slices);
@@ -380,6 +403,21 @@ final class HtmlReportWriter extends TextReport {
                 panel(m.text("html.gpu.utilization"), g, g.utilization()),
                 panel(m.text("html.gpu.rate"), g, g.requestRate())), m.text("html.gpu.axis"), title), "",
                 m.text("html.gpu.caption", Numbers.format(g.stepSeconds())));
+    }
+
+    /** The block's requests, one bar each, collapsed until opened: a thousand rows are long. */
+    private static void requestTimeline(StringBuilder html, ReportContent content, BlockResult t, RequestTimeline timeline) {
+        Messages m = content.messages();
+        List<String> names = List.of(m.text("html.timeline.sendWait"), m.text("html.timeline.firstToken"),
+                m.text("html.timeline.streaming"), m.text("html.timeline.failed"), m.text("html.timeline.cancelled"),
+                m.text("html.timeline.gap", timeline.gapThresholdMs() == Math.rint(timeline.gapThresholdMs())
+                        ? Long.toString(Math.round(timeline.gapThresholdMs())) : Numbers.format(timeline.gapThresholdMs())));
+        String title = m.text("html.timeline", content.blockTitle(t));
+        html.append("<details>\n<summary>").append(Html.escape(m.text("html.timeline.open", timeline.requests().size(),
+                timeline.total()))).append("</summary>\n");
+        figure(html, title, SvgCharts.timeline(timeline, names, m.text("html.timeline.axis"), title),
+                legend(names, SvgCharts.timelineColours()), m.text("html.timeline.caption"));
+        html.append("</details>\n");
     }
 
     /** One series of a timeline, each value at its step's middle; a step without one is a gap. */

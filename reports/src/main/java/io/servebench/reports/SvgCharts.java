@@ -193,6 +193,77 @@ final class SvgCharts {
         return svg.append("</svg>").toString();
     }
 
+    /**
+     * A block's requests as horizontal bars, one row each in intended-send order: the wait between intended and actual
+     * send, the wait for the first token, the stream to its end (or to the failure or cancellation), and the long gaps
+     * between token events over it. Each kind is one path of segments, so that a thousand requests stay small.
+     *
+     * @param names   the legend texts of: send wait, first-token wait, streaming, failed, cancelled, long gap
+     */
+    static String timeline(io.servebench.results.RequestTimeline t, List<String> names, String xLabel, String title) {
+        int n = t.requests().size();
+        double row = Math.max(1, Math.min(8, 600.0 / Math.max(1, n)));
+        int height = (int) Math.ceil(TOP + n * row + BOTTOM);
+        double xHi = t.requests().stream().mapToDouble(io.servebench.results.RequestTimeline.Request::end).max().orElse(1);
+        Axis x = Axis.of(0, xHi);
+        StringBuilder svg = open(height, title);
+        int bottom = height - BOTTOM;
+        for (double tick : x.ticks()) {
+            svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>"
+                    + "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>", px(x, tick), TOP, px(x, tick), bottom,
+                    px(x, tick), bottom + 18, x.label(tick)));
+        }
+        List<StringBuilder> paths = new java.util.ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            paths.add(new StringBuilder());
+        }
+        for (int i = 0; i < n; i++) {
+            io.servebench.results.RequestTimeline.Request r = t.requests().get(i);
+            double y = TOP + (i + 0.5) * row;
+            segment(paths.get(0), x, y, r.intended(), r.sent());
+            boolean answered = !Double.isNaN(r.firstToken());
+            int tail = switch (r.outcome()) {
+                case SUCCEEDED -> 2;
+                case FAILED -> 3;
+                case CANCELLED -> 4;
+            };
+            if (answered) {
+                segment(paths.get(1), x, y, r.sent(), r.firstToken());
+                segment(paths.get(tail), x, y, r.firstToken(), r.end());
+            } else {
+                segment(paths.get(tail == 2 ? 1 : tail), x, y, r.sent(), r.end());
+            }
+            for (int g = 0; g + 1 < r.longGaps().size(); g += 2) {
+                segment(paths.get(5), x, y, r.longGaps().get(g), r.longGaps().get(g + 1));
+            }
+        }
+        List<String> colours = timelineColours();
+        for (int i = 0; i < paths.size(); i++) {
+            if (paths.get(i).length() > 0) {
+                svg.append(String.format(Locale.ROOT, "<path d=\"%s\" stroke=\"%s\" stroke-width=\"%.2f\" fill=\"none\">"
+                        + "<title>%s</title></path>", paths.get(i).toString().strip(), colours.get(i), row * 0.8,
+                        Html.escape(names.get(i))));
+            }
+        }
+        svg.append(String.format(Locale.ROOT, "<path d=\"M%d %dV%dH%d\" stroke=\"#222\" fill=\"none\"/>", LEFT, TOP,
+                bottom, WIDTH - RIGHT));
+        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"axis\">%s</text>",
+                LEFT + (WIDTH - LEFT - RIGHT) / 2, height - 10, Html.escape(xLabel)));
+        return svg.append("</svg>").toString();
+    }
+
+    /** The colours of {@link #timeline}'s kinds, in its names' order, for a legend. */
+    static List<String> timelineColours() {
+        return List.of("#bbbbbb", PALETTE.get(1), PALETTE.get(0), PALETTE.get(3), PALETTE.get(4), "#000000");
+    }
+
+    /** A horizontal segment from {@code from} to {@code to} (s) at {@code y}, when it has a length. */
+    private static void segment(StringBuilder path, Axis x, double y, double from, double to) {
+        if (to > from) {
+            path.append(String.format(Locale.ROOT, "M%.1f %.1fH%.1f", px(x, from), y, Math.max(px(x, to), px(x, from) + 0.5)));
+        }
+    }
+
     /** Draws {@code path}'s points as one line, if it has two or more, and empties it. */
     private static void line(StringBuilder svg, StringBuilder path, String colour, String name) {
         String points = path.toString().strip();

@@ -45,6 +45,18 @@ class ChromiumRenderTest {
             }
             return seen.size();
         }
+
+        /** How many pixels are exactly {@code hex} ({@code #rrggbb}). */
+        int pixels(String hex) {
+            int rgb = Integer.parseInt(hex.substring(1), 16);
+            int n = 0;
+            for (int y = 0; y < image.getHeight(); y++) {
+                for (int x = 0; x < image.getWidth(); x++) {
+                    n += (image.getRGB(x, y) & 0xFFFFFF) == rgb ? 1 : 0;
+                }
+            }
+            return n;
+        }
     }
 
     private static Rendering render(Path page, Path dir) throws IOException, InterruptedException {
@@ -78,6 +90,35 @@ class ChromiumRenderTest {
         assertThat(r.console()).isEmpty();
         assertThat(r.image().getWidth()).isEqualTo(1280);
         assertThat(r.colours()).as("distinct colours of the screenshot").isGreaterThan(20);
+    }
+
+    /**
+     * A request timeline of 200 requests, in the report's page style, renders without console messages, and its kinds
+     * show in their colours: the first-token wait, the streams, a failure, a cancellation, the long gaps.
+     */
+    @Test
+    void aRequestTimelineRendersWithEveryKindInItsColour(@TempDir Path dir) throws Exception {
+        List<io.servebench.results.RequestTimeline.Request> requests = new java.util.ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            double at = i * 0.05;
+            var outcome = i % 50 == 7 ? io.servebench.results.RequestTimeline.Outcome.FAILED
+                    : i % 50 == 9 ? io.servebench.results.RequestTimeline.Outcome.CANCELLED
+                    : io.servebench.results.RequestTimeline.Outcome.SUCCEEDED;
+            requests.add(new io.servebench.results.RequestTimeline.Request(i, at, at + 0.01, at + 0.4, at + 3,
+                    outcome, i % 10 == 0 ? List.of(at + 1.0, at + 1.6) : List.of()));
+        }
+        var timeline = new io.servebench.results.RequestTimeline(100, requests, 200);
+        List<String> names = List.of("send wait", "first token", "streaming", "failed", "cancelled", "gap");
+        Path page = dir.resolve("timeline.html");
+        Files.writeString(page, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><style>svg{width:760px}</style></head>"
+                + "<body>" + SvgCharts.timeline(timeline, names, "Time (s)", "Requests over time") + "</body></html>");
+
+        Rendering r = render(page, dir);
+
+        assertThat(r.console()).isEmpty();
+        for (String colour : SvgCharts.timelineColours().subList(1, 6)) {
+            assertThat(r.pixels(colour)).as("pixels of %s", colour).isGreaterThan(20);
+        }
     }
 
     @Test

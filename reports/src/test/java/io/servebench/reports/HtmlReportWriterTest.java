@@ -106,6 +106,26 @@ class HtmlReportWriterTest {
                 true, Fixtures.BASE_FLAGS, "8", List.of(sliced)))))).contains("按时间片：");
     }
 
+    /** A block whose records are at hand gets its request timeline, collapsed, with the counts drawn and measured. */
+    @Test
+    void aBlockWithItsRecordsGetsARequestTimeline() {
+        io.servebench.results.RequestTimeline timeline = new io.servebench.results.RequestTimeline(100, List.of(
+                new io.servebench.results.RequestTimeline.Request(0, 0, 0.001, 0.05, 2.1,
+                        io.servebench.results.RequestTimeline.Outcome.SUCCEEDED, List.of(1.0, 1.2)),
+                new io.servebench.results.RequestTimeline.Request(2, 0.25, 0.251, Double.NaN, 0.6,
+                        io.servebench.results.RequestTimeline.Outcome.FAILED, List.of())), 3);
+        RunResult run = Fixtures.run(List.of(Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "8",
+                List.of(Fixtures.repetition(2.62, 1.8)))));
+        String html = new HtmlReportWriter(ReportLanguage.EN, b -> java.util.Optional.of(timeline)).render(run);
+        assertThat(html).contains("<summary>Request timeline (2 of 3 requests)</summary>", "<h3>Requests over time: ",
+                "Gap between tokens of 100 ms or more", "Time since the first intended send (s)");
+        // one path per kind drawn (send waits, the first token's wait, the stream, the failure, the gap) and the axes
+        String chart = html.substring(html.indexOf("<h3>Requests over time"), html.indexOf("</figure>",
+                html.indexOf("<h3>Requests over time")));
+        assertThat(chart.split("<path d=\"M", -1)).hasSize(1 + 5 + 1);
+        assertThat(new HtmlReportWriter(ReportLanguage.EN).render(run)).doesNotContain("Request timeline");
+    }
+
     @Test
     void chineseReport() throws Exception {
         String html = new HtmlReportWriter(ReportLanguage.ZH_CN).render(SeedStudy.load());
