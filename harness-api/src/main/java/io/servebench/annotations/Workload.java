@@ -102,6 +102,20 @@ public @interface Workload {
      */
     double timeoutSeconds() default UNSET;
 
+    /**
+     * The models or LoRA adapters the requests name, each request (each conversation) drawing one, with optional
+     * weights: {@code "sql-lora:3,chat-lora:1"}; every figure is then also reported per model. The server must serve
+     * them (vLLM's {@code --lora-modules}, SGLang's {@code --lora-paths}, the served model's own name). Default: the
+     * served model alone.
+     */
+    String models() default "";
+
+    /**
+     * How {@link #models()} are drawn: {@code "weights"} (default: as given, 1 each when not), {@code "uniform"}, or
+     * {@code "zipf"} / {@code "zipf:S"} (the k-th name weighs 1/k^S, S = 1 unless given).
+     */
+    String modelDistribution() default "";
+
     /** For {@link Profile#SWEEP}: how many constant rates between the synchronous and the throughput rate. Required there. */
     int sweepRates() default UNSET;
 

@@ -30,6 +30,7 @@ import io.servebench.results.Metric;
 import io.servebench.results.PrefixCacheReset;
 import io.servebench.results.RepetitionResult;
 import io.servebench.workload.Datasets;
+import io.servebench.workload.ModelMix;
 import io.servebench.workload.RequestSpec;
 
 import java.io.IOException;
@@ -99,6 +100,9 @@ final class LoadMeasurement {
         // the time before which no request will be sent any more, on the records' clock
         LongSupplier clock = engine.virtual().isPresent() ? engine.virtual().get()::earliestArrivalNs : System::nanoTime;
         PerTurn turns = new PerTurn(slo, clock);
+        Optional<ModelMix> mix = w.options().models() == null ? Optional.empty()
+                : Optional.of(ModelMix.parse(w.options().models(), w.options().modelDistribution()));
+        PerModel models = new PerModel(slo, clock, mix.map(ModelMix::names).orElse(List.of()));
         Iterator<RequestSpec> drawn = dataset.dataset().supply(repetition.seed());
         Iterator<RequestSpec> supply = new Iterator<>() {
             @Override
@@ -109,7 +113,12 @@ final class LoadMeasurement {
             @Override
             public RequestSpec next() {
                 RequestSpec next = drawn.next();
+                // a conversation keeps its model: the draw is its first turn's
+                if (mix.isPresent()) {
+                    next = next.withModel(mix.get().draw(repetition.seed(), next.index() - next.turn()));
+                }
                 turns.drawn(next);
+                models.drawn(next);
                 return next;
             }
         };
@@ -132,7 +141,7 @@ final class LoadMeasurement {
             SliceMetrics slices = new SliceMetrics(params.slice().toNanos(), progress::slice);
             Optional<PrometheusSnapshot> before = scrape();
             IntendedSends sends = new IntendedSends();
-            LoadListener listener = LoadListener.all(records, metrics, turns, slices, progress, sends);
+            LoadListener listener = LoadListener.all(records, metrics, turns, models, slices, progress, sends);
             String failure = null;
             LoadResult result = null;
             try {
@@ -184,7 +193,7 @@ final class LoadMeasurement {
                 measured = measured.withNote(VIRTUAL_NOTE);
             }
             Map<String, RepetitionResult> bySlice = slices.finish();
-            measured = measured.withTurns(turns.finish()).withCacheReset(cacheReset)
+            measured = measured.withTurns(turns.finish()).withModels(models.finish()).withCacheReset(cacheReset)
                     .withSlices(bySlice.size() >= MIN_SLICES ? bySlice : Map.of());
             measured = withHarnessMemory(measured, memory);
             progress.finish(measured);
@@ -317,6 +326,59 @@ final class LoadMeasurement {
             Map<String, RepetitionResult> results = new LinkedHashMap<>();
             new TreeMap<>(byTurn).forEach((turn, running) -> results.put(Integer.toString(turn + 1), running.finish()));
             return results.size() > 1 ? results : Map.of();
+        }
+    }
+
+    /**
+     * The measured requests' metrics per model or LoRA adapter of a mixed workload, each aggregated as the whole is, in
+     * the mix's order; none for one model. Thread-safe.
+     */
+    private static final class PerModel implements LoadListener {
+        private final SloSpec slo;
+        private final LongSupplier clock;
+        private final List<String> names;
+        private final Map<Long, String> modelOf = new ConcurrentHashMap<>();
+        private final Map<String, MetricsAggregator.Running> byModel = new ConcurrentHashMap<>();
+
+        /** @param names the mix's names; empty: no mix */
+        PerModel(SloSpec slo, LongSupplier clock, List<String> names) {
+            this.slo = slo;
+            this.clock = clock;
+            this.names = names;
+        }
+
+        void drawn(RequestSpec spec) {
+            if (spec.model() != null) {
+                modelOf.put((long) spec.index(), spec.model());
+            }
+        }
+
+        private MetricsAggregator.Running of(long id) {
+            String model = modelOf.get(id);
+            return model == null ? null : byModel.computeIfAbsent(model, m -> new MetricsAggregator().start(slo, clock));
+        }
+
+        @Override
+        public void onSend(long id) {
+            MetricsAggregator.Running running = of(id);
+            if (running != null) {
+                running.onSend(id);
+            }
+        }
+
+        @Override
+        public void onComplete(RequestRecord record) {
+            MetricsAggregator.Running running = of(record.id());
+            modelOf.remove(record.id());
+            if (running != null) {
+                running.onComplete(record);
+            }
+        }
+
+        Map<String, RepetitionResult> finish() {
+            Map<String, RepetitionResult> results = new LinkedHashMap<>();
+            names.stream().filter(byModel::containsKey).forEach(name -> results.put(name, byModel.get(name).finish()));
+            return names.size() > 1 ? results : Map.of();
         }
     }
 

@@ -61,7 +61,8 @@ final class RequestBodies {
                     : spec.context().stream().map(ChatMessage::content).collect(Collectors.joining("\n\n")) + "\n\n"
                             + spec.prompt());
         };
-        CompletionRequest request = new CompletionRequest(input, Optional.of(model), OptionalInt.of(spec.maxTokens()),
+        CompletionRequest request = new CompletionRequest(input, Optional.of(spec.model() != null ? spec.model() : model),
+                OptionalInt.of(spec.maxTokens()),
                 spec.exactOutput() ? spec.maxTokens() : 0, spec.exactOutput(), true, true, continuousUsageStats);
         List<ObjectNode> extra = new ArrayList<>(2);
         if (extraBody != null) {

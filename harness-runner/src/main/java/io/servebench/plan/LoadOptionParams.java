@@ -23,22 +23,25 @@ import java.util.Map;
  * @param cancellationDelaySeconds how long after its send or first token a cancelled request is called off
  * @param cancellationAfter        {@code send} or {@code first-token}: what the delay runs from
  * @param timeoutSeconds           the longest a request may last from its send; 0 for no limit
+ * @param models                   the models or LoRA adapters the requests draw from, {@code null} for the served model
+ * @param modelDistribution        how they are drawn: {@code weights}, {@code uniform}, {@code zipf[:S]}
  */
 public record LoadOptionParams(double warmupSeconds, double burstiness, double rampUpSeconds, int maxConcurrency,
                           double durationSeconds, int maxErrors, int sweepRates, String api, String extraBody,
                           Boolean continuousUsage, double saturationWindowSeconds, double cancellationRate,
-                          double cancellationDelaySeconds, String cancellationAfter, double timeoutSeconds) {
+                          double cancellationDelaySeconds, String cancellationAfter, double timeoutSeconds, String models,
+                          String modelDistribution) {
 
     /** Every option at its default. */
     public static final LoadOptionParams DEFAULTS = new LoadOptionParams(0, 1, 0, 0, 0, 0, 0, "chat", null, null, 0, 0, 0,
-            "send", 0);
+            "send", 0, null, "weights");
 
     /** Options without cancellation or a per-request limit. */
     public LoadOptionParams(double warmupSeconds, double burstiness, double rampUpSeconds, int maxConcurrency,
                             double durationSeconds, int maxErrors, int sweepRates, String api, String extraBody,
                             Boolean continuousUsage, double saturationWindowSeconds) {
         this(warmupSeconds, burstiness, rampUpSeconds, maxConcurrency, durationSeconds, maxErrors, sweepRates, api,
-                extraBody, continuousUsage, saturationWindowSeconds, 0, 0, "send", 0);
+                extraBody, continuousUsage, saturationWindowSeconds, 0, 0, "send", 0, null, "weights");
     }
 
     /**
@@ -77,6 +80,8 @@ public record LoadOptionParams(double warmupSeconds, double burstiness, double r
         private double cancellationDelaySeconds = DEFAULTS.cancellationDelaySeconds;
         private String cancellationAfter = DEFAULTS.cancellationAfter;
         private double timeoutSeconds = DEFAULTS.timeoutSeconds;
+        private String models = DEFAULTS.models;
+        private String modelDistribution = DEFAULTS.modelDistribution;
 
         /** Sets one option from its text, which {@link LoadOption#problem(String)} found valid. */
         void set(LoadOption option, String v) {
@@ -96,13 +101,15 @@ public record LoadOptionParams(double warmupSeconds, double burstiness, double r
                 case CANCELLATION_DELAY_SECONDS -> cancellationDelaySeconds = Double.parseDouble(v);
                 case CANCELLATION_AFTER -> cancellationAfter = v;
                 case TIMEOUT_SECONDS -> timeoutSeconds = Double.parseDouble(v);
+                case MODELS -> models = v;
+                case MODEL_DISTRIBUTION -> modelDistribution = v;
             }
         }
 
         LoadOptionParams build() {
             return new LoadOptionParams(warmupSeconds, burstiness, rampUpSeconds, maxConcurrency, durationSeconds, maxErrors,
                     sweepRates, api, extraBody, continuousUsage, saturationWindowSeconds, cancellationRate,
-                    cancellationDelaySeconds, cancellationAfter, timeoutSeconds);
+                    cancellationDelaySeconds, cancellationAfter, timeoutSeconds, models, modelDistribution);
         }
     }
 
@@ -156,6 +163,12 @@ public record LoadOptionParams(double warmupSeconds, double burstiness, double r
         }
         if (timeoutSeconds != DEFAULTS.timeoutSeconds) {
             out.put(LoadOption.TIMEOUT_SECONDS.key(), LoadOption.format(timeoutSeconds));
+        }
+        if (models != null) {
+            out.put(LoadOption.MODELS.key(), models);
+        }
+        if (!modelDistribution.equals(DEFAULTS.modelDistribution)) {
+            out.put(LoadOption.MODEL_DISTRIBUTION.key(), modelDistribution);
         }
         return out;
     }

@@ -28,9 +28,12 @@ public enum LoadOption {
     CANCELLATION_RATE(Type.PERCENT, "a percentage above 0 and at most 100"),
     CANCELLATION_DELAY_SECONDS(Type.NON_NEGATIVE_NUMBER, "zero or a positive number of seconds"),
     CANCELLATION_AFTER(Type.CHOICE, "send or first-token", "send", "first-token"),
-    TIMEOUT_SECONDS(Type.POSITIVE_NUMBER, "a positive number of seconds");
+    TIMEOUT_SECONDS(Type.POSITIVE_NUMBER, "a positive number of seconds"),
+    MODELS(Type.MODEL_MIX, "names with optional weights, e.g. \"sql-lora:3,chat-lora:1\""),
+    MODEL_DISTRIBUTION(Type.MODEL_DISTRIBUTION, "weights, uniform or zipf (zipf:S for an exponent other than 1)");
 
-    private enum Type { POSITIVE_NUMBER, NON_NEGATIVE_NUMBER, PERCENT, POSITIVE_INTEGER, CHOICE, JSON_OBJECT, BOOLEAN }
+    private enum Type { POSITIVE_NUMBER, NON_NEGATIVE_NUMBER, PERCENT, POSITIVE_INTEGER, CHOICE, JSON_OBJECT, BOOLEAN,
+        MODEL_MIX, MODEL_DISTRIBUTION }
 
     private final Type type;
     private final String expected;
@@ -93,6 +96,14 @@ public enum LoadOption {
             case CHOICE -> choices.contains(v) ? null : key + " = \"" + v + "\" is unknown; expected " + expected;
             case BOOLEAN -> v.equals("true") || v.equals("false") ? null
                     : key + " = \"" + v + "\" is neither true nor false; expected " + expected;
+            case MODEL_MIX, MODEL_DISTRIBUTION -> {
+                try {
+                    io.servebench.workload.ModelMix.parse(type == Type.MODEL_MIX ? v : "m", type == Type.MODEL_MIX ? null : v);
+                    yield null;
+                } catch (IllegalArgumentException e) {
+                    yield e.getMessage();
+                }
+            }
             case JSON_OBJECT -> {
                 String problem = io.servebench.workload.BodyFields.problem(v);
                 yield problem == null ? null : key + " " + problem;
@@ -121,6 +132,8 @@ public enum LoadOption {
         number(options, CANCELLATION_DELAY_SECONDS, w.cancellationDelaySeconds());
         text(options, CANCELLATION_AFTER, w.cancellationAfter());
         number(options, TIMEOUT_SECONDS, w.timeoutSeconds());
+        text(options, MODELS, w.models());
+        text(options, MODEL_DISTRIBUTION, w.modelDistribution());
         return options;
     }
 

@@ -17,12 +17,20 @@ import java.util.List;
  * @param turn         its turn in a multi-turn conversation, 0 for the first and for a single turn; a request of turn
  *                     {@code k > 0} follows the request before it in the workload (turn {@code k - 1} of the same
  *                     conversation) and is sent when that one has ended
+ * @param model        the model or LoRA adapter the request names ({@code model} in its body), drawn from the workload's
+ *                     {@code models}; {@code null} for the served model
  */
 public record RequestSpec(int index, String prompt, int promptTokens, int maxTokens, boolean exactOutput, boolean warmup,
-                          List<ChatMessage> context, String extraBody, int turn) {
+                          List<ChatMessage> context, String extraBody, int turn, String model) {
 
     public RequestSpec {
         context = List.copyOf(context);
+    }
+
+    /** A request for the served model. */
+    public RequestSpec(int index, String prompt, int promptTokens, int maxTokens, boolean exactOutput, boolean warmup,
+                       List<ChatMessage> context, String extraBody, int turn) {
+        this(index, prompt, promptTokens, maxTokens, exactOutput, warmup, context, extraBody, turn, null);
     }
 
     /** A single turn. */
@@ -38,6 +46,13 @@ public record RequestSpec(int index, String prompt, int promptTokens, int maxTok
 
     /** This request, marked as a warm-up request or not. */
     public RequestSpec withWarmup(boolean newWarmup) {
-        return new RequestSpec(index, prompt, promptTokens, maxTokens, exactOutput, newWarmup, context, extraBody, turn);
+        return new RequestSpec(index, prompt, promptTokens, maxTokens, exactOutput, newWarmup, context, extraBody, turn,
+                model);
+    }
+
+    /** This request for {@code newModel} (a model or LoRA adapter the server serves). */
+    public RequestSpec withModel(String newModel) {
+        return new RequestSpec(index, prompt, promptTokens, maxTokens, exactOutput, warmup, context, extraBody, turn,
+                newModel);
     }
 }

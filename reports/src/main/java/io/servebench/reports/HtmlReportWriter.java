@@ -382,6 +382,10 @@ final class HtmlReportWriter extends TextReport {
                         .map(e -> new SvgCharts.Series(e.getKey(), e.getValue())).toList(), m.text("html.slices.axis"),
                         title), "", null);
             });
+            content.models(t).ifPresent(models -> {
+                html.append("<p>").append(Html.escape(m.text("models.heading"))).append("</p>\n");
+                table(html, models);
+            });
             content.turns(t).ifPresent(turns -> {
                 html.append("<p>").append(Html.escape(m.text("turns.heading"))).append("</p>\n");
                 table(html, turns);

@@ -398,30 +398,49 @@ final class ReportContent {
     }
 
     /**
+     * A mixed workload's figures per model or LoRA adapter (means over repetitions, as the block's own), in the mix's
+     * order; empty for one model.
+     */
+    public Optional<Table> models(BlockResult trial) {
+        return perGroup(trial, RepetitionResult::models, messages.text("models.model"), name -> name);
+    }
+
+    /**
      * A long block's figures per time slice (means over repetitions, as the block's own), so that drift and a slow
      * degradation show; empty for a block too short to slice.
      */
     public Optional<Table> slices(BlockResult trial) {
+        return perGroup(trial, RepetitionResult::slices, messages.text("slices.slice"), start -> {
+            double seconds = mean(trial.repetitions().stream().map(r -> r.slices().get(start))
+                    .filter(java.util.Objects::nonNull).toList(), r -> r.value(Metric.DURATION));
+            return messages.text("slices.span", start, Numbers.format(Long.parseLong(start) + seconds));
+        });
+    }
+
+    /**
+     * The block's figures per group of its requests ({@code groups} of each repetition: its slices, its models), one row
+     * each, named by {@code label}: requests, throughput, TTFT, ITL and latency; empty when it has no groups.
+     */
+    private Optional<Table> perGroup(BlockResult trial, Function<RepetitionResult, Map<String, RepetitionResult>> groups,
+                                     String header, Function<String, String> label) {
         List<RepetitionResult> reps = trial.repetitions();
-        java.util.Set<String> starts = new java.util.LinkedHashSet<>();
-        reps.forEach(r -> starts.addAll(r.slices().keySet()));
-        if (starts.isEmpty()) {
+        java.util.Set<String> keys = new java.util.LinkedHashSet<>();
+        reps.forEach(r -> keys.addAll(groups.apply(r).keySet()));
+        if (keys.isEmpty()) {
             return Optional.empty();
         }
         List<List<String>> rows = new ArrayList<>();
-        for (String start : starts) {
-            List<RepetitionResult> of = reps.stream().map(r -> r.slices().get(start)).filter(java.util.Objects::nonNull).toList();
-            double seconds = mean(of, r -> r.value(Metric.DURATION));
-            rows.add(List.of(messages.text("slices.span", start, Numbers.format(Long.parseLong(start) + seconds)),
-                    count(of, Metric.SUCCESSFUL_REQUESTS), count(of, Metric.FAILED_REQUESTS),
+        for (String key : keys) {
+            List<RepetitionResult> of = reps.stream().map(r -> groups.apply(r).get(key)).filter(java.util.Objects::nonNull)
+                    .toList();
+            rows.add(List.of(label.apply(key), count(of, Metric.SUCCESSFUL_REQUESTS), count(of, Metric.FAILED_REQUESTS),
                     value(of, Metric.OUTPUT_THROUGHPUT, null), value(of, Metric.TTFT, Stat.MEAN),
                     value(of, Metric.TTFT, Stat.P99), value(of, Metric.ITL, Stat.MEAN), value(of, Metric.E2E_LATENCY, Stat.MEAN),
                     value(of, Metric.E2E_LATENCY, Stat.P99)));
         }
-        return Optional.of(new Table(List.of(messages.text("slices.slice"), Metric.SUCCESSFUL_REQUESTS.label(),
-                Metric.FAILED_REQUESTS.label(), Metric.OUTPUT_THROUGHPUT.label(), Metric.TTFT.label(Stat.MEAN),
-                Metric.TTFT.label(Stat.P99), Metric.ITL.label(Stat.MEAN), Metric.E2E_LATENCY.label(Stat.MEAN),
-                Metric.E2E_LATENCY.label(Stat.P99)), rows));
+        return Optional.of(new Table(List.of(header, Metric.SUCCESSFUL_REQUESTS.label(), Metric.FAILED_REQUESTS.label(),
+                Metric.OUTPUT_THROUGHPUT.label(), Metric.TTFT.label(Stat.MEAN), Metric.TTFT.label(Stat.P99),
+                Metric.ITL.label(Stat.MEAN), Metric.E2E_LATENCY.label(Stat.MEAN), Metric.E2E_LATENCY.label(Stat.P99)), rows));
     }
 
     /**

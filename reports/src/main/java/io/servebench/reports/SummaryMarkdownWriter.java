@@ -163,6 +163,10 @@ final class SummaryMarkdownWriter extends TextReport {
             md.append(m.text("slices.heading")).append("\n\n");
             table(md, slices);
         });
+        content.models(trial).ifPresent(models -> {
+            md.append(m.text("models.heading")).append("\n\n");
+            table(md, models);
+        });
         content.turns(trial).ifPresent(turns -> {
             md.append(m.text("turns.heading")).append("\n\n");
             table(md, turns);

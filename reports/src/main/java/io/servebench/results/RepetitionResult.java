@@ -31,19 +31,21 @@ import java.util.OptionalDouble;
  *                           for a repetition too short to slice
  * @param gpuTimeline        its GPUs' power and utilisation over the measurement window beside the request rate;
  *                           {@code null} without GPU figures
+ * @param models             the same metrics over the requests of each model or LoRA adapter of a mixed workload,
+ *                           keyed by its name, in the mix's order; empty for one model
  */
 public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
                            long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds,
                            Map<String, Double> serverMetrics, List<String> notes, Map<String, RepetitionResult> turns,
                            PrefixCacheReset cacheReset, Map<String, RepetitionResult> slices,
-                           GpuTimeline gpuTimeline) {
+                           GpuTimeline gpuTimeline, Map<String, RepetitionResult> models) {
 
     /** Metrics of single turns. */
     public RepetitionResult(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
                         long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds,
                         Map<String, Double> serverMetrics, List<String> notes) {
         this(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, serverMetrics, notes,
-                Map.of(), null, Map.of(), null);
+                Map.of(), null, Map.of(), null, Map.of());
     }
 
     /** Metrics without server-side metrics or notes. */
@@ -77,6 +79,8 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
         turns = byTurn(turns);
         // nor slices, before long runs were sliced
         slices = bySlice(slices);
+        // nor models, before mixed workloads
+        models = ordered(models);
         for (String id : scalars.keySet()) {
             requireKind(id, Metric.Kind.SCALAR);
         }
@@ -90,31 +94,37 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
         List<String> more = new java.util.ArrayList<>(notes);
         more.add(note);
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, more, turns, cacheReset, slices, gpuTimeline);
+                serverMetrics, more, turns, cacheReset, slices, gpuTimeline, models);
     }
 
     /** These metrics with {@code perTurn} as their {@link #turns()}. */
     public RepetitionResult withTurns(Map<String, RepetitionResult> perTurn) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, perTurn, cacheReset, slices, gpuTimeline);
+                serverMetrics, notes, perTurn, cacheReset, slices, gpuTimeline, models);
     }
 
     /** These metrics with {@code reset} as their {@link #cacheReset()}. */
     public RepetitionResult withCacheReset(PrefixCacheReset reset) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, turns, reset, slices, gpuTimeline);
+                serverMetrics, notes, turns, reset, slices, gpuTimeline, models);
     }
 
     /** These metrics with {@code bySlice} as their {@link #slices()}. */
     public RepetitionResult withSlices(Map<String, RepetitionResult> bySlice) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, turns, cacheReset, bySlice, gpuTimeline);
+                serverMetrics, notes, turns, cacheReset, bySlice, gpuTimeline, models);
+    }
+
+    /** These metrics with {@code byModel} as their {@link #models()}. */
+    public RepetitionResult withModels(Map<String, RepetitionResult> byModel) {
+        return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
+                serverMetrics, notes, turns, cacheReset, slices, gpuTimeline, byModel);
     }
 
     /** These metrics with {@code timeline} as their {@link #gpuTimeline()}. */
     public RepetitionResult withGpuTimeline(GpuTimeline timeline) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, turns, cacheReset, slices, timeline);
+                serverMetrics, notes, turns, cacheReset, slices, timeline, models);
     }
 
     /** These metrics with the scalar {@code metric} set to {@code value}. */
@@ -123,7 +133,7 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
         Map<String, Double> more = new LinkedHashMap<>(scalars);
         more.put(metric.id(), value);
         return new RepetitionResult(more, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, turns, cacheReset, slices, gpuTimeline);
+                serverMetrics, notes, turns, cacheReset, slices, gpuTimeline, models);
     }
 
     /** A scalar metric's value, empty when absent. */
@@ -141,7 +151,7 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
     /** A RepetitionResult with these server-side metrics instead of its own. */
     public RepetitionResult withServerMetrics(Map<String, Double> server) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, server,
-                notes, turns, cacheReset, slices, gpuTimeline);
+                notes, turns, cacheReset, slices, gpuTimeline, models);
     }
 
     /** A distribution metric, empty when it had no samples. */

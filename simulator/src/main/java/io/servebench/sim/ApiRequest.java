@@ -45,10 +45,11 @@ record ApiRequest(
      *
      * @throws ApiError 400 for malformed JSON, missing or ill-typed fields, {@code max_tokens < 1},
      *                  {@code min_tokens > max_tokens}, stream options without streaming, or a prompt plus
-     *                  output longer than {@code maxModelLen}; 404 for a model other than {@code servedModel}
+     *                  output longer than {@code maxModelLen}; 404 for a model other than {@code servedModel} or one
+     *                  of {@code lora}'s adapters
      */
     static ApiRequest parse(byte[] body, boolean chat, SimTokenizer tokenizer, String servedModel, int maxModelLen,
-                            SimDialect dialect)
+                            SimDialect dialect, LoraParams lora)
             throws ApiError {
         CompletionRequest request;
         try {
@@ -57,7 +58,7 @@ record ApiRequest(
             throw ApiError.badRequest(e.getMessage());
         }
         String model = request.model().orElse(null);
-        if (model != null && !model.equals(servedModel)) {
+        if (model != null && !model.equals(servedModel) && !lora.serves(model)) {
             throw notServed(model, servedModel);
         }
         List<String> tokens = new ArrayList<>();

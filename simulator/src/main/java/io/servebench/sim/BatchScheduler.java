@@ -52,6 +52,8 @@ final class BatchScheduler {
     private double usedBytes;
     private long admissions;
     private final PowerMeter power;
+    /** The LoRA adapters the GPU holds, least recently used first: at most {@link LoraParams#maxLoras()}. */
+    private final LinkedHashMap<String, Boolean> loadedAdapters = new LinkedHashMap<>(16, 0.75f, true);
 
     BatchScheduler(SimParams settings, SimMetrics metrics, Sink sink) {
         this.settings = settings;
@@ -160,8 +162,13 @@ final class BatchScheduler {
             batch.add(new Work(r, tokens, r.prefilling, r.prefilling ? 0
                     : acceptedDrafts(r, Math.min(tokens - 1, r.outputTokens - r.generated - 1))));
         }
-        while (admissible(start, budget)) {
-            SimRequest r = waiting.peekFirst();
+        java.util.Set<String> adapters = new java.util.HashSet<>();
+        batch.forEach(w -> {
+            if (w.request.adapter != null) {
+                adapters.add(w.request.adapter);
+            }
+        });
+        for (SimRequest r = nextAdmissible(start, budget, adapters); r != null; r = nextAdmissible(start, budget, adapters)) {
             int cached = settings.prefixCaching() ? cachedPrefix(r) : 0;
             int target = r.promptTokens + r.generated;
             int tokens = Math.min(target - cached, budget);
@@ -169,7 +176,10 @@ final class BatchScheduler {
             if (usedBytes + bytes > poolBytes) {
                 break;
             }
-            waiting.pollFirst();
+            waiting.remove(r);
+            if (r.adapter != null) {
+                adapters.add(r.adapter);
+            }
             r.computed = cached;
             r.prefillTarget = target;
             r.prefilling = true;
@@ -217,7 +227,8 @@ final class BatchScheduler {
             }
             accepted += w.accepted;
         }
-        StepCostModel.Step cost = this.cost.step(computedTokens, contextTokens, batch.size(), drafting, accepted);
+        StepCostModel.Step cost = this.cost.step(computedTokens, contextTokens, batch.size(), drafting, accepted,
+                loraWork(batch, adapters));
         long end = start + cost.nanos();
         power.record(start, end, cost);
         for (Work w : batch) {
@@ -226,10 +237,49 @@ final class BatchScheduler {
         return end;
     }
 
-    /** Whether the first waiting request has arrived by {@code start} and may join a step with {@code budget} left. */
-    private boolean admissible(long start, int budget) {
-        return !waiting.isEmpty() && running.size() < settings.maxNumSeqs() && budget > 0
-                && waiting.peekFirst().arrivalNs - start <= 0;
+    /**
+     * The first waiting request that has arrived by {@code start} and may join a step with {@code budget} left and the
+     * adapters {@code adapters} in it: one whose adapter would be one too many is passed over for the next, as vLLM's
+     * scheduler skips it ({@link LoraParams}); {@code null} when none may.
+     */
+    private SimRequest nextAdmissible(long start, int budget, java.util.Set<String> adapters) {
+        if (running.size() >= settings.maxNumSeqs() || budget <= 0) {
+            return null;
+        }
+        for (SimRequest r : waiting) {
+            if (r.arrivalNs - start > 0) {
+                return null;
+            }
+            if (r.adapter == null || adapters.contains(r.adapter) || adapters.size() < settings.lora().maxLoras()) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** The step's LoRA work: its adapters' tokens, and the adapters the GPU must first copy in (least recent out). */
+    private StepCostModel.LoraWork loraWork(List<Work> batch, java.util.Set<String> adapters) {
+        if (adapters.isEmpty()) {
+            return StepCostModel.LoraWork.NONE;
+        }
+        long tokens = 0;
+        for (Work w : batch) {
+            if (w.request.adapter != null) {
+                tokens += w.tokens;
+            }
+        }
+        int swapped = 0;
+        for (String adapter : adapters) {
+            if (loadedAdapters.get(adapter) == null) {
+                swapped++;
+                loadedAdapters.put(adapter, Boolean.TRUE);
+            }
+        }
+        // the step's own adapters were touched last: only others leave
+        while (loadedAdapters.size() > settings.lora().maxLoras()) {
+            loadedAdapters.remove(loadedAdapters.keySet().iterator().next());
+        }
+        return new StepCostModel.LoraWork(tokens, adapters.size(), swapped);
     }
 
     /**
@@ -242,10 +292,16 @@ final class BatchScheduler {
                 return true;
             }
         }
-        if (!admissible(start, settings.maxNumBatchedTokens())) {
+        java.util.Set<String> adapters = new java.util.HashSet<>();
+        for (SimRequest running : running) {
+            if (running.adapter != null) {
+                adapters.add(running.adapter);
+            }
+        }
+        SimRequest r = nextAdmissible(start, settings.maxNumBatchedTokens(), adapters);
+        if (r == null) {
             return false;
         }
-        SimRequest r = waiting.peekFirst();
         int cached = settings.prefixCaching() ? cachedPrefix(r) : 0;
         int tokens = Math.min(r.promptTokens + r.generated - cached, settings.maxNumBatchedTokens());
         return usedBytes + bytesFor(cached + tokens) <= poolBytes;

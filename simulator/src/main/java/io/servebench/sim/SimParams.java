@@ -66,7 +66,8 @@ public record SimParams(
         List<String> ignoredFlags,
         String apiKey,
         EngineProfile engine,
-        int stateSlots) {
+        int stateSlots,
+        LoraParams lora) {
 
     /** Settings whose per-sequence state, if any, lives in the KV pool (every vLLM set-up; SGLang with a dense model). */
     public SimParams(SimDialect dialect, ModelProfile model, GpuProfile gpu, int maxModelLen, int maxNumSeqs,
@@ -76,7 +77,7 @@ public record SimParams(
                      String apiKey, EngineProfile engine) {
         this(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching, speculativeMethod,
                 speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
-                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, 0);
+                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, 0, LoraParams.NONE);
     }
 
     /**
@@ -120,6 +121,7 @@ public record SimParams(
     public static final double ACTIVATION_RESERVE_BYTES = 3.0 * 1024 * 1024 * 1024;
 
     public SimParams {
+        Objects.requireNonNull(lora, "lora");
         if (dialect == SimDialect.SIM) {
             throw new IllegalArgumentException("the settings' dialect is vllm or sglang: sim reads vLLM's flags");
         }
@@ -170,7 +172,14 @@ public record SimParams(
     public SimParams withEngine(EngineProfile newEngine) {
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
-                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, newEngine, stateSlots);
+                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, newEngine, stateSlots, lora);
+    }
+
+    /** These settings serving {@code newLora}'s adapters. */
+    public SimParams withLora(LoraParams newLora) {
+        return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
+                speculativeMethod, speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
+                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, stateSlots, newLora);
     }
 
     /** These settings with one draft acceptance rate for every position; unchanged without speculative decoding. */
@@ -180,7 +189,7 @@ public record SimParams(
         }
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, List.of(newAcceptanceRate), performanceMode, languageModelOnly,
-                reasoningParser, gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, stateSlots);
+                reasoningParser, gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, stateSlots, lora);
     }
 
     /**
@@ -363,6 +372,11 @@ public record SimParams(
         double memoryFraction;
         int tp = 1;
         final List<String> ignored = new ArrayList<>();
+        boolean enableLora;
+        final List<String> loraNames = new ArrayList<>();
+        /** 0 until a flag sets them: then the engine's default. */
+        int maxLoras;
+        int maxLoraRank;
 
         /** The model's profile: from {@code --hf-config-path}'s {@code config.json}, else by its name. */
         ModelProfile modelProfile(String model) {
@@ -393,7 +407,11 @@ public record SimParams(
                 "--performance-mode", (b, f) -> b.mode = performanceMode(f),
                 "--language-model-only", (b, f) -> b.languageModelOnly = bool(f),
                 "-tp", (b, f) -> b.tp = positiveInt(f),
-                "--hf-config-path", (b, f) -> b.hfConfigPath = text(f)));
+                "--hf-config-path", (b, f) -> b.hfConfigPath = text(f),
+                "--enable-lora", (b, f) -> b.enableLora = bool(f),
+                "--lora-modules", (b, f) -> b.loraNames.addAll(loraNames(f)),
+                "--max-loras", (b, f) -> b.maxLoras = positiveInt(f),
+                "--max-lora-rank", (b, f) -> b.maxLoraRank = positiveInt(f)));
 
         /** SGLang's flags that the simulation models, each with what it sets. */
         static final Map<String, BiConsumer<Builder, Flag>> SGLANG_FLAGS = modelled(EngineFlags.SGLANG, Map.of(
@@ -403,7 +421,44 @@ public record SimParams(
                 EngineFlags.SGLANG_SPECULATIVE_NUM_DRAFT_TOKENS, (b, f) -> b.sglangDraftTokens = positiveInt(f),
                 // the simulation drafts a chain, which is EAGLE's tree with one branch per step, NGRAM's of breadth 1
                 EngineFlags.SGLANG_SPECULATIVE_EAGLE_TOPK, Builder::chainOnly,
-                EngineFlags.SGLANG_SPECULATIVE_NGRAM_MAX_BFS_BREADTH, Builder::chainOnly));
+                EngineFlags.SGLANG_SPECULATIVE_NGRAM_MAX_BFS_BREADTH, Builder::chainOnly,
+                "--lora-paths", (b, f) -> b.loraNames.addAll(loraNames(f)),
+                "--max-loras-per-batch", (b, f) -> b.maxLoras = positiveInt(f),
+                "--max-lora-rank", (b, f) -> b.maxLoraRank = positiveInt(f)));
+
+        /**
+         * The adapters' names in {@code --lora-modules} (vLLM) or {@code --lora-paths} (SGLang): space-separated
+         * {@code name=path} entries, a bare path (SGLang: named by itself), or JSON objects with a {@code "name"}.
+         */
+        static List<String> loraNames(Flag f) {
+            String v = text(f);
+            List<String> names = new ArrayList<>();
+            java.util.regex.Matcher json = java.util.regex.Pattern.compile("\"(?:lora_)?name\"\\s*:\\s*\"([^\"]+)\"").matcher(v);
+            while (json.find()) {
+                names.add(json.group(1));
+            }
+            if (!names.isEmpty()) {
+                return names;
+            }
+            for (String entry : v.split("\\s+")) {
+                int eq = entry.indexOf('=');
+                names.add(eq < 0 ? entry : entry.substring(0, eq));
+            }
+            return names;
+        }
+
+        /** The adapters as the flags give them; vLLM serves them only with {@code --enable-lora}. */
+        private LoraParams lora(SimDialect dialect) {
+            if (loraNames.isEmpty()) {
+                return LoraParams.NONE;
+            }
+            if (dialect != SimDialect.SGLANG && !enableLora) {
+                throw new IllegalArgumentException("bad flag --lora-modules: vLLM serves LoRA adapters only with "
+                        + "--enable-lora; expected --enable-lora beside it");
+            }
+            return new LoraParams(loraNames, maxLoras > 0 ? maxLoras : dialect == SimDialect.SGLANG ? 8 : 1,
+                    maxLoraRank > 0 ? maxLoraRank : 16);
+        }
 
         private static void chainOnly(Builder b, Flag f) {
             if (positiveInt(f) != 1) {
@@ -535,7 +590,7 @@ public record SimParams(
             }
             return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens,
                     prefixCaching, specMethod, specTokens, p, mode, languageModelOnly, reasoningParser, memoryFraction,
-                    tp, ignored, apiKey, EngineProfile.forDialect(dialect, model), stateSlots);
+                    tp, ignored, apiKey, EngineProfile.forDialect(dialect, model), stateSlots, lora(dialect));
         }
 
         /**

@@ -48,6 +48,8 @@ final class SimRequest {
     boolean everAdmitted;
     int cachedTokens;
     int preemptions;
+    /** The LoRA adapter the request names, {@code null} for the base model. */
+    String adapter;
 
     SimRequest(String id, long arrivalNs, int promptTokens, long[] blockHashes, int outputTokens, long seed) {
         this.id = id;

@@ -305,7 +305,7 @@ public final class SimulatedEngine implements AutoCloseable {
         ApiRequest request;
         try {
             request = ApiRequest.parse(http.body(), chat, tokenizer, settings.model().name(), settings.maxModelLen(),
-                    settings.dialect());
+                    settings.dialect(), settings.lora());
         } catch (ApiError e) {
             record(new GroundTruth(id, receivedNs, e.status, false, 0, 0, 0, 0, List.of(), e.getMessage()));
             sendJson(responder, e.status, e.body(JSON, settings.dialect()));
@@ -315,6 +315,7 @@ public final class SimulatedEngine implements AutoCloseable {
         // the front end (parsing, chat template, tokenising) hands the request to the scheduler this much later
         SimRequest work = new SimRequest(id, receivedNs + settings.engine().frontendNanos(), request.promptTokens(),
                 request.blockHashes(), plan.tokens(), Seeds.forRequest(seed, id, 3));
+        work.adapter = settings.lora().serves(request.model()) ? request.model() : null;
         Response response = new Response(id, chat, request, plan, work, receivedNs, responder);
         // routed before the scheduler can emit for it
         open.put(work, response);

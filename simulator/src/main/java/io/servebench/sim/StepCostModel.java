@@ -108,8 +108,29 @@ final class StepCostModel {
     record Step(long nanos, double computeNanos, double memoryNanos) {
     }
 
+    /**
+     * What a step's LoRA adapters add ({@link LoraParams}).
+     *
+     * @param tokens   tokens of the step's requests that name an adapter
+     * @param adapters distinct adapters in the step
+     * @param swapped  adapters copied in from host memory before it
+     */
+    record LoraWork(long tokens, int adapters, int swapped) {
+        static final LoraWork NONE = new LoraWork(0, 0, 0);
+    }
+
     /** The step's duration and its GPUs' busy time, with the arguments of {@link #stepNanos}. */
     Step step(long computedTokens, long contextTokens, int sequences, int draftingSequences, int acceptedDrafts) {
+        return step(computedTokens, contextTokens, sequences, draftingSequences, acceptedDrafts, LoraWork.NONE);
+    }
+
+    /**
+     * As {@link #step(long, long, int, int, int)}, with the LoRA adapters' work: their low-rank products (FLOPs, or the
+     * adapters' weights read, whichever takes longer), after the base model's, and the copies of adapters swapped in
+     * before the step.
+     */
+    Step step(long computedTokens, long contextTokens, int sequences, int draftingSequences, int acceptedDrafts,
+              LoraWork lora) {
         ModelProfile m = settings.model();
         double weights = m.weightBytesRead(computedTokens) / bandwidth + m.experts().layers() * MOE_LAYER_FLOOR_NANOS / 1e9;
         double routed = m.routedActiveParameters();
@@ -120,7 +141,11 @@ final class StepCostModel {
                         * Math.max(m.weightBytesRead(draftingSequences) / bandwidth,
                                 2 * m.activeParameters() * draftingSequences / flops);
         double allReduce = allReduceNanos(computedTokens);
-        double gpu = (Math.max(weights, compute) + attention + draft) * 1e9 + allReduce;
+        LoraParams l = settings.lora();
+        double loraNanos = lora.adapters() == 0 ? 0 : Math.max(lora.tokens() * l.flopsPerToken(m) / flops,
+                lora.adapters() * l.bytes(m) / bandwidth) * 1e9
+                + lora.swapped() * l.bytes(m) / LoraParams.HOST_TO_DEVICE_BYTES_PER_S * 1e9;
+        double gpu = (Math.max(weights, compute) + attention + draft) * 1e9 + allReduce + loraNanos;
         EngineProfile engine = settings.engine();
         double host = settings.performanceMode().overheadFactor() * engine.stepNanos()
                 + (double) engine.sequenceNanos() * (sequences + acceptedDrafts);

@@ -155,7 +155,7 @@ public final class VirtualEngine {
         ApiRequest request;
         try {
             request = ApiRequest.parse(p.body, p.chat, tokenizer, settings.model().name(), settings.maxModelLen(),
-                    settings.dialect());
+                    settings.dialect(), settings.lora());
         } catch (ApiError e) {
             completed.add(new GroundTruth(p.id, p.arrivalNs, e.status, false, 0, 0, 0, 0, List.of(), e.getMessage()));
             return;
@@ -163,6 +163,7 @@ public final class VirtualEngine {
         OutputPlan plan = OutputPlan.of(request, settings, seed, p.id);
         SimRequest work = new SimRequest(p.id, p.readyNs, request.promptTokens(), request.blockHashes(), plan.tokens(),
                 Seeds.forRequest(seed, p.id, 3));
+        work.adapter = settings.lora().serves(request.model()) ? request.model() : null;
         streams.put(work, new Stream(request, plan, p.arrivalNs));
         batch.add(work);
     }

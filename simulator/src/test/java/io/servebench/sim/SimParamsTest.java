@@ -29,6 +29,24 @@ class SimParamsTest {
         assertThat(s.ignoredFlags()).isEmpty();
     }
 
+    /** LoRA flags as vLLM and SGLang spell them, with their defaults (vLLM: one adapter, rank 16; SGLang: 8 a batch). */
+    @Test
+    void loraAdaptersAsEachEngineNamesThem() {
+        SimParams vllm = SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--enable-lora",
+                "--lora-modules=sql-lora=/adapters/sql chat-lora=/adapters/chat", "--max-lora-rank=32"));
+        assertThat(vllm.lora()).isEqualTo(new LoraParams(List.of("sql-lora", "chat-lora"), 1, 32));
+        assertThat(vllm.ignoredFlags()).isEmpty();
+        SimParams json = SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--enable-lora", "--max-loras=4",
+                "--lora-modules={\"name\": \"sql-lora\", \"path\": \"/adapters/sql\", \"base_model_name\": \"m\"}"));
+        assertThat(json.lora()).isEqualTo(new LoraParams(List.of("sql-lora"), 4, 16));
+        SimParams sglang = SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--lora-paths=sql-lora=/a /adapters/chat"));
+        assertThat(sglang.lora()).isEqualTo(new LoraParams(List.of("sql-lora", "/adapters/chat"), 8, 16));
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--lora-modules=sql-lora=/a")))
+                .hasMessage("bad flag --lora-modules: vLLM serves LoRA adapters only with --enable-lora; expected "
+                        + "--enable-lora beside it");
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of()).lora()).isEqualTo(LoraParams.NONE);
+    }
+
     @Test
     void vllmFlagsOfTheReferenceStudy() {
         SimParams s = SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--reasoning-parser=qwen3", "--max-model-len=32768",
