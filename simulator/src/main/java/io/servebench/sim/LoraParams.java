@@ -38,9 +38,9 @@ public record LoraParams(List<String> adapters, int maxLoras, int maxRank) {
         }
     }
 
-    /** Whether {@code name} is one of the adapters. */
+    /** Whether {@code name} is one of the adapters; a request that names no model names none. */
     public boolean serves(String name) {
-        return adapters.contains(name);
+        return name != null && adapters.contains(name);
     }
 
     /**
