@@ -60,8 +60,10 @@ public final class RequestRecordReader {
 
     private static void read(Path file, boolean cutOff, java.util.function.Consumer<RequestRecord> each)
             throws IOException {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(
-                new GZIPInputStream(Files.newInputStream(file)), StandardCharsets.UTF_8))) {
+        // the file is a resource of its own: a GZIP header that does not read (a file cut off at its start) throws
+        // from the decompressor's constructor, and must not leave the file open
+        try (java.io.InputStream raw = Files.newInputStream(file);
+             BufferedReader in = new BufferedReader(new InputStreamReader(new GZIPInputStream(raw), StandardCharsets.UTF_8))) {
             String line;
             String next = readLine(in, cutOff);
             int lineNumber = 0;
