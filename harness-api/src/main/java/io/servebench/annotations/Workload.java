@@ -116,6 +116,13 @@ public @interface Workload {
      */
     String modelDistribution() default "";
 
+    /**
+     * For an engine at several URLs (replicas of one engine, {@code @Engine(url = "http://a:8000 http://b:8000")}): the
+     * replicas' weights, in order, as {@code "3,1"}; each conversation goes to one replica by smooth weighted round
+     * robin, and every figure is also reported per replica. Default: round robin.
+     */
+    String endpointWeights() default "";
+
     /** For {@link Profile#SWEEP}: how many constant rates between the synchronous and the throughput rate. Required there. */
     int sweepRates() default UNSET;
 

@@ -70,7 +70,7 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--dry-run", description = "Print the trial plan (one line per trial) without starting anything.")
     boolean dryRun;
 
-    @Option(names = "-p", paramLabel = "NAME=V1,V2", description = "Override a parameter or workload setting (dataset, profile, rate, concurrency, requests, warmup, warmupSeconds, burstiness, rampUpSeconds, maxConcurrency, durationSeconds, maxErrors, sweepRates, api, extraBody, continuousUsage, saturationWindowSeconds, cancellationRate, cancellationDelaySeconds, cancellationAfter, timeoutSeconds, models, modelDistribution) with a list of values; the benchmarks expand over them. Repeatable. extraBody takes one JSON object and models one list of names with weights, commas included (-p models=sql-lora:3,chat-lora:1).")
+    @Option(names = "-p", paramLabel = "NAME=V1,V2", description = "Override a parameter or workload setting (dataset, profile, rate, concurrency, requests, warmup, warmupSeconds, burstiness, rampUpSeconds, maxConcurrency, durationSeconds, maxErrors, sweepRates, api, extraBody, continuousUsage, saturationWindowSeconds, cancellationRate, cancellationDelaySeconds, cancellationAfter, timeoutSeconds, models, modelDistribution, endpointWeights) with a list of values; the benchmarks expand over them. Repeatable. extraBody takes one JSON object, models one list of names with weights and endpointWeights one list of weights, commas included (-p models=sql-lora:3,chat-lora:1).")
     List<String> params = new ArrayList<>();
 
     @Option(names = "-r", paramLabel = "N", description = "Repetitions of every trial, for noise estimates (default: " + RunDefaults.REPETITIONS + ").")
@@ -154,7 +154,7 @@ public final class Main implements Callable<Integer> {
 
     /** Overrides whose one value may itself contain commas. */
     private static final List<String> UNSPLIT_OVERRIDES = List.of(io.servebench.study.LoadOption.EXTRA_BODY.key(),
-            io.servebench.study.LoadOption.MODELS.key());
+            io.servebench.study.LoadOption.MODELS.key(), io.servebench.study.LoadOption.ENDPOINT_WEIGHTS.key());
 
     @Option(names = "--jmh-primary", paramLabel = "METRIC", split = ",", description = "Also write results-METRIC.json with METRIC as the primary metric (e.g. ttft.p99, itl.mean, output_throughput), for a CI tracker's second series; repeatable.")
     List<String> jmhPrimary = new ArrayList<>();

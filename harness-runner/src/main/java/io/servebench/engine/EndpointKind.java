@@ -16,7 +16,8 @@ record EndpointKind(String name) implements EngineKind {
 
     @Override
     public Map<String, String> setupProblems(EngineSetup setup) {
-        String problem = urlProblem(setup.url());
+        String problem = setup.url().isEmpty() ? urlProblem("") : setup.urls().stream().map(this::urlProblem)
+                .filter(java.util.Objects::nonNull).findFirst().orElse(null);
         return problem == null ? Map.of() : Map.of(setup.url().isEmpty() ? "value" : "url", problem);
     }
 
@@ -39,16 +40,22 @@ record EndpointKind(String name) implements EngineKind {
 
     @Override
     public RunningEngine start(ServerConfig server, EngineOptions options, Path log) throws EngineStartException {
-        // The API paths are appended to the base, so a URL given with its /v1 (as OpenAI clients take it) is cut back.
-        URI base = URI.create(server.setup().url().replaceAll("/+$", "").replaceAll("/v1$", "") + "/");
+        java.util.List<Endpoint> endpoints = new java.util.ArrayList<>();
+        for (String url : server.setup().urls()) {
+            // The API paths are appended to the base, so a URL given with its /v1 (as OpenAI clients take it) is cut back.
+            URI base = URI.create(url.replaceAll("/+$", "").replaceAll("/v1$", "") + "/");
+            endpoints.add(new Endpoint(base, server.model(), base.resolve("metrics")));
+        }
+        String bases = String.join(" ", endpoints.stream().map(e -> e.baseUri().toString()).toList());
         try {
-            Files.writeString(log, "endpoint " + base + " (not started or stopped by ServeBench)" + System.lineSeparator());
+            Files.writeString(log, "endpoint " + bases + " (not started or stopped by ServeBench)" + System.lineSeparator());
         } catch (IOException e) {
             throw new EngineStartException("cannot write the engine log " + log + ": " + e.getMessage(), e);
         }
-        new Readiness(base, server.model(), options.apiKey()).await(options.readyTimeout(), () -> null);
+        for (Endpoint e : endpoints) {
+            new Readiness(e.baseUri(), server.model(), options.apiKey()).await(options.readyTimeout(), () -> null);
+        }
         // not ours to stop
-        return RunningEngine.of(new Endpoint(base, server.model(), base.resolve("metrics")),
-                "endpoint " + base + " (started elsewhere)", () -> { });
+        return RunningEngine.of(endpoints, "endpoint " + bases + " (started elsewhere)", () -> { });
     }
 }

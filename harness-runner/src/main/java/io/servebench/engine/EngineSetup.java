@@ -32,6 +32,14 @@ public record EngineSetup(String executable, List<String> env, String workdir, L
         command = List.copyOf(command);
     }
 
+    /**
+     * The base URLs of {@link #url()}: none, one, or several separated by spaces or commas, the replicas of one engine
+     * that the load is spread over.
+     */
+    public List<String> urls() {
+        return java.util.Arrays.stream(url.strip().split("[\\s,]+")).filter(u -> !u.isEmpty()).toList();
+    }
+
     /** The setup of an {@code @Engine} annotation. */
     public static EngineSetup of(Engine engine) {
         return new EngineSetup(engine.executable(), List.of(engine.env()), engine.workdir(), List.of(engine.command()),

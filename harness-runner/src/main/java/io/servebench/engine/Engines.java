@@ -93,7 +93,15 @@ public final class Engines {
             engine.virtual().get().resetPrefixCache();
             return PrefixCacheReset.emptied("the virtual engine's cache cleared");
         }
-        return CacheReset.reset(serving(server, options), engine.endpoint(), options.apiKey());
+        // replicas each hold a cache of their own: the reset is the first that is not an emptied one, else the last
+        PrefixCacheReset reset = null;
+        for (Endpoint endpoint : engine.endpoints()) {
+            reset = CacheReset.reset(serving(server, options), endpoint, options.apiKey());
+            if (reset.outcome() != PrefixCacheReset.Outcome.EMPTIED) {
+                return reset;
+            }
+        }
+        return reset;
     }
 
     /** The kind that serves {@code server}: the simulated engine's under {@code --simulate}. */

@@ -6,6 +6,14 @@ public interface RunningEngine extends AutoCloseable {
     Endpoint endpoint();
 
     /**
+     * Every address the engine serves at, {@link #endpoint()} first: more than one for an endpoint given as several URLs
+     * (replicas of one engine), between which the load generator spreads its requests.
+     */
+    default java.util.List<Endpoint> endpoints() {
+        return java.util.List.of(endpoint());
+    }
+
+    /**
      * Why the engine stopped serving while it should be running (it crashed: exit code and log tail),
      * empty while it is healthy. Checked after every trial: a trial during which the engine died failed.
      */
@@ -46,10 +54,21 @@ public interface RunningEngine extends AutoCloseable {
      * @param stop        what closing it does
      */
     static RunningEngine of(Endpoint endpoint, String commandLine, Runnable stop) {
+        return of(java.util.List.of(endpoint), commandLine, stop);
+    }
+
+    /** As {@link #of(Endpoint, String, Runnable)}, serving at every one of {@code endpoints}. */
+    static RunningEngine of(java.util.List<Endpoint> endpoints, String commandLine, Runnable stop) {
+        java.util.List<Endpoint> all = java.util.List.copyOf(endpoints);
         return new RunningEngine() {
             @Override
             public Endpoint endpoint() {
-                return endpoint;
+                return all.get(0);
+            }
+
+            @Override
+            public java.util.List<Endpoint> endpoints() {
+                return all;
             }
 
             @Override

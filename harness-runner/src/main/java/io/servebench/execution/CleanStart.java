@@ -90,8 +90,14 @@ final class CleanStart {
         }
         long deadline = System.nanoTime() + DRAIN_LIMIT.toNanos();
         while (true) {
-            Optional<PrometheusSnapshot> scrape = context.scraper().scrape(engine.endpoint().metricsUri()).snapshot();
-            OptionalDouble held = scrape.map(ServerLoad::held).orElse(OptionalDouble.empty());
+            // every replica drained: what they hold together
+            OptionalDouble held = OptionalDouble.of(0);
+            for (io.servebench.engine.Endpoint endpoint : engine.endpoints()) {
+                OptionalDouble one = context.scraper().scrape(endpoint.metricsUri()).snapshot().map(ServerLoad::held)
+                        .orElse(OptionalDouble.empty());
+                held = one.isEmpty() || held.isEmpty() ? OptionalDouble.empty()
+                        : OptionalDouble.of(held.getAsDouble() + one.getAsDouble());
+            }
             if (held.isEmpty() || held.getAsDouble() <= 0) {
                 return Optional.empty();
             }

@@ -47,7 +47,7 @@ record EngineGpus(List<Integer> indices, String basis) {
             return Optional.of(new EngineGpus(telemetry.gpus(), gpus(telemetry.gpus()) + " (--gpus)"));
         }
         String url = server.setup().url();
-        if (!url.isEmpty() && !loopback(url)) {
+        if (!url.isEmpty() && !server.setup().urls().stream().allMatch(EngineGpus::loopback)) {
             if (!telemetry.url().isEmpty()) {
                 return Optional.of(new EngineGpus(List.of(), "every GPU on the exporter's page"));
             }

@@ -10,6 +10,7 @@ import io.servebench.load.LoadParams;
 import io.servebench.load.LoadResult;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.RequestRecordWriter;
+import io.servebench.load.Spread;
 import io.servebench.load.VirtualLoad;
 import io.servebench.metrics.HarnessMemory;
 import io.servebench.metrics.MetricsAggregator;
@@ -102,7 +103,12 @@ final class LoadMeasurement {
         PerTurn turns = new PerTurn(slo, clock);
         Optional<ModelMix> mix = w.options().models() == null ? Optional.empty()
                 : Optional.of(ModelMix.parse(w.options().models(), w.options().modelDistribution()));
-        PerModel models = new PerModel(slo, clock, mix.map(ModelMix::names).orElse(List.of()));
+        PerGroup models = new PerGroup(slo, clock, mix.map(ModelMix::names).orElse(List.of()), RequestSpec::model);
+        List<io.servebench.engine.Endpoint> replicas = engine.endpoints();
+        Spread spread = spread(w, replicas.size());
+        List<String> replicaNames = replicas.stream().map(e -> e.baseUri().toString()).toList();
+        PerGroup endpoints = new PerGroup(slo, clock, replicaNames,
+                spec -> replicaNames.get(spread.replica(spec.index() - spec.turn())));
         Iterator<RequestSpec> drawn = dataset.dataset().supply(repetition.seed());
         Iterator<RequestSpec> supply = new Iterator<>() {
             @Override
@@ -119,6 +125,7 @@ final class LoadMeasurement {
                 }
                 turns.drawn(next);
                 models.drawn(next);
+                endpoints.drawn(next);
                 return next;
             }
         };
@@ -141,7 +148,7 @@ final class LoadMeasurement {
             SliceMetrics slices = new SliceMetrics(params.slice().toNanos(), progress::slice);
             Optional<PrometheusSnapshot> before = scrape();
             IntendedSends sends = new IntendedSends();
-            LoadListener listener = LoadListener.all(records, metrics, turns, models, slices, progress, sends);
+            LoadListener listener = LoadListener.all(records, metrics, turns, models, endpoints, slices, progress, sends);
             String failure = null;
             LoadResult result = null;
             try {
@@ -150,7 +157,8 @@ final class LoadMeasurement {
                                 .run(supply, w.warmup(), w.requests(), load, listener)
                         : new LoadGenerator(Datasets.tokenizer(w.dataset()).map(DeltaTokenCounter::of)
                                 .orElse(DeltaTokenCounter.ONE_PER_EVENT))
-                                .run(engine.endpoint().target(), supply, w.warmup(), w.requests(), load, listener);
+                                .run(replicas.stream().map(io.servebench.engine.Endpoint::target).toList(), spread, supply,
+                                        w.warmup(), w.requests(), load, listener);
             } catch (OutOfMemoryError e) {
                 // what the aggregation holds is small and intact: the requests finished so far are kept
                 failure = "the harness ran out of memory (" + e.getMessage() + "; -Xmx" + Runtime.getRuntime().maxMemory()
@@ -193,7 +201,8 @@ final class LoadMeasurement {
                 measured = measured.withNote(VIRTUAL_NOTE);
             }
             Map<String, RepetitionResult> bySlice = slices.finish();
-            measured = measured.withTurns(turns.finish()).withModels(models.finish()).withCacheReset(cacheReset)
+            measured = measured.withTurns(turns.finish()).withModels(models.finish()).withEndpoints(endpoints.finish())
+                    .withCacheReset(cacheReset)
                     .withSlices(bySlice.size() >= MIN_SLICES ? bySlice : Map.of());
             measured = withHarnessMemory(measured, memory);
             progress.finish(measured);
@@ -329,33 +338,55 @@ final class LoadMeasurement {
         }
     }
 
+    /** The spread of {@code w}'s requests over an engine's {@code replicas}: its weights, else round robin. */
+    private static Spread spread(WorkloadParams w, int replicas) {
+        String weights = w.options().endpointWeights();
+        if (weights == null) {
+            return Spread.roundRobin(replicas);
+        }
+        List<Integer> parsed = java.util.Arrays.stream(weights.split(",")).map(String::strip).map(Integer::valueOf).toList();
+        if (parsed.size() != replicas) {
+            throw new IllegalArgumentException("endpointWeights = \"" + weights + "\" gives " + parsed.size()
+                    + " weights, but the engine serves at " + replicas + " URL" + (replicas == 1 ? "" : "s")
+                    + "; expected one weight per URL");
+        }
+        return new Spread(parsed);
+    }
+
     /**
-     * The measured requests' metrics per model or LoRA adapter of a mixed workload, each aggregated as the whole is, in
-     * the mix's order; none for one model. Thread-safe.
+     * The measured requests' metrics per group (the model or LoRA adapter of a mixed workload; the replica of an engine
+     * at several URLs), each aggregated as the whole is, in the groups' order; none for fewer than two groups.
+     * Thread-safe.
      */
-    private static final class PerModel implements LoadListener {
+    private static final class PerGroup implements LoadListener {
         private final SloSpec slo;
         private final LongSupplier clock;
         private final List<String> names;
-        private final Map<Long, String> modelOf = new ConcurrentHashMap<>();
-        private final Map<String, MetricsAggregator.Running> byModel = new ConcurrentHashMap<>();
+        private final java.util.function.Function<RequestSpec, String> group;
+        private final Map<Long, String> groupOf = new ConcurrentHashMap<>();
+        private final Map<String, MetricsAggregator.Running> byGroup = new ConcurrentHashMap<>();
 
-        /** @param names the mix's names; empty: no mix */
-        PerModel(SloSpec slo, LongSupplier clock, List<String> names) {
+        /**
+         * @param names the groups; fewer than two: none kept
+         * @param group a request's group, {@code null} for none
+         */
+        PerGroup(SloSpec slo, LongSupplier clock, List<String> names, java.util.function.Function<RequestSpec, String> group) {
             this.slo = slo;
             this.clock = clock;
             this.names = names;
+            this.group = group;
         }
 
         void drawn(RequestSpec spec) {
-            if (spec.model() != null) {
-                modelOf.put((long) spec.index(), spec.model());
+            String name = names.size() > 1 ? group.apply(spec) : null;
+            if (name != null) {
+                groupOf.put((long) spec.index(), name);
             }
         }
 
         private MetricsAggregator.Running of(long id) {
-            String model = modelOf.get(id);
-            return model == null ? null : byModel.computeIfAbsent(model, m -> new MetricsAggregator().start(slo, clock));
+            String model = groupOf.get(id);
+            return model == null ? null : byGroup.computeIfAbsent(model, m -> new MetricsAggregator().start(slo, clock));
         }
 
         @Override
@@ -369,7 +400,7 @@ final class LoadMeasurement {
         @Override
         public void onComplete(RequestRecord record) {
             MetricsAggregator.Running running = of(record.id());
-            modelOf.remove(record.id());
+            groupOf.remove(record.id());
             if (running != null) {
                 running.onComplete(record);
             }
@@ -377,7 +408,7 @@ final class LoadMeasurement {
 
         Map<String, RepetitionResult> finish() {
             Map<String, RepetitionResult> results = new LinkedHashMap<>();
-            names.stream().filter(byModel::containsKey).forEach(name -> results.put(name, byModel.get(name).finish()));
+            names.stream().filter(byGroup::containsKey).forEach(name -> results.put(name, byGroup.get(name).finish()));
             return names.size() > 1 ? results : Map.of();
         }
     }
@@ -387,10 +418,18 @@ final class LoadMeasurement {
         if (engine.virtual().isPresent()) {
             return Optional.of(PrometheusSnapshot.parse(engine.virtual().get().metricsText()));
         }
-        PrometheusScraper.Result result = context.scraper().scrape(engine.endpoint().metricsUri());
-        if (result.snapshot().isEmpty() && scrapeNoted.compareAndSet(false, true)) {
-            context.out().printf("  note: no server-side metrics: %s%n", result.problem());
+        // replicas of one engine count together, as one server counts over its label sets
+        List<PrometheusSnapshot> scrapes = new java.util.ArrayList<>();
+        for (io.servebench.engine.Endpoint endpoint : engine.endpoints()) {
+            PrometheusScraper.Result result = context.scraper().scrape(endpoint.metricsUri());
+            if (result.snapshot().isEmpty()) {
+                if (scrapeNoted.compareAndSet(false, true)) {
+                    context.out().printf("  note: no server-side metrics: %s%n", result.problem());
+                }
+                return Optional.empty();
+            }
+            scrapes.add(result.snapshot().get());
         }
-        return result.snapshot();
+        return Optional.of(scrapes.size() == 1 ? scrapes.get(0) : PrometheusSnapshot.sum(scrapes));
     }
 }

@@ -25,6 +25,15 @@ public record PoolStats(int maxConnections, int peakOpen, long opened, long open
                         String firstConnectFailure, long sendsOnNewConnection, long sendsAtLimit, long retired,
                         long closedByServer) {
 
+    /** The pools of several replicas' clients as one: counts added, the first connect failure kept. */
+    public PoolStats plus(PoolStats other) {
+        return new PoolStats(maxConnections + other.maxConnections, peakOpen + other.peakOpen, opened + other.opened,
+                openedAhead + other.openedAhead, connectFailures + other.connectFailures,
+                firstConnectFailure != null ? firstConnectFailure : other.firstConnectFailure,
+                sendsOnNewConnection + other.sendsOnNewConnection, sendsAtLimit + other.sendsAtLimit, retired + other.retired,
+                closedByServer + other.closedByServer);
+    }
+
     /**
      * One sentence for reports when sends had to wait for a connection or connections failed, naming the
      * cause and, for failures, the {@link HostLimits} that may be behind them; empty when every send found

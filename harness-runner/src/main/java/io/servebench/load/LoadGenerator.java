@@ -94,6 +94,16 @@ public final class LoadGenerator {
      */
     public LoadResult run(Target target, Iterator<RequestSpec> supply, int warmupRequests, int measuredRequests,
                           LoadParams params, LoadListener listener) {
+        return run(List.of(target), Spread.roundRobin(1), supply, warmupRequests, measuredRequests, params, listener);
+    }
+
+    /**
+     * As {@link #run(Target, Iterator, int, int, LoadParams, LoadListener)}, spreading the requests over the replicas of
+     * one engine ({@code targets}) by {@code spread}.
+     */
+    public LoadResult run(List<Target> targets, Spread spread, Iterator<RequestSpec> supply, int warmupRequests,
+                          int measuredRequests, LoadParams params, LoadListener listener) {
+        Target target = targets.get(0);
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(supply, "supply");
         Objects.requireNonNull(params, "params");
@@ -104,7 +114,7 @@ public final class LoadGenerator {
         PoolStats connections;
         CpuTime cpu;
         CpuTime senderStart = CpuTime.ofCurrentThread();
-        try (StreamingClient client = new StreamingClient(target, params, counter)) {
+        try (StreamingClient client = new StreamingClient(targets, spread, params, counter)) {
             // a failing listener must not stop the run (or, closed loop, leave a stream never freed)
             sending = new Sending(client, supply, warmupRequests, measuredRequests, params, new LoadListener() {
                 @Override

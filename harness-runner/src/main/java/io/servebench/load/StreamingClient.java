@@ -14,6 +14,7 @@ import io.servebench.workload.RequestSpec;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -46,9 +47,11 @@ final class StreamingClient implements AutoCloseable {
     private final Target target;
     private final LoadParams params;
     private final DeltaTokenCounter counter;
-    private final Origin origin;
-    private final String path;
-    private final Http1Client client;
+    /** Each replica's address, request path and client, in the engine's order; one for most engines. */
+    private final Origin[] origins;
+    private final String[] paths;
+    private final Http1Client[] clients;
+    private final Spread spread;
     private final ObjectNode extraBody;
     /** Calls requests off at their time ({@link Cancellation}); null when the load cancels none. */
     private final ScheduledExecutorService canceller;
@@ -64,17 +67,38 @@ final class StreamingClient implements AutoCloseable {
      * @param counter  counts an event's tokens when the server sends no continuous usage
      */
     public StreamingClient(Target target, LoadParams params, DeltaTokenCounter counter) {
-        this.target = Objects.requireNonNull(target, "target");
+        this(List.of(target), Spread.roundRobin(1), params, counter);
+    }
+
+    /**
+     * A client of several replicas of one engine, the requests spread over them by {@code spread}; each replica has
+     * its own connections (up to the pool's size each).
+     *
+     * @param targets the replicas, serving the same model
+     */
+    public StreamingClient(List<Target> targets, Spread spread, LoadParams params, DeltaTokenCounter counter) {
+        if (targets.isEmpty() || targets.size() != spread.replicas()) {
+            throw new IllegalArgumentException("expected one weight per replica, got " + targets.size() + " replicas and "
+                    + spread.weights());
+        }
+        this.target = Objects.requireNonNull(targets.get(0), "target");
         this.params = Objects.requireNonNull(params, "params");
         this.counter = Objects.requireNonNull(counter, "counter");
+        this.spread = spread;
         // parsed once; RequestBodies only reads it, so one node serves every request
         this.extraBody = params.extraBody() == null ? null : io.servebench.workload.BodyFields.parse(params.extraBody());
-        String base = target.baseUri().toString();
-        URI uri = URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + params.api().path());
-        this.origin = Origin.of(uri);
-        this.path = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-        this.client = new Http1Client(origin, new ClientParams(params.connectTimeout(), params.requestTimeout(),
-                params.maxInFlight(), ioThreads(), null));
+        int n = targets.size();
+        origins = new Origin[n];
+        paths = new String[n];
+        clients = new Http1Client[n];
+        for (int i = 0; i < n; i++) {
+            String base = targets.get(i).baseUri().toString();
+            URI uri = URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + params.api().path());
+            origins[i] = Origin.of(uri);
+            paths[i] = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+            clients[i] = new Http1Client(origins[i], new ClientParams(params.connectTimeout(), params.requestTimeout(),
+                    params.maxInFlight(), ioThreads(), null));
+        }
         this.canceller = !params.cancellation().any() ? null : Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "request canceller");
             t.setDaemon(true);
@@ -101,17 +125,33 @@ final class StreamingClient implements AutoCloseable {
      * @return how many were established
      */
     public int warm(int connections, int spare) {
-        return client.warm(connections, spare, params.connectTimeout());
+        int total = spread.weights().stream().mapToInt(Integer::intValue).sum();
+        int warmed = 0;
+        for (int i = 0; i < clients.length; i++) {
+            // each replica its share, rounded up
+            int share = spread.weights().get(i);
+            warmed += clients[i].warm((connections * share + total - 1) / total, (spare * share + total - 1) / total,
+                    params.connectTimeout());
+        }
+        return warmed;
     }
 
-    /** What the connection pool did so far: sends that waited for a connection, connect failures. */
+    /** What the connection pools did so far: sends that waited for a connection, connect failures. */
     public PoolStats poolStats() {
-        return client.stats();
+        PoolStats stats = clients[0].stats();
+        for (int i = 1; i < clients.length; i++) {
+            stats = stats.plus(clients[i].stats());
+        }
+        return stats;
     }
 
     /** The CPU time of the client's I/O threads so far. */
     public CpuTime ioCpu() {
-        return client.ioCpu();
+        CpuTime cpu = CpuTime.ZERO;
+        for (Http1Client c : clients) {
+            cpu = cpu.plus(c.ioCpu());
+        }
+        return cpu;
     }
 
     /**
@@ -137,12 +177,16 @@ final class StreamingClient implements AutoCloseable {
         private final RuntimeException failure;
         /** The response's state, made ahead too: its buffers are allocated before the send, not at it. */
         private final Exchange exchange;
+        /** The replica it goes to. */
+        private final int replica;
 
-        private Prepared(RequestSpec spec, PreparedRequest request, RuntimeException failure, Exchange exchange) {
+        private Prepared(RequestSpec spec, PreparedRequest request, RuntimeException failure, Exchange exchange,
+                         int replica) {
             this.spec = spec;
             this.request = request;
             this.failure = failure;
             this.exchange = exchange;
+            this.replica = replica;
         }
 
         public RequestSpec spec() {
@@ -152,8 +196,9 @@ final class StreamingClient implements AutoCloseable {
 
     /** Builds {@code spec}'s request; a spec that cannot be built fails when it is sent, as a record. */
     public Prepared prepare(RequestSpec spec) {
+        int replica = spread.replica(spec.index() - spec.turn());
         try {
-            PreparedRequest.Builder request = PreparedRequest.post(origin, path)
+            PreparedRequest.Builder request = PreparedRequest.post(origins[replica], paths[replica])
                     .header("X-Request-Id", params.requestId(spec.index()))
                     .header("Accept", "text/event-stream");
             if (params.apiKey() != null) {
@@ -162,9 +207,9 @@ final class StreamingClient implements AutoCloseable {
             RequestBodies.Body body = RequestBodies.build(params.api(), target.model(), spec, params.continuousUsageStats(),
                     extraBody);
             return new Prepared(spec, request.body("application/json", body.json()), null,
-                    new Exchange(spec, body.maxTokens()));
+                    new Exchange(spec, body.maxTokens()), replica);
         } catch (RuntimeException e) {
-            return new Prepared(spec, null, e, new Exchange(spec, spec.maxTokens()));
+            return new Prepared(spec, null, e, new Exchange(spec, spec.maxTokens()), replica);
         }
     }
 
@@ -180,7 +225,7 @@ final class StreamingClient implements AutoCloseable {
             exchange.fail("client: " + prepared.failure.getClass().getName() + ": " + prepared.failure.getMessage(),
                     System.nanoTime());
         } else {
-            exchange.call = client.send(prepared.request, exchange);
+            exchange.call = clients[prepared.replica].send(prepared.request, exchange);
         }
         return exchange.result;
     }
@@ -195,7 +240,9 @@ final class StreamingClient implements AutoCloseable {
         if (canceller != null) {
             canceller.shutdownNow();
         }
-        client.close();
+        for (Http1Client c : clients) {
+            c.close();
+        }
     }
 
     /**

@@ -105,6 +105,19 @@ public record PrometheusSnapshot(Map<String, Map<String, Double>> samples) {
         return "";
     }
 
+    /**
+     * The scrapes of several replicas of one engine as one: each sample summed over them, as the scrape of one server
+     * sums it over label sets (counters and histograms add; gauges give the replicas' total).
+     */
+    public static PrometheusSnapshot sum(java.util.List<PrometheusSnapshot> scrapes) {
+        Map<String, Map<String, Double>> samples = new HashMap<>();
+        for (PrometheusSnapshot s : scrapes) {
+            s.samples().forEach((name, byKey) -> byKey.forEach((key, v) -> samples.computeIfAbsent(name,
+                    k -> new HashMap<>()).merge(key, v, Double::sum)));
+        }
+        return new PrometheusSnapshot(samples);
+    }
+
     /** A sample without {@code le}, summed over label sets; empty when the scrape lacks it. */
     public OptionalDouble value(String name) {
         Map<String, Double> byLe = samples.get(name);

@@ -25,23 +25,24 @@ import java.util.Map;
  * @param timeoutSeconds           the longest a request may last from its send; 0 for no limit
  * @param models                   the models or LoRA adapters the requests draw from, {@code null} for the served model
  * @param modelDistribution        how they are drawn: {@code weights}, {@code uniform}, {@code zipf[:S]}
+ * @param endpointWeights          the weights of an engine's replicas, {@code null} for round robin
  */
 public record LoadOptionParams(double warmupSeconds, double burstiness, double rampUpSeconds, int maxConcurrency,
                           double durationSeconds, int maxErrors, int sweepRates, String api, String extraBody,
                           Boolean continuousUsage, double saturationWindowSeconds, double cancellationRate,
                           double cancellationDelaySeconds, String cancellationAfter, double timeoutSeconds, String models,
-                          String modelDistribution) {
+                          String modelDistribution, String endpointWeights) {
 
     /** Every option at its default. */
     public static final LoadOptionParams DEFAULTS = new LoadOptionParams(0, 1, 0, 0, 0, 0, 0, "chat", null, null, 0, 0, 0,
-            "send", 0, null, "weights");
+            "send", 0, null, "weights", null);
 
     /** Options without cancellation or a per-request limit. */
     public LoadOptionParams(double warmupSeconds, double burstiness, double rampUpSeconds, int maxConcurrency,
                             double durationSeconds, int maxErrors, int sweepRates, String api, String extraBody,
                             Boolean continuousUsage, double saturationWindowSeconds) {
         this(warmupSeconds, burstiness, rampUpSeconds, maxConcurrency, durationSeconds, maxErrors, sweepRates, api,
-                extraBody, continuousUsage, saturationWindowSeconds, 0, 0, "send", 0, null, "weights");
+                extraBody, continuousUsage, saturationWindowSeconds, 0, 0, "send", 0, null, "weights", null);
     }
 
     /**
@@ -82,6 +83,7 @@ public record LoadOptionParams(double warmupSeconds, double burstiness, double r
         private double timeoutSeconds = DEFAULTS.timeoutSeconds;
         private String models = DEFAULTS.models;
         private String modelDistribution = DEFAULTS.modelDistribution;
+        private String endpointWeights = DEFAULTS.endpointWeights;
 
         /** Sets one option from its text, which {@link LoadOption#problem(String)} found valid. */
         void set(LoadOption option, String v) {
@@ -103,13 +105,14 @@ public record LoadOptionParams(double warmupSeconds, double burstiness, double r
                 case TIMEOUT_SECONDS -> timeoutSeconds = Double.parseDouble(v);
                 case MODELS -> models = v;
                 case MODEL_DISTRIBUTION -> modelDistribution = v;
+                case ENDPOINT_WEIGHTS -> endpointWeights = v;
             }
         }
 
         LoadOptionParams build() {
             return new LoadOptionParams(warmupSeconds, burstiness, rampUpSeconds, maxConcurrency, durationSeconds, maxErrors,
                     sweepRates, api, extraBody, continuousUsage, saturationWindowSeconds, cancellationRate,
-                    cancellationDelaySeconds, cancellationAfter, timeoutSeconds, models, modelDistribution);
+                    cancellationDelaySeconds, cancellationAfter, timeoutSeconds, models, modelDistribution, endpointWeights);
         }
     }
 
@@ -169,6 +172,9 @@ public record LoadOptionParams(double warmupSeconds, double burstiness, double r
         }
         if (!modelDistribution.equals(DEFAULTS.modelDistribution)) {
             out.put(LoadOption.MODEL_DISTRIBUTION.key(), modelDistribution);
+        }
+        if (endpointWeights != null) {
+            out.put(LoadOption.ENDPOINT_WEIGHTS.key(), endpointWeights);
         }
         return out;
     }

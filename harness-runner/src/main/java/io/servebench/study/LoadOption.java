@@ -30,10 +30,11 @@ public enum LoadOption {
     CANCELLATION_AFTER(Type.CHOICE, "send or first-token", "send", "first-token"),
     TIMEOUT_SECONDS(Type.POSITIVE_NUMBER, "a positive number of seconds"),
     MODELS(Type.MODEL_MIX, "names with optional weights, e.g. \"sql-lora:3,chat-lora:1\""),
-    MODEL_DISTRIBUTION(Type.MODEL_DISTRIBUTION, "weights, uniform or zipf (zipf:S for an exponent other than 1)");
+    MODEL_DISTRIBUTION(Type.MODEL_DISTRIBUTION, "weights, uniform or zipf (zipf:S for an exponent other than 1)"),
+    ENDPOINT_WEIGHTS(Type.WEIGHTS, "whole numbers >= 1, one per URL of the engine, e.g. \"3,1\"");
 
     private enum Type { POSITIVE_NUMBER, NON_NEGATIVE_NUMBER, PERCENT, POSITIVE_INTEGER, CHOICE, JSON_OBJECT, BOOLEAN,
-        MODEL_MIX, MODEL_DISTRIBUTION }
+        MODEL_MIX, MODEL_DISTRIBUTION, WEIGHTS }
 
     private final Type type;
     private final String expected;
@@ -104,6 +105,8 @@ public enum LoadOption {
                     yield e.getMessage();
                 }
             }
+            case WEIGHTS -> v.matches("[1-9][0-9]{0,5}(\\s*,\\s*[1-9][0-9]{0,5})*") ? null
+                    : key + " = \"" + v + "\" is not a list of weights; expected " + expected;
             case JSON_OBJECT -> {
                 String problem = io.servebench.workload.BodyFields.problem(v);
                 yield problem == null ? null : key + " " + problem;
@@ -134,6 +137,7 @@ public enum LoadOption {
         number(options, TIMEOUT_SECONDS, w.timeoutSeconds());
         text(options, MODELS, w.models());
         text(options, MODEL_DISTRIBUTION, w.modelDistribution());
+        text(options, ENDPOINT_WEIGHTS, w.endpointWeights());
         return options;
     }
 

@@ -382,6 +382,10 @@ final class HtmlReportWriter extends TextReport {
                         .map(e -> new SvgCharts.Series(e.getKey(), e.getValue())).toList(), m.text("html.slices.axis"),
                         title), "", null);
             });
+            content.endpoints(t).ifPresent(endpoints -> {
+                html.append("<p>").append(Html.escape(m.text("endpoints.heading"))).append("</p>\n");
+                table(html, endpoints);
+            });
             content.models(t).ifPresent(models -> {
                 html.append("<p>").append(Html.escape(m.text("models.heading"))).append("</p>\n");
                 table(html, models);

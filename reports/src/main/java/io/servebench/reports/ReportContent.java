@@ -406,6 +406,14 @@ final class ReportContent {
     }
 
     /**
+     * The figures per replica of an engine at several URLs (means over repetitions, as the block's own), in the engine's
+     * order; empty for one.
+     */
+    public Optional<Table> endpoints(BlockResult trial) {
+        return perGroup(trial, RepetitionResult::endpoints, messages.text("endpoints.endpoint"), url -> url);
+    }
+
+    /**
      * A long block's figures per time slice (means over repetitions, as the block's own), so that drift and a slow
      * degradation show; empty for a block too short to slice.
      */

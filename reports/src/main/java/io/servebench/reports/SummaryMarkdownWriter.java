@@ -163,6 +163,10 @@ final class SummaryMarkdownWriter extends TextReport {
             md.append(m.text("slices.heading")).append("\n\n");
             table(md, slices);
         });
+        content.endpoints(trial).ifPresent(endpoints -> {
+            md.append(m.text("endpoints.heading")).append("\n\n");
+            table(md, endpoints);
+        });
         content.models(trial).ifPresent(models -> {
             md.append(m.text("models.heading")).append("\n\n");
             table(md, models);

@@ -50,7 +50,7 @@ public record BlockResult(String benchmark, String className, String variant, St
     public static final List<String> LOAD_OPTION_PARAMS = List.of("warmupSeconds", "burstiness", "rampUpSeconds",
             "maxConcurrency", "durationSeconds", "maxErrors", "sweepRates", "api", "extraBody", "continuousUsage",
             "saturationWindowSeconds", "cancellationRate", "cancellationDelaySeconds", "cancellationAfter",
-            "timeoutSeconds", "models", "modelDistribution");
+            "timeoutSeconds", "models", "modelDistribution", "endpointWeights");
 
     /**
      * Param naming the step of a sweep ({@code s1-synchronous}, {@code s2-throughput}, {@code s3-constant}, ...):

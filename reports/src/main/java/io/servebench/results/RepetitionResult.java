@@ -33,19 +33,22 @@ import java.util.OptionalDouble;
  *                           {@code null} without GPU figures
  * @param models             the same metrics over the requests of each model or LoRA adapter of a mixed workload,
  *                           keyed by its name, in the mix's order; empty for one model
+ * @param endpoints          the same metrics over the requests sent to each replica of an engine at several URLs,
+ *                           keyed by its base URL, in the engine's order; empty for one
  */
 public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
                            long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds,
                            Map<String, Double> serverMetrics, List<String> notes, Map<String, RepetitionResult> turns,
                            PrefixCacheReset cacheReset, Map<String, RepetitionResult> slices,
-                           GpuTimeline gpuTimeline, Map<String, RepetitionResult> models) {
+                           GpuTimeline gpuTimeline, Map<String, RepetitionResult> models,
+                           Map<String, RepetitionResult> endpoints) {
 
     /** Metrics of single turns. */
     public RepetitionResult(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
                         long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds,
                         Map<String, Double> serverMetrics, List<String> notes) {
         this(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, serverMetrics, notes,
-                Map.of(), null, Map.of(), null, Map.of());
+                Map.of(), null, Map.of(), null, Map.of(), Map.of());
     }
 
     /** Metrics without server-side metrics or notes. */
@@ -81,6 +84,7 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
         slices = bySlice(slices);
         // nor models, before mixed workloads
         models = ordered(models);
+        endpoints = ordered(endpoints);
         for (String id : scalars.keySet()) {
             requireKind(id, Metric.Kind.SCALAR);
         }
@@ -94,37 +98,43 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
         List<String> more = new java.util.ArrayList<>(notes);
         more.add(note);
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, more, turns, cacheReset, slices, gpuTimeline, models);
+                serverMetrics, more, turns, cacheReset, slices, gpuTimeline, models, endpoints);
     }
 
     /** These metrics with {@code perTurn} as their {@link #turns()}. */
     public RepetitionResult withTurns(Map<String, RepetitionResult> perTurn) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, perTurn, cacheReset, slices, gpuTimeline, models);
+                serverMetrics, notes, perTurn, cacheReset, slices, gpuTimeline, models, endpoints);
     }
 
     /** These metrics with {@code reset} as their {@link #cacheReset()}. */
     public RepetitionResult withCacheReset(PrefixCacheReset reset) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, turns, reset, slices, gpuTimeline, models);
+                serverMetrics, notes, turns, reset, slices, gpuTimeline, models, endpoints);
     }
 
     /** These metrics with {@code bySlice} as their {@link #slices()}. */
     public RepetitionResult withSlices(Map<String, RepetitionResult> bySlice) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, turns, cacheReset, bySlice, gpuTimeline, models);
+                serverMetrics, notes, turns, cacheReset, bySlice, gpuTimeline, models, endpoints);
     }
 
     /** These metrics with {@code byModel} as their {@link #models()}. */
     public RepetitionResult withModels(Map<String, RepetitionResult> byModel) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, turns, cacheReset, slices, gpuTimeline, byModel);
+                serverMetrics, notes, turns, cacheReset, slices, gpuTimeline, byModel, endpoints);
+    }
+
+    /** These metrics with {@code byEndpoint} as their {@link #endpoints()}. */
+    public RepetitionResult withEndpoints(Map<String, RepetitionResult> byEndpoint) {
+        return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
+                serverMetrics, notes, turns, cacheReset, slices, gpuTimeline, models, byEndpoint);
     }
 
     /** These metrics with {@code timeline} as their {@link #gpuTimeline()}. */
     public RepetitionResult withGpuTimeline(GpuTimeline timeline) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, turns, cacheReset, slices, timeline, models);
+                serverMetrics, notes, turns, cacheReset, slices, timeline, models, endpoints);
     }
 
     /** These metrics with the scalar {@code metric} set to {@code value}. */
@@ -133,7 +143,7 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
         Map<String, Double> more = new LinkedHashMap<>(scalars);
         more.put(metric.id(), value);
         return new RepetitionResult(more, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, turns, cacheReset, slices, gpuTimeline, models);
+                serverMetrics, notes, turns, cacheReset, slices, gpuTimeline, models, endpoints);
     }
 
     /** A scalar metric's value, empty when absent. */
@@ -151,7 +161,7 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
     /** A RepetitionResult with these server-side metrics instead of its own. */
     public RepetitionResult withServerMetrics(Map<String, Double> server) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, server,
-                notes, turns, cacheReset, slices, gpuTimeline, models);
+                notes, turns, cacheReset, slices, gpuTimeline, models, endpoints);
     }
 
     /** A distribution metric, empty when it had no samples. */
