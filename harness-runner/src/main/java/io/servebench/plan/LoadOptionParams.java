@@ -37,14 +37,6 @@ public record LoadOptionParams(double warmupSeconds, double burstiness, double r
     public static final LoadOptionParams DEFAULTS = new LoadOptionParams(0, 1, 0, 0, 0, 0, 0, "chat", null, null, 0, 0, 0,
             "send", 0, null, "weights", null);
 
-    /** Options without cancellation or a per-request limit. */
-    public LoadOptionParams(double warmupSeconds, double burstiness, double rampUpSeconds, int maxConcurrency,
-                            double durationSeconds, int maxErrors, int sweepRates, String api, String extraBody,
-                            Boolean continuousUsage, double saturationWindowSeconds) {
-        this(warmupSeconds, burstiness, rampUpSeconds, maxConcurrency, durationSeconds, maxErrors, sweepRates, api,
-                extraBody, continuousUsage, saturationWindowSeconds, 0, 0, "send", 0, null, "weights", null);
-    }
-
     /**
      * The options given as text by {@link LoadOption#key()}, the rest at their defaults.
      *

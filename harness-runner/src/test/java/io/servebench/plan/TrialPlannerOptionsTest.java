@@ -53,7 +53,8 @@ class TrialPlannerOptionsTest {
         // 2 variants x 2 burstiness values
         assertThat(plan.trials()).hasSize(4);
         LoadOptionParams o = plan.trials().get(0).workload().options();
-        assertThat(o).isEqualTo(new LoadOptionParams(5, 0.5, 10, 8, 60, 3, 0, "completions", "{\"temperature\":0,\"seed\":1}", false, 0));
+        assertThat(o).isEqualTo(new LoadOptionParams(5, 0.5, 10, 8, 60, 3, 0, "completions", "{\"temperature\":0,\"seed\":1}", false, 0, 0, 0,
+                "send", 0, null, "weights", null));
         assertThat(plan.trials().get(1).workload().options().burstiness()).isEqualTo(2);
         assertThat(plan.trials().get(0).workload().label()).contains("burstiness=0.5").contains("maxConcurrency=8");
     }

@@ -42,7 +42,8 @@ class SlurmJobTest {
                 new EngineSetup("/opt/vllm/bin/vllm", env, "/work", List.of(), "", ""));
         // a sweep (no rate of its own) and every load option away from its default
         WorkloadParams workload = new WorkloadParams("sharegpt:/data/sg.json", "sweep", Double.NaN, 1, 200, 10,
-                new LoadOptionParams(2.5, 0.5, 3, 64, 120, 5, 6, "completions", "{\"top_k\":1}", Boolean.FALSE, 30));
+                new LoadOptionParams(2.5, 0.5, 3, 64, 120, 5, 6, "completions", "{\"top_k\":1}", Boolean.FALSE, 30, 20, 0.5,
+                        "first-token", 60, "sql-lora:3,chat-lora:1", "zipf:1.2", "3,1"));
         return new Trial(id, "s01-vllm", server, workload);
     }
 
