@@ -144,6 +144,8 @@ final class LoadMeasurement {
                      .record(engineGpus.get().indices(), params.telemetry().interval()).orElse(null)) {
             if (gpus != null) {
                 progress.gpus(gpus);
+            } else if (engine.power().isPresent()) {
+                progress.simulatedGpu();
             }
             SliceMetrics slices = new SliceMetrics(params.slice().toNanos(), progress::slice);
             Optional<PrometheusSnapshot> before = scrape();

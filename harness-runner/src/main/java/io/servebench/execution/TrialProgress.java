@@ -32,6 +32,8 @@ final class TrialProgress implements LoadListener, AutoCloseable {
     /** What the bar shows after its count: the last slice's figures, then the GPUs'. */
     private String sliceShown = "";
     private String gpuShown = "";
+    /** What the GPU figures are called: the simulated engine's come from its power model, not a GPU. */
+    private volatile String gpuName = "GPU";
 
     private TrialProgress(PrintWriter out, String name, ProgressBar bar) {
         this.out = out;
@@ -80,9 +82,14 @@ final class TrialProgress implements LoadListener, AutoCloseable {
         }
     }
 
+    /** The load runs on the simulated engine: its GPU figures are its power model's, and the lines say so. */
+    void simulatedGpu() {
+        gpuName = "simulated GPU";
+    }
+
     /** {@code GPU 612 W, 97% util}: the GPUs' power together and their mean utilisation. */
-    private static String gpuFigures(double watts, double utilization) {
-        return "GPU " + format(watts, 0) + " W" + (Double.isNaN(utilization) ? "" : ", " + format(utilization, 0) + "% util");
+    private String gpuFigures(double watts, double utilization) {
+        return gpuName + " " + format(watts, 0) + " W" + (Double.isNaN(utilization) ? "" : ", " + format(utilization, 0) + "% util");
     }
 
     /**
