@@ -30,7 +30,12 @@ import java.util.regex.Pattern;
         footer = {"  java -jar benchmarks.jar compare results/main/results.json results/pr/results.json",
                 "  java -jar benchmarks.jar compare A/results.json B/results.json --fail-on latency:5%%,ttft.p99:10%%",
                 "",
-                "Exit codes: 0 no threshold exceeded, 1 a --fail-on threshold exceeded the bad way (beyond noise),",
+                "  java -jar benchmarks.jar compare A/results.json B/results.json --fail-on latency:5%% --accept-within-run",
+                "",
+                "A verdict needs run-to-run noise: 2 or more forks (-r) a side that vary. With fewer it is undecided, and",
+                "--fail-on does not fail on it unless --accept-within-run is given.",
+                "",
+                "Exit codes: 0 no threshold exceeded, 3 a --fail-on threshold exceeded the bad way (a decided regression),",
                 "2 bad input (missing file, not JMH JSON, bad threshold)."})
 public final class CompareCommand implements Callable<Integer> {
 
@@ -45,8 +50,11 @@ public final class CompareCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "B", description = "The results compared with A (JMH JSON).")
     Path b;
 
-    @Option(names = "--fail-on", paramLabel = "METRIC:N%", split = ",", description = "Exit 1 when METRIC moves the bad way (up for times, down for rates) by more than N%% and the move is not noise. METRIC is 'latency' (the primary metric) or a secondary metric name (ttft.p99).")
+    @Option(names = "--fail-on", paramLabel = "METRIC:N%", split = ",", description = "Exit 3 when METRIC moves the bad way (up for times, down for rates) by more than N%% and the move is decided: beyond the run-to-run noise of 2 or more forks a side. METRIC is 'latency' (the primary metric) or a secondary metric name (ttft.p99).")
     List<String> failOn = new ArrayList<>();
+
+    @Option(names = "--accept-within-run", description = "Let --fail-on fail on a within-run interval too (a bootstrap of one run's requests, which knows nothing of run-to-run noise), and on a metric with no interval on its change alone: for a CI job that can afford only one repetition and accepts false alarms.")
+    boolean acceptWithinRun;
 
     @Option(names = "--metric", paramLabel = "METRIC", split = ",", description = "Metrics to show (default: latency, e2e_latency.p99, ttft.mean, ttft.p99, tpot.mean, itl.mean, request_throughput, output_throughput, goodput, those present).")
     List<String> metrics = new ArrayList<>();
@@ -73,7 +81,7 @@ public final class CompareCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "  %-26s %14s %14s %8.2f%%  %s%n", row.metric() + " (" + row.unit() + ")",
                         number(row.a()), number(row.b()), 100 * row.change(), row.verdict());
                 Double threshold = thresholds.get(row.metric());
-                if (threshold != null && row.regressed(threshold / 100)) {
+                if (threshold != null && row.regressed(threshold / 100, acceptWithinRun)) {
                     regressions.add(String.format(Locale.ROOT, "%s %s: %s changed %+.2f%% (threshold %s%%)", m.benchmark(),
                             m.params(), row.metric(), 100 * row.change(), new java.math.BigDecimal(threshold.toString()).stripTrailingZeros().toPlainString()));
                 }
@@ -87,14 +95,21 @@ public final class CompareCommand implements Callable<Integer> {
         }
         result.onlyInA().forEach(k -> out.println("only in A: " + k));
         result.onlyInB().forEach(k -> out.println("only in B: " + k));
-        out.println("Intervals: on B / A, from fork values when both sides have 2 or more forks, else a seeded bootstrap of"
-                + " the latency histograms; 'not tested' when neither is possible.");
+        out.println("Intervals: on B / A at 95%, from fork values when both sides have 2 or more forks that vary (run-to-run"
+                + " noise: a verdict); else a seeded bootstrap of the latency histograms (within-run noise only: undecided);"
+                + " 'not tested' when neither is possible.");
+        long undecided = result.matches().stream().flatMap(m -> m.rows().stream()).filter(r -> !r.decided()).count();
+        if (undecided > 0) {
+            out.println("Run-to-run noise was not measured for " + undecided + " of the rows: give each side 2 or more"
+                    + " repetitions (-r 3) to decide them" + (acceptWithinRun ? "; --accept-within-run lets within-run"
+                    + " intervals fail the check" : "; --fail-on does not fail on them"));
+        }
         if (regressions.isEmpty()) {
             out.println(thresholds.isEmpty() ? "No thresholds given." : "No threshold exceeded.");
             return 0;
         }
         regressions.forEach(r -> out.println("REGRESSION: " + r));
-        return 1;
+        return Main.REGRESSION;
     }
 
     /** {@code latency:5%} → {@code latency = 5.0}; a bad spelling is a usage error. */

@@ -16,7 +16,9 @@ import io.servebench.execution.ClientOptions;
 import io.servebench.runner.RunDefaults;
 import io.servebench.runner.RunOptions;
 import io.servebench.runner.Runner;
+import io.servebench.runner.RunOutcome;
 import io.servebench.runner.RunnerException;
+import io.servebench.execution.Signals;
 import io.servebench.execution.ServeBenchVersion;
 import io.servebench.workload.Datasets;
 import picocli.CommandLine.Command;
@@ -54,7 +56,8 @@ import java.util.concurrent.Callable;
                 "  java -jar benchmarks.jar 'LatencyTuning\\.(vllm|mtp)$' -p requests=200 -o results/mtp",
                 "  java -jar benchmarks.jar loadcheck --rate 500 --tokens 100   check the load generator (see loadcheck -h)",
                 "",
-                "Exit codes: 0 all trials ran, 1 a trial failed, 2 bad command line or study."})
+                "Exit codes: 0 every trial complete, 1 a trial failed, 2 bad input (nothing started), 3 compare found a",
+                "regression, 130 interrupted by Ctrl-C (SIGINT), 143 by SIGTERM (see docs/command-line.md)."})
 public final class Main implements Callable<Integer> {
 
     @Spec
@@ -187,32 +190,62 @@ public final class Main implements Callable<Integer> {
     List<String> sbatchArgs = new ArrayList<>();
 
 
-    @Option(names = "--resume", paramLabel = "DIR", description = "Continue the run in DIR (after a crash, Ctrl-C or SIGKILL) with the options it was started with, read from its journal.jsonl: finished trials are kept, the one in flight and the rest run, and the reports cover them all. Takes no other option.")
+    @Option(names = "--max-failed-share", paramLabel = "SHARE", description = "The largest share of a repetition's measured requests that may fail before its trial fails and the run exits 1 (default: " + ExecutionParams.DEFAULT_MAX_FAILED_SHARE + "); a repetition whose requests all failed fails whatever the share, e.g. --max-failed-share 0.2 for an overload study.")
+    Double maxFailedShare;
+
+    @Option(names = {"-v", "--verbose"}, description = "On an error, its stack trace too (for a bug report).")
+    boolean verbose;
+
+    @Option(names = "--resume", paramLabel = "DIR", description = "Continue the run in DIR (after Ctrl-C, SIGTERM, a crash or SIGKILL) with the options it was started with, read from its journal.jsonl: complete trials are kept; the others run again from their first repetition that did not complete, keeping those that did; the reports cover them all. Takes no other option, e.g. --resume results/20261203-171500.")
     Path resume;
 
     /** Set when this command line was read back from a journal for {@code --resume}. */
     private boolean resuming;
 
+    /** Whether Ctrl-C and SIGTERM interrupt a run gracefully: only in the program's own process, never a caller's. */
+    private boolean handleSignals;
+
+    /** Every trial complete. */
+    public static final int OK = 0;
+    /** A trial failed: its engine, its load, or too many of its requests. */
+    public static final int TRIAL_FAILED = 1;
+    /** Bad input (command line, study, dataset, output folder): nothing was started. */
+    public static final int BAD_INPUT = 2;
+    /** {@code compare --fail-on} found a decided regression. */
+    public static final int REGRESSION = 3;
+
     public static void main(String[] args) {
-        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true), true));
     }
 
-    /** Runs the command line and returns its exit code; what {@link #main} does, without exiting. */
+    /** Runs the command line and returns its exit code; what {@link #main} does, without exiting or taking signals. */
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cmd = new CommandLine(new Main());
+        return execute(args, out, err, false);
+    }
+
+    private static int execute(String[] args, PrintWriter out, PrintWriter err, boolean handleSignals) {
+        Main main = new Main();
+        main.handleSignals = handleSignals;
+        CommandLine cmd = new CommandLine(main);
         cmd.setOut(out);
         cmd.setErr(err);
+        boolean verbose = Arrays.asList(args).contains("-v") || Arrays.asList(args).contains("--verbose");
         cmd.setParameterExceptionHandler((e, a) -> {
             err.println("error: " + e.getMessage() + " (see -h)");
-            return CommandLine.ExitCode.USAGE;
+            return BAD_INPUT;
         });
         cmd.setExecutionExceptionHandler((e, c, r) -> {
+            if (verbose) {
+                e.printStackTrace(err);
+            }
             if (e instanceof UsageException || e instanceof RunnerException || e instanceof ExecutionException
                     || e instanceof IllegalArgumentException) {
                 err.println("error: " + e.getMessage());
-                return CommandLine.ExitCode.USAGE;
+                return BAD_INPUT;
             }
-            throw e;
+            // a fault of ServeBench's own: one line, the trace with -v; results already measured are on disk
+            err.println("error: " + e + (verbose ? "" : " (a fault of ServeBench's; -v shows where, for a bug report)"));
+            return TRIAL_FAILED;
         });
         return cmd.execute(args);
     }
@@ -245,6 +278,7 @@ public final class Main implements Callable<Integer> {
         Optional.ofNullable(sliceSeconds).map(s -> Duration.ofMillis(Math.round(s * 1000))).ifPresent(run::slice);
         Optional.ofNullable(timelineGapMs).map(Duration::ofMillis).ifPresent(run::timelineGap);
         Optional.ofNullable(lang).map(ReportLanguage::of).ifPresent(run::language);
+        Optional.ofNullable(maxFailedShare).ifPresent(run::maxFailedShare);
         if (capacity != null) {
             if ("slo".equals(capacity)) {
                 run.capacity();
@@ -267,7 +301,15 @@ public final class Main implements Callable<Integer> {
             runner.printPlan();
             return 0;
         }
-        return runner.run().allTrialsRan() ? 0 : 1;
+        RunOutcome outcome;
+        try (Signals.Handlers signals = handleSignals ? Signals.stopOn(runner::interrupt, out) : Signals.Handlers.NONE) {
+            outcome = runner.run();
+        }
+        Optional<String> interrupted = runner.interruptedBy();
+        if (interrupted.isPresent()) {
+            return Signals.exitCode(interrupted.get()).orElse(Signals.SIGINT_EXIT);
+        }
+        return outcome.allTrialsRan() ? OK : TRIAL_FAILED;
     }
 
     /** {@code --executor} and its options, {@code null} for a local run. */
@@ -311,6 +353,7 @@ public final class Main implements Callable<Integer> {
         cmd.parseArgs(header.args().toArray(String[]::new));
         again.output = resume;
         again.resuming = true;
+        again.handleSignals = handleSignals;
         return again.call();
     }
 

@@ -22,9 +22,12 @@ public final class BlockResults {
     private BlockResults() {
     }
 
+    /** Why a trial the run never began is not complete. */
+    public static final String NOT_RUN = "not run: the run stopped before this trial";
+
     /**
-     * The results of {@code blocks} so far; a block whose trial has not run (the run stopped first) says so as its
-     * failure.
+     * The results of {@code blocks} so far, each with how far its trial got: a trial still running (the run is being
+     * stopped) reads as interrupted with the repetitions it completed, one that has not begun as not run.
      */
     public static List<BlockResult> of(List<ResultBlock> blocks, TrialOutcomes outcomes, ExecutionParams execution) {
         List<BlockResult> results = new ArrayList<>();
@@ -32,13 +35,19 @@ public final class BlockResults {
             Trial trial = block.trial();
             WorkloadParams w = execution.asSent(trial.workload());
             List<MeasuredStep> steps = outcomes.steps(trial.id());
-            String failure = outcomes.failure(trial.id())
-                    .orElse(steps.isEmpty() ? "the run stopped before this trial" : null);
+            BlockResult.State state = outcomes.state(trial.id());
+            String failure = switch (state) {
+                case COMPLETE -> null;
+                case NOT_RUN -> NOT_RUN;
+                default -> outcomes.failure(trial.id()).orElseGet(() -> "interrupted: the run stopped during this trial, "
+                        + outcomes.repetitions(trial.id()) + " of " + execution.repetitions() + " repetitions complete");
+            };
             for (MeasuredStep step : steps.isEmpty() ? List.of(MeasuredStep.NONE) : steps) {
                 results.add(new BlockResult(block.benchmark(), block.className(), block.variant(), block.group(),
                         block.baseline(), params(block, w, step, outcomes, execution), trial.id(), trial.serverId(),
                         step.repetitions(), failure, block.recommended(),
-                        Engines.serveCommand(trial.server(), execution.engines()).orElse(null)));
+                        Engines.serveCommand(trial.server(), execution.engines()).orElse(null), state,
+                        outcomes.incomplete(trial.id())));
             }
         }
         return results;

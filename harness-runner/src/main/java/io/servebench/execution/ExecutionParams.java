@@ -1,6 +1,5 @@
 package io.servebench.execution;
 
-import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.annotations.Profile;
 import io.servebench.engine.EngineOptions;
 import io.servebench.metrics.SloSpec;
@@ -28,18 +27,15 @@ import java.util.Objects;
  * @param progress    whether each trial's progress is shown
  * @param quick       shorten every trial to about {@link #QUICK_SECONDS} seconds of load
  * @param telemetry   how the engines' GPUs are sampled during each load
+ * @param maxFailedShare the largest share of a repetition's measured requests that may fail, in {@code [0, 1]}: a
+ *                    repetition with more, or with every request failed, fails its trial
  */
 public record ExecutionParams(Path outputDir, EngineOptions engines, int repetitions, long seed, boolean freshServer,
                               Duration settle, Duration slice, ClientOptions client, SloSpec slo, boolean progress,
-                              boolean quick, TelemetryParams telemetry) {
+                              boolean quick, TelemetryParams telemetry, double maxFailedShare) {
 
-    /** These params with the GPU telemetry's defaults. */
-    public ExecutionParams(Path outputDir, EngineOptions engines, int repetitions, long seed, boolean freshServer,
-                           Duration settle, Duration slice, ClientOptions client, SloSpec slo, boolean progress,
-                           boolean quick) {
-        this(outputDir, engines, repetitions, seed, freshServer, settle, slice, client, slo, progress, quick,
-                TelemetryParams.DEFAULTS);
-    }
+    /** The failed share a repetition may have when {@code --max-failed-share} is not given: one request in twenty. */
+    public static final double DEFAULT_MAX_FAILED_SHARE = 0.05;
 
     /** Seconds of load per trial in quick mode. */
     public static final int QUICK_SECONDS = 4;
@@ -57,6 +53,10 @@ public record ExecutionParams(Path outputDir, EngineOptions engines, int repetit
         Objects.requireNonNull(telemetry, "telemetry");
         if (repetitions < 1) {
             throw new IllegalArgumentException("-r " + repetitions + ": expected at least 1 repetition");
+        }
+        if (!(maxFailedShare >= 0 && maxFailedShare <= 1)) {
+            throw new IllegalArgumentException("--max-failed-share " + maxFailedShare
+                    + ": expected a share of requests from 0 to 1, such as 0.05");
         }
     }
 

@@ -8,71 +8,82 @@ import io.servebench.metrics.MetricsAggregator;
 import io.servebench.metrics.SloSpec;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
+import io.servebench.results.IncompleteRepetition;
 import io.servebench.results.RepetitionResult;
+import io.servebench.results.journal.JournalledRepetition;
+import io.servebench.results.journal.RunJournal;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The trials a killed harness was running when it died (SIGKILL, a machine gone): the journal has no line of theirs,
- * but their request records were streamed to {@code requests/} as they completed, at most a second behind. A resumed
- * run reports each as a partial trial with what those records say, as a trial whose engine died is reported, and goes
- * on after it. A sweep in flight runs again: its steps' rates came from its first steps.
+ * The repetition a killed harness was in when it died (SIGKILL, a machine gone): the journal has the repetitions that
+ * completed before it, but of it only the request records it streamed to {@code requests/} as they completed, at most
+ * a second behind. A resumed run keeps them as an interrupted repetition, renamed so that the repetition's new run
+ * does not write over them, and runs the repetition again. A sweep in flight runs again whole (its steps' rates came
+ * from its first steps): the records of its steps are renamed and kept the same way.
  */
 public final class KilledTrials {
 
-    /** Why a recovered trial is partial. */
-    public static final String REASON = "partial: the harness stopped during this trial (killed, or its machine went down)";
+    /** Why a repetition found this way did not complete. */
+    public static final String REASON = "the harness stopped during this repetition (killed, or its machine went down);"
+            + " found by --resume";
 
     private KilledTrials() {
     }
 
     /**
-     * Recovers the trials of {@code unfinished} that left request records, into {@code outcomes}.
-     *
-     * @return the trials recovered
+     * Keeps the records a killed harness left of the repetitions in flight among {@code toRun}: in {@code outcomes} and
+     * the journal, as interrupted repetitions.
      */
-    public static List<Trial> recover(ExecutionParams params, TrialPlan plan, List<Trial> unfinished, TrialOutcomes outcomes,
-                               PrintWriter out) throws IOException {
-        List<Trial> recovered = new ArrayList<>();
-        for (Trial trial : unfinished) {
+    public static void recover(ExecutionParams params, TrialPlan plan, List<Trial> toRun, TrialOutcomes outcomes,
+                               RunJournal journal, PrintWriter out) throws IOException {
+        for (Trial trial : toRun) {
             if (Profile.SWEEP.equals(trial.workload().profile())) {
+                keepSweep(params, trial, out);
                 continue;
             }
-            List<RepetitionResult> repetitions = new ArrayList<>();
-            long requests = 0;
-            SloSpec slo = null;
-            for (int r = 1; r <= params.repetitions(); r++) {
-                String name = LoadNames.of(trial.id(), null, r, params.repetitions() > 1);
-                Path file = RequestRecordWriter.trialFile(params.outputDir(), name);
-                if (!Files.exists(file)) {
-                    break;
-                }
-                List<RequestRecord> records = RequestRecordReader.readRecovered(file);
-                if (slo == null) {
-                    slo = TrialSlos.of(trial, plan, params.slo(), out);
-                }
-                long finished = records.stream().filter(x -> !x.warmup()).count();
-                requests += finished;
-                repetitions.add(new MetricsAggregator().aggregate(records, slo).withNote("recovered from "
-                        + params.outputDir().relativize(file) + ": " + finished + " measured requests"));
+            int number = outcomes.repetitions(trial.id()) + 1;
+            String name = LoadNames.of(trial.id(), null, number, params.repetitions() > 1);
+            Path file = RequestRecordWriter.trialFile(params.outputDir(), name);
+            if (!Files.exists(file)) {
+                continue;
             }
-            if (!repetitions.isEmpty()) {
-                // the last repetition is the one the harness was in
-                int last = repetitions.size() - 1;
-                repetitions.set(last, repetitions.get(last).withNote(REASON));
-                outcomes.slo(trial.id(), slo);
-                outcomes.measured(trial.id(), List.of(new MeasuredStep(null, null, repetitions)));
-                outcomes.failed(trial.id(), REASON + "; the " + requests + " measured requests it had finished are kept");
-                out.printf("  %s: the harness stopped during it; its %d finished requests are kept as a partial trial%n",
-                        trial.id(), requests);
-                recovered.add(trial);
-            }
+            List<RequestRecord> records = RequestRecordReader.readRecovered(file);
+            SloSpec slo = TrialSlos.of(trial, plan, params.slo(), out);
+            long finished = records.stream().filter(x -> !x.warmup()).count();
+            RepetitionResult measured = new MetricsAggregator().aggregate(records, slo)
+                    .withNote("recovered from the records of a killed harness: " + finished + " measured requests");
+            String kept = LoadNames.keepIncomplete(params.outputDir(), name, IncompleteRepetition.Kind.INTERRUPTED)
+                    .orElseThrow();
+            IncompleteRepetition repetition = new IncompleteRepetition(number, IncompleteRepetition.Kind.INTERRUPTED,
+                    REASON, kept, measured);
+            outcomes.incomplete(trial.id(), repetition);
+            journal.append(JournalledRepetition.incomplete(trial.id(), repetition));
+            out.printf("  %s: repetition %d was cut short by the harness's end; its %d finished requests are kept in %s,"
+                    + " and it runs again%n", trial.id(), number, finished, kept);
         }
-        return recovered;
+    }
+
+    /** The records of a sweep's steps that a killed run wrote, renamed as interrupted before the sweep runs again. */
+    private static void keepSweep(ExecutionParams params, Trial trial, PrintWriter out) throws IOException {
+        Path requests = params.outputDir().resolve("requests");
+        if (!Files.isDirectory(requests)) {
+            return;
+        }
+        List<String> names;
+        try (var files = Files.list(requests)) {
+            names = files.map(f -> f.getFileName().toString()).filter(f -> f.startsWith(trial.id() + "-s")
+                    && f.endsWith(".jsonl.gz") && !f.contains(".interrupted") && !f.contains(".failed"))
+                    .map(f -> f.substring(0, f.length() - ".jsonl.gz".length())).sorted().toList();
+        }
+        for (String name : names) {
+            LoadNames.keepIncomplete(params.outputDir(), name, IncompleteRepetition.Kind.INTERRUPTED)
+                    .ifPresent(kept -> out.printf("  %s: a step of its sweep was under way when the harness stopped;"
+                            + " its records are kept in %s, and the sweep runs again%n", trial.id(), kept));
+        }
     }
 }

@@ -27,6 +27,7 @@ import io.servebench.metrics.gpu.GpuTimelines;
 import io.servebench.plan.Trial;
 import io.servebench.sim.PowerMeter;
 import io.servebench.plan.WorkloadParams;
+import io.servebench.results.IncompleteRepetition;
 import io.servebench.results.Metric;
 import io.servebench.results.PrefixCacheReset;
 import io.servebench.results.RepetitionResult;
@@ -160,7 +161,7 @@ final class LoadMeasurement {
                         : new LoadGenerator(Datasets.tokenizer(w.dataset()).map(DeltaTokenCounter::of)
                                 .orElse(DeltaTokenCounter.ONE_PER_EVENT))
                                 .run(replicas.stream().map(io.servebench.engine.Endpoint::target).toList(), spread, supply,
-                                        w.warmup(), w.requests(), load, listener);
+                                        w.warmup(), w.requests(), load, listener, context.interruption());
             } catch (OutOfMemoryError e) {
                 // what the aggregation holds is small and intact: the requests finished so far are kept
                 failure = "the harness ran out of memory (" + e.getMessage() + "; -Xmx" + Runtime.getRuntime().maxMemory()
@@ -207,13 +208,26 @@ final class LoadMeasurement {
                     .withCacheReset(cacheReset)
                     .withSlices(bySlice.size() >= MIN_SLICES ? bySlice : Map.of());
             measured = withHarnessMemory(measured, memory);
-            progress.finish(measured);
+            Optional<String> stop = result == null ? Optional.empty() : result.stop().note();
+            progress.finish(measured, stop);
             records.close();
             if (failure == null) {
                 failure = records.stopReason().orElse(null);
             }
             if (failure != null) {
-                throw new LoadFailure(failure, measured.withNote("partial: " + failure));
+                throw new LoadFailure(IncompleteRepetition.Kind.FAILED, failure, measured.withNote("partial: " + failure),
+                        name, repetition.number());
+            }
+            if (result != null && result.stop().reason() == LoadResult.StopReason.INTERRUPTED) {
+                throw new LoadFailure(IncompleteRepetition.Kind.INTERRUPTED, stop.orElseThrow(), measured, name,
+                        repetition.number());
+            }
+            Optional<String> failed = RepetitionVerdict.failure(measured, params.maxFailedShare());
+            Optional<String> died = failed.isPresent() ? engineFailure(engine) : engine.failure();
+            if (died.isPresent() || failed.isPresent()) {
+                // a request to an engine that died fails first: the engine's exit, once it shows, is the reason
+                throw new LoadFailure(IncompleteRepetition.Kind.FAILED, died.map(d -> "its engine died: "
+                        + d.lines().findFirst().orElse(d)).orElse(failed.orElse("")), measured, name, repetition.number());
             }
             return measured;
         }
@@ -274,16 +288,55 @@ final class LoadMeasurement {
     /** Fewest slices for which a repetition reports its figures per slice: fewer say no more than its whole. */
     static final int MIN_SLICES = 5;
 
+    /** The engine's failure, waited for a moment: a supervisor reports its engine's exit a few milliseconds late. */
+    static Optional<String> engineFailure(RunningEngine engine) {
+        for (int i = 0; i < 20 && engine.failure().isEmpty(); i++) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return engine.failure();
+    }
+
     /**
-     * A load that could not go on (the harness ran out of memory, the disk filled up): what it measured until then,
-     * and why it stopped.
+     * A load that does not count as a complete repetition: it could not go on (the harness ran out of memory, the disk
+     * filled up), its engine died, every request or too large a share of them failed ({@link RepetitionVerdict}), or the
+     * run was interrupted. What it measured, and why.
      */
     static final class LoadFailure extends RuntimeException {
+        private final IncompleteRepetition.Kind kind;
         private final transient RepetitionResult partial;
+        private final String name;
+        private final int number;
 
-        LoadFailure(String why, RepetitionResult partial) {
+        /**
+         * @param name   the load's name ({@code requests/<name>.jsonl.gz})
+         * @param number its repetition's number
+         */
+        LoadFailure(IncompleteRepetition.Kind kind, String why, RepetitionResult partial, String name, int number) {
             super(why);
+            this.kind = kind;
             this.partial = partial;
+            this.name = name;
+            this.number = number;
+        }
+
+        /** The load's name, which its records and telemetry files carry. */
+        String name() {
+            return name;
+        }
+
+        /** Its repetition's number. */
+        int number() {
+            return number;
+        }
+
+        /** Whether the load failed or was interrupted. */
+        IncompleteRepetition.Kind kind() {
+            return kind;
         }
 
         /** The requests finished before the failure, aggregated. */

@@ -2,6 +2,7 @@ package io.servebench.execution;
 
 import io.servebench.load.RequestRecordWriter;
 import io.servebench.results.BlockResult;
+import io.servebench.results.IncompleteRepetition;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +25,32 @@ public final class LoadNames {
      */
     static String of(String trialId, String sweepStep, int repetition, boolean numbered) {
         return trialId + (sweepStep == null ? "" : "-" + sweepStep) + (numbered ? "-r" + repetition : "");
+    }
+
+    /**
+     * Renames the requests file of the load {@code name} (and its GPU telemetry, if any) so that it names the load as
+     * incomplete ({@code requests/<name>.interrupted.jsonl.gz}, {@code .failed}; {@code .interrupted-2} for a second
+     * attempt), where a later run of the same load cannot write over it.
+     *
+     * @return the requests file's new path relative to {@code outputDir}; empty when the load wrote none
+     */
+    static Optional<String> keepIncomplete(Path outputDir, String name, IncompleteRepetition.Kind kind)
+            throws java.io.IOException {
+        Path file = RequestRecordWriter.trialFile(outputDir, name);
+        if (!Files.exists(file)) {
+            return Optional.empty();
+        }
+        String suffix = kind.name().toLowerCase(java.util.Locale.ROOT);
+        String kept = name + "." + suffix;
+        for (int attempt = 2; Files.exists(RequestRecordWriter.trialFile(outputDir, kept)); attempt++) {
+            kept = name + "." + suffix + "-" + attempt;
+        }
+        Files.move(file, RequestRecordWriter.trialFile(outputDir, kept));
+        Path telemetry = outputDir.resolve("telemetry").resolve(name + ".csv.gz");
+        if (Files.exists(telemetry)) {
+            Files.move(telemetry, telemetry.resolveSibling(kept + ".csv.gz"));
+        }
+        return Optional.of(outputDir.relativize(RequestRecordWriter.trialFile(outputDir, kept)).toString());
     }
 
     /** The requests file of {@code block}'s first repetition in {@code outputDir}, if one is there. */

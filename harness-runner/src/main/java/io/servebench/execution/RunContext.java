@@ -4,6 +4,7 @@ import io.servebench.engine.EngineKind;
 import io.servebench.engine.EngineKinds;
 import io.servebench.engine.EngineOptions;
 import io.servebench.engine.RunningEngine;
+import io.servebench.load.Interruption;
 import io.servebench.metrics.PrometheusScraper;
 import io.servebench.metrics.gpu.GpuTelemetry;
 import io.servebench.sim.SimTokenizer;
@@ -33,6 +34,7 @@ public final class RunContext {
     private final Map<String, Dataset> datasets = new HashMap<>();
     private final Map<String, Counted> counted = new HashMap<>();
     private final PrometheusScraper scraper = new PrometheusScraper();
+    private final Interruption interruption;
     /** Chosen at the first load on a real engine: a run in virtual time never probes the machine's GPUs. */
     private GpuTelemetry telemetry;
 
@@ -45,8 +47,18 @@ public final class RunContext {
      * @throws ExecutionException when a dataset cannot be read or {@code --api-key-env} names a variable that is not set
      */
     public RunContext(ExecutionParams params, PrintWriter out, List<String> datasets, UnaryOperator<String> environment) {
+        this(params, out, datasets, environment, new Interruption());
+    }
+
+    /**
+     * As {@link #RunContext(ExecutionParams, PrintWriter, List, UnaryOperator)}, stopped by {@code interruption}: no load
+     * starts once it is set, and the one in flight stops at once, keeping what it measured.
+     */
+    public RunContext(ExecutionParams params, PrintWriter out, List<String> datasets, UnaryOperator<String> environment,
+                      Interruption interruption) {
         this.params = params;
         this.out = out;
+        this.interruption = interruption;
         datasets.forEach(this::dataset);
         this.apiKey = apiKey(params.client(), environment);
     }
@@ -57,6 +69,11 @@ public final class RunContext {
 
     PrintWriter out() {
         return out;
+    }
+
+    /** The run's stop request: set by Ctrl-C or SIGTERM (the command line), or a program's {@code Runner#interrupt}. */
+    Interruption interruption() {
+        return interruption;
     }
 
     /**

@@ -4,13 +4,16 @@ import io.servebench.annotations.Profile;
 import io.servebench.engine.EngineStartException;
 import io.servebench.engine.Engines;
 import io.servebench.engine.RunningEngine;
+import io.servebench.load.Interruption;
 import io.servebench.metrics.SloSpec;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
 import io.servebench.plan.WorkloadParams;
 import io.servebench.results.BlockResult;
+import io.servebench.results.IncompleteRepetition;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.ServerEnvironment;
+import io.servebench.results.journal.JournalledRepetition;
 import io.servebench.results.journal.RunJournal;
 
 import java.io.IOException;
@@ -18,6 +21,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -44,19 +48,24 @@ final class ServerSession {
 
     /**
      * Runs {@code trials} up to {@code repetitions} repetitions each: a trial measured before (by a tuner that wants
-     * one more) keeps its repetitions and gets only the missing ones, each from its own seed as always.
+     * one more, or a run resumed after an interruption) keeps its complete repetitions and gets only the missing ones,
+     * each from its own seed as always. Once the run is interrupted, the trials left are not begun.
      *
      * @param done trials of the plan finished before these, for the progress count
      */
     void run(List<Trial> trials, int done, int repetitions) throws IOException {
         ExecutionParams params = context.params();
         PrintWriter out = context.out();
+        if (context.interruption().interrupted()) {
+            return;
+        }
         Trial first = trials.get(0);
         Path log = params.outputDir().resolve("logs")
                 .resolve(first.serverId() + (params.freshServer() ? "-" + first.id() : "") + ".log");
         out.printf("Starting %s: %s%n", first.serverId(), Engines.label(first.server(), params.engines()));
         listener.serverStarting(trials);
-        try (RunningEngine engine = Engines.start(first.server(), context.engines(), log)) {
+        // an engine still loading is given up at once: nothing of it is measured yet
+        try (RunningEngine engine = start(first, log)) {
             ServerEnvironment environment = Engines.capture(first.serverId(), first.server(), params.engines(), engine,
                     ServeBenchVersion.get());
             outcomes.server(environment);
@@ -64,7 +73,7 @@ final class ServerSession {
             AtomicBoolean scrapeNoted = new AtomicBoolean();
             CleanStart cleanStart = new CleanStart(context, engine, first.server());
             String died = null;
-            for (int t = 0; t < trials.size(); t++) {
+            for (int t = 0; t < trials.size() && !context.interruption().interrupted(); t++) {
                 Trial trial = trials.get(t);
                 listener.trialStarting(trial);
                 if (died != null) {
@@ -73,14 +82,15 @@ final class ServerSession {
                     measure(trial, engine, cleanStart, String.format("[%d/%d] ", done + t + 1,
                             Math.max(done + trials.size(), plan.trials().size())), scrapeNoted, repetitions);
                     died = engine.failure().orElse(null);
-                    if (died != null) {
-                        outcomes.failed(trial.id(), died);
-                        out.printf("  %s: %s%n", trial.id(), died.lines().findFirst().orElse(died));
-                    }
                 }
                 journal(trial);
             }
         } catch (EngineStartException e) {
+            if (context.interruption().interrupted()) {
+                out.printf("  %s: its start was given up: the run was interrupted (%s)%n", first.serverId(),
+                        context.interruption().cause().orElseThrow());
+                return;
+            }
             out.printf("  %s did not start: %s%n", first.serverId(), e.getMessage());
             for (Trial trial : trials) {
                 listener.trialStarting(trial);
@@ -91,48 +101,112 @@ final class ServerSession {
     }
 
     /**
-     * Measures one trial: its repetitions, or the steps of its sweep. Requests finished before a failure are kept:
-     * the block shows them next to the failure.
+     * Starts {@code first}'s engine, given up (an {@link EngineStartException}) when the run is interrupted while the
+     * engine loads: the wait for its readiness is woken by interrupting this thread, which is cleared again before
+     * anything else runs on it (the journal's channel would close on an interrupted thread).
+     */
+    private RunningEngine start(Trial first, Path log) throws EngineStartException {
+        Thread starter = Thread.currentThread();
+        AtomicBoolean starting = new AtomicBoolean(true);
+        Object lock = new Object();
+        try (Interruption.Registration wake = context.interruption().onInterrupt(() -> {
+            synchronized (lock) {
+                if (starting.get()) {
+                    starter.interrupt();
+                }
+            }
+        })) {
+            return Engines.start(first.server(), context.engines(), log);
+        } finally {
+            synchronized (lock) {
+                starting.set(false);
+                Thread.interrupted();
+            }
+        }
+    }
+
+    /**
+     * Measures one trial: its repetitions, or the steps of its sweep. Each repetition that completes is kept (and
+     * journalled) at once; one that fails (its engine died, its load could not go on, every request or too large a share
+     * failed) or is interrupted is kept apart, with its records renamed as partial, and ends the trial.
      */
     private void measure(Trial trial, RunningEngine engine, CleanStart cleanStart, String progress,
                          AtomicBoolean scrapeNoted, int upTo) throws IOException {
         ExecutionParams params = context.params();
-        List<MeasuredStep> steps = new ArrayList<>();
+        outcomes.started(trial.id());
         List<MeasuredStep> before = outcomes.steps(trial.id());
         List<RepetitionResult> repetitions = new ArrayList<>(before.isEmpty() ? List.of() : before.get(0).repetitions());
+        String name = null;
+        int number = repetitions.size() + 1;
         try {
             SloSpec slo = TrialSlos.of(trial, plan, params.slo(), context.out());
             outcomes.slo(trial.id(), slo);
             LoadMeasurement measurement = new LoadMeasurement(context, engine, cleanStart, trial, slo, scrapeNoted);
             if (Profile.SWEEP.equals(trial.workload().profile())) {
-                Sweep.run(measurement, params, progress, steps);
+                List<MeasuredStep> steps = new ArrayList<>();
+                try {
+                    Sweep.run(measurement, params, progress, steps);
+                } finally {
+                    outcomes.measured(trial.id(), steps);
+                }
             } else {
-                for (int r = repetitions.size() + 1; r <= upTo && engine.failure().isEmpty(); r++) {
-                    String name = LoadNames.of(trial.id(), null, r, upTo > 1);
+                for (; number <= upTo; number++) {
+                    if (context.interruption().interrupted()) {
+                        outcomes.interrupted(trial.id(), interrupted(repetitions.size(), upTo, "before repetition "
+                                + number));
+                        return;
+                    }
+                    name = LoadNames.of(trial.id(), null, number, upTo > 1);
                     WorkloadParams w = params.asSent(trial.workload());
-                    Repetition repetition = Repetition.of(params.seed(), r);
-                    repetitions.add(measurement.measure(w, LoadSettings.profile(w, repetition.seed(),
-                            context.dataset(w.dataset())), repetition, name, progress + name));
+                    Repetition repetition = Repetition.of(params.seed(), number);
+                    RepetitionResult measured = measurement.measure(w, LoadSettings.profile(w, repetition.seed(),
+                            context.dataset(w.dataset())), repetition, name, progress + name);
+                    repetitions.add(measured);
+                    outcomes.measured(trial.id(), List.of(new MeasuredStep(null, null, repetitions)));
+                    journal.append(JournalledRepetition.complete(trial.id(), number, measured));
                 }
             }
+            outcomes.completed(trial.id());
         } catch (LoadMeasurement.LoadFailure e) {
-            // the load could not go on (out of memory, a full disk): what it measured is kept, and the run goes on; a
-            // sweep has kept its steps itself
-            if (!Profile.SWEEP.equals(trial.workload().profile())) {
-                repetitions.add(e.partial());
+            // what the load measured is kept apart, named as partial; the run goes on (a sweep kept its steps)
+            IncompleteRepetition kept = keep(trial, e.name(), e.number(), e.kind(), e.getMessage(), e.partial());
+            if (e.kind() == IncompleteRepetition.Kind.INTERRUPTED) {
+                outcomes.interrupted(trial.id(), interrupted(repetitions.size(), upTo, "during repetition " + e.number()
+                        + ": " + e.getMessage()) + (kept.records() == null ? "" : "; its records are in " + kept.records()));
+            } else {
+                outcomes.failed(trial.id(), "repetition " + e.number() + " failed: " + e.getMessage());
+                context.out().printf("  %s failed: repetition %d: %s%n", trial.id(), e.number(), e.getMessage());
             }
-            outcomes.failed(trial.id(), "partial: " + e.getMessage());
-            context.out().printf("  %s stopped: %s; the requests it finished are kept%n", trial.id(), e.getMessage());
         } catch (RuntimeException e) {
             // a request to an engine that died fails first: the engine's exit, once it shows, is the reason
-            String why = engineFailure(engine).orElse("trial failed: " + e);
+            String why = LoadMeasurement.engineFailure(engine).orElse("trial failed: " + e);
+            if (name != null) {
+                keep(trial, name, number, IncompleteRepetition.Kind.FAILED, why.lines().findFirst().orElse(why), null);
+            }
             outcomes.failed(trial.id(), why);
             context.out().printf("  %s failed: %s%n", trial.id(), why.lines().findFirst().orElse(why));
         }
-        if (!Profile.SWEEP.equals(trial.workload().profile())) {
-            steps.add(new MeasuredStep(null, null, repetitions));
-        }
-        outcomes.measured(trial.id(), steps);
+    }
+
+    /** {@code interrupted (SIGINT) before repetition 2: 1 of 3 repetitions complete, kept}. */
+    private String interrupted(int complete, int of, String when) {
+        return "interrupted (" + context.interruption().cause().orElse("stopped") + ") " + when + "; " + complete + " of "
+                + of + " repetitions complete" + (complete > 0 ? ", kept" : "");
+    }
+
+    /**
+     * Keeps an incomplete repetition: its records renamed as partial, it journalled, and it in the trial's outcomes.
+     *
+     * @param name the load's name, {@code null} when the failure came before its first load
+     */
+    private IncompleteRepetition keep(Trial trial, String name, int number, IncompleteRepetition.Kind kind, String reason,
+                                      RepetitionResult measured) throws IOException {
+        String records = name == null ? null
+                : LoadNames.keepIncomplete(context.params().outputDir(), name, kind).orElse(null);
+        IncompleteRepetition kept = new IncompleteRepetition(number, kind, reason, records, measured);
+        outcomes.incomplete(trial.id(), kept);
+        journal.append(JournalledRepetition.incomplete(trial.id(), kept));
+        return kept;
     }
 
     /** Appends the trial's blocks to the journal and tells the listener it has ended. */
@@ -144,16 +218,4 @@ final class ServerSession {
         listener.trialFinished(trial, blocks);
     }
 
-    /** The engine's failure, waited for a moment: a supervisor reports its engine's exit a few milliseconds late. */
-    private static java.util.Optional<String> engineFailure(RunningEngine engine) {
-        for (int i = 0; i < 20 && engine.failure().isEmpty(); i++) {
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        return engine.failure();
-    }
 }

@@ -26,7 +26,8 @@ final class Sweep {
 
     /**
      * Runs every step of the trial's sweep, {@link ExecutionParams#repetitions()} times, and adds each step measured to
-     * {@code steps}, also when a step fails: the steps before it, and what it measured, are kept.
+     * {@code steps}, also when a step fails: the steps before it are kept (what the failed step measured is its
+     * {@link LoadMeasurement.LoadFailure}'s).
      *
      * @param progress the prefix of each step's progress label ({@code [3/16] })
      */
@@ -58,15 +59,9 @@ final class Sweep {
                         profile = LoadSettings.capped(new ArrivalProfile.Constant(rates[i - 2]), cap);
                     }
                     String name = LoadNames.of(trial.id(), names.get(i), r, params.repetitions() > 1);
-                    RepetitionResult metrics;
-                    try {
-                        metrics = measurement.measure(stepLoad, profile, Repetition.of(params.seed(), r), name,
-                                progress + name);
-                    } catch (LoadMeasurement.LoadFailure e) {
-                        // the step's requests so far are its result; the later steps do not run
-                        reps.get(i).add(e.partial());
-                        throw e;
-                    }
+                    // a step that does not complete ends the sweep; what it measured is kept apart by the caller
+                    RepetitionResult metrics = measurement.measure(stepLoad, profile, Repetition.of(params.seed(), r), name,
+                            progress + name);
                     reps.get(i).add(metrics);
                     if (i == 1 && rates == null) {
                         rates = ratesBetween(requestRate(reps.get(0).get(0), "synchronous"),

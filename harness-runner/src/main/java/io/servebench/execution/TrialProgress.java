@@ -122,14 +122,19 @@ final class TrialProgress implements LoadListener, AutoCloseable {
         }
     }
 
-    /** Ends the bar and prints the trial's headline numbers. */
-    void finish(RepetitionResult metrics) {
+    /**
+     * Ends the bar and prints the load's headline numbers, and why it stopped early when it did.
+     *
+     * @param stop the stop condition or interruption that ended sending early, in one sentence; empty when every
+     *             request went out
+     */
+    void finish(RepetitionResult metrics, java.util.Optional<String> stop) {
         close();
         long ok = Math.round(metrics.value(Metric.SUCCESSFUL_REQUESTS).orElse(0));
         long measured = ok + Math.round(metrics.value(Metric.FAILED_REQUESTS).orElse(0));
         java.util.OptionalDouble watts = metrics.value(Metric.GPU_POWER_MEAN);
         long cancelled = Math.round(metrics.value(Metric.CANCELLED_REQUESTS).orElse(0));
-        out.printf("%s: %d/%d ok%s, mean latency %s s, median TTFT %s ms, median ITL %s ms, %s tok/s%s%n", name,
+        out.printf("%s: %d/%d ok%s, mean latency %s s, median TTFT %s ms, median ITL %s ms, %s tok/s%s%s%n", name,
                 ok, measured,
                 cancelled > 0 ? " (" + cancelled + " cancelled)" : "",
                 format(metrics.number(Metric.E2E_LATENCY, Stat.MEAN).orElse(Double.NaN), 3),
@@ -137,7 +142,8 @@ final class TrialProgress implements LoadListener, AutoCloseable {
                 format(metrics.number(Metric.ITL, Stat.MEDIAN).orElse(Double.NaN), 2),
                 format(metrics.number(Metric.OUTPUT_THROUGHPUT, null).orElse(Double.NaN), 0),
                 watts.isEmpty() ? "" : ", " + gpuFigures(watts.getAsDouble(),
-                        metrics.value(Metric.GPU_UTILIZATION).orElse(Double.NaN)));
+                        metrics.value(Metric.GPU_UTILIZATION).orElse(Double.NaN)),
+                stop.map(s -> "; " + s).orElse(""));
     }
 
     private static String format(double value, int decimals) {

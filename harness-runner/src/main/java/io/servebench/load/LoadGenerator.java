@@ -15,6 +15,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Drives requests against a {@link Target} following an {@link ArrivalProfile} and records each one.
@@ -103,6 +104,18 @@ public final class LoadGenerator {
      */
     public LoadResult run(List<Target> targets, Spread spread, Iterator<RequestSpec> supply, int warmupRequests,
                           int measuredRequests, LoadParams params, LoadListener listener) {
+        return run(targets, spread, supply, warmupRequests, measuredRequests, params, listener, new Interruption());
+    }
+
+    /**
+     * As {@link #run(List, Spread, Iterator, int, int, LoadParams, LoadListener)}, stopped by {@code interruption}: once
+     * it is set, nothing more is sent and the requests in flight are called off at once (cancelled, as a client that
+     * goes away closes its connection), so that the run returns in moments with what it measured
+     * ({@link LoadResult.StopReason#INTERRUPTED}).
+     */
+    public LoadResult run(List<Target> targets, Spread spread, Iterator<RequestSpec> supply, int warmupRequests,
+                          int measuredRequests, LoadParams params, LoadListener listener, Interruption interruption) {
+        Objects.requireNonNull(interruption, "interruption");
         Target target = targets.get(0);
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(supply, "supply");
@@ -141,15 +154,25 @@ public final class LoadGenerator {
                     return listener.stopReason();
                 }
             });
-            if (params.profile() instanceof ArrivalProfile.Scheduled scheduled) {
-                sending.scheduled(scheduled);
-            } else if (params.profile() instanceof ArrivalProfile.Concurrent concurrent) {
-                sending.closedLoop(concurrent.streams());
-            } else if (params.profile() instanceof ArrivalProfile.Synchronous) {
-                sending.closedLoop(1);
+            sending.interruption = interruption;
+            try (Interruption.Registration wake = interruption.onInterrupt(sending::wake)) {
+                if (params.profile() instanceof ArrivalProfile.Scheduled scheduled) {
+                    sending.scheduled(scheduled);
+                } else if (params.profile() instanceof ArrivalProfile.Concurrent concurrent) {
+                    sending.closedLoop(concurrent.streams());
+                } else if (params.profile() instanceof ArrivalProfile.Synchronous) {
+                    sending.closedLoop(1);
+                }
+                // a request sent as the interruption came in is called off too, now that no more go out
+                interruption.cause().ifPresent(client::abortAll);
+                // every request ends: by its response, its failure, its timeout, or the interruption's call-off; a
+                // conversation with its last turn
+                sending.awaitConversations();
             }
-            // every request ends: by its response, its failure, or its timeout; a conversation with its last turn
-            sending.awaitConversations();
+            // interrupted after the last send, while requests were in flight: the load is cut short all the same
+            if (sending.woken) {
+                sending.stopsBefore(System.nanoTime());
+            }
             sending.close();
             connections = client.poolStats();
             cpu = CpuTime.ofCurrentThread().minus(senderStart).plus(client.ioCpu());
@@ -181,6 +204,14 @@ public final class LoadGenerator {
         private final LoadListener listener;
         private final AtomicInteger failures = new AtomicInteger();
         private final Pacer pacer = new Pacer();
+        /** The run's stop request; set before sending starts. */
+        private Interruption interruption;
+        /** Whether the run was interrupted while this load ran: its sending or its requests in flight were cut short. */
+        private volatile boolean woken;
+        /** The thread that sends (the caller's), woken from its waits when the run is interrupted. */
+        private final Thread sender = Thread.currentThread();
+        /** A closed loop's free streams, each carrying the moment it became free; {@link #WAKE} wakes its sender. */
+        private final LinkedBlockingQueue<Long> freeStreams = new LinkedBlockingQueue<>();
         /** Sends the later turns of conversations, each when the turn before it has ended; started on first use. */
         private java.util.concurrent.ExecutorService laterTurns;
         private long t0;
@@ -219,7 +250,7 @@ public final class LoadGenerator {
                     return;
                 }
                 List<Next> turns = prepareNext(offsets[i] < warmupNs, planned - drawn);
-                pacer.waitUntil(intendedNs);
+                pacer.waitUntil(intendedNs, interruption::interrupted);
                 if (stopsBefore(System.nanoTime())) {
                     return;
                 }
@@ -238,8 +269,6 @@ public final class LoadGenerator {
         }
 
         void closedLoop(int streams) {
-            // each element is one free stream, carrying the moment it became free
-            LinkedBlockingQueue<Long> freeStreams = new LinkedBlockingQueue<>();
             client.warm(streams, 0);
             t0 = System.nanoTime();
             stopping = new StopTracker(conditions, t0);
@@ -251,7 +280,7 @@ public final class LoadGenerator {
                     break;
                 }
                 long freeSinceNs = takeUninterruptibly(freeStreams);
-                if (stopsBefore(System.nanoTime())) {
+                if (freeSinceNs == WAKE || stopsBefore(System.nanoTime())) {
                     return;
                 }
                 boolean inWarmupTime = freeSinceNs - t0 < warmupNs;
@@ -389,8 +418,23 @@ public final class LoadGenerator {
                     });
         }
 
-        /** Whether a stop condition holds at {@code nowNs}; if so, records why. */
+        /**
+         * The run was interrupted: the sender leaves its wait (for a send time, a free stream or a slot, which the
+         * requests called off free) and the requests in flight are called off. Any thread; more than once is harmless.
+         */
+        void wake() {
+            woken = true;
+            freeStreams.add(WAKE);
+            LockSupport.unpark(sender);
+            interruption.cause().ifPresent(client::abortAll);
+        }
+
+        /** Whether a stop condition holds at {@code nowNs}, or the run was interrupted; if so, records why. */
         private synchronized boolean stopsBefore(long nowNs) {
+            if (interruption.interrupted()) {
+                return stopping.interruptedAt(Math.min(nowNs, System.nanoTime()), failures.get(),
+                        interruption.cause().orElseThrow());
+            }
             return stopping.stopsAt(Math.min(nowNs, System.nanoTime()), failures.get(), listener.stopReason(),
                     saturation == null ? java.util.Optional.empty() : saturation.verdict());
         }
@@ -399,6 +443,9 @@ public final class LoadGenerator {
             return stopping.stop(planned, sent, failures.get());
         }
     }
+
+    /** What wakes a closed loop's sender from its wait for a free stream: no stream's free time. */
+    private static final long WAKE = Long.MIN_VALUE;
 
     static void requireCounts(int warmupRequests, int measuredRequests) {
         if (warmupRequests < 0 || measuredRequests < 0) {

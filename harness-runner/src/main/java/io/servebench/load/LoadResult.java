@@ -39,7 +39,9 @@ public record LoadResult(long measuredStartNs, long measuredEndNs, Stop stop, Po
         /** The run's listener asked it to stop ({@link LoadListener#stopReason()}): its records could not be kept. */
         ABORTED,
         /** The server was over-saturated ({@link StopConditions#saturationWindow()}, {@link SaturationDetector}). */
-        SATURATED
+        SATURATED,
+        /** The run was interrupted ({@link Interruption}): nothing more sent, the requests in flight called off. */
+        INTERRUPTED
     }
 
     /**
@@ -51,7 +53,8 @@ public record LoadResult(long measuredStartNs, long measuredEndNs, Stop stop, Po
      * @param failed         requests that had failed when sending stopped, warm-up included
      * @param elapsedSeconds seconds from the start instant to the moment sending stopped (the last send for
      *                       {@link StopReason#COMPLETED})
-     * @param detail         for {@link StopReason#ABORTED} and {@link StopReason#SATURATED}, why; {@code null} otherwise
+     * @param detail         for {@link StopReason#ABORTED}, {@link StopReason#SATURATED} and
+     *                       {@link StopReason#INTERRUPTED}, why; {@code null} otherwise
      */
     public record Stop(StopReason reason, int planned, int sent, int failed, double elapsedSeconds, String detail) {
 
@@ -71,6 +74,8 @@ public record LoadResult(long measuredStartNs, long measuredEndNs, Stop stop, Po
                         elapsedSeconds, detail, sent, planned));
                 case SATURATED -> Optional.of(String.format(Locale.ROOT, "stopped sending at %.3g s, %s: %d of %d "
                         + "requests sent, those in flight finished", elapsedSeconds, detail, sent, planned));
+                case INTERRUPTED -> Optional.of(String.format(Locale.ROOT, "interrupted at %.3g s (%s): %d of %d "
+                        + "requests sent, those in flight called off", elapsedSeconds, detail, sent, planned));
             };
         }
     }

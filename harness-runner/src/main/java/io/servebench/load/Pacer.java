@@ -56,6 +56,14 @@ final class Pacer {
 
     /** Returns at {@code targetNs} or, when it has passed, at once. */
     void waitUntil(long targetNs) {
+        waitUntil(targetNs, () -> false);
+    }
+
+    /**
+     * Returns at {@code targetNs}, at once when it has passed, or as soon as {@code stop} holds after a park that was
+     * woken early ({@link LockSupport#unpark}).
+     */
+    void waitUntil(long targetNs, java.util.function.BooleanSupplier stop) {
         long start = clock.getAsLong();
         long window = Math.max(MIN_SPIN_NS, Math.min(spinNs, (targetNs - start) / SPIN_SHARE_DIVISOR));
         while (true) {
@@ -68,6 +76,9 @@ final class Pacer {
                 long ask = remaining - window;
                 park.accept(ask);
                 learn(clock.getAsLong() - now - ask);
+                if (stop.getAsBoolean()) {
+                    return;
+                }
             } else {
                 Thread.onSpinWait();
             }

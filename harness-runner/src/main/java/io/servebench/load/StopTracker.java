@@ -37,7 +37,8 @@ final class StopTracker {
      * {@code aborted}, or the server is over-saturated for {@code saturated}; if so, records why.
      */
     boolean stopsAt(long nowNs, int failed, java.util.Optional<String> aborted, java.util.Optional<String> saturated) {
-        if (reason == LoadResult.StopReason.ABORTED || reason == LoadResult.StopReason.SATURATED) {
+        if (reason == LoadResult.StopReason.ABORTED || reason == LoadResult.StopReason.SATURATED
+                || reason == LoadResult.StopReason.INTERRUPTED) {
             return true;
         }
         if (aborted.isPresent()) {
@@ -55,6 +56,23 @@ final class StopTracker {
         }
         failedAtStop = failed;
         stoppedNs = nowNs;
+        return true;
+    }
+
+    /**
+     * The run was interrupted ({@link Interruption}) at {@code nowNs}, {@code failed} requests failed by then: it stops
+     * for that, also when sending had ended (every request sent, or a stop condition held) but requests were still in
+     * flight, since they are called off: the load is cut short either way.
+     *
+     * @return true: an interrupted run sends nothing more
+     */
+    boolean interruptedAt(long nowNs, int failed, String cause) {
+        if (reason != LoadResult.StopReason.INTERRUPTED) {
+            reason = LoadResult.StopReason.INTERRUPTED;
+            detail = cause;
+            failedAtStop = failed;
+            stoppedNs = nowNs;
+        }
         return true;
     }
 

@@ -55,6 +55,8 @@ final class StreamingClient implements AutoCloseable {
     private final ObjectNode extraBody;
     /** Calls requests off at their time ({@link Cancellation}); null when the load cancels none. */
     private final ScheduledExecutorService canceller;
+    /** The requests sent whose response has not ended, to call off when the run is interrupted. */
+    private final java.util.Set<Exchange> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** A client that counts one token per event when the server sends no continuous usage. */
     public StreamingClient(Target target, LoadParams params) {
@@ -221,6 +223,7 @@ final class StreamingClient implements AutoCloseable {
     public CompletableFuture<RequestRecord> send(Prepared prepared, long intendedNs) {
         Exchange exchange = prepared.exchange;
         exchange.start(intendedNs);
+        inFlight.add(exchange);
         if (prepared.failure != null) {
             exchange.fail("client: " + prepared.failure.getClass().getName() + ": " + prepared.failure.getMessage(),
                     System.nanoTime());
@@ -232,6 +235,20 @@ final class StreamingClient implements AutoCloseable {
 
     private static String seconds(java.time.Duration d) {
         return String.format(Locale.ROOT, "%.3f s", d.toNanos() / 1e9);
+    }
+
+    /**
+     * Calls off every request in flight now, as {@link Cancellation} calls one off (its connection closed, the request
+     * recorded as cancelled with {@code why}): the run was interrupted. A request whose send has not returned yet is
+     * left to the next call. Any thread.
+     */
+    public void abortAll(String why) {
+        for (Exchange x : inFlight) {
+            Call c = x.call;
+            if (c != null) {
+                c.abort(HttpFailure.CLIENT_CANCEL, "called off: the run was interrupted (" + why + ")");
+            }
+        }
     }
 
     /** Closes all connections; requests still in flight fail as cancelled. */
@@ -421,6 +438,7 @@ final class StreamingClient implements AutoCloseable {
             if (doneNs == RequestRecord.NONE) {
                 doneNs = nowNs;
             }
+            inFlight.remove(this);
             RequestRecord record = accumulator.toRecord(spec.index(), spec.warmup(), intendedNs, sentNs, doneNs,
                     spec.promptTokens(), status, error);
             result.complete(record.succeeded() ? truncated(record) : record);

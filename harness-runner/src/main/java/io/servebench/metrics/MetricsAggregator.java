@@ -138,6 +138,8 @@ public final class MetricsAggregator {
         private int eventsPerReadMax;
         private final Map<String, Long> sources = new TreeMap<>();
         private final Map<String, Long> errors = new TreeMap<>();
+        /** The first failed request's error of each kind, for a reader to see what went wrong. */
+        private final Map<String, String> errorExamples = new TreeMap<>();
         private long windowStartNs = Long.MAX_VALUE;
         private long windowEndNs = Long.MIN_VALUE;
         private final SendSpan sent = new SendSpan();
@@ -229,6 +231,7 @@ public final class MetricsAggregator {
             }
             if (!r.succeeded()) {
                 errors.merge(r.errorKind(), 1L, Long::sum);
+                errorExamples.computeIfAbsent(r.errorKind(), k -> example(r.error()));
                 if (r.timedOut()) {
                     timedOut++;
                 }
@@ -312,11 +315,18 @@ public final class MetricsAggregator {
                     distributions.put(metric.id(), d);
                 }
             });
-            RepetitionResult result = new RepetitionResult(scalars, distributions, tokenEvents, coalesced, sources, errors);
+            RepetitionResult result = new RepetitionResult(scalars, distributions, tokenEvents, coalesced, sources, errors)
+                    .withErrorExamples(errorExamples);
             long late = peak.lateEvents() + concurrency.late();
             return late == 0 ? result : result.withNote(late + " token events or requests came in after later ones had"
                     + " been taken: the peak output throughput and the peak concurrency may have missed them");
         }
+    }
+
+    /** An error as a reader sees it: whole, unless it is longer than a report cell holds. */
+    private static String example(String error) {
+        return error.length() <= RepetitionResult.ERROR_EXAMPLE_CHARS ? error
+                : error.substring(0, RepetitionResult.ERROR_EXAMPLE_CHARS - 1) + "…";
     }
 
     /** {@code (n − 1)} over the span from the first to the last of some times, per second. */

@@ -2,6 +2,7 @@ package io.servebench.metrics;
 
 import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
+import io.servebench.stats.Percentiles;
 import java.util.ArrayList;
 import java.util.List;
 import org.HdrHistogram.Histogram;
@@ -74,20 +75,25 @@ final class SampleAccumulator {
             default -> throw new IllegalArgumentException("unknown time unit \"" + unit + "\"; expected \"s\" or \"ms\"");
         };
         double stdev = count > 1 ? Math.sqrt(m2 / (count - 1)) : 0.0;
+        // each bucket's samples stand at its top, as results.json's rawDataHistogram holds them
         List<HistogramBucket> recorded = new ArrayList<>();
-        if (buckets) {
-            for (HistogramIterationValue v : histogram.recordedValues()) {
-                recorded.add(new HistogramBucket(histogram.highestEquivalentValue(v.getValueIteratedTo()) * scale,
-                        v.getCountAtValueIteratedTo()));
-            }
+        for (HistogramIterationValue v : histogram.recordedValues()) {
+            recorded.add(new HistogramBucket(histogram.highestEquivalentValue(v.getValueIteratedTo()) * scale,
+                    v.getCountAtValueIteratedTo()));
         }
+        double[] values = recorded.stream().mapToDouble(HistogramBucket::value).toArray();
+        long[] counts = recorded.stream().mapToLong(HistogramBucket::count).toArray();
         return new Distribution(unit, count, mean * scale, stdev * scale, min * scale,
-                percentile(50.0) * scale, percentile(90.0) * scale, percentile(95.0) * scale,
-                percentile(99.0) * scale, percentile(99.9) * scale, max * scale, recorded);
+                percentile(values, counts, 50.0, scale), percentile(values, counts, 90.0, scale),
+                percentile(values, counts, 95.0, scale), percentile(values, counts, 99.0, scale),
+                percentile(values, counts, 99.9, scale), max * scale, buckets ? recorded : List.of());
     }
 
-    /** A percentile from the histogram, kept within the exact extremes that the histogram's buckets round. */
-    private double percentile(double p) {
-        return Math.max(min, Math.min(max, histogram.getValueAtPercentile(p)));
+    /**
+     * A percentile as every report computes it ({@link Percentiles}: numpy's) over the histogram's buckets, kept within
+     * the exact extremes that the buckets round, in the distribution's unit.
+     */
+    private double percentile(double[] values, long[] counts, double p, double scale) {
+        return Math.max(min * scale, Math.min(max * scale, Percentiles.of(values, counts, p)));
     }
 }

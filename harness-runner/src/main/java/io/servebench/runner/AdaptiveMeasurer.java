@@ -4,6 +4,7 @@ import io.servebench.execution.BlockResults;
 import io.servebench.execution.Executor;
 import io.servebench.execution.TrialListener;
 import io.servebench.execution.TrialOutcomes;
+import io.servebench.load.Interruption;
 import io.servebench.tuning.Tuner;
 import io.servebench.plan.ResultBlock;
 import io.servebench.plan.Trial;
@@ -39,6 +40,7 @@ final class AdaptiveMeasurer implements Tuner.Measurer {
     private final TrialOutcomes outcomes;
     private final RunJournal journal;
     private final TrialListener listener;
+    private final Interruption interruption;
     private final Map<String, Trial> trialsByKey = new LinkedHashMap<>();
     private final Map<String, String> serverIds = new LinkedHashMap<>();
     private final Map<String, ResultBlock> blocksByName = new LinkedHashMap<>();
@@ -47,13 +49,23 @@ final class AdaptiveMeasurer implements Tuner.Measurer {
     private Tuner.Candidate recommended;
 
     AdaptiveMeasurer(RunParams params, StudyDescriptor study, Executor executor, TrialOutcomes outcomes, RunJournal journal,
-                     TrialListener listener) {
+                     TrialListener listener, Interruption interruption) {
+        this.interruption = interruption;
         this.params = params;
         this.study = study;
         this.executor = executor;
         this.outcomes = outcomes;
         this.journal = journal;
         this.listener = listener;
+    }
+
+    /** The run was interrupted during a round: the search stops where it is, deciding nothing more. */
+    static final class Stopped extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Stopped() {
+            super("the run was interrupted", null, false, false);
+        }
     }
 
     /** Every block the tuner measured, in the order it first asked for them. */
@@ -87,6 +99,10 @@ final class AdaptiveMeasurer implements Tuner.Measurer {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the journal in " + params.outputDir(), e);
+        }
+        if (interruption.interrupted()) {
+            // a search must not decide on what the stop cut short; a resumed run replays it from the journal
+            throw new Stopped();
         }
         return asked.stream().map(b -> BlockResults.of(List.of(b), outcomes, params.execution()).get(0)).toList();
     }

@@ -69,13 +69,15 @@ final class AdaptiveRun {
                 List.copyOf(found.capacities)), journal -> {
             StudyProgress progress = folder.progress(executor, List.of(), resumed.finished().size(), -1);
             measurer.set(new AdaptiveMeasurer(params, study, executor, outcomes, journal,
-                    TrialListener.both(progress, listener)));
+                    TrialListener.both(progress, listener), folder.interruption()));
             try (RunFolder.Ticker ticker = folder.periodicLines(progress)) {
                 done.set(steps.run(measurer.get(), progress, found));
+            } catch (AdaptiveMeasurer.Stopped stopped) {
+                done.set("The search was interrupted before it decided; --resume replays it and goes on.");
             }
         });
-        folder.out().printf("%s Done: %d trials. %s%n", done.get(), measurer.get().plan().trials().size(),
-                folder.reportsLine());
+        folder.out().println(done.get());
+        RunEnd.print(folder.out(), reported, folder.interruption().cause(), folder.reportsLine(), folder.dir());
         return new RunOutcome(reported, folder.dir());
     }
 }

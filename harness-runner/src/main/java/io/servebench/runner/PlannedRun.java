@@ -1,6 +1,5 @@
 package io.servebench.runner;
 
-import io.servebench.execution.BlockResults;
 import io.servebench.execution.Executor;
 import io.servebench.execution.KilledTrials;
 import io.servebench.execution.ServeBenchVersion;
@@ -8,7 +7,6 @@ import io.servebench.execution.TrialListener;
 import io.servebench.execution.TrialOutcomes;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
-import io.servebench.results.BlockResult;
 import io.servebench.results.RunResult;
 import io.servebench.results.journal.RunHeader;
 
@@ -38,19 +36,16 @@ final class PlannedRun {
         TrialOutcomes outcomes = new TrialOutcomes();
         ResumedRun resumed = folder.resumeOrStart(Optional.of(plan), outcomes);
         String startTime = resumed.startTime();
-        List<Trial> unfinished = plan.trials().stream().filter(t -> !resumed.finished().contains(t.id())).toList();
-        // a trial the killed harness was in the middle of is kept, partial, from the records it streamed
-        List<Trial> recovered = options.resume() ? KilledTrials.recover(params.execution(), plan, unfinished, outcomes, out)
-                : List.of();
-        List<Trial> toRun = unfinished.stream().filter(t -> !recovered.contains(t)).toList();
+        // a resumed run runs again every trial that is not complete, keeping the repetitions that completed
+        List<Trial> toRun = plan.trials().stream()
+                .filter(t -> outcomes.state(t.id()) != io.servebench.results.BlockResult.State.COMPLETE).toList();
         folder.createFolders();
         out.printf("ServeBench %s: %d trials, %d server starts%s, results in %s%n", ServeBenchVersion.get(),
                 plan.trials().size(), PlanPrinter.serverStarts(plan, options), params.simulated() ? " (simulated)" : "",
                 folder.dir());
         if (options.resume()) {
-            out.printf("Resuming: %d of %d trials finished before%s; running the other %d%n", resumed.finished().size(),
-                    plan.trials().size(), recovered.isEmpty() ? "" : ", " + recovered.size() + " partly (kept as measured)",
-                    toRun.size());
+            out.printf("Resuming: %d of %d trials complete before; running the other %d (their complete repetitions"
+                    + " kept)%n", plan.trials().size() - toRun.size(), plan.trials().size(), toRun.size());
         }
         if (!toRun.isEmpty()) {
             folder.warmClient(executor);
@@ -58,20 +53,19 @@ final class PlannedRun {
         RunHeader header = new RunHeader(startTime, RunCommandLine.args(params), ResumedRun.planKeys(plan));
         RunResult reported = folder.journalled(header, () -> folder.result(plan, startTime, outcomes, null, List.of()),
                 journal -> {
-                    for (Trial trial : recovered) {
-                        for (BlockResult block : BlockResults.of(plan.blocksOf(trial), outcomes, params.execution())) {
-                            journal.append(block);
-                        }
+                    if (options.resume()) {
+                        // a repetition the killed harness was in left records, not a journal line: kept as interrupted
+                        KilledTrials.recover(params.execution(), plan, toRun, outcomes, journal, out);
                     }
                     List<Executor.Batch> batches = batches(toRun, options.freshServer());
-                    StudyProgress progress = folder.progress(executor, toRun, resumed.finished().size(), batches.size());
+                    StudyProgress progress = folder.progress(executor, toRun, plan.trials().size() - toRun.size(),
+                            batches.size());
                     try (RunFolder.Ticker ticker = folder.periodicLines(progress)) {
                         executor.measure(batches, plan, params.repetitions(), journal, outcomes,
                                 TrialListener.both(progress, listener));
                     }
                 });
-        out.printf("Done: %d of %d trials ran. %s%n", plan.trials().size() - outcomes.failedTrials(), plan.trials().size(),
-                folder.reportsLine());
+        RunEnd.print(out, reported, folder.interruption().cause(), folder.reportsLine(), folder.dir());
         return new RunOutcome(reported, folder.dir());
     }
 

@@ -51,7 +51,7 @@ record ResumedRun(String startTime, Set<String> finished) {
                     + firstDifference(header.plan(), keys) + "): the studies, the class path or the options changed since"
                     + " it started; resume with the same build and options, or start a new run with another -o");
         }
-        Set<String> finished = outcomes.load(RunJournal.read(dir), RunJournal.readServers(dir));
+        Set<String> finished = outcomes.load(RunJournal.readEntries(dir), RunJournal.readServers(dir));
         return new ResumedRun(header.startTime(), finished);
     }
 

@@ -8,6 +8,7 @@ import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.plan.EngineOverrides;
 import io.servebench.reports.ReportLanguage;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +28,24 @@ final class RunCommandLine {
         StringBuilder sb = new StringBuilder("java -jar benchmarks.jar");
         args(params).forEach(a -> sb.append(' ').append(ShellWords.quote(a)));
         return sb.toString();
+    }
+
+    /**
+     * The command that continues the run in {@code dir}: {@code java -jar} and this harness's jar as it was started
+     * (its path as given when it is a jar, else {@code benchmarks.jar}), then {@code --resume DIR}.
+     */
+    static String resume(Path dir) {
+        String jar = "benchmarks.jar";
+        try {
+            Path location = Path.of(RunCommandLine.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            if (location.toString().endsWith(".jar")) {
+                Path relative = Path.of("").toAbsolutePath().relativize(location.toAbsolutePath());
+                jar = relative.toString().startsWith("..") ? location.toString() : relative.toString();
+            }
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            // no code source (an unusual class loader): the jar's usual name
+        }
+        return "java -jar " + ShellWords.quote(jar) + " --resume " + ShellWords.quote(dir.toString());
     }
 
     /** The arguments, one string each, that repeat the run (without {@code -o}). */
@@ -99,6 +118,7 @@ final class RunCommandLine {
         }
         seconds(args, "--connect-timeout", options.client().connectTimeout(), ClientOptions.DEFAULTS.connectTimeout());
         seconds(args, "--request-timeout", options.client().requestTimeout(), ClientOptions.DEFAULTS.requestTimeout());
+        options.maxFailedShare().ifPresent(share -> args.addAll(List.of("--max-failed-share", Double.toString(share))));
         options.jmhPrimary().forEach(m -> args.addAll(List.of("--jmh-primary", m)));
         if (options.jmhParamsInName()) {
             args.add("--jmh-params-in-name");

@@ -12,6 +12,7 @@ import io.servebench.execution.ServeBenchVersion;
 import io.servebench.execution.ShutdownHooks;
 import io.servebench.execution.TrialOutcomes;
 import io.servebench.execution.slurm.SlurmExecutor;
+import io.servebench.load.Interruption;
 import io.servebench.load.RequestRecordReader;
 import io.servebench.metrics.RequestTimelines;
 import io.servebench.plan.Trial;
@@ -58,13 +59,23 @@ final class RunFolder {
     private final RunOptions options;
     private final PrintWriter out;
     private final UnaryOperator<String> environment;
+    private final Interruption interruption;
 
-    /** @param environment looks up environment variables (the API key's) */
-    RunFolder(RunParams params, PrintWriter out, UnaryOperator<String> environment) {
+    /**
+     * @param environment  looks up environment variables (the API key's)
+     * @param interruption the run's stop request
+     */
+    RunFolder(RunParams params, PrintWriter out, UnaryOperator<String> environment, Interruption interruption) {
         this.params = params;
         this.options = params.options();
         this.out = out;
         this.environment = environment;
+        this.interruption = interruption;
+    }
+
+    /** The run's stop request. */
+    Interruption interruption() {
+        return interruption;
     }
 
     RunParams params() {
@@ -89,11 +100,11 @@ final class RunFolder {
         RunContext context;
         try {
             context = new RunContext(params.execution(), out, trials.stream().map(t -> t.workload().dataset()).distinct()
-                    .toList(), environment);
+                    .toList(), environment, interruption);
         } catch (ExecutionException e) {
             throw new RunnerException(e.getMessage());
         }
-        return options.slurm().<Executor>map(slurm -> new SlurmExecutor(params.execution(), slurm, out))
+        return options.slurm().<Executor>map(slurm -> new SlurmExecutor(params.execution(), slurm, out, interruption))
                 .orElseGet(() -> new LocalExecutor(context));
     }
 

@@ -70,6 +70,8 @@ import java.util.regex.Pattern;
  *                        {@code --gpus}, {@code --gpu-cost})
  * @param timelineGap     the shortest gap between token events the request timeline marks ({@code --timeline-gap});
  *                        unset: 100 ms
+ * @param maxFailedShare  the largest share of a repetition's measured requests that may fail before its trial fails
+ *                        ({@code --max-failed-share}); unset: {@link io.servebench.execution.ExecutionParams#DEFAULT_MAX_FAILED_SHARE}
  */
 public record RunOptions(List<String> includes, List<String> studies, Map<String, List<String>> overrides,
                          Optional<Integer> repetitions, Optional<Path> outputDir, EngineOptions.Simulate simulate,
@@ -79,7 +81,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
                          ClientOptions client, Optional<ReportLanguage> language, SloSpec slo, boolean progress,
                          List<String> jmhPrimary, boolean jmhParamsInName, boolean resume,
                          Optional<CapacityOptions> capacity, Optional<SlurmParams> slurm, TelemetryParams telemetry,
-                         Optional<Duration> timelineGap) {
+                         Optional<Duration> timelineGap, Optional<Double> maxFailedShare) {
 
     public RunOptions {
         includes = List.copyOf(includes);
@@ -116,6 +118,10 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         jmhPrimary.forEach(io.servebench.results.jmh.JmhJsonWriter::new);
         Objects.requireNonNull(capacity, "capacity");
         Objects.requireNonNull(telemetry, "telemetry");
+        maxFailedShare.filter(s -> !(s >= 0 && s <= 1)).ifPresent(s -> {
+            throw new IllegalArgumentException("--max-failed-share " + s + ": expected a share of requests from 0 to 1,"
+                    + " e.g. --max-failed-share 0.05 (0 fails a trial on its first failed request, 1 only when all fail)");
+        });
     }
 
     /** Whether the run searches capacities under SLOs ({@code --capacity}) instead of running the planned trials. */
@@ -157,6 +163,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         private boolean resume;
         private CapacityOptions capacity;
         private TelemetryParams telemetry = TelemetryParams.DEFAULTS;
+        private Double maxFailedShare;
 
         private Builder() {
         }
@@ -333,6 +340,15 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
             return this;
         }
 
+        /**
+         * The largest share of a repetition's measured requests that may fail before its trial fails, as
+         * {@code --max-failed-share} sets it; a repetition whose requests all failed fails whatever the share.
+         */
+        public Builder maxFailedShare(double share) {
+            this.maxFailedShare = share;
+            return this;
+        }
+
         /** Run the server configurations as SLURM jobs; {@code null} (the default) runs them here. */
         public Builder slurm(SlurmParams newSlurm) {
             this.slurm = newSlurm;
@@ -349,7 +365,8 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
                     Optional.ofNullable(containerRuntime), quick, Optional.ofNullable(seed), freshServer,
                     Optional.ofNullable(settle), Optional.ofNullable(slice), engineOverrides, client,
                     Optional.ofNullable(language), slo, progress, jmhPrimary, jmhParamsInName, resume,
-                    Optional.ofNullable(capacity), Optional.ofNullable(slurm), telemetry, Optional.ofNullable(timelineGap));
+                    Optional.ofNullable(capacity), Optional.ofNullable(slurm), telemetry, Optional.ofNullable(timelineGap),
+                    Optional.ofNullable(maxFailedShare));
         }
     }
 }

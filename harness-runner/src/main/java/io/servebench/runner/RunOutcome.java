@@ -32,8 +32,19 @@ public record RunOutcome(RunResult result, Path outputDir) {
         return BaselineGroup.of(result.blocks()).stream().flatMap(g -> g.comparisons().stream()).toList();
     }
 
-    /** Whether every trial ran to its end. */
+    /** Whether every trial is complete: it ran every repetition to its end. */
     public boolean allTrialsRan() {
         return result.blocks().stream().allMatch(BlockResult::succeeded);
+    }
+
+    /** The blocks whose trial failed (its engine, its load, or too many of its requests). */
+    public List<BlockResult> failed() {
+        return result.blocks().stream().filter(b -> b.state() == BlockResult.State.FAILED).toList();
+    }
+
+    /** The blocks whose trial the run's stop cut short or never began. */
+    public List<BlockResult> interrupted() {
+        return result.blocks().stream().filter(b -> b.state() == BlockResult.State.INTERRUPTED
+                || b.state() == BlockResult.State.NOT_RUN).toList();
     }
 }

@@ -1,6 +1,7 @@
 package io.servebench.runner;
 
 import io.servebench.engine.Engines;
+import io.servebench.load.Interruption;
 import io.servebench.plan.Trial;
 import io.servebench.results.journal.RunJournal;
 import io.servebench.plan.TrialPlan;
@@ -34,6 +35,7 @@ public final class Runner {
     private final RunParams params;
     private final PrintWriter out;
     private final UnaryOperator<String> environment;
+    private final Interruption interruption = new Interruption();
 
     /** A runner that prints to the standard output. */
     public Runner(RunOptions options) {
@@ -133,6 +135,8 @@ public final class Runner {
     public RunOutcome run(RunListener listener) throws IOException {
         List<TrialPlanner.Selection> selections = selections();
         TrialPlan plan = plan(selections);
+        refuseWhatTheModeCannotServe(plan);
+        requireWritable(outputDir());
         Optional<StudyDescriptor> tuned = tunedStudy(selections);
         if (tuned.isPresent()) {
             if (options.capacitySearch()) {
@@ -145,6 +149,46 @@ public final class Runner {
             return new CapacityRun(folder(), selections.get(0).study()).run(plan, listener);
         }
         return new PlannedRun(folder()).run(plan, listener);
+    }
+
+    /**
+     * Load options the engine mode cannot serve, refused before anything starts: in virtual time there is no connection
+     * for the client to close, so cancellation and timeouts have no meaning there.
+     *
+     * @throws RunnerException naming the option, the trial and the modes that serve it
+     */
+    private void refuseWhatTheModeCannotServe(TrialPlan plan) {
+        if (params.engines().simulate() != io.servebench.engine.EngineOptions.Simulate.VIRTUAL) {
+            return;
+        }
+        for (io.servebench.plan.ResultBlock block : plan.blocks()) {
+            io.servebench.plan.LoadOptionParams o = block.trial().workload().options();
+            String option = o.cancellationRate() > 0 ? "cancellationRate" : o.timeoutSeconds() > 0 ? "timeoutSeconds" : null;
+            if (option != null) {
+                throw new RunnerException(option + " (" + block.benchmark() + ") calls requests off by closing their"
+                        + " connections, and --simulate=virtual has none: run it with --simulate (the simulated engine"
+                        + " over HTTP) or --simulate=process, or on a real engine");
+            }
+        }
+    }
+
+    /**
+     * Checks that the run folder can be written, before any engine starts: a run that cannot keep what it measures
+     * must not begin.
+     *
+     * @throws RunnerException naming the folder and why
+     */
+    static void requireWritable(Path dir) {
+        try {
+            java.nio.file.Files.createDirectories(dir);
+            java.nio.file.Files.delete(java.nio.file.Files.createTempFile(dir, ".servebench-", ".probe"));
+        } catch (IOException | SecurityException e) {
+            String why = e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                    : e instanceof java.nio.file.FileAlreadyExistsException ? "a file of that name is in the way"
+                    : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            throw new RunnerException("cannot write the results to " + dir + " (" + why + "); give a folder you can"
+                    + " write with -o");
+        }
     }
 
     /** The journal of the run in {@code dir}: a folder holds a ServeBench run when it exists. */
@@ -163,7 +207,23 @@ public final class Runner {
     }
 
     private RunFolder folder() {
-        return new RunFolder(params, out, environment);
+        return new RunFolder(params, out, environment, interruption);
+    }
+
+    /**
+     * Stops the run as Ctrl-C does, from any thread: the load in flight is cut short and kept as an interrupted
+     * repetition, the repetitions that completed count, no further trial begins, and {@link #run()} returns once the
+     * reports are written; {@code --resume} (or {@link RunOptions.Builder#resume}) finishes the rest later.
+     *
+     * @param cause what asked, for the reports ({@code SIGINT}, {@code "the IDE's stop button"})
+     */
+    public void interrupt(String cause) {
+        interruption.interrupt(cause);
+    }
+
+    /** What stopped the run ({@link #interrupt}); empty when nothing did. */
+    public Optional<String> interruptedBy() {
+        return interruption.cause();
     }
 
     /**

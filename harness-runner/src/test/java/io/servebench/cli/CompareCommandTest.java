@@ -46,17 +46,32 @@ class CompareCommandTest {
     }
 
     @Test
-    void aRegressionBeyondTheThresholdExitsOne(@TempDir Path dir) throws Exception {
+    void aRegressionBeyondTheThresholdExitsThree(@TempDir Path dir) throws Exception {
         String a = results(dir, "a.json", "1000", 2.60, 2.62, 2.64).toString();
         String b = results(dir, "b.json", "16", 2.78, 2.80, 2.82).toString();
         Run failing = compare(a, b, "--fail-on", "latency:5%");
-        assertThat(failing.code()).as(failing.out() + failing.err()).isEqualTo(1);
+        assertThat(failing.code()).as(failing.out() + failing.err()).isEqualTo(Main.REGRESSION);
         assertThat(failing.out()).contains("demo.Study.baseline {rate=8}").contains("6.87%").contains("worse [")
                 .contains("REGRESSION: demo.Study.baseline {rate=8}: latency changed +6.87% (threshold 5%)");
 
         Run passing = compare(a, b, "--fail-on", "latency:10%");
         assertThat(passing.code()).isZero();
         assertThat(passing.out()).contains("No threshold exceeded.");
+    }
+
+    @Test
+    void oneRepetitionAgainstThreeIsUndecidedAndNoRegressionUnlessWithinRunIsAccepted(@TempDir Path dir) throws Exception {
+        // the same configuration run with -r 1 and -r 3: the repetitions' spread is the only difference
+        String one = results(dir, "one.json", "1000", 3.936).toString();
+        String three = results(dir, "three.json", "1000", 3.936, 5.82, 4.87).toString();
+        Run run = compare(one, three, "--fail-on", "latency:5%");
+        assertThat(run.code()).as(run.out() + run.err()).isZero();
+        // files of fork means alone: nothing to bootstrap either, so not even a within-run interval
+        assertThat(run.out()).contains("not tested").contains("Run-to-run noise was not measured for 1 of the rows")
+                .contains("No threshold exceeded.");
+        // asked to, the change alone decides, and the spread reads as a regression
+        Run accepted = compare(one, three, "--fail-on", "latency:5%", "--accept-within-run");
+        assertThat(accepted.code()).as(accepted.out()).isEqualTo(Main.REGRESSION);
     }
 
     @Test

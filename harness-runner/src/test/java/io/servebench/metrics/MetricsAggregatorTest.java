@@ -275,8 +275,10 @@ class MetricsAggregatorTest {
 
         assertThat(ttft.mean()).isCloseTo(500.5 + 0.123457, within(1e-9));
         assertThat(ttft.stdev()).isCloseTo(Math.sqrt(1000.0 * 1001 / 12), within(1e-6));
-        assertThat(ttft.p50()).isCloseTo(500.12, within(500 * 1e-3));
-        assertThat(ttft.p99()).isCloseTo(990.12, within(990 * 1e-3));
+        // numpy's percentiles of 1.123457, 2.123457, ..., 1000.123457 (np.percentile, linear): the median halfway
+        // between the 500th and 501st values, p99 at rank 989.01 from 0; within the histogram's 0.1%
+        assertThat(ttft.p50()).isCloseTo(500.623457, within(500 * 1e-3));
+        assertThat(ttft.p99()).isCloseTo(990.133457, within(990 * 1e-3));
         assertThat(ttft.min()).isCloseTo(1.123457, within(1e-9));
         assertThat(ttft.max()).isCloseTo(1000.123457, within(1e-9));
         assertThat(ttft.histogram().stream().mapToLong(HistogramBucket::count).sum()).isEqualTo(1000);

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** A load that calls a share of its requests off, on the simulated engine over HTTP: counted apart, the rest measured. */
 class CancellationOnTheTwinTest {
@@ -38,10 +39,14 @@ class CancellationOnTheTwinTest {
     }
 
     @Test
-    void virtualTimeRefusesItWithWhatToDoInstead(@TempDir Path dir) throws Exception {
-        RunOutcome outcome = new Runner(options(dir).simulate(EngineOptions.Simulate.VIRTUAL).build(),
-                new PrintWriter(new StringWriter(), true)).run();
-        assertThat(outcome.blocks("baseline").get(0).failure()).contains("virtual time has none: run with "
-                + "--simulate=process");
+    void virtualTimeRefusesItBeforeAnythingStartsWithWhatToDoInstead(@TempDir Path dir) {
+        StringWriter console = new StringWriter();
+        Runner runner = new Runner(options(dir).simulate(EngineOptions.Simulate.VIRTUAL).build(),
+                new PrintWriter(console, true));
+        assertThatThrownBy(runner::run).isInstanceOf(RunnerException.class)
+                .hasMessageStartingWith("cancellationRate (io.servebench.runner.SimStudy.baseline) calls requests off")
+                .hasMessageContaining("--simulate=virtual has none: run it with --simulate");
+        assertThat(console.toString()).doesNotContain("Starting");
+        assertThat(dir.resolve("journal.jsonl")).doesNotExist();
     }
 }

@@ -113,8 +113,10 @@ class EngineLifecycleTest {
         assertThat(io.servebench.results.journal.RunJournal.readServers(dir)).hasSize(2);
         assertThat(summary).containsPattern("SimStudy\\.mtp2 \\| speculative-decoding[^|]* \\| 4 \\| [0-9.]+ ")
                 .containsPattern("SimStudy\\.mtp2 \\| speculative-decoding[^|]* \\| 8 \\| [0-9.]+ ");
-        // a trial cut short is reported with what it measured, and never used as a baseline
-        assertThat(summary).contains("The trial failed partway")
+        // a trial cut short is reported with what it measured, kept apart as a failed repetition, and never used as a
+        // baseline
+        assertThat(summary).contains("The trial failed: repetition 1 failed: its engine died")
+                .contains("Repetitions that did not complete")
                 .contains("No baseline with latency results at this workload point: nothing to compare.");
         assertThat(simProcesses(ProcessHandle.current())).isEmpty();
     }

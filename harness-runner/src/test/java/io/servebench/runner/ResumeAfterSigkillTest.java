@@ -4,6 +4,7 @@ import io.servebench.execution.KilledTrials;
 
 import io.servebench.cli.Main;
 import io.servebench.results.BlockResult;
+import io.servebench.results.IncompleteRepetition;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.journal.RunJournal;
 import org.junit.jupiter.api.Test;
@@ -91,7 +92,7 @@ class ResumeAfterSigkillTest {
         int code = Main.execute(new String[] {"--resume", killed.toString()}, new PrintWriter(out, true),
                 new PrintWriter(out, true));
         assertThat(code).as(out.toString()).isZero();
-        assertThat(out.toString()).contains("Resuming: " + finishedBefore + " of 6 trials finished before");
+        assertThat(out.toString()).contains("Resuming: " + finishedBefore + " of 6 trials complete before");
 
         Path whole = tmp.resolve("whole");
         StringWriter wholeOut = new StringWriter();
@@ -100,21 +101,12 @@ class ResumeAfterSigkillTest {
         assertThat(Main.execute(wholeArgs, new PrintWriter(wholeOut, true), new PrintWriter(wholeOut, true)))
                 .as(wholeOut.toString()).isZero();
 
-        // a trial the harness was in the middle of is kept as far as its records went, and not run again
+        // a trial the harness was in the middle of runs again whole, its cut-short records kept apart: every block
+        // measured what the uninterrupted run measured
         Map<String, List<Long>> resumedCounts = requestCounts(killed);
         Map<String, List<Long>> wholeCounts = requestCounts(whole);
-        assertThat(resumedCounts).hasSize(6).containsOnlyKeys(wholeCounts.keySet());
-        List<BlockResult> partial = RunJournal.read(killed).stream().filter(b -> b.failure() != null).toList();
-        assertThat(partial).hasSizeLessThanOrEqualTo(1)
-                .allSatisfy(b -> assertThat(b.failure()).startsWith(KilledTrials.REASON));
-        resumedCounts.forEach((block, counts) -> {
-            boolean cut = partial.stream().anyMatch(b -> (b.benchmark() + "@" + b.params().get("rate")).equals(block));
-            if (cut) {
-                assertThat(counts.get(0)).as(block).isLessThanOrEqualTo(wholeCounts.get(block).get(0));
-            } else {
-                assertThat(counts).as(block).isEqualTo(wholeCounts.get(block));
-            }
-        });
+        assertThat(resumedCounts).isEqualTo(wholeCounts).hasSize(6);
+        assertThat(lastLines(killed)).allSatisfy(b -> assertThat(b.succeeded()).as(b.benchmark()).isTrue());
         String summary = Files.readString(killed.resolve("summary.md"));
         assertThat(summary).contains("SimStudy.baseline").contains("SimStudy.mtp2");
         assertThat(summary).doesNotContain("not run: the run stopped before this trial");
@@ -146,19 +138,23 @@ class ResumeAfterSigkillTest {
         StringWriter out = new StringWriter();
         int code = Main.execute(new String[] {"--resume", killed.toString()}, new PrintWriter(out, true),
                 new PrintWriter(out, true));
-        // a partial trial is a failed trial: exit code 1, the run's reports written
-        assertThat(code).as(out.toString()).isEqualTo(1);
-        assertThat(out.toString()).contains("1 partly (kept as measured); running the other 1");
-        List<BlockResult> blocks = RunJournal.read(killed);
-        assertThat(blocks).hasSize(2);
-        BlockResult kept = blocks.stream().filter(b -> b.failure() != null).findFirst().orElseThrow();
-        assertThat(kept.failure()).startsWith(KilledTrials.REASON);
-        assertThat(blocks.stream().filter(b -> b.failure() == null).map(b -> successful(b.repetitions().get(0))))
-                .containsExactly(80L);
-        long finished = successful(kept.repetitions().get(0));
+        // the cut-short repetition runs again, whole: both trials complete
+        assertThat(code).as(out.toString()).isZero();
+        assertThat(out.toString()).contains("repetition 1 was cut short by the harness's end")
+                .contains("Done: 2 of 2 trials complete.");
+        List<BlockResult> blocks = lastLines(killed);
+        assertThat(blocks).hasSize(2).allSatisfy(b -> {
+            assertThat(b.succeeded()).isTrue();
+            assertThat(successful(b.repetitions().get(0))).isEqualTo(80L);
+        });
+        // what the killed harness had measured of it is kept apart, named as interrupted
+        IncompleteRepetition kept = blocks.get(0).incomplete().get(0);
+        assertThat(kept.kind()).isEqualTo(IncompleteRepetition.Kind.INTERRUPTED);
+        assertThat(kept.reason()).isEqualTo(KilledTrials.REASON);
+        assertThat(killed.resolve(kept.records())).exists();
+        long finished = successful(kept.measured());
         // about 40 requests were sent in 5 s; those finished more than a second before the kill were on disk
         assertThat(finished).isBetween(20L, 79L);
-        assertThat(kept.repetitions().get(0).notes()).contains(KilledTrials.REASON);
         assertThat(Files.readString(killed.resolve("summary.md"))).contains(KilledTrials.REASON);
     }
 
@@ -183,14 +179,21 @@ class ResumeAfterSigkillTest {
         assertThat(out.toString()).contains("already holds a run").contains("--resume " + tmp);
     }
 
-    /** Successful requests of every block, by benchmark and rate. */
+    /** Successful requests of every block, by benchmark and rate, as its last journal line has them. */
     private static Map<String, List<Long>> requestCounts(Path dir) throws IOException {
-        return RunJournal.read(dir).stream().collect(Collectors.toMap(
+        return lastLines(dir).stream().collect(Collectors.toMap(
                 b -> b.benchmark() + "@" + b.params().get("rate"),
                 b -> b.repetitions().stream().map(ResumeAfterSigkillTest::successful).toList(),
                 (a, b) -> {
-                    throw new AssertionError("a block journalled twice");
+                    throw new AssertionError("a block named twice");
                 }, TreeMap::new));
+    }
+
+    /** Each block's last line in the journal: a trial resumed after a kill is journalled again. */
+    private static List<BlockResult> lastLines(Path dir) throws IOException {
+        Map<String, BlockResult> last = new java.util.LinkedHashMap<>();
+        RunJournal.read(dir).forEach(b -> last.put(b.benchmark() + "@" + b.params().get("rate"), b));
+        return List.copyOf(last.values());
     }
 
     private static long successful(RepetitionResult r) {

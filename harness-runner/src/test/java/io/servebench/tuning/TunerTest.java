@@ -233,9 +233,11 @@ class TunerTest {
         assertThat(verdict(step(result, "speculative-decoding"), "mtpFast")).isEqualTo(Verdict.BETTER_NOT_BEST);
         assertThat(result.recommended()).isEqualTo("mtp");
         assertThat(script.recommended.name()).isEqualTo("mtp");
-        // clear cases need no second repetition
-        assertThat(script.repetitionsOf("sglang")).isEqualTo(1);
-        assertThat(script.repetitionsOf("mtp")).isEqualTo(1);
+        // clear cases need a second repetition, the fewest that measure run-to-run noise, and no third; a difference
+        // below the close-call ratio none
+        assertThat(script.repetitionsOf("sglang")).isEqualTo(2);
+        assertThat(script.repetitionsOf("mtp")).isEqualTo(2);
+        assertThat(script.repetitionsOf("prefixCaching")).isEqualTo(1);
     }
 
     @Test
@@ -250,7 +252,7 @@ class TunerTest {
         TuningResult result = tune(study, script);
 
         assertThat(script.repetitionsOf("close")).isEqualTo(3);
-        assertThat(script.repetitionsOf("clear")).isEqualTo(1);
+        assertThat(script.repetitionsOf("clear")).isEqualTo(2);
         assertThat(script.repetitionsOf("vllm")).isEqualTo(3);
         assertThat(step(result, "group-a").candidates().get(1).repetitions()).isEqualTo(3);
         assertThat(result.caveats()).singleElement().satisfies(c -> {

@@ -19,8 +19,9 @@ import java.util.TreeMap;
  * mean latencies ({@link RatioEstimate#ofRepetitions}: run-to-run noise decides). Otherwise it is a
  * seeded bootstrap on the per-request latencies, drawn from the latency histograms with the
  * repetitions pooled ({@link RatioEstimate#bootstrap}), which only captures the noise within one
- * run: it says so, and says when repetitions ran but did not vary (they measured no run-to-run noise, which is not
- * evidence that there is none). The variant is faster or slower only when the interval excludes 1. Results that
+ * run, and so decides nothing: the verdict is {@link #undecided() undecided}, the within-run interval shown for what it
+ * is (repetitions that ran but did not vary measured no run-to-run noise either, which is not evidence that there is
+ * none). The variant is faster or slower only when the run-to-run interval excludes 1. Results that
  * state no per-request spread (a published table of means and percentiles) are not tested at all,
  * rather than given a significance their numbers cannot support. The reports put it in words.
  *
@@ -182,8 +183,24 @@ public record Comparison(String baselineName, double baselineMean, String varian
         return slower() ? variantMean / baselineMean : baselineMean / variantMean;
     }
 
-    /** Whether the 95% interval of the ratio excludes 1. */
+    /**
+     * Whether the difference is decided: the 95% interval of the ratio over the repetitions (run-to-run noise) excludes
+     * 1. A within-run interval decides nothing, however narrow ({@link #undecided()}).
+     */
     public boolean significant() {
+        return method == Method.REPETITION_MEANS && estimate != null && estimate.significant();
+    }
+
+    /**
+     * Whether run-to-run noise was not measured (fewer than two repetitions on a side, or repetitions without spread),
+     * so that only a within-run interval exists: the verdict is "undecided", whatever that interval says.
+     */
+    public boolean undecided() {
+        return method == Method.BOOTSTRAP_PER_REQUEST || method == Method.BOOTSTRAP_REPETITIONS_WITHOUT_SPREAD;
+    }
+
+    /** Whether the interval obtained, of whatever noise, excludes 1: within one run, a hint and no verdict. */
+    public boolean intervalExcludesOne() {
         return estimate != null && estimate.significant();
     }
 
@@ -231,7 +248,7 @@ public record Comparison(String baselineName, double baselineMean, String varian
     }
 
     private static double pooledMean(List<Distribution> parts) {
-        return Pooled.of(parts).mean();
+        return io.servebench.stats.Pooled.of(parts).mean();
     }
 
     /** The union of several histograms' buckets. */
@@ -239,18 +256,5 @@ public record Comparison(String baselineName, double baselineMean, String varian
         TreeMap<Double, Long> counts = new TreeMap<>();
         parts.forEach(d -> d.histogram().forEach(bucket -> counts.merge(bucket.value(), bucket.count(), Long::sum)));
         return counts.entrySet().stream().map(e -> new HistogramBucket(e.getKey(), e.getValue())).toList();
-    }
-
-    /** Mean, sample stdev and count of the union of several distributions' samples (NaN stdev when one lacks it). */
-    public record Pooled(double mean, double stdev, long count) {
-
-        /** The union of {@code parts}, e.g. one distribution per repetition. */
-        public static Pooled of(List<Distribution> parts) {
-            long n = parts.stream().mapToLong(Distribution::count).sum();
-            double mean = parts.stream().mapToDouble(d -> d.mean() * d.count()).sum() / n;
-            double m2 = parts.stream().mapToDouble(d -> (d.count() - 1) * d.stdev() * d.stdev()
-                    + d.count() * (d.mean() - mean) * (d.mean() - mean)).sum();
-            return new Pooled(mean, n > 1 ? Math.sqrt(m2 / (n - 1)) : 0, n);
-        }
     }
 }

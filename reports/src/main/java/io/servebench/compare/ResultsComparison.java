@@ -24,8 +24,9 @@ import java.util.Set;
  *
  * <p>The verdict's interval is on the ratio B / A at 95%: from the forks' values when both sides have
  * two or more forks and they vary ({@link RatioEstimate#ofRepetitions}; for a primary metric with histograms the
- * forks' histogram means), else a seeded bootstrap of the primary metric's histograms
- * ({@link RatioEstimate#bootstrap}); otherwise the metric is "not tested".
+ * forks' histogram means), which decides; else a seeded bootstrap of the primary metric's histograms
+ * ({@link RatioEstimate#bootstrap}), which covers within-run noise only and leaves the verdict undecided; otherwise
+ * the metric is "not tested".
  */
 public final class ResultsComparison {
 
@@ -52,40 +53,63 @@ public final class ResultsComparison {
      * @param better   which way is better
      * @param estimate B / A with its interval, {@code null} when not tested
      * @param method   how the interval was obtained, {@code "not tested"} when it was not
+     * @param decided  whether the interval covers run-to-run noise (both sides have 2 or more forks that vary), so
+     *                 that it can decide; a within-run bootstrap cannot
      */
-    public record Row(String metric, String unit, double a, double b, Better better, RatioEstimate estimate, String method) {
+    public record Row(String metric, String unit, double a, double b, Better better, RatioEstimate estimate, String method,
+                      boolean decided) {
 
         /** {@code (b − a) / a}, as a fraction. */
         public double change() {
             return (b - a) / a;
         }
 
-        /** Whether B moved the bad way by more than {@code threshold} (a fraction) and the move is not noise. */
-        public boolean regressed(double threshold) {
+        /**
+         * Whether B moved the bad way by more than {@code threshold} (a fraction) and the move is decided: beyond the
+         * run-to-run noise the forks measured. With {@code acceptWithinRun}, a within-run interval decides too, and a
+         * metric with no interval at all regresses on its change alone.
+         */
+        public boolean regressed(double threshold, boolean acceptWithinRun) {
             double bad = switch (better) {
                 case LOWER -> change();
                 case HIGHER -> -change();
                 case NEITHER -> 0;
             };
-            return bad > threshold && (estimate == null || estimate.significant());
+            if (!(bad > threshold)) {
+                return false;
+            }
+            if (decided) {
+                return estimate.significant();
+            }
+            return acceptWithinRun && (estimate == null || estimate.significant());
         }
 
-        /** "worse [1.02, 1.09]", "better [...]", "no significant difference [...]", "not tested". */
+        /**
+         * "worse [1.02, 1.09]", "better [...]", "no significant difference [...]", "undecided: ... (within one run:
+         * worse [...])", "not tested".
+         */
         public String verdict() {
             if (estimate == null) {
                 return "not tested";
             }
             String interval = String.format(Locale.ROOT, "[%.3f, %.3f]", estimate.low(), estimate.high());
+            if (!decided) {
+                return "undecided: run-to-run noise not measured (within one run: " + (estimate.significant()
+                        ? direction() + " " : "no significant difference ") + interval + ")";
+            }
             if (!estimate.significant()) {
                 return "no significant difference " + interval;
             }
+            return direction() + " " + interval;
+        }
+
+        private String direction() {
             boolean higher = estimate.ratio() > 1;
-            String word = switch (better) {
+            return switch (better) {
                 case LOWER -> higher ? "worse" : "better";
                 case HIGHER -> higher ? "better" : "worse";
                 case NEITHER -> higher ? "higher" : "lower";
             };
-            return word + " " + interval;
         }
     }
 
@@ -172,7 +196,7 @@ public final class ResultsComparison {
     private static Row row(String name, JmhMetric a, JmhMetric b, boolean primary) {
         Better better = better(a.scoreUnit());
         if (!(a.score() > 0) || !(b.score() > 0)) {
-            return new Row(name, a.scoreUnit(), a.score(), b.score(), better, null, "not tested");
+            return new Row(name, a.scoreUnit(), a.score(), b.score(), better, null, "not tested", false);
         }
         double[] fa = forkValues(a);
         double[] fb = forkValues(b);
@@ -180,22 +204,20 @@ public final class ResultsComparison {
         if (forks && RatioEstimate.varies(fa, fb)) {
             return new Row(name, a.scoreUnit(), a.score(), b.score(), better,
                     RatioEstimate.ofRepetitions(fa, fb, Comparison.CONFIDENCE),
-                    "Welch interval on " + fa.length + " vs " + fb.length + " fork values");
+                    "Welch interval on " + fa.length + " vs " + fb.length + " fork values", true);
         }
+        String unmeasured = forks ? "the forks' values do not vary, so they measured no run-to-run noise"
+                : "fewer than 2 forks on a side (" + fa.length + " vs " + fb.length + "): no run-to-run noise measured";
         List<HistogramBucket> ha = primary ? histogram(a) : List.of();
         List<HistogramBucket> hb = primary ? histogram(b) : List.of();
         if (ha.size() > 0 && hb.size() > 0 && count(ha) >= 2 && count(hb) >= 2) {
             return new Row(name, a.scoreUnit(), a.score(), b.score(), better,
                     RatioEstimate.bootstrap(ha, a.score(), hb, b.score(), RatioEstimate.DEFAULT_RESAMPLES,
                             Comparison.BOOTSTRAP_SEED, Comparison.CONFIDENCE),
-                    "bootstrap on " + count(ha) + " vs " + count(hb) + " samples"
-                            + (forks ? " (the forks' values do not vary: within-run noise only)" : ""));
+                    "bootstrap on " + count(ha) + " vs " + count(hb) + " samples, within-run noise only: " + unmeasured,
+                    false);
         }
-        if (forks) {
-            return new Row(name, a.scoreUnit(), a.score(), b.score(), better, null,
-                    "not tested: the forks' values do not vary, so they measured no run-to-run noise");
-        }
-        return new Row(name, a.scoreUnit(), a.score(), b.score(), better, null, "not tested");
+        return new Row(name, a.scoreUnit(), a.score(), b.score(), better, null, "not tested: " + unmeasured, false);
     }
 
     /** One value per fork: the mean of its iterations' raw data, or of its histogram's samples. */

@@ -36,13 +36,16 @@ final class ComparisonText {
     /**
      * The verdict for a table cell, always with its significance and the noise its interval covers: "1.13x faster
      * [1.08, 1.19], significant (p &lt; 0.001, run-to-run noise)", "no significant difference (1.03x slower [0.99,
-     * 1.07], p = 0.385, within-run noise)" or "1.03x slower, not tested (why)".
+     * 1.07], p = 0.385, run-to-run noise)", "undecided: run-to-run noise not measured (1.03x slower [0.99, 1.07] within
+     * one run, ...)" or "1.03x slower, not tested (why)".
      */
     public String cell(Comparison c) {
         return switch (c.method()) {
             case NONE -> messages.text("cmp.cell.notTested", ratio(c), messages.text("reason.fewSamples"));
             case UNKNOWN_SPREAD -> messages.text("cmp.cell.notTested", ratio(c), messages.text("reason.unknownSpread"));
-            case BOOTSTRAP_PER_REQUEST, BOOTSTRAP_REPETITIONS_WITHOUT_SPREAD, REPETITION_MEANS -> c.significant()
+            case BOOTSTRAP_PER_REQUEST, BOOTSTRAP_REPETITIONS_WITHOUT_SPREAD ->
+                    messages.text("cmp.cell.undecided", ratio(c), interval(c), pText(c), noise(c));
+            case REPETITION_MEANS -> c.significant()
                     ? messages.text("cmp.cell.significant", ratio(c), interval(c), pText(c), noise(c))
                     : messages.text("cmp.cell.notSignificant", ratio(c), interval(c), pText(c), noise(c));
         };
@@ -73,7 +76,8 @@ final class ComparisonText {
                                 messages.text(c.repetitions() == 1 ? "verdict.reps.one" : "verdict.reps.pooled", c.repetitions()),
                                 RatioEstimate.DEFAULT_RESAMPLES)
                         : messages.text("verdict.test.repetitions", c.baselineCount(), c.variantCount());
-                String outcome = messages.text(c.significant() ? "verdict.significant" : "verdict.notSignificant");
+                String outcome = messages.text(c.undecided() ? "verdict.undecided"
+                        : c.significant() ? "verdict.significant" : "verdict.notSignificant");
                 String noise = switch (c.method()) {
                     case BOOTSTRAP_PER_REQUEST -> messages.text("verdict.withinRunOnly");
                     case BOOTSTRAP_REPETITIONS_WITHOUT_SPREAD -> messages.text("verdict.noRepetitionSpread", c.repetitions());

@@ -84,6 +84,8 @@ final class HtmlReportWriter extends TextReport {
             html.append("<li>").append(Html.escape(line)).append("</li>\n");
         }
         html.append("</ul>\n");
+        content.runState().ifPresent(state -> html.append("<p class=\"warning\">").append(Html.escape(state))
+                .append("</p>\n"));
         decision(html, content);
         charts(html, content);
         comparisons(html, content);
@@ -231,7 +233,7 @@ final class HtmlReportWriter extends TextReport {
             } else {
                 List<Distribution> parts = t.repetitions().stream().map(r -> r.distribution(Metric.E2E_LATENCY))
                         .flatMap(Optional::stream).toList();
-                Comparison.Pooled pooled = Comparison.Pooled.of(parts);
+                io.servebench.stats.Pooled pooled = io.servebench.stats.Pooled.of(parts);
                 if (pooled.count() < 2) {
                     error = Double.NaN;
                     how = m.text("html.bars.none", m.text("reason.fewSamples"));
@@ -359,10 +361,12 @@ final class HtmlReportWriter extends TextReport {
             html.append("<li>").append(Html.escape(line)).append("</li>\n");
         }
         html.append("</ul>\n");
-        if (!t.succeeded()) {
-            html.append("<p class=\"warning\">").append(Html.escape(m.text(t.repetitions().isEmpty() ? "block.failed"
-                    : "block.failedMidway") + " " + t.failure())).append("</p>\n");
-        }
+        content.blockState(t).ifPresent(state -> html.append("<p class=\"warning\">").append(Html.escape(state))
+                .append("</p>\n"));
+        content.incomplete(t).ifPresent(incomplete -> {
+            html.append("<p>").append(Html.escape(m.text("incomplete.heading"))).append("</p>\n");
+            table(html, incomplete);
+        });
         if (!t.repetitions().isEmpty()) {
             for (String note : content.notes(t)) {
                 html.append("<p class=\"note\">").append(Html.escape(m.text("note.label") + " " + note)).append("</p>\n");

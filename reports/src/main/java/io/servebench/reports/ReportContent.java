@@ -295,12 +295,12 @@ final class ReportContent {
             String group = (t.group() + " " + role).strip();
             List<String> row = new ArrayList<>(List.of(blockName(t), group, t.params().getOrDefault("rate", Numbers.ABSENT)));
             if (reps.isEmpty()) {
-                row.add(messages.text("overview.notRun", headline(t.failure())));
+                row.add(stateCell(t));
                 row.addAll(List.of("", "", "", "", ""));
             } else {
                 if (!t.succeeded()) {
-                    // a trial whose engine died midway keeps the requests that finished: numbers and the failure
-                    row.set(1, (row.get(1) + " " + messages.text("role.failed", headline(t.failure()))).strip());
+                    // a trial that failed or was cut short after some repetitions completed: their numbers, and why
+                    row.set(1, (row.get(1) + " " + stateCell(t)).strip());
                 }
                 row.addAll(List.of(value(reps, Metric.E2E_LATENCY, Stat.MEAN), value(reps, Metric.TTFT, Stat.MEDIAN),
                         value(reps, Metric.TPOT, Stat.MEDIAN), value(reps, Metric.ITL, Stat.MEDIAN),
@@ -312,6 +312,64 @@ final class ReportContent {
                 messages.text("overview.rate"), messages.text("overview.meanLatency"), messages.text("overview.medianTtft"),
                 messages.text("overview.medianTpot"), messages.text("overview.medianItl"), messages.text("overview.output"),
                 messages.text("overview.failed")), rows);
+    }
+
+    /** A trial that is not complete, in a table cell: {@code failed: ...}, {@code interrupted (SIGINT) ...}, {@code not run}. */
+    private String stateCell(BlockResult t) {
+        return t.state() == BlockResult.State.FAILED ? messages.text("role.failed", headline(t.failure()))
+                : t.state() == BlockResult.State.NOT_RUN ? messages.text("overview.notRun") : headline(t.failure());
+    }
+
+    /**
+     * For a run whose trials are not all complete, one sentence for its first screen: how many completed, failed, were
+     * cut short or not run, and how to go on; empty when every trial is complete.
+     */
+    public Optional<String> runState() {
+        Map<String, BlockResult> trials = new LinkedHashMap<>();
+        run.blocks().forEach(b -> trials.putIfAbsent(b.trialId(), b));
+        Map<BlockResult.State, Long> counts = new java.util.EnumMap<>(BlockResult.State.class);
+        trials.values().forEach(b -> counts.merge(b.state(), 1L, Long::sum));
+        long complete = counts.getOrDefault(BlockResult.State.COMPLETE, 0L);
+        if (complete == trials.size()) {
+            return Optional.empty();
+        }
+        return Optional.of(messages.text("run.state", complete, trials.size(),
+                counts.getOrDefault(BlockResult.State.FAILED, 0L), counts.getOrDefault(BlockResult.State.INTERRUPTED, 0L),
+                counts.getOrDefault(BlockResult.State.NOT_RUN, 0L)));
+    }
+
+    /**
+     * For a block whose trial is not complete, what happened and what its figures are; empty for a complete one.
+     */
+    public Optional<String> blockState(BlockResult t) {
+        if (t.succeeded()) {
+            return Optional.empty();
+        }
+        String what = messages.text("block.state." + t.state().name(), t.failure());
+        return Optional.of(t.repetitions().isEmpty() ? what : what + " " + messages.text("block.state.kept",
+                t.repetitions().size()));
+    }
+
+    /**
+     * The block's repetitions that did not complete, one row each with what they measured, which counts in none of the
+     * block's figures; empty when every repetition that ran completed.
+     */
+    public Optional<Table> incomplete(BlockResult t) {
+        if (t.incomplete().isEmpty()) {
+            return Optional.empty();
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (io.servebench.results.IncompleteRepetition r : t.incomplete()) {
+            List<RepetitionResult> measured = r.measured() == null ? List.of() : List.of(r.measured());
+            rows.add(List.of(Integer.toString(r.number()), messages.text("incomplete.kind." + r.kind().name()), r.reason(),
+                    count(measured, Metric.SUCCESSFUL_REQUESTS), count(measured, Metric.FAILED_REQUESTS),
+                    count(measured, Metric.CANCELLED_REQUESTS), value(measured, Metric.E2E_LATENCY, Stat.MEAN),
+                    r.records() == null ? Numbers.ABSENT : r.records()));
+        }
+        return Optional.of(new Table(List.of(messages.text("incomplete.repetition"), messages.text("incomplete.state"),
+                messages.text("incomplete.why"), Metric.SUCCESSFUL_REQUESTS.label(), Metric.FAILED_REQUESTS.label(),
+                Metric.CANCELLED_REQUESTS.label(), Metric.E2E_LATENCY.label(Stat.MEAN), messages.text("incomplete.records")),
+                rows));
     }
 
     /** A failure's first sentence: an engine's log tail belongs in the block, not in a table cell. */
@@ -535,6 +593,8 @@ final class ReportContent {
         serverRows(reps, rows);
         rows.add(new Row(messages.text("block.outputTokensFrom"), totals(reps, RepetitionResult::outputTokenSources)));
         rows.add(new Row(messages.text("block.errors"), totals(reps, RepetitionResult::errorKinds)));
+        reps.stream().flatMap(r -> r.errorExamples().entrySet().stream()).findFirst().ifPresent(e ->
+                rows.add(new Row(messages.text("block.errorExample"), e.getKey() + ": \"" + e.getValue() + "\"")));
         rows.add(new Row(messages.text("block.cacheReset"), cacheResets(reps)));
         return rows;
     }

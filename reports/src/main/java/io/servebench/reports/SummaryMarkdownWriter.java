@@ -36,6 +36,7 @@ final class SummaryMarkdownWriter extends TextReport {
                 .append('\n');
         md.append("- ").append(m.text("run.quick", m.text(run.quick() ? "run.quick.yes" : "run.quick.no"))).append('\n');
         md.append("- ").append(m.text("run.blocks", run.blocks().size())).append('\n');
+        content.runState().ifPresent(state -> md.append("- **").append(state).append("**\n"));
         content.jsonOmitted().ifPresent(line -> md.append("- ").append(line).append('\n'));
         md.append('\n');
         // The decision first, then how each verdict was reached, then every block in full.
@@ -144,12 +145,13 @@ final class SummaryMarkdownWriter extends TextReport {
         md.append("- ").append(m.text("item", m.text("block.group"), group)).append('\n');
         md.append("- ").append(m.text("block.trial", trial.trialId(), trial.serverId(), trial.repetitions().size()))
                 .append("\n\n");
-        if (!trial.succeeded()) {
-            md.append("**").append(m.text(trial.repetitions().isEmpty() ? "block.failed" : "block.failedMidway")).append("** ")
-                    .append(trial.failure()).append("\n\n");
-            if (trial.repetitions().isEmpty()) {
-                return;
-            }
+        content.blockState(trial).ifPresent(state -> md.append("**").append(state).append("**\n\n"));
+        content.incomplete(trial).ifPresent(incomplete -> {
+            md.append(m.text("incomplete.heading")).append("\n\n");
+            table(md, incomplete);
+        });
+        if (trial.repetitions().isEmpty()) {
+            return;
         }
         for (String note : content.notes(trial)) {
             md.append("> **").append(m.text("note.label")).append("** ").append(note).append("\n\n");

@@ -22,16 +22,36 @@ import java.util.Objects;
  * @param params      the trial's parameters, in report order (iteration order is kept)
  * @param trialId     identifies the measured trial; blocks reporting the same measurement share it
  * @param serverId    identifies the engine start that served the trial
- * @param repetitions one entry per repetition, in the order they ran; empty when the trial failed
- * @param failure     why the trial could not run, {@code null} when it ran
+ * @param repetitions the complete repetitions, in the order they ran (repetition 1 first): the only ones the block's
+ *                    figures come from; empty when none completed
+ * @param failure     why the trial is not complete (it failed, was interrupted or did not run), {@code null} when it is
  * @param recommended whether this is the study's recommended variant ({@code @Recommended})
  * @param serveCommand how to start its server configuration by hand, {@code null} when the engine kind has no known
  *                    command (a generic command, an endpoint) or the block was read from elsewhere
+ * @param state       how far the trial got; {@code null} reads as {@link State#COMPLETE} without a failure and
+ *                    {@link State#FAILED} with one (results written before states were recorded)
+ * @param incomplete  the repetitions that did not complete (interrupted, failed), with what they measured, kept for the
+ *                    reader and never counted in the block's figures; in the order they ran
  */
 public record BlockResult(String benchmark, String className, String variant, String group, boolean baseline,
                           Map<String, String> params, String trialId, String serverId,
                           List<RepetitionResult> repetitions, String failure, boolean recommended,
-                          ServeCommand serveCommand) {
+                          ServeCommand serveCommand, State state, List<IncompleteRepetition> incomplete) {
+
+    /**
+     * How far a trial got. Only {@link #COMPLETE} trials ran every repetition; the others keep what their complete
+     * repetitions measured and say why they are not complete.
+     */
+    public enum State {
+        /** Every repetition ran to its end. */
+        COMPLETE,
+        /** The run was stopped (a signal, a SIGKILL found by {@code --resume}) before the trial's last repetition ended. */
+        INTERRUPTED,
+        /** The engine did not start or died, or a repetition failed (every request, or too large a share, failed). */
+        FAILED,
+        /** The run was stopped before the trial began. */
+        NOT_RUN
+    }
 
     /** Param key holding the engine flags. */
     public static final String FLAGS = "flags";
@@ -71,10 +91,26 @@ public record BlockResult(String benchmark, String className, String variant, St
         group = group == null ? "" : group;
         params = params == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(params));
         repetitions = repetitions == null ? List.of() : List.copyOf(repetitions);
+        incomplete = incomplete == null ? List.of() : List.copyOf(incomplete);
+        if (state == null) {
+            state = failure == null ? State.COMPLETE : State.FAILED;
+        }
         if (failure == null && repetitions.isEmpty()) {
             throw new IllegalArgumentException("trial " + benchmark + " (" + trialId
                     + ") has no repetitions and no failure message; expected one or the other");
         }
+        if ((state == State.COMPLETE) != (failure == null)) {
+            throw new IllegalArgumentException("trial " + benchmark + " (" + trialId + ") is " + state
+                    + (failure == null ? " without saying why" : " but has a failure: " + failure));
+        }
+    }
+
+    /** A block whose state follows from its failure, with no incomplete repetitions. */
+    public BlockResult(String benchmark, String className, String variant, String group, boolean baseline,
+                       Map<String, String> params, String trialId, String serverId, List<RepetitionResult> repetitions,
+                       String failure, boolean recommended, ServeCommand serveCommand) {
+        this(benchmark, className, variant, group, baseline, params, trialId, serverId, repetitions, failure, recommended,
+                serveCommand, null, List.of());
     }
 
     /** A block without a serve command. */
@@ -102,8 +138,8 @@ public record BlockResult(String benchmark, String className, String variant, St
         return values.isEmpty() ? variant : variant + values;
     }
 
-    /** Whether the trial ran (it has at least one repetition and no failure). */
+    /** Whether the trial is complete: every repetition ran to its end. */
     public boolean succeeded() {
-        return failure == null;
+        return state == State.COMPLETE;
     }
 }

@@ -35,20 +35,25 @@ import java.util.OptionalDouble;
  *                           keyed by its name, in the mix's order; empty for one model
  * @param endpoints          the same metrics over the requests sent to each replica of an engine at several URLs,
  *                           keyed by its base URL, in the engine's order; empty for one
+ * @param errorExamples      the first failed request's error per error kind, whole up to
+ *                           {@value #ERROR_EXAMPLE_CHARS} characters, in the order of {@code errorKinds}
  */
 public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
                            long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds,
                            Map<String, Double> serverMetrics, List<String> notes, Map<String, RepetitionResult> turns,
                            PrefixCacheReset cacheReset, Map<String, RepetitionResult> slices,
                            GpuTimeline gpuTimeline, Map<String, RepetitionResult> models,
-                           Map<String, RepetitionResult> endpoints) {
+                           Map<String, RepetitionResult> endpoints, Map<String, String> errorExamples) {
+
+    /** The longest error example kept, in characters: enough for a server's error body to say what it refused. */
+    public static final int ERROR_EXAMPLE_CHARS = 240;
 
     /** Metrics of single turns. */
     public RepetitionResult(Map<String, Double> scalars, Map<String, Distribution> distributions, long tokenEvents,
                         long coalescedEvents, Map<String, Long> outputTokenSources, Map<String, Long> errorKinds,
                         Map<String, Double> serverMetrics, List<String> notes) {
         this(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, serverMetrics, notes,
-                Map.of(), null, Map.of(), null, Map.of(), Map.of());
+                Map.of(), null, Map.of(), null, Map.of(), Map.of(), Map.of());
     }
 
     /** Metrics without server-side metrics or notes. */
@@ -85,6 +90,7 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
         // nor models, before mixed workloads
         models = ordered(models);
         endpoints = ordered(endpoints);
+        errorExamples = ordered(errorExamples);
         for (String id : scalars.keySet()) {
             requireKind(id, Metric.Kind.SCALAR);
         }
@@ -98,43 +104,49 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
         List<String> more = new java.util.ArrayList<>(notes);
         more.add(note);
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, more, turns, cacheReset, slices, gpuTimeline, models, endpoints);
+                serverMetrics, more, turns, cacheReset, slices, gpuTimeline, models, endpoints, errorExamples);
     }
 
     /** These metrics with {@code perTurn} as their {@link #turns()}. */
     public RepetitionResult withTurns(Map<String, RepetitionResult> perTurn) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, perTurn, cacheReset, slices, gpuTimeline, models, endpoints);
+                serverMetrics, notes, perTurn, cacheReset, slices, gpuTimeline, models, endpoints, errorExamples);
     }
 
     /** These metrics with {@code reset} as their {@link #cacheReset()}. */
     public RepetitionResult withCacheReset(PrefixCacheReset reset) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, turns, reset, slices, gpuTimeline, models, endpoints);
+                serverMetrics, notes, turns, reset, slices, gpuTimeline, models, endpoints, errorExamples);
     }
 
     /** These metrics with {@code bySlice} as their {@link #slices()}. */
     public RepetitionResult withSlices(Map<String, RepetitionResult> bySlice) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, turns, cacheReset, bySlice, gpuTimeline, models, endpoints);
+                serverMetrics, notes, turns, cacheReset, bySlice, gpuTimeline, models, endpoints, errorExamples);
     }
 
     /** These metrics with {@code byModel} as their {@link #models()}. */
     public RepetitionResult withModels(Map<String, RepetitionResult> byModel) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, turns, cacheReset, slices, gpuTimeline, byModel, endpoints);
+                serverMetrics, notes, turns, cacheReset, slices, gpuTimeline, byModel, endpoints, errorExamples);
     }
 
     /** These metrics with {@code byEndpoint} as their {@link #endpoints()}. */
     public RepetitionResult withEndpoints(Map<String, RepetitionResult> byEndpoint) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, turns, cacheReset, slices, gpuTimeline, models, byEndpoint);
+                serverMetrics, notes, turns, cacheReset, slices, gpuTimeline, models, byEndpoint, errorExamples);
+    }
+
+    /** These metrics with {@code examples} as their {@link #errorExamples()}. */
+    public RepetitionResult withErrorExamples(Map<String, String> examples) {
+        return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
+                serverMetrics, notes, turns, cacheReset, slices, gpuTimeline, models, endpoints, examples);
     }
 
     /** These metrics with {@code timeline} as their {@link #gpuTimeline()}. */
     public RepetitionResult withGpuTimeline(GpuTimeline timeline) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, turns, cacheReset, slices, timeline, models, endpoints);
+                serverMetrics, notes, turns, cacheReset, slices, timeline, models, endpoints, errorExamples);
     }
 
     /** These metrics with the scalar {@code metric} set to {@code value}. */
@@ -143,7 +155,7 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
         Map<String, Double> more = new LinkedHashMap<>(scalars);
         more.put(metric.id(), value);
         return new RepetitionResult(more, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds,
-                serverMetrics, notes, turns, cacheReset, slices, gpuTimeline, models, endpoints);
+                serverMetrics, notes, turns, cacheReset, slices, gpuTimeline, models, endpoints, errorExamples);
     }
 
     /** A scalar metric's value, empty when absent. */
@@ -161,7 +173,7 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
     /** A RepetitionResult with these server-side metrics instead of its own. */
     public RepetitionResult withServerMetrics(Map<String, Double> server) {
         return new RepetitionResult(scalars, distributions, tokenEvents, coalescedEvents, outputTokenSources, errorKinds, server,
-                notes, turns, cacheReset, slices, gpuTimeline, models, endpoints);
+                notes, turns, cacheReset, slices, gpuTimeline, models, endpoints, errorExamples);
     }
 
     /** A distribution metric, empty when it had no samples. */

@@ -69,12 +69,13 @@ class ResultsComparisonTest {
         assertThat(latency.change()).isCloseTo(0.18 / 2.62, org.assertj.core.api.Assertions.within(1e-9));
         assertThat(latency.method()).isEqualTo("Welch interval on 3 vs 3 fork values");
         assertThat(latency.verdict()).startsWith("worse [");
-        assertThat(latency.regressed(0.05)).isTrue();
-        assertThat(latency.regressed(0.10)).isFalse();
+        assertThat(latency.decided()).isTrue();
+        assertThat(latency.regressed(0.05, false)).isTrue();
+        assertThat(latency.regressed(0.10, false)).isFalse();
         // the same throughput on both sides, 3 forks each: no change, and it is "higher is better"
         ResultsComparison.Row throughput = r.matches().get(0).rows().get(1);
         assertThat(throughput.better()).isEqualTo(ResultsComparison.Better.HIGHER);
-        assertThat(throughput.regressed(0.0)).isFalse();
+        assertThat(throughput.regressed(0.0, false)).isFalse();
     }
 
     @Test
@@ -85,9 +86,14 @@ class ResultsComparisonTest {
         ResultsComparison.Result r = ResultsComparison.compare(a, b, List.of(ResultsComparison.PRIMARY, "output_throughput"));
 
         ResultsComparison.Row latency = r.matches().get(0).rows().get(0);
-        assertThat(latency.method()).isEqualTo("bootstrap on 3000 vs 3000 samples (the forks' values do not vary: "
-                + "within-run noise only)");
+        assertThat(latency.method()).isEqualTo("bootstrap on 3000 vs 3000 samples, within-run noise only: the forks'"
+                + " values do not vary, so they measured no run-to-run noise");
         assertThat(latency.estimate().high() - latency.estimate().low()).isGreaterThan(0.01);
+        // a 3.8% rise the bootstrap calls significant within one run: undecided, and no regression unless asked
+        assertThat(latency.decided()).isFalse();
+        assertThat(latency.verdict()).startsWith("undecided: run-to-run noise not measured (within one run: worse [");
+        assertThat(latency.regressed(0.01, false)).isFalse();
+        assertThat(latency.regressed(0.01, true)).isTrue();
         ResultsComparison.Row throughput = r.matches().get(0).rows().get(1);
         assertThat(throughput.estimate()).isNull();
         assertThat(throughput.method()).isEqualTo("not tested: the forks' values do not vary, so they measured no "
@@ -99,13 +105,32 @@ class ResultsComparisonTest {
         ResultsComparison.Result r = ResultsComparison.compare(written(List.of(baseline("1000", 2.62))),
                 written(List.of(baseline("1000", 2.69))), List.of());
         ResultsComparison.Row latency = r.matches().get(0).rows().get(0);
-        assertThat(latency.method()).isEqualTo("bootstrap on 1000 vs 1000 samples");
-        assertThat(latency.verdict()).startsWith("no significant difference [");
-        // a 2.7% rise that may be noise is no regression at 1%
-        assertThat(latency.regressed(0.01)).isFalse();
+        assertThat(latency.method()).isEqualTo("bootstrap on 1000 vs 1000 samples, within-run noise only: fewer than 2"
+                + " forks on a side (1 vs 1): no run-to-run noise measured");
+        assertThat(latency.verdict()).startsWith("undecided: run-to-run noise not measured (within one run: no"
+                + " significant difference [");
+        // a 2.7% rise that may be noise is no regression at 1%, even when within-run intervals are accepted
+        assertThat(latency.regressed(0.01, false)).isFalse();
+        assertThat(latency.regressed(0.01, true)).isFalse();
         ResultsComparison.Row ttft = r.matches().get(0).rows().stream().filter(x -> x.metric().equals("ttft.mean"))
                 .findFirst().orElseThrow();
         assertThat(ttft.verdict()).isEqualTo("not tested");
+        // a secondary metric with no interval fails on its change alone only when asked
+        assertThat(ttft.regressed(0.001, false)).isFalse();
+    }
+
+    @Test
+    void oneRepetitionAgainstThreeDecidesNothing() throws Exception {
+        // the run: -r 1 against -r 3 of one configuration; their first repetitions are the same run (3.936 s),
+        // the other two landed at 5.82 s and 4.87 s: a 23.9% rise that is only the spread between repetitions
+        List<JmhBenchmark> one = written(List.of(baseline("1000", 3.936)));
+        List<JmhBenchmark> three = written(List.of(baseline("1000", 3.936, 5.82, 4.87)));
+        ResultsComparison.Row latency = ResultsComparison.compare(one, three, List.of(ResultsComparison.PRIMARY))
+                .matches().get(0).rows().get(0);
+        assertThat(latency.change()).isCloseTo((3.936 + 5.82 + 4.87) / 3 / 3.936 - 1, org.assertj.core.api.Assertions.within(1e-3));
+        assertThat(latency.decided()).isFalse();
+        assertThat(latency.verdict()).startsWith("undecided: run-to-run noise not measured");
+        assertThat(latency.regressed(0.05, false)).isFalse();
     }
 
     @Test
@@ -132,6 +157,7 @@ class ResultsComparisonTest {
         assertThat(row.better()).isEqualTo(ResultsComparison.Better.LOWER);
         assertThat(row.change()).isZero();
         assertThat(row.method()).startsWith("bootstrap on ");
-        assertThat(row.verdict()).startsWith("no significant difference");
+        assertThat(row.verdict()).startsWith("undecided: run-to-run noise not measured (within one run: no significant"
+                + " difference");
     }
 }

@@ -37,16 +37,17 @@ class SummaryMarkdownWriterTest {
 
         assertThat(md).contains("- **prefix-caching**: baseline = 2.62 s, prefixCaching = 2.69 s, "
                 + "difference +0.07 s (1.03x slower); 1.03x slower [");
-        assertThat(md).contains("] — no significant difference at 95% (bootstrap on per-request latencies of 1000 vs 1000 "
+        assertThat(md).contains("] — undecided: run-to-run noise was not measured, so the interval below, of within-run"
+                + " noise only, decides nothing (bootstrap on per-request latencies of 1000 vs 1000 "
                 + "requests, 1 repetition, 2000 seeded resamples from the latency histograms, p = ");
         assertThat(md).contains("within-run noise only");
         // the fixture's histogram has a relative stdev of 0.354: half-width ≈ 1.96 · 1.027 · sqrt(2 · 0.125 / 1000) = 0.032
-        assertThat(md).containsPattern("\\| prefixCaching = 2\\.69 s \\| baseline = 2\\.62 s \\| no significant difference "
-                + "\\(1\\.03x slower \\[(0\\.99|1\\.00), 1\\.0[5-7]], p = 0\\.\\d{3}, within-run noise\\) \\|");
+        assertThat(md).containsPattern("\\| prefixCaching = 2\\.69 s \\| baseline = 2\\.62 s \\| undecided: run-to-run noise"
+                + " not measured \\(1\\.03x slower \\[(0\\.99|1\\.00), 1\\.0[5-7]], p = 0\\.\\d{3}, within-run noise\\) \\|");
     }
 
     @Test
-    void aLargeDifferenceIsSignificantAndFasterIsStatedAsFaster() {
+    void aLargeDifferenceWithinOneRunIsUndecidedAndFasterIsStatedAsFaster() {
         RunResult run = Fixtures.run(List.of(baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8"),
                 Fixtures.trial("languageModelOnly", "spec", false, Fixtures.BASE_FLAGS + " --language-model-only", "8",
                         List.of(Fixtures.repetition(2.32, 1.5)))));
@@ -54,8 +55,11 @@ class SummaryMarkdownWriterTest {
 
         assertThat(md).contains("baseline = 2.62 s, languageModelOnly = 2.32 s, difference -0.30 s (1.13x faster); "
                 + "1.13x faster [1.09, 1.17]");
-        assertThat(md).contains("] — significant at 95% (bootstrap on per-request latencies");
+        // 1.13x with p < 0.001 within the run, yet one repetition a side measured no run-to-run noise: no verdict
+        assertThat(md).contains("] — undecided: run-to-run noise was not measured, so the interval below, of within-run"
+                + " noise only, decides nothing (bootstrap on per-request latencies");
         assertThat(md).contains("p < 0.001");
+        assertThat(md).doesNotContain("significant at 95%");
     }
 
     @Test
@@ -77,7 +81,7 @@ class SummaryMarkdownWriterTest {
     }
 
     @Test
-    void repetitionsWithoutSpreadDecideNothingAndTheWithinRunBootstrapDecides() {
+    void repetitionsWithoutSpreadDecideNothing() {
         // a deterministic engine replaying the same requests: three identical repetitions a side, 1.10x apart
         RunResult run = Fixtures.run(List.of(
                 baseline(List.of(Fixtures.repetition(2.62, 1.8), Fixtures.repetition(2.62, 1.8),
@@ -87,8 +91,8 @@ class SummaryMarkdownWriterTest {
         String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(run);
 
         // 0.8% apart with a per-request stdev of 1.8 s over 3000 pooled requests: the bootstrap cannot tell
-        assertThat(md).containsPattern("\\| prefixCaching = 2\\.64 s \\| baseline = 2\\.62 s \\| no significant difference "
-                + "\\(1\\.01x slower \\[0\\.9\\d, 1\\.0\\d], p = 0\\.\\d{3}, within-run noise: repetitions without spread\\) \\|");
+        assertThat(md).containsPattern("\\| prefixCaching = 2\\.64 s \\| baseline = 2\\.62 s \\| undecided: run-to-run"
+                + " noise not measured \\(1\\.01x slower \\[0\\.9\\d, 1\\.0\\d], p = 0\\.\\d{3}, within-run noise: repetitions without spread\\) \\|");
         assertThat(md).contains("(bootstrap on per-request latencies of 3000 vs 3000 requests, 3 repetitions pooled")
                 .contains("the 3 repetitions of each side gave exactly the same mean, so they measured no run-to-run noise")
                 .doesNotContain("Welch interval on the log ratio");
@@ -167,7 +171,8 @@ class SummaryMarkdownWriterTest {
 
         assertThat(md).startsWith("# ServeBench results\n");
         assertThat(md).contains("- Command line: `servebench run --rate 8`", "- Engines: the simulated engine in real time, in the harness (--simulate)",
-                "- Benchmark: `" + Fixtures.CLASS + ".baseline`", "**The trial could not run:** readiness timed out; see logs/s9.log",
+                "- Benchmark: `" + Fixtures.CLASS + ".baseline`", "**The trial failed: readiness timed out; see logs/s9.log.**",
+                "- **This run is incomplete: 1 of 2 trials complete, 1 failed, 0 interrupted, 0 not run.",
                 "- **engine**: sglang: no latency results (readiness timed out; see logs/s9.log)",
                 "| VllmOptionGroups · rate 8 req/s | engine | sglang | baseline = 2.62 s | no latency results |");
         // the decision, then comparisons, then the overview, then the blocks

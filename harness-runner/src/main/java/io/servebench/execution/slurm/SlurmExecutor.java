@@ -12,6 +12,8 @@ import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
 import io.servebench.results.BlockResult;
 import io.servebench.results.ServerEnvironment;
+import io.servebench.load.Interruption;
+import io.servebench.results.journal.JournalledRepetition;
 import io.servebench.results.journal.RunJournal;
 
 import java.io.File;
@@ -62,17 +64,23 @@ public final class SlurmExecutor implements Executor {
     private TrialListener listener = TrialListener.NONE;
     private final Path dir;
     private final Path jobs;
+    private final Interruption interruption;
     /** The lines and servers the run's journal holds, read when jobs are first submitted and kept up to date. */
     private final Set<String> journalledLines = new java.util.HashSet<>();
     private final Set<String> journalledServers = new java.util.HashSet<>();
     private boolean journalRead;
 
-    /** @param params how each job's worker measures; its run folder must be shared with the nodes */
-    public SlurmExecutor(ExecutionParams params, SlurmParams slurm, PrintWriter out) {
+    /**
+     * @param params       how each job's worker measures; its run folder must be shared with the nodes
+     * @param interruption the run's stop request: its jobs are cancelled, and what they journalled kept
+     */
+    public SlurmExecutor(ExecutionParams params, SlurmParams slurm, PrintWriter out, Interruption interruption) {
+        this.interruption = interruption;
         this.dir = params.outputDir().toAbsolutePath();
         // a job's log (jobs/KEY.out) is the only view of it while it runs: its trials' progress lines always go there
         this.params = new ExecutionParams(dir, params.engines(), params.repetitions(), params.seed(), params.freshServer(),
-                params.settle(), params.slice(), params.client(), params.slo(), true, params.quick(), params.telemetry());
+                params.settle(), params.slice(), params.client(), params.slo(), true, params.quick(), params.telemetry(),
+                params.maxFailedShare());
         this.slurm = slurm;
         this.out = out;
         this.jobs = dir.resolve("jobs");
@@ -106,7 +114,9 @@ public final class SlurmExecutor implements Executor {
         this.listener = listener;
         Files.createDirectories(jobs);
         if (!journalRead) {
-            RunJournal.read(dir).forEach(b -> journalledLines.add(lineKey(b)));
+            for (RunJournal.Entry entry : RunJournal.readEntries(dir)) {
+                journalledLines.add(entry.block() != null ? lineKey(entry.block()) : lineKey(entry.repetition()));
+            }
             RunJournal.readServers(dir).forEach(e -> journalledServers.add(e.serverId()));
             journalRead = true;
         }
@@ -210,7 +220,14 @@ public final class SlurmExecutor implements Executor {
             throws IOException {
         List<Job> live = new ArrayList<>(submitted);
         long pollMs = POLL_MIN_MS;
+        boolean cancelled = false;
         while (!live.isEmpty()) {
+            if (interruption.interrupted() && !cancelled) {
+                // the jobs' workers keep what they measured (SIGTERM) and end; their journals are merged as they do
+                out.printf("Interrupted (%s): cancelling %d SLURM jobs%n", interruption.cause().orElseThrow(), live.size());
+                cancel(live);
+                cancelled = true;
+            }
             boolean changed = false;
             Map<String, String> queued = queued(live);
             for (Job job : List.copyOf(live)) {
@@ -324,19 +341,26 @@ public final class SlurmExecutor implements Executor {
      */
     private Set<String> mergeFinished(String key, RunJournal journal, TrialOutcomes outcomes) throws IOException {
         Path file = jobs.resolve(key + ".jsonl");
-        List<BlockResult> blocks = Files.exists(file) ? RunJournal.read(file) : List.of();
+        List<RunJournal.Entry> entries = Files.exists(file) ? RunJournal.readEntries(file) : List.of();
         List<ServerEnvironment> servers = Files.exists(file) ? RunJournal.readServers(file) : List.of();
         for (ServerEnvironment server : servers) {
             if (journalledServers.add(server.serverId())) {
                 journal.append(server);
             }
         }
-        for (BlockResult block : blocks) {
-            if (journalledLines.add(lineKey(block))) {
-                journal.append(block);
+        for (RunJournal.Entry entry : entries) {
+            if (entry.block() != null && journalledLines.add(lineKey(entry.block()))) {
+                journal.append(entry.block());
+            } else if (entry.repetition() != null && journalledLines.add(lineKey(entry.repetition()))) {
+                journal.append(entry.repetition());
             }
         }
-        return outcomes.load(blocks, servers);
+        return outcomes.load(entries, servers);
+    }
+
+    /** A repetition line's identity: a repetition ends once per attempt. */
+    private static String lineKey(JournalledRepetition r) {
+        return r.trialId() + "\n" + r.number() + "\n" + (r.incomplete() == null ? "complete" : r.incomplete().reason());
     }
 
     /** The job's journal into the run's, and its unfinished trials failed with how the job ended. */
@@ -344,7 +368,13 @@ public final class SlurmExecutor implements Executor {
         Set<String> finished = mergeFinished(job.key, journal, outcomes);
         reportFinished(job);
         for (Trial trial : job.trials) {
-            if (!finished.contains(trial.id())) {
+            if (interruption.interrupted() && outcomes.state(trial.id()) != BlockResult.State.COMPLETE
+                    && outcomes.state(trial.id()) != BlockResult.State.FAILED) {
+                outcomes.interrupted(trial.id(), "interrupted (" + interruption.cause().orElseThrow() + "): its SLURM job "
+                        + job.id + " was cancelled (" + job.ending + ") before this trial finished; "
+                        + outcomes.repetitions(trial.id()) + " repetitions complete, kept");
+                listener.trialFinished(trial, BlockResults.of(plan.blocksOf(trial), outcomes, params));
+            } else if (!finished.contains(trial.id())) {
                 outcomes.failed(trial.id(), "SLURM job " + job.id + " ended (" + job.ending + ") before this trial finished; "
                         + io.servebench.engine.LogTail.describe(jobs.resolve(job.key + ".out")));
                 listener.trialFinished(trial, BlockResults.of(plan.blocksOf(trial), outcomes, params));

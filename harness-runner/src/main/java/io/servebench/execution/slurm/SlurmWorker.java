@@ -12,6 +12,9 @@ import io.servebench.execution.TrialListener;
 import io.servebench.execution.TrialOutcomes;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
+import io.servebench.execution.Signals;
+import io.servebench.load.Interruption;
+import io.servebench.results.BlockResult;
 import io.servebench.results.journal.RunJournal;
 
 import java.io.IOException;
@@ -55,13 +58,16 @@ public final class SlurmWorker {
         Path jobJournal = dir.resolve("jobs").resolve(job.key() + ".jsonl");
         TrialOutcomes outcomes = new TrialOutcomes();
         // what the run measured before this job, then what an earlier job of this key finished
-        outcomes.load(RunJournal.read(dir), List.of());
-        Set<String> finishedBefore = outcomes.load(Files.exists(jobJournal) ? RunJournal.read(jobJournal) : List.of(),
-                List.of());
-        List<Trial> toRun = job.trials().stream().filter(t -> !finishedBefore.contains(t.id())
+        outcomes.load(RunJournal.readEntries(dir), List.of());
+        outcomes.load(Files.exists(jobJournal) ? RunJournal.readEntries(jobJournal) : List.of(), List.of());
+        // a trial that ended (a requeued job's first run finished or failed it) is not run again; an interrupted one goes on
+        List<Trial> toRun = job.trials().stream().filter(t -> !ended(outcomes.state(t.id()))
                 && outcomes.repetitions(t.id()) < job.repetitions()).toList();
+        Interruption interruption = new Interruption();
+        // scancel and the time limit send SIGTERM: the repetition in flight is kept, named as interrupted
+        Signals.stopOn(interruption, out);
         RunContext context = new RunContext(params, out, toRun.stream().map(t -> t.workload().dataset()).distinct().toList(),
-                System::getenv);
+                System::getenv, interruption);
         Files.createDirectories(dir.resolve("logs"));
         Files.createDirectories(dir.resolve("requests"));
         out.printf("ServeBench %s: worker for %s, %d trials, results in %s%n", ServeBenchVersion.get(), job.key(),
@@ -75,6 +81,10 @@ public final class SlurmWorker {
                         new TrialPlan(job.blocks(), job.trials()), job.repetitions(), journal, outcomes, TrialListener.NONE);
             }
         }
-        return job.trials().stream().allMatch(t -> outcomes.failure(t.id()).isEmpty());
+        return job.trials().stream().allMatch(t -> outcomes.state(t.id()) == BlockResult.State.COMPLETE);
+    }
+
+    private static boolean ended(BlockResult.State state) {
+        return state == BlockResult.State.COMPLETE || state == BlockResult.State.FAILED;
     }
 }

@@ -34,7 +34,7 @@ class SlurmJobTest {
                     Path.of("/hf"), null, "b200"),
             3, 42, true, Duration.ofMillis(1500), Duration.ofSeconds(30),
             new ClientOptions("MY_KEY", Duration.ofSeconds(5), Duration.ofSeconds(90)), SloSpec.parse("ttft=200,tpot=30"),
-            false, true);
+            false, true, io.servebench.metrics.gpu.TelemetryParams.DEFAULTS, 0.2);
 
     private static Trial trial(String id, List<String> env) {
         ServerConfig server = new ServerConfig(EngineKinds.VLLM, "Qwen/Qwen3.5-9B",

@@ -38,9 +38,12 @@ import java.util.TreeMap;
  * <p>Mapping: mode {@code "sample"}; a repetition is a fork of one iteration; the primary metric is the E2E latency
  * per request in {@code ms/op}, whose {@code rawDataHistogram} holds each fork's latencies (the block's histogram,
  * 3 significant digits) and whose score, error, confidence and percentiles are computed from all of them at once,
- * forks merged, as JMH does for a sample-mode benchmark ({@link JmhStatistics}): the score is the mean latency of every
- * measured request (at most 0.1% above the exact mean the reports give: each sample is the top of its histogram
- * bucket), the error the 99.9% interval of that mean over the requests, so within-run noise. Every other number a
+ * forks merged, as JMH does for a sample-mode benchmark ({@link JmhStatistics}): the score is the exact mean latency of
+ * every measured request, the error the 99.9% interval of that mean over the requests, so within-run noise, the
+ * percentiles numpy's over the histogram within the exact minimum and maximum; with one repetition they equal the
+ * secondary metrics {@code ·e2e_latency.mean}, {@code .p99}, {@code .min}, ... to the digit, and with several the
+ * secondaries are means over the forks while the primary pools their requests (the entry's {@value #EXTRA} object says
+ * so). Every other number a
  * repetition has is a secondary metric, named as JMH up to 1.36 names its profilers' results (jmh-visualizer lists
  * only names that start with {@value #SECONDARY_PREFIX}):
  * {@code ·<metric id>} (scalars), {@code ·<metric id>.<stat>} (distributions, e.g. {@code ·ttft.p99}),
@@ -267,6 +270,13 @@ public final class JmhJsonWriter implements ResultFormat {
         }
         ObjectNode all = extra.putObject("params");
         trial.params().forEach(all::put);
+        extra.put("statistics", "primary: the requests of all forks pooled (exact mean and extremes, numpy percentiles);"
+                + " secondary: one value per fork, score the mean over forks");
+        if (!trial.succeeded()) {
+            // its forks are its complete repetitions; a reader of this file learns that the trial itself is not complete
+            extra.put("state", trial.state().name().toLowerCase(java.util.Locale.ROOT));
+            extra.put("why", trial.failure());
+        }
         return o;
     }
 
@@ -280,11 +290,12 @@ public final class JmhJsonWriter implements ResultFormat {
     /** The mean E2E latency: every request's latency, each fork's in its histogram, in {@link #PRIMARY_UNIT}. */
     private ObjectNode primary(List<RepetitionResult> reps) {
         double scale = finer(Metric.E2E_LATENCY.unit()).scale();
-        List<List<HistogramBucket>> forks = reps.stream().map(r -> r.distribution(Metric.E2E_LATENCY))
-                .flatMap(java.util.Optional::stream)
+        List<Distribution> distributions = reps.stream().map(r -> r.distribution(Metric.E2E_LATENCY))
+                .flatMap(java.util.Optional::stream).toList();
+        List<List<HistogramBucket>> forks = distributions.stream()
                 .map(d -> d.histogram().stream().map(b -> new HistogramBucket(b.value() * scale, b.count())).toList())
                 .toList();
-        ObjectNode m = statistics(JmhStatistics.ofBuckets(forks), true);
+        ObjectNode m = statistics(JmhStatistics.ofDistributions(distributions, scale), true);
         m.put("scoreUnit", PRIMARY_UNIT);
         ArrayNode raw = m.putArray("rawDataHistogram");
         for (List<HistogramBucket> fork : forks) {

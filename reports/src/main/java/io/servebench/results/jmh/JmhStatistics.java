@@ -1,6 +1,9 @@
 package io.servebench.results.jmh;
 
+import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
+import io.servebench.stats.Percentiles;
+import io.servebench.stats.Pooled;
 import io.servebench.stats.Statistics;
 
 import java.util.ArrayList;
@@ -8,35 +11,43 @@ import java.util.List;
 import java.util.TreeMap;
 
 /**
- * A metric's {@code score}, {@code scoreError}, {@code scoreConfidence} and {@code scorePercentiles} as JMH 1.37
- * computes them, from all of its samples at once: a sample-mode primary metric from every {@code [value, count]} of
- * its {@code rawDataHistogram}, forks merged ({@code MultisetStatistics}), any other metric from its per-fork values
- * ({@code ListStatistics}). The score is the samples' mean; the error the half-width of the 99.9% Student-t interval
- * of that mean with {@code N − 1} degrees of freedom, NaN for {@code N ≤ 2}; a percentile {@code p} is 0's minimum, and
- * otherwise interpolates between the {@code ⌊pos⌋}-th and the next smallest sample at {@code pos = p · (N + 1) / 100}
- * (Hyndman and Fan's sixth definition, commons-math's {@code Percentile}), the minimum below the first and the maximum
- * from the {@code N}-th on. So a reader that recomputes them from the file gets the same numbers.
+ * A metric's {@code score}, {@code scoreError}, {@code scoreConfidence} and {@code scorePercentiles}, computed as every
+ * report of ServeBench computes them, so that one figure has one value in every file: over the samples of all forks at
+ * once, as JMH does (a sample-mode primary metric over every request of every repetition, any other metric over its
+ * per-fork values). The score is the samples' mean; the error the half-width of the 99.9% Student-t interval of that
+ * mean with {@code N − 1} degrees of freedom, NaN for {@code N ≤ 2}, as JMH's; a percentile is numpy's
+ * ({@link Percentiles}), which {@code vllm bench serve} reports and the distributions of {@code summary.md} use, where
+ * JMH would interpolate at {@code p · (N + 1) / 100} (its sixth definition) instead.
+ *
+ * <p>A sample-mode primary metric's samples are its requests' latencies as the histogram keeps them (3 significant
+ * digits, each the top of its bucket, as {@code rawDataHistogram} holds them); its mean, error, minimum and maximum are
+ * the exact ones of the requests, which the reports give too, and its percentiles stay within those extremes. A reader
+ * that recomputes the mean from {@code rawDataHistogram} gets it within 0.1%.
  *
  * @param values the distinct sample values, ascending
  * @param counts how often each occurs
  * @param n      the number of samples
+ * @param mean   their mean, exact
+ * @param stdev  their sample standard deviation, exact; NaN when unknown
+ * @param min    the smallest sample, exact
+ * @param max    the largest sample, exact
  */
-record JmhStatistics(double[] values, long[] counts, long n) {
+record JmhStatistics(double[] values, long[] counts, long n, double mean, double stdev, double min, double max) {
 
-    /** The samples of histograms, merged: one per fork, as a sample-mode primary metric's. */
-    static JmhStatistics ofBuckets(List<List<HistogramBucket>> forks) {
-        TreeMap<Double, Long> merged = new TreeMap<>();
-        forks.forEach(f -> f.forEach(b -> merged.merge(b.value(), b.count(), Long::sum)));
-        double[] values = new double[merged.size()];
-        long[] counts = new long[merged.size()];
-        long n = 0;
-        int i = 0;
-        for (var e : merged.entrySet()) {
-            values[i] = e.getKey();
-            counts[i++] = e.getValue();
-            n += e.getValue();
-        }
-        return new JmhStatistics(values, counts, n);
+    /**
+     * The requests of every fork, merged: one distribution per fork, its values times {@code scale} (to the unit
+     * written).
+     */
+    static JmhStatistics ofDistributions(List<Distribution> forks, double scale) {
+        List<List<HistogramBucket>> buckets = forks.stream()
+                .map(d -> d.histogram().stream().map(b -> new HistogramBucket(b.value() * scale, b.count())).toList())
+                .toList();
+        JmhStatistics merged = ofBuckets(buckets);
+        Pooled pooled = Pooled.of(forks);
+        double min = forks.stream().mapToDouble(Distribution::min).min().orElse(Double.NaN) * scale;
+        double max = forks.stream().mapToDouble(Distribution::max).max().orElse(Double.NaN) * scale;
+        return new JmhStatistics(merged.values, merged.counts, merged.n, pooled.mean() * scale, pooled.stdev() * scale,
+                min, max);
     }
 
     /** Samples of one each: per-fork values, as any metric but a sample-mode primary one has them. */
@@ -46,13 +57,28 @@ record JmhStatistics(double[] values, long[] counts, long n) {
         return ofBuckets(List.of(buckets));
     }
 
-    /** The samples' mean; NaN for none. */
-    double mean() {
+    /** The samples of histograms, merged, every value exact. */
+    private static JmhStatistics ofBuckets(List<List<HistogramBucket>> forks) {
+        TreeMap<Double, Long> merged = new TreeMap<>();
+        forks.forEach(f -> f.forEach(b -> merged.merge(b.value(), b.count(), Long::sum)));
+        double[] values = new double[merged.size()];
+        long[] counts = new long[merged.size()];
+        long n = 0;
         double sum = 0;
-        for (int i = 0; i < values.length; i++) {
-            sum += values[i] * counts[i];
+        int i = 0;
+        for (var e : merged.entrySet()) {
+            values[i] = e.getKey();
+            counts[i++] = e.getValue();
+            n += e.getValue();
+            sum += e.getKey() * e.getValue();
         }
-        return n == 0 ? Double.NaN : sum / n;
+        double mean = n == 0 ? Double.NaN : sum / n;
+        double squares = 0;
+        for (int k = 0; k < values.length; k++) {
+            squares += (values[k] - mean) * (values[k] - mean) * counts[k];
+        }
+        return new JmhStatistics(values, counts, n, mean, n > 1 ? Math.sqrt(squares / (n - 1)) : Double.NaN,
+                n == 0 ? Double.NaN : values[0], n == 0 ? Double.NaN : values[values.length - 1]);
     }
 
     /** The half-width of the 99.9% Student-t interval of the mean; NaN for two samples or fewer. */
@@ -60,39 +86,21 @@ record JmhStatistics(double[] values, long[] counts, long n) {
         if (n <= 2) {
             return Double.NaN;
         }
-        double mean = mean();
-        double squares = 0;
-        for (int i = 0; i < values.length; i++) {
-            squares += (values[i] - mean) * (values[i] - mean) * counts[i];
-        }
         double t = Statistics.studentTQuantile(1 - (1 - Statistics.SCORE_CONFIDENCE) / 2, n - 1);
-        return t * Math.sqrt(squares / (n - 1)) / Math.sqrt(n);
+        return t * stdev / Math.sqrt(n);
     }
 
-    /** The percentile {@code p} in {@code [0, 100]}; NaN for no samples. */
+    /** The percentile {@code p} in {@code [0, 100]}, within the exact extremes; NaN for no samples. */
     double percentile(double p) {
         if (n == 0) {
             return Double.NaN;
         }
         if (p == 0) {
-            return values[0];
+            return min;
         }
-        double pos = p * (n + 1) / 100;
-        double floor = Math.floor(pos);
-        double low = smallest((long) floor);
-        double high = smallest((long) floor + 1);
-        return low + (high - low) * (pos - floor);
-    }
-
-    /** The {@code k}-th smallest sample, from 1; the minimum for {@code k < 1}, the maximum beyond {@code n}. */
-    private double smallest(long k) {
-        long seen = 0;
-        for (int i = 0; i < values.length; i++) {
-            seen += counts[i];
-            if (seen >= k) {
-                return values[i];
-            }
+        if (p == 100) {
+            return max;
         }
-        return values[values.length - 1];
+        return Math.max(min, Math.min(max, Percentiles.of(values, counts, p)));
     }
 }

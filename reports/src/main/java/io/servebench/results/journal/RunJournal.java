@@ -22,7 +22,9 @@ import java.util.Optional;
  * {@code journal.jsonl}: one line of JSON per finished trial (a {@link BlockResult}), appended and
  * forced to disk before {@link #append} returns, so a crash loses at most the trial in flight. The first line,
  * {@code {"run": {...}}}, is the run's {@link RunHeader}; each server start adds one line
- * {@code {"server": {...}}} with its {@link ServerEnvironment} before its trials.
+ * {@code {"server": {...}}} with its {@link ServerEnvironment} before its trials, and each repetition one line
+ * {@code {"repetition": {...}}} as it ends ({@link JournalledRepetition}), so that a crash in a trial's third
+ * repetition keeps its first two.
  *
  * <p>A crash during a write can leave a last line without its newline. {@link #read(Path)} ignores
  * such a line, and {@link #open(Path)} cuts it off before appending, so the file stays one complete
@@ -38,6 +40,9 @@ public final class RunJournal implements Closeable {
 
     /** The key of the header line. */
     static final String RUN_KEY = "run";
+
+    /** The key of a repetition line. */
+    static final String REPETITION_KEY = "repetition";
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -100,6 +105,11 @@ public final class RunJournal implements Closeable {
         write(MAPPER.writeValueAsString(Map.of(SERVER_KEY, server)) + "\n");
     }
 
+    /** Appends a repetition that just ended, forced to disk like a trial. */
+    public synchronized void append(JournalledRepetition repetition) throws IOException {
+        write(MAPPER.writeValueAsString(Map.of(REPETITION_KEY, repetition)) + "\n");
+    }
+
     /** Appends the run's header, forced to disk like a trial; the first line of a new journal. */
     public synchronized void append(RunHeader header) throws IOException {
         write(MAPPER.writeValueAsString(Map.of(RUN_KEY, header)) + "\n");
@@ -131,19 +141,45 @@ public final class RunJournal implements Closeable {
      */
     public static List<BlockResult> read(Path path) throws IOException {
         List<BlockResult> trials = new ArrayList<>();
+        for (Entry entry : readEntries(path)) {
+            if (entry.block() != null) {
+                trials.add(entry.block());
+            }
+        }
+        return trials;
+    }
+
+    /**
+     * One line about a trial, in journal order: a block at the trial's end, or one of its repetitions as it ended.
+     * Exactly one is set.
+     */
+    public record Entry(BlockResult block, JournalledRepetition repetition) {
+    }
+
+    /**
+     * The block and repetition lines of a journal, in the order they were appended: whether a trial's repetitions came
+     * after its last block line tells that it was running when the harness stopped.
+     *
+     * @throws IOException when a complete line is neither, naming the file and line number
+     */
+    public static List<Entry> readEntries(Path path) throws IOException {
+        List<Entry> entries = new ArrayList<>();
         for (Line line : completeLines(path)) {
             if (line.isServer() || line.isHeader()) {
                 continue;
             }
             try {
-                trials.add(MAPPER.readValue(line.text(), BlockResult.class));
+                entries.add(line.isRepetition()
+                        ? new Entry(null, MAPPER.treeToValue(MAPPER.readTree(line.text()).get(REPETITION_KEY),
+                                JournalledRepetition.class))
+                        : new Entry(MAPPER.readValue(line.text(), BlockResult.class), null));
             } catch (JsonProcessingException e) {
                 throw new IOException(line.where() + " is not a trial result: " + e.getOriginalMessage(), e);
             } catch (IllegalArgumentException e) {
                 throw new IOException(line.where() + " is not a valid trial result: " + e.getMessage(), e);
             }
         }
-        return trials;
+        return entries;
     }
 
     /** The server environments of a journal, in the order the servers started. */
@@ -186,6 +222,10 @@ public final class RunJournal implements Closeable {
 
         boolean isHeader() {
             return text.startsWith("{\"" + RUN_KEY + "\":");
+        }
+
+        boolean isRepetition() {
+            return text.startsWith("{\"" + REPETITION_KEY + "\":");
         }
 
         String where() {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Fixtures;
+import io.servebench.results.HistogramBucket;
+import io.servebench.results.RepetitionResult;
 import io.servebench.results.Metric;
 import io.servebench.results.RunResult;
 import org.junit.jupiter.api.BeforeAll;
@@ -129,20 +131,40 @@ class JmhJsonWriterTest {
     }
 
     @Test
-    void scoresErrorsIntervalsAndPercentilesAreJmhsOwnWithRepetitionsAndWithout() throws Exception {
+    void scoresAndErrorsAreJmhsOwnAndEveryPercentileIsNumpysWithRepetitionsAndWithout() throws Exception {
         for (RunResult run : List.of(twoRates(1), threeRepetitions(), Fixtures.run(List.of(Fixtures.trial("baseline",
                 "", true, Fixtures.BASE_FLAGS, "8", List.of(Fixtures.repetition(2.6, 1.8), Fixtures.repetition(3.1, 2.2))))))) {
             for (JsonNode entry : ours(run)) {
-                // JMH's own statistics classes, fed what the file says: every [value, count] of every fork at once
+                // the primary: JMH's own statistics classes fed what the file says, every [value, count] of every fork
                 JsonNode primary = entry.get("primaryMetric");
                 org.openjdk.jmh.util.MultisetStatistics samples = new org.openjdk.jmh.util.MultisetStatistics();
-                primary.get("rawDataHistogram").forEach(fork -> fork.forEach(iteration -> iteration.forEach(
-                        pair -> samples.addValue(pair.get(0).asDouble(), pair.get(1).asInt()))));
-                assertSameAsJmh("primary", primary, samples, true);
+                List<Double> all = new java.util.ArrayList<>();
+                primary.get("rawDataHistogram").forEach(fork -> fork.forEach(iteration -> iteration.forEach(pair -> {
+                    samples.addValue(pair.get(0).asDouble(), pair.get(1).asInt());
+                    for (int i = 0; i < pair.get(1).asInt(); i++) {
+                        all.add(pair.get(0).asDouble());
+                    }
+                })));
+                // its mean is the requests' exact one (these fixtures' buckets hold it exactly too)
+                assertThat(number(primary.get("score"))).isCloseTo(samples.getMean(), within(1e-9 * samples.getMean()));
+                // its percentiles numpy's over those samples, within the exact extremes, which are its 0 and 100
+                double[] sorted = all.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+                JsonNode percentiles = primary.get("scorePercentiles");
+                double min = number(percentiles.get("0.0"));
+                double max = number(percentiles.get("100.0"));
+                for (double p : new double[] {50.0, 90.0, 95.0, 99.0, 99.9}) {
+                    assertThat(number(percentiles.get(String.valueOf(p)))).as("primary p" + p)
+                            .isCloseTo(Math.max(min, Math.min(max, numpy(sorted, p))), within(1e-9 * max));
+                }
                 entry.get("secondaryMetrics").properties().forEach(m -> {
                     org.openjdk.jmh.util.ListStatistics values = new org.openjdk.jmh.util.ListStatistics();
-                    m.getValue().get("rawData").forEach(fork -> fork.forEach(v -> values.addValue(v.asDouble())));
-                    assertSameAsJmh(m.getKey(), m.getValue(), values, false);
+                    List<Double> forks = new java.util.ArrayList<>();
+                    m.getValue().get("rawData").forEach(fork -> fork.forEach(v -> {
+                        values.addValue(v.asDouble());
+                        forks.add(v.asDouble());
+                    }));
+                    assertSameAsJmh(m.getKey(), m.getValue(), values, forks.stream().mapToDouble(Double::doubleValue)
+                            .sorted().toArray());
                     // and the histogram the Jenkins plugin reads holds the same values, one per fork
                     assertThat(m.getValue().get("rawDataHistogram").size()).isEqualTo(m.getValue().get("rawData").size());
                 });
@@ -150,19 +172,62 @@ class JmhJsonWriterTest {
         }
     }
 
-    /** The metric's figures equal what JMH computes from its samples; a primary's interval is never NaN. */
-    private static void assertSameAsJmh(String name, JsonNode metric, org.openjdk.jmh.util.Statistics jmh, boolean primary) {
+    @Test
+    void oneRepetitionsPrimaryHasTheValuesOfItsSecondariesToTheDigit() throws Exception {
+        // a distribution as the aggregator makes one: histogram, exact moments and extremes, numpy's percentiles of it
+        double[] latencies = new double[1000];
+        for (int i = 0; i < latencies.length; i++) {
+            latencies[i] = 0.3 + 0.004 * i + (i % 97 == 0 ? 6 : 0);
+        }
+        java.util.TreeMap<Double, Long> buckets = new java.util.TreeMap<>();
+        for (double v : latencies) {
+            // 3 significant digits, as HdrHistogram keeps them
+            buckets.merge(new java.math.BigDecimal(v).round(new java.math.MathContext(3)).doubleValue(), 1L, Long::sum);
+        }
+        double[] sorted = buckets.entrySet().stream().flatMapToDouble(e -> java.util.stream.DoubleStream.generate(
+                e::getKey).limit(e.getValue())).toArray();
+        double mean = java.util.Arrays.stream(latencies).average().orElseThrow();
+        double min = java.util.Arrays.stream(latencies).min().orElseThrow();
+        double max = java.util.Arrays.stream(latencies).max().orElseThrow();
+        double sd = Math.sqrt(java.util.Arrays.stream(latencies).map(v -> (v - mean) * (v - mean)).sum() / 999);
+        io.servebench.results.Distribution e2e = new io.servebench.results.Distribution("s", 1000, mean, sd, min,
+                clamp(numpy(sorted, 50), min, max), clamp(numpy(sorted, 90), min, max), clamp(numpy(sorted, 95), min, max),
+                clamp(numpy(sorted, 99), min, max), clamp(numpy(sorted, 99.9), min, max), max,
+                buckets.entrySet().stream().map(e -> new HistogramBucket(e.getKey(), e.getValue())).toList());
+        RepetitionResult rep = new RepetitionResult(Map.of(Metric.SUCCESSFUL_REQUESTS.id(), 1000.0),
+                Map.of(Metric.E2E_LATENCY.id(), e2e), 1000, 0, Map.of(), Map.of());
+        JsonNode entry = ours(Fixtures.run(List.of(Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "8",
+                List.of(rep))))).get(0);
+        JsonNode percentiles = entry.get("primaryMetric").get("scorePercentiles");
+        JsonNode secondaries = entry.get("secondaryMetrics");
+        // the mean is the primary itself (no secondary repeats it): the requests' exact mean, in ms
+        assertThat(number(entry.get("primaryMetric").get("score"))).isCloseTo(mean * 1000, within(1e-9));
+        for (String[] pair : new String[][] {{"0.0", "min"}, {"50.0", "p50"}, {"90.0", "p90"}, {"95.0", "p95"},
+                {"99.0", "p99"}, {"99.9", "p99.9"}, {"100.0", "max"}}) {
+            assertThat(number(percentiles.get(pair[0]))).as("primary p" + pair[0] + " against ·e2e_latency." + pair[1])
+                    .isCloseTo(number(secondaries.get("\u00b7e2e_latency." + pair[1]).get("score")), within(1e-9));
+        }
+    }
+
+    private static double clamp(double v, double min, double max) {
+        return Math.max(min, Math.min(max, v));
+    }
+
+    /** numpy's {@code np.percentile(x, p)}: linear between the closest ranks of the sorted samples. */
+    private static double numpy(double[] sorted, double p) {
+        double h = (sorted.length - 1) * p / 100;
+        int low = (int) Math.floor(h);
+        return low + 1 < sorted.length ? sorted[low] + (h - low) * (sorted[low + 1] - sorted[low]) : sorted[low];
+    }
+
+    /** A secondary metric's score and error equal JMH's from its fork values, its percentiles numpy's. */
+    private static void assertSameAsJmh(String name, JsonNode metric, org.openjdk.jmh.util.Statistics jmh, double[] sorted) {
         assertThat(number(metric.get("score"))).as(name + " score").isCloseTo(jmh.getMean(), within(1e-9 * Math.abs(jmh.getMean())));
         double error = jmh.getMeanErrorAt(0.999);
         if (Double.isNaN(error)) {
             assertThat(metric.get("scoreError").asText()).as(name + " error").isEqualTo("NaN");
-            // JMH's NaN interval, but a primary metric's is [score, score], which Bencher reads as numbers
             for (JsonNode bound : metric.get("scoreConfidence")) {
-                if (primary) {
-                    assertThat(number(bound)).as(name).isEqualTo(number(metric.get("score")));
-                } else {
-                    assertThat(bound.asText()).as(name).isEqualTo("NaN");
-                }
+                assertThat(bound.asText()).as(name).isEqualTo("NaN");
             }
         } else {
             assertThat(number(metric.get("scoreError"))).as(name + " error").isCloseTo(error, within(1e-7 * error));
@@ -171,8 +236,9 @@ class JmhJsonWriterTest {
             assertThat(number(metric.get("scoreConfidence").get(1))).as(name).isCloseTo(interval[1], within(1e-7 * error));
         }
         for (double p : new double[] {0.0, 50.0, 90.0, 95.0, 99.0, 99.9, 99.99, 99.999, 99.9999, 100.0}) {
+            double expected = numpy(sorted, p);
             assertThat(number(metric.get("scorePercentiles").get(String.valueOf(p)))).as(name + " p" + p)
-                    .isCloseTo(jmh.getPercentile(p), within(1e-9 * Math.abs(jmh.getPercentile(p)) + 1e-12));
+                    .isCloseTo(expected, within(1e-9 * Math.abs(expected) + 1e-12));
         }
     }
 

@@ -1,0 +1,72 @@
+package io.servebench.execution;
+
+import io.servebench.results.Metric;
+import io.servebench.results.RepetitionResult;
+
+import java.util.Comparator;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Whether a repetition that ran to its end counts, as JMH's {@code -foe} fails a benchmark that threw: one whose measured
+ * requests all failed, or more of them than {@code --max-failed-share}, measured a broken server or a wrong workload
+ * rather than the configuration, and fails. Cancelled requests (called off on purpose) are no failures and are not
+ * counted.
+ */
+final class RepetitionVerdict {
+
+    /** Error kinds a summary names, most frequent first; the rest are counted together. */
+    private static final int KINDS_NAMED = 3;
+
+    private RepetitionVerdict() {
+    }
+
+    /**
+     * Why the repetition failed, naming its top error kinds with counts and one example; empty when it counts.
+     *
+     * @param maxFailedShare the largest share of failed measured requests a repetition may have, in {@code [0, 1]}
+     */
+    static Optional<String> failure(RepetitionResult measured, double maxFailedShare) {
+        long ok = Math.round(measured.value(Metric.SUCCESSFUL_REQUESTS).orElse(0));
+        long failed = Math.round(measured.value(Metric.FAILED_REQUESTS).orElse(0));
+        long total = ok + failed;
+        if (failed == 0) {
+            return Optional.empty();
+        }
+        if (ok == 0) {
+            return Optional.of("every measured request failed (" + failed + " of " + failed + "): " + errors(measured));
+        }
+        double share = (double) failed / total;
+        if (share <= maxFailedShare) {
+            return Optional.empty();
+        }
+        return Optional.of(String.format(Locale.ROOT, "%d of %d measured requests failed (%.1f%%, more than"
+                + " --max-failed-share %s): %s", failed, total, 100 * share, share(maxFailedShare), errors(measured)));
+    }
+
+    /**
+     * The repetition's failed requests by kind, most frequent first, with the first one's error of the most frequent
+     * kind: {@code http_404 ×20, e.g. "http_404: {\"error\": ...}"}; empty when none failed.
+     */
+    static String errors(RepetitionResult measured) {
+        Map<String, Long> kinds = measured.errorKinds();
+        if (kinds.isEmpty()) {
+            return "";
+        }
+        var byCount = kinds.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()))
+                .toList();
+        String named = byCount.stream().limit(KINDS_NAMED).map(e -> e.getKey() + " ×" + e.getValue())
+                .collect(Collectors.joining(", "));
+        long others = byCount.stream().skip(KINDS_NAMED).mapToLong(Map.Entry::getValue).sum();
+        String example = measured.errorExamples().get(byCount.get(0).getKey());
+        return named + (others > 0 ? ", " + others + " of other kinds" : "")
+                + (example == null ? "" : ", e.g. \"" + example + "\"");
+    }
+
+    private static String share(double share) {
+        return new java.math.BigDecimal(Double.toString(share)).stripTrailingZeros().toPlainString();
+    }
+}
