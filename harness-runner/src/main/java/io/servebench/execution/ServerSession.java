@@ -21,7 +21,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -107,19 +106,19 @@ final class ServerSession {
      */
     private RunningEngine start(Trial first, Path log) throws EngineStartException {
         Thread starter = Thread.currentThread();
-        AtomicBoolean starting = new AtomicBoolean(true);
-        Object lock = new Object();
+        // guarded by itself: a wake-up that comes as the start ends must not interrupt what runs after it
+        boolean[] starting = {true};
         try (Interruption.Registration wake = context.interruption().onInterrupt(() -> {
-            synchronized (lock) {
-                if (starting.get()) {
+            synchronized (starting) {
+                if (starting[0]) {
                     starter.interrupt();
                 }
             }
         })) {
             return Engines.start(first.server(), context.engines(), log);
         } finally {
-            synchronized (lock) {
-                starting.set(false);
+            synchronized (starting) {
+                starting[0] = false;
                 Thread.interrupted();
             }
         }

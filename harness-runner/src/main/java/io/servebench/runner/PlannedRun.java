@@ -7,6 +7,7 @@ import io.servebench.execution.TrialListener;
 import io.servebench.execution.TrialOutcomes;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
+import io.servebench.results.BlockResult;
 import io.servebench.results.RunResult;
 import io.servebench.results.journal.RunHeader;
 
@@ -38,7 +39,7 @@ final class PlannedRun {
         String startTime = resumed.startTime();
         // a resumed run runs again every trial that is not complete, keeping the repetitions that completed
         List<Trial> toRun = plan.trials().stream()
-                .filter(t -> outcomes.state(t.id()) != io.servebench.results.BlockResult.State.COMPLETE).toList();
+                .filter(t -> outcomes.state(t.id()) != BlockResult.State.COMPLETE).toList();
         folder.createFolders();
         out.printf("ServeBench %s: %d trials, %d server starts%s, results in %s%n", ServeBenchVersion.get(),
                 plan.trials().size(), PlanPrinter.serverStarts(plan, options), params.simulated() ? " (simulated)" : "",

@@ -168,4 +168,69 @@ class LoadGeneratorStopsTest {
         assertThat(back).isEqualTo(result.records());
         assertThat(back.get(0).slotNs()).isNotEqualTo(RequestRecord.NONE);
     }
+
+    /**
+     * Runs {@code specs} on another thread and interrupts it {@code afterMs} after it began; the run's result, and how
+     * long it took from the interruption to return, ms.
+     */
+    private Object[] interruptedAfter(Script script, List<RequestSpec> specs, LoadParams params, long afterMs)
+            throws Exception {
+        server = TruthServer.start(script, 0);
+        Interruption interruption = new Interruption();
+        RecordCollector records = new RecordCollector(LoadListener.NONE);
+        java.util.concurrent.CompletableFuture<LoadResult> run = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                generator.run(List.of(new Target(server.baseUri(), "m")), Spread.roundRobin(1), specs.iterator(), 0,
+                        specs.size(), params, records, interruption));
+        Thread.sleep(afterMs);
+        long interruptedNs = System.nanoTime();
+        interruption.interrupt("SIGINT");
+        LoadResult result = run.get(30, TimeUnit.SECONDS);
+        return new Object[] {new Recorded(result, records.records()), (System.nanoTime() - interruptedNs) / 1e6};
+    }
+
+    @Test
+    void anInterruptionStopsSendingAndCallsOffTheRequestsInFlight() throws Exception {
+        // two requests a second whose answers take 5 s: at 1.2 s, three are in flight and seventeen still to send
+        Object[] out = interruptedAfter(respondAfter(5000), specs(20),
+                LoadParams.of(new ArrivalProfile.Constant(2)), 1200);
+        Recorded result = (Recorded) out[0];
+        assertThat((double) out[1]).as("ms from the interruption to the run's end").isLessThan(1000);
+        assertThat(result.stop().reason()).isEqualTo(LoadResult.StopReason.INTERRUPTED);
+        assertThat(result.stop().note()).hasValueSatisfying(n -> assertThat(n).startsWith("interrupted at 1.")
+                .contains("(SIGINT): 3 of 20 requests sent, those in flight called off"));
+        assertThat(result.records()).hasSize(3).allSatisfy(r -> {
+            assertThat(r.cancelledByClient()).as(r.toString()).isTrue();
+            assertThat(r.error()).contains("the run was interrupted (SIGINT)");
+        });
+    }
+
+    @Test
+    void anInterruptionWakesASenderWaitingForItsNextSendTime() throws Exception {
+        // one request every 4 s, answered at once: the sender waits for the second when the run is interrupted
+        Object[] out = interruptedAfter(respondAfter(5), specs(5), LoadParams.of(new ArrivalProfile.Constant(0.25)), 800);
+        Recorded result = (Recorded) out[0];
+        assertThat((double) out[1]).as("ms from the interruption to the run's end").isLessThan(1000);
+        assertThat(result.stop().reason()).isEqualTo(LoadResult.StopReason.INTERRUPTED);
+        assertThat(result.records()).singleElement().satisfies(r -> assertThat(r.succeeded()).isTrue());
+    }
+
+    @Test
+    void anInterruptionWakesAClosedLoopWaitingForAFreeStream() throws Exception {
+        // two streams whose answers take 5 s: the sender waits for a stream to free when the run is interrupted
+        Object[] out = interruptedAfter(respondAfter(5000), specs(10), LoadParams.of(new ArrivalProfile.Concurrent(2)), 800);
+        Recorded result = (Recorded) out[0];
+        assertThat((double) out[1]).as("ms from the interruption to the run's end").isLessThan(1000);
+        assertThat(result.stop().reason()).isEqualTo(LoadResult.StopReason.INTERRUPTED);
+        assertThat(result.records()).hasSize(2).allSatisfy(r -> assertThat(r.cancelledByClient()).isTrue());
+    }
+
+    @Test
+    void anInterruptionAfterTheLastSendCutsTheLoadShortAllTheSame() throws Exception {
+        // every request sent at once; the interruption comes while they are all in flight
+        Object[] out = interruptedAfter(respondAfter(5000), specs(4), LoadParams.of(new ArrivalProfile.Throughput()), 800);
+        Recorded result = (Recorded) out[0];
+        assertThat(result.stop().reason()).as("sent everything, but called off its requests")
+                .isEqualTo(LoadResult.StopReason.INTERRUPTED);
+        assertThat(result.records()).hasSize(4).allSatisfy(r -> assertThat(r.cancelledByClient()).isTrue());
+    }
 }

@@ -86,6 +86,36 @@ class InterruptedRunTest {
         assertThat(block.incomplete()).singleElement().satisfies(r -> assertThat(r.reason()).isEqualTo(KilledTrials.REASON));
     }
 
+    @Test
+    void anEngineStillLoadingIsGivenUpWhenAProgramInterruptsTheRun(@TempDir Path tmp) throws Exception {
+        java.io.StringWriter console = new java.io.StringWriter();
+        Runner runner = new Runner(RunOptions.builder().include(NeverReadyStudy.class).outputDir(tmp.resolve("run"))
+                .readyTimeout(Duration.ofMinutes(10)).build(), new java.io.PrintWriter(console, true));
+        java.util.concurrent.CompletableFuture<RunOutcome> run = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return runner.run();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!console.toString().contains("Starting") && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        Thread.sleep(1000);
+        List<ProcessHandle> engine = ProcessHandle.current().descendants().toList();
+        long interruptedNs = System.nanoTime();
+        runner.interrupt("the test's stop");
+        RunOutcome outcome = run.get(60, TimeUnit.SECONDS);
+        // given up at once, not at the ten-minute ready timeout, and its process stopped
+        assertThat(Duration.ofNanos(System.nanoTime() - interruptedNs)).isLessThan(Duration.ofSeconds(10));
+        assertThat(console.toString()).contains("its start was given up: the run was interrupted (the test's stop)");
+        assertThat(outcome.interrupted()).singleElement().satisfies(b -> assertThat(b.state())
+                .isEqualTo(BlockResult.State.NOT_RUN));
+        assertThat(runner.interruptedBy()).hasValue("the test's stop");
+        assertThat(engine.stream().filter(ProcessHandle::isAlive)).isEmpty();
+    }
+
     /** What an interrupted run says everywhere: its first repetition kept and counted, the second kept apart. */
     private static void interruptedAndKept(Path dir, String console, String signal) throws IOException {
         assertThat(console).contains(signal + ": stopping; the load in flight is cut short")
