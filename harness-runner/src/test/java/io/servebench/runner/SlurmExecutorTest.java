@@ -270,8 +270,14 @@ class SlurmExecutorTest {
         // the requeued job's log holds both of its runs; the second ran only the trial the first had not journalled
         assertThat(Files.readString(jobFiles.resolve(requeued + ".out"))).contains(", 2 trials, results in")
                 .contains(", 1 trials, results in");
-        assertThat(RunJournal.read(jobFiles.resolve(requeued + ".jsonl"))).extracting(BlockResult::trialId)
-                .doesNotHaveDuplicates().hasSize(2);
+        // the first trial journalled once; the second as the requeue's SIGTERM interrupted it (what it had measured
+        // kept; no line when the signal came before it began), then complete
+        List<BlockResult> lines = RunJournal.read(jobFiles.resolve(requeued + ".jsonl"));
+        assertThat(lines).extracting(BlockResult::trialId).filteredOn(id -> id.startsWith("t01-")).hasSize(1);
+        List<BlockResult.State> second = lines.stream().filter(b -> b.trialId().startsWith("t02-"))
+                .map(BlockResult::state).toList();
+        assertThat(second).endsWith(BlockResult.State.COMPLETE).hasSizeBetween(1, 2);
+        assertThat(second.subList(0, second.size() - 1)).containsOnly(BlockResult.State.INTERRUPTED);
         assertThat(run("squeue", "-h", "-o", "%j")).doesNotContain("servebench-s0");
         // the jobs took their engines with them: no simulated engine, nor its supervisor, is left on the node
         assertThat(run("pgrep", "-f", " io.servebench.sim.SimServer ")).isBlank();

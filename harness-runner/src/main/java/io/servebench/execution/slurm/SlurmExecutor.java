@@ -142,7 +142,9 @@ public final class SlurmExecutor implements Executor {
                 }
                 if (previous != null) {
                     // it ended while no coordinator followed it: what it finished is kept, the rest runs again
-                    Set<String> done = mergeFinished(key, journal, outcomes);
+                    mergeFinished(key, journal, outcomes);
+                    Set<String> done = trials.stream().map(Trial::id).filter(id -> outcomes.state(id) == BlockResult.State.COMPLETE
+                            || outcomes.state(id) == BlockResult.State.FAILED).collect(Collectors.toSet());
                     out.printf("SLURM job %s (%s) ended before the run was resumed; %d of its trials finished%n", previous,
                             key, trials.stream().filter(t -> done.contains(t.id())).count());
                     trials = trials.stream().filter(t -> !done.contains(t.id())).toList();
@@ -335,11 +337,10 @@ public final class SlurmExecutor implements Executor {
     }
 
     /**
-     * The trials a server's job journalled, into the run's journal (those not there yet) and {@code outcomes}.
-     *
-     * @return the trials it finished
+     * The trials and repetitions a server's job journalled, into the run's journal (those not there yet) and
+     * {@code outcomes}.
      */
-    private Set<String> mergeFinished(String key, RunJournal journal, TrialOutcomes outcomes) throws IOException {
+    private void mergeFinished(String key, RunJournal journal, TrialOutcomes outcomes) throws IOException {
         Path file = jobs.resolve(key + ".jsonl");
         List<RunJournal.Entry> entries = Files.exists(file) ? RunJournal.readEntries(file) : List.of();
         List<ServerEnvironment> servers = Files.exists(file) ? RunJournal.readServers(file) : List.of();
@@ -355,7 +356,7 @@ public final class SlurmExecutor implements Executor {
                 journal.append(entry.repetition());
             }
         }
-        return outcomes.load(entries, servers);
+        outcomes.load(entries, servers);
     }
 
     /** A repetition line's identity: a repetition ends once per attempt. */
@@ -363,20 +364,27 @@ public final class SlurmExecutor implements Executor {
         return r.trialId() + "\n" + r.number() + "\n" + (r.incomplete() == null ? "complete" : r.incomplete().reason());
     }
 
-    /** The job's journal into the run's, and its unfinished trials failed with how the job ended. */
+    /**
+     * The job's journal into the run's, and its trials that did not end there failed with how the job ended (interrupted
+     * when this run was, and cancelled the job), with the worker's own account of the trial where it gave one.
+     */
     private void merge(Job job, TrialPlan plan, RunJournal journal, TrialOutcomes outcomes) throws IOException {
-        Set<String> finished = mergeFinished(job.key, journal, outcomes);
+        mergeFinished(job.key, journal, outcomes);
         reportFinished(job);
         for (Trial trial : job.trials) {
-            if (interruption.interrupted() && outcomes.state(trial.id()) != BlockResult.State.COMPLETE
-                    && outcomes.state(trial.id()) != BlockResult.State.FAILED) {
+            BlockResult.State state = outcomes.state(trial.id());
+            if (state == BlockResult.State.COMPLETE || state == BlockResult.State.FAILED) {
+                continue;
+            }
+            String worker = outcomes.failure(trial.id()).map(why -> ": " + why).orElse("");
+            if (interruption.interrupted()) {
                 outcomes.interrupted(trial.id(), "interrupted (" + interruption.cause().orElseThrow() + "): its SLURM job "
-                        + job.id + " was cancelled (" + job.ending + ") before this trial finished; "
+                        + job.id + " was cancelled (" + job.ending + ") before this trial finished" + worker + "; "
                         + outcomes.repetitions(trial.id()) + " repetitions complete, kept");
                 listener.trialFinished(trial, BlockResults.of(plan.blocksOf(trial), outcomes, params));
-            } else if (!finished.contains(trial.id())) {
-                outcomes.failed(trial.id(), "SLURM job " + job.id + " ended (" + job.ending + ") before this trial finished; "
-                        + io.servebench.engine.LogTail.describe(jobs.resolve(job.key + ".out")));
+            } else {
+                outcomes.failed(trial.id(), "SLURM job " + job.id + " ended (" + job.ending + ") before this trial finished"
+                        + worker + "; " + io.servebench.engine.LogTail.describe(jobs.resolve(job.key + ".out")));
                 listener.trialFinished(trial, BlockResults.of(plan.blocksOf(trial), outcomes, params));
             }
         }

@@ -59,10 +59,12 @@ public final class SlurmWorker {
         TrialOutcomes outcomes = new TrialOutcomes();
         // what the run measured before this job, then what an earlier job of this key finished
         outcomes.load(RunJournal.readEntries(dir), List.of());
-        outcomes.load(Files.exists(jobJournal) ? RunJournal.readEntries(jobJournal) : List.of(), List.of());
-        // a trial that ended (a requeued job's first run finished or failed it) is not run again; an interrupted one goes on
-        List<Trial> toRun = job.trials().stream().filter(t -> !ended(outcomes.state(t.id()))
-                && outcomes.repetitions(t.id()) < job.repetitions()).toList();
+        Set<String> journalledByThisJob = outcomes.load(Files.exists(jobJournal) ? RunJournal.readEntries(jobJournal)
+                : List.of(), List.of());
+        // a trial this job's earlier run ended (a requeued job's first run finished or failed it) is not run again; one
+        // it was interrupted in goes on, and one the run measured before gets the repetitions it still lacks
+        List<Trial> toRun = job.trials().stream().filter(t -> !(journalledByThisJob.contains(t.id())
+                && ended(outcomes.state(t.id()))) && outcomes.repetitions(t.id()) < job.repetitions()).toList();
         Interruption interruption = new Interruption();
         // scancel and the time limit send SIGTERM: the repetition in flight is kept, named as interrupted
         Signals.stopOn(interruption, out);
