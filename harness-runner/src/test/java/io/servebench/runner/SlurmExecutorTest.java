@@ -282,4 +282,51 @@ class SlurmExecutorTest {
         // the jobs took their engines with them: no simulated engine, nor its supervisor, is left on the node
         assertThat(run("pgrep", "-f", " io.servebench.sim.SimServer ")).isBlank();
     }
+
+    @Test
+    void anInterruptedCoordinatorCancelsItsJobsAndKeepsWhatTheyMeasured(@TempDir Path tmp) throws Exception {
+        StringWriter out = new StringWriter();
+        // two server configurations, a job each, two repetitions of 10 s of load each on the simulated engine over
+        // HTTP: the interruption comes in the first
+        Runner runner = new Runner(study(tmp, EngineOptions.Simulate.IN_PROCESS, "80").repetitions(2).param("dataset", "synthetic:in=fixed(100),out=fixed(20)").slurm(SLURM).build(),
+                new PrintWriter(out, true));
+        CompletableFuture<RunOutcome> running = CompletableFuture.supplyAsync(() -> {
+            try {
+                return runner.run();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Path jobs = tmp.resolve("jobs");
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (System.nanoTime() < deadline && !(Files.isDirectory(jobs) && Files.list(jobs)
+                .anyMatch(f -> f.toString().endsWith(".out") && read(f).contains("80 requests...")))) {
+            Thread.sleep(100);
+        }
+        Thread.sleep(3000);
+        runner.interrupt("SIGINT");
+        RunOutcome outcome = running.get(2, TimeUnit.MINUTES);
+
+        assertThat(out.toString()).contains("Interrupted (SIGINT): cancelling 2 SLURM jobs");
+        // each worker, sent SIGTERM by scancel, kept the repetition it was in as interrupted; the trials are interrupted
+        assertThat(outcome.blocks()).hasSize(2).allSatisfy(b -> {
+            assertThat(b.state()).as(out.toString()).isEqualTo(BlockResult.State.INTERRUPTED);
+            assertThat(b.failure()).startsWith("interrupted (SIGINT): its SLURM job").contains("was cancelled (CANCELLED")
+                    .contains("interrupted (SIGTERM) during repetition 1");
+            assertThat(b.incomplete()).singleElement().satisfies(r -> {
+                assertThat(r.kind()).isEqualTo(io.servebench.results.IncompleteRepetition.Kind.INTERRUPTED);
+                assertThat(r.measured().value(Metric.SUCCESSFUL_REQUESTS).orElse(0)).isPositive();
+                assertThat(tmp.resolve(r.records())).exists();
+            });
+        });
+        assertThat(run("squeue", "-h", "-o", "%j")).doesNotContain("servebench-s0");
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (java.io.IOException e) {
+            return "";
+        }
+    }
 }
