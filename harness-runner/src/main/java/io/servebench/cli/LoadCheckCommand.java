@@ -22,6 +22,8 @@ import java.util.concurrent.Callable;
                 "                                              2,000 streams held open",
                 "  java -jar benchmarks.jar loadcheck --rate 5000 --tokens 100 --duration 15 --server-threads 4",
                 "                                              ~500,000 events/s, for a machine of 16 cores or more",
+                "  java -jar benchmarks.jar loadcheck --rate 5000 --tokens 100 --duration 15 --split",
+                "                                              the same with the truth server in a process of its own",
                 "  java -jar benchmarks.jar loadcheck --rate 50 --duration 5 | tail -1    the summary line only"})
 public final class LoadCheckCommand implements Callable<Integer> {
 
@@ -54,13 +56,27 @@ public final class LoadCheckCommand implements Callable<Integer> {
             + " event, in us) events/s, which the check prints.")
     int serverThreads = LoadCheck.defaultServerLoops();
 
+    @Option(names = "--split", description = "Run the truth server in a process of its own: each side then has its own"
+            + " open-files limit (one file per connection each, not two in one process), and the client's process holds"
+            + " the client alone; the two compare over a pipe.")
+    boolean split;
+
+    /** The child of {@code --split}: the truth server alone, answering its parent on standard input and output. */
+    @Option(names = "--truth-server", hidden = true)
+    boolean truthServer;
+
     @Override
     public Integer call() throws Exception {
         if (ttftMs < 0 || gapMs < 0) {
             throw new IllegalArgumentException("--ttft-ms and --gap-ms must be >= 0, got " + ttftMs + " and " + gapMs);
         }
         LoadCheck check = new LoadCheck(rate, concurrency, tokens, seconds(durationSeconds), seconds(warmupSeconds),
-                millis(ttftMs), millis(gapMs), serverThreads);
+                millis(ttftMs), millis(gapMs), serverThreads, split);
+        if (truthServer) {
+            LoadCheck.serveTruth(check, new java.io.OutputStreamWriter(System.out, java.nio.charset.StandardCharsets.UTF_8),
+                    new java.io.BufferedReader(new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8)));
+            return 0;
+        }
         ClientWarmup.once(spec.commandLine().getOut());
         check.run().print(spec.commandLine().getOut());
         return 0;

@@ -4,6 +4,7 @@ import io.servebench.engine.RunningEngine;
 import io.servebench.http.HostLimits;
 import io.servebench.load.ArrivalProfile;
 import io.servebench.load.DeltaTokenCounter;
+import io.servebench.load.ListenerThread;
 import io.servebench.load.LoadGenerator;
 import io.servebench.load.LoadListener;
 import io.servebench.load.LoadParams;
@@ -155,13 +156,19 @@ final class LoadMeasurement {
             String failure = null;
             LoadResult result = null;
             try {
-                result = engine.virtual().isPresent()
-                        ? new VirtualLoad(engine.virtual().get(), engine.endpoint().model())
-                                .run(supply, w.warmup(), w.requests(), load, listener)
-                        : new LoadGenerator(Datasets.tokenizer(w.dataset()).map(DeltaTokenCounter::of)
+                if (engine.virtual().isPresent()) {
+                    result = new VirtualLoad(engine.virtual().get(), engine.endpoint().model())
+                            .run(supply, w.warmup(), w.requests(), load, listener);
+                } else {
+                    // the sender and the I/O threads only queue what the listeners are told: see ListenerThread
+                    try (ListenerThread listeners = new ListenerThread(listener)) {
+                        result = new LoadGenerator(Datasets.tokenizer(w.dataset()).map(DeltaTokenCounter::of)
                                 .orElse(DeltaTokenCounter.ONE_PER_EVENT))
                                 .run(replicas.stream().map(io.servebench.engine.Endpoint::target).toList(), spread, supply,
-                                        w.warmup(), w.requests(), load, listener, context.interruption());
+                                        w.warmup(), w.requests(), load, listeners, context.interruption());
+                        listeners.drain();
+                    }
+                }
             } catch (OutOfMemoryError e) {
                 // what the aggregation holds is small and intact: the requests finished so far are kept
                 failure = "the harness ran out of memory (" + e.getMessage() + "; -Xmx" + Runtime.getRuntime().maxMemory()
@@ -371,9 +378,14 @@ final class LoadMeasurement {
 
         @Override
         public void onSend(long id) {
+            onSend(id, clock.getAsLong());
+        }
+
+        @Override
+        public void onSend(long id, long handedOverNs) {
             if (multiTurn) {
                 byTurn.computeIfAbsent(turnOf.getOrDefault(id, 0), t -> new MetricsAggregator().start(slo, clock))
-                        .onSend(id);
+                        .onSend(id, handedOverNs);
             }
         }
 
@@ -446,9 +458,14 @@ final class LoadMeasurement {
 
         @Override
         public void onSend(long id) {
+            onSend(id, clock.getAsLong());
+        }
+
+        @Override
+        public void onSend(long id, long handedOverNs) {
             MetricsAggregator.Running running = of(id);
             if (running != null) {
-                running.onSend(id);
+                running.onSend(id, handedOverNs);
             }
         }
 

@@ -26,6 +26,11 @@ public interface LoadListener {
             }
 
             @Override
+            public void onSend(long id, long handedOverNs) {
+                each.forEach(l -> l.onSend(id, handedOverNs));
+            }
+
+            @Override
             public void onComplete(RequestRecord record) {
                 each.forEach(l -> l.onComplete(record));
             }
@@ -42,6 +47,15 @@ public interface LoadListener {
      * for every request, later turns of conversations included, before it can complete.
      */
     default void onSend(long id) {
+    }
+
+    /**
+     * {@link #onSend(long)}, told later than it happened (by a {@link ListenerThread}) with the moment the request was
+     * handed over ({@link System#nanoTime()}): what times the send, as an aggregation's watermark does, takes that
+     * moment instead of its clock's now.
+     */
+    default void onSend(long id, long handedOverNs) {
+        onSend(id);
     }
 
     /** {@code record} has finished, successfully or not (see {@link RequestRecord#succeeded()}). */

@@ -5,6 +5,7 @@ import io.servebench.load.ArrivalProfile;
 import io.servebench.load.LoadGenerator;
 import io.servebench.load.LoadParams;
 import io.servebench.load.LoadResult;
+import io.servebench.load.ListenerThread;
 import io.servebench.load.LoadListener;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.Target;
@@ -38,14 +39,16 @@ import java.util.Locale;
  * @param ttft        the server's time to first token
  * @param gap         the server's gap between token events
  * @param serverLoops the truth server's event-loop threads
+ * @param split       whether the truth server runs in a process of its own ({@link SplitTruth}), each side with its own
+ *                    open-files limit, instead of in this JVM
  */
 public record LoadCheck(double rate, int concurrency, int tokens, Duration duration, Duration warmup, Duration ttft,
-                        Duration gap, int serverLoops) {
+                        Duration gap, int serverLoops, boolean split) {
 
     /** Descriptors left for everything but the client's connections and the server's side of them. */
     private static final int FILES_HELD_BACK = 64;
     /** How long a response's truth may take to be complete after the client has read its end. */
-    private static final Duration TRUTH_WAIT = Duration.ofSeconds(2);
+    static final Duration TRUTH_WAIT = Duration.ofSeconds(2);
 
     /**
      * A busier process than this, as a share of all cores, left threads waiting for a CPU: on 2 cores, runs
@@ -84,23 +87,25 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
      * with its length: records are compared with the server's truth as they complete, and neither is kept.
      */
     public LoadCheckReport run() throws IOException {
-        try (TruthServer server = TruthServer.start(script(), 0, serverLoops)) {
+        try (TruthSide server = split ? SplitTruth.start(this)
+                : TruthSide.inProcess(TruthServer.start(script(), 0, serverLoops))) {
             HostLimits limits = HostLimits.current();
             long processCpuStart = processCpuNs();
             long serverCpuStart = server.cpuNs();
             long wallStart = System.nanoTime();
-            // client and server sockets are both this process's files: a pool that could use them all would
-            // leave the server none to accept with
+            // with the server in this process, client and server sockets are both its files: a pool that could use
+            // them all would leave the server none to accept with
             int maxConnections = (int) Math.max(1, Math.min(LoadParams.DEFAULT_MAX_CONNECTIONS,
-                    limits.connectionsLeft(2) - FILES_HELD_BACK));
+                    limits.connectionsLeft(server.filesPerConnection()) - FILES_HELD_BACK));
             MetricsAggregator.Running metrics = new MetricsAggregator().start(SloSpec.NONE, System::nanoTime);
             ClientTally client = new ClientTally();
             TruthComparison truth = new TruthComparison(server::takeTruth, TRUTH_WAIT, System::nanoTime);
             LoadResult result;
-            try {
+            try (ListenerThread listeners = new ListenerThread(LoadListener.all(metrics, client, truth))) {
+                // as a run's load: the sender and the I/O threads only queue what the listeners are told
                 result = new LoadGenerator().run(new Target(server.baseUri(), TruthServer.MODEL), specs(), warmups(),
-                        measured(), LoadParams.of(profile()).withMaxConnections(maxConnections),
-                        LoadListener.all(metrics, client, truth));
+                        measured(), LoadParams.of(profile()).withMaxConnections(maxConnections), listeners);
+                listeners.drain();
             } finally {
                 truth.close();
             }
@@ -108,8 +113,7 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
             double busy = (processCpuNs() - processCpuStart) / (double) (System.nanoTime() - wallStart) / cores;
             long serverCpuNs = server.cpuNs() - serverCpuStart;
             List<String> warnings = new ArrayList<>();
-            // the server is in this process too: two descriptors per connection
-            limits.warning(expectedStreams(), 2).ifPresent(warnings::add);
+            limits.warning(expectedStreams(), server.filesPerConnection()).ifPresent(warnings::add);
             if (busy > SATURATED) {
                 warnings.add(String.format(Locale.ROOT, "this process kept %.0f%% of the machine's %.0f cores busy:"
                         + " client and server waited for a CPU, which shows in every figure; fewer events/s, or the"
@@ -119,8 +123,8 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
             result.connections().note(limits).ifPresent(warnings::add);
             if (result.connections().sendsAtLimit() > 0 && maxConnections < LoadParams.DEFAULT_MAX_CONNECTIONS) {
                 warnings.add(String.format(Locale.ROOT, "the client's limit of %,d connections came from the open-files"
-                        + " limit (%s), two files per connection with the server in this process; raise it with"
-                        + " ulimit -n", maxConnections, limits));
+                        + " limit (%s)%s; raise it with ulimit -n", maxConnections, limits,
+                        split ? "" : ", two files per connection with the server in this process (--split halves that)"));
             }
             if (server.acceptFailures() > 0) {
                 warnings.add(String.format(Locale.ROOT, "the truth server could not accept %,d connections at once (%s);"
@@ -165,6 +169,11 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
         synchronized double achievedRate() {
             return sent < 2 ? Double.NaN : (sent - 1) / ((lastSentNs - firstSentNs) / 1e9);
         }
+    }
+
+    /** The truth server of a {@code --split} check, in its own process: see {@link SplitTruth#serve}. */
+    public static void serveTruth(LoadCheck check, java.io.Writer stdout, java.io.BufferedReader stdin) throws IOException {
+        SplitTruth.serve(check, stdout, stdin);
     }
 
     /** Streams open at once when the server keeps its script: arrivals over one request's duration. */

@@ -87,7 +87,7 @@ public record LoadCheckReport(double requestedRate, int concurrency, int tokens,
                 serverPeakStreams);
         out.printf(Locale.ROOT, "client CPU      %.2f us per event (user %.2f, kernel %.2f)%n", clientCpuUsPerEvent,
                 clientUserUsPerEvent, clientCpuUsPerEvent - clientUserUsPerEvent);
-        out.printf(Locale.ROOT, "server CPU      %.2f us per event; the whole process kept %.0f%% of %d cores busy%n",
+        out.printf(Locale.ROOT, "server CPU      %.2f us per event; this process kept %.0f%% of %d cores busy%n",
                 serverCpuUsPerEvent, 100 * processBusy, Runtime.getRuntime().availableProcessors());
         out.printf(Locale.ROOT, "connections     %d opened (%d ahead of need), peak %d open; sends that waited: %d for a"
                         + " new connection, %d at the limit of %d; %d failed to connect%n", connections.opened(),

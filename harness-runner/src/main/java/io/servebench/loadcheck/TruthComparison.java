@@ -60,6 +60,11 @@ public final class TruthComparison implements LoadListener, AutoCloseable {
     }
 
     @Override
+    public void onSend(long id, long handedOverNs) {
+        truth.onSend(id, handedOverNs);
+    }
+
+    @Override
     public void onComplete(RequestRecord record) {
         completed.add(record);
     }

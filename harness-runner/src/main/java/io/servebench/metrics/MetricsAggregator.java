@@ -158,8 +158,13 @@ public final class MetricsAggregator {
 
         /** The request {@code id} is being handed over: its events and its send are no earlier than now. */
         @Override
-        public synchronized void onSend(long id) {
-            long since = clock.getAsLong();
+        public void onSend(long id) {
+            onSend(id, clock.getAsLong());
+        }
+
+        /** The request {@code id} was handed over at {@code since}, on this aggregation's clock. */
+        @Override
+        public synchronized void onSend(long id, long since) {
             inFlight.put(id, since);
             inFlightSince.merge(since, 1, Integer::sum);
         }

@@ -48,6 +48,24 @@ class LoadCheckCommandTest {
     }
 
     @Test
+    void splitRunsTheTruthServerInAProcessOfItsOwnAndComparesEveryRequest() {
+        long before = ProcessHandle.current().descendants().count();
+        Result r = execute("loadcheck", "--rate", "40", "--tokens", "5", "--duration", "1", "--warmup", "0",
+                "--ttft-ms", "5", "--gap-ms", "5", "--split");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        Map<String, String> summary = Arrays.stream(r.lastLine().split(" "))
+                .map(kv -> kv.split("=", 2)).collect(Collectors.toMap(kv -> kv[0], kv -> kv[1]));
+        // every record matched with the other process's truth, on the one clock of the host
+        assertThat(summary).containsEntry("requests", "40").containsEntry("failed", "0").containsEntry("unmatched", "0");
+        // the server stamps a write when the call returns, and the client in another process may read the bytes first
+        assertThat(Double.parseDouble(summary.get("ttft_err_p50_ms"))).isBetween(-1.0, 50.0);
+        assertThat(Double.parseDouble(summary.get("server_cpu_us_per_event"))).isPositive();
+        assertThat(ProcessHandle.current().descendants().count()).as("the server's process ended with the check")
+                .isEqualTo(before);
+    }
+
+    @Test
     void aBadValueIsOneLineAndExitCode2() {
         Result r = execute("loadcheck", "--tokens", "0");
 

@@ -104,4 +104,33 @@ class CompletionRequestTest {
         assertThat(CompletionRequest.parseTokenize(bytes("{\"messages\": [{\"role\": \"user\", \"content\": \"x\"}]}"))
                 .chat()).isTrue();
     }
+
+    @Test
+    void theBodyWrittenStraightToBytesIsTheTreesToTheByte() {
+        // the straight writer serves a body without extra fields; an empty extra object takes the tree's way
+        java.util.SplittableRandom random = new java.util.SplittableRandom(37);
+        String[] texts = {"", "plain", "quotes \" and \\ backslashes", "tab\tnew\nline \u0001", "ünïcödé 漢字 \uD83D\uDE00",
+            "</script>"};
+        for (int i = 0; i < 500; i++) {
+            CompletionRequest.Input input = switch (random.nextInt(3)) {
+                case 0 -> {
+                    java.util.List<CompletionRequest.Message> messages = new java.util.ArrayList<>();
+                    for (int m = 0, n = 1 + random.nextInt(3); m < n; m++) {
+                        messages.add(new CompletionRequest.Message(m % 2 == 0 ? "user" : "assistant",
+                                texts[random.nextInt(texts.length)] + i));
+                    }
+                    yield new CompletionRequest.Messages(messages);
+                }
+                case 1 -> new CompletionRequest.Text(texts[random.nextInt(texts.length)] + i);
+                default -> new CompletionRequest.TokenIds(random.longs(1 + random.nextInt(5), 0, 200_000).toArray());
+            };
+            CompletionRequest request = new CompletionRequest(input,
+                    random.nextBoolean() ? java.util.Optional.of("Qwen/Qwen3.5-9B") : java.util.Optional.empty(),
+                    random.nextBoolean() ? java.util.OptionalInt.of(1 + random.nextInt(4096)) : java.util.OptionalInt.empty(),
+                    random.nextInt(3), random.nextBoolean(), random.nextBoolean(), random.nextBoolean(), random.nextBoolean());
+            byte[] tree = request.toJson(java.util.List.of(new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode()));
+            assertThat(new String(request.toJson(java.util.List.of()), java.nio.charset.StandardCharsets.UTF_8))
+                    .as("request %d", i).isEqualTo(new String(tree, java.nio.charset.StandardCharsets.UTF_8));
+        }
+    }
 }

@@ -1,0 +1,272 @@
+package io.servebench.loadcheck;
+
+import io.servebench.truth.SentEvent;
+import io.servebench.truth.ServerTruth;
+import io.servebench.truth.TruthRecord;
+import io.servebench.truth.TruthServer;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The ground-truth server in a process of its own ({@code loadcheck --split}): each side has its own open-files limit
+ * (in one process a connection costs two), and the client's process holds only the client. The two talk over the
+ * child's standard input and output, a line each way per request: {@code take ID} asks for a request's truth once the
+ * client has its record, {@code truth ID ...} answers it. Times are {@link System#nanoTime()} of each JVM, which on
+ * Linux is CLOCK_MONOTONIC: the same clock on one host.
+ */
+final class SplitTruth implements TruthSide {
+
+    /** The child's first line: {@code listening PORT}. */
+    private static final String LISTENING = "listening ";
+    private static final String TRUTH = "truth";
+    private static final String STATS = "stats";
+
+    private final Process child;
+    private final URI baseUri;
+    private final PrintWriter toChild;
+    private final Map<String, CompletableFuture<Optional<TruthRecord>>> asked = new ConcurrentHashMap<>();
+    private volatile CompletableFuture<long[]> stats = new CompletableFuture<>();
+    private volatile String firstAcceptFailure;
+    private final Thread reader;
+
+    private SplitTruth(Process child) throws IOException {
+        this.child = child;
+        BufferedReader fromChild = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+        String first = fromChild.readLine();
+        if (first == null || !first.startsWith(LISTENING)) {
+            child.destroyForcibly();
+            throw new IOException("the truth server's process did not start: it said " + first);
+        }
+        this.baseUri = URI.create("http://127.0.0.1:" + first.substring(LISTENING.length()).strip());
+        this.toChild = new PrintWriter(new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8), false);
+        this.reader = new Thread(() -> read(fromChild), "servebench-truth-reader");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /**
+     * Starts the truth server in a JVM of its own (this one's {@code java} and class path), following the check's
+     * script on {@code loops} event loops.
+     */
+    static SplitTruth start(LoadCheck check) throws IOException {
+        List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "io.servebench.cli.Main", "loadcheck", "--truth-server",
+                "--tokens", Integer.toString(check.tokens()), "--ttft-ms", Double.toString(check.ttft().toNanos() / 1e6),
+                "--gap-ms", Double.toString(check.gap().toNanos() / 1e6), "--server-threads",
+                Integer.toString(check.serverLoops())));
+        Process child = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        return new SplitTruth(child);
+    }
+
+    @Override
+    public URI baseUri() {
+        return baseUri;
+    }
+
+    @Override
+    public Optional<? extends ServerTruth> takeTruth(String requestId, Duration wait) {
+        CompletableFuture<Optional<TruthRecord>> answer = new CompletableFuture<>();
+        asked.put(requestId, answer);
+        send("take " + requestId);
+        try {
+            // the child waits up to the same time for the response to end, then answers anyway
+            return answer.get(wait.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        } finally {
+            asked.remove(requestId);
+        }
+    }
+
+    @Override
+    public long cpuNs() {
+        return stats()[0];
+    }
+
+    @Override
+    public int peakStreams() {
+        return (int) stats()[1];
+    }
+
+    @Override
+    public long acceptFailures() {
+        return stats()[2];
+    }
+
+    @Override
+    public Optional<String> firstAcceptFailure() {
+        stats();
+        return Optional.ofNullable(firstAcceptFailure);
+    }
+
+    @Override
+    public int filesPerConnection() {
+        return 1;
+    }
+
+    /** The server's counters as of now: asked for afresh each time. */
+    private synchronized long[] stats() {
+        stats = new CompletableFuture<>();
+        send(STATS);
+        try {
+            return stats.get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("the truth server's process gave no figures: " + e, e);
+        }
+    }
+
+    private synchronized void send(String line) {
+        toChild.println(line);
+        toChild.flush();
+    }
+
+    private void read(BufferedReader fromChild) {
+        try {
+            for (String line = fromChild.readLine(); line != null; line = fromChild.readLine()) {
+                if (line.startsWith(TRUTH + "\t")) {
+                    TruthRecord truth = decode(line);
+                    CompletableFuture<Optional<TruthRecord>> answer = asked.get(truth.requestId());
+                    if (answer != null) {
+                        answer.complete(Optional.of(truth));
+                    }
+                } else if (line.startsWith(TRUTH + " none ")) {
+                    CompletableFuture<Optional<TruthRecord>> answer = asked.get(line.substring((TRUTH + " none ").length()));
+                    if (answer != null) {
+                        answer.complete(Optional.empty());
+                    }
+                } else if (line.startsWith(STATS + " ")) {
+                    String[] f = line.split(" ", 5);
+                    firstAcceptFailure = f.length > 4 ? f[4] : null;
+                    stats.complete(new long[] {Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3])});
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            stats.completeExceptionally(e);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        toChild.close();
+        try {
+            if (!child.waitFor(10, TimeUnit.SECONDS)) {
+                child.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            child.destroyForcibly();
+        }
+    }
+
+    /**
+     * The child's side: serves the check's script, says its port, and answers {@code take ID} and {@code stats} until
+     * its input ends. A pool looks truths up, so that one request still being written holds no other answer back.
+     */
+    static void serve(LoadCheck check, Writer stdout, BufferedReader stdin) throws IOException {
+        PrintWriter out = new PrintWriter(stdout, false);
+        ExecutorService lookups = Executors.newFixedThreadPool(4, r -> {
+            Thread t = new Thread(r, "servebench-truth-lookup");
+            t.setDaemon(true);
+            return t;
+        });
+        try (TruthServer server = TruthServer.start(check.script(), 0, check.serverLoops())) {
+            synchronized (out) {
+                out.println(LISTENING + server.baseUri().getPort());
+                out.flush();
+            }
+            for (String line = stdin.readLine(); line != null; line = stdin.readLine()) {
+                if (line.startsWith("take ")) {
+                    String id = line.substring("take ".length());
+                    lookups.execute(() -> {
+                        String answer = server.takeTruth(id, LoadCheck.TRUTH_WAIT).map(SplitTruth::encode)
+                                .orElse(TRUTH + " none " + id);
+                        synchronized (out) {
+                            out.println(answer);
+                            out.flush();
+                        }
+                    });
+                } else if (line.equals(STATS)) {
+                    String answer = STATS + " " + server.cpuNs() + " " + server.peakStreams() + " " + server.acceptFailures()
+                            + server.firstAcceptFailure().map(f -> " " + f.replace('\n', ' ')).orElse("");
+                    synchronized (out) {
+                        out.println(answer);
+                        out.flush();
+                    }
+                }
+            }
+        } finally {
+            lookups.shutdownNow();
+        }
+    }
+
+    /**
+     * One truth as one line: {@code truth}, id, received, status, tokens, finished, failed-at, error ({@code e} and
+     * its text, empty for none), then each event
+     * as {@code written:tokens:reasoning:due}, tab-separated (ids and errors have their tabs and line ends escaped).
+     */
+    static String encode(TruthRecord t) {
+        StringBuilder sb = new StringBuilder(64 + 48 * t.events().size()).append(TRUTH).append('\t')
+                .append(escape(t.requestId())).append('\t').append(t.receivedNs()).append('\t').append(t.httpStatus())
+                .append('\t').append(t.completionTokens()).append('\t').append(t.finished() ? 1 : 0).append('\t')
+                .append(t.failedNs()).append('\t').append(t.error() == null ? "" : "e" + escape(t.error())).append('\t');
+        for (int i = 0; i < t.events().size(); i++) {
+            SentEvent e = t.events().get(i);
+            sb.append(i == 0 ? "" : ",").append(e.writtenNs()).append(':').append(e.tokens()).append(':')
+                    .append(e.reasoning() ? 1 : 0).append(':').append(e.dueNs());
+        }
+        return sb.toString();
+    }
+
+    /** The truth {@link #encode} wrote. */
+    static TruthRecord decode(String line) {
+        String[] f = line.split("\t", -1);
+        List<SentEvent> events = new ArrayList<>();
+        if (!f[8].isEmpty()) {
+            for (String e : f[8].split(",")) {
+                String[] p = e.split(":");
+                events.add(new SentEvent(Long.parseLong(p[0]), Integer.parseInt(p[1]), p[2].equals("1"), Long.parseLong(p[3])));
+            }
+        }
+        return new TruthRecord(unescape(f[1]), Long.parseLong(f[2]), Integer.parseInt(f[3]), Integer.parseInt(f[4]), events,
+                f[5].equals("1"), f[7].isEmpty() ? null : unescape(f[7].substring(1)), Long.parseLong(f[6]));
+    }
+
+    private static String escape(String s) {
+        return s.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r");
+    }
+
+    private static String unescape(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\' && i + 1 < s.length()) {
+                char n = s.charAt(++i);
+                sb.append(n == 't' ? '\t' : n == 'n' ? '\n' : n == 'r' ? '\r' : n);
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+}

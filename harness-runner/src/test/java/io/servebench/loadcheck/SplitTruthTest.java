@@ -1,0 +1,25 @@
+package io.servebench.loadcheck;
+
+import io.servebench.truth.SentEvent;
+import io.servebench.truth.TruthRecord;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A truth crosses the pipe between the split check's two processes whole. */
+class SplitTruthTest {
+
+    @Test
+    void aTruthReadsBackAsItWasWritten() {
+        for (TruthRecord t : List.of(
+                new TruthRecord("r2-17", 123_456_789L, 200, 3, List.of(new SentEvent(200_000_000L, 1, true, 199_999_000L),
+                        new SentEvent(210_000_000L, 2, false, 209_000_000L)), true, null, 0),
+                new TruthRecord("id\\twith\\ttabs\\nand lines \\\\", 5, 500, 0, List.of(), false,
+                        "closed: the client\\tleft\\n", 77),
+                new TruthRecord("e", 1, 200, 1, List.of(), true, "", 0))) {
+            assertThat(SplitTruth.decode(SplitTruth.encode(t))).isEqualTo(t);
+        }
+    }
+}
