@@ -52,7 +52,7 @@ public final class LoadCheckCommand implements Callable<Integer> {
     double gapMs = 10;
 
     @Option(names = "--server-threads", paramLabel = "N", description = "The truth server's event-loop threads"
-            + " (default: one per four cores, here ${DEFAULT-VALUE}); one loop carries at most 1,000,000 / (server CPU per"
+            + " (default: three per eight cores, here ${DEFAULT-VALUE}); one loop carries at most 1,000,000 / (server CPU per"
             + " event, in us) events/s, which the check prints.")
     int serverThreads = LoadCheck.defaultServerLoops();
 

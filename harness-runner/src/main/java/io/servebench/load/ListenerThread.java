@@ -94,6 +94,11 @@ public final class ListenerThread implements LoadListener, AutoCloseable {
         }
     }
 
+    /** Sends and records queued and not yet told: how far behind the listeners are. */
+    public long backlog() {
+        return queued.get() - told.get();
+    }
+
     /**
      * Returns once every send and record queued before this call has been told to the listeners.
      *

@@ -101,18 +101,33 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
             ClientTally client = new ClientTally();
             TruthComparison truth = new TruthComparison(server::takeTruth, TRUTH_WAIT, System::nanoTime);
             LoadResult result;
-            try (ListenerThread listeners = new ListenerThread(LoadListener.all(metrics, client, truth))) {
+            List<String> excursion;
+            try (ListenerThread listeners = new ListenerThread(LoadListener.all(metrics, client, truth));
+                 LoadTimeline timeline = new LoadTimeline()) {
+                timeline.watch(listeners);
                 // as a run's load: the sender and the I/O threads only queue what the listeners are told
                 result = new LoadGenerator().run(new Target(server.baseUri(), TruthServer.MODEL), specs(), warmups(),
-                        measured(), LoadParams.of(profile()).withMaxConnections(maxConnections), listeners);
+                        measured(), LoadParams.of(profile()).withMaxConnections(maxConnections),
+                        LoadListener.all(timeline, listeners));
                 listeners.drain();
+                excursion = timeline.excursion(expectedStreams());
             } finally {
                 truth.close();
             }
             double cores = Runtime.getRuntime().availableProcessors();
             double busy = (processCpuNs() - processCpuStart) / (double) (System.nanoTime() - wallStart) / cores;
             long serverCpuNs = server.cpuNs() - serverCpuStart;
+            double loopBusy = serverCpuNs / (double) (System.nanoTime() - wallStart) / serverLoops;
             List<String> warnings = new ArrayList<>();
+            if (loopBusy > SERVER_LOOP_SATURATED) {
+                warnings.add(String.format(Locale.ROOT, "the truth server's %d event loops were each %.0f%% busy: the"
+                        + " server, not the client, was near its limit, and falls behind at the first excursion; give"
+                        + " it more with --server-threads %d", serverLoops, 100 * loopBusy,
+                        (int) Math.ceil(serverLoops * loopBusy / 0.6)));
+            }
+            if (!excursion.isEmpty()) {
+                warnings.add(String.join("\n", excursion));
+            }
             limits.warning(expectedStreams(), server.filesPerConnection()).ifPresent(warnings::add);
             if (busy > SATURATED) {
                 warnings.add(String.format(Locale.ROOT, "this process kept %.0f%% of the machine's %.0f cores busy:"
@@ -233,10 +248,18 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
                 ? os.getProcessCpuTime() : 0;
     }
 
-    /** The truth server's loops by default: one per four cores, as many as the client's I/O threads and more. */
+    /**
+     * The truth server's loops by default: three per eight cores. On the device's 16 cores, four loops at 8.0–9.9 us of
+     * server CPU per event carry at most 400,000–500,000 events/s, and 5,000 req/s x 100 tokens needs 500,000: in 9 of
+     * 10 runs the server fell behind, the requests in flight climbed to the pool's limit and the sends waited
+     * (docs/measurement-truth.md); six held.
+     */
     public static int defaultServerLoops() {
-        return Math.max(1, Runtime.getRuntime().availableProcessors() / 4);
+        return Math.max(1, Runtime.getRuntime().availableProcessors() * 3 / 8);
     }
+
+    /** A server loop busier than this share of its time falls behind at the next excursion. */
+    static final double SERVER_LOOP_SATURATED = 0.80;
 
     private static double perEventUs(long ns, long events) {
         return events == 0 ? Double.NaN : ns / 1e3 / events;
