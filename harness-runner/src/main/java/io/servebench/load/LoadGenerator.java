@@ -51,6 +51,8 @@ public final class LoadGenerator {
     private static final long START_DELAY_NS = 1_000_000;
 
     private final DeltaTokenCounter counter;
+    /** The schedule's start instant ({@link System#nanoTime()}), 0 for a moment after the run begins. */
+    private final long startNs;
 
     /** A generator that counts each token event without continuous usage as one token. */
     public LoadGenerator() {
@@ -59,7 +61,21 @@ public final class LoadGenerator {
 
     /** @param counter counts the tokens of a token event when the server sends no continuous usage */
     public LoadGenerator(DeltaTokenCounter counter) {
+        this(counter, 0);
+    }
+
+    private LoadGenerator(DeltaTokenCounter counter, long startNs) {
         this.counter = counter;
+        this.startNs = startNs;
+    }
+
+    /**
+     * This generator with a scheduled profile's offsets counted from {@code t0} ({@link System#nanoTime()}, which on
+     * Linux is CLOCK_MONOTONIC, one clock for every process of a host) instead of from the moment it begins: several
+     * processes then send their shares of one schedule ({@link LoadWorkers}).
+     */
+    LoadGenerator startingAt(long t0) {
+        return new LoadGenerator(counter, t0);
     }
 
     /**
@@ -155,6 +171,7 @@ public final class LoadGenerator {
                 }
             });
             sending.interruption = interruption;
+            sending.startNs = startNs;
             try (Interruption.Registration wake = interruption.onInterrupt(sending::wake)) {
                 if (params.profile() instanceof ArrivalProfile.Scheduled scheduled) {
                     sending.scheduled(scheduled);
@@ -206,6 +223,8 @@ public final class LoadGenerator {
         private final Pacer pacer = new Pacer();
         /** The run's stop request; set before sending starts. */
         private Interruption interruption;
+        /** A scheduled profile's start instant, 0 for a moment after sending begins; set before sending starts. */
+        private long startNs;
         /** Whether the run was interrupted while this load ran: its sending or its requests in flight were cut short. */
         private volatile boolean woken;
         /** The thread that sends (the caller's), woken from its waits when the run is interrupted. */
@@ -241,7 +260,7 @@ public final class LoadGenerator {
             Semaphore slots = profile instanceof ArrivalProfile.Capped capped
                     ? new Semaphore(capped.maxConcurrency(), true) : null;
             client.warm(arrivalsWithin(offsets, WARM_SPAN_NS), Math.max(MIN_SPARE, arrivalsWithin(offsets, SPARE_SPAN_NS)));
-            t0 = System.nanoTime() + START_DELAY_NS;
+            t0 = startNs != 0 ? startNs : System.nanoTime() + START_DELAY_NS;
             stopping = new StopTracker(conditions, t0);
             // the schedule paces conversations: their first turns take its times, later turns follow their answers
             for (int i = 0; i < offsets.length && drawn < planned && supply.hasNext(); i++) {

@@ -100,6 +100,11 @@ public final class RequestRecordReader {
         }
     }
 
+    /** The record one line of a records file (or {@link RequestRecordWriter#line}) holds. */
+    static RequestRecord line(String line) throws IOException {
+        return parse(JSON.readTree(line));
+    }
+
     private static RequestRecord parse(JsonNode n) {
         JsonNode events = required(n, EVENTS);
         if (!events.isArray()) {

@@ -191,6 +191,17 @@ public final class RequestRecordWriter {
         }
     }
 
+    /** One record as one line of JSON, as the files hold it (without the line end). */
+    static String line(RequestRecord record) {
+        java.io.StringWriter text = new java.io.StringWriter();
+        try (JsonGenerator json = JSON.createGenerator(text)) {
+            writeRecord(json, record);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("a record did not write to a string", e);
+        }
+        return text.toString();
+    }
+
     /** How often a sink's written records reach the file at the latest, ns. */
     static final long FLUSH_NANOS = 1_000_000_000L;
 
