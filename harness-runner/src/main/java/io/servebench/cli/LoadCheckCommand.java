@@ -24,6 +24,8 @@ import java.util.concurrent.Callable;
                 "                                              ~500,000 events/s, for a machine of 16 cores or more",
                 "  java -jar benchmarks.jar loadcheck --rate 5000 --tokens 100 --duration 15 --split",
                 "                                              the same with the truth server in a process of its own",
+                "  java -jar benchmarks.jar loadcheck --rate 5000 --tokens 100 --duration 15 --split --load-workers 4",
+                "                                              and the client's load spread over four processes",
                 "  java -jar benchmarks.jar loadcheck --rate 50 --duration 5 | tail -1    the summary line only"})
 public final class LoadCheckCommand implements Callable<Integer> {
 
@@ -61,6 +63,12 @@ public final class LoadCheckCommand implements Callable<Integer> {
             + " the client alone; the two compare over a pipe.")
     boolean split;
 
+    @Option(names = "--load-workers", paramLabel = "N", description = "Spread the client's load over N worker processes,"
+            + " each with its own open-files limit, I/O threads and collector (default: ${DEFAULT-VALUE}, this process"
+            + " alone); a constant --rate only. Client CPU is then the workers' load path, and the busy share counts"
+            + " every process.")
+    int loadWorkers = 1;
+
     /** The child of {@code --split}: the truth server alone, answering its parent on standard input and output. */
     @Option(names = "--truth-server", hidden = true)
     boolean truthServer;
@@ -71,7 +79,7 @@ public final class LoadCheckCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--ttft-ms and --gap-ms must be >= 0, got " + ttftMs + " and " + gapMs);
         }
         LoadCheck check = new LoadCheck(rate, concurrency, tokens, seconds(durationSeconds), seconds(warmupSeconds),
-                millis(ttftMs), millis(gapMs), serverThreads, split);
+                millis(ttftMs), millis(gapMs), serverThreads, split, loadWorkers);
         if (truthServer) {
             LoadCheck.serveTruth(check, new java.io.OutputStreamWriter(System.out, java.nio.charset.StandardCharsets.UTF_8),
                     new java.io.BufferedReader(new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8)));

@@ -190,6 +190,14 @@ public final class Main implements Callable<Integer> {
     List<String> sbatchArgs = new ArrayList<>();
 
 
+    @Option(names = "--load-workers", paramLabel = "N", description = "Spread each load over N worker processes of this"
+            + " machine, each with its own open-files limit, I/O threads and collector (default: ${DEFAULT-VALUE}, this"
+            + " process): the schedule is drawn once and dealt out, the records merge into the run folder, and a worker"
+            + " that dies fails its repetition. Rate, trace and throughput profiles; a closed loop, maxConcurrency,"
+            + " maxErrors or saturationWindowSeconds keep a load in this process, as its results note. Not with"
+            + " --simulate=virtual. E.g. --load-workers 4 for 10,000 streams or more.")
+    int loadWorkers = 1;
+
     @Option(names = "--max-failed-share", paramLabel = "SHARE", description = "The largest share of a repetition's measured requests that may fail before its trial fails and the run exits 1 (default: " + ExecutionParams.DEFAULT_MAX_FAILED_SHARE + "); a repetition whose requests all failed fails whatever the share, e.g. --max-failed-share 0.2 for an overload study.")
     Double maxFailedShare;
 
@@ -265,7 +273,7 @@ public final class Main implements Callable<Integer> {
                         gpuCost == null ? java.util.OptionalDouble.empty() : java.util.OptionalDouble.of(gpuCost),
                         gpuTelemetryUrl))
                 .client(new ClientOptions(apiKeyEnv, seconds("--connect-timeout", connectTimeoutSeconds),
-                        seconds("--request-timeout", requestTimeoutSeconds)))
+                        seconds("--request-timeout", requestTimeoutSeconds), loadWorkers))
                 .slo(slo == null ? SloSpec.NONE : SloSpec.parse(slo)).outputDir(output).resume(resuming);
         // only what was given: the runner resolves the rest to its defaults (RunDefaults, EngineOptions)
         Optional.ofNullable(repetitions).ifPresent(run::repetitions);

@@ -13,12 +13,19 @@ import java.util.Objects;
  *                       to print
  * @param connectTimeout the longest wait for a connection
  * @param requestTimeout the longest silence while a request is in flight
+ * @param loadWorkers    the processes each load is spread over ({@code --load-workers},
+ *                       {@link io.servebench.load.LoadWorkers}); 1 sends it from this process
  */
-public record ClientOptions(String apiKeyEnv, Duration connectTimeout, Duration requestTimeout) {
+public record ClientOptions(String apiKeyEnv, Duration connectTimeout, Duration requestTimeout, int loadWorkers) {
 
-    /** No API key, {@link LoadParams}'s default timeouts. */
+    /** No API key, {@link LoadParams}'s default timeouts, one process. */
     public static final ClientOptions DEFAULTS =
             new ClientOptions(null, LoadParams.DEFAULT_CONNECT_TIMEOUT, LoadParams.DEFAULT_REQUEST_TIMEOUT);
+
+    /** Each load sent from this process. */
+    public ClientOptions(String apiKeyEnv, Duration connectTimeout, Duration requestTimeout) {
+        this(apiKeyEnv, connectTimeout, requestTimeout, 1);
+    }
 
     public ClientOptions {
         if (apiKeyEnv != null && apiKeyEnv.isBlank()) {
@@ -26,6 +33,10 @@ public record ClientOptions(String apiKeyEnv, Duration connectTimeout, Duration 
         }
         requirePositive("--connect-timeout", connectTimeout);
         requirePositive("--request-timeout", requestTimeout);
+        if (loadWorkers < 1) {
+            throw new IllegalArgumentException("--load-workers " + loadWorkers + ": expected 1 (this process) or more"
+                    + " worker processes, e.g. --load-workers 4");
+        }
     }
 
     private static void requirePositive(String option, Duration d) {

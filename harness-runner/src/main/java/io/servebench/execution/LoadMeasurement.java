@@ -4,6 +4,7 @@ import io.servebench.engine.RunningEngine;
 import io.servebench.http.HostLimits;
 import io.servebench.load.ArrivalProfile;
 import io.servebench.load.DeltaTokenCounter;
+import io.servebench.load.LoadWorkers;
 import io.servebench.load.ListenerThread;
 import io.servebench.load.LoadGenerator;
 import io.servebench.load.LoadListener;
@@ -152,6 +153,9 @@ final class LoadMeasurement {
             SliceMetrics slices = new SliceMetrics(params.slice().toNanos(), progress::slice);
             Optional<PrometheusSnapshot> before = scrape();
             IntendedSends sends = new IntendedSends();
+            int workers = params.client().loadWorkers();
+            // a load whose profile or stops count over all its requests stays in this process, as its results say
+            Optional<String> kept = workers > 1 ? LoadWorkers.refusal(load) : Optional.empty();
             LoadListener listener = LoadListener.all(records, metrics, turns, models, endpoints, slices, progress, sends);
             String failure = null;
             LoadResult result = null;
@@ -162,13 +166,22 @@ final class LoadMeasurement {
                 } else {
                     // the sender and the I/O threads only queue what the listeners are told: see ListenerThread
                     try (ListenerThread listeners = new ListenerThread(listener)) {
-                        result = new LoadGenerator(Datasets.tokenizer(w.dataset()).map(DeltaTokenCounter::of)
-                                .orElse(DeltaTokenCounter.ONE_PER_EVENT))
-                                .run(replicas.stream().map(io.servebench.engine.Endpoint::target).toList(), spread, supply,
-                                        w.warmup(), w.requests(), load, listeners, context.interruption());
+                        List<io.servebench.load.Target> targets = replicas.stream()
+                                .map(io.servebench.engine.Endpoint::target).toList();
+                        if (workers > 1 && kept.isEmpty()) {
+                            result = new LoadWorkers(workers, w.dataset()).run(targets, spread, supply, w.warmup(),
+                                    w.requests(), load, listeners, context.interruption());
+                        } else {
+                            result = new LoadGenerator(Datasets.tokenizer(w.dataset()).map(DeltaTokenCounter::of)
+                                    .orElse(DeltaTokenCounter.ONE_PER_EVENT))
+                                    .run(targets, spread, supply, w.warmup(), w.requests(), load, listeners,
+                                            context.interruption());
+                        }
                         listeners.drain();
                     }
                 }
+            } catch (LoadWorkers.WorkerFailure e) {
+                failure = e.getMessage();
             } catch (OutOfMemoryError e) {
                 // what the aggregation holds is small and intact: the requests finished so far are kept
                 failure = "the harness ran out of memory (" + e.getMessage() + "; -Xmx" + Runtime.getRuntime().maxMemory()
@@ -204,6 +217,10 @@ final class LoadMeasurement {
             if (result != null) {
                 measured = result.stop().note().map(measured::withNote).orElse(measured);
                 measured = result.connections().note(HostLimits.current()).map(measured::withNote).orElse(measured);
+            }
+            if (workers > 1 && !engine.virtual().isPresent()) {
+                measured = measured.withNote(kept.map(why -> "--load-workers " + workers + ": this load was sent from"
+                        + " one process, as " + why).orElse("load: spread over " + workers + " worker processes"));
             }
             measured = measured.withNote("prompt tokens: the server's usage where it sent it; prompts counted by "
                     + dataset.counter());

@@ -69,6 +69,10 @@ public final class LoadWorker {
                     interruption);
             listeners.drain();
         }
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os) {
+            lines.write(LoadWorkers.CPU + os.getProcessCpuTime());
+        }
         lines.write(LoadWorkers.END + JSON.writeValueAsString(result));
         lines.flush();
         flusher.interrupt();

@@ -39,6 +39,8 @@ public final class LoadWorkers {
     static final String SENT = "s ";
     static final String RECORD = "r ";
     static final String END = "end ";
+    /** The worker's whole process CPU time, ns, said just before its end. */
+    static final String CPU = "cpu ";
     /** The API key travels in the worker's environment under this name, never on its command line or in a file. */
     static final String API_KEY_ENV = "SERVEBENCH_LOAD_WORKER_KEY";
     /** How long before the schedule's start the workers are told it, so that each has its connections open. */
@@ -51,6 +53,7 @@ public final class LoadWorkers {
 
     private final int workers;
     private final String dataset;
+    private final java.util.concurrent.atomic.LongAdder processCpuNs = new java.util.concurrent.atomic.LongAdder();
 
     /**
      * @param workers processes to spread the load over, at least 2
@@ -64,6 +67,11 @@ public final class LoadWorkers {
         }
         this.workers = workers;
         this.dataset = dataset;
+    }
+
+    /** The CPU time of every worker process of the loads run so far, whole processes (JIT, GC and all), ns. */
+    public long processCpuNs() {
+        return processCpuNs.sum();
     }
 
     /**
@@ -118,7 +126,7 @@ public final class LoadWorkers {
         try {
             for (int k = 0; k < workers; k++) {
                 if (!specs.get(k).isEmpty()) {
-                    started.add(Worker.start(k + 1, job(targets, spread, params, specs.get(k), times.get(k)),
+                    started.add(Worker.start(k + 1, processCpuNs, job(targets, spread, params, specs.get(k), times.get(k)),
                             params.apiKey()));
                 }
             }
@@ -239,8 +247,12 @@ public final class LoadWorkers {
         /** The first exception the listener threw while this worker's lines were told, or null. */
         private volatile RuntimeException listenerFailure;
 
-        private Worker(int number, Process process, long firstOffsetNs, int requests) {
+        private final java.util.concurrent.atomic.LongAdder cpu;
+
+        private Worker(int number, Process process, long firstOffsetNs, int requests,
+                       java.util.concurrent.atomic.LongAdder cpu) {
             this.number = number;
+            this.cpu = cpu;
             this.process = process;
             this.firstOffsetNs = firstOffsetNs;
             this.requests = requests;
@@ -249,7 +261,8 @@ public final class LoadWorkers {
         }
 
         /** @param apiKey the load's API key, which only the worker's environment carries; {@code null} for none */
-        static Worker start(int number, WorkerJob job, String apiKey) throws IOException {
+        static Worker start(int number, java.util.concurrent.atomic.LongAdder cpu, WorkerJob job, String apiKey)
+                throws IOException {
             ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-cp", System.getProperty("java.class.path"), LoadWorker.class.getName())
                     .redirectError(ProcessBuilder.Redirect.INHERIT);
@@ -257,7 +270,14 @@ public final class LoadWorkers {
             if (apiKey != null) {
                 builder.environment().put(API_KEY_ENV, apiKey);
             }
-            Worker w = new Worker(number, builder.start(), job.firstOffsetNs(), job.specs().size());
+            Process process;
+            try {
+                process = builder.start();
+            } catch (IOException e) {
+                throw new WorkerFailure("load worker " + number + " could not start (" + builder.command().get(0) + "): "
+                        + e.getMessage());
+            }
+            Worker w = new Worker(number, process, job.firstOffsetNs(), job.specs().size(), cpu);
             w.in.println(JSON.writeValueAsString(job));
             w.in.flush();
             return w;
@@ -299,6 +319,8 @@ public final class LoadWorkers {
                         RequestRecord record = RequestRecordReader.line(line.substring(RECORD.length()));
                         guarded(() -> listener.onComplete(record));
                         told++;
+                    } else if (line.startsWith(CPU)) {
+                        cpu.add(Long.parseLong(line.substring(CPU.length())));
                     } else if (line.startsWith(END)) {
                         result = JSON.readValue(line.substring(END.length()), LoadResult.class);
                         return;

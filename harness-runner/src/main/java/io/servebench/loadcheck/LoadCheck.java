@@ -5,6 +5,9 @@ import io.servebench.load.ArrivalProfile;
 import io.servebench.load.LoadGenerator;
 import io.servebench.load.LoadParams;
 import io.servebench.load.LoadResult;
+import io.servebench.load.LoadWorkers;
+import io.servebench.load.Interruption;
+import io.servebench.load.Spread;
 import io.servebench.load.ListenerThread;
 import io.servebench.load.LoadListener;
 import io.servebench.load.RequestRecord;
@@ -41,9 +44,10 @@ import java.util.Locale;
  * @param serverLoops the truth server's event-loop threads
  * @param split       whether the truth server runs in a process of its own ({@link SplitTruth}), each side with its own
  *                    open-files limit, instead of in this JVM
+ * @param loadWorkers the processes the client's load is spread over ({@link LoadWorkers}); 1 for this process alone
  */
 public record LoadCheck(double rate, int concurrency, int tokens, Duration duration, Duration warmup, Duration ttft,
-                        Duration gap, int serverLoops, boolean split) {
+                        Duration gap, int serverLoops, boolean split, int loadWorkers) {
 
     /** Descriptors left for everything but the client's connections and the server's side of them. */
     private static final int FILES_HELD_BACK = 64;
@@ -72,6 +76,13 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
         if (serverLoops < 1) {
             throw new IllegalArgumentException("--server-threads must be >= 1, got " + serverLoops);
         }
+        if (loadWorkers < 1) {
+            throw new IllegalArgumentException("--load-workers must be >= 1, got " + loadWorkers);
+        }
+        if (loadWorkers > 1 && concurrency > 0) {
+            throw new IllegalArgumentException("--load-workers " + loadWorkers + " needs a constant --rate: a closed"
+                    + " loop (--concurrency) is kept by one process");
+        }
         if (warmup.isNegative()) {
             throw new IllegalArgumentException("--warmup must be >= 0 s, got " + warmup.toMillis() / 1000.0);
         }
@@ -97,6 +108,7 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
             // them all would leave the server none to accept with
             int maxConnections = (int) Math.max(1, Math.min(LoadParams.DEFAULT_MAX_CONNECTIONS,
                     limits.connectionsLeft(server.filesPerConnection()) - FILES_HELD_BACK));
+            LoadWorkers workers = loadWorkers > 1 ? new LoadWorkers(loadWorkers, null) : null;
             MetricsAggregator.Running metrics = new MetricsAggregator().start(SloSpec.NONE, System::nanoTime);
             ClientTally client = new ClientTally();
             TruthComparison truth = new TruthComparison(server::takeTruth, TRUTH_WAIT, System::nanoTime);
@@ -106,16 +118,22 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
                  LoadTimeline timeline = new LoadTimeline()) {
                 timeline.watch(listeners);
                 // as a run's load: the sender and the I/O threads only queue what the listeners are told
-                result = new LoadGenerator().run(new Target(server.baseUri(), TruthServer.MODEL), specs(), warmups(),
-                        measured(), LoadParams.of(profile()).withMaxConnections(maxConnections),
-                        LoadListener.all(timeline, listeners));
+                Target target = new Target(server.baseUri(), TruthServer.MODEL);
+                LoadParams params = LoadParams.of(profile()).withMaxConnections(maxConnections);
+                result = workers == null
+                        ? new LoadGenerator().run(target, specs(), warmups(), measured(), params,
+                        LoadListener.all(timeline, listeners))
+                        : workers.run(List.of(target), Spread.roundRobin(1), specs(), warmups(), measured(), params,
+                        LoadListener.all(timeline, listeners), new Interruption());
                 listeners.drain();
                 excursion = timeline.excursion(expectedStreams());
             } finally {
                 truth.close();
             }
             double cores = Runtime.getRuntime().availableProcessors();
-            double busy = (processCpuNs() - processCpuStart) / (double) (System.nanoTime() - wallStart) / cores;
+            long workersCpuNs = workers == null ? 0 : workers.processCpuNs();
+            double busy = (processCpuNs() - processCpuStart + workersCpuNs) / (double) (System.nanoTime() - wallStart)
+                    / cores;
             long serverCpuNs = server.cpuNs() - serverCpuStart;
             double loopBusy = serverCpuNs / (double) (System.nanoTime() - wallStart) / serverLoops;
             List<String> warnings = new ArrayList<>();
@@ -130,9 +148,10 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
             }
             limits.warning(expectedStreams(), server.filesPerConnection()).ifPresent(warnings::add);
             if (busy > SATURATED) {
-                warnings.add(String.format(Locale.ROOT, "this process kept %.0f%% of the machine's %.0f cores busy:"
+                warnings.add(String.format(Locale.ROOT, "%s kept %.0f%% of the machine's %.0f cores busy:"
                         + " client and server waited for a CPU, which shows in every figure; fewer events/s, or the"
-                        + " check on a machine with more cores, measure the client instead of the machine", 100 * busy,
+                        + " check on a machine with more cores, measure the client instead of the machine", processes(),
+                        100 * busy,
                         cores));
             }
             result.connections().note(limits).ifPresent(warnings::add);
@@ -149,6 +168,11 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
             return report(client, metrics.finish(), truth, server.peakStreams(), result, limits, warnings,
                     perEventUs(serverCpuNs, client.allEvents), busy);
         }
+    }
+
+    /** The processes whose CPU the check counts as its own, as the report names them. */
+    String processes() {
+        return loadWorkers > 1 ? "this process and its " + loadWorkers + " load workers" : "this process";
     }
 
     /** What the check needs of the client's records beyond the metrics, taken as they complete. */
@@ -240,7 +264,7 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
                 (int) metrics.value(Metric.MAX_CONCURRENCY).orElse(0), serverPeakStreams,
                 perEventUs(result.clientCpu().totalNs(), client.allEvents),
                 perEventUs(result.clientCpu().userNs(), client.allEvents), serverCpuUsPerEvent, busy, client.maxPerRead,
-                result.connections(), limits.toString(), warnings);
+                result.connections(), limits.toString(), warnings, processes());
     }
 
     private static long processCpuNs() {

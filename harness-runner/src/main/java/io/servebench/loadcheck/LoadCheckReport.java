@@ -36,12 +36,13 @@ import java.util.Map;
  *                           per token event received, microseconds
  * @param clientUserUsPerEvent of which in user mode (the rest is the kernel's socket work)
  * @param serverCpuUsPerEvent CPU time of the truth server's thread per token event, microseconds
- * @param processBusy        CPU time of this whole process (client, server, JIT, GC) over the load, as a share
- *                           of all the machine's cores, 0 to 1
+ * @param processBusy        CPU time of this whole process (client, server, JIT, GC) and of its load workers over the
+ *                           load, as a share of all the machine's cores, 0 to 1
  * @param maxEventsPerRead   the most token events one network read held
  * @param connections        what the client's connection pool did
  * @param limits             the host's limits on open files and local ports, in words
  * @param warnings           what held the check back or may have, one sentence each
+ * @param processes          the processes {@code processBusy} counts, in words
  */
 public record LoadCheckReport(double requestedRate, int concurrency, int tokens, int requests, long failed,
                               Map<String, Long> errorKinds, double achievedRate, double lagP50Ms, double lagP99Ms,
@@ -49,7 +50,8 @@ public record LoadCheckReport(double requestedRate, int concurrency, int tokens,
                               double itlErrorP50Ms, double itlErrorP99Ms, double eventDelayP50Ms,
                               double eventDelayP99Ms, int unmatched, double eventsPerSecond, int clientPeakStreams,
                               int serverPeakStreams, double clientCpuUsPerEvent, double clientUserUsPerEvent,
-                              double serverCpuUsPerEvent, double processBusy, int maxEventsPerRead, PoolStats connections, String limits, List<String> warnings) {
+                              double serverCpuUsPerEvent, double processBusy, int maxEventsPerRead, PoolStats connections, String limits, List<String> warnings,
+                              String processes) {
 
     public LoadCheckReport {
         errorKinds = Map.copyOf(errorKinds);
@@ -87,8 +89,8 @@ public record LoadCheckReport(double requestedRate, int concurrency, int tokens,
                 serverPeakStreams);
         out.printf(Locale.ROOT, "client CPU      %.2f us per event (user %.2f, kernel %.2f)%n", clientCpuUsPerEvent,
                 clientUserUsPerEvent, clientCpuUsPerEvent - clientUserUsPerEvent);
-        out.printf(Locale.ROOT, "server CPU      %.2f us per event; this process kept %.0f%% of %d cores busy%n",
-                serverCpuUsPerEvent, 100 * processBusy, Runtime.getRuntime().availableProcessors());
+        out.printf(Locale.ROOT, "server CPU      %.2f us per event; %s kept %.0f%% of %d cores busy%n",
+                serverCpuUsPerEvent, processes, 100 * processBusy, Runtime.getRuntime().availableProcessors());
         out.printf(Locale.ROOT, "connections     %d opened (%d ahead of need), peak %d open; sends that waited: %d for a"
                         + " new connection, %d at the limit of %d; %d failed to connect%n", connections.opened(),
                 connections.openedAhead(), connections.peakOpen(), connections.sendsOnNewConnection(),

@@ -118,6 +118,9 @@ final class RunCommandLine {
         }
         seconds(args, "--connect-timeout", options.client().connectTimeout(), ClientOptions.DEFAULTS.connectTimeout());
         seconds(args, "--request-timeout", options.client().requestTimeout(), ClientOptions.DEFAULTS.requestTimeout());
+        if (options.client().loadWorkers() != 1) {
+            args.addAll(List.of("--load-workers", Integer.toString(options.client().loadWorkers())));
+        }
         options.maxFailedShare().ifPresent(share -> args.addAll(List.of("--max-failed-share", Double.toString(share))));
         options.jmhPrimary().forEach(m -> args.addAll(List.of("--jmh-primary", m)));
         if (options.jmhParamsInName()) {

@@ -153,13 +153,18 @@ public final class Runner {
 
     /**
      * Load options the engine mode cannot serve, refused before anything starts: in virtual time there is no connection
-     * for the client to close, so cancellation and timeouts have no meaning there.
+     * for the client to close, so cancellation and timeouts have no meaning there, nor load workers to spread them.
      *
      * @throws RunnerException naming the option, the trial and the modes that serve it
      */
     private void refuseWhatTheModeCannotServe(TrialPlan plan) {
         if (params.engines().simulate() != io.servebench.engine.EngineOptions.Simulate.VIRTUAL) {
             return;
+        }
+        if (params.options().client().loadWorkers() > 1) {
+            throw new RunnerException("--load-workers " + params.options().client().loadWorkers() + " spreads a load's"
+                    + " connections over processes, and --simulate=virtual sends none: drop --load-workers, or run"
+                    + " with --simulate or --simulate=process");
         }
         for (io.servebench.plan.ResultBlock block : plan.blocks()) {
             io.servebench.plan.LoadOptionParams o = block.trial().workload().options();

@@ -117,7 +117,7 @@ public record SlurmJob(String key, ExecutionParams params, int repetitions, List
         telemetry.put("url", t.url());
         ClientOptions c = p.client();
         node.putObject("client").put("apiKeyEnv", c.apiKeyEnv()).put("connectTimeoutNs", c.connectTimeout().toNanos())
-                .put("requestTimeoutNs", c.requestTimeout().toNanos());
+                .put("requestTimeoutNs", c.requestTimeout().toNanos()).put("loadWorkers", c.loadWorkers());
         return node;
     }
 
@@ -128,7 +128,7 @@ public record SlurmJob(String key, ExecutionParams params, int repetitions, List
                 e.path("hfCache").isTextual() ? Path.of(e.get("hfCache").asText()) : null, null, text(e, "simulatedGpu"));
         JsonNode c = n.required("client");
         ClientOptions client = new ClientOptions(text(c, "apiKeyEnv"), nanos(c, "connectTimeoutNs"),
-                nanos(c, "requestTimeoutNs"));
+                nanos(c, "requestTimeoutNs"), c.path("loadWorkers").asInt(1));
         String slo = n.required("slo").asText();
         JsonNode t = n.path("telemetry");
         TelemetryParams telemetry = t.isObject() ? new TelemetryParams(text(t, "source"), nanos(t, "intervalNs"),

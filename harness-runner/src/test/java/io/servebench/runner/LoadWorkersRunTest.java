@@ -1,0 +1,102 @@
+package io.servebench.runner;
+
+import io.servebench.cli.Main;
+import io.servebench.load.LoadWorker;
+import io.servebench.load.RequestRecord;
+import io.servebench.results.BlockResult;
+import io.servebench.results.journal.RunJournal;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code --load-workers} in a study run, on the simulated engine over HTTP: the load's records merge into the one run
+ * folder, and a worker that dies fails its repetition with what was measured kept.
+ */
+class LoadWorkersRunTest {
+
+    private record Run(int code, String out) {
+    }
+
+    private static Run run(Path dir, String... more) {
+        List<String> args = new ArrayList<>(List.of("SimStudy.baseline", "-p", "rate=25", "-p", "requests=100", "-p",
+                "warmup=4", "-p", "dataset=synthetic:in=fixed(100),out=fixed(20)", "-r", "1", "-o", dir.toString()));
+        args.addAll(List.of(more));
+        StringWriter out = new StringWriter();
+        int code = Main.execute(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(out, true));
+        return new Run(code, out.toString());
+    }
+
+    @Test
+    void aLoadSpreadOverWorkersKeepsEveryRecordOnceInTheRunFolder(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("run");
+        Run run = run(dir, "--simulate", "--load-workers", "2");
+        assertThat(run.code()).as(run.out()).isEqualTo(Main.OK);
+        List<RequestRecord> records = RunFolderRecords.onlyTrialsRecords(dir);
+        assertThat(records).extracting(RequestRecord::id).containsExactlyElementsOf(
+                java.util.stream.LongStream.range(0, 104).boxed().toList());
+        assertThat(records).allSatisfy(r -> assertThat(r.succeeded()).as(r.toString()).isTrue());
+        assertThat(records.stream().filter(RequestRecord::warmup).count()).isEqualTo(4);
+        BlockResult block = RunJournal.read(dir).get(0);
+        assertThat(block.repetitions().get(0).notes()).contains("load: spread over 2 worker processes");
+    }
+
+    @Test
+    void aWorkerThatDiesFailsItsRepetitionAndTheRunSaysSo(@TempDir Path tmp) throws Exception {
+        AtomicBoolean killed = new AtomicBoolean();
+        Thread killer = new Thread(() -> {
+            // a worker is killed a second into its load, as the OOM killer would
+            while (!killed.get()) {
+                ProcessHandle.current().descendants().filter(LoadWorkersRunTest::isWorker).findFirst().ifPresent(p -> {
+                            sleep(1500);
+                            killed.set(p.destroyForcibly());
+                        });
+                sleep(50);
+            }
+        });
+        killer.setDaemon(true);
+        killer.start();
+        Path dir = tmp.resolve("run");
+        Run run = run(dir, "--simulate", "--load-workers", "2");
+        assertThat(killed).isTrue();
+        assertThat(run.code()).as(run.out()).isEqualTo(Main.TRIAL_FAILED);
+        assertThat(run.out()).containsPattern("failed: repetition 1: load worker \\d died \\(exit code 137\\)");
+        BlockResult block = RunJournal.read(dir).get(0);
+        assertThat(block.state()).isEqualTo(BlockResult.State.FAILED);
+        assertThat(block.incomplete()).hasSize(1);
+        assertThat(ProcessHandle.current().descendants().filter(LoadWorkersRunTest::isWorker).toList()).as("workers left").isEmpty();
+    }
+
+    @Test
+    void virtualTimeHasNoConnectionsToSpread(@TempDir Path tmp) {
+        Run run = run(tmp.resolve("run"), "--simulate=virtual", "--load-workers", "2");
+        assertThat(run.code()).isEqualTo(Main.BAD_INPUT);
+        assertThat(run.out()).contains("--load-workers 2").contains("--simulate=virtual sends none");
+    }
+
+    /** Whether {@code p} is a load worker: its whole command line, which ProcessHandle.Info cuts at 4 KiB. */
+    private static boolean isWorker(ProcessHandle p) {
+        try {
+            return new String(java.nio.file.Files.readAllBytes(Path.of("/proc", Long.toString(p.pid()), "cmdline")),
+                    java.nio.charset.StandardCharsets.UTF_8).contains(LoadWorker.class.getName());
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
