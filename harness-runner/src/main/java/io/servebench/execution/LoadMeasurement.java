@@ -156,6 +156,8 @@ final class LoadMeasurement {
             int workers = params.client().loadWorkers();
             // a load whose profile or stops count over all its requests stays in this process, as its results say
             Optional<String> kept = workers > 1 ? LoadWorkers.refusal(load) : Optional.empty();
+            // inside a SLURM job, job steps of its allocation
+            LoadWorkers.Placement placement = LoadWorkers.Placement.of(System.getenv());
             LoadListener listener = LoadListener.all(records, metrics, turns, models, endpoints, slices, progress, sends);
             String failure = null;
             LoadResult result = null;
@@ -169,7 +171,7 @@ final class LoadMeasurement {
                         List<io.servebench.load.Target> targets = replicas.stream()
                                 .map(io.servebench.engine.Endpoint::target).toList();
                         if (workers > 1 && kept.isEmpty()) {
-                            result = new LoadWorkers(workers, w.dataset()).run(targets, spread, supply, w.warmup(),
+                            result = new LoadWorkers(workers, w.dataset(), placement).run(targets, spread, supply, w.warmup(),
                                     w.requests(), load, listeners, context.interruption());
                         } else {
                             result = new LoadGenerator(Datasets.tokenizer(w.dataset()).map(DeltaTokenCounter::of)
@@ -220,7 +222,7 @@ final class LoadMeasurement {
             }
             if (workers > 1 && !engine.virtual().isPresent()) {
                 measured = measured.withNote(kept.map(why -> "--load-workers " + workers + ": this load was sent from"
-                        + " one process, as " + why).orElse("load: spread over " + workers + " worker processes"));
+                        + " one process, as " + why).orElse("load: spread over " + workers + " worker processes, " + placement));
             }
             measured = measured.withNote("prompt tokens: the server's usage where it sent it; prompts counted by "
                     + dataset.counter());

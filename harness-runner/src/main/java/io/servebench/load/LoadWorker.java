@@ -39,9 +39,15 @@ public final class LoadWorker {
         DeltaTokenCounter counter = job.dataset() == null ? DeltaTokenCounter.ONE_PER_EVENT
                 : Datasets.tokenizer(job.dataset()).map(DeltaTokenCounter::of).orElse(DeltaTokenCounter.ONE_PER_EVENT);
         Lines lines = new Lines(out);
-        lines.write(LoadWorkers.READY);
+        lines.write(LoadWorkers.READY + LoadWorkers.host());
         lines.flush();
+        // on another machine the coordinator reads this one's clock first: each "t" is answered with it at once
         String start = in.readLine();
+        while (LoadWorkers.CLOCK.equals(start)) {
+            lines.write(LoadWorkers.CLOCK + " " + System.nanoTime());
+            lines.flush();
+            start = in.readLine();
+        }
         if (start == null || !start.startsWith(LoadWorkers.START)) {
             return;
         }

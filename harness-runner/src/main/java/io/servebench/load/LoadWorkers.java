@@ -33,7 +33,11 @@ import java.util.concurrent.TimeUnit;
 public final class LoadWorkers {
 
     /** What the coordinator and its workers say to each other, a line each. */
-    static final String READY = "ready";
+    static final String READY = "ready ";
+    /** The coordinator asks for the worker's clock, which it answers on a line of its own. */
+    static final String CLOCK = "t";
+    /** Clock readings per worker on another machine; the one of the shortest round trip counts. */
+    private static final int CLOCK_READINGS = 32;
     static final String START = "start ";
     static final String STOP = "stop ";
     static final String SENT = "s ";
@@ -53,6 +57,7 @@ public final class LoadWorkers {
 
     private final int workers;
     private final String dataset;
+    private final Placement placement;
     private final java.util.concurrent.atomic.LongAdder processCpuNs = new java.util.concurrent.atomic.LongAdder();
 
     /**
@@ -62,11 +67,74 @@ public final class LoadWorkers {
      *                event without continuous usage
      */
     public LoadWorkers(int workers, String dataset) {
+        this(workers, dataset, Placement.HERE);
+    }
+
+    /** Workers placed by {@code placement}: here, or as job steps of a SLURM allocation ({@link Placement#of}). */
+    public LoadWorkers(int workers, String dataset, Placement placement) {
         if (workers < 2) {
             throw new IllegalArgumentException("load workers: expected 2 or more, got " + workers);
         }
         this.workers = workers;
         this.dataset = dataset;
+        this.placement = placement;
+    }
+
+    /**
+     * Where the workers run: processes of this machine, or, inside a SLURM job, job steps ({@code srun --overlap}) of
+     * its allocation: on the nodes after the first when it has several (the first runs the engine), else beside the
+     * engine. A worker on another machine has its own monotonic clock: the coordinator reads it over the pipe before
+     * the start, and moves the worker's start instant and records by the offset of the reading with the shortest
+     * round trip (its error at most half that trip; durations within a record are the worker's own and exact).
+     */
+    public static final class Placement {
+        /** Processes of this machine. */
+        public static final Placement HERE = new Placement(0);
+
+        /** Nodes of the SLURM allocation; 0 for none. */
+        private final int nodes;
+
+        private Placement(int nodes) {
+            this.nodes = nodes;
+        }
+
+        /** SLURM job steps when {@code env} is a SLURM job's ({@code SLURM_JOB_ID}), else {@link #HERE}. */
+        public static Placement of(java.util.Map<String, String> env) {
+            if (env.get("SLURM_JOB_ID") == null) {
+                return HERE;
+            }
+            int nodes = 1;
+            try {
+                nodes = Math.max(1, Integer.parseInt(env.getOrDefault("SLURM_JOB_NUM_NODES", "1").strip()));
+            } catch (NumberFormatException e) {
+                // a job that does not say has one node: its workers run beside the engine
+            }
+            return new Placement(nodes);
+        }
+
+        /** What goes before worker {@code number}'s own command line. */
+        List<String> prefix(int number) {
+            if (nodes == 0) {
+                return List.of();
+            }
+            int node = nodes == 1 ? 0 : 1 + (number - 1) % (nodes - 1);
+            return List.of("srun", "--overlap", "--nodes=1", "--ntasks=1", "--relative=" + node, "--kill-on-bad-exit=1",
+                    "--quiet");
+        }
+
+        @Override
+        public String toString() {
+            return nodes == 0 ? "this machine" : "SLURM job steps over " + nodes + (nodes == 1 ? " node" : " nodes");
+        }
+    }
+
+    /** This machine's name, as a worker says it: workers on it share the coordinator's clock. */
+    static String host() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "unknown";
+        }
     }
 
     /** The CPU time of every worker process of the loads run so far, whole processes (JIT, GC and all), ns. */
@@ -126,7 +194,7 @@ public final class LoadWorkers {
         try {
             for (int k = 0; k < workers; k++) {
                 if (!specs.get(k).isEmpty()) {
-                    started.add(Worker.start(k + 1, processCpuNs, job(targets, spread, params, specs.get(k), times.get(k)),
+                    started.add(Worker.start(k + 1, placement, processCpuNs, job(targets, spread, params, specs.get(k), times.get(k)),
                             params.apiKey()));
                 }
             }
@@ -244,6 +312,8 @@ public final class LoadWorkers {
         private volatile LoadResult result;
         private volatile String failure;
         private volatile int told;
+        /** The worker's clock less this one's: 0 on this machine, whose monotonic clock every process shares. */
+        private long offsetNs;
         /** The first exception the listener threw while this worker's lines were told, or null. */
         private volatile RuntimeException listenerFailure;
 
@@ -261,11 +331,12 @@ public final class LoadWorkers {
         }
 
         /** @param apiKey the load's API key, which only the worker's environment carries; {@code null} for none */
-        static Worker start(int number, java.util.concurrent.atomic.LongAdder cpu, WorkerJob job, String apiKey)
-                throws IOException {
-            ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), LoadWorker.class.getName())
-                    .redirectError(ProcessBuilder.Redirect.INHERIT);
+        static Worker start(int number, Placement placement, java.util.concurrent.atomic.LongAdder cpu, WorkerJob job,
+                            String apiKey) throws IOException {
+            List<String> command = new ArrayList<>(placement.prefix(number));
+            command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), LoadWorker.class.getName()));
+            ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
             builder.environment().remove(API_KEY_ENV);
             if (apiKey != null) {
                 builder.environment().put(API_KEY_ENV, apiKey);
@@ -285,17 +356,41 @@ public final class LoadWorkers {
 
         void awaitReady() throws IOException {
             String line = out.readLine();
-            if (!READY.equals(line)) {
+            if (line == null || !line.startsWith(READY)) {
                 throw new WorkerFailure("load worker " + number + " did not start: "
                         + (line == null ? "it ended (exit code " + exitCode() + ")" : "it said " + line));
             }
+            if (!line.substring(READY.length()).equals(host())) {
+                offsetNs = clockOffset();
+            }
+        }
+
+        /** The worker's clock less this one's, from the reading of the shortest round trip. */
+        private long clockOffset() throws IOException {
+            long bestTrip = Long.MAX_VALUE;
+            long offset = 0;
+            for (int i = 0; i < CLOCK_READINGS; i++) {
+                long before = System.nanoTime();
+                send(CLOCK);
+                String line = out.readLine();
+                long after = System.nanoTime();
+                if (line == null || !line.startsWith(CLOCK + " ")) {
+                    throw new WorkerFailure("load worker " + number + " did not read its clock: "
+                            + (line == null ? "it ended (exit code " + exitCode() + ")" : "it said " + line));
+                }
+                if (after - before < bestTrip) {
+                    bestTrip = after - before;
+                    offset = Long.parseLong(line.substring(CLOCK.length() + 1)) - (before + (after - before) / 2);
+                }
+            }
+            return offset;
         }
 
         void start(long startNs, LoadListener listener) {
             reader = new Thread(() -> read(listener), "servebench-load-worker-" + number);
             reader.setDaemon(true);
             reader.start();
-            send(START + startNs);
+            send(START + (startNs + offsetNs));
         }
 
         void stop(String why) {
@@ -313,16 +408,19 @@ public final class LoadWorkers {
                     if (line.startsWith(SENT)) {
                         int space = line.indexOf(' ', SENT.length());
                         long id = Long.parseLong(line.substring(SENT.length(), space));
-                        long handedOverNs = Long.parseLong(line.substring(space + 1));
+                        long handedOverNs = Long.parseLong(line.substring(space + 1)) - offsetNs;
                         guarded(() -> listener.onSend(id, handedOverNs));
                     } else if (line.startsWith(RECORD)) {
-                        RequestRecord record = RequestRecordReader.line(line.substring(RECORD.length()));
+                        RequestRecord parsed = RequestRecordReader.line(line.substring(RECORD.length()));
+                        RequestRecord record = offsetNs == 0 ? parsed : parsed.shifted(-offsetNs);
                         guarded(() -> listener.onComplete(record));
                         told++;
                     } else if (line.startsWith(CPU)) {
                         cpu.add(Long.parseLong(line.substring(CPU.length())));
                     } else if (line.startsWith(END)) {
-                        result = JSON.readValue(line.substring(END.length()), LoadResult.class);
+                        LoadResult r = JSON.readValue(line.substring(END.length()), LoadResult.class);
+                        result = new LoadResult(here(r.measuredStartNs()), here(r.measuredEndNs()), r.stop(),
+                                r.connections(), r.clientCpu());
                         return;
                     }
                 }
@@ -331,6 +429,11 @@ public final class LoadWorkers {
             } catch (IOException | RuntimeException e) {
                 failure = "load worker " + number + "'s output could not be read: " + e.getMessage();
             }
+        }
+
+        /** An instant of the worker's clock on this one's. */
+        private long here(long workerNs) {
+            return workerNs == RequestRecord.NONE ? workerNs : workerNs - offsetNs;
         }
 
         /** Runs a call of the listener; its first failure is kept for the end of the load, as a single process does. */

@@ -78,6 +78,25 @@ public record RequestRecord(
                 coalescedEvents, httpStatus, error, newSlotNs);
     }
 
+    /**
+     * This record with every instant moved by {@code deltaNs}: from a worker's clock on another machine to its
+     * coordinator's ({@link LoadWorkers}). Durations within the record are unchanged.
+     */
+    RequestRecord shifted(long deltaNs) {
+        long[] events = eventTimesNs.clone();
+        for (int i = 0; i < events.length; i++) {
+            events[i] += deltaNs;
+        }
+        return new RequestRecord(id, warmup, shift(intendedNs, deltaNs), shift(sentNs, deltaNs),
+                shift(firstTokenNs, deltaNs), shift(firstContentNs, deltaNs), shift(endNs, deltaNs), shift(doneNs, deltaNs),
+                promptTokens, outputTokens, outputTokensSource, events, eventTokens, eventTokensSource, eventsPerReadMax,
+                coalescedEvents, httpStatus, error, shift(slotNs, deltaNs));
+    }
+
+    private static long shift(long ns, long deltaNs) {
+        return ns == NONE ? NONE : ns + deltaNs;
+    }
+
     /** This record failed with {@code newError} ({@code kind: detail}). */
     public RequestRecord withError(String newError) {
         return new RequestRecord(id, warmup, intendedNs, sentNs, firstTokenNs, firstContentNs, endNs, doneNs, promptTokens,

@@ -132,7 +132,15 @@ class LoadWorkersTest {
         var in = new java.io.PrintWriter(worker.getOutputStream(), true);
         var out = new java.io.BufferedReader(new java.io.InputStreamReader(worker.getInputStream()));
         in.println(new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(job));
-        assertThat(out.readLine()).isEqualTo(LoadWorkers.READY);
+        assertThat(out.readLine()).isEqualTo(LoadWorkers.READY + LoadWorkers.host());
+        // a coordinator on another machine reads the worker's clock: here, one clock, read between the question and
+        // the answer
+        long before = System.nanoTime();
+        in.println(LoadWorkers.CLOCK);
+        String reading = out.readLine();
+        long after = System.nanoTime();
+        assertThat(reading).startsWith(LoadWorkers.CLOCK + " ");
+        assertThat(Long.parseLong(reading.substring(2))).isBetween(before, after);
         in.println(LoadWorkers.START + System.nanoTime());
         assertThat(out.readLine()).as("the send").startsWith(LoadWorkers.SENT + "0 ");
         // the coordinator is gone (killed, say): its end of the pipe closes with it

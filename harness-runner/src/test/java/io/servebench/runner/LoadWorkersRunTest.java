@@ -46,7 +46,7 @@ class LoadWorkersRunTest {
         assertThat(records).allSatisfy(r -> assertThat(r.succeeded()).as(r.toString()).isTrue());
         assertThat(records.stream().filter(RequestRecord::warmup).count()).isEqualTo(4);
         BlockResult block = RunJournal.read(dir).get(0);
-        assertThat(block.repetitions().get(0).notes()).contains("load: spread over 2 worker processes");
+        assertThat(block.repetitions().get(0).notes()).contains("load: spread over 2 worker processes, this machine");
     }
 
     @Test

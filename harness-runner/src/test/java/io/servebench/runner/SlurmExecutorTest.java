@@ -322,6 +322,26 @@ class SlurmExecutorTest {
         assertThat(run("squeue", "-h", "-o", "%j")).doesNotContain("servebench-s0");
     }
 
+    @Test
+    void aJobsLoadSpreadOverWorkersRunsThemAsJobStepsAndKeepsEveryRecord(@TempDir Path tmp) throws Exception {
+        StringWriter out = new StringWriter();
+        RunOutcome outcome = new Runner(study(tmp, EngineOptions.Simulate.IN_PROCESS, "40")
+                .param("dataset", "synthetic:in=fixed(100),out=fixed(20)")
+                .client(new io.servebench.execution.ClientOptions(null, Duration.ofSeconds(10), Duration.ofMinutes(5), 2))
+                .slurm(SLURM).build(), new PrintWriter(out, true)).run();
+        assertThat(outcome.blocks()).hasSize(2).allSatisfy(b -> {
+            assertThat(b.state()).as(out.toString()).isEqualTo(BlockResult.State.COMPLETE);
+            assertThat(b.repetitions().get(0).notes()).as(out.toString())
+                    .contains("load: spread over 2 worker processes, SLURM job steps over 1 node");
+            assertThat(b.repetitions().get(0).value(Metric.SUCCESSFUL_REQUESTS)).hasValue(40.0);
+        });
+        try (var files = Files.list(tmp.resolve("requests"))) {
+            assertThat(files.toList()).hasSize(2).allSatisfy(f -> assertThat(
+                    io.servebench.load.RequestRecordReader.read(f).stream().map(io.servebench.load.RequestRecord::id)
+                            .distinct().count()).isEqualTo(40));
+        }
+    }
+
     private static String read(Path file) {
         try {
             return Files.readString(file);
