@@ -59,8 +59,9 @@ public final class Engines {
      * kind whose command ServeBench does not know.
      */
     public static Optional<io.servebench.results.ServeCommand> serveCommand(ServerConfig server, EngineOptions options) {
-        return server.kind().dialect().map(d -> new io.servebench.results.ServeCommand(d.handRun(server.model(),
-                server.args()), d.engineName(), simulated(server, options)));
+        List<String> args = server.kind() instanceof ServerProgramKind program ? program.args(server) : server.args();
+        return server.kind().dialect().map(d -> new io.servebench.results.ServeCommand(d.handRun(server.model(), args),
+                d.engineName(), simulated(server, options)));
     }
 
     /**

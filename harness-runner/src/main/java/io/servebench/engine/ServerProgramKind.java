@@ -47,7 +47,17 @@ record ServerProgramKind(String name, FlagDialect flags, List<String> versionArg
     @Override
     public List<String> serve(ServerConfig server, String host, int port) {
         return ProcessKind.concat(ProcessKind.concat(flags.serve(server.setup().executable(), server.model()),
-                List.of("--host", host, "--port", Integer.toString(port))), server.args());
+                List.of("--host", host, "--port", Integer.toString(port))), args(server));
+    }
+
+    /**
+     * The server's flags as this engine's parser reads them: a list-valued flag (vLLM's {@code --lora-modules},
+     * SGLang's {@code --lora-paths}) as its name and then each item, which argparse needs apart. By the newest
+     * catalogue's arities: the versions read agree on every list-valued flag.
+     */
+    List<String> args(ServerConfig server) {
+        io.servebench.wire.flags.FlagCatalog catalog = io.servebench.wire.flags.FlagCatalog.forStudy(name, "");
+        return server.flags().stream().flatMap(f -> catalog.args(f).stream()).toList();
     }
 
     @Override

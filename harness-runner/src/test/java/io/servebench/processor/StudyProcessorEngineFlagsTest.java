@@ -58,6 +58,15 @@ class StudyProcessorEngineFlagsTest {
         assertOneError(source, "takes a number; got \"most\"", "\"--mem-fraction-static=most\"");
     }
 
+    /** vLLM's {@code --max-num-seqs} is {@code type=int} without {@code nargs} (vllm-0.26.0.flags): one value. */
+    @Test
+    void severalValuesForASingleValuedFlagAreAnErrorOnIt() {
+        String source = study("@Engine(value = \"vllm\", flags = \"--max-num-seqs=64 128\")", BASELINE);
+        assertOneError(source, "takes one value (a whole number); got 2: 64, 128", "\"--max-num-seqs=64 128\"");
+        assertThat(compile(study("@Engine(value = \"vllm\", flags = {\"--enable-lora\","
+                + " \"--lora-modules=a=/x b=/y\"})", BASELINE)).errorMessages()).isEmpty();
+    }
+
     @Test
     void aParamsValuesAreCheckedInTheFlagThatNamesIt() {
         String source = study("@Engine(\"vllm\")", """

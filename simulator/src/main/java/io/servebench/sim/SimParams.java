@@ -431,18 +431,18 @@ public record SimParams(
          * {@code name=path} entries, a bare path (SGLang: named by itself), or JSON objects with a {@code "name"}.
          */
         static List<String> loraNames(Flag f) {
-            String v = text(f);
+            text(f); // the flag needs its value
             List<String> names = new ArrayList<>();
-            java.util.regex.Matcher json = java.util.regex.Pattern.compile("\"(?:lora_)?name\"\\s*:\\s*\"([^\"]+)\"").matcher(v);
-            while (json.find()) {
-                names.add(json.group(1));
-            }
-            if (!names.isEmpty()) {
-                return names;
-            }
-            for (String entry : v.split("\\s+")) {
-                int eq = entry.indexOf('=');
-                names.add(eq < 0 ? entry : entry.substring(0, eq));
+            java.util.regex.Pattern jsonName = java.util.regex.Pattern.compile("\"(?:lora_)?name\"\\s*:\\s*\"([^\"]+)\"");
+            // the items as the engine's argparse takes them apart (Flag.values: one home for list-valued flags)
+            for (String entry : f.values()) {
+                java.util.regex.Matcher json = jsonName.matcher(entry);
+                if (entry.startsWith("{") && json.find()) {
+                    names.add(json.group(1));
+                } else {
+                    int eq = entry.indexOf('=');
+                    names.add(eq < 0 ? entry : entry.substring(0, eq));
+                }
             }
             return names;
         }

@@ -1,5 +1,7 @@
 package io.servebench.wire.flags;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -16,6 +18,50 @@ public record Flag(String name, String value) {
     /** The flag as one command-line argument. */
     public String toArg() {
         return value == null ? name : name + "=" + value;
+    }
+
+    /**
+     * The value as the items of a list-valued flag (argparse's {@code nargs='+'} or {@code '*'}): split at whitespace
+     * outside JSON brackets and quotes, so that {@code a=/x b=/y} is two items and {@code {"name": "a"}} one. Empty for
+     * a switch.
+     */
+    public List<String> values() {
+        if (value == null) {
+            return List.of();
+        }
+        List<String> items = new ArrayList<>();
+        StringBuilder item = new StringBuilder();
+        int depth = 0;
+        char quote = 0;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (quote != 0) {
+                if (c == '\\' && i + 1 < value.length()) {
+                    item.append(c).append(value.charAt(++i));
+                    continue;
+                }
+                if (c == quote) {
+                    quote = 0;
+                }
+            } else if (c == '"' || c == '\'') {
+                quote = c;
+            } else if (c == '{' || c == '[') {
+                depth++;
+            } else if (c == '}' || c == ']') {
+                depth = Math.max(0, depth - 1);
+            } else if (Character.isWhitespace(c) && depth == 0) {
+                if (item.length() > 0) {
+                    items.add(item.toString());
+                    item.setLength(0);
+                }
+                continue;
+            }
+            item.append(c);
+        }
+        if (item.length() > 0) {
+            items.add(item.toString());
+        }
+        return List.copyOf(items);
     }
 
     /**

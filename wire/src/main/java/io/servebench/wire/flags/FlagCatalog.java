@@ -197,6 +197,22 @@ public final class FlagCatalog {
     }
 
     /**
+     * {@code flag} as the arguments this version's parser reads it from: a list-valued flag ({@code nargs} {@code +} or
+     * {@code *}, such as vLLM's {@code --lora-modules}) as its name followed by each item ({@link Flag#values()}), since
+     * argparse takes {@code --name=a b} as the one item {@code "a b"}; any other flag as one argument.
+     */
+    public List<String> args(Flag flag) {
+        Spec spec = byName.get(flag.name());
+        if (spec == null || flag.value() == null || !(spec.nargs().equals("+") || spec.nargs().equals("*"))) {
+            return List.of(flag.toArg());
+        }
+        List<String> args = new java.util.ArrayList<>();
+        args.add(flag.name());
+        args.addAll(flag.values());
+        return args;
+    }
+
+    /**
      * What is wrong with {@code flag} for this version, empty when its parser accepts it: a name it does not know
      * (with the nearest it does, and the versions that know this one), or a value of the wrong form.
      */
@@ -287,7 +303,12 @@ public final class FlagCatalog {
             return where + " is a switch; expected it without a value"
                     + (spec.kind() == Kind.BOOL ? ", or --no-" + spec.name().substring(2) + " to turn it off" : "");
         }
-        List<String> values = spec.nargs().isEmpty() ? List.of(value) : Arrays.asList(value.strip().split("\\s+"));
+        List<String> values = spec.nargs().isEmpty() || spec.nargs().equals("?") ? List.of(value) : flag.values();
+        if (values.size() == 1 && (spec.kind() == Kind.INT || spec.kind() == Kind.FLOAT || spec.kind() == Kind.CHOICE)
+                && flag.values().size() > 1) {
+            return where + " takes one value (" + describe(spec) + "); got " + flag.values().size() + ": "
+                    + String.join(", ", flag.values());
+        }
         for (String v : values) {
             if (!fits(spec, v)) {
                 return where + " takes " + describe(spec) + "; got \"" + v + "\"";

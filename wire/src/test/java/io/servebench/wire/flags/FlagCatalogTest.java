@@ -48,6 +48,32 @@ class FlagCatalogTest {
         assertThat(FlagCatalog.covers("command")).isFalse();
     }
 
+    /**
+     * vLLM declares {@code --lora-modules} with {@code nargs='+'} and a {@code LoRAParserAction} that splits each item with
+     * {@code name, path = item.split("=")} (vllm-project/vllm 568afb3, vllm/entrypoints/openai/cli_args.py); SGLang's
+     * {@code --lora-paths} is {@code nargs="*"} (sgl-project/sglang v0.5.18, python/sglang/srt/server_args.py). argparse
+     * takes {@code --lora-modules=a=/x b=/y} as the one item "a=/x b=/y": the engine must get the items apart.
+     */
+    @Test
+    void aListValuedFlagReachesTheEngineAsOneArgumentPerItem() {
+        assertThat(vllm("0.26.0").args(flag("--lora-modules=sql-lora=/adapters/sql chat-lora=/adapters/chat")))
+                .containsExactly("--lora-modules", "sql-lora=/adapters/sql", "chat-lora=/adapters/chat");
+        assertThat(vllm("0.17.1").args(flag("--lora-modules {\"name\": \"a\", \"path\": \"/x\"} b=/y")))
+                .containsExactly("--lora-modules", "{\"name\": \"a\", \"path\": \"/x\"}", "b=/y");
+        assertThat(sglang("0.5.18").args(flag("--lora-paths=a=/x b=/y"))).containsExactly("--lora-paths", "a=/x", "b=/y");
+        // a single-valued flag stays one argument, a JSON value with its spaces too
+        assertThat(vllm("0.26.0").args(flag("--max-num-seqs=64"))).containsExactly("--max-num-seqs=64");
+        assertThat(vllm("0.26.0").args(flag("--speculative-config={\"method\": \"mtp\"}")))
+                .containsExactly("--speculative-config={\"method\": \"mtp\"}");
+    }
+
+    @Test
+    void aSingleValuedFlagGivenSeveralValuesIsRefused() {
+        assertThat(vllm("0.26.0").problem(flag("--max-num-seqs=64 128"))).contains("flag --max-num-seqs=64 128:"
+                + " --max-num-seqs in vLLM 0.26.0 takes one value (a whole number); got 2: 64, 128");
+        assertThat(vllm("0.26.0").problem(flag("--lora-modules=a=/x b=/y"))).isEmpty();
+    }
+
     @Test
     void aMisspeltFlagIsRefusedWithTheNearestSpelling() {
         assertThat(vllm("0.17.1").problem(flag("--max-num-seqz=128")))

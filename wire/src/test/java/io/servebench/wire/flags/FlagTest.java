@@ -8,6 +8,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FlagTest {
 
     @Test
+    void aListValuedFlagsItemsSplitAtSpacesOutsideJson() {
+        assertThat(Flag.parse("--lora-modules=a=/x  b=/y").orElseThrow().values()).containsExactly("a=/x", "b=/y");
+        assertThat(Flag.parse("--lora-modules {\"name\": \"a b\", \"path\": [1, 2]} c=/z").orElseThrow().values())
+                .containsExactly("{\"name\": \"a b\", \"path\": [1, 2]}", "c=/z");
+        assertThat(Flag.parse("--enable-lora").orElseThrow().values()).isEmpty();
+    }
+
+    @Test
     void equalsSignSpaceAndUnderscoreSpellOneFlag() {
         Flag flag = new Flag("--max-num-seqs", "64");
         assertThat(Flag.parse("--max-num-seqs=64")).hasValue(flag);
