@@ -269,7 +269,7 @@ public final class Calibration {
             trials++;
             VirtualEngine engine = VirtualEngine.of(k.params(), seed);
             MetricsAggregator.Running metrics = new MetricsAggregator().start(SloSpec.NONE, engine::earliestArrivalNs);
-            new VirtualLoad(engine, model).run(dataset.supply(seed), 0, b.requests(),
+            new VirtualLoad(engine, new io.servebench.load.Target(java.net.URI.create("virtual:" + model), model)).run(dataset.supply(seed), 0, b.requests(),
                     LoadParams.of(new ArrivalProfile.Constant(b.rate())), metrics);
             return metrics.finish();
         });

@@ -111,7 +111,7 @@ public final class Validation {
         Dataset dataset = Datasets.resolve(datasetSpec(c), new SimTokenizer()::count);
         int requests = c.requests() > 0 ? c.requests() : SINGLE_STREAM_REQUESTS;
         MetricsAggregator.Running metrics = new MetricsAggregator().start(SloSpec.NONE, engine::earliestArrivalNs);
-        new VirtualLoad(engine, c.model()).run(dataset.supply(seed), 0, requests, LoadParams.of(profile(c)), metrics);
+        new VirtualLoad(engine, new io.servebench.load.Target(java.net.URI.create("virtual:" + c.model()), c.model())).run(dataset.supply(seed), 0, requests, LoadParams.of(profile(c)), metrics);
         RepetitionResult r = metrics.finish();
         Map<Figure, Double> twin = new EnumMap<>(Figure.class);
         for (Figure f : c.published().keySet()) {

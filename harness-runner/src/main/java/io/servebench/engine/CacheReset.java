@@ -14,6 +14,7 @@ import java.util.Optional;
  */
 public final class CacheReset {
 
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
     private static final ControlClient HTTP = new ControlClient(Duration.ofSeconds(5));
 
     private CacheReset() {
@@ -22,7 +23,8 @@ public final class CacheReset {
     /**
      * Resets the cache, once, with {@code apiKey} as a bearer token when not {@code null}.
      *
-     * @return whether the engine confirmed it (a 2xx answer), and how or why not ("POST /flush_cache answered 400")
+     * @return whether the engine confirmed it (a 2xx answer whose JSON body, if any, has no {@code "success": false}),
+     * and how or why not ("POST /flush_cache answered 400", "POST /reset_prefix_cache answered 200 {"success": false}")
      */
     public static PrefixCacheReset reset(EngineKind kind, Endpoint endpoint, String apiKey) {
         Optional<String> path = kind.cacheResetPath();
@@ -34,12 +36,29 @@ public final class CacheReset {
         try {
             ControlClient.Reply r = HTTP.post(uri, ControlClient.withBearer(Map.of(), apiKey), new byte[0], Duration.ofSeconds(30));
             String post = "POST /" + path.get();
-            return r.ok() ? PrefixCacheReset.emptied(post) : PrefixCacheReset.failed(post + " answered " + r.status());
+            if (!r.ok()) {
+                return PrefixCacheReset.failed(post + " answered " + r.status());
+            }
+            // vLLM 0.26 answers 200 {"success": false} while requests still hold blocks (its dev cache router):
+            // a 2xx is a success only when the body does not say otherwise
+            return refused(r.text()) ? PrefixCacheReset.failed(post + " answered " + r.status() + " " + r.text().strip())
+                    : PrefixCacheReset.emptied(post);
         } catch (IOException e) {
             return PrefixCacheReset.failed("POST /" + path.get() + " failed: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return PrefixCacheReset.failed("POST /" + path.get() + " was interrupted");
+        }
+    }
+
+    /** Whether a 2xx body is a JSON object whose {@code success} is {@code false}. */
+    static boolean refused(String body) {
+        try {
+            com.fasterxml.jackson.databind.JsonNode json = JSON.readTree(body);
+            return json != null && json.isObject() && json.path("success").isBoolean() && !json.get("success").asBoolean();
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            // SGLang answers its flush in plain text, whose status says it all
+            return false;
         }
     }
 }

@@ -47,6 +47,14 @@ public interface EngineKind {
         return Optional.empty();
     }
 
+    /**
+     * The flag of the key that opens this kind's admin routes, where they want one of their own (SGLang's
+     * {@code --admin-api-key}); empty (the default) where the API key opens every route.
+     */
+    default Optional<String> adminKeyFlag() {
+        return Optional.empty();
+    }
+
     /** The flags the simulated engine reads when it stands in for this kind ({@code --simulate}); vLLM's by default. */
     default SimDialect simDialect() {
         return SimDialect.VLLM;

@@ -30,7 +30,7 @@ public final class EngineKinds {
      * {@code vllm/entrypoints/serve/cache/api_router.py}, 0.14 to the newest read), which it is started with.
      */
     public static final EngineKind VLLM = new ServerProgramKind("vllm", VLLM_FLAGS, List.of("--version"),
-            "reset_prefix_cache", true, SimDialect.VLLM, Map.of("VLLM_SERVER_DEV_MODE", "1"), List.of());
+            "reset_prefix_cache", true, SimDialect.VLLM, Map.of("VLLM_SERVER_DEV_MODE", "1"), List.of(), null);
 
     /**
      * SGLang, {@code python3 -m sglang.launch_server}; empties its prefix cache at {@code POST /flush_cache}. Started
@@ -39,7 +39,7 @@ public final class EngineKinds {
      */
     public static final EngineKind SGLANG = new ServerProgramKind("sglang", SGLANG_FLAGS,
             List.of("-c", "import sglang; print(sglang.__version__)"), "flush_cache", true, SimDialect.SGLANG, Map.of(),
-            List.of("--enable-metrics"));
+            List.of("--enable-metrics"), EngineFlags.SGLANG_ADMIN_API_KEY);
 
     /** Any OpenAI-compatible server started from the study's argument list. */
     public static final EngineKind COMMAND = new CommandKind("command");

@@ -15,11 +15,19 @@ import java.time.Duration;
  * @param containerRuntime {@code docker} or {@code podman}, for studies that name an image
  * @param hfCache          the Hugging Face cache mounted into containers
  * @param apiKey           the bearer token the engine expects, {@code null} for none; never logged
+ * @param adminApiKey      the key of an engine's admin routes ({@value #ADMIN_API_KEY_ENV}), {@code null} for none; never
+ *                         logged
  * @param simulatedGpu     the id in {@link GpuProfile#catalogue()} of the GPU the simulated engine imitates, per
  *                         tensor-parallel rank
  */
 public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout, Duration grace, String containerRuntime,
-                            Path hfCache, String apiKey, String simulatedGpu) {
+                            Path hfCache, String apiKey, String adminApiKey, String simulatedGpu) {
+
+    /**
+     * The environment variable that holds SGLang's admin key: the engine is started with it as {@code --admin-api-key}
+     * (unless its flags give one) and {@code /flush_cache}, an admin route, is sent it as the bearer token.
+     */
+    public static final String ADMIN_API_KEY_ENV = "SERVEBENCH_ADMIN_API_KEY";
 
     public EngineOptions {
         // checked here, so that a bad id fails before any engine starts
@@ -58,18 +66,22 @@ public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout,
     /** Options for a run that starts engines itself with the defaults. */
     public static EngineOptions defaults(Simulate simulate, long seed) {
         return new EngineOptions(simulate, seed, DEFAULT_READY_TIMEOUT, DEFAULT_GRACE, "docker", defaultHfCache(), null,
-                DEFAULT_SIMULATED_GPU);
+                null, DEFAULT_SIMULATED_GPU);
     }
 
-    /** These options with the bearer token the engines expect (read from {@code --api-key-env}'s variable). */
-    public EngineOptions withApiKey(String key) {
-        return new EngineOptions(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, key, simulatedGpu);
+    /**
+     * These options with the bearer token the engines expect (read from {@code --api-key-env}'s variable) and the admin
+     * key ({@value #ADMIN_API_KEY_ENV}'s), each {@code null} for none.
+     */
+    public EngineOptions withKeys(String key, String adminKey) {
+        return new EngineOptions(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, key, adminKey, simulatedGpu);
     }
 
     @Override
     public String toString() {
         return "EngineOptions[simulate=" + simulate + ", seed=" + seed + ", readyTimeout=" + readyTimeout + ", grace=" + grace
                 + ", containerRuntime=" + containerRuntime + ", hfCache=" + hfCache + ", apiKey="
-                + (apiKey == null ? "none" : Redaction.MASK) + ", simulatedGpu=" + simulatedGpu + "]";
+                + (apiKey == null ? "none" : Redaction.MASK) + ", adminApiKey=" + (adminApiKey == null ? "none" : Redaction.MASK)
+                + ", simulatedGpu=" + simulatedGpu + "]";
     }
 }

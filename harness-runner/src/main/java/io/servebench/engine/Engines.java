@@ -97,12 +97,27 @@ public final class Engines {
         // replicas each hold a cache of their own: the reset is the first that is not an emptied one, else the last
         PrefixCacheReset reset = null;
         for (Endpoint endpoint : engine.endpoints()) {
-            reset = CacheReset.reset(serving(server, options), endpoint, options.apiKey());
+            reset = CacheReset.reset(serving(server, options), endpoint, resetKey(server, options));
             if (reset.outcome() != PrefixCacheReset.Outcome.EMPTIED) {
                 return reset;
             }
         }
         return reset;
+    }
+
+    /**
+     * The bearer token of the cache reset: for a kind whose admin routes want a key of their own (SGLang), the study's
+     * {@code --admin-api-key}, else the harness's admin key; else the API key, which SGLang's admin routes take when
+     * no admin key is set (its {@code utils/auth.py}).
+     */
+    private static String resetKey(ServerConfig server, EngineOptions options) {
+        EngineKind kind = serving(server, options);
+        if (kind.adminKeyFlag().isEmpty()) {
+            return options.apiKey();
+        }
+        String flag = kind.adminKeyFlag().get();
+        return server.flags().stream().filter(f -> f.name().equals(flag) && f.value() != null).map(f -> f.value())
+                .findFirst().orElse(options.adminApiKey() != null ? options.adminApiKey() : options.apiKey());
     }
 
     /** The kind that serves {@code server}: the simulated engine's under {@code --simulate}. */

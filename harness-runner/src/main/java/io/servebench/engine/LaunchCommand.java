@@ -31,6 +31,13 @@ record LaunchCommand(List<String> argv, Map<String, String> env, Path workdir, i
         this(argv, env, workdir, port, List.of());
     }
 
+    /** This command with {@code more} arguments at the end. */
+    LaunchCommand plus(List<String> more) {
+        List<String> all = new java.util.ArrayList<>(argv);
+        all.addAll(more);
+        return new LaunchCommand(all, env, workdir, port, cleanup);
+    }
+
     /** The command line as logs and reports show it: secrets masked, arguments with spaces quoted. */
     public String display() {
         StringBuilder sb = new StringBuilder();

@@ -58,6 +58,15 @@ final class ProcessEngine implements RunningEngine {
      */
     public static ProcessEngine start(LaunchCommand command, String model, Path log, Duration readyTimeout, Duration grace,
                                       String apiKey) throws EngineStartException {
+        return start(command, model, false, log, readyTimeout, grace, apiKey);
+    }
+
+    /**
+     * Like {@link #start(LaunchCommand, String, Path, Duration, Duration, String)}, for an engine that takes a LoRA
+     * adapter as {@code "base:adapter"} when {@code adapterAfterBase} (SGLang).
+     */
+    static ProcessEngine start(LaunchCommand command, String model, boolean adapterAfterBase, Path log,
+                               Duration readyTimeout, Duration grace, String apiKey) throws EngineStartException {
         ProcessBuilder builder = new ProcessBuilder(Supervisor.wrap(command.argv(), grace, command.cleanup()))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
@@ -81,7 +90,7 @@ final class ProcessEngine implements RunningEngine {
         }
         URI base = URI.create("http://127.0.0.1:" + command.port());
         ProcessEngine engine = new ProcessEngine(process, command, log,
-                new Endpoint(base, model, base.resolve("/metrics")), grace);
+                new Endpoint(base, model, base.resolve("/metrics"), adapterAfterBase), grace);
         RUNNING.add(engine);
         try {
             new Readiness(base, model, apiKey).await(readyTimeout, () -> engine.exitReason().orElse(null));

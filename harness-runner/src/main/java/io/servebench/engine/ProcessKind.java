@@ -77,8 +77,14 @@ interface ProcessKind extends EngineKind {
                         + " to mount into the container: " + e.getMessage() + "; set HF_HOME to a writable folder", e);
             }
         }
-        return ProcessEngine.start(launch(server, ProcessEngine.freePort(), options.containerRuntime(), options.hfCache()),
-                server.model(), log, options.readyTimeout(), options.grace(), options.apiKey());
+        LaunchCommand launch = launch(server, ProcessEngine.freePort(), options.containerRuntime(), options.hfCache());
+        // the admin key from the harness's environment, where the study's flags give none: never in a report's command
+        if (adminKeyFlag().isPresent() && options.adminApiKey() != null
+                && server.flags().stream().noneMatch(f -> f.name().equals(adminKeyFlag().get()))) {
+            launch = launch.plus(List.of(adminKeyFlag().get(), options.adminApiKey()));
+        }
+        return ProcessEngine.start(launch, server.servedModel(), simDialect().adapterAfterBase() && dialect().isPresent(), log, options.readyTimeout(),
+                options.grace(), options.apiKey());
     }
 
     static List<String> concat(List<String> a, List<String> b) {

@@ -39,6 +39,18 @@ public record ServerConfig(EngineKind kind, String model, List<Flag> flags, Engi
         return label() + "\n" + setup;
     }
 
+    /**
+     * The name requests give the model: the first of {@code --served-model-name}'s names when an engine that reads it
+     * is given one (vLLM then refuses the model's path with a 404), else {@link #model()}.
+     */
+    public String servedModel() {
+        if (kind.dialect().isEmpty()) {
+            return model;
+        }
+        return flags.stream().filter(f -> f.name().equals(io.servebench.wire.flags.EngineFlags.SERVED_MODEL_NAME))
+                .map(Flag::values).filter(v -> !v.isEmpty()).map(v -> v.get(0)).findFirst().orElse(model);
+    }
+
     /** The flags as command-line arguments, in canonical order. */
     public List<String> args() {
         return flags.stream().map(Flag::toArg).toList();

@@ -19,9 +19,12 @@ import java.util.Optional;
  * @param simDialect      the flags the simulated engine reads in its place
  * @param benchmarkEnvironment environment variables a benchmark needs it to have
  * @param benchmarkFlags  flags a benchmark needs it to run with
+ * @param adminKeyName    the flag of the key its admin routes (the cache reset among them) want, {@code null} where the
+ *                        API key opens them all
  */
 record ServerProgramKind(String name, FlagDialect flags, List<String> versionArgs, String resetPath, boolean continuousUsage,
-                         SimDialect simDialect, Map<String, String> benchmarkEnvironment, List<String> benchmarkFlags)
+                         SimDialect simDialect, Map<String, String> benchmarkEnvironment, List<String> benchmarkFlags,
+                         String adminKeyName)
         implements ProcessKind {
 
     ServerProgramKind {
@@ -32,6 +35,11 @@ record ServerProgramKind(String name, FlagDialect flags, List<String> versionArg
     @Override
     public Optional<FlagDialect> dialect() {
         return Optional.of(flags);
+    }
+
+    @Override
+    public Optional<String> adminKeyFlag() {
+        return Optional.ofNullable(adminKeyName);
     }
 
     @Override

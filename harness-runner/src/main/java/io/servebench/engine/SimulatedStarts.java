@@ -39,7 +39,8 @@ final class SimulatedStarts {
                 "--dialect", dialect.toString(), "--seed", Long.toString(options.seed()),
                 "--gpu", options.simulatedGpu()));
         argv.addAll(server.args());
-        return ProcessEngine.start(new LaunchCommand(argv, Map.of(), null, port), server.model(), log,
+        return ProcessEngine.start(new LaunchCommand(argv, Map.of(), null, port), server.servedModel(),
+                dialect.adapterAfterBase(), log,
                 options.readyTimeout(), options.grace(), options.apiKey());
     }
 
@@ -70,7 +71,7 @@ final class SimulatedStarts {
             detachLog.run();
             throw new EngineStartException("simulated " + server.kind().name() + " could not open its port: " + e.getMessage(), e);
         }
-        Endpoint endpoint = new Endpoint(engine.baseUri(), engine.model(), engine.metricsUri());
+        Endpoint endpoint = new Endpoint(engine.baseUri(), engine.model(), engine.metricsUri(), dialect.adapterAfterBase());
         return new RunningEngine() {
             @Override
             public Endpoint endpoint() {
@@ -112,7 +113,8 @@ final class SimulatedStarts {
             throw new EngineStartException("cannot write the engine log " + log + ": " + e.getMessage(), e);
         }
         VirtualEngine engine = VirtualEngine.of(settings, options.seed());
-        Endpoint none = new Endpoint(URI.create("virtual:" + settings.model().name()), settings.model().name(), null);
+        Endpoint none = new Endpoint(URI.create("virtual:" + settings.servedModel()), settings.servedModel(), null,
+                dialect.adapterAfterBase());
         return new RunningEngine() {
             @Override
             public Endpoint endpoint() {

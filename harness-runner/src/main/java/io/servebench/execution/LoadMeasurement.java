@@ -163,7 +163,7 @@ final class LoadMeasurement {
             LoadResult result = null;
             try {
                 if (engine.virtual().isPresent()) {
-                    result = new VirtualLoad(engine.virtual().get(), engine.endpoint().model())
+                    result = new VirtualLoad(engine.virtual().get(), engine.endpoint().target())
                             .run(supply, w.warmup(), w.requests(), load, listener);
                 } else {
                     // the sender and the I/O threads only queue what the listeners are told: see ListenerThread

@@ -31,6 +31,8 @@ public final class RunContext {
     private final ExecutionParams params;
     private final PrintWriter out;
     private final String apiKey;
+    /** {@link EngineOptions#ADMIN_API_KEY_ENV}'s value, {@code null} for none; never printed or written. */
+    private final String adminApiKey;
     private final Map<String, Dataset> datasets = new HashMap<>();
     private final Map<String, Counted> counted = new HashMap<>();
     private final PrometheusScraper scraper = new PrometheusScraper();
@@ -61,6 +63,8 @@ public final class RunContext {
         this.interruption = interruption;
         datasets.forEach(this::dataset);
         this.apiKey = apiKey(params.client(), environment);
+        String admin = environment.apply(EngineOptions.ADMIN_API_KEY_ENV);
+        this.adminApiKey = admin == null || admin.isBlank() ? null : admin.strip();
     }
 
     public ExecutionParams params() {
@@ -97,7 +101,7 @@ public final class RunContext {
 
     /** How engines are started, with the API key, so that the readiness wait is let in too. */
     EngineOptions engines() {
-        return params.engines().withApiKey(apiKey);
+        return params.engines().withKeys(apiKey, adminApiKey);
     }
 
     PrometheusScraper scraper() {

@@ -254,7 +254,7 @@ public final class LoadWorkers {
         }
         Cancellation c = p.cancellation();
         return new WorkerJob(targets.stream().map(t -> t.baseUri().toString()).toList(), targets.get(0).model(),
-                spread.weights(), p.api().name(), p.connectTimeout().toNanos(), p.requestTimeout().toNanos(),
+                targets.get(0).adapterAfterBase(), spread.weights(), p.api().name(), p.connectTimeout().toNanos(), p.requestTimeout().toNanos(),
                 p.maxConnections(), p.continuousUsageStats(), p.stop().maxDuration() == null ? 0
                 : Math.max(1, p.stop().maxDuration().toNanos() - first), p.extraBody(), p.requestIdPrefix(), c.percent(),
                 c.delay().toNanos(), c.afterFirstToken(), c.timeout() == null ? 0 : c.timeout().toNanos(), dataset, first,

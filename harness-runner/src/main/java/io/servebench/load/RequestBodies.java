@@ -29,25 +29,25 @@ final class RequestBodies {
     }
 
     /**
-     * The body asking {@code model} to stream a completion of {@code spec}'s prompt, with usage in the
+     * The body asking {@code target}'s model (or the adapter {@code spec} names, as the target takes it) to stream a completion of {@code spec}'s prompt, with usage in the
      * stream ({@code stream_options.include_usage}) and, when {@code continuousUsageStats}, cumulative
      * usage on every chunk. With {@link RequestSpec#exactOutput()} it also sends
      * {@code min_tokens = max_tokens} and {@code ignore_eos}, so that the output length is the one asked for.
      *
      * @return the body and the tokens it asks for
      */
-    static Body build(OpenAiApi api, String model, RequestSpec spec, boolean continuousUsageStats) {
-        return build(api, model, spec, continuousUsageStats, null);
+    static Body build(OpenAiApi api, Target target, RequestSpec spec, boolean continuousUsageStats) {
+        return build(api, target, spec, continuousUsageStats, null);
     }
 
     /**
-     * Like {@link #build(OpenAiApi, String, RequestSpec, boolean)}, then with every field of {@code extraBody}
+     * Like {@link #build(OpenAiApi, Target, RequestSpec, boolean)}, then with every field of {@code extraBody}
      * added, replacing a field of the same name (e.g. {@code max_tokens}), and then the request's own
      * ({@link RequestSpec#extraBody()}), which replace the study's.
      *
      * @param extraBody fields to add, a JSON object without {@link BodyFields#RESERVED}; {@code null} for none
      */
-    static Body build(OpenAiApi api, String model, RequestSpec spec, boolean continuousUsageStats,
+    static Body build(OpenAiApi api, Target target, RequestSpec spec, boolean continuousUsageStats,
                       ObjectNode extraBody) {
         CompletionRequest.Input input = switch (api) {
             case CHAT -> {
@@ -61,7 +61,7 @@ final class RequestBodies {
                     : spec.context().stream().map(ChatMessage::content).collect(Collectors.joining("\n\n")) + "\n\n"
                             + spec.prompt());
         };
-        CompletionRequest request = new CompletionRequest(input, Optional.of(spec.model() != null ? spec.model() : model),
+        CompletionRequest request = new CompletionRequest(input, Optional.of(target.requestModel(spec.model())),
                 OptionalInt.of(spec.maxTokens()),
                 spec.exactOutput() ? spec.maxTokens() : 0, spec.exactOutput(), true, true, continuousUsageStats);
         List<ObjectNode> extra = new ArrayList<>(2);

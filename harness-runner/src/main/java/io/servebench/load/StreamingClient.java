@@ -206,7 +206,7 @@ final class StreamingClient implements AutoCloseable {
             if (params.apiKey() != null) {
                 request.header("Authorization", "Bearer " + params.apiKey());
             }
-            RequestBodies.Body body = RequestBodies.build(params.api(), target.model(), spec, params.continuousUsageStats(),
+            RequestBodies.Body body = RequestBodies.build(params.api(), target, spec, params.continuousUsageStats(),
                     extraBody);
             return new Prepared(spec, request.body("application/json", body.json()), null,
                     new Exchange(spec, body.maxTokens()), replica);

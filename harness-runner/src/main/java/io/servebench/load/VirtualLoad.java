@@ -31,12 +31,12 @@ import java.util.Objects;
 public final class VirtualLoad {
 
     private final VirtualEngine engine;
-    private final String model;
+    private final Target target;
 
-    /** Sends to {@code engine}, naming {@code model} in every body. */
-    public VirtualLoad(VirtualEngine engine, String model) {
+    /** Sends to {@code engine}, naming {@code target}'s model (or a request's adapter, as it takes it) in every body. */
+    public VirtualLoad(VirtualEngine engine, Target target) {
         this.engine = Objects.requireNonNull(engine, "engine");
-        this.model = Objects.requireNonNull(model, "model");
+        this.target = Objects.requireNonNull(target, "target");
     }
 
     /**
@@ -211,7 +211,7 @@ public final class VirtualLoad {
         private void send(RequestSpec spec, long intendedNs, long sendNs, long slotNs) {
             sent++;
             String id = params.requestId(spec.index());
-            byte[] body = RequestBodies.build(params.api(), model, spec, params.continuousUsageStats(), extraBody).json();
+            byte[] body = RequestBodies.build(params.api(), target, spec, params.continuousUsageStats(), extraBody).json();
             listener.onSend(spec.index());
             engine.submit(id, sendNs, params.api() == OpenAiApi.CHAT, body);
             inFlight.put(id, new Sent(spec, intendedNs, slotNs));

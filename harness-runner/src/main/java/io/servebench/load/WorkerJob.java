@@ -10,6 +10,7 @@ import java.util.List;
  * its input (JSON). The API key is not here: it travels in the worker's environment ({@link LoadWorkers#API_KEY_ENV}).
  *
  * @param baseUris         the engine's replicas
+ * @param adapterAfterBase how the engine takes an adapter ({@link Target#adapterAfterBase()})
  * @param weights          the spread's weight of each replica
  * @param durationNs       the load's longest duration counted from this share's first send, 0 for no limit
  * @param timeoutNs        the longest a request may last, 0 for no limit
@@ -19,14 +20,14 @@ import java.util.List;
  * @param offsetsNs        this share's arrivals (its conversations' first turns) counted from its first, the first 0
  * @param specs            this share's requests in sending order, each conversation's turns together, warm-up flags set
  */
-record WorkerJob(List<String> baseUris, String model, List<Integer> weights, String api, long connectTimeoutNs,
+record WorkerJob(List<String> baseUris, String model, boolean adapterAfterBase, List<Integer> weights, String api, long connectTimeoutNs,
                  long requestTimeoutNs, int maxConnections, boolean continuousUsage, long durationNs, String extraBody,
                  String requestIdPrefix, double cancelPercent, long cancelDelayNs, boolean cancelAfterFirstToken,
                  long timeoutNs, String dataset, long firstOffsetNs, long[] offsetsNs, List<RequestSpec> specs) {
 
     /** The targets this share goes to. */
     List<Target> targets() {
-        return baseUris.stream().map(u -> new Target(java.net.URI.create(u), model)).toList();
+        return baseUris.stream().map(u -> new Target(java.net.URI.create(u), model, adapterAfterBase)).toList();
     }
 
     /** The load's parameters for this share, with {@code apiKey}: its own trace, warm-up already decided. */

@@ -35,7 +35,7 @@ record RunParams(RunOptions options, Path outputDir, int repetitions, EngineOpti
         EngineOptions engines = new EngineOptions(options.simulate(), seed,
                 options.readyTimeout().orElse(EngineOptions.DEFAULT_READY_TIMEOUT),
                 options.stopGrace().orElse(EngineOptions.DEFAULT_GRACE),
-                options.containerRuntime().orElse(RunDefaults.CONTAINER_RUNTIME), EngineOptions.defaultHfCache(), null,
+                options.containerRuntime().orElse(RunDefaults.CONTAINER_RUNTIME), EngineOptions.defaultHfCache(), null, null,
                 options.simulatedGpu().orElse(EngineOptions.DEFAULT_SIMULATED_GPU));
         return new RunParams(options, options.outputDir().orElseGet(RunDefaults::outputDir),
                 options.repetitions().orElse(RunDefaults.REPETITIONS), engines, seed,

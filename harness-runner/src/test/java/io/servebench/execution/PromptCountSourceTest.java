@@ -36,7 +36,7 @@ class PromptCountSourceTest {
     private static RunContext context(StringWriter out) {
         ExecutionParams params = new ExecutionParams(java.nio.file.Path.of("unused"), new io.servebench.engine.EngineOptions(
                 io.servebench.engine.EngineOptions.Simulate.OFF, 42, java.time.Duration.ofMinutes(20),
-                java.time.Duration.ofSeconds(30), "docker", java.nio.file.Path.of("unused"), null, "h100"), 1, 42, false,
+                java.time.Duration.ofSeconds(30), "docker", java.nio.file.Path.of("unused"), null, null, "h100"), 1, 42, false,
                 java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(60), ClientOptions.DEFAULTS,
                 io.servebench.metrics.SloSpec.NONE, false, false, io.servebench.metrics.gpu.TelemetryParams.DEFAULTS,
                 ExecutionParams.DEFAULT_MAX_FAILED_SHARE);

@@ -124,7 +124,7 @@ class LoadWorkersTest {
     void aWorkerEndsWithItsCoordinatorsPipe() throws Exception {
         server = TruthServer.start(Script.defaults().withTtft(Duration.ofSeconds(30)).withTokensPerRequest(1), 0);
         List<RequestSpec> specs = List.of(new RequestSpec(0, "p", 2, 1, false, false));
-        WorkerJob job = new WorkerJob(List.of(server.baseUri().toString()), "m", List.of(1), "CHAT", 1_000_000_000L,
+        WorkerJob job = new WorkerJob(List.of(server.baseUri().toString()), "m", false, List.of(1), "CHAT", 1_000_000_000L,
                 60_000_000_000L, 10, true, 0, null, "", 0, 0, false, 0, null, 0, new long[] {0}, specs);
         Process worker = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-cp", System.getProperty("java.class.path"), LoadWorker.class.getName())

@@ -24,7 +24,7 @@ class VirtualLoadTest {
     private static final long MS = 1_000_000;
 
     private static VirtualLoad load(List<String> flags) {
-        return new VirtualLoad(VirtualEngine.of(SimParams.fromFlags(SimDialect.VLLM, MODEL, flags), 42), MODEL);
+        return new VirtualLoad(VirtualEngine.of(SimParams.fromFlags(SimDialect.VLLM, MODEL, flags), 42), new io.servebench.load.Target(java.net.URI.create("virtual:" + MODEL), MODEL));
     }
 
     private static Iterator<RequestSpec> specs(int n, int maxTokens) {

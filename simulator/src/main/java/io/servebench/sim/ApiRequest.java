@@ -12,6 +12,10 @@ import java.util.List;
  *
  * @param chat            whether it came through the chat API
  * @param model           the {@code model} field, {@code null} when absent
+ * @param adapter         the LoRA adapter it runs on, by the engine's rule ({@link #adapter}); {@code null} for the base
+ *                        model
+ * @param baseFallback    whether {@code model} named something the engine does not serve and it ran the base model
+ *                        without a word, as SGLang does
  * @param promptTokens    prompt tokens: for chat, the messages' text plus the chat template's fixed cost
  *                        ({@value #TEMPLATE_TOKENS_PER_MESSAGE} per message and {@value #TEMPLATE_REPLY_TOKENS} to open the reply)
  * @param blockHashes     cumulative hash of each full page of the prompt ({@link SimDialect#cachePageTokens()} tokens)
@@ -25,6 +29,8 @@ import java.util.List;
 record ApiRequest(
         boolean chat,
         String model,
+        String adapter,
+        boolean baseFallback,
         int promptTokens,
         long[] blockHashes,
         Integer maxTokens,
@@ -45,12 +51,12 @@ record ApiRequest(
      *
      * @throws ApiError 400 for malformed JSON, missing or ill-typed fields, {@code max_tokens < 1},
      *                  {@code min_tokens > max_tokens}, stream options without streaming, or a prompt plus
-     *                  output longer than {@code maxModelLen}; 404 for a model other than {@code servedModel} or one
-     *                  of {@code lora}'s adapters
+     *                  output longer than the context, an SGLang {@code "base:adapter"} whose adapter is not loaded;
+     *                  404 (vLLM) for a model other than the served one or one of the adapters
      */
-    static ApiRequest parse(byte[] body, boolean chat, SimTokenizer tokenizer, String servedModel, int maxModelLen,
-                            SimDialect dialect, LoraParams lora)
-            throws ApiError {
+    static ApiRequest parse(byte[] body, boolean chat, SimTokenizer tokenizer, SimParams settings) throws ApiError {
+        SimDialect dialect = settings.dialect();
+        int maxModelLen = settings.maxModelLen();
         CompletionRequest request;
         try {
             request = CompletionRequest.parse(body, chat);
@@ -58,8 +64,27 @@ record ApiRequest(
             throw ApiError.badRequest(e.getMessage());
         }
         String model = request.model().orElse(null);
-        if (model != null && !model.equals(servedModel) && !lora.serves(model)) {
-            throw notServed(model, servedModel);
+        String adapter = null;
+        boolean fallback = false;
+        if (model == null || settings.servesModel(model)) {
+            adapter = null;
+        } else if (dialect.adapterAfterBase()) {
+            // SGLang 0.5.9 and 0.5.18, entrypoints/openai/serving_base.py: "base:adapter" names the adapter after the
+            // first colon, which must be loaded; any other name is not checked and runs the base model
+            int colon = model.indexOf(':');
+            if (colon >= 0) {
+                adapter = model.substring(colon + 1);
+                if (!settings.lora().serves(adapter)) {
+                    throw ApiError.badRequest("LoRA adapter '" + adapter + "' is not loaded; loaded adapters: "
+                            + settings.lora().adapters());
+                }
+            } else {
+                fallback = true;
+            }
+        } else if (settings.lora().serves(model)) {
+            adapter = model;
+        } else {
+            throw notServed(model, settings.servedModel());
         }
         List<String> tokens = new ArrayList<>();
         int promptTokens = promptTokens(request.input(), tokenizer, tokens);
@@ -68,7 +93,7 @@ record ApiRequest(
         if (tooLong != null) {
             throw ApiError.badRequest(tooLong);
         }
-        return new ApiRequest(chat, model, promptTokens, blockHashes(tokens, dialect.cachePageTokens()), maxTokens,
+        return new ApiRequest(chat, model, adapter, fallback, promptTokens, blockHashes(tokens, dialect.cachePageTokens()), maxTokens,
                 request.minTokens(), request.ignoreEos(), request.stream(), request.includeUsage(),
                 request.continuousUsage());
     }
@@ -78,17 +103,17 @@ record ApiRequest(
      * {@code {"messages": [...]}} (with the chat template, as a chat request counts them); the same count a
      * completion or chat request with that prompt reports in {@code usage.prompt_tokens}.
      *
-     * @throws ApiError 400 for a body without a prompt or messages, 404 for a model other than {@code servedModel}
+     * @throws ApiError 400 for a body without a prompt or messages, 404 for a model other than the served one
      */
-    static int tokenize(byte[] body, SimTokenizer tokenizer, String servedModel) throws ApiError {
+    static int tokenize(byte[] body, SimTokenizer tokenizer, SimParams settings) throws ApiError {
         CompletionRequest request;
         try {
             request = CompletionRequest.parseTokenize(body);
         } catch (InvalidRequestException e) {
             throw ApiError.badRequest(e.getMessage());
         }
-        if (request.model().isPresent() && !request.model().get().equals(servedModel)) {
-            throw notServed(request.model().get(), servedModel);
+        if (request.model().isPresent() && !settings.servesModel(request.model().get())) {
+            throw notServed(request.model().get(), settings.servedModel());
         }
         return promptTokens(request.input(), tokenizer, new ArrayList<>());
     }

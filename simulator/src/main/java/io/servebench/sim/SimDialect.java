@@ -67,6 +67,15 @@ public enum SimDialect {
         return this == SGLANG;
     }
 
+    /**
+     * Whether a request names a LoRA adapter as {@code "base:adapter"} in {@code model} (SGLang: {@code serving_base.py}
+     * splits the name at its first colon; a name without one runs the base model) rather than by the adapter's own name,
+     * refusing a name it does not serve (vLLM).
+     */
+    public boolean adapterAfterBase() {
+        return this == SGLANG;
+    }
+
     /** The name as {@code --dialect} takes it: {@code vllm}, {@code sglang}, {@code sim}. */
     @Override
     public String toString() {

@@ -46,6 +46,10 @@ import java.util.function.BiConsumer;
  * @param stateSlots              sequences whose linear-attention state SGLang keeps in a pool of its own (the mamba pool,
  *                                set aside from the KV cache at start, {@link EngineDefaults#SGLANG_MAMBA_FULL_MEMORY_RATIO});
  *                                0 when the state lives in the KV pool beside the tokens (vLLM) or the model has none
+ * @param lora                    the LoRA adapters it serves
+ * @param servedNames             {@code --served-model-name}'s names, the first in responses and metrics; empty for the
+ *                                model's own name
+ * @param adminApiKey             SGLang's {@code --admin-api-key}, which its admin routes then want; {@code null} for none
  */
 public record SimParams(
         SimDialect dialect,
@@ -67,7 +71,9 @@ public record SimParams(
         String apiKey,
         EngineProfile engine,
         int stateSlots,
-        LoraParams lora) {
+        LoraParams lora,
+        List<String> servedNames,
+        String adminApiKey) {
 
     /** Settings whose per-sequence state, if any, lives in the KV pool (every vLLM set-up; SGLang with a dense model). */
     public SimParams(SimDialect dialect, ModelProfile model, GpuProfile gpu, int maxModelLen, int maxNumSeqs,
@@ -77,7 +83,7 @@ public record SimParams(
                      String apiKey, EngineProfile engine) {
         this(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching, speculativeMethod,
                 speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
-                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, 0, LoraParams.NONE);
+                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, 0, LoraParams.NONE, List.of(), null);
     }
 
     /**
@@ -122,6 +128,7 @@ public record SimParams(
 
     public SimParams {
         Objects.requireNonNull(lora, "lora");
+        servedNames = List.copyOf(servedNames);
         if (dialect == SimDialect.SIM) {
             throw new IllegalArgumentException("the settings' dialect is vllm or sglang: sim reads vLLM's flags");
         }
@@ -159,27 +166,40 @@ public record SimParams(
     private static final double GIB = 1024.0 * 1024 * 1024;
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /**
+     * The name the API answers to and reports: the first of {@code --served-model-name}'s names, else the model's.
+     */
+    public String servedModel() {
+        return servedNames.isEmpty() ? model.name() : servedNames.get(0);
+    }
+
+    /** Whether a request's {@code model} names the served model: one of {@code --served-model-name}'s, else the model's. */
+    public boolean servesModel(String name) {
+        return servedNames.isEmpty() ? model.name().equals(name) : servedNames.contains(name);
+    }
+
     /** A record whose string form, logged at start, must not carry the API key. */
     @Override
     public String toString() {
         return "SimParams[dialect=" + dialect + ", model=" + model.name() + ", gpu=" + gpu.name() + ", maxModelLen="
                 + maxModelLen + ", maxNumSeqs=" + maxNumSeqs + ", maxNumBatchedTokens=" + maxNumBatchedTokens
                 + ", prefixCaching=" + prefixCaching + ", speculative=" + speculativeMethod + ":" + speculativeTokens
-                + ", apiKey=" + (apiKey == null ? "none" : "***") + "]";
+                + ", apiKey=" + (apiKey == null ? "none" : "***") + ", adminApiKey=" + (adminApiKey == null ? "none" : "***")
+                + "]";
     }
 
     /** These settings on another engine profile (what {@code sim calibrate} varies). */
     public SimParams withEngine(EngineProfile newEngine) {
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
-                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, newEngine, stateSlots, lora);
+                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, newEngine, stateSlots, lora, servedNames, adminApiKey);
     }
 
     /** These settings serving {@code newLora}'s adapters. */
     public SimParams withLora(LoraParams newLora) {
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
-                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, stateSlots, newLora);
+                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, stateSlots, newLora, servedNames, adminApiKey);
     }
 
     /** These settings with one draft acceptance rate for every position; unchanged without speculative decoding. */
@@ -189,7 +209,7 @@ public record SimParams(
         }
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, List.of(newAcceptanceRate), performanceMode, languageModelOnly,
-                reasoningParser, gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, stateSlots, lora);
+                reasoningParser, gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, stateSlots, lora, servedNames, adminApiKey);
     }
 
     /**
@@ -368,12 +388,14 @@ public record SimParams(
         boolean languageModelOnly;
         String reasoningParser;
         String apiKey;
+        String adminApiKey;
         /** 0 until a flag sets it: then the engine's default. */
         double memoryFraction;
         int tp = 1;
         final List<String> ignored = new ArrayList<>();
         boolean enableLora;
         final List<String> loraNames = new ArrayList<>();
+        final List<String> servedNames = new ArrayList<>();
         /** 0 until a flag sets them: then the engine's default. */
         int maxLoras;
         int maxLoraRank;
@@ -423,6 +445,7 @@ public record SimParams(
                 EngineFlags.SGLANG_SPECULATIVE_EAGLE_TOPK, Builder::chainOnly,
                 EngineFlags.SGLANG_SPECULATIVE_NGRAM_MAX_BFS_BREADTH, Builder::chainOnly,
                 "--lora-paths", (b, f) -> b.loraNames.addAll(loraNames(f)),
+                EngineFlags.SGLANG_ADMIN_API_KEY, (b, f) -> b.adminApiKey = text(f),
                 "--max-loras-per-batch", (b, f) -> b.maxLoras = positiveInt(f),
                 "--max-lora-rank", (b, f) -> b.maxLoraRank = positiveInt(f)));
 
@@ -480,6 +503,7 @@ public record SimParams(
             names.prefixCachingOff().forEach(off -> flags.put(off, (b, f) -> b.prefixCaching = !bool(f)));
             flags.put(names.reasoningParser(), (b, f) -> b.reasoningParser = text(f));
             flags.put(names.apiKey(), (b, f) -> b.apiKey = text(f));
+            flags.put(EngineFlags.SERVED_MODEL_NAME, (b, f) -> b.servedNames.addAll(f.values()));
             flags.put(names.gpuMemoryUtilization() != null ? names.gpuMemoryUtilization() : names.staticMemoryFraction(),
                     (b, f) -> b.memoryFraction = fraction(f));
             flags.put(names.tensorParallelSize(), (b, f) -> b.tp = positiveInt(f));
@@ -590,7 +614,7 @@ public record SimParams(
             }
             return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens,
                     prefixCaching, specMethod, specTokens, p, mode, languageModelOnly, reasoningParser, memoryFraction,
-                    tp, ignored, apiKey, EngineProfile.forDialect(dialect, model), stateSlots, lora(dialect));
+                    tp, ignored, apiKey, EngineProfile.forDialect(dialect, model), stateSlots, lora(dialect), servedNames, adminApiKey);
         }
 
         /**

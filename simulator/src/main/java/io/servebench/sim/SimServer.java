@@ -162,13 +162,17 @@ public final class SimServer {
         List<String> flags = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
-            boolean takesNext = arg.startsWith("-") && !arg.contains("=") && i + 1 < args.size()
-                    && !args.get(i + 1).startsWith("--");
-            if (takesNext) {
-                flags.add(arg + "=" + args.get(++i));
-            } else {
+            if (!arg.startsWith("-") || arg.contains("=")) {
                 flags.add(arg);
+                continue;
             }
+            // every argument up to the next flag is a value: one, or the items of a list-valued flag (argparse's
+            // nargs '+', as --lora-modules a=/x b=/y), joined by spaces as a study writes them (Flag#values)
+            List<String> values = new ArrayList<>();
+            while (i + 1 < args.size() && !args.get(i + 1).startsWith("--")) {
+                values.add(args.get(++i));
+            }
+            flags.add(values.isEmpty() ? arg : arg + "=" + String.join(" ", values));
         }
         return flags;
     }

@@ -148,7 +148,7 @@ public final class SimulatedEngine implements AutoCloseable {
             LOG.log(System.Logger.Level.INFO, line);
         }
         SimulatedEngine engine = new SimulatedEngine(settings, address, seed, recording);
-        LOG.log(System.Logger.Level.INFO, "simulated engine serving {0} at {1}", settings.model().name(), engine.baseUri());
+        LOG.log(System.Logger.Level.INFO, "simulated engine serving {0} at {1}", settings.servedModel(), engine.baseUri());
         return engine;
     }
 
@@ -159,7 +159,7 @@ public final class SimulatedEngine implements AutoCloseable {
 
     /** The model id the engine serves, as {@code /v1/models} lists it. */
     public String model() {
-        return settings.model().name();
+        return settings.servedModel();
     }
 
     /** What the simulated GPUs drew, on the {@link System#nanoTime()} clock: the twin's GPU telemetry. */
@@ -231,9 +231,7 @@ public final class SimulatedEngine implements AutoCloseable {
         };
         if (allowed == null) {
             sendJson(responder, 404, JSON.createObjectNode().put("detail", "Not Found"));
-        } else if (settings.apiKey() != null && path.startsWith("/v1/")
-                && !("Bearer " + settings.apiKey()).equals(request.header("Authorization"))) {
-            // as vLLM's --api-key: every /v1 route wants the bearer token, /health and /metrics do not
+        } else if (!authorized(path, request.header("Authorization"))) {
             sendJson(responder, 401, JSON.createObjectNode().put("error", "Unauthorized"));
         } else if (!allowed.equals(method)) {
             responder.send(405, Map.of("Allow", allowed, "Content-Type", "application/json"),
@@ -243,15 +241,60 @@ public final class SimulatedEngine implements AutoCloseable {
         } else if (path.equals("/v1/models")) {
             sendJson(responder, 200, models());
         } else if (path.equals("/reset_prefix_cache") || path.equals("/flush_cache")) {
-            scheduler.resetPrefixCache();
-            responder.send(200, (String) null, new byte[0]);
+            resetPrefixCache(responder);
         } else if (path.equals("/tokenize")) {
             onFrontEnd(responder, () -> tokenize(request, responder));
         } else if (path.equals("/metrics")) {
             responder.send(200, "text/plain; version=0.0.4; charset=utf-8",
-                    metrics.render(settings.model().name(), settings.dialect()).getBytes(StandardCharsets.UTF_8));
+                    metrics.render(settings.servedModel(), settings.dialect()).getBytes(StandardCharsets.UTF_8));
         } else {
             onFrontEnd(responder, () -> completion(request, responder, path.equals("/v1/chat/completions")));
+        }
+    }
+
+    /**
+     * Whether a request with this {@code Authorization} header may use {@code path}. vLLM's middleware guards only
+     * {@code /v1} ({@code vllm/entrypoints/openai/server_utils.py}); SGLang's lets {@code /health*} and {@code /metrics*}
+     * through, wants the admin key on {@code /flush_cache} when one is set (and then not the API key), else the API key
+     * ({@code python/sglang/srt/utils/auth.py}, the same in 0.5.9 and 0.5.18).
+     */
+    private boolean authorized(String path, String authorization) {
+        if (settings.dialect() != SimDialect.SGLANG) {
+            return settings.apiKey() == null || !path.startsWith("/v1/") || bearer(authorization, settings.apiKey());
+        }
+        if (path.startsWith("/health") || path.startsWith("/metrics")) {
+            return true;
+        }
+        String key = path.equals("/flush_cache") && settings.adminApiKey() != null ? settings.adminApiKey()
+                : settings.apiKey();
+        return key == null || bearer(authorization, key);
+    }
+
+    private static boolean bearer(String authorization, String key) {
+        if (authorization == null) {
+            return false;
+        }
+        String[] parts = authorization.split(" ", 2);
+        return parts.length == 2 && parts[0].equalsIgnoreCase("bearer") && java.security.MessageDigest.isEqual(
+                parts[1].getBytes(StandardCharsets.UTF_8), key.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Empties the prefix cache when no request is in the engine, and answers as the engine does: SGLang 200 or 400 with
+     * plain text ({@code http_server.py}'s {@code flush_cache}; the scheduler refuses while requests run or wait), vLLM
+     * 200 with {@code {"success": bool}} (its newer dev cache router; the cache cannot be reset while blocks are held).
+     */
+    private void resetPrefixCache(Responder responder) {
+        boolean idle = open.isEmpty();
+        if (idle) {
+            scheduler.resetPrefixCache();
+        }
+        if (settings.dialect() == SimDialect.SGLANG) {
+            responder.send(idle ? 200 : 400, "text/plain; charset=utf-8", (idle ? "Cache flushed.\nPlease check backend"
+                    + " logs for more details. (When there are running or waiting requests, the operation will not be"
+                    + " performed.)\n" : "Flush cache failed.\n").getBytes(StandardCharsets.UTF_8));
+        } else {
+            sendJson(responder, 200, JSON.createObjectNode().put("success", idle));
         }
     }
 
@@ -272,7 +315,7 @@ public final class SimulatedEngine implements AutoCloseable {
     private void tokenize(ServerRequest request, Responder responder) {
         int count;
         try {
-            count = ApiRequest.tokenize(request.body(), tokenizer, settings.model().name());
+            count = ApiRequest.tokenize(request.body(), tokenizer, settings);
         } catch (ApiError e) {
             sendJson(responder, e.status, e.body(JSON, settings.dialect()));
             return;
@@ -287,14 +330,18 @@ public final class SimulatedEngine implements AutoCloseable {
 
     private ObjectNode models() {
         ObjectNode root = JSON.createObjectNode().put("object", "list");
-        root.putArray("data").addObject()
-                .put("id", settings.model().name())
-                .put("object", "model")
-                .put("created", System.currentTimeMillis() / 1000)
-                .put("owned_by", "servebench-sim")
-                .put("root", settings.model().name())
-                .putNull("parent")
-                .put("max_model_len", settings.maxModelLen());
+        ArrayNode data = root.putArray("data");
+        // vLLM lists each of --served-model-name's names, its root the model's path
+        for (String name : settings.servedNames().isEmpty() ? List.of(settings.model().name()) : settings.servedNames()) {
+            data.addObject()
+                    .put("id", name)
+                    .put("object", "model")
+                    .put("created", System.currentTimeMillis() / 1000)
+                    .put("owned_by", "servebench-sim")
+                    .put("root", settings.model().name())
+                    .putNull("parent")
+                    .put("max_model_len", settings.maxModelLen());
+        }
         return root;
     }
 
@@ -304,8 +351,7 @@ public final class SimulatedEngine implements AutoCloseable {
         String id = header != null && !header.isBlank() ? header : "sim-" + madeUpIds.incrementAndGet();
         ApiRequest request;
         try {
-            request = ApiRequest.parse(http.body(), chat, tokenizer, settings.model().name(), settings.maxModelLen(),
-                    settings.dialect(), settings.lora());
+            request = ApiRequest.parse(http.body(), chat, tokenizer, settings);
         } catch (ApiError e) {
             record(new GroundTruth(id, receivedNs, e.status, false, 0, 0, 0, 0, List.of(), e.getMessage()));
             sendJson(responder, e.status, e.body(JSON, settings.dialect()));
@@ -315,7 +361,13 @@ public final class SimulatedEngine implements AutoCloseable {
         // the front end (parsing, chat template, tokenising) hands the request to the scheduler this much later
         SimRequest work = new SimRequest(id, receivedNs + settings.engine().frontendNanos(), request.promptTokens(),
                 request.blockHashes(), plan.tokens(), Seeds.forRequest(seed, id, 3));
-        work.adapter = settings.lora().serves(request.model()) ? request.model() : null;
+        work.adapter = request.adapter();
+        if (request.baseFallback()) {
+            // what SGLang does without a word, and no metric shows: said here, in the engine's log
+            LOG.log(System.Logger.Level.WARNING, "request {0} names model \"{1}\", which this server does not serve;"
+                    + " SGLang runs the base model {2} for it without an error (an adapter is \"{2}:ADAPTER\")", id,
+                    request.model(), settings.servedModel());
+        }
         Response response = new Response(id, chat, request, plan, work, receivedNs, responder);
         // routed before the scheduler can emit for it
         open.put(work, response);
@@ -364,7 +416,7 @@ public final class SimulatedEngine implements AutoCloseable {
             this.receivedNs = receivedNs;
             this.responder = responder;
             this.words = new OutputPlan.Words(plan.wordSeed());
-            this.chunks = new StreamChunks(chat, responseId, created, settings.model().name());
+            this.chunks = new StreamChunks(chat, responseId, created, settings.servedModel());
         }
 
         /**
@@ -476,7 +528,7 @@ public final class SimulatedEngine implements AutoCloseable {
                     .put("id", responseId)
                     .put("object", chat ? "chat.completion" : "text_completion")
                     .put("created", created)
-                    .put("model", settings.model().name());
+                    .put("model", settings.servedModel());
             ObjectNode choice = body.putArray("choices").addObject().put("index", 0);
             if (chat) {
                 ObjectNode message = choice.putObject("message").put("role", "assistant").put("content", content);

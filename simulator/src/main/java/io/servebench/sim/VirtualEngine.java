@@ -148,14 +148,13 @@ public final class VirtualEngine {
 
     /** The engine's counters in vLLM's {@code /metrics} text, as the real-time engine serves them. */
     public String metricsText() {
-        return metrics.render(settings.model().name(), settings.dialect());
+        return metrics.render(settings.servedModel(), settings.dialect());
     }
 
     private void admit(Pending p) {
         ApiRequest request;
         try {
-            request = ApiRequest.parse(p.body, p.chat, tokenizer, settings.model().name(), settings.maxModelLen(),
-                    settings.dialect(), settings.lora());
+            request = ApiRequest.parse(p.body, p.chat, tokenizer, settings);
         } catch (ApiError e) {
             completed.add(new GroundTruth(p.id, p.arrivalNs, e.status, false, 0, 0, 0, 0, List.of(), e.getMessage()));
             return;
@@ -163,7 +162,7 @@ public final class VirtualEngine {
         OutputPlan plan = OutputPlan.of(request, settings, seed, p.id);
         SimRequest work = new SimRequest(p.id, p.readyNs, request.promptTokens(), request.blockHashes(), plan.tokens(),
                 Seeds.forRequest(seed, p.id, 3));
-        work.adapter = settings.lora().serves(request.model()) ? request.model() : null;
+        work.adapter = request.adapter();
         streams.put(work, new Stream(request, plan, p.arrivalNs));
         batch.add(work);
     }

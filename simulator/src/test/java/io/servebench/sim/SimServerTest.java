@@ -26,6 +26,13 @@ class SimServerTest {
                 .hasMessageContaining("--host is empty");
     }
 
+    /** As argparse reads a list-valued flag ({@code nargs='+'}): every argument up to the next flag is one of its items. */
+    @Test
+    void aListValuedFlagsItemsAreItsValue() {
+        assertThat(SimServer.parse(List.of("m", "--enable-lora", "--lora-modules", "a=/x", "b=/y", "--max-loras=2"))
+                .engineFlags()).containsExactly("--enable-lora", "--lora-modules=a=/x b=/y", "--max-loras=2");
+    }
+
     @Test
     void anEngineOnEveryInterfaceAnswersOnTheLoopback() throws Exception {
         SimParams params = SimParams.fromFlags(SimDialect.VLLM, SimulatedEngineTest.MODEL, List.of());

@@ -125,7 +125,8 @@ public record SlurmJob(String key, ExecutionParams params, int repetitions, List
         JsonNode e = n.required("engines");
         EngineOptions engines = new EngineOptions(EngineOptions.Simulate.valueOf(e.required("simulate").asText()),
                 e.required("seed").asLong(), nanos(e, "readyTimeoutNs"), nanos(e, "graceNs"), text(e, "containerRuntime"),
-                e.path("hfCache").isTextual() ? Path.of(e.get("hfCache").asText()) : null, null, text(e, "simulatedGpu"));
+                e.path("hfCache").isTextual() ? Path.of(e.get("hfCache").asText()) : null, null, null,
+                text(e, "simulatedGpu"));
         JsonNode c = n.required("client");
         ClientOptions client = new ClientOptions(text(c, "apiKeyEnv"), nanos(c, "connectTimeoutNs"),
                 nanos(c, "requestTimeoutNs"), c.path("loadWorkers").asInt(1));

@@ -36,6 +36,19 @@ public record EngineFlags(String maxModelLen, String tensorParallelSize, String 
             "--max-running-requests", "--chunked-prefill-size", List.of(), List.of("--disable-radix-cache"), "--api-key",
             "--reasoning-parser");
 
+    /**
+     * The name the API answers to, in both engines' spelling: vLLM's ({@code nargs='+'}, each name served, the first
+     * in responses and metrics) replaces the model's path as a request's {@code model}; SGLang's (one name) is what
+     * {@code /v1/models} lists.
+     */
+    public static final String SERVED_MODEL_NAME = "--served-model-name";
+
+    /**
+     * SGLang's key for its admin routes ({@code /flush_cache} among them): with it set, those routes want it as the
+     * bearer token, and the API key no longer opens them ({@code python/sglang/srt/utils/auth.py}).
+     */
+    public static final String SGLANG_ADMIN_API_KEY = "--admin-api-key";
+
     /** vLLM's JSON speculative-decoding flag: {@code --speculative-config={"method":...,"num_speculative_tokens":N}}. */
     public static final String VLLM_SPECULATIVE_CONFIG = "--speculative-config";
 
