@@ -71,9 +71,10 @@ public final class Engines {
     public static ServerEnvironment capture(String serverId, ServerConfig server, EngineOptions options, RunningEngine engine,
                                             String servebenchVersion) {
         boolean stoodIn = options.simulate() != EngineOptions.Simulate.OFF;
-        ServerEnvironment environment = EnvironmentCapture.capture(serverId, reportedName(server, options), server.model(),
+        ServerEnvironment captured = EnvironmentCapture.capture(serverId, reportedName(server, options), server.model(),
                 engine.commandLine(), stoodIn ? List.of() : server.kind().versionCommand(server),
                 stoodIn ? null : engine.endpoint(), options.apiKey(), servebenchVersion);
+        ServerEnvironment environment = captured.withEngineLimits(EngineLimits.of(server, options, captured.gpus()));
         if (simulated(server, options)) {
             String mode = options.simulate() == EngineOptions.Simulate.VIRTUAL ? " in virtual time " : " ";
             return environment.withEngineVersion("ServeBench simulated engine" + mode + servebenchVersion);

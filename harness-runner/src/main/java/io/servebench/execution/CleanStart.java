@@ -14,7 +14,8 @@ import java.util.OptionalDouble;
 /**
  * Brings a running engine to the state every load on it starts from, so that its repetitions are independent: no
  * request of an earlier load left in it (one the client gave up on runs on in the engine until it ends), its prefix
- * cache emptied (retried when the engine refuses: SGLang answers 400 while it still runs requests), and after an
+ * cache emptied (retried when the engine refuses: SGLang answers 400 while it still runs requests, and is asked first,
+ * before any wait, since its answer says whether it is idle), and after an
  * earlier load the settle pause. One per engine start; not thread-safe.
  */
 final class CleanStart {
@@ -56,8 +57,11 @@ final class CleanStart {
 
     private PrefixCacheReset emptyCache(String label) {
         PrefixCacheReset reset = null;
+        // an engine that flushes only when idle answers for itself at once: SGLang 0.5.9's gauges, refreshed every 30 s
+        // while idle, may still show the last load's requests (scheduler_runtime_checker_mixin.py)
+        boolean resetProvesIdle = server.kind().simDialect().resetRefusedWhileBusy();
         for (int attempt = 1; attempt <= RESET_ATTEMPTS; attempt++) {
-            Optional<String> busy = drain();
+            Optional<String> busy = attempt == 1 && resetProvesIdle ? Optional.empty() : drain();
             reset = Engines.resetCache(server, context.engines(), engine);
             if (reset.outcome() == PrefixCacheReset.Outcome.NOT_OFFERED && !noResetNoted) {
                 noResetNoted = true;

@@ -90,6 +90,10 @@ public final class RunContext {
                 out.println(why + "; the results carry no GPU figures");
                 out.flush();
             });
+            telemetry.note().ifPresent(note -> {
+                out.println("note: " + note);
+                out.flush();
+            });
         }
         return telemetry;
     }

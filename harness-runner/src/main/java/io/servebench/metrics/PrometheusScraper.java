@@ -35,6 +35,15 @@ public final class PrometheusScraper {
 
     /** Scrapes {@code uri} as {@link #scrape(URI)} does, keeping the label {@code kept} apart instead of {@code le}. */
     public Result scrape(URI uri, String kept) {
+        return scrape(uri, text -> PrometheusSnapshot.parse(text, kept));
+    }
+
+    /** Scrapes {@code uri}, one value per value of the label {@code kept} ({@link PrometheusSnapshot#parseFirstPerLabel}). */
+    public Result scrapeFirstPerLabel(URI uri, String kept) {
+        return scrape(uri, text -> PrometheusSnapshot.parseFirstPerLabel(text, kept));
+    }
+
+    private Result scrape(URI uri, java.util.function.Function<String, PrometheusSnapshot> parse) {
         if (uri == null) {
             return new Result(Optional.empty(), "the engine has no Prometheus metrics endpoint");
         }
@@ -43,7 +52,7 @@ public final class PrometheusScraper {
             if (response.status() != 200) {
                 return new Result(Optional.empty(), "GET " + uri + " answered HTTP " + response.status());
             }
-            return new Result(Optional.of(PrometheusSnapshot.parse(response.text(), kept)), null);
+            return new Result(Optional.of(parse.apply(response.text())), null);
         } catch (IOException e) {
             return new Result(Optional.empty(), "GET " + uri + " failed: " + e);
         } catch (InterruptedException e) {

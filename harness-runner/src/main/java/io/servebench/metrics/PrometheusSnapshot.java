@@ -33,6 +33,19 @@ public record PrometheusSnapshot(Map<String, Map<String, Double>> samples) {
 
     /** Parses an exposition as {@link #parse(String)} does, keeping the label {@code kept} apart instead of {@code le}. */
     public static PrometheusSnapshot parse(String text, String kept) {
+        return parse(text, kept, Double::sum);
+    }
+
+    /**
+     * Parses an exposition keeping the label {@code kept} apart, one value per value of that label: the first line's.
+     * For a page that repeats one device's value over several label sets (a DCGM exporter's MIG instances of a GPU, or
+     * the pods sharing it), where a sum would multiply the device's power and energy.
+     */
+    public static PrometheusSnapshot parseFirstPerLabel(String text, String kept) {
+        return parse(text, kept, (first, later) -> first);
+    }
+
+    private static PrometheusSnapshot parse(String text, String kept, java.util.function.BinaryOperator<Double> merge) {
         Map<String, Map<String, Double>> samples = new HashMap<>();
         for (String raw : text.split("\n")) {
             String line = raw.strip();
@@ -70,7 +83,7 @@ public record PrometheusSnapshot(Map<String, Map<String, Double>> samples) {
             } catch (NumberFormatException e) {
                 continue;
             }
-            samples.computeIfAbsent(name, k -> new HashMap<>()).merge(key, v, Double::sum);
+            samples.computeIfAbsent(name, k -> new HashMap<>()).merge(key, v, merge);
         }
         return new PrometheusSnapshot(samples);
     }

@@ -13,8 +13,9 @@ import java.util.TreeMap;
  * read under vLLM's names, or SGLang's ({@code sglang:}) where the same counter exists; SGLang's prefix-cache hit
  * rate comes from its own counters. A ratio is left out when its denominator did not grow (nothing to divide), a
  * counter when the engine does not export it, so an engine without a metric never reports it as 0. SGLang's
- * speculative acceptance ({@code sglang:spec_accept_length}, {@code sglang:spec_accept_rate}) and retractions are
- * gauges of its last logging interval, not counts over the repetition, so they are not reported.
+ * speculative acceptance ({@code sglang:spec_accept_length}, {@code sglang:spec_accept_rate}) is a gauge of its last
+ * logging interval, not a count over the repetition, so it is not reported; its retractions, a counter, are its
+ * preemptions.
  */
 public final class ServerMetricsDelta {
 
@@ -50,7 +51,14 @@ public final class ServerMetricsDelta {
         if (queries.isPresent() && hits.isPresent() && queries.getAsDouble() > 0) {
             out.put(ServerMetric.PREFIX_CACHE_HIT_RATE.id(), hits.getAsDouble() / queries.getAsDouble());
         }
-        delta(before, after, "num_preemptions_total").ifPresent(v -> out.put(ServerMetric.PREEMPTIONS.id(), v));
+        OptionalDouble preemptions = delta(before, after, "num_preemptions_total");
+        if (preemptions.isEmpty()) {
+            // SGLang's preemption is its retraction (running requests sent back to the queue when the KV cache runs
+            // out), counted by sglang:num_retracted_requests_total, a Counter (python/sglang/srt/metrics/collector.py,
+            // v0.5.9 lines 400-422; sglang:num_retracted_reqs beside it is a gauge)
+            preemptions = deltaOf(before, after, "sglang:num_retracted_requests_total");
+        }
+        preemptions.ifPresent(v -> out.put(ServerMetric.PREEMPTIONS.id(), v));
         delta(before, after, "prompt_tokens_total").ifPresent(v -> out.put(ServerMetric.PROMPT_TOKENS.id(), v));
         delta(before, after, "generation_tokens_total").ifPresent(v -> out.put(ServerMetric.GENERATION_TOKENS.id(), v));
         ttft(before, after, out);

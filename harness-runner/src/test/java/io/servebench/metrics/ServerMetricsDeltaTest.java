@@ -118,6 +118,25 @@ class ServerMetricsDeltaTest {
                 ServerMetric.SPEC_DECODE_ACCEPTANCE_RATE.id());
     }
 
+    /**
+     * SGLang's retractions are a Counter, {@code sglang:num_retracted_requests_total}, beside a gauge of the same count
+     * at its last log, {@code sglang:num_retracted_reqs} ({@code python/sglang/srt/metrics/collector.py}, v0.5.9
+     * lines 400-422; {@code observability/metrics_collector.py} in v0.5.18): the counter's growth is the block's
+     * preemptions, the gauge is not read.
+     */
+    @Test
+    void sglangsRetractionCounterIsItsPreemptions() {
+        PrometheusSnapshot before = PrometheusSnapshot.parse("""
+                sglang:num_retracted_requests_total{model_name="m"} 4.0
+                sglang:num_retracted_reqs{model_name="m"} 4.0
+                """);
+        PrometheusSnapshot after = PrometheusSnapshot.parse("""
+                sglang:num_retracted_requests_total{model_name="m"} 11.0
+                sglang:num_retracted_reqs{model_name="m"} 2.0
+                """);
+        assertThat(ServerMetricsDelta.between(before, after).get(ServerMetric.PREEMPTIONS.id())).isEqualTo(7.0);
+    }
+
     @Test
     void quantileInTheInfBucketIsAbsent() {
         TreeMap<Double, Double> buckets = new TreeMap<>(Map.of(0.1, 1.0, Double.POSITIVE_INFINITY, 10.0));

@@ -88,6 +88,9 @@ class StandInEnginesTest {
         // both adapters drawn, and each request ran on its adapter: the simulated vLLM refuses an unknown name with a 404
         RepetitionResult first = outcome.blocks().get(0).repetitions().get(0);
         assertThat(first.models()).containsKeys("sql-lora", "chat-lora");
+        // vLLM picks its batch limits by the GPU, and this machine has none to say which: the block says so
+        assertThat(Files.readString(dir.resolve("run").resolve("summary.md"))).contains("| Limits the engine set itself |"
+                + " engine default: vLLM sets max_num_seqs and max_num_batched_tokens by the GPU");
     }
 
     /**

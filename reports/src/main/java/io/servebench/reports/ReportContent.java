@@ -596,6 +596,10 @@ final class ReportContent {
         reps.stream().flatMap(r -> r.errorExamples().entrySet().stream()).findFirst().ifPresent(e ->
                 rows.add(new Row(messages.text("block.errorExample"), e.getKey() + ": \"" + e.getValue() + "\"")));
         rows.add(new Row(messages.text("block.cacheReset"), cacheResets(reps)));
+        // caps the engine applied on its own, which no flag of the study shows (SGLang's 48 with speculation)
+        run.servers().stream().filter(e -> e.serverId().equals(trial.serverId())).findFirst()
+                .filter(e -> !e.engineLimits().isEmpty())
+                .ifPresent(e -> rows.add(new Row(messages.text("block.engineLimits"), String.join("; ", e.engineLimits()))));
         return rows;
     }
 

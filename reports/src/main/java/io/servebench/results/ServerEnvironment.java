@@ -19,19 +19,29 @@ import java.util.Objects;
  * @param jdk               the harness's Java runtime
  * @param servebenchVersion the harness version
  * @param startedAt         ISO-8601 instant the server became ready
+ * @param engineLimits      the limits the engine set itself where the flags left them open, one sentence each
+ *                          ("engine default: at most 48 running requests ..."); empty when none is known
  */
 public record ServerEnvironment(String serverId, String engine, String engineVersion, String model, String command,
                                 List<String> gpus, String cpu, String host, String os, String jdk, String servebenchVersion,
-                                String startedAt) {
+                                String startedAt, List<String> engineLimits) {
 
     public ServerEnvironment {
         Objects.requireNonNull(serverId, "serverId");
         gpus = gpus == null ? List.of() : List.copyOf(gpus);
+        // a journal written before the limits were recorded has none
+        engineLimits = engineLimits == null ? List.of() : List.copyOf(engineLimits);
+    }
+
+    /** This environment with {@code limits} as the limits its engine set itself. */
+    public ServerEnvironment withEngineLimits(List<String> limits) {
+        return new ServerEnvironment(serverId, engine, engineVersion, model, command, gpus, cpu, host, os, jdk,
+                servebenchVersion, startedAt, limits);
     }
 
     /** This environment with the engine's version as known without asking it (the simulated engine's, an image tag). */
     public ServerEnvironment withEngineVersion(String version) {
         return new ServerEnvironment(serverId, engine, version, model, command, gpus, cpu, host, os, jdk, servebenchVersion,
-                startedAt);
+                startedAt, engineLimits);
     }
 }

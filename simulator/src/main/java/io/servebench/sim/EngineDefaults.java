@@ -6,7 +6,7 @@ package io.servebench.sim;
  * limits the real one would pick on the same GPU rather than an H100's for all. Memory sizes are the engines' own
  * units (SGLang reasons in MiB of {@code nvidia-smi}'s total, read here as the GPU profile's nominal GiB).
  */
-final class EngineDefaults {
+public final class EngineDefaults {
 
     private EngineDefaults() {
     }
@@ -20,16 +20,26 @@ final class EngineDefaults {
      * reduces throughput, see PR #17885").
      */
     static int vllmMaxNumSeqs(GpuProfile gpu) {
-        return vllmLargeDefaults(gpu) ? 1024 : 256;
+        return vllmMaxNumSeqs(gpu.name(), gpu.memoryBytes());
+    }
+
+    /** {@link #vllmMaxNumSeqs(GpuProfile)} for a GPU known by its name and memory in bytes (a real one's). */
+    public static int vllmMaxNumSeqs(String gpuName, double memoryBytes) {
+        return vllmLargeDefaults(gpuName, memoryBytes) ? 1024 : 256;
     }
 
     /** vLLM's {@code max_num_batched_tokens} for an API server, by the same rule: 8192, else 2048. */
     static int vllmMaxNumBatchedTokens(GpuProfile gpu) {
-        return vllmLargeDefaults(gpu) ? 8192 : 2048;
+        return vllmMaxNumBatchedTokens(gpu.name(), gpu.memoryBytes());
     }
 
-    private static boolean vllmLargeDefaults(GpuProfile gpu) {
-        return gpu.memoryBytes() >= 70 * GIB && !gpu.name().toLowerCase(java.util.Locale.ROOT).contains("a100");
+    /** {@link #vllmMaxNumBatchedTokens(GpuProfile)} for a GPU known by its name and memory in bytes. */
+    public static int vllmMaxNumBatchedTokens(String gpuName, double memoryBytes) {
+        return vllmLargeDefaults(gpuName, memoryBytes) ? 8192 : 2048;
+    }
+
+    private static boolean vllmLargeDefaults(String gpuName, double memoryBytes) {
+        return memoryBytes >= 70 * GIB && !gpuName.toLowerCase(java.util.Locale.ROOT).contains("a100");
     }
 
     /**
@@ -97,7 +107,7 @@ final class EngineDefaults {
      * SGLang's {@code max_running_requests} with speculative decoding when not given: 48 for EAGLE, EAGLE3, NEXTN,
      * STANDALONE and NGRAM ({@code server_args.py}: "Max running requests is reset to 48 for speculative decoding").
      */
-    static final int SGLANG_SPECULATIVE_MAX_RUNNING_REQUESTS = 48;
+    public static final int SGLANG_SPECULATIVE_MAX_RUNNING_REQUESTS = 48;
 
     /**
      * The ratio of SGLang's mamba state pool to its KV cache, both in bytes, when the pool is sized from memory:

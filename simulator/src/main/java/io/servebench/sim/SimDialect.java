@@ -76,6 +76,15 @@ public enum SimDialect {
         return this == SGLANG;
     }
 
+    /**
+     * Whether the engine refuses to empty its prefix cache while it holds a request, so that an emptied cache proves it
+     * idle: SGLang's scheduler flushes only when no request runs or waits ({@code scheduler.py}, {@code flush_cache}),
+     * where vLLM up to 0.17 answers 200 whether or not it could.
+     */
+    public boolean resetRefusedWhileBusy() {
+        return this == SGLANG;
+    }
+
     /** The name as {@code --dialect} takes it: {@code vllm}, {@code sglang}, {@code sim}. */
     @Override
     public String toString() {

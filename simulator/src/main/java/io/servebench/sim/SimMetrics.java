@@ -97,13 +97,14 @@ final class SimMetrics {
     /**
      * What SGLang exports of the same counts: {@code SchedulerMetricsCollector}'s request gauges and
      * {@code TokenizerMetricsCollector}'s token counters and TTFT histogram ({@code python/sglang/srt/metrics/collector.py});
-     * cached prompt tokens under {@code cache_source="device"}. SGLang has no preemption or speculative-decoding
-     * counters (its acceptance is a gauge of its last logging interval), so neither is written. The TTFT bucket
-     * bounds are vLLM's.
+     * cached prompt tokens under {@code cache_source="device"}; a preemption is SGLang's retraction, counted by
+     * {@code sglang:num_retracted_requests_total}. SGLang has no speculative-decoding counters (its acceptance is a
+     * gauge of its last logging interval), so none is written. The TTFT bucket bounds are vLLM's.
      */
     private void renderSglang(StringBuilder out, String labels) {
         gauge(out, "sglang:num_running_reqs", "The number of running requests.", labels, running);
         gauge(out, "sglang:num_queue_reqs", "The number of requests in the waiting queue.", labels, waiting);
+        counter(out, "sglang:num_retracted_requests", "Total number of retracted requests.", labels, preemptions.sum());
         counter(out, "sglang:prompt_tokens", "Number of prefill tokens processed.", labels, promptTokens.sum());
         counter(out, "sglang:generation_tokens", "Number of generation tokens processed.", labels, generationTokens.sum());
         String device = labels.substring(0, labels.length() - 1) + ",cache_source=\"device\"}";

@@ -18,7 +18,8 @@ import java.util.function.Consumer;
  * A DCGM exporter's {@code /metrics} page (NVIDIA's {@code dcgm-exporter}, port 9400 by default), read every interval:
  * the GPUs of a machine ServeBench does not run on (an {@code endpoint} engine), or of one where DCGM owns the GPUs.
  * Fields by the names of the exporter's default counters ({@code etc/default-counters.csv}), one line per GPU told
- * apart by its {@code gpu} label: power in W, the energy counter in mJ, utilisation in %, framebuffer used in MiB,
+ * apart by its {@code gpu} label (the first line of a GPU: the exporter repeats a device's values on each of its MIG
+ * instances, labelled {@code GPU_I_ID}, and on each pod sharing it), power in W, the energy counter in mJ, utilisation in %, framebuffer used in MiB,
  * clocks in MHz, temperature in °C and NVML's clock-event bit mask under its DCGM 3.3 name or the older one.
  *
  * <p>The exporter refreshes its values every collect interval ({@code dcgm-exporter -c}, 30 s by default), whatever
@@ -51,9 +52,23 @@ final class DcgmExporterSource implements TelemetrySource {
         return "DCGM exporter " + url;
     }
 
+    /**
+     * What a reader must know of the page's readings: the exporter's default counters
+     * ({@code etc/default-counters.csv}, dcgm-exporter 4.5.3-4.8.2) have no clock-event reasons, so time throttled is
+     * unknown unless its counters file adds them; empty when the page has them (or cannot be read).
+     */
+    Optional<String> note() {
+        Optional<PrometheusSnapshot> page = scraper.scrapeFirstPerLabel(url, "gpu").snapshot();
+        if (page.isEmpty() || !page.get().byLabel(REASONS).isEmpty() || !page.get().byLabel(OLD_REASONS).isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(url + " has no " + REASONS + " line (not among the exporter's default counters): time"
+                + " throttled and its reasons are unknown; add " + REASONS + " to the exporter's counters file (-f) for them");
+    }
+
     /** Why the page cannot be read now, or empty when it can and has GPU power lines. */
     Optional<String> problem() {
-        PrometheusScraper.Result r = scraper.scrape(url, "gpu");
+        PrometheusScraper.Result r = scraper.scrapeFirstPerLabel(url, "gpu");
         if (r.snapshot().isEmpty()) {
             return Optional.of(r.problem());
         }
@@ -104,7 +119,7 @@ final class DcgmExporterSource implements TelemetrySource {
         timer.scheduleAtFixedRate(() -> {
             long nanos = System.nanoTime();
             // a page that does not answer this time leaves a gap, as a GPU that does not answer NVML does
-            scraper.scrape(url, "gpu").snapshot().ifPresent(page -> samples(page, nanos, gpus).forEach(sink));
+            scraper.scrapeFirstPerLabel(url, "gpu").snapshot().ifPresent(page -> samples(page, nanos, gpus).forEach(sink));
         }, 0, Math.max(1, interval.toMillis()), TimeUnit.MILLISECONDS);
         return () -> {
             timer.shutdown();

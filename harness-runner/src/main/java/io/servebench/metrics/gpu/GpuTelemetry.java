@@ -22,10 +22,16 @@ public final class GpuTelemetry {
 
     private final TelemetrySource source;
     private final String absence;
+    private final String note;
 
     private GpuTelemetry(TelemetrySource source, String absence) {
+        this(source, absence, null);
+    }
+
+    private GpuTelemetry(TelemetrySource source, String absence, String note) {
         this.source = source;
         this.absence = absence;
+        this.note = note;
     }
 
     /**
@@ -42,7 +48,7 @@ public final class GpuTelemetry {
                 throw new IllegalArgumentException("--gpu-telemetry-url " + params.url() + ": " + problem
                         + "; expected a running dcgm-exporter's page, e.g. http://gpu-host:9400/metrics");
             });
-            return new GpuTelemetry(dcgm, null);
+            return new GpuTelemetry(dcgm, null, dcgm.note().orElse(null));
         }
         return choose(params.source());
     }
@@ -96,6 +102,11 @@ public final class GpuTelemetry {
     /** The source's name, empty when there is none. */
     public Optional<String> source() {
         return Optional.ofNullable(source).map(TelemetrySource::name);
+    }
+
+    /** What the source cannot tell, said once (a DCGM exporter without clock-event reasons); empty when nothing. */
+    public Optional<String> note() {
+        return Optional.ofNullable(note);
     }
 
     /** Why there is no source; empty when there is one. */

@@ -28,7 +28,7 @@ class DcgmExporterSourceTest {
     /** The values are read off the recorded page by eye; mJ become J and MiB bytes. */
     @Test
     void readsARecordedExporterPageInItsUnits() throws IOException {
-        List<GpuSample> samples = DcgmExporterSource.samples(PrometheusSnapshot.parse(recordedPage(), "gpu"), 42, List.of());
+        List<GpuSample> samples = DcgmExporterSource.samples(PrometheusSnapshot.parseFirstPerLabel(recordedPage(), "gpu"), 42, List.of());
         assertThat(samples).hasSize(1);
         GpuSample s = samples.get(0);
         assertThat(s.nanos()).isEqualTo(42);
@@ -59,7 +59,7 @@ class DcgmExporterSourceTest {
                 "DCGM_FI_DEV_FB_USED{gpu=\"1\",UUID=\"GPU-b\"} 2",
                 "DCGM_FI_DEV_CLOCKS_EVENT_REASONS{gpu=\"0\",UUID=\"GPU-a\"} 4",
                 "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS{gpu=\"1\",UUID=\"GPU-b\"} 1", "");
-        PrometheusSnapshot snapshot = PrometheusSnapshot.parse(page, "gpu");
+        PrometheusSnapshot snapshot = PrometheusSnapshot.parseFirstPerLabel(page, "gpu");
         List<GpuSample> both = DcgmExporterSource.samples(snapshot, 0, List.of());
         assertThat(both).extracting(GpuSample::gpu).containsExactly(0, 1);
         assertThat(both).extracting(GpuSample::watts).containsExactly(612.5, 118.25);
@@ -78,17 +78,9 @@ class DcgmExporterSourceTest {
     @Test
     void samplesAnExporterOverHttpAndTakesEnergyFromItsCounter() throws Exception {
         long started = System.nanoTime();
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/metrics", exchange -> {
-            long mj = (System.nanoTime() - started) / 4_000; // 250 W = 250 mJ per ms
-            byte[] body = ("DCGM_FI_DEV_POWER_USAGE{gpu=\"0\"} 100\nDCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\"} " + mj
-                    + "\n").getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
-        });
-        server.start();
+        // 250 W = 250 mJ per ms
+        HttpServer server = exporter(() -> "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\"} 100\nDCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\"} "
+                + (System.nanoTime() - started) / 4_000 + "\n");
         try {
             String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/metrics";
             GpuTelemetry dcgm = GpuTelemetry.choose(new TelemetryParams("auto", Duration.ofMillis(50), List.of(),
@@ -103,6 +95,45 @@ class DcgmExporterSourceTest {
             assertThat(e.fromCounter()).isTrue();
             // the sample time is taken before the request: the page's counter is up to one reply's latency later
             assertThat(e.joules() / e.seconds()).isCloseTo(250, within(15.0));
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    /**
+     * dcgm-exporter writes a GPU's fields once per MIG instance, with {@code GPU_I_PROFILE} and {@code GPU_I_ID} added
+     * ({@code internal/pkg/rendermetrics/render_metrics.go}, line 47, NVIDIA/dcgm-exporter d5e5f51), and once per pod
+     * sharing it: the device's power and energy are one GPU's, not their sum.
+     */
+    @Test
+    void aGpuWrittenOnSeveralLinesIsOneGpuNotTheirSum() {
+        String page = String.join("\n",
+                "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-a\",pci_bus_id=\"00000000:1B:00.0\",device=\"nvidia0\","
+                        + "modelName=\"NVIDIA H200\",GPU_I_PROFILE=\"3g.71gb\",GPU_I_ID=\"1\"} 400",
+                "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-a\",pci_bus_id=\"00000000:1B:00.0\",device=\"nvidia0\","
+                        + "modelName=\"NVIDIA H200\",GPU_I_PROFILE=\"3g.71gb\",GPU_I_ID=\"2\"} 400",
+                "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\",UUID=\"GPU-a\",GPU_I_PROFILE=\"3g.71gb\",GPU_I_ID=\"1\"} 9000",
+                "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\",UUID=\"GPU-a\",GPU_I_PROFILE=\"3g.71gb\",GPU_I_ID=\"2\"} 9000",
+                "");
+        List<GpuSample> samples = DcgmExporterSource.samples(PrometheusSnapshot.parseFirstPerLabel(page, "gpu"), 0, List.of());
+        assertThat(samples).singleElement().satisfies(s -> {
+            assertThat(s.watts()).isEqualTo(400);
+            assertThat(s.energyJoules()).isEqualTo(9);
+            // no CLOCKS_EVENT_REASONS line: unknown, not "none"
+            assertThat(s.clockEventReasons()).isEqualTo(GpuSample.UNKNOWN_REASONS);
+        });
+    }
+
+    @Test
+    void anExporterWithoutClockEventReasonsIsUsedAndSaysWhatItCannotTell() throws Exception {
+        HttpServer server = exporter(() -> "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\"} 100\n");
+        try {
+            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/metrics";
+            GpuTelemetry telemetry = GpuTelemetry.choose(new TelemetryParams("dcgm", Duration.ofMillis(100), List.of(),
+                    OptionalDouble.empty(), url));
+            assertThat(telemetry.note()).hasValue(url + " has no DCGM_FI_DEV_CLOCKS_EVENT_REASONS line (not among the"
+                    + " exporter's default counters): time throttled and its reasons are unknown; add"
+                    + " DCGM_FI_DEV_CLOCKS_EVENT_REASONS to the exporter's counters file (-f) for them");
         } finally {
             server.stop(0);
         }
@@ -129,5 +160,19 @@ class DcgmExporterSourceTest {
                 "gpu-host:9400")).hasMessageContaining("is not an http(s) URL with a host");
         assertThat(new TelemetryParams("auto", Duration.ofMillis(100), List.of(), OptionalDouble.empty(),
                 "http://h:9400/metrics").source()).isEqualTo("dcgm");
+    }
+
+    /** A stand-in exporter serving {@code page}'s text at {@code /metrics}, started. */
+    private static HttpServer exporter(java.util.function.Supplier<String> page) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/metrics", exchange -> {
+            byte[] body = page.get().getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        server.start();
+        return server;
     }
 }
