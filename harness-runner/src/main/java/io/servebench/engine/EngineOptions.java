@@ -19,9 +19,12 @@ import java.time.Duration;
  *                         logged
  * @param simulatedGpu     the id in {@link GpuProfile#catalogue()} of the GPU the simulated engine imitates, per
  *                         tensor-parallel rank
+ * @param simulatedModelConfig the {@code config.json} (or its folder) of the model the simulated engine stands in for,
+ *                         for a model it does not know otherwise; {@code null} for none
  */
 public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout, Duration grace, String containerRuntime,
-                            Path hfCache, String apiKey, String adminApiKey, String simulatedGpu) {
+                            Path hfCache, String apiKey, String adminApiKey, String simulatedGpu,
+                            Path simulatedModelConfig) {
 
     /**
      * The environment variable that holds SGLang's admin key: the engine is started with it as {@code --admin-api-key}
@@ -66,7 +69,7 @@ public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout,
     /** Options for a run that starts engines itself with the defaults. */
     public static EngineOptions defaults(Simulate simulate, long seed) {
         return new EngineOptions(simulate, seed, DEFAULT_READY_TIMEOUT, DEFAULT_GRACE, "docker", defaultHfCache(), null,
-                null, DEFAULT_SIMULATED_GPU);
+                null, DEFAULT_SIMULATED_GPU, null);
     }
 
     /**
@@ -74,7 +77,8 @@ public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout,
      * key ({@value #ADMIN_API_KEY_ENV}'s), each {@code null} for none.
      */
     public EngineOptions withKeys(String key, String adminKey) {
-        return new EngineOptions(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, key, adminKey, simulatedGpu);
+        return new EngineOptions(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, key, adminKey, simulatedGpu,
+                simulatedModelConfig);
     }
 
     @Override
@@ -82,6 +86,6 @@ public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout,
         return "EngineOptions[simulate=" + simulate + ", seed=" + seed + ", readyTimeout=" + readyTimeout + ", grace=" + grace
                 + ", containerRuntime=" + containerRuntime + ", hfCache=" + hfCache + ", apiKey="
                 + (apiKey == null ? "none" : Redaction.MASK) + ", adminApiKey=" + (adminApiKey == null ? "none" : Redaction.MASK)
-                + ", simulatedGpu=" + simulatedGpu + "]";
+                + ", simulatedGpu=" + simulatedGpu + ", simulatedModelConfig=" + simulatedModelConfig + "]";
     }
 }

@@ -39,6 +39,14 @@ public final class Engines {
         return options.simulate() != EngineOptions.Simulate.OFF || server.kind() == EngineKinds.SIM;
     }
 
+    /**
+     * Why the simulated engine cannot serve {@code server} (a model it does not know, flags it cannot read), in one line;
+     * empty when it can.
+     */
+    public static Optional<String> simulationProblem(ServerConfig server, EngineOptions options) {
+        return SimulatedStarts.problem(server, options);
+    }
+
     /** The engine as results and reports name it: the kind, {@code sim:vllm} when the simulated engine stood in for vLLM. */
     public static String reportedName(ServerConfig server, EngineOptions options) {
         return standsIn(server, options) ? SIMULATED + server.kind().name() : server.kind().name();
@@ -77,7 +85,9 @@ public final class Engines {
         ServerEnvironment environment = captured.withEngineLimits(EngineLimits.of(server, options, captured.gpus()));
         if (simulated(server, options)) {
             String mode = options.simulate() == EngineOptions.Simulate.VIRTUAL ? " in virtual time " : " ";
-            return environment.withEngineVersion("ServeBench simulated engine" + mode + servebenchVersion);
+            // which model the twin's figures are of, and from where (ModelLookup): never another model's
+            return environment.withEngineVersion("ServeBench simulated engine" + mode + servebenchVersion
+                    + SimulatedStarts.modelSource(server, options).map(s -> "; model config " + s).orElse(""));
         }
         if (!server.setup().image().isEmpty()) {
             return environment.withEngineVersion("image " + server.setup().image());

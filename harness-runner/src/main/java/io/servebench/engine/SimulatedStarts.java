@@ -38,7 +38,7 @@ final class SimulatedStarts {
                 SimServer.class.getName(), server.model(), "--port", Integer.toString(port),
                 "--dialect", dialect.toString(), "--seed", Long.toString(options.seed()),
                 "--gpu", options.simulatedGpu()));
-        argv.addAll(server.args());
+        argv.addAll(simulatedArgs(server, options));
         return ProcessEngine.start(new LaunchCommand(argv, Map.of(), null, port), server.servedModel(),
                 dialect.adapterAfterBase(), log,
                 options.readyTimeout(), options.grace(), options.apiKey());
@@ -138,12 +138,41 @@ final class SimulatedStarts {
         };
     }
 
+    /** Why the simulated engine cannot serve {@code server}, empty when it can. */
+    static Optional<String> problem(ServerConfig server, EngineOptions options) {
+        try {
+            params(server, server.kind().simDialect(), options);
+            return Optional.empty();
+        } catch (EngineStartException e) {
+            return Optional.of(e.getMessage());
+        }
+    }
+
+    /** Where the simulated engine serving {@code server} read its model's config; empty when it cannot start. */
+    static Optional<String> modelSource(ServerConfig server, EngineOptions options) {
+        try {
+            return Optional.of(params(server, server.kind().simDialect(), options).modelSource());
+        } catch (EngineStartException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The server's flags for the simulated engine, with the model's config when the command line names one. */
+    private static List<String> simulatedArgs(ServerConfig server, EngineOptions options) {
+        List<String> args = new ArrayList<>(server.args());
+        if (options.simulatedModelConfig() != null) {
+            args.add(SimParams.SIM_MODEL_CONFIG + "=" + options.simulatedModelConfig());
+        }
+        return args;
+    }
+
     private static SimParams params(ServerConfig server, SimDialect dialect, EngineOptions options)
             throws EngineStartException {
         try {
-            return SimParams.fromFlags(dialect, server.model(), server.args(), GpuProfile.named(options.simulatedGpu()));
+            return SimParams.fromFlags(dialect, server.model(), simulatedArgs(server, options),
+                    GpuProfile.named(options.simulatedGpu()));
         } catch (IllegalArgumentException e) {
-            throw new EngineStartException("simulated " + server.kind().name() + " rejects its flags: " + e.getMessage(), e);
+            throw new EngineStartException("simulated " + server.kind().name() + " cannot stand in: " + e.getMessage(), e);
         }
     }
 

@@ -71,6 +71,9 @@ final class RunCommandLine {
         if (params.simulated() && !engines.simulatedGpu().equals(EngineOptions.DEFAULT_SIMULATED_GPU)) {
             args.addAll(List.of("--simulate-gpu", engines.simulatedGpu()));
         }
+        if (params.simulated() && engines.simulatedModelConfig() != null) {
+            args.addAll(List.of("--sim-model-config", engines.simulatedModelConfig().toString()));
+        }
         if (params.seed() != RunDefaults.SEED) {
             args.addAll(List.of("--seed", Long.toString(params.seed())));
         }

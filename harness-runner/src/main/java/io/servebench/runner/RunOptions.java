@@ -43,6 +43,7 @@ import java.util.regex.Pattern;
  * @param outputDir       the run folder; unset: {@code results/yyyyMMdd-HHmmss} of the time the run starts
  * @param simulate        whether and how the simulated engine stands in for the studies' engines
  * @param simulatedGpu    the GPU the simulated engine imitates; unset: {@link EngineOptions#DEFAULT_SIMULATED_GPU}
+ * @param simulatedModelConfig the config.json of the model the simulated engine stands in for, when it does not know it
  * @param readyTimeout    how long an engine may take to become ready; unset: {@link EngineOptions#DEFAULT_READY_TIMEOUT}
  * @param stopGrace       how long an engine gets to exit after SIGTERM; unset: {@link EngineOptions#DEFAULT_GRACE}
  * @param containerRuntime {@code docker} or {@code podman}, for studies that name an image; unset: docker
@@ -75,7 +76,7 @@ import java.util.regex.Pattern;
  */
 public record RunOptions(List<String> includes, List<String> studies, Map<String, List<String>> overrides,
                          Optional<Integer> repetitions, Optional<Path> outputDir, EngineOptions.Simulate simulate,
-                         Optional<String> simulatedGpu, Optional<Duration> readyTimeout, Optional<Duration> stopGrace,
+                         Optional<String> simulatedGpu, Optional<Path> simulatedModelConfig, Optional<Duration> readyTimeout, Optional<Duration> stopGrace,
                          Optional<String> containerRuntime, boolean quick, Optional<Long> seed, boolean freshServer,
                          Optional<Duration> settle, Optional<Duration> slice, EngineOverrides engineOverrides,
                          ClientOptions client, Optional<ReportLanguage> language, SloSpec slo, boolean progress,
@@ -92,6 +93,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         Objects.requireNonNull(simulate, "simulate");
         // an unknown GPU is a mistake on the command line: say so before anything starts
         simulatedGpu.ifPresent(GpuProfile::named);
+        Objects.requireNonNull(simulatedModelConfig, "simulatedModelConfig");
         Objects.requireNonNull(readyTimeout, "readyTimeout");
         Objects.requireNonNull(stopGrace, "stopGrace");
         Objects.requireNonNull(containerRuntime, "containerRuntime");
@@ -144,6 +146,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         private EngineOptions.Simulate simulate = EngineOptions.Simulate.OFF;
         private SlurmParams slurm;
         private String simulatedGpu;
+        private Path simulatedModelConfig;
         private Duration readyTimeout;
         private Duration stopGrace;
         private String containerRuntime;
@@ -213,6 +216,12 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
          * The GPU the simulated engine imitates, per tensor-parallel rank: an id of {@code GpuProfile.catalogue()}
          * ({@code h100}, the default, {@code h200}, {@code a100}, {@code l40s}, {@code b200}); checked by {@link #build}.
          */
+        /** The config.json (or its folder) of the model the simulated engine stands in for, when it does not know it. */
+        public Builder simulatedModelConfig(Path config) {
+            this.simulatedModelConfig = Objects.requireNonNull(config, "config");
+            return this;
+        }
+
         public Builder simulatedGpu(String id) {
             this.simulatedGpu = Objects.requireNonNull(id, "id");
             return this;
@@ -361,7 +370,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         public RunOptions build() {
             return new RunOptions(includes, studies.stream().distinct().toList(), overrides,
                     Optional.ofNullable(repetitions), Optional.ofNullable(outputDir), simulate,
-                    Optional.ofNullable(simulatedGpu), Optional.ofNullable(readyTimeout), Optional.ofNullable(stopGrace),
+                    Optional.ofNullable(simulatedGpu), Optional.ofNullable(simulatedModelConfig), Optional.ofNullable(readyTimeout), Optional.ofNullable(stopGrace),
                     Optional.ofNullable(containerRuntime), quick, Optional.ofNullable(seed), freshServer,
                     Optional.ofNullable(settle), Optional.ofNullable(slice), engineOverrides, client,
                     Optional.ofNullable(language), slo, progress, jmhPrimary, jmhParamsInName, resume,

@@ -158,6 +158,13 @@ public final class Runner {
      * @throws RunnerException naming the option, the trial and the modes that serve it
      */
     private void refuseWhatTheModeCannotServe(TrialPlan plan) {
+        // a model the simulated engine does not know, or flags it cannot read, refused in one line before any start
+        plan.blocks().stream().map(b -> b.trial().server()).distinct()
+                .filter(server -> io.servebench.engine.Engines.simulated(server, params.engines()))
+                .map(server -> io.servebench.engine.Engines.simulationProblem(server, params.engines()))
+                .flatMap(java.util.Optional::stream).findFirst().ifPresent(problem -> {
+                    throw new RunnerException(problem);
+                });
         if (params.engines().simulate() != io.servebench.engine.EngineOptions.Simulate.VIRTUAL) {
             return;
         }

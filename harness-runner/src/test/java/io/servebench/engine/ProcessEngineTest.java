@@ -80,15 +80,15 @@ class ProcessEngineTest {
         int port = ProcessEngine.freePort();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         LaunchCommand command = new LaunchCommand(List.of(java, "-cp", System.getProperty("java.class.path"),
-                "io.servebench.cli.Main", "sim", "serve", "test-model", "--port", Integer.toString(port),
+                "io.servebench.cli.Main", "sim", "serve", "Qwen/Qwen3-8B", "--port", Integer.toString(port),
                 "--max-num-seqs", "8"), Map.of(), null, port);
         Path log = dir.resolve("s05.log");
-        ProcessEngine engine = ProcessEngine.start(command, "test-model", log, Duration.ofSeconds(60), Duration.ofSeconds(10), null);
+        ProcessEngine engine = ProcessEngine.start(command, "Qwen/Qwen3-8B", log, Duration.ofSeconds(60), Duration.ofSeconds(10), null);
         long pid = engine.pid();
         try {
             assertThat(engine.endpoint().baseUri().toString()).isEqualTo("http://127.0.0.1:" + port);
             assertThat(engine.failure()).isEmpty();
-            assertThat(Files.readString(log)).contains("sim serve test-model").contains("serving test-model");
+            assertThat(Files.readString(log)).contains("sim serve Qwen/Qwen3-8B").contains("serving Qwen/Qwen3-8B");
         } finally {
             engine.close();
         }
@@ -102,8 +102,8 @@ class ProcessEngineTest {
         int port = ProcessEngine.freePort();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         LaunchCommand command = new LaunchCommand(List.of(java, "-cp", System.getProperty("java.class.path"),
-                "io.servebench.cli.Main", "sim", "serve", "test-model", "--port", Integer.toString(port)), Map.of(), null, port);
-        try (ProcessEngine engine = ProcessEngine.start(command, "test-model", dir.resolve("s06.log"), Duration.ofSeconds(60),
+                "io.servebench.cli.Main", "sim", "serve", "Qwen/Qwen3-8B", "--port", Integer.toString(port)), Map.of(), null, port);
+        try (ProcessEngine engine = ProcessEngine.start(command, "Qwen/Qwen3-8B", dir.resolve("s06.log"), Duration.ofSeconds(60),
                 GRACE, null)) {
             ProcessHandle process = ProcessHandle.of(engine.pid()).orElseThrow().children().findFirst().orElseThrow();
             process.destroyForcibly();
@@ -119,8 +119,8 @@ class ProcessEngineTest {
         int port = ProcessEngine.freePort();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         LaunchCommand command = new LaunchCommand(List.of(java, "-cp", System.getProperty("java.class.path"),
-                "io.servebench.cli.Main", "sim", "serve", "test-model", "--port", Integer.toString(port)), Map.of(), null, port);
-        ProcessEngine engine = ProcessEngine.start(command, "test-model", dir.resolve("s09.log"), Duration.ofSeconds(60),
+                "io.servebench.cli.Main", "sim", "serve", "Qwen/Qwen3-8B", "--port", Integer.toString(port)), Map.of(), null, port);
+        ProcessEngine engine = ProcessEngine.start(command, "Qwen/Qwen3-8B", dir.resolve("s09.log"), Duration.ofSeconds(60),
                 GRACE, null);
         ProcessHandle supervisor = ProcessHandle.of(engine.pid()).orElseThrow();
         ProcessHandle server = supervisor.children().findFirst().orElseThrow();
@@ -174,8 +174,8 @@ class ProcessEngineTest {
 
     @Test
     void anEndpointIsWaitedForButNeverStopped(@TempDir Path dir) throws Exception {
-        try (SimulatedEngine sim = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, "m", List.of()), 0, 1)) {
-            io.servebench.engine.ServerConfig server = new io.servebench.engine.ServerConfig(EngineKinds.ENDPOINT, "m", List.of(),
+        try (SimulatedEngine sim = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of()), 0, 1)) {
+            io.servebench.engine.ServerConfig server = new io.servebench.engine.ServerConfig(EngineKinds.ENDPOINT, "Qwen/Qwen3-8B", List.of(),
                     new io.servebench.engine.EngineSetup("", List.of(), "", List.of(), sim.baseUri() + "/v1", ""));
             RunningEngine engine = Engines.start(server, EngineOptions.defaults(EngineOptions.Simulate.OFF, 1), dir.resolve("e.log"));
             engine.close();

@@ -24,7 +24,7 @@ class PromptCountSourceTest {
         return new RunningEngine() {
             @Override
             public Endpoint endpoint() {
-                return new Endpoint(base, "m", base.resolve("/metrics"));
+                return new Endpoint(base, "Qwen/Qwen3-8B", base.resolve("/metrics"));
             }
 
             @Override
@@ -36,7 +36,7 @@ class PromptCountSourceTest {
     private static RunContext context(StringWriter out) {
         ExecutionParams params = new ExecutionParams(java.nio.file.Path.of("unused"), new io.servebench.engine.EngineOptions(
                 io.servebench.engine.EngineOptions.Simulate.OFF, 42, java.time.Duration.ofMinutes(20),
-                java.time.Duration.ofSeconds(30), "docker", java.nio.file.Path.of("unused"), null, null, "h100"), 1, 42, false,
+                java.time.Duration.ofSeconds(30), "docker", java.nio.file.Path.of("unused"), null, null, "h100", null), 1, 42, false,
                 java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(60), ClientOptions.DEFAULTS,
                 io.servebench.metrics.SloSpec.NONE, false, false, io.servebench.metrics.gpu.TelemetryParams.DEFAULTS,
                 ExecutionParams.DEFAULT_MAX_FAILED_SHARE);
@@ -45,7 +45,7 @@ class PromptCountSourceTest {
 
     @Test
     void aVllmEnginesPromptsAreBuiltAndCountedByItsTokenize() throws Exception {
-        try (SimulatedEngine server = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, "m", List.of()), 0, 1)) {
+        try (SimulatedEngine server = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of()), 0, 1)) {
             RunContext.Counted counted = context(new StringWriter())
                     .dataset("synthetic:in=fixed(100),out=fixed(5),count=5", at(server.baseUri()), EngineKinds.VLLM);
             assertThat(counted.counter()).isEqualTo("the engine's /tokenize");

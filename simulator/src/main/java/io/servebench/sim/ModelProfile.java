@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -131,11 +132,20 @@ public record ModelProfile(
     }
 
     /**
-     * The profile for a served model name: a {@link #builtIn built-in} one by name, any other model as
-     * {@link #qwen35_9b Qwen3.5-9B}.
+     * The built-in profile of a model.
+     *
+     * @throws IllegalArgumentException for a model without one, naming those there are
      */
     public static ModelProfile forModel(String name) {
-        return builtIn(name).orElseGet(() -> qwen35_9b(name));
+        return builtIn(name).orElseThrow(() -> new IllegalArgumentException("no built-in profile of " + name
+                + "; built in: " + String.join(", ", builtInNames())));
+    }
+
+    /** The repositories' names of the built-in profiles, in lower case. */
+    static List<String> builtInNames() {
+        List<String> names = new java.util.ArrayList<>(BUILT_IN.keySet());
+        names.add("qwen3.5-9b");
+        return names.stream().sorted().toList();
     }
 
     /**
@@ -195,6 +205,7 @@ public record ModelProfile(
             throw new IllegalArgumentException("config.json of " + name + ": expected a JSON object");
         }
         JsonNode c = root.path("text_config").isObject() ? root.get("text_config") : root;
+        unmodelled(root, c, name);
         double hidden = count(c, name, "hidden_size");
         double layers = count(c, name, "num_hidden_layers");
         double heads = count(c, name, "num_attention_heads");
@@ -310,6 +321,33 @@ public record ModelProfile(
                     + " >= 1, got " + (v == null ? "nothing" : v.toString()));
         }
         return v.asLong();
+    }
+
+    /**
+     * Refuses, by name, a config whose keys change the physics in a way this profile does not model, rather than read
+     * it as a model it is not: multi-head latent attention (DeepSeek V3/R1, Kimi K2: {@code kv_lora_rank}), experts in
+     * DeepSeek's keys (GLM-4.5, DeepSeek: {@code n_routed_experts}, {@code first_k_dense_replace}), sliding-window
+     * attention in use ({@code sliding_window} without {@code "use_sliding_window": false}, which Qwen's configs carry),
+     * and weights quantised by any method but FP8 (gpt-oss's MXFP4, AWQ, GPTQ).
+     */
+    private static void unmodelled(JsonNode root, JsonNode c, String name) {
+        String why = null;
+        if (c.hasNonNull("kv_lora_rank") || c.hasNonNull("q_lora_rank")) {
+            why = "\"kv_lora_rank\": multi-head latent attention (DeepSeek V3/R1, Kimi K2) and its compressed KV cache";
+        } else if (c.has("n_routed_experts") || c.has("first_k_dense_replace")) {
+            why = "\"n_routed_experts\"/\"first_k_dense_replace\": experts in DeepSeek's keys (DeepSeek, GLM-4.5), which"
+                    + " would be read as a dense model";
+        } else if (c.path("sliding_window").isNumber() && c.path("use_sliding_window").asBoolean(true)) {
+            why = "\"sliding_window\" " + c.get("sliding_window").asText() + ": sliding-window attention";
+        }
+        String quant = root.path("quantization_config").path("quant_method").asText("");
+        if (why == null && !quant.isEmpty() && !quant.equals("fp8")) {
+            why = "\"quantization_config\": weights quantised as " + quant;
+        }
+        if (why != null) {
+            throw new IllegalArgumentException("config.json of " + name + ": " + why + " is not modelled by the"
+                    + " simulated engine; it would give this model another model's figures, so it is refused");
+        }
     }
 
     private static double bytesPerParameter(JsonNode c, String name) {

@@ -50,6 +50,8 @@ import java.util.function.BiConsumer;
  * @param servedNames             {@code --served-model-name}'s names, the first in responses and metrics; empty for the
  *                                model's own name
  * @param adminApiKey             SGLang's {@code --admin-api-key}, which its admin routes then want; {@code null} for none
+ * @param modelSource             where the model's config was read: "built in", a {@code config.json}'s path, or "given"
+ *                                for a profile made in code
  */
 public record SimParams(
         SimDialect dialect,
@@ -73,7 +75,8 @@ public record SimParams(
         int stateSlots,
         LoraParams lora,
         List<String> servedNames,
-        String adminApiKey) {
+        String adminApiKey,
+        String modelSource) {
 
     /** Settings whose per-sequence state, if any, lives in the KV pool (every vLLM set-up; SGLang with a dense model). */
     public SimParams(SimDialect dialect, ModelProfile model, GpuProfile gpu, int maxModelLen, int maxNumSeqs,
@@ -83,7 +86,7 @@ public record SimParams(
                      String apiKey, EngineProfile engine) {
         this(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching, speculativeMethod,
                 speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
-                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, 0, LoraParams.NONE, List.of(), null);
+                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, 0, LoraParams.NONE, List.of(), null, "given");
     }
 
     /**
@@ -178,6 +181,9 @@ public record SimParams(
         return servedNames.isEmpty() ? model.name().equals(name) : servedNames.contains(name);
     }
 
+    /** The simulated engine's own flag naming a model's {@code config.json} (or its folder), in every dialect. */
+    public static final String SIM_MODEL_CONFIG = "--sim-model-config";
+
     /** A record whose string form, logged at start, must not carry the API key. */
     @Override
     public String toString() {
@@ -192,14 +198,14 @@ public record SimParams(
     public SimParams withEngine(EngineProfile newEngine) {
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
-                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, newEngine, stateSlots, lora, servedNames, adminApiKey);
+                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, newEngine, stateSlots, lora, servedNames, adminApiKey, modelSource);
     }
 
     /** These settings serving {@code newLora}'s adapters. */
     public SimParams withLora(LoraParams newLora) {
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
-                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, stateSlots, newLora, servedNames, adminApiKey);
+                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, stateSlots, newLora, servedNames, adminApiKey, modelSource);
     }
 
     /** These settings with one draft acceptance rate for every position; unchanged without speculative decoding. */
@@ -209,7 +215,7 @@ public record SimParams(
         }
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, List.of(newAcceptanceRate), performanceMode, languageModelOnly,
-                reasoningParser, gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, stateSlots, lora, servedNames, adminApiKey);
+                reasoningParser, gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, stateSlots, lora, servedNames, adminApiKey, modelSource);
     }
 
     /**
@@ -249,6 +255,7 @@ public record SimParams(
         for (String flag : ignoredFlags) {
             lines.add("simulated engine ignores flag " + flag + ": it is not modelled");
         }
+        lines.add("model " + model.name() + ": config " + modelSource);
         lines.add(String.format(Locale.ROOT, "%s flags, KV pool %.1f GiB%s, at most %d running, %d tokens a step, prefix "
                         + "caching %s, engine profile %s", dialect, kvPoolBytes() / GIB,
                 stateSlots > 0 ? String.format(Locale.ROOT, " (and %d linear-attention states, %.1f GiB)", stateSlots,
@@ -351,7 +358,8 @@ public record SimParams(
         for (String text : flags) {
             // the real engine's argparse reads an abbreviation as the one flag it starts
             Flag flag = newest.resolved(Flag.parse(text).orElseThrow(() -> new IllegalArgumentException(Flag.problem(text))));
-            boolean known = b.apply(modelled, flag) || (dialect == SimDialect.SIM && b.simOnly(flag));
+            boolean known = b.apply(modelled, flag) || b.modelConfig(flag)
+                    || (dialect == SimDialect.SIM && b.simOnly(flag));
             if (!known) {
                 // a misspelt tuning flag left silently without effect would make its variant the baseline; the real
                 // engine's parser refuses what none of its known versions accepts, and so does the simulation
@@ -400,27 +408,21 @@ public record SimParams(
         int maxLoras;
         int maxLoraRank;
 
-        /** The model's profile: from {@code --hf-config-path}'s {@code config.json}, else by its name. */
+        /** Where the model's config was read ({@link ModelLookup.Found#source()}), once {@link #modelProfile} ran. */
+        String modelSource;
+
+        /**
+         * The model's profile ({@link ModelLookup}: {@code --hf-config-path} or {@code --sim-model-config}, a built-in
+         * profile, the model's folder, the Hugging Face cache; refused when found nowhere).
+         */
         ModelProfile modelProfile(String model) {
-            ModelProfile profile = configured(model);
+            ModelLookup.Found found = ModelLookup.find(model, hfConfigPath, System.getenv());
+            modelSource = found.source();
+            ModelProfile profile = found.profile();
             if (fp8Weights) {
                 profile = profile.withFp8Weights();
             }
             return fp8KvCache ? profile.withFp8KvCache() : profile;
-        }
-
-        private ModelProfile configured(String model) {
-            if (hfConfigPath == null) {
-                return ModelProfile.forModel(model);
-            }
-            Path path = Path.of(hfConfigPath);
-            Path file = Files.isDirectory(path) ? path.resolve("config.json") : path;
-            try {
-                return ModelProfile.fromConfig(model, Files.readString(file));
-            } catch (IOException e) {
-                throw new IllegalArgumentException("--hf-config-path " + hfConfigPath + ": cannot read " + file + " ("
-                        + e.getMessage() + "); expected a Hugging Face config.json or the folder holding it", e);
-            }
         }
 
         /** vLLM's flags that the simulation models, each with what it sets. */
@@ -542,6 +544,19 @@ public record SimParams(
             return true;
         }
 
+        /**
+         * {@code --sim-model-config=PATH}, read in every dialect: the config of a model that is not built in, for an
+         * engine without a flag of its own for one (SGLang). The harness adds it from {@code --sim-model-config}; a
+         * study's engine flags cannot carry it, since the engine's parser has no such flag.
+         */
+        boolean modelConfig(Flag f) {
+            if (!f.name().equals(SIM_MODEL_CONFIG)) {
+                return false;
+            }
+            hfConfigPath = text(f);
+            return true;
+        }
+
         boolean simOnly(Flag f) {
             if (!f.name().equals("--sim-acceptance-rate")) {
                 return false;
@@ -614,7 +629,7 @@ public record SimParams(
             }
             return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens,
                     prefixCaching, specMethod, specTokens, p, mode, languageModelOnly, reasoningParser, memoryFraction,
-                    tp, ignored, apiKey, EngineProfile.forDialect(dialect, model), stateSlots, lora(dialect), servedNames, adminApiKey);
+                    tp, ignored, apiKey, EngineProfile.forDialect(dialect, model), stateSlots, lora(dialect), servedNames, adminApiKey, modelSource);
         }
 
         /**

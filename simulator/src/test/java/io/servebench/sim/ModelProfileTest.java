@@ -178,10 +178,11 @@ class ModelProfileTest {
     }
 
     @Test
-    void otherNamesKeepTheQwen35Profile() {
-        assertThat(ModelProfile.forModel("my-org/finetune")).isEqualTo(ModelProfile.qwen35_9b("my-org/finetune"));
-        // the 2507 update has another context than the config built in for Qwen3-30B-A3B
-        assertThat(ModelProfile.forModel("Qwen/Qwen3-30B-A3B-Instruct-2507").maxPositionEmbeddings()).isEqualTo(262_144);
+    void otherNamesHaveNoBuiltInProfile() {
+        assertThatThrownBy(() -> ModelProfile.forModel("my-org/finetune")).hasMessageStartingWith(
+                "no built-in profile of my-org/finetune; built in: qwen2.5-72b-instruct");
+        // the 2507 update has another context than the config built in for Qwen3-30B-A3B: not stood in by it
+        assertThat(ModelProfile.builtIn("Qwen/Qwen3-30B-A3B-Instruct-2507")).isEmpty();
     }
 
     @Test
@@ -201,6 +202,6 @@ class ModelProfileTest {
                 "\"layer_types\":[\"linear_attention\",\"sliding\"]")))
                 .hasMessageContaining("\"layer_types\" must list one type per layer (48)");
         assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "m", List.of("--hf-config-path=" + dir)))
-                .hasMessageStartingWith("--hf-config-path " + dir + ": cannot read " + dir.resolve("config.json"));
+                .hasMessageStartingWith("config.json of m: cannot read " + dir.resolve("config.json"));
     }
 }

@@ -109,7 +109,8 @@ public record SlurmJob(String key, ExecutionParams params, int repetitions, List
         // the API key is not written: the worker reads it from its own environment (client.apiKeyEnv)
         engines.put("simulate", e.simulate().name()).put("seed", e.seed()).put("readyTimeoutNs", e.readyTimeout().toNanos())
                 .put("graceNs", e.grace().toNanos()).put("containerRuntime", e.containerRuntime())
-                .put("hfCache", e.hfCache() == null ? null : e.hfCache().toString()).put("simulatedGpu", e.simulatedGpu());
+                .put("hfCache", e.hfCache() == null ? null : e.hfCache().toString()).put("simulatedGpu", e.simulatedGpu())
+                .put("simulatedModelConfig", e.simulatedModelConfig() == null ? null : e.simulatedModelConfig().toString());
         TelemetryParams t = p.telemetry();
         ObjectNode telemetry = node.putObject("telemetry").put("source", t.source()).put("intervalNs", t.interval().toNanos());
         t.gpus().forEach(telemetry.putArray("gpus")::add);
@@ -126,7 +127,8 @@ public record SlurmJob(String key, ExecutionParams params, int repetitions, List
         EngineOptions engines = new EngineOptions(EngineOptions.Simulate.valueOf(e.required("simulate").asText()),
                 e.required("seed").asLong(), nanos(e, "readyTimeoutNs"), nanos(e, "graceNs"), text(e, "containerRuntime"),
                 e.path("hfCache").isTextual() ? Path.of(e.get("hfCache").asText()) : null, null, null,
-                text(e, "simulatedGpu"));
+                text(e, "simulatedGpu"),
+                e.path("simulatedModelConfig").isTextual() ? Path.of(e.get("simulatedModelConfig").asText()) : null);
         JsonNode c = n.required("client");
         ClientOptions client = new ClientOptions(text(c, "apiKeyEnv"), nanos(c, "connectTimeoutNs"),
                 nanos(c, "requestTimeoutNs"), c.path("loadWorkers").asInt(1));

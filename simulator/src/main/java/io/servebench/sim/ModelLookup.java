@@ -1,0 +1,98 @@
+package io.servebench.sim;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where the simulated engine finds the model it stands for, so that it never stands another model in for it: the
+ * config a study names ({@code --hf-config-path}, vLLM's, or {@code --sim-model-config}, for any engine), a built-in
+ * profile by name, the model's own folder when the model is a path, or its {@code config.json} in the Hugging Face cache
+ * at the revision {@code main} points to, where vLLM and SGLang (through {@code transformers}) read it. A model found
+ * nowhere is refused, naming every place looked.
+ */
+final class ModelLookup {
+
+    /**
+     * A model's profile and where it came from.
+     *
+     * @param profile the model's figures
+     * @param source  where its config was read, for the engine's log and the reports: "built in", or the file
+     */
+    record Found(ModelProfile profile, String source) {
+    }
+
+    private ModelLookup() {
+    }
+
+    /**
+     * Finds {@code model}.
+     *
+     * @param config      a config.json (or the folder holding one) named for it, {@code null} for none
+     * @param environment the process's environment: {@code HF_HUB_CACHE}, else {@code HF_HOME}'s {@code hub}, else
+     *                    {@code ~/.cache/huggingface/hub}
+     * @throws IllegalArgumentException when the model is found nowhere, or its config cannot be read, naming where
+     */
+    static Found find(String model, String config, Map<String, String> environment) {
+        if (config != null) {
+            Path file = configFile(Path.of(config));
+            return new Found(ModelProfile.fromConfig(model, read(model, file)), file.toString());
+        }
+        var builtIn = ModelProfile.builtIn(model);
+        if (builtIn.isPresent()) {
+            return new Found(builtIn.get(), "built in");
+        }
+        List<String> looked = new ArrayList<>();
+        looked.add("no built-in profile (" + String.join(", ", ModelProfile.builtInNames()) + ")");
+        Path local = Path.of(model);
+        if (Files.isDirectory(local)) {
+            Path file = local.resolve("config.json");
+            if (Files.isRegularFile(file)) {
+                return new Found(ModelProfile.fromConfig(model, read(model, file)), file.toString());
+            }
+            looked.add("no " + file);
+        }
+        Path repo = hubCache(environment).resolve("models--" + model.replace("/", "--"));
+        Path ref = repo.resolve("refs").resolve("main");
+        if (Files.isRegularFile(ref)) {
+            String revision = read(model, ref).strip();
+            Path file = repo.resolve("snapshots").resolve(revision).resolve("config.json");
+            if (Files.isRegularFile(file)) {
+                return new Found(ModelProfile.fromConfig(model, read(model, file)), file.toString());
+            }
+            looked.add("no " + file);
+        } else {
+            looked.add("nothing in the Hugging Face cache at " + ref);
+        }
+        throw new IllegalArgumentException("the simulated engine does not know model " + model + ": " + String.join(", ",
+                looked) + "; download its config.json (huggingface-cli download " + model + " config.json), or name it"
+                + " with --sim-model-config=PATH (or vLLM's --hf-config-path=PATH)");
+    }
+
+    /** The cache folder {@code huggingface_hub} uses: {@code HF_HUB_CACHE}, else {@code $HF_HOME/hub}. */
+    static Path hubCache(Map<String, String> environment) {
+        String hub = environment.get("HF_HUB_CACHE");
+        if (hub != null && !hub.isBlank()) {
+            return Path.of(hub);
+        }
+        String home = environment.get("HF_HOME");
+        return (home != null && !home.isBlank() ? Path.of(home)
+                : Path.of(System.getProperty("user.home"), ".cache", "huggingface")).resolve("hub");
+    }
+
+    private static Path configFile(Path path) {
+        return Files.isDirectory(path) ? path.resolve("config.json") : path;
+    }
+
+    private static String read(String model, Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("config.json of " + model + ": cannot read " + file + " (" + e
+                    + "); expected a Hugging Face config.json or the folder holding it", e);
+        }
+    }
+}
