@@ -83,7 +83,8 @@ interface ProcessKind extends EngineKind {
                 && server.flags().stream().noneMatch(f -> f.name().equals(adminKeyFlag().get()))) {
             launch = launch.plus(List.of(adminKeyFlag().get(), options.adminApiKey()));
         }
-        return ProcessEngine.start(launch, server.servedModel(), simDialect().adapterAfterBase() && dialect().isPresent(), log, options.readyTimeout(),
+        boolean adapterAfterBase = simDialect().adapterAfterBase() && dialect().isPresent();
+        return ProcessEngine.start(launch, server.servedModel(), adapterAfterBase, log, options.readyTimeout(),
                 options.grace(), options.apiKey());
     }
 
