@@ -73,10 +73,17 @@ record ApiRequest(
             // first colon, which must be loaded; any other name is not checked and runs the base model
             int colon = model.indexOf(':');
             if (colon >= 0) {
-                adapter = model.substring(colon + 1);
-                if (!settings.lora().serves(adapter)) {
-                    throw ApiError.badRequest("LoRA adapter '" + adapter + "' is not loaded; loaded adapters: "
-                            + settings.lora().adapters());
+                // "base:" names no adapter: the base model (parts[1].strip() or None)
+                adapter = model.substring(colon + 1).strip().isEmpty() ? null : model.substring(colon + 1).strip();
+                if (adapter != null && settings.lora().adapters().isEmpty()) {
+                    // tokenizer_manager.py, _validate_and_resolve_lora (v0.5.9 lines 2215-2234), a 400
+                    throw ApiError.badRequest("LoRA adapter '" + adapter + "' was requested, but LoRA is not enabled."
+                            + " Please launch the server with --enable-lora flag and preload adapters using --lora-paths"
+                            + " or /load_lora_adapter endpoint.");
+                }
+                if (adapter != null && !settings.lora().serves(adapter)) {
+                    // lora/lora_registry.py, v0.5.9 lines 126-130, raised as a 400 by serving_base.py
+                    throw ApiError.badRequest("The following requested LoRA adapters are not loaded: " + adapter + "\n");
                 }
             } else {
                 fallback = true;
