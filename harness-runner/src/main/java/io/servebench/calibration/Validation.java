@@ -120,6 +120,41 @@ public final class Validation {
         return new Outcome(c, Optional.empty(), twin);
     }
 
+    /**
+     * The twin's evidence per kind of set-up (engine, GPU, architecture) from the cases it ran: how many, and how far its
+     * figures were from the published ones at most and on average. Kinds in the order of their first case.
+     */
+    public static List<io.servebench.sim.TwinEvidence> evidence(List<Outcome> outcomes) {
+        Map<String, List<Outcome>> byKind = new LinkedHashMap<>();
+        for (Outcome o : outcomes) {
+            if (o.skipped().isEmpty()) {
+                PublicResult c = o.result();
+                byKind.computeIfAbsent(c.engine() + "\n" + gpuId(c) + "\n" + c.modelClass(), k -> new ArrayList<>()).add(o);
+            }
+        }
+        List<io.servebench.sim.TwinEvidence> out = new ArrayList<>();
+        for (List<Outcome> kind : byKind.values()) {
+            List<Double> errors = new ArrayList<>();
+            for (Outcome o : kind) {
+                for (Figure f : o.result().published().keySet()) {
+                    o.error(f).ifPresent(e -> errors.add(Math.abs(e)));
+                }
+            }
+            if (errors.isEmpty()) {
+                continue;
+            }
+            PublicResult first = kind.get(0).result();
+            out.add(new io.servebench.sim.TwinEvidence(first.engine(), gpuId(first), first.modelClass(), kind.size(),
+                    errors.size(), errors.stream().mapToDouble(Double::doubleValue).max().orElseThrow(),
+                    errors.stream().mapToDouble(Double::doubleValue).average().orElseThrow()));
+        }
+        return out;
+    }
+
+    private static String gpuId(PublicResult c) {
+        return c.gpu().strip().split("\\s+")[0].toLowerCase(Locale.ROOT);
+    }
+
     /** The pairs of run cases that differ in the engine only, each with the direction both sides give. */
     public static List<EngineChoice> engineChoices(List<Outcome> outcomes) {
         Map<String, Outcome> vllm = new LinkedHashMap<>();

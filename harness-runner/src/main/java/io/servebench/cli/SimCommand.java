@@ -128,11 +128,16 @@ public final class SimCommand {
         @Option(names = "--seed", description = "Seed of each case's dataset and engine (default: ${DEFAULT-VALUE}).")
         long seed = 42;
 
+        @Option(names = "--write-evidence", paramLabel = "FILE", description = "Also write the twin's evidence per engine,"
+                + " GPU and architecture as JSON to FILE: the error bar every simulated block states, bundled as"
+                + " simulator/src/main/resources/io/servebench/sim/twin-evidence.json (run with every case).")
+        java.nio.file.Path writeEvidence;
+
         @Spec
         CommandSpec spec;
 
         @Override
-        public Integer call() {
+        public Integer call() throws java.io.IOException {
             PrintWriter out = spec.commandLine().getOut();
             List<PublicResult> cases = PublicResult.bundled().stream()
                     .filter(c -> only == null || c.id().contains(only)).toList();
@@ -142,7 +147,13 @@ public final class SimCommand {
                         .toList()));
             }
             long t0 = System.nanoTime();
-            ValidationReport.write(out, new Validation(seed).run(cases));
+            List<Validation.Outcome> outcomes = new Validation(seed).run(cases);
+            ValidationReport.write(out, outcomes);
+            if (writeEvidence != null) {
+                new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter()
+                        .writeValue(writeEvidence.toFile(), Validation.evidence(outcomes));
+                out.println("evidence: " + writeEvidence);
+            }
             out.printf(Locale.ROOT, "%d cases, seed %d, %.1f s%n", cases.size(), seed, (System.nanoTime() - t0) / 1e9);
             return 0;
         }

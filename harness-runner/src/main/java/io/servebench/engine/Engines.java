@@ -86,8 +86,14 @@ public final class Engines {
         if (simulated(server, options)) {
             String mode = options.simulate() == EngineOptions.Simulate.VIRTUAL ? " in virtual time " : " ";
             // which model the twin's figures are of, and from where (ModelLookup): never another model's
+            Optional<io.servebench.sim.SimParams> settings = SimulatedStarts.settings(server, options);
+            // which model the twin's figures are of, and from where (ModelLookup): never another model's; and how far
+            // to trust them for this engine, GPU and architecture (TwinEvidence)
             return environment.withEngineVersion("ServeBench simulated engine" + mode + servebenchVersion
-                    + SimulatedStarts.modelSource(server, options).map(s -> "; model config " + s).orElse(""));
+                    + settings.map(s -> "; model config " + s.modelSource()).orElse(""))
+                    .withTwinEvidence(settings.map(s -> io.servebench.sim.TwinEvidence.statement(s.dialect().toString(),
+                            options.simulatedGpu().toLowerCase(java.util.Locale.ROOT),
+                            io.servebench.sim.TwinEvidence.architecture(s.model()))).orElse(""));
         }
         if (!server.setup().image().isEmpty()) {
             return environment.withEngineVersion("image " + server.setup().image());

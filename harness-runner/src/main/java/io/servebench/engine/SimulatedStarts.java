@@ -148,10 +148,13 @@ final class SimulatedStarts {
         }
     }
 
-    /** Where the simulated engine serving {@code server} read its model's config; empty when it cannot start. */
-    static Optional<String> modelSource(ServerConfig server, EngineOptions options) {
+    /**
+     * What the simulated engine serving {@code server} is told: the model's config and where it was found, the engine it
+     * stands for; empty when it cannot start.
+     */
+    static Optional<SimParams> settings(ServerConfig server, EngineOptions options) {
         try {
-            return Optional.of(params(server, server.kind().simDialect(), options).modelSource());
+            return Optional.of(params(server, server.kind().simDialect(), options));
         } catch (EngineStartException e) {
             return Optional.empty();
         }

@@ -395,14 +395,20 @@ final class ReportContent {
         return text == null || text.isEmpty() ? Numbers.ABSENT : text;
     }
 
-    /** "Engines: ...": what served the run's trials, the simulated engine's mode named. */
+    /**
+     * "Engines: ...": what served the run's trials, the simulated engine's mode named; for the simulated engine, that
+     * its figures are a rehearsal, with each kind of set-up's error bar.
+     */
     public String engines() {
-        return messages.text("run.engines", messages.text(switch (run.engines()) {
+        String engines = messages.text("run.engines", messages.text(switch (run.engines()) {
             case DECLARED -> "run.engines.declared";
             case SIMULATED -> "run.engines.simulated";
             case SIMULATED_PROCESS -> "run.engines.simulatedProcess";
             case VIRTUAL -> "run.engines.virtual";
         }));
+        List<String> bars = run.servers().stream().map(ServerEnvironment::twinEvidence).filter(e -> !e.isEmpty())
+                .distinct().toList();
+        return bars.isEmpty() ? engines : engines + " " + messages.text("run.engines.rehearsal", String.join("; ", bars));
     }
 
     /** {@code LatencyTuning.maxNumSeqs[128]}: the class's simple name and the block's display name. */
@@ -597,9 +603,15 @@ final class ReportContent {
                 rows.add(new Row(messages.text("block.errorExample"), e.getKey() + ": \"" + e.getValue() + "\"")));
         rows.add(new Row(messages.text("block.cacheReset"), cacheResets(reps)));
         // caps the engine applied on its own, which no flag of the study shows (SGLang's 48 with speculation)
-        run.servers().stream().filter(e -> e.serverId().equals(trial.serverId())).findFirst()
-                .filter(e -> !e.engineLimits().isEmpty())
-                .ifPresent(e -> rows.add(new Row(messages.text("block.engineLimits"), String.join("; ", e.engineLimits()))));
+        run.servers().stream().filter(e -> e.serverId().equals(trial.serverId())).findFirst().ifPresent(e -> {
+            if (!e.engineLimits().isEmpty()) {
+                rows.add(new Row(messages.text("block.engineLimits"), String.join("; ", e.engineLimits())));
+            }
+            // how far a simulated block's figures can be trusted: the twin against published results of its kind
+            if (!e.twinEvidence().isEmpty()) {
+                rows.add(new Row(messages.text("block.twinEvidence"), e.twinEvidence()));
+            }
+        });
         return rows;
     }
 

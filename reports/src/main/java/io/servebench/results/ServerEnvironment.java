@@ -21,27 +21,37 @@ import java.util.Objects;
  * @param startedAt         ISO-8601 instant the server became ready
  * @param engineLimits      the limits the engine set itself where the flags left them open, one sentence each
  *                          ("engine default: at most 48 running requests ..."); empty when none is known
+ * @param twinEvidence      for the simulated engine, how far to trust it for this kind of set-up ("within ±50% (mean
+ *                          21%) on 4 published vLLM dense H100 cases", or "unvalidated: ..."); {@code ""} for a real
+ *                          engine
  */
 public record ServerEnvironment(String serverId, String engine, String engineVersion, String model, String command,
                                 List<String> gpus, String cpu, String host, String os, String jdk, String servebenchVersion,
-                                String startedAt, List<String> engineLimits) {
+                                String startedAt, List<String> engineLimits, String twinEvidence) {
 
     public ServerEnvironment {
         Objects.requireNonNull(serverId, "serverId");
         gpus = gpus == null ? List.of() : List.copyOf(gpus);
         // a journal written before the limits were recorded has none
         engineLimits = engineLimits == null ? List.of() : List.copyOf(engineLimits);
+        twinEvidence = twinEvidence == null ? "" : twinEvidence;
     }
 
     /** This environment with {@code limits} as the limits its engine set itself. */
     public ServerEnvironment withEngineLimits(List<String> limits) {
         return new ServerEnvironment(serverId, engine, engineVersion, model, command, gpus, cpu, host, os, jdk,
-                servebenchVersion, startedAt, limits);
+                servebenchVersion, startedAt, limits, twinEvidence);
+    }
+
+    /** This environment with {@code evidence} as the simulated engine's error bar for its set-up. */
+    public ServerEnvironment withTwinEvidence(String evidence) {
+        return new ServerEnvironment(serverId, engine, engineVersion, model, command, gpus, cpu, host, os, jdk,
+                servebenchVersion, startedAt, engineLimits, evidence);
     }
 
     /** This environment with the engine's version as known without asking it (the simulated engine's, an image tag). */
     public ServerEnvironment withEngineVersion(String version) {
         return new ServerEnvironment(serverId, engine, version, model, command, gpus, cpu, host, os, jdk, servebenchVersion,
-                startedAt, engineLimits);
+                startedAt, engineLimits, twinEvidence);
     }
 }

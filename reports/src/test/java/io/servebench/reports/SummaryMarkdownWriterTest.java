@@ -185,9 +185,9 @@ class SummaryMarkdownWriterTest {
     void serverEnvironmentsAreListedWithSecretsAlreadyMasked() {
         io.servebench.results.ServerEnvironment gpu = new io.servebench.results.ServerEnvironment("s01-vllm-ab12", "vllm", "0.17.1",
                 "Qwen/Qwen3.5-9B", "vllm serve Qwen/Qwen3.5-9B --api-key ***", List.of("NVIDIA H100 80GB HBM3, 81559 MiB, 570.86.15"),
-                "Intel Xeon, 26 logical cores", "gpu-host", "Linux 6.1 amd64", "Debian 17.0.15", "0.1.0", "2026-03-01T12:00:00Z", List.of());
+                "Intel Xeon, 26 logical cores", "gpu-host", "Linux 6.1 amd64", "Debian 17.0.15", "0.1.0", "2026-03-01T12:00:00Z", List.of(), "");
         io.servebench.results.ServerEnvironment noGpu = new io.servebench.results.ServerEnvironment("s02-sim-cd34", "sim:vllm", "",
-                "m", "", List.of(), "AMD EPYC, 2 logical cores", "vm", "Linux", "JDK 17", "0.1.0", "2026-03-01T12:00:00Z", List.of());
+                "m", "", List.of(), "AMD EPYC, 2 logical cores", "vm", "Linux", "JDK 17", "0.1.0", "2026-03-01T12:00:00Z", List.of(), "");
         RunResult base = Fixtures.run(List.of(baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8")));
         RunResult run = new RunResult(base.startTime(), base.servebenchVersion(), base.commandLine(), base.engines(), base.quick(),
                 base.blocks(), List.of(gpu, noGpu));

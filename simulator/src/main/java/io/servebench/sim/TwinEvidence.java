@@ -1,0 +1,68 @@
+package io.servebench.sim;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * How far to trust the simulated engine for one kind of set-up: how its figures matched published results of that
+ * engine, GPU and architecture in {@code sim validate}, which fits nothing to them. Read from
+ * {@value #RESOURCE}, which {@code sim validate --write-evidence} writes and a test recomputes, so that it cannot
+ * fall behind the twin's physics.
+ *
+ * @param engine       {@code vllm} or {@code sglang}
+ * @param gpu          the GPU's id in {@link GpuProfile#catalogue()}
+ * @param architecture {@code dense}, {@code moe} or {@code hybrid} ({@link #architecture(ModelProfile)})
+ * @param cases        published cases of this kind the twin ran
+ * @param figures      published figures of those cases
+ * @param maxError     the largest |twin / published - 1| over those figures
+ * @param meanError    the mean of |twin / published - 1| over them
+ */
+public record TwinEvidence(String engine, String gpu, String architecture, int cases, int figures, double maxError,
+                           double meanError) {
+
+    /** The bundled evidence, on the class path beside this class. */
+    public static final String RESOURCE = "twin-evidence.json";
+
+    private static final List<TwinEvidence> BUNDLED = load();
+
+    private static List<TwinEvidence> load() {
+        try (InputStream in = TwinEvidence.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException(RESOURCE + " is missing from the class path: the build is broken");
+            }
+            return List.copyOf(new ObjectMapper().readValue(in, new TypeReference<List<TwinEvidence>>() { }));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + RESOURCE, e);
+        }
+    }
+
+    /** The bundled evidence, one entry per kind of set-up that has published cases. */
+    public static List<TwinEvidence> bundled() {
+        return BUNDLED;
+    }
+
+    /** A model's architecture as the evidence groups it: hybrid (a per-sequence state), moe (routed experts), dense. */
+    public static String architecture(ModelProfile model) {
+        return model.stateBytesPerSequence() > 0 ? "hybrid" : model.experts().count() > 0 ? "moe" : "dense";
+    }
+
+    /**
+     * The statement a block of this set-up carries: "within ±24% (mean 11%) on 3 published vLLM dense H100 cases", or
+     * "unvalidated: no published vLLM hybrid L40S case" where there is none.
+     */
+    public static String statement(String engine, String gpu, String architecture) {
+        String kind = (engine.equals("sglang") ? "SGLang" : "vLLM") + " " + architecture + " "
+                + gpu.toUpperCase(Locale.ROOT);
+        return BUNDLED.stream().filter(e -> e.engine.equals(engine) && e.gpu.equals(gpu)
+                        && e.architecture.equals(architecture)).findFirst()
+                .map(e -> String.format(Locale.ROOT, "within ±%.0f%% (mean %.0f%%) on %d published %s case%s (%d figures)",
+                        100 * e.maxError, 100 * e.meanError, e.cases, kind, e.cases == 1 ? "" : "s", e.figures))
+                .orElse("unvalidated: no published " + kind + " case");
+    }
+}
