@@ -25,6 +25,7 @@ import java.lang.annotation.Target;
  *       <td>(on by default) / {@code --disable-radix-cache}</td></tr>
  *   <tr><td>{@link #speculative()} {@code "mtp:1"}</td><td>{@code --speculative-config={"method":"mtp","num_speculative_tokens":1}}</td>
  *       <td>{@code --speculative-algorithm=NEXTN --speculative-num-steps=1 --speculative-eagle-topk=1 --speculative-num-draft-tokens=2}</td></tr>
+ *   <tr><td>{@link #simulatedModelConfig()}</td><td colspan="2">(read by the simulated engine only)</td></tr>
  * </table>
  */
 @Documented
@@ -72,6 +73,15 @@ public @interface ServerOptions {
      * {@code "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"}. Neither engine starts EAGLE without one.
      */
     String draftModel() default "";
+
+    /**
+     * The {@code config.json} (or its folder) of the model, for the simulated engine only: when a study of a model the
+     * twin does not know by name, folder or Hugging Face cache is rehearsed with {@code --simulate} (or runs on kind
+     * {@code sim}), the twin reads its architecture from here instead of refusing the run. Real engines read their
+     * model's own config and are given nothing. A relative path is taken from the run's working directory;
+     * {@code --sim-model-config} on the command line wins over it. {@code ""}: none.
+     */
+    String simulatedModelConfig() default "";
 
     /** A switch that can also be left to the engine. */
     enum Toggle { DEFAULT, ON, OFF }

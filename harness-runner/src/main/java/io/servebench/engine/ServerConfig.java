@@ -19,14 +19,23 @@ import java.util.List;
  * @param model  the served model
  * @param flags  the flags, sorted by name, each name at most once
  * @param setup  how the engine is started beyond kind and flags
+ * @param simulatedModelConfig the model's {@code config.json} (or its folder) that the simulated engine reads when it
+ *               serves or stands in for this server ({@code @ServerOptions(simulatedModelConfig)}); {@code ""}: none
  */
-public record ServerConfig(EngineKind kind, String model, List<Flag> flags, EngineSetup setup) {
+public record ServerConfig(EngineKind kind, String model, List<Flag> flags, EngineSetup setup,
+                           String simulatedModelConfig) {
 
     public ServerConfig {
         java.util.Objects.requireNonNull(kind, "kind");
+        java.util.Objects.requireNonNull(simulatedModelConfig, "simulatedModelConfig");
         flags = flags.stream().sorted(Comparator.comparing(Flag::name)).toList();
         setup = new EngineSetup(setup.executable(), setup.env().stream().sorted().toList(), setup.workdir(),
                 setup.command(), setup.url(), setup.image());
+    }
+
+    /** A configuration without a model config for the simulated engine. */
+    public ServerConfig(EngineKind kind, String model, List<Flag> flags, EngineSetup setup) {
+        this(kind, model, flags, setup, "");
     }
 
     /** A configuration started the kind's default way. */
@@ -91,6 +100,9 @@ public record ServerConfig(EngineKind kind, String model, List<Flag> flags, Engi
         }
         if (!setup.workdir().isEmpty()) {
             sb.append(" [workdir ").append(setup.workdir()).append(']');
+        }
+        if (!simulatedModelConfig.isEmpty()) {
+            sb.append(" [simulated model config ").append(simulatedModelConfig).append(']');
         }
         return sb.toString();
     }

@@ -17,13 +17,23 @@ import java.util.Map;
  * @param prefixCaching      prefix caching on or off
  * @param speculative        {@code METHOD:TOKENS}, e.g. {@code mtp:1}
  * @param draftModel         the draft model of a method that drafts with one ({@link #DRAFT_MODEL_METHODS})
+ * @param simulatedModelConfig the model's {@code config.json} (or its folder) for the simulated engine; no flag of a
+ *                           real engine
  */
 public record ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize, Double gpuMemoryFraction,
                                 Double staticMemoryFraction, Integer maxNumSeqs, Boolean prefixCaching, String speculative,
-                                String draftModel) {
+                                String draftModel, String simulatedModelConfig) {
 
     /** Nothing stated. */
-    public static final ServerOptionsSpec NONE = new ServerOptionsSpec(null, null, null, null, null, null, null, null);
+    public static final ServerOptionsSpec NONE = new ServerOptionsSpec(null, null, null, null, null, null, null, null, null);
+
+    /** Settings without a model config for the simulated engine. */
+    public ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize, Double gpuMemoryFraction,
+                             Double staticMemoryFraction, Integer maxNumSeqs, Boolean prefixCaching, String speculative,
+                             String draftModel) {
+        this(maxModelLen, tensorParallelSize, gpuMemoryFraction, staticMemoryFraction, maxNumSeqs, prefixCaching,
+                speculative, draftModel, null);
+    }
 
     /** Settings without a memory share of SGLang's meaning, as most studies write them. */
     public ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize, Double gpuMemoryFraction, Integer maxNumSeqs,
@@ -123,7 +133,8 @@ public record ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize,
                 other.maxNumSeqs != null ? other.maxNumSeqs : maxNumSeqs,
                 other.prefixCaching != null ? other.prefixCaching : prefixCaching,
                 other.speculative != null ? other.speculative : speculative,
-                other.draftModel != null ? other.draftModel : sameMethod(other.speculative) ? draftModel : null);
+                other.draftModel != null ? other.draftModel : sameMethod(other.speculative) ? draftModel : null,
+                other.simulatedModelConfig != null ? other.simulatedModelConfig : simulatedModelConfig);
     }
 
     /** Whether {@code otherSpeculative} leaves this spec's speculative method (and so its draft model) as it is. */
@@ -140,7 +151,9 @@ public record ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize,
      *                                  {@code endpoint}), or one the dialect cannot spell
      */
     public List<Flag> flags(EngineKind kind, String servedModel) {
-        if (equals(NONE)) {
+        // the simulated engine's model config is no engine's flag: the server carries it (ServerConfig)
+        if (new ServerOptionsSpec(maxModelLen, tensorParallelSize, gpuMemoryFraction, staticMemoryFraction, maxNumSeqs,
+                prefixCaching, speculative, draftModel).equals(NONE)) {
             return List.of();
         }
         return kind.dialect().orElseThrow(() -> new IllegalArgumentException("@ServerOptions cannot be written for engine"

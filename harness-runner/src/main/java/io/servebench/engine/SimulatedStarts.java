@@ -160,11 +160,16 @@ final class SimulatedStarts {
         }
     }
 
-    /** The server's flags for the simulated engine, with the model's config when the command line names one. */
+    /**
+     * The server's flags for the simulated engine, with the model's config when the command line names one, else when
+     * the study's {@code @ServerOptions(simulatedModelConfig)} does (from the run's working directory).
+     */
     private static List<String> simulatedArgs(ServerConfig server, EngineOptions options) {
         List<String> args = new ArrayList<>(server.args());
         if (options.simulatedModelConfig() != null) {
             args.add(SimParams.SIM_MODEL_CONFIG + "=" + options.simulatedModelConfig());
+        } else if (!server.simulatedModelConfig().isEmpty()) {
+            args.add(SimParams.SIM_MODEL_CONFIG + "=" + Path.of(server.simulatedModelConfig()).toAbsolutePath());
         }
         return args;
     }

@@ -177,8 +177,9 @@ public final class TrialPlanner {
                             + values + " is substituted: " + Flag.problem(Studies.substitute(flag.toArg(), values))));
             byName.put(resolved.name(), resolved);
         }
+        String modelConfig = study.serverOptions(variant.name()).simulatedModelConfig();
         return new ServerConfig(engine, study.model(), List.copyOf(byName.values()),
-                engineOverrides.applyTo(Studies.effectiveSetup(study, variant)));
+                engineOverrides.applyTo(Studies.effectiveSetup(study, variant)), modelConfig == null ? "" : modelConfig);
     }
 
     private static WorkloadParams workload(StudyDescriptor study, VariantDescriptor variant, Map<String, String> values) {

@@ -196,9 +196,11 @@ public final class StudyProcessor extends AbstractProcessor {
                 ? constant.getSimpleName().toString() : "";
         String speculative = given(options, "speculative") instanceof String text && !text.isEmpty() ? text : null;
         String draftModel = given(options, "draftModel") instanceof String text && !text.isEmpty() ? text : null;
+        String modelConfig = given(options, "simulatedModelConfig") instanceof String text && !text.isEmpty() ? text : null;
         return new ServerOptionsSpec(whole(options, "maxModelLen"), whole(options, "tensorParallelSize"),
                 number(options, "gpuMemoryFraction"), number(options, "staticMemoryFraction"), whole(options, "maxNumSeqs"),
-                "ON".equals(toggle) ? Boolean.TRUE : "OFF".equals(toggle) ? Boolean.FALSE : null, speculative, draftModel);
+                "ON".equals(toggle) ? Boolean.TRUE : "OFF".equals(toggle) ? Boolean.FALSE : null, speculative, draftModel,
+                modelConfig);
     }
 
     /** A {@code @Tune}'s settings, its defaults where an attribute is left out; {@code null} for none. */

@@ -94,7 +94,8 @@ public final class ReflectiveStudyReader {
                     case ON -> Boolean.TRUE;
                     case OFF -> Boolean.FALSE;
                     case DEFAULT -> null;
-                }, o.speculative().isEmpty() ? null : o.speculative(), o.draftModel().isEmpty() ? null : o.draftModel());
+                }, o.speculative().isEmpty() ? null : o.speculative(), o.draftModel().isEmpty() ? null : o.draftModel(),
+                o.simulatedModelConfig().isEmpty() ? null : o.simulatedModelConfig());
     }
 
     private static Integer stated(int value) {

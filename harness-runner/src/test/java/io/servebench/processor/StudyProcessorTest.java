@@ -122,6 +122,9 @@ class StudyProcessorTest {
         assertThat(compile(study("@ServerOptions(maxModelLen = 4096, prefixCaching = ServerOptions.Toggle.OFF)",
                 "    @Baseline @Variant @ServerOptions(speculative = \"eagle:3\", draftModel = \"d/eagle\")"
                         + " public void baseline() {}\n")).errorMessages()).isEmpty();
+        // the simulated engine's model config alone: no engine flag, nothing to refuse
+        assertThat(compile(study("@ServerOptions(simulatedModelConfig = \"configs/llama-70b/config.json\")", BASELINE))
+                .errorMessages()).isEmpty();
         String noDraft = study("", "    @Baseline @Variant\n    @ServerOptions(speculative = \"eagle:3\")\n    public void baseline() {}\n");
         assertOneError(noDraft, "speculative = \"eagle:3\" drafts with a model of its own", "speculative = \"eagle:3\"");
     }

@@ -36,4 +36,22 @@ class UnknownModelTest {
         assertThat(code).as(ran.toString()).isZero();
         assertThat(Files.readString(dir.resolve("ran").resolve("summary.md"))).contains("model config " + config);
     }
+
+    @Test
+    void aStudyNamesItsModelsConfigInServerOptionsAndTheCommandLineWinsOverIt(@TempDir Path dir) throws Exception {
+        Path config = Path.of(ConfiguredModelStudy.CONFIG).toAbsolutePath();
+        Files.createDirectories(config.getParent());
+        Files.writeString(config, io.servebench.sim.ModelLookupFixtures.LLAMA_31_70B);
+        StringWriter ran = new StringWriter();
+        int code = run(ran, "ConfiguredModelStudy", "--simulate=virtual", "-o", dir.resolve("ran").toString());
+        assertThat(code).as(ran.toString()).isZero();
+        assertThat(Files.readString(dir.resolve("ran").resolve("summary.md"))).contains("model config " + config);
+
+        // the command line's config replaces the study's: here one that does not exist, which the run names and refuses
+        StringWriter refused = new StringWriter();
+        code = run(refused, "ConfiguredModelStudy", "--simulate=virtual", "--sim-model-config",
+                dir.resolve("absent.json").toString(), "-o", dir.resolve("refused").toString());
+        assertThat(code).as(refused.toString()).isEqualTo(2);
+        assertThat(refused.toString()).contains(dir.resolve("absent.json").toString()).doesNotContain("Starting");
+    }
 }

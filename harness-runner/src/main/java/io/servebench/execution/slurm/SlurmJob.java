@@ -159,6 +159,7 @@ public record SlurmJob(String key, ExecutionParams params, int repetitions, List
         server.put("kind", s.kind().name()).put("model", s.model());
         server.set("flags", MAPPER.valueToTree(s.flags()));
         server.set("setup", MAPPER.valueToTree(s.setup()));
+        server.put("simulatedModelConfig", s.simulatedModelConfig());
         node.set("workload", MAPPER.valueToTree(t.workload()));
         return node;
     }
@@ -170,7 +171,7 @@ public record SlurmJob(String key, ExecutionParams params, int repetitions, List
             flags.add(MAPPER.treeToValue(f, Flag.class));
         }
         ServerConfig server = new ServerConfig(EngineKinds.named(s.required("kind").asText()), s.required("model").asText(),
-                flags, MAPPER.treeToValue(s.required("setup"), EngineSetup.class));
+                flags, MAPPER.treeToValue(s.required("setup"), EngineSetup.class), s.path("simulatedModelConfig").asText(""));
         return new Trial(n.required("id").asText(), n.required("serverId").asText(), server,
                 MAPPER.treeToValue(n.required("workload"), WorkloadParams.class));
     }

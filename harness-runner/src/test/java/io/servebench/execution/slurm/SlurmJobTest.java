@@ -39,7 +39,7 @@ class SlurmJobTest {
     private static Trial trial(String id, List<String> env) {
         ServerConfig server = new ServerConfig(EngineKinds.VLLM, "Qwen/Qwen3.5-9B",
                 List.of(Flag.parse("--max-num-seqs=64").orElseThrow(), Flag.parse("--enable-prefix-caching").orElseThrow()),
-                new EngineSetup("/opt/vllm/bin/vllm", env, "/work", List.of(), "", ""));
+                new EngineSetup("/opt/vllm/bin/vllm", env, "/work", List.of(), "", ""), "configs/qwen3.5-9b.json");
         // a sweep (no rate of its own) and every load option away from its default
         WorkloadParams workload = new WorkloadParams("sharegpt:/data/sg.json", "sweep", Double.NaN, 1, 200, 10,
                 new LoadOptionParams(2.5, 0.5, 3, 64, 120, 5, 6, "completions", "{\"top_k\":1}", Boolean.FALSE, 30, 20, 0.5,
