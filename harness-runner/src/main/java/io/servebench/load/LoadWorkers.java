@@ -334,8 +334,9 @@ public final class LoadWorkers {
         static Worker start(int number, Placement placement, java.util.concurrent.atomic.LongAdder cpu, WorkerJob job,
                             String apiKey) throws IOException {
             List<String> command = new ArrayList<>(placement.prefix(number));
-            command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), LoadWorker.class.getName()));
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(LoadJvm.OPTIONS);
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), LoadWorker.class.getName()));
             ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
             builder.environment().remove(API_KEY_ENV);
             if (apiKey != null) {

@@ -9,6 +9,7 @@ import io.servebench.load.LoadWorkers;
 import io.servebench.load.Interruption;
 import io.servebench.load.Spread;
 import io.servebench.load.ListenerThread;
+import io.servebench.load.LoadJvm;
 import io.servebench.load.LoadListener;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.Target;
@@ -114,6 +115,7 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
             TruthComparison truth = new TruthComparison(server::takeTruth, TRUTH_WAIT, System::nanoTime);
             LoadResult result;
             List<String> excursion;
+            long longestPauseMs;
             try (ListenerThread listeners = new ListenerThread(LoadListener.all(metrics, client, truth));
                  LoadTimeline timeline = new LoadTimeline()) {
                 timeline.watch(listeners);
@@ -127,6 +129,7 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
                         LoadListener.all(timeline, listeners), new Interruption());
                 listeners.drain();
                 excursion = timeline.excursion(expectedStreams());
+                longestPauseMs = timeline.longestPauseMs();
             } finally {
                 truth.close();
             }
@@ -145,6 +148,13 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
             }
             if (!excursion.isEmpty()) {
                 warnings.add(String.join("\n", excursion));
+            }
+            if (longestPauseMs >= PAUSE_WARNED_MS && !LoadJvm.lowPause()) {
+                warnings.add(String.format(Locale.ROOT, "this process's collector (%s) stopped it for up to %d ms at a"
+                        + " time during the load: whatever it sends or serves waits for the pause, which shows as"
+                        + " schedule lag; start it with java -XX:+UseZGC (pauses under a millisecond, as the load"
+                        + " workers and the split truth server have)", LoadJvm.pausingCollectors().get(0).getName(),
+                        longestPauseMs));
             }
             limits.warning(expectedStreams(), server.filesPerConnection()).ifPresent(warnings::add);
             if (busy > SATURATED) {
@@ -284,6 +294,8 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
 
     /** A server loop busier than this share of its time falls behind at the next excursion. */
     static final double SERVER_LOOP_SATURATED = 0.80;
+    /** A collector pause this long (ms, within one step of the timeline) is warned of: the lag target is 1 ms. */
+    static final long PAUSE_WARNED_MS = 1;
 
     private static double perEventUs(long ns, long events) {
         return events == 0 ? Double.NaN : ns / 1e3 / events;

@@ -1,11 +1,10 @@
 package io.servebench.loadcheck;
 
 import io.servebench.load.ListenerThread;
+import io.servebench.load.LoadJvm;
 import io.servebench.load.LoadListener;
 import io.servebench.load.RequestRecord;
 
-import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -69,10 +68,7 @@ final class LoadTimeline implements LoadListener, AutoCloseable {
     }
 
     private void sample() {
-        long gc = 0;
-        for (GarbageCollectorMXBean bean : ManagementFactory.getGarbageCollectorMXBeans()) {
-            gc += Math.max(0, bean.getCollectionTime());
-        }
+        long gc = LoadJvm.pausedMs();
         ListenerThread l = listeners;
         Step step = new Step((System.nanoTime() - startNs) / 1_000_000, sent.get(), completed.get(), gc,
                 l == null ? 0 : l.backlog());
@@ -84,6 +80,17 @@ final class LoadTimeline implements LoadListener, AutoCloseable {
     @Override
     public void close() {
         sampler.shutdownNow();
+    }
+
+    /** The most milliseconds the collector stopped this process within one step: about its longest pause. */
+    long longestPauseMs() {
+        synchronized (steps) {
+            long longest = 0;
+            for (int i = 1; i < steps.size(); i++) {
+                longest = Math.max(longest, steps.get(i).gcMs() - steps.get(i - 1).gcMs());
+            }
+            return longest;
+        }
     }
 
     /**

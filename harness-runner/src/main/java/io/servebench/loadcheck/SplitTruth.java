@@ -1,5 +1,6 @@
 package io.servebench.loadcheck;
 
+import io.servebench.load.LoadJvm;
 import io.servebench.truth.SentEvent;
 import io.servebench.truth.ServerTruth;
 import io.servebench.truth.TruthRecord;
@@ -67,8 +68,10 @@ final class SplitTruth implements TruthSide {
      * script on {@code loops} event loops.
      */
     static SplitTruth start(LoadCheck check) throws IOException {
-        List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "io.servebench.cli.Main", "loadcheck", "--truth-server",
+        List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        // the server's pauses would show as TTFT and ITL error
+        argv.addAll(LoadJvm.OPTIONS);
+        argv.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.servebench.cli.Main", "loadcheck", "--truth-server",
                 "--tokens", Integer.toString(check.tokens()), "--ttft-ms", Double.toString(check.ttft().toNanos() / 1e6),
                 "--gap-ms", Double.toString(check.gap().toNanos() / 1e6), "--server-threads",
                 Integer.toString(check.serverLoops())));
