@@ -191,7 +191,8 @@ public final class Validation {
                 c.requestRate().toString(), Integer.toString(c.requests()));
     }
 
-    private static Optional<String> unsupported(PublicResult c) {
+    /** Why the twin does not run {@code c}, empty when it does. */
+    static Optional<String> unsupported(PublicResult c) {
         if (c.inReference()) {
             return Optional.of("a block of the reference study, which the twin is calibrated on: see sim calibrate");
         }
@@ -201,11 +202,16 @@ public final class Validation {
         if (gpu(c.gpu()).isEmpty()) {
             return Optional.of("no profile of the GPU " + c.gpu());
         }
-        if (!c.dtype().equals("bf16") && !c.dtype().equals("fp8")) {
+        if (!c.dtype().equals("bf16") && !c.dtype().equals("fp8") && !c.dtype().equals("mxfp4")) {
             return Optional.of(c.dtype() + " weights are not modelled");
         }
-        if (ModelProfile.builtIn(c.model()).isEmpty()) {
+        Optional<ModelProfile> model = ModelProfile.builtIn(c.model());
+        if (model.isEmpty()) {
             return Optional.of("no built-in profile of " + c.model());
+        }
+        // MXFP4 as a checkpoint ships it: the experts only, which the model's own config says
+        if (c.dtype().equals("mxfp4") && model.get().expertBytesPerParameter() >= model.get().bytesPerParameter()) {
+            return Optional.of("mxfp4 weights of a model whose built-in config is not MXFP4");
         }
         return Optional.empty();
     }

@@ -64,7 +64,7 @@ final class BatchScheduler {
         this.poolBytes = settings.kvPoolBytes();
         this.pageTokens = settings.dialect().cachePageTokens();
         // the cache lives in free KV blocks; bounding it by the pool's block count keeps it as large as the GPU could hold
-        long maxBlocks = (long) (poolBytes / (settings.model().kvBytesPerToken() * pageTokens));
+        long maxBlocks = (long) (poolBytes / settings.model().kvBytes(pageTokens));
         this.prefixCache = new LinkedHashMap<>(1024, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
@@ -217,18 +217,20 @@ final class BatchScheduler {
         }
         long computedTokens = 0;
         long contextTokens = 0;
+        long windowedTokens = 0;
         int drafting = 0;
         int accepted = 0;
         for (Work w : batch) {
             computedTokens += w.tokens;
             contextTokens += w.request.computed + w.tokens;
+            windowedTokens += Math.min(w.request.computed + w.tokens, settings.model().window().tokens());
             if (!w.prefill && k > 0) {
                 drafting++;
             }
             accepted += w.accepted;
         }
-        StepCostModel.Step cost = this.cost.step(computedTokens, contextTokens, batch.size(), drafting, accepted,
-                loraWork(batch, adapters));
+        StepCostModel.Step cost = this.cost.step(computedTokens, contextTokens, windowedTokens, batch.size(), drafting,
+                accepted, loraWork(batch, adapters));
         long end = start + cost.nanos();
         power.record(start, end, cost);
         for (Work w : batch) {
@@ -411,6 +413,6 @@ final class BatchScheduler {
     }
 
     private double bytesFor(int tokens) {
-        return settings.pooledStateBytesPerSequence() + settings.model().kvBytesPerToken() * tokens;
+        return settings.pooledStateBytesPerSequence() + settings.model().kvBytes(tokens);
     }
 }

@@ -117,6 +117,13 @@ public final class EngineDefaults {
     static final double SGLANG_MAMBA_FULL_MEMORY_RATIO = 0.9;
 
     /**
+     * Tokens of SGLang's sliding-window pool per token of its full-attention pool, for a model with both kinds of layer:
+     * {@code swa_full_tokens_ratio: float = 0.8} ({@code server_args.py}); the memory left after the weights is split so
+     * that the two pools keep that ratio.
+     */
+    static final double SGLANG_SWA_FULL_TOKENS_RATIO = 0.8;
+
+    /**
      * State slots per running request in SGLang's mamba pool with the radix cache on: 3
      * ({@code MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO}; cached prefixes keep their states in the same pool, and the
      * default {@code no_buffer} strategy adds none), 1 with the radix cache off.

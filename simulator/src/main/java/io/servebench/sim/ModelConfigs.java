@@ -82,4 +82,18 @@ final class ModelConfigs {
      */
     static final String QWEN3_NEXT_80B_A3B_FP8 = QWEN3_NEXT_80B_A3B.substring(0, QWEN3_NEXT_80B_A3B.length() - 1)
             + ",\"quantization_config\":{\"quant_method\":\"fp8\"}}";
+
+    /**
+     * gpt-oss-20b's {@code config.json} (huggingface.co/openai/gpt-oss-20b): its shape fields as in the copy
+     * EchoCog/gpt-oss-20b@52971a17 ({@code config.json}), 24 layers alternating sliding (window 128) and full attention,
+     * 32 experts of which 4 per token; its {@code quantization_config} as the Hub's file has it (MXFP4 experts, attention,
+     * router, embeddings and output head not converted), which that copy changed to {@code gptq}.
+     */
+    static final String GPT_OSS_20B = "{\"hidden_size\":2880,\"num_hidden_layers\":24,\"num_attention_heads\":64,"
+            + "\"num_key_value_heads\":8,\"head_dim\":64,\"intermediate_size\":2880,\"num_local_experts\":32,"
+            + "\"num_experts_per_tok\":4,\"vocab_size\":201088,\"tie_word_embeddings\":false,"
+            + "\"max_position_embeddings\":131072,\"sliding_window\":128,\"layer_types\":["
+            + String.join(",", java.util.Collections.nCopies(12, "\"sliding_attention\",\"full_attention\"")) + "],"
+            + "\"quantization_config\":{\"modules_to_not_convert\":[\"model.layers.*.self_attn\","
+            + "\"model.layers.*.mlp.router\",\"model.embed_tokens\",\"lm_head\"],\"quant_method\":\"mxfp4\"}}";
 }

@@ -30,6 +30,10 @@ import java.util.Set;
  * @param layers                decoder layers
  * @param experts               the routed experts of a mixture-of-experts model ({@link Experts#NONE} for a dense one):
  *                              a step reads only the experts its tokens are routed to ({@link #weightBytesRead})
+ * @param window                the sliding-window attention layers ({@link Window#NONE} for none); their KV is not in
+ *                              {@code kvBytesPerToken}, which counts the layers that attend to the whole context
+ * @param expertBytesPerParameter bytes per weight of the routed experts: {@code bytesPerParameter}, unless the
+ *                              checkpoint quantises only them (gpt-oss's MXFP4 experts beside bf16 attention)
  */
 public record ModelProfile(
         String name,
@@ -43,7 +47,9 @@ public record ModelProfile(
         double draftFraction,
         int hiddenSize,
         int layers,
-        Experts experts) {
+        Experts experts,
+        Window window,
+        double expertBytesPerParameter) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -79,6 +85,37 @@ public record ModelProfile(
         }
     }
 
+    /**
+     * The layers whose attention sees only the last {@code tokens} tokens (sliding-window attention: gpt-oss, Gemma 2/3,
+     * every other or five of six layers): a sequence holds, and a step reads, the KV of at most {@code tokens} tokens of
+     * them, however long its context. vLLM's KV cache manager frees a sliding layer's blocks that fall out of the
+     * window ({@code SlidingWindowManager}); SGLang keeps those layers in a pool of their own.
+     *
+     * @param tokens          the window, tokens ({@code sliding_window})
+     * @param kvBytesPerToken KV bytes of one token, summed over the sliding layers
+     */
+    public record Window(int tokens, double kvBytesPerToken) {
+
+        /** No sliding-window layer. */
+        public static final Window NONE = new Window(0, 0);
+
+        public Window {
+            if (tokens < 0 || kvBytesPerToken < 0 || (tokens == 0) != (kvBytesPerToken == 0)) {
+                throw new IllegalArgumentException("window: expected tokens and kvBytesPerToken both 0 or both > 0, got "
+                        + tokens + " and " + kvBytesPerToken);
+            }
+        }
+    }
+
+    /** A model without sliding-window layers whose experts, if any, are stored as its other weights. */
+    public ModelProfile(String name, double parameters, double activeParameters, double bytesPerParameter,
+                        double kvBytesPerToken, double stateBytesPerSequence, double nonLanguageBytes,
+                        int maxPositionEmbeddings, double draftFraction, int hiddenSize, int layers, Experts experts) {
+        this(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken, stateBytesPerSequence,
+                nonLanguageBytes, maxPositionEmbeddings, draftFraction, hiddenSize, layers, experts, Window.NONE,
+                bytesPerParameter);
+    }
+
     /** A dense model: every weight is read by every step. */
     public ModelProfile(String name, double parameters, double activeParameters, double bytesPerParameter,
                         double kvBytesPerToken, double stateBytesPerSequence, double nonLanguageBytes,
@@ -106,6 +143,8 @@ public record ModelProfile(
             throw new IllegalArgumentException("maxPositionEmbeddings must be >= 2, got " + maxPositionEmbeddings);
         }
         java.util.Objects.requireNonNull(experts, "experts");
+        java.util.Objects.requireNonNull(window, "window");
+        requirePositive("expertBytesPerParameter", expertBytesPerParameter);
         if (experts.layers() * (double) experts.count() * experts.parameters() > parameters) {
             throw new IllegalArgumentException("the routed experts' parameters exceed the model's " + parameters);
         }
@@ -175,7 +214,8 @@ public record ModelProfile(
             "qwen2.5-72b-instruct", ModelConfigs.QWEN25_72B_INSTRUCT,
             "qwen3.5-35b-a3b", ModelConfigs.QWEN35_35B_A3B,
             "qwen3-next-80b-a3b-instruct", ModelConfigs.QWEN3_NEXT_80B_A3B,
-            "qwen3-next-80b-a3b-instruct-fp8", ModelConfigs.QWEN3_NEXT_80B_A3B_FP8);
+            "qwen3-next-80b-a3b-instruct-fp8", ModelConfigs.QWEN3_NEXT_80B_A3B_FP8,
+            "gpt-oss-20b", ModelConfigs.GPT_OSS_20B);
 
     /**
      * A profile from a Hugging Face {@code config.json} of a decoder (Llama, Qwen2/3, Mistral, their
@@ -216,11 +256,14 @@ public record ModelProfile(
         double experts = c.has("num_experts") ? count(c, name, "num_experts")
                 : c.has("num_local_experts") ? count(c, name, "num_local_experts") : 0;
         double embeddings = vocab * hidden * (tied ? 1 : 2);
-        boolean[] linear = linearLayers(c, name, (int) layers);
+        String[] types = layerTypes(c, name, (int) layers);
         int linearLayers = 0;
-        for (boolean l : linear) {
-            linearLayers += l ? 1 : 0;
+        int slidingLayers = 0;
+        for (String type : types) {
+            linearLayers += type.equals(LINEAR) ? 1 : 0;
+            slidingLayers += type.equals(SLIDING) ? 1 : 0;
         }
+        // every attention layer, sliding ones included, has the q/k/v/o projections
         int fullLayers = (int) layers - linearLayers;
         // the Qwen hybrids gate their full attention's output: a second query-sized projection
         boolean outputGate = c.path("attn_output_gate").asBoolean(linearLayers > 0);
@@ -275,43 +318,67 @@ public record ModelProfile(
         double active = embeddings + mixers + denseLayers * denseMlp + sparseLayers * activeSparseMlp;
         double bytes = bytesPerParameter(c, name);
         // an FP8 checkpoint names its method at the top level; its KV cache stays in the activations' dtype
-        boolean fp8 = "fp8".equals(root.path("quantization_config").path("quant_method").asText(""));
+        String quant = root.path("quantization_config").path("quant_method").asText("");
         Experts routed = sparseLayers == 0 ? Experts.NONE : new Experts(sparseLayers, (int) experts,
                 (int) count(c, name, "num_experts_per_tok"), routedExpert);
-        ModelProfile profile = new ModelProfile(name, total, active, bytes, 2 * fullLayers * kvHeads * headDim * bytes,
+        if (quant.equals(MXFP4) && sparseLayers == 0) {
+            throw new IllegalArgumentException("config.json of " + name + ": \"quantization_config\": MXFP4 weights of a"
+                    + " model without routed experts are not modelled (MXFP4 is modelled on the experts only, as gpt-oss"
+                    + " stores them); it would give this model another model's figures, so it is refused");
+        }
+        double kvPerLayer = 2 * kvHeads * headDim * bytes;
+        Window window = slidingLayers == 0 ? Window.NONE
+                : new Window((int) count(c, name, "sliding_window"), slidingLayers * kvPerLayer);
+        ModelProfile profile = new ModelProfile(name, total, active, bytes, (fullLayers - slidingLayers) * kvPerLayer,
                 statePerSequence, 0, (int) count(c, name, "max_position_embeddings"), draftFraction, (int) hidden,
-                (int) layers, routed);
-        return fp8 ? profile.withFp8Weights() : profile;
+                (int) layers, routed, window, quant.equals(MXFP4) ? MXFP4_BYTES_PER_PARAMETER : bytes);
+        return quant.equals("fp8") ? profile.withFp8Weights() : profile;
     }
 
+    private static final String FULL = "full_attention";
+    private static final String SLIDING = "sliding_attention";
+    private static final String LINEAR = "linear_attention";
+    private static final String MXFP4 = "mxfp4";
     /**
-     * Which layers are linear-attention (Gated DeltaNet) layers: {@code layer_types} when given
-     * ({@code "linear_attention"} / {@code "full_attention"}), else every layer but each
-     * {@code full_attention_interval}-th; none for a model with neither.
+     * Bytes per MXFP4 weight: blocks of 32 FP4 (E2M1) values sharing one 8-bit (E8M0) scale, 4.25 bits a weight (OCP
+     * Microscaling Formats (MX) Specification v1.0, MXFP4).
      */
-    private static boolean[] linearLayers(JsonNode c, String name, int layers) {
-        boolean[] linear = new boolean[layers];
-        JsonNode types = c.get("layer_types");
-        if (types != null && !types.isNull()) {
-            if (!types.isArray() || types.size() != layers) {
+    static final double MXFP4_BYTES_PER_PARAMETER = (32 * 4 + 8) / 32.0 / 8;
+
+    /**
+     * Each layer's attention: {@code layer_types} when given ({@code "full_attention"}, {@code "sliding_attention"},
+     * {@code "linear_attention"}), else linear-attention (Gated DeltaNet) for every layer but each
+     * {@code full_attention_interval}-th; full attention for a model with neither.
+     */
+    private static String[] layerTypes(JsonNode c, String name, int layers) {
+        String[] types = new String[layers];
+        java.util.Arrays.fill(types, FULL);
+        JsonNode given = c.get("layer_types");
+        if (given != null && !given.isNull()) {
+            if (!given.isArray() || given.size() != layers) {
                 throw new IllegalArgumentException("config.json of " + name + ": \"layer_types\" must list one type per"
-                        + " layer (" + layers + "), got " + types);
+                        + " layer (" + layers + "), got " + given);
             }
             for (int i = 0; i < layers; i++) {
-                String type = types.get(i).asText();
-                if (!type.equals("linear_attention") && !type.equals("full_attention")) {
+                String type = given.get(i).asText();
+                if (!type.equals(LINEAR) && !type.equals(FULL) && !type.equals(SLIDING)) {
                     throw new IllegalArgumentException("config.json of " + name + ": layer_types[" + i + "] is \"" + type
-                            + "\"; expected \"linear_attention\" or \"full_attention\"");
+                            + "\"; expected \"full_attention\", \"sliding_attention\" or \"linear_attention\"");
                 }
-                linear[i] = type.equals("linear_attention");
+                types[i] = type;
+            }
+            if (java.util.Arrays.stream(types).noneMatch(FULL::equals)) {
+                throw new IllegalArgumentException("config.json of " + name + ": no layer of \"layer_types\" is"
+                        + " full_attention; a model whose every layer slides or is linear is not modelled by the simulated"
+                        + " engine; it would give this model another model's figures, so it is refused");
             }
         } else if (c.has("full_attention_interval")) {
             int interval = (int) count(c, name, "full_attention_interval");
             for (int i = 0; i < layers; i++) {
-                linear[i] = (i + 1) % interval != 0;
+                types[i] = (i + 1) % interval != 0 ? LINEAR : FULL;
             }
         }
-        return linear;
+        return types;
     }
 
     private static double count(JsonNode c, String name, String field) {
@@ -337,17 +404,34 @@ public record ModelProfile(
         } else if (c.has("n_routed_experts") || c.has("first_k_dense_replace")) {
             why = "\"n_routed_experts\"/\"first_k_dense_replace\": experts in DeepSeek's keys (DeepSeek, GLM-4.5), which"
                     + " would be read as a dense model";
-        } else if (c.path("sliding_window").isNumber() && c.path("use_sliding_window").asBoolean(true)) {
-            why = "\"sliding_window\" " + c.get("sliding_window").asText() + ": sliding-window attention";
+        } else if (c.path("sliding_window").isNumber() && c.path("use_sliding_window").asBoolean(true)
+                && !c.path("layer_types").isArray()) {
+            why = "\"sliding_window\" " + c.get("sliding_window").asText() + " without \"layer_types\": sliding-window"
+                    + " attention on layers the config does not name (Mistral's every layer, Gemma 2's and Qwen2's"
+                    + " patterns in code)";
         }
         String quant = root.path("quantization_config").path("quant_method").asText("");
-        if (why == null && !quant.isEmpty() && !quant.equals("fp8")) {
+        if (why == null && !quant.isEmpty() && !quant.equals("fp8") && !quant.equals(MXFP4)) {
             why = "\"quantization_config\": weights quantised as " + quant;
+        }
+        if (why == null && quant.equals(MXFP4) && !notConverted(root, "self_attn")) {
+            why = "\"quantization_config\": MXFP4 on the attention weights too (only MXFP4 experts, with"
+                    + " \"modules_to_not_convert\" naming self_attn as gpt-oss's does, are modelled)";
         }
         if (why != null) {
             throw new IllegalArgumentException("config.json of " + name + ": " + why + " is not modelled by the"
                     + " simulated engine; it would give this model another model's figures, so it is refused");
         }
+    }
+
+    /** Whether {@code quantization_config.modules_to_not_convert} names a module containing {@code module}. */
+    private static boolean notConverted(JsonNode root, String module) {
+        for (JsonNode pattern : root.path("quantization_config").path("modules_to_not_convert")) {
+            if (pattern.asText().contains(module)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static double bytesPerParameter(JsonNode c, String name) {
@@ -366,7 +450,8 @@ public record ModelProfile(
      */
     public ModelProfile withFp8Weights() {
         return new ModelProfile(name, parameters, activeParameters, 1, kvBytesPerToken, stateBytesPerSequence,
-                nonLanguageBytes, maxPositionEmbeddings, draftFraction, hiddenSize, layers, experts);
+                nonLanguageBytes, maxPositionEmbeddings, draftFraction, hiddenSize, layers, experts, window,
+                Math.min(1, expertBytesPerParameter));
     }
 
     /**
@@ -375,7 +460,8 @@ public record ModelProfile(
      */
     public ModelProfile withFp8KvCache() {
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken / 2,
-                stateBytesPerSequence, nonLanguageBytes, maxPositionEmbeddings, draftFraction, hiddenSize, layers, experts);
+                stateBytesPerSequence, nonLanguageBytes, maxPositionEmbeddings, draftFraction, hiddenSize, layers, experts,
+                new Window(window.tokens(), window.kvBytesPerToken() / 2), expertBytesPerParameter);
     }
 
     /** Whether the weights are FP8 (one byte), so the matrix products run on FP8 tensor cores where the GPU has them. */
@@ -385,7 +471,16 @@ public record ModelProfile(
 
     /** Bytes of the language-model weights. */
     public double weightBytes() {
-        return parameters * bytesPerParameter;
+        double routed = experts.layers() * experts.parameters() * experts.count();
+        return (parameters - routed) * bytesPerParameter + routed * expertBytesPerParameter;
+    }
+
+    /**
+     * KV-cache bytes a sequence of {@code tokens} tokens of context holds, and a step reads for it: every token's in the
+     * layers that attend to the whole context, at most the window's in the sliding-window layers.
+     */
+    public double kvBytes(long tokens) {
+        return kvBytesPerToken * tokens + window.kvBytesPerToken() * Math.min(tokens, window.tokens());
     }
 
     /** Parameters of the routed experts one token runs through: sparse layers x experts per token x each expert's. */
@@ -404,7 +499,8 @@ public record ModelProfile(
             return weightBytes();
         }
         double routed = experts.layers() * experts.parameters();
-        return (parameters - routed * experts.count() + routed * experts.touched(Math.max(1, tokens))) * bytesPerParameter;
+        return (parameters - routed * experts.count()) * bytesPerParameter
+                + routed * experts.touched(Math.max(1, tokens)) * expertBytesPerParameter;
     }
 
     private static void requirePositive(String what, double v) {

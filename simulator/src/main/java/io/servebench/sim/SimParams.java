@@ -153,7 +153,7 @@ public record SimParams(
         if (stateSlots < 0 || stateSlots > 0 && dialect != SimDialect.SGLANG) {
             throw new IllegalArgumentException("stateSlots is >= 0, and > 0 only for SGLang's mamba pool, got " + stateSlots);
         }
-        double needed = (stateSlots > 0 ? 0 : model.stateBytesPerSequence()) + model.kvBytesPerToken() * maxModelLen;
+        double needed = (stateSlots > 0 ? 0 : model.stateBytesPerSequence()) + model.kvBytes(maxModelLen);
         double pool = memoryLeftBytes(dialect, model, gpu, gpuMemoryUtilization, tensorParallelSize, languageModelOnly)
                 - reservedStateBytes(model, stateSlots, maxNumSeqs, speculativeTokens);
         if (pool < needed) {
@@ -659,7 +659,9 @@ public record SimParams(
                 slots = !prefixCaching && given > 0 ? given : (int) Math.max(0, rest * ratio / (1 + ratio) / state);
                 kvBytes = rest - slots * state;
             }
-            long kvTokens = (long) Math.max(0, kvBytes / model.kvBytesPerToken());
+            // sliding-window layers live in a pool of their own, EngineDefaults.SGLANG_SWA_FULL_TOKENS_RATIO of the full one
+            long kvTokens = (long) Math.max(0, kvBytes / (model.kvBytesPerToken()
+                    + EngineDefaults.SGLANG_SWA_FULL_TOKENS_RATIO * model.window().kvBytesPerToken()));
             requestPool = given > 0 ? given : EngineDefaults.sglangRequestPool(kvTokens, maxModelLen);
             if (slots > 0) {
                 requestPool = Math.min(requestPool, slots / EngineDefaults.sglangMambaSlotsPerRequest(prefixCaching));

@@ -7,7 +7,8 @@ package io.servebench.sim;
  * <pre>
  *   step = max(weightsRead(computedTokens) / B,                                         weights vs. compute
  *              2 * (activeParameters - routed) * computedTokens / F + 2 * routed * computedTokens / E)
- *        + (kvBytesPerToken * contextTokens + stateBytesPerSequence * sequences) / B   attention reads
+ *        + (kvBytesPerToken * contextTokens + window.kvBytesPerToken * windowedTokens   attention reads (a sliding
+ *           + stateBytesPerSequence * sequences) / B                                 layer reads its window only)
  *        + k * draftFraction * max(weightsRead(draftingSequences) / B,
  *                                  2 * activeParameters * draftingSequences / F)   drafting
  *        + overheadFactor * engine.stepNanos                                        host work ({@link EngineProfile}):
@@ -121,21 +122,24 @@ final class StepCostModel {
 
     /** The step's duration and its GPUs' busy time, with the arguments of {@link #stepNanos}. */
     Step step(long computedTokens, long contextTokens, int sequences, int draftingSequences, int acceptedDrafts) {
-        return step(computedTokens, contextTokens, sequences, draftingSequences, acceptedDrafts, LoraWork.NONE);
+        return step(computedTokens, contextTokens, contextTokens, sequences, draftingSequences, acceptedDrafts,
+                LoraWork.NONE);
     }
 
     /**
      * As {@link #step(long, long, int, int, int)}, with the LoRA adapters' work: their low-rank products (FLOPs, or the
      * adapters' weights read, whichever takes longer), after the base model's, and the copies of adapters swapped in
-     * before the step.
+     * before the step; {@code windowedTokens} is the context the sliding-window layers read, each sequence's capped at
+     * the window.
      */
-    Step step(long computedTokens, long contextTokens, int sequences, int draftingSequences, int acceptedDrafts,
-              LoraWork lora) {
+    Step step(long computedTokens, long contextTokens, long windowedTokens, int sequences, int draftingSequences,
+              int acceptedDrafts, LoraWork lora) {
         ModelProfile m = settings.model();
         double weights = m.weightBytesRead(computedTokens) / bandwidth + m.experts().layers() * MOE_LAYER_FLOOR_NANOS / 1e9;
         double routed = m.routedActiveParameters();
         double compute = 2 * (m.activeParameters() - routed) * computedTokens / flops + 2 * routed * computedTokens / expertFlops;
-        double attention = (m.kvBytesPerToken() * contextTokens + m.stateBytesPerSequence() * sequences) / bandwidth;
+        double attention = (m.kvBytesPerToken() * contextTokens + m.window().kvBytesPerToken() * windowedTokens
+                + m.stateBytesPerSequence() * sequences) / bandwidth;
         double draft = draftingSequences == 0 ? 0
                 : settings.speculativeTokens() * m.draftFraction()
                         * Math.max(m.weightBytesRead(draftingSequences) / bandwidth,

@@ -22,7 +22,7 @@ class ModelLookupTest {
                 Map.of("HF_HOME", hfHome.toString())))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("the simulated engine does not know model meta-llama/Llama-3.1-70B-Instruct:"
-                        + " no built-in profile (qwen2.5-72b-instruct, qwen2.5-7b-instruct,")
+                        + " no built-in profile (gpt-oss-20b, qwen2.5-72b-instruct, qwen2.5-7b-instruct,")
                 .hasMessageContaining("nothing in the Hugging Face cache at " + hfHome.resolve("hub")
                         .resolve("models--meta-llama--Llama-3.1-70B-Instruct").resolve("refs").resolve("main"))
                 .hasMessageEndingWith("or name it with --sim-model-config=PATH (or vLLM's --hf-config-path=PATH)");
@@ -79,10 +79,16 @@ class ModelLookupTest {
                 "{" + dense + ", \"n_routed_experts\": 128, \"first_k_dense_replace\": 1}"))
                 .hasMessageContaining("experts in DeepSeek's keys");
         assertThatThrownBy(() -> ModelProfile.fromConfig("mistralai/Mistral-7B-v0.1", "{" + dense + ", \"sliding_window\": 4096}"))
-                .hasMessageContaining("\"sliding_window\" 4096: sliding-window attention");
-        assertThatThrownBy(() -> ModelProfile.fromConfig("openai/gpt-oss-20b",
-                "{" + dense + ", \"quantization_config\": {\"quant_method\": \"mxfp4\"}}"))
-                .hasMessageContaining("weights quantised as mxfp4");
+                .hasMessageContaining("\"sliding_window\" 4096 without \"layer_types\": sliding-window attention");
+        // MXFP4 is modelled on routed experts with the attention left in bf16, as gpt-oss ships it; not otherwise
+        assertThatThrownBy(() -> ModelProfile.fromConfig("dense-mxfp4", "{" + dense + ", \"quantization_config\":"
+                + " {\"quant_method\": \"mxfp4\", \"modules_to_not_convert\": [\"model.layers.*.self_attn\"]}}"))
+                .hasMessageContaining("MXFP4 weights of a model without routed experts are not modelled");
+        assertThatThrownBy(() -> ModelProfile.fromConfig("all-mxfp4", "{" + dense + ", \"quantization_config\":"
+                + " {\"quant_method\": \"mxfp4\"}}")).hasMessageContaining("MXFP4 on the attention weights too");
+        assertThatThrownBy(() -> ModelProfile.fromConfig("all-sliding", "{" + dense + ", \"sliding_window\": 4096,"
+                + " \"layer_types\": [" + String.join(",", java.util.Collections.nCopies(32, "\"sliding_attention\""))
+                + "]}")).hasMessageContaining("no layer of \"layer_types\" is full_attention");
         assertThat(ModelProfile.fromConfig("qwen-like", "{" + dense + ", \"sliding_window\": 131072,"
                 + " \"use_sliding_window\": false}").parameters()).isPositive();
     }

@@ -169,6 +169,27 @@ class ModelProfileTest {
         assertThat(listed).isEqualTo(ModelProfile.fromConfig("m", QWEN3_NEXT));
     }
 
+    /**
+     * gpt-oss-20b against its model card ("21B parameters with 3.6B active", 24 layers, 32 experts, top 4) and the
+     * arithmetic of its config: 12 full-attention layers of 8 KV heads of 64 dimensions, 12 sliding ones with a window of
+     * 128 tokens, experts in MXFP4 (32 four-bit values and one 8-bit scale a block) beside bf16 attention and embeddings.
+     */
+    @Test
+    void gptOssReadsItsSlidingLayersAndMxfp4ExpertsFromItsConfig() {
+        ModelProfile m = ModelProfile.forModel("openai/gpt-oss-20b");
+        assertThat(m.parameters()).isCloseTo(21e9, within(0.2e9));
+        // the card's 3.6B leaves out the input embeddings (201,088 x 2,880 = 0.58e9), counted here
+        assertThat(m.activeParameters() - 201_088.0 * 2_880).isCloseTo(3.6e9, within(0.05e9));
+        assertThat(m.kvBytesPerToken()).isEqualTo(12 * 2 * 8 * 64 * 2.0);
+        assertThat(m.window()).isEqualTo(new ModelProfile.Window(128, 12 * 2 * 8 * 64 * 2.0));
+        // a 10,000-token sequence: every token in the full layers, the last 128 in the sliding ones
+        assertThat(m.kvBytes(10_000)).isEqualTo(12 * 2 * 8 * 64 * 2.0 * (10_000 + 128));
+        // 24 layers x 32 experts x 3 x 2,880 x 2,880 weights at 4.25 bits, the rest at 2 bytes
+        double experts = 24 * 32 * 3 * 2880.0 * 2880;
+        assertThat(m.weightBytes()).isCloseTo(experts * 4.25 / 8 + (m.parameters() - experts) * 2, within(1.0));
+        assertThat(m.weightBytes() / (1L << 30)).isBetween(12.0, 14.0);
+    }
+
     private static String layerTypes() {
         StringBuilder types = new StringBuilder("[");
         for (int i = 0; i < 48; i++) {
@@ -180,7 +201,7 @@ class ModelProfileTest {
     @Test
     void otherNamesHaveNoBuiltInProfile() {
         assertThatThrownBy(() -> ModelProfile.forModel("my-org/finetune")).hasMessageStartingWith(
-                "no built-in profile of my-org/finetune; built in: qwen2.5-72b-instruct");
+                "no built-in profile of my-org/finetune; built in: gpt-oss-20b, qwen2.5-72b-instruct");
         // the 2507 update has another context than the config built in for Qwen3-30B-A3B: not stood in by it
         assertThat(ModelProfile.builtIn("Qwen/Qwen3-30B-A3B-Instruct-2507")).isEmpty();
     }
