@@ -219,15 +219,17 @@ public record ModelProfile(
 
     /**
      * A profile from a Hugging Face {@code config.json} of a decoder (Llama, Qwen2/3, Mistral, their
-     * mixture-of-experts forms: Qwen2/3-MoE, Mixtral; and hybrids of full and linear attention such as
-     * Qwen3-Next and Qwen3.5). Parameters are counted from the shapes: embeddings and, unless tied, the output
+     * mixture-of-experts forms: Qwen2/3-MoE, Mixtral; hybrids of full and linear attention such as
+     * Qwen3-Next and Qwen3.5; full and sliding-window layers as {@code layer_types} lists them: gpt-oss, Gemma 3;
+     * multi-head latent attention and DeepSeek's expert keys: DeepSeek V3/R1, Kimi K2, GLM-4.5). Parameters are counted from the shapes: embeddings and, unless tied, the output
      * head; per full-attention layer the q, k, v and o projections (and, in the Qwen hybrids, the output gate,
      * a second q-sized projection); per linear-attention (Gated DeltaNet) layer its q/k/v/z input projection,
      * the per-head decay and beta, the causal convolution and the output projection; per layer a gated MLP
      * (3 x hidden x intermediate) or, in a sparse layer, every expert's MLP plus the router (and a shared expert
      * where there is one), of which the routed {@code num_experts_per_tok} are active. Norms and biases are left
      * out (under 0.1%). A token of context costs 2 (K and V) x full-attention layers x KV heads x head dimension
-     * x bytes; a sequence holds, per linear-attention layer, its recurrent state (value heads x key dimension x
+     * x bytes (latent attention: {@code kv_lora_rank + qk_rope_head_dim} values a layer; a sliding layer only within
+     * its window, {@link Window}); a sequence holds, per linear-attention layer, its recurrent state (value heads x key dimension x
      * value dimension, fp32) and its convolution window.
      *
      * @param name the model id to report
@@ -254,7 +256,8 @@ public record ModelProfile(
         double vocab = count(c, name, "vocab_size");
         boolean tied = c.path("tie_word_embeddings").asBoolean(false);
         double experts = c.has("num_experts") ? count(c, name, "num_experts")
-                : c.has("num_local_experts") ? count(c, name, "num_local_experts") : 0;
+                : c.has("num_local_experts") ? count(c, name, "num_local_experts")
+                : c.has("n_routed_experts") ? count(c, name, "n_routed_experts") : 0;
         double embeddings = vocab * hidden * (tied ? 1 : 2);
         String[] types = layerTypes(c, name, (int) layers);
         int linearLayers = 0;
@@ -268,6 +271,24 @@ public record ModelProfile(
         // the Qwen hybrids gate their full attention's output: a second query-sized projection
         boolean outputGate = c.path("attn_output_gate").asBoolean(linearLayers > 0);
         double attention = hidden * heads * headDim * (outputGate ? 3 : 2) + hidden * kvHeads * headDim * 2;
+        // bytes of one token's KV in one attention layer, in the activations' dtype (set below)
+        double kvValuesPerLayer = 2 * kvHeads * headDim;
+        boolean latent = c.hasNonNull("kv_lora_rank");
+        if (latent) {
+            // multi-head latent attention (DeepSeek-V2/V3, Kimi K2; modeling_deepseek.py's DeepseekV3Attention): queries
+            // through a low-rank q_a/q_b pair (or one projection without q_lora_rank), keys and values compressed into
+            // kv_lora_rank values plus one rope key shared by the heads (kv_a), expanded per head by kv_b; the cache keeps
+            // only the compressed values and the rope key
+            double rope = count(c, name, "qk_rope_head_dim");
+            double nope = count(c, name, "qk_nope_head_dim");
+            double value = count(c, name, "v_head_dim");
+            double kvRank = count(c, name, "kv_lora_rank");
+            double query = c.hasNonNull("q_lora_rank")
+                    ? hidden * count(c, name, "q_lora_rank") + count(c, name, "q_lora_rank") * heads * (nope + rope)
+                    : hidden * heads * (nope + rope);
+            attention = query + hidden * (kvRank + rope) + kvRank * heads * (nope + value) + heads * value * hidden;
+            kvValuesPerLayer = kvRank + rope;
+        }
         double linearAttention = 0;
         double statePerSequence = 0;
         if (linearLayers > 0) {
@@ -285,9 +306,14 @@ public record ModelProfile(
         int sparseStep = experts > 0 && c.has("decoder_sparse_step") ? (int) count(c, name, "decoder_sparse_step") : 1;
         Set<Integer> denseOnly = new HashSet<>();
         c.path("mlp_only_layers").forEach(n -> denseOnly.add(n.asInt()));
+        // DeepSeek's keys (DeepSeek V3, Kimi K2, GLM-4.5): the first first_k_dense_replace layers dense, then every
+        // moe_layer_freq-th sparse
+        int firstSparse = c.has("first_k_dense_replace") ? (int) c.path("first_k_dense_replace").asLong() : 0;
+        int sparseFrequency = c.has("moe_layer_freq") ? (int) count(c, name, "moe_layer_freq") : 1;
         int sparseLayers = 0;
         for (int layer = 0; layer < (int) layers; layer++) {
-            if (experts > 0 && !denseOnly.contains(layer) && (layer + 1) % sparseStep == 0) {
+            if (experts > 0 && !denseOnly.contains(layer) && (layer + 1) % sparseStep == 0 && layer >= firstSparse
+                    && layer % sparseFrequency == 0) {
                 sparseLayers++;
             }
         }
@@ -300,7 +326,8 @@ public record ModelProfile(
         if (sparseLayers > 0) {
             double expert = 3 * hidden * count(c, name, c.has("moe_intermediate_size") ? "moe_intermediate_size"
                     : "intermediate_size");
-            double shared = c.has("shared_expert_intermediate_size")
+            double shared = c.has("n_shared_experts") ? c.path("n_shared_experts").asLong(0) * expert
+                    : c.has("shared_expert_intermediate_size")
                     ? 3 * hidden * count(c, name, "shared_expert_intermediate_size") : 0;
             double router = hidden * experts;
             sparseMlp = experts * expert + shared + router;
@@ -326,7 +353,7 @@ public record ModelProfile(
                     + " model without routed experts are not modelled (MXFP4 is modelled on the experts only, as gpt-oss"
                     + " stores them); it would give this model another model's figures, so it is refused");
         }
-        double kvPerLayer = 2 * kvHeads * headDim * bytes;
+        double kvPerLayer = kvValuesPerLayer * bytes;
         Window window = slidingLayers == 0 ? Window.NONE
                 : new Window((int) count(c, name, "sliding_window"), slidingLayers * kvPerLayer);
         ModelProfile profile = new ModelProfile(name, total, active, bytes, (fullLayers - slidingLayers) * kvPerLayer,
@@ -392,18 +419,17 @@ public record ModelProfile(
 
     /**
      * Refuses, by name, a config whose keys change the physics in a way this profile does not model, rather than read
-     * it as a model it is not: multi-head latent attention (DeepSeek V3/R1, Kimi K2: {@code kv_lora_rank}), experts in
-     * DeepSeek's keys (GLM-4.5, DeepSeek: {@code n_routed_experts}, {@code first_k_dense_replace}), sliding-window
-     * attention in use ({@code sliding_window} without {@code "use_sliding_window": false}, which Qwen's configs carry),
-     * and weights quantised by any method but FP8 (gpt-oss's MXFP4, AWQ, GPTQ).
+     * it as a model it is not: a low-rank query without latent attention, DeepSeek's dense-first layers without its
+     * routed experts, sliding-window attention in use on layers the config does not list ({@code sliding_window} without
+     * {@code layer_types} or {@code "use_sliding_window": false}, which Qwen's configs carry), MXFP4 beyond the experts,
+     * and weights quantised by any method but FP8 and MXFP4 (AWQ, GPTQ).
      */
     private static void unmodelled(JsonNode root, JsonNode c, String name) {
         String why = null;
-        if (c.hasNonNull("kv_lora_rank") || c.hasNonNull("q_lora_rank")) {
-            why = "\"kv_lora_rank\": multi-head latent attention (DeepSeek V3/R1, Kimi K2) and its compressed KV cache";
-        } else if (c.has("n_routed_experts") || c.has("first_k_dense_replace")) {
-            why = "\"n_routed_experts\"/\"first_k_dense_replace\": experts in DeepSeek's keys (DeepSeek, GLM-4.5), which"
-                    + " would be read as a dense model";
+        if (c.hasNonNull("q_lora_rank") && !c.hasNonNull("kv_lora_rank")) {
+            why = "\"q_lora_rank\" without \"kv_lora_rank\": a low-rank query without latent attention";
+        } else if (c.has("first_k_dense_replace") && !c.has("n_routed_experts")) {
+            why = "\"first_k_dense_replace\" without \"n_routed_experts\": sparse layers of no known experts";
         } else if (c.path("sliding_window").isNumber() && c.path("use_sliding_window").asBoolean(true)
                 && !c.path("layer_types").isArray()) {
             why = "\"sliding_window\" " + c.get("sliding_window").asText() + " without \"layer_types\": sliding-window"

@@ -62,9 +62,8 @@ class ModelLookupTest {
     }
 
     /**
-     * Keys that change the physics in ways the simulated engine does not model are refused by name: DeepSeek-V3's
-     * {@code kv_lora_rank} 512 (multi-head latent attention), GLM-4.5-Air's {@code n_routed_experts} 128 and
-     * {@code first_k_dense_replace} 1, Mistral-7B-v0.1's {@code sliding_window} 4096, gpt-oss-20b's MXFP4 weights
+     * Keys that change the physics in ways the simulated engine does not model are refused by name:
+     * Mistral-7B-v0.1's {@code sliding_window} 4096, gpt-oss-20b's MXFP4 weights
      * ({@code "quant_method": "mxfp4"}); each value from the model's published config.json. Qwen's configs carry
      * {@code sliding_window} with {@code "use_sliding_window": false}, which is no sliding window.
      */
@@ -73,11 +72,14 @@ class ModelLookupTest {
         String dense = "\"hidden_size\": 4096, \"intermediate_size\": 14336, \"max_position_embeddings\": 32768,"
                 + " \"num_attention_heads\": 32, \"num_hidden_layers\": 32, \"num_key_value_heads\": 8,"
                 + " \"vocab_size\": 32000, \"torch_dtype\": \"bfloat16\"";
+        // latent attention and DeepSeek's expert keys are read now: a config short of their shapes names what is missing
         assertThatThrownBy(() -> ModelProfile.fromConfig("deepseek-ai/DeepSeek-V3", "{" + dense + ", \"kv_lora_rank\": 512}"))
-                .hasMessageContaining("\"kv_lora_rank\": multi-head latent attention").hasMessageContaining("refused");
+                .hasMessageContaining("\"qk_rope_head_dim\" must be a whole number >= 1, got nothing");
         assertThatThrownBy(() -> ModelProfile.fromConfig("zai-org/GLM-4.5-Air",
                 "{" + dense + ", \"n_routed_experts\": 128, \"first_k_dense_replace\": 1}"))
-                .hasMessageContaining("experts in DeepSeek's keys");
+                .hasMessageContaining("\"num_experts_per_tok\" must be a whole number >= 1, got nothing");
+        assertThatThrownBy(() -> ModelProfile.fromConfig("m", "{" + dense + ", \"first_k_dense_replace\": 1}"))
+                .hasMessageContaining("\"first_k_dense_replace\" without \"n_routed_experts\"");
         assertThatThrownBy(() -> ModelProfile.fromConfig("mistralai/Mistral-7B-v0.1", "{" + dense + ", \"sliding_window\": 4096}"))
                 .hasMessageContaining("\"sliding_window\" 4096 without \"layer_types\": sliding-window attention");
         // MXFP4 is modelled on routed experts with the attention left in bf16, as gpt-oss ships it; not otherwise

@@ -190,6 +190,30 @@ class ModelProfileTest {
         assertThat(m.weightBytes() / (1L << 30)).isBetween(12.0, 14.0);
     }
 
+    /**
+     * DeepSeek-V3 (and R1, the same shapes) against its model card, "671B total parameters with 37B activated for each
+     * token" (the MTP module's 14B on top), from its config.json (the values as copied in public code): multi-head latent
+     * attention caches kv_lora_rank + qk_rope_head_dim = 576 values a layer and token, not 2 x 128 heads x 192.
+     */
+    @Test
+    void deepSeekV3ReadsLatentAttentionAndItsExpertKeys() {
+        String config = "{\"hidden_size\":7168,\"num_hidden_layers\":61,\"num_attention_heads\":128,"
+                + "\"num_key_value_heads\":128,\"intermediate_size\":18432,\"moe_intermediate_size\":2048,"
+                + "\"n_routed_experts\":256,\"n_shared_experts\":1,\"num_experts_per_tok\":8,"
+                + "\"first_k_dense_replace\":3,\"moe_layer_freq\":1,\"q_lora_rank\":1536,\"kv_lora_rank\":512,"
+                + "\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,\"v_head_dim\":128,\"vocab_size\":129280,"
+                + "\"tie_word_embeddings\":false,\"num_nextn_predict_layers\":1,\"max_position_embeddings\":163840,"
+                + "\"torch_dtype\":\"bfloat16\",\"quantization_config\":{\"quant_method\":\"fp8\","
+                + "\"weight_block_size\":[128,128]}}";
+        ModelProfile m = ModelProfile.fromConfig("deepseek-ai/DeepSeek-V3", config);
+        assertThat(m.parameters()).isCloseTo(671e9, within(2e9));
+        // the card's 37B; counted here with the input embeddings (129,280 x 7,168 = 0.93e9)
+        assertThat(m.activeParameters()).isCloseTo(37e9, within(1e9));
+        assertThat(m.kvBytesPerToken()).isEqualTo(61 * (512 + 64) * 2.0);
+        assertThat(m.experts()).isEqualTo(new ModelProfile.Experts(58, 256, 8, 3 * 7168.0 * 2048));
+        assertThat(m.fp8Weights()).isTrue();
+    }
+
     private static String layerTypes() {
         StringBuilder types = new StringBuilder("[");
         for (int i = 0; i < 48; i++) {
