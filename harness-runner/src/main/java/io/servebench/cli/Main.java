@@ -20,6 +20,7 @@ import io.servebench.runner.RunOutcome;
 import io.servebench.runner.RunnerException;
 import io.servebench.execution.Signals;
 import io.servebench.execution.ServeBenchVersion;
+import io.servebench.study.AdHocStudy;
 import io.servebench.workload.Datasets;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -43,7 +44,7 @@ import java.util.concurrent.Callable;
 
 /** Entry point of {@code benchmarks.jar}: JMH-style options over the benchmarks found on the class path. */
 @Command(name = "benchmarks.jar", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        subcommands = {SimCommand.class, CompareCommand.class, LoadCheckCommand.class},
+        subcommands = {RunCommand.class, SimCommand.class, CompareCommand.class, LoadCheckCommand.class},
         sortOptions = false, usageHelpAutoWidth = true, usageHelpWidth = 120,
         description = "Runs ServeBench studies: starts each engine, drives an open-loop streaming load, measures every request and token, and writes results.json (JMH format), summary.md, report.html and per-request records.",
         footerHeading = "%nExamples:%n",
@@ -216,6 +217,9 @@ public final class Main implements Callable<Integer> {
     /** Whether Ctrl-C and SIGTERM interrupt a run gracefully: only in the program's own process, never a caller's. */
     private boolean handleSignals;
 
+    /** The study {@code run} wrote on the command line, run instead of classes; {@code null} for a study run. */
+    private AdHocStudy adHoc;
+
     /** Every trial complete. */
     public static final int OK = 0;
     /** A trial failed: its engine, its load, or too many of its requests. */
@@ -274,6 +278,10 @@ public final class Main implements Callable<Integer> {
             throw new UsageException("--simulate-gpu " + simulateGpu + " needs --simulate: real engines run on the GPUs"
                     + " they find");
         }
+        if (adHoc != null && !includes.isEmpty()) {
+            throw new UsageException("run takes no study class (" + String.join(" ", includes) + "): its options are the"
+                    + " study; to run a class, leave out run");
+        }
         RunOptions.Builder run = RunOptions.builder().simulate(simulateMode()).quick(quick).freshServer(freshServer)
                 .engineOverrides(new EngineOverrides(engineExe, engineEnv, engineWorkdir, engineUrl))
                 .telemetry(new TelemetryParams(gpuTelemetry, Duration.ofMillis(gpuIntervalMs), gpus,
@@ -304,6 +312,7 @@ public final class Main implements Callable<Integer> {
         }
         run.slurm(slurmParams());
         includes.forEach(run::include);
+        Optional.ofNullable(adHoc).ifPresent(run::adHoc);
         jmhPrimary.forEach(run::jmhPrimary);
         run.jmhParamsInName(jmhParamsInName);
         parseOverrides(params).forEach((name, values) -> run.param(name, values.toArray(String[]::new)));
@@ -362,15 +371,44 @@ public final class Main implements Callable<Integer> {
                     throw new UsageException("--resume " + resume + ": the run's command line has a secret the journal masks ("
                             + masked + "); put it in the harness's environment instead (engines inherit it) and start a new run");
                 });
-        Main again = new Main();
-        CommandLine cmd = new CommandLine(again);
-        cmd.setOut(spec.commandLine().getOut());
-        cmd.setErr(spec.commandLine().getErr());
-        cmd.parseArgs(header.args().toArray(String[]::new));
+        List<String> args = header.args();
+        Main again;
+        if (!args.isEmpty() && args.get(0).equals("run")) {
+            // a study written on the command line: its run options first, then those of any run
+            RunCommand written = RunCommand.parse(args.subList(1, args.size()).toArray(String[]::new), spec.commandLine());
+            again = parse(written.runOptions.toArray(String[]::new), spec.commandLine());
+            again.adHoc = written.study();
+        } else {
+            again = parse(args.toArray(String[]::new), spec.commandLine());
+        }
         again.output = resume;
         again.resuming = true;
         again.handleSignals = handleSignals;
         return again.call();
+    }
+
+    /** {@code args}, the options of a study run, parsed into a new command that writes where {@code parent} does. */
+    static Main parse(String[] args, CommandLine parent) {
+        return parse(new Main(), args, parent);
+    }
+
+    /** {@code args} parsed into {@code command}, which writes where {@code parent} does. */
+    static <T> T parse(T command, String[] args, CommandLine parent) {
+        CommandLine cmd = new CommandLine(command);
+        cmd.setOut(parent.getOut());
+        cmd.setErr(parent.getErr());
+        cmd.parseArgs(args);
+        return command;
+    }
+
+    /**
+     * Runs {@code study}, written on the command line by {@code run}, with this command's options; Ctrl-C and SIGTERM
+     * handled as {@code parent} handles them.
+     */
+    int runAdHoc(AdHocStudy study, Main parent) throws Exception {
+        adHoc = study;
+        handleSignals = parent.handleSignals;
+        return call();
     }
 
     private boolean resumeGivenAlone() {

@@ -52,6 +52,11 @@ final class RunCommandLine {
     static List<String> args(RunParams params) {
         RunOptions options = params.options();
         List<String> args = new ArrayList<>(options.includes());
+        // a study written on the command line: the run subcommand and its own options first, as Main reads them back
+        options.adHoc().ifPresent(study -> {
+            args.add("run");
+            args.addAll(study.args());
+        });
         options.overrides().forEach((k, v) -> args.addAll(List.of("-p", k + "=" + String.join(",", v))));
         if (params.repetitions() > 1) {
             args.addAll(List.of("-r", Integer.toString(params.repetitions())));

@@ -1,5 +1,6 @@
 package io.servebench.runner;
 
+import io.servebench.study.AdHocStudy;
 import io.servebench.engine.EngineOptions;
 import io.servebench.execution.ClientOptions;
 import io.servebench.execution.slurm.SlurmParams;
@@ -73,6 +74,8 @@ import java.util.regex.Pattern;
  *                        unset: 100 ms
  * @param maxFailedShare  the largest share of a repetition's measured requests that may fail before its trial fails
  *                        ({@code --max-failed-share}); unset: {@link io.servebench.execution.ExecutionParams#DEFAULT_MAX_FAILED_SHARE}
+ * @param adHoc           a study written on the command line ({@code run}), run instead of classes; empty to run
+ *                        classes
  */
 public record RunOptions(List<String> includes, List<String> studies, Map<String, List<String>> overrides,
                          Optional<Integer> repetitions, Optional<Path> outputDir, EngineOptions.Simulate simulate,
@@ -82,7 +85,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
                          ClientOptions client, Optional<ReportLanguage> language, SloSpec slo, boolean progress,
                          List<String> jmhPrimary, boolean jmhParamsInName, boolean resume,
                          Optional<CapacityOptions> capacity, Optional<SlurmParams> slurm, TelemetryParams telemetry,
-                         Optional<Duration> timelineGap, Optional<Double> maxFailedShare) {
+                         Optional<Duration> timelineGap, Optional<Double> maxFailedShare, Optional<AdHocStudy> adHoc) {
 
     public RunOptions {
         includes = List.copyOf(includes);
@@ -120,6 +123,11 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         jmhPrimary.forEach(io.servebench.results.jmh.JmhJsonWriter::new);
         Objects.requireNonNull(capacity, "capacity");
         Objects.requireNonNull(telemetry, "telemetry");
+        Objects.requireNonNull(adHoc, "adHoc");
+        if (adHoc.isPresent() && (!includes.isEmpty() || !studies.isEmpty())) {
+            throw new IllegalArgumentException("a study written on the command line runs alone: no class and no pattern"
+                    + " beside it, got " + includes + studies);
+        }
         maxFailedShare.filter(s -> !(s >= 0 && s <= 1)).ifPresent(s -> {
             throw new IllegalArgumentException("--max-failed-share " + s + ": expected a share of requests from 0 to 1,"
                     + " e.g. --max-failed-share 0.05 (0 fails a trial on its first failed request, 1 only when all fail)");
@@ -167,6 +175,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         private CapacityOptions capacity;
         private TelemetryParams telemetry = TelemetryParams.DEFAULTS;
         private Double maxFailedShare;
+        private AdHocStudy adHoc;
 
         private Builder() {
         }
@@ -358,6 +367,12 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
             return this;
         }
 
+        /** Run {@code study}, written on the command line ({@code run}), instead of classes. */
+        public Builder adHoc(AdHocStudy study) {
+            this.adHoc = Objects.requireNonNull(study, "study");
+            return this;
+        }
+
         /** Run the server configurations as SLURM jobs; {@code null} (the default) runs them here. */
         public Builder slurm(SlurmParams newSlurm) {
             this.slurm = newSlurm;
@@ -375,7 +390,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
                     Optional.ofNullable(settle), Optional.ofNullable(slice), engineOverrides, client,
                     Optional.ofNullable(language), slo, progress, jmhPrimary, jmhParamsInName, resume,
                     Optional.ofNullable(capacity), Optional.ofNullable(slurm), telemetry, Optional.ofNullable(timelineGap),
-                    Optional.ofNullable(maxFailedShare));
+                    Optional.ofNullable(maxFailedShare), Optional.ofNullable(adHoc));
         }
     }
 }

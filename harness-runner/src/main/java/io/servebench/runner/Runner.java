@@ -61,6 +61,10 @@ public final class Runner {
      * @throws RunnerException when there are none, or a pattern is malformed or matches nothing
      */
     public List<String> selectedBenchmarks() {
+        if (options.adHoc().isPresent()) {
+            StudyDescriptor study = options.adHoc().get().study();
+            return study.variants().stream().map(v -> study.className() + "." + v.name()).toList();
+        }
         return BenchmarkSelection.select(options.includes(), options.studies(), Thread.currentThread().getContextClassLoader());
     }
 
@@ -76,6 +80,10 @@ public final class Runner {
 
     /** The selected studies, each with its selected variants in declaration order. */
     private List<TrialPlanner.Selection> selections() {
+        if (options.adHoc().isPresent()) {
+            StudyDescriptor study = StudyChecker.requireValid(options.adHoc().get().study());
+            return List.of(new TrialPlanner.Selection(study, study.variants()));
+        }
         List<Benchmark> benchmarks;
         try {
             benchmarks = BenchmarkList.resolve(selectedBenchmarks(), Thread.currentThread().getContextClassLoader());

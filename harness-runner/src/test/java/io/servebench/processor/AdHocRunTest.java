@@ -1,0 +1,141 @@
+package io.servebench.processor;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servebench.cli.Main;
+import io.servebench.runner.RunOptions;
+import io.servebench.runner.Runner;
+import io.servebench.truth.Script;
+import io.servebench.truth.TruthServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code benchmarks.jar run}: a study written on the command line runs against a server, and the class
+ * {@code --print-study} prints compiles with the processor and, run on the same server with the same seed, gives the same
+ * blocks (names, params, request counts).
+ */
+class AdHocRunTest {
+
+    private TruthServer server;
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private static int main(StringWriter out, List<String> args) {
+        return Main.execute(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(out, true));
+    }
+
+    @Test
+    void aStudyWrittenOnTheCommandLineRunsAndItsPrintedClassGivesTheSameBlocks(@TempDir Path dir) throws Exception {
+        server = TruthServer.start(Script.defaults().withTtft(Duration.ofMillis(5)).withTokensPerRequest(4), 0);
+        List<String> run = List.of("run", "--target", server.baseUri().toString(), "--model", TruthServer.MODEL,
+                "--rate", "20,40", "--requests", "30", "--api", "completions");
+
+        StringWriter console = new StringWriter();
+        List<String> adHoc = new ArrayList<>(run);
+        adHoc.addAll(List.of("-o", dir.resolve("adhoc").toString(), "--seed", "7"));
+        assertThat(main(console, adHoc)).as(console.toString()).isZero();
+        JsonNode written = new ObjectMapper().readTree(dir.resolve("adhoc").resolve("results.json").toFile());
+        assertThat(written).hasSize(2);
+
+        StringWriter printed = new StringWriter();
+        List<String> print = new ArrayList<>(run);
+        print.add("--print-study");
+        assertThat(main(printed, print)).isZero();
+        InMemoryCompiler.Result compiled = InMemoryCompiler.compile(printed.toString());
+        assertThat(compiled.errorMessages()).as(printed.toString()).isEmpty();
+        assertThat(compiled.output("META-INF/servebench/BenchmarkList")).contains("AdHoc.baseline");
+
+        Class<?> study = new ClassLoader(getClass().getClassLoader()) {
+            @Override
+            protected Class<?> findClass(String name) throws ClassNotFoundException {
+                byte[] bytes = compiled.outputs().get(name.replace('.', '/') + ".class");
+                if (bytes == null) {
+                    throw new ClassNotFoundException(name);
+                }
+                return defineClass(name, bytes, 0, bytes.length);
+            }
+
+            // the reader finds the declaration order in the class file, next to the class
+            @Override
+            public java.io.InputStream getResourceAsStream(String name) {
+                byte[] bytes = compiled.outputs().get(name);
+                return bytes != null ? new java.io.ByteArrayInputStream(bytes) : super.getResourceAsStream(name);
+            }
+        }.loadClass("AdHoc");
+        Thread thread = Thread.currentThread();
+        ClassLoader before = thread.getContextClassLoader();
+        thread.setContextClassLoader(study.getClassLoader());
+        try {
+            new Runner(RunOptions.builder().include(study).seed(7).outputDir(dir.resolve("class")).build(),
+                    new PrintWriter(new StringWriter())).run();
+        } finally {
+            thread.setContextClassLoader(before);
+        }
+        JsonNode declared = new ObjectMapper().readTree(dir.resolve("class").resolve("results.json").toFile());
+        assertThat(blocks(written)).isEqualTo(blocks(declared)).hasSize(2);
+        assertThat(blocks(written).get(0)).isEqualTo("AdHoc.baseline rate=20 requests 30");
+
+        // and the recorded command line is the run command, which --resume reads back
+        assertThat(Files.readString(dir.resolve("adhoc").resolve("summary.md")))
+                .contains("run --target " + server.baseUri());
+        StringWriter resumed = new StringWriter();
+        assertThat(main(resumed, List.of("--resume", dir.resolve("adhoc").toString()))).as(resumed.toString()).isZero();
+        assertThat(resumed.toString()).contains("2 of 2 trials complete before");
+    }
+
+    /** Each block as its name, params and measured request count. */
+    private static List<String> blocks(JsonNode results) {
+        List<String> blocks = new ArrayList<>();
+        for (JsonNode entry : results) {
+            StringBuilder block = new StringBuilder(entry.get("benchmark").asText());
+            for (Map.Entry<String, JsonNode> p : (Iterable<Map.Entry<String, JsonNode>>) entry.get("params")::fields) {
+                block.append(' ').append(p.getKey()).append('=').append(p.getValue().asText());
+            }
+            // JMH marks secondary metrics with a middle dot
+            block.append(" requests ").append(entry.path("secondaryMetrics").path("\u00b7successful_requests")
+                    .path("score").asInt(-1));
+            blocks.add(block.toString());
+        }
+        return blocks;
+    }
+
+    @Test
+    void badRunOptionsAreRefusedNamingWhatWasExpected() {
+        StringWriter out = new StringWriter();
+        assertThat(main(out, List.of("run", "--model", "m"))).isEqualTo(Main.BAD_INPUT);
+        assertThat(out.toString()).contains("give either --target URL (a running server) or --engine KIND");
+        out = new StringWriter();
+        assertThat(main(out, List.of("run", "--engine", "tgi", "--model", "m"))).isEqualTo(Main.BAD_INPUT);
+        assertThat(out.toString()).contains("--engine tgi is not one ServeBench starts from a model; expected one of"
+                + " vllm, sglang, sim");
+        out = new StringWriter();
+        assertThat(main(out, List.of("run", "--engine", "vllm", "--model", "m", "--rate", "0,4"))).isEqualTo(Main.BAD_INPUT);
+        assertThat(out.toString()).contains("--rate 0 is not a positive number");
+        out = new StringWriter();
+        assertThat(main(out, List.of("run", "--target", "http://h:1", "--model", "m", "--profile", "ramp")))
+                .isEqualTo(Main.BAD_INPUT);
+        assertThat(out.toString()).contains("unknown profile \"ramp\"");
+        out = new StringWriter();
+        assertThat(main(out, List.of("run", "--target", "http://h:1", "--model", "m", "QuickStart")))
+                .isEqualTo(Main.BAD_INPUT);
+        assertThat(out.toString()).contains("run takes no study class (QuickStart)");
+    }
+}
