@@ -96,7 +96,8 @@ final class HtmlReportWriter extends TextReport {
             html.append("<h2>").append(Html.escape(m.text("servers.heading"))).append("</h2>\n");
             table(html, content.servers());
         }
-        html.append("<h2>").append(Html.escape(m.text("blocks.heading"))).append("</h2>\n");
+        html.append("<h2>").append(Html.escape(m.text("blocks.heading"))).append("</h2>\n<p>")
+                .append(Html.escape(m.text("blocks.plusMinus"))).append("</p>\n");
         for (BlockResult t : run.blocks()) {
             block(html, content, t);
         }

@@ -218,7 +218,7 @@ final class ReportContent {
             }
         }
         return new Table(List.of(messages.text("summary.case"), messages.text("summary.group"),
-                messages.text("summary.optimized"), messages.text("summary.baseline"), messages.text("summary.comparison")),
+                messages.text("summary.variant"), messages.text("summary.baseline"), messages.text("summary.comparison")),
                 rows);
     }
 

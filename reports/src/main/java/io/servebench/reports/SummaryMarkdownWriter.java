@@ -56,7 +56,7 @@ final class SummaryMarkdownWriter extends TextReport {
             md.append("## ").append(m.text("servers.heading")).append("\n\n");
             table(md, content.servers());
         }
-        md.append("## ").append(m.text("blocks.heading")).append("\n\n");
+        md.append("## ").append(m.text("blocks.heading")).append("\n\n").append(m.text("blocks.plusMinus")).append("\n\n");
         for (BlockResult trial : run.blocks()) {
             block(md, content, trial);
         }

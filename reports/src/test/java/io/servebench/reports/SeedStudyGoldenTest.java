@@ -118,7 +118,7 @@ class SeedStudyGoldenTest {
     void chineseReportHasTheReferenceHeadingsAndPhrasing() {
         String zh = new SummaryMarkdownWriter(ReportLanguage.ZH_CN).render(seed);
 
-        assertThat(zh).contains("| 基准测试用例 | 组别 | 优化后 | 基准配置 | 对比 |",
+        assertThat(zh).contains("| 基准测试用例 | 组别 | 变体 | 基准配置 | 对比 |",
                 "| LatencyTuning · 请求速率 8 req/s | engine-selection | sglang = 8.13 s | vllm = 2.62 s | 3.10 倍更慢，未检验（缺少单请求离散度） |",
                 "| 1 | 2.09 | 1.65 | 1.27 倍更快，未检验（缺少单请求离散度） |",
                 "vllm = 2.62 s，enable-prefix-caching = 2.69 s，差值 +0.07 s（1.03 倍更慢）；未检验",
