@@ -55,7 +55,7 @@ public final class BodyFields {
         try {
             node = STRICT.readTree(json);
         } catch (JsonProcessingException e) {
-            return new Read(null, "is not valid JSON (" + e.getOriginalMessage() + "); expected a JSON object such as"
+            return new Read(null, "is not valid JSON (" + JsonProblem.of(e) + "); expected a JSON object such as"
                     + " {\"temperature\": 0}");
         }
         if (node == null || node.isMissingNode()) {

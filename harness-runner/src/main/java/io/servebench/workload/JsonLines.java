@@ -48,7 +48,8 @@ final class JsonLines {
                 try {
                     node = JSON.readTree(text);
                 } catch (JsonProcessingException e) {
-                    throw new IllegalArgumentException(where + " is not JSON: " + e.getOriginalMessage(), e);
+                    throw new IllegalArgumentException(where + ", column " + e.getLocation().getColumnNr() + " is not JSON: "
+                            + JsonProblem.what(e) + "; expected one JSON object " + shape + " a line", e);
                 }
                 if (!node.isObject()) {
                     throw new IllegalArgumentException(where + ": expected a JSON object " + shape + ", found "

@@ -100,8 +100,9 @@ final class ShareGptFile {
                 }
             }
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalArgumentException("dataset " + source + " is not valid JSON: " + e.getOriginalMessage()
-                    + " at line " + e.getLocation().getLineNr(), e);
+            throw new IllegalArgumentException("dataset " + source + " is not valid JSON at " + JsonProblem.of(e)
+                    + "; expected a ShareGPT file: a JSON array of {\"conversations\": [{\"from\": \"human\","
+                    + " \"value\": \"...\"}, {\"from\": \"gpt\", \"value\": \"...\"}]}", e);
         }
         if (kept.isEmpty()) {
             StringBuilder counts = new StringBuilder();

@@ -60,6 +60,12 @@ class DatasetsTest {
         assertThatThrownBy(() -> Datasets.resolve("sharegpt:" + dir.resolve("missing.json"), WORDS))
                 .hasMessageContaining("missing.json").hasMessageContaining("does not exist")
                 .hasMessageContaining("-p dataset=synthetic-sharegpt");
+        // a broken file: where, what, and the shape expected, without the JSON parser's internals
+        assertThatThrownBy(() -> parse("[{\"conversations\": [{\"from\": \"human\", \"value\": \"hi\"}]},\n {\"conversations\": [ }"))
+                .hasMessageContaining("dataset test.json is not valid JSON at line 2, column 22: unexpected close marker '}'")
+                .hasMessageContaining("(for the array that starts at line 2, column 20)")
+                .hasMessageContaining("expected a ShareGPT file").hasMessageNotContaining("Source:")
+                .hasMessageNotContaining("StreamReadFeature");
         assertThatThrownBy(() -> Datasets.resolve("sharegpt", WORDS)).hasMessageContaining("dataset \"sharegpt\": no file after sharegpt:")
                 .hasMessageContaining("sharegpt:PATH");
     }

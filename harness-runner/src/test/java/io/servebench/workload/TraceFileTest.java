@@ -96,7 +96,7 @@ class TraceFileTest {
         assertThatThrownBy(() -> Datasets.resolve("trace:" + badId, SIM))
                 .hasMessageContaining(badId + " line 1: /hash_ids/1 is \"x\"; expected a whole number");
         Path notJson = Files.writeString(dir.resolve("d.jsonl"), "{\"timestamp\": 1,\n");
-        assertThatThrownBy(() -> Datasets.resolve("trace:" + notJson, SIM)).hasMessageContaining(notJson + " line 1 is not JSON");
+        assertThatThrownBy(() -> Datasets.resolve("trace:" + notJson, SIM)).hasMessageContaining(notJson + " line 1, column");
         assertThatThrownBy(() -> Datasets.resolve("trace:" + dir.resolve("none.jsonl"), SIM))
                 .hasMessageContaining("none.jsonl does not exist");
 
