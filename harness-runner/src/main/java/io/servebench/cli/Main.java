@@ -205,7 +205,7 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--max-failed-share", paramLabel = "SHARE", description = "The largest share of a repetition's measured requests that may fail before its trial fails and the run exits 1 (default: " + ExecutionParams.DEFAULT_MAX_FAILED_SHARE + "); a repetition whose requests all failed fails whatever the share, e.g. --max-failed-share 0.2 for an overload study.")
     Double maxFailedShare;
 
-    @Option(names = {"-v", "--verbose"}, description = "On an error, its stack trace too (for a bug report).")
+    @Option(names = {"-v", "--verbose"}, description = "More on the console: each load's start and its time slices (a line a slice), and on an error its stack trace too (for a bug report).")
     boolean verbose;
 
     @Option(names = "--resume", paramLabel = "DIR", description = "Continue the run in DIR (after Ctrl-C, SIGTERM, a crash or SIGKILL) with the options it was started with, read from its journal.jsonl: complete trials are kept; the others run again from their first repetition that did not complete, keeping those that did; the reports cover them all. Takes no other option, e.g. --resume results/20261203-171500.")
@@ -310,7 +310,7 @@ public final class Main implements Callable<Integer> {
                 run.capacity(share(capacity));
             }
         }
-        run.slurm(slurmParams());
+        run.slurm(slurmParams()).verbose(verbose);
         includes.forEach(run::include);
         Optional.ofNullable(adHoc).ifPresent(run::adHoc);
         jmhPrimary.forEach(run::jmhPrimary);
@@ -361,7 +361,7 @@ public final class Main implements Callable<Integer> {
     /** {@code --resume DIR}: the run's own command line, from its journal's header, run again into DIR. */
     private int resumeRun() throws Exception {
         if (!resumeGivenAlone()) {
-            throw new UsageException("--resume " + resume + " takes no other option: the run continues with the options it"
+            throw new UsageException("--resume " + resume + " takes no other option but -v: the run continues with the options it"
                     + " was started with (the first line of its " + RunJournal.FILE_NAME + ")");
         }
         RunHeader header = RunJournal.readHeader(resume).orElseThrow(() -> new UsageException("--resume " + resume
@@ -382,6 +382,7 @@ public final class Main implements Callable<Integer> {
             again = parse(args.toArray(String[]::new), spec.commandLine());
         }
         again.output = resume;
+        again.verbose |= verbose;
         again.resuming = true;
         again.handleSignals = handleSignals;
         return again.call();
@@ -411,8 +412,10 @@ public final class Main implements Callable<Integer> {
         return call();
     }
 
+    /** Whether {@code --resume} came alone, or with {@code -v}, which changes what the console shows and nothing else. */
     private boolean resumeGivenAlone() {
-        return spec.commandLine().getParseResult().matchedOptions().size() == 1
+        return spec.commandLine().getParseResult().matchedOptions().stream()
+                .allMatch(o -> o.longestName().equals("--resume") || o.longestName().equals("--verbose"))
                 && spec.commandLine().getParseResult().matchedPositionals().isEmpty();
     }
 

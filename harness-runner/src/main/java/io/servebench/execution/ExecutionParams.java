@@ -25,6 +25,8 @@ import java.util.Objects;
  * @param client      the HTTP client's API key variable and timeouts
  * @param slo         the command line's SLOs ({@code --slo}), laid over each block's declared ones bound by bound
  * @param progress    whether each trial's progress is shown
+ * @param verbose     whether each load's start and its time slices get console lines of their own too ({@code -v});
+ *                    without, a repetition's one line says it all
  * @param quick       shorten every trial to about {@link #QUICK_SECONDS} seconds of load
  * @param telemetry   how the engines' GPUs are sampled during each load
  * @param maxFailedShare the largest share of a repetition's measured requests that may fail, in {@code [0, 1]}: a
@@ -32,7 +34,7 @@ import java.util.Objects;
  */
 public record ExecutionParams(Path outputDir, EngineOptions engines, int repetitions, long seed, boolean freshServer,
                               Duration settle, Duration slice, ClientOptions client, SloSpec slo, boolean progress,
-                              boolean quick, TelemetryParams telemetry, double maxFailedShare) {
+                              boolean verbose, boolean quick, TelemetryParams telemetry, double maxFailedShare) {
 
     /** The failed share a repetition may have when {@code --max-failed-share} is not given: one request in twenty. */
     public static final double DEFAULT_MAX_FAILED_SHARE = 0.05;
@@ -58,6 +60,14 @@ public record ExecutionParams(Path outputDir, EngineOptions engines, int repetit
             throw new IllegalArgumentException("--max-failed-share " + maxFailedShare
                     + ": expected a share of requests from 0 to 1, such as 0.05");
         }
+    }
+
+    /** Measurement as a run without {@code -v} does it: one console line a repetition. */
+    public ExecutionParams(Path outputDir, EngineOptions engines, int repetitions, long seed, boolean freshServer,
+                           Duration settle, Duration slice, ClientOptions client, SloSpec slo, boolean progress,
+                           boolean quick, TelemetryParams telemetry, double maxFailedShare) {
+        this(outputDir, engines, repetitions, seed, freshServer, settle, slice, client, slo, progress, false, quick,
+                telemetry, maxFailedShare);
     }
 
     /** Whether the simulated engine stands in for the studies' engines. */

@@ -139,7 +139,7 @@ final class LoadMeasurement {
                 : EngineGpus.of(trial.server(), params.telemetry(), System.getenv(), noGpus::append);
         MetricsAggregator.Running metrics = new MetricsAggregator().start(slo, clock);
         try (TrialProgress progress = TrialProgress.start(context.out(), progressLabel, w.warmup() + w.requests(),
-                params.progress());
+                params.progress(), params.verbose());
              RequestRecordWriter.Sink records = RequestRecordWriter.open(RequestRecordWriter.trialFile(
                      params.outputDir(), name));
              HarnessMemory memory = HarnessMemory.start();

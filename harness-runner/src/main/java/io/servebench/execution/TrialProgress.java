@@ -15,14 +15,17 @@ import java.io.PrintWriter;
 import java.util.List;
 
 /**
- * Shows one trial's progress: a live bar on a terminal, and on a pipe (CI, {@code | tee}) just a line
- * when the trial starts and one when it ends, so logs stay readable.
+ * Shows one trial's progress: a live bar on a terminal, and on a pipe (CI, {@code | tee}) one line when the load
+ * ends, with the figures a verdict rests on and why it stopped early when it did, so logs stay readable; verbose
+ * ({@code -v}), a line when it starts and one per time slice too.
  */
 final class TrialProgress implements LoadListener, AutoCloseable {
 
     private final PrintWriter out;
     private final String name;
     private final ProgressBar bar;
+    /** Whether the load's start and its slices get lines of their own on a pipe. */
+    private final boolean verbose;
     /** The first slice's line, held until a second slice closes. */
     private String firstSlice;
     /** The engine's GPUs as sampled while the load runs; null without telemetry. */
@@ -35,26 +38,30 @@ final class TrialProgress implements LoadListener, AutoCloseable {
     /** What the GPU figures are called: the simulated engine's come from its power model, not a GPU. */
     private volatile String gpuName = "GPU";
 
-    private TrialProgress(PrintWriter out, String name, ProgressBar bar) {
+    private TrialProgress(PrintWriter out, String name, ProgressBar bar, boolean verbose) {
         this.out = out;
         this.name = name;
         this.bar = bar;
+        this.verbose = verbose;
     }
 
     /**
-     * @param shown whether anything is printed at all; off, the progress only counts (for {@code progress(false)})
+     * @param shown   whether anything is printed at all; off, the progress only counts (for {@code progress(false)})
+     * @param verbose whether, on a pipe, the load's start and its time slices get lines of their own
      */
-    static TrialProgress start(PrintWriter out, String name, int requests, boolean shown) {
+    static TrialProgress start(PrintWriter out, String name, int requests, boolean shown, boolean verbose) {
         if (!shown) {
-            return new TrialProgress(new PrintWriter(java.io.Writer.nullWriter()), name, null);
+            return new TrialProgress(new PrintWriter(java.io.Writer.nullWriter()), name, null, false);
         }
         if (System.console() == null) {
-            out.printf("%s: %d requests...%n", name, requests);
-            return new TrialProgress(out, name, null);
+            if (verbose) {
+                out.printf("%s: %d requests...%n", name, requests);
+            }
+            return new TrialProgress(out, name, null, verbose);
         }
         ProgressBar bar = new ProgressBarBuilder().setTaskName(name).setInitialMax(requests)
                 .setStyle(ProgressBarStyle.ASCII).setUnit(" req", 1).setUpdateIntervalMillis(250).continuousUpdate().build();
-        return new TrialProgress(out, name, bar);
+        return new TrialProgress(out, name, bar, verbose);
     }
 
     /** Shows {@code recording}'s latest power and utilisation on the bar while the load runs. */
@@ -110,6 +117,8 @@ final class TrialProgress implements LoadListener, AutoCloseable {
                 sliceShown = " " + figures;
                 bar.setExtraMessage(sliceShown + gpuShown);
             }
+        } else if (!verbose) {
+            return;
         } else if (slice.getKey() == 0) {
             // a load of one slice says it all in its last line: the first slice's line waits for a second slice
             firstSlice = figures;

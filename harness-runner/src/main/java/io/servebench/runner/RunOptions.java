@@ -57,7 +57,8 @@ import java.util.regex.Pattern;
  * @param client          the HTTP client's API key variable and timeouts
  * @param language        the language of summary.md and report.html; unset: English
  * @param slo             SLOs from the command line ({@code --slo}), laid over each variant's {@code @Slo} bound by bound
- * @param progress        whether each trial's progress is shown (a bar on a terminal, a line when it starts and ends)
+ * @param progress        whether each trial's progress is shown (a bar on a terminal, a line when it ends)
+ * @param verbose         whether the console also shows each load's start and its time slices ({@code -v})
  * @param jmhPrimary      more metrics to write a JMH file each with as its primary metric ({@code ttft.p99} gives
  *                        {@code results-ttft.p99.json}), for a CI tracker's second series
  * @param jmhParamsInName whether the JMH files put each entry's params into its benchmark name (and give it none), for
@@ -83,6 +84,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
                          Optional<String> containerRuntime, boolean quick, Optional<Long> seed, boolean freshServer,
                          Optional<Duration> settle, Optional<Duration> slice, EngineOverrides engineOverrides,
                          ClientOptions client, Optional<ReportLanguage> language, SloSpec slo, boolean progress,
+                         boolean verbose,
                          List<String> jmhPrimary, boolean jmhParamsInName, boolean resume,
                          Optional<CapacityOptions> capacity, Optional<SlurmParams> slurm, TelemetryParams telemetry,
                          Optional<Duration> timelineGap, Optional<Double> maxFailedShare, Optional<AdHocStudy> adHoc) {
@@ -169,6 +171,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         private ReportLanguage language;
         private SloSpec slo = SloSpec.NONE;
         private boolean progress = true;
+        private boolean verbose;
         private final List<String> jmhPrimary = new ArrayList<>();
         private boolean jmhParamsInName;
         private boolean resume;
@@ -307,6 +310,12 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
             return this;
         }
 
+        /** Whether the console also shows each load's start and its time slices ({@code -v}); off by default. */
+        public Builder verbose(boolean verbose) {
+            this.verbose = verbose;
+            return this;
+        }
+
         /** Whether each trial's progress is shown; off for a program or a test that only wants the results. */
         public Builder progress(boolean progress) {
             this.progress = progress;
@@ -388,7 +397,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
                     Optional.ofNullable(simulatedGpu), Optional.ofNullable(simulatedModelConfig), Optional.ofNullable(readyTimeout), Optional.ofNullable(stopGrace),
                     Optional.ofNullable(containerRuntime), quick, Optional.ofNullable(seed), freshServer,
                     Optional.ofNullable(settle), Optional.ofNullable(slice), engineOverrides, client,
-                    Optional.ofNullable(language), slo, progress, jmhPrimary, jmhParamsInName, resume,
+                    Optional.ofNullable(language), slo, progress, verbose, jmhPrimary, jmhParamsInName, resume,
                     Optional.ofNullable(capacity), Optional.ofNullable(slurm), telemetry, Optional.ofNullable(timelineGap),
                     Optional.ofNullable(maxFailedShare), Optional.ofNullable(adHoc));
         }

@@ -63,7 +63,7 @@ record RunParams(RunOptions options, Path outputDir, int repetitions, EngineOpti
     /** How an executor measures this run's trials: the part of the run that measuring needs. */
     ExecutionParams execution() {
         return new ExecutionParams(outputDir, engines, repetitions, seed, options.freshServer(), settle, slice,
-                options.client(), options.slo(), options.progress(), options.quick(), options.telemetry(),
+                options.client(), options.slo(), options.progress(), options.verbose(), options.quick(), options.telemetry(),
                 options.maxFailedShare().orElse(ExecutionParams.DEFAULT_MAX_FAILED_SHARE));
     }
 }

@@ -74,7 +74,10 @@ final class StudyProgress implements RunListener {
     public synchronized void serverStarting(List<Trial> serverTrials) {
         inStart = true;
         phaseStartNs = nanoClock.getAsLong();
-        out.println(line());
+        // the status follows each trial; before a start too only verbose, where a long start has lines of its own
+        if (params.options().verbose()) {
+            out.println(line());
+        }
     }
 
     @Override

@@ -193,6 +193,8 @@ class InterruptedRunTest {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
                 System.getProperty("java.class.path"), Main.class.getName()));
         argv.addAll(args);
+        // each load's start on a line of its own, which the tests wait for
+        argv.add("-v");
         ProcessBuilder builder = new ProcessBuilder(argv).redirectErrorStream(true)
                 .redirectOutput(tmp.resolve("harness.out").toFile());
         builder.environment().put("SERVEBENCH_TEST_CLASSPATH", System.getProperty("java.class.path"));

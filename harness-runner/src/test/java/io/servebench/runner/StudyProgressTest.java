@@ -41,8 +41,8 @@ class StudyProgressTest {
         assertThat(progress.line()).isEqualTo("Study: 1 of 3 trials done, 1 of 2 server starts, 2m10s elapsed, about 4m55s left");
 
         progress.step("option group 2 of 4: max-num-seqs");
+        // a line after each trial and each step; before a server start only with -v
         assertThat(text.toString().lines().toList()).containsExactly(
-                "Study: 0 of 3 trials done, 0 of 2 server starts, 0 s elapsed",
                 "Study: 1 of 3 trials done, 1 of 2 server starts, 2m10s elapsed, about 4m55s left",
                 "Study: 1 of 3 trials done, 1 of 2 server starts, 2m10s elapsed, about 4m55s left · option group 2 of 4: max-num-seqs");
     }
@@ -88,5 +88,14 @@ class StudyProgressTest {
         assertThat(StudyProgress.format(java.time.Duration.ofSeconds(59))).isEqualTo("59 s");
         assertThat(StudyProgress.format(java.time.Duration.ofSeconds(61))).isEqualTo("1m01s");
         assertThat(StudyProgress.format(java.time.Duration.ofMinutes(125))).isEqualTo("2h05m");
+    }
+
+    @Test
+    void verboseAlsoShowsTheStatusBeforeEachServerStart() {
+        StringWriter text = new StringWriter();
+        RunParams verbose = RunParams.of(RunOptions.builder().outputDir(Path.of("unused")).verbose(true).build());
+        List<Trial> trials = List.of(trial(1, 1, 100));
+        new StudyProgress(new PrintWriter(text, true), verbose, trials, 0, 1, true, () -> 0).serverStarting(trials);
+        assertThat(text.toString().lines()).containsExactly("Study: 0 of 1 trials done, 0 of 1 server starts, 0 s elapsed");
     }
 }

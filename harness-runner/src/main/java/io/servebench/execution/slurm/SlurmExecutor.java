@@ -80,8 +80,8 @@ public final class SlurmExecutor implements Executor {
         this.dir = params.outputDir().toAbsolutePath();
         // a job's log (jobs/KEY.out) is the only view of it while it runs: its trials' progress lines always go there
         this.params = new ExecutionParams(dir, params.engines(), params.repetitions(), params.seed(), params.freshServer(),
-                params.settle(), params.slice(), params.client(), params.slo(), true, params.quick(), params.telemetry(),
-                params.maxFailedShare());
+                params.settle(), params.slice(), params.client(), params.slo(), true, true, params.quick(),
+                params.telemetry(), params.maxFailedShare());
         this.slurm = slurm;
         this.out = out;
         this.jobs = dir.resolve("jobs");

@@ -102,7 +102,7 @@ public record SlurmJob(String key, ExecutionParams params, int repetitions, List
         ObjectNode node = MAPPER.createObjectNode();
         node.put("outputDir", p.outputDir().toString()).put("repetitions", p.repetitions()).put("seed", p.seed())
                 .put("freshServer", p.freshServer()).put("settleNs", p.settle().toNanos()).put("sliceNs", p.slice().toNanos())
-                .put("slo", p.slo().toString()).put("progress", p.progress()).put("quick", p.quick())
+                .put("slo", p.slo().toString()).put("progress", p.progress()).put("verbose", p.verbose()).put("quick", p.quick())
                 .put("maxFailedShare", p.maxFailedShare());
         EngineOptions e = p.engines();
         ObjectNode engines = node.putObject("engines");
@@ -141,7 +141,8 @@ public record SlurmJob(String key, ExecutionParams params, int repetitions, List
         return new ExecutionParams(Path.of(n.required("outputDir").asText()), engines, n.required("repetitions").asInt(),
                 n.required("seed").asLong(), n.required("freshServer").asBoolean(), nanos(n, "settleNs"), nanos(n, "sliceNs"),
                 client, slo.isEmpty() ? SloSpec.NONE : SloSpec.parse(slo), n.required("progress").asBoolean(),
-                n.required("quick").asBoolean(), telemetry, n.required("maxFailedShare").asDouble());
+                n.path("verbose").asBoolean(false), n.required("quick").asBoolean(), telemetry,
+                n.required("maxFailedShare").asDouble());
     }
 
     private static ObjectNode trial(Trial t) {
