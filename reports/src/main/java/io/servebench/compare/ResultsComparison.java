@@ -159,8 +159,8 @@ public final class ResultsComparison {
                 JmhMetric ma = metric(ea, metric);
                 JmhMetric mb = metric(eb, metric);
                 if (ma != null && mb != null && Double.isFinite(ma.score()) && Double.isFinite(mb.score())) {
-                    // results.json's times changed unit (s/op to ms/op; ms to us): B is compared in A's
-                    double factor = JmhMetric.timeFactor(mb.scoreUnit(), ma.scoreUnit());
+                    // results.json's units changed (s/op to ms/op, ms to us, req/s to req/min, ...): B is compared in A's
+                    double factor = JmhMetric.factor(mb.scoreUnit(), ma.scoreUnit());
                     JmhMetric inA = mb.scoreUnit().equals(ma.scoreUnit()) || Double.isNaN(factor) ? mb
                             : mb.scaled(factor, ma.scoreUnit());
                     rows.add(row(metric, ma, inA, metric.equals(PRIMARY)));
@@ -177,11 +177,12 @@ public final class ResultsComparison {
         if (unit.equals("s") || unit.equals("ms") || unit.equals("us") || unit.equals("ns") || unit.endsWith("/op")) {
             return Better.LOWER;
         }
-        if (unit.equals("J") || unit.startsWith("J/") || unit.equals("W") || unit.startsWith("per 1M")) {
+        if (unit.equals("J") || unit.startsWith("J/") || unit.startsWith("mJ/") || unit.equals("W") || unit.startsWith("per 1M")) {
             // energy, power and cost: less is better
             return Better.LOWER;
         }
-        if (unit.endsWith("/s") || unit.endsWith("/J") || unit.equals("%") || unit.startsWith("ops/")) {
+        if (unit.endsWith("/s") || unit.endsWith("/min") || unit.endsWith("/J") || unit.endsWith("/kJ") || unit.equals("%")
+                || unit.startsWith("ops/")) {
             return Better.HIGHER;
         }
         return Better.NEITHER;

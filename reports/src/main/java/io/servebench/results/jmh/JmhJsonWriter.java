@@ -323,7 +323,7 @@ public final class JmhJsonWriter implements ResultFormat {
     }
 
     private ObjectNode secondary(SecondaryValues metric, boolean histograms) {
-        Unit unit = finer(metric.unit());
+        Unit unit = readable(metric.unit());
         List<Double> values = metric.values().stream().map(v -> v * unit.scale()).toList();
         ObjectNode m = statistics(JmhStatistics.ofValues(values), false);
         m.put("scoreUnit", unit.name());
@@ -386,6 +386,16 @@ public final class JmhJsonWriter implements ResultFormat {
             case "ms" -> new Unit("us", 1000, true);
             default -> new Unit(unit, 1, false);
         };
+    }
+
+    /**
+     * A secondary metric's unit as written: times one unit finer ({@link #finer}), and the rates and energies whose
+     * values sit in single digits in a unit that gives them three ({@link JmhMetric#READABLE}): requests per minute,
+     * tokens per kJ, mJ per token. jmh-visualizer rounds a metric to whole numbers, where 7.86 and 8.10 req/s were one 8.
+     */
+    private static Unit readable(String unit) {
+        JmhMetric.Readable r = JmhMetric.READABLE.get(unit);
+        return r == null ? finer(unit) : new Unit(r.unit(), r.scale(), false);
     }
 
     private record SecondaryValues(String unit, List<Double> values) {

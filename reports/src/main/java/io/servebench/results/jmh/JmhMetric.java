@@ -45,6 +45,37 @@ public record JmhMetric(double score, double scoreError, List<Double> scoreConfi
     }
 
     /**
+     * A unit results.json writes in place of the reports' one, and what a value is multiplied by.
+     *
+     * @param unit  the unit written
+     * @param scale how many of it one of the reports' unit is
+     */
+    public record Readable(String unit, double scale) {
+    }
+
+    /** The reports' units that results.json writes as another, so that their values keep three digits. */
+    public static final Map<String, Readable> READABLE = Map.of(
+            "req/s", new Readable("req/min", 60),
+            "tokens/J", new Readable("tokens/kJ", 1000),
+            "J/token", new Readable("mJ/token", 1000));
+
+    /**
+     * How many of {@code to} one {@code from} is: two times ({@link #timeFactor}), or a unit and the one results.json
+     * writes it as ({@link #READABLE}), either way round; NaN for units that do not convert.
+     */
+    public static double factor(String from, String to) {
+        Readable fromAsTo = READABLE.get(from);
+        if (fromAsTo != null && fromAsTo.unit().equals(to)) {
+            return fromAsTo.scale();
+        }
+        Readable toAsFrom = READABLE.get(to);
+        if (toAsFrom != null && toAsFrom.unit().equals(from)) {
+            return 1 / toAsFrom.scale();
+        }
+        return timeFactor(from, to);
+    }
+
+    /**
      * How many of {@code to} one {@code from} is, for two times ({@code s}, {@code ms}, {@code us}, {@code ns}, each
      * also per op: {@code ms/op}); NaN when either is not a time or they differ in being per op.
      */

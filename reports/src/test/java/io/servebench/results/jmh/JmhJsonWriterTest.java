@@ -259,6 +259,27 @@ class JmhJsonWriterTest {
         assertThat(entry.get("secondaryMetrics").get("·e2e_latency.p99").get("scoreUnit").asText()).isEqualTo("ms");
         assertThat(entry.get("secondaryMetrics").get("·output_throughput").get("scoreUnit").asText()).isEqualTo("tok/s");
         assertThat(ttft.get("rawData").size()).isEqualTo(3);
+        // 7.68 req/s, which the visualizer would show as 8, written as 460.8 requests a minute
+        JsonNode requests = entry.get("secondaryMetrics").get("·request_throughput");
+        assertThat(requests.get("scoreUnit").asText()).isEqualTo("req/min");
+        assertThat(requests.get("score").asDouble()).isCloseTo(7.68 * 60, within(1e-9));
+    }
+
+    @Test
+    void compareReadsAFileOfTheOlderUnitsInTheNewer() {
+        // a file written before results.json wrote rates per minute and energy per kJ and mJ
+        assertThat(JmhMetric.factor("req/s", "req/min")).isEqualTo(60);
+        assertThat(JmhMetric.factor("req/min", "req/s")).isCloseTo(1 / 60.0, within(1e-15));
+        assertThat(JmhMetric.factor("tokens/J", "tokens/kJ")).isEqualTo(1000);
+        assertThat(JmhMetric.factor("J/token", "mJ/token")).isEqualTo(1000);
+        assertThat(JmhMetric.factor("s/op", "ms/op")).isEqualTo(1000);
+        assertThat(JmhMetric.factor("req/s", "tok/s")).isNaN();
+        assertThat(io.servebench.compare.ResultsComparison.better("req/min"))
+                .isEqualTo(io.servebench.compare.ResultsComparison.Better.HIGHER);
+        assertThat(io.servebench.compare.ResultsComparison.better("tokens/kJ"))
+                .isEqualTo(io.servebench.compare.ResultsComparison.Better.HIGHER);
+        assertThat(io.servebench.compare.ResultsComparison.better("mJ/token"))
+                .isEqualTo(io.servebench.compare.ResultsComparison.Better.LOWER);
     }
 
     @Test
