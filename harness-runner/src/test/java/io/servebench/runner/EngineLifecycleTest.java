@@ -91,9 +91,10 @@ class EngineLifecycleTest {
     void anEngineThatDiesMidTrialFailsThatTrialAndTheRunGoesOnWithTheNextServer(@TempDir Path dir) throws Exception {
         StringWriter out = new StringWriter();
         // short replies: a trial lasts about its schedule
+        // -v: the console says when the first trial's load starts, which the test waits for
         CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> run(out, "SimStudy", "--simulate=process",
                 "-p", "rate=4,8", "-p", "requests=12", "-p", "warmup=0", "-p", "dataset=synthetic:in=fixed(200),out=fixed(40)",
-                "--settle", "0", "-o", dir.toString()));
+                "--settle", "0", "-v", "-o", dir.toString()));
         ProcessHandle first = awaitSimProcess(ProcessHandle.current(), Duration.ofSeconds(60)).orElseThrow();
         // let the first trial's load get going (its prompts are counted by the engine first), then crash its engine
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();

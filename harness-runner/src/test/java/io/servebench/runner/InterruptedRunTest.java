@@ -116,6 +116,10 @@ class InterruptedRunTest {
         assertThat(outcome.interrupted()).singleElement().satisfies(b -> assertThat(b.state())
                 .isEqualTo(BlockResult.State.NOT_RUN));
         assertThat(runner.interruptedBy()).hasValue("the test's stop");
+        // stopped, not merely signalled: its supervisor reaps it a moment after the run returns
+        for (ProcessHandle p : engine) {
+            p.onExit().get(10, TimeUnit.SECONDS);
+        }
         assertThat(engine.stream().filter(ProcessHandle::isAlive)).isEmpty();
     }
 

@@ -64,7 +64,7 @@ final class BatchScheduler {
         this.poolBytes = settings.kvPoolBytes();
         this.pageTokens = settings.dialect().cachePageTokens();
         // the cache lives in free KV blocks; bounding it by the pool's block count keeps it as large as the GPU could hold
-        long maxBlocks = (long) (poolBytes / settings.model().kvBytes(pageTokens));
+        long maxBlocks = (long) (poolBytes / (settings.model().kvBytes(pageTokens) * settings.kvCopies()));
         this.prefixCache = new LinkedHashMap<>(1024, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
@@ -413,6 +413,6 @@ final class BatchScheduler {
     }
 
     private double bytesFor(int tokens) {
-        return settings.pooledStateBytesPerSequence() + settings.model().kvBytes(tokens);
+        return settings.pooledStateBytesPerSequence() + settings.model().kvBytes(tokens) * settings.kvCopies();
     }
 }

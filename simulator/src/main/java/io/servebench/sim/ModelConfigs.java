@@ -96,4 +96,18 @@ final class ModelConfigs {
             + String.join(",", java.util.Collections.nCopies(12, "\"sliding_attention\",\"full_attention\"")) + "],"
             + "\"quantization_config\":{\"modules_to_not_convert\":[\"model.layers.*.self_attn\","
             + "\"model.layers.*.mlp.router\",\"model.embed_tokens\",\"lm_head\"],\"quant_method\":\"mxfp4\"}}";
+
+    /**
+     * DeepSeek-R1-0528's {@code config.json} (huggingface.co/deepseek-ai/DeepSeek-R1-0528), the fields the profile reads,
+     * as DeepSeek-R1's published config has them (the 0528 update keeps its architecture; read from a public copy): 61
+     * layers, multi-head latent attention (q_lora_rank 1536, kv_lora_rank 512, rope 64), the first 3 layers dense, then
+     * 256 routed experts of which 8 and one shared, one MTP layer, block-wise FP8 weights.
+     */
+    static final String DEEPSEEK_R1_0528 = "{\"hidden_size\":7168,\"num_hidden_layers\":61,\"num_attention_heads\":128,"
+            + "\"num_key_value_heads\":128,\"intermediate_size\":18432,\"moe_intermediate_size\":2048,"
+            + "\"n_routed_experts\":256,\"n_shared_experts\":1,\"num_experts_per_tok\":8,\"first_k_dense_replace\":3,"
+            + "\"moe_layer_freq\":1,\"q_lora_rank\":1536,\"kv_lora_rank\":512,\"qk_nope_head_dim\":128,"
+            + "\"qk_rope_head_dim\":64,\"v_head_dim\":128,\"vocab_size\":129280,\"tie_word_embeddings\":false,"
+            + "\"num_nextn_predict_layers\":1,\"max_position_embeddings\":163840,\"torch_dtype\":\"bfloat16\","
+            + "\"quantization_config\":{\"quant_method\":\"fp8\",\"weight_block_size\":[128,128]}}";
 }

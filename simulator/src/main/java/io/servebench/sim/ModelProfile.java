@@ -34,6 +34,9 @@ import java.util.Set;
  *                              {@code kvBytesPerToken}, which counts the layers that attend to the whole context
  * @param expertBytesPerParameter bytes per weight of the routed experts: {@code bytesPerParameter}, unless the
  *                              checkpoint quantises only them (gpt-oss's MXFP4 experts beside bf16 attention)
+ * @param kvSplit               the most tensor-parallel ranks the KV cache splits over ({@link #kvCopies}): 1 for latent
+ *                              attention, whose one compressed head every rank keeps whole; {@link Integer#MAX_VALUE}
+ *                              for grouped-query attention, as if its heads split over any number of ranks
  */
 public record ModelProfile(
         String name,
@@ -49,7 +52,8 @@ public record ModelProfile(
         int layers,
         Experts experts,
         Window window,
-        double expertBytesPerParameter) {
+        double expertBytesPerParameter,
+        int kvSplit) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -113,7 +117,7 @@ public record ModelProfile(
                         int maxPositionEmbeddings, double draftFraction, int hiddenSize, int layers, Experts experts) {
         this(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken, stateBytesPerSequence,
                 nonLanguageBytes, maxPositionEmbeddings, draftFraction, hiddenSize, layers, experts, Window.NONE,
-                bytesPerParameter);
+                bytesPerParameter, Integer.MAX_VALUE);
     }
 
     /** A dense model: every weight is read by every step. */
@@ -145,6 +149,9 @@ public record ModelProfile(
         java.util.Objects.requireNonNull(experts, "experts");
         java.util.Objects.requireNonNull(window, "window");
         requirePositive("expertBytesPerParameter", expertBytesPerParameter);
+        if (kvSplit < 1) {
+            throw new IllegalArgumentException("kvSplit must be >= 1, got " + kvSplit);
+        }
         if (experts.layers() * (double) experts.count() * experts.parameters() > parameters) {
             throw new IllegalArgumentException("the routed experts' parameters exceed the model's " + parameters);
         }
@@ -205,17 +212,18 @@ public record ModelProfile(
     }
 
     /** Built-in {@code config.json}s, by the repository's name in lower case. */
-    private static final java.util.Map<String, String> BUILT_IN = java.util.Map.of(
-            "qwen3-8b", ModelConfigs.QWEN3_8B,
-            "qwen3-14b", ModelConfigs.QWEN3_14B,
-            "qwen3-30b-a3b", ModelConfigs.QWEN3_30B_A3B,
-            "qwen3-235b-a22b-instruct-2507", ModelConfigs.QWEN3_235B_A22B_2507,
-            "qwen2.5-7b-instruct", ModelConfigs.QWEN25_7B_INSTRUCT,
-            "qwen2.5-72b-instruct", ModelConfigs.QWEN25_72B_INSTRUCT,
-            "qwen3.5-35b-a3b", ModelConfigs.QWEN35_35B_A3B,
-            "qwen3-next-80b-a3b-instruct", ModelConfigs.QWEN3_NEXT_80B_A3B,
-            "qwen3-next-80b-a3b-instruct-fp8", ModelConfigs.QWEN3_NEXT_80B_A3B_FP8,
-            "gpt-oss-20b", ModelConfigs.GPT_OSS_20B);
+    private static final java.util.Map<String, String> BUILT_IN = java.util.Map.ofEntries(
+            java.util.Map.entry("qwen3-8b", ModelConfigs.QWEN3_8B),
+            java.util.Map.entry("qwen3-14b", ModelConfigs.QWEN3_14B),
+            java.util.Map.entry("qwen3-30b-a3b", ModelConfigs.QWEN3_30B_A3B),
+            java.util.Map.entry("qwen3-235b-a22b-instruct-2507", ModelConfigs.QWEN3_235B_A22B_2507),
+            java.util.Map.entry("qwen2.5-7b-instruct", ModelConfigs.QWEN25_7B_INSTRUCT),
+            java.util.Map.entry("qwen2.5-72b-instruct", ModelConfigs.QWEN25_72B_INSTRUCT),
+            java.util.Map.entry("qwen3.5-35b-a3b", ModelConfigs.QWEN35_35B_A3B),
+            java.util.Map.entry("qwen3-next-80b-a3b-instruct", ModelConfigs.QWEN3_NEXT_80B_A3B),
+            java.util.Map.entry("qwen3-next-80b-a3b-instruct-fp8", ModelConfigs.QWEN3_NEXT_80B_A3B_FP8),
+            java.util.Map.entry("gpt-oss-20b", ModelConfigs.GPT_OSS_20B),
+            java.util.Map.entry("deepseek-r1-0528", ModelConfigs.DEEPSEEK_R1_0528));
 
     /**
      * A profile from a Hugging Face {@code config.json} of a decoder (Llama, Qwen2/3, Mistral, their
@@ -358,7 +366,8 @@ public record ModelProfile(
                 : new Window((int) count(c, name, "sliding_window"), slidingLayers * kvPerLayer);
         ModelProfile profile = new ModelProfile(name, total, active, bytes, (fullLayers - slidingLayers) * kvPerLayer,
                 statePerSequence, 0, (int) count(c, name, "max_position_embeddings"), draftFraction, (int) hidden,
-                (int) layers, routed, window, quant.equals(MXFP4) ? MXFP4_BYTES_PER_PARAMETER : bytes);
+                (int) layers, routed, window, quant.equals(MXFP4) ? MXFP4_BYTES_PER_PARAMETER : bytes,
+                latent ? 1 : Integer.MAX_VALUE);
         return quant.equals("fp8") ? profile.withFp8Weights() : profile;
     }
 
@@ -477,7 +486,7 @@ public record ModelProfile(
     public ModelProfile withFp8Weights() {
         return new ModelProfile(name, parameters, activeParameters, 1, kvBytesPerToken, stateBytesPerSequence,
                 nonLanguageBytes, maxPositionEmbeddings, draftFraction, hiddenSize, layers, experts, window,
-                Math.min(1, expertBytesPerParameter));
+                Math.min(1, expertBytesPerParameter), kvSplit);
     }
 
     /**
@@ -487,7 +496,7 @@ public record ModelProfile(
     public ModelProfile withFp8KvCache() {
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken / 2,
                 stateBytesPerSequence, nonLanguageBytes, maxPositionEmbeddings, draftFraction, hiddenSize, layers, experts,
-                new Window(window.tokens(), window.kvBytesPerToken() / 2), expertBytesPerParameter);
+                new Window(window.tokens(), window.kvBytesPerToken() / 2), expertBytesPerParameter, kvSplit);
     }
 
     /** Whether the weights are FP8 (one byte), so the matrix products run on FP8 tensor cores where the GPU has them. */
@@ -499,6 +508,16 @@ public record ModelProfile(
     public double weightBytes() {
         double routed = experts.layers() * experts.parameters() * experts.count();
         return (parameters - routed) * bytesPerParameter + routed * expertBytesPerParameter;
+    }
+
+    /**
+     * How many copies of the KV cache {@code tensorParallel} ranks keep: as many as ranks for latent attention, one for
+     * grouped-query attention. The engines also copy a grouped-query head once there are more ranks than KV heads (each
+     * rank gets {@code max(1, num_kv_heads / tp)}); that is not modelled, since the twin's memory budget, fitted without
+     * it, would then refuse Qwen3-235B-A22B's default context at TP 8, which vLLM 0.11 started.
+     */
+    public int kvCopies(int tensorParallel) {
+        return Math.max(1, tensorParallel / kvSplit);
     }
 
     /**

@@ -153,7 +153,8 @@ public record SimParams(
         if (stateSlots < 0 || stateSlots > 0 && dialect != SimDialect.SGLANG) {
             throw new IllegalArgumentException("stateSlots is >= 0, and > 0 only for SGLang's mamba pool, got " + stateSlots);
         }
-        double needed = (stateSlots > 0 ? 0 : model.stateBytesPerSequence()) + model.kvBytes(maxModelLen);
+        double needed = (stateSlots > 0 ? 0 : model.stateBytesPerSequence())
+                + model.kvBytes(maxModelLen) * model.kvCopies(tensorParallelSize);
         double pool = memoryLeftBytes(dialect, model, gpu, gpuMemoryUtilization, tensorParallelSize, languageModelOnly)
                 - reservedStateBytes(model, stateSlots, maxNumSeqs, speculativeTokens);
         if (pool < needed) {
@@ -280,6 +281,11 @@ public record SimParams(
     public double kvPoolBytes() {
         return memoryLeftBytes(dialect, model, gpu, gpuMemoryUtilization, tensorParallelSize, languageModelOnly)
                 - reservedStateBytes(model, stateSlots, maxNumSeqs, speculativeTokens);
+    }
+
+    /** Copies of the KV cache the tensor-parallel ranks keep ({@link ModelProfile#kvCopies}): 1 on one GPU. */
+    public int kvCopies() {
+        return model.kvCopies(tensorParallelSize);
     }
 
     /** Bytes of per-sequence state a running request holds in the KV pool: 0 where SGLang keeps it in its own pool. */
@@ -660,8 +666,8 @@ public record SimParams(
                 kvBytes = rest - slots * state;
             }
             // sliding-window layers live in a pool of their own, EngineDefaults.SGLANG_SWA_FULL_TOKENS_RATIO of the full one
-            long kvTokens = (long) Math.max(0, kvBytes / (model.kvBytesPerToken()
-                    + EngineDefaults.SGLANG_SWA_FULL_TOKENS_RATIO * model.window().kvBytesPerToken()));
+            long kvTokens = (long) Math.max(0, kvBytes / ((model.kvBytesPerToken()
+                    + EngineDefaults.SGLANG_SWA_FULL_TOKENS_RATIO * model.window().kvBytesPerToken()) * model.kvCopies(tp)));
             requestPool = given > 0 ? given : EngineDefaults.sglangRequestPool(kvTokens, maxModelLen);
             if (slots > 0) {
                 requestPool = Math.min(requestPool, slots / EngineDefaults.sglangMambaSlotsPerRequest(prefixCaching));

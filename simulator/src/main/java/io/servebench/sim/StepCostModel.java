@@ -138,8 +138,9 @@ final class StepCostModel {
         double weights = m.weightBytesRead(computedTokens) / bandwidth + m.experts().layers() * MOE_LAYER_FLOOR_NANOS / 1e9;
         double routed = m.routedActiveParameters();
         double compute = 2 * (m.activeParameters() - routed) * computedTokens / flops + 2 * routed * computedTokens / expertFlops;
-        double attention = (m.kvBytesPerToken() * contextTokens + m.window().kvBytesPerToken() * windowedTokens
-                + m.stateBytesPerSequence() * sequences) / bandwidth;
+        // each copy of the KV cache is read by its own rank, at that rank's share of the bandwidth
+        double attention = ((m.kvBytesPerToken() * contextTokens + m.window().kvBytesPerToken() * windowedTokens)
+                * settings.kvCopies() + m.stateBytesPerSequence() * sequences) / bandwidth;
         double draft = draftingSequences == 0 ? 0
                 : settings.speculativeTokens() * m.draftFraction()
                         * Math.max(m.weightBytesRead(draftingSequences) / bandwidth,

@@ -212,6 +212,11 @@ class ModelProfileTest {
         assertThat(m.kvBytesPerToken()).isEqualTo(61 * (512 + 64) * 2.0);
         assertThat(m.experts()).isEqualTo(new ModelProfile.Experts(58, 256, 8, 3 * 7168.0 * 2048));
         assertThat(m.fp8Weights()).isTrue();
+        // the one latent head: every tensor-parallel rank keeps the whole cache
+        assertThat(m.kvCopies(8)).isEqualTo(8);
+        assertThat(m.kvCopies(1)).isEqualTo(1);
+        // grouped-query attention is split over the ranks (its copies past the KV heads are not modelled)
+        assertThat(ModelProfile.forModel("Qwen/Qwen3-235B-A22B-Instruct-2507").kvCopies(8)).isEqualTo(1);
     }
 
     private static String layerTypes() {
@@ -225,7 +230,7 @@ class ModelProfileTest {
     @Test
     void otherNamesHaveNoBuiltInProfile() {
         assertThatThrownBy(() -> ModelProfile.forModel("my-org/finetune")).hasMessageStartingWith(
-                "no built-in profile of my-org/finetune; built in: gpt-oss-20b, qwen2.5-72b-instruct");
+                "no built-in profile of my-org/finetune; built in: deepseek-r1-0528, gpt-oss-20b, qwen2.5-72b-instruct");
         // the 2507 update has another context than the config built in for Qwen3-30B-A3B: not stood in by it
         assertThat(ModelProfile.builtIn("Qwen/Qwen3-30B-A3B-Instruct-2507")).isEmpty();
     }
