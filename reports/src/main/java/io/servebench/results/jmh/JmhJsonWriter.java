@@ -253,13 +253,13 @@ public final class JmhJsonWriter implements ResultFormat {
         ObjectNode secondary = o.putObject("secondaryMetrics");
         boolean histograms = mode.equals("sample");
         if (primary != null) {
-            secondary.set(SECONDARY_PREFIX + LATENCY_MEAN, secondary(new SecondaryValues(Metric.E2E_LATENCY.unit(),
+            secondary.set(SECONDARY_PREFIX + LATENCY_MEAN, secondary(LATENCY_MEAN, new SecondaryValues(Metric.E2E_LATENCY.unit(),
                     reps.stream().map(r -> r.distribution(Metric.E2E_LATENCY)).flatMap(java.util.Optional::stream)
                             .map(Distribution::mean).toList()), histograms));
         }
         values.forEach((name, metric) -> {
             if (common.contains(name) && !name.equals(primary)) {
-                secondary.set(SECONDARY_PREFIX + name, secondary(metric, histograms));
+                secondary.set(SECONDARY_PREFIX + name, secondary(name, metric, histograms));
             }
         });
         ObjectNode extra = o.putObject(EXTRA);
@@ -322,8 +322,8 @@ public final class JmhJsonWriter implements ResultFormat {
         return m;
     }
 
-    private ObjectNode secondary(SecondaryValues metric, boolean histograms) {
-        Unit unit = readable(metric.unit());
+    private ObjectNode secondary(String name, SecondaryValues metric, boolean histograms) {
+        Unit unit = readable(name, metric.unit());
         List<Double> values = metric.values().stream().map(v -> v * unit.scale()).toList();
         ObjectNode m = statistics(JmhStatistics.ofValues(values), false);
         m.put("scoreUnit", unit.name());
@@ -391,10 +391,11 @@ public final class JmhJsonWriter implements ResultFormat {
     /**
      * A secondary metric's unit as written: times one unit finer ({@link #finer}), and the rates and energies whose
      * values sit in single digits in a unit that gives them three ({@link JmhMetric#READABLE}): requests per minute,
-     * tokens per kJ, mJ per token. jmh-visualizer rounds a metric to whole numbers, where 7.86 and 8.10 req/s were one 8.
+     * tokens per kJ, mJ per token, and the mean requests in flight in thousandths ({@link JmhMetric#READABLE_METRICS}).
+     * jmh-visualizer rounds a metric to whole numbers, where 7.86 and 8.10 req/s were one 8.
      */
-    private static Unit readable(String unit) {
-        JmhMetric.Readable r = JmhMetric.READABLE.get(unit);
+    private static Unit readable(String name, String unit) {
+        JmhMetric.Readable r = JmhMetric.READABLE_METRICS.getOrDefault(name, JmhMetric.READABLE.get(unit));
         return r == null ? finer(unit) : new Unit(r.unit(), r.scale(), false);
     }
 

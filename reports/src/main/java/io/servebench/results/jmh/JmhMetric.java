@@ -60,19 +60,35 @@ public record JmhMetric(double score, double scoreError, List<Double> scoreConfi
             "J/token", new Readable("mJ/token", 1000));
 
     /**
+     * Metrics written in a unit of their own, whatever their unit in the reports: the mean requests in flight
+     * ({@code requests}, where a count such as {@code successful_requests} stays whole) in thousandths, {@code mreq}.
+     */
+    public static final Map<String, Readable> READABLE_METRICS = Map.of("mean_concurrency", new Readable("mreq", 1000));
+
+    /** The reports' unit of each of {@link #READABLE_METRICS}' written units. */
+    private static final Map<String, String> METRIC_UNITS = Map.of("mreq", "requests");
+
+    /**
      * How many of {@code to} one {@code from} is: two times ({@link #timeFactor}), or a unit and the one results.json
-     * writes it as ({@link #READABLE}), either way round; NaN for units that do not convert.
+     * writes it as ({@link #READABLE}, {@link #READABLE_METRICS}), either way round; NaN for units that do not convert.
      */
     public static double factor(String from, String to) {
-        Readable fromAsTo = READABLE.get(from);
-        if (fromAsTo != null && fromAsTo.unit().equals(to)) {
-            return fromAsTo.scale();
+        double written = writtenFactor(from, to);
+        if (!Double.isNaN(written)) {
+            return written;
         }
-        Readable toAsFrom = READABLE.get(to);
-        if (toAsFrom != null && toAsFrom.unit().equals(from)) {
-            return 1 / toAsFrom.scale();
+        written = writtenFactor(to, from);
+        return Double.isNaN(written) ? timeFactor(from, to) : 1 / written;
+    }
+
+    /** How many of the written unit {@code to} one of the reports' unit {@code from} is; NaN when {@code to} is not its. */
+    private static double writtenFactor(String from, String to) {
+        Readable asWritten = READABLE.get(from);
+        if (asWritten != null && asWritten.unit().equals(to)) {
+            return asWritten.scale();
         }
-        return timeFactor(from, to);
+        return from.equals(METRIC_UNITS.get(to)) ? READABLE_METRICS.values().stream()
+                .filter(r -> r.unit().equals(to)).findFirst().map(Readable::scale).orElse(Double.NaN) : Double.NaN;
     }
 
     /**

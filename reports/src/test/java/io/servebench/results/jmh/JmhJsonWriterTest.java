@@ -263,6 +263,12 @@ class JmhJsonWriterTest {
         JsonNode requests = entry.get("secondaryMetrics").get("·request_throughput");
         assertThat(requests.get("scoreUnit").asText()).isEqualTo("req/min");
         assertThat(requests.get("score").asDouble()).isCloseTo(7.68 * 60, within(1e-9));
+        // 20.1 requests in flight on average as 20,100 thousandths; counts of requests stay whole requests
+        JsonNode inFlight = entry.get("secondaryMetrics").get("·mean_concurrency");
+        assertThat(inFlight.get("scoreUnit").asText()).isEqualTo("mreq");
+        assertThat(inFlight.get("score").asDouble()).isCloseTo(20.1 * 1000, within(1e-9));
+        assertThat(entry.get("secondaryMetrics").get("·successful_requests").get("scoreUnit").asText()).isEqualTo("requests");
+        assertThat(entry.get("secondaryMetrics").get("·successful_requests").get("score").asDouble()).isEqualTo(1000);
     }
 
     @Test
@@ -274,6 +280,10 @@ class JmhJsonWriterTest {
         assertThat(JmhMetric.factor("J/token", "mJ/token")).isEqualTo(1000);
         assertThat(JmhMetric.factor("s/op", "ms/op")).isEqualTo(1000);
         assertThat(JmhMetric.factor("req/s", "tok/s")).isNaN();
+        assertThat(JmhMetric.factor("requests", "mreq")).isEqualTo(1000);
+        assertThat(JmhMetric.factor("mreq", "requests")).isEqualTo(0.001);
+        assertThat(io.servebench.compare.ResultsComparison.better("mreq"))
+                .isEqualTo(io.servebench.compare.ResultsComparison.Better.NEITHER);
         assertThat(io.servebench.compare.ResultsComparison.better("req/min"))
                 .isEqualTo(io.servebench.compare.ResultsComparison.Better.HIGHER);
         assertThat(io.servebench.compare.ResultsComparison.better("tokens/kJ"))
