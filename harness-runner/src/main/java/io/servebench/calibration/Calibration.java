@@ -3,6 +3,7 @@ package io.servebench.calibration;
 import io.servebench.load.ArrivalProfile;
 import io.servebench.load.LoadParams;
 import io.servebench.load.RequestRecord;
+import io.servebench.engine.SimulatedServer;
 import io.servebench.load.VirtualLoad;
 import io.servebench.metrics.MetricsAggregator;
 import io.servebench.metrics.SloSpec;
@@ -269,7 +270,7 @@ public final class Calibration {
             trials++;
             VirtualEngine engine = VirtualEngine.of(k.params(), seed);
             MetricsAggregator.Running metrics = new MetricsAggregator().start(SloSpec.NONE, engine::earliestArrivalNs);
-            new VirtualLoad(engine, new io.servebench.load.Target(java.net.URI.create("virtual:" + model), model)).run(dataset.supply(seed), 0, b.requests(),
+            new VirtualLoad(new SimulatedServer(engine), new io.servebench.load.Target(java.net.URI.create("virtual:" + model), model)).run(dataset.supply(seed), 0, b.requests(),
                     LoadParams.of(new ArrivalProfile.Constant(b.rate())), metrics);
             return metrics.finish();
         });

@@ -3,6 +3,7 @@ package io.servebench.calibration;
 import io.servebench.calibration.PublicResult.Figure;
 import io.servebench.load.ArrivalProfile;
 import io.servebench.load.LoadParams;
+import io.servebench.engine.SimulatedServer;
 import io.servebench.load.VirtualLoad;
 import io.servebench.metrics.MetricsAggregator;
 import io.servebench.metrics.SloSpec;
@@ -111,7 +112,7 @@ public final class Validation {
         Dataset dataset = Datasets.resolve(datasetSpec(c), new SimTokenizer()::count);
         int requests = c.requests() > 0 ? c.requests() : SINGLE_STREAM_REQUESTS;
         MetricsAggregator.Running metrics = new MetricsAggregator().start(SloSpec.NONE, engine::earliestArrivalNs);
-        new VirtualLoad(engine, new io.servebench.load.Target(java.net.URI.create("virtual:" + c.model()), c.model())).run(dataset.supply(seed), 0, requests, LoadParams.of(profile(c)), metrics);
+        new VirtualLoad(new SimulatedServer(engine), new io.servebench.load.Target(java.net.URI.create("virtual:" + c.model()), c.model())).run(dataset.supply(seed), 0, requests, LoadParams.of(profile(c)), metrics);
         RepetitionResult r = metrics.finish();
         Map<Figure, Double> twin = new EnumMap<>(Figure.class);
         for (Figure f : c.published().keySet()) {

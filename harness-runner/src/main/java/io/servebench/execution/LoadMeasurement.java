@@ -1,6 +1,7 @@
 package io.servebench.execution;
 
 import io.servebench.engine.RunningEngine;
+import io.servebench.engine.SimulatedServer;
 import io.servebench.http.HostLimits;
 import io.servebench.load.ArrivalProfile;
 import io.servebench.load.DeltaTokenCounter;
@@ -163,7 +164,7 @@ final class LoadMeasurement {
             LoadResult result = null;
             try {
                 if (engine.virtual().isPresent()) {
-                    result = new VirtualLoad(engine.virtual().get(), engine.endpoint().target())
+                    result = new VirtualLoad(new SimulatedServer(engine.virtual().get()), engine.endpoint().target())
                             .run(supply, w.warmup(), w.requests(), load, listener);
                 } else {
                     // the sender and the I/O threads only queue what the listeners are told: see ListenerThread

@@ -143,4 +143,10 @@ class TrialPlannerTest {
         assertThat(plan.blocks().get(0).trial().server().args()).containsExactly("--max-model-len=16384", "--max-num-seqs=32");
         assertThat(plan.blocks().get(1).trial().server().args()).containsExactly("--context-length=16384", "--max-running-requests=64");
     }
+
+    @Test
+    void aRateOfConversationsIsCalledSoInTheLoadLabel() {
+        assertThat(new WorkloadParams("multi-turn:turns=3,in=fixed(5),out=fixed(5)", "constant", 2, 1, 30, 0).loadLabel())
+                .isEqualTo("constant 2 conversations/s");
+    }
 }

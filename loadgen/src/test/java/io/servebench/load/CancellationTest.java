@@ -143,9 +143,12 @@ class CancellationTest {
         }
     }
 
-    private static double generated(io.servebench.sim.SimulatedEngine engine) {
-        return new io.servebench.metrics.PrometheusScraper().scrape(engine.metricsUri()).snapshot().orElseThrow()
-                .value("vllm:generation_tokens_total").orElseThrow();
+    /** The engine's {@code vllm:generation_tokens_total}, read from its /metrics page as a scraper would. */
+    private static double generated(io.servebench.sim.SimulatedEngine engine) throws Exception {
+        String page = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(engine.metricsUri()).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        return page.lines().filter(l -> l.startsWith("vllm:generation_tokens_total"))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst().orElseThrow();
     }
 
     @Test

@@ -1,5 +1,20 @@
-package io.servebench.load;
+package io.servebench.execution;
 
+import io.servebench.load.ArrivalProfile;
+import io.servebench.load.Interruption;
+import io.servebench.load.LoadGenerator;
+import io.servebench.load.LoadListener;
+import io.servebench.load.LoadParams;
+import io.servebench.load.LoadResult;
+import io.servebench.load.OpenAiApi;
+import io.servebench.load.RecordCollector;
+import io.servebench.load.Recorded;
+import io.servebench.load.RequestRecord;
+import io.servebench.load.RequestRecordReader;
+import io.servebench.load.RequestRecordWriter;
+import io.servebench.load.Spread;
+import io.servebench.load.StopConditions;
+import io.servebench.load.Target;
 import io.servebench.metrics.MetricsAggregator;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;

@@ -53,8 +53,6 @@ class MultiTurnTest {
     void aRateOfConversationsIsCalledSo() {
         assertThat(Datasets.rateUnit("multi-turn:turns=3,in=fixed(5),out=fixed(5)")).isEqualTo("conversations/s");
         assertThat(Datasets.rateUnit("synthetic-sharegpt")).isEqualTo("req/s");
-        assertThat(new io.servebench.plan.WorkloadParams("multi-turn:turns=3,in=fixed(5),out=fixed(5)", "constant", 2, 1,
-                30, 0).loadLabel()).isEqualTo("constant 2 conversations/s");
     }
 
     @Test

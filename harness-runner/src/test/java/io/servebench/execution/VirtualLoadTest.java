@@ -1,11 +1,22 @@
-package io.servebench.load;
+package io.servebench.execution;
 
+import io.servebench.engine.SimulatedServer;
+import io.servebench.load.ArrivalProfile;
+import io.servebench.load.LoadListener;
+import io.servebench.load.LoadParams;
+import io.servebench.load.LoadResult;
+import io.servebench.load.Recorded;
+import io.servebench.load.RequestRecord;
+import io.servebench.load.StopConditions;
+import io.servebench.load.Target;
+import io.servebench.load.VirtualLoad;
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimParams;
 import io.servebench.sim.VirtualEngine;
 import io.servebench.workload.RequestSpec;
 import org.junit.jupiter.api.Test;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,7 +35,8 @@ class VirtualLoadTest {
     private static final long MS = 1_000_000;
 
     private static VirtualLoad load(List<String> flags) {
-        return new VirtualLoad(VirtualEngine.of(SimParams.fromFlags(SimDialect.VLLM, MODEL, flags), 42), new io.servebench.load.Target(java.net.URI.create("virtual:" + MODEL), MODEL));
+        VirtualEngine engine = VirtualEngine.of(SimParams.fromFlags(SimDialect.VLLM, MODEL, flags), 42);
+        return new VirtualLoad(new SimulatedServer(engine), new Target(URI.create("virtual:" + MODEL), MODEL));
     }
 
     private static Iterator<RequestSpec> specs(int n, int maxTokens) {
@@ -35,8 +47,8 @@ class VirtualLoadTest {
 
     private static Recorded run(VirtualLoad load, ArrivalProfile profile, int warmup, int measured, int maxTokens) {
         List<RequestRecord> heard = new ArrayList<>();
-        Recorded result = Recorded.run(load, specs(warmup + measured, maxTokens), warmup, measured, LoadParams.of(profile),
-                heard::add);
+        Recorded result = Recorded.of(heard::add,
+                l -> load.run(specs(warmup + measured, maxTokens), warmup, measured, LoadParams.of(profile), l));
         assertThat(heard).as("the listener hears every record").hasSize(result.records().size());
         return result;
     }
@@ -71,8 +83,8 @@ class VirtualLoadTest {
             specs.add(new RequestSpec(i, "turn " + i + " of a chat", 5, 20, true, false, List.of(), null, turns[i]));
         }
         for (ArrivalProfile profile : List.of(new ArrivalProfile.Constant(20), new ArrivalProfile.Concurrent(2))) {
-            Recorded result = Recorded.run(load(List.of()), specs.iterator(), 0, specs.size(), LoadParams.of(profile),
-                    LoadListener.NONE);
+            Recorded result = Recorded.of(LoadListener.NONE,
+                    l -> load(List.of()).run(specs.iterator(), 0, specs.size(), LoadParams.of(profile), l));
             List<RequestRecord> r = result.records();
             assertThat(r).as("%s", profile).hasSize(6).allSatisfy(x -> assertThat(x.succeeded()).isTrue());
             for (int i = 0; i < turns.length; i++) {
@@ -126,7 +138,7 @@ class VirtualLoadTest {
     void aDurationLimitStopsSendingOnTheVirtualClock() {
         LoadParams params = LoadParams.of(new ArrivalProfile.Constant(4))
                 .withStop(new StopConditions(Duration.ofSeconds(1), 0));
-        Recorded result = Recorded.run(load(List.of()), specs(20, 10), 0, 20, params, r -> { });
+        Recorded result = Recorded.of(LoadListener.NONE, l -> load(List.of()).run(specs(20, 10), 0, 20, params, l));
 
         assertThat(result.records()).hasSize(4);
         assertThat(result.stop().reason()).isEqualTo(LoadResult.StopReason.DURATION);

@@ -3,9 +3,6 @@ package io.servebench.load;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servebench.http.CpuTime;
 import io.servebench.http.PoolStats;
-import io.servebench.sim.GroundTruth;
-import io.servebench.sim.VirtualEngine;
-import io.servebench.truth.SentEvent;
 import io.servebench.workload.RequestSpec;
 
 import java.util.ArrayDeque;
@@ -20,7 +17,7 @@ import java.util.Objects;
 /**
  * The load generator's twin for the simulated engine in virtual time: the same schedule, warm-up rules,
  * concurrency caps, closed loops, stop conditions and request bodies as {@link LoadGenerator}, sent to a
- * {@link VirtualEngine} instead of a socket, and the same {@link RequestRecord}s to its listener.
+ * {@link VirtualServer} instead of a socket, and the same {@link RequestRecord}s to its listener.
  *
  * <p>Every time in a record is on the virtual clock (nanoseconds). There is no network and no client: a
  * request is sent and received at its intended time (schedule lag 0, {@code sentNs == intendedNs}), and each
@@ -30,11 +27,11 @@ import java.util.Objects;
  */
 public final class VirtualLoad {
 
-    private final VirtualEngine engine;
+    private final VirtualServer engine;
     private final Target target;
 
     /** Sends to {@code engine}, naming {@code target}'s model (or a request's adapter, as it takes it) in every body. */
-    public VirtualLoad(VirtualEngine engine, Target target) {
+    public VirtualLoad(VirtualServer engine, Target target) {
         this.engine = Objects.requireNonNull(engine, "engine");
         this.target = Objects.requireNonNull(target, "target");
     }
@@ -221,7 +218,7 @@ public final class VirtualLoad {
 
         /** Takes every completion of the steps that start before {@code untilNs}. */
         void drain(long untilNs) {
-            for (List<GroundTruth> done = engine.advance(untilNs); !done.isEmpty(); done = engine.advance(untilNs)) {
+            for (List<VirtualServer.Reply> done = engine.advance(untilNs); !done.isEmpty(); done = engine.advance(untilNs)) {
                 done.forEach(this::complete);
             }
             if (untilNs == Long.MAX_VALUE && !inFlight.isEmpty()) {
@@ -231,7 +228,7 @@ public final class VirtualLoad {
 
         /** Runs the engine until at least one request completes. */
         private void awaitCompletion() {
-            List<GroundTruth> done = engine.advance(Long.MAX_VALUE);
+            List<VirtualServer.Reply> done = engine.advance(Long.MAX_VALUE);
             if (done.isEmpty()) {
                 throw new IllegalStateException("the virtual engine finished with " + inFlight.size()
                         + " requests in flight");
@@ -239,7 +236,7 @@ public final class VirtualLoad {
             done.forEach(this::complete);
         }
 
-        private RequestRecord complete(GroundTruth truth) {
+        private RequestRecord complete(VirtualServer.Reply truth) {
             Sent s = inFlight.remove(truth.requestId());
             RequestRecord record = record(s, truth);
             if (!record.succeeded()) {
@@ -265,13 +262,13 @@ public final class VirtualLoad {
             return record;
         }
 
-        private RequestRecord record(Sent s, GroundTruth truth) {
-            List<SentEvent> events = truth.events();
+        private RequestRecord record(Sent s, VirtualServer.Reply truth) {
+            List<VirtualServer.Event> events = truth.events();
             long[] times = new long[events.size()];
             int[] tokens = new int[events.size()];
             long firstContent = RequestRecord.NONE;
             for (int i = 0; i < times.length; i++) {
-                SentEvent e = events.get(i);
+                VirtualServer.Event e = events.get(i);
                 times[i] = e.writtenNs();
                 tokens[i] = e.tokens();
                 if (!e.reasoning() && firstContent == RequestRecord.NONE) {

@@ -1,5 +1,12 @@
-package io.servebench.load;
+package io.servebench.execution;
 
+import io.servebench.load.ArrivalProfile;
+import io.servebench.load.LoadGenerator;
+import io.servebench.load.LoadParams;
+import io.servebench.load.Recorded;
+import io.servebench.load.RequestRecord;
+import io.servebench.load.Target;
+import io.servebench.load.TokenSource;
 import io.servebench.loadcheck.TruthComparison;
 import io.servebench.metrics.MetricsAggregator;
 import io.servebench.results.Distribution;

@@ -5,9 +5,10 @@
  * whose byte-level {@code SseParser} stamps each read before parsing it; every request becomes a
  * {@link io.servebench.load.RequestRecord} (intended, sent, first and last token event, every event's time and
  * tokens), streamed to {@code requests/<trial>.jsonl.gz} as it completes. In virtual time
- * ({@code VirtualLoad}) the same records come from the simulated engine's {@code VirtualEngine} instead of a socket.
+ * ({@code VirtualLoad}) the same records come from a {@link io.servebench.load.VirtualServer} (the simulated engine,
+ * adapted by the runner) instead of a socket.
  *
- * <p>Times are {@link System#nanoTime()}. Imports {@code workload} (the requests it sends), {@code http} (the
- * transport), and the simulator's {@code sim}/{@code truth} for virtual time.
+ * <p>Times are {@link System#nanoTime()}. Imports {@code workload} (the requests it sends) and {@code http} (the
+ * transport); no engine, study or simulator (module {@code loadgen}).
  */
 package io.servebench.load;
