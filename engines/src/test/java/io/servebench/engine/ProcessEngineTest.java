@@ -80,7 +80,7 @@ class ProcessEngineTest {
         int port = ProcessEngine.freePort();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         LaunchCommand command = new LaunchCommand(List.of(java, "-cp", System.getProperty("java.class.path"),
-                "io.servebench.cli.Main", "sim", "serve", "Qwen/Qwen3-8B", "--port", Integer.toString(port),
+                io.servebench.sim.SimServer.class.getName(), "Qwen/Qwen3-8B", "--port", Integer.toString(port),
                 "--max-num-seqs", "8"), Map.of(), null, port);
         Path log = dir.resolve("s05.log");
         ProcessEngine engine = ProcessEngine.start(command, "Qwen/Qwen3-8B", log, Duration.ofSeconds(60), Duration.ofSeconds(10), null);
@@ -88,7 +88,7 @@ class ProcessEngineTest {
         try {
             assertThat(engine.endpoint().baseUri().toString()).isEqualTo("http://127.0.0.1:" + port);
             assertThat(engine.failure()).isEmpty();
-            assertThat(Files.readString(log)).contains("sim serve Qwen/Qwen3-8B").contains("serving Qwen/Qwen3-8B");
+            assertThat(Files.readString(log)).contains("SimServer Qwen/Qwen3-8B").contains("serving Qwen/Qwen3-8B");
         } finally {
             engine.close();
         }
@@ -102,7 +102,7 @@ class ProcessEngineTest {
         int port = ProcessEngine.freePort();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         LaunchCommand command = new LaunchCommand(List.of(java, "-cp", System.getProperty("java.class.path"),
-                "io.servebench.cli.Main", "sim", "serve", "Qwen/Qwen3-8B", "--port", Integer.toString(port)), Map.of(), null, port);
+                io.servebench.sim.SimServer.class.getName(), "Qwen/Qwen3-8B", "--port", Integer.toString(port)), Map.of(), null, port);
         try (ProcessEngine engine = ProcessEngine.start(command, "Qwen/Qwen3-8B", dir.resolve("s06.log"), Duration.ofSeconds(60),
                 GRACE, null)) {
             ProcessHandle process = ProcessHandle.of(engine.pid()).orElseThrow().children().findFirst().orElseThrow();
@@ -119,7 +119,7 @@ class ProcessEngineTest {
         int port = ProcessEngine.freePort();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         LaunchCommand command = new LaunchCommand(List.of(java, "-cp", System.getProperty("java.class.path"),
-                "io.servebench.cli.Main", "sim", "serve", "Qwen/Qwen3-8B", "--port", Integer.toString(port)), Map.of(), null, port);
+                io.servebench.sim.SimServer.class.getName(), "Qwen/Qwen3-8B", "--port", Integer.toString(port)), Map.of(), null, port);
         ProcessEngine engine = ProcessEngine.start(command, "Qwen/Qwen3-8B", dir.resolve("s09.log"), Duration.ofSeconds(60),
                 GRACE, null);
         ProcessHandle supervisor = ProcessHandle.of(engine.pid()).orElseThrow();
