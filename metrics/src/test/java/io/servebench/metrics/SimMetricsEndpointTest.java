@@ -1,6 +1,5 @@
 package io.servebench.metrics;
 
-import io.servebench.engine.EngineKinds;
 import io.servebench.results.ServerMetric;
 import io.servebench.sim.GroundTruth;
 import io.servebench.sim.SimDialect;
@@ -111,24 +110,6 @@ class SimMetricsEndpointTest {
             assertThat(delta.get(ServerMetric.PREEMPTIONS.id())).isZero();
             assertThat(delta).containsKeys(ServerMetric.TTFT_MEAN.id()).doesNotContainKeys(
                     ServerMetric.SPEC_DECODE_ACCEPTANCE_RATE.id());
-        }
-    }
-
-    @Test
-    void resettingThePrefixCacheMakesTheNextPromptComputeItsPrefixAgain() throws IOException {
-        try (SimulatedEngine engine = SimulatedEngine.startRecording(SimParams.fromFlags(SimDialect.VLLM, MODEL, FLAGS),
-                0, 12)) {
-            String prompt = SimHttp.words(120, "cache");
-            String body = SimHttp.chat(prompt, "\"max_tokens\":4,\"min_tokens\":4,\"stream\":true");
-            assertThat(SimHttp.post(engine, "/v1/chat/completions", "r-0", body).status()).isEqualTo(200);
-            assertThat(SimHttp.post(engine, "/v1/chat/completions", "r-1", body).status()).isEqualTo(200);
-            assertThat(engine.groundTruth("r-1").orElseThrow().cachedPromptTokens()).isPositive();
-
-            assertThat(io.servebench.engine.CacheReset.reset(EngineKinds.VLLM, new io.servebench.engine.Endpoint(engine.baseUri(), engine.model(), engine.metricsUri()), null)).isEqualTo(io.servebench.results.PrefixCacheReset.emptied("POST /reset_prefix_cache"));
-            assertThat(SimHttp.post(engine, "/v1/chat/completions", "r-2", body).status()).isEqualTo(200);
-            assertThat(engine.groundTruth("r-2").orElseThrow().cachedPromptTokens()).isZero();
-            // SGLang's spelling empties it too
-            assertThat(io.servebench.engine.CacheReset.reset(EngineKinds.SGLANG, new io.servebench.engine.Endpoint(engine.baseUri(), engine.model(), engine.metricsUri()), null)).isEqualTo(io.servebench.results.PrefixCacheReset.emptied("POST /flush_cache"));
         }
     }
 }
