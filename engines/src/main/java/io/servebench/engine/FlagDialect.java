@@ -62,7 +62,7 @@ public record FlagDialect(String engineName, List<String> serveCommand, EngineFl
      * meaning (vLLM's whole budget, SGLang's weights and KV cache), and one stated for an engine without its meaning,
      * with no share of that engine's own, is refused rather than written as a different set-up.
      */
-    private List<String> memoryShare(ServerOptionsSpec o) {
+    private List<String> memoryShare(ServerSettingsOptions o) {
         List<String> args = new ArrayList<>();
         if (o.gpuMemoryFraction() != null && flags.gpuMemoryUtilization() != null) {
             args.add(flags.gpuMemoryUtilization() + "=" + o.gpuMemoryFraction());
@@ -83,8 +83,8 @@ public record FlagDialect(String engineName, List<String> serveCommand, EngineFl
         return args;
     }
 
-    /** The typed options as flags of this dialect, in the order of {@link ServerOptionsSpec}'s components. */
-    List<Flag> spell(ServerOptionsSpec o, String servedModel) {
+    /** The typed options as flags of this dialect, in the order of {@link ServerSettingsOptions}'s components. */
+    List<Flag> spell(ServerSettingsOptions o, String servedModel) {
         List<String> args = new ArrayList<>();
         if (o.maxModelLen() != null) {
             args.add(flags.maxModelLen() + "=" + o.maxModelLen());

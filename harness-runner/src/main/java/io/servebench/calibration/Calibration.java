@@ -6,7 +6,7 @@ import io.servebench.load.RequestRecord;
 import io.servebench.engine.SimulatedServer;
 import io.servebench.load.VirtualLoad;
 import io.servebench.metrics.MetricsAggregator;
-import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.SloParams;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.Stat;
@@ -87,6 +87,16 @@ public final class Calibration {
         /** What the simulated engine runs with today. */
         public static Constants current() {
             return new Constants(EngineProfile.vllm(), EngineProfile.sglang(), SimParams.MTP_ACCEPTANCE);
+        }
+
+        /** The profile of the engine that speaks {@code dialect}. */
+        EngineProfile profile(SimDialect dialect) {
+            return dialect == SimDialect.SGLANG ? sglang : vllm;
+        }
+
+        /** These constants with {@code dialect}'s engine profile replaced by {@code e}. */
+        Constants with(SimDialect dialect, EngineProfile e) {
+            return dialect == SimDialect.SGLANG ? new Constants(vllm, e, mtpAcceptance) : new Constants(e, sglang, mtpAcceptance);
         }
     }
 
@@ -178,43 +188,44 @@ public final class Calibration {
     /** The blocks whose figures set a constant: each engine's baseline and the MTP block, at the fit rate. */
     private List<ReferenceBlock> fitBlocks() {
         List<ReferenceBlock> fit = new ArrayList<>();
-        baseline("vllm").ifPresent(fit::add);
-        baseline("sglang").ifPresent(fit::add);
+        for (SimDialect dialect : SimDialect.values()) {
+            baseline(dialect).ifPresent(fit::add);
+        }
         mtpBlock().ifPresent(fit::add);
         return fit;
     }
 
-    private Optional<ReferenceBlock> baseline(String engine) {
-        return reference.stream().filter(b -> b.rate() == fitRate && b.engine().equals(engine)
+    private Optional<ReferenceBlock> baseline(SimDialect dialect) {
+        return reference.stream().filter(b -> b.rate() == fitRate && SimDialect.of(b.engine()) == dialect
                 && b.variant().equals("baseline")).findFirst();
     }
 
     private Optional<ReferenceBlock> mtpBlock() {
-        return reference.stream().filter(b -> b.rate() == fitRate && b.engine().equals("vllm")
+        return reference.stream().filter(b -> b.rate() == fitRate && SimDialect.of(b.engine()) == SimDialect.VLLM
                 && b.variant().equals("mtp-1")).findFirst();
     }
 
     private Constants fit(Constants start) {
         Constants c = start;
-        for (String engine : List.of("vllm", "sglang")) {
+        for (SimDialect engine : SimDialect.values()) {
             ReferenceBlock block = baseline(engine).orElse(null);
             if (block == null) {
                 continue;
             }
             Constants before = c;
-            EngineProfile e = engine.equals("vllm") ? c.vllm() : c.sglang();
+            EngineProfile e = c.profile(engine);
             for (int round = 0; round < ROUNDS; round++) {
                 EngineProfile current = e;
                 double latency = block.metric(Figure.MEAN_LATENCY.reference);
-                double sequence = bisect(ns -> figure(block, place(engine, current.withFitted((long) ns,
-                        current.frontendNanos()), before), Figure.MEAN_LATENCY) - latency, 0, MAX_SEQUENCE_NANOS);
+                double sequence = bisect(ns -> figure(block, before.with(engine, current.withFitted((long) ns,
+                        current.frontendNanos())), Figure.MEAN_LATENCY) - latency, 0, MAX_SEQUENCE_NANOS);
                 e = e.withFitted(Math.round(sequence), e.frontendNanos());
                 // the front end adds to every TTFT one for one; the queueing it changes moves it a little more
-                double ttft = figure(block, place(engine, e, before), Figure.MEAN_TTFT);
+                double ttft = figure(block, before.with(engine, e), Figure.MEAN_TTFT);
                 double frontend = Math.max(0, e.frontendNanos() + (block.metric(Figure.MEAN_TTFT.reference) - ttft) * 1e6);
                 e = e.withFitted(e.sequenceNanos(), Math.round(frontend));
             }
-            c = place(engine, e, before);
+            c = before.with(engine, e);
         }
         ReferenceBlock mtp = mtpBlock().orElse(null);
         if (mtp != null) {
@@ -226,12 +237,6 @@ public final class Calibration {
             c = new Constants(c.vllm(), c.sglang(), Math.round(acceptance * 1000) / 1000.0);
         }
         return c;
-    }
-
-    /** {@code c} with {@code engine}'s profile replaced by {@code e}. */
-    private static Constants place(String engine, EngineProfile e, Constants c) {
-        return engine.equals("vllm") ? new Constants(e, c.sglang(), c.mtpAcceptance())
-                : new Constants(c.vllm(), e, c.mtpAcceptance());
     }
 
     /** The root of an increasing function on {@code [lo, hi]}, or the bound it stays on the wrong side of. */
@@ -259,8 +264,8 @@ public final class Calibration {
 
     /** One block's configuration in virtual time, with {@code c}; the same inputs give the same result. */
     RepetitionResult simulate(ReferenceBlock b, Constants c) {
-        SimParams params = SimParams.fromFlags(SimDialect.of(b.engine()), model, b.flags(), gpu);
-        params = params.withEngine(b.engine().equals("sglang") ? c.sglang() : c.vllm());
+        SimDialect dialect = SimDialect.of(b.engine());
+        SimParams params = SimParams.fromFlags(dialect, model, b.flags(), gpu).withEngine(c.profile(dialect));
         if ("mtp".equals(params.speculativeMethod())) {
             params = params.withAcceptanceRate(c.mtpAcceptance());
         }
@@ -269,7 +274,7 @@ public final class Calibration {
         return cache.computeIfAbsent(key, k -> {
             trials++;
             VirtualEngine engine = VirtualEngine.of(k.params(), seed);
-            MetricsAggregator.Running metrics = new MetricsAggregator().start(SloSpec.NONE, engine::earliestArrivalNs);
+            MetricsAggregator.Running metrics = new MetricsAggregator().start(SloParams.NONE, engine::earliestArrivalNs);
             new VirtualLoad(new SimulatedServer(engine), new io.servebench.load.Target(java.net.URI.create("virtual:" + model), model)).run(dataset.supply(seed), 0, b.requests(),
                     LoadParams.of(new ArrivalProfile.Constant(b.rate())), metrics);
             return metrics.finish();

@@ -6,7 +6,7 @@ import io.servebench.load.LoadParams;
 import io.servebench.engine.SimulatedServer;
 import io.servebench.load.VirtualLoad;
 import io.servebench.metrics.MetricsAggregator;
-import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.SloParams;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.Stat;
@@ -111,7 +111,7 @@ public final class Validation {
         VirtualEngine engine = VirtualEngine.of(params, seed);
         Dataset dataset = Datasets.resolve(datasetSpec(c), new SimTokenizer()::count);
         int requests = c.requests() > 0 ? c.requests() : SINGLE_STREAM_REQUESTS;
-        MetricsAggregator.Running metrics = new MetricsAggregator().start(SloSpec.NONE, engine::earliestArrivalNs);
+        MetricsAggregator.Running metrics = new MetricsAggregator().start(SloParams.NONE, engine::earliestArrivalNs);
         new VirtualLoad(new SimulatedServer(engine), new io.servebench.load.Target(java.net.URI.create("virtual:" + c.model()), c.model())).run(dataset.supply(seed), 0, requests, LoadParams.of(profile(c)), metrics);
         RepetitionResult r = metrics.finish();
         Map<Figure, Double> twin = new EnumMap<>(Figure.class);
@@ -162,7 +162,7 @@ public final class Validation {
         Map<String, Outcome> sglang = new LinkedHashMap<>();
         for (Outcome o : outcomes) {
             if (o.skipped().isEmpty()) {
-                (o.result().engine().equals("vllm") ? vllm : sglang).put(setUp(o.result()), o);
+                (SimDialect.of(o.result().engine()) == SimDialect.VLLM ? vllm : sglang).put(setUp(o.result()), o);
             }
         }
         List<EngineChoice> pairs = new ArrayList<>();
@@ -197,7 +197,7 @@ public final class Validation {
         if (c.inReference()) {
             return Optional.of("a block of the reference study, which the twin is calibrated on: see sim calibrate");
         }
-        if (!c.engine().equals("vllm") && !c.engine().equals("sglang")) {
+        if (SimDialect.find(c.engine()).isEmpty()) {
             return Optional.of("engine " + c.engine() + " is not one the twin stands for");
         }
         if (gpu(c.gpu()).isEmpty()) {

@@ -3,7 +3,7 @@ package io.servebench.cli;
 import io.servebench.engine.EngineOptions;
 import io.servebench.engine.Redaction;
 import io.servebench.load.LoadParams;
-import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.SloParams;
 import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.plan.EngineOverrides;
 import io.servebench.reports.ReportLanguage;
@@ -289,7 +289,7 @@ public final class Main implements Callable<Integer> {
                         gpuTelemetryUrl))
                 .client(new ClientOptions(apiKeyEnv, seconds("--connect-timeout", connectTimeoutSeconds),
                         seconds("--request-timeout", requestTimeoutSeconds), loadWorkers))
-                .slo(slo == null ? SloSpec.NONE : SloSpec.parse(slo)).outputDir(output).resume(resuming);
+                .slo(slo == null ? SloParams.NONE : SloParams.parse(slo)).outputDir(output).resume(resuming);
         // only what was given: the runner resolves the rest to its defaults (RunDefaults, EngineOptions)
         Optional.ofNullable(repetitions).ifPresent(run::repetitions);
         Optional.ofNullable(readyTimeoutSeconds).map(Duration::ofSeconds).ifPresent(run::readyTimeout);

@@ -2,7 +2,7 @@ package io.servebench.execution;
 
 import io.servebench.annotations.Profile;
 import io.servebench.engine.EngineOptions;
-import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.SloParams;
 import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.plan.WorkloadParams;
 
@@ -33,7 +33,7 @@ import java.util.Objects;
  *                    repetition with more, or with every request failed, fails its trial
  */
 public record ExecutionParams(Path outputDir, EngineOptions engines, int repetitions, long seed, boolean freshServer,
-                              Duration settle, Duration slice, ClientOptions client, SloSpec slo, boolean progress,
+                              Duration settle, Duration slice, ClientOptions client, SloParams slo, boolean progress,
                               boolean verbose, boolean quick, TelemetryParams telemetry, double maxFailedShare) {
 
     /** The failed share a repetition may have when {@code --max-failed-share} is not given: one request in twenty. */
@@ -64,7 +64,7 @@ public record ExecutionParams(Path outputDir, EngineOptions engines, int repetit
 
     /** Measurement as a run without {@code -v} does it: one console line a repetition. */
     public ExecutionParams(Path outputDir, EngineOptions engines, int repetitions, long seed, boolean freshServer,
-                           Duration settle, Duration slice, ClientOptions client, SloSpec slo, boolean progress,
+                           Duration settle, Duration slice, ClientOptions client, SloParams slo, boolean progress,
                            boolean quick, TelemetryParams telemetry, double maxFailedShare) {
         this(outputDir, engines, repetitions, seed, freshServer, settle, slice, client, slo, progress, false, quick,
                 telemetry, maxFailedShare);

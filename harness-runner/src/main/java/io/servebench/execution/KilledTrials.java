@@ -5,7 +5,7 @@ import io.servebench.load.RequestRecord;
 import io.servebench.load.RequestRecordReader;
 import io.servebench.load.RequestRecordWriter;
 import io.servebench.metrics.MetricsAggregator;
-import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.SloParams;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
 import io.servebench.results.IncompleteRepetition;
@@ -53,7 +53,7 @@ public final class KilledTrials {
                 continue;
             }
             List<RequestRecord> records = RequestRecordReader.readRecovered(file);
-            SloSpec slo = TrialSlos.of(trial, plan, params.slo(), out);
+            SloParams slo = TrialSlos.of(trial, plan, params.slo(), out);
             long finished = records.stream().filter(x -> !x.warmup()).count();
             RepetitionResult measured = new MetricsAggregator().aggregate(records, slo)
                     .withNote("recovered from the records of a killed harness: " + finished + " measured requests");

@@ -21,7 +21,7 @@ import io.servebench.metrics.PrometheusScraper;
 import io.servebench.metrics.PrometheusSnapshot;
 import io.servebench.metrics.ServerMetricsDelta;
 import io.servebench.metrics.SliceMetrics;
-import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.SloParams;
 import io.servebench.metrics.gpu.GpuEnergy;
 import io.servebench.metrics.gpu.GpuFigures;
 import io.servebench.metrics.gpu.GpuSample;
@@ -66,7 +66,7 @@ final class LoadMeasurement {
     private final RunningEngine engine;
     private final CleanStart cleanStart;
     private final Trial trial;
-    private final SloSpec slo;
+    private final SloParams slo;
     private final AtomicBoolean scrapeNoted;
 
     /**
@@ -74,7 +74,7 @@ final class LoadMeasurement {
      * @param slo         the SLOs of the trial's goodput
      * @param scrapeNoted whether the server's missing metrics were already noted (once per server)
      */
-    LoadMeasurement(RunContext context, RunningEngine engine, CleanStart cleanStart, Trial trial, SloSpec slo,
+    LoadMeasurement(RunContext context, RunningEngine engine, CleanStart cleanStart, Trial trial, SloParams slo,
                     AtomicBoolean scrapeNoted) {
         this.context = context;
         this.engine = engine;
@@ -377,13 +377,13 @@ final class LoadMeasurement {
      * single turns. Thread-safe.
      */
     private static final class PerTurn implements LoadListener {
-        private final SloSpec slo;
+        private final SloParams slo;
         private final LongSupplier clock;
         private final Map<Long, Integer> turnOf = new ConcurrentHashMap<>();
         private final Map<Integer, MetricsAggregator.Running> byTurn = new ConcurrentHashMap<>();
         private volatile boolean multiTurn;
 
-        PerTurn(SloSpec slo, LongSupplier clock) {
+        PerTurn(SloParams slo, LongSupplier clock) {
             this.slo = slo;
             this.clock = clock;
         }
@@ -446,7 +446,7 @@ final class LoadMeasurement {
      * Thread-safe.
      */
     private static final class PerGroup implements LoadListener {
-        private final SloSpec slo;
+        private final SloParams slo;
         private final LongSupplier clock;
         private final List<String> names;
         private final java.util.function.Function<RequestSpec, String> group;
@@ -457,7 +457,7 @@ final class LoadMeasurement {
          * @param names the groups; fewer than two: none kept
          * @param group a request's group, {@code null} for none
          */
-        PerGroup(SloSpec slo, LongSupplier clock, List<String> names, java.util.function.Function<RequestSpec, String> group) {
+        PerGroup(SloParams slo, LongSupplier clock, List<String> names, java.util.function.Function<RequestSpec, String> group) {
             this.slo = slo;
             this.clock = clock;
             this.names = names;

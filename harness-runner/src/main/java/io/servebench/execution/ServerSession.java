@@ -5,7 +5,7 @@ import io.servebench.engine.EngineStartException;
 import io.servebench.engine.Engines;
 import io.servebench.engine.RunningEngine;
 import io.servebench.load.Interruption;
-import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.SloParams;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
 import io.servebench.plan.WorkloadParams;
@@ -138,7 +138,7 @@ final class ServerSession {
         String name = null;
         int number = repetitions.size() + 1;
         try {
-            SloSpec slo = TrialSlos.of(trial, plan, params.slo(), context.out());
+            SloParams slo = TrialSlos.of(trial, plan, params.slo(), context.out());
             outcomes.slo(trial.id(), slo);
             LoadMeasurement measurement = new LoadMeasurement(context, engine, cleanStart, trial, slo, scrapeNoted);
             if (Profile.SWEEP.equals(trial.workload().profile())) {

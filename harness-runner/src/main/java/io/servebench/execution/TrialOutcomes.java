@@ -1,6 +1,6 @@
 package io.servebench.execution;
 
-import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.SloParams;
 import io.servebench.results.BlockResult;
 import io.servebench.results.IncompleteRepetition;
 import io.servebench.results.RepetitionResult;
@@ -34,7 +34,7 @@ public final class TrialOutcomes {
     private final Map<String, List<IncompleteRepetition>> incomplete = new ConcurrentHashMap<>();
     private final Map<String, Ended> ended = new ConcurrentHashMap<>();
     private final Set<String> running = ConcurrentHashMap.newKeySet();
-    private final Map<String, SloSpec> slos = new ConcurrentHashMap<>();
+    private final Map<String, SloParams> slos = new ConcurrentHashMap<>();
     private final List<ServerEnvironment> servers = new CopyOnWriteArrayList<>();
 
     /**
@@ -76,7 +76,7 @@ public final class TrialOutcomes {
         running.remove(trialId);
     }
 
-    void slo(String trialId, SloSpec slo) {
+    void slo(String trialId, SloParams slo) {
         slos.put(trialId, slo);
     }
 
@@ -112,7 +112,7 @@ public final class TrialOutcomes {
         return Optional.ofNullable(ended.get(trialId)).map(Ended::reason);
     }
 
-    Optional<SloSpec> slo(String trialId) {
+    Optional<SloParams> slo(String trialId) {
         return Optional.ofNullable(slos.get(trialId));
     }
 
@@ -193,7 +193,7 @@ public final class TrialOutcomes {
             }
             String slo = last.params().get("slo");
             if (slo != null) {
-                slo(trialId, SloSpec.parse(slo));
+                slo(trialId, SloParams.parse(slo));
             }
         });
         // repetitions that ended after their trial's last block line: it was running when the harness stopped

@@ -1,6 +1,6 @@
 package io.servebench.execution;
 
-import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.SloParams;
 import io.servebench.plan.ResultBlock;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
@@ -20,8 +20,8 @@ final class TrialSlos {
      * blocks of different studies uses the first block's, and says so on {@code out}.
      *
      */
-    static SloSpec of(Trial trial, TrialPlan plan, SloSpec commandLine, PrintWriter out) {
-        List<SloSpec> declared = new ArrayList<>();
+    static SloParams of(Trial trial, TrialPlan plan, SloParams commandLine, PrintWriter out) {
+        List<SloParams> declared = new ArrayList<>();
         for (ResultBlock block : plan.blocksOf(trial)) {
             declared.add(block.slo().overriddenBy(commandLine));
         }

@@ -14,7 +14,7 @@ import io.servebench.load.LoadListener;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.Target;
 import io.servebench.metrics.MetricsAggregator;
-import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.SloParams;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.truth.Script;
@@ -110,7 +110,7 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
             int maxConnections = (int) Math.max(1, Math.min(LoadParams.DEFAULT_MAX_CONNECTIONS,
                     limits.connectionsLeft(server.filesPerConnection()) - FILES_HELD_BACK));
             LoadWorkers workers = loadWorkers > 1 ? new LoadWorkers(loadWorkers, null) : null;
-            MetricsAggregator.Running metrics = new MetricsAggregator().start(SloSpec.NONE, System::nanoTime);
+            MetricsAggregator.Running metrics = new MetricsAggregator().start(SloParams.NONE, System::nanoTime);
             ClientTally client = new ClientTally();
             TruthComparison truth = new TruthComparison(server::takeTruth, TRUTH_WAIT, System::nanoTime);
             LoadResult result;

@@ -4,7 +4,7 @@ import io.servebench.load.LoadListener;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.TokenSource;
 import io.servebench.metrics.MetricsAggregator;
-import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.SloParams;
 import io.servebench.results.RepetitionResult;
 import io.servebench.truth.SentEvent;
 import io.servebench.truth.ServerTruth;
@@ -48,7 +48,7 @@ public final class TruthComparison implements LoadListener, AutoCloseable {
                            LongSupplier clock) {
         this.takeTruth = takeTruth;
         this.wait = wait;
-        this.truth = new MetricsAggregator().start(SloSpec.NONE, clock);
+        this.truth = new MetricsAggregator().start(SloParams.NONE, clock);
         this.comparer = new Thread(this::compareAll, "servebench-truth-comparison");
         comparer.setDaemon(true);
         comparer.start();

@@ -1,6 +1,6 @@
 package io.servebench.plan;
 
-import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.SloParams;
 
 import java.util.Map;
 import java.util.Objects;
@@ -23,7 +23,7 @@ import java.util.OptionalDouble;
  * @param minAttainment the share of requests that must meet them ({@code @Slo(minAttainment)}); empty when not stated
  */
 public record ResultBlock(String benchmark, String className, String variant, String group, boolean baseline,
-                             Map<String, String> paramValues, Trial trial, boolean recommended, SloSpec slo,
+                             Map<String, String> paramValues, Trial trial, boolean recommended, SloParams slo,
                              OptionalDouble minAttainment) {
 
     public ResultBlock {

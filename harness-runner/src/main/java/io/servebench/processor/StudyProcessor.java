@@ -1,7 +1,7 @@
 package io.servebench.processor;
 
 import io.servebench.engine.EngineSetup;
-import io.servebench.engine.ServerOptionsSpec;
+import io.servebench.engine.ServerSettingsOptions;
 import io.servebench.study.BenchmarkList;
 import io.servebench.study.LoadOption;
 import io.servebench.study.Location;
@@ -188,16 +188,16 @@ public final class StudyProcessor extends AbstractProcessor {
     }
 
     /** The settings written explicitly on a {@code @ServerOptions}, an explicit {@code -1} kept (and so reported). */
-    private static ServerOptionsSpec serverOptions(AnnotationMirror options) {
+    private static ServerSettingsOptions serverOptions(AnnotationMirror options) {
         if (options == null) {
-            return ServerOptionsSpec.NONE;
+            return ServerSettingsOptions.NONE;
         }
         String toggle = given(options, "prefixCaching") instanceof VariableElement constant
                 ? constant.getSimpleName().toString() : "";
         String speculative = given(options, "speculative") instanceof String text && !text.isEmpty() ? text : null;
         String draftModel = given(options, "draftModel") instanceof String text && !text.isEmpty() ? text : null;
         String modelConfig = given(options, "simulatedModelConfig") instanceof String text && !text.isEmpty() ? text : null;
-        return new ServerOptionsSpec(whole(options, "maxModelLen"), whole(options, "tensorParallelSize"),
+        return new ServerSettingsOptions(whole(options, "maxModelLen"), whole(options, "tensorParallelSize"),
                 number(options, "gpuMemoryFraction"), number(options, "staticMemoryFraction"), whole(options, "maxNumSeqs"),
                 "ON".equals(toggle) ? Boolean.TRUE : "OFF".equals(toggle) ? Boolean.FALSE : null, speculative, draftModel,
                 modelConfig);

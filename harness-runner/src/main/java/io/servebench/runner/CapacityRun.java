@@ -1,6 +1,6 @@
 package io.servebench.runner;
 
-import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.SloParams;
 import io.servebench.plan.ResultBlock;
 import io.servebench.plan.TrialPlan;
 import io.servebench.study.StudyDescriptor;
@@ -52,7 +52,7 @@ final class CapacityRun {
             int n = 0;
             for (ResultBlock b : configurations.values()) {
                 VariantDescriptor variant = study.variant(b.variant()).orElseThrow();
-                SloSpec slo = b.slo().overriddenBy(options.slo());
+                SloParams slo = b.slo().overriddenBy(options.slo());
                 double target = options.capacity().orElseThrow().share()
                         .orElse(b.minAttainment().orElse(CapacitySearch.DEFAULT_TARGET));
                 double start = b.trial().workload().hasRate() ? b.trial().workload().rate() : 1;

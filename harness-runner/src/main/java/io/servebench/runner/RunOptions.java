@@ -4,7 +4,7 @@ import io.servebench.study.AdHocStudy;
 import io.servebench.engine.EngineOptions;
 import io.servebench.execution.ClientOptions;
 import io.servebench.execution.slurm.SlurmParams;
-import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.SloParams;
 import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.plan.EngineOverrides;
 import io.servebench.reports.ReportLanguage;
@@ -83,7 +83,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
                          Optional<String> simulatedGpu, Optional<Path> simulatedModelConfig, Optional<Duration> readyTimeout, Optional<Duration> stopGrace,
                          Optional<String> containerRuntime, boolean quick, Optional<Long> seed, boolean freshServer,
                          Optional<Duration> settle, Optional<Duration> slice, EngineOverrides engineOverrides,
-                         ClientOptions client, Optional<ReportLanguage> language, SloSpec slo, boolean progress,
+                         ClientOptions client, Optional<ReportLanguage> language, SloParams slo, boolean progress,
                          boolean verbose,
                          List<String> jmhPrimary, boolean jmhParamsInName, boolean resume,
                          Optional<CapacityOptions> capacity, Optional<SlurmParams> slurm, TelemetryParams telemetry,
@@ -169,7 +169,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         private EngineOverrides engineOverrides = EngineOverrides.NONE;
         private ClientOptions client = ClientOptions.DEFAULTS;
         private ReportLanguage language;
-        private SloSpec slo = SloSpec.NONE;
+        private SloParams slo = SloParams.NONE;
         private boolean progress = true;
         private boolean verbose;
         private final List<String> jmhPrimary = new ArrayList<>();
@@ -305,7 +305,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         }
 
         /** SLOs laid over every variant's {@code @Slo}, bound by bound. */
-        public Builder slo(SloSpec slo) {
+        public Builder slo(SloParams slo) {
             this.slo = slo;
             return this;
         }

@@ -1,10 +1,10 @@
 package io.servebench.runner;
 
-import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.SloParams;
 import io.servebench.plan.TrialPlan;
 import io.servebench.plan.WorkloadParams;
 import io.servebench.study.StudyDescriptor;
-import io.servebench.study.TuneSpec;
+import io.servebench.study.TuneParams;
 import io.servebench.study.VariantDescriptor;
 import io.servebench.tuning.CapacitySearch;
 import io.servebench.tuning.Tuner;
@@ -23,20 +23,20 @@ final class TunedRun {
 
     private final RunFolder folder;
     private final StudyDescriptor study;
-    private final TuneSpec spec;
+    private final TuneParams params;
 
     TunedRun(RunFolder folder, StudyDescriptor study) {
         this.folder = folder;
         this.study = study;
-        this.spec = study.tuneSpec().orElseThrow();
+        this.params = study.tuneParams().orElseThrow();
     }
 
     RunOutcome run(TrialPlan listed, RunListener listener) throws IOException {
         double rate = rate(listed);
         Optional<Tuner.CapacityTarget> target = capacityTarget();
         return AdaptiveRun.run(folder, study, listed, listener, String.format("tuning %s at %s req/s by %s",
-                study.simpleName(), WorkloadParams.formatRate(rate), spec.label()), (measurer, progress, found) -> {
-            found.tuning = new Tuner(study, spec, rate, measurer, progress::step, target).tune();
+                study.simpleName(), WorkloadParams.formatRate(rate), params.label()), (measurer, progress, found) -> {
+            found.tuning = new Tuner(study, params, rate, measurer, progress::step, target).tune();
             return "Recommended: " + found.tuning.recommended() + ".";
         });
     }
@@ -53,11 +53,11 @@ final class TunedRun {
 
     /** For a tuner that ranks by capacity: the baseline's SLOs and share; empty for any other ranking. */
     private Optional<Tuner.CapacityTarget> capacityTarget() {
-        if (!spec.byCapacity()) {
+        if (!params.byCapacity()) {
             return Optional.empty();
         }
         String baseline = study.baseline().orElseThrow().name();
-        SloSpec slo = study.slo(baseline).overriddenBy(folder.params().options().slo());
+        SloParams slo = study.slo(baseline).overriddenBy(folder.params().options().slo());
         if (!slo.stated()) {
             throw new RunnerException(study.className() + " ranks by capacity under SLOs but states none: give @Slo on"
                     + " the class or --slo (e.g. --slo ttft=200,tpot=30)");
@@ -71,23 +71,23 @@ final class TunedRun {
         out.printf("%s is a tuning study: it chooses its trials as it runs, from what the earlier ones measured.%n",
                 study.className());
         Map<String, List<String>> groups = new LinkedHashMap<>();
-        study.variants().forEach(v -> groups.computeIfAbsent(v.baseline() ? spec.engineGroup() : v.group(),
+        study.variants().forEach(v -> groups.computeIfAbsent(v.baseline() ? params.engineGroup() : v.group(),
                 k -> new ArrayList<>()).add(v.name()));
         int step = 0;
-        List<String> engines = groups.getOrDefault(spec.engineGroup(), List.of());
-        out.printf("  step %d: %s: %s%n", ++step, spec.engineGroup(), String.join(", ", engines));
+        List<String> engines = groups.getOrDefault(params.engineGroup(), List.of());
+        out.printf("  step %d: %s: %s%n", ++step, params.engineGroup(), String.join(", ", engines));
         for (Map.Entry<String, List<String>> g : groups.entrySet()) {
-            if (!g.getKey().equals(spec.engineGroup())) {
+            if (!g.getKey().equals(params.engineGroup())) {
                 out.printf("  step %d: option group %s on the winner: %s%n", ++step, g.getKey(), String.join(", ", g.getValue()));
             }
         }
         out.printf("  step %d: the winning options combined, against the winner and each option alone%n", ++step);
-        if (!spec.validationRates().isEmpty()) {
-            out.printf("  step %d: baseline vs recommendation at %s req/s%n", ++step, spec.validationRates().stream()
+        if (!params.validationRates().isEmpty()) {
+            out.printf("  step %d: baseline vs recommendation at %s req/s%n", ++step, params.validationRates().stream()
                     .map(WorkloadParams::formatRate).collect(Collectors.joining(", ")));
         }
         out.printf("Ranked by %s at %s req/s; up to %d repetitions where a difference of %.0f%% or more is not"
-                + " yet significant.%n", spec.label(), WorkloadParams.formatRate(listed.trials().get(0).workload().rate()),
-                spec.maxRepetitions(), (spec.closeCall() - 1) * 100);
+                + " yet significant.%n", params.label(), WorkloadParams.formatRate(listed.trials().get(0).workload().rate()),
+                params.maxRepetitions(), (params.closeCall() - 1) * 100);
     }
 }

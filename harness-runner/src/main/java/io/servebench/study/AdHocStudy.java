@@ -52,9 +52,9 @@ public record AdHocStudy(StudyDescriptor study, List<String> args) {
             params.add(new ParamSpec("concurrency", "int", concurrency));
         }
         VariantDescriptor baseline = new VariantDescriptor(VARIANT, "", List.of(), "", true, WorkloadOptions.UNSET, false,
-                SloOptions.UNSET, io.servebench.engine.ServerOptionsSpec.NONE);
+                SloOptions.UNSET, io.servebench.engine.ServerSettingsOptions.NONE);
         StudyDescriptor study = new StudyDescriptor(className, model, "", engine, flags, workload, params,
-                List.of(baseline), setup, SloOptions.UNSET, io.servebench.engine.ServerOptionsSpec.NONE,
+                List.of(baseline), setup, SloOptions.UNSET, io.servebench.engine.ServerSettingsOptions.NONE,
                 java.util.Optional.empty());
         return new AdHocStudy(study, args);
     }

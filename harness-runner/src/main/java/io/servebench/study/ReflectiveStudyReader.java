@@ -11,7 +11,7 @@ import io.servebench.annotations.Tune;
 import io.servebench.annotations.Variant;
 import io.servebench.annotations.Workload;
 import io.servebench.engine.EngineSetup;
-import io.servebench.engine.ServerOptionsSpec;
+import io.servebench.engine.ServerSettingsOptions;
 
 import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Field;
@@ -82,12 +82,12 @@ public final class ReflectiveStudyReader {
     }
 
     /** An element's {@code @ServerOptions}, {@link ServerOptions#UNSET} read as not stated. */
-    private static ServerOptionsSpec serverOptions(AnnotatedElement element) {
+    private static ServerSettingsOptions serverOptions(AnnotatedElement element) {
         ServerOptions o = element.getAnnotation(ServerOptions.class);
         if (o == null) {
-            return ServerOptionsSpec.NONE;
+            return ServerSettingsOptions.NONE;
         }
-        return new ServerOptionsSpec(stated(o.maxModelLen()), stated(o.tensorParallelSize()),
+        return new ServerSettingsOptions(stated(o.maxModelLen()), stated(o.tensorParallelSize()),
                 o.gpuMemoryFraction() == ServerOptions.UNSET ? null : o.gpuMemoryFraction(),
                 o.staticMemoryFraction() == ServerOptions.UNSET ? null : o.staticMemoryFraction(), stated(o.maxNumSeqs()),
                 switch (o.prefixCaching()) {

@@ -1,7 +1,7 @@
 package io.servebench.study;
 
 import io.servebench.annotations.Slo;
-import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.SloParams;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -61,12 +61,12 @@ public record SloOptions(Double ttftMs, Double tpotMs, Double itlMs, Double e2eM
     }
 
     /**
-     * The bounds as the metrics use them; {@link SloSpec#NONE} when none is stated.
+     * The bounds as the metrics use them; {@link SloParams#NONE} when none is stated.
      *
      * @throws IllegalArgumentException when a bound is not positive (a study the checker would refuse)
      */
-    public SloSpec bounds() {
-        return new SloSpec(ttftMs, tpotMs, itlMs, e2eMs);
+    public SloParams bounds() {
+        return new SloParams(ttftMs, tpotMs, itlMs, e2eMs);
     }
 
     /** The share of requests that must meet the bounds; empty when not stated. */

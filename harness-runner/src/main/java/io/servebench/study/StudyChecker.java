@@ -5,8 +5,8 @@ import io.servebench.engine.EngineKinds;
 import io.servebench.engine.EngineSetup;
 import io.servebench.wire.flags.Flag;
 import io.servebench.wire.flags.FlagCatalog;
-import io.servebench.engine.ServerOptionsSpec;
-import io.servebench.metrics.SloSpec;
+import io.servebench.engine.ServerSettingsOptions;
+import io.servebench.metrics.SloParams;
 import io.servebench.workload.DatasetKind;
 
 import java.lang.reflect.Field;
@@ -125,13 +125,13 @@ public final class StudyChecker {
     /** Every stated bound positive; a minimum attainment a share in (0, 1]. */
     private static void checkSlo(SloOptions slo, Function<String, Location> at, List<Problem> problems) {
         slo.statedBounds().forEach((attribute, ms) -> {
-            String problem = SloSpec.problem(attribute, ms);
+            String problem = SloParams.problem(attribute, ms);
             if (problem != null) {
                 problems.add(new Problem(at.apply(attribute), "@Slo " + problem));
             }
         });
         if (slo.minAttainment() != null) {
-            String problem = SloSpec.attainmentProblem(slo.minAttainment());
+            String problem = SloParams.attainmentProblem(slo.minAttainment());
             if (problem != null) {
                 problems.add(new Problem(at.apply("minAttainment"), "@Slo " + problem));
             }
@@ -139,7 +139,7 @@ public final class StudyChecker {
     }
 
     /** Each stated number in range; {@code speculative} reading {@code METHOD:TOKENS}. */
-    private static void checkServerOptions(ServerOptionsSpec options, Function<String, Location> at, List<Problem> problems) {
+    private static void checkServerOptions(ServerSettingsOptions options, Function<String, Location> at, List<Problem> problems) {
         options.problems().forEach((attribute, problem) ->
                 problems.add(new Problem(at.apply(attribute), "@ServerOptions " + problem)));
     }
@@ -152,17 +152,17 @@ public final class StudyChecker {
      */
     private static void checkServerOptionsSpelled(StudyDescriptor study, int ordinal, List<Problem> problems) {
         VariantDescriptor variant = study.variants().get(ordinal);
-        ServerOptionsSpec options = study.serverOptions(variant.name());
+        ServerSettingsOptions options = study.serverOptions(variant.name());
         String kindName = variant.engine().isEmpty() ? study.engineKind() : variant.engine();
         Optional<io.servebench.engine.EngineKind> kind = EngineKinds.byName(kindName);
-        if (options.equals(ServerOptionsSpec.NONE) || kind.isEmpty() || !options.problems().isEmpty()
+        if (options.equals(ServerSettingsOptions.NONE) || kind.isEmpty() || !options.problems().isEmpty()
                 || !study.serverOptions().problems().isEmpty()) {
             return;
         }
         try {
             options.flags(kind.get(), study.model());
         } catch (IllegalArgumentException e) {
-            Location at = variant.serverOptions().equals(ServerOptionsSpec.NONE)
+            Location at = variant.serverOptions().equals(ServerSettingsOptions.NONE)
                     ? Location.ofClass(study, "ServerOptions", null, -1)
                     : Location.ofVariant(study, ordinal, "ServerOptions", null, -1);
             Problem problem = new Problem(at, "@ServerOptions for engine " + kindName + ": " + e.getMessage());
@@ -181,15 +181,15 @@ public final class StudyChecker {
         Location annotation = Location.ofClass(study, "Tune", null, -1);
         boolean metricKnown = true;
         try {
-            TuneSpec.parse(tune.metric(), study.simpleName());
+            TuneParams.parse(tune.metric(), study.simpleName());
         } catch (IllegalArgumentException e) {
             metricKnown = false;
             problems.add(new Problem(Location.ofClass(study, "Tune", "metric", -1), "@Tune(metric = \"" + tune.metric()
-                    + "\"): expected one of " + TuneSpec.ids()));
+                    + "\"): expected one of " + TuneParams.ids()));
         }
         if (metricKnown) {
             try {
-                tune.spec(study.simpleName());
+                tune.params(study.simpleName());
             } catch (IllegalArgumentException e) {
                 problems.add(new Problem(annotation, e.getMessage()));
             }

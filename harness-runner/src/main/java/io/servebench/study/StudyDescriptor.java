@@ -2,8 +2,8 @@ package io.servebench.study;
 
 import io.servebench.engine.EngineKinds;
 import io.servebench.engine.EngineSetup;
-import io.servebench.engine.ServerOptionsSpec;
-import io.servebench.metrics.SloSpec;
+import io.servebench.engine.ServerSettingsOptions;
+import io.servebench.metrics.SloParams;
 
 import java.util.List;
 import java.util.Objects;
@@ -25,7 +25,7 @@ import java.util.OptionalDouble;
  * @param variants    the {@code @Variant} methods in declaration order
  * @param engineSetup how the class's engine is started beyond kind and flags
  * @param slo         the class's {@code @Slo}, {@link SloOptions#UNSET} when it has none
- * @param serverOptions the class's {@code @ServerOptions}, {@link ServerOptionsSpec#NONE} when it has none
+ * @param serverOptions the class's {@code @ServerOptions}, {@link ServerSettingsOptions#NONE} when it has none
  * @param tune        the class's {@code @Tune}; empty for a study that lists its trials
  * @param engineVersion the version {@code @Engine} names, whose flags the study's are checked against; {@code ""}
  *                    for the newest known
@@ -33,7 +33,7 @@ import java.util.OptionalDouble;
 public record StudyDescriptor(String className, String model, String description, String engineKind,
                               List<String> engineFlags, WorkloadOptions workload, List<ParamSpec> params,
                               List<VariantDescriptor> variants, EngineSetup engineSetup, SloOptions slo,
-                              ServerOptionsSpec serverOptions, Optional<TuneOptions> tune, String engineVersion) {
+                              ServerSettingsOptions serverOptions, Optional<TuneOptions> tune, String engineVersion) {
 
     /** The engine kind of a class without {@code @Engine}: the built-in simulated engine. */
     public static final String DEFAULT_ENGINE = EngineKinds.SIM.name();
@@ -58,7 +58,7 @@ public record StudyDescriptor(String className, String model, String description
     public StudyDescriptor(String className, String model, String description, String engineKind,
                            List<String> engineFlags, WorkloadOptions workload, List<ParamSpec> params,
                            List<VariantDescriptor> variants, EngineSetup engineSetup, SloOptions slo,
-                           ServerOptionsSpec serverOptions, Optional<TuneOptions> tune) {
+                           ServerSettingsOptions serverOptions, Optional<TuneOptions> tune) {
         this(className, model, description, engineKind, engineFlags, workload, params, variants, engineSetup, slo,
                 serverOptions, tune, "");
     }
@@ -67,7 +67,7 @@ public record StudyDescriptor(String className, String model, String description
     public StudyDescriptor(String className, String model, String description, String engineKind, List<String> engineFlags,
                            WorkloadOptions workload, List<ParamSpec> params, List<VariantDescriptor> variants) {
         this(className, model, description, engineKind, engineFlags, workload, params, variants, EngineSetup.NONE,
-                SloOptions.UNSET, ServerOptionsSpec.NONE, Optional.empty());
+                SloOptions.UNSET, ServerSettingsOptions.NONE, Optional.empty());
     }
 
     /** This study with only these params and variants (a tuner's candidate, planned as a study of its own). */
@@ -78,9 +78,9 @@ public record StudyDescriptor(String className, String model, String description
 
     /**
      * The SLO bounds declared for the variant of that name: its method's {@code @Slo} over the class's, the class's
-     * alone for a variant the study does not declare (a tuner's combination); {@link SloSpec#NONE} when neither states one.
+     * alone for a variant the study does not declare (a tuner's combination); {@link SloParams#NONE} when neither states one.
      */
-    public SloSpec slo(String variant) {
+    public SloParams slo(String variant) {
         return sloOptions(variant).bounds();
     }
 
@@ -95,10 +95,10 @@ public record StudyDescriptor(String className, String model, String description
 
     /**
      * The typed engine options declared for the variant of that name: its method's {@code @ServerOptions} over the
-     * class's, the class's alone for a variant the study does not declare; {@link ServerOptionsSpec#NONE} when neither
+     * class's, the class's alone for a variant the study does not declare; {@link ServerSettingsOptions#NONE} when neither
      * states any.
      */
-    public ServerOptionsSpec serverOptions(String variant) {
+    public ServerSettingsOptions serverOptions(String variant) {
         return variant(variant).map(v -> serverOptions.overriddenBy(v.serverOptions())).orElse(serverOptions);
     }
 
@@ -107,8 +107,8 @@ public record StudyDescriptor(String className, String model, String description
      *
      * @throws IllegalArgumentException when {@code @Tune} has a bad value (a study the checker refuses)
      */
-    public Optional<TuneSpec> tuneSpec() {
-        return tune.map(t -> t.spec(className));
+    public Optional<TuneParams> tuneParams() {
+        return tune.map(t -> t.params(className));
     }
 
     /** The class name without its package (and with {@code $} of nested classes as {@code .}). */

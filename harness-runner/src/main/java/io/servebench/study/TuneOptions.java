@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * What a study's {@code @Tune} says, as written (the annotation's defaults where an attribute is left out). Nothing is
- * checked here: {@link StudyChecker} reports each bad value; {@link #spec()} reads checked ones.
+ * checked here: {@link StudyChecker} reports each bad value; {@link #params} resolves checked ones.
  *
  * @param engineGroup     the group of the candidate engines
  * @param metric          the primary metric as written: {@code ttft.p99}, {@code capacity}, ...
@@ -40,9 +40,9 @@ public record TuneOptions(String engineGroup, String metric, List<Double> valida
      * @param where names the study for messages
      * @throws IllegalArgumentException naming the bad value and what was expected (a study the checker would refuse)
      */
-    public TuneSpec spec(String where) {
-        TuneSpec parsed = TuneSpec.parse(metric, where);
-        return new TuneSpec(engineGroup, parsed.metric(), parsed.stat(), parsed.byCapacity(), validationRates, maxRepetitions,
+    public TuneParams params(String where) {
+        TuneParams parsed = TuneParams.parse(metric, where);
+        return new TuneParams(engineGroup, parsed.metric(), parsed.stat(), parsed.byCapacity(), validationRates, maxRepetitions,
                 closeCall);
     }
 }

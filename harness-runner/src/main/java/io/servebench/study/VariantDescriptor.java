@@ -1,6 +1,6 @@
 package io.servebench.study;
 
-import io.servebench.engine.ServerOptionsSpec;
+import io.servebench.engine.ServerSettingsOptions;
 
 import java.util.List;
 import java.util.Objects;
@@ -18,14 +18,14 @@ import java.util.Objects;
  * @param recommended whether the method carries {@code @Recommended}
  * @param slo      the method's {@code @Slo}, {@link SloOptions#UNSET} when it has none (see
  *                 {@link StudyDescriptor#slo(String)} for what holds)
- * @param serverOptions the method's {@code @ServerOptions}, {@link ServerOptionsSpec#NONE} when it has none (see
+ * @param serverOptions the method's {@code @ServerOptions}, {@link ServerSettingsOptions#NONE} when it has none (see
  *                 {@link StudyDescriptor#serverOptions(String)})
  * @param engineVersion the version of {@code engine} whose flags the variant's are checked against, {@code ""} for
  *                 the newest known
  */
 public record VariantDescriptor(String name, String group, List<String> flags, String engine, boolean baseline,
                                 WorkloadOptions workload, boolean recommended, SloOptions slo,
-                                ServerOptionsSpec serverOptions, String engineVersion) {
+                                ServerSettingsOptions serverOptions, String engineVersion) {
 
     public VariantDescriptor {
         Objects.requireNonNull(engineVersion, "engineVersion");
@@ -41,14 +41,14 @@ public record VariantDescriptor(String name, String group, List<String> flags, S
     /** A variant that names no engine version. */
     public VariantDescriptor(String name, String group, List<String> flags, String engine, boolean baseline,
                              WorkloadOptions workload, boolean recommended, SloOptions slo,
-                             ServerOptionsSpec serverOptions) {
+                             ServerSettingsOptions serverOptions) {
         this(name, group, flags, engine, baseline, workload, recommended, slo, serverOptions, "");
     }
 
     /** A variant that restates no SLO or server option. */
     public VariantDescriptor(String name, String group, List<String> flags, String engine, boolean baseline,
                              WorkloadOptions workload, boolean recommended) {
-        this(name, group, flags, engine, baseline, workload, recommended, SloOptions.UNSET, ServerOptionsSpec.NONE);
+        this(name, group, flags, engine, baseline, workload, recommended, SloOptions.UNSET, ServerSettingsOptions.NONE);
     }
 
     /** A variant without {@code @Recommended}. */

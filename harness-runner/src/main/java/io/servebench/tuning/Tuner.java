@@ -11,7 +11,7 @@ import io.servebench.results.Metric;
 import io.servebench.results.TuningResult;
 import io.servebench.results.TuningResult.Verdict;
 import io.servebench.study.StudyDescriptor;
-import io.servebench.study.TuneSpec;
+import io.servebench.study.TuneParams;
 import io.servebench.study.Studies;
 import io.servebench.study.VariantDescriptor;
 
@@ -86,7 +86,7 @@ public final class Tuner {
     static final String COMBINATION = "combination";
 
     private final StudyDescriptor study;
-    private final TuneSpec spec;
+    private final TuneParams params;
     private final double rate;
     private final Measurer measurer;
     private final Consumer<String> progress;
@@ -97,16 +97,16 @@ public final class Tuner {
     /**
      * @param rate     the tuning point's request rate
      * @param progress told each step as it begins ({@code option group 2 of 4: max-num-seqs})
-     * @param capacityTarget what a capacity ranking searches for; empty unless {@code spec} ranks by capacity
+     * @param capacityTarget what a capacity ranking searches for; empty unless {@code params} ranks by capacity
      */
-    public Tuner(StudyDescriptor study, TuneSpec spec, double rate, Measurer measurer, Consumer<String> progress,
+    public Tuner(StudyDescriptor study, TuneParams params, double rate, Measurer measurer, Consumer<String> progress,
           Optional<CapacityTarget> capacityTarget) {
-        if (spec.byCapacity() && capacityTarget.isEmpty()) {
+        if (params.byCapacity() && capacityTarget.isEmpty()) {
             throw new IllegalArgumentException("a tuner that ranks by capacity needs SLOs and a share to meet");
         }
         this.capacityTarget = capacityTarget;
         this.study = study;
-        this.spec = spec;
+        this.params = params;
         this.rate = rate;
         this.measurer = measurer;
         this.progress = progress;
@@ -115,20 +115,20 @@ public final class Tuner {
     /** Runs the method and says how it reached its recommendation. */
     public TuningResult tune() {
         List<String> groups = optionGroups();
-        boolean validating = !spec.validationRates().isEmpty() && !spec.byCapacity();
+        boolean validating = !params.validationRates().isEmpty() && !params.byCapacity();
         int stepCount = 1 + groups.size() + 1 + (validating ? 1 : 0);
-        if (spec.byCapacity() && !spec.validationRates().isEmpty()) {
+        if (params.byCapacity() && !params.validationRates().isEmpty()) {
             caveats.add(Caveat.of(Code.VALIDATION_RATES_UNUSED));
         }
         int stepNo = 0;
         List<TuningResult.Step> steps = new ArrayList<>();
 
-        progress.accept(String.format("step %d of %d: %s", ++stepNo, stepCount, spec.engineGroup()));
+        progress.accept(String.format("step %d of %d: %s", ++stepNo, stepCount, params.engineGroup()));
         Candidate baseline = new Candidate(baselineVariant(), Map.of(), rate);
         List<Candidate> engines = new ArrayList<>(List.of(baseline));
-        study.variants().stream().filter(v -> v.group().equals(spec.engineGroup()) && !v.baseline())
+        study.variants().stream().filter(v -> v.group().equals(params.engineGroup()) && !v.baseline())
                 .forEach(v -> engines.addAll(points(v)));
-        Decision engine = decide(spec.engineGroup(), baseline, engines.subList(1, engines.size()));
+        Decision engine = decide(params.engineGroup(), baseline, engines.subList(1, engines.size()));
         steps.add(engine.step());
         Candidate winner = engine.chosen();
 
@@ -168,13 +168,13 @@ public final class Tuner {
         List<TuningResult.Validation> validation = new ArrayList<>();
         if (validating) {
             progress.accept(String.format("step %d of %d: validation at %s req/s", ++stepNo, stepCount,
-                    spec.validationRates().stream().map(WorkloadParams::formatRate).collect(Collectors.joining(", "))));
+                    params.validationRates().stream().map(WorkloadParams::formatRate).collect(Collectors.joining(", "))));
             validation.addAll(validate(baseline, recommended));
         }
         if (recommended.equals(baseline)) {
             caveats.add(Caveat.of(Code.NOTHING_BETTER, WorkloadParams.formatRate(rate)));
         }
-        return new TuningResult(simpleName(study.className()), spec.label(), rate, steps, recommended.name(),
+        return new TuningResult(simpleName(study.className()), params.label(), rate, steps, recommended.name(),
                 validation, caveats);
     }
 
@@ -182,7 +182,7 @@ public final class Tuner {
     private List<String> optionGroups() {
         Set<String> groups = new LinkedHashSet<>();
         study.variants().stream().map(VariantDescriptor::group)
-                .filter(g -> !g.isEmpty() && !g.equals(spec.engineGroup())).forEach(groups::add);
+                .filter(g -> !g.isEmpty() && !g.equals(params.engineGroup())).forEach(groups::add);
         return List.copyOf(groups);
     }
 
@@ -284,7 +284,7 @@ public final class Tuner {
 
     /** One comparison, with more repetitions on both sides while it is too close to call and the budget allows. */
     private Outcome compare(Candidate base, Candidate candidate) {
-        if (spec.byCapacity()) {
+        if (params.byCapacity()) {
             return compareCapacity(base, candidate);
         }
         for (int r = 1; ; r++) {
@@ -293,12 +293,12 @@ public final class Tuner {
             BlockResult b = blocks.get(1);
             if (!comparable(a) || !comparable(b)) {
                 BlockResult failed = comparable(a) ? b : a;
-                return Outcome.failed(candidate, failed.failure() == null ? "no " + spec.label() : failed.failure());
+                return Outcome.failed(candidate, failed.failure() == null ? "no " + params.label() : failed.failure());
             }
-            Comparison c = Comparison.of(a, b, spec.metric(), spec.stat());
+            Comparison c = Comparison.of(a, b, params.metric(), params.stat());
             int repetitions = Math.min(a.repetitions().size(), b.repetitions().size());
-            boolean closeCall = !c.significant() && c.ratio() >= spec.closeCall();
-            if (!closeCall || r >= spec.maxRepetitions()) {
+            boolean closeCall = !c.significant() && c.ratio() >= params.closeCall();
+            if (!closeCall || r >= params.maxRepetitions()) {
                 if (closeCall) {
                     caveats.add(Caveat.of(c.slower() ? Code.NOT_SIGNIFICANT_SLOWER : Code.NOT_SIGNIFICANT_FASTER,
                             candidate.name(), base.name(), ratio(c.ratio()), Integer.toString(repetitions)));
@@ -393,12 +393,12 @@ public final class Tuner {
             return rows;
         }
         List<Candidate> all = new ArrayList<>();
-        for (double r : spec.validationRates()) {
+        for (double r : params.validationRates()) {
             all.add(baseline.at(r));
             all.add(recommended.at(r));
         }
         measurer.measure(all, 1);
-        for (double r : spec.validationRates()) {
+        for (double r : params.validationRates()) {
             Outcome o = compare(baseline.at(r), recommended.at(r));
             if (o.failure() != null) {
                 caveats.add(Caveat.of(Code.VALIDATION_FAILED, WorkloadParams.formatRate(r), o.failure()));
@@ -427,7 +427,7 @@ public final class Tuner {
 
     /** The step's base as its table shows it: its score and the repetitions it rests on. */
     private TuningResult.Candidate baseRow(Candidate base) {
-        if (spec.byCapacity()) {
+        if (params.byCapacity()) {
             return new TuningResult.Candidate(base.name(), capacity(base).capacity(), Double.NaN, Double.NaN, Double.NaN, 1,
                     Verdict.BASE);
         }
@@ -438,18 +438,18 @@ public final class Tuner {
 
     /** Whether {@code score} is better than {@code than}: lower for a time, higher for a capacity. */
     private boolean improves(double score, double than) {
-        return spec.byCapacity() ? score > than : score < than;
+        return params.byCapacity() ? score > than : score < than;
     }
 
     /** Whether the block measured what the tuner ranks by: latencies, and the metric itself when it is a figure. */
     private boolean comparable(BlockResult block) {
-        return Comparison.comparable(block) && (spec.metric().kind() != Metric.Kind.SCALAR
-                || block.repetitions().stream().anyMatch(r -> r.value(spec.metric()).isPresent()));
+        return Comparison.comparable(block) && (params.metric().kind() != Metric.Kind.SCALAR
+                || block.repetitions().stream().anyMatch(r -> r.value(params.metric()).isPresent()));
     }
 
     /** The block's score: the mean over its repetitions of the metric's statistic (of the figure itself for a scalar). */
     private double mean(BlockResult block) {
-        return block.repetitions().stream().mapToDouble(r -> r.number(spec.metric(), spec.stat()).orElse(Double.NaN))
+        return block.repetitions().stream().mapToDouble(r -> r.number(params.metric(), params.stat()).orElse(Double.NaN))
                 .filter(v -> !Double.isNaN(v)).average().orElse(Double.NaN);
     }
 

@@ -132,8 +132,8 @@ class TrialPlannerTest {
 
     @Test
     void typedServerOptionsBecomeFlagsOfEachVariantsEngineAndRawFlagsWin() {
-        io.servebench.engine.ServerOptionsSpec options =
-                new io.servebench.engine.ServerOptionsSpec(16384, null, null, 64, null, null, null);
+        io.servebench.engine.ServerSettingsOptions options =
+                new io.servebench.engine.ServerSettingsOptions(16384, null, null, 64, null, null, null);
         StudyDescriptor study = new StudyDescriptor("x.Typed", "m", "", "vllm", List.of("--max-num-seqs=32"), AT_8, List.of(),
                 List.of(variant("vllm", "", true),
                         new VariantDescriptor("sglang", "", List.of(), "sglang", false, WorkloadOptions.UNSET)),

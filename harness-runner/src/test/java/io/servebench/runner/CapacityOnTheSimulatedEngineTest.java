@@ -2,7 +2,7 @@ package io.servebench.runner;
 
 import io.servebench.tuning.CapacitySearch;
 import io.servebench.engine.EngineOptions;
-import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.SloParams;
 import io.servebench.results.CapacityResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +21,7 @@ class CapacityOnTheSimulatedEngineTest {
     void findsARateThatMeetsTheTargetWhileTheNextProbedRateAboveDoesNot(@TempDir Path dir) throws Exception {
         StringWriter out = new StringWriter();
         RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline").param("rate", "4")
-                .param("requests", "600").simulate(EngineOptions.Simulate.VIRTUAL).slo(SloSpec.parse("ttft=200,tpot=30"))
+                .param("requests", "600").simulate(EngineOptions.Simulate.VIRTUAL).slo(SloParams.parse("ttft=200,tpot=30"))
                 .capacity(0.99).outputDir(dir).progress(false).build(), new PrintWriter(out, true)).run();
 
         CapacityResult c = outcome.result().capacities().get(0);

@@ -12,7 +12,7 @@ import io.servebench.results.TuningResult;
 import io.servebench.results.TuningResult.Verdict;
 import io.servebench.study.ParamSpec;
 import io.servebench.study.StudyDescriptor;
-import io.servebench.study.TuneSpec;
+import io.servebench.study.TuneParams;
 import io.servebench.study.VariantDescriptor;
 import io.servebench.study.WorkloadOptions;
 import org.junit.jupiter.api.Test;
@@ -124,7 +124,7 @@ class TunerTest {
     }
 
     private static TuningResult tune(StudyDescriptor study, Script script, Stat stat, double... validationRates) {
-        TuneSpec spec = new TuneSpec("engine-selection", Metric.E2E_LATENCY, stat, false,
+        TuneParams spec = new TuneParams("engine-selection", Metric.E2E_LATENCY, stat, false,
                 Arrays.stream(validationRates).boxed().toList(), 3, 1.02);
         return new Tuner(study, spec, RATE, script, step -> { }, Optional.empty()).tune();
     }
@@ -168,7 +168,7 @@ class TunerTest {
                 variant("near", "group-a", false, "", "--a"),
                 variant("more", "group-b", false, "", "--b"));
         CapacityScript script = new CapacityScript().set("vllm", 20).set("near", 20.2).set("more", 30);
-        TuneSpec spec = TuneSpec.parse(TuneSpec.CAPACITY, "S");
+        TuneParams spec = TuneParams.parse(TuneParams.CAPACITY, "S");
         TuningResult result = new Tuner(study, spec, RATE, script, step -> { },
                 Optional.of(new Tuner.CapacityTarget(0.99, "ttft=200"))).tune();
 
@@ -193,12 +193,12 @@ class TunerTest {
         assertThat(tune(study, script, Stat.P99).recommended()).isEqualTo("steady");
         assertThat(tune(study, new Script().set("vllm", 2.0, 0.6).set("steady", 2.0, 0.2), Stat.MEAN).recommended())
                 .isEqualTo("vllm");
-        assertThat(TuneSpec.parse("ttft.p99", "S").label()).isEqualTo("P99 TTFT (ms)");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TuneSpec.parse("p99", "S"))
+        assertThat(TuneParams.parse("ttft.p99", "S").label()).isEqualTo("P99 TTFT (ms)");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TuneParams.parse("p99", "S"))
                 .hasMessageContaining("expected one of e2e_latency, ttft, tpot, itl");
         // a figure of each repetition: its mean only, labelled by itself
-        assertThat(TuneSpec.parse("energy_per_output_token", "S").label()).isEqualTo(Metric.ENERGY_PER_OUTPUT_TOKEN.label());
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TuneSpec.parse("energy_per_output_token.p99", "S"))
+        assertThat(TuneParams.parse("energy_per_output_token", "S").label()).isEqualTo(Metric.ENERGY_PER_OUTPUT_TOKEN.label());
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TuneParams.parse("energy_per_output_token.p99", "S"))
                 .hasMessageContaining("energy_per_output_token, energy_per_request, cost_per_million_output_tokens "
                         + "(from GPU telemetry, compared over repetitions)");
     }

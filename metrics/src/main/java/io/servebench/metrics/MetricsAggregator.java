@@ -38,7 +38,7 @@ import java.util.TreeMap;
  *       single event carrying several tokens is one chunk and one sample.</li>
  *   <li>The first arrival's tokens (the first token event and any event read with it) have no gap
  *       before them (TTFT covers it), so they add no ITL sample.</li>
- *   <li><b>Goodput</b> ({@link SloSpec}) counts the successful requests meeting every stated
+ *   <li><b>Goodput</b> ({@link SloParams}) counts the successful requests meeting every stated
  *       bound, per second of the measurement window; {@link Metric#SLO_ATTAINMENT} divides the same
  *       count by every measured request, failed ones included. Both are absent when no SLO is stated.</li>
  *   <li><b>Send rates</b> are {@code (n − 1)} over the span from the first to the last send ({@code s},
@@ -75,7 +75,7 @@ public final class MetricsAggregator {
      *                                  (e.g. a first token before the send), naming the request
      */
     public RepetitionResult aggregate(List<RequestRecord> measured) {
-        return aggregate(measured, SloSpec.NONE);
+        return aggregate(measured, SloParams.NONE);
     }
 
     /**
@@ -83,11 +83,11 @@ public final class MetricsAggregator {
      * before anything is taken (so in any order).
      *
      * @param measured the repetition's records (warm-up records are skipped)
-     * @param slo      the SLOs of goodput; {@link SloSpec#NONE} leaves goodput absent
+     * @param slo      the SLOs of goodput; {@link SloParams#NONE} leaves goodput absent
      * @return the metrics; those without samples are absent
      * @throws IllegalArgumentException when a successful record's timestamps are out of order, naming the request
      */
-    public RepetitionResult aggregate(List<RequestRecord> measured, SloSpec slo) {
+    public RepetitionResult aggregate(List<RequestRecord> measured, SloParams slo) {
         Running running = start(slo, () -> Long.MIN_VALUE);
         measured.forEach(running::add);
         return running.finish();
@@ -99,11 +99,11 @@ public final class MetricsAggregator {
      * precede. Its memory does not grow with the run: {@value #BYTES_PER_PENDING_POINT} bytes per token event and per
      * request are kept only until no request in flight or yet to come can precede them.
      *
-     * @param slo   the SLOs of goodput; {@link SloSpec#NONE} leaves goodput absent
+     * @param slo   the SLOs of goodput; {@link SloParams#NONE} leaves goodput absent
      * @param clock the time before which no request will be sent any more, on the records' clock: {@code
      *              System::nanoTime} in real time, the virtual engine's earliest arrival in virtual time
      */
-    public Running start(SloSpec slo, java.util.function.LongSupplier clock) {
+    public Running start(SloParams slo, java.util.function.LongSupplier clock) {
         return new Running(slo, clock);
     }
 
@@ -116,7 +116,7 @@ public final class MetricsAggregator {
      */
     public final class Running implements io.servebench.load.LoadListener {
 
-        private final SloSpec slo;
+        private final SloParams slo;
         private final java.util.function.LongSupplier clock;
         private final Map<Metric, SampleAccumulator> samples = new EnumMap<>(Metric.class);
         private final PeakThroughput peak = new PeakThroughput(peakWindowNs);
@@ -146,7 +146,7 @@ public final class MetricsAggregator {
         private final SendSpan scheduled = new SendSpan();
         private boolean finished;
 
-        private Running(SloSpec slo, java.util.function.LongSupplier clock) {
+        private Running(SloParams slo, java.util.function.LongSupplier clock) {
             this.slo = slo;
             this.clock = clock;
             for (Metric m : Metric.values()) {
@@ -355,7 +355,7 @@ public final class MetricsAggregator {
     }
 
     /** Whether a successful request meets every stated bound; {@code maxItlNs} is NaN when it had no ITL sample. */
-    private static boolean meets(RequestRecord r, SloSpec slo, double maxItlNs) {
+    private static boolean meets(RequestRecord r, SloParams slo, double maxItlNs) {
         OptionalDouble ttft = r.firstTokenNs() == RequestRecord.NONE ? OptionalDouble.empty()
                 : OptionalDouble.of((r.firstTokenNs() - r.sentNs()) / 1e6);
         OptionalDouble e2e = r.endNs() == RequestRecord.NONE ? OptionalDouble.empty()

@@ -39,7 +39,7 @@ class GoldenMetricsTest {
         }
     }
 
-    private static final SloSpec SLO = SloSpec.parse("ttft=200,tpot=50");
+    private static final SloParams SLO = SloParams.parse("ttft=200,tpot=50");
 
     @ParameterizedTest
     @ValueSource(strings = {"realtime-mtp", "realtime-failures", "realtime-capped", "virtual-reference-8"})

@@ -42,17 +42,17 @@ class GoodputTest {
 
     @Test
     void goodputCountsRequestsMeetingEveryStatedSloPerSecondOfTheWindow() {
-        RepetitionResult m = new MetricsAggregator().aggregate(records(), SloSpec.parse("ttft=200,itl=50"));
+        RepetitionResult m = new MetricsAggregator().aggregate(records(), SloParams.parse("ttft=200,itl=50"));
         // only request 0 meets both; the window is 0 → 3.005 s (the failed request's done)
         assertThat(m.value(Metric.GOODPUT).orElseThrow()).isCloseTo(1 / 3.005, within(1e-9));
         assertThat(m.value(Metric.SLO_ATTAINMENT).orElseThrow()).isCloseTo(25.0, within(1e-9));
 
-        RepetitionResult ttftOnly = new MetricsAggregator().aggregate(records(), SloSpec.parse("ttft=200"));
+        RepetitionResult ttftOnly = new MetricsAggregator().aggregate(records(), SloParams.parse("ttft=200"));
         assertThat(ttftOnly.value(Metric.SLO_ATTAINMENT).orElseThrow()).isCloseTo(50.0, within(1e-9));
         // TPOT of request 2 is 60 ms, of the others 10 ms; E2E is 200, 400 and 700 ms
-        assertThat(new MetricsAggregator().aggregate(records(), SloSpec.parse("tpot=50,e2e=500"))
+        assertThat(new MetricsAggregator().aggregate(records(), SloParams.parse("tpot=50,e2e=500"))
                 .value(Metric.SLO_ATTAINMENT).orElseThrow()).isCloseTo(50.0, within(1e-9));
-        assertThat(new MetricsAggregator().aggregate(records(), SloSpec.parse("e2e=300"))
+        assertThat(new MetricsAggregator().aggregate(records(), SloParams.parse("e2e=300"))
                 .value(Metric.SLO_ATTAINMENT).orElseThrow()).isCloseTo(25.0, within(1e-9));
     }
 
@@ -62,7 +62,7 @@ class GoodputTest {
         assertThat(m.value(Metric.GOODPUT)).isEmpty();
         assertThat(m.value(Metric.SLO_ATTAINMENT)).isEmpty();
         // with an SLO nobody meets, it is a real zero
-        RepetitionResult strict = new MetricsAggregator().aggregate(records(), SloSpec.parse("ttft=1"));
+        RepetitionResult strict = new MetricsAggregator().aggregate(records(), SloParams.parse("ttft=1"));
         assertThat(strict.value(Metric.GOODPUT).orElseThrow()).isZero();
     }
 
@@ -77,16 +77,16 @@ class GoodputTest {
     }
 
     @Test
-    void sloSpecParsesOverridesAndRejectsBadInput() {
-        SloSpec declared = SloSpec.parse("ttft=200, tpot=50");
-        assertThat(declared).isEqualTo(new SloSpec(200.0, 50.0, null, null));
+    void sloParamsParseOverridesAndRejectBadInput() {
+        SloParams declared = SloParams.parse("ttft=200, tpot=50");
+        assertThat(declared).isEqualTo(new SloParams(200.0, 50.0, null, null));
         assertThat(declared.toString()).isEqualTo("ttft=200,tpot=50");
-        assertThat(declared.overriddenBy(SloSpec.parse("tpot=20,e2e=1500.5")).toString())
+        assertThat(declared.overriddenBy(SloParams.parse("tpot=20,e2e=1500.5")).toString())
                 .isEqualTo("ttft=200,tpot=20,e2e=1500.5");
-        assertThat(SloSpec.NONE.stated()).isFalse();
-        assertThatThrownBy(() -> SloSpec.parse("latency=5")).hasMessageContaining("expected NAME=MS with NAME one of");
-        assertThatThrownBy(() -> SloSpec.parse("ttft=fast")).hasMessageContaining("\"fast\" is not a number");
-        assertThatThrownBy(() -> SloSpec.parse("ttft=0")).hasMessageContaining("ttft = 0.0 ms is out of range");
-        assertThatThrownBy(() -> SloSpec.parse("ttft=1,ttft=2")).hasMessageContaining("given twice");
+        assertThat(SloParams.NONE.stated()).isFalse();
+        assertThatThrownBy(() -> SloParams.parse("latency=5")).hasMessageContaining("expected NAME=MS with NAME one of");
+        assertThatThrownBy(() -> SloParams.parse("ttft=fast")).hasMessageContaining("\"fast\" is not a number");
+        assertThatThrownBy(() -> SloParams.parse("ttft=0")).hasMessageContaining("ttft = 0.0 ms is out of range");
+        assertThatThrownBy(() -> SloParams.parse("ttft=1,ttft=2")).hasMessageContaining("given twice");
     }
 }

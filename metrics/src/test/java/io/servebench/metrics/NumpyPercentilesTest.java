@@ -31,7 +31,7 @@ class NumpyPercentilesTest {
     }
 
     private static void check(String name, double[] e2eSeconds, double[] ttftMs) throws Exception {
-        RepetitionResult r = new MetricsAggregator().aggregate(GoldenMetricsTest.records(name), SloSpec.NONE);
+        RepetitionResult r = new MetricsAggregator().aggregate(GoldenMetricsTest.records(name), SloParams.NONE);
         Distribution e2e = r.distribution(Metric.E2E_LATENCY).orElseThrow();
         Distribution ttft = r.distribution(Metric.TTFT).orElseThrow();
         for (int i = 0; i < P.length; i++) {

@@ -60,7 +60,7 @@ class StreamingAggregationTest {
             }
             moments.sort(Comparator.<long[]>comparingLong(m -> m[0]).thenComparingLong(m -> -m[1]));
             long[] now = {Long.MIN_VALUE};
-            MetricsAggregator.Running running = new MetricsAggregator().start(SloSpec.NONE, () -> now[0]);
+            MetricsAggregator.Running running = new MetricsAggregator().start(SloParams.NONE, () -> now[0]);
             for (long[] m : moments) {
                 now[0] = m[0];
                 if (m[1] > 0) {
@@ -84,7 +84,7 @@ class StreamingAggregationTest {
     void aRequestSentAndNeverCompletedHoldsEveryLaterPointUntilItIsWithdrawn() {
         List<RequestRecord> records = randomRun(new SplittableRandom(5), 300);
         long[] now = {Long.MIN_VALUE};
-        MetricsAggregator.Running running = new MetricsAggregator().start(SloSpec.NONE, () -> now[0]);
+        MetricsAggregator.Running running = new MetricsAggregator().start(SloParams.NONE, () -> now[0]);
         long first = records.stream().mapToLong(RequestRecord::intendedNs).min().orElseThrow();
         long last = records.stream().mapToLong(RequestRecord::doneNs).max().orElseThrow();
         now[0] = first - 1;

@@ -3,7 +3,7 @@ package io.servebench.microbenchmarks;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.TokenSource;
 import io.servebench.metrics.MetricsAggregator;
-import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.SloParams;
 import io.servebench.results.RepetitionResult;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -70,7 +70,7 @@ public class AggregationBenchmark {
 
     private MetricsAggregator.Running takeAsTheyComplete() {
         long[] now = {Long.MIN_VALUE};
-        MetricsAggregator.Running running = new MetricsAggregator().start(SloSpec.NONE, () -> now[0]);
+        MetricsAggregator.Running running = new MetricsAggregator().start(SloParams.NONE, () -> now[0]);
         // requests are sent 10 ms apart and last about a second: send each, complete those that ended by then
         int completed = 0;
         for (RequestRecord r : records) {
@@ -99,6 +99,6 @@ public class AggregationBenchmark {
 
     @Benchmark
     public RepetitionResult allAtTheEnd() {
-        return new MetricsAggregator().aggregate(records, SloSpec.NONE);
+        return new MetricsAggregator().aggregate(records, SloParams.NONE);
     }
 }

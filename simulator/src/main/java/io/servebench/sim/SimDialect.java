@@ -1,6 +1,7 @@
 package io.servebench.sim;
 
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -91,14 +92,18 @@ public enum SimDialect {
         return name().toLowerCase(Locale.ROOT);
     }
 
+    /** The dialect of that name, in any case; empty when no engine the twin stands for has it. */
+    public static Optional<SimDialect> find(String name) {
+        return Arrays.stream(values()).filter(d -> d.toString().equalsIgnoreCase(String.valueOf(name).strip())).findFirst();
+    }
+
     /**
      * The dialect of that name, in any case.
      *
      * @throws IllegalArgumentException naming the value and the dialects there are
      */
     public static SimDialect of(String name) {
-        return Arrays.stream(values()).filter(d -> d.toString().equalsIgnoreCase(String.valueOf(name).strip()))
-                .findFirst().orElseThrow(() -> new IllegalArgumentException("dialect must be "
+        return find(name).orElseThrow(() -> new IllegalArgumentException("dialect must be "
                         + Arrays.stream(values()).map(d -> "\"" + d + "\"").collect(Collectors.joining(", "))
                         + ", got \"" + name + "\""));
     }

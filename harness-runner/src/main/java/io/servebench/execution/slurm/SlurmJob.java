@@ -13,7 +13,7 @@ import io.servebench.engine.ServerConfig;
 import io.servebench.execution.ClientOptions;
 import io.servebench.execution.ExecutionException;
 import io.servebench.execution.ExecutionParams;
-import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.SloParams;
 import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.plan.ResultBlock;
 import io.servebench.plan.Trial;
@@ -140,7 +140,7 @@ public record SlurmJob(String key, ExecutionParams params, int repetitions, List
                         : java.util.OptionalDouble.empty(), t.path("url").asText("")) : TelemetryParams.DEFAULTS;
         return new ExecutionParams(Path.of(n.required("outputDir").asText()), engines, n.required("repetitions").asInt(),
                 n.required("seed").asLong(), n.required("freshServer").asBoolean(), nanos(n, "settleNs"), nanos(n, "sliceNs"),
-                client, slo.isEmpty() ? SloSpec.NONE : SloSpec.parse(slo), n.required("progress").asBoolean(),
+                client, slo.isEmpty() ? SloParams.NONE : SloParams.parse(slo), n.required("progress").asBoolean(),
                 n.path("verbose").asBoolean(false), n.required("quick").asBoolean(), telemetry,
                 n.required("maxFailedShare").asDouble());
     }
@@ -200,7 +200,7 @@ public record SlurmJob(String key, ExecutionParams params, int repetitions, List
         String slo = n.required("slo").asText();
         return new ResultBlock(n.required("benchmark").asText(), n.required("className").asText(),
                 n.required("variant").asText(), n.required("group").asText(), n.required("baseline").asBoolean(), values, trial,
-                n.required("recommended").asBoolean(), slo.isEmpty() ? SloSpec.NONE : SloSpec.parse(slo),
+                n.required("recommended").asBoolean(), slo.isEmpty() ? SloParams.NONE : SloParams.parse(slo),
                 n.path("minAttainment").isNumber() ? OptionalDouble.of(n.get("minAttainment").asDouble()) : OptionalDouble.empty());
     }
 

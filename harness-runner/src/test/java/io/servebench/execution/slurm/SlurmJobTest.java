@@ -8,7 +8,7 @@ import io.servebench.engine.ServerConfig;
 import io.servebench.execution.ClientOptions;
 import io.servebench.execution.ExecutionException;
 import io.servebench.execution.ExecutionParams;
-import io.servebench.metrics.SloSpec;
+import io.servebench.metrics.SloParams;
 import io.servebench.plan.LoadOptionParams;
 import io.servebench.plan.ResultBlock;
 import io.servebench.plan.Trial;
@@ -33,7 +33,7 @@ class SlurmJobTest {
             new EngineOptions(EngineOptions.Simulate.PROCESS, 7, Duration.ofSeconds(600), Duration.ofMillis(2500), "podman",
                     Path.of("/hf"), null, null, "b200", Path.of("/configs/llama")),
             3, 42, true, Duration.ofMillis(1500), Duration.ofSeconds(30),
-            new ClientOptions("MY_KEY", Duration.ofSeconds(5), Duration.ofSeconds(90), 3), SloSpec.parse("ttft=200,tpot=30"),
+            new ClientOptions("MY_KEY", Duration.ofSeconds(5), Duration.ofSeconds(90), 3), SloParams.parse("ttft=200,tpot=30"),
             false, true, io.servebench.metrics.gpu.TelemetryParams.DEFAULTS, 0.2);
 
     private static Trial trial(String id, List<String> env) {
@@ -53,8 +53,8 @@ class SlurmJobTest {
         Trial second = trial("t02-vllm", List.of());
         List<ResultBlock> blocks = List.of(
                 new ResultBlock("x.Study.baseline", "x.Study", "baseline", "", true, Map.of("seqs", "64"), first, false,
-                        SloSpec.parse("ttft=100"), OptionalDouble.of(0.95)),
-                new ResultBlock("x.Study.tuned", "x.Study", "tuned", "g", false, Map.of(), second, true, SloSpec.NONE,
+                        SloParams.parse("ttft=100"), OptionalDouble.of(0.95)),
+                new ResultBlock("x.Study.tuned", "x.Study", "tuned", "g", false, Map.of(), second, true, SloParams.NONE,
                         OptionalDouble.empty()));
         SlurmJob job = new SlurmJob("r02-s01-vllm", PARAMS, 2, List.of(first, second), blocks);
         Path file = dir.resolve("job.json");

@@ -5,7 +5,7 @@ import io.servebench.annotations.ServingBenchmark;
 import io.servebench.annotations.Variant;
 import io.servebench.engine.EngineKinds;
 import io.servebench.wire.flags.Flag;
-import io.servebench.engine.ServerOptionsSpec;
+import io.servebench.engine.ServerSettingsOptions;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -13,11 +13,11 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class ServerOptionsSpecTest {
+class ServerSettingsOptionsTest {
 
-    private static final ServerOptionsSpec ALL = new ServerOptionsSpec(32768, 2, 0.85, 0.8, 128, false, "mtp:1", null);
+    private static final ServerSettingsOptions ALL = new ServerSettingsOptions(32768, 2, 0.85, 0.8, 128, false, "mtp:1", null);
 
-    private static List<String> args(ServerOptionsSpec spec, String kind) {
+    private static List<String> args(ServerSettingsOptions spec, String kind) {
         return spec.flags(EngineKinds.named(kind), "Qwen/Qwen3.5-9B").stream().map(Flag::toArg).toList();
     }
 
@@ -32,9 +32,9 @@ class ServerOptionsSpecTest {
                 "--speculative-draft-model-path=Qwen/Qwen3.5-9B");
         assertThat(args(ALL, "sim")).isEqualTo(args(ALL, "vllm"));
         // SGLang caches prefixes by default: "on" needs no flag there
-        assertThat(args(new ServerOptionsSpec(null, null, null, null, true, null, null), "sglang")).isEmpty();
-        assertThat(args(new ServerOptionsSpec(null, null, null, null, true, null, null), "vllm")).containsExactly("--enable-prefix-caching");
-        assertThat(args(ServerOptionsSpec.NONE, "command")).isEmpty();
+        assertThat(args(new ServerSettingsOptions(null, null, null, null, true, null, null), "sglang")).isEmpty();
+        assertThat(args(new ServerSettingsOptions(null, null, null, null, true, null, null), "vllm")).containsExactly("--enable-prefix-caching");
+        assertThat(args(ServerSettingsOptions.NONE, "command")).isEmpty();
     }
 
     @Test
@@ -69,15 +69,15 @@ class ServerOptionsSpecTest {
      */
     @Test
     void eachMemoryShareIsWrittenOnlyToTheEngineOfItsMeaning() {
-        ServerOptionsSpec whole = new ServerOptionsSpec(null, null, 0.9, null, null, null, null, null);
+        ServerSettingsOptions whole = new ServerSettingsOptions(null, null, 0.9, null, null, null, null, null);
         assertThat(args(whole, "vllm")).containsExactly("--gpu-memory-utilization=0.9");
         assertThatThrownBy(() -> args(whole, "sglang")).hasMessageContaining("gpuMemoryFraction = 0.9 is the whole GPU"
                 + " budget (vLLM's --gpu-memory-utilization), which this engine has no setting for; its"
                 + " --mem-fraction-static covers weights and KV cache only: state staticMemoryFraction for it");
-        ServerOptionsSpec weightsAndCache = new ServerOptionsSpec(null, null, null, 0.85, null, null, null, null);
+        ServerSettingsOptions weightsAndCache = new ServerSettingsOptions(null, null, null, 0.85, null, null, null, null);
         assertThat(args(weightsAndCache, "sglang")).containsExactly("--mem-fraction-static=0.85");
         assertThatThrownBy(() -> args(weightsAndCache, "vllm")).hasMessageContaining("state gpuMemoryFraction for it");
-        assertThat(new ServerOptionsSpec(null, null, null, 1.5, null, null, null, null).problems())
+        assertThat(new ServerSettingsOptions(null, null, null, 1.5, null, null, null, null).problems())
                 .containsEntry("staticMemoryFraction", "staticMemoryFraction = 1.5 is out of range; expected a share of"
                         + " GPU memory in (0, 1], e.g. 0.9");
     }
@@ -90,7 +90,7 @@ class ServerOptionsSpecTest {
      */
     @Test
     void ngramDraftingIsSpelledForSglangAsAChainOfTheSameLength() {
-        ServerOptionsSpec ngram = new ServerOptionsSpec(null, null, null, null, null, "ngram:4", null);
+        ServerSettingsOptions ngram = new ServerSettingsOptions(null, null, null, null, null, "ngram:4", null);
         assertThat(args(ngram, "sglang")).containsExactly("--speculative-algorithm=NGRAM",
                 "--speculative-num-draft-tokens=5", "--speculative-ngram-max-bfs-breadth=1");
         io.servebench.sim.SimParams sim = io.servebench.sim.SimParams.fromFlags(io.servebench.sim.SimDialect.SGLANG,
@@ -108,34 +108,34 @@ class ServerOptionsSpecTest {
      */
     @Test
     void eagleNeedsADraftModelAndBothEnginesAreGivenIt() {
-        assertThat(new ServerOptionsSpec(null, null, null, null, null, "eagle3:3", null).problems().get("speculative"))
+        assertThat(new ServerSettingsOptions(null, null, null, null, null, "eagle3:3", null).problems().get("speculative"))
                 .contains("drafts with a model of its own").contains("draftModel");
-        assertThat(new ServerOptionsSpec(null, null, null, null, null, "mtp:1", "d/x").problems().get("speculative"))
+        assertThat(new ServerSettingsOptions(null, null, null, null, null, "mtp:1", "d/x").problems().get("speculative"))
                 .contains("is for speculative = \"eagle:N\" or \"eagle3:N\" only");
-        assertThat(new ServerOptionsSpec(null, null, null, null, null, null, "d/x").problems()).containsKey("draftModel");
-        ServerOptionsSpec eagle = new ServerOptionsSpec(null, null, null, null, null, "eagle3:3", "yuhuili/EAGLE3-8B");
+        assertThat(new ServerSettingsOptions(null, null, null, null, null, null, "d/x").problems()).containsKey("draftModel");
+        ServerSettingsOptions eagle = new ServerSettingsOptions(null, null, null, null, null, "eagle3:3", "yuhuili/EAGLE3-8B");
         assertThat(eagle.problems()).isEmpty();
         assertThat(args(eagle, "vllm")).containsExactly(
                 "--speculative-config={\"method\":\"eagle3\",\"model\":\"yuhuili/EAGLE3-8B\",\"num_speculative_tokens\":3}");
         assertThat(args(eagle, "sglang")).contains("--speculative-algorithm=EAGLE3",
                 "--speculative-draft-model-path=yuhuili/EAGLE3-8B");
         // a variant that sets another method drops the class's draft model with it
-        assertThat(eagle.overriddenBy(new ServerOptionsSpec(null, null, null, null, null, "mtp:1", null)).draftModel())
+        assertThat(eagle.overriddenBy(new ServerSettingsOptions(null, null, null, null, null, "mtp:1", null)).draftModel())
                 .isNull();
     }
 
     @Test
     void badValuesNameTheAttributeAndWhatWasExpected() {
-        assertThat(ServerOptionsSpec.problem("maxModelLen", 0)).contains("maxModelLen = 0.0").contains("at least 1");
-        assertThat(ServerOptionsSpec.problem("gpuMemoryFraction", 1.5)).contains("(0, 1]");
-        assertThat(ServerOptionsSpec.problem("gpuMemoryFraction", 0.9)).isNull();
-        assertThat(ServerOptionsSpec.speculativeProblem("mtp")).contains("has no ':'");
-        assertThat(ServerOptionsSpec.speculativeProblem("medusa:2")).contains("unknown method");
-        assertThat(ServerOptionsSpec.speculativeProblem("mtp:x")).contains("not a whole number");
-        assertThat(ServerOptionsSpec.speculativeProblem("eagle:3")).isNull();
-        assertThat(new ServerOptionsSpec(-5, null, 1.5, null, null, "mtp", null).problems()).containsOnlyKeys("maxModelLen",
+        assertThat(ServerSettingsOptions.problem("maxModelLen", 0)).contains("maxModelLen = 0.0").contains("at least 1");
+        assertThat(ServerSettingsOptions.problem("gpuMemoryFraction", 1.5)).contains("(0, 1]");
+        assertThat(ServerSettingsOptions.problem("gpuMemoryFraction", 0.9)).isNull();
+        assertThat(ServerSettingsOptions.speculativeProblem("mtp")).contains("has no ':'");
+        assertThat(ServerSettingsOptions.speculativeProblem("medusa:2")).contains("unknown method");
+        assertThat(ServerSettingsOptions.speculativeProblem("mtp:x")).contains("not a whole number");
+        assertThat(ServerSettingsOptions.speculativeProblem("eagle:3")).isNull();
+        assertThat(new ServerSettingsOptions(-5, null, 1.5, null, null, "mtp", null).problems()).containsOnlyKeys("maxModelLen",
                 "gpuMemoryFraction", "speculative");
-        assertThat(new ServerOptionsSpec(8192, 1, 0.9, 64, true, "mtp:1", null).problems()).isEmpty();
+        assertThat(new ServerSettingsOptions(8192, 1, 0.9, 64, true, "mtp:1", null).problems()).isEmpty();
     }
 
     @ServingBenchmark(model = "m")
@@ -154,7 +154,7 @@ class ServerOptionsSpecTest {
     @Test
     void aVariantsOptionsOverrideTheClassesOneByOne() {
         StudyDescriptor study = ReflectiveStudyReader.read(Study.class);
-        assertThat(study.serverOptions("plain")).isEqualTo(new ServerOptionsSpec(4096, null, null, 64, null, null, null));
-        assertThat(study.serverOptions("small")).isEqualTo(new ServerOptionsSpec(4096, null, null, 8, true, null, null));
+        assertThat(study.serverOptions("plain")).isEqualTo(new ServerSettingsOptions(4096, null, null, 64, null, null, null));
+        assertThat(study.serverOptions("small")).isEqualTo(new ServerSettingsOptions(4096, null, null, 8, true, null, null));
     }
 }

@@ -18,15 +18,15 @@ import java.util.OptionalDouble;
  * @param itlMs  bound on each ITL sample, ms
  * @param e2eMs  bound on E2E latency, ms
  */
-public record SloSpec(Double ttftMs, Double tpotMs, Double itlMs, Double e2eMs) {
+public record SloParams(Double ttftMs, Double tpotMs, Double itlMs, Double e2eMs) {
 
     /** No SLO stated: goodput is absent. */
-    public static final SloSpec NONE = new SloSpec(null, null, null, null);
+    public static final SloParams NONE = new SloParams(null, null, null, null);
 
     /** The names {@link #parse} accepts, in the order {@link #toString()} writes them. */
     public static final List<String> NAMES = List.of("ttft", "tpot", "itl", "e2e");
 
-    public SloSpec {
+    public SloParams {
         check("ttft", ttftMs);
         check("tpot", tpotMs);
         check("itl", itlMs);
@@ -60,8 +60,8 @@ public record SloSpec(Double ttftMs, Double tpotMs, Double itlMs, Double e2eMs) 
     }
 
     /** These bounds, each replaced by {@code override}'s where that one states it. */
-    public SloSpec overriddenBy(SloSpec override) {
-        return new SloSpec(pick(override.ttftMs, ttftMs), pick(override.tpotMs, tpotMs), pick(override.itlMs, itlMs),
+    public SloParams overriddenBy(SloParams override) {
+        return new SloParams(pick(override.ttftMs, ttftMs), pick(override.tpotMs, tpotMs), pick(override.itlMs, itlMs),
                 pick(override.e2eMs, e2eMs));
     }
 
@@ -95,7 +95,7 @@ public record SloSpec(Double ttftMs, Double tpotMs, Double itlMs, Double e2eMs) 
      *
      * @throws IllegalArgumentException naming the bad part and what was expected
      */
-    public static SloSpec parse(String text) {
+    public static SloParams parse(String text) {
         Map<String, Double> values = new LinkedHashMap<>();
         for (String part : text.split(",")) {
             String p = part.strip();
@@ -116,7 +116,7 @@ public record SloSpec(Double ttftMs, Double tpotMs, Double itlMs, Double e2eMs) 
                 throw new IllegalArgumentException("SLO " + name + " is given twice in \"" + text + "\"; expected it once");
             }
         }
-        return new SloSpec(values.get("ttft"), values.get("tpot"), values.get("itl"), values.get("e2e"));
+        return new SloParams(values.get("ttft"), values.get("tpot"), values.get("itl"), values.get("e2e"));
     }
 
     /** {@code ttft=200,tpot=50}: the stated bounds as {@link #parse} reads them; {@code ""} for none. */

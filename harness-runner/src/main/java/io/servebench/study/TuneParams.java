@@ -19,7 +19,7 @@ import java.util.Optional;
  * @param maxRepetitions  most repetitions of one configuration, at least 1
  * @param closeCall       the smallest ratio above 1 worth another repetition when not significant
  */
-public record TuneSpec(String engineGroup, Metric metric, Stat stat, boolean byCapacity, List<Double> validationRates,
+public record TuneParams(String engineGroup, Metric metric, Stat stat, boolean byCapacity, List<Double> validationRates,
                        int maxRepetitions, double closeCall) {
 
     /** The metric name that ranks by capacity under the SLOs. */
@@ -38,7 +38,7 @@ public record TuneSpec(String engineGroup, Metric metric, Stat stat, boolean byC
     /** What of a metric a tuner may rank by: its mean, or a percentile. */
     public static final List<Stat> STATS = List.of(Stat.MEAN, Stat.MEDIAN, Stat.P90, Stat.P95, Stat.P99, Stat.P999);
 
-    public TuneSpec {
+    public TuneParams {
         validationRates = List.copyOf(validationRates);
         if (engineGroup.isBlank()) {
             throw new IllegalArgumentException("@Tune(engineGroup = \"\"): expected the name of the candidate engines' group");
@@ -68,9 +68,9 @@ public record TuneSpec(String engineGroup, Metric metric, Stat stat, boolean byC
      *
      * @throws IllegalArgumentException naming the text and what was expected
      */
-    public static TuneSpec parse(String text, String where) {
+    public static TuneParams parse(String text, String where) {
         if (CAPACITY.equals(text)) {
-            return new TuneSpec("engine-selection", Metric.GOODPUT, Stat.MEAN, true, List.of(), 3, 1.02);
+            return new TuneParams("engine-selection", Metric.GOODPUT, Stat.MEAN, true, List.of(), 3, 1.02);
         }
         int dot = text.indexOf('.');
         String metricId = dot < 0 ? text : text.substring(0, dot);
@@ -81,7 +81,7 @@ public record TuneSpec(String engineGroup, Metric metric, Stat stat, boolean byC
         if (metric.isEmpty() || stat.isEmpty()) {
             throw new IllegalArgumentException("@Tune(metric = \"" + text + "\") on " + where + ": expected one of " + ids());
         }
-        return new TuneSpec("engine-selection", metric.get(), stat.get(), false, List.of(), 3, 1.02);
+        return new TuneParams("engine-selection", metric.get(), stat.get(), false, List.of(), 3, 1.02);
     }
 
     /** What the primary metric reads as in reports: {@code Mean Latency(s)}, {@code P99 TTFT (ms)}. */

@@ -20,15 +20,15 @@ import java.util.Map;
  * @param simulatedModelConfig the model's {@code config.json} (or its folder) for the simulated engine; no flag of a
  *                           real engine
  */
-public record ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize, Double gpuMemoryFraction,
+public record ServerSettingsOptions(Integer maxModelLen, Integer tensorParallelSize, Double gpuMemoryFraction,
                                 Double staticMemoryFraction, Integer maxNumSeqs, Boolean prefixCaching, String speculative,
                                 String draftModel, String simulatedModelConfig) {
 
     /** Nothing stated. */
-    public static final ServerOptionsSpec NONE = new ServerOptionsSpec(null, null, null, null, null, null, null, null, null);
+    public static final ServerSettingsOptions NONE = new ServerSettingsOptions(null, null, null, null, null, null, null, null, null);
 
     /** Settings without a model config for the simulated engine. */
-    public ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize, Double gpuMemoryFraction,
+    public ServerSettingsOptions(Integer maxModelLen, Integer tensorParallelSize, Double gpuMemoryFraction,
                              Double staticMemoryFraction, Integer maxNumSeqs, Boolean prefixCaching, String speculative,
                              String draftModel) {
         this(maxModelLen, tensorParallelSize, gpuMemoryFraction, staticMemoryFraction, maxNumSeqs, prefixCaching,
@@ -36,7 +36,7 @@ public record ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize,
     }
 
     /** Settings without a memory share of SGLang's meaning, as most studies write them. */
-    public ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize, Double gpuMemoryFraction, Integer maxNumSeqs,
+    public ServerSettingsOptions(Integer maxModelLen, Integer tensorParallelSize, Double gpuMemoryFraction, Integer maxNumSeqs,
                              Boolean prefixCaching, String speculative, String draftModel) {
         this(maxModelLen, tensorParallelSize, gpuMemoryFraction, null, maxNumSeqs, prefixCaching, speculative, draftModel);
     }
@@ -53,7 +53,7 @@ public record ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize,
 
     /**
      * Why each stated setting is wrong, by the annotation's attribute name, in declaration order; empty when every one
-     * is in range. Nothing is checked on construction: a spec holds what was written, and the study checker reports.
+     * is in range. Nothing is checked on construction: the record holds what was written, and the study checker reports.
      */
     public Map<String, String> problems() {
         Map<String, String> problems = new LinkedHashMap<>();
@@ -124,8 +124,8 @@ public record ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize,
     }
 
     /** This spec with every setting {@code other} states replacing this one's. */
-    public ServerOptionsSpec overriddenBy(ServerOptionsSpec other) {
-        return new ServerOptionsSpec(
+    public ServerSettingsOptions overriddenBy(ServerSettingsOptions other) {
+        return new ServerSettingsOptions(
                 other.maxModelLen != null ? other.maxModelLen : maxModelLen,
                 other.tensorParallelSize != null ? other.tensorParallelSize : tensorParallelSize,
                 other.gpuMemoryFraction != null ? other.gpuMemoryFraction : gpuMemoryFraction,
@@ -152,7 +152,7 @@ public record ServerOptionsSpec(Integer maxModelLen, Integer tensorParallelSize,
      */
     public List<Flag> flags(EngineKind kind, String servedModel) {
         // the simulated engine's model config is no engine's flag: the server carries it (ServerConfig)
-        if (new ServerOptionsSpec(maxModelLen, tensorParallelSize, gpuMemoryFraction, staticMemoryFraction, maxNumSeqs,
+        if (new ServerSettingsOptions(maxModelLen, tensorParallelSize, gpuMemoryFraction, staticMemoryFraction, maxNumSeqs,
                 prefixCaching, speculative, draftModel).equals(NONE)) {
             return List.of();
         }
