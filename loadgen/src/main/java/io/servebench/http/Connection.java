@@ -1,5 +1,7 @@
 package io.servebench.http;
 
+import io.servebench.wire.nio.SelectorLoop;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -13,7 +15,7 @@ import java.util.concurrent.CountDownLatch;
  * closes it; a sender writes a request on it only after taking it idle from the {@link Pool}, whose
  * lock guards every change of {@link #state} and {@link #exchange}.
  */
-final class Connection {
+final class Connection implements SelectorLoop.Ready {
 
     static final int CONNECTING = 0;
     static final int IDLE = 1;
@@ -94,7 +96,8 @@ final class Connection {
     }
 
     /** Readiness from the selector. */
-    void ready(int ops) {
+    @Override
+    public void ready(int ops) {
         ByteBuffer buffer = loop.buffer();
         try {
             if ((ops & SelectionKey.OP_CONNECT) != 0) {

@@ -1,23 +1,24 @@
 package io.servebench.http;
 
+import io.servebench.wire.nio.SelectorLoop;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.locks.LockSupport;
 
 /**
- * One selector thread: it finishes connections, reads their responses, writes what a sender could not
- * write at once, and checks timeouts. Other threads hand it work with {@link #execute}.
+ * One selector thread of the client (a {@link SelectorLoop}): it finishes connections, reads their responses,
+ * writes what a sender could not write at once, and checks timeouts. Other threads hand it work with
+ * {@link #execute}.
  */
 final class IoLoop {
 
     /** How often connect and idle timeouts are checked. */
     static final long TICK_MS = 20;
+    private static final long TICK_NS = TICK_MS * 1_000_000;
     /**
      * Above this many socket reads per second the loop stops sleeping in the selector between reads and
      * polls it every {@link #POLL_INTERVAL_NS} instead. A read that wakes a sleeping thread costs both this
@@ -30,29 +31,23 @@ final class IoLoop {
     /** One read's buffer: large enough for many events of a busy stream, and for any TLS record. */
     static final int READ_BUFFER_BYTES = 64 * 1024;
 
-    private final Selector selector;
-    private final Thread thread;
-    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final SelectorLoop loop;
     private final ByteBuffer readBuffer = ByteBuffer.allocate(READ_BUFFER_BYTES);
     private final List<Connection> connections = new ArrayList<>();
-    private volatile boolean stopping;
-    private long nextTickNs;
+    private long nextTickNs = System.nanoTime() + TICK_NS;
     private long readsThisTick;
-    private volatile boolean polling;
 
     IoLoop(String name) {
         try {
-            selector = Selector.open();
+            loop = new SelectorLoop(name, new Owner());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open a selector for the HTTP client", e);
         }
-        thread = new Thread(this::run, name);
-        thread.setDaemon(true);
-        thread.start();
+        loop.start();
     }
 
     Selector selector() {
-        return selector;
+        return loop.selector();
     }
 
     /** The buffer every read of this loop goes into; valid until the next read. */
@@ -62,12 +57,7 @@ final class IoLoop {
 
     /** Runs {@code task} on this loop's thread, soon. */
     void execute(Runnable task) {
-        tasks.add(task);
-        if (polling) {
-            LockSupport.unpark(thread);
-        } else {
-            selector.wakeup();
-        }
+        loop.execute(task);
     }
 
     /** A connection read its socket once. */
@@ -77,11 +67,11 @@ final class IoLoop {
 
     /** This loop's thread's CPU time so far; read it before {@link #shutdown}. */
     CpuTime cpu() {
-        return CpuTime.of(thread);
+        return CpuTime.of(loop.thread());
     }
 
     boolean inLoop() {
-        return Thread.currentThread() == thread;
+        return loop.inLoop();
     }
 
     /** Called on the loop's thread by a connection that registered with it. */
@@ -96,76 +86,35 @@ final class IoLoop {
 
     /** Stops the loop: connections still open are closed and their exchanges fail as cancelled. */
     void shutdown() {
-        stopping = true;
-        selector.wakeup();
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        loop.stop();
     }
 
-    private void run() {
-        nextTickNs = System.nanoTime() + TICK_MS * 1_000_000;
-        try {
-            long lastPollNs = System.nanoTime();
-            while (!stopping) {
-                if (polling) {
-                    long sleep = POLL_INTERVAL_NS - (System.nanoTime() - lastPollNs);
-                    if (sleep > 0) {
-                        LockSupport.parkNanos(sleep);
-                    }
-                    lastPollNs = System.nanoTime();
-                    selector.selectNow(this::ready);
-                } else {
-                    selector.select(this::ready, TICK_MS);
-                }
-                runTasks();
-                long now = System.nanoTime();
-                if (now - nextTickNs >= 0) {
-                    long tickNs = now - nextTickNs + TICK_MS * 1_000_000;
-                    polling = readsThisTick * 1_000_000_000L >= POLL_ABOVE_READS_PER_S * tickNs;
-                    readsThisTick = 0;
-                    nextTickNs = now + TICK_MS * 1_000_000;
-                    // backwards: a connection that times out removes itself, behind the index
-                    for (int i = connections.size() - 1; i >= 0; i--) {
-                        connections.get(i).tick(now);
-                    }
+    /** The client's timed work: every tick, whether to poll, and each connection's timeouts. */
+    private final class Owner implements SelectorLoop.Owner {
+
+        @Override
+        public long due(long nowNs) {
+            if (nowNs - nextTickNs >= 0) {
+                long tickNs = nowNs - nextTickNs + TICK_NS;
+                boolean poll = readsThisTick * 1_000_000_000L >= POLL_ABOVE_READS_PER_S * tickNs;
+                loop.pollEvery(poll ? POLL_INTERVAL_NS : 0);
+                readsThisTick = 0;
+                nextTickNs = nowNs + TICK_NS;
+                // backwards: a connection that times out removes itself, behind the index
+                for (int i = connections.size() - 1; i >= 0; i--) {
+                    connections.get(i).tick(nowNs);
                 }
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("the HTTP client's selector failed", e);
-        } finally {
-            runTasks();
+            return nextTickNs - nowNs;
+        }
+
+        @Override
+        public void closing(Throwable failure) {
+            String detail = failure == null ? "the client was closed while the request was in flight"
+                    : "the HTTP client's selector failed: " + failure;
             for (Connection c : connections.toArray(Connection[]::new)) {
-                c.close(HttpFailure.CANCELLED, "the client was closed while the request was in flight");
+                c.close(HttpFailure.CANCELLED, detail);
             }
-            try {
-                selector.close();
-            } catch (IOException e) {
-                // the loop is gone either way
-            }
-        }
-    }
-
-    private void ready(SelectionKey key) {
-        Connection c = (Connection) key.attachment();
-        if (!key.isValid()) {
-            return;
-        }
-        c.ready(key.readyOps());
-    }
-
-    private void runTasks() {
-        Runnable task;
-        while ((task = tasks.poll()) != null) {
-            task.run();
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.servebench.truth;
 
+import io.servebench.wire.nio.SelectorLoop;
 import io.servebench.wire.openai.CompletionRequest;
 import io.servebench.wire.openai.InvalidRequestException;
 
@@ -17,7 +18,7 @@ import java.util.stream.Collectors;
  * One client connection of the {@link TruthServer}: reads HTTP/1.1 requests one at a time, answers each,
  * and queues what the socket does not take at once. Used by its event loop's thread only.
  */
-final class Connection {
+final class Connection implements SelectorLoop.Ready {
 
     private static final int MAX_HEAD_BYTES = 64 * 1024;
     private static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -62,7 +63,22 @@ final class Connection {
         this.key = key;
     }
 
-    void onReadable() throws IOException {
+    @Override
+    public void ready(int readyOps) {
+        try {
+            if ((readyOps & SelectionKey.OP_READ) != 0) {
+                onReadable();
+            }
+            if (key.isValid() && (readyOps & SelectionKey.OP_WRITE) != 0) {
+                drain();
+            }
+        } catch (IOException e) {
+            // one client's broken connection must not stop the others
+            close("client_io: " + e.getMessage());
+        }
+    }
+
+    private void onReadable() throws IOException {
         if (inLength == in.length) {
             if (in.length >= MAX_HEAD_BYTES + MAX_BODY_BYTES) {
                 close("oversized: request larger than " + (MAX_HEAD_BYTES + MAX_BODY_BYTES) + " bytes");
@@ -79,10 +95,6 @@ final class Connection {
         if (active == null) {
             nextRequest();
         }
-    }
-
-    void onWritable() throws IOException {
-        drain();
     }
 
     /** The active stream's next write is due. */
