@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LayeringTest {
 
     /** The layers from top to bottom: each may import the ones after it, never one before it. */
-    static final List<String> LAYERS = List.of("cli", "loadcheck", "calibration", "runner", "tuning", "execution", "plan", "study", "engine", "metrics", "load",
+    static final List<String> LAYERS = List.of("cli", "runner", "tuning", "execution", "plan", "study", "loadcheck", "calibration", "engine", "metrics", "load",
             "workload", "http", "sim", "truth", "wire");
 
     /** Entry points beside the command line: the annotation processor, which javac loads. */

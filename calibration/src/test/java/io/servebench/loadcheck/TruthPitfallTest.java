@@ -1,4 +1,4 @@
-package io.servebench.execution;
+package io.servebench.loadcheck;
 
 import io.servebench.load.ArrivalProfile;
 import io.servebench.load.LoadGenerator;
@@ -7,7 +7,6 @@ import io.servebench.load.Recorded;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.Target;
 import io.servebench.load.TokenSource;
-import io.servebench.loadcheck.TruthComparison;
 import io.servebench.metrics.MetricsAggregator;
 import io.servebench.results.Distribution;
 import io.servebench.results.Metric;
@@ -177,7 +176,7 @@ class TruthPitfallTest {
             assertThat(r.outputTokens()).isEqualTo(8_000);
             assertThat(r.eventsPerReadMax()).isGreaterThan(1);
         });
-        io.servebench.loadcheck.SignedSamples delays = run.comparison().eventDelays();
+        SignedSamples delays = run.comparison().eventDelays();
         // a read's stamp is shared by bytes handled within 1 ms of it (ReadClock.MAX_READ_SPAN_NS), and the server
         // notes a write when the call returns: together at most about 2 ms early
         assertThat(delays.min()).as("earliest client stamp - server write (ns)").isGreaterThan(-2_500_000.0);

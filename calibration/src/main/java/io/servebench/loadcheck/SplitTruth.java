@@ -71,9 +71,8 @@ final class SplitTruth implements TruthSide {
         List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         // the server's pauses would show as TTFT and ITL error
         argv.addAll(LoadJvm.OPTIONS);
-        argv.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.servebench.cli.Main", "loadcheck", "--truth-server",
-                "--tokens", Integer.toString(check.tokens()), "--ttft-ms", Double.toString(check.ttft().toNanos() / 1e6),
-                "--gap-ms", Double.toString(check.gap().toNanos() / 1e6), "--server-threads",
+        argv.addAll(List.of("-cp", System.getProperty("java.class.path"), SplitTruth.class.getName(),
+                Integer.toString(check.tokens()), Long.toString(check.ttft().toNanos()), Long.toString(check.gap().toNanos()),
                 Integer.toString(check.serverLoops())));
         Process child = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         return new SplitTruth(child);
@@ -186,6 +185,21 @@ final class SplitTruth implements TruthSide {
      * The child's side: serves the check's script, says its port, and answers {@code take ID} and {@code stats} until
      * its input ends. A pool looks truths up, so that one request still being written holds no other answer back.
      */
+    /**
+     * The server side of a split check, as {@link #start} runs it: {@code TOKENS TTFT_NS GAP_NS LOOPS}; the pipe to the
+     * check is this process's standard input and output.
+     */
+    public static void main(String[] args) throws IOException {
+        if (args.length != 4) {
+            throw new IllegalArgumentException("expected TOKENS TTFT_NS GAP_NS LOOPS, got " + List.of(args));
+        }
+        LoadCheck check = new LoadCheck(1, 0, Integer.parseInt(args[0]), Duration.ofSeconds(1), Duration.ZERO,
+                Duration.ofNanos(Long.parseLong(args[1])), Duration.ofNanos(Long.parseLong(args[2])), Integer.parseInt(args[3]),
+                true, 1);
+        serve(check, new OutputStreamWriter(System.out, StandardCharsets.UTF_8),
+                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)));
+    }
+
     static void serve(LoadCheck check, Writer stdout, BufferedReader stdin) throws IOException {
         PrintWriter out = new PrintWriter(stdout, false);
         ExecutorService lookups = Executors.newFixedThreadPool(4, r -> {

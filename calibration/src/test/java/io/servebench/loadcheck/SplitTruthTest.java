@@ -4,6 +4,7 @@ import io.servebench.truth.SentEvent;
 import io.servebench.truth.TruthRecord;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,5 +22,17 @@ class SplitTruthTest {
                 new TruthRecord("e", 1, 200, 1, List.of(), true, "", 0))) {
             assertThat(SplitTruth.decode(SplitTruth.encode(t))).isEqualTo(t);
         }
+    }
+
+    @Test
+    void aSplitCheckServesFromAProcessOfItsOwnAndMatchesEveryRequestWithItsTruth() throws Exception {
+        // the truth server runs SplitTruth's own main in a child JVM on this class path, and answers over the pipe
+        LoadCheck check = new LoadCheck(50, 0, 5, Duration.ofSeconds(1), Duration.ZERO, Duration.ofMillis(5),
+                Duration.ofMillis(2), 1, true, 1);
+        LoadCheckReport report = check.run();
+        assertThat(report.requests()).isEqualTo(50);
+        assertThat(report.failed()).isZero();
+        assertThat(report.unmatched()).as("requests the server had no truth for").isZero();
+        assertThat(report.serverPeakStreams()).as("the child's own count, over the pipe").isPositive();
     }
 }
