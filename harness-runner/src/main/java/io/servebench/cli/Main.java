@@ -7,6 +7,7 @@ import io.servebench.metrics.SloParams;
 import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.plan.EngineOverrides;
 import io.servebench.reports.ReportLanguage;
+import io.servebench.results.BlockResult;
 import io.servebench.results.journal.RunHeader;
 import io.servebench.results.journal.RunJournal;
 import io.servebench.execution.ExecutionException;
@@ -21,6 +22,7 @@ import io.servebench.runner.RunnerException;
 import io.servebench.execution.Signals;
 import io.servebench.execution.ServeBenchVersion;
 import io.servebench.study.AdHocStudy;
+import io.servebench.study.LoadOption;
 import io.servebench.workload.Datasets;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -74,7 +76,7 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--dry-run", description = "Print the trial plan (one line per trial) without starting anything.")
     boolean dryRun;
 
-    @Option(names = "-p", paramLabel = "NAME=V1,V2", description = "Override a parameter or workload setting (dataset, profile, rate, concurrency, requests, warmup, warmupSeconds, burstiness, rampUpSeconds, maxConcurrency, durationSeconds, maxErrors, sweepRates, api, extraBody, continuousUsage, saturationWindowSeconds, cancellationRate, cancellationDelaySeconds, cancellationAfter, timeoutSeconds, models, modelDistribution, endpointWeights) with a list of values; the benchmarks expand over them. Repeatable. extraBody takes one JSON object, models one list of names with weights and endpointWeights one list of weights, commas included (-p models=sql-lora:3,chat-lora:1).")
+    @Option(names = "-p", paramLabel = "NAME=V1,V2", description = "Override a parameter or workload setting (Workload settings, below) with a list of values; the benchmarks expand over them. Repeatable. extraBody takes one JSON object, models one list of names with weights and endpointWeights one list of weights, commas included (-p models=sql-lora:3,chat-lora:1).")
     List<String> params = new ArrayList<>();
 
     @Option(names = "-r", paramLabel = "N", description = "Repetitions of every trial, for noise estimates (default: " + RunDefaults.REPETITIONS + ").")
@@ -244,6 +246,7 @@ public final class Main implements Callable<Integer> {
         CommandLine cmd = new CommandLine(main);
         cmd.setOut(out);
         cmd.setErr(err);
+        listWorkloadSettings(cmd);
         boolean verbose = Arrays.asList(args).contains("-v") || Arrays.asList(args).contains("--verbose");
         cmd.setParameterExceptionHandler((e, a) -> {
             err.println("error: " + e.getMessage() + " (see -h)");
@@ -386,6 +389,28 @@ public final class Main implements Callable<Integer> {
         again.resuming = true;
         again.handleSignals = handleSignals;
         return again.call();
+    }
+
+    /**
+     * Adds the help's list of the workload settings {@code -p} and {@code @Workload} take, from their one home
+     * ({@link LoadOption}, after the six every workload has), before the examples.
+     */
+    static void listWorkloadSettings(CommandLine cmd) {
+        String section = "workloadSettings";
+        cmd.getHelpSectionMap().put(section, help -> {
+            StringBuilder text = new StringBuilder(String.format("%nWorkload settings (-p NAME=V1,V2, or @Workload's attribute"
+                    + " of that name):%n  %s%n", String.join(", ", BlockResult.WORKLOAD_PARAMS)));
+            for (LoadOption option : LoadOption.values()) {
+                String line = String.format("  %-25s %s: %s", option.key(), option.meaning(), option.expected());
+                // the values on a line of their own where both do not fit the help's width
+                text.append(line.length() <= 120 ? line + String.format("%n") : String.format("  %-25s %s:%n%28s%s%n",
+                        option.key(), option.meaning(), "", option.expected()));
+            }
+            return text.toString();
+        });
+        List<String> sections = new ArrayList<>(cmd.getHelpSectionKeys());
+        sections.add(sections.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER_HEADING), section);
+        cmd.setHelpSectionKeys(sections);
     }
 
     /** {@code args}, the options of a study run, parsed into a new command that writes where {@code parent} does. */

@@ -4,65 +4,123 @@ import io.servebench.annotations.Workload;
 import io.servebench.results.BlockResult;
 
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * The {@code @Workload} settings beyond the six basic ones (dataset, profile, rate, concurrency, requests,
- * warmup): profile shape, stop conditions, warm-up time and client options. Each is kept as text in
- * {@link WorkloadOptions#options()} under its {@link #key()}, the attribute's name, which is also its
- * {@code -p} name; this enum says what values it takes.
+ * warmup): profile shape, stop conditions, warm-up time and client options, each named once, here: its key (the
+ * attribute's name, also its {@code -p} name and its param in the results), the values it takes, its default and the
+ * words for them, from which the annotation is read, {@code -p} is checked, the help lists them and
+ * {@code plan.LoadOptionParams} types them. Each is kept as text in {@link WorkloadOptions#options()} under its key.
  */
 public enum LoadOption {
-    WARMUP_SECONDS(Type.NON_NEGATIVE_NUMBER, "zero or a positive number of seconds"),
-    BURSTINESS(Type.POSITIVE_NUMBER, "a positive gamma shape (1 = Poisson, below 1 burstier)"),
-    RAMP_UP_SECONDS(Type.POSITIVE_NUMBER, "a positive number of seconds"),
-    MAX_CONCURRENCY(Type.POSITIVE_INTEGER, "a positive number of requests in flight"),
-    DURATION_SECONDS(Type.POSITIVE_NUMBER, "a positive number of seconds"),
-    MAX_ERRORS(Type.POSITIVE_INTEGER, "a positive number of failed requests"),
-    SWEEP_RATES(Type.POSITIVE_INTEGER, "a positive number of rates between synchronous and throughput"),
-    API(Type.CHOICE, "chat or completions", "chat", "completions"),
-    EXTRA_BODY(Type.JSON_OBJECT, "a JSON object such as {\"temperature\": 0}"),
-    CONTINUOUS_USAGE(Type.BOOLEAN, "true or false"),
-    SATURATION_WINDOW_SECONDS(Type.POSITIVE_NUMBER, "a positive number of seconds"),
-    CANCELLATION_RATE(Type.PERCENT, "a percentage above 0 and at most 100"),
-    CANCELLATION_DELAY_SECONDS(Type.NON_NEGATIVE_NUMBER, "zero or a positive number of seconds"),
-    CANCELLATION_AFTER(Type.CHOICE, "send or first-token", "send", "first-token"),
-    TIMEOUT_SECONDS(Type.POSITIVE_NUMBER, "a positive number of seconds"),
-    MODELS(Type.MODEL_MIX, "names with optional weights, e.g. \"sql-lora:3,chat-lora:1\""),
-    MODEL_DISTRIBUTION(Type.MODEL_DISTRIBUTION, "weights, uniform or zipf (zipf:S for an exponent other than 1)"),
-    ENDPOINT_WEIGHTS(Type.WEIGHTS, "whole numbers >= 1, one per URL of the engine, e.g. \"3,1\"");
+    WARMUP_SECONDS("warmupSeconds", "requests due in the first this many seconds are extra warm-up requests",
+            Type.NON_NEGATIVE_NUMBER, "0", "zero or a positive number of seconds"),
+    BURSTINESS("burstiness", "the gamma profile's shape",
+            Type.POSITIVE_NUMBER, "1", "a positive gamma shape (1 = Poisson, below 1 burstier)"),
+    RAMP_UP_SECONDS("rampUpSeconds", "a rate profile's linear ramp-up",
+            Type.POSITIVE_NUMBER, "0", "a positive number of seconds"),
+    MAX_CONCURRENCY("maxConcurrency", "the most requests in flight of an open-loop profile",
+            Type.POSITIVE_INTEGER, "0", "a positive number of requests in flight"),
+    DURATION_SECONDS("durationSeconds", "stop sending after this long",
+            Type.POSITIVE_NUMBER, "0", "a positive number of seconds"),
+    MAX_ERRORS("maxErrors", "stop sending after this many failed requests",
+            Type.POSITIVE_INTEGER, "0", "a positive number of failed requests"),
+    SWEEP_RATES("sweepRates", "a sweep's constant rates between synchronous and throughput",
+            Type.POSITIVE_INTEGER, "0", "a positive number of rates between synchronous and throughput"),
+    API("api", "the OpenAI API the requests use",
+            Type.CHOICE, "chat", "chat or completions", "chat", "completions"),
+    EXTRA_BODY("extraBody", "fields added to every request body",
+            Type.JSON_OBJECT, null, "a JSON object such as {\"temperature\": 0}"),
+    CONTINUOUS_USAGE("continuousUsage", "ask for token usage with every event (unset: as the engine kind supports)",
+            Type.BOOLEAN, null, "true or false"),
+    SATURATION_WINDOW_SECONDS("saturationWindowSeconds", "stop sending once the server stays over-saturated this long",
+            Type.POSITIVE_NUMBER, "0", "a positive number of seconds"),
+    CANCELLATION_RATE("cancellationRate", "the share of measured requests the client calls off",
+            Type.PERCENT, "0", "a percentage above 0 and at most 100"),
+    CANCELLATION_DELAY_SECONDS("cancellationDelaySeconds", "how long after its send or first token a request is called off",
+            Type.NON_NEGATIVE_NUMBER, "0", "zero or a positive number of seconds"),
+    CANCELLATION_AFTER("cancellationAfter", "what the cancellation delay runs from",
+            Type.CHOICE, "send", "send or first-token", "send", "first-token"),
+    TIMEOUT_SECONDS("timeoutSeconds", "the longest a request may last from its send",
+            Type.POSITIVE_NUMBER, "0", "a positive number of seconds"),
+    MODELS("models", "the models or LoRA adapters the requests draw from (unset: the served model)",
+            Type.MODEL_MIX, null, "names with optional weights, e.g. \"sql-lora:3,chat-lora:1\""),
+    MODEL_DISTRIBUTION("modelDistribution", "how the requests draw from the models",
+            Type.MODEL_DISTRIBUTION, "weights",
+            "weights, uniform or zipf (zipf:S for an exponent other than 1)"),
+    ENDPOINT_WEIGHTS("endpointWeights", "the shares of an engine's replicas (unset: round robin)",
+            Type.WEIGHTS, null, "whole numbers >= 1, one per URL of the engine, e.g. \"3,1\"");
 
     private enum Type { POSITIVE_NUMBER, NON_NEGATIVE_NUMBER, PERCENT, POSITIVE_INTEGER, CHOICE, JSON_OBJECT, BOOLEAN,
         MODEL_MIX, MODEL_DISTRIBUTION, WEIGHTS }
 
+    private final String key;
+    /** What the option does, in words: the help's. */
+    private final String meaning;
     private final Type type;
+    /** The value when none is set, as text; {@code null} where none is the default (no cap, no body fields, ...). */
+    private final String defaultText;
     private final String expected;
     /** The values a {@link Type#CHOICE} takes. */
     private final List<String> choices;
 
-    LoadOption(Type type, String expected, String... choices) {
+    LoadOption(String key, String meaning, Type type, String defaultText, String expected, String... choices) {
+        this.key = key;
+        this.meaning = meaning;
         this.type = type;
+        this.defaultText = defaultText;
         this.expected = expected;
         this.choices = List.of(choices);
     }
 
     /**
-     * The {@code @Workload} attribute's name, also the {@code -p} name and the key in a block's params: its place in
-     * {@link BlockResult#LOAD_OPTION_PARAMS}, the one list of the load options' names, whose order the constants follow.
+     * The {@code @Workload} attribute's name, also the {@code -p} name and the key in a block's params (the results
+     * list them as {@link BlockResult#LOAD_OPTION_PARAMS}, for readers that know no study).
      */
     public String key() {
-        return BlockResult.LOAD_OPTION_PARAMS.get(ordinal());
+        return key;
+    }
+
+    /** What the option does, in words, for the help. */
+    public String meaning() {
+        return meaning;
+    }
+
+    /** What values the option takes, in words: the help's and every error's. */
+    public String expected() {
+        return expected;
+    }
+
+    /** The value an option left unset has, as text; {@code null} where that is none at all. */
+    public String defaultText() {
+        return defaultText;
     }
 
     /** The option of that key, if any. */
     public static Optional<LoadOption> byKey(String key) {
-        return Arrays.stream(values()).filter(o -> o.key().equals(key)).findFirst();
+        return Arrays.stream(values()).filter(o -> o.key.equals(key)).findFirst();
     }
 
     /** Every key, in declaration order. */
     public static List<String> keys() {
         return Arrays.stream(values()).map(LoadOption::key).toList();
+    }
+
+    /**
+     * {@code value}, checked by {@link #problem(String)}, as the one text it is kept as: numbers as
+     * {@link #format(double)} writes them ({@code 60} for {@code 60.0}), anything else stripped.
+     */
+    public String normalize(String value) {
+        String v = value.strip();
+        return switch (type) {
+            case POSITIVE_NUMBER, NON_NEGATIVE_NUMBER, PERCENT -> format(Double.parseDouble(v));
+            case POSITIVE_INTEGER -> Integer.toString(Integer.parseInt(v));
+            default -> v;
+        };
     }
 
     /**
@@ -115,29 +173,24 @@ public enum LoadOption {
     }
 
     /**
-     * The options a {@code @Workload} annotation sets, as the runtime sees it: {@code -1} and {@code ""} mean
-     * "not set here" and are left out.
+     * The options a {@code @Workload} annotation sets, as the runtime sees it, each read from the attribute its key
+     * names: {@code -1} and {@code ""} mean "not set here" and are left out.
      */
-    static java.util.Map<String, String> of(Workload w) {
-        java.util.Map<String, String> options = new java.util.LinkedHashMap<>();
-        number(options, WARMUP_SECONDS, w.warmupSeconds());
-        number(options, BURSTINESS, w.burstiness());
-        number(options, RAMP_UP_SECONDS, w.rampUpSeconds());
-        number(options, MAX_CONCURRENCY, w.maxConcurrency());
-        number(options, DURATION_SECONDS, w.durationSeconds());
-        number(options, MAX_ERRORS, w.maxErrors());
-        number(options, SWEEP_RATES, w.sweepRates());
-        text(options, API, w.api());
-        text(options, EXTRA_BODY, w.extraBody());
-        text(options, CONTINUOUS_USAGE, w.continuousUsage());
-        number(options, SATURATION_WINDOW_SECONDS, w.saturationWindowSeconds());
-        number(options, CANCELLATION_RATE, w.cancellationRate());
-        number(options, CANCELLATION_DELAY_SECONDS, w.cancellationDelaySeconds());
-        text(options, CANCELLATION_AFTER, w.cancellationAfter());
-        number(options, TIMEOUT_SECONDS, w.timeoutSeconds());
-        text(options, MODELS, w.models());
-        text(options, MODEL_DISTRIBUTION, w.modelDistribution());
-        text(options, ENDPOINT_WEIGHTS, w.endpointWeights());
+    static Map<String, String> of(Workload w) {
+        Map<String, String> options = new LinkedHashMap<>();
+        for (LoadOption option : values()) {
+            Object value;
+            try {
+                value = Workload.class.getMethod(option.key).invoke(w);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("@Workload has no attribute " + option.key, e);
+            }
+            if (value instanceof Number n && n.doubleValue() != Workload.UNSET) {
+                options.put(option.key, format(n.doubleValue()));
+            } else if (value instanceof String text && !text.isEmpty()) {
+                options.put(option.key, text);
+            }
+        }
         return options;
     }
 
@@ -145,17 +198,5 @@ public enum LoadOption {
     public static String format(double value) {
         return value == Math.rint(value) && Double.isFinite(value) && Math.abs(value) < 1e15
                 ? Long.toString((long) value) : Double.toString(value);
-    }
-
-    private static void number(java.util.Map<String, String> options, LoadOption option, double value) {
-        if (value != Workload.UNSET) {
-            options.put(option.key(), format(value));
-        }
-    }
-
-    private static void text(java.util.Map<String, String> options, LoadOption option, String value) {
-        if (!value.isEmpty()) {
-            options.put(option.key(), value);
-        }
     }
 }

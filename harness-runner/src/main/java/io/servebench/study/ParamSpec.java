@@ -15,8 +15,12 @@ import java.util.Set;
  */
 public record ParamSpec(String name, String type, List<String> values) {
 
-    /** Field names that set a workload setting and so apply to every variant, in this order. */
-    public static final List<String> WORKLOAD_PARAMS = List.of("rate", "requests", "warmup", "concurrency");
+    /**
+     * The names of the {@code @Param} fields that set a workload setting and so apply to every variant: the numeric
+     * ones of the six every workload has ({@code BlockResult.WORKLOAD_PARAMS}); dataset and profile are the class's or
+     * {@code -p}'s, and a field of that name is a variant's like any other.
+     */
+    public static final List<String> WORKLOAD_FIELDS = List.of("rate", "requests", "warmup", "concurrency");
 
     /** The field types a {@code @Param} may have. */
     public static final Set<String> SUPPORTED_TYPES = Set.of("int", "long", "double", "boolean", "String");
@@ -29,6 +33,6 @@ public record ParamSpec(String name, String type, List<String> values) {
 
     /** Whether this field sets a workload setting (and so applies to every variant). */
     public boolean isWorkloadParam() {
-        return WORKLOAD_PARAMS.contains(name);
+        return WORKLOAD_FIELDS.contains(name);
     }
 }

@@ -78,7 +78,7 @@ public record WorkloadOptions(String dataset, String profile, Double rate, Integ
 
     /**
      * This spec with the workload setting {@code name} ({@code dataset}, {@code profile}, one of
-     * {@link ParamSpec#WORKLOAD_PARAMS} or a {@link LoadOption#key()}) set from its text, as a workload {@code @Param} or
+     * {@link ParamSpec#WORKLOAD_FIELDS} or a {@link LoadOption#key()}) set from its text, as a workload {@code @Param} or
      * {@code -p name=value} gives it.
      *
      * @throws IllegalArgumentException when {@code name} is no workload setting or {@code value}
@@ -97,7 +97,7 @@ public record WorkloadOptions(String dataset, String profile, Double rate, Integ
                 case "requests" -> new WorkloadOptions(dataset, profile, rate, concurrency, Integer.parseInt(value), warmup, options);
                 case "warmup" -> new WorkloadOptions(dataset, profile, rate, concurrency, requests, Integer.parseInt(value), options);
                 default -> throw new IllegalArgumentException(
-                        "\"" + name + "\" is not a workload setting; expected one of " + ParamSpec.WORKLOAD_PARAMS
+                        "\"" + name + "\" is not a workload setting; expected one of " + ParamSpec.WORKLOAD_FIELDS
                                 + ", dataset, profile or " + LoadOption.keys());
             };
         } catch (NumberFormatException e) {

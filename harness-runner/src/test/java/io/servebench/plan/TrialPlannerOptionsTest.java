@@ -53,8 +53,15 @@ class TrialPlannerOptionsTest {
         // 2 variants x 2 burstiness values
         assertThat(plan.trials()).hasSize(4);
         LoadOptionParams o = plan.trials().get(0).workload().options();
-        assertThat(o).isEqualTo(new LoadOptionParams(5, 0.5, 10, 8, 60, 3, 0, "completions", "{\"temperature\":0,\"seed\":1}", false, 0, 0, 0,
-                "send", 0, null, "weights", null));
+        assertThat(List.<Object>of(o.warmupSeconds(), o.burstiness(), o.rampUpSeconds(), o.maxConcurrency(),
+                o.durationSeconds(), o.maxErrors(), o.sweepRates(), o.api(), o.extraBody(), o.continuousUsage()))
+                .containsExactly(5.0, 0.5, 10.0, 8, 60.0, 3, 0, "completions", "{\"temperature\":0,\"seed\":1}", false);
+        // the options left out keep their defaults
+        assertThat(List.<Object>of(o.saturationWindowSeconds(), o.cancellationRate(), o.cancellationDelaySeconds(),
+                o.cancellationAfter(), o.timeoutSeconds(), o.modelDistribution())).containsExactly(0.0, 0.0, 0.0, "send", 0.0,
+                "weights");
+        assertThat(o.models()).isNull();
+        assertThat(o.endpointWeights()).isNull();
         assertThat(plan.trials().get(1).workload().options().burstiness()).isEqualTo(2);
         assertThat(plan.trials().get(0).workload().label()).contains("burstiness=0.5").contains("maxConcurrency=8");
     }

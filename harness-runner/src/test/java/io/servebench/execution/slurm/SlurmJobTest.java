@@ -42,8 +42,14 @@ class SlurmJobTest {
                 new EngineSetup("/opt/vllm/bin/vllm", env, "/work", List.of(), "", ""), "configs/qwen3.5-9b.json");
         // a sweep (no rate of its own) and every load option away from its default
         WorkloadParams workload = new WorkloadParams("sharegpt:/data/sg.json", "sweep", Double.NaN, 1, 200, 10,
-                new LoadOptionParams(2.5, 0.5, 3, 64, 120, 5, 6, "completions", "{\"top_k\":1}", Boolean.FALSE, 30, 20, 0.5,
-                        "first-token", 60, "sql-lora:3,chat-lora:1", "zipf:1.2", "3,1"));
+                LoadOptionParams.of(Map.ofEntries(Map.entry("warmupSeconds", "2.5"), Map.entry("burstiness", "0.5"),
+                        Map.entry("rampUpSeconds", "3"), Map.entry("maxConcurrency", "64"), Map.entry("durationSeconds", "120"),
+                        Map.entry("maxErrors", "5"), Map.entry("sweepRates", "6"), Map.entry("api", "completions"),
+                        Map.entry("extraBody", "{\"top_k\":1}"), Map.entry("continuousUsage", "false"),
+                        Map.entry("saturationWindowSeconds", "30"), Map.entry("cancellationRate", "20"),
+                        Map.entry("cancellationDelaySeconds", "0.5"), Map.entry("cancellationAfter", "first-token"),
+                        Map.entry("timeoutSeconds", "60"), Map.entry("models", "sql-lora:3,chat-lora:1"),
+                        Map.entry("modelDistribution", "zipf:1.2"), Map.entry("endpointWeights", "3,1"))));
         return new Trial(id, "s01-vllm", server, workload);
     }
 
