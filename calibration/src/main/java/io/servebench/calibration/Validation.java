@@ -15,6 +15,7 @@ import io.servebench.sim.ModelProfile;
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimParams;
 import io.servebench.sim.SimTokenizer;
+import io.servebench.sim.TwinEvidence;
 import io.servebench.sim.VirtualEngine;
 import io.servebench.wire.flags.EngineFlags;
 import io.servebench.workload.Dataset;
@@ -122,18 +123,19 @@ public final class Validation {
     }
 
     /**
-     * The twin's evidence per kind of set-up (engine, GPU, architecture) from the cases it ran: how many, and how far its
-     * figures were from the published ones at most and on average. Kinds in the order of their first case.
+     * The twin's evidence per kind of set-up (engine, GPU, architecture, load regime) from the cases it ran: how many, and
+     * how far its figures were from the published ones at most and on average. Kinds in the order of their first case.
      */
-    public static List<io.servebench.sim.TwinEvidence> evidence(List<Outcome> outcomes) {
+    public static List<TwinEvidence> evidence(List<Outcome> outcomes) {
         Map<String, List<Outcome>> byKind = new LinkedHashMap<>();
         for (Outcome o : outcomes) {
             if (o.skipped().isEmpty()) {
                 PublicResult c = o.result();
-                byKind.computeIfAbsent(c.engine() + "\n" + gpuId(c) + "\n" + c.modelClass(), k -> new ArrayList<>()).add(o);
+                byKind.computeIfAbsent(c.engine() + "\n" + gpuId(c) + "\n" + c.modelClass() + "\n" + regime(c),
+                        k -> new ArrayList<>()).add(o);
             }
         }
-        List<io.servebench.sim.TwinEvidence> out = new ArrayList<>();
+        List<TwinEvidence> out = new ArrayList<>();
         for (List<Outcome> kind : byKind.values()) {
             List<Double> errors = new ArrayList<>();
             for (Outcome o : kind) {
@@ -145,11 +147,26 @@ public final class Validation {
                 continue;
             }
             PublicResult first = kind.get(0).result();
-            out.add(new io.servebench.sim.TwinEvidence(first.engine(), gpuId(first), first.modelClass(), kind.size(),
+            out.add(new TwinEvidence(first.engine(), gpuId(first), first.modelClass(), regime(first), kind.size(),
                     errors.size(), errors.stream().mapToDouble(Double::doubleValue).max().orElseThrow(),
                     errors.stream().mapToDouble(Double::doubleValue).average().orElseThrow()));
         }
         return out;
+    }
+
+    /**
+     * Requests arriving over less than this are a burst, whatever their rate: the published bursts send 1,000 requests
+     * at 1,000 req/s (in 1 s, 512 in flight at most); the slowest paced case, 16 req/s, spreads them over 62 s.
+     */
+    private static final double PACED_OVER_SECONDS = 10;
+
+    /**
+     * How the case's load arrived: at a request rate that spreads its requests over {@value #PACED_OVER_SECONDS} s or
+     * more, or all at once (no rate, a closed loop, or a burst faster than that).
+     */
+    static TwinEvidence.Regime regime(PublicResult c) {
+        return c.requestRate().isPresent() && c.requests() / c.requestRate().getAsDouble() >= PACED_OVER_SECONDS
+                ? TwinEvidence.Regime.PACED : TwinEvidence.Regime.UNPACED;
     }
 
     private static String gpuId(PublicResult c) {

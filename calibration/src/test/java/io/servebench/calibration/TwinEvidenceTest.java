@@ -4,6 +4,7 @@ import io.servebench.sim.TwinEvidence;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -25,8 +26,8 @@ class TwinEvidenceTest {
         for (int i = 0; i < now.size(); i++) {
             TwinEvidence n = now.get(i);
             TwinEvidence b = bundled.get(i);
-            assertThat(List.of(b.engine(), b.gpu(), b.architecture(), b.cases(), b.figures()))
-                    .containsExactly(n.engine(), n.gpu(), n.architecture(), n.cases(), n.figures());
+            assertThat(List.of(b.engine(), b.gpu(), b.architecture(), b.regime(), b.cases(), b.figures()))
+                    .containsExactly(n.engine(), n.gpu(), n.architecture(), n.regime(), n.cases(), n.figures());
             // a JVM may round a libm function differently in the last place: the bar is stated to the percent
             assertThat(b.maxError()).isCloseTo(n.maxError(), within(1e-6));
             assertThat(b.meanError()).isCloseTo(n.meanError(), within(1e-6));
@@ -38,12 +39,41 @@ class TwinEvidenceTest {
     }
 
     @Test
-    void aSetUpWithoutPublishedCasesIsUnvalidatedAndOneWithThemCarriesItsBar() {
+    void aSetUpWithoutPublishedCasesIsUnvalidatedAndOneWithThemCarriesABarPerLoadRegime() {
         assertThat(TwinEvidence.statement("vllm", "l40s", "dense")).isEqualTo("unvalidated: no published vLLM dense L40S case");
-        TwinEvidence e = TwinEvidence.bundled().stream().filter(x -> x.engine().equals("vllm") && x.gpu().equals("h100")
-                && x.architecture().equals("dense")).findFirst().orElseThrow();
-        assertThat(TwinEvidence.statement("vllm", "h100", "dense")).isEqualTo(String.format(java.util.Locale.ROOT,
-                "within ±%.0f%% (mean %.0f%%) on %d published vLLM dense H100 cases (%d figures)", 100 * e.maxError(),
-                100 * e.meanError(), e.cases(), e.figures()));
+        for (TwinEvidence e : TwinEvidence.bundled()) {
+            String kind = (e.engine().equals("sglang") ? "SGLang" : "vLLM") + " " + e.architecture() + " "
+                    + e.gpu().toUpperCase(java.util.Locale.ROOT);
+            String clause = String.format(java.util.Locale.ROOT, "%s: within ±%.0f%% (mean %.0f%%) on %d published %s case%s"
+                    + " (%d figures)", e.regime() == TwinEvidence.Regime.PACED ? "at a request rate"
+                    : "all at once or in a closed loop", 100 * e.maxError(), 100 * e.meanError(), e.cases(), kind,
+                    e.cases() == 1 ? "" : "s", e.figures());
+            assertThat(TwinEvidence.statement(e.engine(), e.gpu(), e.architecture())).contains(clause);
+        }
+        // a kind with published cases of one regime only says the other is unvalidated
+        TwinEvidence single = TwinEvidence.bundled().stream().filter(e -> TwinEvidence.bundled().stream()
+                .filter(x -> x.engine().equals(e.engine()) && x.gpu().equals(e.gpu())
+                        && x.architecture().equals(e.architecture())).count() == 1).findFirst().orElseThrow();
+        String other = single.regime() == TwinEvidence.Regime.PACED ? "all at once or in a closed loop" : "at a request rate";
+        assertThat(TwinEvidence.statement(single.engine(), single.gpu(), single.architecture()))
+                .contains(other + ": unvalidated, no published " + (single.engine().equals("sglang") ? "SGLang" : "vLLM")
+                        + " " + single.architecture() + " " + single.gpu().toUpperCase(java.util.Locale.ROOT) + " case");
+    }
+
+    @Test
+    void eachPublishedCaseCountsInTheRegimeItsSourceDescribes() {
+        Map<String, TwinEvidence.Regime> described = Map.of(
+                // the reference study's rate sweep: 1,000 requests at 16 req/s
+                "vllm-qwen3.5-9b-h100-sharegpt-rate16", TwinEvidence.Regime.PACED,
+                "sglang-qwen3.5-35b-a3b-h200-sharegpt-rate8", TwinEvidence.Regime.PACED,
+                // its burst: 1,000 requests at 1,000 req/s, 512 in flight at most
+                "vllm-qwen3.5-9b-h100-sharegpt-burst", TwinEvidence.Regime.UNPACED,
+                // GPUStack's runs: request rate inf
+                "vllm-qwen3-14b-h100-sharegpt-burst", TwinEvidence.Regime.UNPACED,
+                "vllm-qwen3-8b-h100-sharegpt-c4", TwinEvidence.Regime.UNPACED,
+                // one request at a time, no rate
+                "vllm-qwen2.5-7b-a100-bs1-in1-out2048", TwinEvidence.Regime.UNPACED);
+        described.forEach((id, regime) -> assertThat(Validation.regime(PublicResult.bundled().stream()
+                .filter(c -> c.id().equals(id)).findFirst().orElseThrow())).as(id).isEqualTo(regime));
     }
 }

@@ -6,25 +6,47 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * How far to trust the simulated engine for one kind of set-up: how its figures matched published results of that
- * engine, GPU and architecture in {@code sim validate}, which fits nothing to them. Read from
+ * engine, GPU, architecture and load regime in {@code sim validate}, which fits nothing to them. Read from
  * {@value #RESOURCE}, which {@code sim validate --write-evidence} writes and a test recomputes, so that it cannot
  * fall behind the twin's physics.
  *
  * @param engine       {@code vllm} or {@code sglang}
  * @param gpu          the GPU's id in {@link GpuProfile#catalogue()}
  * @param architecture {@code dense}, {@code moe} or {@code hybrid} ({@link #architecture(ModelProfile)})
+ * @param regime       how the published load arrived: at a request rate, or all at once (with or without a cap on the
+ *                     requests in flight); the twin's errors differ most between the two (it runs too fast at saturation)
  * @param cases        published cases of this kind the twin ran
  * @param figures      published figures of those cases
  * @param maxError     the largest |twin / published - 1| over those figures
  * @param meanError    the mean of |twin / published - 1| over them
  */
-public record TwinEvidence(String engine, String gpu, String architecture, int cases, int figures, double maxError,
-                           double meanError) {
+public record TwinEvidence(String engine, String gpu, String architecture, Regime regime, int cases, int figures,
+                           double maxError, double meanError) {
+
+    /** How a load's requests arrive, as the evidence groups published results and the statement names them. */
+    public enum Regime {
+        /** At a request rate: Poisson or constant arrivals. */
+        PACED("at a request rate"),
+        /** All at once (vLLM's {@code --request-rate inf}), or as a closed loop of a fixed number in flight. */
+        UNPACED("all at once or in a closed loop");
+
+        private final String words;
+
+        Regime(String words) {
+            this.words = words;
+        }
+
+        /** The regime in the statement's words. */
+        public String words() {
+            return words;
+        }
+    }
 
     /** The bundled evidence, on the class path beside this class. */
     public static final String RESOURCE = "twin-evidence.json";
@@ -53,16 +75,25 @@ public record TwinEvidence(String engine, String gpu, String architecture, int c
     }
 
     /**
-     * The statement a block of this set-up carries: "within ±24% (mean 11%) on 3 published vLLM dense H100 cases", or
-     * "unvalidated: no published vLLM hybrid L40S case" where there is none.
+     * The statement the blocks of this set-up carry, one clause per load regime: "at a request rate: within ±24% (mean
+     * 11%) on 3 published vLLM dense H100 cases (12 figures); all at once or in a closed loop: unvalidated, no published
+     * vLLM dense H100 case", or "unvalidated: no published vLLM hybrid L40S case" where there is none of either.
      */
     public static String statement(String engine, String gpu, String architecture) {
         String kind = (engine.equals("sglang") ? "SGLang" : "vLLM") + " " + architecture + " "
                 + gpu.toUpperCase(Locale.ROOT);
-        return BUNDLED.stream().filter(e -> e.engine.equals(engine) && e.gpu.equals(gpu)
-                        && e.architecture.equals(architecture)).findFirst()
-                .map(e -> String.format(Locale.ROOT, "within ±%.0f%% (mean %.0f%%) on %d published %s case%s (%d figures)",
-                        100 * e.maxError, 100 * e.meanError, e.cases, kind, e.cases == 1 ? "" : "s", e.figures))
-                .orElse("unvalidated: no published " + kind + " case");
+        List<TwinEvidence> of = BUNDLED.stream().filter(e -> e.engine.equals(engine) && e.gpu.equals(gpu)
+                && e.architecture.equals(architecture)).toList();
+        if (of.isEmpty()) {
+            return "unvalidated: no published " + kind + " case";
+        }
+        List<String> clauses = new ArrayList<>();
+        for (Regime regime : Regime.values()) {
+            clauses.add(regime.words() + ": " + of.stream().filter(e -> e.regime == regime).findFirst()
+                    .map(e -> String.format(Locale.ROOT, "within ±%.0f%% (mean %.0f%%) on %d published %s case%s (%d figures)",
+                            100 * e.maxError, 100 * e.meanError, e.cases, kind, e.cases == 1 ? "" : "s", e.figures))
+                    .orElse("unvalidated, no published " + kind + " case"));
+        }
+        return String.join("; ", clauses);
     }
 }
