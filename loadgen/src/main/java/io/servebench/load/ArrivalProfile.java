@@ -17,6 +17,14 @@ import java.util.SplittableRandom;
 public sealed interface ArrivalProfile
         permits ArrivalProfile.Scheduled, ArrivalProfile.Concurrent, ArrivalProfile.Synchronous {
 
+    /**
+     * The most requests the profile itself keeps in flight: a closed loop's streams, a {@link Capped} schedule's cap;
+     * 0 where only the schedule and the server decide.
+     */
+    default int maxInFlight() {
+        return 0;
+    }
+
     /** An open-loop profile whose intended send times are known before the first request goes out. */
     sealed interface Scheduled extends ArrivalProfile permits Rate, Throughput, Trace, RampUp, Capped {
 
@@ -27,6 +35,11 @@ public sealed interface ArrivalProfile
          * into drift.
          */
         long[] offsetsNs(int count);
+
+        /** The schedule without its cap on the requests in flight: itself, unless it is {@link Capped}. */
+        default Scheduled uncapped() {
+            return this;
+        }
     }
 
     /**
@@ -255,6 +268,16 @@ public sealed interface ArrivalProfile
         public long[] offsetsNs(int count) {
             return schedule.offsetsNs(count);
         }
+
+        @Override
+        public int maxInFlight() {
+            return maxConcurrency;
+        }
+
+        @Override
+        public Scheduled uncapped() {
+            return schedule;
+        }
     }
 
     /**
@@ -269,6 +292,11 @@ public sealed interface ArrivalProfile
                 throw new IllegalArgumentException("Concurrent profile needs at least 1 stream, got " + streams);
             }
         }
+
+        @Override
+        public int maxInFlight() {
+            return streams;
+        }
     }
 
     /**
@@ -277,6 +305,10 @@ public sealed interface ArrivalProfile
      * (latency without queueing).
      */
     record Synchronous() implements ArrivalProfile {
+        @Override
+        public int maxInFlight() {
+            return 1;
+        }
     }
 
     private static void requirePositiveRate(double rate) {

@@ -175,10 +175,9 @@ public final class LoadGenerator {
             try (Interruption.Registration wake = interruption.onInterrupt(sending::wake)) {
                 if (params.profile() instanceof ArrivalProfile.Scheduled scheduled) {
                     sending.scheduled(scheduled);
-                } else if (params.profile() instanceof ArrivalProfile.Concurrent concurrent) {
-                    sending.closedLoop(concurrent.streams());
-                } else if (params.profile() instanceof ArrivalProfile.Synchronous) {
-                    sending.closedLoop(1);
+                } else {
+                    // a closed loop: as many streams as it keeps in flight
+                    sending.closedLoop(params.profile().maxInFlight());
                 }
                 // a request sent as the interruption came in is called off too, now that no more go out
                 interruption.cause().ifPresent(client::abortAll);
@@ -257,8 +256,7 @@ public final class LoadGenerator {
         void scheduled(ArrivalProfile.Scheduled profile) {
             long[] offsets = offsets(profile, warmupRequests, measuredRequests, warmupNs);
             planned = offsets.length;
-            Semaphore slots = profile instanceof ArrivalProfile.Capped capped
-                    ? new Semaphore(capped.maxConcurrency(), true) : null;
+            Semaphore slots = profile.maxInFlight() > 0 ? new Semaphore(profile.maxInFlight(), true) : null;
             client.warm(arrivalsWithin(offsets, WARM_SPAN_NS), Math.max(MIN_SPARE, arrivalsWithin(offsets, SPARE_SPAN_NS)));
             t0 = startNs != 0 ? startNs : System.nanoTime() + START_DELAY_NS;
             stopping = new StopTracker(conditions, t0);

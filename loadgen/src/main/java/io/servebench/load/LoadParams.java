@@ -66,7 +66,8 @@ public record LoadParams(
         if (warmupTime == null || warmupTime.isNegative()) {
             throw new IllegalArgumentException("warmupTime must be zero or positive, got " + warmupTime);
         }
-        if (!warmupTime.isZero() && unwrapCap(profile) instanceof ArrivalProfile.Throughput) {
+        if (!warmupTime.isZero() && profile instanceof ArrivalProfile.Scheduled scheduled
+                && scheduled.uncapped() instanceof ArrivalProfile.Throughput) {
             throw new IllegalArgumentException("a warm-up time needs a profile that spreads requests over time, but "
                     + profile + " sends every request at the start; give a warm-up request count instead");
         }
@@ -155,20 +156,7 @@ public record LoadParams(
      * connection shows as schedule lag.
      */
     public int maxInFlight() {
-        if (profile instanceof ArrivalProfile.Concurrent c) {
-            return c.streams();
-        }
-        if (profile instanceof ArrivalProfile.Synchronous) {
-            return 1;
-        }
-        if (profile instanceof ArrivalProfile.Capped capped) {
-            return capped.maxConcurrency();
-        }
-        return maxConnections;
-    }
-
-    private static ArrivalProfile unwrapCap(ArrivalProfile profile) {
-        return profile instanceof ArrivalProfile.Capped capped ? capped.schedule() : profile;
+        return profile.maxInFlight() > 0 ? profile.maxInFlight() : maxConnections;
     }
 
     /** Like the record's default, but with the API key redacted so that the object is safe to log. */

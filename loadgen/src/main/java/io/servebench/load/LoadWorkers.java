@@ -146,7 +146,7 @@ public final class LoadWorkers {
      * Why {@code params} cannot be spread over workers, or empty when it can.
      */
     public static Optional<String> refusal(LoadParams params) {
-        if (!(params.profile() instanceof ArrivalProfile.Scheduled) || params.profile() instanceof ArrivalProfile.Capped) {
+        if (params.profile().maxInFlight() > 0) {
             return Optional.of("a closed loop (concurrency, synchronous) or a cap on the requests in flight"
                     + " (maxConcurrency) is kept by one process; several would each keep their own");
         }

@@ -54,10 +54,9 @@ public final class VirtualLoad {
         Run run = new Run(supply, warmupRequests, measuredRequests, params, listener);
         if (params.profile() instanceof ArrivalProfile.Scheduled scheduled) {
             run.scheduled(scheduled);
-        } else if (params.profile() instanceof ArrivalProfile.Concurrent concurrent) {
-            run.closedLoop(concurrent.streams());
-        } else if (params.profile() instanceof ArrivalProfile.Synchronous) {
-            run.closedLoop(1);
+        } else {
+            // a closed loop: as many streams as it keeps in flight
+            run.closedLoop(params.profile().maxInFlight());
         }
         run.drain(Long.MAX_VALUE);
         PoolStats pool = new PoolStats(params.maxInFlight(), run.peakInFlight, 0, 0, 0, null, 0, 0, 0, 0);
@@ -120,9 +119,9 @@ public final class VirtualLoad {
         void scheduled(ArrivalProfile.Scheduled profile) {
             long[] offsets = LoadGenerator.offsets(profile, warmupRequests, measuredRequests, warmupNs);
             planned = offsets.length;
-            capped = profile instanceof ArrivalProfile.Capped;
+            capped = profile.maxInFlight() > 0;
             // slots no request has held yet, free since the start; then those freed by completions, oldest first
-            int unused = profile instanceof ArrivalProfile.Capped c ? c.maxConcurrency() : 0;
+            int unused = profile.maxInFlight();
             for (int i = 0; i < offsets.length && drawn < planned && supply.hasNext(); i++) {
                 long intendedNs = t0 + offsets[i];
                 drain(intendedNs);

@@ -62,4 +62,17 @@ class ArrivalProfileTest {
         assertThatThrownBy(() -> new ArrivalProfile.Concurrent(0)).hasMessageContaining("got 0");
         assertThatThrownBy(() -> new ArrivalProfile.Constant(1).offsetsNs(-1)).hasMessageContaining("-1");
     }
+
+    @Test
+    void eachProfileSaysHowManyRequestsItKeepsInFlightItself() {
+        ArrivalProfile.Constant rate = new ArrivalProfile.Constant(10);
+        assertThat(new ArrivalProfile.Concurrent(5).maxInFlight()).isEqualTo(5);
+        assertThat(new ArrivalProfile.Synchronous().maxInFlight()).isEqualTo(1);
+        assertThat(rate.maxInFlight()).as("an open loop leaves it to the schedule").isZero();
+        assertThat(new ArrivalProfile.Throughput().maxInFlight()).isZero();
+        ArrivalProfile.Capped capped = new ArrivalProfile.Capped(rate, 3);
+        assertThat(capped.maxInFlight()).isEqualTo(3);
+        assertThat(capped.uncapped()).isSameAs(rate);
+        assertThat(rate.uncapped()).isSameAs(rate);
+    }
 }
