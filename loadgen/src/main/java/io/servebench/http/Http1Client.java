@@ -50,7 +50,7 @@ public final class Http1Client implements AutoCloseable {
         this.pool = new Pool(params.maxConnections(), this::newConnection);
         this.loops = new IoLoop[params.ioThreads()];
         for (int i = 0; i < loops.length; i++) {
-            loops[i] = new IoLoop("servebench-http-" + i);
+            loops[i] = new IoLoop("servebench-http-" + i, params.polling());
         }
     }
 

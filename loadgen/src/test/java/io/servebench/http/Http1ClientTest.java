@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class Http1ClientTest {
 
-    private static final ClientParams PARAMS = new ClientParams(Duration.ofSeconds(5), Duration.ofSeconds(5), 4, 1, null);
+    private static final ClientParams PARAMS = new ClientParams(Duration.ofSeconds(5), Duration.ofSeconds(5), 4, 1, true, null);
 
     private RawServer raw;
     private HttpsServer https;
@@ -134,7 +134,7 @@ class Http1ClientTest {
     void atTheLimitASendWaitsForAConnectionToFreeUp() throws Exception {
         raw = new RawServer(false);
         raw.delayMs = 200;
-        ClientParams one = new ClientParams(Duration.ofSeconds(5), Duration.ofSeconds(5), 1, 1, null);
+        ClientParams one = new ClientParams(Duration.ofSeconds(5), Duration.ofSeconds(5), 1, 1, true, null);
         try (Http1Client client = new Http1Client(raw.origin(), one)) {
             Collecting first = new Collecting();
             Collecting second = new Collecting();
@@ -223,7 +223,7 @@ class Http1ClientTest {
         SSLContext clientContext = SSLContext.getInstance("TLS");
         clientContext.init(null, tmf.getTrustManagers(), null);
         Origin origin = new Origin(true, "127.0.0.1", https.getAddress().getPort());
-        ClientParams tls = new ClientParams(Duration.ofSeconds(5), Duration.ofSeconds(5), 2, 1, clientContext);
+        ClientParams tls = new ClientParams(Duration.ofSeconds(5), Duration.ofSeconds(5), 2, 1, true, clientContext);
         try (Http1Client client = new Http1Client(origin, tls)) {
             for (int i = 0; i < 3; i++) {
                 Result r = send(client, "x" + i);
@@ -232,7 +232,7 @@ class Http1ClientTest {
             }
         }
         // the JVM's default trust store does not know the certificate: the handshake fails, named as such
-        ClientParams untrusted = new ClientParams(Duration.ofSeconds(5), Duration.ofSeconds(5), 2, 1, null);
+        ClientParams untrusted = new ClientParams(Duration.ofSeconds(5), Duration.ofSeconds(5), 2, 1, true, null);
         try (Http1Client client = new Http1Client(origin, untrusted)) {
             assertThat(send(client, "y").failure()).startsWith("tls: ");
         }
