@@ -108,7 +108,13 @@ public final class Validation {
         if (c.dtype().equals("fp8") && !ModelProfile.builtIn(c.model()).orElseThrow().fp8Weights()) {
             flags.add("--quantization=fp8");
         }
-        SimParams params = SimParams.fromFlags(dialect, c.model(), flags, gpu(c.gpu()).orElseThrow());
+        SimParams params;
+        try {
+            params = SimParams.fromFlags(dialect, c.model(), flags, gpu(c.gpu()).orElseThrow());
+        } catch (IllegalArgumentException e) {
+            // the published engine started with these settings: a twin that refuses them is wrong, and says so
+            return new Outcome(c, Optional.of(REFUSED + e.getMessage()), Map.of());
+        }
         VirtualEngine engine = VirtualEngine.of(params, seed);
         Dataset dataset = Datasets.resolve(datasetSpec(c), new SimTokenizer()::count);
         int requests = c.requests() > 0 ? c.requests() : SINGLE_STREAM_REQUESTS;
@@ -208,6 +214,9 @@ public final class Validation {
                 c.inputTokens().toString(), c.outputTokens().toString(), c.concurrency().toString(),
                 c.requestRate().toString(), Integer.toString(c.requests()));
     }
+
+    /** How a skipped case's reason begins when the twin refused the settings the published engine started with. */
+    static final String REFUSED = "the twin refuses to start what the published engine ran: ";
 
     /** Why the twin does not run {@code c}, empty when it does. */
     static Optional<String> unsupported(PublicResult c) {

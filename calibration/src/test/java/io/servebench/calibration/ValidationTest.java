@@ -100,6 +100,22 @@ class ValidationTest {
         assertThat(o.error(Figure.OUTPUT_THROUGHPUT).orElseThrow()).isCloseTo(0, within(ValidationReport.TARGET));
     }
 
+    /**
+     * GPUStack's lab ran vLLM on Qwen3-32B on one H100 with its defaults; the twin's vLLM refuses that start (its
+     * activation reserve leaves too little KV cache for one 40,960-token sequence). The case is reported as refused,
+     * not as a figure, and the cases after it still run.
+     */
+    @Test
+    void aSetUpTheTwinRefusesIsReportedAsRefusedAndTheOthersStillRun() {
+        List<Outcome> outcomes = new Validation(42).run(List.of(named("vllm-qwen3-32b-h100-sharegpt-burst"),
+                named("sglang-qwen3-32b-a100-sharegpt-burst")));
+        assertThat(outcomes.get(0).skipped()).hasValueSatisfying(reason -> assertThat(reason)
+                .startsWith(Validation.REFUSED).contains("max model length 40960"));
+        assertThat(outcomes.get(0).twin()).isEmpty();
+        assertThat(outcomes.get(1).skipped()).isEmpty();
+        assertThat(outcomes.get(1).twin()).containsKey(Figure.OUTPUT_THROUGHPUT);
+    }
+
     @Test
     void aCaseWithoutAnEngineIsRefusedNamingIt() {
         assertThatThrownBy(() -> PublicResult.read(new ObjectMapper().readTree("[{\"id\": \"x\", \"source\": \"s\"}]")))

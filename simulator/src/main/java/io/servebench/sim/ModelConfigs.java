@@ -29,6 +29,14 @@ final class ModelConfigs {
             + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":40960}";
 
     /**
+     * Qwen3-32B's {@code config.json} (huggingface.co/Qwen/Qwen3-32B; read from the copy in
+     * citsjtu2020/LLM-Prof@8434c8d1, {@code sglang/Model_Config.md}).
+     */
+    static final String QWEN3_32B = "{\"hidden_size\":5120,\"num_hidden_layers\":64,\"num_attention_heads\":64,"
+            + "\"num_key_value_heads\":8,\"head_dim\":128,\"intermediate_size\":25600,\"vocab_size\":151936,"
+            + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":40960}";
+
+    /**
      * Qwen3-235B-A22B-Instruct-2507's {@code config.json} (read from alibaba/InferSim@f2293dab,
      * {@code hf_configs/qwen3-235B-A22B_config.json}: its 262,144 context and rope base are the 2507 release's).
      */

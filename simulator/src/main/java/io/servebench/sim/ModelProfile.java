@@ -215,6 +215,7 @@ public record ModelProfile(
     private static final java.util.Map<String, String> BUILT_IN = java.util.Map.ofEntries(
             java.util.Map.entry("qwen3-8b", ModelConfigs.QWEN3_8B),
             java.util.Map.entry("qwen3-14b", ModelConfigs.QWEN3_14B),
+            java.util.Map.entry("qwen3-32b", ModelConfigs.QWEN3_32B),
             java.util.Map.entry("qwen3-30b-a3b", ModelConfigs.QWEN3_30B_A3B),
             java.util.Map.entry("qwen3-235b-a22b-instruct-2507", ModelConfigs.QWEN3_235B_A22B_2507),
             java.util.Map.entry("qwen2.5-7b-instruct", ModelConfigs.QWEN25_7B_INSTRUCT),

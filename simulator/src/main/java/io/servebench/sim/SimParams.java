@@ -257,6 +257,10 @@ public record SimParams(
             lines.add("simulated engine ignores flag " + flag + ": it is not modelled");
         }
         lines.add("model " + model.name() + ": config " + modelSource);
+        if (maxModelLen < model.maxPositionEmbeddings()) {
+            lines.add(String.format(Locale.ROOT, "requests of at most %d tokens (the model's context: %d)", maxModelLen,
+                    model.maxPositionEmbeddings()));
+        }
         lines.add(String.format(Locale.ROOT, "%s flags, KV pool %.1f GiB%s, at most %d running, %d tokens a step, prefix "
                         + "caching %s, engine profile %s", dialect, kvPoolBytes() / GIB,
                 stateSlots > 0 ? String.format(Locale.ROOT, " (and %d linear-attention states, %.1f GiB)", stateSlots,
@@ -669,6 +673,14 @@ public record SimParams(
             long kvTokens = (long) Math.max(0, kvBytes / ((model.kvBytesPerToken()
                     + EngineDefaults.SGLANG_SWA_FULL_TOKENS_RATIO * model.window().kvBytesPerToken()) * model.kvCopies(tp)));
             requestPool = given > 0 ? given : EngineDefaults.sglangRequestPool(kvTokens, maxModelLen);
+            // SGLang starts with a pool smaller than the context and caps each request at the pool instead
+            // (managers/tp_worker.py: max_req_len = min(context_len - 1, max_total_num_tokens - 1), asserting only
+            // "Memory pool size is too small"); vLLM refuses to start (SimParams' own check)
+            if (kvTokens - 1 < 2) {
+                throw new IllegalArgumentException(String.format(Locale.ROOT, "SGLang's KV pool holds %d tokens: \"Memory"
+                        + " pool size is too small\"; raise --mem-fraction-static", kvTokens));
+            }
+            maxModelLen = (int) Math.min(maxModelLen, kvTokens - 1);
             if (slots > 0) {
                 requestPool = Math.min(requestPool, slots / EngineDefaults.sglangMambaSlotsPerRequest(prefixCaching));
             }

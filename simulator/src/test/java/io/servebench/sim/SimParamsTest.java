@@ -102,6 +102,25 @@ class SimParamsTest {
                 .hasMessageStartingWith("flag --max-num-seqs is not a flag of SGLang 0.5.18;");
     }
 
+    /**
+     * SGLang starts with a KV pool smaller than the model's context and caps each request at the pool
+     * ({@code managers/tp_worker.py}: {@code max_req_len = min(context_len - 1, max_total_num_tokens - 1)}, read at
+     * sgl-project/sglang@0045f98e); vLLM refuses to start. Qwen3-32B on one H100: its 61 GiB of weights leave less than
+     * the 10 GiB one sequence of its 40,960-token context needs.
+     */
+    @Test
+    void sglangCapsARequestAtAKvPoolSmallerThanTheContextWhereVllmRefusesToStart() {
+        SimParams sglang = SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-32B", List.of(), GpuProfile.named("h100"));
+        // 64 layers x 8 KV heads x 128 values x 2 (K and V) x 2 bytes: 256 KiB a token
+        long poolTokens = (long) (sglang.kvPoolBytes() / (64 * 8 * 128 * 2 * 2));
+        assertThat(poolTokens).isLessThan(40960);
+        assertThat(sglang.maxModelLen()).isBetween((int) poolTokens - 2, (int) poolTokens - 1);
+        assertThat(sglang.startLog()).contains("requests of at most " + sglang.maxModelLen()
+                + " tokens (the model's context: 40960)");
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-32B", List.of(), GpuProfile.named("h100")))
+                .hasMessageContaining("does not fit one sequence of max model length 40960");
+    }
+
     /** vllm/engine/arg_utils.py get_batch_defaults and vllm/config/model.py is_prefix_caching_supported. */
     @Test
     void vllmPicksItsBatchLimitsByTheGpuAndCachesPrefixesOfModelsWithoutLinearAttention() {
