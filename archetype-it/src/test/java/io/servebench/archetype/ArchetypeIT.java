@@ -27,7 +27,7 @@ class ArchetypeIT {
     private static final String VERSION = System.getProperty("servebench.it.version");
     private static final Path ROOT = Path.of(System.getProperty("servebench.it.root")).toAbsolutePath().normalize();
     private static final List<String> MODULES = List.of("harness-api", "wire", "simulator", "reports", "loadgen", "metrics", "engines", "calibration", "harness-runner",
-            "harness-junit", "servebench-study-archetype");
+            "cli", "harness-junit", "servebench-study-archetype");
 
     @Test
     void generateBuildRunAndTestAStudyProject(@TempDir Path tmp) throws Exception {

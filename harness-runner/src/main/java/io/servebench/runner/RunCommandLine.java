@@ -31,14 +31,18 @@ final class RunCommandLine {
     }
 
     /**
-     * The command that continues the run in {@code dir}: {@code java -jar} and this harness's jar as it was started
-     * (its path as given when it is a jar, else {@code benchmarks.jar}), then {@code --resume DIR}.
+     * The command that continues the run in {@code dir}: {@code java -jar} and this harness's jar when it was started
+     * with {@code java -jar} (the class path is that one jar; its path as given), else {@code benchmarks.jar} (a class
+     * path of several jars, as an IDE or a build tool has, names no jar that would start alone), then
+     * {@code --resume DIR}.
      */
     static String resume(Path dir) {
         String jar = "benchmarks.jar";
         try {
             Path location = Path.of(RunCommandLine.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            if (location.toString().endsWith(".jar")) {
+            String classPath = System.getProperty("java.class.path", "");
+            if (location.toString().endsWith(".jar") && !classPath.contains(java.io.File.pathSeparator)
+                    && Path.of(classPath).toAbsolutePath().equals(location.toAbsolutePath())) {
                 Path relative = Path.of("").toAbsolutePath().relativize(location.toAbsolutePath());
                 jar = relative.toString().startsWith("..") ? location.toString() : relative.toString();
             }

@@ -32,20 +32,20 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Compiles Java sources held in strings with {@link StudyProcessor}, keeping every output in memory. */
-final class InMemoryCompiler {
+public final class InMemoryCompiler {
 
     private static final Pattern TYPE_NAME = Pattern.compile("(?:class|interface|enum|record)\\s+(\\w+)");
     private static final Pattern PACKAGE = Pattern.compile("package\\s+([\\w.]+)\\s*;");
 
     /** What one compilation produced. */
-    record Result(boolean success, List<Diagnostic<? extends JavaFileObject>> diagnostics, Map<String, byte[]> outputs,
+    public record Result(boolean success, List<Diagnostic<? extends JavaFileObject>> diagnostics, Map<String, byte[]> outputs,
                   String log) {
 
         List<Diagnostic<? extends JavaFileObject>> errors() {
             return diagnostics.stream().filter(d -> d.getKind() == Diagnostic.Kind.ERROR).toList();
         }
 
-        List<String> errorMessages() {
+        public List<String> errorMessages() {
             return errors().stream().map(d -> d.getMessage(Locale.ROOT)).toList();
         }
 
@@ -55,7 +55,7 @@ final class InMemoryCompiler {
         }
 
         /** A resource or class written to the class output, by its relative path, as text. */
-        String output(String relativePath) {
+        public String output(String relativePath) {
             byte[] bytes = outputs.get(relativePath);
             return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
         }
@@ -65,7 +65,7 @@ final class InMemoryCompiler {
     }
 
     /** Compiles the sources (each a whole compilation unit) against harness-api. */
-    static Result compile(String... sources) {
+    public static Result compile(String... sources) {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
         StandardJavaFileManager standard = javac.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8);

@@ -13,7 +13,7 @@ import io.servebench.annotations.Workload;
  * six seconds of load a repetition.
  */
 @ServingBenchmark(model = "Qwen/Qwen3.5-9B", description = "a command engine: the simulated engine behind a script")
-@Engine(value = "command", command = {"bash", "src/test/resources/fake-engines/sim-serve.sh", "{model}", "--port",
+@Engine(value = "command", command = {"bash", "../engines/src/test/resources/fake-engines/sim-serve.sh", "{model}", "--port",
         "{port}"})
 @Workload(dataset = "synthetic:in=fixed(100),out=fixed(100)", profile = Profile.CONSTANT, rate = 8, requests = 40,
         warmup = 0)

@@ -19,7 +19,7 @@ import io.servebench.annotations.Workload;
 public class ConfiguredModelStudy {
 
     /** From the module's folder, where the tests run. */
-    static final String CONFIG = "target/configured-model-study/config.json";
+    public static final String CONFIG = "target/configured-model-study/config.json";
 
     @Variant
     public void baseline() {

@@ -20,7 +20,7 @@ import io.servebench.annotations.Workload;
 public class ContainerStudy {
 
     /** The image {@code ContainerEngineTest} builds from its own class path. */
-    static final String IMAGE = "localhost/servebench-sim-test:latest";
+    public static final String IMAGE = "localhost/servebench-sim-test:latest";
 
     @Param({"4"})
     public double rate;

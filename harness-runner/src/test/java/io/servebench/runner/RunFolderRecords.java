@@ -11,13 +11,13 @@ import java.util.Comparator;
 import java.util.List;
 
 /** What the runner's tests read back from a run's folder. */
-final class RunFolderRecords {
+public final class RunFolderRecords {
 
     private RunFolderRecords() {
     }
 
     /** The per-request records of a run of one trial, by request id. */
-    static List<RequestRecord> onlyTrialsRecords(Path out) throws IOException {
+    public static List<RequestRecord> onlyTrialsRecords(Path out) throws IOException {
         Path requests;
         try (var files = Files.list(out.resolve("requests"))) {
             requests = files.findFirst().orElseThrow();

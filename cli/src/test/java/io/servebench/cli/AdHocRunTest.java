@@ -1,8 +1,8 @@
-package io.servebench.processor;
+package io.servebench.cli;
 
+import io.servebench.processor.InMemoryCompiler;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.servebench.cli.Main;
 import io.servebench.runner.RunOptions;
 import io.servebench.runner.Runner;
 import io.servebench.truth.Script;

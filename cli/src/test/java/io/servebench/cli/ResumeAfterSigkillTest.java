@@ -1,8 +1,7 @@
-package io.servebench.runner;
+package io.servebench.cli;
 
 import io.servebench.execution.KilledTrials;
 
-import io.servebench.cli.Main;
 import io.servebench.results.BlockResult;
 import io.servebench.results.IncompleteRepetition;
 import io.servebench.results.RepetitionResult;

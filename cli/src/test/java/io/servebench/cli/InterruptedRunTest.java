@@ -1,8 +1,11 @@
-package io.servebench.runner;
+package io.servebench.cli;
 
+import io.servebench.runner.NeverReadyStudy;
+import io.servebench.runner.RunOptions;
+import io.servebench.runner.RunOutcome;
+import io.servebench.runner.Runner;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.servebench.cli.Main;
 import io.servebench.execution.KilledTrials;
 import io.servebench.results.BlockResult;
 import io.servebench.results.IncompleteRepetition;

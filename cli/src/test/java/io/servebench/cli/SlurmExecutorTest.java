@@ -1,6 +1,11 @@
-package io.servebench.runner;
+package io.servebench.cli;
 
 import io.servebench.execution.slurm.SlurmParams;
+import io.servebench.runner.RunOptions;
+import io.servebench.runner.RunOutcome;
+import io.servebench.runner.Runner;
+import io.servebench.runner.SimStudy;
+import io.servebench.runner.SimTuning;
 
 import io.servebench.engine.EngineOptions;
 import io.servebench.results.BlockResult;

@@ -1,6 +1,5 @@
-package io.servebench.runner;
+package io.servebench.cli;
 
-import io.servebench.cli.Main;
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimParams;
 import io.servebench.sim.SimulatedEngine;

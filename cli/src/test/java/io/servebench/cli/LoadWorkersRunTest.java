@@ -1,6 +1,6 @@
-package io.servebench.runner;
+package io.servebench.cli;
 
-import io.servebench.cli.Main;
+import io.servebench.runner.RunFolderRecords;
 import io.servebench.load.LoadWorker;
 import io.servebench.load.RequestRecord;
 import io.servebench.results.BlockResult;

@@ -1,6 +1,5 @@
-package io.servebench.runner;
+package io.servebench.cli;
 
-import io.servebench.cli.Main;
 import io.servebench.results.BlockResult;
 import io.servebench.results.journal.RunJournal;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
-package io.servebench.runner;
+package io.servebench.cli;
 
-import io.servebench.cli.Main;
+import io.servebench.runner.ContainerStudy;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
