@@ -18,13 +18,16 @@ import io.servebench.sim.VirtualEngine;
 import io.servebench.workload.Dataset;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.DoubleFunction;
+import java.util.stream.Collectors;
 
 /**
  * Fits the simulated engine's engine-profile constants on some of the reference study's blocks and predicts the
@@ -134,8 +137,9 @@ public final class Calibration {
     private final long seed;
     private final GpuProfile gpu;
     private final double fitRate;
-    private final Map<TrialKey, RepetitionResult> cache = new HashMap<>();
-    private int trials;
+    /** Trials already run: the fit's engines run side by side. */
+    private final Map<TrialKey, RepetitionResult> cache = new ConcurrentHashMap<>();
+    private final AtomicInteger trials = new AtomicInteger();
 
     /**
      * @param reference the blocks to fit on and predict
@@ -161,21 +165,19 @@ public final class Calibration {
     /** Fits from {@code start} and predicts every block with the result. */
     public Outcome run(Constants start) {
         Constants fitted = fit(start);
-        return new Outcome(start, fitted, predict(fitted), trials);
+        return new Outcome(start, fitted, predict(fitted), trials.get());
     }
 
-    /** Every block predicted with {@code constants}, without fitting. */
+    /** Every block predicted with {@code constants}, without fitting; the blocks run side by side. */
     public List<BlockOutcome> predict(Constants constants) {
-        List<BlockOutcome> out = new ArrayList<>();
-        for (ReferenceBlock b : reference) {
+        return reference.parallelStream().map(b -> {
             RepetitionResult r = simulate(b, constants);
             Map<Figure, Double> twin = new EnumMap<>(Figure.class);
             for (Figure f : Figure.values()) {
                 twin.put(f, r.number(f.metric, f.stat).orElse(Double.NaN));
             }
-            out.add(new BlockOutcome(b, role(b), twin));
-        }
-        return out;
+            return new BlockOutcome(b, role(b), twin);
+        }).toList();
     }
 
     private Role role(ReferenceBlock b) {
@@ -205,27 +207,17 @@ public final class Calibration {
                 && b.variant().equals("mtp-1")).findFirst();
     }
 
+    /**
+     * Each engine's constants from its own baseline, then the MTP acceptance. An engine's blocks run with its own
+     * profile only, so the engines are fitted side by side, each from {@code start}.
+     */
     private Constants fit(Constants start) {
+        Map<SimDialect, EngineProfile> fitted = Arrays.stream(SimDialect.values()).parallel()
+                .filter(d -> baseline(d).isPresent())
+                .collect(Collectors.toMap(d -> d, d -> fit(start, d, baseline(d).orElseThrow())));
         Constants c = start;
-        for (SimDialect engine : SimDialect.values()) {
-            ReferenceBlock block = baseline(engine).orElse(null);
-            if (block == null) {
-                continue;
-            }
-            Constants before = c;
-            EngineProfile e = c.profile(engine);
-            for (int round = 0; round < ROUNDS; round++) {
-                EngineProfile current = e;
-                double latency = block.metric(Figure.MEAN_LATENCY.reference);
-                double sequence = bisect(ns -> figure(block, before.with(engine, current.withFitted((long) ns,
-                        current.frontendNanos())), Figure.MEAN_LATENCY) - latency, 0, MAX_SEQUENCE_NANOS);
-                e = e.withFitted(Math.round(sequence), e.frontendNanos());
-                // the front end adds to every TTFT one for one; the queueing it changes moves it a little more
-                double ttft = figure(block, before.with(engine, e), Figure.MEAN_TTFT);
-                double frontend = Math.max(0, e.frontendNanos() + (block.metric(Figure.MEAN_TTFT.reference) - ttft) * 1e6);
-                e = e.withFitted(e.sequenceNanos(), Math.round(frontend));
-            }
-            c = before.with(engine, e);
+        for (Map.Entry<SimDialect, EngineProfile> engine : fitted.entrySet()) {
+            c = c.with(engine.getKey(), engine.getValue());
         }
         ReferenceBlock mtp = mtpBlock().orElse(null);
         if (mtp != null) {
@@ -237,6 +229,23 @@ public final class Calibration {
             c = new Constants(c.vllm(), c.sglang(), Math.round(acceptance * 1000) / 1000.0);
         }
         return c;
+    }
+
+    /** {@code engine}'s per-sequence and front-end host times, from its baseline {@code block}'s latency and TTFT. */
+    private EngineProfile fit(Constants start, SimDialect engine, ReferenceBlock block) {
+        EngineProfile e = start.profile(engine);
+        for (int round = 0; round < ROUNDS; round++) {
+            EngineProfile current = e;
+            double latency = block.metric(Figure.MEAN_LATENCY.reference);
+            double sequence = bisect(ns -> figure(block, start.with(engine, current.withFitted((long) ns,
+                    current.frontendNanos())), Figure.MEAN_LATENCY) - latency, 0, MAX_SEQUENCE_NANOS);
+            e = e.withFitted(Math.round(sequence), e.frontendNanos());
+            // the front end adds to every TTFT one for one; the queueing it changes moves it a little more
+            double ttft = figure(block, start.with(engine, e), Figure.MEAN_TTFT);
+            double frontend = Math.max(0, e.frontendNanos() + (block.metric(Figure.MEAN_TTFT.reference) - ttft) * 1e6);
+            e = e.withFitted(e.sequenceNanos(), Math.round(frontend));
+        }
+        return e;
     }
 
     /** The root of an increasing function on {@code [lo, hi]}, or the bound it stays on the wrong side of. */
@@ -272,7 +281,7 @@ public final class Calibration {
         // every input of the trial is in its key: the settings (engine profile and acceptance included) and the load
         TrialKey key = new TrialKey(params, b.rate(), b.requests());
         return cache.computeIfAbsent(key, k -> {
-            trials++;
+            trials.incrementAndGet();
             VirtualEngine engine = VirtualEngine.of(k.params(), seed);
             MetricsAggregator.Running metrics = new MetricsAggregator().start(SloParams.NONE, engine::earliestArrivalNs);
             new VirtualLoad(new SimulatedServer(engine), new io.servebench.load.Target(java.net.URI.create("virtual:" + model), model)).run(dataset.supply(seed), 0, b.requests(),

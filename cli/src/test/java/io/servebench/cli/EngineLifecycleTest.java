@@ -4,6 +4,7 @@ import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimParams;
 import io.servebench.sim.SimulatedEngine;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.PrintWriter;
@@ -19,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Engines started, watched and stopped by a whole run: nothing may outlive it, and a crash is data. */
+// alone: it finds the engines it kills and checks none is left among every process this JVM started
+@Isolated
 class EngineLifecycleTest {
 
     private static int run(StringWriter out, String... args) {
@@ -55,6 +58,25 @@ class EngineLifecycleTest {
             Thread.sleep(50);
         }
         return Optional.empty();
+    }
+
+    /**
+     * The run's exit code; a run that does not end fails the test with every thread's stack, where it hangs being what
+     * such a failure needs to show.
+     */
+    private static int awaitExit(CompletableFuture<Integer> code, StringWriter out) throws Exception {
+        try {
+            return code.get(3, TimeUnit.MINUTES);
+        } catch (java.util.concurrent.TimeoutException e) {
+            StringBuilder stacks = new StringBuilder();
+            Thread.getAllStackTraces().forEach((thread, frames) -> {
+                stacks.append('"').append(thread.getName()).append("\" ").append(thread.getState()).append('\n');
+                for (StackTraceElement frame : frames) {
+                    stacks.append("    at ").append(frame).append('\n');
+                }
+            });
+            throw new AssertionError("the run did not end within 3 minutes; its output:\n" + out + "\nthreads:\n" + stacks, e);
+        }
     }
 
     @Test
@@ -102,7 +124,7 @@ class EngineLifecycleTest {
         }
         Thread.sleep(1500);
         first.destroyForcibly();
-        assertThat(code.get(3, TimeUnit.MINUTES)).as(out.toString()).isEqualTo(1);
+        assertThat(awaitExit(code, out)).as(out.toString()).isEqualTo(1);
 
         String summary = Files.readString(dir.resolve("summary.md"));
         assertThat(summary).contains("exited with code 137 during the trial")

@@ -1,6 +1,7 @@
 package io.servebench.cli;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -10,6 +11,8 @@ import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+// alone: it counts every process this JVM started, and a check warns of the CPU share other tests take
+@Isolated
 class LoadCheckCommandTest {
 
     private record Result(int exitCode, String out, String err) {

@@ -6,6 +6,7 @@ import io.servebench.load.RequestRecord;
 import io.servebench.results.BlockResult;
 import io.servebench.results.journal.RunJournal;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.PrintWriter;
@@ -21,6 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code --load-workers} in a study run, on the simulated engine over HTTP: the load's records merge into the one run
  * folder, and a worker that dies fails its repetition with what was measured kept.
  */
+// alone: it finds the load workers it kills among every process this JVM started
+@Isolated
 class LoadWorkersRunTest {
 
     private record Run(int code, String out) {

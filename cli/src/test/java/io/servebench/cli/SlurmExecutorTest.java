@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -55,6 +56,35 @@ class SlurmExecutorTest {
             return out;
         } catch (Exception e) {
             return "cannot run " + command[0] + ": " + e.getMessage();
+        }
+    }
+
+    /**
+     * Simulated engines (or their supervisors) that a SLURM job started: processes whose environment holds the
+     * {@code SLURM_JOB_ID} a job gives everything it starts, which stays theirs if they outlive the job; the engines that
+     * other test classes run beside this one at the same time do not have it.
+     */
+    private static List<String> enginesUnderSlurm() {
+        return ProcessHandle.allProcesses().filter(p -> commandLine(p).contains(" io.servebench.sim.SimServer "))
+                .filter(p -> {
+                    try {
+                        String environment = new String(Files.readAllBytes(Path.of("/proc", Long.toString(p.pid()),
+                                "environ")), StandardCharsets.UTF_8);
+                        return ("\0" + environment).contains("\0SLURM_JOB_ID=");
+                    } catch (IOException e) {
+                        return false; // it ended
+                    }
+                })
+                .map(p -> p.pid() + " " + commandLine(p)).toList();
+    }
+
+    /** A process's whole command line ({@code ProcessHandle.Info} reads only its first 4 KiB on Linux). */
+    private static String commandLine(ProcessHandle p) {
+        try {
+            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(p.pid()), "cmdline")),
+                    StandardCharsets.UTF_8).replace('\0', ' ');
+        } catch (IOException e) {
+            return p.info().commandLine().orElse("");
         }
     }
 
@@ -285,7 +315,7 @@ class SlurmExecutorTest {
         assertThat(second.subList(0, second.size() - 1)).containsOnly(BlockResult.State.INTERRUPTED);
         assertThat(run("squeue", "-h", "-o", "%j")).doesNotContain("servebench-s0");
         // the jobs took their engines with them: no simulated engine, nor its supervisor, is left on the node
-        assertThat(run("pgrep", "-f", " io.servebench.sim.SimServer ")).isBlank();
+        assertThat(enginesUnderSlurm()).isEmpty();
     }
 
     @Test
