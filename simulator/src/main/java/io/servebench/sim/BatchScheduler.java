@@ -21,7 +21,9 @@ import java.util.Map;
  * prefill). Each needs KV-cache room for the tokens it computes; when the pool is full the newest running
  * request is preempted: it frees its cache and goes back to the front of the queue, to recompute its
  * prompt and output later. (2) Waiting requests are admitted in arrival order while fewer than
- * {@code maxNumSeqs} run, budget is left and their first chunk fits in the cache. With prefix caching, an
+ * {@code maxNumSeqs} run, budget is left and their first chunk fits in the cache; SGLang admits one only with room
+ * for its prompt and whole {@code max_tokens} beside what the running requests are expected to still generate
+ * ({@link OutputReserve}). With prefix caching, an
  * admitted request skips the leading full pages of its prompt that an earlier prompt already computed: vLLM
  * matches 16-token blocks, SGLang's radix cache single tokens ({@link SimDialect#cachePageTokens()}). (3) The step lasts its modelled duration; then every request whose prefill
  * completed emits its first token, and every decoding request emits 1 token, or with speculative
@@ -51,6 +53,10 @@ final class BatchScheduler {
     private final LinkedHashMap<Long, Boolean> prefixCache;
     private double usedBytes;
     private long admissions;
+    /** SGLang's expectation of the running requests' outputs; {@code null} for an engine that reserves none. */
+    private final OutputReserve outputs;
+    /** Requests preempted in the step being scheduled. */
+    private int preemptedInStep;
     private final PowerMeter power;
     /** The LoRA adapters the GPU holds, least recently used first: at most {@link LoraParams#maxLoras()}. */
     private final LinkedHashMap<String, Boolean> loadedAdapters = new LinkedHashMap<>(16, 0.75f, true);
@@ -63,6 +69,7 @@ final class BatchScheduler {
         this.sink = sink;
         this.poolBytes = settings.kvPoolBytes();
         this.pageTokens = settings.dialect().cachePageTokens();
+        this.outputs = settings.dialect().reservesOutput() ? new OutputReserve() : null;
         // the cache lives in free KV blocks; bounding it by the pool's block count keeps it as large as the GPU could hold
         long maxBlocks = (long) (poolBytes / (settings.model().kvBytes(pageTokens) * settings.kvCopies()));
         this.prefixCache = new LinkedHashMap<>(1024, 0.75f, true) {
@@ -146,8 +153,12 @@ final class BatchScheduler {
         List<Work> batch = new ArrayList<>();
         int budget = settings.maxNumBatchedTokens();
         int k = settings.speculativeTokens();
+        if (outputs != null && running.isEmpty()) {
+            outputs.idle();
+        }
         // SGLang runs a prefill batch whenever one can be formed, and decodes only when none can
         boolean prefillOnly = settings.prefillsApart() && prefillPending(start);
+        preemptedInStep = 0;
         for (int i = 0; i < running.size() && budget > 0; i++) {
             SimRequest r = running.get(i);
             if (prefillOnly && !r.prefilling) {
@@ -162,6 +173,18 @@ final class BatchScheduler {
             batch.add(new Work(r, tokens, r.prefilling, r.prefilling ? 0
                     : acceptedDrafts(r, Math.min(tokens - 1, r.outputTokens - r.generated - 1))));
         }
+        if (outputs != null && !prefillOnly && !batch.isEmpty()) {
+            // SGLang's decode step: a retraction resets the expectation of outputs, a step without one lowers it
+            if (preemptedInStep > 0) {
+                outputs.retracted(running);
+            } else {
+                outputs.decoded();
+            }
+        }
+        // what admission holds back for the running requests' outputs, and what this step's admissions hold
+        double expectedBytes = expectedOutputBytes();
+        double admittedBytes = 0;
+        double usedAtStart = usedBytes;
         java.util.Set<String> adapters = new java.util.HashSet<>();
         batch.forEach(w -> {
             if (w.request.adapter != null) {
@@ -175,6 +198,13 @@ final class BatchScheduler {
             double bytes = bytesFor(cached + tokens);
             if (usedBytes + bytes > poolBytes) {
                 break;
+            }
+            if (outputs != null) {
+                double reserved = reservedBytes(r);
+                if (usedAtStart + expectedBytes + admittedBytes + reserved >= poolBytes) {
+                    break;
+                }
+                admittedBytes += reserved;
             }
             waiting.remove(r);
             if (r.adapter != null) {
@@ -306,7 +336,29 @@ final class BatchScheduler {
         }
         int cached = settings.prefixCaching() ? cachedPrefix(r) : 0;
         int tokens = Math.min(r.promptTokens + r.generated - cached, settings.maxNumBatchedTokens());
-        return usedBytes + bytesFor(cached + tokens) <= poolBytes;
+        return usedBytes + bytesFor(cached + tokens) <= poolBytes && (outputs == null
+                || usedBytes + expectedOutputBytes() + reservedBytes(r) < poolBytes);
+    }
+
+    /**
+     * What SGLang's admission counts for a request it admits: its prompt (with what it generated before a retraction)
+     * beyond the cached prefix, its whole remaining {@code max_tokens} and one page; the cached prefix is held already
+     * and counted here too, as this scheduler charges it to the request.
+     */
+    private double reservedBytes(SimRequest r) {
+        return bytesFor(r.promptTokens + r.generated + OutputReserve.remaining(r) + pageTokens);
+    }
+
+    /** The KV bytes of the output the running requests are expected to still generate; 0 for vLLM. */
+    private double expectedOutputBytes() {
+        if (outputs == null) {
+            return 0;
+        }
+        double bytes = 0;
+        for (SimRequest r : running) {
+            bytes += settings.model().kvBytes((long) Math.ceil(outputs.expected(r))) * settings.kvCopies();
+        }
+        return bytes;
     }
 
     /** Grows r's KV allocation by {@code tokens}, preempting newer requests; false when r itself was preempted. */
@@ -325,6 +377,7 @@ final class BatchScheduler {
     }
 
     private void preempt(SimRequest r) {
+        preemptedInStep++;
         running.remove(r);
         usedBytes -= r.heldBytes;
         r.heldBytes = 0;

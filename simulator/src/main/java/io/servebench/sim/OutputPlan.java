@@ -6,11 +6,13 @@ import java.util.SplittableRandom;
  * What the engine will answer to one request, decided up front from the engine seed and the request id.
  *
  * @param tokens          tokens to generate
+ * @param maxTokens       the most it may generate: {@code max_tokens}, or the context the prompt leaves without it (what
+ *                        an engine that reserves room for a request's output counts on)
  * @param reasoningTokens how many of the first tokens are reasoning ({@code delta.reasoning_content})
  * @param finishReason    {@code "length"} when the answer stops at {@code max_tokens}, else {@code "stop"} (EOS)
  * @param wordSeed        seed of the made-up words
  */
-record OutputPlan(int tokens, int reasoningTokens, String finishReason, long wordSeed) {
+record OutputPlan(int tokens, int maxTokens, int reasoningTokens, String finishReason, long wordSeed) {
 
     /** Median of the natural (EOS-terminated) answer length, tokens. */
     static final double NATURAL_MEDIAN_TOKENS = 220;
@@ -42,7 +44,7 @@ record OutputPlan(int tokens, int reasoningTokens, String finishReason, long wor
             double share = REASONING_SHARE_MIN + (REASONING_SHARE_MAX - REASONING_SHARE_MIN) * random.nextDouble();
             reasoning = (int) Math.round(tokens * share);
         }
-        return new OutputPlan(tokens, reasoning, finish, Seeds.forRequest(engineSeed, requestId, 2));
+        return new OutputPlan(tokens, cap, reasoning, finish, Seeds.forRequest(engineSeed, requestId, 2));
     }
 
     /** Whether token {@code index} (0-based) is a reasoning token. */

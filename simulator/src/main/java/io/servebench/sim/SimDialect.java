@@ -86,6 +86,15 @@ public enum SimDialect {
         return this == SGLANG;
     }
 
+    /**
+     * Whether the engine admits a request only with room for its whole output, less what the running requests are
+     * expected to still generate ({@link OutputReserve}: SGLang's {@code PrefillAdder}), rather than whatever prompt
+     * chunk fits (vLLM, which preempts when the pool runs out).
+     */
+    boolean reservesOutput() {
+        return this == SGLANG;
+    }
+
     /** The name as {@code --dialect} takes it: {@code vllm}, {@code sglang}, {@code sim}. */
     @Override
     public String toString() {

@@ -50,6 +50,8 @@ final class SimRequest {
     int preemptions;
     /** The LoRA adapter the request names, {@code null} for the base model. */
     String adapter;
+    /** The most tokens it may generate ({@link OutputPlan#maxTokens()}); without a plan, exactly its output. */
+    int maxNewTokens;
 
     SimRequest(String id, long arrivalNs, int promptTokens, long[] blockHashes, int outputTokens, long seed) {
         this.id = id;
@@ -57,6 +59,7 @@ final class SimRequest {
         this.promptTokens = promptTokens;
         this.blockHashes = blockHashes;
         this.outputTokens = outputTokens;
+        this.maxNewTokens = outputTokens;
         this.acceptance = new SplittableRandom(seed);
     }
 }

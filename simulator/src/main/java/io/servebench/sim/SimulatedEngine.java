@@ -362,6 +362,7 @@ public final class SimulatedEngine implements AutoCloseable {
         SimRequest work = new SimRequest(id, receivedNs + settings.engine().frontendNanos(), request.promptTokens(),
                 request.blockHashes(), plan.tokens(), Seeds.forRequest(seed, id, 3));
         work.adapter = request.adapter();
+        work.maxNewTokens = plan.maxTokens();
         if (request.baseFallback()) {
             // what SGLang does without a word, and no metric shows: said here, in the engine's log
             LOG.log(System.Logger.Level.WARNING, "request {0} names model \"{1}\", which this server does not serve;"

@@ -163,6 +163,7 @@ public final class VirtualEngine {
         SimRequest work = new SimRequest(p.id, p.readyNs, request.promptTokens(), request.blockHashes(), plan.tokens(),
                 Seeds.forRequest(seed, p.id, 3));
         work.adapter = request.adapter();
+        work.maxNewTokens = plan.maxTokens();
         streams.put(work, new Stream(request, plan, p.arrivalNs));
         batch.add(work);
     }

@@ -50,8 +50,10 @@ class SchedulerTest {
                                       double poolBytes, boolean prefixCaching, String specMethod, int specTokens,
                                       List<Double> acceptance) {
         ModelProfile model = new ModelProfile("test", 1e9, 1e9, 2, KV_PER_TOKEN, 0, 0, 262_144, 0.05, 4096, 32);
-        // memory such that 90% of it, less the activation reserve and the weights, is the pool asked for
-        double memory = (poolBytes + 2e9 + SimParams.ACTIVATION_RESERVE_BYTES) / 0.9;
+        // memory such that 90% of it, less the activation reserve (vLLM's; SGLang keeps none) and the weights, is the
+        // pool asked for
+        double reserve = dialect == SimDialect.SGLANG ? 0 : SimParams.ACTIVATION_RESERVE_BYTES;
+        double memory = (poolBytes + 2e9 + reserve) / 0.9;
         GpuProfile gpu = new GpuProfile("test GPU", memory, 2e12, 1e30, 1.0, 1.0, 450e9);
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching, specMethod,
                 specTokens, acceptance, SimParams.PerformanceMode.BALANCED, false, null, 0.9, 1, List.of(), null, TEST_ENGINE);
@@ -205,6 +207,71 @@ class SchedulerTest {
             // b recomputed its prompt and output after a finished, so it ends after a
             assertThat(eb.get(eb.size() - 1).dueNs()).isGreaterThan(ea.get(ea.size() - 1).dueNs());
         }
+    }
+
+    /**
+     * SGLang's admission ({@code schedule_policy.py}, {@code PrefillAdder.add_one_req}): a request joins when its prompt,
+     * its whole max_tokens and a page are less than the pool left after the running requests' remaining max_tokens
+     * times the ratio (0.7 at first) and after what the step admitted already (prompt, max_tokens, page each). A pool of
+     * 100 tokens: in step 1, a (20 + 40 + 1 = 61 < 100) and b (10 + 20 + 1 = 31 < 100 - 61) join, c (5 + 5 + 1 = 11)
+     * does not (100 - 61 - 31 = 8). In step 2 a and b hold 21 and 11 tokens and are expected to write 0.7 x 39 and
+     * 0.7 x 19 more: 32 + 27.3 + 13.3 + 11 < 100, so c is prefilled, in a step of its own. vLLM admits c in step 1: its
+     * 5 tokens fit.
+     */
+    @Test
+    void sglangAdmitsARequestOnlyWithRoomForItsOutputBesideWhatTheRunningOnesAreExpectedToWrite() throws InterruptedException {
+        for (SimDialect dialect : List.of(SimDialect.SGLANG, SimDialect.VLLM)) {
+            boolean sglang = dialect == SimDialect.SGLANG;
+            java.util.function.LongBinaryOperator step = sglang
+                    ? (n, c) -> Math.max(MS + Math.round(c * KV_PER_TOKEN / 2e12 * 1e9), MS + n * 15_000L)
+                    : (n, c) -> step((int) n, c);
+            try (Scheduler scheduler = new Scheduler(settings(dialect, 90, 8, 8192, 100 * KV_PER_TOKEN, false, null, 0,
+                    0))) {
+                long t0 = arrival();
+                SimRequest a = request("a", t0, 20, 40);
+                SimRequest b = request("b", t0, 10, 20);
+                SimRequest c = request("c", t0, 5, 5);
+                scheduler.submit(a);
+                scheduler.submit(b);
+                scheduler.submit(c);
+                List<SimRequest.Emission> ec = drain(c);
+                drain(a);
+                drain(b);
+
+                long firstOfC = ec.get(0).dueNs() - t0;
+                if (sglang) {
+                    assertThat(firstOfC).isCloseTo(step.applyAsLong(2, 30) + step.applyAsLong(1, 5), offset(2L));
+                } else {
+                    assertThat(firstOfC).isCloseTo(step.applyAsLong(3, 35), offset(1L));
+                }
+            }
+        }
+    }
+
+    /**
+     * SGLang's expectation of outputs ({@code new_token_ratio_tracker.py}): from 0.7 it falls by (0.7 - 0.7 x 0.14) / 600
+     * a decode step to 0.098, is set after a retraction to (generated + 20 per request) / (max_tokens + 1) over the
+     * requests left, at most 1, and is 0.7 again once the engine idles.
+     */
+    @Test
+    void sglangsExpectationOfOutputsFallsWithEveryDecodeStepAndIsResetByARetraction() {
+        OutputReserve reserve = new OutputReserve();
+        assertThat(reserve.ratio()).isEqualTo(0.7);
+        reserve.decoded();
+        assertThat(reserve.ratio()).isCloseTo(0.7 - 0.602 / 600, offset(1e-12));
+        for (int i = 0; i < 700; i++) {
+            reserve.decoded();
+        }
+        assertThat(reserve.ratio()).isCloseTo(0.098, offset(1e-12));
+        SimRequest shortOne = request("s", 0, 10, 100);
+        shortOne.generated = 10;
+        SimRequest longOne = request("l", 0, 10, 100);
+        longOne.generated = 30;
+        reserve.retracted(List.of(shortOne, longOne));
+        assertThat(reserve.ratio()).isCloseTo((10 + 30 + 2 * 20) / 201.0, offset(1e-12));
+        assertThat(reserve.expected(longOne)).isCloseTo(70 * 80 / 201.0, offset(1e-9));
+        reserve.idle();
+        assertThat(reserve.ratio()).isEqualTo(0.7);
     }
 
     @Test
