@@ -167,13 +167,13 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
             result.connections().note(limits).ifPresent(warnings::add);
             if (result.connections().sendsAtLimit() > 0 && maxConnections < LoadParams.DEFAULT_MAX_CONNECTIONS) {
                 warnings.add(String.format(Locale.ROOT, "the client's limit of %,d connections came from the open-files"
-                        + " limit (%s)%s; raise it with ulimit -n", maxConnections, limits,
+                        + " limit (%s)%s; raise it with ulimit -n", maxConnections, limits.bounds(),
                         split ? "" : ", two files per connection with the server in this process (--split halves that)"));
             }
             if (server.acceptFailures() > 0) {
                 warnings.add(String.format(Locale.ROOT, "the truth server could not accept %,d connections at once (%s);"
                         + " they waited, which shows as TTFT; %s", server.acceptFailures(),
-                        server.firstAcceptFailure().orElse("?"), limits));
+                        server.firstAcceptFailure().orElse("?"), limits.bounds()));
             }
             return report(client, metrics.finish(), truth, server.peakStreams(), result, limits, warnings,
                     perEventUs(serverCpuNs, client.allEvents), busy);

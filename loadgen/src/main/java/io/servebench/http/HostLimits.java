@@ -75,13 +75,26 @@ public record HostLimits(long maxFiles, long openFiles, int portLow, int portHig
                 connections, this));
     }
 
+    /**
+     * The limits alone, for a note written after a load, when the files open as these limits were read say nothing
+     * of the moment a limit was hit: e.g. {@code at most 20,000 open files (ulimit -n), local ports 32768-60999 (28,232)}.
+     */
+    public String bounds() {
+        String files = maxFiles < 0 ? "open files unknown"
+                : String.format(Locale.ROOT, "at most %,d open files (ulimit -n)", maxFiles);
+        return files + ", " + portRange();
+    }
+
     /** E.g. {@code open files 35 of 20,000 (ulimit -n), local ports 32768-60999 (28,232)}. */
     @Override
     public String toString() {
         String files = maxFiles < 0 ? "open files unknown"
                 : String.format(Locale.ROOT, "open files %,d of %,d (ulimit -n)", openFiles, maxFiles);
-        String ports = portLow < 0 ? "local ports unknown"
+        return files + ", " + portRange();
+    }
+
+    private String portRange() {
+        return portLow < 0 ? "local ports unknown"
                 : String.format(Locale.ROOT, "local ports %d-%d (%,d)", portLow, portHigh, ports());
-        return files + ", " + ports;
     }
 }

@@ -50,7 +50,7 @@ public record PoolStats(int maxConnections, int peakOpen, long opened, long open
         }
         if (connectFailures > 0) {
             parts.add(String.format(Locale.ROOT, "%,d connection attempts failed (first: %s; %s)", connectFailures,
-                    firstConnectFailure, limits));
+                    firstConnectFailure, limits.bounds()));
         }
         return parts.isEmpty() ? Optional.empty()
                 : Optional.of("connections: " + String.join("; ", parts) + ", which shows as schedule lag");
