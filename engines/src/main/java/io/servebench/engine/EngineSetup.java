@@ -1,6 +1,5 @@
 package io.servebench.engine;
 
-import io.servebench.annotations.Engine;
 
 import java.util.List;
 import java.util.Objects;
@@ -38,12 +37,6 @@ public record EngineSetup(String executable, List<String> env, String workdir, L
      */
     public List<String> urls() {
         return java.util.Arrays.stream(url.strip().split("[\\s,]+")).filter(u -> !u.isEmpty()).toList();
-    }
-
-    /** The setup of an {@code @Engine} annotation. */
-    public static EngineSetup of(Engine engine) {
-        return new EngineSetup(engine.executable(), List.of(engine.env()), engine.workdir(), List.of(engine.command()),
-                engine.url(), engine.image());
     }
 
     /**

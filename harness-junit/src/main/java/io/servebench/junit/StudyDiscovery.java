@@ -1,7 +1,6 @@
 package io.servebench.junit;
 
 import io.servebench.annotations.ServingBenchmark;
-import io.servebench.annotations.Tune;
 import io.servebench.annotations.Variant;
 import io.servebench.plan.ResultBlock;
 import io.servebench.plan.Trial;
@@ -138,14 +137,16 @@ final class StudyDiscovery {
         RunOptions options = config.runOptions(study, variants);
         Runner runner;
         TrialPlan plan;
+        boolean tunes;
         try {
             runner = new Runner(options, new PrintWriter(Writer.nullWriter()));
             plan = runner.plan();
+            tunes = runner.tunes();
         } catch (RuntimeException e) {
             return new StudyTestDescriptor(studyId, study, variants, e.getMessage());
         }
         StudyTestDescriptor descriptor = new StudyTestDescriptor(studyId, study, variants, null);
-        if (study.isAnnotationPresent(Tune.class)) {
+        if (tunes) {
             // a tuner chooses its trials as it runs: the study is one test, its reasoning in its reports
             return descriptor;
         }

@@ -1,29 +1,20 @@
 package io.servebench.processor;
 
-import io.servebench.engine.EngineSetup;
-import io.servebench.engine.ServerSettingsOptions;
 import io.servebench.study.BenchmarkList;
-import io.servebench.study.LoadOption;
 import io.servebench.study.Location;
-import io.servebench.study.ParamSpec;
 import io.servebench.study.Problem;
 import io.servebench.study.StudyChecker;
 import io.servebench.study.StudyDescriptor;
-import io.servebench.study.SloOptions;
-import io.servebench.study.TuneOptions;
+import io.servebench.study.StudyReader;
 import io.servebench.study.VariantDescriptor;
-import io.servebench.study.WorkloadOptions;
 
 import java.io.BufferedReader;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.file.NoSuchFileException;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -39,13 +30,14 @@ import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
-import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.TypeKind;
-import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.Elements;
 import javax.tools.Diagnostic;
 import javax.tools.FileObject;
 import javax.tools.StandardLocation;
+
+import static io.servebench.processor.SourceStudyClass.explicitValue;
+import static io.servebench.processor.SourceStudyClass.mirror;
 
 /**
  * Checks study classes as javac compiles them and lists their benchmarks.
@@ -63,8 +55,6 @@ import javax.tools.StandardLocation;
  */
 @SupportedAnnotationTypes("io.servebench.annotations.*")
 public final class StudyProcessor extends AbstractProcessor {
-
-    private static final String PACKAGE = "io.servebench.annotations.";
 
     /** Binary names of every type compiled in this compilation, nested ones included. */
     private final Set<String> compiledTypes = new HashSet<>();
@@ -129,143 +119,15 @@ public final class StudyProcessor extends AbstractProcessor {
     }
 
     /** A study descriptor and the elements its variants and params came from, index for index. */
-    private record StudyElements(StudyDescriptor descriptor, TypeElement type, List<ExecutableElement> variants,
-                                 List<VariableElement> params) {
+    private record StudyElements(StudyDescriptor descriptor, TypeElement type, List<Element> variants,
+                                 List<Element> params) {
     }
 
     private StudyElements read(TypeElement type) {
-        AnnotationMirror benchmark = mirror(type, "ServingBenchmark");
-        AnnotationMirror engine = mirror(type, "Engine");
-        AnnotationMirror workload = mirror(type, "Workload");
-        List<ParamSpec> params = new ArrayList<>();
-        List<VariableElement> paramElements = new ArrayList<>();
-        List<VariantDescriptor> variants = new ArrayList<>();
-        List<ExecutableElement> variantElements = new ArrayList<>();
-        for (Element member : type.getEnclosedElements()) {
-            AnnotationMirror param = mirror(member, "Param");
-            if (member.getKind() == ElementKind.FIELD && param != null) {
-                params.add(new ParamSpec(member.getSimpleName().toString(), typeName(member.asType()),
-                        strings(valueOrDefault(param, "value"))));
-                paramElements.add((VariableElement) member);
-            }
-            AnnotationMirror variant = mirror(member, "Variant");
-            if (member.getKind() == ElementKind.METHOD && variant != null) {
-                variants.add(new VariantDescriptor(member.getSimpleName().toString(),
-                        string(valueOrDefault(variant, "group")), strings(valueOrDefault(variant, "flags")),
-                        string(valueOrDefault(variant, "engine")), mirror(member, "Baseline") != null,
-                        workload(mirror(member, "Workload")), mirror(member, "Recommended") != null,
-                        slo(mirror(member, "Slo")), serverOptions(mirror(member, "ServerOptions")),
-                        string(valueOrDefault(variant, "engineVersion"))));
-                variantElements.add((ExecutableElement) member);
-            }
-        }
-        StudyDescriptor descriptor = new StudyDescriptor(elements().getBinaryName(type).toString(),
-                string(valueOrDefault(benchmark, "model")), string(valueOrDefault(benchmark, "description")),
-                engine == null ? StudyDescriptor.DEFAULT_ENGINE : string(valueOrDefault(engine, "value")),
-                engine == null ? List.of() : strings(valueOrDefault(engine, "flags")),
-                workload(workload), params, variants, engineSetup(engine), slo(mirror(type, "Slo")),
-                serverOptions(mirror(type, "ServerOptions")), Optional.ofNullable(tune(mirror(type, "Tune"))),
-                engine == null ? "" : string(valueOrDefault(engine, "version")));
-        return new StudyElements(descriptor, type, variantElements, paramElements);
-    }
-
-    private EngineSetup engineSetup(AnnotationMirror engine) {
-        if (engine == null) {
-            return EngineSetup.NONE;
-        }
-        return new EngineSetup(string(valueOrDefault(engine, "executable")), strings(valueOrDefault(engine, "env")),
-                string(valueOrDefault(engine, "workdir")), strings(valueOrDefault(engine, "command")),
-                string(valueOrDefault(engine, "url")), string(valueOrDefault(engine, "image")));
-    }
-
-    /** The bounds written explicitly on an {@code @Slo}, an explicit {@code -1} kept (and so reported). */
-    private static SloOptions slo(AnnotationMirror slo) {
-        if (slo == null) {
-            return SloOptions.UNSET;
-        }
-        return new SloOptions(number(slo, "ttftMs"), number(slo, "tpotMs"), number(slo, "itlMs"), number(slo, "e2eMs"),
-                number(slo, "minAttainment"));
-    }
-
-    /** The settings written explicitly on a {@code @ServerOptions}, an explicit {@code -1} kept (and so reported). */
-    private static ServerSettingsOptions serverOptions(AnnotationMirror options) {
-        if (options == null) {
-            return ServerSettingsOptions.NONE;
-        }
-        String toggle = given(options, "prefixCaching") instanceof VariableElement constant
-                ? constant.getSimpleName().toString() : "";
-        String speculative = given(options, "speculative") instanceof String text && !text.isEmpty() ? text : null;
-        String draftModel = given(options, "draftModel") instanceof String text && !text.isEmpty() ? text : null;
-        String modelConfig = given(options, "simulatedModelConfig") instanceof String text && !text.isEmpty() ? text : null;
-        return new ServerSettingsOptions(whole(options, "maxModelLen"), whole(options, "tensorParallelSize"),
-                number(options, "gpuMemoryFraction"), number(options, "staticMemoryFraction"), whole(options, "maxNumSeqs"),
-                "ON".equals(toggle) ? Boolean.TRUE : "OFF".equals(toggle) ? Boolean.FALSE : null, speculative, draftModel,
-                modelConfig);
-    }
-
-    /** A {@code @Tune}'s settings, its defaults where an attribute is left out; {@code null} for none. */
-    private TuneOptions tune(AnnotationMirror tune) {
-        if (tune == null) {
-            return null;
-        }
-        List<Double> rates = valueOrDefault(tune, "validationRates").getValue() instanceof List<?> items
-                ? items.stream().map(i -> ((Number) ((AnnotationValue) i).getValue()).doubleValue()).toList() : List.of();
-        return new TuneOptions(string(valueOrDefault(tune, "engineGroup")), string(valueOrDefault(tune, "metric")), rates,
-                ((Number) valueOrDefault(tune, "maxRepetitions").getValue()).intValue(),
-                ((Number) valueOrDefault(tune, "closeCall").getValue()).doubleValue());
-    }
-
-    /** The value written explicitly for {@code attribute}, {@code null} when it is left out. */
-    private static Object given(AnnotationMirror mirror, String attribute) {
-        AnnotationValue value = explicitValue(mirror, attribute);
-        return value == null ? null : value.getValue();
-    }
-
-    private static Double number(AnnotationMirror mirror, String attribute) {
-        return given(mirror, attribute) instanceof Number n ? n.doubleValue() : null;
-    }
-
-    /** A whole-number attribute; a fraction where a whole number goes cannot be written, javac refuses it. */
-    private static Integer whole(AnnotationMirror mirror, String attribute) {
-        return given(mirror, attribute) instanceof Number n ? n.intValue() : null;
-    }
-
-    /**
-     * The settings written explicitly on a {@code @Workload}: unlike at run time, an explicit
-     * {@code -1} is kept (and so reported), since only a left-out attribute means "not set".
-     */
-    private WorkloadOptions workload(AnnotationMirror workload) {
-        if (workload == null) {
-            return WorkloadOptions.UNSET;
-        }
-        Map<? extends ExecutableElement, ? extends AnnotationValue> given = workload.getElementValues();
-        String dataset = null;
-        String profile = null;
-        Double rate = null;
-        Integer concurrency = null;
-        Integer requests = null;
-        Integer warmup = null;
-        Map<String, String> options = new java.util.LinkedHashMap<>();
-        for (var entry : given.entrySet()) {
-            Object value = entry.getValue().getValue();
-            switch (entry.getKey().getSimpleName().toString()) {
-                case "dataset" -> dataset = value instanceof String s && !s.isEmpty() ? s : null;
-                case "profile" -> profile = value instanceof String s && !s.isEmpty() ? s : null;
-                case "rate" -> rate = value instanceof Number n ? n.doubleValue() : null;
-                case "concurrency" -> concurrency = value instanceof Number n ? n.intValue() : null;
-                case "requests" -> requests = value instanceof Number n ? n.intValue() : null;
-                case "warmup" -> warmup = value instanceof Number n ? n.intValue() : null;
-                default -> {
-                    String name = entry.getKey().getSimpleName().toString();
-                    // any other attribute is one this processor does not know (a newer annotation); javac checked it
-                    if (LoadOption.byKey(name).isPresent() && !"".equals(value)) {
-                        options.put(name, value instanceof Number n ? LoadOption.format(n.doubleValue())
-                                : String.valueOf(value));
-                    }
-                }
-            }
-        }
-        return new WorkloadOptions(dataset, profile, rate, concurrency, requests, warmup, options);
+        SourceStudyClass source = new SourceStudyClass(type, elements());
+        return new StudyElements(StudyReader.read(source), type,
+                StudyReader.variants(source).stream().map(SourceStudyClass.Member::element).toList(),
+                StudyReader.params(source).stream().map(SourceStudyClass.Member::element).toList());
     }
 
     private void report(Problem problem, StudyElements study) {
@@ -419,56 +281,7 @@ public final class StudyProcessor extends AbstractProcessor {
     }
 
     private TypeElement annotation(String simpleName) {
-        return elements().getTypeElement(PACKAGE + simpleName);
-    }
-
-    private static AnnotationMirror mirror(Element element, String simpleName) {
-        for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
-            if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().contentEquals(PACKAGE + simpleName)) {
-                return mirror;
-            }
-        }
-        return null;
-    }
-
-    private static AnnotationValue explicitValue(AnnotationMirror mirror, String attribute) {
-        for (var entry : mirror.getElementValues().entrySet()) {
-            if (entry.getKey().getSimpleName().contentEquals(attribute)) {
-                return entry.getValue();
-            }
-        }
-        return null;
-    }
-
-    private AnnotationValue valueOrDefault(AnnotationMirror mirror, String attribute) {
-        for (var entry : elements().getElementValuesWithDefaults(mirror).entrySet()) {
-            if (entry.getKey().getSimpleName().contentEquals(attribute)) {
-                return entry.getValue();
-            }
-        }
-        return null;
-    }
-
-    /** The string of a value; {@code ""} where javac could not resolve it (javac reports that itself). */
-    private static String string(AnnotationValue value) {
-        return value != null && value.getValue() instanceof String s ? s : "";
-    }
-
-    private static List<String> strings(AnnotationValue value) {
-        if (value == null || !(value.getValue() instanceof List<?> items)) {
-            return List.of();
-        }
-        return items.stream().map(item -> string((AnnotationValue) item)).toList();
-    }
-
-    private static String typeName(TypeMirror type) {
-        return switch (type.getKind()) {
-            case INT -> "int";
-            case LONG -> "long";
-            case DOUBLE -> "double";
-            case BOOLEAN -> "boolean";
-            default -> type.toString().equals("java.lang.String") ? "String" : type.toString();
-        };
+        return elements().getTypeElement(SourceStudyClass.PACKAGE + simpleName);
     }
 
     private void error(String message, Element element, AnnotationMirror mirror) {

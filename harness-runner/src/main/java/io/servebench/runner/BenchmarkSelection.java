@@ -1,7 +1,7 @@
 package io.servebench.runner;
 
 import io.servebench.study.BenchmarkList;
-import io.servebench.study.ReflectiveStudyReader;
+import io.servebench.study.StudyReader;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +26,7 @@ final class BenchmarkSelection {
         TreeSet<String> listed = new TreeSet<>(BenchmarkList.read(loader));
         for (String study : studies) {
             try {
-                ReflectiveStudyReader.read(Class.forName(study, false, loader)).variants()
+                StudyReader.read(Class.forName(study, false, loader)).variants()
                         .forEach(v -> listed.add(study + "." + v.name()));
             } catch (ClassNotFoundException | IllegalArgumentException e) {
                 throw new RunnerException("study class " + study + " cannot be read: " + e.getMessage());

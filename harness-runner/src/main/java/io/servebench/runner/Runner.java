@@ -127,6 +127,16 @@ public final class Runner {
     }
 
     /**
+     * Whether the selection is a tuning study ({@code @Tune}), which chooses its trials as it runs: its plan is where it
+     * starts, not what it will run.
+     *
+     * @throws RunnerException as {@link #plan()}, and when a tuning study is selected with others
+     */
+    public boolean tunes() {
+        return tunedStudy(selections()).isPresent();
+    }
+
+    /**
      * Runs the plan and writes the run folder.
      *
      * @return the results, also when a trial failed ({@link RunOutcome#allTrialsRan()} says whether one did)

@@ -63,7 +63,7 @@ public final class BenchmarkList {
 
     /**
      * The studies and variants the entries name, in the entries' order. Each class is loaded
-     * (not initialised) through {@code loader} and read once with {@link ReflectiveStudyReader}.
+     * (not initialised) through {@code loader} and read once with {@link StudyReader}.
      *
      * @throws IllegalArgumentException when an entry's class cannot be loaded, is not a study or
      *                                  has no variant of that name (the message names the entry)
@@ -92,7 +92,7 @@ public final class BenchmarkList {
                     + " (is the benchmark list stale? recompile the study)", e);
         }
         try {
-            return ReflectiveStudyReader.read(type);
+            return StudyReader.read(type);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("benchmark " + entry + ": " + e.getMessage(), e);
         }

@@ -1,10 +1,8 @@
 package io.servebench.study;
 
-import io.servebench.annotations.Workload;
 import io.servebench.results.BlockResult;
 
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -170,28 +168,6 @@ public enum LoadOption {
                 yield problem == null ? null : key + " " + problem;
             }
         };
-    }
-
-    /**
-     * The options a {@code @Workload} annotation sets, as the runtime sees it, each read from the attribute its key
-     * names: {@code -1} and {@code ""} mean "not set here" and are left out.
-     */
-    static Map<String, String> of(Workload w) {
-        Map<String, String> options = new LinkedHashMap<>();
-        for (LoadOption option : values()) {
-            Object value;
-            try {
-                value = Workload.class.getMethod(option.key).invoke(w);
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException("@Workload has no attribute " + option.key, e);
-            }
-            if (value instanceof Number n && n.doubleValue() != Workload.UNSET) {
-                options.put(option.key, format(n.doubleValue()));
-            } else if (value instanceof String text && !text.isEmpty()) {
-                options.put(option.key, text);
-            }
-        }
-        return options;
     }
 
     /** An annotation's number as option text: {@code 60} rather than {@code 60.0}. */

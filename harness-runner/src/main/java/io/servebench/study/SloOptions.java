@@ -12,8 +12,8 @@ import java.util.OptionalDouble;
  * stated there, so that a method's levels lay over the class's with {@link #overriddenBy}. Nothing is checked here:
  * {@link StudyChecker} reports each bad value; {@link #bounds()} and {@link #attainment()} read checked ones.
  *
- * <p>The reflective reader maps the annotation's {@link Slo#UNSET} to {@code null}; the annotation processor keeps
- * every value written, so that an explicit {@code tpotMs = -1} is still reported.
+ * <p>{@link StudyReader} keeps every value written, so that an explicit {@code tpotMs = -1} is reported at compile time; a
+ * loaded class's {@link Slo#UNSET} is its default, left out.
  *
  * @param ttftMs        bound on TTFT, ms
  * @param tpotMs        bound on TPOT, ms
@@ -25,19 +25,6 @@ public record SloOptions(Double ttftMs, Double tpotMs, Double itlMs, Double e2eM
 
     /** Nothing stated. */
     public static final SloOptions UNSET = new SloOptions(null, null, null, null, null);
-
-    /** The settings of an {@code @Slo} as the runtime sees them; {@link #UNSET} for none. */
-    public static SloOptions of(Slo slo) {
-        if (slo == null) {
-            return UNSET;
-        }
-        return new SloOptions(stated(slo.ttftMs()), stated(slo.tpotMs()), stated(slo.itlMs()), stated(slo.e2eMs()),
-                stated(slo.minAttainment()));
-    }
-
-    private static Double stated(double value) {
-        return value == Slo.UNSET ? null : value;
-    }
 
     /** The bounds written, by the annotation's attribute names ({@code ttftMs}, ...), in declaration order. */
     Map<String, Double> statedBounds() {

@@ -11,8 +11,8 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
- * A study class as data: everything its annotations say, read either at run time
- * ({@link ReflectiveStudyReader}) or at compile time (the annotation processor), so that
+ * A study class as data: everything its annotations say, read by {@link StudyReader} at run time or at compile time
+ * (the annotation processor), so that
  * {@link StudyChecker}, the planner and the runner see one model and nothing reads the class again.
  *
  * @param className   the class's binary name (what {@link Class#forName(String)} takes)

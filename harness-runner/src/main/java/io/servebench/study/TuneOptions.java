@@ -2,7 +2,6 @@ package io.servebench.study;
 
 import io.servebench.annotations.Tune;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -26,12 +25,6 @@ public record TuneOptions(String engineGroup, String metric, List<Double> valida
         Objects.requireNonNull(engineGroup, "engineGroup");
         Objects.requireNonNull(metric, "metric");
         validationRates = List.copyOf(validationRates);
-    }
-
-    /** The settings of a {@code @Tune} as the runtime sees them. */
-    public static TuneOptions of(Tune tune) {
-        return new TuneOptions(tune.engineGroup(), tune.metric(), Arrays.stream(tune.validationRates()).boxed().toList(),
-                tune.maxRepetitions(), tune.closeCall());
     }
 
     /**

@@ -13,9 +13,8 @@ import java.util.Map;
  * nullable: {@code null} means "not set at this level", so levels combine with
  * {@link #overriddenBy(WorkloadOptions)}.
  *
- * <p>The reflective reader maps the annotation's "unset" markers ({@code -1}, {@code ""}) to
- * {@code null}; the annotation processor keeps every explicitly written number, so that an
- * explicit {@code rate = -1} is still reported as out of range.
+ * <p>{@link StudyReader} maps an empty text to {@code null} and keeps every number written, so that an explicit
+ * {@code rate = -1} is reported as out of range at compile time; a loaded class's {@code -1} is its default, left out.
  *
  * @param dataset     prompt source, e.g. {@code "sharegpt:PATH"}, {@code "synthetic-sharegpt"}, any {@link io.servebench.workload.DatasetKind}
  * @param profile     arrival profile, one of {@link Profile}'s names
@@ -42,21 +41,6 @@ public record WorkloadOptions(String dataset, String profile, Double rate, Integ
 
     /** The defaults documented on {@link Workload}: the bottom level every trial resolves against. */
     public static final WorkloadOptions DEFAULTS = new WorkloadOptions("synthetic-sharegpt", Profile.CONSTANT, 1.0, 1, 100, 0);
-
-    /**
-     * The settings of a {@code @Workload} annotation as the runtime sees them, where {@code -1}
-     * and {@code ""} mean "not set here".
-     */
-    public static WorkloadOptions of(Workload workload) {
-        return new WorkloadOptions(
-                workload.dataset().isEmpty() ? null : workload.dataset(),
-                workload.profile().isEmpty() ? null : workload.profile(),
-                workload.rate() == Workload.UNSET ? null : workload.rate(),
-                workload.concurrency() == Workload.UNSET ? null : workload.concurrency(),
-                workload.requests() == Workload.UNSET ? null : workload.requests(),
-                workload.warmup() == Workload.UNSET ? null : workload.warmup(),
-                LoadOption.of(workload));
-    }
 
     /** This spec with every setting that {@code other} sets replaced by {@code other}'s value. */
     public WorkloadOptions overriddenBy(WorkloadOptions other) {

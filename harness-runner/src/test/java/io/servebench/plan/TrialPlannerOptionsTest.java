@@ -93,20 +93,58 @@ class TrialPlannerOptionsTest {
         });
     }
 
-    /** A {@code @Workload} with every load option set, each to a value of its own (a study class so written is not needed). */
-    private static io.servebench.annotations.Workload everyOption() {
+    /** Annotation values written as {@code values} says, nothing else. */
+    private record Written(Map<String, Object> values) implements io.servebench.study.AnnotationValues {
+        @Override
+        public java.util.Optional<Object> given(String attribute) {
+            return java.util.Optional.ofNullable(values.get(attribute));
+        }
+
+        @Override
+        public Object value(String attribute) {
+            return values.get(attribute);
+        }
+    }
+
+    /**
+     * A study whose {@code @Workload} sets every load option, each to a value of its own, as the reader sees a class: no
+     * class can be so written, the processor refuses options of several profiles together.
+     */
+    private static io.servebench.study.StudyClass<io.servebench.study.StudyMember> everyOption() {
         Map<String, Object> set = Map.of("warmupSeconds", 1.0, "burstiness", 2.0, "rampUpSeconds", 3.0, "maxConcurrency", 4,
                 "durationSeconds", 5.0, "maxErrors", 6, "sweepRates", 7, "api", "completions", "extraBody", "{\"top_k\": 8}",
                 "continuousUsage", "true");
-        return (io.servebench.annotations.Workload) java.lang.reflect.Proxy.newProxyInstance(TrialPlannerOptionsTest.class.getClassLoader(),
-                new Class<?>[] {io.servebench.annotations.Workload.class}, (proxy, method, args) ->
-                        set.containsKey(method.getName()) ? set.get(method.getName()) : method.getDefaultValue());
+        return new io.servebench.study.StudyClass<>() {
+            @Override
+            public String binaryName() {
+                return "EveryOption";
+            }
+
+            @Override
+            public java.util.Optional<io.servebench.study.AnnotationValues> annotation(String simpleName) {
+                return switch (simpleName) {
+                    case "ServingBenchmark" -> java.util.Optional.of(new Written(Map.of("model", "m", "description", "")));
+                    case "Workload" -> java.util.Optional.of(new Written(set));
+                    default -> java.util.Optional.empty();
+                };
+            }
+
+            @Override
+            public List<io.servebench.study.StudyMember> fields() {
+                return List.of();
+            }
+
+            @Override
+            public List<io.servebench.study.StudyMember> methods() {
+                return List.of();
+            }
+        };
     }
 
     @Test
     void eachOptionIsKeptUnderItsAnnotationAttributesName() {
         // the keys come from the reports' one list by position: each must still name its own attribute
-        assertThat(WorkloadOptions.of(everyOption()).options())
+        assertThat(io.servebench.study.StudyReader.read(everyOption()).workload().options())
                 .containsExactly(Map.entry("warmupSeconds", "1"), Map.entry("burstiness", "2"),
                         Map.entry("rampUpSeconds", "3"), Map.entry("maxConcurrency", "4"), Map.entry("durationSeconds", "5"),
                         Map.entry("maxErrors", "6"), Map.entry("sweepRates", "7"), Map.entry("api", "completions"),

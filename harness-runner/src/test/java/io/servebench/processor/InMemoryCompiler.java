@@ -66,6 +66,11 @@ public final class InMemoryCompiler {
 
     /** Compiles the sources (each a whole compilation unit) against harness-api. */
     public static Result compile(String... sources) {
+        return compile(List.of(), sources);
+    }
+
+    /** As {@link #compile(String...)}, with {@code others} run beside the study processor. */
+    static Result compile(List<javax.annotation.processing.Processor> others, String... sources) {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
         StandardJavaFileManager standard = javac.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8);
@@ -77,7 +82,9 @@ public final class InMemoryCompiler {
         StringWriter log = new StringWriter();
         JavaCompiler.CompilationTask task = javac.getTask(log, files, diagnostics,
                 List.of("-classpath", apiClassPath().toString()), null, units);
-        task.setProcessors(List.of(new StudyProcessor()));
+        List<javax.annotation.processing.Processor> processors = new ArrayList<>(List.of(new StudyProcessor()));
+        processors.addAll(others);
+        task.setProcessors(processors);
         boolean ok = task.call();
         return new Result(ok, diagnostics.getDiagnostics(), files.outputs(), log.toString());
     }

@@ -153,7 +153,7 @@ class ServerSettingsOptionsTest {
 
     @Test
     void aVariantsOptionsOverrideTheClassesOneByOne() {
-        StudyDescriptor study = ReflectiveStudyReader.read(Study.class);
+        StudyDescriptor study = StudyReader.read(Study.class);
         assertThat(study.serverOptions("plain")).isEqualTo(new ServerSettingsOptions(4096, null, null, 64, null, null, null));
         assertThat(study.serverOptions("small")).isEqualTo(new ServerSettingsOptions(4096, null, null, 8, true, null, null));
     }

@@ -7,11 +7,11 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class ReflectiveStudyReaderTest {
+class StudyReaderTest {
 
     @Test
     void readsEverySettingInDeclarationOrder() {
-        StudyDescriptor study = ReflectiveStudyReader.read(SampleStudy.class);
+        StudyDescriptor study = StudyReader.read(SampleStudy.class);
 
         assertThat(study).isEqualTo(new StudyDescriptor(
                 "io.servebench.study.SampleStudy", "Qwen/Qwen3.5-9B", "sample", "vllm",
@@ -30,17 +30,17 @@ class ReflectiveStudyReaderTest {
 
     @Test
     void aClassWithoutEngineRunsOnTheSimulatedEngine() {
-        StudyDescriptor study = ReflectiveStudyReader.read(Minimal.class);
+        StudyDescriptor study = StudyReader.read(Minimal.class);
         assertThat(study.engineKind()).isEqualTo("sim");
         assertThat(study.engineFlags()).isEmpty();
         assertThat(study.workload()).isEqualTo(WorkloadOptions.UNSET);
-        assertThat(study.className()).isEqualTo("io.servebench.study.ReflectiveStudyReaderTest$Minimal");
-        assertThat(study.simpleName()).isEqualTo("ReflectiveStudyReaderTest.Minimal");
+        assertThat(study.className()).isEqualTo("io.servebench.study.StudyReaderTest$Minimal");
+        assertThat(study.simpleName()).isEqualTo("StudyReaderTest.Minimal");
     }
 
     @Test
     void aClassThatIsNotAStudyIsRefusedByName() {
-        assertThatThrownBy(() -> ReflectiveStudyReader.read(String.class))
+        assertThatThrownBy(() -> StudyReader.read(String.class))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("class java.lang.String is not a study: expected it to be annotated @io.servebench.annotations.ServingBenchmark");
     }

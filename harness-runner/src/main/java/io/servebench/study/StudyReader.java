@@ -1,0 +1,122 @@
+package io.servebench.study;
+
+import io.servebench.annotations.ServingBenchmark;
+import io.servebench.engine.EngineSetup;
+import io.servebench.engine.ServerSettingsOptions;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The one reader of a study's annotations: from a {@link StudyClass}, whether javac is compiling it (the annotation
+ * processor) or it is loaded (the runner, the JUnit engine), into a {@link StudyDescriptor}. What was written is kept
+ * as written (an explicit {@code -1} or an empty text included, for the {@link StudyChecker} to judge); the class is
+ * neither initialised nor instantiated. Only the class's own (declared) members count.
+ */
+public final class StudyReader {
+
+    private StudyReader() {
+    }
+
+    /**
+     * The study that a loaded class's annotations describe, variants and params in declaration order. The descriptor
+     * is not checked: run {@link StudyChecker} on it.
+     *
+     * @throws IllegalArgumentException when {@code type} has no {@link ServingBenchmark} annotation
+     */
+    public static StudyDescriptor read(Class<?> type) {
+        if (!type.isAnnotationPresent(ServingBenchmark.class)) {
+            throw new IllegalArgumentException("class " + type.getName()
+                    + " is not a study: expected it to be annotated @" + ServingBenchmark.class.getName());
+        }
+        return read(new ReflectedStudyClass(type));
+    }
+
+    /** The study that {@code type}'s annotations describe; its {@code @ServingBenchmark} is there. */
+    public static StudyDescriptor read(StudyClass<?> type) {
+        AnnotationValues study = type.annotation("ServingBenchmark").orElseThrow(() -> new IllegalArgumentException(
+                "class " + type.binaryName() + " is not a study: it has no @ServingBenchmark"));
+        Optional<AnnotationValues> engine = type.annotation("Engine");
+        List<ParamSpec> params = params(type).stream().map(f -> new ParamSpec(f.name(), f.typeName(),
+                f.annotation("Param").orElseThrow().strings("value"))).toList();
+        List<VariantDescriptor> variants = variants(type).stream().map(StudyReader::variant).toList();
+        return new StudyDescriptor(type.binaryName(), study.string("model"), study.string("description"),
+                engine.map(e -> e.string("value")).orElse(StudyDescriptor.DEFAULT_ENGINE),
+                engine.map(e -> e.strings("flags")).orElse(List.of()), workload(type.annotation("Workload")), params,
+                variants, engine.map(StudyReader::engineSetup).orElse(EngineSetup.NONE), slo(type.annotation("Slo")),
+                serverOptions(type.annotation("ServerOptions")), type.annotation("Tune").map(StudyReader::tune),
+                engine.map(e -> e.string("version")).orElse(""));
+    }
+
+    /** The class's variant methods, in the order of {@link StudyDescriptor#variants()}. */
+    public static <M extends StudyMember> List<M> variants(StudyClass<M> type) {
+        return type.methods().stream().filter(m -> m.annotation("Variant").isPresent()).toList();
+    }
+
+    /** The class's {@code @Param} fields, in the order of {@link StudyDescriptor#params()}. */
+    public static <M extends StudyMember> List<M> params(StudyClass<M> type) {
+        return type.fields().stream().filter(f -> f.annotation("Param").isPresent()).toList();
+    }
+
+    private static VariantDescriptor variant(StudyMember method) {
+        AnnotationValues variant = method.annotation("Variant").orElseThrow();
+        return new VariantDescriptor(method.name(), variant.string("group"), variant.strings("flags"),
+                variant.string("engine"), method.annotation("Baseline").isPresent(),
+                workload(method.annotation("Workload")), method.annotation("Recommended").isPresent(),
+                slo(method.annotation("Slo")), serverOptions(method.annotation("ServerOptions")),
+                variant.string("engineVersion"));
+    }
+
+    private static EngineSetup engineSetup(AnnotationValues engine) {
+        return new EngineSetup(engine.string("executable"), engine.strings("env"), engine.string("workdir"),
+                engine.strings("command"), engine.string("url"), engine.string("image"));
+    }
+
+    /** The bounds written on an {@code @Slo}. */
+    private static SloOptions slo(Optional<AnnotationValues> annotation) {
+        return annotation.map(slo -> new SloOptions(slo.givenNumber("ttftMs"), slo.givenNumber("tpotMs"),
+                slo.givenNumber("itlMs"), slo.givenNumber("e2eMs"), slo.givenNumber("minAttainment")))
+                .orElse(SloOptions.UNSET);
+    }
+
+    /** The settings written on a {@code @ServerOptions}; its {@code prefixCaching} {@code DEFAULT} is no setting. */
+    private static ServerSettingsOptions serverOptions(Optional<AnnotationValues> annotation) {
+        return annotation.map(o -> {
+            String toggle = o.givenText("prefixCaching");
+            return new ServerSettingsOptions(o.givenWhole("maxModelLen"), o.givenWhole("tensorParallelSize"),
+                    o.givenNumber("gpuMemoryFraction"), o.givenNumber("staticMemoryFraction"), o.givenWhole("maxNumSeqs"),
+                    "ON".equals(toggle) ? Boolean.TRUE : "OFF".equals(toggle) ? Boolean.FALSE : null,
+                    o.givenText("speculative"), o.givenText("draftModel"), o.givenText("simulatedModelConfig"));
+        }).orElse(ServerSettingsOptions.NONE);
+    }
+
+    /** A {@code @Tune}'s settings, its defaults where an attribute is left out. */
+    private static TuneOptions tune(AnnotationValues tune) {
+        return new TuneOptions(tune.string("engineGroup"), tune.string("metric"),
+                ((List<?>) tune.value("validationRates")).stream().map(r -> ((Number) r).doubleValue()).toList(),
+                ((Number) tune.value("maxRepetitions")).intValue(), ((Number) tune.value("closeCall")).doubleValue());
+    }
+
+    /**
+     * The settings written on a {@code @Workload}, each load option read from the attribute its key names
+     * ({@link LoadOption}); an empty text is no setting.
+     */
+    private static WorkloadOptions workload(Optional<AnnotationValues> annotation) {
+        return annotation.map(w -> {
+            Map<String, String> options = new LinkedHashMap<>();
+            for (LoadOption option : LoadOption.values()) {
+                w.given(option.key()).ifPresent(value -> {
+                    if (value instanceof Number n) {
+                        options.put(option.key(), LoadOption.format(n.doubleValue()));
+                    } else if (!String.valueOf(value).isEmpty()) {
+                        options.put(option.key(), String.valueOf(value));
+                    }
+                });
+            }
+            return new WorkloadOptions(w.givenText("dataset"), w.givenText("profile"), w.givenNumber("rate"),
+                    w.givenWhole("concurrency"), w.givenWhole("requests"), w.givenWhole("warmup"), options);
+        }).orElse(WorkloadOptions.UNSET);
+    }
+}
