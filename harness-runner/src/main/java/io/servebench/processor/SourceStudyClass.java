@@ -83,6 +83,14 @@ final class SourceStudyClass implements StudyClass<SourceStudyClass.Member> {
         return members(ElementKind.METHOD);
     }
 
+    @Override
+    public Optional<StudyClass<Member>> superclass() {
+        return type.getSuperclass() instanceof javax.lang.model.type.DeclaredType parent
+                && parent.asElement() instanceof TypeElement element
+                && !element.getQualifiedName().contentEquals("java.lang.Object")
+                ? Optional.of(new SourceStudyClass(element, elements)) : Optional.empty();
+    }
+
     private List<Member> members(ElementKind kind) {
         return type.getEnclosedElements().stream().filter(e -> e.getKind() == kind).map(Member::new).toList();
     }

@@ -61,6 +61,12 @@ final class ReflectedStudyClass implements StudyClass<ReflectedStudyClass.Member
                 .map(m -> new Member(m.getName(), m.getReturnType().getName(), m)).toList();
     }
 
+    @Override
+    public Optional<StudyClass<Member>> superclass() {
+        Class<?> parent = type.getSuperclass();
+        return parent == null || parent == Object.class ? Optional.empty() : Optional.of(new ReflectedStudyClass(parent));
+    }
+
     private static String typeName(Field field) {
         Class<?> t = field.getType();
         return t.isPrimitive() ? t.getName() : t == String.class ? "String" : t.getTypeName();

@@ -23,4 +23,7 @@ public interface StudyClass<M extends StudyMember> {
 
     /** The methods the class declares, in declaration order. */
     List<M> methods();
+
+    /** The class it extends; empty when that is {@code Object}. */
+    Optional<StudyClass<M>> superclass();
 }

@@ -4,16 +4,23 @@ import io.servebench.annotations.ServingBenchmark;
 import io.servebench.engine.EngineSetup;
 import io.servebench.engine.ServerSettingsOptions;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The one reader of a study's annotations: from a {@link StudyClass}, whether javac is compiling it (the annotation
  * processor) or it is loaded (the runner, the JUnit engine), into a {@link StudyDescriptor}. What was written is kept
  * as written (an explicit {@code -1} or an empty text included, for the {@link StudyChecker} to judge); the class is
- * neither initialised nor instantiated. Only the class's own (declared) members count.
+ * neither initialised nor instantiated.
+ *
+ * <p>A study may extend another class, as a JMH benchmark may: it has the {@code @Param} fields and {@code @Variant}
+ * methods of the classes it extends, theirs first, a member it declares again taking the inherited one's place (without
+ * {@code @Variant} it is no variant); and each of {@code @Engine}, {@code @Workload}, {@code @Slo}, {@code @ServerOptions}
+ * and {@code @Tune} from the nearest class that has it. Its own {@code @ServingBenchmark} makes it a study.
  */
 public final class StudyReader {
 
@@ -38,26 +45,57 @@ public final class StudyReader {
     public static StudyDescriptor read(StudyClass<?> type) {
         AnnotationValues study = type.annotation("ServingBenchmark").orElseThrow(() -> new IllegalArgumentException(
                 "class " + type.binaryName() + " is not a study: it has no @ServingBenchmark"));
-        Optional<AnnotationValues> engine = type.annotation("Engine");
+        Optional<AnnotationValues> engine = nearest(type, "Engine");
         List<ParamSpec> params = params(type).stream().map(f -> new ParamSpec(f.name(), f.typeName(),
                 f.annotation("Param").orElseThrow().strings("value"))).toList();
         List<VariantDescriptor> variants = variants(type).stream().map(StudyReader::variant).toList();
         return new StudyDescriptor(type.binaryName(), study.string("model"), study.string("description"),
                 engine.map(e -> e.string("value")).orElse(StudyDescriptor.DEFAULT_ENGINE),
-                engine.map(e -> e.strings("flags")).orElse(List.of()), workload(type.annotation("Workload")), params,
-                variants, engine.map(StudyReader::engineSetup).orElse(EngineSetup.NONE), slo(type.annotation("Slo")),
-                serverOptions(type.annotation("ServerOptions")), type.annotation("Tune").map(StudyReader::tune),
+                engine.map(e -> e.strings("flags")).orElse(List.of()), workload(nearest(type, "Workload")), params,
+                variants, engine.map(StudyReader::engineSetup).orElse(EngineSetup.NONE), slo(nearest(type, "Slo")),
+                serverOptions(nearest(type, "ServerOptions")), nearest(type, "Tune").map(StudyReader::tune),
                 engine.map(e -> e.string("version")).orElse(""));
     }
 
-    /** The class's variant methods, in the order of {@link StudyDescriptor#variants()}. */
+    /** The class's variant methods, inherited ones first, in the order of {@link StudyDescriptor#variants()}. */
     public static <M extends StudyMember> List<M> variants(StudyClass<M> type) {
-        return type.methods().stream().filter(m -> m.annotation("Variant").isPresent()).toList();
+        return members(type, StudyClass::methods).stream().filter(m -> m.annotation("Variant").isPresent()).toList();
     }
 
-    /** The class's {@code @Param} fields, in the order of {@link StudyDescriptor#params()}. */
+    /** The class's {@code @Param} fields, inherited ones first, in the order of {@link StudyDescriptor#params()}. */
     public static <M extends StudyMember> List<M> params(StudyClass<M> type) {
-        return type.fields().stream().filter(f -> f.annotation("Param").isPresent()).toList();
+        return members(type, StudyClass::fields).stream().filter(f -> f.annotation("Param").isPresent()).toList();
+    }
+
+    /**
+     * The members of {@code type} and the classes it extends, theirs first; one declared again replaces the inherited one
+     * of its name in place.
+     */
+    private static <M extends StudyMember> List<M> members(StudyClass<M> type,
+                                                           Function<StudyClass<M>, List<M>> declared) {
+        List<M> inherited = type.superclass().map(parent -> members(parent, declared)).orElse(List.of());
+        List<M> members = new ArrayList<>(inherited);
+        for (M member : declared.apply(type)) {
+            // an inherited member is replaced once; a second of the name (an overload) is the class's own, and so a
+            // name used twice, which the checker reports
+            int replaced = -1;
+            for (int i = 0; i < inherited.size() && replaced < 0; i++) {
+                if (members.get(i) == inherited.get(i) && inherited.get(i).name().equals(member.name())) {
+                    replaced = i;
+                }
+            }
+            if (replaced >= 0) {
+                members.set(replaced, member);
+            } else {
+                members.add(member);
+            }
+        }
+        return members;
+    }
+
+    /** The annotation of that name on {@code type}, else on the nearest class it extends that has it. */
+    private static Optional<AnnotationValues> nearest(StudyClass<?> type, String simpleName) {
+        return type.annotation(simpleName).or(() -> type.superclass().flatMap(parent -> nearest(parent, simpleName)));
     }
 
     private static VariantDescriptor variant(StudyMember method) {

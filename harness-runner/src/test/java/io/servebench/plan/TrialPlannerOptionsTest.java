@@ -138,6 +138,11 @@ class TrialPlannerOptionsTest {
             public List<io.servebench.study.StudyMember> methods() {
                 return List.of();
             }
+
+            @Override
+            public java.util.Optional<io.servebench.study.StudyClass<io.servebench.study.StudyMember>> superclass() {
+                return java.util.Optional.empty();
+            }
         };
     }
 

@@ -63,6 +63,30 @@ class OneReaderTest {
             }
             """;
 
+    /**
+     * A study that extends another: the variants and params of the class it extends, one redeclared in place, its own
+     * after them; the {@code @Engine} it does not write, inherited; its own {@code @Workload} instead of the inherited.
+     */
+    private static final String EXTENDED = """
+            package demo;
+
+            import io.servebench.annotations.*;
+
+            @ServingBenchmark(model = "Qwen/Qwen3-8B", description = "the same, and more")
+            @Workload(dataset = "synthetic-sharegpt", rate = 2, requests = 20)
+            public class Extended extends Everything {
+
+                @Override
+                @Variant(group = "h", engine = "sglang", flags = "--chunked-prefill-size=4096", engineVersion = "0.5.9")
+                public void other() {
+                }
+
+                @Variant(group = "i")
+                public void extra() {
+                }
+            }
+            """;
+
     /** Reads each study javac compiles as the processor does. */
     @SupportedAnnotationTypes("io.servebench.annotations.ServingBenchmark")
     static final class Reading extends AbstractProcessor {
@@ -85,14 +109,52 @@ class OneReaderTest {
     }
 
     @Test
-    void theSourceAndTheCompiledClassReadAsTheSameStudy() throws Exception {
+    void theSourceAndTheCompiledClassReadAsTheSameStudyAlsoWhenOneExtendsAnother() throws Exception {
+        Reading reading = new Reading();
+        InMemoryCompiler.Result result = InMemoryCompiler.compile(List.of(reading), STUDY, EXTENDED);
+        assertThat(result.success()).as(result.errorMessages().toString()).isTrue();
+        assertThat(reading.read).extracting(StudyDescriptor::className).containsExactlyInAnyOrder("demo.Everything",
+                "demo.Extended");
+        ClassLoader loader = loader(result.outputs());
+        for (StudyDescriptor source : reading.read) {
+            assertThat(StudyReader.read(loader.loadClass(source.className()))).isEqualTo(source);
+        }
+
+        StudyDescriptor extended = StudyReader.read(loader.loadClass("demo.Extended"));
+        assertThat(extended.variants()).extracting(v -> v.name()).containsExactly("baseline", "tuned", "other", "extra");
+        assertThat(extended.variants().get(2).flags()).containsExactly("--chunked-prefill-size=4096");
+        assertThat(extended.params()).extracting(p -> p.name()).containsExactly("seqs", "label");
+        assertThat(extended.engineFlags()).containsExactly("--max-num-seqs=64", "--enable-prefix-caching");
+        assertThat(extended.workload().rate()).isEqualTo(2.0);
+        assertThat(extended.workload().options()).isEmpty();
+        assertThat(extended.slo().ttftMs()).isEqualTo(500.0);
+    }
+
+    @Test
+    void everyAnnotationIsReadAsWritten() throws Exception {
         Reading reading = new Reading();
         InMemoryCompiler.Result result = InMemoryCompiler.compile(List.of(reading), STUDY);
         assertThat(result.success()).as(result.errorMessages().toString()).isTrue();
         assertThat(reading.read).hasSize(1);
 
-        Map<String, byte[]> classes = result.outputs();
-        ClassLoader loader = new ClassLoader(getClass().getClassLoader()) {
+        StudyDescriptor loaded = StudyReader.read(loader(result.outputs()).loadClass("demo.Everything"));
+
+        assertThat(loaded).isEqualTo(reading.read.get(0));
+        // and it is what was written, not two empty readings that agree
+        assertThat(loaded.engineFlags()).containsExactly("--max-num-seqs=64", "--enable-prefix-caching");
+        assertThat(loaded.workload().options()).containsEntry("maxConcurrency", "8").containsEntry("api", "completions");
+        assertThat(loaded.slo().ttftMs()).isEqualTo(500.0);
+        assertThat(loaded.serverOptions().prefixCaching()).isTrue();
+        assertThat(loaded.params()).extracting(p -> p.name() + ":" + p.type()).containsExactly("seqs:int", "label:String");
+        assertThat(loaded.variants()).extracting(v -> v.name()).containsExactly("baseline", "tuned", "other");
+        assertThat(loaded.variants().get(1).serverOptions().prefixCaching()).isFalse();
+        assertThat(loaded.variants().get(1).workload().options()).containsEntry("durationSeconds", "30");
+        assertThat(loaded.variants().get(2).engineVersion()).isEqualTo("0.5.9");
+    }
+
+    /** Loads the compiled classes, their class files readable as resources (the declaration order is read there). */
+    private ClassLoader loader(Map<String, byte[]> classes) {
+        return new ClassLoader(getClass().getClassLoader()) {
             @Override
             protected Class<?> findClass(String name) throws ClassNotFoundException {
                 byte[] bytes = classes.get(name.replace('.', '/') + ".class");
@@ -108,18 +170,5 @@ class OneReaderTest {
                 return bytes != null ? new java.io.ByteArrayInputStream(bytes) : super.getResourceAsStream(name);
             }
         };
-        StudyDescriptor loaded = StudyReader.read(loader.loadClass("demo.Everything"));
-
-        assertThat(loaded).isEqualTo(reading.read.get(0));
-        // and it is what was written, not two empty readings that agree
-        assertThat(loaded.engineFlags()).containsExactly("--max-num-seqs=64", "--enable-prefix-caching");
-        assertThat(loaded.workload().options()).containsEntry("maxConcurrency", "8").containsEntry("api", "completions");
-        assertThat(loaded.slo().ttftMs()).isEqualTo(500.0);
-        assertThat(loaded.serverOptions().prefixCaching()).isTrue();
-        assertThat(loaded.params()).extracting(p -> p.name() + ":" + p.type()).containsExactly("seqs:int", "label:String");
-        assertThat(loaded.variants()).extracting(v -> v.name()).containsExactly("baseline", "tuned", "other");
-        assertThat(loaded.variants().get(1).serverOptions().prefixCaching()).isFalse();
-        assertThat(loaded.variants().get(1).workload().options()).containsEntry("durationSeconds", "30");
-        assertThat(loaded.variants().get(2).engineVersion()).isEqualTo("0.5.9");
     }
 }
