@@ -269,7 +269,7 @@ final class StreamingClient implements AutoCloseable {
 
     /**
      * The state of one request: reads its response and completes its future exactly once. Package-private
-     * for {@code EventPathBenchmark}, which drives it without a socket.
+     * for {@code EventPath} (a test fixture of this module), which drives it without a socket.
      */
     final class Exchange implements ResponseHandler {
 

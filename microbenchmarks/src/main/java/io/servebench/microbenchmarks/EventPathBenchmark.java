@@ -1,6 +1,7 @@
-package io.servebench.load;
+package io.servebench.microbenchmarks;
 
-import io.servebench.http.DecoderDriver;
+import io.servebench.load.EventPath;
+import io.servebench.load.RequestRecord;
 import io.servebench.workload.RequestSpec;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -18,7 +19,6 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.io.ByteArrayOutputStream;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,16 +51,13 @@ public class EventPathBenchmark {
     @Param({"plain", "escaped"})
     public String chunk;
 
-    private StreamingClient client;
+    private EventPath path;
     private RequestSpec spec;
     private byte[][] reads;
-    private final DecoderDriver decoder = new DecoderDriver();
 
     @Setup(Level.Trial)
     public void setUp() {
-        // never connects: the client only lends its exchanges
-        client = new StreamingClient(new Target(URI.create("http://127.0.0.1:9"), "Qwen/Qwen3.5-9B"),
-                LoadParams.of(new ArrivalProfile.Constant(1)), DeltaTokenCounter.ONE_PER_EVENT);
+        path = new EventPath();
         spec = new RequestSpec(7, "a prompt", 342, EVENTS, true, false);
         reads = response(chunk.equals("escaped"));
         // the bytes must make a successful record, or the benchmark measures a failure path
@@ -72,7 +69,7 @@ public class EventPathBenchmark {
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        client.close();
+        path.close();
     }
 
     @Benchmark
@@ -82,17 +79,7 @@ public class EventPathBenchmark {
     }
 
     private RequestRecord once() {
-        StreamingClient.Exchange exchange = client.new Exchange(spec, spec.maxTokens());
-        exchange.start(1);
-        exchange.sent(2);
-        decoder.reset(exchange);
-        long t = 3;
-        for (byte[] read : reads) {
-            if (decoder.feed(read, 0, read.length, ++t)) {
-                exchange.end(t);
-            }
-        }
-        return exchange.result.getNow(null);
+        return path.run(spec, reads);
     }
 
     /** The response as the truth server writes it: head, then one HTTP chunk per SSE event, one read each. */

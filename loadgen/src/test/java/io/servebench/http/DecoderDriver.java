@@ -1,8 +1,9 @@
 package io.servebench.http;
 
 /**
- * Opens the client's HTTP/1.1 response framing to the microbenchmarks, which live beside it in this
- * package: a connection's decoder without the socket.
+ * A connection's HTTP/1.1 response decoder without the socket, for {@link io.servebench.load.EventPath}: a test fixture
+ * in the decoder's own package (and the load generator's test jar), so that nothing outside the module needs its
+ * package-private parts.
  */
 public final class DecoderDriver {
 
