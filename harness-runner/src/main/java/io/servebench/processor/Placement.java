@@ -1,5 +1,7 @@
 package io.servebench.processor;
 
+import io.servebench.study.StudyClass;
+
 import java.util.List;
 import java.util.Set;
 import javax.annotation.processing.Messager;
@@ -114,7 +116,7 @@ final class Placement {
     }
 
     private TypeElement annotation(String simpleName) {
-        return elements.getTypeElement(SourceStudyClass.PACKAGE + simpleName);
+        return elements.getTypeElement(StudyClass.annotationName(simpleName));
     }
 
     private void error(String message, Element element, AnnotationMirror mirror) {

@@ -25,8 +25,6 @@ import javax.lang.model.util.Elements;
  */
 final class SourceStudyClass implements StudyClass<SourceStudyClass.Member> {
 
-    static final String PACKAGE = "io.servebench.annotations.";
-
     private final TypeElement type;
     private final Elements elements;
 
@@ -98,7 +96,7 @@ final class SourceStudyClass implements StudyClass<SourceStudyClass.Member> {
     /** The ServeBench annotation of that simple name on {@code element}, {@code null} when it has none. */
     static AnnotationMirror mirror(Element element, String simpleName) {
         for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
-            if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().contentEquals(PACKAGE + simpleName)) {
+            if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().contentEquals(StudyClass.annotationName(simpleName))) {
                 return mirror;
             }
         }

@@ -3,6 +3,7 @@ package io.servebench.processor;
 import io.servebench.study.Location;
 import io.servebench.study.Problem;
 import io.servebench.study.StudyChecker;
+import io.servebench.study.StudyClass;
 import io.servebench.study.StudyDescriptor;
 import io.servebench.study.StudyReader;
 
@@ -60,7 +61,7 @@ public final class StudyProcessor extends AbstractProcessor {
             list.write();
             return false;
         }
-        TypeElement study = elements().getTypeElement(SourceStudyClass.PACKAGE + "ServingBenchmark");
+        TypeElement study = elements().getTypeElement(StudyClass.annotationName("ServingBenchmark"));
         if (study == null) {
             // the authoring annotations are not on the class path, so nothing can use them
             return false;

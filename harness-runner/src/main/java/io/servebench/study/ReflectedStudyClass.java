@@ -19,14 +19,17 @@ import java.util.Optional;
  */
 final class ReflectedStudyClass implements StudyClass<ReflectedStudyClass.Member> {
 
-    private static final String PACKAGE = "io.servebench.annotations.";
-
     private final Class<?> type;
     private final DeclarationOrder order;
+    /** Read once, with this class: the reader asks for it for each member kind and each class-level annotation. */
+    private final Optional<StudyClass<Member>> superclass;
 
     ReflectedStudyClass(Class<?> type) {
         this.type = type;
         this.order = DeclarationOrder.of(type);
+        Class<?> parent = type.getSuperclass();
+        this.superclass = parent == null || parent == Object.class ? Optional.empty()
+                : Optional.of(new ReflectedStudyClass(parent));
     }
 
     /** A declared field or method. */
@@ -63,8 +66,7 @@ final class ReflectedStudyClass implements StudyClass<ReflectedStudyClass.Member
 
     @Override
     public Optional<StudyClass<Member>> superclass() {
-        Class<?> parent = type.getSuperclass();
-        return parent == null || parent == Object.class ? Optional.empty() : Optional.of(new ReflectedStudyClass(parent));
+        return superclass;
     }
 
     private static String typeName(Field field) {
@@ -74,7 +76,7 @@ final class ReflectedStudyClass implements StudyClass<ReflectedStudyClass.Member
 
     private static Optional<AnnotationValues> values(AnnotatedElement element, String simpleName) {
         return Arrays.stream(element.getAnnotations())
-                .filter(a -> a.annotationType().getName().equals(PACKAGE + simpleName)).findFirst()
+                .filter(a -> a.annotationType().getName().equals(StudyClass.annotationName(simpleName))).findFirst()
                 .map(Reflected::new);
     }
 

@@ -1,5 +1,7 @@
 package io.servebench.study;
 
+import io.servebench.annotations.ServingBenchmark;
+
 import java.util.List;
 import java.util.Optional;
 
@@ -26,4 +28,9 @@ public interface StudyClass<M extends StudyMember> {
 
     /** The class it extends; empty when that is {@code Object}. */
     Optional<StudyClass<M>> superclass();
+
+    /** The qualified name of the ServeBench annotation of that simple name: {@code io.servebench.annotations.Variant}. */
+    static String annotationName(String simpleName) {
+        return ServingBenchmark.class.getPackageName() + "." + simpleName;
+    }
 }
