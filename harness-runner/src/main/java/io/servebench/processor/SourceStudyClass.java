@@ -144,11 +144,30 @@ final class SourceStudyClass implements StudyClass<SourceStudyClass.Member> {
             return Optional.ofNullable(normalized(explicitValue(mirror, attribute)));
         }
 
+        /** The value written, else the default; where neither resolves (javac reports that), an empty one. */
         @Override
         public Object value(String attribute) {
-            return given(attribute).orElseGet(() -> Objects.requireNonNull(
-                    normalized(find(elements.getElementValuesWithDefaults(mirror), attribute)),
-                    () -> "@" + mirror.getAnnotationType() + " has no attribute " + attribute));
+            ExecutableElement declared = attribute(attribute);
+            Object value = given(attribute).orElseGet(() -> normalized(declared.getDefaultValue()));
+            if (value != null) {
+                return value;
+            }
+            return switch (declared.getReturnType().getKind()) {
+                case ARRAY -> List.of();
+                case BOOLEAN -> Boolean.FALSE;
+                case INT, LONG, SHORT, BYTE, CHAR -> 0;
+                case FLOAT, DOUBLE -> 0.0;
+                default -> "";
+            };
+        }
+
+        private ExecutableElement attribute(String name) {
+            for (Element e : mirror.getAnnotationType().asElement().getEnclosedElements()) {
+                if (e instanceof ExecutableElement method && method.getSimpleName().contentEquals(name)) {
+                    return method;
+                }
+            }
+            throw new IllegalArgumentException("@" + mirror.getAnnotationType() + " has no attribute " + name);
         }
 
         /** Strings, numbers and booleans as they are, enum constants by name, arrays as lists; unresolved: null. */
@@ -157,7 +176,12 @@ final class SourceStudyClass implements StudyClass<SourceStudyClass.Member> {
                 return null;
             }
             Object v = value.getValue();
-            if (v instanceof String || v instanceof Number || v instanceof Boolean) {
+            if (v instanceof String) {
+                // javac's placeholder for a constant it could not resolve is a String too; a real one prints in source
+                // form, quoted (AnnotationValue.toString's contract)
+                return value.toString().startsWith("\"") ? v : null;
+            }
+            if (v instanceof Number || v instanceof Boolean) {
                 return v;
             }
             if (v instanceof VariableElement constant) {

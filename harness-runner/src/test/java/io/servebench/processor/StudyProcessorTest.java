@@ -37,6 +37,21 @@ class StudyProcessorTest {
     }
 
     @Test
+    void aValueJavacCannotResolveIsJavacsErrorAloneAndTheProcessorReadsItAsLeftOut() {
+        // the reader sees javac's error placeholder where the constant should be: read as left out, never a crash of
+        // the processor, which javac would print as "an annotation processor threw an uncaught exception"
+        String source = study("@Workload(rate = NO_SUCH_RATE, requests = 10)", """
+                    @Baseline @Variant(group = NO_SUCH_GROUP, flags = {"--max-num-seqs=8", NO_SUCH_FLAG})
+                    public void baseline() {}
+                """);
+        InMemoryCompiler.Result result = compile(source);
+        assertThat(result.success()).isFalse();
+        assertThat(result.errorMessages()).as(result.log()).isNotEmpty()
+                .allSatisfy(m -> assertThat(m).startsWith("cannot find symbol"));
+        assertThat(result.log()).doesNotContain("threw");
+    }
+
+    @Test
     void theTraceProfileNeedsATraceDatasetOnTheSameWorkload() {
         String source = study("""
                 @Workload(
