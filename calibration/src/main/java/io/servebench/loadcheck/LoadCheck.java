@@ -29,6 +29,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Measures the load generator itself: starts the {@link TruthServer} in this JVM with a fixed script,
@@ -43,12 +44,12 @@ import java.util.Locale;
  * @param ttft        the server's time to first token
  * @param gap         the server's gap between token events
  * @param serverLoops the truth server's event-loop threads
- * @param split       whether the truth server runs in a process of its own ({@link SplitTruth}), each side with its own
- *                    open-files limit, instead of in this JVM
+ * @param truthProcesses the processes the truth server runs in ({@link SplitTruth}), each with its own open-files
+ *                    limit and port, the load spread over them round robin; 0 to run it in this JVM
  * @param loadWorkers the processes the client's load is spread over ({@link LoadWorkers}); 1 for this process alone
  */
 public record LoadCheck(double rate, int concurrency, int tokens, Duration duration, Duration warmup, Duration ttft,
-                        Duration gap, int serverLoops, boolean split, int loadWorkers) {
+                        Duration gap, int serverLoops, int truthProcesses, int loadWorkers) {
 
     /** Descriptors left for everything but the client's connections and the server's side of them. */
     private static final int FILES_HELD_BACK = 64;
@@ -77,6 +78,9 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
         if (serverLoops < 1) {
             throw new IllegalArgumentException("--server-threads must be >= 1, got " + serverLoops);
         }
+        if (truthProcesses < 0) {
+            throw new IllegalArgumentException("--split must be >= 1 truth server processes, got " + truthProcesses);
+        }
         if (loadWorkers < 1) {
             throw new IllegalArgumentException("--load-workers must be >= 1, got " + loadWorkers);
         }
@@ -99,7 +103,7 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
      * with its length: records are compared with the server's truth as they complete, and neither is kept.
      */
     public LoadCheckReport run() throws IOException {
-        try (TruthSide server = split ? SplitTruth.start(this)
+        try (TruthSide server = truthProcesses > 0 ? TruthSide.split(this)
                 : TruthSide.inProcess(TruthServer.start(script(), 0, serverLoops))) {
             HostLimits limits = HostLimits.current();
             long processCpuStart = processCpuNs();
@@ -120,12 +124,12 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
                  LoadTimeline timeline = new LoadTimeline()) {
                 timeline.watch(listeners);
                 // as a run's load: the sender and the I/O threads only queue what the listeners are told
-                Target target = new Target(server.baseUri(), TruthServer.MODEL);
+                List<Target> targets = server.baseUris().stream().map(uri -> new Target(uri, TruthServer.MODEL)).toList();
                 LoadParams params = LoadParams.of(profile()).withMaxConnections(maxConnections);
                 result = workers == null
-                        ? new LoadGenerator().run(target, specs(), warmups(), measured(), params,
+                        ? new LoadGenerator().run(targets, spread(), specs(), warmups(), measured(), params,
                         LoadListener.all(timeline, listeners))
-                        : workers.run(List.of(target), Spread.roundRobin(1), specs(), warmups(), measured(), params,
+                        : workers.run(targets, spread(), specs(), warmups(), measured(), params,
                         LoadListener.all(timeline, listeners), new Interruption());
                 listeners.drain();
                 excursion = timeline.excursion(expectedStreams());
@@ -138,13 +142,13 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
             double busy = (processCpuNs() - processCpuStart + workersCpuNs) / (double) (System.nanoTime() - wallStart)
                     / cores;
             long serverCpuNs = server.cpuNs() - serverCpuStart;
-            double loopBusy = serverCpuNs / (double) (System.nanoTime() - wallStart) / serverLoops;
+            double loopBusy = serverCpuNs / (double) (System.nanoTime() - wallStart) / totalServerLoops();
             List<String> warnings = new ArrayList<>();
             if (loopBusy > SERVER_LOOP_SATURATED) {
                 warnings.add(String.format(Locale.ROOT, "the truth server's %d event loops were each %.0f%% busy: the"
                         + " server, not the client, was near its limit, and falls behind at the first excursion; give"
-                        + " it more with --server-threads %d", serverLoops, 100 * loopBusy,
-                        (int) Math.ceil(serverLoops * loopBusy / 0.6)));
+                        + " it more with --server-threads %d", totalServerLoops(), 100 * loopBusy,
+                        (int) Math.ceil(totalServerLoops() * loopBusy / 0.6)));
             }
             if (!excursion.isEmpty()) {
                 warnings.add(String.join("\n", excursion));
@@ -164,11 +168,13 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
                         100 * busy,
                         cores));
             }
+            cpuShortfall(perEventUs(result.clientCpu().totalNs(), client.allEvents),
+                    perEventUs(serverCpuNs, client.allEvents), cores).ifPresent(warnings::add);
             result.connections().note(limits).ifPresent(warnings::add);
             if (result.connections().sendsAtLimit() > 0 && maxConnections < LoadParams.DEFAULT_MAX_CONNECTIONS) {
                 warnings.add(String.format(Locale.ROOT, "the client's limit of %,d connections came from the open-files"
                         + " limit (%s)%s; raise it with ulimit -n", maxConnections, limits.bounds(),
-                        split ? "" : ", two files per connection with the server in this process (--split halves that)"));
+                        truthProcesses > 0 ? "" : ", two files per connection with the server in this process (--split halves that)"));
             }
             if (server.acceptFailures() > 0) {
                 warnings.add(String.format(Locale.ROOT, "the truth server could not accept %,d connections at once (%s);"
@@ -178,6 +184,28 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
             return report(client, metrics.finish(), truth, server.peakStreams(), result, limits, warnings,
                     perEventUs(serverCpuNs, client.allEvents), busy);
         }
+    }
+
+    /**
+     * Whether the events the check asks for need more CPU than the machine has, at the CPU per event it measured on
+     * both sides: then the events fall behind, requests last longer than the script says, and those in flight grow
+     * until a limit (connections, files, ports) stops them, whatever the processes are split into. On the device's 16
+     * cores, 10,000 req/s x 100 tokens at 10.8 (client) + 8.1 (server) us per event needs 18.9 cores.
+     *
+     * @param clientUs the client's CPU per event (all its processes), microseconds
+     * @param serverUs the truth server's loops' CPU per event, microseconds
+     */
+    Optional<String> cpuShortfall(double clientUs, double serverUs, double cores) {
+        double eventsPerSecond = perSecond() * tokens;
+        double needed = (clientUs + serverUs) * eventsPerSecond / 1e6;
+        if (!(needed > cores * SATURATED)) {
+            return Optional.empty();
+        }
+        return Optional.of(String.format(Locale.ROOT, "at the CPU per event this check measured (client %.1f us, truth"
+                + " server %.1f us), the %,.0f events/s it asks for need %.1f cores, and this machine has %.0f: the"
+                + " events cannot all be sent and read in time, requests last longer than the script, and those in"
+                + " flight grow until a limit stops them; ask for fewer events/s (rate x tokens), or run client and"
+                + " server on machines of more cores", clientUs, serverUs, eventsPerSecond, needed, cores));
     }
 
     /** The processes whose CPU the check counts as its own, as the report names them. */
@@ -223,6 +251,26 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
     /** The truth server of a {@code --split} check, in its own process: see {@link SplitTruth#serve}. */
     public static void serveTruth(LoadCheck check, java.io.Writer stdout, java.io.BufferedReader stdin) throws IOException {
         SplitTruth.serve(check, stdout, stdin);
+    }
+
+    /**
+     * How the requests are spread over the truth servers: round robin by their place in the load, so that the request
+     * numbered {@code id} went to {@code spread().replica(id)} (single-turn requests are conversations of one).
+     */
+    Spread spread() {
+        return Spread.roundRobin(Math.max(1, truthProcesses));
+    }
+
+    /**
+     * The event loops of each truth server process: the check's {@code serverLoops} shared out, at least one each.
+     */
+    int loopsPerProcess() {
+        return truthProcesses <= 1 ? serverLoops : Math.max(1, (serverLoops + truthProcesses - 1) / truthProcesses);
+    }
+
+    /** The event loops of all truth servers together. */
+    private int totalServerLoops() {
+        return truthProcesses <= 1 ? serverLoops : loopsPerProcess() * truthProcesses;
     }
 
     /** Streams open at once when the server keeps its script: arrivals over one request's duration. */
@@ -271,7 +319,7 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
                 ms(truth.ttftErrors().max()), ms(truth.absItlErrors().quantile(0.5)),
                 ms(truth.absItlErrors().quantile(0.99)), ms(truth.eventDelays().quantile(0.5)),
                 ms(truth.eventDelays().quantile(0.99)), (int) truth.unmatched(), client.events / seconds,
-                (int) metrics.value(Metric.MAX_CONCURRENCY).orElse(0), serverPeakStreams,
+                (int) metrics.value(Metric.MAX_CONCURRENCY).orElse(0), serverPeakStreams, spread().replicas(),
                 perEventUs(result.clientCpu().totalNs(), client.allEvents),
                 perEventUs(result.clientCpu().userNs(), client.allEvents), serverCpuUsPerEvent, busy, client.maxPerRead,
                 result.connections(), limits.toString(), warnings, processes());

@@ -31,7 +31,9 @@ import java.util.Map;
  * @param unmatched          successful requests whose events did not match the server's (should be 0)
  * @param eventsPerSecond    token events received over the measurement window
  * @param clientPeakStreams  most requests in flight, as the client saw them
- * @param serverPeakStreams  most streams open at once, as the server saw them
+ * @param serverPeakStreams  most streams open at once, as the server saw them; with several truth servers the sum of
+ *                           each one's peak (at least the streams open at once)
+ * @param truthServers       the truth servers the load was spread over
  * @param clientCpuUsPerEvent CPU time of the client's threads (sender and HTTP I/O threads), warm-up included,
  *                           per token event received, microseconds
  * @param clientUserUsPerEvent of which in user mode (the rest is the kernel's socket work)
@@ -49,7 +51,7 @@ public record LoadCheckReport(double requestedRate, int concurrency, int tokens,
                               double lagMaxMs, double ttftErrorP50Ms, double ttftErrorP99Ms, double ttftErrorMaxMs,
                               double itlErrorP50Ms, double itlErrorP99Ms, double eventDelayP50Ms,
                               double eventDelayP99Ms, int unmatched, double eventsPerSecond, int clientPeakStreams,
-                              int serverPeakStreams, double clientCpuUsPerEvent, double clientUserUsPerEvent,
+                              int serverPeakStreams, int truthServers, double clientCpuUsPerEvent, double clientUserUsPerEvent,
                               double serverCpuUsPerEvent, double processBusy, int maxEventsPerRead, PoolStats connections, String limits, List<String> warnings,
                               String processes) {
 
@@ -85,8 +87,8 @@ public record LoadCheckReport(double requestedRate, int concurrency, int tokens,
                 eventDelayP50Ms, eventDelayP99Ms);
         out.printf(Locale.ROOT, "events          %.0f events/s, at most %d token events in one read%n", eventsPerSecond,
                 maxEventsPerRead);
-        out.printf(Locale.ROOT, "streams         peak %d in flight (client), %d open (server)%n", clientPeakStreams,
-                serverPeakStreams);
+        out.printf(Locale.ROOT, "streams         peak %d in flight (client), %d open (%s)%n", clientPeakStreams,
+                serverPeakStreams, truthServers == 1 ? "server" : "the sum of " + truthServers + " servers' peaks");
         out.printf(Locale.ROOT, "client CPU      %.2f us per event (user %.2f, kernel %.2f)%n", clientCpuUsPerEvent,
                 clientUserUsPerEvent, clientCpuUsPerEvent - clientUserUsPerEvent);
         out.printf(Locale.ROOT, "server CPU      %.2f us per event; %s kept %.0f%% of %d cores busy%n",

@@ -65,7 +65,7 @@ final class SplitTruth implements TruthSide {
 
     /**
      * Starts the truth server in a JVM of its own (this one's {@code java} and class path), following the check's
-     * script on {@code loops} event loops.
+     * script on {@link LoadCheck#loopsPerProcess()} event loops.
      */
     static SplitTruth start(LoadCheck check) throws IOException {
         List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
@@ -73,14 +73,14 @@ final class SplitTruth implements TruthSide {
         argv.addAll(LoadJvm.OPTIONS);
         argv.addAll(List.of("-cp", System.getProperty("java.class.path"), SplitTruth.class.getName(),
                 Integer.toString(check.tokens()), Long.toString(check.ttft().toNanos()), Long.toString(check.gap().toNanos()),
-                Integer.toString(check.serverLoops())));
+                Integer.toString(check.loopsPerProcess())));
         Process child = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         return new SplitTruth(child);
     }
 
     @Override
-    public URI baseUri() {
-        return baseUri;
+    public List<URI> baseUris() {
+        return List.of(baseUri);
     }
 
     @Override
@@ -182,10 +182,6 @@ final class SplitTruth implements TruthSide {
     }
 
     /**
-     * The child's side: serves the check's script, says its port, and answers {@code take ID} and {@code stats} until
-     * its input ends. A pool looks truths up, so that one request still being written holds no other answer back.
-     */
-    /**
      * The server side of a split check, as {@link #start} runs it: {@code TOKENS TTFT_NS GAP_NS LOOPS}; the pipe to the
      * check is this process's standard input and output.
      */
@@ -195,11 +191,15 @@ final class SplitTruth implements TruthSide {
         }
         LoadCheck check = new LoadCheck(1, 0, Integer.parseInt(args[0]), Duration.ofSeconds(1), Duration.ZERO,
                 Duration.ofNanos(Long.parseLong(args[1])), Duration.ofNanos(Long.parseLong(args[2])), Integer.parseInt(args[3]),
-                true, 1);
+                1, 1);
         serve(check, new OutputStreamWriter(System.out, StandardCharsets.UTF_8),
                 new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)));
     }
 
+    /**
+     * The child's side: serves the check's script, says its port, and answers {@code take ID} and {@code stats} until
+     * its input ends. A pool looks truths up, so that one request still being written holds no other answer back.
+     */
     static void serve(LoadCheck check, Writer stdout, BufferedReader stdin) throws IOException {
         PrintWriter out = new PrintWriter(stdout, false);
         ExecutorService lookups = Executors.newFixedThreadPool(4, r -> {

@@ -6,6 +6,7 @@ import io.servebench.truth.TruthServer;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -15,8 +16,8 @@ import java.util.Optional;
  */
 interface TruthSide extends AutoCloseable {
 
-    /** Where it serves the OpenAI-compatible API. */
-    URI baseUri();
+    /** Where it serves the OpenAI-compatible API: one address per server, in the order of {@link LoadCheck#spread()}. */
+    List<URI> baseUris();
 
     /** What the server did for the request, waited for up to {@code wait}, and let go of; empty when unknown. */
     Optional<? extends ServerTruth> takeTruth(String requestId, Duration wait);
@@ -36,12 +37,17 @@ interface TruthSide extends AutoCloseable {
     @Override
     void close() throws IOException;
 
+    /** The check's truth servers, each in a process of its own ({@link LoadCheck#truthProcesses()} of them). */
+    static TruthSide split(LoadCheck check) throws IOException {
+        return TruthProcesses.start(check);
+    }
+
     /** The server in this JVM. */
     static TruthSide inProcess(TruthServer server) {
         return new TruthSide() {
             @Override
-            public URI baseUri() {
-                return server.baseUri();
+            public List<URI> baseUris() {
+                return List.of(server.baseUri());
             }
 
             @Override

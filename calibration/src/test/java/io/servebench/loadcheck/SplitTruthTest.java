@@ -28,11 +28,27 @@ class SplitTruthTest {
     void aSplitCheckServesFromAProcessOfItsOwnAndMatchesEveryRequestWithItsTruth() throws Exception {
         // the truth server runs SplitTruth's own main in a child JVM on this class path, and answers over the pipe
         LoadCheck check = new LoadCheck(50, 0, 5, Duration.ofSeconds(1), Duration.ZERO, Duration.ofMillis(5),
-                Duration.ofMillis(2), 1, true, 1);
+                Duration.ofMillis(2), 1, 1, 1);
         LoadCheckReport report = check.run();
         assertThat(report.requests()).isEqualTo(50);
         assertThat(report.failed()).isZero();
         assertThat(report.unmatched()).as("requests the server had no truth for").isZero();
         assertThat(report.serverPeakStreams()).as("the child's own count, over the pipe").isPositive();
+    }
+
+    @Test
+    void twoTruthProcessesServeOnPortsOfTheirOwnAndEachRequestsTruthIsAskedOfTheOneItWentTo() throws Exception {
+        LoadCheck check = new LoadCheck(60, 0, 5, Duration.ofSeconds(1), Duration.ZERO, Duration.ofMillis(5),
+                Duration.ofMillis(2), 2, 2, 1);
+        assertThat(check.loopsPerProcess()).isEqualTo(1);
+        try (TruthProcesses servers = TruthProcesses.start(check)) {
+            assertThat(servers.baseUris()).hasSize(2).doesNotHaveDuplicates();
+        }
+
+        LoadCheckReport report = check.run();
+        assertThat(report.requests()).isEqualTo(60);
+        assertThat(report.failed()).isZero();
+        // a request asked of the server it did not go to has no truth there: a wrong spread shows here
+        assertThat(report.unmatched()).as("requests their server had no truth for").isZero();
     }
 }

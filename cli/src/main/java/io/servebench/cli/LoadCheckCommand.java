@@ -26,6 +26,8 @@ import java.util.concurrent.Callable;
                 "                                              the same with the truth server in a process of its own",
                 "  java -jar benchmarks.jar loadcheck --rate 5000 --tokens 100 --duration 15 --split --load-workers 4",
                 "                                              and the client's load spread over four processes",
+                "  java -jar benchmarks.jar loadcheck --rate 10000 --tokens 100 --duration 15 --split 2 --load-workers 4",
+                "                                              ~20,000 streams: two truth servers, each with its own files",
                 "  java -jar benchmarks.jar loadcheck --rate 50 --duration 5 | tail -1    the summary line only"})
 public final class LoadCheckCommand implements Callable<Integer> {
 
@@ -58,10 +60,13 @@ public final class LoadCheckCommand implements Callable<Integer> {
             + " event, in us) events/s, which the check prints.")
     int serverThreads = LoadCheck.defaultServerLoops();
 
-    @Option(names = "--split", description = "Run the truth server in a process of its own: each side then has its own"
-            + " open-files limit (one file per connection each, not two in one process), and the client's process holds"
-            + " the client alone; the two compare over a pipe.")
-    boolean split;
+    @Option(names = "--split", arity = "0..1", fallbackValue = "1", paramLabel = "N", description = "Run the truth server"
+            + " in a process of its own, or in N of them: each side then has its own open-files limit (one file per"
+            + " connection each, not two in one process), and the client's process holds the client alone; they compare"
+            + " over pipes. N processes each serve on a port of their own, the load spread over them round robin, and"
+            + " --server-threads shared out among them: N times the server's files, and N times the client's local"
+            + " ports (one range per server port).")
+    int split;
 
     @Option(names = "--load-workers", paramLabel = "N", description = "Spread the client's load over N worker processes,"
             + " each with its own open-files limit, I/O threads and collector (default: ${DEFAULT-VALUE}, this process"
@@ -69,7 +74,10 @@ public final class LoadCheckCommand implements Callable<Integer> {
             + " every process.")
     int loadWorkers = 1;
 
-    /** The child of {@code --split}: the truth server alone, answering its parent on standard input and output. */
+    /**
+     * The truth server alone, answering on standard input and output as a {@code --split} check's child does:
+     * scripts/peer/compare drives it with two clients in turn.
+     */
     @Option(names = "--truth-server", hidden = true)
     boolean truthServer;
 

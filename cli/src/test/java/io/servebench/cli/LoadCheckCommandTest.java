@@ -73,6 +73,19 @@ class LoadCheckCommandTest {
     }
 
     @Test
+    void splitAloneIsOneTruthProcessAndTakesACountBeforeTheNextOption() {
+        java.util.function.Function<String[], Integer> split = args -> {
+            LoadCheckCommand c = new LoadCheckCommand();
+            new picocli.CommandLine(c).parseArgs(args);
+            return c.split;
+        };
+        assertThat(split.apply(new String[] {})).isZero();
+        assertThat(split.apply(new String[] {"--split"})).isEqualTo(1);
+        assertThat(split.apply(new String[] {"--split", "--load-workers", "4"})).isEqualTo(1);
+        assertThat(split.apply(new String[] {"--split", "3", "--load-workers", "4"})).isEqualTo(3);
+    }
+
+    @Test
     void aBadValueIsOneLineAndExitCode2() {
         Result r = execute("loadcheck", "--tokens", "0");
 
