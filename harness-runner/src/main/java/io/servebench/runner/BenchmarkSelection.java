@@ -34,8 +34,10 @@ final class BenchmarkSelection {
         }
         List<String> all = List.copyOf(listed);
         if (all.isEmpty()) {
-            throw new RunnerException("no benchmarks on the class path: was the study compiled with harness-runner"
-                    + " on the annotation processor path (META-INF/servebench/BenchmarkList is missing)?");
+            throw new RunnerException("no benchmarks on the class path: was the study compiled with io.servebench:processor"
+                    + " on the annotation processor path (META-INF/servebench/BenchmarkList is missing)? A pom that still"
+                    + " names harness-runner there, where the processor lived before it became a module of its own,"
+                    + " should name processor");
         }
         if (includes.isEmpty()) {
             return all;
