@@ -126,8 +126,21 @@ public record SimParams(
 
     /** Default memory fraction: vLLM {@code --gpu-memory-utilization} 0.9 ({@code vllm/config/cache.py}). */
     public static final double VLLM_DEFAULT_MEMORY_FRACTION = 0.9;
-    /** Memory per GPU kept for activations, CUDA graphs and the allocator, bytes. */
-    public static final double ACTIVATION_RESERVE_BYTES = 3.0 * 1024 * 1024 * 1024;
+    private static final double GIB = 1024.0 * 1024 * 1024;
+
+    /**
+     * vLLM's memory on one GPU beside weights and KV cache, bytes: what is not PyTorch's (CUDA context, cuBLAS, NCCL)
+     * and the activation peak of its profiling run. vLLM's own memory profile of Meta-Llama-3-8B on an H100
+     * (vllm-project/vllm PR #10511, the sanity check of its memory profiling, 2024-12-13): "non_torch_memory 1.79GiB",
+     * "PyTorch activation peak memory 1.26GiB" on one GPU.
+     */
+    public static final double VLLM_RESERVE_ONE_GPU_BYTES = (1.79 + 1.26) * GIB;
+    /**
+     * The same per GPU with tensor parallelism, bytes: the same profile at {@code -tp 2}, "non_torch_memory 3.58GiB"
+     * (NCCL's and the custom all-reduce's buffers come in), activation peak 1.26 GiB; taken for any size above 2 too,
+     * which no profile read here shows. The activation peak is one 8B model's at its 8,192 tokens, for every model.
+     */
+    public static final double VLLM_RESERVE_PER_GPU_PARALLEL_BYTES = (3.58 + 1.26) * GIB;
 
     public SimParams {
         Objects.requireNonNull(lora, "lora");
@@ -167,7 +180,6 @@ public record SimParams(
         }
     }
 
-    private static final double GIB = 1024.0 * 1024 * 1024;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
@@ -277,7 +289,7 @@ public record SimParams(
     /**
      * Bytes available for the KV cache (and per-sequence state, unless it has its own pool) over all GPUs: the memory
      * fraction of every GPU, less the weights (split over the GPUs) and the vision encoder unless
-     * {@link #languageModelOnly()}; in vLLM's dialect also less {@link #ACTIVATION_RESERVE_BYTES} per GPU, since its
+     * {@link #languageModelOnly()}; in vLLM's dialect also less {@link #vllmReserveBytes} per GPU, since its
      * fraction is the whole budget, while SGLang's covers weights and KV cache only and its activations come on top;
      * with SGLang's mamba pool ({@link #stateSlots()}) also less that pool and, with speculative decoding, one state per
      * draft token of every running request ({@code handle_max_mamba_cache}).
@@ -304,10 +316,15 @@ public record SimParams(
         return model.stateBytesPerSequence() * (stateSlots + (speculativeTokens > 0 ? (long) maxRunning * (speculativeTokens + 1) : 0));
     }
 
+    /** vLLM's memory per GPU beside weights and KV cache, bytes, at a tensor-parallel size. */
+    public static double vllmReserveBytes(int tensorParallelSize) {
+        return tensorParallelSize == 1 ? VLLM_RESERVE_ONE_GPU_BYTES : VLLM_RESERVE_PER_GPU_PARALLEL_BYTES;
+    }
+
     /** Memory the weights leave to the KV cache and any state pool, bytes over all GPUs. */
     private static double memoryLeftBytes(SimDialect dialect, ModelProfile model, GpuProfile gpu, double fraction, int tp,
                                           boolean lmOnly) {
-        double activations = dialect == SimDialect.SGLANG ? 0 : ACTIVATION_RESERVE_BYTES;
+        double activations = dialect == SimDialect.SGLANG ? 0 : vllmReserveBytes(tp);
         return tp * (gpu.memoryBytes() * fraction - activations) - model.weightBytes()
                 - (lmOnly ? 0 : model.nonLanguageBytes());
     }

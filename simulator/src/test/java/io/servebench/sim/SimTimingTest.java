@@ -79,7 +79,7 @@ class SimTimingTest {
 
     @Test
     void aFullKvCachePreemptsAndRecomputesButEveryRequestCompletes() throws IOException {
-        // 6 GiB of memory: less 3 GiB reserve and 1 GB of weights leaves ~2100 tokens of 1 MiB KV
+        // 6 GiB of memory: less vLLM's 3.05 GiB on one GPU and 1 GB of weights leaves ~2000 tokens of 1 MiB KV
         ModelProfile kvHeavy = new ModelProfile(MODEL, 0.5e9, 0.5e9, 2, 1024.0 * 1024, 0, 0, 262_144, 0.05, 4096, 32);
         GpuProfile small = new GpuProfile("small GPU", 6.0 * 1024 * 1024 * 1024, 3.35e12, 1e17, 0.85, 0.6, 450e9);
         SimParams settings = new SimParams(SimDialect.VLLM, kvHeavy, small, 1024, 64, 8192, false, null, 0, List.of(0.0),
