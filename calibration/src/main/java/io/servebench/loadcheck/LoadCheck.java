@@ -144,6 +144,8 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
             long serverCpuNs = server.cpuNs() - serverCpuStart;
             double loopBusy = serverCpuNs / (double) (System.nanoTime() - wallStart) / totalServerLoops();
             List<String> warnings = new ArrayList<>();
+            server.ended().ifPresent(why -> warnings.add(why + ": the requests it had or was sent failed, and have no"
+                    + " truth to compare; the figures are those of the requests the servers still serving answered"));
             if (loopBusy > SERVER_LOOP_SATURATED) {
                 warnings.add(String.format(Locale.ROOT, "the truth server's %d event loops were each %.0f%% busy: the"
                         + " server, not the client, was near its limit, and falls behind at the first excursion; give"

@@ -45,8 +45,13 @@ final class SplitTruth implements TruthSide {
     private final PrintWriter toChild;
     private final Map<String, CompletableFuture<Optional<TruthRecord>>> asked = new ConcurrentHashMap<>();
     private volatile CompletableFuture<long[]> stats = new CompletableFuture<>();
+    /** The child's counters as last told: what a child that has ended still counts for. */
+    private volatile long[] lastStats = {0, 0, 0};
     private volatile String firstAcceptFailure;
+    /** Why the child stopped answering before the check let it go, {@code null} while it serves. */
+    private volatile String ended;
     private final Thread reader;
+    private volatile boolean closing;
 
     private SplitTruth(Process child) throws IOException {
         this.child = child;
@@ -85,9 +90,17 @@ final class SplitTruth implements TruthSide {
 
     @Override
     public Optional<? extends ServerTruth> takeTruth(String requestId, Duration wait) {
+        if (ended != null) {
+            return Optional.empty();
+        }
         CompletableFuture<Optional<TruthRecord>> answer = new CompletableFuture<>();
         asked.put(requestId, answer);
         send("take " + requestId);
+        if (ended != null) {
+            // it ended between the check above and the question: nobody answers
+            asked.remove(requestId);
+            return Optional.empty();
+        }
         try {
             // the child waits up to the same time for the response to end, then answers anyway
             return answer.get(wait.toMillis() + 5_000, TimeUnit.MILLISECONDS);
@@ -127,14 +140,28 @@ final class SplitTruth implements TruthSide {
         return 1;
     }
 
-    /** The server's counters as of now: asked for afresh each time. */
+    @Override
+    public Optional<String> ended() {
+        return Optional.ofNullable(ended);
+    }
+
+    /**
+     * The server's counters as of now: asked for afresh each time, or the last it told where it has ended (or does
+     * not answer), so that what the client measured is still reported.
+     */
     private synchronized long[] stats() {
+        if (ended != null) {
+            return lastStats;
+        }
         stats = new CompletableFuture<>();
         send(STATS);
         try {
             return stats.get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new IllegalStateException("the truth server's process gave no figures: " + e, e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return lastStats;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return lastStats;
         }
     }
 
@@ -160,16 +187,40 @@ final class SplitTruth implements TruthSide {
                 } else if (line.startsWith(STATS + " ")) {
                     String[] f = line.split(" ", 5);
                     firstAcceptFailure = f.length > 4 ? f[4] : null;
-                    stats.complete(new long[] {Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3])});
+                    lastStats = new long[] {Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3])};
+                    stats.complete(lastStats);
                 }
             }
+            endedBefore("its output ended");
         } catch (IOException | RuntimeException e) {
-            stats.completeExceptionally(e);
+            endedBefore("its output could not be read: " + e.getMessage());
         }
+    }
+
+    /**
+     * The child stopped answering: every question waiting for it, and every one asked from now, is answered at once
+     * with no truth, instead of each waiting out its time. Not called for the end {@link #close} brings about.
+     */
+    private void endedBefore(String why) {
+        if (closing) {
+            return;
+        }
+        String exit;
+        try {
+            exit = child.waitFor(2, TimeUnit.SECONDS) ? "exit code " + child.exitValue() : "still running";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            exit = "exit code unknown";
+        }
+        ended = String.format("the truth server's process at %s (pid %d) stopped serving before the check's end: %s"
+                + " (%s)", baseUri, child.pid(), why, exit);
+        asked.values().forEach(answer -> answer.complete(Optional.empty()));
+        stats.complete(lastStats);
     }
 
     @Override
     public void close() throws IOException {
+        closing = true;
         toChild.close();
         try {
             if (!child.waitFor(10, TimeUnit.SECONDS)) {

@@ -91,6 +91,13 @@ final class TruthProcesses implements TruthSide {
         return servers.stream().map(SplitTruth::firstAcceptFailure).flatMap(Optional::stream).findFirst();
     }
 
+    /** Each server that stopped serving, in words, one sentence each. */
+    @Override
+    public Optional<String> ended() {
+        List<String> ended = servers.stream().map(SplitTruth::ended).flatMap(Optional::stream).toList();
+        return ended.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", ended));
+    }
+
     @Override
     public int filesPerConnection() {
         return 1;

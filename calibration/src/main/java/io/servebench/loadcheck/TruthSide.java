@@ -31,6 +31,14 @@ interface TruthSide extends AutoCloseable {
 
     Optional<String> firstAcceptFailure();
 
+    /**
+     * Why a truth server stopped serving before the check let it go: a process of its own that died, say; empty while
+     * every one serves. The requests it had, or got after, failed or have no truth.
+     */
+    default Optional<String> ended() {
+        return Optional.empty();
+    }
+
     /** The open files one client connection costs this process: two when the server's end is here too. */
     int filesPerConnection();
 

@@ -3,6 +3,7 @@ package io.servebench.loadcheck;
 import io.servebench.truth.SentEvent;
 import io.servebench.truth.TruthRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.util.List;
@@ -50,5 +51,33 @@ class SplitTruthTest {
         assertThat(report.failed()).isZero();
         // a request asked of the server it did not go to has no truth there: a wrong spread shows here
         assertThat(report.unmatched()).as("requests their server had no truth for").isZero();
+    }
+
+    @Test
+    @Timeout(120)
+    void aTruthProcessThatDiesMidCheckIsNamedAndTheCheckStillEndsWithWhatItMeasured() throws Exception {
+        LoadCheck check = new LoadCheck(100, 0, 5, Duration.ofSeconds(4), Duration.ZERO, Duration.ofMillis(5),
+                Duration.ofMillis(5), 2, 2, 1);
+        Thread killer = new Thread(() -> {
+            try {
+                Thread.sleep(2_000);
+            } catch (InterruptedException e) {
+                return;
+            }
+            ProcessHandle.current().children()
+                    .filter(p -> p.info().commandLine().orElse("").contains(SplitTruth.class.getName()))
+                    .findFirst().ifPresent(ProcessHandle::destroyForcibly);
+        });
+        killer.start();
+        long start = System.nanoTime();
+        LoadCheckReport report = check.run();
+        killer.join();
+
+        // without the end noticed, each of the dead server's requests waited out the truth's 7 s, one after another
+        assertThat((System.nanoTime() - start) / 1e9).as("seconds the check took").isLessThan(30);
+        assertThat(report.requests()).isEqualTo(400);
+        assertThat(report.failed()).as("requests sent to the dead server").isBetween(1L, 399L);
+        assertThat(report.warnings()).anySatisfy(w -> assertThat(w)
+                .contains("stopped serving before the check's end", "exit code 137", "have no truth to compare"));
     }
 }
