@@ -56,13 +56,16 @@ class LoadWorkersRunTest {
     void aWorkerThatDiesFailsItsRepetitionAndTheRunSaysSo(@TempDir Path tmp) throws Exception {
         AtomicBoolean killed = new AtomicBoolean();
         Thread killer = new Thread(() -> {
-            // a worker is killed a second into its load, as the OOM killer would
+            // a worker is killed half a second into its load, as the OOM killer would: once it has a socket, it has
+            // told its coordinator it is ready and been started (a JVM slow to start on a busy machine, killed by a
+            // fixed delay, died before that, which the run reports as a worker that did not start)
             while (!killed.get()) {
-                ProcessHandle.current().descendants().filter(LoadWorkersRunTest::isWorker).findFirst().ifPresent(p -> {
-                            sleep(1500);
+                ProcessHandle.current().descendants().filter(LoadWorkersRunTest::isWorker)
+                        .filter(LoadWorkersRunTest::hasSocket).findFirst().ifPresent(p -> {
+                            sleep(500);
                             killed.set(p.destroyForcibly());
                         });
-                sleep(50);
+                sleep(20);
             }
         });
         killer.setDaemon(true);
@@ -83,6 +86,21 @@ class LoadWorkersRunTest {
         Run run = run(tmp.resolve("run"), "--simulate=virtual", "--load-workers", "2");
         assertThat(run.code()).isEqualTo(Main.BAD_INPUT);
         assertThat(run.out()).contains("--load-workers 2").contains("--simulate=virtual sends none");
+    }
+
+    /** Whether {@code p} holds a socket (Linux's /proc): a load worker has one once its load has begun. */
+    private static boolean hasSocket(ProcessHandle p) {
+        try (java.util.stream.Stream<Path> fds = java.nio.file.Files.list(Path.of("/proc", Long.toString(p.pid()), "fd"))) {
+            return fds.anyMatch(fd -> {
+                try {
+                    return java.nio.file.Files.readSymbolicLink(fd).toString().startsWith("socket:");
+                } catch (java.io.IOException e) {
+                    return false;
+                }
+            });
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            return false;
+        }
     }
 
     /** Whether {@code p} is a load worker: its whole command line, which ProcessHandle.Info cuts at 4 KiB. */
