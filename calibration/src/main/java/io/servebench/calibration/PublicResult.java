@@ -29,6 +29,8 @@ import java.util.OptionalInt;
  * @param gpu           the GPU as the source names it
  * @param tensorParallel GPUs the model is split over
  * @param dtype         the weights' precision ({@code bf16}, {@code fp8}, {@code mxfp4})
+ * @param serverFlags   the published serving script's flags beyond the model and its tensor-parallel size, each as
+ *                      {@code --name=value} (e.g. {@code --max-model-len=32768}); empty for the engine's defaults
  * @param dataset       {@code sharegpt}, {@code random} or {@code fixed}
  * @param inputTokens   prompt length of a {@code random} or {@code fixed} workload, else empty
  * @param outputTokens  output length of a {@code random} or {@code fixed} workload, else empty
@@ -41,7 +43,8 @@ import java.util.OptionalInt;
  *                      published run), and so no validation case
  */
 public record PublicResult(String id, String source, String engine, Optional<String> engineVersion, String model,
-                           String modelClass, String gpu, int tensorParallel, String dtype, String dataset,
+                           String modelClass, String gpu, int tensorParallel, String dtype, List<String> serverFlags,
+                           String dataset,
                            OptionalInt inputTokens, OptionalInt outputTokens, OptionalInt concurrency,
                            OptionalDouble requestRate, int requests, Map<Figure, Double> published, String notes,
                            boolean inReference) {
@@ -70,6 +73,7 @@ public record PublicResult(String id, String source, String engine, Optional<Str
 
     public PublicResult {
         published = Collections.unmodifiableMap(new LinkedHashMap<>(published));
+        serverFlags = List.copyOf(serverFlags);
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -110,7 +114,7 @@ public record PublicResult(String id, String source, String engine, Optional<Str
             cases.add(new PublicResult(id, text(c, "source", id), text(c, "engine", id),
                     c.path("engineVersion").isTextual() ? Optional.of(c.get("engineVersion").asText()) : Optional.empty(),
                     text(c, "model", id), text(c, "modelClass", id), text(c, "gpu", id),
-                    c.path("tensorParallel").asInt(1), text(c, "dtype", id), text(w, "dataset", id),
+                    c.path("tensorParallel").asInt(1), text(c, "dtype", id), flags(c, id), text(w, "dataset", id),
                     whole(w, "inputTokens"), whole(w, "outputTokens"), whole(w, "concurrency"),
                     rate.isNumber() ? OptionalDouble.of(rate.asDouble()) : OptionalDouble.empty(),
                     w.path("requests").asInt(0), published,
@@ -125,6 +129,26 @@ public record PublicResult(String id, String source, String engine, Optional<Str
             throw new IllegalArgumentException("public result " + id + ": \"" + field + "\" must be a non-empty string");
         }
         return v.asText();
+    }
+
+    private static List<String> flags(JsonNode c, String id) {
+        JsonNode flags = c.path("serverFlags");
+        if (flags.isMissingNode()) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        if (flags.isArray()) {
+            for (JsonNode f : flags) {
+                if (f.isTextual() && f.asText().startsWith("--")) {
+                    out.add(f.asText());
+                }
+            }
+        }
+        if (!flags.isArray() || out.size() != flags.size()) {
+            throw new IllegalArgumentException("public result " + id + ": \"serverFlags\" must be an array of flags"
+                    + " such as \"--max-model-len=32768\", got " + flags);
+        }
+        return out;
     }
 
     private static OptionalInt whole(JsonNode node, String field) {

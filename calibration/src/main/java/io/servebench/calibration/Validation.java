@@ -107,6 +107,7 @@ public final class Validation {
         if (c.dtype().equals("fp8") && !ModelProfile.builtIn(c.model()).orElseThrow().fp8Weights()) {
             flags.add("--quantization=fp8");
         }
+        flags.addAll(c.serverFlags());
         SimParams params;
         try {
             params = SimParams.fromFlags(dialect, c.model(), flags, gpu(c.gpu()).orElseThrow());

@@ -121,4 +121,25 @@ class ValidationTest {
         assertThatThrownBy(() -> PublicResult.read(new ObjectMapper().readTree("[{\"id\": \"x\", \"source\": \"s\"}]")))
                 .hasMessage("public result x: \"engine\" must be a non-empty string");
     }
+
+    /** A case's published serving flags reach the twin as written: one beyond the model's context is refused there. */
+    @Test
+    void theServingScriptsOwnFlagsAreTheTwinsFlags() {
+        PublicResult c = named("vllm-gpt-oss-120b-h100-sharegpt-c4");
+        assertThat(c.serverFlags()).containsExactly("--max-model-len=32768");
+        PublicResult longer = new PublicResult(c.id(), c.source(), c.engine(), c.engineVersion(), c.model(), c.modelClass(),
+                c.gpu(), c.tensorParallel(), c.dtype(), List.of("--max-model-len=262144"), c.dataset(), c.inputTokens(),
+                c.outputTokens(), c.concurrency(), c.requestRate(), c.requests(), c.published(), c.notes(), false);
+        assertThat(new Validation(42).run(longer).skipped()).hasValueSatisfying(reason -> assertThat(reason)
+                .startsWith(Validation.REFUSED).contains("262144"));
+        assertThat(new Validation(42).run(c).skipped()).isEmpty();
+    }
+
+    @Test
+    void servingFlagsThatAreNotAListOfFlagsAreRefusedNamingTheCase() {
+        assertThatThrownBy(() -> PublicResult.read(new ObjectMapper().readTree("[{\"id\": \"x\", \"source\": \"s\","
+                + " \"engine\": \"vllm\", \"model\": \"m\", \"modelClass\": \"dense\", \"gpu\": \"g\", \"dtype\": \"bf16\","
+                + " \"serverFlags\": \"--max-model-len=32768\", \"workload\": {\"dataset\": \"sharegpt\"}}]")))
+                .hasMessageStartingWith("public result x: \"serverFlags\" must be an array of flags");
+    }
 }

@@ -106,6 +106,18 @@ final class ModelConfigs {
             + "\"model.layers.*.mlp.router\",\"model.embed_tokens\",\"lm_head\"],\"quant_method\":\"mxfp4\"}}";
 
     /**
+     * gpt-oss-120b's {@code config.json} (huggingface.co/openai/gpt-oss-120b): its shape as openai/gpt-oss@a194b990
+     * ({@code gpt_oss/torch/model.py}) gives it, whose {@code ModelConfig} defaults are the 120b's and whose loader reads
+     * the checkpoint's {@code config.json} into them: 36 layers, every other one (the even ones) sliding over 128
+     * tokens, 128 experts of which 4 per token, the rest of the shape as gpt-oss-20b's; its context length and
+     * {@code quantization_config} as gpt-oss-20b's above (the same family and format; not read from the 120b's file).
+     */
+    static final String GPT_OSS_120B = GPT_OSS_20B.replace("\"num_hidden_layers\":24", "\"num_hidden_layers\":36")
+            .replace("\"num_local_experts\":32", "\"num_local_experts\":128")
+            .replace(String.join(",", java.util.Collections.nCopies(12, "\"sliding_attention\",\"full_attention\"")),
+                    String.join(",", java.util.Collections.nCopies(18, "\"sliding_attention\",\"full_attention\"")));
+
+    /**
      * DeepSeek-R1-0528's {@code config.json} (huggingface.co/deepseek-ai/DeepSeek-R1-0528), the fields the profile reads,
      * as DeepSeek-R1's published config has them (the 0528 update keeps its architecture; read from a public copy): 61
      * layers, multi-head latent attention (q_lora_rank 1536, kv_lora_rank 512, rope 64), the first 3 layers dense, then

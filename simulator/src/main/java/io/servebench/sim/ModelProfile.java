@@ -224,6 +224,7 @@ public record ModelProfile(
             java.util.Map.entry("qwen3-next-80b-a3b-instruct", ModelConfigs.QWEN3_NEXT_80B_A3B),
             java.util.Map.entry("qwen3-next-80b-a3b-instruct-fp8", ModelConfigs.QWEN3_NEXT_80B_A3B_FP8),
             java.util.Map.entry("gpt-oss-20b", ModelConfigs.GPT_OSS_20B),
+            java.util.Map.entry("gpt-oss-120b", ModelConfigs.GPT_OSS_120B),
             java.util.Map.entry("deepseek-r1-0528", ModelConfigs.DEEPSEEK_R1_0528));
 
     /**

@@ -22,7 +22,7 @@ class ModelLookupTest {
                 Map.of("HF_HOME", hfHome.toString())))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("the simulated engine does not know model meta-llama/Llama-3.1-70B-Instruct:"
-                        + " no built-in profile (deepseek-r1-0528, gpt-oss-20b, qwen2.5-72b-instruct, qwen2.5-7b-instruct,")
+                        + " no built-in profile (deepseek-r1-0528, gpt-oss-120b, gpt-oss-20b, qwen2.5-72b-instruct, qwen2.5-7b-instruct,")
                 .hasMessageContaining("nothing in the Hugging Face cache at " + hfHome.resolve("hub")
                         .resolve("models--meta-llama--Llama-3.1-70B-Instruct").resolve("refs").resolve("main"))
                 .hasMessageEndingWith("or name it with --sim-model-config=PATH (or vLLM's --hf-config-path=PATH)");

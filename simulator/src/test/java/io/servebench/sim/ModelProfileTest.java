@@ -191,6 +191,21 @@ class ModelProfileTest {
     }
 
     /**
+     * gpt-oss-120b against the card in openai/gpt-oss's README ("117B parameters with 5.1B active parameters") and its
+     * shape (36 layers, every other one sliding over 128 tokens, 128 experts of which 4 per token).
+     */
+    @Test
+    void gptOss120bIsTheSameFamilyWithMoreLayersAndExperts() {
+        ModelProfile m = ModelProfile.forModel("openai/gpt-oss-120b");
+        assertThat(m.parameters()).isCloseTo(117e9, within(1e9));
+        assertThat(m.activeParameters() - 201_088.0 * 2_880).isCloseTo(5.1e9, within(0.1e9));
+        assertThat(m.kvBytesPerToken()).isEqualTo(18 * 2 * 8 * 64 * 2.0);
+        assertThat(m.window()).isEqualTo(new ModelProfile.Window(128, 18 * 2 * 8 * 64 * 2.0));
+        double experts = 36 * 128 * 3 * 2880.0 * 2880;
+        assertThat(m.weightBytes()).isCloseTo(experts * 4.25 / 8 + (m.parameters() - experts) * 2, within(1.0));
+    }
+
+    /**
      * DeepSeek-V3 (and R1, the same shapes) against its model card, "671B total parameters with 37B activated for each
      * token" (the MTP module's 14B on top), from its config.json (the values as copied in public code): multi-head latent
      * attention caches kv_lora_rank + qk_rope_head_dim = 576 values a layer and token, not 2 x 128 heads x 192.
@@ -230,7 +245,7 @@ class ModelProfileTest {
     @Test
     void otherNamesHaveNoBuiltInProfile() {
         assertThatThrownBy(() -> ModelProfile.forModel("my-org/finetune")).hasMessageStartingWith(
-                "no built-in profile of my-org/finetune; built in: deepseek-r1-0528, gpt-oss-20b, qwen2.5-72b-instruct");
+                "no built-in profile of my-org/finetune; built in: deepseek-r1-0528, gpt-oss-120b, gpt-oss-20b, qwen2.5-72b-instruct");
         // the 2507 update has another context than the config built in for Qwen3-30B-A3B: not stood in by it
         assertThat(ModelProfile.builtIn("Qwen/Qwen3-30B-A3B-Instruct-2507")).isEmpty();
     }
