@@ -136,17 +136,17 @@ public record PublicResult(String id, String source, String engine, Optional<Str
         if (flags.isMissingNode()) {
             return List.of();
         }
-        List<String> out = new ArrayList<>();
-        if (flags.isArray()) {
-            for (JsonNode f : flags) {
-                if (f.isTextual() && f.asText().startsWith("--")) {
-                    out.add(f.asText());
-                }
-            }
+        IllegalArgumentException bad = new IllegalArgumentException("public result " + id + ": \"serverFlags\" must be"
+                + " an array of flags such as \"--max-model-len=32768\", got " + flags);
+        if (!flags.isArray()) {
+            throw bad;
         }
-        if (!flags.isArray() || out.size() != flags.size()) {
-            throw new IllegalArgumentException("public result " + id + ": \"serverFlags\" must be an array of flags"
-                    + " such as \"--max-model-len=32768\", got " + flags);
+        List<String> out = new ArrayList<>();
+        for (JsonNode f : flags) {
+            if (!f.isTextual() || !f.asText().startsWith("--")) {
+                throw bad;
+            }
+            out.add(f.asText());
         }
         return out;
     }

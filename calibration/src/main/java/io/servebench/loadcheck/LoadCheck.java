@@ -44,7 +44,7 @@ import java.util.Optional;
  * @param ttft        the server's time to first token
  * @param gap         the server's gap between token events
  * @param serverLoops the truth server's event-loop threads
- * @param truthProcesses the processes the truth server runs in ({@link SplitTruth}), each with its own open-files
+ * @param truthProcesses the processes the truth server runs in ({@link TruthProcesses}), each with its own open-files
  *                    limit and port, the load spread over them round robin; 0 to run it in this JVM
  * @param loadWorkers the processes the client's load is spread over ({@link LoadWorkers}); 1 for this process alone
  */
@@ -103,7 +103,7 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
      * with its length: records are compared with the server's truth as they complete, and neither is kept.
      */
     public LoadCheckReport run() throws IOException {
-        try (TruthSide server = truthProcesses > 0 ? TruthSide.split(this)
+        try (TruthSide server = truthProcesses > 0 ? TruthProcesses.start(this)
                 : TruthSide.inProcess(TruthServer.start(script(), 0, serverLoops))) {
             HostLimits limits = HostLimits.current();
             long processCpuStart = processCpuNs();
@@ -272,7 +272,7 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
 
     /** The event loops of all truth servers together. */
     private int totalServerLoops() {
-        return truthProcesses <= 1 ? serverLoops : loopsPerProcess() * truthProcesses;
+        return loopsPerProcess() * spread().replicas();
     }
 
     /** Streams open at once when the server keeps its script: arrivals over one request's duration. */

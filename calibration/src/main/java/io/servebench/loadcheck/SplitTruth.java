@@ -33,7 +33,7 @@ import java.util.concurrent.TimeUnit;
  * client has its record, {@code truth ID ...} answers it. Times are {@link System#nanoTime()} of each JVM, which on
  * Linux is CLOCK_MONOTONIC: the same clock on one host.
  */
-final class SplitTruth implements TruthSide {
+final class SplitTruth implements AutoCloseable {
 
     /** The child's first line: {@code listening PORT}. */
     private static final String LISTENING = "listening ";
@@ -83,13 +83,13 @@ final class SplitTruth implements TruthSide {
         return new SplitTruth(child);
     }
 
-    @Override
-    public List<URI> baseUris() {
-        return List.of(baseUri);
+    /** Where this process serves. */
+    URI baseUri() {
+        return baseUri;
     }
 
-    @Override
-    public Optional<? extends ServerTruth> takeTruth(String requestId, Duration wait) {
+    /** What the server did for the request, waited for up to {@code wait}, and let go of; empty when unknown. */
+    Optional<? extends ServerTruth> takeTruth(String requestId, Duration wait) {
         if (ended != null) {
             return Optional.empty();
         }
@@ -114,34 +114,26 @@ final class SplitTruth implements TruthSide {
         }
     }
 
-    @Override
-    public long cpuNs() {
+    /** The CPU time of the server's event loops so far, ns. */
+    long cpuNs() {
         return stats()[0];
     }
 
-    @Override
-    public int peakStreams() {
+    int peakStreams() {
         return (int) stats()[1];
     }
 
-    @Override
-    public long acceptFailures() {
+    long acceptFailures() {
         return stats()[2];
     }
 
-    @Override
-    public Optional<String> firstAcceptFailure() {
+    Optional<String> firstAcceptFailure() {
         stats();
         return Optional.ofNullable(firstAcceptFailure);
     }
 
-    @Override
-    public int filesPerConnection() {
-        return 1;
-    }
-
-    @Override
-    public Optional<String> ended() {
+    /** Why the process stopped serving before the check let it go; empty while it serves. */
+    Optional<String> ended() {
         return Optional.ofNullable(ended);
     }
 

@@ -62,7 +62,7 @@ final class TruthProcesses implements TruthSide {
 
     @Override
     public List<URI> baseUris() {
-        return servers.stream().map(s -> s.baseUris().get(0)).toList();
+        return servers.stream().map(SplitTruth::baseUri).toList();
     }
 
     @Override

@@ -11,7 +11,7 @@ import java.util.Optional;
 
 /**
  * The ground-truth server as the check sees it: where it serves, what it did for each request, its CPU and its peak
- * streams. In this JVM ({@link #inProcess}), or in a process of its own ({@link SplitTruth}), so that each side has its
+ * streams. In this JVM ({@link #inProcess}), or in processes of its own ({@link TruthProcesses}), so that each side has its
  * own open-files limit and the client's figures are its own.
  */
 interface TruthSide extends AutoCloseable {
@@ -44,11 +44,6 @@ interface TruthSide extends AutoCloseable {
 
     @Override
     void close() throws IOException;
-
-    /** The check's truth servers, each in a process of its own ({@link LoadCheck#truthProcesses()} of them). */
-    static TruthSide split(LoadCheck check) throws IOException {
-        return TruthProcesses.start(check);
-    }
 
     /** The server in this JVM. */
     static TruthSide inProcess(TruthServer server) {
