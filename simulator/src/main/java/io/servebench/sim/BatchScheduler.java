@@ -392,16 +392,15 @@ final class BatchScheduler {
         SimRequest r = w.request;
         int emitted;
         if (w.prefill) {
+            int pagesBefore = r.computed / pageTokens;
             r.computed += w.tokens;
+            if (settings.prefixCaching()) {
+                cachePages(r, pagesBefore);
+            }
             if (r.computed < r.prefillTarget) {
                 return;
             }
             r.prefilling = false;
-            if (settings.prefixCaching()) {
-                for (long h : r.blockHashes) {
-                    prefixCache.put(h, Boolean.TRUE);
-                }
-            }
             emitted = 1;
             if (r.generated == 0) {
                 metrics.promptTokens.add(r.promptTokens);
@@ -438,6 +437,22 @@ final class BatchScheduler {
             accepted++;
         }
         return accepted;
+    }
+
+    /**
+     * Caches the prompt's pages that the request's computed tokens now fill, from page {@code from} on: chunk by chunk,
+     * not when its prefill ends. vLLM V1 caches every full block of the tokens a step computes as it schedules them
+     * ({@code KVCacheManager.allocate_slots}: {@code num_tokens_to_cache = min(total_computed_tokens + num_new_tokens,
+     * request.num_tokens)}, then {@code cache_blocks}), and a preempted request's freed blocks keep their hashes until
+     * they are handed out again ({@code free}: "the tail blocks are evicted first"); SGLang inserts a chunked request's
+     * computed prefix into its radix tree after each chunk ({@code cache_unfinished_req}). So a request preempted in
+     * the middle of a long prompt finds its computed pages when it is admitted again, and recomputes only the rest.
+     */
+    private void cachePages(SimRequest r, int from) {
+        int pages = Math.min(r.blockHashes.length, r.computed / pageTokens);
+        for (int i = from; i < pages; i++) {
+            prefixCache.put(r.blockHashes[i], Boolean.TRUE);
+        }
     }
 
     private int cachedPrefix(SimRequest r) {

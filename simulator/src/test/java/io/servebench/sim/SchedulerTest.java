@@ -210,6 +210,32 @@ class SchedulerTest {
     }
 
     /**
+     * A request preempted in the middle of its prompt keeps the pages it computed in the prefix cache, as vLLM V1 caches
+     * each step's full blocks when it schedules them and frees a preempted request's blocks with their hashes: admitted
+     * again, it finds them and prefills only the rest. Chunks of 32 tokens (two pages), a pool of 120 tokens: a (a
+     * prompt of 32, 80 tokens to write) decodes beside b's chunks (a prompt of 96) until a's growth preempts b.
+     */
+    @Test
+    void aRequestPreemptedInTheMiddleOfItsPromptFindsThePagesItComputedWhenAdmittedAgain() throws InterruptedException {
+        SimMetrics metrics = new SimMetrics();
+        try (Scheduler scheduler = new Scheduler(settings(120, 8, 33, 120 * KV_PER_TOKEN, true), metrics)) {
+            long t0 = arrival();
+            SimRequest a = new SimRequest("a", t0, 32, new long[] {101, 102}, 80, 1);
+            SimRequest b = new SimRequest("b", t0 + 1, 96, new long[] {1, 2, 3, 4, 5, 6}, 2, 1);
+            scheduler.submit(a);
+            scheduler.submit(b);
+            drain(a);
+            drain(b);
+            // step 1: a's 32 prompt tokens and b's first (the budget's 33rd); steps 2 and 3: a decodes, b computes 32
+            // more each (65 held, a 34: 99 of 120); step 4: b's next chunk would make 132, so b, the newest, is
+            // preempted with 65 computed: four full pages of 16. It is admitted again when a has finished.
+            assertThat(b.preemptions).isEqualTo(1);
+            assertThat(metrics.prefixCacheHits.sum()).isEqualTo(64);
+            assertThat(metrics.prefixCacheQueries.sum()).isEqualTo(32 + 96 + 96);
+        }
+    }
+
+    /**
      * SGLang's admission ({@code schedule_policy.py}, {@code PrefillAdder.add_one_req}): a request joins when its prompt,
      * its whole max_tokens and a page are less than the pool left after the running requests' remaining max_tokens
      * times the ratio (0.7 at first) and after what the step admitted already (prompt, max_tokens, page each). A pool of
