@@ -272,21 +272,19 @@ class SlurmExecutorTest {
         Path jobFiles = tmp.resolve("jobs");
         boolean requeueDone = false;
         boolean cancelDone = false;
+        Path cancelledLog = jobFiles.resolve(cancelled + ".out");
         while (!(requeueDone && cancelDone) && System.nanoTime() < deadline) {
-            Path log = jobFiles.resolve(cancelled + ".out");
-            if (!cancelDone && Files.exists(log) && Files.readString(log).contains("16 requests...")) {
-                // the second job, once its first trial's load has started
-                assertThat(run("scancel", jobs.get(cancelled))).isBlank();
-                cancelDone = true;
-            }
+            cancelDone = cancelDone || cancelOnceItsLoadStarted(cancelledLog, jobs.get(cancelled));
             if (!requeueDone && !RunJournal.read(jobFiles.resolve(requeued + ".jsonl")).isEmpty()) {
                 // the first job, after its first trial: as a preemption with PreemptMode=REQUEUE does
                 String job = jobs.get(requeued);
                 assertThat(run("scontrol", "requeue", job)).isBlank();
                 // once the killed run has left the node (its worker stops its engine first), let it start again now:
-                // SLURM would hold it some two minutes
+                // SLURM would hold it some two minutes. The other job is watched meanwhile: its first trial lasts
+                // about a second, and a cancel that waited for this would come after it (a CI run failed so)
                 while (System.nanoTime() < deadline && !run("squeue", "-h", "-j", job, "-o", "%T").strip()
                         .equals("PENDING")) {
+                    cancelDone = cancelDone || cancelOnceItsLoadStarted(cancelledLog, jobs.get(cancelled));
                     Thread.sleep(100);
                 }
                 assertThat(run("scontrol", "update", "job=" + job, "StartTime=now")).isBlank();
@@ -383,5 +381,14 @@ class SlurmExecutorTest {
         } catch (java.io.IOException e) {
             return "";
         }
+    }
+
+    /** Cancels job {@code jobId} once its log shows its first trial's load began; whether it did. */
+    private static boolean cancelOnceItsLoadStarted(Path log, String jobId) throws Exception {
+        if (!Files.exists(log) || !Files.readString(log).contains("16 requests...")) {
+            return false;
+        }
+        assertThat(run("scancel", jobId)).isBlank();
+        return true;
     }
 }
