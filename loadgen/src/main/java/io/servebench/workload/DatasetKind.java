@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
@@ -68,45 +69,18 @@ public enum DatasetKind {
 
     /** Prompts and replies of lengths drawn from stated distributions. */
     SYNTHETIC("synthetic", "synthetic:in=DIST,out=DIST[,count=N][,seed=S]", "prompt and reply lengths drawn from DIST:"
-            + " fixed(n), uniform(a,b), normal(mu,sigma) or lognormal(median,sigma), in tokens") {
-        @Override
-        Dataset read(String spec, String rest, ToIntFunction<String> tokens) {
-            return SyntheticLengths.parse(spec, rest).dataset(tokens);
-        }
-
-        @Override
-        String problem(String rest) {
-            return problemOf("synthetic:" + rest, spec -> SyntheticLengths.parse(spec, rest));
-        }
-    },
+            + " fixed(n), uniform(a,b), normal(mu,sigma) or lognormal(median,sigma), in tokens",
+            SyntheticLengths::parse),
 
     /** Groups of requests that share a long prefix, for prefix-cache studies. */
     SHARED_PREFIX("shared-prefix", "shared-prefix:groups=G,prefix=P,question=Q,out=O[,count=N][,seed=S]", "G prefixes of"
-            + " P tokens, each shared by many questions of Q tokens, replies of O; P, Q, O in tokens or as a DIST") {
-        @Override
-        Dataset read(String spec, String rest, ToIntFunction<String> tokens) {
-            return SharedPrefix.parse(spec, rest).dataset(tokens);
-        }
-
-        @Override
-        String problem(String rest) {
-            return problemOf("shared-prefix:" + rest, spec -> SharedPrefix.parse(spec, rest));
-        }
-    },
+            + " P tokens, each shared by many questions of Q tokens, replies of O; P, Q, O in tokens or as a DIST",
+            SharedPrefix::parse),
 
     /** Conversations whose later turns carry the history before them. */
     MULTI_TURN("multi-turn", "multi-turn:turns=K,in=DIST,out=DIST[,system=N][,count=N][,seed=S]", "N conversations of"
-            + " K turns, each turn sent when the one before it has been answered, with the history before it") {
-        @Override
-        Dataset read(String spec, String rest, ToIntFunction<String> tokens) {
-            return MultiTurn.parse(spec, rest).dataset(tokens);
-        }
-
-        @Override
-        String problem(String rest) {
-            return problemOf("multi-turn:" + rest, spec -> MultiTurn.parse(spec, rest));
-        }
-    },
+            + " K turns, each turn sent when the one before it has been answered, with the history before it",
+            MultiTurn::parse),
 
     /** The bundled made-up conversations in ShareGPT's shape. */
     SYNTHETIC_SHAREGPT("synthetic-sharegpt", "synthetic-sharegpt", "the bundled made-up conversations with ShareGPT-like"
@@ -125,11 +99,24 @@ public enum DatasetKind {
     private final String id;
     private final String form;
     private final String description;
+    /** How a generated kind's spec becomes its generator ({@code spec}, what follows the colon); null for the others. */
+    private final BiFunction<String, String, Generated> generator;
 
     DatasetKind(String id, String form, String description) {
+        this(id, form, description, null);
+    }
+
+    /** A kind generated from its spec's options, read and checked alike by the generator {@code parse} makes. */
+    DatasetKind(String id, String form, String description, BiFunction<String, String, Generated> parse) {
         this.id = id;
         this.form = form;
         this.description = description;
+        this.generator = parse;
+    }
+
+    /** What a generated kind's options make: requests of drawn lengths, counted in {@code tokens}' tokens. */
+    interface Generated {
+        Dataset dataset(ToIntFunction<String> tokens);
     }
 
     /** The kind's name, before the colon. */
@@ -143,10 +130,14 @@ public enum DatasetKind {
     }
 
     /** Reads the dataset; {@code rest} is what follows {@code KIND:}. */
-    abstract Dataset read(String spec, String rest, ToIntFunction<String> tokens);
+    Dataset read(String spec, String rest, ToIntFunction<String> tokens) {
+        return generator.apply(spec, rest).dataset(tokens);
+    }
 
     /** What is wrong with {@code rest} as this kind's location and options, {@code null} when its form is right. */
-    abstract String problem(String rest);
+    String problem(String rest) {
+        return problemOf(id + ":" + rest, spec -> generator.apply(spec, rest));
+    }
 
     /**
      * What {@code parse} says is wrong with {@code spec}, without the "dataset SPEC: " its message starts with (which

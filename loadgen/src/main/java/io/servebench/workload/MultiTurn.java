@@ -22,7 +22,8 @@ import java.util.function.ToIntFunction;
  * @param count  conversations in the set
  * @param seed   seeds the lengths and the words
  */
-record MultiTurn(String spec, int turns, LengthDistribution in, LengthDistribution out, int system, int count, long seed) {
+record MultiTurn(String spec, int turns, LengthDistribution in, LengthDistribution out, int system, int count,
+                 long seed) implements DatasetKind.Generated {
 
     static final List<String> OPTIONS = List.of("turns", "in", "out", "system", "count", "seed");
 
@@ -47,7 +48,8 @@ record MultiTurn(String spec, int turns, LengthDistribution in, LengthDistributi
     }
 
     /** Every conversation's turns, one after the other. */
-    Dataset dataset(ToIntFunction<String> tokens) {
+    @Override
+    public Dataset dataset(ToIntFunction<String> tokens) {
         Random random = new Random(seed);
         List<Conversation> requests = new ArrayList<>(count * turns);
         for (int c = 0; c < count; c++) {

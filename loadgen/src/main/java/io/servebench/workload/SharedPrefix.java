@@ -20,7 +20,7 @@ import java.util.function.ToIntFunction;
  * @param seed     seeds lengths and words
  */
 record SharedPrefix(String spec, int groups, LengthDistribution prefix, LengthDistribution question,
-                    LengthDistribution out, int count, long seed) {
+                    LengthDistribution out, int count, long seed) implements DatasetKind.Generated {
 
     static final List<String> OPTIONS = List.of("groups", "prefix", "question", "out", "count", "seed");
 
@@ -45,7 +45,8 @@ record SharedPrefix(String spec, int groups, LengthDistribution prefix, LengthDi
                 : LengthDistribution.parse(spec, name, text);
     }
 
-    Dataset dataset(ToIntFunction<String> tokens) {
+    @Override
+    public Dataset dataset(ToIntFunction<String> tokens) {
         Random random = new Random(seed);
         List<String> prefixes = new ArrayList<>(groups);
         for (int g = 0; g < groups; g++) {

@@ -18,7 +18,8 @@ import java.util.function.ToIntFunction;
  * @param count prompts in the set
  * @param seed  seeds the lengths and the words
  */
-record SyntheticLengths(String spec, LengthDistribution in, LengthDistribution out, int count, long seed) {
+record SyntheticLengths(String spec, LengthDistribution in, LengthDistribution out, int count,
+                        long seed) implements DatasetKind.Generated {
 
     /** Prompts in a set that names no count: enough that a 1000-request trial repeats none. */
     static final int DEFAULT_COUNT = 1000;
@@ -41,7 +42,8 @@ record SyntheticLengths(String spec, LengthDistribution in, LengthDistribution o
     }
 
     /** The set, each prompt exactly its drawn length by {@code tokens}. */
-    Dataset dataset(ToIntFunction<String> tokens) {
+    @Override
+    public Dataset dataset(ToIntFunction<String> tokens) {
         Random random = new Random(seed);
         List<Conversation> conversations = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
