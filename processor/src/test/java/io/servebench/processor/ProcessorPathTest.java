@@ -2,6 +2,7 @@ package io.servebench.processor;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,8 +28,8 @@ class ProcessorPathTest {
      * Every engine kind's rules, and the workload's dataset rules, run on this path: a study of each kind compiles clean,
      * and one with a mistake of its kind is reported, so the rule was applied, not skipped by a missing class.
      */
-    @ParameterizedTest
-    @ValueSource(strings = {
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
             "@Engine(\"sim\")|@Engine(value = \"sim\", url = \"http://127.0.0.1:8000\")|url is only for engine kind",
             "@Engine(value = \"vllm\", flags = \"--max-model-len=4096\")|@Engine(value = \"vllm\", flags = \"--max-model-lenn=4096\")|did you mean --max-model-len",
             "@Engine(value = \"sglang\", flags = \"--context-length=4096\")|@Engine(value = \"sglang\", command = \"x\")|command is only for engine kind",
@@ -36,12 +37,11 @@ class ProcessorPathTest {
             "@Engine(value = \"command\", command = {\"python3\", \"-m\", \"server\", \"--port\", \"{port}\"})|@Engine(value = \"command\", command = {\"python3\", \"server.py\"})|no {port} placeholder",
             "@Engine(value = \"vllm\", image = \"vllm/vllm-openai:v0.17.1\")|@Engine(value = \"endpoint\", url = \"http://h:1\", image = \"x\")|image runs",
             "@Workload(dataset = \"synthetic-sharegpt\", rate = 2, requests = 10)|@Workload(dataset = \"sharegpt:\", rate = 2)|dataset"})
-    void everyEngineKindsRulesAndTheDatasetRulesRunWithoutTheRuntimesLibraries(String row) {
-        String[] cells = row.split("\\|");
-        assertThat(InMemoryCompiler.compile(InMemoryCompiler.study(cells[0], InMemoryCompiler.BASELINE)).errorMessages())
-                .as(cells[0]).isEmpty();
-        assertThat(InMemoryCompiler.compile(InMemoryCompiler.study(cells[1], InMemoryCompiler.BASELINE)).errorMessages())
-                .as(cells[1]).anySatisfy(m -> assertThat(m).contains(cells[2]));
+    void everyEngineKindsRulesAndTheDatasetRulesRunWithoutTheRuntimesLibraries(String clean, String wrong, String error) {
+        assertThat(InMemoryCompiler.compile(InMemoryCompiler.study(clean, InMemoryCompiler.BASELINE)).errorMessages())
+                .as(clean).isEmpty();
+        assertThat(InMemoryCompiler.compile(InMemoryCompiler.study(wrong, InMemoryCompiler.BASELINE)).errorMessages())
+                .as(wrong).anySatisfy(m -> assertThat(m).contains(error));
     }
 
     @Test
