@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * One published result of a serving benchmark, the simulated engine was never fitted to: what ran (engine, model, GPU,
@@ -37,6 +38,10 @@ import java.util.OptionalInt;
  * @param concurrency   requests in flight at most (a closed loop, or a cap on an open one), else empty
  * @param requestRate   requests per second, empty for all at once
  * @param requests      requests measured, 0 where the source states none (a single stream's speed)
+ * @param totalInputTokens  the prompt tokens of all measured requests as the source prints them ({@code vllm bench
+ *                      serve}'s "Total input tokens"), else empty
+ * @param totalOutputTokens the tokens generated for them ("Total generated tokens"), else empty: with early stops at
+ *                      an end-of-sequence token fewer than the requests asked for
  * @param published     the figures as published, by {@link Figure}
  * @param notes         what the source leaves out or the case assumes
  * @param inReference   whether the case is a block of the reference study the twin is calibrated on (the same
@@ -46,7 +51,8 @@ public record PublicResult(String id, String source, String engine, Optional<Str
                            String modelClass, String gpu, int tensorParallel, String dtype, List<String> serverFlags,
                            String dataset,
                            OptionalInt inputTokens, OptionalInt outputTokens, OptionalInt concurrency,
-                           OptionalDouble requestRate, int requests, Map<Figure, Double> published, String notes,
+                           OptionalDouble requestRate, int requests, OptionalLong totalInputTokens,
+                           OptionalLong totalOutputTokens, Map<Figure, Double> published, String notes,
                            boolean inReference) {
 
     /** A figure serving benchmarks publish. */
@@ -117,7 +123,7 @@ public record PublicResult(String id, String source, String engine, Optional<Str
                     c.path("tensorParallel").asInt(1), text(c, "dtype", id), flags(c, id), text(w, "dataset", id),
                     whole(w, "inputTokens"), whole(w, "outputTokens"), whole(w, "concurrency"),
                     rate.isNumber() ? OptionalDouble.of(rate.asDouble()) : OptionalDouble.empty(),
-                    w.path("requests").asInt(0), published,
+                    w.path("requests").asInt(0), count(w, "totalInputTokens"), count(w, "totalOutputTokens"), published,
                     c.path("notes").asText(""), c.path("inReference").asBoolean(false)));
         }
         return cases;
@@ -149,6 +155,10 @@ public record PublicResult(String id, String source, String engine, Optional<Str
             out.add(f.asText());
         }
         return out;
+    }
+
+    private static OptionalLong count(JsonNode node, String field) {
+        return node.path(field).canConvertToLong() ? OptionalLong.of(node.get(field).asLong()) : OptionalLong.empty();
     }
 
     private static OptionalInt whole(JsonNode node, String field) {

@@ -116,8 +116,8 @@ public final class Validation {
             return new Outcome(c, Optional.of(REFUSED + e.getMessage()), Map.of());
         }
         VirtualEngine engine = VirtualEngine.of(params, seed);
-        Dataset dataset = Datasets.resolve(datasetSpec(c), new SimTokenizer()::count);
         int requests = c.requests() > 0 ? c.requests() : SINGLE_STREAM_REQUESTS;
+        Dataset dataset = dataset(c, requests);
         MetricsAggregator.Running metrics = new MetricsAggregator().start(SloParams.NONE, engine::earliestArrivalNs);
         new VirtualLoad(new SimulatedServer(engine), new io.servebench.load.Target(java.net.URI.create("virtual:" + c.model()), c.model())).run(dataset.supply(seed), 0, requests, LoadParams.of(profile(c)), metrics);
         RepetitionResult r = metrics.finish();
@@ -249,11 +249,29 @@ public final class Validation {
         return Optional.ofNullable(GpuProfile.catalogue().get(id));
     }
 
-    private static String datasetSpec(PublicResult c) {
-        if (c.dataset().equals("sharegpt")) {
-            return Datasets.SYNTHETIC_SHAREGPT;
+    /**
+     * The case's requests, of the lengths it published. Where the source prints its token totals ({@code vllm bench
+     * serve} does), those set the lengths: a ShareGPT case's are log-normal in the bundled made-up set's shape with the
+     * published means (the published runs drew 1,000 of ShareGPT's conversations, about 217 prompt and 201 generated
+     * tokens each, where the bundled set holds 342 and 281); a random case's prompts and outputs are the published
+     * means, so a run whose requests stopped early at an end-of-sequence token (32,000 in and 100 out asked, 77 out
+     * on average) generates as many tokens as it did. Only the totals are published, not each request's length. A
+     * case without totals runs its nominal lengths.
+     */
+    static Dataset dataset(PublicResult c, int requests) {
+        SimTokenizer tokens = new SimTokenizer();
+        if (c.totalInputTokens().isPresent() && c.totalOutputTokens().isPresent()) {
+            double in = (double) c.totalInputTokens().getAsLong() / requests;
+            double out = (double) c.totalOutputTokens().getAsLong() / requests;
+            if (c.dataset().equals("sharegpt")) {
+                return Datasets.shareGptShaped(in, out, requests, tokens::count);
+            }
+            return Datasets.resolve("synthetic:in=fixed(" + Math.round(in) + "),out=fixed(" + Math.max(1, Math.round(out))
+                    + "),count=" + requests, tokens::count);
         }
-        return "synthetic:in=fixed(" + c.inputTokens().orElseThrow() + "),out=fixed(" + c.outputTokens().orElseThrow() + ")";
+        String spec = c.dataset().equals("sharegpt") ? Datasets.SYNTHETIC_SHAREGPT
+                : "synthetic:in=fixed(" + c.inputTokens().orElseThrow() + "),out=fixed(" + c.outputTokens().orElseThrow() + ")";
+        return Datasets.resolve(spec, tokens::count);
     }
 
     /**

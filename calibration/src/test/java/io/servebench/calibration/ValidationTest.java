@@ -37,6 +37,46 @@ class ValidationTest {
         assertThat(CASES.stream().map(PublicResult::id).distinct().count()).isEqualTo(CASES.size());
     }
 
+    /**
+     * A case runs the lengths it published: the totals its source printed ("Total input tokens: 217393 | Total generated
+     * tokens: 201648"), as the quote has them, over its requests; ShareGPT's and random prompts alike.
+     */
+    @Test
+    void eachCaseRunsThePromptAndOutputTokensItsSourcePrinted() {
+        long withTotals = 0;
+        for (PublicResult c : CASES) {
+            if (c.totalInputTokens().isPresent()) {
+                withTotals++;
+                assertThat(quote(c)).as(c.id()).contains("Total input tokens: " + c.totalInputTokens().getAsLong())
+                        .contains("Total generated tokens: " + c.totalOutputTokens().getAsLong());
+            }
+        }
+        assertThat(withTotals).isGreaterThanOrEqualTo(60);
+        for (String id : List.of("vllm-qwen3-14b-h100-sharegpt-burst", "vllm-gpt-oss-20b-a100-random-4000-200-burst")) {
+            PublicResult c = named(id);
+            var d = Validation.dataset(c, c.requests());
+            assertThat(d.conversations()).hasSize(c.requests());
+            assertThat(d.conversations().stream().mapToLong(x -> x.promptTokens()).sum())
+                    .isCloseTo(c.totalInputTokens().getAsLong(), within((long) c.requests()));
+            assertThat(d.conversations().stream().mapToLong(x -> x.outputTokens()).sum())
+                    .isCloseTo(c.totalOutputTokens().getAsLong(), within((long) c.requests()));
+        }
+    }
+
+    /** The quoted lines of a bundled case, as the file holds them. */
+    private static String quote(PublicResult c) {
+        try (var in = PublicResult.class.getResourceAsStream("public-results.json")) {
+            for (var node : new ObjectMapper().readTree(in)) {
+                if (node.path("id").asText().equals(c.id())) {
+                    return node.path("quote").asText();
+                }
+            }
+            throw new AssertionError("no case " + c.id());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     @Test
     void aMixtureOfExpertsAtModerateLoadIsPredictedFromWhatItsTokensRead() {
         // vLLM PR #23151: Qwen3-30B-A3B on an H100, 2048 in / 1024 out at concurrency 10
@@ -129,7 +169,8 @@ class ValidationTest {
         assertThat(c.serverFlags()).containsExactly("--max-model-len=32768");
         PublicResult longer = new PublicResult(c.id(), c.source(), c.engine(), c.engineVersion(), c.model(), c.modelClass(),
                 c.gpu(), c.tensorParallel(), c.dtype(), List.of("--max-model-len=262144"), c.dataset(), c.inputTokens(),
-                c.outputTokens(), c.concurrency(), c.requestRate(), c.requests(), c.published(), c.notes(), false);
+                c.outputTokens(), c.concurrency(), c.requestRate(), c.requests(), c.totalInputTokens(), c.totalOutputTokens(),
+                c.published(), c.notes(), false);
         assertThat(new Validation(42).run(longer).skipped()).hasValueSatisfying(reason -> assertThat(reason)
                 .startsWith(Validation.REFUSED).contains("262144"));
         assertThat(new Validation(42).run(c).skipped()).isEmpty();

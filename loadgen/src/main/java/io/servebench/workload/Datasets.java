@@ -41,6 +41,16 @@ public final class Datasets {
         return tokenizerFile(spec).map(HuggingFaceTokens::counter);
     }
 
+    /**
+     * {@code count} made-up conversations in ShareGPT's shape, as the bundled set's, but with these mean prompt and reply
+     * lengths in tokens (by {@code tokens}), to within a token: a published ShareGPT run rehearsed from its printed
+     * token totals.
+     */
+    public static Dataset shareGptShaped(double meanPromptTokens, double meanOutputTokens, int count,
+                                         ToIntFunction<String> tokens) {
+        return SyntheticShareGpt.shaped(meanPromptTokens, meanOutputTokens, count, tokens);
+    }
+
     /** The {@code tokenizer.json} {@code spec} names with {@code tokenizer=PATH}; empty when it names none. */
     public static Optional<Path> tokenizerFile(String spec) {
         String path = Tokenized.of(spec).tokenizer();

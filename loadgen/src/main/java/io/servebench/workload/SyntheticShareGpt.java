@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import java.util.function.ToIntFunction;
 
@@ -77,12 +79,48 @@ final class SyntheticShareGpt {
         return (int) Math.max(ShareGptFile.MIN_TOKENS, Math.min(max, Math.round(sample)));
     }
 
-    /** {@code words} words in sentences of 8 to 20; each sentence ends in a period, which counts as a token too. */
+    /**
+     * {@code count} made-up conversations of this set's shape (log-normal prompt and reply lengths with its spreads)
+     * whose mean prompt and reply lengths in tokens are {@code meanPromptTokens} and {@code meanOutputTokens}, to within
+     * rounding: for running a published benchmark of which only the token totals are known. The lengths are drawn
+     * first and scaled together to those means, so the sample's own spread does not move the totals; then the prompts
+     * are written, each exactly its length by {@code tokens}.
+     */
+    static Dataset shaped(double meanPromptTokens, double meanOutputTokens, int count, ToIntFunction<String> tokens) {
+        Random random = new Random(SEED);
+        double[] prompt = new double[count];
+        double[] reply = new double[count];
+        for (int i = 0; i < count; i++) {
+            prompt[i] = Math.exp(PROMPT_SIGMA * random.nextGaussian());
+            reply[i] = Math.exp(REPLY_SIGMA * random.nextGaussian());
+        }
+        int[] promptTokens = withMean(prompt, meanPromptTokens);
+        int[] outputTokens = withMean(reply, meanOutputTokens);
+        List<Conversation> conversations = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            String text = SyntheticLengths.text(random, promptTokens[i], tokens);
+            conversations.add(new Conversation(text, tokens.applyAsInt(text), outputTokens[i]));
+        }
+        return new Dataset(String.format(Locale.ROOT, "%s(mean %.1f in, %.1f out)", Datasets.SYNTHETIC_SHAREGPT,
+                meanPromptTokens, meanOutputTokens), conversations);
+    }
+
+    /** The lengths in proportion to {@code shape}, rounded, at least 1, their mean {@code mean}. */
+    private static int[] withMean(double[] shape, double mean) {
+        double scale = mean * shape.length / Arrays.stream(shape).sum();
+        int[] lengths = new int[shape.length];
+        for (int i = 0; i < shape.length; i++) {
+            lengths[i] = (int) Math.max(1, Math.round(scale * shape[i]));
+        }
+        return lengths;
+    }
+
     /** A word of the vocabulary, drawn from {@code random}: one token to the simulated engine's tokenizer. */
     static String word(Random random) {
         return WORDS[random.nextInt(WORDS.length)];
     }
 
+    /** {@code tokens} words in sentences of 8 to 20; each sentence ends in a period, which counts as a token too. */
     private static String text(Random random, int tokens, boolean question) {
         StringBuilder sb = new StringBuilder(tokens * 7);
         int left = tokens;
