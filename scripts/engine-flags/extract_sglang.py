@@ -3,7 +3,7 @@
 
 Reads SGLang's ``python/sglang/srt/server_args.py`` with Python's ``ast``
 module (nothing is imported or executed) and writes one ``.flags`` file in the
-ServeBench format (see ``wire/src/main/resources/io/servebench/wire/flags``).
+ServeBench format (see ``vocabulary/src/main/resources/io/servebench/flags``).
 
 Two styles of parser declaration are understood:
 
@@ -34,7 +34,7 @@ source tree at the wanted tag::
     python3 scripts/engine-flags/extract_sglang.py \\
         /tmp/sgl-0.5.9/python/sglang/srt/server_args.py 0.5.9 \\
         --source "sgl-project/sglang tag v0.5.9 (commit ...): python/sglang/srt/server_args.py" \\
-        -o wire/src/main/resources/io/servebench/wire/flags/sglang-0.5.9.flags
+        -o vocabulary/src/main/resources/io/servebench/flags/sglang-0.5.9.flags
 
 Arguments: the server_args.py path and the version label; ``--src-root``
 (default: the ``python/`` directory three levels above server_args.py) is

@@ -22,13 +22,13 @@ SRC_ROOT is a directory holding the `vllm/` package tree of the version (for exa
 header, SOURCE_LINE is the provenance text for the `# source:` header line.
 
 To regenerate the files of this repository (the vLLM tag commits are named in the
-headers of wire/src/main/resources/io/servebench/wire/flags/vllm-*.flags):
+headers of vocabulary/src/main/resources/io/servebench/flags/vllm-*.flags):
 
     mkdir -p /tmp/vllm-src/0.17.1 && git -C <vllm clone> archive \\
         95c0f928cdeeaa21c4906e73cee6a156e1b3b995 vllm | tar -x -C /tmp/vllm-src/0.17.1
     python3 scripts/engine-flags/extract_vllm.py /tmp/vllm-src/0.17.1 0.17.1 \\
         "github.com/vllm-project/vllm@95c0f928... (tag v0.17.1) ..." \\
-        > wire/src/main/resources/io/servebench/wire/flags/vllm-0.17.1.flags
+        > vocabulary/src/main/resources/io/servebench/flags/vllm-0.17.1.flags
 
 Anything the script cannot resolve statically is reported on stderr and written as
 KIND `str` with a `# note`.

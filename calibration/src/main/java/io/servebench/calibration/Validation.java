@@ -17,7 +17,7 @@ import io.servebench.sim.SimParams;
 import io.servebench.sim.SimTokenizer;
 import io.servebench.sim.TwinEvidence;
 import io.servebench.sim.VirtualEngine;
-import io.servebench.wire.flags.EngineFlags;
+import io.servebench.flags.EngineFlags;
 import io.servebench.workload.Dataset;
 import io.servebench.workload.Datasets;
 

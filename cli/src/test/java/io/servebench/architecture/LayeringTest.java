@@ -26,7 +26,7 @@ class LayeringTest {
 
     /** The layers from top to bottom: each may import the ones after it, never one before it. */
     static final List<String> LAYERS = List.of("cli", "runner", "tuning", "execution", "plan", "study", "loadcheck", "calibration", "engine", "metrics", "load",
-            "workload", "http", "sim", "truth", "wire");
+            "workload", "http", "sim", "truth", "wire", "flags");
 
     /** Entry points beside the command line: the annotation processor, which javac loads. */
     static final List<String> ENTRY_POINTS = List.of("processor");

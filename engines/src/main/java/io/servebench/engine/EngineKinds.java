@@ -1,6 +1,6 @@
 package io.servebench.engine;
 
-import io.servebench.wire.flags.EngineFlags;
+import io.servebench.flags.EngineFlags;
 import io.servebench.sim.SimDialect;
 
 import java.util.LinkedHashMap;

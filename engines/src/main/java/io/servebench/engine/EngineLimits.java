@@ -3,8 +3,8 @@ package io.servebench.engine;
 import io.servebench.sim.EngineDefaults;
 import io.servebench.sim.GpuProfile;
 import io.servebench.sim.SimDialect;
-import io.servebench.wire.flags.EngineFlags;
-import io.servebench.wire.flags.Flag;
+import io.servebench.flags.EngineFlags;
+import io.servebench.flags.Flag;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.servebench.engine;
 
-import io.servebench.wire.flags.EngineFlags;
-import io.servebench.wire.flags.Flag;
+import io.servebench.flags.EngineFlags;
+import io.servebench.flags.Flag;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

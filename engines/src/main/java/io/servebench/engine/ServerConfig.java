@@ -1,7 +1,7 @@
 package io.servebench.engine;
 
 
-import io.servebench.wire.flags.Flag;
+import io.servebench.flags.Flag;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -56,7 +56,7 @@ public record ServerConfig(EngineKind kind, String model, List<Flag> flags, Engi
         if (kind.dialect().isEmpty()) {
             return model;
         }
-        return flags.stream().filter(f -> f.name().equals(io.servebench.wire.flags.EngineFlags.SERVED_MODEL_NAME))
+        return flags.stream().filter(f -> f.name().equals(io.servebench.flags.EngineFlags.SERVED_MODEL_NAME))
                 .map(Flag::values).filter(v -> !v.isEmpty()).map(v -> v.get(0)).findFirst().orElse(model);
     }
 

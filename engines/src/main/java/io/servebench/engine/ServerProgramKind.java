@@ -64,7 +64,7 @@ record ServerProgramKind(String name, FlagDialect flags, List<String> versionArg
      * catalogue's arities: the versions read agree on every list-valued flag.
      */
     List<String> args(ServerConfig server) {
-        io.servebench.wire.flags.FlagCatalog catalog = io.servebench.wire.flags.FlagCatalog.forStudy(name, "");
+        io.servebench.flags.FlagCatalog catalog = io.servebench.flags.FlagCatalog.forStudy(name, "");
         return server.flags().stream().flatMap(f -> catalog.args(f).stream()).toList();
     }
 

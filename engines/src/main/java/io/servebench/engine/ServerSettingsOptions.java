@@ -1,6 +1,6 @@
 package io.servebench.engine;
 
-import io.servebench.wire.flags.Flag;
+import io.servebench.flags.Flag;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

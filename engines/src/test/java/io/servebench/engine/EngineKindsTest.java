@@ -1,6 +1,6 @@
 package io.servebench.engine;
 
-import io.servebench.wire.flags.Flag;
+import io.servebench.flags.Flag;
 import io.servebench.results.ServeCommand;
 import org.junit.jupiter.api.Test;
 

@@ -2,7 +2,7 @@ package io.servebench.execution;
 
 import io.servebench.engine.ServerConfig;
 import io.servebench.metrics.gpu.TelemetryParams;
-import io.servebench.wire.flags.Flag;
+import io.servebench.flags.Flag;
 
 import java.net.InetAddress;
 import java.net.URI;

@@ -3,7 +3,7 @@ package io.servebench.plan;
 import io.servebench.annotations.Profile;
 import io.servebench.engine.EngineKind;
 import io.servebench.engine.EngineKinds;
-import io.servebench.wire.flags.Flag;
+import io.servebench.flags.Flag;
 import io.servebench.engine.ServerConfig;
 import io.servebench.study.LoadOption;
 import io.servebench.study.ParamSpec;

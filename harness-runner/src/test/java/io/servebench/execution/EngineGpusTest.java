@@ -5,7 +5,7 @@ import io.servebench.engine.EngineKinds;
 import io.servebench.engine.EngineSetup;
 import io.servebench.engine.ServerConfig;
 import io.servebench.metrics.gpu.TelemetryParams;
-import io.servebench.wire.flags.Flag;
+import io.servebench.flags.Flag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -122,10 +122,10 @@ class TrialPlannerTest {
 
     @Test
     void flagSpellingsOfOneServerAreOneConfiguration() {
-        ServerConfig a = new ServerConfig(EngineKinds.VLLM, "m", List.of(io.servebench.wire.flags.Flag.parse("--max_num_seqs 8").orElseThrow(),
-                io.servebench.wire.flags.Flag.parse("--enable-prefix-caching").orElseThrow()));
-        ServerConfig b = new ServerConfig(EngineKinds.VLLM, "m", List.of(io.servebench.wire.flags.Flag.parse("--enable-prefix-caching").orElseThrow(),
-                io.servebench.wire.flags.Flag.parse("--max-num-seqs=8").orElseThrow()));
+        ServerConfig a = new ServerConfig(EngineKinds.VLLM, "m", List.of(io.servebench.flags.Flag.parse("--max_num_seqs 8").orElseThrow(),
+                io.servebench.flags.Flag.parse("--enable-prefix-caching").orElseThrow()));
+        ServerConfig b = new ServerConfig(EngineKinds.VLLM, "m", List.of(io.servebench.flags.Flag.parse("--enable-prefix-caching").orElseThrow(),
+                io.servebench.flags.Flag.parse("--max-num-seqs=8").orElseThrow()));
         assertThat(a).isEqualTo(b);
         assertThat(a.hash()).isEqualTo(b.hash());
     }

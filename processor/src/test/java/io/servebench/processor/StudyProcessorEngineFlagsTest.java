@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Engine flags checked at compile time against the engine version's own argument parser (the flag lists of
- * {@code wire/src/main/resources/io/servebench/wire/flags}, read from vLLM's {@code arg_utils.py} and SGLang's
+ * {@code vocabulary/src/main/resources/io/servebench/flags}, read from vLLM's {@code arg_utils.py} and SGLang's
  * {@code server_args.py} at the commits they name), each problem reported on the flag that has it.
  */
 class StudyProcessorEngineFlagsTest {

@@ -3,9 +3,9 @@ package io.servebench.sim;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.servebench.wire.flags.EngineFlags;
-import io.servebench.wire.flags.Flag;
-import io.servebench.wire.flags.FlagCatalog;
+import io.servebench.flags.EngineFlags;
+import io.servebench.flags.Flag;
+import io.servebench.flags.FlagCatalog;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package io.servebench.study;
 
 import io.servebench.engine.EngineSetup;
-import io.servebench.wire.flags.Flag;
+import io.servebench.flags.Flag;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -4,7 +4,7 @@ import io.servebench.annotations.ServerOptions;
 import io.servebench.annotations.ServingBenchmark;
 import io.servebench.annotations.Variant;
 import io.servebench.engine.EngineKinds;
-import io.servebench.wire.flags.Flag;
+import io.servebench.flags.Flag;
 import io.servebench.engine.ServerSettingsOptions;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,6 @@
 package io.servebench.study;
 
-import io.servebench.wire.flags.Flag;
+import io.servebench.flags.Flag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

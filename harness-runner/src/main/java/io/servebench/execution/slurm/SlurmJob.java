@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servebench.engine.EngineKinds;
 import io.servebench.engine.EngineOptions;
 import io.servebench.engine.EngineSetup;
-import io.servebench.wire.flags.Flag;
+import io.servebench.flags.Flag;
 import io.servebench.engine.Redaction;
 import io.servebench.engine.ServerConfig;
 import io.servebench.execution.ClientOptions;

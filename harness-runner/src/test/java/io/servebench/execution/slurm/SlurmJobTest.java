@@ -3,7 +3,7 @@ package io.servebench.execution.slurm;
 import io.servebench.engine.EngineKinds;
 import io.servebench.engine.EngineOptions;
 import io.servebench.engine.EngineSetup;
-import io.servebench.wire.flags.Flag;
+import io.servebench.flags.Flag;
 import io.servebench.engine.ServerConfig;
 import io.servebench.execution.ClientOptions;
 import io.servebench.execution.ExecutionException;

@@ -1,4 +1,4 @@
-package io.servebench.wire.flags;
+package io.servebench.flags;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package io.servebench.wire.flags;
+package io.servebench.flags;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
