@@ -10,7 +10,7 @@ import io.servebench.metrics.gpu.GpuTelemetry;
 import io.servebench.sim.SimTokenizer;
 import io.servebench.workload.Dataset;
 import io.servebench.workload.Datasets;
-import io.servebench.workload.ServerTokens;
+import io.servebench.load.ServerTokens;
 
 import java.io.PrintWriter;
 import java.net.URI;

@@ -1,4 +1,4 @@
-package io.servebench.workload;
+package io.servebench.load;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

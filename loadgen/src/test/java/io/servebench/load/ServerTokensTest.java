@@ -1,6 +1,8 @@
-package io.servebench.workload;
+package io.servebench.load;
 
 import com.sun.net.httpserver.HttpServer;
+import io.servebench.workload.Dataset;
+import io.servebench.workload.Datasets;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
