@@ -1,7 +1,7 @@
 package io.servebench.cli;
 
 import io.servebench.engine.EngineOptions;
-import io.servebench.engine.Redaction;
+import io.servebench.engine.kind.Redaction;
 import io.servebench.load.LoadParams;
 import io.servebench.metrics.SloParams;
 import io.servebench.metrics.gpu.TelemetryParams;

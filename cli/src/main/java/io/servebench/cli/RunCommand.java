@@ -1,7 +1,7 @@
 package io.servebench.cli;
 
-import io.servebench.engine.EngineKinds;
-import io.servebench.engine.EngineSetup;
+import io.servebench.engine.kind.EngineKinds;
+import io.servebench.engine.kind.EngineSetup;
 import io.servebench.study.AdHocStudy;
 import io.servebench.study.LoadOption;
 import io.servebench.study.StudyChecker;

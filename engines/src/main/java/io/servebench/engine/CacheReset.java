@@ -1,5 +1,6 @@
 package io.servebench.engine;
 
+import io.servebench.engine.kind.EngineKind;
 import io.servebench.results.PrefixCacheReset;
 import io.servebench.wire.http.ControlClient;
 

@@ -39,7 +39,7 @@ final class EngineLimits {
             return List.of();
         }
         List<String> limits = new ArrayList<>();
-        if (server.kind().simDialect() == SimDialect.SGLANG) {
+        if (KindStarts.simDialect(server.kind()) == SimDialect.SGLANG) {
             // python/sglang/srt/server_args.py (0.5.9, _handle_speculative_decoding) and
             // arg_groups/speculative_hook.py (0.5.18): "Max running requests is reset to 48 for speculative decoding"
             if (given(server, EngineFlags.SGLANG_SPECULATIVE_ALGORITHM) && !given(server, EngineFlags.SGLANG.maxNumSeqs())) {

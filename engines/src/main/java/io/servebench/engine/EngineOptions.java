@@ -1,5 +1,6 @@
 package io.servebench.engine;
 
+import io.servebench.engine.kind.Redaction;
 import io.servebench.sim.GpuProfile;
 
 import java.nio.file.Path;

@@ -1,6 +1,9 @@
 package io.servebench.engine;
 
+import io.servebench.engine.kind.EngineKind;
+import io.servebench.engine.kind.EngineKinds;
 import io.servebench.results.PrefixCacheReset;
+import io.servebench.sim.SimDialect;
 import io.servebench.results.ServerEnvironment;
 
 import java.nio.file.Path;
@@ -27,11 +30,16 @@ public final class Engines {
      */
     public static RunningEngine start(ServerConfig server, EngineOptions options, Path log) throws EngineStartException {
         return switch (options.simulate()) {
-            case IN_PROCESS -> SimulatedStarts.inProcess(server, server.kind().simDialect(), options, log);
-            case PROCESS -> SimulatedStarts.asProcess(server, server.kind().simDialect(), options, log);
-            case VIRTUAL -> SimulatedStarts.virtual(server, server.kind().simDialect(), options, log);
-            case OFF -> server.kind().start(server, options, log);
+            case IN_PROCESS -> SimulatedStarts.inProcess(server, simDialect(server.kind()), options, log);
+            case PROCESS -> SimulatedStarts.asProcess(server, simDialect(server.kind()), options, log);
+            case VIRTUAL -> SimulatedStarts.virtual(server, simDialect(server.kind()), options, log);
+            case OFF -> KindStarts.start(server, options, log);
         };
+    }
+
+    /** The flags the simulated engine reads when it stands in for {@code kind} ({@code --simulate}), and whose replies it gives. */
+    public static SimDialect simDialect(EngineKind kind) {
+        return KindStarts.simDialect(kind);
     }
 
     /** Whether the simulated engine serves {@code server}: it stands in for the kind, or it is the kind. */
@@ -67,7 +75,7 @@ public final class Engines {
      * kind whose command ServeBench does not know.
      */
     public static Optional<io.servebench.results.ServeCommand> serveCommand(ServerConfig server, EngineOptions options) {
-        List<String> args = server.kind() instanceof ServerProgramKind program ? program.args(server) : server.args();
+        List<String> args = KindStarts.args(server);
         return server.kind().dialect().map(d -> new io.servebench.results.ServeCommand(d.handRun(server.model(), args),
                 d.engineName(), simulated(server, options)));
     }
@@ -80,7 +88,7 @@ public final class Engines {
                                             String servebenchVersion) {
         boolean stoodIn = options.simulate() != EngineOptions.Simulate.OFF;
         ServerEnvironment captured = EnvironmentCapture.capture(serverId, reportedName(server, options), server.model(),
-                engine.commandLine(), stoodIn ? List.of() : server.kind().versionCommand(server),
+                engine.commandLine(), stoodIn ? List.of() : KindStarts.versionCommand(server),
                 stoodIn ? null : engine.endpoint(), options.apiKey(), servebenchVersion);
         ServerEnvironment environment = captured.withEngineLimits(EngineLimits.of(server, options, captured.gpus()));
         if (simulated(server, options)) {

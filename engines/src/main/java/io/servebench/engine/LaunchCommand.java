@@ -1,5 +1,7 @@
 package io.servebench.engine;
 
+import io.servebench.engine.kind.ShellWords;
+import io.servebench.engine.kind.Redaction;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,9 @@
 package io.servebench.engine;
 
 
+import io.servebench.engine.kind.EngineKind;
+import io.servebench.engine.kind.EngineSetup;
+import io.servebench.engine.kind.Redaction;
 import io.servebench.flags.Flag;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

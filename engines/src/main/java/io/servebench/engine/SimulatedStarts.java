@@ -141,7 +141,7 @@ final class SimulatedStarts {
     /** Why the simulated engine cannot serve {@code server}, empty when it can. */
     static Optional<String> problem(ServerConfig server, EngineOptions options) {
         try {
-            params(server, server.kind().simDialect(), options);
+            params(server, KindStarts.simDialect(server.kind()), options);
             return Optional.empty();
         } catch (EngineStartException e) {
             return Optional.of(e.getMessage());
@@ -154,7 +154,7 @@ final class SimulatedStarts {
      */
     static Optional<SimParams> settings(ServerConfig server, EngineOptions options) {
         try {
-            return Optional.of(params(server, server.kind().simDialect(), options));
+            return Optional.of(params(server, KindStarts.simDialect(server.kind()), options));
         } catch (EngineStartException e) {
             return Optional.empty();
         }

@@ -1,5 +1,6 @@
 package io.servebench.engine;
 
+import io.servebench.engine.kind.EngineKinds;
 import io.servebench.results.PrefixCacheReset;
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimHttp;

@@ -1,5 +1,6 @@
 package io.servebench.engine;
 
+import io.servebench.engine.kind.EngineKinds;
 import io.servebench.results.PrefixCacheReset;
 import io.servebench.wire.http.HttpServer;
 import org.junit.jupiter.api.Test;

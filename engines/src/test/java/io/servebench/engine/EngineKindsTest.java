@@ -1,5 +1,9 @@
 package io.servebench.engine;
 
+import io.servebench.engine.kind.EngineKind;
+import io.servebench.engine.kind.EngineKinds;
+import io.servebench.engine.kind.EngineSetup;
+import io.servebench.engine.kind.Redaction;
 import io.servebench.flags.Flag;
 import io.servebench.results.ServeCommand;
 import org.junit.jupiter.api.Test;
@@ -31,7 +35,7 @@ class EngineKindsTest {
     void vllmServe() {
         ServerConfig server = new ServerConfig(EngineKinds.VLLM, "Qwen/Qwen3.5-9B",
                 flags("--reasoning-parser=qwen3", "--max-model-len 32768", "--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}"));
-        LaunchCommand c = server.kind().launch(server, 8123, "docker", HF);
+        LaunchCommand c = KindStarts.launch(server, 8123, "docker", HF);
         assertThat(c.argv()).containsExactly("vllm", "serve", "Qwen/Qwen3.5-9B", "--host", "127.0.0.1", "--port", "8123",
                 "--max-model-len=32768", "--reasoning-parser=qwen3",
                 "--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}");
@@ -45,9 +49,9 @@ class EngineKindsTest {
     void aStudysOwnEnvironmentAndFlagsWinOverWhatABenchmarkAddsAndNothingIsAddedTwice() {
         ServerConfig vllm = new ServerConfig(EngineKinds.VLLM, "m", List.of(),
                 setup("", List.of("VLLM_SERVER_DEV_MODE=0"), List.of(), ""));
-        assertThat(vllm.kind().launch(vllm, 8000, "docker", HF).env()).isEqualTo(Map.of("VLLM_SERVER_DEV_MODE", "0"));
+        assertThat(KindStarts.launch(vllm, 8000, "docker", HF).env()).isEqualTo(Map.of("VLLM_SERVER_DEV_MODE", "0"));
         ServerConfig sglang = new ServerConfig(EngineKinds.SGLANG, "m", flags("--enable-metrics"));
-        assertThat(sglang.kind().launch(sglang, 30000, "docker", HF).argv()).containsOnlyOnce("--enable-metrics");
+        assertThat(KindStarts.launch(sglang, 30000, "docker", HF).argv()).containsOnlyOnce("--enable-metrics");
         // the command a study recommends for deployment is the study's, without what the benchmark adds
         assertThat(Engines.serveCommand(new ServerConfig(EngineKinds.SGLANG, "m", List.of()),
                 EngineOptions.defaults(EngineOptions.Simulate.OFF, 1)).orElseThrow().command())
@@ -58,7 +62,7 @@ class EngineKindsTest {
     void sglangLaunchServerWithExecutableAndEnvironment() {
         ServerConfig server = new ServerConfig(EngineKinds.SGLANG, "Qwen/Qwen3.5-9B", flags("--context-length=32768"),
                 setup("/opt/venv/bin/python", List.of("CUDA_VISIBLE_DEVICES=1", "HF_TOKEN=hf_secret"), List.of(), ""));
-        LaunchCommand c = server.kind().launch(server, 30001, "docker", HF);
+        LaunchCommand c = KindStarts.launch(server, 30001, "docker", HF);
         // python/sglang/srt/server_args.py: --enable-metrics (store_true) turns on /metrics, a 404 without it
         assertThat(c.argv()).containsExactly("/opt/venv/bin/python", "-m", "sglang.launch_server", "--model-path",
                 "Qwen/Qwen3.5-9B", "--host", "127.0.0.1", "--port", "30001", "--context-length=32768", "--enable-metrics");
@@ -71,7 +75,7 @@ class EngineKindsTest {
         ServerConfig server = new ServerConfig(EngineKinds.COMMAND, "/models/q.gguf", flags("--ctx-size=8192"),
                 setup("", List.of(), List.of("llama-server", "-m", "{model}", "--host", "{host}", "--port", "{port}",
                         "--api-key", "sk-123"), ""));
-        LaunchCommand c = server.kind().launch(server, 9000, "docker", HF);
+        LaunchCommand c = KindStarts.launch(server, 9000, "docker", HF);
         assertThat(c.argv()).containsExactly("llama-server", "-m", "/models/q.gguf", "--host", "127.0.0.1", "--port", "9000",
                 "--api-key", "sk-123", "--ctx-size=8192");
         assertThat(c.display()).contains("--api-key *** ").doesNotContain("sk-123");
@@ -81,7 +85,7 @@ class EngineKindsTest {
     void dockerAndPodmanContainers() {
         ServerConfig server = new ServerConfig(EngineKinds.VLLM, "Qwen/Qwen3.5-9B", flags("--max-model-len=32768"),
                 setup("", List.of("HF_TOKEN=hf_secret"), List.of(), "vllm/vllm-openai:v0.17.1"));
-        LaunchCommand docker = server.kind().launch(server, 8200, "docker", HF);
+        LaunchCommand docker = KindStarts.launch(server, 8200, "docker", HF);
         String name = "servebench-" + server.hash() + "-8200";
         List<String> serve = List.of("vllm", "serve", "Qwen/Qwen3.5-9B", "--host", "0.0.0.0", "--port", "8200",
                 "--max-model-len=32768");
@@ -102,7 +106,7 @@ class EngineKindsTest {
         assertThat(docker.env()).isEmpty();
         assertThat(docker.display()).contains("HF_TOKEN=***").doesNotContain("hf_secret");
 
-        LaunchCommand podman = server.kind().launch(server, 8200, "podman", HF);
+        LaunchCommand podman = KindStarts.launch(server, 8200, "podman", HF);
         assertThat(Container.run("podman", name, "i", 8200, Map.of(), HF, serve, true))
                 .startsWith("podman", "run", "--rm", "--name", name, "--device", "nvidia.com/gpu=all");
         assertThat(Container.run("podman", name, "i", 8200, Map.of(), HF, serve, false))
@@ -113,7 +117,7 @@ class EngineKindsTest {
     @Test
     void kindsThatAreNotProcessesAreRefused() {
         ServerConfig endpoint = new ServerConfig(EngineKinds.ENDPOINT, "m", List.of());
-        assertThatThrownBy(() -> endpoint.kind().launch(endpoint, 1, "docker", HF))
+        assertThatThrownBy(() -> KindStarts.launch(endpoint, 1, "docker", HF))
                 .hasMessageContaining("\"endpoint\" is not started as a process");
     }
 
@@ -128,14 +132,14 @@ class EngineKindsTest {
 
     @Test
     void versionCommandsOfTheInstalledEngineNotOfAContainer() {
-        assertThat(EngineKinds.VLLM.versionCommand(new ServerConfig(EngineKinds.VLLM, "m", List.of())))
+        assertThat(KindStarts.versionCommand(new ServerConfig(EngineKinds.VLLM, "m", List.of())))
                 .containsExactly("vllm", "--version");
-        assertThat(EngineKinds.SGLANG.versionCommand(new ServerConfig(EngineKinds.SGLANG, "m", List.of(),
+        assertThat(KindStarts.versionCommand(new ServerConfig(EngineKinds.SGLANG, "m", List.of(),
                 setup("/opt/venv/bin/python", List.of(), List.of(), ""))))
                 .containsExactly("/opt/venv/bin/python", "-c", "import sglang; print(sglang.__version__)");
-        assertThat(EngineKinds.VLLM.versionCommand(new ServerConfig(EngineKinds.VLLM, "m", List.of(),
+        assertThat(KindStarts.versionCommand(new ServerConfig(EngineKinds.VLLM, "m", List.of(),
                 setup("", List.of(), List.of(), "vllm/vllm-openai:v0.17.1")))).isEmpty();
-        assertThat(EngineKinds.COMMAND.versionCommand(new ServerConfig(EngineKinds.COMMAND, "m", List.of(),
+        assertThat(KindStarts.versionCommand(new ServerConfig(EngineKinds.COMMAND, "m", List.of(),
                 setup("", List.of(), List.of("srv", "{port}"), "")))).isEmpty();
     }
 
@@ -149,7 +153,7 @@ class EngineKindsTest {
         assertThat(Engines.serveCommand(sglang, simulated)).contains(new ServeCommand("python3 -m sglang.launch_server"
                 + " --model-path Qwen/Qwen3.5-9B '--chat-template=it'\\''s {x}' --disable-radix-cache", "SGLang", true));
         assertThat(Engines.serveCommand(sglang, real).orElseThrow().simulated()).isFalse();
-        assertThat(sglang.kind().launch(sglang, 30000, "docker", HF).argv()).startsWith("python3");
+        assertThat(KindStarts.launch(sglang, 30000, "docker", HF).argv()).startsWith("python3");
         // the simulated engine reads vLLM's flags: its command is vLLM's, and its numbers are simulated
         ServerConfig sim = new ServerConfig(EngineKinds.SIM, "m", flags("--max-model-len=4096"));
         assertThat(Engines.serveCommand(sim, real)).contains(new ServeCommand("vllm serve m --max-model-len=4096", "vLLM", true));

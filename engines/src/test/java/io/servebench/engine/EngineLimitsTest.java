@@ -1,5 +1,7 @@
 package io.servebench.engine;
 
+import io.servebench.engine.kind.EngineKind;
+import io.servebench.engine.kind.EngineKinds;
 import io.servebench.flags.Flag;
 import org.junit.jupiter.api.Test;
 

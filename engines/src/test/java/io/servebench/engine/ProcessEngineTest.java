@@ -1,5 +1,6 @@
 package io.servebench.engine;
 
+import io.servebench.engine.kind.EngineKinds;
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimParams;
 import io.servebench.sim.SimulatedEngine;
@@ -176,7 +177,7 @@ class ProcessEngineTest {
     void anEndpointIsWaitedForButNeverStopped(@TempDir Path dir) throws Exception {
         try (SimulatedEngine sim = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of()), 0, 1)) {
             io.servebench.engine.ServerConfig server = new io.servebench.engine.ServerConfig(EngineKinds.ENDPOINT, "Qwen/Qwen3-8B", List.of(),
-                    new io.servebench.engine.EngineSetup("", List.of(), "", List.of(), sim.baseUri() + "/v1", ""));
+                    new io.servebench.engine.kind.EngineSetup("", List.of(), "", List.of(), sim.baseUri() + "/v1", ""));
             RunningEngine engine = Engines.start(server, EngineOptions.defaults(EngineOptions.Simulate.OFF, 1), dir.resolve("e.log"));
             engine.close();
             assertThat(engine.endpoint().baseUri().toString()).isEqualTo(sim.baseUri() + "/");

@@ -59,7 +59,7 @@ final class CleanStart {
         PrefixCacheReset reset = null;
         // an engine that flushes only when idle answers for itself at once: SGLang 0.5.9's gauges, refreshed every 30 s
         // while idle, may still show the last load's requests (scheduler_runtime_checker_mixin.py)
-        boolean resetProvesIdle = server.kind().simDialect().resetRefusedWhileBusy();
+        boolean resetProvesIdle = Engines.simDialect(server.kind()).resetRefusedWhileBusy();
         for (int attempt = 1; attempt <= RESET_ATTEMPTS; attempt++) {
             Optional<String> busy = attempt == 1 && resetProvesIdle ? Optional.empty() : drain();
             reset = Engines.resetCache(server, context.engines(), engine);

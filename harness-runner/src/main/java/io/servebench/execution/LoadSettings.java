@@ -1,7 +1,7 @@
 package io.servebench.execution;
 
 import io.servebench.annotations.Profile;
-import io.servebench.engine.EngineKind;
+import io.servebench.engine.kind.EngineKind;
 import io.servebench.load.ArrivalProfile;
 import io.servebench.load.Cancellation;
 import io.servebench.load.LoadParams;

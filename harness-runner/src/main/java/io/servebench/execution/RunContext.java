@@ -1,7 +1,7 @@
 package io.servebench.execution;
 
-import io.servebench.engine.EngineKind;
-import io.servebench.engine.EngineKinds;
+import io.servebench.engine.kind.EngineKind;
+import io.servebench.engine.kind.EngineKinds;
 import io.servebench.engine.EngineOptions;
 import io.servebench.engine.RunningEngine;
 import io.servebench.load.Interruption;

@@ -1,6 +1,6 @@
 package io.servebench.plan;
 
-import io.servebench.engine.EngineSetup;
+import io.servebench.engine.kind.EngineSetup;
 
 import java.util.List;
 

@@ -1,8 +1,8 @@
 package io.servebench.plan;
 
 import io.servebench.annotations.Profile;
-import io.servebench.engine.EngineKind;
-import io.servebench.engine.EngineKinds;
+import io.servebench.engine.kind.EngineKind;
+import io.servebench.engine.kind.EngineKinds;
 import io.servebench.flags.Flag;
 import io.servebench.engine.ServerConfig;
 import io.servebench.study.LoadOption;

@@ -1,8 +1,8 @@
 package io.servebench.runner;
 
 import io.servebench.engine.EngineOptions;
-import io.servebench.engine.Redaction;
-import io.servebench.engine.ShellWords;
+import io.servebench.engine.kind.Redaction;
+import io.servebench.engine.kind.ShellWords;
 import io.servebench.execution.ClientOptions;
 import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.plan.EngineOverrides;

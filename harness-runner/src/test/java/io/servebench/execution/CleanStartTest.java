@@ -1,7 +1,7 @@
 package io.servebench.execution;
 
 import io.servebench.engine.Endpoint;
-import io.servebench.engine.EngineKinds;
+import io.servebench.engine.kind.EngineKinds;
 import io.servebench.engine.RunningEngine;
 import io.servebench.engine.ServerConfig;
 import io.servebench.results.PrefixCacheReset;

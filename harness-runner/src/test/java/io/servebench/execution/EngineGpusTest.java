@@ -1,8 +1,8 @@
 package io.servebench.execution;
 
-import io.servebench.engine.EngineKind;
-import io.servebench.engine.EngineKinds;
-import io.servebench.engine.EngineSetup;
+import io.servebench.engine.kind.EngineKind;
+import io.servebench.engine.kind.EngineKinds;
+import io.servebench.engine.kind.EngineSetup;
 import io.servebench.engine.ServerConfig;
 import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.flags.Flag;

@@ -1,6 +1,6 @@
 package io.servebench.execution;
 
-import io.servebench.engine.EngineKinds;
+import io.servebench.engine.kind.EngineKinds;
 import io.servebench.engine.Endpoint;
 import io.servebench.engine.RunningEngine;
 import io.servebench.sim.SimDialect;

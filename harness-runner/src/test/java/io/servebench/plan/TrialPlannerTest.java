@@ -1,6 +1,6 @@
 package io.servebench.plan;
 
-import io.servebench.engine.EngineKinds;
+import io.servebench.engine.kind.EngineKinds;
 import io.servebench.engine.ServerConfig;
 import io.servebench.study.ParamSpec;
 import io.servebench.study.StudyDescriptor;
@@ -132,12 +132,12 @@ class TrialPlannerTest {
 
     @Test
     void typedServerOptionsBecomeFlagsOfEachVariantsEngineAndRawFlagsWin() {
-        io.servebench.engine.ServerSettingsOptions options =
-                new io.servebench.engine.ServerSettingsOptions(16384, null, null, 64, null, null, null);
+        io.servebench.engine.kind.ServerSettingsOptions options =
+                new io.servebench.engine.kind.ServerSettingsOptions(16384, null, null, 64, null, null, null);
         StudyDescriptor study = new StudyDescriptor("x.Typed", "m", "", "vllm", List.of("--max-num-seqs=32"), AT_8, List.of(),
                 List.of(variant("vllm", "", true),
                         new VariantDescriptor("sglang", "", List.of(), "sglang", false, WorkloadOptions.UNSET)),
-                io.servebench.engine.EngineSetup.NONE, io.servebench.study.SloOptions.UNSET, options, java.util.Optional.empty());
+                io.servebench.engine.kind.EngineSetup.NONE, io.servebench.study.SloOptions.UNSET, options, java.util.Optional.empty());
         TrialPlan plan = new TrialPlanner(Map.of(), EngineOverrides.NONE)
                 .plan(List.of(new TrialPlanner.Selection(study, study.variants())));
         assertThat(plan.blocks().get(0).trial().server().args()).containsExactly("--max-model-len=16384", "--max-num-seqs=32");

@@ -1,6 +1,6 @@
 package io.servebench.runner;
 
-import io.servebench.engine.EngineKinds;
+import io.servebench.engine.kind.EngineKinds;
 import io.servebench.engine.ServerConfig;
 import io.servebench.plan.Trial;
 import io.servebench.plan.WorkloadParams;

@@ -1,7 +1,7 @@
 package io.servebench.study;
 
 import io.servebench.annotations.Workload;
-import io.servebench.engine.EngineSetup;
+import io.servebench.engine.kind.EngineSetup;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -52,9 +52,9 @@ public record AdHocStudy(StudyDescriptor study, List<String> args) {
             params.add(new ParamSpec("concurrency", "int", concurrency));
         }
         VariantDescriptor baseline = new VariantDescriptor(VARIANT, "", List.of(), "", true, WorkloadOptions.UNSET, false,
-                SloOptions.UNSET, io.servebench.engine.ServerSettingsOptions.NONE);
+                SloOptions.UNSET, io.servebench.engine.kind.ServerSettingsOptions.NONE);
         StudyDescriptor study = new StudyDescriptor(className, model, "", engine, flags, workload, params,
-                List.of(baseline), setup, SloOptions.UNSET, io.servebench.engine.ServerSettingsOptions.NONE,
+                List.of(baseline), setup, SloOptions.UNSET, io.servebench.engine.kind.ServerSettingsOptions.NONE,
                 java.util.Optional.empty());
         return new AdHocStudy(study, args);
     }

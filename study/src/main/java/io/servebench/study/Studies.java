@@ -1,6 +1,6 @@
 package io.servebench.study;
 
-import io.servebench.engine.EngineSetup;
+import io.servebench.engine.kind.EngineSetup;
 import io.servebench.flags.Flag;
 
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 package io.servebench.study;
 
 import io.servebench.annotations.Profile;
-import io.servebench.engine.EngineKinds;
-import io.servebench.engine.EngineSetup;
+import io.servebench.engine.kind.EngineKinds;
+import io.servebench.engine.kind.EngineSetup;
 import io.servebench.flags.Flag;
 import io.servebench.flags.FlagCatalog;
-import io.servebench.engine.ServerSettingsOptions;
+import io.servebench.engine.kind.ServerSettingsOptions;
 import io.servebench.metrics.SloParams;
 import io.servebench.workload.DatasetKind;
 
@@ -154,7 +154,7 @@ public final class StudyChecker {
         VariantDescriptor variant = study.variants().get(ordinal);
         ServerSettingsOptions options = study.serverOptions(variant.name());
         String kindName = variant.engine().isEmpty() ? study.engineKind() : variant.engine();
-        Optional<io.servebench.engine.EngineKind> kind = EngineKinds.byName(kindName);
+        Optional<io.servebench.engine.kind.EngineKind> kind = EngineKinds.byName(kindName);
         if (options.equals(ServerSettingsOptions.NONE) || kind.isEmpty() || !options.problems().isEmpty()
                 || !study.serverOptions().problems().isEmpty()) {
             return;

@@ -1,8 +1,8 @@
 package io.servebench.study;
 
-import io.servebench.engine.EngineKinds;
-import io.servebench.engine.EngineSetup;
-import io.servebench.engine.ServerSettingsOptions;
+import io.servebench.engine.kind.EngineKinds;
+import io.servebench.engine.kind.EngineSetup;
+import io.servebench.engine.kind.ServerSettingsOptions;
 import io.servebench.metrics.SloParams;
 
 import java.util.List;

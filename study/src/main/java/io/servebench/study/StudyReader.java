@@ -1,8 +1,8 @@
 package io.servebench.study;
 
 import io.servebench.annotations.ServingBenchmark;
-import io.servebench.engine.EngineSetup;
-import io.servebench.engine.ServerSettingsOptions;
+import io.servebench.engine.kind.EngineSetup;
+import io.servebench.engine.kind.ServerSettingsOptions;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package io.servebench.study;
 
-import io.servebench.engine.ServerSettingsOptions;
+import io.servebench.engine.kind.ServerSettingsOptions;
 
 import java.util.List;
 import java.util.Objects;

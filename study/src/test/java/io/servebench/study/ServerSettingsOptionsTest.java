@@ -3,9 +3,9 @@ package io.servebench.study;
 import io.servebench.annotations.ServerOptions;
 import io.servebench.annotations.ServingBenchmark;
 import io.servebench.annotations.Variant;
-import io.servebench.engine.EngineKinds;
+import io.servebench.engine.kind.EngineKinds;
 import io.servebench.flags.Flag;
-import io.servebench.engine.ServerSettingsOptions;
+import io.servebench.engine.kind.ServerSettingsOptions;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -119,10 +119,10 @@ class StudyCheckerTest {
     void sloServerOptionsAndTuneAreCheckedOnTheDescriptorWhereTheyAreWritten() {
         // (a class written so would not compile: the processor reports the same problems on its values)
         VariantDescriptor baseline = new VariantDescriptor("baseline", "", List.of(), "", true, WorkloadOptions.UNSET, false,
-                SloOptions.UNSET, new io.servebench.engine.ServerSettingsOptions(null, null, 1.5, null, null, "mtp", null));
+                SloOptions.UNSET, new io.servebench.engine.kind.ServerSettingsOptions(null, null, 1.5, null, null, "mtp", null));
         StudyDescriptor study = new StudyDescriptor("demo.Study", "m", "", "vllm", List.of(), WorkloadOptions.UNSET, List.of(),
-                List.of(baseline), io.servebench.engine.EngineSetup.NONE, new SloOptions(0.0, null, null, null, 2.0),
-                io.servebench.engine.ServerSettingsOptions.NONE,
+                List.of(baseline), io.servebench.engine.kind.EngineSetup.NONE, new SloOptions(0.0, null, null, null, 2.0),
+                io.servebench.engine.kind.ServerSettingsOptions.NONE,
                 java.util.Optional.of(new TuneOptions("engines", "p99", List.of(), 3, 1.02)));
         List<Problem> problems = StudyChecker.check(study);
 
@@ -142,9 +142,9 @@ class StudyCheckerTest {
     void aVariantsSloLiesOverTheClassesBoundByBound() {
         SloOptions onClass = new SloOptions(200.0, 50.0, null, null, 0.9);
         VariantDescriptor strict = new VariantDescriptor("strict", "", List.of(), "", true, WorkloadOptions.UNSET, false,
-                new SloOptions(100.0, null, null, null, null), io.servebench.engine.ServerSettingsOptions.NONE);
+                new SloOptions(100.0, null, null, null, null), io.servebench.engine.kind.ServerSettingsOptions.NONE);
         StudyDescriptor study = new StudyDescriptor("demo.Study", "m", "", "vllm", List.of(), WorkloadOptions.UNSET, List.of(),
-                List.of(strict), io.servebench.engine.EngineSetup.NONE, onClass, io.servebench.engine.ServerSettingsOptions.NONE,
+                List.of(strict), io.servebench.engine.kind.EngineSetup.NONE, onClass, io.servebench.engine.kind.ServerSettingsOptions.NONE,
                 java.util.Optional.empty());
 
         assertThat(study.slo("strict")).hasToString("ttft=100,tpot=50");

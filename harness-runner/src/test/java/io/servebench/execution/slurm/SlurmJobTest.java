@@ -1,8 +1,8 @@
 package io.servebench.execution.slurm;
 
-import io.servebench.engine.EngineKinds;
+import io.servebench.engine.kind.EngineKinds;
 import io.servebench.engine.EngineOptions;
-import io.servebench.engine.EngineSetup;
+import io.servebench.engine.kind.EngineSetup;
 import io.servebench.flags.Flag;
 import io.servebench.engine.ServerConfig;
 import io.servebench.execution.ClientOptions;

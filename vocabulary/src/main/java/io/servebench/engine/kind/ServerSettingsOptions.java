@@ -1,4 +1,4 @@
-package io.servebench.engine;
+package io.servebench.engine.kind;
 
 import io.servebench.flags.Flag;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package io.servebench.engine;
+package io.servebench.engine.kind;
 
 import io.servebench.flags.EngineFlags;
 import io.servebench.flags.Flag;
@@ -39,7 +39,7 @@ public record FlagDialect(String engineName, List<String> serveCommand, EngineFl
     }
 
     /** {@link #serveCommand()} for {@code model}, with {@code program} instead of its first word when not empty. */
-    List<String> serve(String program, String model) {
+    public List<String> serve(String program, String model) {
         List<String> argv = new ArrayList<>(serveCommand.stream().map(a -> a.replace(MODEL, model)).toList());
         if (!program.isEmpty()) {
             argv.set(0, program);

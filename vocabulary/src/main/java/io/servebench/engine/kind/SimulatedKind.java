@@ -1,8 +1,5 @@
-package io.servebench.engine;
+package io.servebench.engine.kind;
 
-import io.servebench.sim.SimDialect;
-
-import java.nio.file.Path;
 import java.util.Optional;
 
 /**
@@ -13,7 +10,7 @@ import java.util.Optional;
  * @param flags   the dialect it reads, vLLM's
  * @param resetPath the {@code POST} path that empties its prefix cache, vLLM's
  */
-record SimulatedKind(String name, FlagDialect flags, String resetPath) implements EngineKind {
+public record SimulatedKind(String name, FlagDialect flags, String resetPath) implements EngineKind {
 
     @Override
     public Optional<FlagDialect> dialect() {
@@ -33,15 +30,5 @@ record SimulatedKind(String name, FlagDialect flags, String resetPath) implement
     @Override
     public Optional<String> tokenizePath() {
         return Optional.of("/tokenize");
-    }
-
-    @Override
-    public SimDialect simDialect() {
-        return SimDialect.SIM;
-    }
-
-    @Override
-    public RunningEngine start(ServerConfig server, EngineOptions options, Path log) throws EngineStartException {
-        return SimulatedStarts.inProcess(server, simDialect(), options, log);
     }
 }

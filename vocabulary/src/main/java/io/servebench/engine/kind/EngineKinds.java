@@ -1,7 +1,6 @@
-package io.servebench.engine;
+package io.servebench.engine.kind;
 
 import io.servebench.flags.EngineFlags;
-import io.servebench.sim.SimDialect;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,11 +15,11 @@ import java.util.Optional;
 public final class EngineKinds {
 
     /** vLLM's flags: {@code vllm serve}. */
-    static final FlagDialect VLLM_FLAGS = new FlagDialect("vLLM", List.of("vllm", "serve", FlagDialect.MODEL),
+    public static final FlagDialect VLLM_FLAGS = new FlagDialect("vLLM", List.of("vllm", "serve", FlagDialect.MODEL),
             EngineFlags.VLLM, EngineKinds::vllmSpeculative);
 
     /** SGLang's flags: {@code python3 -m sglang.launch_server}; the radix prefix cache is on by default. */
-    static final FlagDialect SGLANG_FLAGS = new FlagDialect("SGLang",
+    public static final FlagDialect SGLANG_FLAGS = new FlagDialect("SGLang",
             List.of("python3", "-m", "sglang.launch_server", "--model-path", FlagDialect.MODEL), EngineFlags.SGLANG,
             EngineKinds::sglangSpeculative);
 
@@ -30,7 +29,7 @@ public final class EngineKinds {
      * {@code vllm/entrypoints/serve/cache/api_router.py}, 0.14 to the newest read), which it is started with.
      */
     public static final EngineKind VLLM = new ServerProgramKind("vllm", VLLM_FLAGS, List.of("--version"),
-            "reset_prefix_cache", true, SimDialect.VLLM, Map.of("VLLM_SERVER_DEV_MODE", "1"), List.of(), null);
+            "reset_prefix_cache", true, Map.of("VLLM_SERVER_DEV_MODE", "1"), List.of(), null);
 
     /**
      * SGLang, {@code python3 -m sglang.launch_server}; empties its prefix cache at {@code POST /flush_cache}. Started
@@ -38,7 +37,7 @@ public final class EngineKinds {
      * {@code /metrics} is a 404 and a trial has no server-side figures.
      */
     public static final EngineKind SGLANG = new ServerProgramKind("sglang", SGLANG_FLAGS,
-            List.of("-c", "import sglang; print(sglang.__version__)"), "flush_cache", true, SimDialect.SGLANG, Map.of(),
+            List.of("-c", "import sglang; print(sglang.__version__)"), "flush_cache", true, Map.of(),
             List.of("--enable-metrics"), EngineFlags.SGLANG_ADMIN_API_KEY);
 
     /** Any OpenAI-compatible server started from the study's argument list. */

@@ -1,6 +1,5 @@
-package io.servebench.engine;
+package io.servebench.engine.kind;
 
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -10,11 +9,11 @@ import java.util.Map;
  *
  * @param name the kind's name
  */
-record CommandKind(String name) implements ProcessKind {
+public record CommandKind(String name) implements ProcessKind {
 
-    static final String PORT = "{port}";
-    static final String HOST = "{host}";
-    static final String MODEL = "{model}";
+    public static final String PORT = "{port}";
+    public static final String HOST = "{host}";
+    public static final String MODEL = "{model}";
 
     @Override
     public Map<String, String> setupProblems(EngineSetup setup) {
@@ -27,16 +26,5 @@ record CommandKind(String name) implements ProcessKind {
                     + " server's port to contain " + PORT + ", e.g. \"--port\", \"" + PORT + "\"");
         }
         return Map.of();
-    }
-
-    @Override
-    public List<String> serve(ServerConfig server, String host, int port) {
-        return ProcessKind.concat(server.setup().command().stream().map(arg -> arg.replace(PORT, Integer.toString(port))
-                .replace(HOST, host).replace(MODEL, server.model())).toList(), server.args());
-    }
-
-    @Override
-    public List<String> programVersion(ServerConfig server) {
-        return List.of();
     }
 }

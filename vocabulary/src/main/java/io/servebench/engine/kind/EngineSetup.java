@@ -1,4 +1,4 @@
-package io.servebench.engine;
+package io.servebench.engine.kind;
 
 
 import java.util.List;

@@ -1,9 +1,6 @@
-package io.servebench.engine;
+package io.servebench.engine.kind;
 
-import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 
 /**
@@ -12,7 +9,7 @@ import java.util.Map;
  *
  * @param name the kind's name
  */
-record EndpointKind(String name) implements EngineKind {
+public record EndpointKind(String name) implements EngineKind {
 
     @Override
     public Map<String, String> setupProblems(EngineSetup setup) {
@@ -36,26 +33,5 @@ record EndpointKind(String name) implements EngineKind {
         } catch (java.net.URISyntaxException e) {
             return "url \"" + url + "\" is malformed (" + e.getReason() + ")" + expected;
         }
-    }
-
-    @Override
-    public RunningEngine start(ServerConfig server, EngineOptions options, Path log) throws EngineStartException {
-        java.util.List<Endpoint> endpoints = new java.util.ArrayList<>();
-        for (String url : server.setup().urls()) {
-            // The API paths are appended to the base, so a URL given with its /v1 (as OpenAI clients take it) is cut back.
-            URI base = URI.create(url.replaceAll("/+$", "").replaceAll("/v1$", "") + "/");
-            endpoints.add(new Endpoint(base, server.model(), base.resolve("metrics")));
-        }
-        String bases = String.join(" ", endpoints.stream().map(e -> e.baseUri().toString()).toList());
-        try {
-            Files.writeString(log, "endpoint " + bases + " (not started or stopped by ServeBench)" + System.lineSeparator());
-        } catch (IOException e) {
-            throw new EngineStartException("cannot write the engine log " + log + ": " + e.getMessage(), e);
-        }
-        for (Endpoint e : endpoints) {
-            new Readiness(e.baseUri(), server.model(), options.apiKey()).await(options.readyTimeout(), () -> null);
-        }
-        // not ours to stop
-        return RunningEngine.of(endpoints, "endpoint " + bases + " (started elsewhere)", () -> { });
     }
 }

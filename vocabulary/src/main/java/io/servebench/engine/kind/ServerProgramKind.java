@@ -1,6 +1,4 @@
-package io.servebench.engine;
-
-import io.servebench.sim.SimDialect;
+package io.servebench.engine.kind;
 
 import java.util.List;
 import java.util.Map;
@@ -16,18 +14,17 @@ import java.util.Optional;
  * @param versionArgs     the arguments after the program that print its version
  * @param resetPath       the {@code POST} path that empties its prefix cache, {@code null} for none
  * @param continuousUsage whether it sends cumulative usage on every chunk when asked
- * @param simDialect      the flags the simulated engine reads in its place
  * @param benchmarkEnvironment environment variables a benchmark needs it to have
  * @param benchmarkFlags  flags a benchmark needs it to run with
  * @param adminKeyName    the flag of the key its admin routes (the cache reset among them) want, {@code null} where the
  *                        API key opens them all
  */
-record ServerProgramKind(String name, FlagDialect flags, List<String> versionArgs, String resetPath, boolean continuousUsage,
-                         SimDialect simDialect, Map<String, String> benchmarkEnvironment, List<String> benchmarkFlags,
-                         String adminKeyName)
+public record ServerProgramKind(String name, FlagDialect flags, List<String> versionArgs, String resetPath,
+                                boolean continuousUsage, Map<String, String> benchmarkEnvironment,
+                                List<String> benchmarkFlags, String adminKeyName)
         implements ProcessKind {
 
-    ServerProgramKind {
+    public ServerProgramKind {
         benchmarkEnvironment = Map.copyOf(benchmarkEnvironment);
         benchmarkFlags = List.copyOf(benchmarkFlags);
     }
@@ -50,26 +47,5 @@ record ServerProgramKind(String name, FlagDialect flags, List<String> versionArg
     @Override
     public Optional<String> tokenizePath() {
         return Optional.of("/tokenize");
-    }
-
-    @Override
-    public List<String> serve(ServerConfig server, String host, int port) {
-        return ProcessKind.concat(ProcessKind.concat(flags.serve(server.setup().executable(), server.model()),
-                List.of("--host", host, "--port", Integer.toString(port))), args(server));
-    }
-
-    /**
-     * The server's flags as this engine's parser reads them: a list-valued flag (vLLM's {@code --lora-modules},
-     * SGLang's {@code --lora-paths}) as its name and then each item, which argparse needs apart. By the newest
-     * catalogue's arities: the versions read agree on every list-valued flag.
-     */
-    List<String> args(ServerConfig server) {
-        io.servebench.flags.FlagCatalog catalog = io.servebench.flags.FlagCatalog.forStudy(name, "");
-        return server.flags().stream().flatMap(f -> catalog.args(f).stream()).toList();
-    }
-
-    @Override
-    public List<String> programVersion(ServerConfig server) {
-        return ProcessKind.concat(List.of(flags.serve(server.setup().executable(), server.model()).get(0)), versionArgs);
     }
 }

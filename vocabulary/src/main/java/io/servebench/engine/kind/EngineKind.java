@@ -1,18 +1,16 @@
-package io.servebench.engine;
+package io.servebench.engine.kind;
 
-import io.servebench.sim.SimDialect;
-
-import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * One kind of engine a study names in {@code @Engine(value)}: everything ServeBench does differently for it.
- * The kinds are listed, by name, in {@link EngineKinds} and nowhere else; the study checker, the planner, the
- * runner and the reports ask the kind rather than compare its name.
+ * One kind of engine a study names in {@code @Engine(value)}: what a study may say of it and what ServeBench asks of
+ * it. The kinds are listed, by name, in {@link EngineKinds} and nowhere else; the study checker, the planner, the
+ * runner and the reports ask the kind rather than compare its name. How each kind is started is the engine layer's
+ * ({@code io.servebench.engine.Engines}), for the four shapes this interface permits: a known serving program, any
+ * command, a running endpoint, the simulated engine.
  */
-public interface EngineKind {
+public sealed interface EngineKind permits ProcessKind, EndpointKind, SimulatedKind {
 
     /** The name a study writes, {@code @Engine("vllm")}; also in trial ids and the {@code engine} param of blocks. */
     String name();
@@ -55,11 +53,6 @@ public interface EngineKind {
         return Optional.empty();
     }
 
-    /** The flags the simulated engine reads when it stands in for this kind ({@code --simulate}); vLLM's by default. */
-    default SimDialect simDialect() {
-        return SimDialect.VLLM;
-    }
-
     /**
      * What is wrong with a study's {@code @Engine} setup for this kind itself: attribute ({@code value},
      * {@code command}, {@code url}) to message, each naming what was expected; empty (the default) when the kind
@@ -68,27 +61,4 @@ public interface EngineKind {
     default Map<String, String> setupProblems(EngineSetup setup) {
         return Map.of();
     }
-
-    /** The command that prints the engine's version, empty when there is none (a container's version is its image). */
-    default List<String> versionCommand(ServerConfig server) {
-        return List.of();
-    }
-
-    /**
-     * The process to start for {@code server} on {@code port}, in a container when its setup names an image.
-     *
-     * @param containerRuntime {@code docker} or {@code podman}
-     * @param hostHfCache      the host's Hugging Face cache, mounted into containers
-     * @throws IllegalArgumentException for a kind that is not started as a process
-     */
-    default LaunchCommand launch(ServerConfig server, int port, String containerRuntime, Path hostHfCache) {
-        throw new IllegalArgumentException("engine kind \"" + name() + "\" is not started as a process");
-    }
-
-    /**
-     * Starts the engine for {@code server} and returns once it is ready.
-     *
-     * @throws EngineStartException when it cannot start or does not become ready; the message names the log
-     */
-    RunningEngine start(ServerConfig server, EngineOptions options, Path log) throws EngineStartException;
 }
