@@ -26,7 +26,7 @@ class ArchetypeIT {
 
     private static final String VERSION = System.getProperty("servebench.it.version");
     private static final Path ROOT = Path.of(System.getProperty("servebench.it.root")).toAbsolutePath().normalize();
-    private static final List<String> MODULES = List.of("harness-api", "wire", "simulator", "reports", "loadgen", "metrics", "engines", "calibration", "study", "processor",
+    private static final List<String> MODULES = List.of("harness-api", "vocabulary", "wire", "simulator", "reports", "loadgen", "metrics", "engines", "calibration", "study", "processor",
             "harness-runner",
             "cli", "harness-junit", "servebench-study-archetype");
 

@@ -6,7 +6,7 @@ import io.servebench.load.LoadParams;
 import io.servebench.engine.SimulatedServer;
 import io.servebench.load.VirtualLoad;
 import io.servebench.metrics.MetricsAggregator;
-import io.servebench.metrics.SloParams;
+import io.servebench.results.SloParams;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.Stat;

@@ -14,7 +14,7 @@ import io.servebench.load.LoadListener;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.Target;
 import io.servebench.metrics.MetricsAggregator;
-import io.servebench.metrics.SloParams;
+import io.servebench.results.SloParams;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.truth.Script;

@@ -21,7 +21,7 @@ import io.servebench.metrics.PrometheusScraper;
 import io.servebench.metrics.PrometheusSnapshot;
 import io.servebench.metrics.ServerMetricsDelta;
 import io.servebench.metrics.SliceMetrics;
-import io.servebench.metrics.SloParams;
+import io.servebench.results.SloParams;
 import io.servebench.metrics.gpu.GpuEnergy;
 import io.servebench.metrics.gpu.GpuFigures;
 import io.servebench.metrics.gpu.GpuSample;

@@ -5,7 +5,7 @@ import io.servebench.engine.EngineStartException;
 import io.servebench.engine.Engines;
 import io.servebench.engine.RunningEngine;
 import io.servebench.load.Interruption;
-import io.servebench.metrics.SloParams;
+import io.servebench.results.SloParams;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
 import io.servebench.plan.WorkloadParams;

@@ -1,6 +1,6 @@
 package io.servebench.plan;
 
-import io.servebench.metrics.SloParams;
+import io.servebench.results.SloParams;
 
 import java.util.Map;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package io.servebench.runner;
 
-import io.servebench.metrics.SloParams;
+import io.servebench.results.SloParams;
 import io.servebench.plan.ResultBlock;
 import io.servebench.plan.TrialPlan;
 import io.servebench.study.StudyDescriptor;

@@ -2,7 +2,7 @@ package io.servebench.runner;
 
 import io.servebench.tuning.CapacitySearch;
 import io.servebench.engine.EngineOptions;
-import io.servebench.metrics.SloParams;
+import io.servebench.results.SloParams;
 import io.servebench.results.CapacityResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

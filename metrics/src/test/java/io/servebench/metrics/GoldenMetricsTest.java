@@ -1,5 +1,6 @@
 package io.servebench.metrics;
 
+import io.servebench.results.SloParams;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servebench.load.RequestRecord;

@@ -1,5 +1,6 @@
 package io.servebench.metrics;
 
+import io.servebench.results.SloParams;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.TokenSource;
 import io.servebench.results.Metric;

@@ -9,8 +9,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The processor's artifact leaves the runtime's libraries (Netty, the tokenizers, JNA, HdrHistogram) off a study
- * project's processor path (its pom excludes them), and this module's tests run with the path it ships: every other
+ * The processor's artifact leaves the runtime off a study project's processor path: its libraries (Netty, the
+ * tokenizers, JNA, HdrHistogram) and its modules (the engines, the load generator, the metrics, the simulator), none of
+ * which the study model or its vocabulary depends on; this module's tests run with the path it ships: every other
  * test class here checks studies without those libraries. This one says so, so that a dependency that brings one back
  * fails here rather than in a user's build.
  */
@@ -18,7 +19,9 @@ class ProcessorPathTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"io.netty.channel.Channel", "ai.djl.huggingface.tokenizers.HuggingFaceTokenizer",
-            "com.sun.jna.Native", "org.HdrHistogram.Histogram"})
+            "com.sun.jna.Native", "org.HdrHistogram.Histogram", "io.servebench.engine.Engines",
+            "io.servebench.load.LoadGenerator", "io.servebench.metrics.MetricsAggregator", "io.servebench.sim.SimParams",
+            "io.servebench.wire.http.HttpServer"})
     void theRuntimesLibrariesAreNotOnTheProcessorPath(String className) {
         assertThatThrownBy(() -> Class.forName(className, false, getClass().getClassLoader()))
                 .isInstanceOf(ClassNotFoundException.class);

@@ -6,7 +6,7 @@ import io.servebench.engine.kind.EngineSetup;
 import io.servebench.flags.Flag;
 import io.servebench.flags.FlagCatalog;
 import io.servebench.engine.kind.ServerSettingsOptions;
-import io.servebench.metrics.SloParams;
+import io.servebench.results.SloParams;
 import io.servebench.workload.DatasetKind;
 
 import java.lang.reflect.Field;

@@ -1,4 +1,4 @@
-package io.servebench.metrics;
+package io.servebench.results;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
