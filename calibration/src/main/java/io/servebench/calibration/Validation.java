@@ -14,7 +14,7 @@ import io.servebench.sim.GpuProfile;
 import io.servebench.sim.ModelProfile;
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimParams;
-import io.servebench.sim.SimTokenizer;
+import io.servebench.workload.SimTokenizer;
 import io.servebench.sim.TwinEvidence;
 import io.servebench.sim.VirtualEngine;
 import io.servebench.flags.EngineFlags;

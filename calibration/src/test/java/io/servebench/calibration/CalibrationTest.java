@@ -5,7 +5,7 @@ import io.servebench.calibration.Calibration.Constants;
 import io.servebench.calibration.Calibration.Figure;
 import io.servebench.calibration.Calibration.Role;
 import io.servebench.sim.GpuProfile;
-import io.servebench.sim.SimTokenizer;
+import io.servebench.workload.SimTokenizer;
 import io.servebench.workload.Datasets;
 import org.junit.jupiter.api.Test;
 

@@ -9,7 +9,7 @@ import io.servebench.calibration.ReferenceBlock;
 import io.servebench.sim.GpuProfile;
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimServer;
-import io.servebench.sim.SimTokenizer;
+import io.servebench.workload.SimTokenizer;
 import io.servebench.workload.Dataset;
 import io.servebench.workload.Datasets;
 import picocli.CommandLine.Command;

@@ -7,7 +7,7 @@ import io.servebench.engine.RunningEngine;
 import io.servebench.load.Interruption;
 import io.servebench.metrics.PrometheusScraper;
 import io.servebench.metrics.gpu.GpuTelemetry;
-import io.servebench.sim.SimTokenizer;
+import io.servebench.workload.SimTokenizer;
 import io.servebench.workload.Dataset;
 import io.servebench.workload.Datasets;
 import io.servebench.load.ServerTokens;

@@ -5,7 +5,7 @@ import io.servebench.engine.Endpoint;
 import io.servebench.engine.RunningEngine;
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimParams;
-import io.servebench.sim.SimTokenizer;
+import io.servebench.workload.SimTokenizer;
 import io.servebench.sim.SimulatedEngine;
 import io.servebench.workload.Conversation;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package io.servebench.sim;
 
+import io.servebench.workload.SimTokenizer;
 import io.servebench.wire.openai.CompletionRequest;
 import io.servebench.wire.openai.InvalidRequestException;
 

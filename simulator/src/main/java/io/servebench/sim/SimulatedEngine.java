@@ -1,5 +1,6 @@
 package io.servebench.sim;
 
+import io.servebench.workload.SimTokenizer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;

@@ -1,5 +1,6 @@
 package io.servebench.sim;
 
+import io.servebench.workload.SimTokenizer;
 import io.servebench.truth.SentEvent;
 
 import java.util.ArrayList;

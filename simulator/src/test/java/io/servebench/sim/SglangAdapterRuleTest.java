@@ -1,5 +1,6 @@
 package io.servebench.sim;
 
+import io.servebench.workload.SimTokenizer;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package io.servebench.sim;
 
+import io.servebench.workload.SimTokenizer;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.servebench.truth.SentEvent;
 import org.junit.jupiter.api.AfterAll;

@@ -1,6 +1,5 @@
 package io.servebench.workload;
 
-import io.servebench.sim.SimTokenizer;
 import org.junit.jupiter.api.Test;
 
 import java.util.Iterator;

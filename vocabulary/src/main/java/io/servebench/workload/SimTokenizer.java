@@ -1,4 +1,4 @@
-package io.servebench.sim;
+package io.servebench.workload;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.servebench.sim;
+package io.servebench.workload;
 
 import org.junit.jupiter.api.Test;
 
