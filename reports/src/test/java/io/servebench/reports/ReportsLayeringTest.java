@@ -1,4 +1,4 @@
-package io.servebench.architecture;
+package io.servebench.reports;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
