@@ -15,8 +15,9 @@ import java.util.function.ToIntFunction;
 
 /**
  * Made-up conversations in ShareGPT's shape, for runs on machines without the real file. Prompt and
- * reply lengths are log-normal, as ShareGPT's are (a long right tail), with means close to the
- * reference study's workload (about 342 prompt and 281 reply tokens after vLLM's filter); the text is
+ * reply lengths are log-normal, as ShareGPT's are (a long right tail), with means near the
+ * reference study's workload (342 prompt and 281 reply tokens by Qwen's tokenizer; this set holds 321 and 276 by the
+ * simulated engine's); the text is
  * words from a small vocabulary, so it means nothing. The same seed always gives the same set.
  */
 final class SyntheticShareGpt {
