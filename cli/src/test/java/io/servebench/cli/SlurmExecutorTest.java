@@ -310,7 +310,8 @@ class SlurmExecutorTest {
         List<BlockResult.State> second = lines.stream().filter(b -> b.trialId().startsWith("t02-"))
                 .map(BlockResult::state).toList();
         assertThat(second).endsWith(BlockResult.State.COMPLETE).hasSizeBetween(1, 2);
-        assertThat(second.subList(0, second.size() - 1)).containsOnly(BlockResult.State.INTERRUPTED);
+        // before the complete line, an interrupted one or none (AssertJ's containsOnly would refuse the empty list)
+        assertThat(second.subList(0, second.size() - 1)).allSatisfy(s -> assertThat(s).isEqualTo(BlockResult.State.INTERRUPTED));
         assertThat(run("squeue", "-h", "-o", "%j")).doesNotContain("servebench-s0");
         // the jobs took their engines with them: no simulated engine, nor its supervisor, is left on the node
         assertThat(enginesUnderSlurm()).isEmpty();
