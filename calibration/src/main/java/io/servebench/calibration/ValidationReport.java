@@ -71,9 +71,11 @@ public final class ValidationReport {
         long run = outcomes.size() - skipped.size();
         long within = outcomes.stream().filter(o -> o.skipped().isEmpty()).filter(ValidationReport::withinTarget).count();
         out.println();
-        out.printf(Locale.ROOT, "%d of %d cases run; %d within ±%.0f%% on every figure; %d of %d engine choices the same.%n",
-                run, outcomes.size(), within, 100 * TARGET, pairs.stream().filter(EngineChoice::sameDirection).count(),
-                pairs.size());
+        String choices = pairs.isEmpty() ? "no set-up published on both engines among these cases"
+                : String.format(Locale.ROOT, "%d of %d engine choices the same",
+                        pairs.stream().filter(EngineChoice::sameDirection).count(), pairs.size());
+        out.printf(Locale.ROOT, "%d of %d cases run; %d within ±%.0f%% on every figure; %s.%n", run, outcomes.size(),
+                within, 100 * TARGET, choices);
         double[] errors = outcomes.stream().filter(o -> o.skipped().isEmpty())
                 .flatMap(o -> o.result().published().keySet().stream().map(o::error))
                 .filter(OptionalDouble::isPresent).mapToDouble(e -> Math.abs(e.getAsDouble())).toArray();

@@ -119,9 +119,19 @@ class ValidationTest {
                 .contains("11527 / ").contains("Skipped: vllm-qwen3.5-9b-h100-sharegpt-rate8 (a block of the reference study")
                 .contains("| Qwen/Qwen3.5-9B, H100 SXM 80GB, ShareGPT, 1000 req/s (at most 512), 1000 requests |"
                         + " mean latency (ms) | 1.62x |")
-                .contains("2 of 3 cases run;")
+                .contains("2 of 3 cases run;").contains("; 1 of 1 engine choices the same.")
                 // each run case publishes mean TTFT, mean latency, output and total throughput
                 .contains("8 published figures: mean absolute error ");
+    }
+
+    /** A selection with no set-up published on both engines says so, rather than "0 of 0 engine choices". */
+    @Test
+    void aSelectionWithoutBothEnginesSaysItHasNoEngineChoice() {
+        StringWriter text = new StringWriter();
+        ValidationReport.write(new PrintWriter(text, true),
+                new Validation(42).run(List.of(named("vllm-qwen3.5-9b-h100-random-1024-128-burst"))));
+        assertThat(text.toString()).contains("1 of 1 cases run; ")
+                .contains("; no set-up published on both engines among these cases.").doesNotContain("0 of 0");
     }
 
     @Test
