@@ -30,9 +30,9 @@ public final class Engines {
      */
     public static RunningEngine start(ServerConfig server, EngineOptions options, Path log) throws EngineStartException {
         return switch (options.simulate()) {
-            case IN_PROCESS -> SimulatedStarts.inProcess(server, simDialect(server.kind()), options, log);
-            case PROCESS -> SimulatedStarts.asProcess(server, simDialect(server.kind()), options, log);
-            case VIRTUAL -> SimulatedStarts.virtual(server, simDialect(server.kind()), options, log);
+            case IN_PROCESS -> SimulatedStarts.inProcess(server, options, log);
+            case PROCESS -> SimulatedStarts.asProcess(server, options, log);
+            case VIRTUAL -> SimulatedStarts.virtual(server, options, log);
             case OFF -> KindStarts.start(server, options, log);
         };
     }

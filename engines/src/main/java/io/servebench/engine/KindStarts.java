@@ -54,7 +54,7 @@ final class KindStarts {
             return awaitEndpoints(server, options, log);
         }
         if (kind instanceof SimulatedKind) {
-            return SimulatedStarts.inProcess(server, SimDialect.SIM, options, log);
+            return SimulatedStarts.inProcess(server, options, log);
         }
         throw new IllegalStateException("no start for engine kind " + kind.name());
     }

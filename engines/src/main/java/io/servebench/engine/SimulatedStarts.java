@@ -30,8 +30,9 @@ final class SimulatedStarts {
     }
 
     /** The simulated engine as a child process, started and stopped like a real engine. */
-    static RunningEngine asProcess(ServerConfig server, SimDialect dialect, EngineOptions options, Path log)
+    static RunningEngine asProcess(ServerConfig server, EngineOptions options, Path log)
             throws EngineStartException {
+        SimDialect dialect = KindStarts.simDialect(server.kind());
         int port = ProcessEngine.freePort();
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> argv = new ArrayList<>(List.of(javaBin, "-cp", System.getProperty("java.class.path"),
@@ -44,9 +45,10 @@ final class SimulatedStarts {
                 options.readyTimeout(), options.grace(), options.apiKey());
     }
 
-    static RunningEngine inProcess(ServerConfig server, SimDialect dialect, EngineOptions options, Path log)
+    static RunningEngine inProcess(ServerConfig server, EngineOptions options, Path log)
             throws EngineStartException {
-        SimParams settings = params(server, dialect, options);
+        SimParams settings = params(server, options);
+        SimDialect dialect = settings.dialect();
         // The in-process engine logs through java.util.logging: into this server's log, not onto the console.
         Logger simLog = Logger.getLogger(SimulatedEngine.class.getPackageName());
         FileHandler handler;
@@ -100,9 +102,10 @@ final class SimulatedStarts {
      * The simulated engine in virtual time: the same flags read the same way, no port. Its log holds the
      * lines the real-time engine would write at start.
      */
-    static RunningEngine virtual(ServerConfig server, SimDialect dialect, EngineOptions options, Path log)
+    static RunningEngine virtual(ServerConfig server, EngineOptions options, Path log)
             throws EngineStartException {
-        SimParams settings = params(server, dialect, options);
+        SimParams settings = params(server, options);
+        SimDialect dialect = settings.dialect();
         List<String> lines = new ArrayList<>();
         lines.add("simulated engine in virtual time on " + settings.gpu().name() + ", " + server.kind().name()
                 + " dialect: " + server.label());
@@ -141,7 +144,7 @@ final class SimulatedStarts {
     /** Why the simulated engine cannot serve {@code server}, empty when it can. */
     static Optional<String> problem(ServerConfig server, EngineOptions options) {
         try {
-            params(server, KindStarts.simDialect(server.kind()), options);
+            params(server, options);
             return Optional.empty();
         } catch (EngineStartException e) {
             return Optional.of(e.getMessage());
@@ -154,7 +157,7 @@ final class SimulatedStarts {
      */
     static Optional<SimParams> settings(ServerConfig server, EngineOptions options) {
         try {
-            return Optional.of(params(server, KindStarts.simDialect(server.kind()), options));
+            return Optional.of(params(server, options));
         } catch (EngineStartException e) {
             return Optional.empty();
         }
@@ -174,10 +177,10 @@ final class SimulatedStarts {
         return args;
     }
 
-    private static SimParams params(ServerConfig server, SimDialect dialect, EngineOptions options)
+    private static SimParams params(ServerConfig server, EngineOptions options)
             throws EngineStartException {
         try {
-            return SimParams.fromFlags(dialect, server.model(), simulatedArgs(server, options),
+            return SimParams.fromFlags(KindStarts.simDialect(server.kind()), server.model(), simulatedArgs(server, options),
                     GpuProfile.named(options.simulatedGpu()));
         } catch (IllegalArgumentException e) {
             throw new EngineStartException("simulated " + server.kind().name() + " cannot stand in: " + e.getMessage(), e);
