@@ -1,5 +1,7 @@
 package io.servebench.engine;
 
+import io.servebench.http.HostLimits;
+
 import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -198,8 +200,28 @@ final class ProcessEngine implements RunningEngine {
         return false;
     }
 
-    /** A port on 127.0.0.1 that nothing listens on now. */
+    /** Ports below the kernel's local (ephemeral) range that {@link #freePort} draws from. */
+    static final int PORTS_BELOW_LOCAL_RANGE = 8192;
+
+    /**
+     * A port on 127.0.0.1 that nothing is bound to now, for an engine that binds it a moment later. Drawn below the
+     * kernel's local port range where that range is known: a port from inside it (what binding port 0 gives) can be
+     * taken as the local end of any outgoing connection on the machine, the load generator's own among them, before
+     * the engine binds it, and the engine then dies with "Address already in use" (a CI run did so).
+     */
     public static int freePort() {
+        HostLimits limits = HostLimits.current();
+        int high = limits.portLow() - 1;
+        int low = Math.max(1024, high - PORTS_BELOW_LOCAL_RANGE + 1);
+        for (int attempt = 0; high >= low && attempt < 64; attempt++) {
+            int port = java.util.concurrent.ThreadLocalRandom.current().nextInt(low, high + 1);
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+                return port;
+            } catch (IOException taken) {
+                // in use: draw another
+            }
+        }
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         } catch (IOException e) {

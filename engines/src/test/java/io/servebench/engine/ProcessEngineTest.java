@@ -76,6 +76,24 @@ class ProcessEngineTest {
         assertThat(ProcessHandle.of(worker).map(ProcessHandle::isAlive).orElse(false)).as("worker %d alive", worker).isFalse();
     }
 
+    /**
+     * An engine's port lies below the kernel's local port range (read here from procfs, as the kernel states it), where
+     * no outgoing connection takes its local end, and nothing is bound to it.
+     */
+    @Test
+    void anEnginesPortIsFreeAndOutsideTheRangeOutgoingConnectionsTakeTheirsFrom() throws Exception {
+        Path range = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(range), "no procfs port range on this OS");
+        int low = Integer.parseInt(String.join(" ", Files.readAllLines(range)).trim().split("\\s+")[0]);
+        for (int i = 0; i < 20; i++) {
+            int port = ProcessEngine.freePort();
+            assertThat(port).isLessThan(low).isGreaterThanOrEqualTo(Math.max(1024, low - ProcessEngine.PORTS_BELOW_LOCAL_RANGE));
+            try (java.net.ServerSocket socket = new java.net.ServerSocket()) {
+                socket.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port));
+            }
+        }
+    }
+
     @Test
     void theSimulatedEngineAsAProcessServesAndLeavesNothingBehind(@TempDir Path dir) throws Exception {
         int port = ProcessEngine.freePort();
