@@ -35,6 +35,14 @@ import java.util.OptionalLong;
  * @param dataset       {@code sharegpt}, {@code random} or {@code fixed}
  * @param inputTokens   prompt length of a {@code random} or {@code fixed} workload, else empty
  * @param outputTokens  output length of a {@code random} or {@code fixed} workload, else empty
+ * @param inputLengths  where a {@code random} workload's prompts are not all one length, their distribution as the
+ *                      client draws them, in a {@code synthetic:} dataset's form (e.g. {@code uniform(1,1000)}:
+ *                      {@code sglang.bench_serving}'s random dataset at its default {@code --random-range-ratio 0.0}),
+ *                      else empty
+ * @param outputLengths the same for the output lengths
+ * @param poissonArrivals whether the requests arrived as a Poisson process at {@code requestRate} ({@code vllm bench
+ *                      serve}'s and {@code sglang.bench_serving}'s default) rather than evenly spaced ({@code guidellm
+ *                      --profile constant}); the JSON's {@code "arrivals": "poisson"}
  * @param concurrency   requests in flight at most (a closed loop, or a cap on an open one), else empty
  * @param requestRate   requests per second, empty for all at once
  * @param requests      requests measured, 0 where the source states none (a single stream's speed)
@@ -50,7 +58,8 @@ import java.util.OptionalLong;
 public record PublicResult(String id, String source, String engine, Optional<String> engineVersion, String model,
                            String modelClass, String gpu, int tensorParallel, String dtype, List<String> serverFlags,
                            String dataset,
-                           OptionalInt inputTokens, OptionalInt outputTokens, OptionalInt concurrency,
+                           OptionalInt inputTokens, OptionalInt outputTokens, Optional<String> inputLengths,
+                           Optional<String> outputLengths, boolean poissonArrivals, OptionalInt concurrency,
                            OptionalDouble requestRate, int requests, OptionalLong totalInputTokens,
                            OptionalLong totalOutputTokens, Map<Figure, Double> published, String notes,
                            boolean inReference) {
@@ -121,7 +130,8 @@ public record PublicResult(String id, String source, String engine, Optional<Str
                     c.path("engineVersion").isTextual() ? Optional.of(c.get("engineVersion").asText()) : Optional.empty(),
                     text(c, "model", id), text(c, "modelClass", id), text(c, "gpu", id),
                     c.path("tensorParallel").asInt(1), text(c, "dtype", id), flags(c, id), text(w, "dataset", id),
-                    whole(w, "inputTokens"), whole(w, "outputTokens"), whole(w, "concurrency"),
+                    whole(w, "inputTokens"), whole(w, "outputTokens"), optionalText(w, "inputLengths"),
+                    optionalText(w, "outputLengths"), arrivals(w, id), whole(w, "concurrency"),
                     rate.isNumber() ? OptionalDouble.of(rate.asDouble()) : OptionalDouble.empty(),
                     w.path("requests").asInt(0), count(w, "totalInputTokens"), count(w, "totalOutputTokens"), published,
                     c.path("notes").asText(""), c.path("inReference").asBoolean(false)));
@@ -135,6 +145,20 @@ public record PublicResult(String id, String source, String engine, Optional<Str
             throw new IllegalArgumentException("public result " + id + ": \"" + field + "\" must be a non-empty string");
         }
         return v.asText();
+    }
+
+    private static Optional<String> optionalText(JsonNode node, String field) {
+        return node.path(field).isTextual() ? Optional.of(node.get(field).asText()) : Optional.empty();
+    }
+
+    /** Whether the workload's {@code "arrivals"} is {@code poisson}; {@code constant} or none is evenly spaced. */
+    private static boolean arrivals(JsonNode workload, String id) {
+        String arrivals = workload.path("arrivals").asText("constant");
+        if (!arrivals.equals("poisson") && !arrivals.equals("constant")) {
+            throw new IllegalArgumentException("public result " + id + ": \"arrivals\" must be \"poisson\" or"
+                    + " \"constant\", got \"" + arrivals + "\"");
+        }
+        return arrivals.equals("poisson");
     }
 
     private static List<String> flags(JsonNode c, String id) {

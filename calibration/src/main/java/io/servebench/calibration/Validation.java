@@ -251,36 +251,47 @@ public final class Validation {
 
     /**
      * The case's requests, of the lengths it published. Where the source prints its token totals ({@code vllm bench
-     * serve} does), those set the lengths: a ShareGPT case's are log-normal in the bundled made-up set's shape with the
-     * published means (the published runs drew 1,000 of ShareGPT's conversations, about 217 prompt and 201 generated
-     * tokens each, where the bundled set holds 342 and 281); a random case's prompts and outputs are the published
-     * means, so a run whose requests stopped early at an end-of-sequence token (32,000 in and 100 out asked, 77 out
-     * on average) generates as many tokens as it did. Only the totals are published, not each request's length. A
-     * case without totals runs its nominal lengths.
+     * serve} and {@code sglang.bench_serving} do), those set the lengths: a ShareGPT case's are log-normal in the bundled
+     * made-up set's shape with the published means (the published runs drew 1,000 of ShareGPT's conversations, about
+     * 217 prompt and 201 generated tokens each, where the bundled set holds 342 and 281); a random case's are drawn from
+     * the distributions its client draws them from ({@link PublicResult#inputLengths()}) and scaled to the published
+     * means, or are the published means where the client asks for one length, so a run whose requests stopped early at
+     * an end-of-sequence token (32,000 in and 100 out asked, 77 out on average) generates as many tokens as it did. Only
+     * the totals are published, not each request's length. A case without totals runs its nominal lengths.
      */
     static Dataset dataset(PublicResult c, int requests) {
         SimTokenizer tokens = new SimTokenizer();
+        boolean shaped = c.inputLengths().isPresent() || c.outputLengths().isPresent();
+        String lengths = shaped ? "synthetic:in=" + c.inputLengths().orElse("fixed(" + c.inputTokens().orElseThrow() + ")")
+                + ",out=" + c.outputLengths().orElse("fixed(" + c.outputTokens().orElseThrow() + ")") + ",count=" + requests
+                : null;
         if (c.totalInputTokens().isPresent() && c.totalOutputTokens().isPresent()) {
             double in = (double) c.totalInputTokens().getAsLong() / requests;
             double out = (double) c.totalOutputTokens().getAsLong() / requests;
             if (c.dataset().equals("sharegpt")) {
                 return Datasets.shareGptShaped(in, out, requests, tokens::count);
             }
+            if (shaped) {
+                return Datasets.syntheticShaped(lengths, in, out, requests, tokens::count);
+            }
             return Datasets.resolve("synthetic:in=fixed(" + Math.round(in) + "),out=fixed(" + Math.max(1, Math.round(out))
                     + "),count=" + requests, tokens::count);
         }
-        String spec = c.dataset().equals("sharegpt") ? Datasets.SYNTHETIC_SHAREGPT
+        String spec = c.dataset().equals("sharegpt") ? Datasets.SYNTHETIC_SHAREGPT : shaped ? lengths
                 : "synthetic:in=fixed(" + c.inputTokens().orElseThrow() + "),out=fixed(" + c.outputTokens().orElseThrow() + ")";
         return Datasets.resolve(spec, tokens::count);
     }
 
     /**
-     * The load: a rate (capped at the concurrency where one is given too), a closed loop of that many streams, or every
-     * request at once.
+     * The load: a rate, evenly spaced or a Poisson process as the client sent it (capped at the concurrency where one is
+     * given too), a closed loop of that many streams, or every request at once. A Poisson schedule is drawn from the
+     * validation's seed, not the published client's: the same process, not the same instants.
      */
-    private static ArrivalProfile profile(PublicResult c) {
+    private ArrivalProfile profile(PublicResult c) {
         if (c.requestRate().isPresent()) {
-            ArrivalProfile.Constant rate = new ArrivalProfile.Constant(c.requestRate().getAsDouble());
+            double perSecond = c.requestRate().getAsDouble();
+            ArrivalProfile.Rate rate = c.poissonArrivals() ? new ArrivalProfile.Poisson(perSecond, seed)
+                    : new ArrivalProfile.Constant(perSecond);
             return c.concurrency().isPresent() ? new ArrivalProfile.Capped(rate, c.concurrency().getAsInt()) : rate;
         }
         if (c.concurrency().isPresent()) {

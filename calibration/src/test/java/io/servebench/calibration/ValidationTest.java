@@ -47,8 +47,12 @@ class ValidationTest {
         for (PublicResult c : CASES) {
             if (c.totalInputTokens().isPresent()) {
                 withTotals++;
-                assertThat(quote(c)).as(c.id()).contains("Total input tokens: " + c.totalInputTokens().getAsLong())
-                        .contains("Total generated tokens: " + c.totalOutputTokens().getAsLong());
+                // as the client printed them, or as sglang.bench_serving --output-file writes them
+                assertThat(quote(c)).as(c.id()).satisfiesAnyOf(
+                        q -> assertThat(q).contains("Total input tokens: " + c.totalInputTokens().getAsLong())
+                                .contains("Total generated tokens: " + c.totalOutputTokens().getAsLong()),
+                        q -> assertThat(q).contains("\"total_input_tokens\": " + c.totalInputTokens().getAsLong())
+                                .contains("\"total_output_tokens\": " + c.totalOutputTokens().getAsLong()));
             }
         }
         assertThat(withTotals).isGreaterThanOrEqualTo(60);
@@ -61,6 +65,29 @@ class ValidationTest {
             assertThat(d.conversations().stream().mapToLong(x -> x.outputTokens()).sum())
                     .isCloseTo(c.totalOutputTokens().getAsLong(), within((long) c.requests()));
         }
+    }
+
+    /**
+     * A case runs the arrivals and lengths its client drew: sglang.bench_serving and vllm bench serve send a rate as a
+     * Poisson process, and sglang.bench_serving's random lengths are uniform up to the asked one (SGLang's cookbook's
+     * DeepSeek-R1 block at concurrency 100: 249,831 prompt tokens over 500 requests), where guidellm's constant profile
+     * spaces them evenly.
+     */
+    @Test
+    void aCaseRunsTheArrivalsAndLengthDistributionsItsClientDrew() {
+        assertThat(named("vllm-deepseek-r1-8xh200-tp8-random-1000-2000-rate10").poissonArrivals()).isTrue();
+        assertThat(named("vllm-qwen3.5-35b-a3b-h200-sharegpt-rate8").poissonArrivals()).isFalse();
+        PublicResult c = named("sglang-deepseek-r1-0528-8xb200-tp8-random-1000-1000-c100");
+        assertThat(c.outputLengths()).hasValue("uniform(1,1000)");
+        var lengths = Validation.dataset(c, c.requests()).conversations().stream()
+                .mapToInt(x -> x.outputTokens()).sorted().toArray();
+        assertThat(java.util.Arrays.stream(lengths).sum()).isCloseTo(252_162, within(500));
+        assertThat(lengths[0]).isLessThan(20);
+        assertThat(lengths[lengths.length / 2]).isBetween(400, 600);
+        assertThatThrownBy(() -> PublicResult.read(new ObjectMapper().readTree("[{\"id\": \"x\", \"source\": \"s\","
+                + " \"engine\": \"vllm\", \"model\": \"m\", \"modelClass\": \"dense\", \"gpu\": \"g\", \"dtype\": \"bf16\","
+                + " \"workload\": {\"dataset\": \"sharegpt\", \"requestRate\": 4, \"arrivals\": \"gamma\"}}]")))
+                .hasMessage("public result x: \"arrivals\" must be \"poisson\" or \"constant\", got \"gamma\"");
     }
 
     /** The quoted lines of a bundled case, as the file holds them. */
@@ -179,7 +206,7 @@ class ValidationTest {
         assertThat(c.serverFlags()).containsExactly("--max-model-len=32768");
         PublicResult longer = new PublicResult(c.id(), c.source(), c.engine(), c.engineVersion(), c.model(), c.modelClass(),
                 c.gpu(), c.tensorParallel(), c.dtype(), List.of("--max-model-len=262144"), c.dataset(), c.inputTokens(),
-                c.outputTokens(), c.concurrency(), c.requestRate(), c.requests(), c.totalInputTokens(), c.totalOutputTokens(),
+                c.outputTokens(), c.inputLengths(), c.outputLengths(), c.poissonArrivals(), c.concurrency(), c.requestRate(), c.requests(), c.totalInputTokens(), c.totalOutputTokens(),
                 c.published(), c.notes(), false);
         assertThat(new Validation(42).run(longer).skipped()).hasValueSatisfying(reason -> assertThat(reason)
                 .startsWith(Validation.REFUSED).contains("262144"));

@@ -91,7 +91,7 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--simulate-gpu", paramLabel = "ID", description = "With --simulate: the GPU the simulated engine imitates, per tensor-parallel rank: h100 (default), h200, h20, a100, l40s or b200, from their datasheets (see docs/simulated-engine.md). Its efficiency factors are the H100's, not calibrated for the others.")
     String simulateGpu;
 
-    @Option(names = "--sim-model-config", paramLabel = "PATH", description = "With --simulate: the config.json (or the folder holding it) of the model the simulated engine stands in for, when it is not built in and not in the Hugging Face cache; e.g. --sim-model-config ~/configs/Llama-3.1-70B-Instruct/config.json. A model found nowhere is refused.")
+    @Option(names = "--sim-model-config", paramLabel = "PATH", description = "With --simulate: the config.json (or the folder holding it) of the model the simulated engine stands in for, when it is not built in and not in the Hugging Face cache; e.g. --sim-model-config ~/configs/my-finetune/config.json. A model found nowhere is refused.")
     Path simModelConfig;
 
     @Option(names = "--fresh-server", description = "Start a new server for every trial instead of reusing one per configuration.")

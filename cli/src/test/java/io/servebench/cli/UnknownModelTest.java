@@ -25,7 +25,7 @@ class UnknownModelTest {
         int code = run(refused, "UnknownModelStudy", "--simulate=virtual", "-o", dir.resolve("refused").toString());
         assertThat(code).as(refused.toString()).isEqualTo(2);
         assertThat(refused.toString()).contains("simulated sglang cannot stand in: the simulated engine does not know"
-                + " model meta-llama/Llama-3.1-70B-Instruct: no built-in profile").contains("--sim-model-config=PATH")
+                + " model my-org/Llama-3.1-70B-support: no built-in profile").contains("--sim-model-config=PATH")
                 .doesNotContain("Starting");
 
         // the model's published config.json (its model card: 70.6B parameters), given for an engine without a flag

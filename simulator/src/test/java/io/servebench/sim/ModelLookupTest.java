@@ -18,30 +18,30 @@ class ModelLookupTest {
 
     @Test
     void aModelNeitherBuiltInNorFoundIsRefusedNamingEveryPlaceLooked(@TempDir Path hfHome) {
-        assertThatThrownBy(() -> ModelLookup.find("meta-llama/Llama-3.1-70B-Instruct", null,
+        assertThatThrownBy(() -> ModelLookup.find("my-org/Llama-3.1-70B-support", null,
                 Map.of("HF_HOME", hfHome.toString())))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("the simulated engine does not know model meta-llama/Llama-3.1-70B-Instruct:"
-                        + " no built-in profile (deepseek-r1-0528, gpt-oss-120b, gpt-oss-20b, qwen2.5-72b-instruct, qwen2.5-7b-instruct,")
+                .hasMessageStartingWith("the simulated engine does not know model my-org/Llama-3.1-70B-support:"
+                        + " no built-in profile (deepseek-r1, deepseek-r1-0528, gpt-oss-120b, gpt-oss-20b, llama-3.1-70b-instruct,")
                 .hasMessageContaining("nothing in the Hugging Face cache at " + hfHome.resolve("hub")
-                        .resolve("models--meta-llama--Llama-3.1-70B-Instruct").resolve("refs").resolve("main"))
+                        .resolve("models--my-org--Llama-3.1-70B-support").resolve("refs").resolve("main"))
                 .hasMessageEndingWith("or name it with --sim-model-config=PATH (or vLLM's --hf-config-path=PATH)");
         // and so does a run that names it: no Qwen3.5-9B stands in
-        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.SGLANG, "meta-llama/Llama-3.1-70B-Instruct",
-                List.of("--tp-size=4"))).hasMessageContaining("does not know model meta-llama/Llama-3.1-70B-Instruct");
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.SGLANG, "my-org/Llama-3.1-70B-support",
+                List.of("--tp-size=4"))).hasMessageContaining("does not know model my-org/Llama-3.1-70B-support");
     }
 
     /** huggingface_hub's cache layout: {@code hub/models--OWNER--NAME/refs/main} names the snapshot to read. */
     @Test
     void aModelInTheHuggingFaceCacheIsReadAtTheRevisionMainNames(@TempDir Path hfHome) throws IOException {
-        Path repo = hfHome.resolve("hub").resolve("models--meta-llama--Llama-3.1-70B-Instruct");
+        Path repo = hfHome.resolve("hub").resolve("models--my-org--Llama-3.1-70B-support");
         Files.createDirectories(repo.resolve("refs"));
         Files.writeString(repo.resolve("refs").resolve("main"), "0e9e39f249a16976918f6564b8830bc894c89659");
         Path snapshot = Files.createDirectories(repo.resolve("snapshots").resolve("0e9e39f249a16976918f6564b8830bc894c89659"));
         Files.writeString(snapshot.resolve("config.json"), ModelLookupFixtures.LLAMA_31_70B);
         Files.createDirectories(repo.resolve("snapshots").resolve("an-older-revision"));
 
-        ModelLookup.Found found = ModelLookup.find("meta-llama/Llama-3.1-70B-Instruct", null,
+        ModelLookup.Found found = ModelLookup.find("my-org/Llama-3.1-70B-support", null,
                 Map.of("HF_HOME", hfHome.toString()));
         assertThat(found.source()).isEqualTo(snapshot.resolve("config.json").toString());
         assertThat(found.profile().parameters()).isCloseTo(70.6e9, within(0.1e9));
@@ -53,10 +53,10 @@ class ModelLookupTest {
     void aModelGivenAsAFolderIsReadFromItsConfigAndAConfigNamedForAnyEngineWins(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("config.json"), ModelLookupFixtures.LLAMA_31_70B);
         assertThat(ModelLookup.find(dir.toString(), null, Map.of()).source()).isEqualTo(dir.resolve("config.json").toString());
-        SimParams sglang = SimParams.fromFlags(SimDialect.SGLANG, "meta-llama/Llama-3.1-70B-Instruct",
+        SimParams sglang = SimParams.fromFlags(SimDialect.SGLANG, "my-org/Llama-3.1-70B-support",
                 List.of("--tp-size=4", SimParams.SIM_MODEL_CONFIG + "=" + dir));
         assertThat(sglang.model().parameters()).isCloseTo(70.6e9, within(0.1e9));
-        assertThat(sglang.startLog()).contains("model meta-llama/Llama-3.1-70B-Instruct: config " + dir.resolve("config.json"));
+        assertThat(sglang.startLog()).contains("model my-org/Llama-3.1-70B-support: config " + dir.resolve("config.json"));
         assertThat(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of()).startLog())
                 .contains("model Qwen/Qwen3-8B: config built in");
     }

@@ -242,10 +242,30 @@ class ModelProfileTest {
         return types.append(']').toString();
     }
 
+    /**
+     * Meta's published sizes, 8.03 and 70.6 billion parameters (the model cards' "8B" and "70B", to the hundred million as
+     * Hugging Face counts the checkpoints' tensors), from the shapes alone; a Llama's KV is 2 x layers x 8 KV heads x 128
+     * x 2 bytes a token. Under either owner, and 3.3 as 3.1's shape.
+     */
+    @Test
+    void theBuiltInLlamasHaveMetasParameterCountsAndKvSizes() {
+        ModelProfile small = ModelProfile.forModel("meta-llama/Llama-3.1-8B-Instruct");
+        assertThat(small.parameters()).isCloseTo(8.03e9, within(0.01e9));
+        assertThat(small.activeParameters()).isEqualTo(small.parameters());
+        assertThat(small.kvBytesPerToken()).isEqualTo(2.0 * 32 * 8 * 128 * 2);
+        ModelProfile large = ModelProfile.forModel("meta-llama/Llama-3.3-70B-Instruct");
+        assertThat(large.parameters()).isCloseTo(70.6e9, within(0.1e9));
+        assertThat(large.kvBytesPerToken()).isEqualTo(2.0 * 80 * 8 * 128 * 2);
+        assertThat(ModelProfile.forModel("meta-llama/Meta-Llama-3.1-70B-Instruct").parameters()).isEqualTo(large.parameters());
+        assertThat(ModelProfile.forModel("deepseek-ai/DeepSeek-R1").parameters())
+                .isEqualTo(ModelProfile.forModel("deepseek-ai/DeepSeek-R1-0528").parameters());
+    }
+
     @Test
     void otherNamesHaveNoBuiltInProfile() {
         assertThatThrownBy(() -> ModelProfile.forModel("my-org/finetune")).hasMessageStartingWith(
-                "no built-in profile of my-org/finetune; built in: deepseek-r1-0528, gpt-oss-120b, gpt-oss-20b, qwen2.5-72b-instruct");
+                "no built-in profile of my-org/finetune; built in: deepseek-r1, deepseek-r1-0528, gpt-oss-120b, gpt-oss-20b,"
+                        + " llama-3.1-70b-instruct, llama-3.1-8b-instruct, llama-3.3-70b-instruct");
         // the 2507 update has another context than the config built in for Qwen3-30B-A3B: not stood in by it
         assertThat(ModelProfile.builtIn("Qwen/Qwen3-30B-A3B-Instruct-2507")).isEmpty();
     }

@@ -1,7 +1,9 @@
 package io.servebench.workload;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import java.util.function.ToIntFunction;
 
@@ -53,6 +55,41 @@ record SyntheticLengths(String spec, LengthDistribution in, LengthDistribution o
             conversations.add(new Conversation(prompt, tokens.applyAsInt(prompt), outputTokens));
         }
         return new Dataset(spec, conversations);
+    }
+
+    /**
+     * {@link #count} conversations whose lengths are drawn from {@link #in} and {@link #out} as {@link #dataset}'s are,
+     * then scaled together to the mean prompt and reply lengths {@code meanPromptTokens} and {@code meanOutputTokens},
+     * to within rounding: a published run of this shape rehearsed from its printed token totals, so the sample's own
+     * draw does not move the totals.
+     */
+    Dataset shaped(double meanPromptTokens, double meanOutputTokens, ToIntFunction<String> tokens) {
+        Random random = new Random(seed);
+        double[] prompt = new double[count];
+        double[] reply = new double[count];
+        for (int i = 0; i < count; i++) {
+            prompt[i] = in.sample(random);
+            reply[i] = out.sample(random);
+        }
+        int[] promptTokens = withMean(prompt, meanPromptTokens);
+        int[] outputTokens = withMean(reply, meanOutputTokens);
+        List<Conversation> conversations = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            String text = text(random, promptTokens[i], tokens);
+            conversations.add(new Conversation(text, tokens.applyAsInt(text), outputTokens[i]));
+        }
+        return new Dataset(String.format(Locale.ROOT, "%s(mean %.1f in, %.1f out)", spec, meanPromptTokens,
+                meanOutputTokens), conversations);
+    }
+
+    /** The lengths in proportion to {@code shape}, rounded, at least 1, their mean {@code mean}. */
+    static int[] withMean(double[] shape, double mean) {
+        double scale = mean * shape.length / Arrays.stream(shape).sum();
+        int[] lengths = new int[shape.length];
+        for (int i = 0; i < shape.length; i++) {
+            lengths[i] = (int) Math.max(1, Math.round(scale * shape[i]));
+        }
+        return lengths;
     }
 
     /**

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -95,8 +94,8 @@ final class SyntheticShareGpt {
             prompt[i] = Math.exp(PROMPT_SIGMA * random.nextGaussian());
             reply[i] = Math.exp(REPLY_SIGMA * random.nextGaussian());
         }
-        int[] promptTokens = withMean(prompt, meanPromptTokens);
-        int[] outputTokens = withMean(reply, meanOutputTokens);
+        int[] promptTokens = SyntheticLengths.withMean(prompt, meanPromptTokens);
+        int[] outputTokens = SyntheticLengths.withMean(reply, meanOutputTokens);
         List<Conversation> conversations = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             String text = SyntheticLengths.text(random, promptTokens[i], tokens);
@@ -104,16 +103,6 @@ final class SyntheticShareGpt {
         }
         return new Dataset(String.format(Locale.ROOT, "%s(mean %.1f in, %.1f out)", Datasets.SYNTHETIC_SHAREGPT,
                 meanPromptTokens, meanOutputTokens), conversations);
-    }
-
-    /** The lengths in proportion to {@code shape}, rounded, at least 1, their mean {@code mean}. */
-    private static int[] withMean(double[] shape, double mean) {
-        double scale = mean * shape.length / Arrays.stream(shape).sum();
-        int[] lengths = new int[shape.length];
-        for (int i = 0; i < shape.length; i++) {
-            lengths[i] = (int) Math.max(1, Math.round(scale * shape[i]));
-        }
-        return lengths;
     }
 
     /** A word of the vocabulary, drawn from {@code random}: one token to the simulated engine's tokenizer. */

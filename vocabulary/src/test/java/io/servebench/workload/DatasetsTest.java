@@ -69,6 +69,28 @@ class DatasetsTest {
         assertThat(prompts[999]).isGreaterThan(3 * 217);
     }
 
+    /**
+     * A published run of sglang.bench_serving's random prompts (SGLang's cookbook, Qwen3-235B on eight B200s: 249,831
+     * prompt and 252,162 generated tokens over 500 requests, each length uniform from 1 to the asked 1,000) rehearsed
+     * from its totals: the set holds them to within rounding and keeps the uniform spread, a quarter of the lengths
+     * below a quarter of the range and none above it.
+     */
+    @Test
+    void aSyntheticSetShapedToPublishedTotalsKeepsItsDistribution() {
+        Dataset d = Datasets.syntheticShaped("synthetic:in=uniform(1,1000),out=uniform(1,1000)", 499.662, 504.324, 500, WORDS);
+        List<Conversation> c = d.conversations();
+        assertThat(c).hasSize(500);
+        assertThat(c.stream().mapToLong(Conversation::promptTokens).sum()).isCloseTo(249_831, within(500L));
+        assertThat(c.stream().mapToLong(Conversation::outputTokens).sum()).isCloseTo(252_162, within(500L));
+        assertThat(c).allSatisfy(x -> assertThat(WORDS.applyAsInt(x.prompt())).isEqualTo(x.promptTokens()));
+        int[] outputs = c.stream().mapToInt(Conversation::outputTokens).sorted().toArray();
+        assertThat(outputs[125]).isBetween(200, 300);
+        assertThat(outputs[375]).isBetween(700, 800);
+        assertThat(outputs[499]).isBetween(950, 1100);
+        assertThatThrownBy(() -> Datasets.syntheticShaped("sharegpt:x.json", 1, 1, 1, WORDS))
+                .hasMessageContaining("sharegpt:x.json").hasMessageContaining("expected synthetic:in=DIST,out=DIST");
+    }
+
     @Test
     void badFilesAreNamedWithWhatWasExpected(@TempDir Path dir) throws Exception {
         assertThatThrownBy(() -> parse("{\"conversations\":[]}")).hasMessageContaining("test.json")
