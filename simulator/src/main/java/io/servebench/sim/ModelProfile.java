@@ -87,6 +87,56 @@ public record ModelProfile(
         double touched(long tokens) {
             return count == 0 ? 0 : count * (1 - Math.pow(1 - (double) perToken / count, tokens));
         }
+
+        /**
+         * Under expert parallelism, whole experts dealt to {@code groups} groups of GPUs: the touched experts ({@link
+         * #touched}) of the busiest group, expected under the same uniform routing. Each of a group's {@code count /
+         * groups} experts is touched with {@code p = 1 - (1 - perToken/count)^tokens}, so a group's touched experts are
+         * binomial, and the busiest of {@code groups} such is taken as their mean plus their standard deviation times the
+         * expected maximum of as many standard normals ({@link #normalMaximum}), at most the group's experts. One token
+         * on eight groups of 16 of 128 experts: 2.4 of its 8 experts in the busiest group, where each GPU's share under
+         * tensor parallelism is one expert's worth; a batch of hundreds touches nearly every expert of every group.
+         */
+        double busiestGroupTouched(long tokens, int groups) {
+            double size = (double) count / groups;
+            double p = 1 - Math.pow(1 - (double) perToken / count, tokens);
+            return Math.min(size, size * p + Math.sqrt(size * p * (1 - p)) * normalMaximum(groups));
+        }
+
+        /**
+         * Under expert parallelism over {@code groups} groups: the token-expert pairs of {@code tokens} tokens (each to
+         * {@code perToken} experts) that the busiest group computes, expected under uniform routing, as {@link
+         * #busiestGroupTouched} takes the busiest of binomials; each group's mean share is {@code tokens x perToken /
+         * groups}, which tensor parallelism gives every GPU.
+         */
+        double busiestGroupPairs(long tokens, int groups) {
+            double pairs = (double) tokens * perToken;
+            double share = 1.0 / groups;
+            return Math.min(pairs, pairs * share + Math.sqrt(pairs * share * (1 - share)) * normalMaximum(groups));
+        }
+
+        /**
+         * The expected maximum of {@code n} independent standard normal variables: the integral of {@code x n phi(x)
+         * Phi(x)^(n-1)} over the line, taken numerically (0 for one, 0.564 for two, 1.424 for eight, 1.766 for 16).
+         */
+        static double normalMaximum(int n) {
+            if (n <= 1) {
+                return 0;
+            }
+            return NORMAL_MAXIMA.computeIfAbsent(n, k -> {
+                double step = 1e-3;
+                double cdf = 0;
+                double sum = 0;
+                for (double x = -10; x < 10; x += step) {
+                    double pdf = Math.exp(-x * x / 2) / Math.sqrt(2 * Math.PI);
+                    sum += x * k * pdf * Math.pow(cdf + pdf * step / 2, k - 1) * step;
+                    cdf += pdf * step;
+                }
+                return sum;
+            });
+        }
+
+        private static final java.util.Map<Integer, Double> NORMAL_MAXIMA = new java.util.concurrent.ConcurrentHashMap<>();
     }
 
     /**
@@ -556,6 +606,21 @@ public record ModelProfile(
         double routed = experts.layers() * experts.parameters();
         return (parameters - routed * experts.count()) * bytesPerParameter
                 + routed * experts.touched(Math.max(1, tokens)) * expertBytesPerParameter;
+    }
+
+    /**
+     * As {@link #weightBytesRead(long)}, with the routed experts dealt whole to {@code expertGroups} groups of the GPUs
+     * (expert parallelism): the bytes all the GPUs would read together if each read as much as the busiest group's
+     * share ({@link Experts#busiestGroupTouched}), since a step lasts until its slowest GPU is done; {@link
+     * #weightBytesRead(long)} for one group or a dense model.
+     */
+    public double weightBytesRead(long tokens, int expertGroups) {
+        if (experts.layers() == 0 || expertGroups <= 1) {
+            return weightBytesRead(tokens);
+        }
+        long t = Math.max(1, tokens);
+        double routed = experts.layers() * experts.parameters() * expertBytesPerParameter;
+        return weightBytesRead(t) + routed * (expertGroups * experts.busiestGroupTouched(t, expertGroups) - experts.touched(t));
     }
 
     private static void requirePositive(String what, double v) {

@@ -40,6 +40,10 @@ import java.util.function.BiConsumer;
  *                                {@code --gpu-memory-utilization} (the whole budget, activations included) or SGLang's
  *                                {@code --mem-fraction-static} (weights and KV cache only)
  * @param tensorParallelSize      GPUs the model is split over
+ * @param expertParallelSize      groups of GPUs a mixture of experts' routed experts are divided among, whole experts to a
+ *                                group (vLLM's {@code --enable-expert-parallel}: each of the tensor-parallel GPUs;
+ *                                SGLang's {@code --ep-size}, each expert then split over {@code tensorParallelSize /
+ *                                expertParallelSize} GPUs); 1 without expert parallelism, every expert split over all
  * @param ignoredFlags            flags the simulation does not model, as written ({@code --name=value})
  * @param apiKey                  the bearer token {@code /v1/*} requests must carry ({@code --api-key}), {@code null} for none
  * @param engine                  the host-side constants of the engine imitated ({@link EngineProfile#forDialect})
@@ -69,6 +73,7 @@ public record SimParams(
         String reasoningParser,
         double gpuMemoryUtilization,
         int tensorParallelSize,
+        int expertParallelSize,
         List<String> ignoredFlags,
         String apiKey,
         EngineProfile engine,
@@ -86,7 +91,7 @@ public record SimParams(
                      String apiKey, EngineProfile engine) {
         this(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching, speculativeMethod,
                 speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
-                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, 0, LoraParams.NONE, List.of(), null, "given");
+                gpuMemoryUtilization, tensorParallelSize, 1, ignoredFlags, apiKey, engine, 0, LoraParams.NONE, List.of(), null, "given");
     }
 
     /**
@@ -153,6 +158,10 @@ public record SimParams(
                     + "and speculativeTokens >= 0 expected, got " + maxModelLen + ", " + maxNumSeqs + ", "
                     + maxNumBatchedTokens + ", " + tensorParallelSize + ", " + speculativeTokens);
         }
+        if (expertParallelSize < 1 || tensorParallelSize % expertParallelSize != 0) {
+            throw new IllegalArgumentException("the expert-parallel size " + expertParallelSize + " must divide the"
+                    + " tensor-parallel size " + tensorParallelSize + " (SGLang's --ep-size a divisor of --tp-size)");
+        }
         acceptanceRates = List.copyOf(acceptanceRates);
         if (acceptanceRates.isEmpty() || acceptanceRates.stream().anyMatch(p -> !(p >= 0 && p <= 1))) {
             throw new IllegalArgumentException("acceptanceRates must be one or more probabilities in [0, 1], got "
@@ -211,14 +220,14 @@ public record SimParams(
     public SimParams withEngine(EngineProfile newEngine) {
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
-                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, newEngine, stateSlots, lora, servedNames, adminApiKey, modelSource);
+                gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey, newEngine, stateSlots, lora, servedNames, adminApiKey, modelSource);
     }
 
     /** These settings serving {@code newLora}'s adapters. */
     public SimParams withLora(LoraParams newLora) {
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
-                gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, stateSlots, newLora, servedNames, adminApiKey, modelSource);
+                gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey, engine, stateSlots, newLora, servedNames, adminApiKey, modelSource);
     }
 
     /** These settings with one draft acceptance rate for every position; unchanged without speculative decoding. */
@@ -228,7 +237,7 @@ public record SimParams(
         }
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, List.of(newAcceptanceRate), performanceMode, languageModelOnly,
-                reasoningParser, gpuMemoryUtilization, tensorParallelSize, ignoredFlags, apiKey, engine, stateSlots, lora, servedNames, adminApiKey, modelSource);
+                reasoningParser, gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey, engine, stateSlots, lora, servedNames, adminApiKey, modelSource);
     }
 
     /**
@@ -269,6 +278,13 @@ public record SimParams(
             lines.add("simulated engine ignores flag " + flag + ": it is not modelled");
         }
         lines.add("model " + model.name() + ": config " + modelSource);
+        if (expertParallelSize > 1) {
+            lines.add(model.experts().layers() == 0 ? "expert parallelism has no experts to divide: " + model.name()
+                    + " is dense" : String.format(Locale.ROOT, "experts divided among %d groups of %d GPU%s, %.1f a group",
+                    expertParallelSize, tensorParallelSize / expertParallelSize,
+                    tensorParallelSize / expertParallelSize == 1 ? "" : "s",
+                    (double) model.experts().count() / expertParallelSize));
+        }
         if (maxModelLen < model.maxPositionEmbeddings()) {
             lines.add(String.format(Locale.ROOT, "requests of at most %d tokens (the model's context: %d)", maxModelLen,
                     model.maxPositionEmbeddings()));
@@ -427,6 +443,10 @@ public record SimParams(
         /** 0 until a flag sets it: then the engine's default. */
         double memoryFraction;
         int tp = 1;
+        /** vLLM's {@code --enable-expert-parallel}. */
+        boolean enableExpertParallel;
+        /** SGLang's {@code --ep-size}; 1 until a flag sets it. */
+        int epSize = 1;
         final List<String> ignored = new ArrayList<>();
         boolean enableLora;
         final List<String> loraNames = new ArrayList<>();
@@ -453,30 +473,45 @@ public record SimParams(
         }
 
         /** vLLM's flags that the simulation models, each with what it sets. */
-        static final Map<String, BiConsumer<Builder, Flag>> VLLM_FLAGS = modelled(EngineFlags.VLLM, Map.of(
-                EngineFlags.VLLM_SPECULATIVE_CONFIG, Builder::speculativeConfig,
-                "--performance-mode", (b, f) -> b.mode = performanceMode(f),
-                "--language-model-only", (b, f) -> b.languageModelOnly = bool(f),
-                "-tp", (b, f) -> b.tp = positiveInt(f),
-                "--hf-config-path", (b, f) -> b.hfConfigPath = text(f),
-                "--enable-lora", (b, f) -> b.enableLora = bool(f),
-                "--lora-modules", (b, f) -> b.loraNames.addAll(loraNames(f)),
-                "--max-loras", (b, f) -> b.maxLoras = positiveInt(f),
-                "--max-lora-rank", (b, f) -> b.maxLoraRank = positiveInt(f)));
+        static final Map<String, BiConsumer<Builder, Flag>> VLLM_FLAGS = modelled(EngineFlags.VLLM, Map.ofEntries(
+                Map.entry(EngineFlags.VLLM_SPECULATIVE_CONFIG, Builder::speculativeConfig),
+                Map.entry("--performance-mode", (b, f) -> b.mode = performanceMode(f)),
+                Map.entry("--language-model-only", (b, f) -> b.languageModelOnly = bool(f)),
+                Map.entry("-tp", (b, f) -> b.tp = positiveInt(f)),
+                Map.entry("--enable-expert-parallel", (b, f) -> b.enableExpertParallel = bool(f)),
+                Map.entry("-ep", (b, f) -> b.enableExpertParallel = bool(f)),
+                Map.entry("--no-enable-expert-parallel", (b, f) -> b.enableExpertParallel = !bool(f)),
+                Map.entry("--hf-config-path", (b, f) -> b.hfConfigPath = text(f)),
+                Map.entry("--enable-lora", (b, f) -> b.enableLora = bool(f)),
+                Map.entry("--lora-modules", (b, f) -> b.loraNames.addAll(loraNames(f))),
+                Map.entry("--max-loras", (b, f) -> b.maxLoras = positiveInt(f)),
+                Map.entry("--max-lora-rank", (b, f) -> b.maxLoraRank = positiveInt(f))));
 
         /** SGLang's flags that the simulation models, each with what it sets. */
-        static final Map<String, BiConsumer<Builder, Flag>> SGLANG_FLAGS = modelled(EngineFlags.SGLANG, Map.of(
-                "--tp", (b, f) -> b.tp = positiveInt(f),
-                EngineFlags.SGLANG_SPECULATIVE_ALGORITHM, (b, f) -> b.specMethod = text(f).toLowerCase(Locale.ROOT),
-                EngineFlags.SGLANG_SPECULATIVE_NUM_STEPS, (b, f) -> b.sglangSpecSteps = positiveInt(f),
-                EngineFlags.SGLANG_SPECULATIVE_NUM_DRAFT_TOKENS, (b, f) -> b.sglangDraftTokens = positiveInt(f),
+        static final Map<String, BiConsumer<Builder, Flag>> SGLANG_FLAGS = modelled(EngineFlags.SGLANG, Map.ofEntries(
+                Map.entry("--tp", (b, f) -> b.tp = positiveInt(f)),
+                Map.entry("--ep-size", (b, f) -> b.epSize = positiveInt(f)),
+                Map.entry("--expert-parallel-size", (b, f) -> b.epSize = positiveInt(f)),
+                Map.entry("--ep", (b, f) -> b.epSize = positiveInt(f)),
+                Map.entry(EngineFlags.SGLANG_SPECULATIVE_ALGORITHM, (b, f) -> b.specMethod = text(f).toLowerCase(Locale.ROOT)),
+                Map.entry(EngineFlags.SGLANG_SPECULATIVE_NUM_STEPS, (b, f) -> b.sglangSpecSteps = positiveInt(f)),
+                Map.entry(EngineFlags.SGLANG_SPECULATIVE_NUM_DRAFT_TOKENS, (b, f) -> b.sglangDraftTokens = positiveInt(f)),
                 // the simulation drafts a chain, which is EAGLE's tree with one branch per step, NGRAM's of breadth 1
-                EngineFlags.SGLANG_SPECULATIVE_EAGLE_TOPK, Builder::chainOnly,
-                EngineFlags.SGLANG_SPECULATIVE_NGRAM_MAX_BFS_BREADTH, Builder::chainOnly,
-                "--lora-paths", (b, f) -> b.loraNames.addAll(loraNames(f)),
-                EngineFlags.SGLANG_ADMIN_API_KEY, (b, f) -> b.adminApiKey = text(f),
-                "--max-loras-per-batch", (b, f) -> b.maxLoras = positiveInt(f),
-                "--max-lora-rank", (b, f) -> b.maxLoraRank = positiveInt(f)));
+                Map.entry(EngineFlags.SGLANG_SPECULATIVE_EAGLE_TOPK, Builder::chainOnly),
+                Map.entry(EngineFlags.SGLANG_SPECULATIVE_NGRAM_MAX_BFS_BREADTH, Builder::chainOnly),
+                Map.entry("--lora-paths", (b, f) -> b.loraNames.addAll(loraNames(f))),
+                Map.entry(EngineFlags.SGLANG_ADMIN_API_KEY, (b, f) -> b.adminApiKey = text(f)),
+                Map.entry("--max-loras-per-batch", (b, f) -> b.maxLoras = positiveInt(f)),
+                Map.entry("--max-lora-rank", (b, f) -> b.maxLoraRank = positiveInt(f))));
+
+        /**
+         * The expert-parallel groups the flags ask for: vLLM's {@code --enable-expert-parallel} makes each tensor-parallel
+         * GPU a group of its own (its expert-parallel size is the tensor- times the data-parallel size, {@code
+         * FusedMoEParallelConfig.make}; data parallelism is not modelled); SGLang's {@code --ep-size}, as given.
+         */
+        int expertParallel(SimDialect dialect, ModelProfile model) {
+            return dialect == SimDialect.SGLANG ? epSize : enableExpertParallel ? tp : 1;
+        }
 
         /**
          * The adapters' names in {@code --lora-modules} (vLLM) or {@code --lora-paths} (SGLang): space-separated
@@ -656,7 +691,7 @@ public record SimParams(
             }
             return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens,
                     prefixCaching, specMethod, specTokens, p, mode, languageModelOnly, reasoningParser, memoryFraction,
-                    tp, ignored, apiKey, EngineProfile.forDialect(dialect, model), stateSlots, lora(dialect), servedNames, adminApiKey, modelSource);
+                    tp, expertParallel(dialect, model), ignored, apiKey, EngineProfile.forDialect(dialect, model), stateSlots, lora(dialect), servedNames, adminApiKey, modelSource);
         }
 
         /**

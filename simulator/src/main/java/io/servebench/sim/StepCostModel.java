@@ -25,7 +25,11 @@ package io.servebench.sim;
  * routed experts {@code n} tokens are expected to touch ({@link ModelProfile#weightBytesRead}); a mixture of experts
  * also pays {@link #MOE_LAYER_FLOOR_NANOS} per sparse layer and step, its fused kernel's fixed time, and computes its
  * {@code routed} active parameters (the experts a token runs through) at {@code E}, the FLOP/s a grouped expert kernel
- * reaches ({@link #EXPERT_COMPUTE_EFFICIENCY}), well below {@code F}.
+ * reaches ({@link #EXPERT_COMPUTE_EFFICIENCY}), well below {@code F}. Under expert parallelism ({@link
+ * SimParams#expertParallelSize}) whole experts are dealt to groups of GPUs, so a step's experts are read and computed
+ * at the pace of the group its tokens load most ({@link ModelProfile#weightBytesRead(long, int)}, {@link
+ * ModelProfile.Experts#busiestGroupPairs}); the all-reduces are tensor parallelism's, as vLLM and SGLang combine
+ * the experts' outputs without data parallelism.
  * Every term grows with the work in the step, so more prompt tokens, more context or more sequences
  * never make a step shorter. For Qwen3.5-9B on an H100 a decode step of ~18 sequences takes ~8 ms
  * (6.3 ms of it reading the weights) and a 340-token prefill ~11 ms; on two H100s a decode step of 20
@@ -135,9 +139,15 @@ final class StepCostModel {
     Step step(long computedTokens, long contextTokens, long windowedTokens, int sequences, int draftingSequences,
               int acceptedDrafts, LoraWork lora) {
         ModelProfile m = settings.model();
-        double weights = m.weightBytesRead(computedTokens) / bandwidth + m.experts().layers() * MOE_LAYER_FLOOR_NANOS / 1e9;
+        int groups = settings.expertParallelSize();
+        double weights = m.weightBytesRead(computedTokens, groups) / bandwidth
+                + m.experts().layers() * MOE_LAYER_FLOOR_NANOS / 1e9;
         double routed = m.routedActiveParameters();
-        double compute = 2 * (m.activeParameters() - routed) * computedTokens / flops + 2 * routed * computedTokens / expertFlops;
+        // expert parallelism: the step waits for the group with the most token-expert pairs to compute
+        double routedShare = groups <= 1 || computedTokens == 0 ? 1
+                : groups * m.experts().busiestGroupPairs(computedTokens, groups) / ((double) computedTokens * m.experts().perToken());
+        double compute = 2 * (m.activeParameters() - routed) * computedTokens / flops
+                + 2 * routed * computedTokens * routedShare / expertFlops;
         // each copy of the KV cache is read by its own rank, at that rank's share of the bandwidth
         double attention = ((m.kvBytesPerToken() * contextTokens + m.window().kvBytesPerToken() * windowedTokens)
                 * settings.kvCopies() + m.stateBytesPerSequence() * sequences) / bandwidth;
