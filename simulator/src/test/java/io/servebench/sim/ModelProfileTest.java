@@ -265,7 +265,7 @@ class ModelProfileTest {
     void otherNamesHaveNoBuiltInProfile() {
         assertThatThrownBy(() -> ModelProfile.forModel("my-org/finetune")).hasMessageStartingWith(
                 "no built-in profile of my-org/finetune; built in: deepseek-r1, deepseek-r1-0528, gpt-oss-120b, gpt-oss-20b,"
-                        + " llama-3.1-70b-instruct, llama-3.1-8b-instruct, llama-3.3-70b-instruct");
+                        + " llama-3.1-70b-instruct, llama-3.1-8b-instruct, llama-3.3-70b-instruct, meta-llama-3-8b-instruct");
         // the 2507 update has another context than the config built in for Qwen3-30B-A3B: not stood in by it
         assertThat(ModelProfile.builtIn("Qwen/Qwen3-30B-A3B-Instruct-2507")).isEmpty();
     }
