@@ -88,7 +88,7 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--simulate", arity = "0..1", paramLabel = "MODE", fallbackValue = "in-process", preprocessor = SimulateMode.class, description = "Run every trial on the built-in simulated engine, which reads the flags of the study's engine: in the harness's JVM (default), =process to start it as a separate process like a real engine, or =virtual to run its model in virtual time (no sockets, no waiting: a 1000-request trial in well under a second).")
     String simulate;
 
-    @Option(names = "--simulate-gpu", paramLabel = "ID", description = "With --simulate: the GPU the simulated engine imitates, per tensor-parallel rank: h100 (default), h200, h20, a100, l40s or b200, from their datasheets (see docs/simulated-engine.md). Its efficiency factors are the H100's, not calibrated for the others.")
+    @Option(names = "--simulate-gpu", paramLabel = "ID", completionCandidates = SimCommand.Gpus.class, description = "With --simulate: the GPU the simulated engine imitates, per tensor-parallel rank, h100 by default, one of ${COMPLETION-CANDIDATES}, from their datasheets (see docs/simulated-engine.md). Its efficiency factors are the H100's, not calibrated for the others.")
     String simulateGpu;
 
     @Option(names = "--sim-model-config", paramLabel = "PATH", description = "With --simulate: the config.json (or the folder holding it) of the model the simulated engine stands in for, when it is not built in and not in the Hugging Face cache; e.g. --sim-model-config ~/configs/my-finetune/config.json. A model found nowhere is refused.")

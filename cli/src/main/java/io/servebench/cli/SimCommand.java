@@ -182,8 +182,9 @@ public final class SimCommand {
         @Option(names = "--seed", description = "Seed of output lengths and speculative acceptance (default: ${DEFAULT-VALUE}).")
         long seed = SimServer.Options.DEFAULT_SEED;
 
-        @Option(names = "--gpu", paramLabel = "ID", description = "The GPU it imitates, per tensor-parallel rank: h100, h200, h20,"
-                + " a100, l40s or b200 (default: ${DEFAULT-VALUE}); datasheet figures, see docs/simulated-engine.md.")
+        @Option(names = "--gpu", paramLabel = "ID", completionCandidates = Gpus.class, description = "The GPU it imitates, per"
+                + " tensor-parallel rank, one of ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}); datasheet figures, see"
+                + " docs/simulated-engine.md.")
         String gpu = "h100";
 
         @Unmatched
@@ -195,6 +196,14 @@ public final class SimCommand {
                     GpuProfile.named(gpu)),
                     System.out);
             return 0;
+        }
+    }
+
+    /** The GPUs the simulated engine imitates, by id, for the options that name one: {@link GpuProfile#catalogue()}'s. */
+    static final class Gpus implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return GpuProfile.catalogue().keySet().iterator();
         }
     }
 }
