@@ -206,7 +206,8 @@ class ValidationTest {
         assertThat(c.serverFlags()).containsExactly("--max-model-len=32768");
         PublicResult longer = new PublicResult(c.id(), c.source(), c.engine(), c.engineVersion(), c.model(), c.modelClass(),
                 c.gpu(), c.tensorParallel(), c.dtype(), List.of("--max-model-len=262144"), c.dataset(), c.inputTokens(),
-                c.outputTokens(), c.inputLengths(), c.outputLengths(), c.poissonArrivals(), c.concurrency(), c.requestRate(), c.requests(), c.totalInputTokens(), c.totalOutputTokens(),
+                c.outputTokens(), c.inputLengths(), c.outputLengths(), c.poissonArrivals(), c.concurrency(), c.requestRate(),
+                c.requests(), c.totalInputTokens(), c.totalOutputTokens(),
                 c.published(), c.notes(), false);
         assertThat(new Validation(42).run(longer).skipped()).hasValueSatisfying(reason -> assertThat(reason)
                 .startsWith(Validation.REFUSED).contains("262144"));
