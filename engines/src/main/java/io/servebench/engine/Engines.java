@@ -99,9 +99,8 @@ public final class Engines {
             // to trust them for this engine, GPU and architecture (TwinEvidence)
             return environment.withEngineVersion("ServeBench simulated engine" + mode + servebenchVersion
                     + settings.map(s -> "; model config " + s.modelSource()).orElse(""))
-                    .withTwinEvidence(settings.map(s -> io.servebench.sim.TwinEvidence.statement(s.dialect().toString(),
-                            options.simulatedGpu().toLowerCase(java.util.Locale.ROOT),
-                            io.servebench.sim.TwinEvidence.architecture(s.model()))).orElse(""));
+                    .withTwinEvidence(settings.map(s -> io.servebench.sim.TwinEvidence.statement(s,
+                            options.simulatedGpu().toLowerCase(java.util.Locale.ROOT))).orElse(""));
         }
         if (!server.setup().image().isEmpty()) {
             return environment.withEngineVersion("image " + server.setup().image());

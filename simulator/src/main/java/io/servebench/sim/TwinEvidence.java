@@ -96,4 +96,15 @@ public record TwinEvidence(String engine, String gpu, String architecture, Regim
         }
         return String.join("; ", clauses);
     }
+
+    /**
+     * The statement for a block of these settings on the GPU of id {@code gpu} ({@link #statement(String, String,
+     * String)}), and, where the settings deal a mixture of experts' experts to groups of GPUs, that no published case
+     * does: the evidence of its kind was gathered under tensor parallelism.
+     */
+    public static String statement(SimParams settings, String gpu) {
+        String statement = statement(settings.dialect().toString(), gpu, architecture(settings.model()));
+        return settings.expertParallelSize() > 1 && settings.model().experts().layers() > 0
+                ? statement + "; with expert parallelism: unvalidated, no published case uses it" : statement;
+    }
 }
