@@ -137,7 +137,7 @@ public final class Validation {
         for (Outcome o : outcomes) {
             if (o.skipped().isEmpty()) {
                 PublicResult c = o.result();
-                byKind.computeIfAbsent(c.engine() + "\n" + gpuId(c) + "\n" + c.modelClass() + "\n" + regime(c),
+                byKind.computeIfAbsent(c.engine() + "\n" + catalogueId(c.gpu()) + "\n" + c.modelClass() + "\n" + regime(c),
                         k -> new ArrayList<>()).add(o);
             }
         }
@@ -153,7 +153,7 @@ public final class Validation {
                 continue;
             }
             PublicResult first = kind.get(0).result();
-            out.add(new TwinEvidence(first.engine(), gpuId(first), first.modelClass(), regime(first), kind.size(),
+            out.add(new TwinEvidence(first.engine(), catalogueId(first.gpu()), first.modelClass(), regime(first), kind.size(),
                     errors.size(), errors.stream().mapToDouble(Double::doubleValue).max().orElseThrow(),
                     errors.stream().mapToDouble(Double::doubleValue).average().orElseThrow()));
         }
@@ -175,9 +175,6 @@ public final class Validation {
                 ? TwinEvidence.Regime.PACED : TwinEvidence.Regime.UNPACED;
     }
 
-    private static String gpuId(PublicResult c) {
-        return c.gpu().strip().split("\\s+")[0].toLowerCase(Locale.ROOT);
-    }
 
     /** The pairs of run cases that differ in the engine only, each with the direction both sides give. */
     public static List<EngineChoice> engineChoices(List<Outcome> outcomes) {
@@ -248,9 +245,13 @@ public final class Validation {
      * and the form factor where the second word names PCIe ({@code H100 PCIe 80GB}: {@code h100-pcie}).
      */
     static Optional<GpuProfile> gpu(String named) {
+        return Optional.ofNullable(GpuProfile.catalogue().get(catalogueId(named)));
+    }
+
+    /** The id in {@link GpuProfile#catalogue()} of the GPU a source names ({@link #gpu}). */
+    private static String catalogueId(String named) {
         String[] words = named.strip().toLowerCase(Locale.ROOT).split("\\s+");
-        String id = words.length > 1 && words[1].equals("pcie") ? words[0] + "-pcie" : words[0];
-        return Optional.ofNullable(GpuProfile.catalogue().get(id));
+        return words.length > 1 && words[1].equals("pcie") ? words[0] + "-pcie" : words[0];
     }
 
     /**

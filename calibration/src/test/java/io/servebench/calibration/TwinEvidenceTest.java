@@ -41,9 +41,13 @@ class TwinEvidenceTest {
     @Test
     void aSetUpWithoutPublishedCasesIsUnvalidatedAndOneWithThemCarriesABarPerLoadRegime() {
         assertThat(TwinEvidence.statement("vllm", "l40s", "dense")).isEqualTo("unvalidated: no published vLLM dense L40S case");
+        // IOG's runs on one H100 PCIe are evidence for that GPU, not for the SXM part (the fifth, 200 requests at 32 req/s,
+        // arrives in 6 s: not paced)
+        assertThat(TwinEvidence.statement("vllm", "h100-pcie", "dense"))
+                .contains("at a request rate: within").contains("on 4 published vLLM dense H100 PCIe cases (16 figures)");
         for (TwinEvidence e : TwinEvidence.bundled()) {
             String kind = (e.engine().equals("sglang") ? "SGLang" : "vLLM") + " " + e.architecture() + " "
-                    + e.gpu().toUpperCase(java.util.Locale.ROOT);
+                    + (e.gpu().equals("h100-pcie") ? "H100 PCIe" : e.gpu().toUpperCase(java.util.Locale.ROOT));
             String clause = String.format(java.util.Locale.ROOT, "%s: within ±%.0f%% (mean %.0f%%) on %d published %s case%s"
                     + " (%d figures)", e.regime() == TwinEvidence.Regime.PACED ? "at a request rate"
                     : "all at once or in a closed loop", 100 * e.maxError(), 100 * e.meanError(), e.cases(), kind,

@@ -80,8 +80,9 @@ public record TwinEvidence(String engine, String gpu, String architecture, Regim
      * vLLM dense H100 case", or "unvalidated: no published vLLM hybrid L40S case" where there is none of either.
      */
     public static String statement(String engine, String gpu, String architecture) {
+        // the GPU as its id reads in capitals, a form factor as NVIDIA writes it (h100-pcie: H100 PCIe)
         String kind = (engine.equals("sglang") ? "SGLang" : "vLLM") + " " + architecture + " "
-                + gpu.toUpperCase(Locale.ROOT);
+                + gpu.toUpperCase(Locale.ROOT).replace("-PCIE", " PCIe");
         List<TwinEvidence> of = BUNDLED.stream().filter(e -> e.engine.equals(engine) && e.gpu.equals(gpu)
                 && e.architecture.equals(architecture)).toList();
         if (of.isEmpty()) {
