@@ -4,6 +4,8 @@ import io.servebench.calibration.PublicResult.Figure;
 import io.servebench.calibration.Validation.EngineChoice;
 import io.servebench.calibration.Validation.Outcome;
 
+import io.servebench.sim.TwinEvidence;
+
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -11,7 +13,8 @@ import java.util.OptionalDouble;
 
 /**
  * The validation as markdown: every published case beside the twin, figure by figure with the error, the cases the
- * twin skipped and why, and the engine-choice pairs with the direction each side gives.
+ * twin skipped and why, the engine-choice pairs with the direction each side gives, and the error bars the evidence
+ * gives each kind of set-up ({@link Validation#evidence}: what a simulated block states).
  */
 public final class ValidationReport {
 
@@ -68,6 +71,19 @@ public final class ValidationReport {
                         p.twinRatio(), p.sameDirection() ? "yes" : "**no**");
             }
         }
+        List<TwinEvidence> bars = Validation.evidence(outcomes);
+        if (!bars.isEmpty()) {
+            out.println();
+            out.println("## The twin's error bars: what a simulated block of each kind states");
+            out.println();
+            out.println("| engine | GPU | architecture | load | cases | figures | largest error | mean error |");
+            out.println("|---|---|---|---|---|---|---|---|");
+            for (TwinEvidence e : bars) {
+                out.printf(Locale.ROOT, "| %s | %s | %s | %s | %d | %d | %.0f%% | %.0f%% |%n",
+                        e.engine().equals("sglang") ? "SGLang" : "vLLM", e.gpu(), e.architecture(), e.regime().words(),
+                        e.cases(), e.figures(), 100 * e.maxError(), 100 * e.meanError());
+            }
+        }
         long run = outcomes.size() - skipped.size();
         long within = outcomes.stream().filter(o -> o.skipped().isEmpty()).filter(ValidationReport::withinTarget).count();
         out.println();
@@ -96,9 +112,11 @@ public final class ValidationReport {
 
     private static String load(PublicResult c) {
         String data = c.dataset().equals("sharegpt") ? "ShareGPT"
-                : c.inputTokens().orElse(0) + "/" + c.outputTokens().orElse(0);
+                : c.inputLengths().orElse(Integer.toString(c.inputTokens().orElse(0))) + "/"
+                        + c.outputLengths().orElse(Integer.toString(c.outputTokens().orElse(0)));
         String arrivals = c.requestRate().isPresent()
-                ? trim(c.requestRate().getAsDouble()) + " req/s" + (c.concurrency().isPresent()
+                ? trim(c.requestRate().getAsDouble()) + " req/s" + (c.poissonArrivals() ? " Poisson" : "")
+                        + (c.concurrency().isPresent()
                         ? " (at most " + c.concurrency().getAsInt() + ")" : "")
                 : c.concurrency().isPresent() ? "concurrency " + c.concurrency().getAsInt() : "all at once";
         return data + ", " + arrivals + (c.requests() > 0 ? ", " + c.requests() + " requests" : "");

@@ -148,7 +148,16 @@ class ValidationTest {
                         + " mean latency (ms) | 1.62x |")
                 .contains("2 of 3 cases run;").contains("; 1 of 1 engine choices the same.")
                 // each run case publishes mean TTFT, mean latency, output and total throughput
-                .contains("8 published figures: mean absolute error ");
+                .contains("8 published figures: mean absolute error ")
+                // the bars a simulated block of each kind states: here both engines' hybrid H100 bursts
+                .contains("## The twin's error bars: what a simulated block of each kind states")
+                .contains("| vLLM | h100 | hybrid | all at once or in a closed loop | 1 | 4 |")
+                .contains("| SGLang | h100 | hybrid | all at once or in a closed loop | 1 | 4 |");
+        // a client's Poisson arrivals and drawn lengths are in the load's words
+        StringWriter poisson = new StringWriter();
+        ValidationReport.write(new PrintWriter(poisson, true), new Validation(42).run(List.of(
+                named("sglang-llama-3.3-70b-4xh200-tp4-random-1024-1024-rate4"))));
+        assertThat(poisson.toString()).contains("| uniform(1,1024)/uniform(1,1024), 4.00 req/s Poisson, 1200 requests |");
     }
 
     /** A selection with no set-up published on both engines says so, rather than "0 of 0 engine choices". */
