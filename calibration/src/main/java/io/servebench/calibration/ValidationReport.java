@@ -26,16 +26,11 @@ public final class ValidationReport {
 
     /** Writes the tables of {@code outcomes}. */
     public static void write(PrintWriter out, List<Outcome> outcomes) {
-        out.println("## Public results: published / twin (error)");
-        out.println();
-        StringBuilder head = new StringBuilder("| case | engine | model | GPU x TP | load |");
-        StringBuilder rule = new StringBuilder("|---|---|---|---|---|");
+        List<String> columns = new java.util.ArrayList<>(List.of("case", "engine", "model", "GPU x TP", "load"));
         for (Figure f : Figure.values()) {
-            head.append(' ').append(f.label()).append(" |");
-            rule.append("---|");
+            columns.add(f.label());
         }
-        out.println(head);
-        out.println(rule);
+        table(out, "Public results: published / twin (error)", columns);
         for (Outcome o : outcomes) {
             if (o.skipped().isPresent()) {
                 continue;
@@ -61,10 +56,7 @@ public final class ValidationReport {
         List<EngineChoice> pairs = Validation.engineChoices(outcomes);
         if (!pairs.isEmpty()) {
             out.println();
-            out.println("## Engine choice: SGLang over vLLM");
-            out.println();
-            out.println("| set-up | figure | published | twin | same choice |");
-            out.println("|---|---|---|---|---|");
+            table(out, "Engine choice: SGLang over vLLM", List.of("set-up", "figure", "published", "twin", "same choice"));
             for (EngineChoice p : pairs) {
                 out.printf(Locale.ROOT, "| %s, %s, %s | %s | %.2fx | %.2fx | %s |%n", p.vllm().result().model(),
                         p.vllm().result().gpu(), load(p.vllm().result()), p.figure().label(), p.publishedRatio(),
@@ -74,10 +66,8 @@ public final class ValidationReport {
         List<TwinEvidence> bars = Validation.evidence(outcomes);
         if (!bars.isEmpty()) {
             out.println();
-            out.println("## The twin's error bars: what a simulated block of each kind states");
-            out.println();
-            out.println("| engine | GPU | architecture | load | cases | figures | largest error | mean error |");
-            out.println("|---|---|---|---|---|---|---|---|");
+            table(out, "The twin's error bars: what a simulated block of each kind states", List.of("engine", "GPU",
+                    "architecture", "load", "cases", "figures", "largest error", "mean error"));
             for (TwinEvidence e : bars) {
                 out.printf(Locale.ROOT, "| %s | %s | %s | %s | %d | %d | %.0f%% | %.0f%% |%n",
                         e.engine().equals("sglang") ? "SGLang" : "vLLM", e.gpu(), e.architecture(), e.regime().words(),
@@ -100,6 +90,14 @@ public final class ValidationReport {
                     100 * java.util.Arrays.stream(errors).average().orElseThrow(),
                     java.util.Arrays.stream(errors).filter(e -> e <= TARGET).count(), 100 * TARGET);
         }
+    }
+
+    /** A section's title, then the head of its markdown table: these columns and the rule under them. */
+    private static void table(PrintWriter out, String title, List<String> columns) {
+        out.println("## " + title);
+        out.println();
+        out.println("| " + String.join(" | ", columns) + " |");
+        out.println("|" + "---|".repeat(columns.size()));
     }
 
     /** Whether every figure the case publishes is within {@link #TARGET}. */
