@@ -277,7 +277,7 @@ public final class Validation {
                 return Datasets.shareGptShaped(in, out, requests, tokens::count);
             }
             if (shaped) {
-                return Datasets.syntheticShaped(lengths, in, out, requests, tokens::count);
+                return Datasets.syntheticShaped(lengths, in, out, tokens::count);
             }
             return Datasets.resolve("synthetic:in=fixed(" + Math.round(in) + "),out=fixed(" + Math.max(1, Math.round(out))
                     + "),count=" + requests, tokens::count);

@@ -52,22 +52,21 @@ public final class Datasets {
     }
 
     /**
-     * The {@code synthetic:in=DIST,out=DIST} set {@code spec} names, of {@code count} conversations, its drawn lengths
+     * The {@code synthetic:in=DIST,out=DIST[,count=N]} set {@code spec} names, its drawn lengths
      * scaled to these mean prompt and reply lengths in tokens (by {@code tokens}), to within a token: a published run of
      * random lengths (e.g. {@code sglang.bench_serving}'s, uniform up to the asked length) rehearsed from its printed
      * token totals.
      *
      * @throws IllegalArgumentException when {@code spec} is not a synthetic spec, naming what was expected
      */
-    public static Dataset syntheticShaped(String spec, double meanPromptTokens, double meanOutputTokens, int count,
+    public static Dataset syntheticShaped(String spec, double meanPromptTokens, double meanOutputTokens,
                                           ToIntFunction<String> tokens) {
         String prefix = DatasetKind.SYNTHETIC.id() + ":";
         if (!spec.startsWith(prefix)) {
             throw new IllegalArgumentException("dataset " + spec + ": expected synthetic:in=DIST,out=DIST");
         }
-        SyntheticLengths set = SyntheticLengths.parse(spec, spec.substring(prefix.length()));
-        return new SyntheticLengths(set.spec(), set.in(), set.out(), count, set.seed())
-                .shaped(meanPromptTokens, meanOutputTokens, tokens);
+        return SyntheticLengths.parse(spec, spec.substring(prefix.length())).shaped(meanPromptTokens, meanOutputTokens,
+                tokens);
     }
 
     /** The {@code tokenizer.json} {@code spec} names with {@code tokenizer=PATH}; empty when it names none. */

@@ -59,9 +59,8 @@ record SyntheticLengths(String spec, LengthDistribution in, LengthDistribution o
 
     /**
      * {@link #count} conversations whose lengths are drawn from {@link #in} and {@link #out} as {@link #dataset}'s are,
-     * then scaled together to the mean prompt and reply lengths {@code meanPromptTokens} and {@code meanOutputTokens},
-     * to within rounding: a published run of this shape rehearsed from its printed token totals, so the sample's own
-     * draw does not move the totals.
+     * then scaled to the mean prompt and reply lengths {@code meanPromptTokens} and {@code meanOutputTokens}
+     * ({@link #scaledTo}).
      */
     Dataset shaped(double meanPromptTokens, double meanOutputTokens, ToIntFunction<String> tokens) {
         Random random = new Random(seed);
@@ -71,19 +70,31 @@ record SyntheticLengths(String spec, LengthDistribution in, LengthDistribution o
             prompt[i] = in.sample(random);
             reply[i] = out.sample(random);
         }
-        int[] promptTokens = withMean(prompt, meanPromptTokens);
-        int[] outputTokens = withMean(reply, meanOutputTokens);
-        List<Conversation> conversations = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
+        return scaledTo(spec, prompt, reply, meanPromptTokens, meanOutputTokens, random, tokens);
+    }
+
+    /**
+     * Conversations whose prompt and reply lengths are in proportion to {@code promptShape} and {@code replyShape}, scaled
+     * together to the mean lengths {@code meanPromptTokens} and {@code meanOutputTokens} in tokens, to within rounding
+     * (each at least 1), and each prompt written exactly its length by {@code tokens} with {@code random}'s words: a
+     * published run rehearsed from its printed token totals, so the sample's own draw does not move them. The set is
+     * named {@code name} with the means.
+     */
+    static Dataset scaledTo(String name, double[] promptShape, double[] replyShape, double meanPromptTokens,
+                            double meanOutputTokens, Random random, ToIntFunction<String> tokens) {
+        int[] promptTokens = withMean(promptShape, meanPromptTokens);
+        int[] outputTokens = withMean(replyShape, meanOutputTokens);
+        List<Conversation> conversations = new ArrayList<>(promptTokens.length);
+        for (int i = 0; i < promptTokens.length; i++) {
             String text = text(random, promptTokens[i], tokens);
             conversations.add(new Conversation(text, tokens.applyAsInt(text), outputTokens[i]));
         }
-        return new Dataset(String.format(Locale.ROOT, "%s(mean %.1f in, %.1f out)", spec, meanPromptTokens,
+        return new Dataset(String.format(Locale.ROOT, "%s(mean %.1f in, %.1f out)", name, meanPromptTokens,
                 meanOutputTokens), conversations);
     }
 
     /** The lengths in proportion to {@code shape}, rounded, at least 1, their mean {@code mean}. */
-    static int[] withMean(double[] shape, double mean) {
+    private static int[] withMean(double[] shape, double mean) {
         double scale = mean * shape.length / Arrays.stream(shape).sum();
         int[] lengths = new int[shape.length];
         for (int i = 0; i < shape.length; i++) {

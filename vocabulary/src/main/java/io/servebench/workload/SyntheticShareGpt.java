@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Random;
 import java.util.function.ToIntFunction;
 
@@ -94,15 +93,8 @@ final class SyntheticShareGpt {
             prompt[i] = Math.exp(PROMPT_SIGMA * random.nextGaussian());
             reply[i] = Math.exp(REPLY_SIGMA * random.nextGaussian());
         }
-        int[] promptTokens = SyntheticLengths.withMean(prompt, meanPromptTokens);
-        int[] outputTokens = SyntheticLengths.withMean(reply, meanOutputTokens);
-        List<Conversation> conversations = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            String text = SyntheticLengths.text(random, promptTokens[i], tokens);
-            conversations.add(new Conversation(text, tokens.applyAsInt(text), outputTokens[i]));
-        }
-        return new Dataset(String.format(Locale.ROOT, "%s(mean %.1f in, %.1f out)", Datasets.SYNTHETIC_SHAREGPT,
-                meanPromptTokens, meanOutputTokens), conversations);
+        return SyntheticLengths.scaledTo(Datasets.SYNTHETIC_SHAREGPT, prompt, reply, meanPromptTokens, meanOutputTokens,
+                random, tokens);
     }
 
     /** A word of the vocabulary, drawn from {@code random}: one token to the simulated engine's tokenizer. */

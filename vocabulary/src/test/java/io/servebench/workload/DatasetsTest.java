@@ -77,7 +77,8 @@ class DatasetsTest {
      */
     @Test
     void aSyntheticSetShapedToPublishedTotalsKeepsItsDistribution() {
-        Dataset d = Datasets.syntheticShaped("synthetic:in=uniform(1,1000),out=uniform(1,1000)", 499.662, 504.324, 500, WORDS);
+        Dataset d = Datasets.syntheticShaped("synthetic:in=uniform(1,1000),out=uniform(1,1000),count=500", 499.662,
+                504.324, WORDS);
         List<Conversation> c = d.conversations();
         assertThat(c).hasSize(500);
         assertThat(c.stream().mapToLong(Conversation::promptTokens).sum()).isCloseTo(249_831, within(500L));
@@ -87,7 +88,7 @@ class DatasetsTest {
         assertThat(outputs[125]).isBetween(200, 300);
         assertThat(outputs[375]).isBetween(700, 800);
         assertThat(outputs[499]).isBetween(950, 1100);
-        assertThatThrownBy(() -> Datasets.syntheticShaped("sharegpt:x.json", 1, 1, 1, WORDS))
+        assertThatThrownBy(() -> Datasets.syntheticShaped("sharegpt:x.json", 1, 1, WORDS))
                 .hasMessageContaining("sharegpt:x.json").hasMessageContaining("expected synthetic:in=DIST,out=DIST");
     }
 
