@@ -399,7 +399,7 @@ public record SimParams(
         String engine = sglang ? FlagCatalog.SGLANG : FlagCatalog.VLLM;
         FlagCatalog newest = FlagCatalog.forStudy(engine, "");
         for (String text : flags) {
-            // the real engine's argparse reads an abbreviation as the one flag it starts
+            // the real engine's argparse reads an alias or an abbreviation as the one flag it names
             Flag flag = newest.resolved(Flag.parse(text).orElseThrow(() -> new IllegalArgumentException(Flag.problem(text))));
             boolean known = b.apply(modelled, flag) || b.modelConfig(flag)
                     || (dialect == SimDialect.SIM && b.simOnly(flag));
@@ -477,9 +477,7 @@ public record SimParams(
                 Map.entry(EngineFlags.VLLM_SPECULATIVE_CONFIG, Builder::speculativeConfig),
                 Map.entry("--performance-mode", (b, f) -> b.mode = performanceMode(f)),
                 Map.entry("--language-model-only", (b, f) -> b.languageModelOnly = bool(f)),
-                Map.entry("-tp", (b, f) -> b.tp = positiveInt(f)),
                 Map.entry("--enable-expert-parallel", (b, f) -> b.enableExpertParallel = bool(f)),
-                Map.entry("-ep", (b, f) -> b.enableExpertParallel = bool(f)),
                 Map.entry("--no-enable-expert-parallel", (b, f) -> b.enableExpertParallel = !bool(f)),
                 Map.entry("--hf-config-path", (b, f) -> b.hfConfigPath = text(f)),
                 Map.entry("--enable-lora", (b, f) -> b.enableLora = bool(f)),
@@ -489,10 +487,7 @@ public record SimParams(
 
         /** SGLang's flags that the simulation models, each with what it sets. */
         static final Map<String, BiConsumer<Builder, Flag>> SGLANG_FLAGS = modelled(EngineFlags.SGLANG, Map.ofEntries(
-                Map.entry("--tp", (b, f) -> b.tp = positiveInt(f)),
                 Map.entry("--ep-size", (b, f) -> b.epSize = positiveInt(f)),
-                Map.entry("--expert-parallel-size", (b, f) -> b.epSize = positiveInt(f)),
-                Map.entry("--ep", (b, f) -> b.epSize = positiveInt(f)),
                 Map.entry(EngineFlags.SGLANG_SPECULATIVE_ALGORITHM, (b, f) -> b.specMethod = text(f).toLowerCase(Locale.ROOT)),
                 Map.entry(EngineFlags.SGLANG_SPECULATIVE_NUM_STEPS, (b, f) -> b.sglangSpecSteps = positiveInt(f)),
                 Map.entry(EngineFlags.SGLANG_SPECULATIVE_NUM_DRAFT_TOKENS, (b, f) -> b.sglangDraftTokens = positiveInt(f)),
@@ -506,10 +501,12 @@ public record SimParams(
 
         /**
          * The expert-parallel groups the flags ask for: vLLM's {@code --enable-expert-parallel} makes each tensor-parallel
-         * GPU a group of its own (its expert-parallel size is the tensor- times the data-parallel size, {@code
-         * FusedMoEParallelConfig.make}; data parallelism is not modelled); SGLang's {@code --ep-size}, as given.
+         * GPU a group of its own ("The EP size is automatically calculated as EP_SIZE = TP_SIZE x DP_SIZE", vLLM's Expert
+         * Parallel Deployment page, v0.10.1; data parallelism is not modelled); SGLang's {@code --ep-size}, as given,
+         * each expert then split over {@code tp / ep} GPUs (its {@code moe_tp_size = tp_size // ep_size}, with "tp_size
+         * must be divisible by ep_size", {@code model_config.py}).
          */
-        int expertParallel(SimDialect dialect, ModelProfile model) {
+        int expertParallel(SimDialect dialect) {
             return dialect == SimDialect.SGLANG ? epSize : enableExpertParallel ? tp : 1;
         }
 
@@ -691,7 +688,7 @@ public record SimParams(
             }
             return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens,
                     prefixCaching, specMethod, specTokens, p, mode, languageModelOnly, reasoningParser, memoryFraction,
-                    tp, expertParallel(dialect, model), ignored, apiKey, EngineProfile.forDialect(dialect, model), stateSlots, lora(dialect), servedNames, adminApiKey, modelSource);
+                    tp, expertParallel(dialect), ignored, apiKey, EngineProfile.forDialect(dialect, model), stateSlots, lora(dialect), servedNames, adminApiKey, modelSource);
         }
 
         /**

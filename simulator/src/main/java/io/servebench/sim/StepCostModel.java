@@ -28,8 +28,8 @@ package io.servebench.sim;
  * reaches ({@link #EXPERT_COMPUTE_EFFICIENCY}), well below {@code F}. Under expert parallelism ({@link
  * SimParams#expertParallelSize}) whole experts are dealt to groups of GPUs, so a step's experts are read and computed
  * at the pace of the group its tokens load most ({@link ModelProfile#weightBytesRead(long, int)}, {@link
- * ModelProfile.Experts#busiestGroupPairs}); the all-reduces are tensor parallelism's, as vLLM and SGLang combine
- * the experts' outputs without data parallelism.
+ * ModelProfile.Experts#busiestGroupPairs}); the all-reduces stay tensor parallelism's (an engine's own dispatch of
+ * tokens to experts is not modelled).
  * Every term grows with the work in the step, so more prompt tokens, more context or more sequences
  * never make a step shorter. For Qwen3.5-9B on an H100 a decode step of ~18 sequences takes ~8 ms
  * (6.3 ms of it reading the weights) and a 340-token prefill ~11 ms; on two H100s a decode step of 20

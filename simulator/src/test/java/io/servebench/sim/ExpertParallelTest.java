@@ -108,6 +108,13 @@ class ExpertParallelTest {
         SimParams four = SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-235B-A22B-Instruct-2507",
                 List.of("--tp-size=8", "--ep-size=4"), GpuProfile.named("h200"));
         assertThat(four.expertParallelSize()).isEqualTo(4);
+        // the engines' aliases and abbreviations, as their parsers read them (FlagCatalog.resolved)
+        assertThat(SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-235B-A22B-Instruct-2507",
+                List.of("--tp=8", "--expert-parallel-size=4"), GpuProfile.named("h200"))).isEqualTo(four);
+        SimParams vllmAliases = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-235B-A22B-Instruct-2507",
+                List.of("-tp=8", "-ep"), GpuProfile.named("h200"));
+        assertThat(vllmAliases.tensorParallelSize()).isEqualTo(8);
+        assertThat(vllmAliases.expertParallelSize()).isEqualTo(8);
         assertThat(four.startLog()).contains("experts divided among 4 groups of 2 GPUs, 32.0 a group");
         assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-235B-A22B-Instruct-2507",
                 List.of("--tp-size=8", "--ep-size=3"), GpuProfile.named("h200")))

@@ -185,12 +185,14 @@ public final class FlagCatalog {
     }
 
     /**
-     * {@code flag} under the name argparse reads it as: an abbreviation (the start of exactly one name, which argparse
-     * takes for that flag) written out; any other flag as it is.
+     * {@code flag} under the flag's own name, as argparse reads it: an alias ({@code -tp}) or an abbreviation (the start
+     * of exactly one name, which argparse takes for that flag) written as the name it stands for; any other flag as it
+     * is.
      */
     public Flag resolved(Flag flag) {
-        if (byName.containsKey(flag.name())) {
-            return flag;
+        Spec exact = byName.get(flag.name());
+        if (exact != null) {
+            return exact.name().equals(flag.name()) ? flag : new Flag(exact.name(), flag.value());
         }
         List<String> startingWith = byName.keySet().stream().filter(n -> n.startsWith(flag.name())).toList();
         return startingWith.size() == 1 ? new Flag(byName.get(startingWith.get(0)).name(), flag.value()) : flag;

@@ -92,6 +92,9 @@ class FlagCatalogTest {
         assertThat(vllm("0.17.1").resolved(flag("--max-num-seq=128"))).isEqualTo(flag("--max-num-seqs=128"));
         // the start of two names is no abbreviation argparse takes
         assertThat(vllm("0.17.1").resolved(flag("--max-num"))).isEqualTo(flag("--max-num"));
+        // an alias, as the table lists it, is read as the flag it names; the flag's own name is kept
+        assertThat(vllm("0.17.1").resolved(flag("-tp=2"))).isEqualTo(flag("--tensor-parallel-size=2"));
+        assertThat(vllm("0.17.1").resolved(flag("--tensor-parallel-size=2"))).isEqualTo(flag("--tensor-parallel-size=2"));
     }
 
     @Test
