@@ -604,9 +604,13 @@ public record ModelProfile(
         if (experts.layers() == 0) {
             return weightBytes();
         }
-        double routed = experts.layers() * experts.parameters();
-        return (parameters - routed * experts.count()) * bytesPerParameter
-                + routed * experts.touched(Math.max(1, tokens)) * expertBytesPerParameter;
+        return denseWeightBytes()
+                + experts.layers() * experts.parameters() * experts.touched(Math.max(1, tokens)) * expertBytesPerParameter;
+    }
+
+    /** Bytes of the weights every step reads whatever its tokens: all but the routed experts. */
+    public double denseWeightBytes() {
+        return (parameters - experts.layers() * experts.parameters() * experts.count()) * bytesPerParameter;
     }
 
     /**

@@ -20,6 +20,9 @@ package io.servebench.sim;
  *        + 2 * layers * ({@value #ALL_REDUCE_LATENCY_NANOS} ns                    tensor parallelism (t > 1): two
  *            + 2 (t - 1) / t * computedTokens * hiddenSize * bytes / (I * {@value #INTERCONNECT_EFFICIENCY}))
  *                                                                                  ring all-reduces per layer
+ *        + kernelFloors                                                            what each kernel takes however
+ *                                                                                  little it computes ({@link
+ *                                                                                  #kernelFloorNanos})
  * </pre>
  * {@code weightsRead(n)} is every weight of a dense model, and of a mixture of experts the dense weights plus the
  * routed experts {@code n} tokens are expected to touch ({@link ModelProfile#weightBytesRead}); a mixture of experts
@@ -69,7 +72,31 @@ final class StepCostModel {
     /** The same for FP8 weights on FP8 tensor cores: 9.5% of the FP8 peak (PR #24700, as above). */
     static final double EXPERT_FP8_COMPUTE_EFFICIENCY = 0.095;
 
+    /**
+     * Shortest duration of a small kernel of a decode step in a CUDA graph (a norm, rotary embedding, the KV cache
+     * write, the activation, top-k, an activation quantisation), ns. Measured inside decode steps: a residual add 1.5 µs
+     * and an RMSNorm 2.9 µs (NVIDIA/Megatron-LM PR #6463), a gated RMSNorm 1.90 µs at TP 8 and one sequence
+     * (lightseekorg/tokenspeed PR #1154), vLLM's FP8 activation quantisation 2 µs in Llama-3-8B's graph
+     * (neuralmagic/nm-vllm PR #332); silu_and_mul 1.8-2.1 µs at 4 tokens (sgl-project/sglang PR #23087).
+     */
+    static final long SMALL_KERNEL_NANOS = 2_000;
+    /**
+     * Shortest duration of a matrix product at decode's few rows, ns: cuBLAS on DeepSeek's 7168 x 256 router weights
+     * (3.7 MB, 0.5 µs of bandwidth) took 4.66-5.06 µs at 1 to 8 tokens on a B200 (vllm-project/vllm PR #44217); a
+     * block-FP8 product of 5120 x 288 (1.5 MB) 4.05 µs on an H20 in graph replay (sgl-project/sglang PR #39306). A
+     * product whose bytes or FLOPs take longer takes that time instead.
+     */
+    static final long GEMM_FLOOR_NANOS = 4_500;
+    /**
+     * Shortest duration of a layer's decode attention kernel, ns: FlashInfer's at one sequence of 1K context, 9.5 µs of
+     * device time on an H200 (tile-ai/TileOPs PR #2084; FlashAttention 3 16.2 µs there), 12.3 µs on Qwen-32B's heads at
+     * TP 2 (vllm-project/flash-attention PR #63), latent attention through trtllm-gen 12.3-14.4 µs at one sequence on
+     * Blackwell (vllm-project/vllm PR #41778). A layer whose KV cache takes longer to read takes that time instead.
+     */
+    static final long ATTENTION_FLOOR_NANOS = 10_000;
+
     private final SimParams settings;
+    private final LayerKernels kernels;
     private final double bandwidth;
     private final double flops;
     /** FLOP/s of the routed experts' products, summed over the GPUs. */
@@ -83,6 +110,7 @@ final class StepCostModel {
                 * settings.tensorParallelSize();
         GpuProfile gpu = settings.gpu();
         boolean fp8 = settings.model().fp8Weights() && gpu.peakFp8Flops() > 0;
+        this.kernels = LayerKernels.of(settings.model(), fp8);
         this.expertFlops = (fp8 ? gpu.peakFp8Flops() * EXPERT_FP8_COMPUTE_EFFICIENCY : gpu.peakFlops() * EXPERT_COMPUTE_EFFICIENCY)
                 * settings.tensorParallelSize();
     }
@@ -160,13 +188,32 @@ final class StepCostModel {
         double loraNanos = lora.adapters() == 0 ? 0 : Math.max(lora.tokens() * l.flopsPerToken(m) / flops,
                 lora.adapters() * l.bytes(m) / bandwidth) * 1e9
                 + lora.swapped() * l.bytes(m) / LoraParams.HOST_TO_DEVICE_BYTES_PER_S * 1e9;
-        double gpu = (Math.max(weights, compute) + attention + draft) * 1e9 + allReduce + loraNanos;
+        double gpu = (Math.max(weights, compute) + attention + draft) * 1e9 + allReduce + loraNanos
+                + kernelFloorNanos(computedTokens, attention);
         EngineProfile engine = settings.engine();
         double host = settings.performanceMode().overheadFactor() * engine.stepNanos()
                 + (double) engine.sequenceNanos() * (sequences + acceptedDrafts);
         long nanos = Math.round(settings.overlapsHostWork() ? Math.max(gpu, host) : gpu + host);
         double computeNanos = compute > weights ? compute * 1e9 : 0;
         return new Step(nanos, computeNanos, gpu - computeNanos);
+    }
+
+    /**
+     * What a step's kernels take beyond the roofline, ns ({@link LayerKernels}): every small kernel's floor, and a
+     * matrix product's or a layer's attention floor where its bytes (or FLOPs) take less time than the floor. A dense
+     * product is given an equal share of the dense weights (the output projection's and embedding's among them), and a
+     * layer an equal share of the step's attention reads.
+     *
+     * @param attentionSeconds the step's attention reads, s (the roofline's attention term)
+     */
+    double kernelFloorNanos(long computedTokens, double attentionSeconds) {
+        ModelProfile m = settings.model();
+        double product = Math.max(m.denseWeightBytes() / bandwidth,
+                2 * (m.activeParameters() - m.routedActiveParameters()) * computedTokens / flops) * 1e9 / kernels.gemms();
+        double layerAttention = attentionSeconds * 1e9 / kernels.attentionLayers();
+        return kernels.smallKernels() * SMALL_KERNEL_NANOS
+                + kernels.gemms() * Math.max(0, GEMM_FLOOR_NANOS - product)
+                + kernels.attentionLayers() * Math.max(0, ATTENTION_FLOOR_NANOS - layerAttention);
     }
 
     /**

@@ -61,7 +61,22 @@ class SchedulerTest {
 
     /** Hand-computed: 1 ms of weights, 1 ms of host work, 15 us per sequence, 0.5 ns per token of context. */
     static long step(int sequences, long contextTokens) {
-        return 2 * MS + sequences * 15_000L + Math.round(contextTokens * KV_PER_TOKEN / 2e12 * 1e9);
+        double attention = contextTokens * KV_PER_TOKEN / 2e12 * 1e9;
+        return 2 * MS + sequences * 15_000L + Math.round(attention + kernelFloors(attention));
+    }
+
+    /** The GPU's part of {@link #step}: the weights, the attention and the kernels' floors. */
+    static long gpuStep(long contextTokens) {
+        double attention = contextTokens * KV_PER_TOKEN / 2e12 * 1e9;
+        return MS + Math.round(attention + kernelFloors(attention));
+    }
+
+    /**
+     * The test model's 32 layers' kernels beyond the roofline: five small kernels a layer at 2 us, and each layer's
+     * attention at least 10 us; its products (15.6 MB each at 2 TB/s, 7.8 us) outlast their 4.5 us floor.
+     */
+    static double kernelFloors(double attentionNanos) {
+        return 32 * 5 * 2_000 + 32 * Math.max(0, 10_000 - attentionNanos / 32);
     }
 
     /**
@@ -249,7 +264,7 @@ class SchedulerTest {
         for (SimDialect dialect : List.of(SimDialect.SGLANG, SimDialect.VLLM)) {
             boolean sglang = dialect == SimDialect.SGLANG;
             java.util.function.LongBinaryOperator step = sglang
-                    ? (n, c) -> Math.max(MS + Math.round(c * KV_PER_TOKEN / 2e12 * 1e9), MS + n * 15_000L)
+                    ? (n, c) -> Math.max(gpuStep(c), MS + n * 15_000L)
                     : (n, c) -> step((int) n, c);
             try (Scheduler scheduler = new Scheduler(settings(dialect, 90, 8, 8192, 100 * KV_PER_TOKEN, false, null, 0,
                     0))) {
@@ -409,7 +424,7 @@ class SchedulerTest {
             // SGLang's overlap scheduler hides the host's work behind the GPU's: a step lasts the longer of the two
             boolean sglang = dialect == SimDialect.SGLANG;
             java.util.function.LongBinaryOperator step = sglang
-                    ? (n, c) -> Math.max(MS + Math.round(c * KV_PER_TOKEN / 2e12 * 1e9), MS + n * 15_000L)
+                    ? (n, c) -> Math.max(gpuStep(c), MS + n * 15_000L)
                     : (n, c) -> step((int) n, c);
             long s1 = step.applyAsLong(1, 16);
             long s2 = step.applyAsLong(1, 17);

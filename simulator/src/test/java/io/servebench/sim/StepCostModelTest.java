@@ -42,6 +42,58 @@ class StepCostModelTest {
                 .isEqualTo(Math.round((1 - 0.85) * EngineProfile.vllm().stepNanos()));
     }
 
+    /**
+     * An FP8 Llama layer launches what vLLM's layerwise profile of Meta-Llama-3-8B in a CUDA graph shows per layer
+     * (neuralmagic/nm-vllm PR #332): four matrix products, each after an activation quantisation (128 quantisations
+     * over 32 layers), one rotary embedding per layer, two fused residual-add norms, the KV cache write, the
+     * activation; a latent-attention mixture of experts adds TensorRT-LLM's DeepSeek modules (tech blog 1: the fused
+     * q/kv-a product, the q and kv norms, q's up-projection, the two absorbed products, the router).
+     */
+    @Test
+    void aStepLaunchesTheKernelsTheEnginesProfilesShow() {
+        LayerKernels llama = LayerKernels.of(SimParams.fromFlags(SimDialect.VLLM, "meta-llama/Llama-3.1-8B-Instruct",
+                List.of("--quantization=fp8")).model(), true);
+        assertThat(llama).isEqualTo(new LayerKernels(4 * 32, (4 + 5) * 32, 32));
+        LayerKernels deepseek = LayerKernels.of(SimParams.fromFlags(SimDialect.VLLM, "deepseek-ai/DeepSeek-R1",
+                List.of("--tensor-parallel-size=8"), GpuProfile.named("h200")).model(), true);
+        // 61 layers of 5 attention products, 3 dense MLPs of 2, 58 routers; FP8: a quantisation before each product
+        int products = 61 * 5 + 3 * 2 + 58;
+        assertThat(deepseek).isEqualTo(new LayerKernels(products, 61 * 6 + 3 + 58 * 2 + products, 61));
+    }
+
+    /**
+     * On one GPU a layer's products and attention outlast their kernels' floors, so only the small kernels add to the
+     * roofline; on eight, one stream's products are a few megabytes each and pay the floor, and the step is no longer
+     * an eighth of one GPU's. The reference's fixed time per step at one sequence stays the 1 ms it was calibrated with,
+     * now split into the host's part and its kernels'.
+     */
+    @Test
+    void kernelFloorsBindWhereTensorParallelismLeavesEachKernelLittleWork() {
+        LayerKernels k = LayerKernels.of(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B", List.of()).model(), false);
+        double attentionUnderLoad = 32 * 20e-6;
+        assertThat(H100.kernelFloorNanos(18, attentionUnderLoad))
+                .isCloseTo(k.smallKernels() * StepCostModel.SMALL_KERNEL_NANOS, within(1e-6));
+        ModelProfile reference = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B", List.of()).model();
+        double oneSequence = (reference.kvBytes(500) + reference.stateBytesPerSequence())
+                / GpuProfile.named("h100").effectiveBandwidth();
+        assertThat(EngineProfile.vllm().stepNanos() + H100.kernelFloorNanos(1, oneSequence))
+                .isCloseTo(1_000_000, within(1_000.0));
+
+        SimParams one = SimParams.fromFlags(SimDialect.VLLM, "meta-llama/Llama-3.1-8B-Instruct", List.of(),
+                GpuProfile.named("h200"));
+        SimParams eight = SimParams.fromFlags(SimDialect.VLLM, "meta-llama/Llama-3.1-8B-Instruct",
+                List.of("--tensor-parallel-size=8"), GpuProfile.named("h200"));
+        StepCostModel tp1 = new StepCostModel(one);
+        StepCostModel tp8 = new StepCostModel(eight);
+        double oneGpuFloors = tp1.kernelFloorNanos(1, 1e-6);
+        double eightGpuFloors = tp8.kernelFloorNanos(1, 1e-6 / 8);
+        // one GPU: an average product streams ~125 MB, past its floor; eight: ~16 MB, in less than the floor
+        assertThat(oneGpuFloors).isCloseTo(LayerKernels.of(one.model(), false).smallKernels() * StepCostModel.SMALL_KERNEL_NANOS
+                + 32 * (StepCostModel.ATTENTION_FLOOR_NANOS - 1e3 / 32), within(1e-6));
+        assertThat(eightGpuFloors).isGreaterThan(oneGpuFloors);
+        assertThat(tp8.stepNanos(1, 1000, 1, 0, 0)).isGreaterThan(tp1.stepNanos(1, 1000, 1, 0, 0) / 8 * 2);
+    }
+
     @Test
     void tensorParallelAllReducesMoveTheStepsActivationsOverTheInterconnect() {
         List<String> tp2 = List.of("--tensor-parallel-size=2");
