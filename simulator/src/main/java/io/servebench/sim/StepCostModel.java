@@ -136,7 +136,8 @@ final class StepCostModel {
      * @param nanos         the step's duration, ns
      * @param computeNanos  of it, ns the GPUs computed at their FLOP/s limit (a compute-bound step's matrix products)
      * @param memoryNanos   of it, ns the GPUs streamed memory or their links: weights (when they bound the step), the
-     *                      KV cache and states, drafting, all-reduces; the rest the GPUs waited on the host
+     *                      KV cache and states, drafting, all-reduces, and the kernels' floors (counted as streaming,
+     *                      the power model's only other busy state); the rest the GPUs waited on the host
      */
     record Step(long nanos, double computeNanos, double memoryNanos) {
     }
