@@ -248,25 +248,44 @@ final class BatchScheduler {
         long computedTokens = 0;
         long contextTokens = 0;
         long windowedTokens = 0;
+        long pairs = 0;
+        long windowedPairs = 0;
         int drafting = 0;
         int accepted = 0;
+        int window = settings.model().window().tokens();
         for (Work w : batch) {
+            long before = w.request.computed;
             computedTokens += w.tokens;
-            contextTokens += w.request.computed + w.tokens;
-            windowedTokens += Math.min(w.request.computed + w.tokens, settings.model().window().tokens());
+            contextTokens += before + w.tokens;
+            windowedTokens += Math.min(before + w.tokens, window);
+            pairs += w.tokens * before + w.tokens * (w.tokens + 1) / 2;
+            windowedPairs += windowedPairs(before, w.tokens, window);
             if (!w.prefill && k > 0) {
                 drafting++;
             }
             accepted += w.accepted;
         }
-        StepCostModel.Step cost = this.cost.step(computedTokens, contextTokens, windowedTokens, batch.size(), drafting,
-                accepted, loraWork(batch, adapters));
+        StepCostModel.Step cost = this.cost.step(computedTokens,
+                new StepCostModel.AttentionWork(contextTokens, windowedTokens, pairs, windowedPairs), batch.size(),
+                drafting, accepted, loraWork(batch, adapters));
         long end = start + cost.nanos();
         power.record(start, end, cost);
         for (Work w : batch) {
             finishWork(w, end);
         }
         return end;
+    }
+
+    /**
+     * Query and key tokens a sliding-window layer pairs for {@code tokens} new tokens after {@code before} computed ones:
+     * the {@code i}-th new token attends to {@code min(before + i, window)} keys.
+     */
+    static long windowedPairs(long before, long tokens, int window) {
+        if (window == 0) {
+            return 0;
+        }
+        long unclipped = Math.max(0, Math.min(tokens, window - before));
+        return unclipped * before + unclipped * (unclipped + 1) / 2 + (tokens - unclipped) * window;
     }
 
     /**

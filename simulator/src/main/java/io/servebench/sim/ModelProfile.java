@@ -37,6 +37,11 @@ import java.util.Set;
  * @param kvSplit               the most tensor-parallel ranks the KV cache splits over ({@link #kvCopies}): 1 for latent
  *                              attention, whose one compressed head every rank keeps whole; {@link Integer#MAX_VALUE}
  *                              for grouped-query attention, as if its heads split over any number of ranks
+ * @param attentionFlopsPerPair FLOPs of attention per query token and key token it attends, summed over the layers that
+ *                              attend to the whole context: {@code 4 x heads x head dim} a layer (q.k and the weighted
+ *                              sum of v, a multiply-add each), {@code 2 x heads x (q/k head dim + v head dim)} for latent
+ *                              attention in the form the engines prefill it; a prefill's cost grows with the square of
+ *                              its length through it
  */
 public record ModelProfile(
         String name,
@@ -53,7 +58,8 @@ public record ModelProfile(
         Experts experts,
         Window window,
         double expertBytesPerParameter,
-        int kvSplit) {
+        int kvSplit,
+        double attentionFlopsPerPair) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -147,27 +153,34 @@ public record ModelProfile(
      *
      * @param tokens          the window, tokens ({@code sliding_window})
      * @param kvBytesPerToken KV bytes of one token, summed over the sliding layers
+     * @param flopsPerPair    attention FLOPs per query token and key token it attends, summed over the sliding layers
      */
-    public record Window(int tokens, double kvBytesPerToken) {
+    public record Window(int tokens, double kvBytesPerToken, double flopsPerPair) {
 
         /** No sliding-window layer. */
-        public static final Window NONE = new Window(0, 0);
+        public static final Window NONE = new Window(0, 0, 0);
 
         public Window {
             if (tokens < 0 || kvBytesPerToken < 0 || (tokens == 0) != (kvBytesPerToken == 0)) {
                 throw new IllegalArgumentException("window: expected tokens and kvBytesPerToken both 0 or both > 0, got "
                         + tokens + " and " + kvBytesPerToken);
             }
+            if (flopsPerPair < 0) {
+                throw new IllegalArgumentException("window: flopsPerPair must be >= 0, got " + flopsPerPair);
+            }
         }
     }
 
-    /** A model without sliding-window layers whose experts, if any, are stored as its other weights. */
+    /**
+     * A model without sliding-window layers whose experts, if any, are stored as its other weights, and whose attention's
+     * FLOPs are not counted (its KV reads are): the tests' hand-computed models.
+     */
     public ModelProfile(String name, double parameters, double activeParameters, double bytesPerParameter,
                         double kvBytesPerToken, double stateBytesPerSequence, double nonLanguageBytes,
                         int maxPositionEmbeddings, double draftFraction, int hiddenSize, int layers, Experts experts) {
         this(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken, stateBytesPerSequence,
                 nonLanguageBytes, maxPositionEmbeddings, draftFraction, hiddenSize, layers, experts, Window.NONE,
-                bytesPerParameter, Integer.MAX_VALUE);
+                bytesPerParameter, Integer.MAX_VALUE, 0);
     }
 
     /** A dense model: every weight is read by every step. */
@@ -205,6 +218,9 @@ public record ModelProfile(
         if (experts.layers() * (double) experts.count() * experts.parameters() > parameters) {
             throw new IllegalArgumentException("the routed experts' parameters exceed the model's " + parameters);
         }
+        if (!(attentionFlopsPerPair >= 0)) {
+            throw new IllegalArgumentException("attentionFlopsPerPair must be >= 0, got " + attentionFlopsPerPair);
+        }
         if (stateBytesPerSequence < 0 || nonLanguageBytes < 0 || draftFraction < 0) {
             throw new IllegalArgumentException("stateBytesPerSequence, nonLanguageBytes and draftFraction must be >= 0, got "
                     + stateBytesPerSequence + ", " + nonLanguageBytes + ", " + draftFraction);
@@ -218,13 +234,16 @@ public record ModelProfile(
      * state (32 value heads x 128 x 128, fp32) is about 48 MiB per sequence; a vision encoder of about
      * 0.45e9 parameters plus its encoder cache, about 2 GiB; an MTP head of one decoder layer (about
      * 0.25e9 parameters) that reuses the output projection (151,936 x 4096, as in the Qwen3 family, 0.62e9),
-     * so a draft token reads about 0.87e9 / 9e9 = 0.1 of the weights.
+     * so a draft token reads about 0.87e9 / 9e9 = 0.1 of the weights. Its full-attention layers are given 16 query heads of
+     * dimension 256 (Qwen3.5's 4,096-wide layout, assumed: no config of the 9B was read), 4 x 16 x 256 FLOPs a layer per
+     * query and key token; at the reference's prompts of hundreds of tokens they add under 0.1% to a prefill.
      *
      * @param name the model id to report (the study's model name; the profile's numbers do not change)
      */
     public static ModelProfile qwen35_9b(String name) {
         return new ModelProfile(name, 9e9, 9e9, 2, 2.0 * 8 * 4 * 256 * 2, 24.0 * 32 * 128 * 128 * 4,
-                2.0 * 1024 * 1024 * 1024, 262_144, 0.87e9 / 9e9, 4096, 32);
+                2.0 * 1024 * 1024 * 1024, 262_144, 0.87e9 / 9e9, 4096, 32, Experts.NONE, Window.NONE, 2,
+                Integer.MAX_VALUE, 8.0 * 4 * 16 * 256);
     }
 
     /**
@@ -342,6 +361,8 @@ public record ModelProfile(
         double attention = hidden * heads * headDim * (outputGate ? 3 : 2) + hidden * kvHeads * headDim * 2;
         // bytes of one token's KV in one attention layer, in the activations' dtype (set below)
         double kvValuesPerLayer = 2 * kvHeads * headDim;
+        // FLOPs per query and key token in one layer: q.k and the weighted v, a multiply-add per dimension each
+        double flopsPerPair = 4 * heads * headDim;
         boolean latent = c.hasNonNull("kv_lora_rank");
         if (latent) {
             // multi-head latent attention (DeepSeek-V2/V3, Kimi K2; modeling_deepseek.py's DeepseekV3Attention): queries
@@ -357,6 +378,8 @@ public record ModelProfile(
                     : hidden * heads * (nope + rope);
             attention = query + hidden * (kvRank + rope) + kvRank * heads * (nope + value) + heads * value * hidden;
             kvValuesPerLayer = kvRank + rope;
+            // prefilled as multi-head attention on the expanded keys and values (the engines' MLA prefill path)
+            flopsPerPair = 2 * heads * (nope + rope) + 2 * heads * value;
         }
         double linearAttention = 0;
         double statePerSequence = 0;
@@ -424,11 +447,11 @@ public record ModelProfile(
         }
         double kvPerLayer = kvValuesPerLayer * bytes;
         Window window = slidingLayers == 0 ? Window.NONE
-                : new Window((int) count(c, name, "sliding_window"), slidingLayers * kvPerLayer);
+                : new Window((int) count(c, name, "sliding_window"), slidingLayers * kvPerLayer, slidingLayers * flopsPerPair);
         ModelProfile profile = new ModelProfile(name, total, active, bytes, (fullLayers - slidingLayers) * kvPerLayer,
                 statePerSequence, 0, (int) count(c, name, "max_position_embeddings"), draftFraction, (int) hidden,
                 (int) layers, routed, window, quant.equals(MXFP4) ? MXFP4_BYTES_PER_PARAMETER : bytes,
-                latent ? 1 : Integer.MAX_VALUE);
+                latent ? 1 : Integer.MAX_VALUE, (fullLayers - slidingLayers) * flopsPerPair);
         return quant.equals("fp8") ? profile.withFp8Weights() : profile;
     }
 
@@ -547,7 +570,7 @@ public record ModelProfile(
     public ModelProfile withFp8Weights() {
         return new ModelProfile(name, parameters, activeParameters, 1, kvBytesPerToken, stateBytesPerSequence,
                 nonLanguageBytes, maxPositionEmbeddings, draftFraction, hiddenSize, layers, experts, window,
-                Math.min(1, expertBytesPerParameter), kvSplit);
+                Math.min(1, expertBytesPerParameter), kvSplit, attentionFlopsPerPair);
     }
 
     /**
@@ -557,7 +580,8 @@ public record ModelProfile(
     public ModelProfile withFp8KvCache() {
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken / 2,
                 stateBytesPerSequence, nonLanguageBytes, maxPositionEmbeddings, draftFraction, hiddenSize, layers, experts,
-                new Window(window.tokens(), window.kvBytesPerToken() / 2), expertBytesPerParameter, kvSplit);
+                new Window(window.tokens(), window.kvBytesPerToken() / 2, window.flopsPerPair()), expertBytesPerParameter,
+                kvSplit, attentionFlopsPerPair);
     }
 
     /** Whether the weights are FP8 (one byte), so the matrix products run on FP8 tensor cores where the GPU has them. */

@@ -101,6 +101,8 @@ final class StepCostModel {
     private final double flops;
     /** FLOP/s of the routed experts' products, summed over the GPUs. */
     private final double expertFlops;
+    /** FLOP/s of attention's products (16-bit), summed over the GPUs. */
+    private final double attentionFlops;
 
     StepCostModel(SimParams settings) {
         this.settings = settings;
@@ -109,6 +111,7 @@ final class StepCostModel {
         this.flops = (settings.model().fp8Weights() ? settings.gpu().effectiveFp8Flops() : settings.gpu().effectiveFlops())
                 * settings.tensorParallelSize();
         GpuProfile gpu = settings.gpu();
+        this.attentionFlops = gpu.effectiveFlops() * settings.tensorParallelSize();
         boolean fp8 = settings.model().fp8Weights() && gpu.peakFp8Flops() > 0;
         this.kernels = LayerKernels.of(settings.model(), fp8);
         this.expertFlops = (fp8 ? gpu.peakFp8Flops() * EXPERT_FP8_COMPUTE_EFFICIENCY : gpu.peakFlops() * EXPERT_COMPUTE_EFFICIENCY)
@@ -153,20 +156,41 @@ final class StepCostModel {
         static final LoraWork NONE = new LoraWork(0, 0, 0);
     }
 
+    /**
+     * What a step's attention reads and computes.
+     *
+     * @param contextTokens  KV-cache tokens the layers attending the whole context read, summed over the sequences
+     * @param windowedTokens the context the sliding-window layers read, each sequence's capped at the window
+     * @param pairs          query tokens times the key tokens each attends in the layers attending the whole context,
+     *                       summed over the sequences: a chunk of {@code c} tokens after {@code p} computed ones has
+     *                       {@code c p + c (c + 1) / 2}
+     * @param windowedPairs  the same in the sliding-window layers, each query's keys capped at the window
+     */
+    record AttentionWork(long contextTokens, long windowedTokens, long pairs, long windowedPairs) {
+
+        /**
+         * A step whose sequences each compute {@code computedTokens / sequences} tokens against their share of the
+         * context (decode exactly; a prefill chunk counted as if each of its tokens saw the whole chunk).
+         */
+        static AttentionWork spread(long computedTokens, long contextTokens, int sequences) {
+            long pairs = sequences == 0 ? 0 : Math.round((double) computedTokens * contextTokens / sequences);
+            return new AttentionWork(contextTokens, contextTokens, pairs, pairs);
+        }
+    }
+
     /** The step's duration and its GPUs' busy time, with the arguments of {@link #stepNanos}. */
     Step step(long computedTokens, long contextTokens, int sequences, int draftingSequences, int acceptedDrafts) {
-        return step(computedTokens, contextTokens, contextTokens, sequences, draftingSequences, acceptedDrafts,
-                LoraWork.NONE);
+        return step(computedTokens, AttentionWork.spread(computedTokens, contextTokens, sequences), sequences,
+                draftingSequences, acceptedDrafts, LoraWork.NONE);
     }
 
     /**
-     * As {@link #step(long, long, int, int, int)}, with the LoRA adapters' work: their low-rank products (FLOPs, or the
-     * adapters' weights read, whichever takes longer), after the base model's, and the copies of adapters swapped in
-     * before the step; {@code windowedTokens} is the context the sliding-window layers read, each sequence's capped at
-     * the window.
+     * As {@link #step(long, long, int, int, int)}, with the attention's work per sequence, and the LoRA adapters' work:
+     * their low-rank products (FLOPs, or the adapters' weights read, whichever takes longer), after the base model's,
+     * and the copies of adapters swapped in before the step.
      */
-    Step step(long computedTokens, long contextTokens, long windowedTokens, int sequences, int draftingSequences,
-              int acceptedDrafts, LoraWork lora) {
+    Step step(long computedTokens, AttentionWork work, int sequences, int draftingSequences, int acceptedDrafts,
+              LoraWork lora) {
         ModelProfile m = settings.model();
         int groups = settings.expertParallelSize();
         double weights = m.weightBytesRead(computedTokens, groups) / bandwidth
@@ -175,11 +199,14 @@ final class StepCostModel {
         // expert parallelism: the step waits for the group with the most token-expert pairs to compute
         double routedShare = groups <= 1 || computedTokens == 0 ? 1
                 : groups * m.experts().busiestGroupPairs(computedTokens, groups) / ((double) computedTokens * m.experts().perToken());
+        // attention's products in 16 bits whatever the weights, on the GPUs its heads are split over
         double compute = 2 * (m.activeParameters() - routed) * computedTokens / flops
-                + 2 * routed * computedTokens * routedShare / expertFlops;
+                + 2 * routed * computedTokens * routedShare / expertFlops
+                + (m.attentionFlopsPerPair() * work.pairs() + m.window().flopsPerPair() * work.windowedPairs())
+                        / attentionFlops;
         // each copy of the KV cache is read by its own rank, at that rank's share of the bandwidth
-        double attention = ((m.kvBytesPerToken() * contextTokens + m.window().kvBytesPerToken() * windowedTokens)
-                * settings.kvCopies() + m.stateBytesPerSequence() * sequences) / bandwidth;
+        double attention = ((m.kvBytesPerToken() * work.contextTokens() + m.window().kvBytesPerToken()
+                * work.windowedTokens()) * settings.kvCopies() + m.stateBytesPerSequence() * sequences) / bandwidth;
         double draft = draftingSequences == 0 ? 0
                 : settings.speculativeTokens() * m.draftFraction()
                         * Math.max(m.weightBytesRead(draftingSequences) / bandwidth,

@@ -184,7 +184,9 @@ class ModelProfileTest {
         // the card's 3.6B leaves out the input embeddings (201,088 x 2,880 = 0.58e9), counted here
         assertThat(m.activeParameters() - 201_088.0 * 2_880).isCloseTo(3.6e9, within(0.05e9));
         assertThat(m.kvBytesPerToken()).isEqualTo(12 * 2 * 8 * 64 * 2.0);
-        assertThat(m.window()).isEqualTo(new ModelProfile.Window(128, 12 * 2 * 8 * 64 * 2.0));
+        // 64 query heads of 64 in every layer: q.k and the weighted v, a multiply-add per dimension, per query and key
+        assertThat(m.window()).isEqualTo(new ModelProfile.Window(128, 12 * 2 * 8 * 64 * 2.0, 12 * 4 * 64 * 64.0));
+        assertThat(m.attentionFlopsPerPair()).isEqualTo(12 * 4 * 64 * 64.0);
         // a 10,000-token sequence: every token in the full layers, the last 128 in the sliding ones
         assertThat(m.kvBytes(10_000)).isEqualTo(12 * 2 * 8 * 64 * 2.0 * (10_000 + 128));
         // 24 layers x 32 experts x 3 x 2,880 x 2,880 weights at 4.25 bits, the rest at 2 bytes
@@ -203,7 +205,7 @@ class ModelProfileTest {
         assertThat(m.parameters()).isCloseTo(117e9, within(1e9));
         assertThat(m.activeParameters() - 201_088.0 * 2_880).isCloseTo(5.1e9, within(0.1e9));
         assertThat(m.kvBytesPerToken()).isEqualTo(18 * 2 * 8 * 64 * 2.0);
-        assertThat(m.window()).isEqualTo(new ModelProfile.Window(128, 18 * 2 * 8 * 64 * 2.0));
+        assertThat(m.window()).isEqualTo(new ModelProfile.Window(128, 18 * 2 * 8 * 64 * 2.0, 18 * 4 * 64 * 64.0));
         double experts = 36 * 128 * 3 * 2880.0 * 2880;
         assertThat(m.weightBytes()).isCloseTo(experts * 4.25 / 8 + (m.parameters() - experts) * 2, within(1.0));
     }
@@ -235,6 +237,9 @@ class ModelProfileTest {
         assertThat(m.kvCopies(1)).isEqualTo(1);
         // grouped-query attention is split over the ranks (its copies past the KV heads are not modelled)
         assertThat(ModelProfile.forModel("Qwen/Qwen3-235B-A22B-Instruct-2507").kvCopies(8)).isEqualTo(1);
+        // prefilled as 128 heads of q.k over 128 + 64 dimensions and v over 128 (vLLM's and SGLang's MLA prefill expands
+        // the latent keys and values), a multiply-add each
+        assertThat(m.attentionFlopsPerPair()).isEqualTo(61 * (2 * 128 * (128 + 64) + 2 * 128 * 128.0));
     }
 
     private static String layerTypes() {

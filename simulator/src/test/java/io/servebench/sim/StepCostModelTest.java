@@ -94,6 +94,45 @@ class StepCostModelTest {
         assertThat(tp8.stepNanos(1, 1000, 1, 0, 0)).isGreaterThan(tp1.stepNanos(1, 1000, 1, 0, 0) / 8 * 2);
     }
 
+    /**
+     * A long prompt's attention grows with the square of its length: FlashAttention's own benchmark counts a causal
+     * forward pass as {@code 4 x seqlen^2 x heads x head dim / 2} FLOPs a layer (Dao-AILab/flash-attention,
+     * benchmarks/benchmark_flash_attention.py, {@code flops(..., causal)}); for Llama-3.1-8B's 32 layers of 32 heads of
+     * 128 at 32,768 tokens that is 2.8e14 FLOPs beside 5.3e14 for its weights, at the GPU's 16-bit rate.
+     */
+    @Test
+    void aLongPrefillPaysItsAttentionsQuadraticFlops() {
+        SimParams llama = SimParams.fromFlags(SimDialect.VLLM, "meta-llama/Llama-3.1-8B-Instruct", List.of(),
+                GpuProfile.named("h200"));
+        StepCostModel model = new StepCostModel(llama);
+        long tokens = 32_768;
+        double flashAttentionFlops = 32 * 4.0 * tokens * tokens * 32 * 128 / 2;
+        long pairs = tokens * (tokens + 1) / 2;
+        long withAttention = model.step(tokens, new StepCostModel.AttentionWork(tokens, tokens, pairs, pairs), 1, 0, 0,
+                StepCostModel.LoraWork.NONE).nanos();
+        long without = model.step(tokens, new StepCostModel.AttentionWork(tokens, tokens, 0, 0), 1, 0, 0,
+                StepCostModel.LoraWork.NONE).nanos();
+        double rate = GpuProfile.named("h200").effectiveFlops();
+        assertThat((withAttention - without) / 1e9).isCloseTo(flashAttentionFlops / rate, within(1e-4));
+    }
+
+    /** A sliding layer's query attends at most its window: the pairs a chunk adds, counted one query at a time. */
+    @Test
+    void aSlidingLayerPairsEachQueryWithAtMostItsWindow() {
+        for (long[] c : new long[][] {{0, 100, 128}, {0, 300, 128}, {50, 100, 128}, {200, 1, 128}, {127, 5, 128}}) {
+            long before = c[0];
+            long tokens = c[1];
+            int window = (int) c[2];
+            long counted = 0;
+            for (long i = 1; i <= tokens; i++) {
+                counted += Math.min(before + i, window);
+            }
+            assertThat(BatchScheduler.windowedPairs(before, tokens, window)).as("%s", java.util.Arrays.toString(c))
+                    .isEqualTo(counted);
+        }
+        assertThat(BatchScheduler.windowedPairs(10, 10, 0)).isZero();
+    }
+
     @Test
     void tensorParallelAllReducesMoveTheStepsActivationsOverTheInterconnect() {
         List<String> tp2 = List.of("--tensor-parallel-size=2");
