@@ -6,7 +6,11 @@ package io.servebench.sim;
  * {@code t} tensor-parallel GPUs, and {@code I} each GPU's one-way interconnect bandwidth (bytes/s):
  * <pre>
  *   step = max(weightsRead(computedTokens) / B,                                         weights vs. compute
- *              2 * (activeParameters - routed) * computedTokens / F + 2 * routed * computedTokens / E)
+ *              2 * (activeParameters - routed) * computedTokens / F + 2 * routed * computedTokens / E
+ *              + (attentionFlopsPerPair * pairs + window.flopsPerPair * windowedPairs) / F16)
+ *                                                                                  attention's products ({@link
+ *                                                                                  AttentionWork}) at the GPUs'
+ *                                                                                  16-bit rate F16
  *        + (kvBytesPerToken * contextTokens + window.kvBytesPerToken * windowedTokens   attention reads (a sliding
  *           + stateBytesPerSequence * sequences) / B                                 layer reads its window only)
  *        + k * draftFraction * max(weightsRead(draftingSequences) / B,
