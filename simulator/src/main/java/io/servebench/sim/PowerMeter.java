@@ -66,7 +66,7 @@ public final class PowerMeter {
         starts[steps] = start;
         ends[steps] = end;
         extraWatts[steps] = gpus * (model.watts(compute, memory) - model.idleWatts());
-        busyNanos[steps] = Math.min(span, step.computeNanos() + step.memoryNanos());
+        busyNanos[steps] = Math.min(span, step.computeNanos() + step.memoryNanos() + step.floorNanos());
         steps++;
     }
 

@@ -143,10 +143,11 @@ final class StepCostModel {
      * @param nanos         the step's duration, ns
      * @param computeNanos  of it, ns the GPUs computed at their FLOP/s limit (a compute-bound step's matrix products)
      * @param memoryNanos   of it, ns the GPUs streamed memory or their links: weights (when they bound the step), the
-     *                      KV cache and states, drafting, all-reduces, and the kernels' floors (counted as streaming,
-     *                      the power model's only other busy state); the rest the GPUs waited on the host
+     *                      KV cache and states, drafting, all-reduces
+     * @param floorNanos    of it, ns the GPUs ran kernels at their floors ({@link #kernelFloorNanos}): busy, but with a few
+     *                      SMs at work, so drawing about what they draw idle; the rest the GPUs waited on the host
      */
-    record Step(long nanos, double computeNanos, double memoryNanos) {
+    record Step(long nanos, double computeNanos, double memoryNanos, double floorNanos) {
     }
 
     /**
@@ -220,14 +221,14 @@ final class StepCostModel {
         double loraNanos = lora.adapters() == 0 ? 0 : Math.max(lora.tokens() * l.flopsPerToken(m) / flops,
                 lora.adapters() * l.bytes(m) / bandwidth) * 1e9
                 + lora.swapped() * l.bytes(m) / LoraParams.HOST_TO_DEVICE_BYTES_PER_S * 1e9;
-        double gpu = (Math.max(weights, compute) + attention + draft) * 1e9 + allReduce + loraNanos
-                + kernelFloorNanos(computedTokens, attention);
+        double floors = kernelFloorNanos(computedTokens, attention);
+        double gpu = (Math.max(weights, compute) + attention + draft) * 1e9 + allReduce + loraNanos + floors;
         EngineProfile engine = settings.engine();
         double host = settings.performanceMode().overheadFactor() * engine.stepNanos()
                 + (double) engine.sequenceNanos() * (sequences + acceptedDrafts);
         long nanos = Math.round(settings.overlapsHostWork() ? Math.max(gpu, host) : gpu + host);
         double computeNanos = compute > weights ? compute * 1e9 : 0;
-        return new Step(nanos, computeNanos, gpu - computeNanos);
+        return new Step(nanos, computeNanos, gpu - computeNanos - floors, floors);
     }
 
     /**

@@ -61,6 +61,23 @@ class PowerModelTest {
         return new double[] {joules / seconds, joules / (200.0 * n)};
     }
 
+    /**
+     * A step spent in kernels at their floors keeps the GPU busy, as NVML's utilisation counts any kernel running, but
+     * draws idle power: a few SMs at work, not the memory system streaming.
+     */
+    @Test
+    void kernelsAtTheirFloorsAreBusyButDrawIdlePower() {
+        GpuProfile h200 = GpuProfile.named("h200");
+        PowerMeter meter = new PowerMeter(h200, 1);
+        meter.record(0, 10 * MS, new StepCostModel.Step(10 * MS, 0, 0, 10 * MS));
+        PowerMeter.Reading floors = meter.readings(0, 10 * MS, 10 * MS).get(1);
+        assertThat(floors.utilization()).isCloseTo(100.0, within(1e-9));
+        assertThat(floors.watts()).isCloseTo(PowerModel.of(h200).idleWatts(), within(1e-6));
+        PowerMeter streaming = new PowerMeter(h200, 1);
+        streaming.record(0, 10 * MS, new StepCostModel.Step(10 * MS, 0, 10 * MS, 0));
+        assertThat(streaming.readings(0, 10 * MS, 10 * MS).get(1).watts()).isGreaterThan(floors.watts() + 400);
+    }
+
     @Test
     void moreLoadDrawsMorePowerAndSpendsLessEnergyPerToken() {
         SimParams h100 = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of("--max-model-len=4096"));
