@@ -137,8 +137,8 @@ public final class Validation {
         for (Outcome o : outcomes) {
             if (o.skipped().isEmpty()) {
                 PublicResult c = o.result();
-                byKind.computeIfAbsent(c.engine() + "\n" + catalogueId(c.gpu()) + "\n" + c.modelClass() + "\n" + regime(c),
-                        k -> new ArrayList<>()).add(o);
+                byKind.computeIfAbsent(c.engine() + "\n" + catalogueId(c.gpu()) + "\n" + c.modelClass() + "\n"
+                        + (c.tensorParallel() > 1) + "\n" + regime(c), k -> new ArrayList<>()).add(o);
             }
         }
         List<TwinEvidence> out = new ArrayList<>();
@@ -153,7 +153,8 @@ public final class Validation {
                 continue;
             }
             PublicResult first = kind.get(0).result();
-            out.add(new TwinEvidence(first.engine(), catalogueId(first.gpu()), first.modelClass(), regime(first), kind.size(),
+            out.add(new TwinEvidence(first.engine(), catalogueId(first.gpu()), first.modelClass(),
+                    first.tensorParallel() > 1, regime(first), kind.size(),
                     errors.size(), errors.stream().mapToDouble(Double::doubleValue).max().orElseThrow(),
                     errors.stream().mapToDouble(Double::doubleValue).average().orElseThrow()));
         }

@@ -67,11 +67,12 @@ public final class ValidationReport {
         if (!bars.isEmpty()) {
             out.println();
             table(out, "The twin's error bars: what a simulated block of each kind states", List.of("engine", "GPU",
-                    "architecture", "load", "cases", "figures", "largest error", "mean error"));
+                    "GPUs", "architecture", "load", "cases", "figures", "largest error", "mean error"));
             for (TwinEvidence e : bars) {
-                out.printf(Locale.ROOT, "| %s | %s | %s | %s | %d | %d | %.0f%% | %.0f%% |%n",
-                        e.engine().equals("sglang") ? "SGLang" : "vLLM", e.gpu(), e.architecture(), e.regime().words(),
-                        e.cases(), e.figures(), 100 * e.maxError(), 100 * e.meanError());
+                out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %d | %d | %.0f%% | %.0f%% |%n",
+                        e.engine().equals("sglang") ? "SGLang" : "vLLM", e.gpu(), e.severalGpus() ? "several" : "one",
+                        e.architecture(), e.regime().words(), e.cases(), e.figures(), 100 * e.maxError(),
+                        100 * e.meanError());
             }
         }
         long run = outcomes.size() - skipped.size();

@@ -26,8 +26,9 @@ class TwinEvidenceTest {
         for (int i = 0; i < now.size(); i++) {
             TwinEvidence n = now.get(i);
             TwinEvidence b = bundled.get(i);
-            assertThat(List.of(b.engine(), b.gpu(), b.architecture(), b.regime(), b.cases(), b.figures()))
-                    .containsExactly(n.engine(), n.gpu(), n.architecture(), n.regime(), n.cases(), n.figures());
+            assertThat(List.of(b.engine(), b.gpu(), b.architecture(), b.severalGpus(), b.regime(), b.cases(), b.figures()))
+                    .containsExactly(n.engine(), n.gpu(), n.architecture(), n.severalGpus(), n.regime(), n.cases(),
+                            n.figures());
             // a JVM may round a libm function differently in the last place: the bar is stated to the percent
             assertThat(b.maxError()).isCloseTo(n.maxError(), within(1e-6));
             assertThat(b.meanError()).isCloseTo(n.meanError(), within(1e-6));
@@ -40,28 +41,36 @@ class TwinEvidenceTest {
 
     @Test
     void aSetUpWithoutPublishedCasesIsUnvalidatedAndOneWithThemCarriesABarPerLoadRegime() {
-        assertThat(TwinEvidence.statement("vllm", "l40s", "dense")).isEqualTo("unvalidated: no published vLLM dense L40S case");
+        assertThat(TwinEvidence.statement("vllm", "l40s", "dense", false))
+                .isEqualTo("unvalidated: no published vLLM dense L40S case on one GPU");
+        // one GPU and several are apart: Scicom's eight H100s at tensor parallelism 8 do not vouch for one H100
+        assertThat(TwinEvidence.statement("vllm", "h100", "dense", false))
+                .contains("on 4 published vLLM dense H100 cases on one GPU");
+        assertThat(TwinEvidence.statement("vllm", "h100", "dense", true))
+                .contains("on 20 published vLLM dense H100 cases on several GPUs");
         // IOG's runs on one H100 PCIe are evidence for that GPU, not for the SXM part (the fifth, 200 requests at 32 req/s,
         // arrives in 6 s: not paced)
-        assertThat(TwinEvidence.statement("vllm", "h100-pcie", "dense"))
-                .contains("at a request rate: within").contains("on 4 published vLLM dense H100 PCIe cases (16 figures)");
+        assertThat(TwinEvidence.statement("vllm", "h100-pcie", "dense", false))
+                .contains("at a request rate: within").contains("on 4 published vLLM dense H100 PCIe cases on one GPU (16 figures)");
         for (TwinEvidence e : TwinEvidence.bundled()) {
             String kind = (e.engine().equals("sglang") ? "SGLang" : "vLLM") + " " + e.architecture() + " "
                     + (e.gpu().equals("h100-pcie") ? "H100 PCIe" : e.gpu().toUpperCase(java.util.Locale.ROOT));
             String clause = String.format(java.util.Locale.ROOT, "%s: within ±%.0f%% (mean %.0f%%) on %d published %s case%s"
-                    + " (%d figures)", e.regime() == TwinEvidence.Regime.PACED ? "at a request rate"
+                    + " on %s (%d figures)", e.regime() == TwinEvidence.Regime.PACED ? "at a request rate"
                     : "all at once or in a closed loop", 100 * e.maxError(), 100 * e.meanError(), e.cases(), kind,
-                    e.cases() == 1 ? "" : "s", e.figures());
-            assertThat(TwinEvidence.statement(e.engine(), e.gpu(), e.architecture())).contains(clause);
+                    e.cases() == 1 ? "" : "s", e.severalGpus() ? "several GPUs" : "one GPU", e.figures());
+            assertThat(TwinEvidence.statement(e.engine(), e.gpu(), e.architecture(), e.severalGpus())).contains(clause);
         }
         // a kind with published cases of one regime only says the other is unvalidated
         TwinEvidence single = TwinEvidence.bundled().stream().filter(e -> TwinEvidence.bundled().stream()
                 .filter(x -> x.engine().equals(e.engine()) && x.gpu().equals(e.gpu())
-                        && x.architecture().equals(e.architecture())).count() == 1).findFirst().orElseThrow();
+                        && x.architecture().equals(e.architecture()) && x.severalGpus() == e.severalGpus()).count() == 1)
+                .findFirst().orElseThrow();
         String other = single.regime() == TwinEvidence.Regime.PACED ? "all at once or in a closed loop" : "at a request rate";
-        assertThat(TwinEvidence.statement(single.engine(), single.gpu(), single.architecture()))
+        assertThat(TwinEvidence.statement(single.engine(), single.gpu(), single.architecture(), single.severalGpus()))
                 .contains(other + ": unvalidated, no published " + (single.engine().equals("sglang") ? "SGLang" : "vLLM")
-                        + " " + single.architecture() + " " + single.gpu().toUpperCase(java.util.Locale.ROOT) + " case");
+                        + " " + single.architecture() + " " + single.gpu().toUpperCase(java.util.Locale.ROOT) + " case on "
+                        + (single.severalGpus() ? "several GPUs" : "one GPU"));
     }
 
     @Test

@@ -151,8 +151,8 @@ class ValidationTest {
                 .contains("8 published figures: mean absolute error ")
                 // the bars a simulated block of each kind states: here both engines' hybrid H100 bursts
                 .contains("## The twin's error bars: what a simulated block of each kind states")
-                .contains("| vLLM | h100 | hybrid | all at once or in a closed loop | 1 | 4 |")
-                .contains("| SGLang | h100 | hybrid | all at once or in a closed loop | 1 | 4 |");
+                .contains("| vLLM | h100 | one | hybrid | all at once or in a closed loop | 1 | 4 |")
+                .contains("| SGLang | h100 | one | hybrid | all at once or in a closed loop | 1 | 4 |");
         // a client's Poisson arrivals and drawn lengths are in the load's words
         StringWriter poisson = new StringWriter();
         ValidationReport.write(new PrintWriter(poisson, true), new Validation(42).run(List.of(

@@ -22,7 +22,7 @@ import java.util.Objects;
  * @param engineLimits      the limits the engine set itself where the flags left them open, one sentence each
  *                          ("engine default: at most 48 running requests ..."); empty when none is known
  * @param twinEvidence      for the simulated engine, how far to trust it for this kind of set-up ("within ±50% (mean
- *                          21%) on 4 published vLLM dense H100 cases", or "unvalidated: ..."); {@code ""} for a real
+ *                          21%) on 4 published vLLM dense H100 cases on one GPU", or "unvalidated: ..."); {@code ""} for a real
  *                          engine
  */
 public record ServerEnvironment(String serverId, String engine, String engineVersion, String model, String command,

@@ -12,13 +12,16 @@ import java.util.Locale;
 
 /**
  * How far to trust the simulated engine for one kind of set-up: how its figures matched published results of that
- * engine, GPU, architecture and load regime in {@code sim validate}, which fits nothing to them. Read from
+ * engine, GPU, architecture, number of GPUs (one, or several under tensor parallelism) and load regime in {@code sim
+ * validate}, which fits nothing to them. Read from
  * {@value #RESOURCE}, which {@code sim validate --write-evidence} writes and a test recomputes, so that it cannot
  * fall behind the twin's physics.
  *
  * @param engine       {@code vllm} or {@code sglang}
  * @param gpu          the GPU's id in {@link GpuProfile#catalogue()}
  * @param architecture {@code dense}, {@code moe} or {@code hybrid} ({@link #architecture(ModelProfile)})
+ * @param severalGpus  whether the model was split over several GPUs (tensor parallelism above 1): the twin's errors
+ *                     there come from what one GPU does not show (each kernel's floor, the all-reduces)
  * @param regime       how the published load arrived: at a request rate, or all at once (with or without a cap on the
  *                     requests in flight); the twin's errors differ most between the two (it runs too fast at saturation)
  * @param cases        published cases of this kind the twin ran
@@ -26,8 +29,8 @@ import java.util.Locale;
  * @param maxError     the largest |twin / published - 1| over those figures
  * @param meanError    the mean of |twin / published - 1| over them
  */
-public record TwinEvidence(String engine, String gpu, String architecture, Regime regime, int cases, int figures,
-                           double maxError, double meanError) {
+public record TwinEvidence(String engine, String gpu, String architecture, boolean severalGpus, Regime regime, int cases,
+                           int figures, double maxError, double meanError) {
 
     /** How a load's requests arrive, as the evidence groups published results and the statement names them. */
     public enum Regime {
@@ -76,35 +79,38 @@ public record TwinEvidence(String engine, String gpu, String architecture, Regim
 
     /**
      * The statement the blocks of this set-up carry, one clause per load regime: "at a request rate: within ±24% (mean
-     * 11%) on 3 published vLLM dense H100 cases (12 figures); all at once or in a closed loop: unvalidated, no published
-     * vLLM dense H100 case", or "unvalidated: no published vLLM hybrid L40S case" where there is none of either.
+     * 11%) on 3 published vLLM dense H100 cases on one GPU (12 figures); all at once or in a closed loop: unvalidated, no
+     * published vLLM dense H100 case on one GPU", or "unvalidated: no published vLLM hybrid L40S case on one GPU" where
+     * there is none of either.
      */
-    public static String statement(String engine, String gpu, String architecture) {
+    public static String statement(String engine, String gpu, String architecture, boolean severalGpus) {
         // the GPU as its id reads in capitals, a form factor as NVIDIA writes it (h100-pcie: H100 PCIe)
         String kind = (engine.equals("sglang") ? "SGLang" : "vLLM") + " " + architecture + " "
                 + gpu.toUpperCase(Locale.ROOT).replace("-PCIE", " PCIe");
+        String where = severalGpus ? " on several GPUs" : " on one GPU";
         List<TwinEvidence> of = BUNDLED.stream().filter(e -> e.engine.equals(engine) && e.gpu.equals(gpu)
-                && e.architecture.equals(architecture)).toList();
+                && e.architecture.equals(architecture) && e.severalGpus == severalGpus).toList();
         if (of.isEmpty()) {
-            return "unvalidated: no published " + kind + " case";
+            return "unvalidated: no published " + kind + " case" + where;
         }
         List<String> clauses = new ArrayList<>();
         for (Regime regime : Regime.values()) {
             clauses.add(regime.words() + ": " + of.stream().filter(e -> e.regime == regime).findFirst()
-                    .map(e -> String.format(Locale.ROOT, "within ±%.0f%% (mean %.0f%%) on %d published %s case%s (%d figures)",
-                            100 * e.maxError, 100 * e.meanError, e.cases, kind, e.cases == 1 ? "" : "s", e.figures))
-                    .orElse("unvalidated, no published " + kind + " case"));
+                    .map(e -> String.format(Locale.ROOT, "within ±%.0f%% (mean %.0f%%) on %d published %s case%s%s (%d figures)",
+                            100 * e.maxError, 100 * e.meanError, e.cases, kind, e.cases == 1 ? "" : "s", where, e.figures))
+                    .orElse("unvalidated, no published " + kind + " case" + where));
         }
         return String.join("; ", clauses);
     }
 
     /**
      * The statement for a block of these settings on the GPU of id {@code gpu} ({@link #statement(String, String,
-     * String)}), and, where the settings deal a mixture of experts' experts to groups of GPUs, that no published case
+     * String, boolean)}), and, where the settings deal a mixture of experts' experts to groups of GPUs, that no published case
      * does: the evidence of its kind was gathered under tensor parallelism.
      */
     public static String statement(SimParams settings, String gpu) {
-        String statement = statement(settings.dialect().toString(), gpu, architecture(settings.model()));
+        String statement = statement(settings.dialect().toString(), gpu, architecture(settings.model()),
+                settings.tensorParallelSize() > 1);
         return settings.expertParallelSize() > 1 && settings.model().experts().layers() > 0
                 ? statement + "; with expert parallelism: unvalidated, no published case uses it" : statement;
     }

@@ -97,9 +97,9 @@ class ExpertParallelTest {
         assertThat(ep.startLog()).contains("experts divided among 8 groups of 1 GPU, 16.0 a group")
                 .noneMatch(line -> line.contains("ignores flag --enable-expert-parallel"));
         // every published case of its kind ran tensor-parallel: a block says so beside its error bar
-        assertThat(TwinEvidence.statement(ep, "h200")).startsWith(TwinEvidence.statement("vllm", "h200", "moe"))
+        assertThat(TwinEvidence.statement(ep, "h200")).startsWith(TwinEvidence.statement("vllm", "h200", "moe", true))
                 .endsWith("; with expert parallelism: unvalidated, no published case uses it");
-        assertThat(TwinEvidence.statement(tp, "h200")).isEqualTo(TwinEvidence.statement("vllm", "h200", "moe"));
+        assertThat(TwinEvidence.statement(tp, "h200")).isEqualTo(TwinEvidence.statement("vllm", "h200", "moe", true));
     }
 
     /** SGLang's --ep-size divides --tp-size; an expert is then split over the GPUs of its group. A dense model has none. */
