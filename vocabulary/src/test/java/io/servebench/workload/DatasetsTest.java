@@ -60,13 +60,22 @@ class DatasetsTest {
     void aShareGptShapedSetHasThePublishedTotals() {
         Dataset d = Datasets.shareGptShaped(217.393, 201.648, 1000, WORDS);
         List<Conversation> c = d.conversations();
-        assertThat(c).hasSize(1000);
-        assertThat(c.stream().mapToLong(Conversation::promptTokens).sum()).isCloseTo(217_393, within(100L));
-        assertThat(c.stream().mapToLong(Conversation::outputTokens).sum()).isCloseTo(201_648, within(100L));
-        assertThat(c).allSatisfy(x -> assertThat(WORDS.applyAsInt(x.prompt())).isEqualTo(x.promptTokens()));
+        assertHoldsTotals(c, 1000, 217_393, 201_648, 100);
         int[] prompts = c.stream().mapToInt(Conversation::promptTokens).sorted().toArray();
         assertThat(prompts[500] / 217.393).isCloseTo(Math.exp(-0.32), within(0.05));
         assertThat(prompts[999]).isGreaterThan(3 * 217);
+    }
+
+    /**
+     * {@code requests} conversations whose prompt and output tokens add up to the published totals within {@code
+     * rounding}, each prompt exactly the length it claims.
+     */
+    private static void assertHoldsTotals(List<Conversation> c, int requests, long promptTokens, long outputTokens,
+                                          long rounding) {
+        assertThat(c).hasSize(requests);
+        assertThat(c.stream().mapToLong(Conversation::promptTokens).sum()).isCloseTo(promptTokens, within(rounding));
+        assertThat(c.stream().mapToLong(Conversation::outputTokens).sum()).isCloseTo(outputTokens, within(rounding));
+        assertThat(c).allSatisfy(x -> assertThat(WORDS.applyAsInt(x.prompt())).isEqualTo(x.promptTokens()));
     }
 
     /**
@@ -80,10 +89,7 @@ class DatasetsTest {
         Dataset d = Datasets.syntheticShaped("synthetic:in=uniform(1,1000),out=uniform(1,1000),count=500", 499.662,
                 504.324, WORDS);
         List<Conversation> c = d.conversations();
-        assertThat(c).hasSize(500);
-        assertThat(c.stream().mapToLong(Conversation::promptTokens).sum()).isCloseTo(249_831, within(500L));
-        assertThat(c.stream().mapToLong(Conversation::outputTokens).sum()).isCloseTo(252_162, within(500L));
-        assertThat(c).allSatisfy(x -> assertThat(WORDS.applyAsInt(x.prompt())).isEqualTo(x.promptTokens()));
+        assertHoldsTotals(c, 500, 249_831, 252_162, 500);
         int[] outputs = c.stream().mapToInt(Conversation::outputTokens).sorted().toArray();
         assertThat(outputs[125]).isBetween(200, 300);
         assertThat(outputs[375]).isBetween(700, 800);
