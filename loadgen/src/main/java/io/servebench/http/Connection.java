@@ -21,6 +21,8 @@ final class Connection implements SelectorLoop.Ready {
     static final int IDLE = 1;
     static final int BUSY = 2;
     static final int CLOSED = 3;
+    /** Taken out of the pool to be closed (the server closed it idle, or it is stale): no sender may take it. */
+    static final int CLOSING = 4;
 
     private final IoLoop loop;
     private final Pool pool;

@@ -138,22 +138,34 @@ final class Pool {
         return null;
     }
 
-    /** The server closed (or wrote on) idle {@code c}: whether it was still idle, and so is to be closed. */
+    /**
+     * The server closed (or wrote on) idle {@code c}: whether it was still idle, and so is to be closed. It leaves the
+     * idle set at once: a sender that took it between this answer and its close would write on a closing connection
+     * and wait for a response that never comes.
+     */
     synchronized boolean closedWhileIdle(Connection c) {
         if (c.state != Connection.IDLE) {
             return false;
         }
         closedByServer++;
+        withdraw(c);
         return true;
     }
 
-    /** Whether idle {@code c} is old enough to retire, and so is to be closed (and replaced). */
+    /** Whether idle {@code c} is old enough to retire, and so is to be closed (and replaced); it leaves the idle set. */
     synchronized boolean retireIfStale(Connection c, long nowNs) {
         if (c.state != Connection.IDLE || nowNs - c.idleSinceNs < RETIRE_IDLE_NS) {
             return false;
         }
         retired++;
+        withdraw(c);
         return true;
+    }
+
+    /** Idle {@code c} is to be closed: out of the idle set, so that no send takes it, until {@link #closed} counts it. */
+    private void withdraw(Connection c) {
+        idle.remove(c);
+        c.state = Connection.CLOSING;
     }
 
     synchronized void connectFailed(String failure) {
