@@ -92,6 +92,22 @@ public final class Validation {
         return cases.parallelStream().map(this::run).toList();
     }
 
+    /**
+     * Whether the case's vLLM ran MXFP4 experts with Marlin on a GPU where today's vLLM picks Triton: a version before
+     * 0.12, whose wheels lacked {@code triton_kernels} ({@link io.servebench.sim.Mxfp4Kernel#MARLIN}). Its own log on an
+     * H100 says so ("Weight-only FP4 compression will be used leveraging the Marlin kernel", vLLM 0.10.1, issue #23278).
+     */
+    static boolean marlinOnHopper(PublicResult c) {
+        if (!c.engine().equals("vllm") || !c.dtype().equals("mxfp4") || c.engineVersion().isEmpty()
+                || gpu(c.gpu()).map(g -> g.computeCapability() / 10 != 9).orElse(true)) {
+            return false;
+        }
+        String[] parts = c.engineVersion().get().split("\\.");
+        int major = Integer.parseInt(parts[0]);
+        int minor = parts.length > 1 ? Integer.parseInt(parts[1].replaceAll("\\D.*", "")) : 0;
+        return major == 0 && minor < 12;
+    }
+
     /** One case in virtual time, or the reason it is skipped. */
     public Outcome run(PublicResult c) {
         Optional<String> unsupported = unsupported(c);
@@ -108,6 +124,9 @@ public final class Validation {
             flags.add("--quantization=fp8");
         }
         flags.addAll(c.serverFlags());
+        if (marlinOnHopper(c)) {
+            flags.add(SimParams.SIM_MXFP4_KERNEL + "=marlin");
+        }
         SimParams params;
         try {
             params = SimParams.fromFlags(dialect, c.model(), flags, gpu(c.gpu()).orElseThrow());

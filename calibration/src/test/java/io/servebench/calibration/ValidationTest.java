@@ -26,6 +26,20 @@ class ValidationTest {
         return CASES.stream().filter(c -> c.id().equals(id)).findFirst().orElseThrow();
     }
 
+    /**
+     * vLLM before 0.12 ran MXFP4 experts with Marlin on Hopper (its wheels had no {@code triton_kernels}; its 0.10.1 log
+     * on an H100 names the Marlin kernel, vllm-project/vllm issue #23278), so a case of such a version runs so; an A100
+     * runs Marlin anyway, a later version or another engine its own kernels.
+     */
+    @Test
+    void aVllmCaseBefore012RunsMxfp4ExpertsWithMarlinOnHopper() {
+        assertThat(Validation.marlinOnHopper(named("vllm-gpt-oss-120b-h100-random-2000-100-burst"))).isTrue(); // 0.10.2
+        assertThat(Validation.marlinOnHopper(named("vllm-gpt-oss-20b-h100-sharegpt-burst"))).isTrue(); // 0.11.0
+        assertThat(Validation.marlinOnHopper(named("vllm-gpt-oss-120b-a100-sharegpt-burst"))).isFalse();
+        assertThat(Validation.marlinOnHopper(named("sglang-gpt-oss-120b-h100-sharegpt-burst"))).isFalse();
+        assertThat(Validation.marlinOnHopper(named("vllm-qwen3-8b-h100-sharegpt-c1"))).isFalse();
+    }
+
     @Test
     void everyBundledCaseNamesItsSourceAndPublishesAFigure() {
         assertThat(CASES).hasSizeGreaterThanOrEqualTo(30);

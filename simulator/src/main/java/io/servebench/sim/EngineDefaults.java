@@ -83,8 +83,8 @@ public final class EngineDefaults {
      * SGLang's {@code --mem-fraction-static} when not given (same file): {@code (gpu - reserved) / gpu} rounded to
      * three places, with {@code reserved} (MiB) = 512 + 1.5 x max(chunked prefill size, 2048) for activations
      * + 2 x {@code cuda_graph_max_bs} + 1024 per 8 GPUs, at least 10 GiB on a GPU over 60 GiB, plus 2 GiB for an
-     * EAGLE/NEXTN draft model and its graphs (6 GiB for a separate draft model, none for NGRAM). On an H100 that is
-     * 0.836, on an H200 0.907. A multimodal model's further cut for its vision encoder
+     * EAGLE/NEXTN draft model and its graphs (6 GiB for a separate draft model, none for NGRAM). On an H100 (81,089 MiB)
+     * that is 0.834, on an H200 (143,156 MiB) 0.906. A multimodal model's further cut for its vision encoder
      * ({@code adjust_mem_fraction_for_vlm}) is not modelled.
      *
      * @param speculativeMethod SGLang's algorithm in lower case, {@code null} without speculative decoding

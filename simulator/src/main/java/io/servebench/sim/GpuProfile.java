@@ -20,6 +20,7 @@ import java.util.Map;
  * @param peakFp8Flops         peak dense FP8 FLOP/s, 0 for a GPU without FP8 tensor cores (the A100: FP8 weights run
  *                             there as weight-only, computing in bf16)
  * @param boardWatts           the board's power limit (its TDP), W: what {@link PowerModel} rises to under full load
+ * @param computeCapability    CUDA's compute capability, major x 10 + minor (90 for Hopper): what engines choose kernels by
  */
 public record GpuProfile(
         String name,
@@ -30,21 +31,22 @@ public record GpuProfile(
         double computeEfficiency,
         double interconnectBytesPerSecond,
         double peakFp8Flops,
-        double boardWatts) {
+        double boardWatts,
+        int computeCapability) {
 
-    /** A GPU without FP8 tensor cores, of an H100's power limit (700 W). */
+    /** A GPU without FP8 tensor cores, of an H100's power limit (700 W) and compute capability (9.0). */
     public GpuProfile(String name, double memoryBytes, double hbmBytesPerSecond, double peakFlops,
                       double bandwidthEfficiency, double computeEfficiency, double interconnectBytesPerSecond) {
         this(name, memoryBytes, hbmBytesPerSecond, peakFlops, bandwidthEfficiency, computeEfficiency,
-                interconnectBytesPerSecond, 0, H100_WATTS);
+                interconnectBytesPerSecond, 0, H100_WATTS, HOPPER);
     }
 
-    /** A GPU of an H100's power limit (700 W). */
+    /** A GPU of an H100's power limit (700 W) and compute capability (9.0). */
     public GpuProfile(String name, double memoryBytes, double hbmBytesPerSecond, double peakFlops,
                       double bandwidthEfficiency, double computeEfficiency, double interconnectBytesPerSecond,
                       double peakFp8Flops) {
         this(name, memoryBytes, hbmBytesPerSecond, peakFlops, bandwidthEfficiency, computeEfficiency,
-                interconnectBytesPerSecond, peakFp8Flops, H100_WATTS);
+                interconnectBytesPerSecond, peakFp8Flops, H100_WATTS, HOPPER);
     }
 
     public GpuProfile {
@@ -58,6 +60,9 @@ public record GpuProfile(
             throw new IllegalArgumentException("memoryBytes, hbmBytesPerSecond and peakFlops must be > 0, got "
                     + memoryBytes + ", " + hbmBytesPerSecond + ", " + peakFlops);
         }
+        if (computeCapability < 10) {
+            throw new IllegalArgumentException("computeCapability is major x 10 + minor, e.g. 90, got " + computeCapability);
+        }
         if (!(interconnectBytesPerSecond > 0)) {
             throw new IllegalArgumentException("interconnectBytesPerSecond must be > 0, got " + interconnectBytesPerSecond);
         }
@@ -67,9 +72,11 @@ public record GpuProfile(
         }
     }
 
-    private static final double GIB = 1024.0 * 1024 * 1024;
+    private static final double MIB = 1024.0 * 1024;
     /** The H100 SXM's and H200 SXM's power limit, W (their datasheets; the device's H200 reports power.limit 700.00 W). */
     private static final double H100_WATTS = 700;
+    /** Hopper's compute capability, 9.0 (H100, H200, H20); the A100's is 8.0, the L40S's 8.9, the B200's 10.0. */
+    private static final int HOPPER = 90;
     /** Decode bandwidth reached in practice, as on the H100; not yet calibrated for the other GPUs. */
     private static final double BANDWIDTH_EFFICIENCY = 0.85;
     /** Prefill FLOP/s reached in practice, as on the H100; not yet calibrated for the other GPUs. */
@@ -79,17 +86,24 @@ public record GpuProfile(
     private static final double NVLINK4 = 450e9;
 
     /**
-     * An NVIDIA H100 80GB HBM3 (SXM): 80 GiB, 3.35e12 B/s, 989e12 dense bf16 FLOP/s, NVLink 4 (NVIDIA H100
+     * An NVIDIA H100 80GB HBM3 (SXM): 81,089 MiB as CUDA reports it ({@link #catalogue()}), 3.35e12 B/s, 989e12 dense bf16 FLOP/s, NVLink 4 (NVIDIA H100
      * Tensor Core GPU datasheet); 85% of the bandwidth and 60% of the FLOP/s in practice.
      */
     public static GpuProfile h100Sxm80gb() {
-        return new GpuProfile("NVIDIA H100 80GB HBM3", 80 * GIB, 3.35e12, 989e12, BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY,
-                NVLINK4, 1979e12, H100_WATTS);
+        return new GpuProfile("NVIDIA H100 80GB HBM3", 81_089 * MIB, 3.35e12, 989e12, BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY,
+                NVLINK4, 1979e12, H100_WATTS, HOPPER);
     }
 
     /**
-     * The GPUs the simulated engine knows, by the id {@link #named} takes. Memory is the nominal size read as
-     * GiB (what {@code nvidia-smi} shows, give or take ECC); bandwidth and dense bf16 FLOP/s (without
+     * The GPUs the simulated engine knows, by the id {@link #named} takes. Memory is what CUDA reports as the device's
+     * total ({@code torch.cuda.get_device_properties(0).total_memory}, printed in MiB), the figure vLLM multiplies by
+     * {@code --gpu-memory-utilization} and SGLang by {@code --mem-fraction-static}, not the nominal size: an H100 SXM's
+     * "80GB" is 81,089 MiB (79.19 GiB; vLLM's own logs on H100s print "total_gpu_memory (79.11GiB)" to "(79.25GiB)"),
+     * the H100 PCIe's 81,008, the H200's 143,156 (150,109,880,320 bytes, measured on this project's device H200 with
+     * {@code torch.cuda.get_device_properties}; {@code nvidia-smi} there says 143,771 MiB), the H20's 97,285, the A100 80GB SXM's 81,251, the L40S's 45,589 and
+     * the B200's 182,631 MiB, each as PyTorch's {@code _CudaDeviceProperties(..., total_memory=...MB)} or {@code
+     * nvidia-smi} printed it in public logs (found by exact-string search of public code; the B200's other print says
+     * 182,642). Bandwidth and dense bf16 FLOP/s (without
      * sparsity), and dense FP8 where the GPU has it (H100 and H200 1,979, H20 296, L40S 733 TFLOP/s, B200 4.5 PFLOP/s;
      * the A100 has none), are the datasheets': NVIDIA H100 Tensor Core GPU, H200 Tensor Core GPU, H20 (96 GB, 4.0 TB/s, 148 TFLOP/s
      * bf16, NVLink 4: the export part, its compute a sixth of the H100's), A100 Tensor Core GPU
@@ -110,18 +124,18 @@ public record GpuProfile(
     private static Map<String, GpuProfile> buildCatalogue() {
         Map<String, GpuProfile> all = new LinkedHashMap<>();
         all.put("h100", h100Sxm80gb());
-        all.put("h100-pcie", new GpuProfile("NVIDIA H100 PCIe 80GB HBM2e", 80 * GIB, 2.0e12, 756e12,
-                BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY, 64e9, 1513e12, 350));
-        all.put("h200", new GpuProfile("NVIDIA H200 141GB HBM3e", 141 * GIB, 4.8e12, 989e12, BANDWIDTH_EFFICIENCY,
-                COMPUTE_EFFICIENCY, NVLINK4, 1979e12, H100_WATTS));
-        all.put("h20", new GpuProfile("NVIDIA H20 96GB HBM3", 96 * GIB, 4.0e12, 148e12, BANDWIDTH_EFFICIENCY,
-                COMPUTE_EFFICIENCY, NVLINK4, 296e12, 400));
-        all.put("a100", new GpuProfile("NVIDIA A100 80GB HBM2e (SXM)", 80 * GIB, 2.039e12, 312e12,
-                BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY, 300e9, 0, 400));
-        all.put("l40s", new GpuProfile("NVIDIA L40S 48GB GDDR6", 48 * GIB, 0.864e12, 362e12, BANDWIDTH_EFFICIENCY,
-                COMPUTE_EFFICIENCY, 32e9, 733e12, 350));
-        all.put("b200", new GpuProfile("NVIDIA B200 180GB HBM3e", 180 * GIB, 8.0e12, 2.25e15, BANDWIDTH_EFFICIENCY,
-                COMPUTE_EFFICIENCY, 900e9, 4.5e15, 1000));
+        all.put("h100-pcie", new GpuProfile("NVIDIA H100 PCIe 80GB HBM2e", 81_008 * MIB, 2.0e12, 756e12,
+                BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY, 64e9, 1513e12, 350, HOPPER));
+        all.put("h200", new GpuProfile("NVIDIA H200 141GB HBM3e", 150_109_880_320.0, 4.8e12, 989e12, BANDWIDTH_EFFICIENCY,
+                COMPUTE_EFFICIENCY, NVLINK4, 1979e12, H100_WATTS, HOPPER));
+        all.put("h20", new GpuProfile("NVIDIA H20 96GB HBM3", 97_285 * MIB, 4.0e12, 148e12, BANDWIDTH_EFFICIENCY,
+                COMPUTE_EFFICIENCY, NVLINK4, 296e12, 400, HOPPER));
+        all.put("a100", new GpuProfile("NVIDIA A100 80GB HBM2e (SXM)", 81_251 * MIB, 2.039e12, 312e12,
+                BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY, 300e9, 0, 400, 80));
+        all.put("l40s", new GpuProfile("NVIDIA L40S 48GB GDDR6", 45_589 * MIB, 0.864e12, 362e12, BANDWIDTH_EFFICIENCY,
+                COMPUTE_EFFICIENCY, 32e9, 733e12, 350, 89));
+        all.put("b200", new GpuProfile("NVIDIA B200 180GB HBM3e", 182_631 * MIB, 8.0e12, 2.25e15, BANDWIDTH_EFFICIENCY,
+                COMPUTE_EFFICIENCY, 900e9, 4.5e15, 1000, 100));
         return Collections.unmodifiableMap(all);
     }
 

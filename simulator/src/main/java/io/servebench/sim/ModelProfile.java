@@ -564,6 +564,20 @@ public record ModelProfile(
     }
 
     /**
+     * This model with its MXFP4 experts as {@code kernel} holds them ({@link Mxfp4Kernel}); the same model where the
+     * experts are not MXFP4. An expert's intermediate size is its parameters over three hidden-size rows.
+     */
+    ModelProfile withExpertsHeldBy(Mxfp4Kernel kernel) {
+        if (experts.count() == 0 || expertBytesPerParameter != MXFP4_BYTES_PER_PARAMETER) {
+            return this;
+        }
+        int intermediate = (int) Math.round(experts.parameters() / (3.0 * hiddenSize));
+        return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken,
+                stateBytesPerSequence, nonLanguageBytes, maxPositionEmbeddings, draftFraction, hiddenSize, layers, experts,
+                window, kernel.bytesPerParameter(hiddenSize, intermediate), kvSplit, attentionFlopsPerPair);
+    }
+
+    /**
      * This model with FP8 weights (one byte each: a checkpoint quantized to FP8, or {@code --quantization fp8}); its KV
      * cache keeps its own precision.
      */

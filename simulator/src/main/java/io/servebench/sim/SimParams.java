@@ -206,6 +206,9 @@ public record SimParams(
     /** The simulated engine's own flag naming a model's {@code config.json} (or its folder), in every dialect. */
     public static final String SIM_MODEL_CONFIG = "--sim-model-config";
 
+    /** The simulated engine's own flag naming vLLM's kernel for MXFP4 experts ({@link Mxfp4Kernel}), in every dialect. */
+    public static final String SIM_MXFP4_KERNEL = "--sim-mxfp4-kernel";
+
     /** A record whose string form, logged at start, must not carry the API key. */
     @Override
     public String toString() {
@@ -401,7 +404,7 @@ public record SimParams(
         for (String text : flags) {
             // the real engine's argparse reads an alias or an abbreviation as the one flag it names
             Flag flag = newest.resolved(Flag.parse(text).orElseThrow(() -> new IllegalArgumentException(Flag.problem(text))));
-            boolean known = b.apply(modelled, flag) || b.modelConfig(flag)
+            boolean known = b.apply(modelled, flag) || b.modelConfig(flag) || b.mxfp4Kernel(flag)
                     || (dialect == SimDialect.SIM && b.simOnly(flag));
             if (!known) {
                 // a misspelt tuning flag left silently without effect would make its variant the baseline; the real
@@ -420,6 +423,8 @@ public record SimParams(
     /** Mutable accumulator of flag values while parsing; defaults are the engine's. */
     private static final class Builder {
         String hfConfigPath;
+        /** {@code --sim-mxfp4-kernel}; null for the kernel vLLM picks on the GPU. */
+        Mxfp4Kernel mxfp4Kernel;
         boolean fp8Weights;
         boolean fp8KvCache;
         /** 0 until a flag sets it: then the model's native context, as vLLM and SGLang derive it. */
@@ -616,6 +621,19 @@ public record SimParams(
             return true;
         }
 
+        /**
+         * {@code --sim-mxfp4-kernel=marlin|triton}, read in every dialect: the kernel vLLM runs MXFP4 experts with where
+         * it is not the one vLLM picks today on the GPU ({@link Mxfp4Kernel}): what {@code VLLM_MXFP4_USE_MARLIN=1}
+         * chooses, and what vLLM before 0.12 ran on Hopper. {@code sim validate} sets it for cases of those versions.
+         */
+        boolean mxfp4Kernel(Flag f) {
+            if (!f.name().equals(SIM_MXFP4_KERNEL)) {
+                return false;
+            }
+            mxfp4Kernel = Mxfp4Kernel.named(text(f));
+            return true;
+        }
+
         boolean simOnly(Flag f) {
             if (!f.name().equals("--sim-acceptance-rate")) {
                 return false;
@@ -662,6 +680,14 @@ public record SimParams(
         }
 
         SimParams build(SimDialect dialect, ModelProfile model, GpuProfile gpu) {
+            if (dialect == SimDialect.SGLANG && mxfp4Kernel != null) {
+                throw new IllegalArgumentException(SIM_MXFP4_KERNEL + " chooses vLLM's kernel for MXFP4 experts; the"
+                        + " simulated SGLang holds them as the checkpoint stores them");
+            }
+            if (dialect != SimDialect.SGLANG) {
+                model = model.withExpertsHeldBy(mxfp4Kernel != null ? mxfp4Kernel
+                        : Mxfp4Kernel.vllmDefault(gpu.computeCapability()));
+            }
             if (maxModelLen == 0) {
                 maxModelLen = model.maxPositionEmbeddings();
             } else if (maxModelLen > model.maxPositionEmbeddings()) {

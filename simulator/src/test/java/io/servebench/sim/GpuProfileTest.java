@@ -16,7 +16,8 @@ class GpuProfileTest {
     void theCatalogueHoldsTheDatasheetFiguresByIdAnyCase() {
         assertThat(GpuProfile.catalogue()).containsOnlyKeys("h100", "h100-pcie", "h200", "h20", "a100", "l40s", "b200");
         GpuProfile h200 = GpuProfile.named(" H200 ");
-        assertThat(h200.memoryBytes()).isEqualTo(141 * GIB);
+        // as PyTorch reported it on the device's H200 (2026-12-05): total_memory 150109880320
+        assertThat(h200.memoryBytes()).isEqualTo(150_109_880_320.0);
         assertThat(h200.hbmBytesPerSecond()).isEqualTo(4.8e12);
         assertThat(h200.peakFlops()).isEqualTo(989e12);
         assertThat(GpuProfile.named("h100")).isEqualTo(GpuProfile.h100Sxm80gb());
@@ -25,6 +26,13 @@ class GpuProfileTest {
         // the H20: H100's memory system grown to 96 GB at 4.0 TB/s, its bf16 compute cut to 148 TFLOP/s
         assertThat(GpuProfile.named("h20").peakFlops()).isEqualTo(148e12);
         assertThat(GpuProfile.named("h20").hbmBytesPerSecond()).isEqualTo(4.0e12);
+        // what vLLM and SGLang choose kernels by
+        assertThat(GpuProfile.named("a100").computeCapability()).isEqualTo(80);
+        assertThat(GpuProfile.named("l40s").computeCapability()).isEqualTo(89);
+        assertThat(GpuProfile.named("h100").computeCapability()).isEqualTo(90);
+        assertThat(GpuProfile.named("b200").computeCapability()).isEqualTo(100);
+        // memory as CUDA reports it: vLLM's own logs on H100s print "total_gpu_memory (79.11GiB)" to "(79.25GiB)"
+        assertThat(GpuProfile.named("h100").memoryBytes() / GIB).isBetween(79.11, 79.25);
     }
 
     @Test

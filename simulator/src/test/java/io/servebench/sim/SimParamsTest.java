@@ -81,8 +81,8 @@ class SimParamsTest {
         SimParams defaults = SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of());
         assertThat(defaults.dialect()).isEqualTo(SimDialect.SGLANG);
         assertThat(defaults.prefixCaching()).isTrue();
-        // server_args.py: reserved = 512 + 1.5 x 8192 + 2 x 256 + 1024 / 8 = 13,440 MiB of 81,920: (81920 - 13440) / 81920
-        assertThat(defaults.gpuMemoryUtilization()).isEqualTo(0.836);
+        // server_args.py: reserved = 512 + 1.5 x 8192 + 2 x 256 + 1024 / 8 = 13,440 MiB of 81,089: (81089 - 13440) / 81089
+        assertThat(defaults.gpuMemoryUtilization()).isEqualTo(0.834);
         assertThat(defaults.maxNumBatchedTokens()).isEqualTo(8192);
         SimParams s = SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--reasoning-parser=qwen3", "--context-length=32768",
                 "--max-running-requests=64", "--chunked-prefill-size=4096", "--disable-radix-cache",
@@ -139,28 +139,28 @@ class SimParamsTest {
     /**
      * SGLang 0.5.9's limits for a hybrid model (model_runner_kv_cache_mixin.py): the mamba pool takes 0.9 / 1.9 of
      * what the weights leave, and three of its states per running request with the radix cache on. Qwen3.5-9B on an H100:
-     * 80 GiB x 0.836 = 66.88 GiB, less 16.76 GiB of weights and 2 GiB of vision encoder, leaves 48.12 GiB; 22.79 GiB of it
-     * at 48 MiB a state is 486 states, so 162 requests run at most.
+     * 81,089 MiB (79.19 GiB, as CUDA reports it) x 0.834 = 66.04 GiB, less 16.76 GiB of weights and 2 GiB of vision
+     * encoder, leaves 47.28 GiB; 22.40 GiB of it at 48 MiB a state is 477 states, so 159 requests run at most.
      */
     @Test
     void sglangSizesItsMambaPoolFromMemoryAndRunsAThirdOfItsStatesAtOnce() {
         SimParams h100 = SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of());
-        assertThat(h100.stateSlots()).isEqualTo(486);
-        assertThat(h100.maxNumSeqs()).isEqualTo(162);
+        assertThat(h100.stateSlots()).isEqualTo(477);
+        assertThat(h100.maxNumSeqs()).isEqualTo(159);
         assertThat(h100.pooledStateBytesPerSequence()).isZero();
         // with the radix cache off each running request needs one state: the pool is the same, three times the requests
-        assertThat(SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--disable-radix-cache")).maxNumSeqs()).isEqualTo(486);
+        assertThat(SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--disable-radix-cache")).maxNumSeqs()).isEqualTo(477);
         // ... and given running requests size the pool to them, leaving the rest to the KV cache
         SimParams given = SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--disable-radix-cache", "--max-running-requests=100"));
         assertThat(given.stateSlots()).isEqualTo(100);
-        assertThat(given.kvPoolBytes() - h100.kvPoolBytes()).isEqualTo(386 * h100.model().stateBytesPerSequence());
+        assertThat(given.kvPoolBytes() - h100.kvPoolBytes()).isEqualTo(377 * h100.model().stateBytesPerSequence());
         // speculative decoding: 48 running requests unless given (server_args.py), and 2 GiB more kept for the draft
         SimParams nextn = SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--speculative-algorithm=NEXTN"));
         assertThat(nextn.maxNumSeqs()).isEqualTo(48);
-        assertThat(nextn.gpuMemoryUtilization()).isEqualTo(0.811);
-        // H200: reserved 13,440 MiB of 144,384: 0.907; a dense model has no mamba pool
+        assertThat(nextn.gpuMemoryUtilization()).isEqualTo(0.809);
+        // H200: reserved 13,440 MiB of 143,156: 0.906; a dense model has no mamba pool
         SimParams h200 = SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-14B", List.of(), GpuProfile.named("h200"));
-        assertThat(h200.gpuMemoryUtilization()).isEqualTo(0.907);
+        assertThat(h200.gpuMemoryUtilization()).isEqualTo(0.906);
         assertThat(h200.stateSlots()).isZero();
         // B200: 16,384-token chunks
         assertThat(SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-14B", List.of(), GpuProfile.named("b200"))
