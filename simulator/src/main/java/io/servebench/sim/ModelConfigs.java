@@ -161,4 +161,16 @@ final class ModelConfigs {
             + "\"qk_rope_head_dim\":64,\"v_head_dim\":128,\"vocab_size\":129280,\"tie_word_embeddings\":false,"
             + "\"num_nextn_predict_layers\":1,\"max_position_embeddings\":163840,\"torch_dtype\":\"bfloat16\","
             + "\"quantization_config\":{\"quant_method\":\"fp8\",\"weight_block_size\":[128,128]}}";
+
+    /**
+     * GLM-4.5-Air's {@code config.json} (huggingface.co/zai-org/GLM-4.5-Air), the fields the profile reads, as
+     * transformers 4.54.1 printed the model's {@code Glm4MoeConfig} in a public training log: 46 layers of grouped-query
+     * attention (96 query heads of 128 beside a hidden size of 4,096, 8 KV heads), the first layer dense, then 128 routed
+     * experts of 1,408 of which 8 and one shared, one MTP layer, bf16 weights. ("106B total, 12B active" on the card.)
+     */
+    static final String GLM_45_AIR = "{\"hidden_size\":4096,\"num_hidden_layers\":46,\"num_attention_heads\":96,"
+            + "\"num_key_value_heads\":8,\"head_dim\":128,\"intermediate_size\":10944,\"moe_intermediate_size\":1408,"
+            + "\"n_routed_experts\":128,\"n_shared_experts\":1,\"num_experts_per_tok\":8,\"first_k_dense_replace\":1,"
+            + "\"vocab_size\":151552,\"tie_word_embeddings\":false,\"num_nextn_predict_layers\":1,"
+            + "\"max_position_embeddings\":131072,\"torch_dtype\":\"bfloat16\"}";
 }

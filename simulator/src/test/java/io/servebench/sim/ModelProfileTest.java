@@ -211,6 +211,21 @@ class ModelProfileTest {
     }
 
     /**
+     * GLM-4.5-Air against its model card on huggingface.co/zai-org/GLM-4.5-Air ("106 billion total parameters and 12
+     * billion active parameters"; the card counts no embeddings in the active ones) and its shape: 46 layers, the first
+     * dense, 8 of 128 routed experts and one shared; 8 KV heads of 128.
+     */
+    @Test
+    void glm45AirIsAHundredAndSixBillionWithTwelveActive() {
+        ModelProfile m = ModelProfile.forModel("zai-org/GLM-4.5-Air");
+        assertThat(m.parameters()).isCloseTo(106e9, within(1.5e9));
+        assertThat(m.activeParameters() - 2 * 151_552.0 * 4096).isCloseTo(12e9, within(0.5e9));
+        assertThat(m.kvBytesPerToken()).isEqualTo(46 * 2 * 8 * 128 * 2.0);
+        assertThat(m.experts().count()).isEqualTo(128);
+        assertThat(m.experts().layers()).isEqualTo(45);
+    }
+
+    /**
      * DeepSeek-V3 (and R1, the same shapes) against its model card, "671B total parameters with 37B activated for each
      * token" (the MTP module's 14B on top), from its config.json (the values as copied in public code): multi-head latent
      * attention caches kv_lora_rank + qk_rope_head_dim = 576 values a layer and token, not 2 x 128 heads x 192.
@@ -272,7 +287,7 @@ class ModelProfileTest {
     @Test
     void otherNamesHaveNoBuiltInProfile() {
         assertThatThrownBy(() -> ModelProfile.forModel("my-org/finetune")).hasMessageStartingWith(
-                "no built-in profile of my-org/finetune; built in: deepseek-r1, deepseek-r1-0528, gpt-oss-120b, gpt-oss-20b,"
+                "no built-in profile of my-org/finetune; built in: deepseek-r1, deepseek-r1-0528, glm-4.5-air, gpt-oss-120b, gpt-oss-20b,"
                         + " llama-3.1-70b-instruct, llama-3.1-8b-instruct, llama-3.3-70b-instruct, meta-llama-3-8b-instruct");
         // the 2507 update has another context than the config built in for Qwen3-30B-A3B: not stood in by it
         assertThat(ModelProfile.builtIn("Qwen/Qwen3-30B-A3B-Instruct-2507")).isEmpty();
