@@ -54,8 +54,9 @@ public final class Validation {
      * @param result  the published case
      * @param skipped why the twin did not run it, empty when it did
      * @param twin    the twin's figures, for those the case publishes
+     * @param expertParallel whether the twin ran it with whole experts in groups of GPUs (its flags' expert parallelism)
      */
-    public record Outcome(PublicResult result, Optional<String> skipped, Map<Figure, Double> twin) {
+    public record Outcome(PublicResult result, Optional<String> skipped, Map<Figure, Double> twin, boolean expertParallel) {
 
         /** The twin's figure over the published one, less 1; empty when either is missing. */
         public OptionalDouble error(Figure figure) {
@@ -112,7 +113,7 @@ public final class Validation {
     public Outcome run(PublicResult c) {
         Optional<String> unsupported = unsupported(c);
         if (unsupported.isPresent()) {
-            return new Outcome(c, unsupported, Map.of());
+            return new Outcome(c, unsupported, Map.of(), false);
         }
         SimDialect dialect = SimDialect.of(c.engine());
         EngineFlags names = dialect == SimDialect.SGLANG ? EngineFlags.SGLANG : EngineFlags.VLLM;
@@ -132,7 +133,7 @@ public final class Validation {
             params = SimParams.fromFlags(dialect, c.model(), flags, gpu(c.gpu()).orElseThrow());
         } catch (IllegalArgumentException e) {
             // the published engine started with these settings: a twin that refuses them is wrong, and says so
-            return new Outcome(c, Optional.of(REFUSED + e.getMessage()), Map.of());
+            return new Outcome(c, Optional.of(REFUSED + e.getMessage()), Map.of(), false);
         }
         VirtualEngine engine = VirtualEngine.of(params, seed);
         int requests = c.requests() > 0 ? c.requests() : SINGLE_STREAM_REQUESTS;
@@ -144,11 +145,11 @@ public final class Validation {
         for (Figure f : c.published().keySet()) {
             figure(r, f).ifPresent(v -> twin.put(f, v));
         }
-        return new Outcome(c, Optional.empty(), twin);
+        return new Outcome(c, Optional.empty(), twin, TwinEvidence.expertParallel(params));
     }
 
     /**
-     * The twin's evidence per kind of set-up (engine, GPU, architecture, load regime) from the cases it ran: how many, and
+     * The twin's evidence per kind of set-up (engine, GPU, architecture, one GPU or several, expert parallelism, load regime) from the cases it ran: how many, and
      * how far its figures were from the published ones at most and on average. Kinds in the order of their first case.
      */
     public static List<TwinEvidence> evidence(List<Outcome> outcomes) {
@@ -157,7 +158,8 @@ public final class Validation {
             if (o.skipped().isEmpty()) {
                 PublicResult c = o.result();
                 byKind.computeIfAbsent(c.engine() + "\n" + catalogueId(c.gpu()) + "\n" + c.modelClass() + "\n"
-                        + (c.tensorParallel() > 1) + "\n" + regime(c), k -> new ArrayList<>()).add(o);
+                        + (c.tensorParallel() > 1) + "\n" + o.expertParallel() + "\n" + regime(c),
+                        k -> new ArrayList<>()).add(o);
             }
         }
         List<TwinEvidence> out = new ArrayList<>();
@@ -173,7 +175,7 @@ public final class Validation {
             }
             PublicResult first = kind.get(0).result();
             out.add(new TwinEvidence(first.engine(), catalogueId(first.gpu()), first.modelClass(),
-                    first.tensorParallel() > 1, regime(first), kind.size(),
+                    first.tensorParallel() > 1, kind.get(0).expertParallel(), regime(first), kind.size(),
                     errors.size(), errors.stream().mapToDouble(Double::doubleValue).max().orElseThrow(),
                     errors.stream().mapToDouble(Double::doubleValue).average().orElseThrow()));
         }

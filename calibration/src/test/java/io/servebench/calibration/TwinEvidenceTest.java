@@ -26,9 +26,9 @@ class TwinEvidenceTest {
         for (int i = 0; i < now.size(); i++) {
             TwinEvidence n = now.get(i);
             TwinEvidence b = bundled.get(i);
-            assertThat(List.of(b.engine(), b.gpu(), b.architecture(), b.severalGpus(), b.regime(), b.cases(), b.figures()))
-                    .containsExactly(n.engine(), n.gpu(), n.architecture(), n.severalGpus(), n.regime(), n.cases(),
-                            n.figures());
+            assertThat(List.of(b.engine(), b.gpu(), b.architecture(), b.severalGpus(), b.expertParallel(), b.regime(),
+                    b.cases(), b.figures())).containsExactly(n.engine(), n.gpu(), n.architecture(), n.severalGpus(),
+                    n.expertParallel(), n.regime(), n.cases(), n.figures());
             // a JVM may round a libm function differently in the last place: the bar is stated to the percent
             assertThat(b.maxError()).isCloseTo(n.maxError(), within(1e-6));
             assertThat(b.meanError()).isCloseTo(n.meanError(), within(1e-6));
@@ -41,16 +41,21 @@ class TwinEvidenceTest {
 
     @Test
     void aSetUpWithoutPublishedCasesIsUnvalidatedAndOneWithThemCarriesABarPerLoadRegime() {
-        assertThat(TwinEvidence.statement("vllm", "l40s", "dense", false))
+        assertThat(TwinEvidence.statement("vllm", "l40s", "dense", false, false))
                 .isEqualTo("unvalidated: no published vLLM dense L40S case on one GPU");
+        // SGLang's --ep-size 4 on four A100s (GPUStack's GLM-4.5-Air) is evidence for expert parallelism alone
+        assertThat(TwinEvidence.statement("sglang", "a100", "moe", true, true))
+                .contains("on 1 published SGLang moe A100 case on several GPUs with expert parallelism (4 figures)");
+        assertThat(TwinEvidence.statement("sglang", "a100", "moe", true, false))
+                .doesNotContain("expert parallelism");
         // one GPU and several are apart: Scicom's eight H100s at tensor parallelism 8 do not vouch for one H100
-        assertThat(TwinEvidence.statement("vllm", "h100", "dense", false))
+        assertThat(TwinEvidence.statement("vllm", "h100", "dense", false, false))
                 .contains("on 4 published vLLM dense H100 cases on one GPU");
-        assertThat(TwinEvidence.statement("vllm", "h100", "dense", true))
+        assertThat(TwinEvidence.statement("vllm", "h100", "dense", true, false))
                 .contains("on 20 published vLLM dense H100 cases on several GPUs");
         // IOG's runs on one H100 PCIe are evidence for that GPU, not for the SXM part (the fifth, 200 requests at 32 req/s,
         // arrives in 6 s: not paced)
-        assertThat(TwinEvidence.statement("vllm", "h100-pcie", "dense", false))
+        assertThat(TwinEvidence.statement("vllm", "h100-pcie", "dense", false, false))
                 .contains("at a request rate: within").contains("on 4 published vLLM dense H100 PCIe cases on one GPU (16 figures)");
         for (TwinEvidence e : TwinEvidence.bundled()) {
             String kind = (e.engine().equals("sglang") ? "SGLang" : "vLLM") + " " + e.architecture() + " "
@@ -58,16 +63,19 @@ class TwinEvidenceTest {
             String clause = String.format(java.util.Locale.ROOT, "%s: within ±%.0f%% (mean %.0f%%) on %d published %s case%s"
                     + " on %s (%d figures)", e.regime() == TwinEvidence.Regime.PACED ? "at a request rate"
                     : "all at once or in a closed loop", 100 * e.maxError(), 100 * e.meanError(), e.cases(), kind,
-                    e.cases() == 1 ? "" : "s", e.severalGpus() ? "several GPUs" : "one GPU", e.figures());
-            assertThat(TwinEvidence.statement(e.engine(), e.gpu(), e.architecture(), e.severalGpus())).contains(clause);
+                    e.cases() == 1 ? "" : "s", !e.severalGpus() ? "one GPU" : e.expertParallel()
+                            ? "several GPUs with expert parallelism" : "several GPUs", e.figures());
+            assertThat(TwinEvidence.statement(e.engine(), e.gpu(), e.architecture(), e.severalGpus(), e.expertParallel()))
+                    .contains(clause);
         }
         // a kind with published cases of one regime only says the other is unvalidated
         TwinEvidence single = TwinEvidence.bundled().stream().filter(e -> TwinEvidence.bundled().stream()
                 .filter(x -> x.engine().equals(e.engine()) && x.gpu().equals(e.gpu())
-                        && x.architecture().equals(e.architecture()) && x.severalGpus() == e.severalGpus()).count() == 1)
+                        && x.architecture().equals(e.architecture()) && x.severalGpus() == e.severalGpus()
+                        && x.expertParallel() == e.expertParallel()).count() == 1 && !e.expertParallel())
                 .findFirst().orElseThrow();
         String other = single.regime() == TwinEvidence.Regime.PACED ? "all at once or in a closed loop" : "at a request rate";
-        assertThat(TwinEvidence.statement(single.engine(), single.gpu(), single.architecture(), single.severalGpus()))
+        assertThat(TwinEvidence.statement(single.engine(), single.gpu(), single.architecture(), single.severalGpus(), false))
                 .contains(other + ": unvalidated, no published " + (single.engine().equals("sglang") ? "SGLang" : "vLLM")
                         + " " + single.architecture() + " " + single.gpu().toUpperCase(java.util.Locale.ROOT) + " case on "
                         + (single.severalGpus() ? "several GPUs" : "one GPU"));

@@ -22,6 +22,8 @@ import java.util.Locale;
  * @param architecture {@code dense}, {@code moe} or {@code hybrid} ({@link #architecture(ModelProfile)})
  * @param severalGpus  whether the model was split over several GPUs (tensor parallelism above 1): the twin's errors
  *                     there come from what one GPU does not show (each kernel's floor, the all-reduces)
+ * @param expertParallel whether those GPUs held whole experts in groups (vLLM's {@code --enable-expert-parallel}, SGLang's
+ *                     {@code --ep-size}) rather than a slice of every expert each
  * @param regime       how the published load arrived: at a request rate, or all at once (with or without a cap on the
  *                     requests in flight); the twin's errors differ most between the two (it runs too fast at saturation)
  * @param cases        published cases of this kind the twin ran
@@ -29,7 +31,8 @@ import java.util.Locale;
  * @param maxError     the largest |twin / published - 1| over those figures
  * @param meanError    the mean of |twin / published - 1| over them
  */
-public record TwinEvidence(String engine, String gpu, String architecture, boolean severalGpus, Regime regime, int cases,
+public record TwinEvidence(String engine, String gpu, String architecture, boolean severalGpus, boolean expertParallel,
+                           Regime regime, int cases,
                            int figures, double maxError, double meanError) {
 
     /** How a load's requests arrive, as the evidence groups published results and the statement names them. */
@@ -81,15 +84,19 @@ public record TwinEvidence(String engine, String gpu, String architecture, boole
      * The statement the blocks of this set-up carry, one clause per load regime: "at a request rate: within ±24% (mean
      * 11%) on 3 published vLLM dense H100 cases on one GPU (12 figures); all at once or in a closed loop: unvalidated, no
      * published vLLM dense H100 case on one GPU", or "unvalidated: no published vLLM hybrid L40S case on one GPU" where
-     * there is none of either.
+     * there is none of either. Cases with expert parallelism are a kind of their own: "... on several GPUs with expert
+     * parallelism".
      */
-    public static String statement(String engine, String gpu, String architecture, boolean severalGpus) {
+    public static String statement(String engine, String gpu, String architecture, boolean severalGpus,
+                                   boolean expertParallel) {
         // the GPU as its id reads in capitals, a form factor as NVIDIA writes it (h100-pcie: H100 PCIe)
         String kind = (engine.equals("sglang") ? "SGLang" : "vLLM") + " " + architecture + " "
                 + gpu.toUpperCase(Locale.ROOT).replace("-PCIE", " PCIe");
-        String where = severalGpus ? " on several GPUs" : " on one GPU";
+        String where = !severalGpus ? " on one GPU" : expertParallel ? " on several GPUs with expert parallelism"
+                : " on several GPUs";
         List<TwinEvidence> of = BUNDLED.stream().filter(e -> e.engine.equals(engine) && e.gpu.equals(gpu)
-                && e.architecture.equals(architecture) && e.severalGpus == severalGpus).toList();
+                && e.architecture.equals(architecture) && e.severalGpus == severalGpus
+                && e.expertParallel == expertParallel).toList();
         if (of.isEmpty()) {
             return "unvalidated: no published " + kind + " case" + where;
         }
@@ -105,13 +112,16 @@ public record TwinEvidence(String engine, String gpu, String architecture, boole
 
     /**
      * The statement for a block of these settings on the GPU of id {@code gpu} ({@link #statement(String, String,
-     * String, boolean)}), and, where the settings deal a mixture of experts' experts to groups of GPUs, that no published case
-     * does: the evidence of its kind was gathered under tensor parallelism.
+     * String, boolean, boolean)}): with expert parallelism where the settings deal a mixture of experts' experts to
+     * groups of GPUs.
      */
     public static String statement(SimParams settings, String gpu) {
-        String statement = statement(settings.dialect().toString(), gpu, architecture(settings.model()),
-                settings.tensorParallelSize() > 1);
-        return settings.expertParallelSize() > 1 && settings.model().experts().layers() > 0
-                ? statement + "; with expert parallelism: unvalidated, no published case uses it" : statement;
+        return statement(settings.dialect().toString(), gpu, architecture(settings.model()),
+                settings.tensorParallelSize() > 1, expertParallel(settings));
+    }
+
+    /** Whether the settings deal a mixture of experts' whole experts to groups of GPUs. */
+    public static boolean expertParallel(SimParams settings) {
+        return settings.expertParallelSize() > 1 && settings.model().experts().layers() > 0;
     }
 }
