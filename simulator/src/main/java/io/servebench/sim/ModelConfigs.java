@@ -173,4 +173,24 @@ final class ModelConfigs {
             + "\"n_routed_experts\":128,\"n_shared_experts\":1,\"num_experts_per_tok\":8,\"first_k_dense_replace\":1,"
             + "\"vocab_size\":151552,\"tie_word_embeddings\":false,\"num_nextn_predict_layers\":1,"
             + "\"max_position_embeddings\":131072,\"torch_dtype\":\"bfloat16\"}";
+
+    /**
+     * GLM-4.6's {@code config.json} (huggingface.co/zai-org/GLM-4.6; GLM-4.7 keeps it), the fields the profile reads, as
+     * two public copies give them alike: 92 layers of grouped-query attention (96 query heads of 128 beside a hidden size
+     * of 5,120, 8 KV heads), the first 3 layers dense, then 160 routed experts of 1,536 of which 8 and one shared, one
+     * MTP layer, a context of 202,752, bf16 weights. ("355B total parameters and 32B active" on the card.)
+     */
+    static final String GLM_46 = "{\"hidden_size\":5120,\"num_hidden_layers\":92,\"num_attention_heads\":96,"
+            + "\"num_key_value_heads\":8,\"head_dim\":128,\"intermediate_size\":12288,\"moe_intermediate_size\":1536,"
+            + "\"n_routed_experts\":160,\"n_shared_experts\":1,\"num_experts_per_tok\":8,\"first_k_dense_replace\":3,"
+            + "\"vocab_size\":151552,\"tie_word_embeddings\":false,\"num_nextn_predict_layers\":1,"
+            + "\"max_position_embeddings\":202752,\"torch_dtype\":\"bfloat16\"}";
+
+    /**
+     * GLM-4.6-FP8: the same architecture with FP8 weights. No copy of that repository's {@code config.json} was found;
+     * its {@code quantization_config} is written here as the method alone, from the repository's name, which the profile
+     * reads as one byte per weight (as {@link #QWEN3_NEXT_80B_A3B_FP8}).
+     */
+    static final String GLM_46_FP8 = GLM_46.substring(0, GLM_46.length() - 1)
+            + ",\"quantization_config\":{\"quant_method\":\"fp8\"}}";
 }

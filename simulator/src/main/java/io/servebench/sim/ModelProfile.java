@@ -299,6 +299,8 @@ public record ModelProfile(
             // the first R1's config.json is the one the 0528 update kept (see ModelConfigs.DEEPSEEK_R1_0528)
             java.util.Map.entry("deepseek-r1", ModelConfigs.DEEPSEEK_R1_0528),
             java.util.Map.entry("glm-4.5-air", ModelConfigs.GLM_45_AIR),
+            java.util.Map.entry("glm-4.6", ModelConfigs.GLM_46),
+            java.util.Map.entry("glm-4.6-fp8", ModelConfigs.GLM_46_FP8),
             java.util.Map.entry("meta-llama-3-8b-instruct", ModelConfigs.META_LLAMA3_8B_INSTRUCT),
             java.util.Map.entry("llama-3.1-8b-instruct", ModelConfigs.LLAMA31_8B_INSTRUCT),
             java.util.Map.entry("meta-llama-3.1-8b-instruct", ModelConfigs.LLAMA31_8B_INSTRUCT),

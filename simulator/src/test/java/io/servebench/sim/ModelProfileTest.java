@@ -226,6 +226,22 @@ class ModelProfileTest {
     }
 
     /**
+     * GLM-4.6 against its model card on huggingface.co/zai-org/GLM-4.6 ("355B total parameters and 32B active"; no
+     * embeddings counted in the active ones), and its FP8 checkpoint as the same shape at a byte a weight.
+     */
+    @Test
+    void glm46IsThreeHundredAndFiftyFiveBillionWithThirtyTwoActive() {
+        ModelProfile m = ModelProfile.forModel("zai-org/GLM-4.6");
+        assertThat(m.parameters()).isCloseTo(355e9, within(3e9));
+        assertThat(m.activeParameters() - 2 * 151_552.0 * 5120).isCloseTo(32e9, within(1e9));
+        assertThat(m.kvBytesPerToken()).isEqualTo(92 * 2 * 8 * 128 * 2.0);
+        assertThat(m.experts().layers()).isEqualTo(89);
+        ModelProfile fp8 = ModelProfile.forModel("zai-org/GLM-4.6-FP8");
+        assertThat(fp8.parameters()).isEqualTo(m.parameters());
+        assertThat(fp8.weightBytes()).isCloseTo(m.weightBytes() / 2, within(1.0));
+    }
+
+    /**
      * DeepSeek-V3 (and R1, the same shapes) against its model card, "671B total parameters with 37B activated for each
      * token" (the MTP module's 14B on top), from its config.json (the values as copied in public code): multi-head latent
      * attention caches kv_lora_rank + qk_rope_head_dim = 576 values a layer and token, not 2 x 128 heads x 192.
@@ -287,7 +303,8 @@ class ModelProfileTest {
     @Test
     void otherNamesHaveNoBuiltInProfile() {
         assertThatThrownBy(() -> ModelProfile.forModel("my-org/finetune")).hasMessageStartingWith(
-                "no built-in profile of my-org/finetune; built in: deepseek-r1, deepseek-r1-0528, glm-4.5-air, gpt-oss-120b, gpt-oss-20b,"
+                "no built-in profile of my-org/finetune; built in: deepseek-r1, deepseek-r1-0528, glm-4.5-air, glm-4.6, glm-4.6-fp8,"
+                        + " gpt-oss-120b, gpt-oss-20b,"
                         + " llama-3.1-70b-instruct, llama-3.1-8b-instruct, llama-3.3-70b-instruct, meta-llama-3-8b-instruct");
         // the 2507 update has another context than the config built in for Qwen3-30B-A3B: not stood in by it
         assertThat(ModelProfile.builtIn("Qwen/Qwen3-30B-A3B-Instruct-2507")).isEmpty();
