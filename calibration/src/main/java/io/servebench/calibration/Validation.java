@@ -56,7 +56,8 @@ public final class Validation {
      * @param twin    the twin's figures, for those the case publishes
      * @param expertParallel whether the twin ran it with whole experts in groups of GPUs (its flags' expert parallelism)
      */
-    public record Outcome(PublicResult result, Optional<String> skipped, Map<Figure, Double> twin, boolean expertParallel) {
+    public record Outcome(PublicResult result, Optional<String> skipped, Map<Figure, Double> twin,
+                          boolean expertParallel) {
 
         /** The twin's figure over the published one, less 1; empty when either is missing. */
         public OptionalDouble error(Figure figure) {
@@ -149,7 +150,8 @@ public final class Validation {
     }
 
     /**
-     * The twin's evidence per kind of set-up (engine, GPU, architecture, one GPU or several, expert parallelism, load regime) from the cases it ran: how many, and
+     * The twin's evidence per kind of set-up (engine, GPU, architecture, one GPU or several, expert parallelism, load
+     * regime) from the cases it ran: how many, and
      * how far its figures were from the published ones at most and on average. Kinds in the order of their first case.
      */
     public static List<TwinEvidence> evidence(List<Outcome> outcomes) {

@@ -86,8 +86,9 @@ public record GpuProfile(
     private static final double NVLINK4 = 450e9;
 
     /**
-     * An NVIDIA H100 80GB HBM3 (SXM): 81,089 MiB as CUDA reports it ({@link #catalogue()}), 3.35e12 B/s, 989e12 dense bf16 FLOP/s, NVLink 4 (NVIDIA H100
-     * Tensor Core GPU datasheet); 85% of the bandwidth and 60% of the FLOP/s in practice.
+     * An NVIDIA H100 80GB HBM3 (SXM): 81,089 MiB as CUDA reports it ({@link #catalogue()}), 3.35e12 B/s, 989e12 dense
+     * bf16 FLOP/s, NVLink 4 (NVIDIA H100 Tensor Core GPU datasheet); 85% of the bandwidth and 60% of the FLOP/s in
+     * practice.
      */
     public static GpuProfile h100Sxm80gb() {
         return new GpuProfile("NVIDIA H100 80GB HBM3", 81_089 * MIB, 3.35e12, 989e12, BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY,
@@ -100,8 +101,8 @@ public record GpuProfile(
      * {@code --gpu-memory-utilization} and SGLang by {@code --mem-fraction-static}, not the nominal size: an H100 SXM's
      * "80GB" is 81,089 MiB (79.19 GiB; vLLM's own logs on H100s print "total_gpu_memory (79.11GiB)" to "(79.25GiB)"),
      * the H100 PCIe's 81,008, the H200's 143,156 (150,109,880,320 bytes, measured on this project's device H200 with
-     * {@code torch.cuda.get_device_properties}; {@code nvidia-smi} there says 143,771 MiB), the H20's 97,285, the A100 80GB SXM's 81,251, the L40S's 45,589 and
-     * the B200's 182,631 MiB, each as PyTorch's {@code _CudaDeviceProperties(..., total_memory=...MB)} or {@code
+     * {@code torch.cuda.get_device_properties}; {@code nvidia-smi} there says 143,771 MiB), the H20's 97,285, the A100
+     * 80GB SXM's 81,251, the L40S's 45,589 and the B200's 182,631 MiB, each as PyTorch's {@code _CudaDeviceProperties(..., total_memory=...MB)} or {@code
      * nvidia-smi} printed it in public logs (found by exact-string search of public code; the B200's other print says
      * 182,642). Bandwidth and dense bf16 FLOP/s (without
      * sparsity), and dense FP8 where the GPU has it (H100 and H200 1,979, H20 296, L40S 733 TFLOP/s, B200 4.5 PFLOP/s;

@@ -567,14 +567,16 @@ public record ModelProfile(
     }
 
     /**
-     * This model with its MXFP4 experts as {@code kernel} holds them ({@link Mxfp4Kernel}); the same model where the
-     * experts are not MXFP4. An expert's intermediate size is its parameters over three hidden-size rows.
+     * This model with its MXFP4 experts as {@code kernel} holds them ({@link Mxfp4Kernel}), each expert's intermediate
+     * size split {@code slices} ways by tensor parallelism (vLLM pads each GPU's share:
+     * {@code intermediate_size_per_partition}); the same model where the experts are not MXFP4. An expert's intermediate
+     * size is its parameters over three hidden-size rows.
      */
-    ModelProfile withExpertsHeldBy(Mxfp4Kernel kernel) {
+    ModelProfile withExpertsHeldBy(Mxfp4Kernel kernel, int slices) {
         if (experts.count() == 0 || expertBytesPerParameter != MXFP4_BYTES_PER_PARAMETER) {
             return this;
         }
-        int intermediate = (int) Math.round(experts.parameters() / (3.0 * hiddenSize));
+        int intermediate = (int) Math.round(experts.parameters() / (3.0 * hiddenSize) / slices);
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken,
                 stateBytesPerSequence, nonLanguageBytes, maxPositionEmbeddings, draftFraction, hiddenSize, layers, experts,
                 window, kernel.bytesPerParameter(hiddenSize, intermediate), kvSplit, attentionFlopsPerPair);

@@ -685,8 +685,10 @@ public record SimParams(
                         + " simulated SGLang holds them as the checkpoint stores them");
             }
             if (dialect != SimDialect.SGLANG) {
+                // each GPU of an expert-parallel group holds a slice of every expert of the group, padded on its own
+                int slices = Math.max(1, tp / Math.max(1, expertParallel(dialect)));
                 model = model.withExpertsHeldBy(mxfp4Kernel != null ? mxfp4Kernel
-                        : Mxfp4Kernel.vllmDefault(gpu.computeCapability()));
+                        : Mxfp4Kernel.vllmDefault(gpu.computeCapability()), slices);
             }
             if (maxModelLen == 0) {
                 maxModelLen = model.maxPositionEmbeddings();

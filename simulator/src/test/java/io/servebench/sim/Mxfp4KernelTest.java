@@ -71,6 +71,18 @@ class Mxfp4KernelTest {
         assertThat(Mxfp4Kernel.CHECKPOINT.bytesPerParameter(2880, 2880)).isEqualTo(mxfp4);
     }
 
+    /**
+     * Under tensor parallelism each GPU pads its own share of an expert: gpt-oss-120b at TP 8 holds 360 of the 2,880
+     * intermediate columns a GPU, which Marlin pads to 384 (6.7% more where the whole expert pads 2.2%).
+     */
+    @Test
+    void eachGpuPadsItsOwnShareOfAnExpert() {
+        SimParams tp8 = SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--sim-mxfp4-kernel=marlin",
+                "--tensor-parallel-size=8"), GpuProfile.named("h100"));
+        assertThat(tp8.model().expertBytesPerParameter())
+                .isCloseTo(4.25 / 8 * 384 * 3072 / (360.0 * 2880), within(1e-12));
+    }
+
     @Test
     void aKernelVllmDoesNotHaveOrAnSglangStudyIsRefused() {
         assertThatThrownBy(() -> weightsGib(List.of("--sim-mxfp4-kernel=cutlass"), "h100"))
