@@ -165,10 +165,12 @@ final class SimulatedStarts {
 
     /**
      * The server's flags for the simulated engine, with the model's config when the command line names one, else when
-     * the study's {@code @ServerOptions(simulatedModelConfig)} does (from the run's working directory).
+     * the study's {@code @ServerOptions(simulatedModelConfig)} does (from the run's working directory), and what the
+     * engine would read from its environment ({@link SimParams#flagsFromEnvironment}).
      */
     private static List<String> simulatedArgs(ServerConfig server, EngineOptions options) {
         List<String> args = new ArrayList<>(server.args());
+        args.addAll(SimParams.flagsFromEnvironment(KindStarts.simDialect(server.kind()), server.setup().env()));
         if (options.simulatedModelConfig() != null) {
             args.add(SimParams.SIM_MODEL_CONFIG + "=" + options.simulatedModelConfig());
         } else if (!server.simulatedModelConfig().isEmpty()) {

@@ -209,6 +209,45 @@ public record SimParams(
     /** The simulated engine's own flag naming vLLM's kernel for MXFP4 experts ({@link Mxfp4Kernel}), in every dialect. */
     public static final String SIM_MXFP4_KERNEL = "--sim-mxfp4-kernel";
 
+    /**
+     * The simulated engine's flags for what vLLM reads from its environment ({@code NAME=VALUE} entries, the engine's
+     * as a study or {@code --engine-env} gives them): {@code VLLM_MXFP4_USE_MARLIN}, which vLLM reads as an integer
+     * ({@code envs.py}, {@code maybe_convert_bool}: {@code bool(int(value))}, an empty value as unset) and, when true,
+     * runs MXFP4 experts with Marlin whatever the GPU ({@code get_mxfp4_backend}). Nothing for SGLang, which reads no
+     * such variable.
+     *
+     * @throws IllegalArgumentException for a value vLLM's {@code int()} refuses, as vLLM would fail to start
+     */
+    public static List<String> flagsFromEnvironment(SimDialect dialect, List<String> env) {
+        if (dialect == SimDialect.SGLANG) {
+            return List.of();
+        }
+        List<String> flags = new ArrayList<>();
+        for (String entry : env) {
+            int eq = entry.indexOf('=');
+            if (eq < 0 || !entry.substring(0, eq).equals(VLLM_MXFP4_USE_MARLIN)) {
+                continue;
+            }
+            String value = entry.substring(eq + 1).strip();
+            if (value.isEmpty()) {
+                continue; // vLLM reads an empty value as unset
+            }
+            int on;
+            try {
+                on = Integer.parseInt(value);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(VLLM_MXFP4_USE_MARLIN + "=" + value + ": vLLM reads it as an integer"
+                        + " (0 or 1) and would not start; expected VLLM_MXFP4_USE_MARLIN=1");
+            }
+            if (on != 0) {
+                flags.add(SIM_MXFP4_KERNEL + "=marlin");
+            }
+        }
+        return flags;
+    }
+
+    private static final String VLLM_MXFP4_USE_MARLIN = "VLLM_MXFP4_USE_MARLIN";
+
     /** A record whose string form, logged at start, must not carry the API key. */
     @Override
     public String toString() {
@@ -292,8 +331,9 @@ public record SimParams(
             lines.add(String.format(Locale.ROOT, "requests of at most %d tokens (the model's context: %d)", maxModelLen,
                     model.maxPositionEmbeddings()));
         }
-        lines.add(String.format(Locale.ROOT, "%s flags, KV pool %.1f GiB%s, at most %d running, %d tokens a step, prefix "
-                        + "caching %s, engine profile %s", dialect, kvPoolBytes() / GIB,
+        // the weights as the engine holds them (vLLM's MXFP4 kernels pad them): what the KV pool is left after
+        lines.add(String.format(Locale.ROOT, "%s flags, weights %.1f GiB, KV pool %.1f GiB%s, at most %d running, %d tokens"
+                        + " a step, prefix caching %s, engine profile %s", dialect, model.weightBytes() / GIB, kvPoolBytes() / GIB,
                 stateSlots > 0 ? String.format(Locale.ROOT, " (and %d linear-attention states, %.1f GiB)", stateSlots,
                         stateSlots * model.stateBytesPerSequence() / GIB) : "",
                 maxNumSeqs, maxNumBatchedTokens, prefixCaching ? "on" : "off", engine.describe()));

@@ -83,6 +83,23 @@ class Mxfp4KernelTest {
                 .isCloseTo(4.25 / 8 * 384 * 3072 / (360.0 * 2880), within(1e-12));
     }
 
+    /**
+     * vLLM's own switch is an environment variable, read as an integer (vllm/envs.py: {@code VLLM_MXFP4_USE_MARLIN:
+     * maybe_convert_bool(...)}, {@code bool(int(value))}): 1 runs Marlin on any GPU, 0 leaves the choice to vLLM, and a
+     * value {@code int()} refuses stops vLLM from starting. SGLang reads no such variable.
+     */
+    @Test
+    void vllmsEnvironmentVariableChoosesMarlinAsVllmReadsIt() {
+        assertThat(SimParams.flagsFromEnvironment(SimDialect.VLLM, List.of("CUDA_VISIBLE_DEVICES=0", "VLLM_MXFP4_USE_MARLIN=1")))
+                .containsExactly("--sim-mxfp4-kernel=marlin");
+        assertThat(SimParams.flagsFromEnvironment(SimDialect.VLLM, List.of("VLLM_MXFP4_USE_MARLIN=0"))).isEmpty();
+        assertThat(SimParams.flagsFromEnvironment(SimDialect.VLLM, List.of("VLLM_MXFP4_USE_MARLIN="))).isEmpty();
+        assertThat(SimParams.flagsFromEnvironment(SimDialect.SGLANG, List.of("VLLM_MXFP4_USE_MARLIN=1"))).isEmpty();
+        assertThatThrownBy(() -> SimParams.flagsFromEnvironment(SimDialect.VLLM, List.of("VLLM_MXFP4_USE_MARLIN=yes")))
+                .hasMessage("VLLM_MXFP4_USE_MARLIN=yes: vLLM reads it as an integer (0 or 1) and would not start;"
+                        + " expected VLLM_MXFP4_USE_MARLIN=1");
+    }
+
     @Test
     void aKernelVllmDoesNotHaveOrAnSglangStudyIsRefused() {
         assertThatThrownBy(() -> weightsGib(List.of("--sim-mxfp4-kernel=cutlass"), "h100"))
