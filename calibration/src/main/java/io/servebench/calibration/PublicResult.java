@@ -2,6 +2,7 @@ package io.servebench.calibration;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servebench.workload.ShareGptShape;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,6 +34,8 @@ import java.util.OptionalLong;
  * @param serverFlags   the published serving script's flags beyond the model and its tensor-parallel size, each as
  *                      {@code --name=value} (e.g. {@code --max-model-len=32768}); empty for the engine's defaults
  * @param dataset       {@code sharegpt}, {@code random} or {@code fixed}
+ * @param shareGptShape a {@code sharegpt} case's spread of lengths, by the client that drew its sample (the JSON's
+ *                      {@code workload.client}: {@link #SHAREGPT_CLIENTS}), else empty
  * @param inputTokens   prompt length of a {@code random} or {@code fixed} workload, else empty
  * @param outputTokens  output length of a {@code random} or {@code fixed} workload, else empty
  * @param inputLengths  where a {@code random} workload's prompts are not all one length, their distribution as the
@@ -57,7 +60,7 @@ import java.util.OptionalLong;
  */
 public record PublicResult(String id, String source, String engine, Optional<String> engineVersion, String model,
                            String modelClass, String gpu, int tensorParallel, String dtype, List<String> serverFlags,
-                           String dataset,
+                           String dataset, Optional<ShareGptShape> shareGptShape,
                            OptionalInt inputTokens, OptionalInt outputTokens, Optional<String> inputLengths,
                            Optional<String> outputLengths, boolean poissonArrivals, OptionalInt concurrency,
                            OptionalDouble requestRate, int requests, OptionalLong totalInputTokens,
@@ -92,6 +95,18 @@ public record PublicResult(String id, String source, String engine, Optional<Str
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * The clients a ShareGPT case may name, with the spread of their samples: vLLM's draws ShareGPT's first turns of 4
+     * tokens or more, prompts up to 1,024 and both up to 2,048 tokens; SGLang's {@code bench_serving} draws the same
+     * first turns at random with looser length caps, rehearsed with vLLM's spread; guidellm's, the reference study's
+     * client, with the bundled set's.
+     */
+    static final Map<String, ShareGptShape> SHAREGPT_CLIENTS = Map.of(
+            "vllm bench serve", ShareGptShape.BENCHMARK_CLIENT,
+            "vllm benchmark_serving.py", ShareGptShape.BENCHMARK_CLIENT,
+            "sglang.bench_serving", ShareGptShape.BENCHMARK_CLIENT,
+            "guidellm", ShareGptShape.SYNTHETIC);
 
     /** The cases bundled with ServeBench, in the file's order. */
     public static List<PublicResult> bundled() {
@@ -130,7 +145,7 @@ public record PublicResult(String id, String source, String engine, Optional<Str
                     c.path("engineVersion").isTextual() ? Optional.of(c.get("engineVersion").asText()) : Optional.empty(),
                     text(c, "model", id), text(c, "modelClass", id), text(c, "gpu", id),
                     c.path("tensorParallel").asInt(1), text(c, "dtype", id), flags(c, id), text(w, "dataset", id),
-                    whole(w, "inputTokens"), whole(w, "outputTokens"), optionalText(w, "inputLengths"),
+                    shareGptShape(w, id), whole(w, "inputTokens"), whole(w, "outputTokens"), optionalText(w, "inputLengths"),
                     optionalText(w, "outputLengths"), arrivals(w, id), whole(w, "concurrency"),
                     rate.isNumber() ? OptionalDouble.of(rate.asDouble()) : OptionalDouble.empty(),
                     w.path("requests").asInt(0), count(w, "totalInputTokens"), count(w, "totalOutputTokens"), published,
@@ -152,6 +167,18 @@ public record PublicResult(String id, String source, String engine, Optional<Str
     }
 
     /** Whether the workload's {@code "arrivals"} is {@code poisson}; {@code constant} or none is evenly spaced. */
+    private static Optional<ShareGptShape> shareGptShape(JsonNode workload, String id) {
+        if (!workload.path("dataset").asText().equals("sharegpt")) {
+            return Optional.empty();
+        }
+        ShareGptShape shape = SHAREGPT_CLIENTS.get(workload.path("client").asText());
+        if (shape == null) {
+            throw new IllegalArgumentException("public result " + id + ": a sharegpt workload needs its client, one of "
+                    + new java.util.TreeSet<>(SHAREGPT_CLIENTS.keySet()) + ", got " + workload.path("client"));
+        }
+        return Optional.of(shape);
+    }
+
     private static boolean arrivals(JsonNode workload, String id) {
         String arrivals = workload.path("arrivals").asText("constant");
         if (!arrivals.equals("poisson") && !arrivals.equals("constant")) {

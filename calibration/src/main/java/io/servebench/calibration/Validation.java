@@ -280,9 +280,10 @@ public final class Validation {
 
     /**
      * The case's requests, of the lengths it published. Where the source prints its token totals ({@code vllm bench
-     * serve} and {@code sglang.bench_serving} do), those set the lengths: a ShareGPT case's are log-normal in the bundled
-     * made-up set's shape with the published means (the published runs drew 1,000 of ShareGPT's conversations, about
-     * 217 prompt and 201 generated tokens each, where the bundled set holds 342 and 281); a random case's are drawn from
+     * serve} and {@code sglang.bench_serving} do), those set the lengths: a ShareGPT case's have its client's spread
+     * ({@link PublicResult#shareGptShape()}: vLLM's benchmark client's sample, half its prompts under 76 tokens and a
+     * third of its replies under 50, or the bundled set's log-normal one for guidellm's) scaled to the published means
+     * (vLLM's client drew about 217 prompt and 201 generated tokens a request); a random case's are drawn from
      * the distributions its client draws them from ({@link PublicResult#inputLengths()}) and scaled to the published
      * means, or are the published means where the client asks for one length, so a run whose requests stopped early at
      * an end-of-sequence token (32,000 in and 100 out asked, 77 out on average) generates as many tokens as it did. Only
@@ -297,8 +298,8 @@ public final class Validation {
         if (c.totalInputTokens().isPresent() && c.totalOutputTokens().isPresent()) {
             double in = (double) c.totalInputTokens().getAsLong() / requests;
             double out = (double) c.totalOutputTokens().getAsLong() / requests;
-            if (c.dataset().equals("sharegpt")) {
-                return Datasets.shareGptShaped(in, out, requests, tokens::count);
+            if (c.shareGptShape().isPresent()) {
+                return Datasets.shareGptShaped(c.shareGptShape().get(), in, out, requests, tokens::count);
             }
             if (shaped) {
                 return Datasets.syntheticShaped(lengths, in, out, tokens::count);

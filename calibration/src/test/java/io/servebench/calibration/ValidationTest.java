@@ -3,6 +3,7 @@ package io.servebench.calibration;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servebench.calibration.PublicResult.Figure;
 import io.servebench.calibration.Validation.Outcome;
+import io.servebench.workload.ShareGptShape;
 import org.junit.jupiter.api.Test;
 
 import java.io.PrintWriter;
@@ -100,7 +101,7 @@ class ValidationTest {
         assertThat(lengths[lengths.length / 2]).isBetween(400, 600);
         assertThatThrownBy(() -> PublicResult.read(new ObjectMapper().readTree("[{\"id\": \"x\", \"source\": \"s\","
                 + " \"engine\": \"vllm\", \"model\": \"m\", \"modelClass\": \"dense\", \"gpu\": \"g\", \"dtype\": \"bf16\","
-                + " \"workload\": {\"dataset\": \"sharegpt\", \"requestRate\": 4, \"arrivals\": \"gamma\"}}]")))
+                + " \"workload\": {\"dataset\": \"sharegpt\", \"client\": \"guidellm\", \"requestRate\": 4, \"arrivals\": \"gamma\"}}]")))
                 .hasMessage("public result x: \"arrivals\" must be \"poisson\" or \"constant\", got \"gamma\"");
     }
 
@@ -216,6 +217,18 @@ class ValidationTest {
         assertThat(outcomes.get(1).twin()).containsKey(Figure.OUTPUT_THROUGHPUT);
     }
 
+    /** A ShareGPT case's lengths spread as its client drew them, so a case must say which client that was. */
+    @Test
+    void aShareGptCaseWithoutItsClientIsRefusedNamingTheClientsKnown() {
+        assertThatThrownBy(() -> PublicResult.read(new ObjectMapper().readTree("[{\"id\": \"x\", \"source\": \"s\","
+                + " \"engine\": \"vllm\", \"model\": \"m\", \"modelClass\": \"dense\", \"gpu\": \"g\", \"dtype\": \"bf16\","
+                + " \"workload\": {\"dataset\": \"sharegpt\", \"client\": \"my-script\"}}]")))
+                .hasMessage("public result x: a sharegpt workload needs its client, one of [guidellm, sglang.bench_serving,"
+                        + " vllm bench serve, vllm benchmark_serving.py], got \"my-script\"");
+        assertThat(named("vllm-qwen3-14b-h100-sharegpt-burst").shareGptShape()).contains(ShareGptShape.BENCHMARK_CLIENT);
+        assertThat(named("vllm-qwen3.5-9b-h100-sharegpt-rate8").shareGptShape()).contains(ShareGptShape.SYNTHETIC);
+    }
+
     @Test
     void aCaseWithoutAnEngineIsRefusedNamingIt() {
         assertThatThrownBy(() -> PublicResult.read(new ObjectMapper().readTree("[{\"id\": \"x\", \"source\": \"s\"}]")))
@@ -228,7 +241,8 @@ class ValidationTest {
         PublicResult c = named("vllm-gpt-oss-120b-h100-sharegpt-c4");
         assertThat(c.serverFlags()).containsExactly("--max-model-len=32768");
         PublicResult longer = new PublicResult(c.id(), c.source(), c.engine(), c.engineVersion(), c.model(), c.modelClass(),
-                c.gpu(), c.tensorParallel(), c.dtype(), List.of("--max-model-len=262144"), c.dataset(), c.inputTokens(),
+                c.gpu(), c.tensorParallel(), c.dtype(), List.of("--max-model-len=262144"), c.dataset(), c.shareGptShape(),
+                c.inputTokens(),
                 c.outputTokens(), c.inputLengths(), c.outputLengths(), c.poissonArrivals(), c.concurrency(), c.requestRate(),
                 c.requests(), c.totalInputTokens(), c.totalOutputTokens(),
                 c.published(), c.notes(), false);

@@ -42,13 +42,13 @@ public final class Datasets {
     }
 
     /**
-     * {@code count} made-up conversations in ShareGPT's shape, as the bundled set's, but with these mean prompt and reply
-     * lengths in tokens (by {@code tokens}), to within a token: a published ShareGPT run rehearsed from its printed
-     * token totals.
+     * {@code count} made-up conversations with the spread of lengths of {@code shape}'s ShareGPT sample, but with these
+     * mean prompt and reply lengths in tokens (by {@code tokens}), to within a token: a published ShareGPT run
+     * rehearsed from its printed token totals, with its client's spread.
      */
-    public static Dataset shareGptShaped(double meanPromptTokens, double meanOutputTokens, int count,
-                                         ToIntFunction<String> tokens) {
-        return SyntheticShareGpt.shaped(meanPromptTokens, meanOutputTokens, count, tokens);
+    public static Dataset shareGptShaped(ShareGptShape shape, double meanPromptTokens, double meanOutputTokens,
+                                         int count, ToIntFunction<String> tokens) {
+        return shape.shaped(meanPromptTokens, meanOutputTokens, count, tokens);
     }
 
     /**

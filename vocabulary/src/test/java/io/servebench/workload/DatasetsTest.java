@@ -58,12 +58,37 @@ class DatasetsTest {
      */
     @Test
     void aShareGptShapedSetHasThePublishedTotals() {
-        Dataset d = Datasets.shareGptShaped(217.393, 201.648, 1000, WORDS);
+        Dataset d = Datasets.shareGptShaped(ShareGptShape.SYNTHETIC, 217.393, 201.648, 1000, WORDS);
         List<Conversation> c = d.conversations();
         assertHoldsTotals(c, 1000, 217_393, 201_648, 100);
         int[] prompts = c.stream().mapToInt(Conversation::promptTokens).sorted().toArray();
         assertThat(prompts[500] / 217.393).isCloseTo(Math.exp(-0.32), within(0.05));
         assertThat(prompts[999]).isGreaterThan(3 * 217);
+    }
+
+    /**
+     * vLLM's benchmark client's ShareGPT sample, rehearsed at GPUStack's Qwen3-14B totals, keeps the spread of the
+     * published run it comes from. The oracle is that run's own result file (simon-mo/vLLM-Benchmark, 500 requests,
+     * DeepSeek-R1's tokenizer), read apart from this code: its prompts' median is 75.5 tokens of a mean of 205.95
+     * (0.367 of it), and 35% of its replies are under 50 tokens of a mean of 215.3, so under 46.8 at a mean of 201.6.
+     */
+    @Test
+    void theBenchmarkClientsShareGptSampleKeepsItsShortPromptsAndReplies() {
+        List<Conversation> c = Datasets.shareGptShaped(ShareGptShape.BENCHMARK_CLIENT, 217.393, 201.648, 1000, WORDS)
+                .conversations();
+        assertHoldsTotals(c, 1000, 217_393, 201_648, 100);
+        int[] prompts = c.stream().mapToInt(Conversation::promptTokens).sorted().toArray();
+        assertThat(prompts[500] / 217.393).isCloseTo(0.367, within(0.05));
+        assertThat(c.stream().filter(x -> x.outputTokens() < 46.8).count() / 1000.0).isCloseTo(0.35, within(0.04));
+    }
+
+    /** The bundled sample is the published run's: 500 requests with the totals its result file prints. */
+    @Test
+    void theBenchmarkClientsSampleHoldsThePublishedRunsTotals() {
+        List<int[]> sample = BenchmarkShareGpt.read();
+        assertThat(sample).hasSize(500);
+        assertThat(sample.stream().mapToLong(l -> l[0]).sum()).isEqualTo(102_975);
+        assertThat(sample.stream().mapToLong(l -> l[1]).sum()).isEqualTo(107_666);
     }
 
     /**
