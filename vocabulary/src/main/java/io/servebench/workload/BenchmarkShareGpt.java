@@ -50,18 +50,43 @@ final class BenchmarkShareGpt {
             if (in == null) {
                 throw new IllegalStateException(RESOURCE + " is missing from the class path");
             }
-            List<int[]> sample = new ArrayList<>();
-            BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                if (line.isBlank() || line.startsWith("#")) {
-                    continue;
-                }
-                String[] fields = line.split(",");
-                sample.add(new int[] {Integer.parseInt(fields[0].strip()), Integer.parseInt(fields[1].strip())});
-            }
-            return List.copyOf(sample);
+            return read(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + RESOURCE, e);
         }
+    }
+
+    /**
+     * The lengths of {@code lines} in the resource's form.
+     *
+     * @throws IllegalStateException naming the line that is not two positive whole numbers
+     */
+    static List<int[]> read(BufferedReader lines) throws IOException {
+        List<int[]> sample = new ArrayList<>();
+        int number = 0;
+        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+            number++;
+            if (!line.isBlank() && !line.startsWith("#")) {
+                sample.add(lengths(line, number));
+            }
+        }
+        return List.copyOf(sample);
+    }
+
+    private static int[] lengths(String line, int number) {
+        String[] fields = line.split(",");
+        try {
+            if (fields.length == 2) {
+                int prompt = Integer.parseInt(fields[0].strip());
+                int output = Integer.parseInt(fields[1].strip());
+                if (prompt > 0 && output > 0) {
+                    return new int[] {prompt, output};
+                }
+            }
+        } catch (NumberFormatException e) {
+            // named below with the line
+        }
+        throw new IllegalStateException(RESOURCE + " line " + number + ": expected two positive whole numbers, prompt"
+                + " and output tokens, as 'prompt,output', got '" + line + "'");
     }
 }

@@ -82,13 +82,20 @@ class DatasetsTest {
         assertThat(c.stream().filter(x -> x.outputTokens() < 46.8).count() / 1000.0).isCloseTo(0.35, within(0.04));
     }
 
-    /** The bundled sample is the published run's: 500 requests with the totals its result file prints. */
+    /**
+     * The bundled sample is the published run's: 500 requests with the totals its result file prints; a line not of its
+     * form is named.
+     */
     @Test
-    void theBenchmarkClientsSampleHoldsThePublishedRunsTotals() {
+    void theBenchmarkClientsSampleHoldsThePublishedRunsTotals() throws Exception {
         List<int[]> sample = BenchmarkShareGpt.read();
         assertThat(sample).hasSize(500);
         assertThat(sample.stream().mapToLong(l -> l[0]).sum()).isEqualTo(102_975);
         assertThat(sample.stream().mapToLong(l -> l[1]).sum()).isEqualTo(107_666);
+        assertThatThrownBy(() -> BenchmarkShareGpt.read(new java.io.BufferedReader(new java.io.StringReader(
+                "# source\n13,122\n27,x\n"))))
+                .hasMessage("sharegpt-benchmark-sample.csv line 3: expected two positive whole numbers, prompt and output"
+                        + " tokens, as 'prompt,output', got '27,x'");
     }
 
     /**
