@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.TreeSet;
 
 /**
  * One published result of a serving benchmark, the simulated engine was never fitted to: what ran (engine, model, GPU,
@@ -145,8 +146,9 @@ public record PublicResult(String id, String source, String engine, Optional<Str
                     c.path("engineVersion").isTextual() ? Optional.of(c.get("engineVersion").asText()) : Optional.empty(),
                     text(c, "model", id), text(c, "modelClass", id), text(c, "gpu", id),
                     c.path("tensorParallel").asInt(1), text(c, "dtype", id), flags(c, id), text(w, "dataset", id),
-                    shareGptShape(w, id), whole(w, "inputTokens"), whole(w, "outputTokens"), optionalText(w, "inputLengths"),
-                    optionalText(w, "outputLengths"), arrivals(w, id), whole(w, "concurrency"),
+                    shareGptShape(w, id), whole(w, "inputTokens"), whole(w, "outputTokens"),
+                    optionalText(w, "inputLengths"), optionalText(w, "outputLengths"), arrivals(w, id),
+                    whole(w, "concurrency"),
                     rate.isNumber() ? OptionalDouble.of(rate.asDouble()) : OptionalDouble.empty(),
                     w.path("requests").asInt(0), count(w, "totalInputTokens"), count(w, "totalOutputTokens"), published,
                     c.path("notes").asText(""), c.path("inReference").asBoolean(false)));
@@ -166,7 +168,7 @@ public record PublicResult(String id, String source, String engine, Optional<Str
         return node.path(field).isTextual() ? Optional.of(node.get(field).asText()) : Optional.empty();
     }
 
-    /** Whether the workload's {@code "arrivals"} is {@code poisson}; {@code constant} or none is evenly spaced. */
+    /** A {@code sharegpt} workload's spread of lengths, by its {@code "client"}; empty for other datasets. */
     private static Optional<ShareGptShape> shareGptShape(JsonNode workload, String id) {
         if (!workload.path("dataset").asText().equals("sharegpt")) {
             return Optional.empty();
@@ -174,11 +176,12 @@ public record PublicResult(String id, String source, String engine, Optional<Str
         ShareGptShape shape = SHAREGPT_CLIENTS.get(workload.path("client").asText());
         if (shape == null) {
             throw new IllegalArgumentException("public result " + id + ": a sharegpt workload needs its client, one of "
-                    + new java.util.TreeSet<>(SHAREGPT_CLIENTS.keySet()) + ", got " + workload.path("client"));
+                    + new TreeSet<>(SHAREGPT_CLIENTS.keySet()) + ", got " + workload.path("client"));
         }
         return Optional.of(shape);
     }
 
+    /** Whether the workload's {@code "arrivals"} is {@code poisson}; {@code constant} or none is evenly spaced. */
     private static boolean arrivals(JsonNode workload, String id) {
         String arrivals = workload.path("arrivals").asText("constant");
         if (!arrivals.equals("poisson") && !arrivals.equals("constant")) {

@@ -101,7 +101,8 @@ class ValidationTest {
         assertThat(lengths[lengths.length / 2]).isBetween(400, 600);
         assertThatThrownBy(() -> PublicResult.read(new ObjectMapper().readTree("[{\"id\": \"x\", \"source\": \"s\","
                 + " \"engine\": \"vllm\", \"model\": \"m\", \"modelClass\": \"dense\", \"gpu\": \"g\", \"dtype\": \"bf16\","
-                + " \"workload\": {\"dataset\": \"sharegpt\", \"client\": \"guidellm\", \"requestRate\": 4, \"arrivals\": \"gamma\"}}]")))
+                + " \"workload\": {\"dataset\": \"sharegpt\", \"client\": \"guidellm\", \"requestRate\": 4,"
+                + " \"arrivals\": \"gamma\"}}]")))
                 .hasMessage("public result x: \"arrivals\" must be \"poisson\" or \"constant\", got \"gamma\"");
     }
 
@@ -242,8 +243,8 @@ class ValidationTest {
         assertThat(c.serverFlags()).containsExactly("--max-model-len=32768");
         PublicResult longer = new PublicResult(c.id(), c.source(), c.engine(), c.engineVersion(), c.model(), c.modelClass(),
                 c.gpu(), c.tensorParallel(), c.dtype(), List.of("--max-model-len=262144"), c.dataset(), c.shareGptShape(),
-                c.inputTokens(),
-                c.outputTokens(), c.inputLengths(), c.outputLengths(), c.poissonArrivals(), c.concurrency(), c.requestRate(),
+                c.inputTokens(), c.outputTokens(), c.inputLengths(), c.outputLengths(), c.poissonArrivals(), c.concurrency(),
+                c.requestRate(),
                 c.requests(), c.totalInputTokens(), c.totalOutputTokens(),
                 c.published(), c.notes(), false);
         assertThat(new Validation(42).run(longer).skipped()).hasValueSatisfying(reason -> assertThat(reason)
