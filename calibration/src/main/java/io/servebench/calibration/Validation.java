@@ -236,8 +236,12 @@ public final class Validation {
                 c.requestRate().toString(), Integer.toString(c.requests()));
     }
 
-    /** How a skipped case's reason begins when the twin refused the settings the published engine started with. */
-    static final String REFUSED = "the twin refuses to start what the published engine ran: ";
+    /**
+     * How a skipped case's reason begins when the twin refuses the engine's start as its source prints it. Neutral on
+     * purpose: a source may leave out a setting its engine started with (GPUStack's Qwen3-32B page prints a start that
+     * vLLM 0.11.0's own memory check refuses on an 80 GB H100; docs/simulated-engine.md, stop 55).
+     */
+    static final String REFUSED = "the twin refuses to start the engine as the source prints it: ";
 
     /** Why the twin does not run {@code c}, empty when it does. */
     static Optional<String> unsupported(PublicResult c) {

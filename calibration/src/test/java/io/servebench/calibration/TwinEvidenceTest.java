@@ -50,7 +50,7 @@ class TwinEvidenceTest {
                 .doesNotContain("expert parallelism");
         // one GPU and several are apart: Scicom's eight H100s at tensor parallelism 8 do not vouch for one H100
         assertThat(TwinEvidence.statement("vllm", "h100", "dense", false, false))
-                .contains("on 4 published vLLM dense H100 cases on one GPU");
+                .contains("on 8 published vLLM dense H100 cases on one GPU");
         assertThat(TwinEvidence.statement("vllm", "h100", "dense", true, false))
                 .contains("on 20 published vLLM dense H100 cases on several GPUs");
         // IOG's runs on one H100 PCIe are evidence for that GPU, not for the SXM part (the fifth, 200 requests at 32 req/s,

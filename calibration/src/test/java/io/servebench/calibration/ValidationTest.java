@@ -203,9 +203,9 @@ class ValidationTest {
     }
 
     /**
-     * GPUStack's lab ran vLLM on Qwen3-32B on one H100 with its defaults; the twin's vLLM refuses that start (its
-     * activation reserve leaves too little KV cache for one 40,960-token sequence). The case is reported as refused,
-     * not as a figure, and the cases after it still run.
+     * GPUStack's lab prints vLLM's start on Qwen3-32B on one H100 as its defaults; the twin's vLLM refuses that start
+     * (its activation reserve leaves too little KV cache for one 40,960-token sequence), as vLLM 0.11.0's own check
+     * would. The case is reported as refused, not as a figure, and the cases after it still run.
      */
     @Test
     void aSetUpTheTwinRefusesIsReportedAsRefusedAndTheOthersStillRun() {
