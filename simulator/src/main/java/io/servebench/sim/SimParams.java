@@ -180,12 +180,22 @@ public record SimParams(
         double pool = memoryLeftBytes(dialect, model, gpu, gpuMemoryUtilization, tensorParallelSize, languageModelOnly)
                 - reservedStateBytes(model, stateSlots, maxNumSeqs, speculativeTokens);
         if (pool < needed) {
+            // every term of the subtraction named, so that a reader can redo it; vLLM's reserve is the twin's estimate
+            double reserve = dialect == SimDialect.SGLANG ? 0 : vllmReserveBytes(tensorParallelSize) * tensorParallelSize;
+            double encoder = languageModelOnly ? 0 : model.nonLanguageBytes();
+            double states = reservedStateBytes(model, stateSlots, maxNumSeqs, speculativeTokens);
             throw new IllegalArgumentException(String.format(Locale.ROOT,
                     "the KV cache does not fit one sequence of max model length %d: it needs %.2f GiB but %.0f%% of "
-                            + "%d x %.0f GiB less %.2f GiB of weights leaves %.2f GiB; lower the max model length or "
+                            + "%d x %.2f GiB less %.2f GiB of weights%s%s%s leaves %.2f GiB; lower the max model length or "
                             + "raise the memory fraction",
                     maxModelLen, needed / GIB, gpuMemoryUtilization * 100, tensorParallelSize, gpu.memoryBytes() / GIB,
-                    model.weightBytes() / GIB, Math.max(0, pool) / GIB));
+                    model.weightBytes() / GIB,
+                    encoder > 0 ? String.format(Locale.ROOT, ", %.2f GiB of vision encoder", encoder / GIB) : "",
+                    states > 0 ? String.format(Locale.ROOT, ", %.2f GiB of state slots", states / GIB) : "",
+                    reserve > 0 ? String.format(Locale.ROOT, " and %.2f GiB that vLLM keeps beside weights and KV"
+                            + " cache (the twin's estimate, one figure for every model: vLLM's own depends on the model"
+                            + " and its batch limits, and a real vLLM may leave more)", reserve / GIB) : "",
+                    Math.max(0, pool) / GIB));
         }
     }
 

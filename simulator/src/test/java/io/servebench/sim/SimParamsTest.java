@@ -3,9 +3,13 @@ package io.servebench.sim;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.assertj.core.api.Assertions.within;
 
 class SimParamsTest {
 
@@ -119,6 +123,24 @@ class SimParamsTest {
                 + " tokens (the model's context: 40960)");
         assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-32B", List.of(), GpuProfile.named("h100")))
                 .hasMessageContaining("does not fit one sequence of max model length 40960");
+    }
+
+    /**
+     * A refusal names every term of its subtraction, vLLM's reserve among them, so that a reader can redo it: the
+     * figures in the message add up (to the hundredth of a GiB they are printed with).
+     */
+    @Test
+    void aRefusalShowsArithmeticThatAddsUp() {
+        String message = catchThrowable(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-32B", List.of(),
+                GpuProfile.named("h100"))).getMessage();
+        Matcher m = Pattern.compile("but (\\d+)% of 1 x ([\\d.]+) GiB less ([\\d.]+) GiB"
+                + " of weights and ([\\d.]+) GiB that vLLM keeps beside weights and KV cache .* leaves ([\\d.]+) GiB")
+                .matcher(message);
+        assertThat(m.find()).as(message).isTrue();
+        double left = Integer.parseInt(m.group(1)) / 100.0 * Double.parseDouble(m.group(2))
+                - Double.parseDouble(m.group(3)) - Double.parseDouble(m.group(4));
+        assertThat(left).isCloseTo(Double.parseDouble(m.group(5)), within(0.02));
+        assertThat(message).contains("a real vLLM may leave more");
     }
 
     /** vllm/engine/arg_utils.py get_batch_defaults and vllm/config/model.py is_prefix_caching_supported. */
