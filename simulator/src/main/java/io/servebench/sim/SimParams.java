@@ -134,18 +134,29 @@ public record SimParams(
     private static final double GIB = 1024.0 * 1024 * 1024;
 
     /**
-     * vLLM's memory on one GPU beside weights and KV cache, bytes: what is not PyTorch's (CUDA context, cuBLAS, NCCL)
-     * and the activation peak of its profiling run. vLLM's own memory profile of Meta-Llama-3-8B on an H100
-     * (vllm-project/vllm PR #10511, the sanity check of its memory profiling, 2024-12-13): "non_torch_memory 1.79GiB",
-     * "PyTorch activation peak memory 1.26GiB" on one GPU.
+     * vLLM's memory on one GPU outside PyTorch, bytes (CUDA context, cuBLAS): vLLM's own memory profile of
+     * Meta-Llama-3-8B on an H100 (vllm-project/vllm PR #10511, the sanity check of its memory profiling, 2024-12-13):
+     * "non_torch_memory 1.79GiB" on one GPU.
      */
-    public static final double VLLM_RESERVE_ONE_GPU_BYTES = (1.79 + 1.26) * GIB;
+    static final double VLLM_NON_TORCH_ONE_GPU_BYTES = 1.79 * GIB;
     /**
      * The same per GPU with tensor parallelism, bytes: the same profile at {@code -tp 2}, "non_torch_memory 3.58GiB"
-     * (NCCL's and the custom all-reduce's buffers come in), activation peak 1.26 GiB; taken for any size above 2 too,
-     * which no profile read here shows. The activation peak is one 8B model's at its 8,192 tokens, for every model.
+     * (NCCL's and the custom all-reduce's buffers come in); taken for any size above 2 too, which no profile read here
+     * shows.
      */
-    public static final double VLLM_RESERVE_PER_GPU_PARALLEL_BYTES = (3.58 + 1.26) * GIB;
+    static final double VLLM_NON_TORCH_PER_GPU_PARALLEL_BYTES = 3.58 * GIB;
+    /**
+     * The activation peak of vLLM's profiling run, bytes, at {@link #VLLM_PROFILED_TOKENS} tokens a step: the same
+     * profile's "PyTorch activation peak memory 1.26GiB". The run is one forward pass over the step's token budget
+     * ({@code --max-num-batched-tokens}), whose activations grow with its tokens, so the peak is taken in proportion
+     * to the budget: on an A100, whose default budget is 2,048 tokens, a quarter of it. Until stop 55 it was 1.26 GiB
+     * whatever the budget, which made the twin refuse a start vLLM 0.11.0 made: GPUStack's Qwen3-32B on one A100 with
+     * {@code --max-model-len 32768} (docs/simulated-engine.md). vLLM's V1 engine reports the same peak for
+     * llava-v1.6-mistral-7b at 16,384 tokens as 1.97 GiB (a public log of a 0.10.2 start on an H100).
+     */
+    static final double VLLM_ACTIVATION_PEAK_BYTES = 1.26 * GIB;
+    /** The token budget of the profile {@link #VLLM_ACTIVATION_PEAK_BYTES} was measured at. */
+    static final int VLLM_PROFILED_TOKENS = 8192;
 
     public SimParams {
         Objects.requireNonNull(lora, "lora");
@@ -177,11 +188,13 @@ public record SimParams(
         }
         double needed = (stateSlots > 0 ? 0 : model.stateBytesPerSequence())
                 + model.kvBytes(maxModelLen) * model.kvCopies(tensorParallelSize);
-        double pool = memoryLeftBytes(dialect, model, gpu, gpuMemoryUtilization, tensorParallelSize, languageModelOnly)
+        double pool = memoryLeftBytes(dialect, model, gpu, gpuMemoryUtilization, tensorParallelSize, maxNumBatchedTokens,
+                languageModelOnly)
                 - reservedStateBytes(model, stateSlots, maxNumSeqs, speculativeTokens);
         if (pool < needed) {
             // every term of the subtraction named, so that a reader can redo it; vLLM's reserve is the twin's estimate
-            double reserve = dialect == SimDialect.SGLANG ? 0 : vllmReserveBytes(tensorParallelSize) * tensorParallelSize;
+            double reserve = dialect == SimDialect.SGLANG ? 0
+                    : vllmReserveBytes(tensorParallelSize, maxNumBatchedTokens) * tensorParallelSize;
             double encoder = languageModelOnly ? 0 : model.nonLanguageBytes();
             double states = reservedStateBytes(model, stateSlots, maxNumSeqs, speculativeTokens);
             throw new IllegalArgumentException(String.format(Locale.ROOT,
@@ -193,8 +206,8 @@ public record SimParams(
                     encoder > 0 ? String.format(Locale.ROOT, ", %.2f GiB of vision encoder", encoder / GIB) : "",
                     states > 0 ? String.format(Locale.ROOT, ", %.2f GiB of state slots", states / GIB) : "",
                     reserve > 0 ? String.format(Locale.ROOT, " and %.2f GiB that vLLM keeps beside weights and KV"
-                            + " cache (the twin's estimate, one figure for every model: vLLM's own depends on the model"
-                            + " and its batch limits, and a real vLLM may leave more)", reserve / GIB) : "",
+                            + " cache (the twin's estimate from one model's profile: vLLM's own depends on the model and"
+                            + " its batch limits, and a real vLLM may leave more)", reserve / GIB) : "",
                     Math.max(0, pool) / GIB));
         }
     }
@@ -364,7 +377,8 @@ public record SimParams(
      * draft token of every running request ({@code handle_max_mamba_cache}).
      */
     public double kvPoolBytes() {
-        return memoryLeftBytes(dialect, model, gpu, gpuMemoryUtilization, tensorParallelSize, languageModelOnly)
+        return memoryLeftBytes(dialect, model, gpu, gpuMemoryUtilization, tensorParallelSize, maxNumBatchedTokens,
+                languageModelOnly)
                 - reservedStateBytes(model, stateSlots, maxNumSeqs, speculativeTokens);
     }
 
@@ -385,15 +399,19 @@ public record SimParams(
         return model.stateBytesPerSequence() * (stateSlots + (speculativeTokens > 0 ? (long) maxRunning * (speculativeTokens + 1) : 0));
     }
 
-    /** vLLM's memory per GPU beside weights and KV cache, bytes, at a tensor-parallel size. */
-    public static double vllmReserveBytes(int tensorParallelSize) {
-        return tensorParallelSize == 1 ? VLLM_RESERVE_ONE_GPU_BYTES : VLLM_RESERVE_PER_GPU_PARALLEL_BYTES;
+    /**
+     * vLLM's memory per GPU beside weights and KV cache, bytes: what is not PyTorch's at a tensor-parallel size, and
+     * the activation peak of its profiling run at a token budget a step.
+     */
+    public static double vllmReserveBytes(int tensorParallelSize, int maxNumBatchedTokens) {
+        return (tensorParallelSize == 1 ? VLLM_NON_TORCH_ONE_GPU_BYTES : VLLM_NON_TORCH_PER_GPU_PARALLEL_BYTES)
+                + VLLM_ACTIVATION_PEAK_BYTES * maxNumBatchedTokens / VLLM_PROFILED_TOKENS;
     }
 
     /** Memory the weights leave to the KV cache and any state pool, bytes over all GPUs. */
     private static double memoryLeftBytes(SimDialect dialect, ModelProfile model, GpuProfile gpu, double fraction, int tp,
-                                          boolean lmOnly) {
-        double activations = dialect == SimDialect.SGLANG ? 0 : vllmReserveBytes(tp);
+                                          int maxNumBatchedTokens, boolean lmOnly) {
+        double activations = dialect == SimDialect.SGLANG ? 0 : vllmReserveBytes(tp, maxNumBatchedTokens);
         return tp * (gpu.memoryBytes() * fraction - activations) - model.weightBytes()
                 - (lmOnly ? 0 : model.nonLanguageBytes());
     }
@@ -785,7 +803,7 @@ public record SimParams(
                     : EngineDefaults.sglangMemFractionStatic(gpu, tp, maxNumBatchedTokens, specMethod);
             int given = maxNumSeqs > 0 ? maxNumSeqs
                     : specMethod != null ? EngineDefaults.SGLANG_SPECULATIVE_MAX_RUNNING_REQUESTS : 0;
-            double left = memoryLeftBytes(SimDialect.SGLANG, model, gpu, memoryFraction, tp, languageModelOnly);
+            double left = memoryLeftBytes(SimDialect.SGLANG, model, gpu, memoryFraction, tp, 0, languageModelOnly);
             int slots = 0;
             double kvBytes = left;
             int requestPool;

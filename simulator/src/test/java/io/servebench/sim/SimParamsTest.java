@@ -126,6 +126,23 @@ class SimParamsTest {
     }
 
     /**
+     * vLLM's profiling run is one forward pass over its token budget, so the activations it reserves scale with the
+     * budget. GPUStack's lab served Qwen3-32B with vLLM 0.11.0 on one A100 (budget 2,048 tokens) with
+     * {@code --max-model-len 32768}, and printed that flag where it did not on the H100 (gpustack/gpustack@47277d79,
+     * docs/performance-lab/qwen3-32b/a100.md): the twin starts that and refuses the model's own 40,960.
+     */
+    @Test
+    void vllmsActivationReserveScalesWithItsTokenBudget() {
+        GpuProfile a100 = GpuProfile.named("a100");
+        SimParams served = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-32B", List.of("--max-model-len=32768"), a100);
+        assertThat(served.maxNumBatchedTokens()).isEqualTo(2048);
+        assertThat(SimParams.vllmReserveBytes(1, 2048) - SimParams.vllmReserveBytes(1, 8192))
+                .isCloseTo(-0.75 * 1.26 * (1 << 30), within(1e6));
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-32B", List.of(), a100))
+                .hasMessageContaining("does not fit one sequence of max model length 40960");
+    }
+
+    /**
      * A refusal names every term of its subtraction, vLLM's reserve among them, so that a reader can redo it: the
      * figures in the message add up (to the hundredth of a GiB they are printed with).
      */
