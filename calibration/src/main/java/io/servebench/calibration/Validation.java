@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
@@ -42,10 +43,29 @@ public final class Validation {
     private static final int SINGLE_STREAM_REQUESTS = 3;
 
     private final long seed;
+    private final Optional<GpuProfile> gpu;
 
     /** @param seed seeds each case's dataset and engine, so a case gives the same figures every time */
     public Validation(long seed) {
+        this(seed, Optional.empty());
+    }
+
+    /**
+     * Every case on {@code gpu} instead of the GPU its source names, where present: a diagnostic that asks what a
+     * source's figures say about its hardware (an "H100" whose decode reads like the PCIe card's, stop 55), never
+     * evidence for the twin.
+     *
+     * @param seed seeds each case's dataset and engine
+     * @param gpu  the GPU every case runs on, empty for each case's own
+     */
+    public Validation(long seed, Optional<GpuProfile> gpu) {
         this.seed = seed;
+        this.gpu = Objects.requireNonNull(gpu, "gpu");
+    }
+
+    /** The GPU the case runs on: the one given for all, else the one its source names. */
+    private Optional<GpuProfile> gpuOf(PublicResult c) {
+        return gpu.isPresent() ? gpu : gpu(c.gpu());
     }
 
     /**
@@ -99,9 +119,9 @@ public final class Validation {
      * 0.12, whose wheels lacked {@code triton_kernels} ({@link io.servebench.sim.Mxfp4Kernel#MARLIN}). Its own log on an
      * H100 says so ("Weight-only FP4 compression will be used leveraging the Marlin kernel", vLLM 0.10.1, issue #23278).
      */
-    static boolean marlinOnHopper(PublicResult c) {
+    boolean marlinOnHopper(PublicResult c) {
         if (!c.engine().equals("vllm") || !c.dtype().equals("mxfp4") || c.engineVersion().isEmpty()
-                || gpu(c.gpu()).map(g -> g.computeCapability() / 10 != 9).orElse(true)) {
+                || gpuOf(c).map(g -> g.computeCapability() / 10 != 9).orElse(true)) {
             return false;
         }
         String[] parts = c.engineVersion().get().split("\\.");
@@ -131,7 +151,7 @@ public final class Validation {
         }
         SimParams params;
         try {
-            params = SimParams.fromFlags(dialect, c.model(), flags, gpu(c.gpu()).orElseThrow());
+            params = SimParams.fromFlags(dialect, c.model(), flags, gpuOf(c).orElseThrow());
         } catch (IllegalArgumentException e) {
             // the published engine started with these settings: a twin that refuses them is wrong, and says so
             return new Outcome(c, Optional.of(REFUSED + e.getMessage()), Map.of(), false);

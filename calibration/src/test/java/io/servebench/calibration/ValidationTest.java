@@ -34,11 +34,11 @@ class ValidationTest {
      */
     @Test
     void aVllmCaseBefore012RunsMxfp4ExpertsWithMarlinOnHopper() {
-        assertThat(Validation.marlinOnHopper(named("vllm-gpt-oss-120b-h100-random-2000-100-burst"))).isTrue(); // 0.10.2
-        assertThat(Validation.marlinOnHopper(named("vllm-gpt-oss-20b-h100-sharegpt-burst"))).isTrue(); // 0.11.0
-        assertThat(Validation.marlinOnHopper(named("vllm-gpt-oss-120b-a100-sharegpt-burst"))).isFalse();
-        assertThat(Validation.marlinOnHopper(named("sglang-gpt-oss-120b-h100-sharegpt-burst"))).isFalse();
-        assertThat(Validation.marlinOnHopper(named("vllm-qwen3-8b-h100-sharegpt-c1"))).isFalse();
+        assertThat(new Validation(42).marlinOnHopper(named("vllm-gpt-oss-120b-h100-random-2000-100-burst"))).isTrue(); // 0.10.2
+        assertThat(new Validation(42).marlinOnHopper(named("vllm-gpt-oss-20b-h100-sharegpt-burst"))).isTrue(); // 0.11.0
+        assertThat(new Validation(42).marlinOnHopper(named("vllm-gpt-oss-120b-a100-sharegpt-burst"))).isFalse();
+        assertThat(new Validation(42).marlinOnHopper(named("sglang-gpt-oss-120b-h100-sharegpt-burst"))).isFalse();
+        assertThat(new Validation(42).marlinOnHopper(named("vllm-qwen3-8b-h100-sharegpt-c1"))).isFalse();
     }
 
     @Test

@@ -26,6 +26,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
@@ -119,7 +120,10 @@ public final class SimCommand {
                     + " fitted to these results.",
             footerHeading = "%nExamples:%n",
             footer = {"  java -jar benchmarks.jar sim validate                 every bundled case",
-                    "  java -jar benchmarks.jar sim validate --case qwen3.5   the cases whose id contains qwen3.5"})
+                    "  java -jar benchmarks.jar sim validate --case qwen3.5   the cases whose id contains qwen3.5",
+                    "  java -jar benchmarks.jar sim validate --case qwen3-14b-h100 --gpu h100-pcie",
+                    "                                  the same cases on the H100 PCIe: does the source's \"H100\" read"
+                            + " like one?"})
     static final class Validate implements Callable<Integer> {
 
         @Option(names = "--case", paramLabel = "TEXT", description = "Only the cases whose id contains TEXT.")
@@ -127,6 +131,11 @@ public final class SimCommand {
 
         @Option(names = "--seed", description = "Seed of each case's dataset and engine (default: ${DEFAULT-VALUE}).")
         long seed = 42;
+
+        @Option(names = "--gpu", paramLabel = "ID", description = "Run every case on this GPU instead of the one its"
+                + " source names (h100, h100-pcie, h200, h20, a100, l40s, b200): a diagnostic of a source's hardware,"
+                + " never evidence; not with --write-evidence.")
+        String gpu;
 
         @Option(names = "--write-evidence", paramLabel = "FILE", description = "Also write the twin's evidence per engine,"
                 + " GPU and architecture as JSON to FILE: the error bar every simulated block states, bundled as"
@@ -146,8 +155,22 @@ public final class SimCommand {
                         + " the ids are " + String.join(", ", PublicResult.bundled().stream().map(PublicResult::id)
                         .toList()));
             }
+            Optional<GpuProfile> onGpu = Optional.empty();
+            if (gpu != null) {
+                if (writeEvidence != null) {
+                    throw new ParameterException(spec.commandLine(), "--gpu " + gpu + " runs every case on a GPU its"
+                            + " source does not name, which is no evidence for the twin: drop --write-evidence or --gpu");
+                }
+                try {
+                    onGpu = Optional.of(GpuProfile.named(gpu));
+                } catch (IllegalArgumentException e) {
+                    throw new ParameterException(spec.commandLine(), "--gpu: " + e.getMessage());
+                }
+                out.printf(Locale.ROOT, "Diagnostic: every case runs on the twin's %s (--gpu %s), not on the GPU its"
+                        + " source names; these figures are not the twin's evidence.%n%n", onGpu.get().name(), gpu);
+            }
             long t0 = System.nanoTime();
-            List<Validation.Outcome> outcomes = new Validation(seed).run(cases);
+            List<Validation.Outcome> outcomes = new Validation(seed, onGpu).run(cases);
             ValidationReport.write(out, outcomes);
             if (writeEvidence != null) {
                 new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter()
