@@ -153,7 +153,8 @@ public final class Validation {
         try {
             params = SimParams.fromFlags(dialect, c.model(), flags, gpuOf(c).orElseThrow());
         } catch (IllegalArgumentException e) {
-            // the published engine started with these settings: a twin that refuses them is wrong, and says so
+            // the source says its engine started: the twin's memory rule is wrong, or the source left a setting out;
+            // either way the case is reported as refused, with the check's own arithmetic
             return new Outcome(c, Optional.of(REFUSED + e.getMessage()), Map.of(), false);
         }
         VirtualEngine engine = VirtualEngine.of(params, seed);
