@@ -193,9 +193,8 @@ public record SimParams(
                 - reservedStateBytes(model, stateSlots, maxNumSeqs, speculativeTokens);
         if (pool < needed) {
             // every term of the subtraction named, so that a reader can redo it; vLLM's reserve is the twin's estimate
-            double reserve = dialect == SimDialect.SGLANG ? 0
-                    : vllmReserveBytes(tensorParallelSize, maxNumBatchedTokens) * tensorParallelSize;
-            double encoder = languageModelOnly ? 0 : model.nonLanguageBytes();
+            double reserve = reservePerGpuBytes(dialect, tensorParallelSize, maxNumBatchedTokens) * tensorParallelSize;
+            double encoder = encoderBytes(model, languageModelOnly);
             double states = reservedStateBytes(model, stateSlots, maxNumSeqs, speculativeTokens);
             throw new IllegalArgumentException(String.format(Locale.ROOT,
                     "the KV cache does not fit one sequence of max model length %d: it needs %.2f GiB but %.0f%% of "
@@ -411,9 +410,21 @@ public record SimParams(
     /** Memory the weights leave to the KV cache and any state pool, bytes over all GPUs. */
     private static double memoryLeftBytes(SimDialect dialect, ModelProfile model, GpuProfile gpu, double fraction, int tp,
                                           int maxNumBatchedTokens, boolean lmOnly) {
-        double activations = dialect == SimDialect.SGLANG ? 0 : vllmReserveBytes(tp, maxNumBatchedTokens);
-        return tp * (gpu.memoryBytes() * fraction - activations) - model.weightBytes()
-                - (lmOnly ? 0 : model.nonLanguageBytes());
+        return tp * (gpu.memoryBytes() * fraction - reservePerGpuBytes(dialect, tp, maxNumBatchedTokens))
+                - model.weightBytes() - encoderBytes(model, lmOnly);
+    }
+
+    /**
+     * What an engine keeps per GPU beside weights and KV cache inside its memory fraction, bytes: vLLM's reserve; none
+     * for SGLang, whose fraction covers weights and KV cache only.
+     */
+    private static double reservePerGpuBytes(SimDialect dialect, int tp, int maxNumBatchedTokens) {
+        return dialect == SimDialect.SGLANG ? 0 : vllmReserveBytes(tp, maxNumBatchedTokens);
+    }
+
+    /** The vision encoder's share of the memory, bytes: none when only the language model is loaded. */
+    private static double encoderBytes(ModelProfile model, boolean languageModelOnly) {
+        return languageModelOnly ? 0 : model.nonLanguageBytes();
     }
 
     /**
