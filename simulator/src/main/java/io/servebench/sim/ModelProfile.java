@@ -1,6 +1,7 @@
 package io.servebench.sim;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -61,7 +62,8 @@ public record ModelProfile(
         int kvSplit,
         double attentionFlopsPerPair) {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** A config.json with anything after its object is a damaged file, not the object alone. */
+    private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     /**
      * The routed experts of a mixture-of-experts model's sparse layers (a shared expert, always run, counts with the
@@ -325,7 +327,9 @@ public record ModelProfile(
      *
      * @param name the model id to report
      * @param json the file's text; a {@code text_config} object inside it is read instead when present
-     * @throws IllegalArgumentException naming the field that is missing or not what was expected
+     * @throws IllegalArgumentException naming the field that is missing or not what was expected, or the architecture
+     *                                  the config names where it is not one the simulated engine models
+     *                                  ({@link ModelArchitecture})
      */
     public static ModelProfile fromConfig(String name, String json) {
         JsonNode root;
@@ -337,6 +341,7 @@ public record ModelProfile(
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException("config.json of " + name + ": expected a JSON object");
         }
+        ModelArchitecture.of(root, name);
         JsonNode c = root.path("text_config").isObject() ? root.get("text_config") : root;
         unmodelled(root, c, name);
         double hidden = count(c, name, "hidden_size");

@@ -72,26 +72,80 @@ class ModelLookupTest {
         String dense = "\"hidden_size\": 4096, \"intermediate_size\": 14336, \"max_position_embeddings\": 32768,"
                 + " \"num_attention_heads\": 32, \"num_hidden_layers\": 32, \"num_key_value_heads\": 8,"
                 + " \"vocab_size\": 32000, \"torch_dtype\": \"bfloat16\"";
+        java.util.function.Function<String, String> as = architecture -> "{\"architectures\": [\"" + architecture
+                + "\"], " + dense;
         // latent attention and DeepSeek's expert keys are read now: a config short of their shapes names what is missing
-        assertThatThrownBy(() -> ModelProfile.fromConfig("deepseek-ai/DeepSeek-V3", "{" + dense + ", \"kv_lora_rank\": 512}"))
+        assertThatThrownBy(() -> ModelProfile.fromConfig("deepseek-ai/DeepSeek-V3", as.apply("DeepseekV3ForCausalLM") + ", \"kv_lora_rank\": 512}"))
                 .hasMessageContaining("\"qk_rope_head_dim\" must be a whole number >= 1, got nothing");
         assertThatThrownBy(() -> ModelProfile.fromConfig("zai-org/GLM-4.5-Air",
-                "{" + dense + ", \"n_routed_experts\": 128, \"first_k_dense_replace\": 1}"))
+                as.apply("Glm4MoeForCausalLM") + ", \"n_routed_experts\": 128, \"first_k_dense_replace\": 1}"))
                 .hasMessageContaining("\"num_experts_per_tok\" must be a whole number >= 1, got nothing");
-        assertThatThrownBy(() -> ModelProfile.fromConfig("m", "{" + dense + ", \"first_k_dense_replace\": 1}"))
+        assertThatThrownBy(() -> ModelProfile.fromConfig("m", as.apply("DeepseekV3ForCausalLM") + ", \"first_k_dense_replace\": 1}"))
                 .hasMessageContaining("\"first_k_dense_replace\" without \"n_routed_experts\"");
-        assertThatThrownBy(() -> ModelProfile.fromConfig("mistralai/Mistral-7B-v0.1", "{" + dense + ", \"sliding_window\": 4096}"))
+        assertThatThrownBy(() -> ModelProfile.fromConfig("mistralai/Mistral-7B-v0.1", as.apply("MistralForCausalLM") + ", \"sliding_window\": 4096}"))
                 .hasMessageContaining("\"sliding_window\" 4096 without \"layer_types\": sliding-window attention");
         // MXFP4 is modelled on routed experts with the attention left in bf16, as gpt-oss ships it; not otherwise
-        assertThatThrownBy(() -> ModelProfile.fromConfig("dense-mxfp4", "{" + dense + ", \"quantization_config\":"
+        assertThatThrownBy(() -> ModelProfile.fromConfig("dense-mxfp4", as.apply("LlamaForCausalLM") + ", \"quantization_config\":"
                 + " {\"quant_method\": \"mxfp4\", \"modules_to_not_convert\": [\"model.layers.*.self_attn\"]}}"))
                 .hasMessageContaining("MXFP4 weights of a model without routed experts are not modelled");
-        assertThatThrownBy(() -> ModelProfile.fromConfig("all-mxfp4", "{" + dense + ", \"quantization_config\":"
+        assertThatThrownBy(() -> ModelProfile.fromConfig("all-mxfp4", as.apply("GptOssForCausalLM") + ", \"quantization_config\":"
                 + " {\"quant_method\": \"mxfp4\"}}")).hasMessageContaining("MXFP4 on the attention weights too");
-        assertThatThrownBy(() -> ModelProfile.fromConfig("all-sliding", "{" + dense + ", \"sliding_window\": 4096,"
+        assertThatThrownBy(() -> ModelProfile.fromConfig("all-sliding", as.apply("Gemma3ForCausalLM") + ", \"sliding_window\": 4096,"
                 + " \"layer_types\": [" + String.join(",", java.util.Collections.nCopies(32, "\"sliding_attention\""))
                 + "]}")).hasMessageContaining("no layer of \"layer_types\" is full_attention");
-        assertThat(ModelProfile.fromConfig("qwen-like", "{" + dense + ", \"sliding_window\": 131072,"
+        assertThat(ModelProfile.fromConfig("qwen-like", as.apply("Qwen2ForCausalLM") + ", \"sliding_window\": 131072,"
                 + " \"use_sliding_window\": false}").parameters()).isPositive();
     }
+
+    /**
+     * An architecture the twin does not model is refused by its class name, though each of its keys the reader knows
+     * would read: Llama-4-Scout-17B-16E's config (its {@code text_config} as published: 48 layers, 16 experts of which
+     * 1, {@code interleave_moe_layer_step} 1 beside a shared expert and a dense MLP of {@code intermediate_size_mlp},
+     * attention in chunks of 8,192) would read as a mixture of experts without its shared expert and its chunked
+     * attention as full; DeepSeek-V3.2's is DeepSeek-V3's with a sparse-attention indexer ({@code index_topk} 2,048,
+     * {@code index_n_heads} 64, {@code index_head_dim} 128) that the reader would skip, attending the whole context;
+     * GLM-5's class ({@code GlmMoeDsaForCausalLM}, {@code glm_moe_dsa}) is the same sparse attention. A config without a
+     * class is known by its {@code model_type}, as Kimi K2's {@code kimi_k2} names DeepSeek V3's architecture, and one
+     * naming neither is refused. The classes and keys are the published configs', as public code copies them.
+     */
+    @Test
+    void anArchitectureTheTwinDoesNotModelIsRefusedByItsClassName(@TempDir Path dir) throws IOException {
+        String scout = "{\"architectures\": [\"Llama4ForConditionalGeneration\"], \"model_type\": \"llama4\","
+                + " \"text_config\": {\"num_hidden_layers\": 48, \"hidden_size\": 5120, \"num_attention_heads\": 40,"
+                + " \"num_key_value_heads\": 8, \"head_dim\": 128, \"intermediate_size\": 8192,"
+                + " \"intermediate_size_mlp\": 16384, \"vocab_size\": 202048, \"max_position_embeddings\": 10485760,"
+                + " \"num_experts_per_tok\": 1, \"num_local_experts\": 16, \"interleave_moe_layer_step\": 1,"
+                + " \"attention_chunk_size\": 8192}}";
+        assertThatThrownBy(() -> ModelProfile.fromConfig("meta-llama/Llama-4-Scout-17B-16E-Instruct", scout))
+                .hasMessageStartingWith("config.json of meta-llama/Llama-4-Scout-17B-16E-Instruct: \"architectures\" names"
+                        + " Llama4ForConditionalGeneration, an architecture the simulated engine does not model (it models"
+                        + " LlamaForCausalLM, MistralForCausalLM,")
+                .hasMessageEndingWith("so it is refused: rehearse with a model of one of those architectures, or measure"
+                        + " this one on a real engine");
+        String r1 = ModelConfigs.DEEPSEEK_R1_0528;
+        String renamed = r1.replace("DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM");
+        String v32 = renamed.substring(0, renamed.length() - 1) + ",\"index_topk\":2048,\"index_n_heads\":64,\"index_head_dim\":128}";
+        assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(v32).path("index_topk").asInt()).isEqualTo(2048);
+        assertThat(ModelProfile.fromConfig("deepseek-ai/DeepSeek-R1-0528", r1).parameters()).isPositive();
+        // a run that names the config refuses before it starts, whichever engine it rehearses
+        Files.writeString(dir.resolve("config.json"), v32);
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.SGLANG, "deepseek-ai/DeepSeek-V3.2-Exp",
+                List.of("--tp-size=8", SimParams.SIM_MODEL_CONFIG + "=" + dir)))
+                .hasMessageStartingWith("config.json of deepseek-ai/DeepSeek-V3.2-Exp: \"architectures\" names"
+                        + " DeepseekV32ForCausalLM, an architecture the simulated engine does not model");
+        String dense = "\"hidden_size\": 4096, \"intermediate_size\": 14336, \"max_position_embeddings\": 32768,"
+                + " \"num_attention_heads\": 32, \"num_hidden_layers\": 32, \"num_key_value_heads\": 8,"
+                + " \"vocab_size\": 32000, \"torch_dtype\": \"bfloat16\"";
+        assertThatThrownBy(() -> ModelProfile.fromConfig("zai-org/GLM-5", "{\"model_type\": \"glm_moe_dsa\", "
+                + dense + "}")).hasMessageContaining("\"model_type\" names glm_moe_dsa (and no \"architectures\" are listed), an"
+                + " architecture the simulated engine does not model");
+        // the model type stands for the class where a config lists none, as the engines read it
+        String kimiShape = r1.replace("\"architectures\":[\"DeepseekV3ForCausalLM\"],", "\"model_type\":\"kimi_k2\",");
+        assertThat(ModelProfile.fromConfig("moonshotai/Kimi-K2-Instruct", kimiShape))
+                .isEqualTo(ModelProfile.fromConfig("moonshotai/Kimi-K2-Instruct", r1));
+        assertThatThrownBy(() -> ModelProfile.fromConfig("m", "{" + dense + "}"))
+                .hasMessageStartingWith("config.json of m: names no architecture (neither \"architectures\" nor"
+                        + " \"model_type\"); expected the config.json as published, which names one of LlamaForCausalLM,");
+    }
+
 }

@@ -148,7 +148,8 @@ class ModelProfileTest {
      * The fields of Qwen3-Next-80B-A3B-Instruct's {@code config.json} that the reader uses, as published
      * (huggingface.co/Qwen/Qwen3-Next-80B-A3B-Instruct): 48 layers, every fourth full attention.
      */
-    static final String QWEN3_NEXT = "{\"hidden_size\":2048,\"num_hidden_layers\":48,\"num_attention_heads\":16,"
+    static final String QWEN3_NEXT = "{\"architectures\":[\"Qwen3NextForCausalLM\"],\"hidden_size\":2048,"
+            + "\"num_hidden_layers\":48,\"num_attention_heads\":16,"
             + "\"num_key_value_heads\":2,\"head_dim\":256,\"intermediate_size\":5120,\"moe_intermediate_size\":512,"
             + "\"shared_expert_intermediate_size\":512,\"num_experts\":512,\"num_experts_per_tok\":10,"
             + "\"decoder_sparse_step\":1,\"mlp_only_layers\":[],\"full_attention_interval\":4,"
@@ -248,7 +249,8 @@ class ModelProfileTest {
      */
     @Test
     void deepSeekV3ReadsLatentAttentionAndItsExpertKeys() {
-        String config = "{\"hidden_size\":7168,\"num_hidden_layers\":61,\"num_attention_heads\":128,"
+        String config = "{\"architectures\":[\"DeepseekV3ForCausalLM\"],\"hidden_size\":7168,"
+                + "\"num_hidden_layers\":61,\"num_attention_heads\":128,"
                 + "\"num_key_value_heads\":128,\"intermediate_size\":18432,\"moe_intermediate_size\":2048,"
                 + "\"n_routed_experts\":256,\"n_shared_experts\":1,\"num_experts_per_tok\":8,"
                 + "\"first_k_dense_replace\":3,\"moe_layer_freq\":1,\"q_lora_rank\":1536,\"kv_lora_rank\":512,"
@@ -321,8 +323,10 @@ class ModelProfileTest {
 
     @Test
     void aBadConfigIsNamedWithTheFieldAndWhatWasExpected(@TempDir Path dir) {
-        assertThatThrownBy(() -> ModelProfile.fromConfig("m", "{\"hidden_size\":4096}"))
+        assertThatThrownBy(() -> ModelProfile.fromConfig("m", "{\"model_type\":\"llama\",\"hidden_size\":4096}"))
                 .hasMessage("config.json of m: \"num_hidden_layers\" must be a whole number >= 1, got nothing");
+        assertThatThrownBy(() -> ModelProfile.fromConfig("m", QWEN3_NEXT + ",\"index_topk\":2048}"))
+                .hasMessageStartingWith("config.json of m is not JSON: Unexpected character (','");
         assertThatThrownBy(() -> ModelProfile.fromConfig("m", QWEN3_NEXT.replace("\"full_attention_interval\":4",
                 "\"layer_types\":[\"linear_attention\",\"sliding\"]")))
                 .hasMessageContaining("\"layer_types\" must list one type per layer (48)");
