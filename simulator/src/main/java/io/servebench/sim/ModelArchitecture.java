@@ -43,9 +43,9 @@ enum ModelArchitecture {
         this.modelTypes = List.of(modelTypes);
     }
 
-    /** The class name the engines load the model by, e.g. {@code LlamaForCausalLM}. */
-    String className() {
-        return className;
+    /** Whether this is Gemma 3, whose context vLLM takes as its config states it ({@link ContextLength}). */
+    boolean isGemma3() {
+        return this == GEMMA3 || this == GEMMA3_TEXT;
     }
 
     /**

@@ -23,7 +23,8 @@ import java.util.Set;
  *                              for every running sequence; 0 for a pure-attention model
  * @param nonLanguageBytes      weights (and their reserved working memory) that only multimodal input uses,
  *                              e.g. a vision encoder; freed by {@code --language-model-only}
- * @param maxPositionEmbeddings the model's native context, tokens: the engines' default max model length
+ * @param context               the model's context as each engine derives it from the config, tokens: its default max
+ *                              model length, and the most it allows
  * @param draftFraction         cost of one draft token of the model's native multi-token-prediction (MTP) head,
  *                              as a fraction of one full forward step of the main model
  * @param hiddenSize            the width of the residual stream: with tensor parallelism, each layer all-reduces
@@ -52,7 +53,7 @@ public record ModelProfile(
         double kvBytesPerToken,
         double stateBytesPerSequence,
         double nonLanguageBytes,
-        int maxPositionEmbeddings,
+        ContextLength context,
         double draftFraction,
         int hiddenSize,
         int layers,
@@ -181,8 +182,8 @@ public record ModelProfile(
                         double kvBytesPerToken, double stateBytesPerSequence, double nonLanguageBytes,
                         int maxPositionEmbeddings, double draftFraction, int hiddenSize, int layers, Experts experts) {
         this(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken, stateBytesPerSequence,
-                nonLanguageBytes, maxPositionEmbeddings, draftFraction, hiddenSize, layers, experts, Window.NONE,
-                bytesPerParameter, Integer.MAX_VALUE, 0);
+                nonLanguageBytes, ContextLength.of(maxPositionEmbeddings), draftFraction, hiddenSize, layers, experts,
+                Window.NONE, bytesPerParameter, Integer.MAX_VALUE, 0);
     }
 
     /** A dense model: every weight is read by every step. */
@@ -208,9 +209,7 @@ public record ModelProfile(
         if (hiddenSize < 1 || layers < 1) {
             throw new IllegalArgumentException("hiddenSize and layers must be >= 1, got " + hiddenSize + " and " + layers);
         }
-        if (maxPositionEmbeddings < 2) {
-            throw new IllegalArgumentException("maxPositionEmbeddings must be >= 2, got " + maxPositionEmbeddings);
-        }
+        java.util.Objects.requireNonNull(context, "context");
         java.util.Objects.requireNonNull(experts, "experts");
         java.util.Objects.requireNonNull(window, "window");
         requirePositive("expertBytesPerParameter", expertBytesPerParameter);
@@ -244,7 +243,7 @@ public record ModelProfile(
      */
     public static ModelProfile qwen35_9b(String name) {
         return new ModelProfile(name, 9e9, 9e9, 2, 2.0 * 8 * 4 * 256 * 2, 24.0 * 32 * 128 * 128 * 4,
-                2.0 * 1024 * 1024 * 1024, 262_144, 0.87e9 / 9e9, 4096, 32, Experts.NONE, Window.NONE, 2,
+                2.0 * 1024 * 1024 * 1024, ContextLength.of(262_144), 0.87e9 / 9e9, 4096, 32, Experts.NONE, Window.NONE, 2,
                 Integer.MAX_VALUE, 8.0 * 4 * 16 * 256);
     }
 
@@ -341,7 +340,7 @@ public record ModelProfile(
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException("config.json of " + name + ": expected a JSON object");
         }
-        ModelArchitecture.of(root, name);
+        ModelArchitecture architecture = ModelArchitecture.of(root, name);
         JsonNode c = root.path("text_config").isObject() ? root.get("text_config") : root;
         unmodelled(root, c, name);
         double hidden = count(c, name, "hidden_size");
@@ -457,7 +456,7 @@ public record ModelProfile(
         Window window = slidingLayers == 0 ? Window.NONE
                 : new Window((int) count(c, name, "sliding_window"), slidingLayers * kvPerLayer, slidingLayers * flopsPerPair);
         ModelProfile profile = new ModelProfile(name, total, active, bytes, (fullLayers - slidingLayers) * kvPerLayer,
-                statePerSequence, 0, (int) count(c, name, "max_position_embeddings"), draftFraction, (int) hidden,
+                statePerSequence, 0, ContextLength.fromConfig(c, architecture.isGemma3(), name), draftFraction, (int) hidden,
                 (int) layers, routed, window, quant.equals(MXFP4) ? MXFP4_BYTES_PER_PARAMETER : bytes,
                 latent ? 1 : Integer.MAX_VALUE, (fullLayers - slidingLayers) * flopsPerPair);
         return quant.equals("fp8") ? profile.withFp8Weights() : profile;
@@ -583,7 +582,7 @@ public record ModelProfile(
         }
         int intermediate = (int) Math.round(experts.parameters() / (3.0 * hiddenSize) / slices);
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken,
-                stateBytesPerSequence, nonLanguageBytes, maxPositionEmbeddings, draftFraction, hiddenSize, layers, experts,
+                stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
                 window, kernel.bytesPerParameter(hiddenSize, intermediate), kvSplit, attentionFlopsPerPair);
     }
 
@@ -593,7 +592,7 @@ public record ModelProfile(
      */
     public ModelProfile withFp8Weights() {
         return new ModelProfile(name, parameters, activeParameters, 1, kvBytesPerToken, stateBytesPerSequence,
-                nonLanguageBytes, maxPositionEmbeddings, draftFraction, hiddenSize, layers, experts, window,
+                nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts, window,
                 Math.min(1, expertBytesPerParameter), kvSplit, attentionFlopsPerPair);
     }
 
@@ -603,7 +602,7 @@ public record ModelProfile(
      */
     public ModelProfile withFp8KvCache() {
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken / 2,
-                stateBytesPerSequence, nonLanguageBytes, maxPositionEmbeddings, draftFraction, hiddenSize, layers, experts,
+                stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
                 new Window(window.tokens(), window.kvBytesPerToken() / 2, window.flopsPerPair()), expertBytesPerParameter,
                 kvSplit, attentionFlopsPerPair);
     }

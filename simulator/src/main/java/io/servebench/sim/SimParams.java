@@ -349,9 +349,9 @@ public record SimParams(
                     tensorParallelSize / expertParallelSize == 1 ? "" : "s",
                     (double) model.experts().count() / expertParallelSize));
         }
-        if (maxModelLen < model.maxPositionEmbeddings()) {
-            lines.add(String.format(Locale.ROOT, "requests of at most %d tokens (the model's context: %d)", maxModelLen,
-                    model.maxPositionEmbeddings()));
+        if (maxModelLen < model.context().tokens(dialect)) {
+            lines.add(String.format(Locale.ROOT, "requests of at most %d tokens (the model's context: %d, %s)",
+                    maxModelLen, model.context().tokens(dialect), model.context().rule(dialect)));
         }
         // the weights as the engine holds them (vLLM's MXFP4 kernels pad them): what the KV pool is left after
         lines.add(String.format(Locale.ROOT, "%s flags, weights %.1f GiB, KV pool %.1f GiB%s, at most %d running, %d tokens"
@@ -769,13 +769,16 @@ public record SimParams(
                 model = model.withExpertsHeldBy(mxfp4Kernel != null ? mxfp4Kernel
                         : Mxfp4Kernel.vllmDefault(gpu.computeCapability()), slices);
             }
+            // each engine derives the model's context from its config in its own way (ContextLength)
+            int context = model.context().tokens(dialect);
             if (maxModelLen == 0) {
-                maxModelLen = model.maxPositionEmbeddings();
-            } else if (maxModelLen > model.maxPositionEmbeddings()) {
-                String flag = (dialect == SimDialect.SGLANG ? EngineFlags.SGLANG : EngineFlags.VLLM).maxModelLen();
-                throw new IllegalArgumentException(flag + " " + maxModelLen + " is greater than the model's"
-                        + " max_position_embeddings (" + model.maxPositionEmbeddings() + ") for " + model.name()
-                        + "; expected at most that, as the engine requires");
+                maxModelLen = context;
+            } else if (maxModelLen > context) {
+                boolean sglang = dialect == SimDialect.SGLANG;
+                String flag = (sglang ? EngineFlags.SGLANG : EngineFlags.VLLM).maxModelLen();
+                throw new IllegalArgumentException(flag + " " + maxModelLen + " is greater than the context "
+                        + (sglang ? "SGLang" : "vLLM") + " derives from the config of " + model.name() + " (" + context
+                        + ": " + model.context().rule(dialect) + "); expected at most that, as the engine requires");
             }
             if (dialect == SimDialect.SGLANG && specMethod != null) {
                 specTokens = sglangSpecSteps > 0 ? sglangSpecSteps

@@ -317,8 +317,54 @@ class ModelProfileTest {
         assertThat(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of()).maxModelLen()).isEqualTo(40_960);
         assertThat(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B", List.of()).maxModelLen()).isEqualTo(262_144);
         assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B", List.of("--context-length=65536")))
-                .hasMessage("--context-length 65536 is greater than the model's max_position_embeddings (40960) for"
-                        + " Qwen/Qwen3-8B; expected at most that, as the engine requires");
+                .hasMessage("--context-length 65536 is greater than the context SGLang derives from the config of"
+                        + " Qwen/Qwen3-8B (40960: max_position_embeddings 40960); expected at most that, as the engine"
+                        + " requires");
+    }
+
+    /**
+     * Each engine derives a model's context from its config in its own way. Qwen3-8B's model card extends it to 131,072
+     * tokens with YaRN by adding {@code "rope_scaling": {"rope_type": "yarn", "factor": 4.0,
+     * "original_max_position_embeddings": 32768}}: vLLM takes 32,768 x 4 (vllm-project/vllm@0052a5b8,
+     * {@code vllm/config/model.py}, {@code _get_and_verify_max_len}), SGLang keeps 40,960, as it ignores the factor
+     * of a scaling that names its original length (sgl-project/sglang@002fc100,
+     * {@code python/sglang/srt/utils/hf_transformers_utils.py}, {@code get_context_length}). A linear scaling
+     * without one multiplies both; Llama 3.1's {@code llama3} type neither; vLLM leaves Gemma 3's as stated; SGLang
+     * takes its first length key ({@code max_sequence_length} before {@code max_position_embeddings}), vLLM the
+     * smallest.
+     */
+    @Test
+    void eachEngineDerivesTheContextFromTheConfigInItsOwnWay(@TempDir Path dir) throws java.io.IOException {
+        String yarn = ModelConfigs.QWEN3_8B.substring(0, ModelConfigs.QWEN3_8B.length() - 1) + ",\"rope_scaling\":"
+                + "{\"rope_type\":\"yarn\",\"factor\":4.0,\"original_max_position_embeddings\":32768}}";
+        ModelProfile qwen = ModelProfile.fromConfig("Qwen/Qwen3-8B", yarn);
+        assertThat(qwen.context().tokens(SimDialect.VLLM)).isEqualTo(131_072);
+        assertThat(qwen.context().tokens(SimDialect.SGLANG)).isEqualTo(40_960);
+        assertThat(qwen.context().rule(SimDialect.VLLM))
+                .isEqualTo("rope_scaling yarn: original_max_position_embeddings 32768 x rope factor 4");
+        // the run takes its engine's: vLLM starts at 131,072 tokens and allows them, SGLang refuses them
+        java.nio.file.Files.writeString(dir.resolve("config.json"), yarn);
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of("--hf-config-path=" + dir))
+                .maxModelLen()).isEqualTo(131_072);
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B",
+                List.of(SimParams.SIM_MODEL_CONFIG + "=" + dir, "--context-length=131072")))
+                .hasMessageContaining("(40960: max_position_embeddings 40960)");
+
+        String linear = yarn.replace("\"rope_type\":\"yarn\",\"factor\":4.0,\"original_max_position_embeddings\":32768",
+                "\"type\":\"linear\",\"factor\":2.0");
+        ContextLength both = ModelProfile.fromConfig("m", linear).context();
+        assertThat(List.of(both.vllm(), both.sglang())).containsExactly(81_920, 81_920);
+        ContextLength llama3 = ModelProfile.fromConfig("m", linear.replace("\"type\":\"linear\"",
+                "\"rope_type\":\"llama3\"")).context();
+        assertThat(List.of(llama3.vllm(), llama3.sglang())).containsExactly(40_960, 40_960);
+        ContextLength gemma = ModelProfile.fromConfig("m", linear.replace("Qwen3ForCausalLM", "Gemma3ForCausalLM")
+                .replace("\"factor\":2.0", "\"factor\":8.0")).context();
+        assertThat(List.of(gemma.vllm(), gemma.sglang())).containsExactly(40_960, 327_680);
+        ContextLength keys = ModelProfile.fromConfig("m", ModelConfigs.QWEN3_8B.replace("\"max_position_embeddings\":40960",
+                "\"max_position_embeddings\":40960,\"max_sequence_length\":65536,\"seq_length\":32768")).context();
+        assertThat(List.of(keys.vllm(), keys.sglang())).containsExactly(32_768, 65_536);
+        assertThatThrownBy(() -> ModelProfile.fromConfig("m", yarn.replace(",\"original_max_position_embeddings\":32768",
+                ""))).hasMessageContaining("a yarn rope scaling without \"original_max_position_embeddings\"");
     }
 
     @Test

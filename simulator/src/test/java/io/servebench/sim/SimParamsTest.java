@@ -120,7 +120,7 @@ class SimParamsTest {
         assertThat(poolTokens).isLessThan(40960);
         assertThat(sglang.maxModelLen()).isBetween((int) poolTokens - 2, (int) poolTokens - 1);
         assertThat(sglang.startLog()).contains("requests of at most " + sglang.maxModelLen()
-                + " tokens (the model's context: 40960)");
+                + " tokens (the model's context: 40960, max_position_embeddings 40960)");
         assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-32B", List.of(), GpuProfile.named("h100")))
                 .hasMessageContaining("does not fit one sequence of max model length 40960");
     }
