@@ -1,6 +1,9 @@
 package io.servebench.sim;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.Arrays;
 import java.util.List;
@@ -17,31 +20,110 @@ import java.util.List;
  * encoder's weights and cache are not counted.
  */
 enum ModelArchitecture {
-    LLAMA("LlamaForCausalLM", "llama"),
-    MISTRAL("MistralForCausalLM", "mistral"),
-    MIXTRAL("MixtralForCausalLM", "mixtral"),
-    QWEN2("Qwen2ForCausalLM", "qwen2"),
-    QWEN2_MOE("Qwen2MoeForCausalLM", "qwen2_moe"),
-    QWEN3("Qwen3ForCausalLM", "qwen3"),
-    QWEN3_MOE("Qwen3MoeForCausalLM", "qwen3_moe"),
-    QWEN3_NEXT("Qwen3NextForCausalLM", "qwen3_next"),
-    QWEN3_5("Qwen3_5ForConditionalGeneration", "qwen3_5"),
-    QWEN3_5_MOE("Qwen3_5MoeForConditionalGeneration", "qwen3_5_moe"),
-    GPT_OSS("GptOssForCausalLM", "gpt_oss"),
-    GEMMA3_TEXT("Gemma3ForCausalLM", "gemma3_text"),
-    GEMMA3("Gemma3ForConditionalGeneration", "gemma3"),
+    LLAMA("LlamaForCausalLM", "{\"tie_word_embeddings\":false}", "llama"),
+    /** Without a {@code sliding_window} key, transformers gives every layer a window of 4,096, which is refused. */
+    MISTRAL("MistralForCausalLM", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":8,\"sliding_window\":4096}",
+            "mistral"),
+    MIXTRAL("MixtralForCausalLM", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":8,\"num_local_experts\":8,"
+            + "\"num_experts_per_tok\":2}", "mixtral"),
+    QWEN2("Qwen2ForCausalLM", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":32}", "qwen2"),
+    QWEN2_MOE("Qwen2MoeForCausalLM", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":16,\"num_experts\":60,"
+            + "\"num_experts_per_tok\":4,\"moe_intermediate_size\":1408,\"shared_expert_intermediate_size\":5632}",
+            "qwen2_moe"),
+    QWEN3("Qwen3ForCausalLM", "{\"tie_word_embeddings\":false,\"head_dim\":128,\"num_key_value_heads\":32}", "qwen3"),
+    QWEN3_MOE("Qwen3MoeForCausalLM", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":4,\"num_experts\":128,"
+            + "\"num_experts_per_tok\":8,\"moe_intermediate_size\":768}", "qwen3_moe"),
+    QWEN3_NEXT("Qwen3NextForCausalLM", "{\"tie_word_embeddings\":false,\"head_dim\":256,\"num_key_value_heads\":2,"
+            + "\"num_experts\":512,\"num_experts_per_tok\":10,\"moe_intermediate_size\":512,"
+            + "\"shared_expert_intermediate_size\":512,\"full_attention_interval\":4}", "qwen3_next"),
+    QWEN3_5("Qwen3_5ForConditionalGeneration", "{\"tie_word_embeddings\":false,\"head_dim\":256,"
+            + "\"num_key_value_heads\":4,\"full_attention_interval\":4}", "qwen3_5"),
+    QWEN3_5_MOE("Qwen3_5MoeForConditionalGeneration", "{\"tie_word_embeddings\":false,\"head_dim\":256,"
+            + "\"num_key_value_heads\":2,\"num_experts\":256,\"num_experts_per_tok\":8,\"moe_intermediate_size\":512,"
+            + "\"shared_expert_intermediate_size\":512,\"full_attention_interval\":4}", "qwen3_5_moe"),
+    /** Its layers alternate, the first sliding ({@link #slidingPattern}). */
+    GPT_OSS("GptOssForCausalLM", "{\"tie_word_embeddings\":false,\"head_dim\":64,\"num_key_value_heads\":8,"
+            + "\"num_local_experts\":128,\"num_experts_per_tok\":4,\"sliding_window\":128}", "gpt_oss"),
+    /**
+     * Its embeddings tied, five of each six layers sliding ({@code sliding_window_pattern}); a published text config
+     * leaves out what equals these (gemma-3-27b-it's names neither its vocabulary nor its context).
+     */
+    GEMMA3_TEXT("Gemma3ForCausalLM", Gemma3.DEFAULTS, "gemma3_text"),
+    GEMMA3("Gemma3ForConditionalGeneration", Gemma3.DEFAULTS, "gemma3"),
     /** DeepSeek V3 and R1; Kimi K2 ships its config with this class and a model type of its own. */
-    DEEPSEEK_V3("DeepseekV3ForCausalLM", "deepseek_v3", "kimi_k2"),
+    DEEPSEEK_V3("DeepseekV3ForCausalLM", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":128,"
+            + "\"n_routed_experts\":256,\"num_experts_per_tok\":8,\"moe_intermediate_size\":2048,\"n_shared_experts\":1,"
+            + "\"first_k_dense_replace\":3,\"q_lora_rank\":1536}", "deepseek_v3", "kimi_k2"),
     /** GLM-4.5, 4.6 and 4.7. */
-    GLM4_MOE("Glm4MoeForCausalLM", "glm4_moe");
+    GLM4_MOE("Glm4MoeForCausalLM", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":8,\"n_routed_experts\":128,"
+            + "\"num_experts_per_tok\":8,\"moe_intermediate_size\":1408,\"n_shared_experts\":1,"
+            + "\"first_k_dense_replace\":1}", "glm4_moe");
 
     private final String className;
+    private final ObjectNode defaults;
     private final List<String> modelTypes;
 
-    ModelArchitecture(String className, String... modelTypes) {
+    ModelArchitecture(String className, String defaults, String... modelTypes) {
         this.className = className;
+        try {
+            this.defaults = (ObjectNode) new ObjectMapper().readTree(defaults);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
         this.modelTypes = List.of(modelTypes);
     }
+
+    /**
+     * The text config as the engines read it: transformers fills each key a file leaves out with the architecture's
+     * class default, and a published file leaves out exactly those equal to it. Only the keys the reader would
+     * otherwise take another default for are filled (its generic fallbacks: untied embeddings, a head dimension of
+     * hidden size over heads, as many KV heads as heads, no experts, no shared expert, no dense-first layers, every
+     * layer full attention). The values are transformers' configuration classes' (huggingface/transformers@008e5743
+     * {@code src/transformers/models/<model>/configuration_<model>.py}, Gemma 3's @008f5c8c), the same in its releases
+     * 4.57.6 and 5.18.0; a key the file sets, even to null, is the file's. Tied embeddings are read from the text
+     * config, else from the top level of a multimodal config (the two transformers lines read different ones).
+     *
+     * @param text the text config ({@code text_config}, or the whole config)
+     * @param root the whole config
+     */
+    JsonNode withDefaults(JsonNode text, JsonNode root) {
+        ObjectNode c = text.deepCopy();
+        if (!c.has(TIE) && root != text && root.has(TIE)) {
+            c.set(TIE, root.get(TIE));
+        }
+        boolean experts = EXPERT_COUNTS.stream().anyMatch(c::has);
+        defaults.fields().forEachRemaining(e -> {
+            // transformers 5 writes Qwen3-MoE's count under its alias: a count under any name is the count
+            if (!c.has(e.getKey()) && !(experts && EXPERT_COUNTS.contains(e.getKey()))) {
+                c.set(e.getKey(), e.getValue());
+            }
+        });
+        return c;
+    }
+
+    /**
+     * Every how many layers one attends the whole context where the config lists no {@code layer_types} (0: not a
+     * pattern of this architecture): gpt-oss alternates, the first layer sliding ({@code GptOssConfig}); Gemma 3 keeps
+     * one of each {@code sliding_window_pattern} (6 unless set) layers full, the last of each group
+     * ({@code Gemma3TextConfig}).
+     */
+    int slidingPattern(JsonNode c) {
+        return this == GPT_OSS ? 2 : isGemma3() ? c.path("sliding_window_pattern").asInt(6) : 0;
+    }
+
+    /** Whether its full-attention layers gate their output (a second query-sized projection): the Qwen hybrids do. */
+    boolean gatesAttentionOutput() {
+        return this == QWEN3_NEXT || this == QWEN3_5 || this == QWEN3_5_MOE;
+    }
+
+    /** Gemma 3's text config's defaults, which both its classes read. */
+    private static final class Gemma3 {
+        static final String DEFAULTS = "{\"tie_word_embeddings\":true,\"head_dim\":256,\"num_key_value_heads\":4,"
+                + "\"sliding_window\":4096,\"vocab_size\":262208,\"max_position_embeddings\":131072}";
+    }
+
+    private static final String TIE = "tie_word_embeddings";
+    private static final List<String> EXPERT_COUNTS = List.of("num_experts", "num_local_experts", "n_routed_experts");
 
     /** Whether this is Gemma 3, whose context vLLM takes as its config states it ({@link ContextLength}). */
     boolean isGemma3() {

@@ -341,20 +341,21 @@ public record ModelProfile(
             throw new IllegalArgumentException("config.json of " + name + ": expected a JSON object");
         }
         ModelArchitecture architecture = ModelArchitecture.of(root, name);
-        JsonNode c = root.path("text_config").isObject() ? root.get("text_config") : root;
-        unmodelled(root, c, name);
+        JsonNode c = architecture.withDefaults(root.path("text_config").isObject() ? root.get("text_config") : root, root);
+        unmodelled(root, c, name, architecture);
         double hidden = count(c, name, "hidden_size");
         double layers = count(c, name, "num_hidden_layers");
         double heads = count(c, name, "num_attention_heads");
-        double kvHeads = c.has("num_key_value_heads") ? count(c, name, "num_key_value_heads") : heads;
-        double headDim = c.has("head_dim") ? count(c, name, "head_dim") : hidden / heads;
+        // null as transformers reads it: as many KV heads as heads, a head dimension of hidden size over heads
+        double kvHeads = c.hasNonNull("num_key_value_heads") ? count(c, name, "num_key_value_heads") : heads;
+        double headDim = c.hasNonNull("head_dim") ? count(c, name, "head_dim") : hidden / heads;
         double vocab = count(c, name, "vocab_size");
         boolean tied = c.path("tie_word_embeddings").asBoolean(false);
         double experts = c.has("num_experts") ? count(c, name, "num_experts")
                 : c.has("num_local_experts") ? count(c, name, "num_local_experts")
                 : c.has("n_routed_experts") ? count(c, name, "n_routed_experts") : 0;
         double embeddings = vocab * hidden * (tied ? 1 : 2);
-        String[] types = layerTypes(c, name, (int) layers);
+        String[] types = layerTypes(c, name, (int) layers, architecture.slidingPattern(c));
         int linearLayers = 0;
         int slidingLayers = 0;
         for (String type : types) {
@@ -363,8 +364,9 @@ public record ModelProfile(
         }
         // every attention layer, sliding ones included, has the q/k/v/o projections
         int fullLayers = (int) layers - linearLayers;
-        // the Qwen hybrids gate their full attention's output: a second query-sized projection
-        boolean outputGate = c.path("attn_output_gate").asBoolean(linearLayers > 0);
+        // the Qwen hybrids gate their full attention's output: a second query-sized projection (their model code
+        // applies it whatever attn_output_gate says)
+        boolean outputGate = architecture.gatesAttentionOutput();
         double attention = hidden * heads * headDim * (outputGate ? 3 : 2) + hidden * kvHeads * headDim * 2;
         // bytes of one token's KV in one attention layer, in the activations' dtype (set below)
         double kvValuesPerLayer = 2 * kvHeads * headDim;
@@ -474,10 +476,12 @@ public record ModelProfile(
 
     /**
      * Each layer's attention: {@code layer_types} when given ({@code "full_attention"}, {@code "sliding_attention"},
-     * {@code "linear_attention"}), else linear-attention (Gated DeltaNet) for every layer but each
-     * {@code full_attention_interval}-th; full attention for a model with neither.
+     * {@code "linear_attention"}), else for a sliding window in the architecture's own pattern every
+     * {@code slidingPattern}-th layer full and the others sliding
+     * ({@link ModelArchitecture#slidingPattern}), else linear-attention (Gated DeltaNet) for every layer but each
+     * {@code full_attention_interval}-th; full attention for a model with none of these.
      */
-    private static String[] layerTypes(JsonNode c, String name, int layers) {
+    private static String[] layerTypes(JsonNode c, String name, int layers, int slidingPattern) {
         String[] types = new String[layers];
         java.util.Arrays.fill(types, FULL);
         JsonNode given = c.get("layer_types");
@@ -498,6 +502,10 @@ public record ModelProfile(
                 throw new IllegalArgumentException("config.json of " + name + ": no layer of \"layer_types\" is"
                         + " full_attention; a model whose every layer slides or is linear is not modelled by the simulated"
                         + " engine; it would give this model another model's figures, so it is refused");
+            }
+        } else if (slidingPattern > 0 && c.path("sliding_window").isNumber()) {
+            for (int i = 0; i < layers; i++) {
+                types[i] = (i + 1) % slidingPattern != 0 ? SLIDING : FULL;
             }
         } else if (c.has("full_attention_interval")) {
             int interval = (int) count(c, name, "full_attention_interval");
@@ -524,14 +532,14 @@ public record ModelProfile(
      * {@code layer_types} or {@code "use_sliding_window": false}, which Qwen's configs carry), MXFP4 beyond the experts,
      * and weights quantised by any method but FP8 and MXFP4 (AWQ, GPTQ).
      */
-    private static void unmodelled(JsonNode root, JsonNode c, String name) {
+    private static void unmodelled(JsonNode root, JsonNode c, String name, ModelArchitecture architecture) {
         String why = null;
         if (c.hasNonNull("q_lora_rank") && !c.hasNonNull("kv_lora_rank")) {
             why = "\"q_lora_rank\" without \"kv_lora_rank\": a low-rank query without latent attention";
         } else if (c.has("first_k_dense_replace") && !c.has("n_routed_experts")) {
             why = "\"first_k_dense_replace\" without \"n_routed_experts\": sparse layers of no known experts";
         } else if (c.path("sliding_window").isNumber() && c.path("use_sliding_window").asBoolean(true)
-                && !c.path("layer_types").isArray()) {
+                && !c.path("layer_types").isArray() && architecture.slidingPattern(c) == 0) {
             why = "\"sliding_window\" " + c.get("sliding_window").asText() + " without \"layer_types\": sliding-window"
                     + " attention on layers the config does not name (Mistral's every layer, Gemma 2's and Qwen2's"
                     + " patterns in code)";

@@ -367,6 +367,50 @@ class ModelProfileTest {
                 ""))).hasMessageContaining("a yarn rope scaling without \"original_max_position_embeddings\"");
     }
 
+    /**
+     * A published config leaves out what equals its class's defaults, and the engines read those through transformers:
+     * google/gemma-3-27b-it's text config (as NVIDIA/TensorRT-LLM's Gemma 3 test copies it, there with its layers cut to
+     * 6 and its window to 4 "for testing", restored here to the published 62 and 1,024) names neither its vocabulary,
+     * its context, its tied embeddings nor its pattern of five sliding layers to one full; Gemma3TextConfig gives them
+     * (262,208, 131,072, tied, 6). Counted from the shape: 62 layers x (5376 x 128 x (2 x 32 + 2 x 16) + 3 x 5376 x
+     * 21504) + 262,208 x 5376 once = 27.008e9 (the card's "27B", its 0.4B vision encoder not counted); 10 full layers
+     * of 16 KV heads x 128 cache 81,920 bytes a token. vLLM keeps Gemma 3's 131,072-token context as stated; SGLang
+     * multiplies it by the linear rope factor 8. Other classes' defaults: Qwen3's head dimension is 128 whatever the
+     * width; a KV head count of null is one per head; transformers 5's alias for Qwen3-MoE's expert count reads the
+     * same; gpt-oss without {@code layer_types} alternates, the first layer sliding.
+     */
+    @Test
+    void whatAPublishedConfigLeavesOutIsItsClasssDefault() {
+        String gemma = "{\"architectures\": [\"Gemma3ForConditionalGeneration\"], \"model_type\": \"gemma3\","
+                + " \"text_config\": {\"head_dim\": 128, \"hidden_size\": 5376, \"intermediate_size\": 21504,"
+                + " \"model_type\": \"gemma3_text\", \"num_attention_heads\": 32, \"num_hidden_layers\": 62,"
+                + " \"num_key_value_heads\": 16, \"query_pre_attn_scalar\": 168,"
+                + " \"rope_scaling\": {\"factor\": 8.0, \"rope_type\": \"linear\"}, \"sliding_window\": 1024},"
+                + " \"torch_dtype\": \"bfloat16\", \"transformers_version\": \"4.50.0.dev0\"}";
+        ModelProfile g = ModelProfile.fromConfig("google/gemma-3-27b-it", gemma);
+        assertThat(g.parameters()).isCloseTo(27.008e9, within(0.001e9));
+        assertThat(g.kvBytesPerToken()).isEqualTo(10 * 2 * 16 * 128 * 2.0);
+        assertThat(g.window().tokens()).isEqualTo(1024);
+        assertThat(g.window().kvBytesPerToken()).isEqualTo(52 * 2 * 16 * 128 * 2.0);
+        assertThat(List.of(g.context().vllm(), g.context().sglang())).containsExactly(131_072, 1_048_576);
+
+        String qwen = ModelConfigs.QWEN3_8B.replace("\"head_dim\":128,", "");
+        assertThat(qwen).doesNotContain("head_dim");
+        assertThat(ModelProfile.fromConfig("m", qwen)).isEqualTo(ModelProfile.fromConfig("m", ModelConfigs.QWEN3_8B));
+        assertThat(ModelProfile.fromConfig("m", ModelConfigs.QWEN3_8B.replace("\"num_key_value_heads\":8",
+                "\"num_key_value_heads\":null")).kvBytesPerToken()).isEqualTo(36 * 2 * 32 * 128 * 2.0);
+        // (64 experts, not the class's 128: the count under the alias is the one read)
+        String sixtyFour = ModelConfigs.QWEN3_30B_A3B.replace("\"num_experts\":128", "\"num_experts\":64");
+        String alias = sixtyFour.replace("\"num_experts\"", "\"num_local_experts\"");
+        assertThat(alias).contains("\"num_local_experts\":64");
+        assertThat(ModelProfile.fromConfig("m", alias).experts().count()).isEqualTo(64);
+        assertThat(ModelProfile.fromConfig("m", alias)).isEqualTo(ModelProfile.fromConfig("m", sixtyFour));
+        String alternating = String.join(",", java.util.Collections.nCopies(12, "\"sliding_attention\",\"full_attention\""));
+        String unlisted = ModelConfigs.GPT_OSS_20B.replace(",\"layer_types\":[" + alternating + "]", "");
+        assertThat(unlisted).doesNotContain("layer_types");
+        assertThat(ModelProfile.fromConfig("m", unlisted)).isEqualTo(ModelProfile.fromConfig("m", ModelConfigs.GPT_OSS_20B));
+    }
+
     @Test
     void aBadConfigIsNamedWithTheFieldAndWhatWasExpected(@TempDir Path dir) {
         assertThatThrownBy(() -> ModelProfile.fromConfig("m", "{\"model_type\":\"llama\",\"hidden_size\":4096}"))
