@@ -568,11 +568,16 @@ public record ModelProfile(
         return false;
     }
 
+    /**
+     * Bytes a weight takes as the engines serve the checkpoint by default ({@code --dtype auto}): 2 for a bfloat16 or
+     * float16 one, and 2 for a float32 one too, which vLLM casts to its platform's preferred 16-bit type and SGLang to
+     * float16 (vllm-project/vllm@0052a5b8 {@code vllm/config/model.py} {@code _resolve_auto_dtype}: "Downcast for
+     * float32 models"; SGLang's {@code _get_and_verify_dtype}: "we use float16 for float32 models").
+     */
     private static double bytesPerParameter(JsonNode c, String name) {
         String dtype = c.path("torch_dtype").asText(c.path("dtype").asText("bfloat16")).toLowerCase(Locale.ROOT);
         return switch (dtype) {
-            case "bfloat16", "float16" -> 2;
-            case "float32" -> 4;
+            case "bfloat16", "float16", "float32" -> 2;
             default -> throw new IllegalArgumentException("config.json of " + name + ": \"torch_dtype\" " + dtype
                     + " is not modelled; expected bfloat16, float16 or float32");
         };

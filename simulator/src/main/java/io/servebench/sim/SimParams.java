@@ -655,7 +655,19 @@ public record SimParams(
             // the same spelling in both engines, read by the simulation only
             flags.put("--quantization", Builder::quantization);
             flags.put("--kv-cache-dtype", Builder::kvCacheDtype);
+            flags.put("--dtype", Builder::dtype);
             return Map.copyOf(flags);
+        }
+
+        /**
+         * {@code --dtype}: the twin serves weights in 16 bits, as both engines do by default ({@code auto}) for a
+         * bfloat16, float16 or float32 checkpoint ({@link ModelProfile#fromConfig}); {@code half}, {@code float16} and
+         * {@code bfloat16} ask for the same bytes; 32-bit weights ({@code float}, {@code float32}) are not modelled.
+         */
+        private static void dtype(Builder b, Flag f) {
+            if (!List.of("auto", "half", "float16", "bfloat16").contains(text(f).toLowerCase(Locale.ROOT))) {
+                b.ignored.add(f.toArg());
+            }
         }
 
         /** {@code --quantization fp8}: FP8 weights (vLLM's and SGLang's online FP8); other methods are not modelled. */

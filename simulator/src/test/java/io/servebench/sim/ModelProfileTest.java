@@ -411,6 +411,23 @@ class ModelProfileTest {
         assertThat(ModelProfile.fromConfig("m", unlisted)).isEqualTo(ModelProfile.fromConfig("m", ModelConfigs.GPT_OSS_20B));
     }
 
+    /**
+     * Both engines serve a float32 checkpoint in 16 bits by default ({@code --dtype auto}: vLLM's
+     * {@code _resolve_auto_dtype} "Downcast for float32 models", SGLang's {@code _get_and_verify_dtype} "we use float16
+     * for float32 models"), so its weights take 2 bytes, not 4; {@code --dtype} asking for 16 bits is the same, and
+     * 32-bit weights are said not to be modelled.
+     */
+    @Test
+    void aFloat32CheckpointIsServedInSixteenBits() {
+        String fp32 = ModelConfigs.QWEN25_7B_INSTRUCT.replace("\"torch_dtype\":\"bfloat16\"", "\"torch_dtype\":\"float32\"");
+        assertThat(fp32).contains("float32");
+        assertThat(ModelProfile.fromConfig("m", fp32)).isEqualTo(ModelProfile.fromConfig("m", ModelConfigs.QWEN25_7B_INSTRUCT));
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of("--dtype=bfloat16")).startLog())
+                .noneMatch(line -> line.contains("ignores flag --dtype"));
+        assertThat(SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B", List.of("--dtype=float32")).startLog())
+                .anyMatch(line -> line.startsWith("simulated engine ignores flag --dtype"));
+    }
+
     @Test
     void aBadConfigIsNamedWithTheFieldAndWhatWasExpected(@TempDir Path dir) {
         assertThatThrownBy(() -> ModelProfile.fromConfig("m", "{\"model_type\":\"llama\",\"hidden_size\":4096}"))
