@@ -461,13 +461,15 @@ public record ModelProfile(
                 statePerSequence, 0, ContextLength.fromConfig(c, architecture.isGemma3(), name), draftFraction, (int) hidden,
                 (int) layers, routed, window, quant.equals(MXFP4) ? MXFP4_BYTES_PER_PARAMETER : bytes,
                 latent ? 1 : Integer.MAX_VALUE, (fullLayers - slidingLayers) * flopsPerPair);
-        return quant.equals("fp8") ? profile.withFp8Weights() : profile;
+        // compressed-tensors reaches here only as FP8 on every linear layer (CompressedTensors)
+        return quant.equals("fp8") || quant.equals(COMPRESSED_TENSORS) ? profile.withFp8Weights() : profile;
     }
 
     private static final String FULL = "full_attention";
     private static final String SLIDING = "sliding_attention";
     private static final String LINEAR = "linear_attention";
     private static final String MXFP4 = "mxfp4";
+    private static final String COMPRESSED_TENSORS = "compressed-tensors";
     /**
      * Bytes per MXFP4 weight: blocks of 32 FP4 (E2M1) values sharing one 8-bit (E8M0) scale, 4.25 bits a weight (OCP
      * Microscaling Formats (MX) Specification v1.0, MXFP4).
@@ -530,7 +532,8 @@ public record ModelProfile(
      * it as a model it is not: a low-rank query without latent attention, DeepSeek's dense-first layers without its
      * routed experts, sliding-window attention in use on layers the config does not list ({@code sliding_window} without
      * {@code layer_types} or {@code "use_sliding_window": false}, which Qwen's configs carry), MXFP4 beyond the experts,
-     * and weights quantised by any method but FP8 and MXFP4 (AWQ, GPTQ).
+     * and weights quantised by any method but FP8, MXFP4 and compressed-tensors' FP8 (AWQ, GPTQ, NVFP4; {@link
+     * CompressedTensors}).
      */
     private static void unmodelled(JsonNode root, JsonNode c, String name, ModelArchitecture architecture) {
         String why = null;
@@ -545,7 +548,10 @@ public record ModelProfile(
                     + " patterns in code)";
         }
         String quant = root.path("quantization_config").path("quant_method").asText("");
-        if (why == null && !quant.isEmpty() && !quant.equals("fp8") && !quant.equals(MXFP4)) {
+        if (why == null && quant.equals(COMPRESSED_TENSORS)) {
+            why = CompressedTensors.whyNotFp8Everywhere(root.path("quantization_config"));
+            why = why == null ? null : "\"quantization_config\": " + why;
+        } else if (why == null && !quant.isEmpty() && !quant.equals("fp8") && !quant.equals(MXFP4)) {
             why = "\"quantization_config\": weights quantised as " + quant;
         }
         if (why == null && quant.equals(MXFP4) && !notConverted(root, "self_attn")) {

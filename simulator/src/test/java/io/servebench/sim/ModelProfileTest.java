@@ -428,6 +428,47 @@ class ModelProfileTest {
                 .anyMatch(line -> line.startsWith("simulated engine ignores flag --dtype"));
     }
 
+    /**
+     * A compressed-tensors checkpoint of FP8 weights and FP8 activations on every linear layer reads as the FP8
+     * checkpoint it is: the {@code FP8_DYNAMIC} preset's group (vllm-project/compressed-tensors {@code quant_scheme.py}:
+     * weights 8-bit float per channel, symmetric, static; input activations 8-bit float per token, dynamic), on
+     * {@code ["Linear"]}, the output head left out, as llm-compressor writes it into config.json. vLLM runs it as FP8 W8A8
+     * ({@code _is_fp8_w8a8}). Integer weights, FP8 weights beside 16-bit activations, a group on some layers only and
+     * attention left unquantised are refused, each by what it is.
+     */
+    @Test
+    void aCompressedTensorsFp8CheckpointIsReadAsFp8AndOtherSchemesAreRefused() {
+        String weights = "\"weights\":{\"num_bits\":8,\"type\":\"float\",\"strategy\":\"channel\",\"symmetric\":true,"
+                + "\"dynamic\":false}";
+        String activations = "\"input_activations\":{\"num_bits\":8,\"type\":\"float\",\"strategy\":\"token\","
+                + "\"symmetric\":true,\"dynamic\":true}";
+        java.util.function.BiFunction<String, String, String> ct = (group, ignore) -> ModelConfigs.LLAMA31_8B_INSTRUCT
+                .substring(0, ModelConfigs.LLAMA31_8B_INSTRUCT.length() - 1) + ",\"quantization_config\":{"
+                + "\"quant_method\":\"compressed-tensors\",\"format\":\"float-quantized\",\"quantization_status\":"
+                + "\"compressed\",\"config_groups\":{\"group_0\":{" + group + "}},\"ignore\":[" + ignore + "]}}";
+        String fp8Dynamic = ct.apply(weights + "," + activations + ",\"targets\":[\"Linear\"]", "\"lm_head\"");
+        ModelProfile bf16 = ModelProfile.fromConfig("m", ModelConfigs.LLAMA31_8B_INSTRUCT);
+        assertThat(ModelProfile.fromConfig("RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8-dynamic", fp8Dynamic))
+                .isEqualTo(ModelProfile.fromConfig("RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8-dynamic",
+                        ModelConfigs.LLAMA31_8B_INSTRUCT).withFp8Weights());
+        assertThat(ModelProfile.fromConfig("m", fp8Dynamic).bytesPerParameter()).isEqualTo(bf16.bytesPerParameter() / 2);
+        // a mixture of experts' routers left in 16 bits, as llm-compressor's MoE recipes write them, read the same
+        assertThat(ModelProfile.fromConfig("m", ct.apply(weights + "," + activations + ",\"targets\":[\"Linear\"]",
+                "\"lm_head\",\"re:.*mlp.gate$\""))).isEqualTo(ModelProfile.fromConfig("m", fp8Dynamic));
+        assertThatThrownBy(() -> ModelProfile.fromConfig("m", ct.apply(weights.replace("\"float\"", "\"int\"") + ","
+                + activations.replace("\"float\"", "\"int\"") + ",\"targets\":[\"Linear\"]", "\"lm_head\"")))
+                .hasMessageContaining("compressed-tensors group group_0 with weights");
+        assertThatThrownBy(() -> ModelProfile.fromConfig("m", ct.apply(weights + ",\"input_activations\":null,"
+                + "\"targets\":[\"Linear\"]", "\"lm_head\"")))
+                .hasMessageContaining("FP8 weights beside 16-bit activations are not");
+        assertThatThrownBy(() -> ModelProfile.fromConfig("m", ct.apply(weights + "," + activations
+                + ",\"targets\":[\"re:.*self_attn.*\"]", "\"lm_head\"")))
+                .hasMessageContaining("targeting [\"re:.*self_attn.*\"]");
+        assertThatThrownBy(() -> ModelProfile.fromConfig("m", ct.apply(weights + "," + activations
+                + ",\"targets\":[\"Linear\"]", "\"lm_head\",\"re:.*self_attn.*\"")))
+                .hasMessageContaining("leaving \"re:.*self_attn.*\" unquantised");
+    }
+
     @Test
     void aBadConfigIsNamedWithTheFieldAndWhatWasExpected(@TempDir Path dir) {
         assertThatThrownBy(() -> ModelProfile.fromConfig("m", "{\"model_type\":\"llama\",\"hidden_size\":4096}"))
