@@ -140,7 +140,12 @@ enum ModelArchitecture {
      */
     static ModelArchitecture of(JsonNode root, String name) {
         JsonNode classes = root.get("architectures");
-        if (classes != null && classes.isArray() && !classes.isEmpty()) {
+        if (classes != null && !classes.isNull() && !(classes.isArray() && !classes.isEmpty()
+                && classes.get(0).isTextual())) {
+            throw new IllegalArgumentException("config.json of " + name + ": \"architectures\" must list the model's"
+                    + " class names, e.g. [\"LlamaForCausalLM\"], got " + classes);
+        }
+        if (classes != null && classes.isArray()) {
             String first = classes.get(0).asText();
             return Arrays.stream(values()).filter(a -> a.className.equals(first)).findFirst()
                     .orElseThrow(() -> refused(name, "\"architectures\" names " + first));

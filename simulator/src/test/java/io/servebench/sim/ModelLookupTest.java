@@ -144,6 +144,9 @@ class ModelLookupTest {
         String kimiShape = r1.replace("\"architectures\":[\"DeepseekV3ForCausalLM\"],", "\"model_type\":\"kimi_k2\",");
         assertThat(ModelProfile.fromConfig("moonshotai/Kimi-K2-Instruct", kimiShape))
                 .isEqualTo(ModelProfile.fromConfig("moonshotai/Kimi-K2-Instruct", r1));
+        assertThatThrownBy(() -> ModelProfile.fromConfig("m", "{\"architectures\": \"LlamaForCausalLM\", " + dense + "}"))
+                .hasMessage("config.json of m: \"architectures\" must list the model's class names, e.g."
+                        + " [\"LlamaForCausalLM\"], got \"LlamaForCausalLM\"");
         assertThatThrownBy(() -> ModelProfile.fromConfig("m", "{" + dense + "}"))
                 .hasMessageStartingWith("config.json of m: names no architecture (neither \"architectures\" nor"
                         + " \"model_type\"); expected the config.json as published, which names one of LlamaForCausalLM,");
