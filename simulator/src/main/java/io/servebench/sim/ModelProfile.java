@@ -458,11 +458,41 @@ public record ModelProfile(
         Window window = slidingLayers == 0 ? Window.NONE
                 : new Window((int) count(c, name, "sliding_window"), slidingLayers * kvPerLayer, slidingLayers * flopsPerPair);
         ModelProfile profile = new ModelProfile(name, total, active, bytes, (fullLayers - slidingLayers) * kvPerLayer,
-                statePerSequence, 0, ContextLength.fromConfig(c, architecture.isGemma3(), name), draftFraction, (int) hidden,
+                statePerSequence, architecture == ModelArchitecture.GEMMA3 ? gemma3VisionParameters(root, hidden, name) * bytes
+                        : 0, ContextLength.fromConfig(c, architecture.isGemma3(), name), draftFraction, (int) hidden,
                 (int) layers, routed, window, quant.equals(MXFP4) ? MXFP4_BYTES_PER_PARAMETER : bytes,
                 latent ? 1 : Integer.MAX_VALUE, (fullLayers - slidingLayers) * flopsPerPair);
         // compressed-tensors reaches here only as FP8 on every linear layer (CompressedTensors)
         return quant.equals("fp8") || quant.equals(COMPRESSED_TENSORS) ? profile.withFp8Weights() : profile;
+    }
+
+    /**
+     * Parameters of Gemma 3's vision tower and its projector into the language model, which the engines load beside it
+     * (its weights; the memory its forward takes is not counted). A SigLIP encoder (transformers' {@code
+     * modeling_siglip.py}): a patch embedding (a convolution of {@code num_channels} x patch x patch inputs, with bias),
+     * a position embedding per patch of the image, and per layer four attention projections and a two-matrix MLP with
+     * biases and two layer norms, one layer norm after them; Gemma 3's projector ({@code Gemma3MultiModalProjector}) a
+     * vision-width x text-width matrix and a norm. Keys the file leaves out are {@code SiglipVisionConfig}'s defaults
+     * (hidden 768, MLP 3,072, 12 layers, 3 channels, images of 224, patches of 16). gemma-3-27b-it's: 0.423e9.
+     */
+    private static double gemma3VisionParameters(JsonNode root, double textHidden, String name) {
+        JsonNode v = root.path("vision_config");
+        if (!v.isObject()) {
+            return 0;
+        }
+        double h = v.path("hidden_size").asDouble(768);
+        double i = v.path("intermediate_size").asDouble(3072);
+        double layers = v.path("num_hidden_layers").asDouble(12);
+        double patch = v.path("patch_size").asDouble(16);
+        double patches = Math.pow(Math.floor(v.path("image_size").asDouble(224) / patch), 2);
+        if (!(h >= 1 && i >= 1 && layers >= 1 && patch >= 1 && patches >= 1)) {
+            throw new IllegalArgumentException("config.json of " + name + ": \"vision_config\" " + v + " is not a"
+                    + " vision tower's shape; expected whole numbers >= 1 (hidden_size, intermediate_size,"
+                    + " num_hidden_layers, patch_size, image_size)");
+        }
+        double embeddings = v.path("num_channels").asDouble(3) * patch * patch * h + h + patches * h;
+        double layer = 4 * (h * h + h) + (h * i + i) + (i * h + h) + 4 * h;
+        return embeddings + layers * layer + 2 * h + h * textHidden + h;
     }
 
     private static final String FULL = "full_attention";

@@ -393,6 +393,15 @@ class ModelProfileTest {
         assertThat(g.window().tokens()).isEqualTo(1024);
         assertThat(g.window().kvBytesPerToken()).isEqualTo(52 * 2 * 16 * 128 * 2.0);
         assertThat(List.of(g.context().vllm(), g.context().sglang())).containsExactly(131_072, 1_048_576);
+        // its SigLIP tower, as published ("vision_config": 27 layers of 1,152, MLP 4,304, 896-pixel images in
+        // 14-pixel patches) and the projector: 0.423e9, so 27.43e9 in all, the model page's "27.4B"; the engines load it
+        String vision = gemma.replace(", \"torch_dtype\"", ", \"vision_config\": {\"hidden_size\": 1152, \"image_size\": 896,"
+                + " \"intermediate_size\": 4304, \"model_type\": \"siglip_vision_model\", \"num_attention_heads\": 16,"
+                + " \"num_hidden_layers\": 27, \"patch_size\": 14, \"vision_use_head\": false}, \"torch_dtype\"");
+        ModelProfile withVision = ModelProfile.fromConfig("google/gemma-3-27b-it", vision);
+        assertThat(g.nonLanguageBytes()).isZero();
+        assertThat(withVision.nonLanguageBytes() / 2).isCloseTo(0.423e9, within(0.001e9));
+        assertThat(withVision.parameters() + withVision.nonLanguageBytes() / 2).isCloseTo(27.43e9, within(0.01e9));
 
         String qwen = ModelConfigs.QWEN3_8B.replace("\"head_dim\":128,", "");
         assertThat(qwen).doesNotContain("head_dim");
