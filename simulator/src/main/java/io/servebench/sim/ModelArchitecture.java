@@ -16,8 +16,8 @@ import java.util.List;
  * ({@code Llama4ForConditionalGeneration}: experts in every other layer beside a shared one, chunked attention),
  * DeepSeek V3.2 and GLM-5 ({@code DeepseekV32ForCausalLM}, {@code GlmMoeDsaForCausalLM}: sparse attention over the top
  * 2,048 tokens), Jamba and Nemotron-H (Mamba layers) have keys this reader does not know and would read as dense
- * attention. Of the multimodal ones ({@code ...ForConditionalGeneration}) Gemma 3's vision tower's weights are counted
- * beside the language model ({@code vision_config}); Qwen3.5's are not, nor either one's memory at work.
+ * attention. The multimodal ones ({@code ...ForConditionalGeneration}) count their vision tower's weights beside the
+ * language model ({@code vision_config}), not its memory at work.
  */
 enum ModelArchitecture {
     LLAMA("LlamaForCausalLM", "{\"tie_word_embeddings\":false}", "llama"),

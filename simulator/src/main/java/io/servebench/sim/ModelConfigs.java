@@ -99,7 +99,8 @@ final class ModelConfigs {
     /**
      * Qwen3.5-35B-A3B's {@code config.json}, its {@code text_config} (read from alibaba/InferSim@f2293dab,
      * {@code hf_configs/qwen3.5-35B-A3B_config.json}): 40 layers, every fourth full attention, the others Gated
-     * DeltaNet; 256 routed experts of which 8 per token, and a shared expert, in every layer.
+     * DeltaNet; 256 routed experts of which 8 per token, and a shared expert, in every layer; its vision tower
+     * ({@code vision_config}: 27 layers of 1,152, 0.447e9 weights the engines load beside the language model).
      */
     static final String QWEN35_35B_A3B = "{\"architectures\":[\"Qwen3_5MoeForConditionalGeneration\"],"
             + "\"text_config\":{\"hidden_size\":2048,\"num_hidden_layers\":40,"
@@ -108,7 +109,10 @@ final class ModelConfigs {
             + "\"mlp_only_layers\":[],\"vocab_size\":248320,\"dtype\":\"bfloat16\",\"max_position_embeddings\":262144,"
             + "\"full_attention_interval\":4,\"linear_num_key_heads\":16,\"linear_key_head_dim\":128,"
             + "\"linear_num_value_heads\":32,\"linear_value_head_dim\":128,\"linear_conv_kernel_dim\":4,"
-            + "\"attn_output_gate\":true,\"mtp_num_hidden_layers\":1},\"tie_word_embeddings\":false}";
+            + "\"attn_output_gate\":true,\"mtp_num_hidden_layers\":1},\"tie_word_embeddings\":false,"
+            + "\"vision_config\":{\"deepstack_visual_indexes\":[],\"depth\":27,\"hidden_size\":1152,\"in_channels\":3,"
+            + "\"intermediate_size\":4304,\"num_heads\":16,\"num_position_embeddings\":2304,\"out_hidden_size\":2048,"
+            + "\"patch_size\":16,\"spatial_merge_size\":2,\"temporal_patch_size\":2}}";
 
     /**
      * Qwen3-Next-80B-A3B's {@code config.json} (read from alibaba/InferSim@f2293dab,

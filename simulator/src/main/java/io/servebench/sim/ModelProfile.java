@@ -458,8 +458,8 @@ public record ModelProfile(
         Window window = slidingLayers == 0 ? Window.NONE
                 : new Window((int) count(c, name, "sliding_window"), slidingLayers * kvPerLayer, slidingLayers * flopsPerPair);
         ModelProfile profile = new ModelProfile(name, total, active, bytes, (fullLayers - slidingLayers) * kvPerLayer,
-                statePerSequence, architecture == ModelArchitecture.GEMMA3 ? gemma3VisionParameters(root, hidden, name) * bytes
-                        : 0, ContextLength.fromConfig(c, architecture.isGemma3(), name), draftFraction, (int) hidden,
+                statePerSequence, visionParameters(architecture, root, hidden, name) * bytes,
+                ContextLength.fromConfig(c, architecture.isGemma3(), name), draftFraction, (int) hidden,
                 (int) layers, routed, window, quant.equals(MXFP4) ? MXFP4_BYTES_PER_PARAMETER : bytes,
                 latent ? 1 : Integer.MAX_VALUE, (fullLayers - slidingLayers) * flopsPerPair);
         // compressed-tensors reaches here only as FP8 on every linear layer (CompressedTensors)
@@ -467,32 +467,55 @@ public record ModelProfile(
     }
 
     /**
-     * Parameters of Gemma 3's vision tower and its projector into the language model, which the engines load beside it
-     * (its weights; the memory its forward takes is not counted). A SigLIP encoder (transformers' {@code
-     * modeling_siglip.py}): a patch embedding (a convolution of {@code num_channels} x patch x patch inputs, with bias),
-     * a position embedding per patch of the image, and per layer four attention projections and a two-matrix MLP with
-     * biases and two layer norms, one layer norm after them; Gemma 3's projector ({@code Gemma3MultiModalProjector}) a
-     * vision-width x text-width matrix and a norm. Keys the file leaves out are {@code SiglipVisionConfig}'s defaults
-     * (hidden 768, MLP 3,072, 12 layers, 3 channels, images of 224, patches of 16). gemma-3-27b-it's: 0.423e9.
+     * Parameters of a multimodal model's vision tower and its projector into the language model, which the engines load
+     * beside it (its weights; the memory its forward takes is not counted); 0 for a text model. Both towers read are
+     * vision transformers whose layers hold four attention projections, a two-matrix MLP (biases throughout) and two
+     * layer norms:
+     * <ul>
+     * <li>Gemma 3's, a SigLIP encoder (transformers' {@code modeling_siglip.py}): a patch embedding (a convolution of
+     * {@code num_channels} x patch x patch inputs), a position embedding per patch of the image, a layer norm after the
+     * layers; its projector ({@code Gemma3MultiModalProjector}) a vision-width x text-width matrix and a norm. Keys left
+     * out are {@code SiglipVisionConfig}'s defaults (hidden 768, MLP 3,072, 12 layers, 3 channels, images of 224,
+     * patches of 16). gemma-3-27b-it's: 0.423e9.</li>
+     * <li>Qwen3.5's, Qwen3-VL's (transformers' {@code modeling_qwen3_vl.py}): a patch embedding over
+     * {@code temporal_patch_size} frames, {@code num_position_embeddings} position embeddings, and a patch merger that
+     * joins {@code spatial_merge_size}^2 patches (a layer norm, a square MLP of that width, a projection to
+     * {@code out_hidden_size}); each of {@code deepstack_visual_indexes} adds a merger of its own. Qwen3.5-35B-A3B's:
+     * 0.447e9.</li>
+     * </ul>
      */
-    private static double gemma3VisionParameters(JsonNode root, double textHidden, String name) {
+    private static double visionParameters(ModelArchitecture architecture, JsonNode root, double textHidden, String name) {
         JsonNode v = root.path("vision_config");
-        if (!v.isObject()) {
+        boolean gemma = architecture == ModelArchitecture.GEMMA3;
+        boolean qwen = architecture == ModelArchitecture.QWEN3_5 || architecture == ModelArchitecture.QWEN3_5_MOE;
+        if (!v.isObject() || !gemma && !qwen) {
             return 0;
         }
-        double h = v.path("hidden_size").asDouble(768);
-        double i = v.path("intermediate_size").asDouble(3072);
-        double layers = v.path("num_hidden_layers").asDouble(12);
-        double patch = v.path("patch_size").asDouble(16);
-        double patches = Math.pow(Math.floor(v.path("image_size").asDouble(224) / patch), 2);
-        if (!(h >= 1 && i >= 1 && layers >= 1 && patch >= 1 && patches >= 1)) {
+        double h = v.path("hidden_size").asDouble(gemma ? 768 : 0);
+        double i = v.path("intermediate_size").asDouble(gemma ? 3072 : 0);
+        double layers = v.path(gemma ? "num_hidden_layers" : "depth").asDouble(gemma ? 12 : 0);
+        double patch = v.path("patch_size").asDouble(gemma ? 16 : 0);
+        double positions = gemma ? Math.pow(Math.floor(v.path("image_size").asDouble(224) / patch), 2)
+                : v.path("num_position_embeddings").asDouble(0);
+        double channels = v.path(gemma ? "num_channels" : "in_channels").asDouble(3);
+        double frames = gemma ? 1 : v.path("temporal_patch_size").asDouble(0);
+        double merge = gemma ? 1 : v.path("spatial_merge_size").asDouble(0);
+        double out = gemma ? textHidden : v.path("out_hidden_size").asDouble(0);
+        if (!(h >= 1 && i >= 1 && layers >= 1 && patch >= 1 && positions >= 1 && frames >= 1 && merge >= 1 && out >= 1)) {
             throw new IllegalArgumentException("config.json of " + name + ": \"vision_config\" " + v + " is not a"
-                    + " vision tower's shape; expected whole numbers >= 1 (hidden_size, intermediate_size,"
-                    + " num_hidden_layers, patch_size, image_size)");
+                    + " vision tower's shape; expected whole numbers >= 1 for its width, MLP, layers, patch size and"
+                    + " positions" + (qwen ? " (hidden_size, intermediate_size, depth, patch_size, num_position_embeddings,"
+                    + " temporal_patch_size, spatial_merge_size, out_hidden_size)" : ""));
         }
-        double embeddings = v.path("num_channels").asDouble(3) * patch * patch * h + h + patches * h;
+        double embeddings = channels * frames * patch * patch * h + h + positions * h;
         double layer = 4 * (h * h + h) + (h * i + i) + (i * h + h) + 4 * h;
-        return embeddings + layers * layer + 2 * h + h * textHidden + h;
+        if (gemma) {
+            return embeddings + layers * layer + 2 * h + h * textHidden + h;
+        }
+        double merged = h * merge * merge;
+        double merger = merged * merged + merged + merged * out + out;
+        double mergers = (merger + 2 * h) + v.path("deepstack_visual_indexes").size() * (merger + 2 * merged);
+        return embeddings + layers * layer + mergers;
     }
 
     private static final String FULL = "full_attention";

@@ -402,6 +402,12 @@ class ModelProfileTest {
         assertThat(g.nonLanguageBytes()).isZero();
         assertThat(withVision.nonLanguageBytes() / 2).isCloseTo(0.423e9, within(0.001e9));
         assertThat(withVision.parameters() + withVision.nonLanguageBytes() / 2).isCloseTo(27.43e9, within(0.01e9));
+        // Qwen3.5's, Qwen3-VL's tower (alibaba/InferSim's copy of Qwen3.5-35B-A3B's config: 27 layers of 1,152, MLP
+        // 4,304, 16-pixel patches over 2 frames, 2,304 positions, 2 x 2 patches merged into 2,048): 3 x 2 x 16 x 16 x
+        // 1152 + 1152 + 2304 x 1152 + 27 x 15,239,504 + (4608^2 + 4608 + 4608 x 2048 + 2048 + 2 x 1152) = 446,571,248;
+        // with the 9B's 4,096-wide output 456.0e6, the "about 0.45e9" its built-in profile states
+        assertThat(ModelProfile.builtIn("Qwen/Qwen3.5-35B-A3B").orElseThrow().nonLanguageBytes() / 2)
+                .isEqualTo(446_571_248.0);
 
         String qwen = ModelConfigs.QWEN3_8B.replace("\"head_dim\":128,", "");
         assertThat(qwen).doesNotContain("head_dim");
