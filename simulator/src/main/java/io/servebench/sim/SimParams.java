@@ -641,7 +641,8 @@ public record SimParams(
         private static Map<String, BiConsumer<Builder, Flag>> modelled(EngineFlags names,
                                                                        Map<String, BiConsumer<Builder, Flag>> own) {
             Map<String, BiConsumer<Builder, Flag>> flags = new java.util.HashMap<>(own);
-            flags.put(names.maxModelLen(), (b, f) -> b.maxModelLen = positiveInt(f));
+            flags.put(names.maxModelLen(), names == EngineFlags.VLLM ? (b, f) -> b.maxModelLen = vllmHumanReadableInt(f)
+                    : (b, f) -> b.maxModelLen = positiveInt(f));
             flags.put(names.maxNumSeqs(), (b, f) -> b.maxNumSeqs = positiveInt(f));
             flags.put(names.maxNumBatchedTokens(), (b, f) -> b.maxNumBatchedTokens = positiveInt(f));
             names.prefixCachingOn().forEach(on -> flags.put(on, (b, f) -> b.prefixCaching = bool(f)));
@@ -905,6 +906,38 @@ public record SimParams(
                 // reported below with the flag's name
             }
             throw bad(f, "a positive integer");
+        }
+
+        private static final java.util.regex.Pattern HUMAN_READABLE =
+                java.util.regex.Pattern.compile("(\\d+(?:\\.\\d+)?)([kmgKMG])");
+
+        /**
+         * A positive whole number as vLLM reads {@code --max-model-len} (vllm-project/vllm {@code
+         * vllm/engine/arg_utils.py}, {@code human_readable_int}: "'1k' -> 1,000, '1K' -> 1,024, '25.6k' -> 25,600"):
+         * plain, or a number with a decimal suffix k, m, g (x 1000, decimals allowed) or a binary one K, M, G (x 1024,
+         * whole numbers only).
+         */
+        static int vllmHumanReadableInt(Flag f) {
+            String v = text(f).strip();
+            java.util.regex.Matcher m = HUMAN_READABLE.matcher(v);
+            double tokens = -1;
+            if (m.matches()) {
+                double number = Double.parseDouble(m.group(1));
+                char suffix = m.group(2).charAt(0);
+                int power = "kmg".indexOf(Character.toLowerCase(suffix)) + 1;
+                if (Character.isLowerCase(suffix)) {
+                    tokens = Math.floor(number * Math.pow(1000, power));
+                } else if (!m.group(1).contains(".")) {
+                    tokens = number * Math.pow(1024, power);
+                }
+            } else if (v.matches("\\d{1,10}")) {
+                tokens = Double.parseDouble(v);
+            }
+            if (!(tokens >= 1 && tokens <= Integer.MAX_VALUE)) {
+                throw bad(f, "a positive whole number of tokens as vLLM reads it: plain, or with k, m, g (x 1000) or"
+                        + " K, M, G (x 1024, whole numbers only), e.g. 32768, 32k or 32K");
+            }
+            return (int) tokens;
         }
 
         private static double fraction(Flag f) {

@@ -15,6 +15,22 @@ class SimParamsTest {
 
     private static final String MODEL = "Qwen/Qwen3.5-9B";
 
+    /**
+     * vLLM reads {@code --max-model-len} in human-readable form (vllm-project/vllm {@code vllm/engine/arg_utils.py},
+     * {@code human_readable_int}, whose docstring gives "'1k' -> 1,000", "'1K' -> 1,024", "'25.6k' -> 25,600" and
+     * refuses decimals with a binary suffix), and so does the twin in vLLM's dialect.
+     */
+    @Test
+    void vllmsMaxModelLenIsReadAsVllmReadsIt() {
+        java.util.function.Function<String, Integer> len = v -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B",
+                List.of("--max-model-len=" + v)).maxModelLen();
+        assertThat(List.of(len.apply("1k"), len.apply("1K"), len.apply("25.6k"), len.apply("32K"), len.apply("4096")))
+                .containsExactly(1_000, 1_024, 25_600, 32_768, 4_096);
+        assertThatThrownBy(() -> len.apply("1.5K")).hasMessageContaining("--max-model-len")
+                .hasMessageContaining("K, M, G (x 1024, whole numbers only)");
+        assertThatThrownBy(() -> len.apply("32 k")).hasMessageContaining("--max-model-len");
+    }
+
     @Test
     void vllmDefaults() {
         SimParams s = SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of());
@@ -230,7 +246,7 @@ class SimParamsTest {
     @Test
     void badValuesNameTheFlagAndWhatWasExpected() {
         assertBad("vllm", "--max-num-seqs=abc", "--max-num-seqs=abc", "a positive integer");
-        assertBad("vllm", "--max-model-len=0", "--max-model-len=0", "a positive integer");
+        assertBad("vllm", "--max-model-len=0", "--max-model-len=0", "a positive whole number of tokens as vLLM reads it");
         assertBad("vllm", "--speculative-config={method:", "--speculative-config", "JSON");
         assertBad("vllm", "--speculative-config={\"method\":\"mtp\"}", "--speculative-config", "num_speculative_tokens");
         assertBad("vllm", "--speculative-config={\"num_speculative_tokens\":2}", "--speculative-config", "\"method\"");
