@@ -47,7 +47,8 @@ record ContextLength(int vllm, String vllmRule, int sglang, String sglangRule) {
      * that too).
      * <ul>
      * <li>vLLM (vllm-project/vllm@0052a5b8, {@code vllm/config/model.py}, {@code _get_and_verify_max_len}): the
-     * smallest of the length keys the config sets, {@code model_max_length} instead where set, 2,048 where none is;
+     * smallest of the length keys the config sets, {@code model_max_length} instead where set, the tokenizer's
+     * {@code model_max_length} where smaller, 2,048 where none is;
      * then, unless the model type is Gemma 3's (whose 128K "is already scaled by RoPE scaling"), a rope scaling of any
      * type but {@code su}, {@code longrope} and {@code llama3} multiplies it by its {@code factor} (1 without one),
      * from {@code original_max_position_embeddings} for {@code yarn}. (A {@code longrope} model, whose default vLLM
@@ -66,6 +67,14 @@ record ContextLength(int vllm, String vllmRule, int sglang, String sglangRule) {
      * @param name   the model id, for messages
      */
     static ContextLength fromConfig(JsonNode c, boolean gemma3, String name) {
+        return fromConfig(c, gemma3, 0, name);
+    }
+
+    /**
+     * As {@link #fromConfig(JsonNode, boolean, String)}, with the {@code model_max_length} of the model's
+     * {@code tokenizer_config.json}, which vLLM takes when it is smaller, before any rope scaling (0 for none read).
+     */
+    static ContextLength fromConfig(JsonNode c, boolean gemma3, int tokenizerMaxLength, String name) {
         // vLLM: the smallest key set, Command-R's model_max_length over it
         int vllm = Integer.MAX_VALUE;
         String vllmKey = null;
@@ -81,6 +90,11 @@ record ContextLength(int vllm, String vllmRule, int sglang, String sglangRule) {
             vllm = length(c, vllmKey, name);
         }
         String vllmRule = vllmKey == null ? "no length key, vLLM's default 2048" : vllmKey + " " + vllm;
+        if (tokenizerMaxLength > 0 && (vllmKey == null || tokenizerMaxLength < vllm)) {
+            vllmKey = "tokenizer_config.json model_max_length";
+            vllm = tokenizerMaxLength;
+            vllmRule = vllmKey + " " + vllm;
+        }
         vllm = vllmKey == null ? DEFAULT : vllm;
         // SGLang: the first key set in its order
         int sglang = DEFAULT;

@@ -1,5 +1,8 @@
 package io.servebench.sim;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,7 +42,7 @@ final class ModelLookup {
     static Found find(String model, String config, Map<String, String> environment) {
         if (config != null) {
             Path file = configFile(Path.of(config));
-            return new Found(ModelProfile.fromConfig(model, read(model, file)), file.toString());
+            return fromFile(model, file);
         }
         var builtIn = ModelProfile.builtIn(model);
         if (builtIn.isPresent()) {
@@ -51,7 +54,7 @@ final class ModelLookup {
         if (Files.isDirectory(local)) {
             Path file = local.resolve("config.json");
             if (Files.isRegularFile(file)) {
-                return new Found(ModelProfile.fromConfig(model, read(model, file)), file.toString());
+                return fromFile(model, file);
             }
             looked.add("no " + file);
         }
@@ -61,7 +64,7 @@ final class ModelLookup {
             String revision = read(model, ref).strip();
             Path file = repo.resolve("snapshots").resolve(revision).resolve("config.json");
             if (Files.isRegularFile(file)) {
-                return new Found(ModelProfile.fromConfig(model, read(model, file)), file.toString());
+                return fromFile(model, file);
             }
             looked.add("no " + file);
         } else {
@@ -81,6 +84,27 @@ final class ModelLookup {
         String home = environment.get("HF_HOME");
         return (home != null && !home.isBlank() ? Path.of(home)
                 : Path.of(System.getProperty("user.home"), ".cache", "huggingface")).resolve("hub");
+    }
+
+    /**
+     * The model a config file describes, with the {@code model_max_length} of the {@code tokenizer_config.json} beside
+     * it, where vLLM also reads it (the model's folder or snapshot; a huge value, as transformers writes for "no limit",
+     * caps nothing).
+     */
+    private static Found fromFile(String model, Path file) {
+        Path tokenizer = file.resolveSibling("tokenizer_config.json");
+        int cap = 0;
+        if (Files.isRegularFile(tokenizer)) {
+            JsonNode limit;
+            try {
+                limit = new ObjectMapper().readTree(read(model, tokenizer)).path("model_max_length");
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalArgumentException("tokenizer_config.json of " + model + " (" + tokenizer + ") is not"
+                        + " JSON: " + e.getOriginalMessage(), e);
+            }
+            cap = limit.isNumber() && limit.asDouble() >= 2 && limit.asDouble() < Integer.MAX_VALUE ? limit.asInt() : 0;
+        }
+        return new Found(ModelProfile.fromConfig(model, read(model, file), cap), file.toString());
     }
 
     private static Path configFile(Path path) {

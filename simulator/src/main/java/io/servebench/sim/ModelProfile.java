@@ -331,6 +331,14 @@ public record ModelProfile(
      *                                  ({@link ModelArchitecture})
      */
     public static ModelProfile fromConfig(String name, String json) {
+        return fromConfig(name, json, 0);
+    }
+
+    /**
+     * As {@link #fromConfig(String, String)}, with the {@code model_max_length} of the {@code tokenizer_config.json}
+     * beside the config (0 for none), which vLLM's context takes where it is smaller ({@link ContextLength}).
+     */
+    static ModelProfile fromConfig(String name, String json, int tokenizerMaxLength) {
         JsonNode root;
         try {
             root = JSON.readTree(json);
@@ -459,7 +467,7 @@ public record ModelProfile(
                 : new Window((int) count(c, name, "sliding_window"), slidingLayers * kvPerLayer, slidingLayers * flopsPerPair);
         ModelProfile profile = new ModelProfile(name, total, active, bytes, (fullLayers - slidingLayers) * kvPerLayer,
                 statePerSequence, visionParameters(architecture, root, hidden, name) * bytes,
-                ContextLength.fromConfig(c, architecture.isGemma3(), name), draftFraction, (int) hidden,
+                ContextLength.fromConfig(c, architecture.isGemma3(), tokenizerMaxLength, name), draftFraction, (int) hidden,
                 (int) layers, routed, window, quant.equals(MXFP4) ? MXFP4_BYTES_PER_PARAMETER : bytes,
                 latent ? 1 : Integer.MAX_VALUE, (fullLayers - slidingLayers) * flopsPerPair);
         // compressed-tensors reaches here only as FP8 on every linear layer (CompressedTensors)

@@ -152,4 +152,28 @@ class ModelLookupTest {
                         + " \"model_type\"); expected the config.json as published, which names one of LlamaForCausalLM,");
     }
 
+
+    /**
+     * vLLM also caps the context by the {@code model_max_length} of the model's {@code tokenizer_config.json} where it is
+     * smaller, before any rope scaling (vllm-project/vllm@0052a5b8, {@code _get_and_verify_max_len}: "Consider
+     * model_max_length in tokenizer_config"); SGLang does not read it. The twin reads it beside the config: 32,768 caps
+     * Qwen3-8B's 40,960 for vLLM; transformers' "no limit" (1e30) caps nothing; a YaRN scaling then starts from its
+     * original length.
+     */
+    @Test
+    void vllmCapsTheContextByTheTokenizersModelMaxLength(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("config.json"), ModelConfigs.QWEN3_8B);
+        Files.writeString(dir.resolve("tokenizer_config.json"), "{\"model_max_length\": 32768}");
+        ContextLength capped = ModelLookup.find("Qwen/Qwen3-8B", dir.toString(), Map.of()).profile().context();
+        assertThat(List.of(capped.vllm(), capped.sglang())).containsExactly(32_768, 40_960);
+        assertThat(capped.rule(SimDialect.VLLM)).isEqualTo("tokenizer_config.json model_max_length 32768");
+        Files.writeString(dir.resolve("tokenizer_config.json"), "{\"model_max_length\": 1e30}");
+        assertThat(ModelLookup.find("Qwen/Qwen3-8B", dir.toString(), Map.of()).profile().context().vllm()).isEqualTo(40_960);
+        Files.writeString(dir.resolve("tokenizer_config.json"), "{\"model_max_length\": 32768}");
+        Files.writeString(dir.resolve("config.json"), ModelConfigs.QWEN3_8B.substring(0, ModelConfigs.QWEN3_8B.length() - 1)
+                + ",\"rope_scaling\":{\"rope_type\":\"yarn\",\"factor\":4.0,\"original_max_position_embeddings\":32768}}");
+        assertThat(ModelLookup.find("Qwen/Qwen3-8B", dir.toString(), Map.of()).profile().context().vllm())
+                .isEqualTo(131_072);
+    }
+
 }
