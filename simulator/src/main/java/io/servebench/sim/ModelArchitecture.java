@@ -79,8 +79,9 @@ enum ModelArchitecture {
      * otherwise take another default for are filled (its generic fallbacks: untied embeddings, a head dimension of
      * hidden size over heads, as many KV heads as heads, no experts, no shared expert, no dense-first layers, every
      * layer full attention). The values are transformers' configuration classes' (huggingface/transformers@008e5743
-     * {@code src/transformers/models/<model>/configuration_<model>.py}, Gemma 3's @008f5c8c), the same in its releases
-     * 4.57.6 and 5.18.0; a key the file sets, even to null, is the file's. Tied embeddings are read from the text
+     * {@code src/transformers/models/<model>/configuration_<model>.py}, Gemma 3's @008f5c8c), checked in its releases
+     * 4.57.6 and 5.18.0 (but for Gemma 3's vocabulary and context, read at @008f5c8c alone); a key the file sets, even to
+     * null, is the file's. Tied embeddings are read from the text
      * config, else from the top level of a multimodal config (the two transformers lines read different ones).
      *
      * @param text the text config ({@code text_config}, or the whole config)

@@ -917,7 +917,7 @@ public record SimParams(
          * plain, or a number with a decimal suffix k, m, g (x 1000, decimals allowed) or a binary one K, M, G (x 1024,
          * whole numbers only).
          */
-        static int vllmHumanReadableInt(Flag f) {
+        private static int vllmHumanReadableInt(Flag f) {
             String v = text(f).strip();
             java.util.regex.Matcher m = HUMAN_READABLE.matcher(v);
             double tokens = -1;
