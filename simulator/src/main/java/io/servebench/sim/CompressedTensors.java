@@ -66,7 +66,8 @@ final class CompressedTensors {
         return null;
     }
 
-    private static final JsonNode LINEAR = new com.fasterxml.jackson.databind.ObjectMapper().createArrayNode().add("Linear");
+    private static final JsonNode LINEAR = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode()
+            .add("Linear");
 
     private static boolean floats8(JsonNode args) {
         return args.isObject() && args.path("num_bits").asInt() == 8 && args.path("type").asText().equals("float");

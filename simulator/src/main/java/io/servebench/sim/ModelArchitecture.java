@@ -2,7 +2,6 @@ package io.servebench.sim;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.Arrays;
@@ -66,7 +65,7 @@ enum ModelArchitecture {
     ModelArchitecture(String className, String defaults, String... modelTypes) {
         this.className = className;
         try {
-            this.defaults = (ObjectNode) new ObjectMapper().readTree(defaults);
+            this.defaults = (ObjectNode) ModelProfile.JSON.readTree(defaults);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

@@ -1,7 +1,6 @@
 package io.servebench.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -97,7 +96,7 @@ final class ModelLookup {
         if (Files.isRegularFile(tokenizer)) {
             JsonNode limit;
             try {
-                limit = new ObjectMapper().readTree(read(model, tokenizer)).path("model_max_length");
+                limit = ModelProfile.JSON.readTree(read(model, tokenizer)).path("model_max_length");
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                 throw new IllegalArgumentException("tokenizer_config.json of " + model + " (" + tokenizer + ") is not"
                         + " JSON: " + e.getOriginalMessage(), e);

@@ -63,8 +63,11 @@ public record ModelProfile(
         int kvSplit,
         double attentionFlopsPerPair) {
 
-    /** A config.json with anything after its object is a damaged file, not the object alone. */
-    private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    /**
+     * The reader of a model's JSON files (config.json, tokenizer_config.json, the architectures' defaults): a file with
+     * anything after its object is a damaged file, not the object alone.
+     */
+    static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     /**
      * The routed experts of a mixture-of-experts model's sparse layers (a shared expert, always run, counts with the
@@ -476,54 +479,79 @@ public record ModelProfile(
 
     /**
      * Parameters of a multimodal model's vision tower and its projector into the language model, which the engines load
-     * beside it (its weights; the memory its forward takes is not counted); 0 for a text model. Both towers read are
-     * vision transformers whose layers hold four attention projections, a two-matrix MLP (biases throughout) and two
-     * layer norms:
-     * <ul>
-     * <li>Gemma 3's, a SigLIP encoder (transformers' {@code modeling_siglip.py}): a patch embedding (a convolution of
-     * {@code num_channels} x patch x patch inputs), a position embedding per patch of the image, a layer norm after the
-     * layers; its projector ({@code Gemma3MultiModalProjector}) a vision-width x text-width matrix and a norm. Keys left
-     * out are {@code SiglipVisionConfig}'s defaults (hidden 768, MLP 3,072, 12 layers, 3 channels, images of 224,
-     * patches of 16). gemma-3-27b-it's: 0.423e9.</li>
-     * <li>Qwen3.5's, Qwen3-VL's (transformers' {@code modeling_qwen3_vl.py}): a patch embedding over
-     * {@code temporal_patch_size} frames, {@code num_position_embeddings} position embeddings, and a patch merger that
-     * joins {@code spatial_merge_size}^2 patches (a layer norm, a square MLP of that width, a projection to
-     * {@code out_hidden_size}); each of {@code deepstack_visual_indexes} adds a merger of its own. Qwen3.5-35B-A3B's:
-     * 0.447e9.</li>
-     * </ul>
+     * beside it (its weights; the memory its forward takes is not counted); 0 for a text model or one without a
+     * {@code vision_config}. Gemma 3's and Qwen3.5's towers are read ({@link #gemma3Vision}, {@link #qwen35Vision}).
      */
     private static double visionParameters(ModelArchitecture architecture, JsonNode root, double textHidden, String name) {
         JsonNode v = root.path("vision_config");
-        boolean gemma = architecture == ModelArchitecture.GEMMA3;
-        boolean qwen = architecture == ModelArchitecture.QWEN3_5 || architecture == ModelArchitecture.QWEN3_5_MOE;
-        if (!v.isObject() || !gemma && !qwen) {
+        if (!v.isObject()) {
             return 0;
         }
-        double h = v.path("hidden_size").asDouble(gemma ? 768 : 0);
-        double i = v.path("intermediate_size").asDouble(gemma ? 3072 : 0);
-        double layers = v.path(gemma ? "num_hidden_layers" : "depth").asDouble(gemma ? 12 : 0);
-        double patch = v.path("patch_size").asDouble(gemma ? 16 : 0);
-        double positions = gemma ? Math.pow(Math.floor(v.path("image_size").asDouble(224) / patch), 2)
-                : v.path("num_position_embeddings").asDouble(0);
-        double channels = v.path(gemma ? "num_channels" : "in_channels").asDouble(3);
-        double frames = gemma ? 1 : v.path("temporal_patch_size").asDouble(0);
-        double merge = gemma ? 1 : v.path("spatial_merge_size").asDouble(0);
-        double out = gemma ? textHidden : v.path("out_hidden_size").asDouble(0);
-        if (!(h >= 1 && i >= 1 && layers >= 1 && patch >= 1 && positions >= 1 && frames >= 1 && merge >= 1 && out >= 1)) {
-            throw new IllegalArgumentException("config.json of " + name + ": \"vision_config\" " + v + " is not a"
-                    + " vision tower's shape; expected whole numbers >= 1 for its width, MLP, layers, patch size and"
-                    + " positions" + (qwen ? " (hidden_size, intermediate_size, depth, patch_size, num_position_embeddings,"
-                    + " temporal_patch_size, spatial_merge_size, out_hidden_size)" : ""));
+        return switch (architecture) {
+            case GEMMA3 -> gemma3Vision(v, textHidden, name);
+            case QWEN3_5, QWEN3_5_MOE -> qwen35Vision(v, name);
+            default -> 0;
+        };
+    }
+
+    /**
+     * Gemma 3's SigLIP encoder (transformers' {@code modeling_siglip.py}) and its projector
+     * ({@code Gemma3MultiModalProjector}: a vision-width x text-width matrix and a norm). Keys left out are
+     * {@code SiglipVisionConfig}'s defaults (hidden 768, MLP 3,072, 12 layers, 3 channels, images of 224, patches of
+     * 16). gemma-3-27b-it's: 0.423e9.
+     */
+    private static double gemma3Vision(JsonNode v, double textHidden, String name) {
+        double h = v.path("hidden_size").asDouble(768);
+        double patch = v.path("patch_size").asDouble(16);
+        double encoder = visionEncoder(v, name, h, v.path("intermediate_size").asDouble(3072),
+                v.path("num_hidden_layers").asDouble(12), v.path("num_channels").asDouble(3) * patch * patch,
+                Math.pow(Math.floor(v.path("image_size").asDouble(224) / patch), 2));
+        // a layer norm after the layers; the projector and its norm
+        return encoder + 2 * h + h * textHidden + h;
+    }
+
+    /**
+     * Qwen3.5's tower, Qwen3-VL's (transformers' {@code modeling_qwen3_vl.py}): a patch embedding over
+     * {@code temporal_patch_size} frames, {@code num_position_embeddings} position embeddings, and a patch merger that
+     * joins {@code spatial_merge_size}^2 patches (a layer norm, a square MLP of that width, a projection to
+     * {@code out_hidden_size}); each of {@code deepstack_visual_indexes} adds a merger of its own, its norm over the
+     * merged width. Every key is read from the config. Qwen3.5-35B-A3B's: 0.447e9.
+     */
+    private static double qwen35Vision(JsonNode v, String name) {
+        double h = v.path("hidden_size").asDouble(0);
+        double merged = h * Math.pow(v.path("spatial_merge_size").asDouble(0), 2);
+        double out = v.path("out_hidden_size").asDouble(0);
+        if (!(merged >= 1 && out >= 1)) {
+            throw badVision(v, name);
         }
-        double embeddings = channels * frames * patch * patch * h + h + positions * h;
-        double layer = 4 * (h * h + h) + (h * i + i) + (i * h + h) + 4 * h;
-        if (gemma) {
-            return embeddings + layers * layer + 2 * h + h * textHidden + h;
-        }
-        double merged = h * merge * merge;
+        double patch = v.path("patch_size").asDouble(0);
+        double encoder = visionEncoder(v, name, h, v.path("intermediate_size").asDouble(0), v.path("depth").asDouble(0),
+                v.path("in_channels").asDouble(3) * v.path("temporal_patch_size").asDouble(0) * patch * patch,
+                v.path("num_position_embeddings").asDouble(0));
         double merger = merged * merged + merged + merged * out + out;
-        double mergers = (merger + 2 * h) + v.path("deepstack_visual_indexes").size() * (merger + 2 * merged);
-        return embeddings + layers * layer + mergers;
+        return encoder + merger + 2 * h + v.path("deepstack_visual_indexes").size() * (merger + 2 * merged);
+    }
+
+    /**
+     * A vision transformer's encoder: a patch embedding of {@code patchInputs} values a patch (with bias), a position
+     * embedding each, and per layer four attention projections and a two-matrix MLP, biases throughout, and two layer
+     * norms.
+     */
+    private static double visionEncoder(JsonNode v, String name, double h, double i, double layers, double patchInputs,
+                                        double positions) {
+        if (!(h >= 1 && i >= 1 && layers >= 1 && patchInputs >= 1 && positions >= 1)) {
+            throw badVision(v, name);
+        }
+        double layer = 4 * (h * h + h) + (h * i + i) + (i * h + h) + 4 * h;
+        return patchInputs * h + h + positions * h + layers * layer;
+    }
+
+    private static IllegalArgumentException badVision(JsonNode v, String name) {
+        return new IllegalArgumentException("config.json of " + name + ": \"vision_config\" " + v + " is not a vision"
+                + " tower's shape; expected whole numbers >= 1 for its width, MLP, layers, patches and positions (SigLIP's"
+                + " hidden_size, intermediate_size, num_hidden_layers, patch_size, image_size; Qwen3-VL's hidden_size,"
+                + " intermediate_size, depth, patch_size, temporal_patch_size, num_position_embeddings,"
+                + " spatial_merge_size, out_hidden_size)");
     }
 
     private static final String FULL = "full_attention";
