@@ -14,7 +14,8 @@ import java.util.Map;
  * @param hbmBytesPerSecond    peak memory bandwidth in bytes/s
  * @param peakFlops            peak dense FLOP/s at the model's precision
  * @param bandwidthEfficiency  fraction of peak bandwidth reached by decode kernels, in (0, 1]
- * @param computeEfficiency    fraction of peak FLOP/s reached by prefill GEMMs, in (0, 1]
+ * @param computeEfficiency    fraction of peak bf16 FLOP/s the dense layers' matrix products reach at prefill's
+ *                             thousands of rows, in (0, 1]
  * @param interconnectBytesPerSecond GPU-to-GPU bandwidth in one direction, bytes/s: what a tensor-parallel
  *                             all-reduce moves data over (NVLink, or PCIe where a GPU has none)
  * @param peakFp8Flops         peak dense FP8 FLOP/s, 0 for a GPU without FP8 tensor cores (the A100: FP8 weights run
@@ -79,19 +80,43 @@ public record GpuProfile(
     private static final int HOPPER = 90;
     /** Decode bandwidth reached in practice, as on the H100; not yet calibrated for the other GPUs. */
     private static final double BANDWIDTH_EFFICIENCY = 0.85;
-    /** Prefill FLOP/s reached in practice, as on the H100; not yet calibrated for the other GPUs. */
+    /** Prefill FLOP/s reached in practice by a GPU whose matrix products were not measured: an assumption. */
     private static final double COMPUTE_EFFICIENCY = 0.60;
+    /**
+     * The fraction of the bf16 peak that the dense layers' matrix products reach at prefill's rows on an H100 SXM,
+     * measured on the device's H100 80GB HBM3 ({@code scripts/kernels/sweep.py}: cuBLAS through PyTorch 2.11 and CUDA
+     * 13.0, replayed from CUDA graphs; Qwen3-8B, -14B, -32B and Llama-3.1-70B at TP 4 one layer's four products at
+     * 1,024 to 16,384 rows: 663 to 704 TFLOP/s, median 684, with the board at its 700 W limit and its clock at 1.3-1.4
+     * GHz). Taken for the H200 too, the same GH100 chip at the same power limit (its 8192-cubed product measured 660
+     * TFLOP/s on the device's H200, {@code power_phases.py}).
+     */
+    private static final double HOPPER_SXM_COMPUTE_EFFICIENCY = 0.69;
+    /**
+     * The fraction of the FP8 peak that W8A8 matrix products reach, on every GPU with FP8 tensor cores: measured on
+     * the device's H100 at Qwen3-14B's and Qwen3-32B's layers, 1,024 to 16,384 rows, through {@code torch._scaled_mm}:
+     * 1,062-1,179 TFLOP/s (0.56 of 1,979) with a scale per token and per output channel (vLLM's dynamic FP8), 1,169-1,245
+     * (0.61) with one scale per tensor.
+     */
+    private static final double FP8_COMPUTE_EFFICIENCY = 0.60;
+    /**
+     * The fraction of the bf16 peak that prefill attention's products reach, on every GPU: measured on the device's H100
+     * with Qwen3-14B's heads (40 query, 8 KV, of 128), causal, through cuDNN's fused attention, a Hopper kernel of
+     * FlashAttention 3's kind (vLLM's on Hopper): 595-596 TFLOP/s at 16,384 and 32,768 tokens, 513 at 4,096, 316 at
+     * 1,024 (FlashAttention 2: 330-338 at the longest).
+     */
+    private static final double ATTENTION_EFFICIENCY = 0.60;
 
     /** NVLink 4 (H100 and H200 SXM): 900 GB/s per GPU both ways together, so 450e9 B/s in one direction. */
     private static final double NVLINK4 = 450e9;
 
     /**
      * An NVIDIA H100 80GB HBM3 (SXM): 81,089 MiB as CUDA reports it ({@link #catalogue()}), 3.35e12 B/s, 989e12 dense
-     * bf16 FLOP/s, NVLink 4 (NVIDIA H100 Tensor Core GPU datasheet); 85% of the bandwidth and 60% of the FLOP/s in
-     * practice.
+     * bf16 FLOP/s, NVLink 4 (NVIDIA H100 Tensor Core GPU datasheet); 85% of the bandwidth and 69% of the FLOP/s in
+     * practice, as measured on the device's H100.
      */
     public static GpuProfile h100Sxm80gb() {
-        return new GpuProfile("NVIDIA H100 80GB HBM3", 81_089 * MIB, 3.35e12, 989e12, BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY,
+        return new GpuProfile("NVIDIA H100 80GB HBM3", 81_089 * MIB, 3.35e12, 989e12, BANDWIDTH_EFFICIENCY,
+                HOPPER_SXM_COMPUTE_EFFICIENCY,
                 NVLINK4, 1979e12, H100_WATTS, HOPPER);
     }
 
@@ -128,7 +153,7 @@ public record GpuProfile(
         all.put("h100-pcie", new GpuProfile("NVIDIA H100 PCIe 80GB HBM2e", 81_008 * MIB, 2.0e12, 756e12,
                 BANDWIDTH_EFFICIENCY, COMPUTE_EFFICIENCY, 64e9, 1513e12, 350, HOPPER));
         all.put("h200", new GpuProfile("NVIDIA H200 141GB HBM3e", 150_109_880_320.0, 4.8e12, 989e12, BANDWIDTH_EFFICIENCY,
-                COMPUTE_EFFICIENCY, NVLINK4, 1979e12, H100_WATTS, HOPPER));
+                HOPPER_SXM_COMPUTE_EFFICIENCY, NVLINK4, 1979e12, H100_WATTS, HOPPER));
         all.put("h20", new GpuProfile("NVIDIA H20 96GB HBM3", 97_285 * MIB, 4.0e12, 148e12, BANDWIDTH_EFFICIENCY,
                 COMPUTE_EFFICIENCY, NVLINK4, 296e12, 400, HOPPER));
         all.put("a100", new GpuProfile("NVIDIA A100 80GB HBM2e (SXM)", 81_251 * MIB, 2.039e12, 312e12,
@@ -164,7 +189,12 @@ public record GpuProfile(
      * bf16's ({@link #effectiveFlops()}), as FP8 weights are then widened to bf16 for the matrix products.
      */
     public double effectiveFp8Flops() {
-        return peakFp8Flops > 0 ? peakFp8Flops * computeEfficiency : effectiveFlops();
+        return peakFp8Flops > 0 ? peakFp8Flops * FP8_COMPUTE_EFFICIENCY : effectiveFlops();
+    }
+
+    /** FLOP/s reached in practice by prefill attention's 16-bit products. */
+    public double effectiveAttentionFlops() {
+        return peakFlops * ATTENTION_EFFICIENCY;
     }
 
     /** FLOP/s reached in practice. */

@@ -44,6 +44,9 @@ import java.util.Set;
  *                              sum of v, a multiply-add each), {@code 2 x heads x (q/k head dim + v head dim)} for latent
  *                              attention in the form the engines prefill it; a prefill's cost grows with the square of
  *                              its length through it
+ * @param embeddings            the vocabulary's tables: a step looks up rows of the input embedding and multiplies the
+ *                              output projection for one position per sequence only ({@link Embeddings}); {@link
+ *                              Embeddings#NONE} for the tests' hand-made models, whose parameters are all layers'
  */
 public record ModelProfile(
         String name,
@@ -61,7 +64,8 @@ public record ModelProfile(
         Window window,
         double expertBytesPerParameter,
         int kvSplit,
-        double attentionFlopsPerPair) {
+        double attentionFlopsPerPair,
+        Embeddings embeddings) {
 
     /**
      * The reader of a model's JSON files (config.json, tokenizer_config.json, the architectures' defaults): a file with
@@ -178,6 +182,40 @@ public record ModelProfile(
     }
 
     /**
+     * The vocabulary's tables, counted in the model's parameters and its active parameters, but not computed as the
+     * layers are. The input embedding is a lookup: a step reads one row per token, not the table. The output
+     * projection gives the logits of the positions a step samples only, one per sequence (and each draft position it
+     * verifies), not of every token it computes: vLLM's model runner multiplies {@code hidden_states[logits_indices]},
+     * the last scheduled token of each request ({@code vllm/v1/worker/gpu_model_runner.py}, {@code execute_model}),
+     * SGLang's logits processor prunes a prefill to {@code hidden_states[last_index]}, each sequence's last token
+     * ({@code python/sglang/srt/layers/logits_processor.py}, unless input logprobs are asked for). When the two are one
+     * tied matrix, the output projection still reads it whole each step.
+     *
+     * @param parameters vocabulary size x hidden size: one table's
+     * @param tied       whether the output projection is the input embedding ({@code tie_word_embeddings})
+     */
+    public record Embeddings(double parameters, boolean tied) {
+        /** No tables apart from the layers: the tests' hand-made models. */
+        public static final Embeddings NONE = new Embeddings(0, false);
+
+        public Embeddings {
+            if (!(parameters >= 0) || Double.isInfinite(parameters)) {
+                throw new IllegalArgumentException("embedding parameters must be a finite number >= 0, got " + parameters);
+            }
+        }
+
+        /** Parameters the tables add to the model's: one table tied, two untied. */
+        public double inModel() {
+            return parameters * (tied ? 1 : 2);
+        }
+
+        /** Parameters a step looks up rows of but does not stream: the input table when it is not the output one. */
+        double lookedUp() {
+            return tied ? 0 : parameters;
+        }
+    }
+
+    /**
      * A model without sliding-window layers whose experts, if any, are stored as its other weights, and whose attention's
      * FLOPs are not counted (its KV reads are): the tests' hand-computed models.
      */
@@ -186,7 +224,7 @@ public record ModelProfile(
                         int maxPositionEmbeddings, double draftFraction, int hiddenSize, int layers, Experts experts) {
         this(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken, stateBytesPerSequence,
                 nonLanguageBytes, ContextLength.of(maxPositionEmbeddings), draftFraction, hiddenSize, layers, experts,
-                Window.NONE, bytesPerParameter, Integer.MAX_VALUE, 0);
+                Window.NONE, bytesPerParameter, Integer.MAX_VALUE, 0, Embeddings.NONE);
     }
 
     /** A dense model: every weight is read by every step. */
@@ -215,6 +253,10 @@ public record ModelProfile(
         java.util.Objects.requireNonNull(context, "context");
         java.util.Objects.requireNonNull(experts, "experts");
         java.util.Objects.requireNonNull(window, "window");
+        java.util.Objects.requireNonNull(embeddings, "embeddings");
+        if (embeddings.inModel() > activeParameters) {
+            throw new IllegalArgumentException("the embeddings' parameters exceed the model's active " + activeParameters);
+        }
         requirePositive("expertBytesPerParameter", expertBytesPerParameter);
         if (kvSplit < 1) {
             throw new IllegalArgumentException("kvSplit must be >= 1, got " + kvSplit);
@@ -240,14 +282,18 @@ public record ModelProfile(
      * 0.25e9 parameters) that reuses the output projection (151,936 x 4096, as in the Qwen3 family, 0.62e9),
      * so a draft token reads about 0.87e9 / 9e9 = 0.1 of the weights. Its full-attention layers are given 16 query heads of
      * dimension 256 (Qwen3.5's 4,096-wide layout, assumed: no config of the 9B was read), 4 x 16 x 256 FLOPs a layer per
-     * query and key token; at the reference's prompts of hundreds of tokens they add under 0.1% to a prefill.
+     * query and key token; at the reference's prompts of hundreds of tokens they add under 0.1% to a prefill. Its
+     * vocabulary's tables are not told apart from its layers ({@link Embeddings#NONE}): every one of the 9e9 is read and
+     * multiplied as a layer's, the figure the engines' constants were fitted with. Taken apart as the Qwen3.5 family
+     * publishes them (248,320 x 4096, untied: Qwen3.5-35B-A3B's config, THUDM/slime's Qwen3.5-27B arguments), the refit
+     * put the held-out rate-16 blocks 22% slow: with no config of the 9B, the profile stays as fitted.
      *
      * @param name the model id to report (the study's model name; the profile's numbers do not change)
      */
     public static ModelProfile qwen35_9b(String name) {
         return new ModelProfile(name, 9e9, 9e9, 2, 2.0 * 8 * 4 * 256 * 2, 24.0 * 32 * 128 * 128 * 4,
                 2.0 * 1024 * 1024 * 1024, ContextLength.of(262_144), 0.87e9 / 9e9, 4096, 32, Experts.NONE, Window.NONE, 2,
-                Integer.MAX_VALUE, 8.0 * 4 * 16 * 256);
+                Integer.MAX_VALUE, 8.0 * 4 * 16 * 256, Embeddings.NONE);
     }
 
     /**
@@ -365,7 +411,7 @@ public record ModelProfile(
         double experts = c.has("num_experts") ? count(c, name, "num_experts")
                 : c.has("num_local_experts") ? count(c, name, "num_local_experts")
                 : c.has("n_routed_experts") ? count(c, name, "n_routed_experts") : 0;
-        double embeddings = vocab * hidden * (tied ? 1 : 2);
+        double embeddings = new Embeddings(vocab * hidden, tied).inModel();
         String[] types = layerTypes(c, name, (int) layers, architecture.slidingPattern(c));
         int linearLayers = 0;
         int slidingLayers = 0;
@@ -472,7 +518,7 @@ public record ModelProfile(
                 statePerSequence, visionParameters(architecture, root, hidden, name) * bytes,
                 ContextLength.fromConfig(c, architecture.isGemma3(), tokenizerMaxLength, name), draftFraction, (int) hidden,
                 (int) layers, routed, window, quant.equals(MXFP4) ? MXFP4_BYTES_PER_PARAMETER : bytes,
-                latent ? 1 : Integer.MAX_VALUE, (fullLayers - slidingLayers) * flopsPerPair);
+                latent ? 1 : Integer.MAX_VALUE, (fullLayers - slidingLayers) * flopsPerPair, new Embeddings(vocab * hidden, tied));
         // compressed-tensors reaches here only as FP8 on every linear layer (CompressedTensors)
         return quant.equals("fp8") || quant.equals(COMPRESSED_TENSORS) ? profile.withFp8Weights() : profile;
     }
@@ -691,7 +737,7 @@ public record ModelProfile(
         int intermediate = (int) Math.round(experts.parameters() / (3.0 * hiddenSize) / slices);
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken,
                 stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
-                window, kernel.bytesPerParameter(hiddenSize, intermediate), kvSplit, attentionFlopsPerPair);
+                window, kernel.bytesPerParameter(hiddenSize, intermediate), kvSplit, attentionFlopsPerPair, embeddings);
     }
 
     /**
@@ -701,7 +747,7 @@ public record ModelProfile(
     public ModelProfile withFp8Weights() {
         return new ModelProfile(name, parameters, activeParameters, 1, kvBytesPerToken, stateBytesPerSequence,
                 nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts, window,
-                Math.min(1, expertBytesPerParameter), kvSplit, attentionFlopsPerPair);
+                Math.min(1, expertBytesPerParameter), kvSplit, attentionFlopsPerPair, embeddings);
     }
 
     /**
@@ -712,7 +758,7 @@ public record ModelProfile(
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken / 2,
                 stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
                 new Window(window.tokens(), window.kvBytesPerToken() / 2, window.flopsPerPair()), expertBytesPerParameter,
-                kvSplit, attentionFlopsPerPair);
+                kvSplit, attentionFlopsPerPair, embeddings);
     }
 
     /** Whether the weights are FP8 (one byte), so the matrix products run on FP8 tensor cores where the GPU has them. */
@@ -750,22 +796,35 @@ public record ModelProfile(
     }
 
     /**
-     * Bytes of weights one forward step of {@code tokens} tokens reads: every dense weight, and of each sparse layer's
+     * Bytes of weights one forward step of {@code tokens} tokens reads: every dense weight (the output projection among
+     * them, but not an input embedding of its own: {@link #denseWeightBytesRead}), and of each sparse layer's
      * routed experts only those the tokens are routed to ({@link Experts#touched}); all of them for a dense model. A
      * mixture of experts at low load so reads a fraction of its weights (Qwen3-30B-A3B: 8 of 128 experts per layer for
      * one token), and all of them once its batch is a few hundred tokens.
      */
     public double weightBytesRead(long tokens) {
         if (experts.layers() == 0) {
-            return weightBytes();
+            return denseWeightBytesRead();
         }
-        return denseWeightBytes()
+        return denseWeightBytesRead()
                 + experts.layers() * experts.parameters() * experts.touched(Math.max(1, tokens)) * expertBytesPerParameter;
     }
 
-    /** Bytes of the weights every step reads whatever its tokens: all but the routed experts. */
-    public double denseWeightBytes() {
-        return (parameters - experts.layers() * experts.parameters() * experts.count()) * bytesPerParameter;
+    /**
+     * Bytes of the weights every step reads whatever its tokens: all but the routed experts and an input embedding that
+     * is not also the output projection, of which a step looks up its tokens' rows only.
+     */
+    public double denseWeightBytesRead() {
+        return (parameters - experts.layers() * experts.parameters() * experts.count() - embeddings.lookedUp())
+                * bytesPerParameter;
+    }
+
+    /**
+     * Parameters each token a step computes is multiplied through: the active ones less the vocabulary's tables (the
+     * input embedding is looked up, the output projection multiplies the sampled positions only: {@link Embeddings}).
+     */
+    public double perTokenParameters() {
+        return activeParameters - embeddings.inModel();
     }
 
     /**

@@ -5,8 +5,10 @@ package io.servebench.sim;
  * {@code B} the effective bandwidth (bytes/s) and {@code F} the effective FLOP/s, both summed over the
  * {@code t} tensor-parallel GPUs, and {@code I} each GPU's one-way interconnect bandwidth (bytes/s):
  * <pre>
- *   step = max(weightsRead(computedTokens) / B,                                         weights vs. compute
- *              2 * (activeParameters - routed) * computedTokens / F + 2 * routed * computedTokens / E
+ *   step = products(weightsRead(computedTokens) / B,                                    weights and compute, joined
+ *                                                                                  near the knee ({@link #products})
+ *              2 * (perTokenParameters - routed) * computedTokens / F + 2 * routed * computedTokens / E
+ *              + 2 * vocabularyTable * sampledPositions / F                                the logits
  *              + (attentionFlopsPerPair * pairs + window.flopsPerPair * windowedPairs) / F16)
  *                                                                                  attention's products ({@link
  *                                                                                  AttentionWork}) at the GPUs'
@@ -28,7 +30,10 @@ package io.servebench.sim;
  *                                                                                  little it computes ({@link
  *                                                                                  #kernelFloorNanos})
  * </pre>
- * {@code weightsRead(n)} is every weight of a dense model, and of a mixture of experts the dense weights plus the
+ * {@code perTokenParameters} are the layers' weights a computed token is multiplied through, and the output projection
+ * ({@code vocabularyTable}, vocabulary x hidden size parameters) multiplies only the positions the step samples, one per sequence and verified draft
+ * ({@link ModelProfile.Embeddings}). {@code weightsRead(n)} is every weight of a dense model but an untied input
+ * embedding (looked up, not streamed), and of a mixture of experts the dense weights plus the
  * routed experts {@code n} tokens are expected to touch ({@link ModelProfile#weightBytesRead}); a mixture of experts
  * also pays {@link #MOE_LAYER_FLOOR_NANOS} per sparse layer and step, its fused kernel's fixed time, and computes its
  * {@code routed} active parameters (the experts a token runs through) at {@code E}, the FLOP/s a grouped expert kernel
@@ -99,6 +104,9 @@ final class StepCostModel {
      */
     static final long ATTENTION_FLOOR_NANOS = 10_000;
 
+    /** The order of the norm that joins a product's read and compute times ({@link #products}). */
+    static final int KNEE_ORDER = 3;
+
     private final SimParams settings;
     private final LayerKernels kernels;
     private final double bandwidth;
@@ -115,7 +123,7 @@ final class StepCostModel {
         this.flops = (settings.model().fp8Weights() ? settings.gpu().effectiveFp8Flops() : settings.gpu().effectiveFlops())
                 * settings.tensorParallelSize();
         GpuProfile gpu = settings.gpu();
-        this.attentionFlops = gpu.effectiveFlops() * settings.tensorParallelSize();
+        this.attentionFlops = gpu.effectiveAttentionFlops() * settings.tensorParallelSize();
         boolean fp8 = settings.model().fp8Weights() && gpu.peakFp8Flops() > 0;
         this.kernels = LayerKernels.of(settings.model(), fp8);
         this.expertFlops = (fp8 ? gpu.peakFp8Flops() * EXPERT_FP8_COMPUTE_EFFICIENCY : gpu.peakFlops() * EXPERT_COMPUTE_EFFICIENCY)
@@ -205,7 +213,10 @@ final class StepCostModel {
         double routedShare = groups <= 1 || computedTokens == 0 ? 1
                 : groups * m.experts().busiestGroupPairs(computedTokens, groups) / ((double) computedTokens * m.experts().perToken());
         // attention's products in 16 bits whatever the weights, on the GPUs its heads are split over
-        double compute = 2 * (m.activeParameters() - routed) * computedTokens / flops
+        // the output projection gives logits for the positions sampled: one per sequence, and each draft it verifies
+        long sampled = sequences + (long) draftingSequences * settings.speculativeTokens();
+        double compute = 2 * (m.perTokenParameters() - routed) * computedTokens / flops
+                + 2 * m.embeddings().parameters() * Math.min(sampled, computedTokens) / flops
                 + 2 * routed * computedTokens * routedShare / expertFlops
                 + (m.attentionFlopsPerPair() * work.pairs() + m.window().flopsPerPair() * work.windowedPairs())
                         / attentionFlops;
@@ -222,13 +233,29 @@ final class StepCostModel {
                 lora.adapters() * l.bytes(m) / bandwidth) * 1e9
                 + lora.swapped() * l.bytes(m) / LoraParams.HOST_TO_DEVICE_BYTES_PER_S * 1e9;
         double floors = kernelFloorNanos(computedTokens, attention);
-        double gpu = (Math.max(weights, compute) + attention + draft) * 1e9 + allReduce + loraNanos + floors;
+        double gpu = (products(weights, compute) + attention + draft) * 1e9 + allReduce + loraNanos + floors;
         EngineProfile engine = settings.engine();
         double host = settings.performanceMode().overheadFactor() * engine.stepNanos()
                 + (double) engine.sequenceNanos() * (sequences + acceptedDrafts);
         long nanos = Math.round(settings.overlapsHostWork() ? Math.max(gpu, host) : gpu + host);
         double computeNanos = compute > weights ? compute * 1e9 : 0;
         return new Step(nanos, computeNanos, gpu - computeNanos - floors, floors);
+    }
+
+    /**
+     * The time of a step's matrix products, from the time their weights take to read and the time they take to compute:
+     * the norm of order {@value #KNEE_ORDER} of the two rather than the larger, since near the knee a product neither
+     * streams its weights at full bandwidth nor computes at full rate. Measured on the device's H100
+     * ({@code scripts/kernels/sweep.py}; four dense models' layers, 1 to 16,384 rows; {@code KernelMeasurementTest}):
+     * the larger of the two fell 8-23% short of the measured time at 192 to 384 rows; this norm is within -10..+3% at
+     * every row count but 192, where cuBLAS's choice of kernel took Qwen3-14B's layer 455 us against 307 at 256 rows.
+     *
+     * @param readSeconds    the weights' bytes over the bandwidth, s
+     * @param computeSeconds the products' FLOPs over the FLOP/s, s
+     * @return s
+     */
+    static double products(double readSeconds, double computeSeconds) {
+        return Math.cbrt(readSeconds * readSeconds * readSeconds + computeSeconds * computeSeconds * computeSeconds);
     }
 
     /**
@@ -241,8 +268,8 @@ final class StepCostModel {
      */
     double kernelFloorNanos(long computedTokens, double attentionSeconds) {
         ModelProfile m = settings.model();
-        double product = Math.max(m.denseWeightBytes() / bandwidth,
-                2 * (m.activeParameters() - m.routedActiveParameters()) * computedTokens / flops) * 1e9 / kernels.gemms();
+        double product = Math.max(m.denseWeightBytesRead() / bandwidth,
+                2 * (m.perTokenParameters() - m.routedActiveParameters()) * computedTokens / flops) * 1e9 / kernels.gemms();
         double layerAttention = attentionSeconds * 1e9 / kernels.attentionLayers();
         return kernels.smallKernels() * SMALL_KERNEL_NANOS
                 + kernels.gemms() * Math.max(0, GEMM_FLOOR_NANOS - product)

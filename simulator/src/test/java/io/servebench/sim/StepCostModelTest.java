@@ -112,7 +112,7 @@ class StepCostModelTest {
                 StepCostModel.LoraWork.NONE).nanos();
         long without = model.step(tokens, new StepCostModel.AttentionWork(tokens, tokens, 0, 0), 1, 0, 0,
                 StepCostModel.LoraWork.NONE).nanos();
-        double rate = GpuProfile.named("h200").effectiveFlops();
+        double rate = GpuProfile.named("h200").effectiveAttentionFlops();
         assertThat((withAttention - without) / 1e9).isCloseTo(flashAttentionFlops / rate, within(1e-4));
     }
 
