@@ -47,6 +47,8 @@ import java.util.Set;
  * @param embeddings            the vocabulary's tables: a step looks up rows of the input embedding and multiplies the
  *                              output projection for one position per sequence only ({@link Embeddings}); {@link
  *                              Embeddings#NONE} for the tests' hand-made models, whose parameters are all layers'
+ * @param activationTraffic     what the layers' elementwise kernels read and write per computed token ({@link
+ *                              ActivationTraffic}); {@link ActivationTraffic#NONE} for a hand-made model
  */
 public record ModelProfile(
         String name,
@@ -65,12 +67,16 @@ public record ModelProfile(
         double expertBytesPerParameter,
         int kvSplit,
         double attentionFlopsPerPair,
-        Embeddings embeddings) {
+        Embeddings embeddings,
+        ActivationTraffic activationTraffic) {
 
     /**
      * The reader of a model's JSON files (config.json, tokenizer_config.json, the architectures' defaults): a file with
      * anything after its object is a damaged file, not the object alone.
      */
+    /** Bytes of an activation value: the engines run bf16 or fp16 activations beside any weights. */
+    static final double ACTIVATION_BYTES = 2;
+
     static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     /**
@@ -216,6 +222,29 @@ public record ModelProfile(
     }
 
     /**
+     * The bytes of 16-bit activations that the layers' elementwise kernels read and write per computed token, summed
+     * over the layers: at a decode step's few rows a fraction of their launch floors, at prefill's thousands megabytes
+     * that outlast them ({@link StepCostModel#elementwiseSeconds}).
+     *
+     * @param norms the two residual-add norms of each layer (input and residual read, both written), which every
+     *              tensor-parallel rank runs whole
+     * @param split rotary embedding on queries and keys, the KV cache write (keys and values read, the cache written), the
+     *              MLP's activation (gate and up read, their product written), a sparse layer's sum of its experts'
+     *              outputs: split over the ranks as the heads and the MLP are (a linear-attention layer's own kernels
+     *              are not counted)
+     */
+    public record ActivationTraffic(double norms, double split) {
+        /** None counted: a hand-made model. */
+        public static final ActivationTraffic NONE = new ActivationTraffic(0, 0);
+
+        public ActivationTraffic {
+            if (!(norms >= 0) || !(split >= 0) || Double.isInfinite(norms + split)) {
+                throw new IllegalArgumentException("activation bytes must be finite and >= 0, got " + norms + ", " + split);
+            }
+        }
+    }
+
+    /**
      * A model without sliding-window layers whose experts, if any, are stored as its other weights, and whose attention's
      * FLOPs are not counted (its KV reads are): the tests' hand-computed models.
      */
@@ -224,7 +253,7 @@ public record ModelProfile(
                         int maxPositionEmbeddings, double draftFraction, int hiddenSize, int layers, Experts experts) {
         this(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken, stateBytesPerSequence,
                 nonLanguageBytes, ContextLength.of(maxPositionEmbeddings), draftFraction, hiddenSize, layers, experts,
-                Window.NONE, bytesPerParameter, Integer.MAX_VALUE, 0, Embeddings.NONE);
+                Window.NONE, bytesPerParameter, Integer.MAX_VALUE, 0, Embeddings.NONE, ActivationTraffic.NONE);
     }
 
     /** A dense model: every weight is read by every step. */
@@ -267,6 +296,7 @@ public record ModelProfile(
         if (!(attentionFlopsPerPair >= 0)) {
             throw new IllegalArgumentException("attentionFlopsPerPair must be >= 0, got " + attentionFlopsPerPair);
         }
+        java.util.Objects.requireNonNull(activationTraffic, "activationTraffic");
         if (stateBytesPerSequence < 0 || nonLanguageBytes < 0 || draftFraction < 0) {
             throw new IllegalArgumentException("stateBytesPerSequence, nonLanguageBytes and draftFraction must be >= 0, got "
                     + stateBytesPerSequence + ", " + nonLanguageBytes + ", " + draftFraction);
@@ -293,7 +323,8 @@ public record ModelProfile(
     public static ModelProfile qwen35_9b(String name) {
         return new ModelProfile(name, 9e9, 9e9, 2, 2.0 * 8 * 4 * 256 * 2, 24.0 * 32 * 128 * 128 * 4,
                 2.0 * 1024 * 1024 * 1024, ContextLength.of(262_144), 0.87e9 / 9e9, 4096, 32, Experts.NONE, Window.NONE, 2,
-                Integer.MAX_VALUE, 8.0 * 4 * 16 * 256, Embeddings.NONE);
+                Integer.MAX_VALUE, 8.0 * 4 * 16 * 256, Embeddings.NONE,
+                ActivationTraffic.NONE);
     }
 
     /**
@@ -429,6 +460,8 @@ public record ModelProfile(
         double kvValuesPerLayer = 2 * kvHeads * headDim;
         // FLOPs per query and key token in one layer: q.k and the weighted v, a multiply-add per dimension each
         double flopsPerPair = 4 * heads * headDim;
+        // the values rotary embedding reads and writes a token in one attention layer: its queries' and keys' rope parts
+        double ropeValues = (heads + kvHeads) * headDim;
         boolean latent = c.hasNonNull("kv_lora_rank");
         if (latent) {
             // multi-head latent attention (DeepSeek-V2/V3, Kimi K2; modeling_deepseek.py's DeepseekV3Attention): queries
@@ -446,6 +479,7 @@ public record ModelProfile(
             kvValuesPerLayer = kvRank + rope;
             // prefilled as multi-head attention on the expanded keys and values (the engines' MLA prefill path)
             flopsPerPair = 2 * heads * (nope + rope) + 2 * heads * value;
+            ropeValues = (heads + 1) * rope;
         }
         double linearAttention = 0;
         double statePerSequence = 0;
@@ -481,6 +515,8 @@ public record ModelProfile(
         double sparseMlp = 0;
         double activeSparseMlp = 0;
         double routedExpert = 0;
+        // ActivationTraffic.split, in values
+        double elementwiseValues = fullLayers * (2 * ropeValues + 2 * kvValuesPerLayer) + denseLayers * denseMlp / hidden;
         if (sparseLayers > 0) {
             double expert = 3 * hidden * count(c, name, c.has("moe_intermediate_size") ? "moe_intermediate_size"
                     : "intermediate_size");
@@ -491,6 +527,8 @@ public record ModelProfile(
             sparseMlp = experts * expert + shared + router;
             activeSparseMlp = count(c, name, "num_experts_per_tok") * expert + shared + router;
             routedExpert = expert;
+            double perToken = count(c, name, "num_experts_per_tok");
+            elementwiseValues += sparseLayers * ((perToken * expert + shared) / hidden + (perToken + 1) * hidden);
         }
         double mixers = fullLayers * attention + linearLayers * linearAttention;
         double total = embeddings + mixers + denseLayers * denseMlp + sparseLayers * sparseMlp;
@@ -518,7 +556,8 @@ public record ModelProfile(
                 statePerSequence, visionParameters(architecture, root, hidden, name) * bytes,
                 ContextLength.fromConfig(c, architecture.isGemma3(), tokenizerMaxLength, name), draftFraction, (int) hidden,
                 (int) layers, routed, window, quant.equals(MXFP4) ? MXFP4_BYTES_PER_PARAMETER : bytes,
-                latent ? 1 : Integer.MAX_VALUE, (fullLayers - slidingLayers) * flopsPerPair, new Embeddings(vocab * hidden, tied));
+                latent ? 1 : Integer.MAX_VALUE, (fullLayers - slidingLayers) * flopsPerPair, new Embeddings(vocab * hidden, tied),
+                new ActivationTraffic(layers * 2 * 4 * hidden * ACTIVATION_BYTES, elementwiseValues * ACTIVATION_BYTES));
         // compressed-tensors reaches here only as FP8 on every linear layer (CompressedTensors)
         return quant.equals("fp8") || quant.equals(COMPRESSED_TENSORS) ? profile.withFp8Weights() : profile;
     }
@@ -737,7 +776,8 @@ public record ModelProfile(
         int intermediate = (int) Math.round(experts.parameters() / (3.0 * hiddenSize) / slices);
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken,
                 stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
-                window, kernel.bytesPerParameter(hiddenSize, intermediate), kvSplit, attentionFlopsPerPair, embeddings);
+                window, kernel.bytesPerParameter(hiddenSize, intermediate), kvSplit, attentionFlopsPerPair, embeddings,
+                activationTraffic);
     }
 
     /**
@@ -747,7 +787,8 @@ public record ModelProfile(
     public ModelProfile withFp8Weights() {
         return new ModelProfile(name, parameters, activeParameters, 1, kvBytesPerToken, stateBytesPerSequence,
                 nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts, window,
-                Math.min(1, expertBytesPerParameter), kvSplit, attentionFlopsPerPair, embeddings);
+                Math.min(1, expertBytesPerParameter), kvSplit, attentionFlopsPerPair, embeddings,
+                activationTraffic);
     }
 
     /**
@@ -758,7 +799,7 @@ public record ModelProfile(
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken / 2,
                 stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
                 new Window(window.tokens(), window.kvBytesPerToken() / 2, window.flopsPerPair()), expertBytesPerParameter,
-                kvSplit, attentionFlopsPerPair, embeddings);
+                kvSplit, attentionFlopsPerPair, embeddings, activationTraffic);
     }
 
     /** Whether the weights are FP8 (one byte), so the matrix products run on FP8 tensor cores where the GPU has them. */

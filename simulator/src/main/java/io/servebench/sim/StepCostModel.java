@@ -26,6 +26,9 @@ package io.servebench.sim;
  *        + 2 * layers * ({@value #ALL_REDUCE_LATENCY_NANOS} ns                    tensor parallelism (t > 1): two
  *            + 2 (t - 1) / t * computedTokens * hiddenSize * bytes / (I * {@value #INTERCONNECT_EFFICIENCY}))
  *                                                                                  ring all-reduces per layer
+ *        + elementwiseBytes(computedTokens) / B                                     the small kernels' activation
+ *                                                                                  traffic at prefill's rows ({@link
+ *                                                                                  #elementwiseSeconds})
  *        + kernelFloors                                                            what each kernel takes however
  *                                                                                  little it computes ({@link
  *                                                                                  #kernelFloorNanos})
@@ -233,7 +236,8 @@ final class StepCostModel {
                 lora.adapters() * l.bytes(m) / bandwidth) * 1e9
                 + lora.swapped() * l.bytes(m) / LoraParams.HOST_TO_DEVICE_BYTES_PER_S * 1e9;
         double floors = kernelFloorNanos(computedTokens, attention);
-        double gpu = (products(weights, compute) + attention + draft) * 1e9 + allReduce + loraNanos + floors;
+        double gpu = (products(weights, compute) + attention + draft + elementwiseSeconds(computedTokens)) * 1e9
+                + allReduce + loraNanos + floors;
         EngineProfile engine = settings.engine();
         double host = settings.performanceMode().overheadFactor() * engine.stepNanos()
                 + (double) engine.sequenceNanos() * (sequences + acceptedDrafts);
@@ -274,6 +278,19 @@ final class StepCostModel {
         return kernels.smallKernels() * SMALL_KERNEL_NANOS
                 + kernels.gemms() * Math.max(0, GEMM_FLOOR_NANOS - product)
                 + kernels.attentionLayers() * Math.max(0, ATTENTION_FLOOR_NANOS - layerAttention);
+    }
+
+    /**
+     * What the small kernels take streaming a step's activations, s, beside their floors: at prefill's thousands of
+     * rows the norms, rotary embedding, KV cache write and the MLP's activation each read and write megabytes
+     * (Qwen3-14B: 219 KB a token and layer, 8% beside its products' time), at a decode step's few rows a fraction of a
+     * microsecond. The norms run whole on every tensor-parallel rank, the rest split as the heads and the MLP are; the
+     * bytes move at the bandwidth decode reaches ({@link ModelProfile.ActivationTraffic}). An FP8 product's activation
+     * quantisation is counted by its floor only.
+     */
+    double elementwiseSeconds(long computedTokens) {
+        ModelProfile.ActivationTraffic traffic = settings.model().activationTraffic();
+        return (traffic.norms() * settings.tensorParallelSize() + traffic.split()) * computedTokens / bandwidth;
     }
 
     /**

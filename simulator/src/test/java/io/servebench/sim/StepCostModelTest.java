@@ -62,6 +62,32 @@ class StepCostModelTest {
     }
 
     /**
+     * At prefill's rows the small kernels stream the activations: Qwen3-14B's layer, counted by hand from its config
+     * (40 query and 8 KV heads of 128, MLP 17,408): rotary reads and writes q and k (2 x 48 x 128 values), the KV cache
+     * write reads k and v and writes them (2 x 2 x 8 x 128), the activation reads gate and up and writes their product
+     * (3 x 17,408), and the two norms 2 x 4 x 5,120, all 16-bit: 219,136 B a token and layer.
+     */
+    @Test
+    void prefillsSmallKernelsStreamTheActivations() {
+        SimParams qwen = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-14B", List.of());
+        double split = 40 * (2 * 48 * 128 + 2 * 2 * 8 * 128 + 3 * 17_408) * 2.0;
+        assertThat(qwen.model().activationTraffic()).isEqualTo(new ModelProfile.ActivationTraffic(40 * 2 * 4 * 5120 * 2.0, split));
+        StepCostModel model = new StepCostModel(qwen);
+        double perToken = 40 * 2 * 4 * 5120 * 2.0 + split;
+        assertThat(perToken / 40).isEqualTo(219_136);
+        // at 8,192 rows 25 ms, beside the 312 ms its products took on the device's H100 (40 x 7.8 ms)
+        assertThat(model.elementwiseSeconds(8192)).isCloseTo(perToken * 8192 / (3.35e12 * 0.85), within(1e-9))
+                .isBetween(0.02, 0.03);
+        // at a decode step's 64 rows 0.2 ms, beside 200 kernels' floors of 2 us
+        assertThat(model.elementwiseSeconds(64)).isCloseTo(perToken * 64 / (3.35e12 * 0.85), within(1e-9));
+        // on eight GPUs the norms run whole on each, the rest an eighth
+        StepCostModel tp8 = new StepCostModel(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-14B",
+                List.of("--tensor-parallel-size=8")));
+        assertThat(tp8.elementwiseSeconds(8192))
+                .isCloseTo((40 * 2 * 4 * 5120 * 2.0 + split / 8) * 8192 / (3.35e12 * 0.85), within(1e-9));
+    }
+
+    /**
      * On one GPU a layer's products and attention outlast their kernels' floors, so only the small kernels add to the
      * roofline; on eight, one stream's products are a few megabytes each and pay the floor, and the step is no longer
      * an eighth of one GPU's. The reference's fixed time per step at one sequence stays the 1 ms it was calibrated with,
