@@ -76,6 +76,8 @@ public record ModelProfile(
      */
     /** Bytes of an activation value: the engines run bf16 or fp16 activations beside any weights. */
     static final double ACTIVATION_BYTES = 2;
+    /** Bytes an FP8 product's activation quantisation moves per value: the 16-bit value read, the FP8 one written. */
+    static final double QUANTISATION_BYTES = ACTIVATION_BYTES + 1;
 
     static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
@@ -232,14 +234,21 @@ public record ModelProfile(
      *              MLP's activation (gate and up read, their product written), a sparse layer's sum of its experts'
      *              outputs: split over the ranks as the heads and the MLP are (a linear-attention layer's own kernels
      *              are not counted)
+     * @param quantisedWhole what FP8 products' activation quantisation moves (the 16-bit input read, the FP8 one
+     *              written) for the products that take the hidden state, whole on every rank: each layer's input
+     *              projections, the MLP's first product, a shared expert's; counted where the GPU quantises activations
+     * @param quantisedSplit the same for the products whose input is split over the ranks: the output projections, the
+     *              MLP's second product, the routed experts' second
      */
-    public record ActivationTraffic(double norms, double split) {
+    public record ActivationTraffic(double norms, double split, double quantisedWhole, double quantisedSplit) {
         /** None counted: a hand-made model. */
-        public static final ActivationTraffic NONE = new ActivationTraffic(0, 0);
+        public static final ActivationTraffic NONE = new ActivationTraffic(0, 0, 0, 0);
 
         public ActivationTraffic {
-            if (!(norms >= 0) || !(split >= 0) || Double.isInfinite(norms + split)) {
-                throw new IllegalArgumentException("activation bytes must be finite and >= 0, got " + norms + ", " + split);
+            if (!(norms >= 0) || !(split >= 0) || !(quantisedWhole >= 0) || !(quantisedSplit >= 0)
+                    || Double.isInfinite(norms + split + quantisedWhole + quantisedSplit)) {
+                throw new IllegalArgumentException("activation bytes must be finite and >= 0, got " + norms + ", " + split
+                        + ", " + quantisedWhole + ", " + quantisedSplit);
             }
         }
     }
@@ -462,6 +471,8 @@ public record ModelProfile(
         double flopsPerPair = 4 * heads * headDim;
         // the values rotary embedding reads and writes a token in one attention layer: its queries' and keys' rope parts
         double ropeValues = (heads + kvHeads) * headDim;
+        // the width of the output projection's input, the attention's output
+        double attentionOut = heads * headDim;
         boolean latent = c.hasNonNull("kv_lora_rank");
         if (latent) {
             // multi-head latent attention (DeepSeek-V2/V3, Kimi K2; modeling_deepseek.py's DeepseekV3Attention): queries
@@ -480,13 +491,16 @@ public record ModelProfile(
             // prefilled as multi-head attention on the expanded keys and values (the engines' MLA prefill path)
             flopsPerPair = 2 * heads * (nope + rope) + 2 * heads * value;
             ropeValues = (heads + 1) * rope;
+            attentionOut = heads * value;
         }
         double linearAttention = 0;
+        double linearOut = 0;
         double statePerSequence = 0;
         if (linearLayers > 0) {
             double keyDim = count(c, name, "linear_num_key_heads") * count(c, name, "linear_key_head_dim");
             double valueHeads = count(c, name, "linear_num_value_heads");
             double valueDim = valueHeads * count(c, name, "linear_value_head_dim");
+            linearOut = valueDim;
             double kernel = count(c, name, "linear_conv_kernel_dim");
             // Gated DeltaNet: q, k, v and the gate z in, the decay and beta per value head, a causal conv, out
             linearAttention = hidden * (2 * keyDim + 2 * valueDim) + hidden * 2 * valueHeads
@@ -517,6 +531,11 @@ public record ModelProfile(
         double routedExpert = 0;
         // ActivationTraffic.split, in values
         double elementwiseValues = fullLayers * (2 * ropeValues + 2 * kvValuesPerLayer) + denseLayers * denseMlp / hidden;
+        // the inputs FP8 products quantise (ActivationTraffic.quantised): every layer's input projections and the MLP's
+        // first product take the hidden state, whole on every rank; the output projections and the MLP's second take
+        // their split widths
+        double quantisedWhole = layers * 2 * hidden;
+        double quantisedSplit = fullLayers * attentionOut + linearLayers * linearOut + denseLayers * denseMlp / (3 * hidden);
         if (sparseLayers > 0) {
             double expert = 3 * hidden * count(c, name, c.has("moe_intermediate_size") ? "moe_intermediate_size"
                     : "intermediate_size");
@@ -529,6 +548,8 @@ public record ModelProfile(
             routedExpert = expert;
             double perToken = count(c, name, "num_experts_per_tok");
             elementwiseValues += sparseLayers * ((perToken * expert + shared) / hidden + (perToken + 1) * hidden);
+            quantisedWhole += sparseLayers * (shared > 0 ? hidden : 0);
+            quantisedSplit += sparseLayers * (perToken * expert + shared) / (3 * hidden);
         }
         double mixers = fullLayers * attention + linearLayers * linearAttention;
         double total = embeddings + mixers + denseLayers * denseMlp + sparseLayers * sparseMlp;
@@ -557,7 +578,8 @@ public record ModelProfile(
                 ContextLength.fromConfig(c, architecture.isGemma3(), tokenizerMaxLength, name), draftFraction, (int) hidden,
                 (int) layers, routed, window, quant.equals(MXFP4) ? MXFP4_BYTES_PER_PARAMETER : bytes,
                 latent ? 1 : Integer.MAX_VALUE, (fullLayers - slidingLayers) * flopsPerPair, new Embeddings(vocab * hidden, tied),
-                new ActivationTraffic(layers * 2 * 4 * hidden * ACTIVATION_BYTES, elementwiseValues * ACTIVATION_BYTES));
+                new ActivationTraffic(layers * 2 * 4 * hidden * ACTIVATION_BYTES, elementwiseValues * ACTIVATION_BYTES,
+                        quantisedWhole * QUANTISATION_BYTES, quantisedSplit * QUANTISATION_BYTES));
         // compressed-tensors reaches here only as FP8 on every linear layer (CompressedTensors)
         return quant.equals("fp8") || quant.equals(COMPRESSED_TENSORS) ? profile.withFp8Weights() : profile;
     }

@@ -112,6 +112,8 @@ final class StepCostModel {
 
     private final SimParams settings;
     private final LayerKernels kernels;
+    /** Whether each product first quantises its activations: FP8 weights on FP8 tensor cores. */
+    private final boolean quantisesActivations;
     private final double bandwidth;
     private final double flops;
     /** FLOP/s of the routed experts' products, summed over the GPUs. */
@@ -129,6 +131,7 @@ final class StepCostModel {
         this.attentionFlops = gpu.effectiveAttentionFlops() * settings.tensorParallelSize();
         boolean fp8 = settings.model().fp8Weights() && gpu.peakFp8Flops() > 0;
         this.kernels = LayerKernels.of(settings.model(), fp8);
+        this.quantisesActivations = fp8;
         this.expertFlops = (fp8 ? gpu.peakFp8Flops() * EXPERT_FP8_COMPUTE_EFFICIENCY : gpu.peakFlops() * EXPERT_COMPUTE_EFFICIENCY)
                 * settings.tensorParallelSize();
     }
@@ -285,12 +288,14 @@ final class StepCostModel {
      * rows the norms, rotary embedding, KV cache write and the MLP's activation each read and write megabytes
      * (Qwen3-14B: 219 KB a token and layer, 8% beside its products' time), at a decode step's few rows a fraction of a
      * microsecond. The norms run whole on every tensor-parallel rank, the rest split as the heads and the MLP are; the
-     * bytes move at the bandwidth decode reaches ({@link ModelProfile.ActivationTraffic}). An FP8 product's activation
-     * quantisation is counted by its floor only.
+     * bytes move at the bandwidth decode reaches ({@link ModelProfile.ActivationTraffic}), with FP8 products' activation
+     * quantisation where the GPU multiplies in FP8.
      */
     double elementwiseSeconds(long computedTokens) {
         ModelProfile.ActivationTraffic traffic = settings.model().activationTraffic();
-        return (traffic.norms() * settings.tensorParallelSize() + traffic.split()) * computedTokens / bandwidth;
+        double whole = traffic.norms() + (quantisesActivations ? traffic.quantisedWhole() : 0);
+        double split = traffic.split() + (quantisesActivations ? traffic.quantisedSplit() : 0);
+        return (whole * settings.tensorParallelSize() + split) * computedTokens / bandwidth;
     }
 
     /**

@@ -71,7 +71,10 @@ class StepCostModelTest {
     void prefillsSmallKernelsStreamTheActivations() {
         SimParams qwen = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-14B", List.of());
         double split = 40 * (2 * 48 * 128 + 2 * 2 * 8 * 128 + 3 * 17_408) * 2.0;
-        assertThat(qwen.model().activationTraffic()).isEqualTo(new ModelProfile.ActivationTraffic(40 * 2 * 4 * 5120 * 2.0, split));
+        // an FP8 product quantises its input (2 B read, 1 B written): qkv and gate_up take the hidden state, o the 5,120
+        // of the heads and down the 17,408 of the MLP
+        assertThat(qwen.model().activationTraffic()).isEqualTo(new ModelProfile.ActivationTraffic(40 * 2 * 4 * 5120 * 2.0,
+                split, 40 * 2 * 5120 * 3.0, 40 * (5120 + 17_408) * 3.0));
         StepCostModel model = new StepCostModel(qwen);
         double perToken = 40 * 2 * 4 * 5120 * 2.0 + split;
         assertThat(perToken / 40).isEqualTo(219_136);
