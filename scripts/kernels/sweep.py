@@ -1,7 +1,8 @@
 """Measures the kernels a serving step is made of on this machine's GPU, for the simulated engine's step model
-(docs/simulated-engine.md, "Kernels measured on the device"): dense bf16 and FP8 matrix products at the shapes of the
+(docs/simulated-engine.md, "The kernels measured on an H100, and what they say of the twin"; the print of its
+run on the device's H100 is simulator/src/test/resources/kernels/h100-sweep.jsonl): dense bf16 and FP8 matrix products at the shapes of the
 validation's dense models' layers over the rows a step computes (1 to 16,384 tokens), causal prefill attention and
-decode attention through PyTorch's scaled_dot_product_attention, and a mixture of experts' grouped products.
+decode attention through PyTorch's scaled_dot_product_attention.
 
 Each figure is the device time of one kernel (or one layer's four products) replayed from a CUDA graph, as the
 engines run decode steps, the median of 5 timed replays of a graph holding REPEATS launches. Inputs are random; the
@@ -138,63 +139,6 @@ def bf16_layer(name, hidden, qkv, o_in, inter):
     del weights
 
 
-# whole models' layers before tensor parallelism: (name, hidden, heads x head dim, KV heads x head dim, intermediate)
-WHOLE = [
-    ("Qwen3-8B", 4096, 4096, 1024, 12288),
-    ("Qwen3-14B", 5120, 5120, 1024, 17408),
-    ("Qwen3-32B", 5120, 8192, 1024, 25600),
-    ("Llama-3.1-70B", 8192, 8192, 1024, 28672),
-]
-
-
-def tensor_parallel_layers():
-    """One GPU's share of a layer under tensor parallelism t (vLLM's column- and row-parallel split: qkv and gate_up
-    split their outputs, o and down their inputs; a KV head is copied where t exceeds the KV heads), at prefill's
-    rows: how a product's efficiency falls as its slice narrows."""
-    for name, hidden, q, kv, inter in WHOLE:
-        for t in (1, 2, 4, 8):
-            kv_share = max(kv // t, 128)
-            spec = (hidden, q // t + 2 * kv_share, q // t, inter // t)
-            shapes = layer_products(*spec)
-            layer_bytes = sum(k * n * 2 for _, k, n in shapes)
-            copies = max(1, min(16, (2 << 30) // layer_bytes))
-            weights = [[torch.randn(k, n, dtype=torch.bfloat16, device=dev) for _, k, n in shapes] for _ in range(copies)]
-            for m in (256, 512, 1024, 2048, 4096, 8192):
-                xs = {k: torch.randn(m, k, dtype=torch.bfloat16, device=dev) for _, k, _ in shapes}
-                outs = [torch.empty(m, n, dtype=torch.bfloat16, device=dev) for _, _, n in shapes]
-                total = 0
-                for j, (part, k, n) in enumerate(shapes):
-                    def one(i, j=j, k=k):
-                        torch.mm(xs[k], weights[i % copies][j], out=outs[j])
-                    t_s, clk, w = graph_time(one, repeats_for(max(2 * m * k * n / 600e12, k * n * 2 / 3e12)))
-                    total += t_s
-                flops = sum(2 * m * k * n for _, k, n in shapes)
-                emit(kind="tp_layer", model=name, tp=t, m=m, shapes=[[k, n] for _, k, n in shapes], seconds=total,
-                     weight_bytes=layer_bytes, flops=flops, tflops=flops / total / 1e12,
-                     weight_tbps=layer_bytes / total / 1e12)
-            del weights
-
-
-def block_fp8():
-    """FP8 products with DeepSeek V3's block scales (weights per 128 x 128 block, activations per token and 128
-    columns), as torch._scaled_mm offers them on Hopper, where this build has them."""
-    for k, n in ((7168, 2112), (7168, 4608), (2048, 7168), (5120, 12288)):
-        w = torch.randn(n, k, device=dev).to(torch.float8_e4m3fn)
-        for m in (128, 512, 2048, 8192):
-            x = torch.randn(m, k, device=dev).to(torch.float8_e4m3fn)
-            sa = torch.ones(m, k // 128, device=dev)
-            sb = torch.ones(n // 128, k // 128, device=dev)
-            try:
-                def one(i):
-                    torch._scaled_mm(x, w.t(), scale_a=sa, scale_b=sb.t(), out_dtype=torch.bfloat16)
-                t_s, clk, watts = graph_time(one, repeats_for(2 * m * k * n / 1000e12))
-                emit(kind="gemm", dtype="fp8", scaling="block128", m=m, k=k, n=n, seconds=t_s,
-                     tflops=2 * m * k * n / t_s / 1e12, sm_mhz=clk, watts=watts)
-            except Exception as e:
-                emit(kind="gemm", dtype="fp8", scaling="block128", m=m, k=k, n=n, error=str(e)[:300])
-                return
-
-
 def fp8_layer(name, hidden, qkv, o_in, inter):
     shapes = layer_products(hidden, qkv, o_in, inter)
     layer_bytes = sum(k * n for _, k, n in shapes)
@@ -289,44 +233,6 @@ def decode_attention(heads, kv_heads, dim):
         del q, k, v
 
 
-# mixtures of experts, one GPU's share of a layer's routed experts: (name, experts, hidden, intermediate)
-MOE_MODELS = [
-    ("Qwen3-30B-A3B", 128, 2048, 768),
-    ("Qwen3-235B-A22B TP8", 128, 4096, 192),
-    ("gpt-oss-120b (as bf16)", 128, 2880, 2880),
-]
-
-
-def grouped_experts(name, experts, hidden, inter):
-    """The routed experts' two grouped products with every expert given the same rows (tokens x top-k / experts),
-    through torch._grouped_mm (CUTLASS's grouped GEMM on Hopper): the efficiency of a grouped product as its rows per
-    expert grow, not vLLM's Triton fused_moe itself."""
-    if not hasattr(torch, "_grouped_mm"):
-        emit(kind="grouped", model=name, error="torch._grouped_mm is absent")
-        return
-    w1 = torch.randn(experts, 2 * inter, hidden, dtype=torch.bfloat16, device=dev).transpose(-2, -1)
-    w2 = torch.randn(experts, hidden, inter, dtype=torch.bfloat16, device=dev).transpose(-2, -1)
-    weight_bytes = (w1.numel() + w2.numel()) * 2
-    for rows in (16, 32, 64, 128, 256, 512, 1024):
-        total = rows * experts
-        offs = torch.arange(rows, total + 1, rows, dtype=torch.int32, device=dev)
-        x = torch.randn(total, hidden, dtype=torch.bfloat16, device=dev)
-        h = torch.randn(total, inter, dtype=torch.bfloat16, device=dev)
-        flops = 2 * total * hidden * 2 * inter + 2 * total * inter * hidden
-
-        def one(i):
-            torch._grouped_mm(x, w1, offs=offs, out_dtype=torch.bfloat16)
-            torch._grouped_mm(h, w2, offs=offs, out_dtype=torch.bfloat16)
-        try:
-            t, clk, w = graph_time(one, repeats_for(max(flops / 400e12, weight_bytes / 3e12)))
-            emit(kind="grouped", model=name, experts=experts, hidden=hidden, inter=inter, rows_per_expert=rows,
-                 seconds=t, tflops=flops / t / 1e12, weight_tbps=weight_bytes / t / 1e12, sm_mhz=clk, watts=w)
-        except Exception as e:
-            emit(kind="grouped", model=name, rows_per_expert=rows, error=str(e)[:300])
-            return
-    del w1, w2
-
-
 def copy_bandwidth():
     a = torch.empty(2 << 30, dtype=torch.uint8, device=dev)
     b = torch.empty_like(a)
@@ -335,7 +241,7 @@ def copy_bandwidth():
 
 
 started = time.time()
-parts = sys.argv[1:] or ["copy", "bf16", "attention", "fp8", "tp", "block", "grouped"]
+parts = sys.argv[1:] or ["copy", "bf16", "attention", "fp8"]
 if "copy" in parts:
     copy_bandwidth()
 if "bf16" in parts:
@@ -347,11 +253,4 @@ if "attention" in parts:
 if "fp8" in parts:
     for spec in MODELS[1:3]:
         fp8_layer(*spec)
-if "tp" in parts:
-    tensor_parallel_layers()
-if "block" in parts:
-    block_fp8()
-if "grouped" in parts:
-    for spec in MOE_MODELS:
-        grouped_experts(*spec)
 emit(kind="done", seconds=time.time() - started)
