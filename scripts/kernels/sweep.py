@@ -1,8 +1,8 @@
 """Measures the kernels a serving step is made of on this machine's GPU, for the simulated engine's step model
-(docs/simulated-engine.md, "The kernels measured on an H100, and what they say of the twin"; the print of its
-run on the device's H100 is simulator/src/test/resources/kernels/h100-sweep.jsonl): dense bf16 and FP8 matrix products at the shapes of the
-validation's dense models' layers over the rows a step computes (1 to 16,384 tokens), causal prefill attention and
-decode attention through PyTorch's scaled_dot_product_attention.
+(docs/simulated-engine.md, "The kernels measured on an H100, and what they say of the twin"; the print of its run on
+the device's H100 is simulator/src/test/resources/kernels/h100-sweep.jsonl): dense bf16 and FP8 matrix products at
+the shapes of the validation's dense models' layers over the rows a step computes (1 to 16,384 tokens), causal
+prefill attention and decode attention through PyTorch's scaled_dot_product_attention.
 
 Each figure is the device time of one kernel (or one layer's four products) replayed from a CUDA graph, as the
 engines run decode steps, the median of 5 timed replays of a graph holding REPEATS launches. Inputs are random; the
