@@ -121,7 +121,7 @@ public record SimParams(
      * reasoning parser). Acceptance is a property of the model and the data, one figure per run: for other data
      * set {@code --sim-acceptance-rate}.
      */
-    public static final double MTP_ACCEPTANCE = 0.185;
+    public static final double MTP_ACCEPTANCE = 0.186;
     /** Default draft acceptance rate of EAGLE / EAGLE-3 heads. */
     public static final double EAGLE_ACCEPTANCE = 0.6;
     /** Default draft acceptance rate of n-gram (prompt lookup) drafting. */
