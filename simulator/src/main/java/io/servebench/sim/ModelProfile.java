@@ -451,7 +451,8 @@ public record ModelProfile(
         double experts = c.has("num_experts") ? count(c, name, "num_experts")
                 : c.has("num_local_experts") ? count(c, name, "num_local_experts")
                 : c.has("n_routed_experts") ? count(c, name, "n_routed_experts") : 0;
-        double embeddings = new Embeddings(vocab * hidden, tied).inModel();
+        Embeddings tables = new Embeddings(vocab * hidden, tied);
+        double embeddings = tables.inModel();
         String[] types = layerTypes(c, name, (int) layers, architecture.slidingPattern(c));
         int linearLayers = 0;
         int slidingLayers = 0;
@@ -577,7 +578,7 @@ public record ModelProfile(
                 statePerSequence, visionParameters(architecture, root, hidden, name) * bytes,
                 ContextLength.fromConfig(c, architecture.isGemma3(), tokenizerMaxLength, name), draftFraction, (int) hidden,
                 (int) layers, routed, window, quant.equals(MXFP4) ? MXFP4_BYTES_PER_PARAMETER : bytes,
-                latent ? 1 : Integer.MAX_VALUE, (fullLayers - slidingLayers) * flopsPerPair, new Embeddings(vocab * hidden, tied),
+                latent ? 1 : Integer.MAX_VALUE, (fullLayers - slidingLayers) * flopsPerPair, tables,
                 new ActivationTraffic(layers * 2 * 4 * hidden * ACTIVATION_BYTES, elementwiseValues * ACTIVATION_BYTES,
                         quantisedWhole * QUANTISATION_BYTES, quantisedSplit * QUANTISATION_BYTES));
         // compressed-tensors reaches here only as FP8 on every linear layer (CompressedTensors)

@@ -34,9 +34,9 @@ package io.servebench.sim;
  *                                                                                  #kernelFloorNanos})
  * </pre>
  * {@code perTokenParameters} are the layers' weights a computed token is multiplied through, and the output projection
- * ({@code vocabularyTable}, vocabulary x hidden size parameters) multiplies only the positions the step samples, one per sequence and verified draft
- * ({@link ModelProfile.Embeddings}). {@code weightsRead(n)} is every weight of a dense model but an untied input
- * embedding (looked up, not streamed), and of a mixture of experts the dense weights plus the
+ * ({@code vocabularyTable}, vocabulary x hidden size parameters) multiplies only the positions the step samples, one
+ * per sequence and verified draft ({@link ModelProfile.Embeddings}). {@code weightsRead(n)} is every weight of a dense
+ * model but an untied input embedding (looked up, not streamed), and of a mixture of experts the dense weights plus the
  * routed experts {@code n} tokens are expected to touch ({@link ModelProfile#weightBytesRead}); a mixture of experts
  * also pays {@link #MOE_LAYER_FLOOR_NANOS} per sparse layer and step, its fused kernel's fixed time, and computes its
  * {@code routed} active parameters (the experts a token runs through) at {@code E}, the FLOP/s a grouped expert kernel
@@ -106,9 +106,6 @@ final class StepCostModel {
      * Blackwell (vllm-project/vllm PR #41778). A layer whose KV cache takes longer to read takes that time instead.
      */
     static final long ATTENTION_FLOOR_NANOS = 10_000;
-
-    /** The order of the norm that joins a product's read and compute times ({@link #products}). */
-    static final int KNEE_ORDER = 3;
 
     private final SimParams settings;
     private final LayerKernels kernels;
@@ -251,11 +248,11 @@ final class StepCostModel {
 
     /**
      * The time of a step's matrix products, from the time their weights take to read and the time they take to compute:
-     * the norm of order {@value #KNEE_ORDER} of the two rather than the larger, since near the knee a product neither
-     * streams its weights at full bandwidth nor computes at full rate. Measured on the device's H100
-     * ({@code scripts/kernels/sweep.py}; four dense models' layers, 1 to 16,384 rows; {@code KernelMeasurementTest}):
-     * the larger of the two fell 8-23% short of the measured time at 192 to 384 rows; this norm is within -10..+3% at
-     * every row count but 192, where cuBLAS's choice of kernel took Qwen3-14B's layer 455 us against 307 at 256 rows.
+     * their norm of order 3 rather than the larger, since near the knee a product neither streams its weights at full
+     * bandwidth nor computes at full rate. Measured on the device's H100 ({@code scripts/kernels/sweep.py}; four dense
+     * models' layers, 1 to 16,384 rows; {@code KernelMeasurementTest}): the larger of the two fell 7-9% short of the
+     * measured time at 128 rows and 9-23% at 256 to 384; this norm is within -10..+3% at every row count but 192, where
+     * cuBLAS's choice of kernel took Qwen3-14B's layer 455 us against 307 at 256 rows.
      *
      * @param readSeconds    the weights' bytes over the bandwidth, s
      * @param computeSeconds the products' FLOPs over the FLOP/s, s
@@ -286,8 +283,8 @@ final class StepCostModel {
     /**
      * What the small kernels take streaming a step's activations, s, beside their floors: at prefill's thousands of
      * rows the norms, rotary embedding, KV cache write and the MLP's activation each read and write megabytes
-     * (Qwen3-14B: 219 KB a token and layer, 8% beside its products' time), at a decode step's few rows a fraction of a
-     * microsecond. The norms run whole on every tensor-parallel rank, the rest split as the heads and the MLP are; the
+     * (Qwen3-14B: 219 KB a token and layer, 8% beside its products' time), at a decode step's few rows each a fraction
+     * of a microsecond beside its floor. The norms run whole on every tensor-parallel rank, the rest split as the heads and the MLP are; the
      * bytes move at the bandwidth decode reaches ({@link ModelProfile.ActivationTraffic}), with FP8 products' activation
      * quantisation where the GPU multiplies in FP8.
      */
