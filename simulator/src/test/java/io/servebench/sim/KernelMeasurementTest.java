@@ -78,6 +78,21 @@ class KernelMeasurementTest {
         }
     }
 
+    @Test
+    void decodeAttentionReadsTheKvAtTheBandwidthDecodeReaches() throws IOException {
+        // cuDNN's Hopper kernel, FlashAttention 3's kind, at 16 sequences and more (FlashAttention 2 read 20% slower)
+        List<JsonNode> runs = rows(r -> r.path("kind").asText().equals("decode_attention")
+                && r.path("backend").asText().equals("CUDNN_ATTENTION") && r.path("batch").asInt() >= 16);
+        assertThat(runs).hasSize(6);
+        for (JsonNode run : runs) {
+            // keys and values of every sequence's context, 16-bit
+            double bytes = 2.0 * run.path("batch").asInt() * run.path("kv_heads").asInt() * run.path("ctx").asInt()
+                    * run.path("dim").asInt() * 2;
+            double twin = Math.max(bytes / H100.effectiveBandwidth(), StepCostModel.ATTENTION_FLOOR_NANOS / 1e9);
+            assertThat(twin / run.path("seconds").asDouble() - 1).as(run.toString()).isBetween(-0.12, 0.12);
+        }
+    }
+
     /** The twin's time for one measured layer's products, with its GEMM floor, s. */
     private static double twinProducts(JsonNode layer, double bandwidth, double flops) {
         double read = layer.path("weight_bytes").asDouble() / bandwidth;
