@@ -532,9 +532,9 @@ public record ModelProfile(
         double routedExpert = 0;
         // ActivationTraffic.split, in values
         double elementwiseValues = fullLayers * (2 * ropeValues + 2 * kvValuesPerLayer) + denseLayers * denseMlp / hidden;
-        // the inputs FP8 products quantise (ActivationTraffic.quantisedWhole, quantisedSplit): every layer's input projections and the MLP's
-        // first product take the hidden state, whole on every rank; the output projections and the MLP's second take
-        // their split widths
+        // the inputs FP8 products quantise (ActivationTraffic.quantisedWhole, quantisedSplit): every layer's input
+        // projections and the MLP's first product take the hidden state, whole on every rank; the output projections
+        // and the MLP's second take their split widths
         double quantisedWhole = layers * 2 * hidden;
         double quantisedSplit = fullLayers * attentionOut + linearLayers * linearOut + denseLayers * denseMlp / (3 * hidden);
         if (sparseLayers > 0) {
