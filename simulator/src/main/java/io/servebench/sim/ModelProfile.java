@@ -76,6 +76,12 @@ public record ModelProfile(
      */
     /** Bytes of an activation value: the engines run bf16 or fp16 activations beside any weights. */
     static final double ACTIVATION_BYTES = 2;
+    /**
+     * Bytes of a weight of the vocabulary's tables, whatever the layers': FP8 leaves them in 16 bits. vLLM's
+     * {@code Fp8Config.get_quant_method} quantises linear and fused-MoE layers and returns no method for an embedding or
+     * the output head ({@code vllm/model_executor/layers/quantization/fp8.py}); FP8 checkpoints ship them in bf16.
+     */
+    static final double TABLE_BYTES = 2;
     /** Bytes an FP8 product's activation quantisation moves per value: the 16-bit value read, the FP8 one written. */
     static final double QUANTISATION_BYTES = ACTIVATION_BYTES + 1;
 
@@ -805,7 +811,7 @@ public record ModelProfile(
 
     /**
      * This model with FP8 weights (one byte each: a checkpoint quantized to FP8, or {@code --quantization fp8}); its KV
-     * cache keeps its own precision.
+     * cache and its vocabulary's tables ({@link #TABLE_BYTES}) keep their own precision.
      */
     public ModelProfile withFp8Weights() {
         return new ModelProfile(name, parameters, activeParameters, 1, kvBytesPerToken, stateBytesPerSequence,
@@ -830,10 +836,12 @@ public record ModelProfile(
         return bytesPerParameter == 1;
     }
 
-    /** Bytes of the language-model weights. */
+    /** Bytes of the language-model weights: the layers' at their precision, the vocabulary's tables in 16 bits. */
     public double weightBytes() {
         double routed = experts.layers() * experts.parameters() * experts.count();
-        return (parameters - routed) * bytesPerParameter + routed * expertBytesPerParameter;
+        double tables = embeddings.inModel();
+        return (parameters - routed - tables) * bytesPerParameter + routed * expertBytesPerParameter
+                + tables * TABLE_BYTES;
     }
 
     /**
@@ -879,8 +887,9 @@ public record ModelProfile(
      * is not also the output projection, of which a step looks up its tokens' rows only.
      */
     public double denseWeightBytesRead() {
-        return (parameters - experts.layers() * experts.parameters() * experts.count() - embeddings.lookedUp())
-                * bytesPerParameter;
+        double tables = embeddings.inModel();
+        return (parameters - experts.layers() * experts.parameters() * experts.count() - tables) * bytesPerParameter
+                + (tables - embeddings.lookedUp()) * TABLE_BYTES;
     }
 
     /**

@@ -81,7 +81,10 @@ class ModelProfileTest {
     void fp8WeightsAreOneByteAndMultiplyOnFp8TensorCores() {
         SimParams bf16 = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of());
         SimParams fp8 = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of("--quantization=fp8"));
-        assertThat(fp8.model().weightBytes()).isEqualTo(bf16.model().weightBytes() / 2);
+        // the layers' weights halve; the vocabulary's two tables of 151,936 x 4,096 stay 16-bit (vLLM's Fp8Config
+        // quantises linear and fused-MoE layers, no embedding)
+        double tables = 2 * 151_936.0 * 4096;
+        assertThat(fp8.model().weightBytes()).isEqualTo((bf16.model().weightBytes() - tables * 2) / 2 + tables * 2);
         assertThat(fp8.model().kvBytesPerToken()).isEqualTo(bf16.model().kvBytesPerToken());
         assertThat(fp8.ignoredFlags()).isEmpty();
         assertThat(SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B", List.of("--kv-cache-dtype=fp8_e4m3"))
@@ -109,8 +112,10 @@ class ModelProfileTest {
         assertThat(new StepCostModel(a100).stepNanos(8192, 0, 1, 0, 0))
                 .isCloseTo(new StepCostModel(a100Bf16).stepNanos(8192, 0, 1, 0, 0), within(1_000L));
         // an FP8 checkpoint says so in its config
-        assertThat(ModelProfile.forModel("Qwen/Qwen3-Next-80B-A3B-Instruct-FP8").weightBytes())
-                .isEqualTo(ModelProfile.forModel("Qwen/Qwen3-Next-80B-A3B-Instruct").weightBytes() / 2);
+        double nextTables = 2 * 151_936.0 * 2048;
+        assertThat(ModelProfile.forModel("Qwen/Qwen3-Next-80B-A3B-Instruct-FP8").weightBytes()).isEqualTo(
+                (ModelProfile.forModel("Qwen/Qwen3-Next-80B-A3B-Instruct").weightBytes() - nextTables * 2) / 2
+                        + nextTables * 2);
     }
 
     /**
@@ -243,7 +248,8 @@ class ModelProfileTest {
 
     /**
      * GLM-4.6 against its model card on huggingface.co/zai-org/GLM-4.6 ("355B total parameters and 32B active"; no
-     * embeddings counted in the active ones), and its FP8 checkpoint as the same shape at a byte a weight.
+     * embeddings counted in the active ones), and its FP8 checkpoint as the same shape at a byte a weight, its
+     * vocabulary's tables at two.
      */
     @Test
     void glm46IsThreeHundredAndFiftyFiveBillionWithThirtyTwoActive() {
@@ -254,7 +260,8 @@ class ModelProfileTest {
         assertThat(m.experts().layers()).isEqualTo(89);
         ModelProfile fp8 = ModelProfile.forModel("zai-org/GLM-4.6-FP8");
         assertThat(fp8.parameters()).isEqualTo(m.parameters());
-        assertThat(fp8.weightBytes()).isCloseTo(m.weightBytes() / 2, within(1.0));
+        double tables = 2 * 151_552.0 * 5120;
+        assertThat(fp8.weightBytes()).isCloseTo((m.weightBytes() - tables * 2) / 2 + tables * 2, within(1.0));
     }
 
     /**
