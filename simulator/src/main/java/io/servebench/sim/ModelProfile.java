@@ -108,6 +108,11 @@ public record ModelProfile(
             }
         }
 
+        /** Parameters of every routed expert of every sparse layer: what the experts hold, all of them. */
+        double stored() {
+            return layers * parameters * count;
+        }
+
         /**
          * The distinct experts of one sparse layer that {@code tokens} tokens are routed to, expected under routing
          * that picks each token's {@code perToken} experts uniformly: {@code count (1 - (1 - perToken/count)^tokens)}.
@@ -305,7 +310,7 @@ public record ModelProfile(
         if (kvSplit < 1) {
             throw new IllegalArgumentException("kvSplit must be >= 1, got " + kvSplit);
         }
-        if (experts.layers() * (double) experts.count() * experts.parameters() > parameters) {
+        if (experts.stored() > parameters) {
             throw new IllegalArgumentException("the routed experts' parameters exceed the model's " + parameters);
         }
         if (!(attentionFlopsPerPair >= 0)) {
@@ -838,7 +843,7 @@ public record ModelProfile(
 
     /** Bytes of the language-model weights: the layers' at their precision, the vocabulary's tables in 16 bits. */
     public double weightBytes() {
-        double routed = experts.layers() * experts.parameters() * experts.count();
+        double routed = experts.stored();
         double tables = embeddings.inModel();
         return (parameters - routed - tables) * bytesPerParameter + routed * expertBytesPerParameter
                 + tables * TABLE_BYTES;
@@ -888,7 +893,7 @@ public record ModelProfile(
      */
     public double denseWeightBytesRead() {
         double tables = embeddings.inModel();
-        return (parameters - experts.layers() * experts.parameters() * experts.count() - tables) * bytesPerParameter
+        return (parameters - experts.stored() - tables) * bytesPerParameter
                 + (tables - embeddings.lookedUp()) * TABLE_BYTES;
     }
 
