@@ -5,7 +5,7 @@ package io.servebench.sim;
  * {@code B} the effective bandwidth (bytes/s) and {@code F} the effective FLOP/s, both summed over the
  * {@code t} tensor-parallel GPUs, and {@code I} each GPU's one-way interconnect bandwidth (bytes/s):
  * <pre>
- *   step = products(weightsRead(computedTokens) / B,                                    weights and compute, joined
+ *   step = products(denseWeights / B + expertsRead(computedTokens) / B_E,              weights and compute, joined
  *                                                                                  near the knee ({@link #products})
  *              2 * (perTokenParameters - routed) * computedTokens / F + 2 * routed * computedTokens / E
  *              + 2 * vocabularyTable * sampledPositions / F                                the logits
@@ -33,11 +33,14 @@ package io.servebench.sim;
  *                                                                                  little it computes ({@link
  *                                                                                  #kernelFloorNanos})
  * </pre>
+ * {@code B_E} is the bandwidth at which the fused mixture-of-experts kernel streams the routed experts ({@link
+ * #HOPPER_FP8_EXPERT_READ_EFFICIENCY}; {@code B} where it was not measured otherwise).
  * {@code perTokenParameters} are the layers' weights a computed token is multiplied through, and the output projection
  * ({@code vocabularyTable}, vocabulary x hidden size parameters) multiplies only the positions the step samples, one
- * per sequence and verified draft ({@link ModelProfile.Embeddings}). {@code weightsRead(n)} is every weight of a dense
- * model but an untied input embedding (looked up, not streamed), and of a mixture of experts the dense weights plus the
- * routed experts {@code n} tokens are expected to touch ({@link ModelProfile#weightBytesRead}); a mixture of experts
+ * per sequence and verified draft ({@link ModelProfile.Embeddings}). {@code denseWeights} is every weight but the routed
+ * experts and an untied input embedding (looked up, not streamed: {@link ModelProfile#denseWeightBytesRead}), and
+ * {@code expertsRead(n)} the routed experts {@code n} tokens are expected to touch ({@link
+ * ModelProfile#weightBytesRead} less the dense weights); a mixture of experts
  * also pays {@link #MOE_LAYER_FLOOR_NANOS} per sparse layer and step, its fused kernel's fixed time, and computes its
  * {@code routed} active parameters (the experts a token runs through) at {@code E}, the FLOP/s a grouped expert kernel
  * reaches ({@link #EXPERT_COMPUTE_EFFICIENCY}), well below {@code F}. Under expert parallelism ({@link
@@ -57,6 +60,8 @@ final class StepCostModel {
      * not calibrated (the reference study ran on one GPU).
      */
     static final long ALL_REDUCE_LATENCY_NANOS = 8_000;
+    /** Hopper's compute capability (H100, H200, H20). */
+    private static final int HOPPER = 90;
     /** Fraction of the one-way interconnect bandwidth a ring all-reduce reaches: assumed, not calibrated. */
     static final double INTERCONNECT_EFFICIENCY = 0.8;
 
@@ -81,6 +86,16 @@ final class StepCostModel {
      * kernel, not the tensor cores, sets the pace. Measured on Hopper and taken as the same fraction on other GPUs.
      */
     static final double EXPERT_COMPUTE_EFFICIENCY = 0.165;
+    /**
+     * Fraction of a Hopper GPU's peak bandwidth at which the fused mixture-of-experts kernel streams FP8 experts, where
+     * the dense layers' products reach {@link GpuProfile#bandwidthEfficiency()} (0.85). vLLM's {@code fused_moe} on
+     * Qwen3-30B-A3B's shape in FP8 (W8A8) on an H100 (PR #24700, {@code benchmark_moe.py}, main) took 129.8, 185.4,
+     * 238.4, 262.7, 271.0 and 273.7 us at 8, 16, 32, 64, 96 and 128 tokens, when the experts those tokens touch (51 to
+     * all 128 of 4.7 MB) take 85 to 212 us at 85%: less {@link #MOE_LAYER_FLOOR_NANOS}, the kernel read them at 2.36-2.53
+     * TB/s, 71-76% of 3.35. Not measured for 16-bit experts on Hopper, nor on other GPUs (the same kernel on an L40S
+     * streamed at 83-86%: PRs #53710 and #53819), which keep the decode bandwidth.
+     */
+    static final double HOPPER_FP8_EXPERT_READ_EFFICIENCY = 0.74;
     /** The same for FP8 weights on FP8 tensor cores: 9.5% of the FP8 peak (PR #24700, as above). */
     static final double EXPERT_FP8_COMPUTE_EFFICIENCY = 0.095;
 
@@ -115,6 +130,8 @@ final class StepCostModel {
     private final double flops;
     /** FLOP/s of the routed experts' products, summed over the GPUs. */
     private final double expertFlops;
+    /** Bytes/s at which the fused mixture-of-experts kernel reads its routed experts, summed over the GPUs. */
+    private final double expertBandwidth;
     /** FLOP/s of attention's products (16-bit), summed over the GPUs. */
     private final double attentionFlops;
 
@@ -129,6 +146,8 @@ final class StepCostModel {
         boolean fp8 = settings.model().fp8Weights() && gpu.peakFp8Flops() > 0;
         this.kernels = LayerKernels.of(settings.model(), fp8);
         this.quantisesActivations = fp8;
+        this.expertBandwidth = gpu.hbmBytesPerSecond() * settings.tensorParallelSize()
+                * (fp8 && gpu.computeCapability() == HOPPER ? HOPPER_FP8_EXPERT_READ_EFFICIENCY : gpu.bandwidthEfficiency());
         this.expertFlops = (fp8 ? gpu.peakFp8Flops() * EXPERT_FP8_COMPUTE_EFFICIENCY : gpu.peakFlops() * EXPERT_COMPUTE_EFFICIENCY)
                 * settings.tensorParallelSize();
     }
@@ -209,7 +228,8 @@ final class StepCostModel {
               LoraWork lora) {
         ModelProfile m = settings.model();
         int groups = settings.expertParallelSize();
-        double weights = m.weightBytesRead(computedTokens, groups) / bandwidth
+        double dense = m.denseWeightBytesRead();
+        double weights = dense / bandwidth + (m.weightBytesRead(computedTokens, groups) - dense) / expertBandwidth
                 + m.experts().layers() * MOE_LAYER_FLOOR_NANOS / 1e9;
         double routed = m.routedActiveParameters();
         // expert parallelism: the step waits for the group with the most token-expert pairs to compute

@@ -1,0 +1,67 @@
+package io.servebench.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The step model's fused mixture-of-experts layer against the kernel times vLLM published for it: {@code
+ * benchmarks/kernels/benchmark_moe.py --model=Qwen/Qwen3-30B-A3B -tp=1 --dtype=fp8_w8a8} on an H100, the "Main"
+ * column of vllm-project/vllm PR #24700 ("Improve default fused moe configs by analyzing tuned configs"), one layer's
+ * {@code fused_moe} (both grouped products and the activation between them) at each batch of tokens. The oracle is that
+ * printed table; the twin's side is its experts' reads at {@link StepCostModel#HOPPER_FP8_EXPERT_READ_EFFICIENCY}, its
+ * products at {@link StepCostModel#EXPERT_FP8_COMPUTE_EFFICIENCY}, joined by {@link StepCostModel#products}, and
+ * {@link StepCostModel#MOE_LAYER_FLOOR_NANOS}.
+ */
+class FusedMoeKernelTest {
+
+    /** Tokens in the batch and the kernel's time, us, as PR #24700 printed them. */
+    private static final long[] TOKENS = {1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1024, 1536, 2048, 3072, 4096};
+    private static final double[] MICROS = {44.54, 59.94, 90.46, 129.77, 185.40, 215.99, 238.37, 257.83, 262.73, 270.98,
+            273.72, 355.49, 391.86, 536.33, 727.31, 911.64, 1279.17, 1647.57};
+
+    private static final GpuProfile H100 = GpuProfile.named("h100");
+    private static final ModelProfile.Experts QWEN3_30B_A3B = ModelProfile.forModel("Qwen/Qwen3-30B-A3B").experts();
+
+    @Test
+    void aLayerOfFp8ExpertsTakesWhatVllmsKernelTookOnAnH100AtDecodesBatchesAndAtPrefills() {
+        assertThat(QWEN3_30B_A3B.count()).isEqualTo(128);
+        assertThat(QWEN3_30B_A3B.perToken()).isEqualTo(8);
+        List<String> off = new ArrayList<>();
+        for (int i = 0; i < TOKENS.length; i++) {
+            long tokens = TOKENS[i];
+            double error = twinMicros(tokens) / MICROS[i] - 1;
+            boolean knee = tokens >= 256 && tokens <= 1536;
+            // between 256 and 1,536 tokens the kernel neither streams nor computes at its full rate, and the norm
+            // joining the two (as for dense layers) falls 10-22% short: a known miss, held so it cannot grow unseen
+            if (knee ? error < -0.25 || error > 0 : error < -0.10 || error > 0.04) {
+                off.add(tokens + " tokens: " + Math.round(error * 100) + "%");
+            }
+        }
+        assertThat(off).as("batches off the published kernel time").isEmpty();
+    }
+
+    @Test
+    void atEveryBatchAboveSevenTokensTheKernelReadItsExpertsSlowerThanTheDenseLayersReadTheirs() {
+        // why the experts have a bandwidth of their own: at the decode bandwidth every batch of 8 to 128 tokens would
+        // take 10-13% less than it took
+        for (int i = 0; i < TOKENS.length; i++) {
+            if (TOKENS[i] >= 8 && TOKENS[i] <= 128) {
+                double bytes = QWEN3_30B_A3B.touched(TOKENS[i]) * QWEN3_30B_A3B.parameters();
+                double atDecodeBandwidth = bytes / H100.effectiveBandwidth() * 1e6 + StepCostModel.MOE_LAYER_FLOOR_NANOS / 1e3;
+                assertThat(atDecodeBandwidth / MICROS[i]).as(TOKENS[i] + " tokens").isLessThan(0.91);
+            }
+        }
+    }
+
+    /** The twin's time for one layer of Qwen3-30B-A3B's FP8 experts (one byte a parameter) at {@code tokens}, us. */
+    private static double twinMicros(long tokens) {
+        double read = QWEN3_30B_A3B.touched(tokens) * QWEN3_30B_A3B.parameters()
+                / (H100.hbmBytesPerSecond() * StepCostModel.HOPPER_FP8_EXPERT_READ_EFFICIENCY);
+        double compute = 2.0 * tokens * QWEN3_30B_A3B.perToken() * QWEN3_30B_A3B.parameters()
+                / (H100.peakFp8Flops() * StepCostModel.EXPERT_FP8_COMPUTE_EFFICIENCY);
+        return StepCostModel.products(read, compute) * 1e6 + StepCostModel.MOE_LAYER_FLOOR_NANOS / 1e3;
+    }
+}
