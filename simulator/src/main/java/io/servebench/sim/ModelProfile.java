@@ -368,9 +368,10 @@ public record ModelProfile(
      * The built-in profile of a model, by its repository's name (any case, any owner): Qwen3.5-9B, the reference's; and,
      * read from their published {@code config.json} ({@link #fromConfig}, {@link ModelConfigs}), Qwen3-8B, Qwen3-14B,
      * Qwen3-32B, Qwen2.5-7B-Instruct, Qwen2.5-72B-Instruct, Meta-Llama-3-8B-Instruct, Llama-3.1-8B-Instruct, Llama-3.1-70B-Instruct and
-     * Llama-3.3-70B-Instruct (dense), Qwen3-30B-A3B, Qwen3-235B-A22B-Instruct-2507, gpt-oss-20b and gpt-oss-120b and
-     * DeepSeek-R1 and its 0528 update (mixtures of experts) and Qwen3.5-35B-A3B and Qwen3-Next-80B-A3B-Instruct, also in
-     * FP8 (hybrid mixtures of experts); empty for any other.
+     * Llama-3.3-70B-Instruct (dense), Qwen3-30B-A3B, Qwen3-235B-A22B-Instruct-2507 (also in FP8), gpt-oss-20b and
+     * gpt-oss-120b, DeepSeek-R1 and its 0528 update and DeepSeek-V3 and its 0324 update (their architecture), GLM-4.5-Air
+     * and GLM-4.6 (also in FP8) (mixtures of experts) and Qwen3.5-35B-A3B and Qwen3-Next-80B-A3B-Instruct, also in FP8
+     * (hybrid mixtures of experts); empty for any other.
      */
     public static java.util.Optional<ModelProfile> builtIn(String name) {
         // the repository's name alone: the 2507 updates and the base models have other contexts
@@ -389,6 +390,7 @@ public record ModelProfile(
             java.util.Map.entry("qwen3-32b", ModelConfigs.QWEN3_32B),
             java.util.Map.entry("qwen3-30b-a3b", ModelConfigs.QWEN3_30B_A3B),
             java.util.Map.entry("qwen3-235b-a22b-instruct-2507", ModelConfigs.QWEN3_235B_A22B_2507),
+            java.util.Map.entry("qwen3-235b-a22b-instruct-2507-fp8", ModelConfigs.QWEN3_235B_A22B_2507_FP8),
             java.util.Map.entry("qwen2.5-7b-instruct", ModelConfigs.QWEN25_7B_INSTRUCT),
             java.util.Map.entry("qwen2.5-72b-instruct", ModelConfigs.QWEN25_72B_INSTRUCT),
             java.util.Map.entry("qwen3.5-35b-a3b", ModelConfigs.QWEN35_35B_A3B),
@@ -399,6 +401,9 @@ public record ModelProfile(
             java.util.Map.entry("deepseek-r1-0528", ModelConfigs.DEEPSEEK_R1_0528),
             // the first R1's config.json is the one the 0528 update kept (see ModelConfigs.DEEPSEEK_R1_0528)
             java.util.Map.entry("deepseek-r1", ModelConfigs.DEEPSEEK_R1_0528),
+            // R1 is DeepSeek-V3's architecture trained further, and V3-0324 an update of V3 with the same config.json
+            java.util.Map.entry("deepseek-v3", ModelConfigs.DEEPSEEK_R1_0528),
+            java.util.Map.entry("deepseek-v3-0324", ModelConfigs.DEEPSEEK_R1_0528),
             java.util.Map.entry("glm-4.5-air", ModelConfigs.GLM_45_AIR),
             java.util.Map.entry("glm-4.6", ModelConfigs.GLM_46),
             java.util.Map.entry("glm-4.6-fp8", ModelConfigs.GLM_46_FP8),

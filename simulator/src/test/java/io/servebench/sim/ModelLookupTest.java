@@ -22,7 +22,8 @@ class ModelLookupTest {
                 Map.of("HF_HOME", hfHome.toString())))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("the simulated engine does not know model my-org/Llama-3.1-70B-support:"
-                        + " no built-in profile (deepseek-r1, deepseek-r1-0528, glm-4.5-air, glm-4.6, glm-4.6-fp8, gpt-oss-120b, gpt-oss-20b, llama-3.1-70b-instruct,")
+                        + " no built-in profile (deepseek-r1, deepseek-r1-0528, deepseek-v3, deepseek-v3-0324, glm-4.5-air, glm-4.6, glm-4.6-fp8,"
+                        + " gpt-oss-120b, gpt-oss-20b, llama-3.1-70b-instruct,")
                 .hasMessageContaining("nothing in the Hugging Face cache at " + hfHome.resolve("hub")
                         .resolve("models--my-org--Llama-3.1-70B-support").resolve("refs").resolve("main"))
                 .hasMessageEndingWith("or name it with --sim-model-config=PATH (or vLLM's --hf-config-path=PATH)");
