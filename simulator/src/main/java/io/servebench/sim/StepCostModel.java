@@ -62,6 +62,8 @@ final class StepCostModel {
     static final long ALL_REDUCE_LATENCY_NANOS = 8_000;
     /** Hopper's compute capability (H100, H200, H20). */
     private static final int HOPPER = 90;
+    /** Ada's compute capability (L40S). */
+    private static final int ADA = 89;
     /** Fraction of the one-way interconnect bandwidth a ring all-reduce reaches: assumed, not calibrated. */
     static final double INTERCONNECT_EFFICIENCY = 0.8;
 
@@ -98,6 +100,14 @@ final class StepCostModel {
     static final double HOPPER_FP8_EXPERT_READ_EFFICIENCY = 0.74;
     /** The same for FP8 weights on FP8 tensor cores: 9.5% of the FP8 peak (PR #24700, as above). */
     static final double EXPERT_FP8_COMPUTE_EFFICIENCY = 0.095;
+    /**
+     * {@link #EXPERT_FP8_COMPUTE_EFFICIENCY} on an Ada GPU (the L40S, compute capability 8.9): the same kernel on the
+     * same kind of shape computed 179-193 TFLOP/s there too, but that is a quarter of the L40S's FP8 peak (733e12), not a
+     * tenth. vLLM PR #53819 (merged; Qwen3.5-35B-A3B's experts, 256 of 3 x 2,048 x 512, top 8, FP8 W8A8, tuned) printed
+     * 9,198 us at 32,768 tokens and 2,772 at 8,192: 1.65e12 FLOP in 9.2 ms, 179 TFLOP/s, 24.5%; PR #53710 (Qwen3-30B-A3B's
+     * shape) 3,196 us at 8,192 tokens, 193 TFLOP/s, 26%. At the H100's 9.5% the twin took 2.5x these times.
+     */
+    static final double ADA_EXPERT_FP8_COMPUTE_EFFICIENCY = 0.25;
 
     /**
      * Shortest duration of a small kernel of a decode step in a CUDA graph (a norm, rotary embedding, the KV cache
@@ -148,8 +158,8 @@ final class StepCostModel {
         this.quantisesActivations = fp8;
         this.expertBandwidth = gpu.hbmBytesPerSecond() * settings.tensorParallelSize()
                 * (fp8 && gpu.computeCapability() == HOPPER ? HOPPER_FP8_EXPERT_READ_EFFICIENCY : gpu.bandwidthEfficiency());
-        this.expertFlops = (fp8 ? gpu.peakFp8Flops() * EXPERT_FP8_COMPUTE_EFFICIENCY : gpu.peakFlops() * EXPERT_COMPUTE_EFFICIENCY)
-                * settings.tensorParallelSize();
+        this.expertFlops = (fp8 ? gpu.peakFp8Flops() * (gpu.computeCapability() == ADA ? ADA_EXPERT_FP8_COMPUTE_EFFICIENCY
+                : EXPERT_FP8_COMPUTE_EFFICIENCY) : gpu.peakFlops() * EXPERT_COMPUTE_EFFICIENCY) * settings.tensorParallelSize();
     }
 
     /**
