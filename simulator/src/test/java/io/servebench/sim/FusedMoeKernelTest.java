@@ -14,7 +14,9 @@ import org.junit.jupiter.api.Test;
  * printed table; the twin's side is its experts' reads at {@link StepCostModel#HOPPER_FP8_EXPERT_READ_EFFICIENCY}, its
  * products at {@link StepCostModel#EXPERT_FP8_COMPUTE_EFFICIENCY}, joined by {@link StepCostModel#products}, and
  * {@link StepCostModel#MOE_LAYER_FLOOR_NANOS}. And on an L40S: the "Tuned" column of vllm-project/vllm PR #53819 ("Tune
- * fused_moe FP8 config for Qwen3.5 on L40S", merged), Qwen3.5-35B-A3B's experts in FP8 at 8 to 32,768 tokens.
+ * fused_moe FP8 config for Qwen3.5 on L40S", merged), Qwen3.5-35B-A3B's experts in FP8 at 8 to 32,768 tokens. And
+ * 16-bit experts on an A100: the "Before this PR" times of vllm-project/vllm PR #19049 (Qwen3-30B-A3B's experts in bf16
+ * on an A100 PCIe 40GB, vLLM's default kernel configuration then), 1 to 96 tokens.
  */
 class FusedMoeKernelTest {
 
@@ -28,6 +30,14 @@ class FusedMoeKernelTest {
     private static final long[] L40S_TOKENS = {8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768};
     private static final double[] L40S_MICROS = {259.57, 455.32, 730.29, 974.49, 1113.81, 1167.44, 1214.92, 1303.19,
             1502.44, 1904.68, 2772.23, 4854.88, 9198.10};
+
+    /** Qwen3-30B-A3B's 16-bit experts on an A100 PCIe 40GB, as PR #19049 printed them before its tuned configuration. */
+    private static final long[] A100_TOKENS = {1, 2, 4, 8, 16, 24, 32, 48, 64, 96};
+    private static final double[] A100_MICROS = {109.21, 159.81, 268.89, 403.13, 611.19, 730.19, 808.53, 885.97, 917.45,
+            943.14};
+    /** NVIDIA A100 PCIe 40GB (its datasheet: 1,555 GB/s, 312 dense bf16 TFLOP/s, PCIe Gen4), the twin's efficiencies. */
+    private static final GpuProfile A100_PCIE_40GB = new GpuProfile("NVIDIA A100-PCIE-40GB", 40.0 * (1L << 30),
+            1.555e12, 312e12, 0.85, 0.60, 32e9, 0, 250, 80);
 
     private static final GpuProfile H100 = GpuProfile.named("h100");
     private static final GpuProfile L40S = GpuProfile.named("l40s");
@@ -62,6 +72,26 @@ class FusedMoeKernelTest {
             // the same knee as the H100's, here from 1,024 to 8,192 tokens
             boolean knee = tokens >= 1024 && tokens <= 8192;
             if (knee ? error < -0.27 || error > 0 : error < -0.10 || error > 0.08) {
+                off.add(tokens + " tokens: " + Math.round(error * 100) + "%");
+            }
+        }
+        assertThat(off).as("batches off the published kernel time").isEmpty();
+    }
+
+    @Test
+    void onAnA100SixteenBitExpertsStreamAtTheDecodeBandwidth() {
+        List<String> off = new ArrayList<>();
+        for (int i = 0; i < A100_TOKENS.length; i++) {
+            long tokens = A100_TOKENS[i];
+            double read = QWEN3_30B_A3B.touched(tokens) * QWEN3_30B_A3B.parameters() * 2
+                    / A100_PCIE_40GB.effectiveBandwidth();
+            double compute = 2.0 * tokens * QWEN3_30B_A3B.perToken() * QWEN3_30B_A3B.parameters()
+                    / (A100_PCIE_40GB.peakFlops() * StepCostModel.EXPERT_COMPUTE_EFFICIENCY);
+            double error = (StepCostModel.products(read, compute) * 1e6 + StepCostModel.MOE_LAYER_FLOOR_NANOS / 1e3)
+                    / A100_MICROS[i] - 1;
+            // at 1 to 4 tokens the A100's kernel pays more than the Hopper floor the twin gives every GPU (about 64 us
+            // here): a known miss of 12-22%
+            if (tokens < 8 ? error < -0.25 || error > 0 : Math.abs(error) > 0.03) {
                 off.add(tokens + " tokens: " + Math.round(error * 100) + "%");
             }
         }
