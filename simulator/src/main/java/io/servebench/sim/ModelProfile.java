@@ -846,6 +846,15 @@ public record ModelProfile(
         return bytesPerParameter == 1;
     }
 
+    /**
+     * Whether the routed experts are held in four bits (MXFP4, gpt-oss's: the only format of under a byte a weight the
+     * twin models), which the engines run with kernels of their own (Marlin, OpenAI's {@code triton_kernels}) rather than
+     * the fused mixture-of-experts kernel of 8- and 16-bit experts.
+     */
+    public boolean fourBitExperts() {
+        return experts.count() > 0 && expertBytesPerParameter < 1;
+    }
+
     /** Bytes of the language-model weights: the layers' at their precision, the vocabulary's tables in 16 bits. */
     public double weightBytes() {
         double routed = experts.stored();

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * column of vllm-project/vllm PR #24700 ("Improve default fused moe configs by analyzing tuned configs"), one layer's
  * {@code fused_moe} (both grouped products and the activation between them) at each batch of tokens. The oracle is that
  * printed table; the twin's side is its experts' reads at {@link StepCostModel#HOPPER_FP8_EXPERT_READ_EFFICIENCY}, its
- * products at {@link StepCostModel#EXPERT_FP8_COMPUTE_EFFICIENCY}, joined by {@link StepCostModel#products}, and
+ * products at {@link StepCostModel#EXPERT_FP8_COMPUTE_EFFICIENCY}, joined by {@link StepCostModel#fusedMoe}, and
  * {@link StepCostModel#MOE_LAYER_FLOOR_NANOS}. And on an L40S: the "Tuned" column of vllm-project/vllm PR #53819 ("Tune
  * fused_moe FP8 config for Qwen3.5 on L40S", merged), Qwen3.5-35B-A3B's experts in FP8 at 8 to 32,768 tokens. And
  * 16-bit experts on an A100: the "Before this PR" times of vllm-project/vllm PR #19049 (Qwen3-30B-A3B's experts in bf16
@@ -52,10 +52,8 @@ class FusedMoeKernelTest {
         for (int i = 0; i < TOKENS.length; i++) {
             long tokens = TOKENS[i];
             double error = twinMicros(QWEN3_30B_A3B, H100, tokens) / MICROS[i] - 1;
-            boolean knee = tokens >= 256 && tokens <= 1536;
-            // between 256 and 1,536 tokens the kernel neither streams nor computes at its full rate, and the norm
-            // joining the two (as for dense layers) falls 10-22% short: a known miss, held so it cannot grow unseen
-            if (knee ? error < -0.25 || error > 0 : error < -0.10 || error > 0.04) {
+            // the largest miss is at 256 tokens (-12%), where the kernel's configuration changes
+            if (error < -0.13 || error > 0.06) {
                 off.add(tokens + " tokens: " + Math.round(error * 100) + "%");
             }
         }
@@ -69,9 +67,7 @@ class FusedMoeKernelTest {
         for (int i = 0; i < L40S_TOKENS.length; i++) {
             long tokens = L40S_TOKENS[i];
             double error = twinMicros(QWEN35_35B_A3B, L40S, tokens) / L40S_MICROS[i] - 1;
-            // the same knee as the H100's, here from 1,024 to 8,192 tokens
-            boolean knee = tokens >= 1024 && tokens <= 8192;
-            if (knee ? error < -0.27 || error > 0 : error < -0.10 || error > 0.08) {
+            if (error < -0.09 || error > 0.07) {
                 off.add(tokens + " tokens: " + Math.round(error * 100) + "%");
             }
         }
@@ -87,15 +83,30 @@ class FusedMoeKernelTest {
                     / A100_PCIE_40GB.effectiveBandwidth();
             double compute = 2.0 * tokens * QWEN3_30B_A3B.perToken() * QWEN3_30B_A3B.parameters()
                     / (A100_PCIE_40GB.peakFlops() * StepCostModel.EXPERT_COMPUTE_EFFICIENCY);
-            double error = (StepCostModel.products(read, compute) * 1e6 + StepCostModel.MOE_LAYER_FLOOR_NANOS / 1e3)
+            double error = (StepCostModel.fusedMoe(read, compute) * 1e6 + StepCostModel.MOE_LAYER_FLOOR_NANOS / 1e3)
                     / A100_MICROS[i] - 1;
             // at 1 to 4 tokens the A100's kernel pays more than the Hopper floor the twin gives every GPU (about 64 us
             // here): a known miss of 12-22%
-            if (tokens < 8 ? error < -0.25 || error > 0 : Math.abs(error) > 0.03) {
+            if (tokens < 8 ? error < -0.25 || error > 0 : error < -0.03 || error > 0.04) {
                 off.add(tokens + " tokens: " + Math.round(error * 100) + "%");
             }
         }
         assertThat(off).as("batches off the published kernel time").isEmpty();
+    }
+
+    @Test
+    void theDenseProductsNormWouldLeaveAKneeOnBothGpusWhereTheKernelsOwnJoinLeavesNone() {
+        // why the experts are joined by a norm of order 1.5: at order 3, as the dense products are, the H100's layer at
+        // 256 and 512 tokens and the L40S's at 2,048 and 4,096 come out 20-25% short of what they took
+        assertThat(atOrder3(QWEN3_30B_A3B, H100, 256) / 355.49 - 1).isLessThan(-0.18);
+        assertThat(atOrder3(QWEN3_30B_A3B, H100, 512) / 391.86 - 1).isLessThan(-0.18);
+        assertThat(atOrder3(QWEN35_35B_A3B, L40S, 2048) / 1502.44 - 1).isLessThan(-0.18);
+        assertThat(atOrder3(QWEN35_35B_A3B, L40S, 4096) / 1904.68 - 1).isLessThan(-0.18);
+    }
+
+    private static double atOrder3(ModelProfile.Experts experts, GpuProfile gpu, long tokens) {
+        return StepCostModel.products(read(experts, gpu, tokens), compute(experts, gpu, tokens)) * 1e6
+                + StepCostModel.MOE_LAYER_FLOOR_NANOS / 1e3;
     }
 
     @Test
@@ -113,11 +124,19 @@ class FusedMoeKernelTest {
 
     /** The twin's time for one layer of FP8 experts (one byte a parameter) at {@code tokens} on an H100 or an L40S, us. */
     private static double twinMicros(ModelProfile.Experts experts, GpuProfile gpu, long tokens) {
-        boolean hopper = gpu == H100;
-        double read = experts.touched(tokens) * experts.parameters() / (gpu.hbmBytesPerSecond()
-                * (hopper ? StepCostModel.HOPPER_FP8_EXPERT_READ_EFFICIENCY : gpu.bandwidthEfficiency()));
-        double compute = 2.0 * tokens * experts.perToken() * experts.parameters() / (gpu.peakFp8Flops()
-                * (hopper ? StepCostModel.EXPERT_FP8_COMPUTE_EFFICIENCY : StepCostModel.ADA_EXPERT_FP8_COMPUTE_EFFICIENCY));
-        return StepCostModel.products(read, compute) * 1e6 + StepCostModel.MOE_LAYER_FLOOR_NANOS / 1e3;
+        return StepCostModel.fusedMoe(read(experts, gpu, tokens), compute(experts, gpu, tokens)) * 1e6
+                + StepCostModel.MOE_LAYER_FLOOR_NANOS / 1e3;
+    }
+
+    /** The twin's time to read the FP8 experts {@code tokens} touch, s. */
+    private static double read(ModelProfile.Experts experts, GpuProfile gpu, long tokens) {
+        return experts.touched(tokens) * experts.parameters() / (gpu.hbmBytesPerSecond()
+                * (gpu == H100 ? StepCostModel.HOPPER_FP8_EXPERT_READ_EFFICIENCY : gpu.bandwidthEfficiency()));
+    }
+
+    /** The twin's time for the FP8 experts' products of {@code tokens}, s. */
+    private static double compute(ModelProfile.Experts experts, GpuProfile gpu, long tokens) {
+        return 2.0 * tokens * experts.perToken() * experts.parameters() / (gpu.peakFp8Flops()
+                * (gpu == H100 ? StepCostModel.EXPERT_FP8_COMPUTE_EFFICIENCY : StepCostModel.ADA_EXPERT_FP8_COMPUTE_EFFICIENCY));
     }
 }
