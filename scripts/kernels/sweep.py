@@ -2,13 +2,16 @@
 (docs/simulated-engine.md, "The kernels measured on an H100, and what they say of the twin"; the print of its run on
 the device's H100 is simulator/src/test/resources/kernels/h100-sweep.jsonl): dense bf16 and FP8 matrix products at
 the shapes of the validation's dense models' layers over the rows a step computes (1 to 16,384 tokens), causal
-prefill attention and decode attention through PyTorch's scaled_dot_product_attention.
+prefill attention and decode attention through PyTorch's scaled_dot_product_attention. Three more parts, named on the
+command line, have not yet run on a device (written at stop 58, when none could be started): tp, the same dense layers
+sliced for tensor parallelism; moe, mixture-of-experts layers' grouped products (torch._grouped_mm) over the tokens
+per expert a step gives; fp8block, FP8 products with DeepSeek's block scales.
 
 Each figure is the device time of one kernel (or one layer's four products) replayed from a CUDA graph, as the
 engines run decode steps, the median of 5 timed replays of a graph holding REPEATS launches. Inputs are random; the
 weights of each product are distinct tensors per repeat when they fit in 2 GiB, so that a small product is not served
 from the L2 cache (50 MiB on an H100) the way no engine's weights are. Prints one JSON object per line.
-    python3 scripts/kernels/sweep.py > kernels.jsonl
+    python3 scripts/kernels/sweep.py [copy bf16 attention fp8 tp moe fp8block] > kernels.jsonl   (default: the first four)
 """
 import ctypes
 import json
@@ -108,6 +111,27 @@ MODELS = [
     ("Qwen3-32B", 5120, 10240, 8192, 25600),
     ("Llama-3.1-70B TP4", 8192, 2560, 2048, 7168),
 ]
+# the same layers as one GPU's slice under tensor parallelism (vLLM's and SGLang's column- and row-parallel layers split
+# the qkv and gate_up outputs and the o and down inputs by the TP size)
+TP_MODELS = [
+    ("Qwen3-8B TP2", 4096, 3072, 2048, 6144),
+    ("Qwen3-32B TP2", 5120, 5120, 4096, 12800),
+    ("Qwen3-32B TP4", 5120, 2560, 2048, 6400),
+    ("Qwen3-32B TP8", 5120, 1280, 1024, 3200),
+    ("Llama-3.1-70B TP2", 8192, 5120, 4096, 14336),
+    ("Llama-3.1-70B TP8", 8192, 1280, 1024, 3584),
+]
+# mixture-of-experts layers, one GPU's whole set of routed experts: (name, hidden, expert intermediate, experts, top-k)
+MOE_MODELS = [
+    ("Qwen3-30B-A3B", 2048, 768, 128, 8),
+    ("GLM-4.5-Air", 4096, 1408, 128, 8),
+    ("gpt-oss-120b shape, bf16", 2880, 2880, 128, 4),
+    ("Mixtral-8x7B", 4096, 14336, 8, 2),
+    ("Qwen3.5-35B-A3B", 2048, 512, 256, 8),
+    # under tensor parallelism vLLM and SGLang split each expert's intermediate size by the TP size
+    ("Qwen3-235B-A22B TP8", 4096, 192, 128, 8),
+    ("DeepSeek-R1 TP8", 7168, 256, 256, 8),
+]
 ROWS = [1, 8, 16, 32, 64, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 8192, 16384]
 
 
@@ -177,6 +201,89 @@ def fp8_layer(name, hidden, qkv, o_in, inter):
             flops = sum(2 * m * k * n for _, k, n in shapes)
             emit(kind="layer", dtype="fp8", scaling=scaling, model=name, m=m, seconds=sum(per), weight_bytes=layer_bytes,
                  flops=flops, tflops=flops / sum(per) / 1e12, weight_tbps=layer_bytes / sum(per) / 1e12)
+    del weights
+
+
+def grouped_experts(name, hidden, inter, experts, topk):
+    """The routed experts' two grouped products (gate_up, then down) through torch._grouped_mm (CUTLASS's grouped GEMM
+    on Hopper), routing spread as evenly as it can be: each token's top-k choices dealt round the experts, so a
+    step of T tokens gives T*k rows, and an expert with no rows is skipped and its weights are not read."""
+    if not hasattr(torch, "_grouped_mm"):
+        emit(kind="moe", model=name, error="torch._grouped_mm missing")
+        return
+    expert_bytes = (hidden * 2 * inter + inter * hidden) * 2
+    copies = max(1, min(4, (8 << 30) // (expert_bytes * experts)))
+    # column-major experts: [E, N, K] row-major, transposed to [E, K, N]
+    gate_up = [torch.randn(experts, 2 * inter, hidden, dtype=torch.bfloat16, device=dev).transpose(1, 2)
+               for _ in range(copies)]
+    down = [torch.randn(experts, hidden, inter, dtype=torch.bfloat16, device=dev).transpose(1, 2)
+            for _ in range(copies)]
+    for m in ROWS:
+        rows = m * topk
+        counts = [rows // experts + (1 if e < rows % experts else 0) for e in range(experts)]
+        touched = sum(1 for c in counts if c)
+        offs = torch.tensor(list(__import__("itertools").accumulate(counts)), dtype=torch.int32, device=dev)
+        x = torch.randn(rows, hidden, dtype=torch.bfloat16, device=dev)
+        h = torch.randn(rows, inter, dtype=torch.bfloat16, device=dev)
+        per = {}
+        for part, a, ws, k, n in (("gate_up", x, gate_up, hidden, 2 * inter), ("down", h, down, inter, hidden)):
+            def one(i, a=a, ws=ws):
+                torch._grouped_mm(a, ws[i % copies], offs=offs)
+            flops = 2 * rows * k * n
+            read = touched * k * n * 2
+            try:
+                t, clk, w = graph_time(one, repeats_for(max(flops / 600e12, read / 3e12)))
+            except Exception as e:
+                emit(kind="moe", model=name, part=part, m=m, error=str(e)[:300])
+                return
+            per[part] = t
+            emit(kind="moe", model=name, part=part, m=m, rows=rows, touched=touched, k=k, n=n, seconds=t,
+                 tflops=flops / t / 1e12, weight_tbps=read / t / 1e12, sm_mhz=clk, watts=w)
+        flops = 2 * rows * 3 * hidden * inter
+        read = touched * expert_bytes
+        total = sum(per.values())
+        emit(kind="moe_layer", model=name, m=m, rows=rows, touched=touched, experts=experts, topk=topk, seconds=total,
+             flops=flops, weight_bytes=read, tflops=flops / total / 1e12, weight_tbps=read / total / 1e12)
+    del gate_up, down
+
+
+def block_fp8(name, hidden, qkv, o_in, inter):
+    """FP8 products with DeepSeek's block scales (activations per 1x128, weights per 128x128), the scaling of the
+    validation's FP8 checkpoints (GLM-4.6-FP8, Qwen3-*-FP8), through torch._scaled_mm's blockwise path."""
+    shapes = layer_products(hidden, qkv, o_in, inter)
+    layer_bytes = sum(k * n for _, k, n in shapes)
+    copies = max(1, min(16, (2 << 30) // layer_bytes))
+    weights = [[torch.randn(n, k, device=dev).to(torch.float8_e4m3fn) for _, k, n in shapes] for _ in range(copies)]
+    for m in ROWS:
+        if m % 16:
+            continue
+        per = []
+        for j, (part, k, n) in enumerate(shapes):
+            x = torch.randn(m, k, device=dev).to(torch.float8_e4m3fn)
+            # the scales' layout the blockwise kernels ask for differs between releases: outer-dimension-major first
+            layouts = [("outer-major", torch.ones(k // 128, m, device=dev).t(),
+                        torch.ones(n // 128, k // 128, device=dev).t()),
+                       ("row-major", torch.ones(m, k // 128, device=dev), torch.ones(k // 128, n // 128, device=dev))]
+            errors = []
+            for layout, sa, sb in layouts:
+                def one(i, j=j, x=x, sa=sa, sb=sb):
+                    torch._scaled_mm(x, weights[i % copies][j].t(), scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16)
+                try:
+                    t, clk, w = graph_time(one, repeats_for(max(2 * m * k * n / 1200e12, k * n / 3e12)))
+                    break
+                except Exception as e:
+                    errors.append(layout + ": " + str(e)[:300])
+            else:
+                emit(kind="gemm", dtype="fp8", scaling="block", model=name, part=part, m=m, error=" | ".join(errors))
+                del weights
+                return
+            per.append(t)
+            emit(kind="gemm", dtype="fp8", scaling="block", model=name, part=part, m=m, k=k, n=n, seconds=t,
+                 scale_layout=layout, tflops=2 * m * k * n / t / 1e12, weight_tbps=k * n / t / 1e12, sm_mhz=clk,
+                 watts=w)
+        flops = sum(2 * m * k * n for _, k, n in shapes)
+        emit(kind="layer", dtype="fp8", scaling="block", model=name, m=m, seconds=sum(per), weight_bytes=layer_bytes,
+             flops=flops, tflops=flops / sum(per) / 1e12, weight_tbps=layer_bytes / sum(per) / 1e12)
     del weights
 
 
@@ -253,4 +360,13 @@ if "attention" in parts:
 if "fp8" in parts:
     for spec in MODELS[1:3]:
         fp8_layer(*spec)
+if "tp" in parts:
+    for spec in TP_MODELS:
+        bf16_layer(*spec)
+if "moe" in parts:
+    for spec in MOE_MODELS:
+        grouped_experts(*spec)
+if "fp8block" in parts:
+    for spec in MODELS[1:3]:
+        block_fp8(*spec)
 emit(kind="done", seconds=time.time() - started)
