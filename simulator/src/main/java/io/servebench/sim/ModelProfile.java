@@ -851,7 +851,7 @@ public record ModelProfile(
      * twin models), which the engines run with kernels of their own (Marlin, OpenAI's {@code triton_kernels}) rather than
      * the fused mixture-of-experts kernel of 8- and 16-bit experts.
      */
-    public boolean fourBitExperts() {
+    boolean fourBitExperts() {
         return experts.count() > 0 && expertBytesPerParameter < 1;
     }
 
