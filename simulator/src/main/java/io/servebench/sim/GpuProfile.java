@@ -78,6 +78,8 @@ public record GpuProfile(
     private static final double H100_WATTS = 700;
     /** Hopper's compute capability, 9.0 (H100, H200, H20); the A100's is 8.0, the L40S's 8.9, the B200's 10.0. */
     private static final int HOPPER = 90;
+    /** Ada's compute capability, 8.9 (the L40S). */
+    private static final int ADA = 89;
     /** Decode bandwidth reached in practice, as on the H100; not yet calibrated for the other GPUs. */
     private static final double BANDWIDTH_EFFICIENCY = 0.85;
     /** Prefill FLOP/s reached in practice by a GPU whose matrix products were not measured: an assumption. */
@@ -177,6 +179,16 @@ public record GpuProfile(
                     + String.join(", ", catalogue().keySet()));
         }
         return gpu;
+    }
+
+    /** Whether this is a Hopper GPU (H100, H200, H20), whose kernels the engines choose apart from other GPUs'. */
+    boolean hopper() {
+        return computeCapability == HOPPER;
+    }
+
+    /** Whether this is an Ada GPU (the L40S). */
+    boolean ada() {
+        return computeCapability == ADA;
     }
 
     /** Bandwidth reached in practice, bytes/s. */

@@ -369,8 +369,8 @@ public record ModelProfile(
      * read from their published {@code config.json} ({@link #fromConfig}, {@link ModelConfigs}), Qwen3-8B, Qwen3-14B,
      * Qwen3-32B, Qwen2.5-7B-Instruct, Qwen2.5-72B-Instruct, Meta-Llama-3-8B-Instruct, Llama-3.1-8B-Instruct, Llama-3.1-70B-Instruct and
      * Llama-3.3-70B-Instruct (dense), Qwen3-30B-A3B, Qwen3-235B-A22B-Instruct-2507 (also in FP8), gpt-oss-20b and
-     * gpt-oss-120b, DeepSeek-R1 and its 0528 update and DeepSeek-V3 and its 0324 update (their architecture), GLM-4.5-Air
-     * and GLM-4.6 (also in FP8) (mixtures of experts) and Qwen3.5-35B-A3B and Qwen3-Next-80B-A3B-Instruct, also in FP8
+     * gpt-oss-120b, DeepSeek-R1 and its 0528 update, DeepSeek-V3 and its 0324 update (their architecture), GLM-4.5-Air,
+     * GLM-4.6 and GLM-4.6-FP8 (mixtures of experts), and Qwen3.5-35B-A3B and Qwen3-Next-80B-A3B-Instruct, also in FP8
      * (hybrid mixtures of experts); empty for any other.
      */
     public static java.util.Optional<ModelProfile> builtIn(String name) {

@@ -64,10 +64,6 @@ final class StepCostModel {
      * not calibrated (the reference study ran on one GPU).
      */
     static final long ALL_REDUCE_LATENCY_NANOS = 8_000;
-    /** Hopper's compute capability (H100, H200, H20). */
-    private static final int HOPPER = 90;
-    /** Ada's compute capability (L40S). */
-    private static final int ADA = 89;
     /** Fraction of the one-way interconnect bandwidth a ring all-reduce reaches: assumed, not calibrated. */
     static final double INTERCONNECT_EFFICIENCY = 0.8;
 
@@ -161,9 +157,10 @@ final class StepCostModel {
         this.kernels = LayerKernels.of(settings.model(), fp8);
         this.quantisesActivations = fp8;
         this.expertBandwidth = gpu.hbmBytesPerSecond() * settings.tensorParallelSize()
-                * (fp8 && gpu.computeCapability() == HOPPER ? HOPPER_FP8_EXPERT_READ_EFFICIENCY : gpu.bandwidthEfficiency());
-        this.expertFlops = (fp8 ? gpu.peakFp8Flops() * (gpu.computeCapability() == ADA ? ADA_EXPERT_FP8_COMPUTE_EFFICIENCY
-                : EXPERT_FP8_COMPUTE_EFFICIENCY) : gpu.peakFlops() * EXPERT_COMPUTE_EFFICIENCY) * settings.tensorParallelSize();
+                * (fp8 && gpu.hopper() ? HOPPER_FP8_EXPERT_READ_EFFICIENCY : gpu.bandwidthEfficiency());
+        this.expertFlops = settings.tensorParallelSize() * (fp8
+                ? gpu.peakFp8Flops() * (gpu.ada() ? ADA_EXPERT_FP8_COMPUTE_EFFICIENCY : EXPERT_FP8_COMPUTE_EFFICIENCY)
+                : gpu.peakFlops() * EXPERT_COMPUTE_EFFICIENCY);
     }
 
     /**
@@ -278,7 +275,8 @@ final class StepCostModel {
         double host = settings.performanceMode().overheadFactor() * engine.stepNanos()
                 + (double) engine.sequenceNanos() * (sequences + acceptedDrafts);
         long nanos = Math.round(settings.overlapsHostWork() ? Math.max(gpu, host) : gpu + host);
-        double computeNanos = (compute > weights ? compute * 1e9 : 0) + (expertCompute > expertRead ? expertCompute * 1e9 : 0);
+        double computeNanos = (compute > weights ? compute * 1e9 : 0)
+                + (expertCompute > expertRead ? expertCompute * 1e9 : 0);
         return new Step(nanos, computeNanos, gpu - computeNanos - floors, floors);
     }
 
