@@ -3,9 +3,10 @@
 the device's H100 is simulator/src/test/resources/kernels/h100-sweep.jsonl): dense bf16 and FP8 matrix products at
 the shapes of the validation's dense models' layers over the rows a step computes (1 to 16,384 tokens), causal
 prefill attention and decode attention through PyTorch's scaled_dot_product_attention. Three more parts, named on the
-command line, have not yet run on a device (written at stop 58, when none could be started): tp, the same dense layers
-sliced for tensor parallelism; moe, mixture-of-experts layers' grouped products (torch._grouped_mm) over the tokens
-per expert a step gives; fp8block, FP8 products with DeepSeek's block scales.
+command line: tp, the same dense layers sliced for tensor parallelism; moe, mixture-of-experts layers' grouped products
+(torch._grouped_mm, CUTLASS's grouped GEMM, not the engines' fused_moe) over the tokens per expert a step gives;
+fp8block, FP8 products with DeepSeek's block scales. Their print on the device's H100 (stop 58, `copy tp moe fp8block`)
+is simulator/src/test/resources/kernels/h100-sweep-tp-moe-fp8block.jsonl.
 
 Each figure is the device time of one kernel (or one layer's four products) replayed from a CUDA graph, as the
 engines run decode steps, the median of 5 timed replays of a graph holding REPEATS launches. Inputs are random; the
