@@ -156,11 +156,30 @@ final class StepCostModel {
         boolean fp8 = settings.model().fp8Weights() && gpu.peakFp8Flops() > 0;
         this.kernels = LayerKernels.of(settings.model(), fp8);
         this.quantisesActivations = fp8;
-        this.expertBandwidth = gpu.hbmBytesPerSecond() * settings.tensorParallelSize()
-                * (fp8 && gpu.hopper() ? HOPPER_FP8_EXPERT_READ_EFFICIENCY : gpu.bandwidthEfficiency());
-        this.expertFlops = settings.tensorParallelSize() * (fp8
-                ? gpu.peakFp8Flops() * (gpu.ada() ? ADA_EXPERT_FP8_COMPUTE_EFFICIENCY : EXPERT_FP8_COMPUTE_EFFICIENCY)
-                : gpu.peakFlops() * EXPERT_COMPUTE_EFFICIENCY);
+        this.expertBandwidth = expertBandwidth(gpu, fp8) * settings.tensorParallelSize();
+        this.expertFlops = expertFlops(gpu, fp8) * settings.tensorParallelSize();
+    }
+
+    /**
+     * Bytes/s at which one GPU's fused mixture-of-experts kernel reads the routed experts: {@link
+     * #HOPPER_FP8_EXPERT_READ_EFFICIENCY} for FP8 experts on Hopper, the decode bandwidth otherwise.
+     *
+     * @param fp8 whether the experts are FP8 and multiply on the GPU's FP8 tensor cores
+     */
+    static double expertBandwidth(GpuProfile gpu, boolean fp8) {
+        return gpu.hbmBytesPerSecond() * (fp8 && gpu.hopper() ? HOPPER_FP8_EXPERT_READ_EFFICIENCY : gpu.bandwidthEfficiency());
+    }
+
+    /**
+     * FLOP/s one GPU's fused mixture-of-experts kernel reaches on the routed experts' products: {@link
+     * #EXPERT_FP8_COMPUTE_EFFICIENCY} of the FP8 peak ({@link #ADA_EXPERT_FP8_COMPUTE_EFFICIENCY} on Ada) for FP8
+     * experts, {@link #EXPERT_COMPUTE_EFFICIENCY} of the 16-bit peak otherwise.
+     *
+     * @param fp8 whether the experts are FP8 and multiply on the GPU's FP8 tensor cores
+     */
+    static double expertFlops(GpuProfile gpu, boolean fp8) {
+        return fp8 ? gpu.peakFp8Flops() * (gpu.ada() ? ADA_EXPERT_FP8_COMPUTE_EFFICIENCY : EXPERT_FP8_COMPUTE_EFFICIENCY)
+                : gpu.peakFlops() * EXPERT_COMPUTE_EFFICIENCY;
     }
 
     /**
