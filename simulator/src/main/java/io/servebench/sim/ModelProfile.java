@@ -934,6 +934,19 @@ public record ModelProfile(
         return weightBytesRead(t) + routed * (expertGroups * experts.busiestGroupTouched(t, expertGroups) - experts.touched(t));
     }
 
+    /**
+     * Of {@link #weightBytesRead(long, int)}, the routed experts' bytes alone, which the fused mixture-of-experts kernel
+     * reads ({@code StepCostModel}); 0 for a dense model.
+     */
+    double expertBytesRead(long tokens, int expertGroups) {
+        if (experts.layers() == 0) {
+            return 0;
+        }
+        long t = Math.max(1, tokens);
+        double routed = experts.layers() * experts.parameters() * expertBytesPerParameter;
+        return routed * (expertGroups <= 1 ? experts.touched(t) : expertGroups * experts.busiestGroupTouched(t, expertGroups));
+    }
+
     private static void requirePositive(String what, double v) {
         if (!(v > 0) || Double.isInfinite(v)) {
             throw new IllegalArgumentException(what + " must be a finite number > 0, got " + v);

@@ -44,7 +44,7 @@ package io.servebench.sim;
  * per sequence and verified draft ({@link ModelProfile.Embeddings}). {@code denseWeights} is every weight but the routed
  * experts and an untied input embedding (looked up, not streamed: {@link ModelProfile#denseWeightBytesRead}), and
  * {@code expertsRead(n)} the routed experts {@code n} tokens are expected to touch ({@link
- * ModelProfile#weightBytesRead} less the dense weights); a mixture of experts
+ * ModelProfile#expertBytesRead}); a mixture of experts
  * also pays {@link #MOE_LAYER_FLOOR_NANOS} per sparse layer and step, its fused kernel's fixed time, and computes its
  * {@code routed} active parameters (the experts a token runs through) at {@code E}, the FLOP/s a grouped expert kernel
  * reaches ({@link #EXPERT_COMPUTE_EFFICIENCY}), well below {@code F}. Under expert parallelism ({@link
@@ -258,9 +258,8 @@ final class StepCostModel {
               LoraWork lora) {
         ModelProfile m = settings.model();
         int groups = settings.expertParallelSize();
-        double dense = m.denseWeightBytesRead();
-        double weights = dense / bandwidth;
-        double expertRead = (m.weightBytesRead(computedTokens, groups) - dense) / expertBandwidth;
+        double weights = m.denseWeightBytesRead() / bandwidth;
+        double expertRead = m.expertBytesRead(computedTokens, groups) / expertBandwidth;
         double moeFloor = m.experts().layers() * MOE_LAYER_FLOOR_NANOS / 1e9;
         double routed = m.routedActiveParameters();
         // expert parallelism: the step waits for the group with the most token-expert pairs to compute
