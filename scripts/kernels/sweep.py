@@ -6,7 +6,8 @@ prefill attention and decode attention through PyTorch's scaled_dot_product_atte
 command line: tp, the same dense layers sliced for tensor parallelism; moe, mixture-of-experts layers' grouped products
 (torch._grouped_mm, CUTLASS's grouped GEMM, not the engines' fused_moe) over the tokens per expert a step gives;
 fp8block, FP8 products with DeepSeek's block scales. Their print on the device's H100 (stop 58, `copy tp moe fp8block`)
-is simulator/src/test/resources/kernels/h100-sweep-tp-moe-fp8block.jsonl.
+is simulator/src/test/resources/kernels/h100-sweep-tp-moe-fp8block.jsonl, and every part's on an H100 again at stop 59
+simulator/src/test/resources/kernels/h100-sweep-repeat.jsonl.
 
 Each figure is the device time of one kernel (or one layer's four products) replayed from a CUDA graph, as the
 engines run decode steps, the median of 5 timed replays of a graph holding REPEATS launches. Inputs are random; the

@@ -33,7 +33,7 @@ class SimCalibrateCommandTest {
                 new PrintWriter(err, true));
 
         assertThat(code).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("| vLLM per-sequence host time (us) | 72.7 | 72.7 |")
+        assertThat(out.toString()).contains("| vLLM per-sequence host time (us) | 70.3 | 70.3 |")
                 .contains("| engine-selection/baseline sglang | 8.00 | fit | 8.13 / ").contains("18 reference blocks")
                 .contains("Held-out blocks within every target: no (see the table).");
     }

@@ -41,7 +41,7 @@ public record EngineProfile(String name, long stepNanos, long sequenceNanos, lon
      * reference's vLLM 8 req/s baseline block.
      */
     public static EngineProfile vllm() {
-        return new EngineProfile("vLLM 0.17.1", HOST_STEP_NANOS, 72_700, 23_000_000);
+        return new EngineProfile("vLLM 0.17.1", HOST_STEP_NANOS, 70_300, 22_900_000);
     }
 
     /**
@@ -52,7 +52,7 @@ public record EngineProfile(String name, long stepNanos, long sequenceNanos, lon
      * part of it costs the time, so the fit puts it where the data points (per-token time grows with the batch).
      */
     public static EngineProfile sglang() {
-        return new EngineProfile("SGLang 0.5.9", HOST_STEP_NANOS, 288_000, 73_700_000);
+        return new EngineProfile("SGLang 0.5.9", HOST_STEP_NANOS, 287_000, 73_500_000);
     }
 
     /**

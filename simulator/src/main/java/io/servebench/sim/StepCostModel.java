@@ -5,7 +5,7 @@ package io.servebench.sim;
  * {@code B} the effective bandwidth (bytes/s) and {@code F} the effective FLOP/s, both summed over the
  * {@code t} tensor-parallel GPUs, and {@code I} each GPU's one-way interconnect bandwidth (bytes/s):
  * <pre>
- *   step = products(denseWeights / B,                                                weights and compute, joined
+ *   step = products(denseWeights / B_P,                                              weights and compute, joined
  *                                                                                  near the knee ({@link #products})
  *              2 * (perTokenParameters - routed) * computedTokens / F
  *              + 2 * vocabularyTable * sampledPositions / F                                the logits
@@ -33,12 +33,15 @@ package io.servebench.sim;
  *        + elementwiseBytes(computedTokens) / B                                     the small kernels' activation
  *                                                                                  traffic at prefill's rows ({@link
  *                                                                                  #elementwiseSeconds})
+ *        + gemms * {@value #GEMM_FIXED_NANOS} ns                                   each dense product's fixed
+ *                                                                                  time ({@link #GEMM_FIXED_NANOS})
  *        + kernelFloors                                                            what each kernel takes however
  *                                                                                  little it computes ({@link
  *                                                                                  #kernelFloorNanos})
  * </pre>
- * {@code B_E} is the bandwidth at which the fused mixture-of-experts kernel streams the routed experts ({@link
- * #HOPPER_FP8_EXPERT_READ_EFFICIENCY}; {@code B} where it was not measured otherwise).
+ * {@code B_P} is the bandwidth at which a dense product streams its weights beside its fixed time ({@link
+ * #PRODUCT_READ_EFFICIENCY}), {@code B_E} the bandwidth at which the fused mixture-of-experts kernel streams the routed
+ * experts ({@link #HOPPER_FP8_EXPERT_READ_EFFICIENCY}; {@code B} where it was not measured otherwise).
  * {@code perTokenParameters} are the layers' weights a computed token is multiplied through, and the output projection
  * ({@code vocabularyTable}, vocabulary x hidden size parameters) multiplies only the positions the step samples, one
  * per sequence and verified draft ({@link ModelProfile.Embeddings}). {@code denseWeights} is every weight but the routed
@@ -118,12 +121,23 @@ final class StepCostModel {
      */
     static final long SMALL_KERNEL_NANOS = 2_000;
     /**
-     * Shortest duration of a matrix product at decode's few rows, ns: cuBLAS on DeepSeek's 7168 x 256 router weights
-     * (3.7 MB, 0.5 µs of bandwidth) took 4.66-5.06 µs at 1 to 8 tokens on a B200 (vllm-project/vllm PR #44217); a
-     * block-FP8 product of 5120 x 288 (1.5 MB) 4.05 µs on an H20 in graph replay (sgl-project/sglang PR #39306). A
-     * product whose bytes or FLOPs take longer takes that time instead.
+     * Fixed time of one matrix product beyond streaming its weights, ns: launching it, filling the GPU's SMs with its
+     * first tiles and draining its last. Measured on the device's H100 ({@code scripts/kernels/sweep.py}, {@code
+     * KernelMeasurementTest}): the 120 bf16 products of five dense models' layers, whole and sliced for tensor
+     * parallelism 2 to 8 (10 to 525 MB each), at 1 to 16 rows, fit {@code 3.99 us + bytes / (0.918 x 3.35e12 B/s)} by
+     * least squares, every product within -17..+18% (mean 6%), where the bytes at 85% with no fixed time left a TP 8
+     * slice's products 24-54% short. The same sum fits what others measured at a few MB: cuBLAS on DeepSeek's 3.7 MB
+     * router weights 4.66-5.06 us at 1 to 8 tokens on a B200 (vllm-project/vllm PR #44217), a block-FP8 product of 1.5
+     * MB 4.05 us on an H20 (sgl-project/sglang PR #39306).
      */
-    static final long GEMM_FLOOR_NANOS = 4_500;
+    static final long GEMM_FIXED_NANOS = 4_000;
+    /**
+     * Fraction of a GPU's peak bandwidth at which a dense matrix product streams its weights past its fixed time ({@link
+     * #GEMM_FIXED_NANOS}, the same fit): 0.918 on the device's H100, taken for every GPU. Beside the fixed time it
+     * is higher than {@link GpuProfile#bandwidthEfficiency()}, the 85% that is a whole decode step's weights over its
+     * time with no fixed time counted, which the KV cache's and states' reads keep.
+     */
+    static final double PRODUCT_READ_EFFICIENCY = 0.92;
     /**
      * Shortest duration of a layer's decode attention kernel, ns: FlashInfer's at one sequence of 1K context, 9.5 µs of
      * device time on an H200 (tile-ai/TileOPs PR #2084; FlashAttention 3 16.2 µs there), 12.3 µs on Qwen-32B's heads at
@@ -137,6 +151,8 @@ final class StepCostModel {
     /** Whether each product first quantises its activations: FP8 weights on FP8 tensor cores. */
     private final boolean quantisesActivations;
     private final double bandwidth;
+    /** Bytes/s at which the dense products stream their weights ({@link #PRODUCT_READ_EFFICIENCY}), summed over the GPUs. */
+    private final double productBandwidth;
     private final double flops;
     /** FLOP/s of the routed experts' products, summed over the GPUs. */
     private final double expertFlops;
@@ -148,6 +164,7 @@ final class StepCostModel {
     StepCostModel(SimParams settings) {
         this.settings = settings;
         this.bandwidth = settings.gpu().effectiveBandwidth() * settings.tensorParallelSize();
+        this.productBandwidth = settings.gpu().hbmBytesPerSecond() * PRODUCT_READ_EFFICIENCY * settings.tensorParallelSize();
         // FP8 weights multiply on the FP8 tensor cores (W8A8, as vLLM's and SGLang's FP8 linear layers do on Hopper)
         this.flops = (settings.model().fp8Weights() ? settings.gpu().effectiveFp8Flops() : settings.gpu().effectiveFlops())
                 * settings.tensorParallelSize();
@@ -258,7 +275,7 @@ final class StepCostModel {
               LoraWork lora) {
         ModelProfile m = settings.model();
         int groups = settings.expertParallelSize();
-        double weights = m.denseWeightBytesRead() / bandwidth;
+        double weights = m.denseWeightBytesRead() / productBandwidth;
         double expertRead = m.expertBytesRead(computedTokens, groups) / expertBandwidth;
         double moeFloor = m.experts().layers() * MOE_LAYER_FLOOR_NANOS / 1e9;
         double routed = m.routedActiveParameters();
@@ -285,10 +302,11 @@ final class StepCostModel {
         double loraNanos = lora.adapters() == 0 ? 0 : Math.max(lora.tokens() * l.flopsPerToken(m) / flops,
                 lora.adapters() * l.bytes(m) / bandwidth) * 1e9
                 + lora.swapped() * l.bytes(m) / LoraParams.HOST_TO_DEVICE_BYTES_PER_S * 1e9;
-        double floors = kernelFloorNanos(computedTokens, attention);
+        double floors = kernelFloorNanos(attention);
         double experts = m.fourBitExperts() ? products(expertRead, expertCompute) : fusedMoe(expertRead, expertCompute);
         double gpu = (products(weights, compute) + experts + moeFloor + attention + draft
-                + elementwiseSeconds(computedTokens)) * 1e9 + allReduce + loraNanos + floors;
+                + elementwiseSeconds(computedTokens)) * 1e9 + kernels.gemms() * GEMM_FIXED_NANOS + allReduce + loraNanos
+                + floors;
         EngineProfile engine = settings.engine();
         double host = settings.performanceMode().overheadFactor() * engine.stepNanos()
                 + (double) engine.sequenceNanos() * (sequences + acceptedDrafts);
@@ -332,20 +350,16 @@ final class StepCostModel {
     }
 
     /**
-     * What a step's kernels take beyond the roofline, ns ({@link LayerKernels}): every small kernel's floor, and a
-     * matrix product's or a layer's attention floor where its bytes (or FLOPs) take less time than the floor. A dense
-     * product is given an equal share of the dense weights (the output projection's and embedding's among them), and a
-     * layer an equal share of the step's attention reads.
+     * What a step's small kernels and attention take beyond the roofline, ns ({@link LayerKernels}): every small
+     * kernel's floor, and a layer's attention floor where its reads take less time than the floor, a layer given an
+     * equal share of the step's attention reads. (A matrix product's fixed time is not a floor but adds to its bytes'
+     * time: {@link #GEMM_FIXED_NANOS}.)
      *
      * @param attentionSeconds the step's attention reads, s (the roofline's attention term)
      */
-    double kernelFloorNanos(long computedTokens, double attentionSeconds) {
-        ModelProfile m = settings.model();
-        double product = Math.max(m.denseWeightBytesRead() / bandwidth,
-                2 * (m.perTokenParameters() - m.routedActiveParameters()) * computedTokens / flops) * 1e9 / kernels.gemms();
+    double kernelFloorNanos(double attentionSeconds) {
         double layerAttention = attentionSeconds * 1e9 / kernels.attentionLayers();
         return kernels.smallKernels() * SMALL_KERNEL_NANOS
-                + kernels.gemms() * Math.max(0, GEMM_FLOOR_NANOS - product)
                 + kernels.attentionLayers() * Math.max(0, ATTENTION_FLOOR_NANOS - layerAttention);
     }
 

@@ -15,37 +15,86 @@ import org.junit.jupiter.api.Test;
 /**
  * The step model's kernel rates against kernels timed on a real GPU: {@code kernels/h100-sweep.jsonl} is what
  * {@code scripts/kernels/sweep.py} printed on the device machine's NVIDIA H100 80GB HBM3 (PyTorch 2.11, CUDA 13.0,
- * each figure a kernel's device time replayed from a CUDA graph). The oracle is that measurement; the twin's side is
- * {@link StepCostModel#products} and {@link GpuProfile}'s efficiencies.
+ * each figure a kernel's device time replayed from a CUDA graph), and {@code kernels/h100-sweep-tp-moe-fp8block.jsonl}
+ * its second run's, with the layers sliced for tensor parallelism. The oracle is that measurement; the twin's side is
+ * {@link StepCostModel#products}, the products' fixed time and read rate, and {@link GpuProfile}'s efficiencies.
  */
 class KernelMeasurementTest {
 
     private static final GpuProfile H100 = GpuProfile.named("h100");
+    private static final String WHOLE = "/kernels/h100-sweep.jsonl";
+    private static final String SLICES = "/kernels/h100-sweep-tp-moe-fp8block.jsonl";
+    /** Every part of the sweep run again at stop 59, on a machine of the device's lent at another time: held-out data. */
+    private static final String REPEAT = "/kernels/h100-sweep-repeat.jsonl";
 
     @Test
     void aDenseLayersProductsTakeWhatTheyTookOnTheH100FromOneRowToSixteenThousand() throws IOException {
-        List<JsonNode> layers = rows(r -> r.path("kind").asText().equals("layer") && r.path("dtype").asText().equals("bf16"));
+        List<JsonNode> layers = rows(WHOLE, r -> r.path("kind").asText().equals("layer") && r.path("dtype").asText().equals("bf16"));
         assertThat(layers).hasSize(4 * 18);
-        List<String> off = new ArrayList<>();
-        for (JsonNode layer : layers) {
-            int rows = layer.path("m").asInt();
-            double twin = twinProducts(layer, H100.effectiveBandwidth(), H100.effectiveFlops());
-            double error = twin / layer.path("seconds").asDouble() - 1;
-            // at 192 rows cuBLAS picks a kernel slower than at 256 for two of the four models (Qwen3-14B: 455 us against
-            // 307): a library's choice, not the GPU's physics
-            if (rows != 192 && (error < -0.10 || error > 0.04)) {
-                off.add(layer.path("model").asText() + " at " + rows + " rows: " + Math.round(error * 100) + "%");
+        assertThat(layersOff(layers, -0.10, 0.08)).as("layers off by more than -10..+8%").isEmpty();
+    }
+
+    @Test
+    void aLayerSlicedForTensorParallelismTakesItsProductsFixedTimeBesideItsBytes() throws IOException {
+        // Qwen3-8B at TP 2, Qwen3-32B at TP 2, 4 and 8, Llama-3.1-70B at TP 2 and 8: one GPU's slice of a layer
+        List<JsonNode> slices = rows(SLICES, r -> r.path("kind").asText().equals("layer") && r.path("dtype").asText().equals("bf16"));
+        assertThat(slices).hasSize(6 * 18);
+        assertThat(layersOff(slices, -0.10, 0.08)).as("slices off by more than -10..+8%").isEmpty();
+        // why the fixed time: at decode's rows a TP 8 slice of Qwen3-32B (each product 10 to 66 MB) took 24% longer
+        // than its bytes at the decode bandwidth
+        for (JsonNode slice : slices) {
+            if (slice.path("model").asText().equals("Qwen3-32B TP8") && slice.path("m").asInt() <= 128) {
+                double bytesAlone = slice.path("weight_bytes").asDouble() / H100.effectiveBandwidth();
+                assertThat(bytesAlone).as(slice.toString()).isLessThan(0.82 * slice.path("seconds").asDouble());
             }
         }
-        assertThat(off).as("layers off by more than -10..+4%").isEmpty();
+    }
+
+    @Test
+    void eachProductAtDecodesRowsIsItsFixedTimeAndItsBytesAtTheProductsReadRate() throws IOException {
+        // the fit's own data: 120 bf16 products of 10 to 525 MB, whole layers' and slices', at 1 to 16 rows
+        List<JsonNode> products = new ArrayList<>();
+        for (String print : List.of(WHOLE, SLICES)) {
+            products.addAll(decodeProducts(print));
+        }
+        assertProductsFit(products);
+    }
+
+    @Test
+    void aSecondRunOnAnH100HoldsTheFitItWasNotMadeOn() throws IOException {
+        assertProductsFit(decodeProducts(REPEAT));
+        List<JsonNode> layers = rows(REPEAT, r -> r.path("kind").asText().equals("layer") && r.path("dtype").asText().equals("bf16"));
+        assertThat(layers).hasSize(10 * 18);
+        assertThat(layersOff(layers, -0.10, 0.10)).as("layers off by more than -10..+10%").isEmpty();
+    }
+
+    private static List<JsonNode> decodeProducts(String print) throws IOException {
+        return rows(print, r -> r.path("kind").asText().equals("gemm") && r.path("dtype").asText().equals("bf16")
+                && r.path("m").asInt() <= 16);
+    }
+
+    /** Each product within -18..+19% of its fixed time and its bytes at the products' read rate, 7% on average. */
+    private static void assertProductsFit(List<JsonNode> products) {
+        assertThat(products).hasSize(120);
+        double absolute = 0;
+        for (JsonNode product : products) {
+            double bytes = 2.0 * product.path("k").asLong() * product.path("n").asLong();
+            double twin = StepCostModel.GEMM_FIXED_NANOS / 1e9
+                    + bytes / (H100.hbmBytesPerSecond() * StepCostModel.PRODUCT_READ_EFFICIENCY);
+            double error = twin / product.path("seconds").asDouble() - 1;
+            assertThat(error).as(product.toString()).isBetween(-0.18, 0.19);
+            absolute += Math.abs(error);
+        }
+        assertThat(absolute / products.size()).isLessThan(0.07);
     }
 
     @Test
     void theLargerOfReadAndComputeWasShortOfTheMeasuredTimeNearTheKnee() throws IOException {
         // why the products are a norm of the two: at 256 rows every model's layer took longer than either alone
-        for (JsonNode layer : rows(r -> r.path("kind").asText().equals("layer") && r.path("dtype").asText().equals("bf16")
+        for (JsonNode layer : rows(WHOLE, r -> r.path("kind").asText().equals("layer") && r.path("dtype").asText().equals("bf16")
                 && r.path("m").asInt() == 256)) {
-            double read = layer.path("weight_bytes").asDouble() / H100.effectiveBandwidth();
+            double read = layer.path("weight_bytes").asDouble() / (H100.hbmBytesPerSecond() * StepCostModel.PRODUCT_READ_EFFICIENCY)
+                    + 4 * StepCostModel.GEMM_FIXED_NANOS / 1e9;
             double compute = layer.path("flops").asDouble() / H100.effectiveFlops();
             assertThat(Math.max(read, compute)).isLessThan(0.92 * layer.path("seconds").asDouble());
         }
@@ -55,18 +104,18 @@ class KernelMeasurementTest {
     void fp8ProductsTakeWhatTheyTookWithAScalePerTensor() throws IOException {
         // a scale per token and output channel (vLLM's dynamic FP8) took 4-11% longer at 1,024 rows and more through
         // cuBLASLt, and read the weights at 1.8 TB/s at decode's rows: FP8_COMPUTE_EFFICIENCY sits between the two
-        List<JsonNode> layers = rows(r -> r.path("kind").asText().equals("layer") && r.path("dtype").asText().equals("fp8")
+        List<JsonNode> layers = rows(WHOLE, r -> r.path("kind").asText().equals("layer") && r.path("dtype").asText().equals("fp8")
                 && r.path("scaling").asText().equals("tensor") && r.path("m").asInt() >= 256);
         assertThat(layers).hasSize(2 * 11);
         for (JsonNode layer : layers) {
-            double twin = twinProducts(layer, H100.effectiveBandwidth(), H100.effectiveFp8Flops());
+            double twin = twinProducts(layer, H100.effectiveFp8Flops());
             assertThat(twin / layer.path("seconds").asDouble() - 1).as(layer.toString()).isBetween(-0.11, 0.06);
         }
     }
 
     @Test
     void longPrefillAttentionComputesAtTheRateOfHoppersFusedKernel() throws IOException {
-        List<JsonNode> runs = rows(r -> r.path("kind").asText().equals("prefill_attention")
+        List<JsonNode> runs = rows(WHOLE, r -> r.path("kind").asText().equals("prefill_attention")
                 && r.path("backend").asText().equals("CUDNN_ATTENTION") && r.path("s").asInt() >= 8192);
         assertThat(runs).hasSize(3);
         for (JsonNode run : runs) {
@@ -81,7 +130,7 @@ class KernelMeasurementTest {
     @Test
     void decodeAttentionReadsTheKvAtTheBandwidthDecodeReaches() throws IOException {
         // cuDNN's Hopper kernel, FlashAttention 3's kind, at 16 sequences and more (FlashAttention 2 read 20% slower)
-        List<JsonNode> runs = rows(r -> r.path("kind").asText().equals("decode_attention")
+        List<JsonNode> runs = rows(WHOLE, r -> r.path("kind").asText().equals("decode_attention")
                 && r.path("backend").asText().equals("CUDNN_ATTENTION") && r.path("batch").asInt() >= 16);
         assertThat(runs).hasSize(6);
         for (JsonNode run : runs) {
@@ -93,18 +142,32 @@ class KernelMeasurementTest {
         }
     }
 
-    /** The twin's time for one measured layer's products, with its GEMM floor, s. */
-    private static double twinProducts(JsonNode layer, double bandwidth, double flops) {
-        double read = layer.path("weight_bytes").asDouble() / bandwidth;
-        double compute = layer.path("flops").asDouble() / flops;
-        // four products, none shorter than the floor of a product at decode's few rows
-        return Math.max(StepCostModel.products(read, compute), 4 * StepCostModel.GEMM_FLOOR_NANOS / 1e9);
+    /** Each bf16 layer whose twin time is off by more than the bounds, but at 192 rows. */
+    private static List<String> layersOff(List<JsonNode> layers, double low, double high) {
+        List<String> off = new ArrayList<>();
+        for (JsonNode layer : layers) {
+            int rows = layer.path("m").asInt();
+            double error = twinProducts(layer, H100.effectiveFlops()) / layer.path("seconds").asDouble() - 1;
+            // at 192 rows cuBLAS picks a kernel slower than at 256 for two of the four whole models (Qwen3-14B: 455 us
+            // against 307): a library's choice, not the GPU's physics
+            if (rows != 192 && (error < low || error > high)) {
+                off.add(layer.path("model").asText() + " at " + rows + " rows: " + Math.round(error * 100) + "%");
+            }
+        }
+        return off;
     }
 
-    private static List<JsonNode> rows(Predicate<JsonNode> keep) throws IOException {
+    /** The twin's time for one measured layer's four products, each with its fixed time, s. */
+    private static double twinProducts(JsonNode layer, double flops) {
+        double read = layer.path("weight_bytes").asDouble() / (H100.hbmBytesPerSecond() * StepCostModel.PRODUCT_READ_EFFICIENCY);
+        double compute = layer.path("flops").asDouble() / flops;
+        return StepCostModel.products(read, compute) + 4 * StepCostModel.GEMM_FIXED_NANOS / 1e9;
+    }
+
+    private static List<JsonNode> rows(String print, Predicate<JsonNode> keep) throws IOException {
         List<JsonNode> out = new ArrayList<>();
         try (BufferedReader in = new BufferedReader(new InputStreamReader(
-                KernelMeasurementTest.class.getResourceAsStream("/kernels/h100-sweep.jsonl"), StandardCharsets.UTF_8))) {
+                KernelMeasurementTest.class.getResourceAsStream(print), StandardCharsets.UTF_8))) {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 JsonNode row = ModelProfile.JSON.readTree(line);
                 if (keep.test(row) && !row.has("error")) {

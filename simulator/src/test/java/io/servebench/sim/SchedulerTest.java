@@ -59,21 +59,24 @@ class SchedulerTest {
                 specTokens, acceptance, SimParams.PerformanceMode.BALANCED, false, null, 0.9, 1, List.of(), null, TEST_ENGINE);
     }
 
-    /** Hand-computed: 1 ms of weights, 1 ms of host work, 15 us per sequence, 0.5 ns per token of context. */
+    /**
+     * Hand-computed: the weights' products (2 GB at 92% of 2 TB/s, and 4 us for each of 32 layers' four products), 1 ms
+     * of host work, 15 us per sequence, 0.5 ns per token of context.
+     */
     static long step(int sequences, long contextTokens) {
-        double attention = contextTokens * KV_PER_TOKEN / 2e12 * 1e9;
-        return 2 * MS + sequences * 15_000L + Math.round(attention + kernelFloors(attention));
+        return MS + sequences * 15_000L + gpuStep(contextTokens);
     }
 
-    /** The GPU's part of {@link #step}: the weights, the attention and the kernels' floors. */
+    /** The GPU's part of {@link #step}: the weights' products, the attention and the kernels' floors. */
     static long gpuStep(long contextTokens) {
+        double products = 2e9 / (2e12 * StepCostModel.PRODUCT_READ_EFFICIENCY) * 1e9 + 32 * 4 * StepCostModel.GEMM_FIXED_NANOS;
         double attention = contextTokens * KV_PER_TOKEN / 2e12 * 1e9;
-        return MS + Math.round(attention + kernelFloors(attention));
+        return Math.round(products + attention + kernelFloors(attention));
     }
 
     /**
      * The test model's 32 layers' kernels beyond the roofline: five small kernels a layer at 2 us, and each layer's
-     * attention at least 10 us; its products (15.6 MB each at 2 TB/s, 7.8 us) outlast their 4.5 us floor.
+     * attention at least 10 us.
      */
     static double kernelFloors(double attentionNanos) {
         return 32 * 5 * 2_000 + 32 * Math.max(0, 10_000 - attentionNanos / 32);
