@@ -157,6 +157,25 @@ public record SimParams(
     static final double VLLM_ACTIVATION_PEAK_BYTES = 1.26 * GIB;
     /** The token budget of the profile {@link #VLLM_ACTIVATION_PEAK_BYTES} was measured at. */
     static final int VLLM_PROFILED_TOKENS = 8192;
+    /**
+     * Memory per GPU that a CUDA context takes before SGLang measures what its fraction is a fraction of, bytes.
+     * SGLang's pool is {@code available_gpu_memory - total_gpu_memory * (1 - mem_fraction_static)} with {@code
+     * available_gpu_memory} the free memory after the weights loaded and {@code total_gpu_memory} the free memory when
+     * {@code init_torch_distributed} ended ({@code min_per_gpu_memory}; {@code model_runner.py}, {@code
+     * profile_max_num_token}): the fraction of what CUDA and torch.distributed left, less the weights. On eight H200s
+     * (139.80 GiB each) SGLang logged 139.30 GiB free before torch.distributed's start-up took its 2.01 GiB and 137.29
+     * after ("Init torch distributed ends. mem usage=2.01 GB", "Load weight begin. avail mem=137.29 GB";
+     * sgl-project/sglang PR #11716, 2025-10-16): 0.50 GiB of context.
+     */
+    static final double SGLANG_CONTEXT_BYTES = 0.50 * GIB;
+    /**
+     * What torch.distributed's start-up (NCCL's communicators, the custom all-reduce's buffers) takes per GPU beside
+     * the context with tensor parallelism, bytes: 2.01 GiB on each of eight H200s (the same log). Taken for every size
+     * above 1: with it, the twin's SGLang pool of Qwen3-235B-A22B-FP8 on four H100s at {@code --mem-fraction-static
+     * 0.93} is 16.28 GiB a GPU, where SGLang logged 16.46 ("K size: 8.23 GB, V size: 8.23 GB", 367,404 tokens;
+     * vllm-project/vllm issue #21348); without either, 18.6.
+     */
+    static final double SGLANG_DISTRIBUTED_BYTES = 2.01 * GIB;
 
     public SimParams {
         Objects.requireNonNull(lora, "lora");
@@ -196,11 +215,14 @@ public record SimParams(
             double reserve = reservePerGpuBytes(dialect, tensorParallelSize, maxNumBatchedTokens) * tensorParallelSize;
             double encoder = encoderBytes(model, languageModelOnly);
             double states = reservedStateBytes(model, stateSlots, maxNumSeqs, speculativeTokens);
+            double startup = sglangStartupBytes(dialect, tensorParallelSize);
             throw new IllegalArgumentException(String.format(Locale.ROOT,
                     "the KV cache does not fit one sequence of max model length %d: it needs %.2f GiB but %.0f%% of "
-                            + "%d x %.2f GiB less %.2f GiB of weights%s%s%s leaves %.2f GiB; lower the max model length or "
+                            + "%d x %.2f GiB%s less %.2f GiB of weights%s%s%s leaves %.2f GiB; lower the max model length or "
                             + "raise the memory fraction",
                     maxModelLen, needed / GIB, gpuMemoryUtilization * 100, tensorParallelSize, gpu.memoryBytes() / GIB,
+                    startup > 0 ? String.format(Locale.ROOT, " (less %.2f GiB a GPU that CUDA and torch.distributed take"
+                            + " before SGLang measures it)", startup / GIB) : "",
                     model.weightBytes() / GIB,
                     encoder > 0 ? String.format(Locale.ROOT, ", %.2f GiB of vision encoder", encoder / GIB) : "",
                     states > 0 ? String.format(Locale.ROOT, ", %.2f GiB of state slots", states / GIB) : "",
@@ -371,8 +393,8 @@ public record SimParams(
      * Bytes available for the KV cache (and per-sequence state, unless it has its own pool) over all GPUs: the memory
      * fraction of every GPU, less the weights (split over the GPUs) and the vision encoder unless
      * {@link #languageModelOnly()}; in vLLM's dialect also less {@link #vllmReserveBytes} per GPU, since its
-     * fraction is the whole budget, while SGLang's covers weights and KV cache only and its activations come on top;
-     * with SGLang's mamba pool ({@link #stateSlots()}) also less that pool and, with speculative decoding, one state per
+     * fraction is the whole budget, while SGLang's covers weights and KV cache only and its activations come on top,
+     * and is a fraction of what CUDA and torch.distributed left ({@link #SGLANG_CONTEXT_BYTES}); with SGLang's mamba pool ({@link #stateSlots()}) also less that pool and, with speculative decoding, one state per
      * draft token of every running request ({@code handle_max_mamba_cache}).
      */
     public double kvPoolBytes() {
@@ -410,8 +432,16 @@ public record SimParams(
     /** Memory the weights leave to the KV cache and any state pool, bytes over all GPUs. */
     private static double memoryLeftBytes(SimDialect dialect, ModelProfile model, GpuProfile gpu, double fraction, int tp,
                                           int maxNumBatchedTokens, boolean lmOnly) {
-        return tp * (gpu.memoryBytes() * fraction - reservePerGpuBytes(dialect, tp, maxNumBatchedTokens))
-                - model.weightBytes() - encoderBytes(model, lmOnly);
+        return tp * ((gpu.memoryBytes() - sglangStartupBytes(dialect, tp)) * fraction
+                - reservePerGpuBytes(dialect, tp, maxNumBatchedTokens)) - model.weightBytes() - encoderBytes(model, lmOnly);
+    }
+
+    /**
+     * What CUDA and torch.distributed take per GPU before SGLang measures the memory its fraction is taken of, bytes
+     * ({@link #SGLANG_CONTEXT_BYTES}, {@link #SGLANG_DISTRIBUTED_BYTES}); 0 for vLLM, whose fraction is of the whole GPU.
+     */
+    private static double sglangStartupBytes(SimDialect dialect, int tp) {
+        return dialect != SimDialect.SGLANG ? 0 : SGLANG_CONTEXT_BYTES + (tp > 1 ? SGLANG_DISTRIBUTED_BYTES : 0);
     }
 
     /**

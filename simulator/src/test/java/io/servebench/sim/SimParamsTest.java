@@ -142,6 +142,23 @@ class SimParamsTest {
     }
 
     /**
+     * SGLang's fraction is of the memory CUDA and torch.distributed left, not of the whole GPU ({@code
+     * profile_max_num_token}). The oracle is SGLang's own log of Qwen3-235B-A22B-FP8 on four H100s at {@code
+     * --mem-fraction-static 0.93} (vllm-project/vllm issue #21348): "KV Cache is allocated. #tokens: 367404"; the twin
+     * serves the same architecture (94 layers, 4 KV heads of 128) as the 2507 FP8 checkpoint. The context and
+     * torch.distributed's share come from another log (SimParams.SGLANG_CONTEXT_BYTES); without them the pool held 14%
+     * more.
+     */
+    @Test
+    void sglangsFractionIsOfWhatCudaAndTorchDistributedLeftAsItsLogShows() {
+        SimParams sglang = SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-235B-A22B-Instruct-2507-FP8",
+                List.of("--tp=4", "--mem-fraction-static=0.93", "--context-length=40960"), GpuProfile.named("h100"));
+        // 94 layers x 4 KV heads x 128 values x 2 (K and V) x 2 bytes, one KV head a GPU
+        long poolTokens = (long) (sglang.kvPoolBytes() / (94 * 4 * 128 * 2 * 2));
+        assertThat(poolTokens).isBetween(Math.round(367_404 * 0.98), Math.round(367_404 * 1.02));
+    }
+
+    /**
      * vLLM's profiling run is one forward pass over its token budget, so the activations it reserves scale with the
      * budget. GPUStack's lab served Qwen3-32B with vLLM 0.11.0 on one A100 (budget 2,048 tokens) with
      * {@code --max-model-len 32768}, and printed that flag where it did not on the H100 (gpustack/gpustack@47277d79,
@@ -194,21 +211,22 @@ class SimParamsTest {
     /**
      * SGLang 0.5.9's limits for a hybrid model (model_runner_kv_cache_mixin.py): the mamba pool takes 0.9 / 1.9 of
      * what the weights leave, and three of its states per running request with the radix cache on. Qwen3.5-9B on an H100:
-     * 81,089 MiB (79.19 GiB, as CUDA reports it) x 0.834 = 66.04 GiB, less 16.76 GiB of weights and 2 GiB of vision
-     * encoder, leaves 47.28 GiB; 22.40 GiB of it at 48 MiB a state is 477 states, so 159 requests run at most.
+     * 81,089 MiB (79.19 GiB, as CUDA reports it) less the CUDA context's 0.50 GiB, x 0.834 = 65.63 GiB, less 16.76 GiB of
+     * weights and 2 GiB of vision encoder, leaves 46.87 GiB; 22.20 GiB of it at 48 MiB a state is 473 states, so 157
+     * requests run at most.
      */
     @Test
     void sglangSizesItsMambaPoolFromMemoryAndRunsAThirdOfItsStatesAtOnce() {
         SimParams h100 = SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of());
-        assertThat(h100.stateSlots()).isEqualTo(477);
-        assertThat(h100.maxNumSeqs()).isEqualTo(159);
+        assertThat(h100.stateSlots()).isEqualTo(473);
+        assertThat(h100.maxNumSeqs()).isEqualTo(157);
         assertThat(h100.pooledStateBytesPerSequence()).isZero();
         // with the radix cache off each running request needs one state: the pool is the same, three times the requests
-        assertThat(SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--disable-radix-cache")).maxNumSeqs()).isEqualTo(477);
+        assertThat(SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--disable-radix-cache")).maxNumSeqs()).isEqualTo(473);
         // ... and given running requests size the pool to them, leaving the rest to the KV cache
         SimParams given = SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--disable-radix-cache", "--max-running-requests=100"));
         assertThat(given.stateSlots()).isEqualTo(100);
-        assertThat(given.kvPoolBytes() - h100.kvPoolBytes()).isEqualTo(377 * h100.model().stateBytesPerSequence());
+        assertThat(given.kvPoolBytes() - h100.kvPoolBytes()).isEqualTo(373 * h100.model().stateBytesPerSequence());
         // speculative decoding: 48 running requests unless given (server_args.py), and 2 GiB more kept for the draft
         SimParams nextn = SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--speculative-algorithm=NEXTN"));
         assertThat(nextn.maxNumSeqs()).isEqualTo(48);
