@@ -2,9 +2,10 @@ package io.servebench.sim;
 
 /**
  * The kernels one forward step launches, counted by kind over all its decoder layers: each takes a few microseconds
- * however little it computes, which the roofline's bytes and FLOPs do not see. On one GPU a layer's matrix products
- * are long enough to hide it; split over eight GPUs they are not, and a step of one sequence is mostly these floors
- * ({@link StepCostModel#kernelFloorNanos}).
+ * however little it computes, which the roofline's bytes and FLOPs do not see: a small kernel or a layer's attention
+ * at least its floor ({@link StepCostModel#kernelFloorNanos}), a matrix product a fixed time beside its bytes ({@link
+ * StepCostModel#GEMM_FIXED_NANOS}). On one GPU a layer's products stream long enough for that to be a few percent;
+ * split over eight GPUs they do not, and a step of one sequence is mostly these fixed times.
  *
  * <p>The counts follow the kernels vLLM's and SGLang's decode graphs launch per layer (vLLM's layerwise profile of
  * Llama-3-8B in a CUDA graph, neuralmagic/nm-vllm PR #332: two fused residual-add norms, rotary embedding, the KV

@@ -394,8 +394,9 @@ public record SimParams(
      * fraction of every GPU, less the weights (split over the GPUs) and the vision encoder unless
      * {@link #languageModelOnly()}; in vLLM's dialect also less {@link #vllmReserveBytes} per GPU, since its
      * fraction is the whole budget, while SGLang's covers weights and KV cache only and its activations come on top,
-     * and is a fraction of what CUDA and torch.distributed left ({@link #SGLANG_CONTEXT_BYTES}); with SGLang's mamba pool ({@link #stateSlots()}) also less that pool and, with speculative decoding, one state per
-     * draft token of every running request ({@code handle_max_mamba_cache}).
+     * and is a fraction of what CUDA and torch.distributed left ({@link #SGLANG_CONTEXT_BYTES}); with SGLang's mamba
+     * pool ({@link #stateSlots()}) also less that pool and, with speculative decoding, one state per draft token of
+     * every running request ({@code handle_max_mamba_cache}).
      */
     public double kvPoolBytes() {
         return memoryLeftBytes(dialect, model, gpu, gpuMemoryUtilization, tensorParallelSize, maxNumBatchedTokens,

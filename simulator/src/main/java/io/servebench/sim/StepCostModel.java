@@ -219,8 +219,8 @@ final class StepCostModel {
      *
      * @param nanos         the step's duration, ns
      * @param computeNanos  of it, ns the GPUs computed at their FLOP/s limit (a compute-bound step's matrix products)
-     * @param memoryNanos   of it, ns the GPUs streamed memory or their links: weights (when they bound the step), the
-     *                      KV cache and states, drafting, all-reduces
+     * @param memoryNanos   of it, ns the GPUs streamed memory or their links: weights (when they bound the step, with
+     *                      the products' fixed time), the KV cache and states, drafting, all-reduces
      * @param floorNanos    of it, ns the GPUs ran kernels at their floors ({@link #kernelFloorNanos}): busy, but with a few
      *                      SMs at work, so drawing about what they draw idle; the rest the GPUs waited on the host
      */
