@@ -4,6 +4,7 @@ import io.servebench.calibration.PublicResult.Figure;
 import io.servebench.load.ArrivalProfile;
 import io.servebench.load.LoadParams;
 import io.servebench.engine.SimulatedServer;
+import io.servebench.engine.kind.EngineKinds;
 import io.servebench.load.VirtualLoad;
 import io.servebench.metrics.MetricsAggregator;
 import io.servebench.results.SloParams;
@@ -120,7 +121,7 @@ public final class Validation {
      * H100 says so ("Weight-only FP4 compression will be used leveraging the Marlin kernel", vLLM 0.10.1, issue #23278).
      */
     boolean marlinOnHopper(PublicResult c) {
-        if (!c.engine().equals("vllm") || !c.dtype().equals("mxfp4") || c.engineVersion().isEmpty()
+        if (!c.engine().equals(EngineKinds.VLLM.name()) || !c.dtype().equals("mxfp4") || c.engineVersion().isEmpty()
                 || gpuOf(c).map(g -> g.computeCapability() / 10 != 9).orElse(true)) {
             return false;
         }

@@ -3,6 +3,7 @@ package io.servebench.calibration;
 import io.servebench.calibration.PublicResult.Figure;
 import io.servebench.calibration.Validation.EngineChoice;
 import io.servebench.calibration.Validation.Outcome;
+import io.servebench.engine.kind.EngineKinds;
 
 import io.servebench.sim.TwinEvidence;
 
@@ -70,7 +71,8 @@ public final class ValidationReport {
                     "GPUs", "architecture", "load", "cases", "figures", "largest error", "mean error"));
             for (TwinEvidence e : bars) {
                 out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %d | %d | %.0f%% | %.0f%% |%n",
-                        e.engine().equals("sglang") ? "SGLang" : "vLLM", e.gpu(),
+                        (e.engine().equals(EngineKinds.SGLANG.name()) ? EngineKinds.SGLANG_FLAGS : EngineKinds.VLLM_FLAGS)
+                                .engineName(), e.gpu(),
                         !e.severalGpus() ? "one" : e.expertParallel() ? "several, expert-parallel" : "several",
                         e.architecture(), e.regime().words(), e.cases(), e.figures(), 100 * e.maxError(),
                         100 * e.meanError());
