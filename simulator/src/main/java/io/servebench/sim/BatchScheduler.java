@@ -20,7 +20,8 @@ import java.util.Map;
  * a request still prefilling takes the next chunk of its prompt that fits the remaining budget (chunked
  * prefill). Each needs KV-cache room for the tokens it computes; when the pool is full the newest running
  * request is preempted: it frees its cache and goes back to the front of the queue, to recompute its
- * prompt and output later. (2) Waiting requests are admitted in arrival order while fewer than
+ * prompt and output later. (2) Unless vLLM preempted a request in this step ({@link
+ * SimDialect#admitsNoneAfterPreemption}), waiting requests are admitted in arrival order while fewer than
  * {@code maxNumSeqs} run, budget is left and their first chunk fits in the cache; SGLang admits one only with room
  * for its prompt and whole {@code max_tokens} beside what the running requests are expected to still generate
  * ({@link OutputReserve}). With prefix caching, an
@@ -191,7 +192,9 @@ final class BatchScheduler {
                 adapters.add(w.request.adapter);
             }
         });
-        for (SimRequest r = nextAdmissible(start, budget, adapters); r != null; r = nextAdmissible(start, budget, adapters)) {
+        boolean admits = preemptedInStep == 0 || !settings.dialect().admitsNoneAfterPreemption();
+        for (SimRequest r = admits ? nextAdmissible(start, budget, adapters) : null; r != null;
+                r = nextAdmissible(start, budget, adapters)) {
             int cached = settings.prefixCaching() ? cachedPrefix(r) : 0;
             int target = r.promptTokens + r.generated;
             int tokens = Math.min(target - cached, budget);

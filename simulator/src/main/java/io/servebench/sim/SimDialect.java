@@ -95,6 +95,16 @@ public enum SimDialect {
         return this == SGLANG;
     }
 
+    /**
+     * Whether a step that preempted a running request admits no waiting one: vLLM V1's scheduler schedules the waiting
+     * queue only {@code if not preempted_reqs} ({@code vllm/v1/core/sched/scheduler.py}, {@code schedule}, from the V1
+     * engine's first releases to today's), so that a pool just found full is not refilled in the same step. SGLang's
+     * admission is its own ({@link #reservesOutput}).
+     */
+    boolean admitsNoneAfterPreemption() {
+        return this != SGLANG;
+    }
+
     /** The name as {@code --dialect} takes it: {@code vllm}, {@code sglang}, {@code sim}. */
     @Override
     public String toString() {

@@ -84,6 +84,33 @@ class SchedulerTest {
     }
 
     /**
+     * vLLM V1 admits no waiting request in a step that preempted one ({@code if not preempted_reqs}, {@code
+     * vllm/v1/core/sched/scheduler.py}): a pool of 100 tokens, steps of 20, A (50 + 40) and B (40 + 40). A prefills in
+     * three steps, B joins in the third and finishes its prefill two steps later; both decode until the pool is full,
+     * and then A's next token preempts B. B's next chunk (20 tokens) would fit in the 40 it freed, but it waits for the
+     * next step rather than coming straight back in.
+     */
+    @Test
+    void vllmAdmitsNoWaitingRequestInAStepThatPreemptedOne() {
+        SimMetrics metrics = new SimMetrics();
+        BatchScheduler batch = new BatchScheduler(settings(95, 8, 20, 100 * KV_PER_TOKEN), metrics, (r, e) -> {
+        });
+        batch.add(request("a", 0, 50, 40));
+        batch.add(request("b", 0, 40, 40));
+        long clock = 0;
+        int preemptions = 0;
+        for (int steps = 0; steps < 100 && preemptions == 0; steps++) {
+            clock = batch.step(clock);
+            preemptions = (int) metrics.preemptions.sum();
+        }
+        assertThat(preemptions).isEqualTo(1);
+        assertThat(batch.runningCount()).isEqualTo(1);
+        assertThat(batch.waitingCount()).isEqualTo(1);
+        batch.step(clock);
+        assertThat(batch.runningCount()).as("B back the step after").isEqualTo(2);
+    }
+
+    /**
      * An arrival time 100 ms ahead: the scheduler makes its first step's decisions then, by which time every
      * request of the test has been handed over, however slow this thread is scheduled.
      */
