@@ -218,11 +218,11 @@ public record SimParams(
             double startup = sglangStartupBytes(dialect, tensorParallelSize);
             throw new IllegalArgumentException(String.format(Locale.ROOT,
                     "the KV cache does not fit one sequence of max model length %d: it needs %.2f GiB but %.0f%% of "
-                            + "%d x %.2f GiB%s less %.2f GiB of weights%s%s%s leaves %.2f GiB; lower the max model length or "
-                            + "raise the memory fraction",
+                            + "%d x %.2f GiB%s less %.2f GiB of weights%s%s%s leaves %.2f GiB; lower the max model"
+                            + " length or raise the memory fraction",
                     maxModelLen, needed / GIB, gpuMemoryUtilization * 100, tensorParallelSize, gpu.memoryBytes() / GIB,
-                    startup > 0 ? String.format(Locale.ROOT, " (less %.2f GiB a GPU that CUDA and torch.distributed take"
-                            + " before SGLang measures it)", startup / GIB) : "",
+                    startup > 0 ? String.format(Locale.ROOT, " (less %.2f GiB a GPU that CUDA and torch.distributed"
+                            + " take before SGLang measures it)", startup / GIB) : "",
                     model.weightBytes() / GIB,
                     encoder > 0 ? String.format(Locale.ROOT, ", %.2f GiB of vision encoder", encoder / GIB) : "",
                     states > 0 ? String.format(Locale.ROOT, ", %.2f GiB of state slots", states / GIB) : "",
@@ -434,12 +434,14 @@ public record SimParams(
     private static double memoryLeftBytes(SimDialect dialect, ModelProfile model, GpuProfile gpu, double fraction, int tp,
                                           int maxNumBatchedTokens, boolean lmOnly) {
         return tp * ((gpu.memoryBytes() - sglangStartupBytes(dialect, tp)) * fraction
-                - reservePerGpuBytes(dialect, tp, maxNumBatchedTokens)) - model.weightBytes() - encoderBytes(model, lmOnly);
+                - reservePerGpuBytes(dialect, tp, maxNumBatchedTokens))
+                - model.weightBytes() - encoderBytes(model, lmOnly);
     }
 
     /**
      * What CUDA and torch.distributed take per GPU before SGLang measures the memory its fraction is taken of, bytes
-     * ({@link #SGLANG_CONTEXT_BYTES}, {@link #SGLANG_DISTRIBUTED_BYTES}); 0 for vLLM, whose fraction is of the whole GPU.
+     * ({@link #SGLANG_CONTEXT_BYTES}, {@link #SGLANG_DISTRIBUTED_BYTES}); 0 for vLLM, whose fraction is of the whole
+     * GPU.
      */
     private static double sglangStartupBytes(SimDialect dialect, int tp) {
         return dialect != SimDialect.SGLANG ? 0 : SGLANG_CONTEXT_BYTES + (tp > 1 ? SGLANG_DISTRIBUTED_BYTES : 0);

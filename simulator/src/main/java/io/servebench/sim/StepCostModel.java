@@ -132,10 +132,10 @@ final class StepCostModel {
      */
     static final long GEMM_FIXED_NANOS = 4_000;
     /**
-     * Fraction of a GPU's peak bandwidth at which a dense matrix product streams its weights past its fixed time ({@link
-     * #GEMM_FIXED_NANOS}, the same fit): 0.918 on the device's H100, taken for every GPU. Beside the fixed time it
-     * is higher than {@link GpuProfile#bandwidthEfficiency()}, the 85% that is a whole decode step's weights over its
-     * time with no fixed time counted, which the KV cache's and states' reads keep.
+     * Fraction of a GPU's peak bandwidth at which a dense matrix product streams its weights past its fixed time
+     * ({@link #GEMM_FIXED_NANOS}, the same fit): 0.918 on the device's H100, taken for every GPU. Beside the fixed time
+     * it is higher than {@link GpuProfile#bandwidthEfficiency()}, the 85% that is a whole decode step's weights over
+     * its time with no fixed time counted, which the KV cache's and states' reads keep.
      */
     static final double PRODUCT_READ_EFFICIENCY = 0.92;
     /**
@@ -151,7 +151,7 @@ final class StepCostModel {
     /** Whether each product first quantises its activations: FP8 weights on FP8 tensor cores. */
     private final boolean quantisesActivations;
     private final double bandwidth;
-    /** Bytes/s at which the dense products stream their weights ({@link #PRODUCT_READ_EFFICIENCY}), summed over the GPUs. */
+    /** Bytes/s at which the dense products stream their weights ({@link #PRODUCT_READ_EFFICIENCY}), over the GPUs. */
     private final double productBandwidth;
     private final double flops;
     /** FLOP/s of the routed experts' products, summed over the GPUs. */
@@ -164,7 +164,8 @@ final class StepCostModel {
     StepCostModel(SimParams settings) {
         this.settings = settings;
         this.bandwidth = settings.gpu().effectiveBandwidth() * settings.tensorParallelSize();
-        this.productBandwidth = settings.gpu().hbmBytesPerSecond() * PRODUCT_READ_EFFICIENCY * settings.tensorParallelSize();
+        this.productBandwidth = settings.gpu().hbmBytesPerSecond() * PRODUCT_READ_EFFICIENCY
+                * settings.tensorParallelSize();
         // FP8 weights multiply on the FP8 tensor cores (W8A8, as vLLM's and SGLang's FP8 linear layers do on Hopper)
         this.flops = (settings.model().fp8Weights() ? settings.gpu().effectiveFp8Flops() : settings.gpu().effectiveFlops())
                 * settings.tensorParallelSize();

@@ -15,21 +15,23 @@ import org.junit.jupiter.api.Test;
 /**
  * The step model's kernel rates against kernels timed on a real GPU: {@code kernels/h100-sweep.jsonl} is what
  * {@code scripts/kernels/sweep.py} printed on the device machine's NVIDIA H100 80GB HBM3 (PyTorch 2.11, CUDA 13.0,
- * each figure a kernel's device time replayed from a CUDA graph), and {@code kernels/h100-sweep-tp-moe-fp8block.jsonl}
- * its second run's, with the layers sliced for tensor parallelism. The oracle is that measurement; the twin's side is
- * {@link StepCostModel#products}, the products' fixed time and read rate, and {@link GpuProfile}'s efficiencies.
+ * each figure a kernel's device time replayed from a CUDA graph), {@code kernels/h100-sweep-tp-moe-fp8block.jsonl}
+ * its second run's, with the layers sliced for tensor parallelism, and {@code kernels/h100-sweep-repeat.jsonl} a third
+ * run of every part on an H100 lent at another time, data no constant was taken from. The oracle is that measurement;
+ * the twin's side is {@link StepCostModel#products}, the products' fixed time and read rate, and {@link GpuProfile}'s
+ * efficiencies.
  */
 class KernelMeasurementTest {
 
     private static final GpuProfile H100 = GpuProfile.named("h100");
     private static final String WHOLE = "/kernels/h100-sweep.jsonl";
     private static final String SLICES = "/kernels/h100-sweep-tp-moe-fp8block.jsonl";
-    /** Every part of the sweep run again at stop 59, on a machine of the device's lent at another time: held-out data. */
+    /** Every part of the sweep run again at stop 59: held-out data. */
     private static final String REPEAT = "/kernels/h100-sweep-repeat.jsonl";
 
     @Test
     void aDenseLayersProductsTakeWhatTheyTookOnTheH100FromOneRowToSixteenThousand() throws IOException {
-        List<JsonNode> layers = rows(WHOLE, r -> r.path("kind").asText().equals("layer") && r.path("dtype").asText().equals("bf16"));
+        List<JsonNode> layers = rows(WHOLE, KernelMeasurementTest::bf16Layer);
         assertThat(layers).hasSize(4 * 18);
         assertThat(layersOff(layers, -0.10, 0.08)).as("layers off by more than -10..+8%").isEmpty();
     }
@@ -37,7 +39,7 @@ class KernelMeasurementTest {
     @Test
     void aLayerSlicedForTensorParallelismTakesItsProductsFixedTimeBesideItsBytes() throws IOException {
         // Qwen3-8B at TP 2, Qwen3-32B at TP 2, 4 and 8, Llama-3.1-70B at TP 2 and 8: one GPU's slice of a layer
-        List<JsonNode> slices = rows(SLICES, r -> r.path("kind").asText().equals("layer") && r.path("dtype").asText().equals("bf16"));
+        List<JsonNode> slices = rows(SLICES, KernelMeasurementTest::bf16Layer);
         assertThat(slices).hasSize(6 * 18);
         assertThat(layersOff(slices, -0.10, 0.08)).as("slices off by more than -10..+8%").isEmpty();
         // why the fixed time: at decode's rows a TP 8 slice of Qwen3-32B (each product 10 to 66 MB) took 24% longer
@@ -59,7 +61,7 @@ class KernelMeasurementTest {
     @Test
     void aSecondRunOnAnH100HoldsTheFitItWasNotMadeOn() throws IOException {
         assertProductsFit(decodeProducts(List.of(REPEAT)));
-        List<JsonNode> layers = rows(REPEAT, r -> r.path("kind").asText().equals("layer") && r.path("dtype").asText().equals("bf16"));
+        List<JsonNode> layers = rows(REPEAT, KernelMeasurementTest::bf16Layer);
         assertThat(layers).hasSize(10 * 18);
         assertThat(layersOff(layers, -0.10, 0.10)).as("layers off by more than -10..+10%").isEmpty();
     }
@@ -75,8 +77,7 @@ class KernelMeasurementTest {
         double absolute = 0;
         for (JsonNode product : products) {
             double bytes = 2.0 * product.path("k").asLong() * product.path("n").asLong();
-            double twin = StepCostModel.GEMM_FIXED_NANOS / 1e9
-                    + bytes / (H100.hbmBytesPerSecond() * StepCostModel.PRODUCT_READ_EFFICIENCY);
+            double twin = StepCostModel.GEMM_FIXED_NANOS / 1e9 + bytes / productBandwidth();
             double error = twin / product.path("seconds").asDouble() - 1;
             assertThat(error).as(product.toString()).isBetween(-0.18, 0.19);
             absolute += Math.abs(error);
@@ -87,9 +88,8 @@ class KernelMeasurementTest {
     @Test
     void theLargerOfReadAndComputeWasShortOfTheMeasuredTimeNearTheKnee() throws IOException {
         // why the products are a norm of the two: at 256 rows every model's layer took longer than either alone
-        for (JsonNode layer : rows(WHOLE, r -> r.path("kind").asText().equals("layer") && r.path("dtype").asText().equals("bf16")
-                && r.path("m").asInt() == 256)) {
-            double read = layer.path("weight_bytes").asDouble() / (H100.hbmBytesPerSecond() * StepCostModel.PRODUCT_READ_EFFICIENCY)
+        for (JsonNode layer : rows(WHOLE, r -> bf16Layer(r) && r.path("m").asInt() == 256)) {
+            double read = layer.path("weight_bytes").asDouble() / productBandwidth()
                     + 4 * StepCostModel.GEMM_FIXED_NANOS / 1e9;
             double compute = layer.path("flops").asDouble() / H100.effectiveFlops();
             assertThat(Math.max(read, compute)).isLessThan(0.92 * layer.path("seconds").asDouble());
@@ -102,7 +102,8 @@ class KernelMeasurementTest {
         // cuBLASLt, and read the weights at 1.8 TB/s at decode's rows: FP8_COMPUTE_EFFICIENCY sits between the two.
         // The second run took Qwen3-32B's layer at 768 rows 7% faster than the twin, the first 1% faster.
         List<JsonNode> layers = rows(List.of(WHOLE, REPEAT), r -> r.path("kind").asText().equals("layer")
-                && r.path("dtype").asText().equals("fp8") && r.path("scaling").asText().equals("tensor") && r.path("m").asInt() >= 256);
+                && r.path("dtype").asText().equals("fp8") && r.path("scaling").asText().equals("tensor")
+                && r.path("m").asInt() >= 256);
         assertThat(layers).hasSize(2 * 2 * 11);
         for (JsonNode layer : layers) {
             double twin = twinProducts(layer, H100.effectiveFp8Flops());
@@ -156,9 +157,18 @@ class KernelMeasurementTest {
 
     /** The twin's time for one measured layer's four products, each with its fixed time, s. */
     private static double twinProducts(JsonNode layer, double flops) {
-        double read = layer.path("weight_bytes").asDouble() / (H100.hbmBytesPerSecond() * StepCostModel.PRODUCT_READ_EFFICIENCY);
+        double read = layer.path("weight_bytes").asDouble() / productBandwidth();
         double compute = layer.path("flops").asDouble() / flops;
         return StepCostModel.products(read, compute) + 4 * StepCostModel.GEMM_FIXED_NANOS / 1e9;
+    }
+
+    /** The bytes/s at which the twin's dense products stream their weights on the H100. */
+    private static double productBandwidth() {
+        return H100.hbmBytesPerSecond() * StepCostModel.PRODUCT_READ_EFFICIENCY;
+    }
+
+    private static boolean bf16Layer(JsonNode row) {
+        return row.path("kind").asText().equals("layer") && row.path("dtype").asText().equals("bf16");
     }
 
     private static List<JsonNode> rows(List<String> prints, Predicate<JsonNode> keep) throws IOException {

@@ -70,7 +70,8 @@ class SchedulerTest {
 
     /** The GPU's part of {@link #step}: the weights' products, the attention and the kernels' floors. */
     static long gpuStep(long contextTokens) {
-        double products = 2e9 / (2e12 * StepCostModel.PRODUCT_READ_EFFICIENCY) * 1e9 + 32 * 4 * StepCostModel.GEMM_FIXED_NANOS;
+        double products = 2e9 / (2e12 * StepCostModel.PRODUCT_READ_EFFICIENCY) * 1e9
+                + 32 * 4 * StepCostModel.GEMM_FIXED_NANOS;
         double attention = contextTokens * KV_PER_TOKEN / 2e12 * 1e9;
         return Math.round(products + attention + kernelFloors(attention));
     }
