@@ -106,23 +106,25 @@ def repeats_for(seconds_guess):
     return int(max(20, min(2000, 0.02 / max(seconds_guess, 1e-7))))
 
 
-# the validation's dense models, one GPU's share of a layer: (name, hidden, qkv out, o in, intermediate)
-MODELS = [
-    ("Qwen3-8B", 4096, 6144, 4096, 12288),
-    ("Qwen3-14B", 5120, 7168, 5120, 17408),
-    ("Qwen3-32B", 5120, 10240, 8192, 25600),
-    ("Llama-3.1-70B TP4", 8192, 2560, 2048, 7168),
-]
-# the same layers as one GPU's slice under tensor parallelism (vLLM's and SGLang's column- and row-parallel layers split
-# the qkv and gate_up outputs and the o and down inputs by the TP size)
-TP_MODELS = [
-    ("Qwen3-8B TP2", 4096, 3072, 2048, 6144),
-    ("Qwen3-32B TP2", 5120, 5120, 4096, 12800),
-    ("Qwen3-32B TP4", 5120, 2560, 2048, 6400),
-    ("Qwen3-32B TP8", 5120, 1280, 1024, 3200),
-    ("Llama-3.1-70B TP2", 8192, 5120, 4096, 14336),
-    ("Llama-3.1-70B TP8", 8192, 1280, 1024, 3584),
-]
+# the validation's dense models' layers, whole: (hidden, qkv out, o in, intermediate)
+LAYERS = {
+    "Qwen3-8B": (4096, 6144, 4096, 12288),
+    "Qwen3-14B": (5120, 7168, 5120, 17408),
+    "Qwen3-32B": (5120, 10240, 8192, 25600),
+    "Llama-3.1-70B": (8192, 10240, 8192, 28672),
+}
+
+
+def sliced(name, tp):
+    """One GPU's share of a layer under tensor parallelism: (name, hidden, qkv out, o in, intermediate). vLLM's and
+    SGLang's column- and row-parallel layers split the qkv and gate_up outputs and the o and down inputs by the TP size."""
+    hidden, qkv, o, intermediate = LAYERS[name]
+    return (name if tp == 1 else "%s TP%d" % (name, tp), hidden, qkv // tp, o // tp, intermediate // tp)
+
+
+MODELS = [sliced("Qwen3-8B", 1), sliced("Qwen3-14B", 1), sliced("Qwen3-32B", 1), sliced("Llama-3.1-70B", 4)]
+TP_MODELS = [sliced("Qwen3-8B", 2), sliced("Qwen3-32B", 2), sliced("Qwen3-32B", 4), sliced("Qwen3-32B", 8),
+             sliced("Llama-3.1-70B", 2), sliced("Llama-3.1-70B", 8)]
 # mixture-of-experts layers, one GPU's whole set of routed experts: (name, hidden, expert intermediate, experts, top-k)
 MOE_MODELS = [
     ("Qwen3-30B-A3B", 2048, 768, 128, 8),
