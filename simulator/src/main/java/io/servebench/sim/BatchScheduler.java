@@ -192,9 +192,7 @@ final class BatchScheduler {
                 adapters.add(w.request.adapter);
             }
         });
-        boolean admits = preemptedInStep == 0 || !settings.dialect().admitsNoneAfterPreemption();
-        for (SimRequest r = admits ? nextAdmissible(start, budget, adapters) : null; r != null;
-                r = nextAdmissible(start, budget, adapters)) {
+        for (SimRequest r = nextAdmissible(start, budget, adapters); r != null; r = nextAdmissible(start, budget, adapters)) {
             int cached = settings.prefixCaching() ? cachedPrefix(r) : 0;
             int target = r.promptTokens + r.generated;
             int tokens = Math.min(target - cached, budget);
@@ -294,10 +292,12 @@ final class BatchScheduler {
     /**
      * The first waiting request that has arrived by {@code start} and may join a step with {@code budget} left and the
      * adapters {@code adapters} in it: one whose adapter would be one too many is passed over for the next, as vLLM's
-     * scheduler skips it ({@link LoraParams}); {@code null} when none may.
+     * scheduler skips it ({@link LoraParams}); {@code null} when none may, as in a vLLM step that preempted ({@link
+     * SimDialect#admitsNoneAfterPreemption}).
      */
     private SimRequest nextAdmissible(long start, int budget, java.util.Set<String> adapters) {
-        if (running.size() >= settings.maxNumSeqs() || budget <= 0) {
+        if (running.size() >= settings.maxNumSeqs() || budget <= 0
+                || preemptedInStep > 0 && settings.dialect().admitsNoneAfterPreemption()) {
             return null;
         }
         for (SimRequest r : waiting) {

@@ -185,7 +185,7 @@ final class StepCostModel {
      * @param fp8 whether the experts are FP8 and multiply on the GPU's FP8 tensor cores
      */
     static double expertBandwidth(GpuProfile gpu, boolean fp8) {
-        return gpu.hbmBytesPerSecond() * (fp8 && gpu.hopper() ? HOPPER_FP8_EXPERT_READ_EFFICIENCY : gpu.bandwidthEfficiency());
+        return fp8 && gpu.hopper() ? gpu.hbmBytesPerSecond() * HOPPER_FP8_EXPERT_READ_EFFICIENCY : gpu.effectiveBandwidth();
     }
 
     /**
