@@ -55,22 +55,22 @@ class LoadWorkersRunTest {
     @Test
     void aWorkerThatDiesFailsItsRepetitionAndTheRunSaysSo(@TempDir Path tmp) throws Exception {
         AtomicBoolean killed = new AtomicBoolean();
+        Path dir = tmp.resolve("run");
         Thread killer = new Thread(() -> {
-            // a worker is killed half a second into its load, as the OOM killer would: once it has a socket, it has
-            // told its coordinator it is ready and been started (a JVM slow to start on a busy machine, killed by a
-            // fixed delay, died before that, which the run reports as a worker that did not start)
+            // a worker is killed once the run folder holds records of the load, as the OOM killer would: every worker
+            // has then said it is ready and been started. (Watching the workers' own sockets or a delay from their
+            // start raced a JVM slow to start on a busy machine, killed before it said so, which the run rightly
+            // reports as a worker that did not start: fresh-clone CI at 93fde65 and 6ba4d18 failed so.)
             while (!killed.get()) {
-                ProcessHandle.current().descendants().filter(LoadWorkersRunTest::isWorker)
-                        .filter(LoadWorkersRunTest::hasSocket).findFirst().ifPresent(p -> {
-                            sleep(500);
-                            killed.set(p.destroyForcibly());
-                        });
+                if (recordsKept(dir) > 0) {
+                    ProcessHandle.current().descendants().filter(LoadWorkersRunTest::isWorker).findFirst()
+                            .ifPresent(p -> killed.set(p.destroyForcibly()));
+                }
                 sleep(20);
             }
         });
         killer.setDaemon(true);
         killer.start();
-        Path dir = tmp.resolve("run");
         Run run = run(dir, "--simulate", "--load-workers", "2");
         assertThat(killed).isTrue();
         assertThat(run.code()).as(run.out()).isEqualTo(Main.TRIAL_FAILED);
@@ -88,18 +88,16 @@ class LoadWorkersRunTest {
         assertThat(run.out()).contains("--load-workers 2").contains("--simulate=virtual sends none");
     }
 
-    /** Whether {@code p} holds a socket (Linux's /proc): a load worker has one once its load has begun. */
-    private static boolean hasSocket(ProcessHandle p) {
-        try (java.util.stream.Stream<Path> fds = java.nio.file.Files.list(Path.of("/proc", Long.toString(p.pid()), "fd"))) {
-            return fds.anyMatch(fd -> {
-                try {
-                    return java.nio.file.Files.readSymbolicLink(fd).toString().startsWith("socket:");
-                } catch (java.io.IOException e) {
-                    return false;
-                }
-            });
+    /** How many records the run folder's request files hold so far (they are flushed as the load goes). */
+    private static int recordsKept(Path dir) {
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir.resolve("requests"))) {
+            int n = 0;
+            for (Path f : files.toList()) {
+                n += io.servebench.load.RequestRecordReader.readRecovered(f).size();
+            }
+            return n;
         } catch (java.io.IOException | java.io.UncheckedIOException e) {
-            return false;
+            return 0;
         }
     }
 
