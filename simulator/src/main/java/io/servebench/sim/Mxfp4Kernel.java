@@ -3,8 +3,8 @@ package io.servebench.sim;
 import java.util.Locale;
 
 /**
- * The kernel vLLM runs MXFP4 experts (gpt-oss's) with, which holds them in a layout of its own: the bytes a weight takes
- * in memory, all of which the KV cache does without. vLLM's own "Model loading took" lines for gpt-oss-120b on one H100
+ * The kernel vLLM or SGLang runs MXFP4 experts (gpt-oss's) with, which holds them in a layout of its own: the bytes a
+ * weight takes in memory, all of which the KV cache does without. vLLM's own "Model loading took" lines for gpt-oss-120b on one H100
  * measure it: 65.97 GiB with Marlin (vLLM 0.10.1, vllm-project/vllm issue #23278) and 64.38 GiB with Triton (0.14.1,
  * issue #33155), where the checkpoint's bytes are 60.8 GiB; the layouts below give 65.9 and 64.3 GiB.
  * ({@code vllm/model_executor/layers/quantization/mxfp4.py}, {@code get_mxfp4_backend} and {@code create_weights}.)
@@ -24,15 +24,32 @@ public enum Mxfp4Kernel {
      * The weights stay unpadded; their scales (a byte per 32 weights) are held twice, as loaded and swizzled for Hopper
      * with the output dimension padded to a multiple of 256 (0.13–0.14's {@code process_weights_after_loading} frees
      * only the loaded weights). The copy kept as loaded is counted as read too: about 6% more expert bytes a step than
-     * the kernel reads.
+     * the kernel reads. SGLang holds them so too where it runs this kernel ({@link #sglangDefault}): its {@code
+     * Mxfp4MoEMethod.process_weights_after_loading} swizzles weights and scales with the same {@code triton_kernels}
+     * layouts ({@code _swizzle_mxfp4}, {@code python/sglang/srt/layers/quantization/mxfp4.py}), deletes the loaded
+     * weights and keeps the loaded scales.
      */
     TRITON,
-    /** As the checkpoint stores them: SGLang's kernels, or FlashInfer's on Blackwell, whose layouts are not modelled. */
+    /**
+     * As the checkpoint stores them: FlashInfer's kernels on Blackwell, SGLang's on an A100 and under expert
+     * parallelism, whose layouts are not modelled.
+     */
     CHECKPOINT;
 
     /** The kernel vLLM picks by itself on a GPU of this compute capability (major x 10 + minor). */
     static Mxfp4Kernel vllmDefault(int computeCapability) {
         return computeCapability < 90 ? MARLIN : computeCapability < 100 ? TRITON : CHECKPOINT;
+    }
+
+    /**
+     * The kernel SGLang runs MXFP4 experts with on a GPU of this compute capability, with {@code epSize} its {@code
+     * --ep-size}: OpenAI's {@code triton_kernels} on Hopper without expert parallelism, else the checkpoint's layout.
+     * SGLang's {@code ServerArgs} sets gpt-oss's {@code moe_runner_backend} to {@code flashinfer_mxfp4} on Blackwell and
+     * to {@code triton_kernel} elsewhere when {@code ep_size == 1} and the library is installed (0.5.3 to 0.5.9 alike);
+     * on an A100 {@code triton_kernels} keeps a strided layout whose bytes were not read, so it stays the checkpoint's.
+     */
+    static Mxfp4Kernel sglangDefault(int computeCapability, int epSize) {
+        return computeCapability >= 90 && computeCapability < 100 && epSize <= 1 ? TRITON : CHECKPOINT;
     }
 
     /** The kernel a {@code --sim-mxfp4-kernel} value names: {@code marlin} or {@code triton}, any case. */

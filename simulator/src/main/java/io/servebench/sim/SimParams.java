@@ -807,13 +807,15 @@ public record SimParams(
         SimParams build(SimDialect dialect, ModelProfile model, GpuProfile gpu) {
             if (dialect == SimDialect.SGLANG && mxfp4Kernel != null) {
                 throw new IllegalArgumentException(SIM_MXFP4_KERNEL + " chooses vLLM's kernel for MXFP4 experts; the"
-                        + " simulated SGLang holds them as the checkpoint stores them");
+                        + " simulated SGLang holds them as its own choice of kernel does (triton_kernels on Hopper)");
             }
+            // each GPU of an expert-parallel group holds a slice of every expert of the group, padded on its own
+            int slices = Math.max(1, tp / Math.max(1, expertParallel(dialect)));
             if (dialect != SimDialect.SGLANG) {
-                // each GPU of an expert-parallel group holds a slice of every expert of the group, padded on its own
-                int slices = Math.max(1, tp / Math.max(1, expertParallel(dialect)));
                 model = model.withExpertsHeldBy(mxfp4Kernel != null ? mxfp4Kernel
                         : Mxfp4Kernel.vllmDefault(gpu.computeCapability()), slices);
+            } else {
+                model = model.withExpertsHeldBy(Mxfp4Kernel.sglangDefault(gpu.computeCapability(), epSize), slices);
             }
             // each engine derives the model's context from its config in its own way (ContextLength)
             int context = model.context().tokens(dialect);
