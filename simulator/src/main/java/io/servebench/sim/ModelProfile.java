@@ -37,8 +37,9 @@ import java.util.Set;
  * @param expertBytesPerParameter bytes per weight of the routed experts: {@code bytesPerParameter}, unless the
  *                              checkpoint quantises only them (gpt-oss's MXFP4 experts beside bf16 attention)
  * @param kvSplit               the most tensor-parallel ranks the KV cache splits over ({@link #kvCopies}): 1 for latent
- *                              attention, whose one compressed head every rank keeps whole; {@link Integer#MAX_VALUE}
- *                              for grouped-query attention, as if its heads split over any number of ranks
+ *                              attention, whose one compressed head every rank keeps whole; the KV heads for
+ *                              grouped-query attention ({@code num_key_value_heads}); {@link Integer#MAX_VALUE} for the
+ *                              tests' hand-made models, as if their heads split over any number of ranks
  * @param attentionFlopsPerPair FLOPs of attention per query token and key token it attends, summed over the layers that
  *                              attend to the whole context: {@code 4 x heads x head dim} a layer (q.k and the weighted
  *                              sum of v, a multiply-add each), {@code 2 x heads x (q/k head dim + v head dim)} for latent
@@ -594,7 +595,7 @@ public record ModelProfile(
                 statePerSequence, visionParameters(architecture, root, hidden, name) * bytes,
                 ContextLength.fromConfig(c, architecture.isGemma3(), tokenizerMaxLength, name), draftFraction, (int) hidden,
                 (int) layers, routed, window, quant.equals(MXFP4) ? MXFP4_BYTES_PER_PARAMETER : bytes,
-                latent ? 1 : Integer.MAX_VALUE, (fullLayers - slidingLayers) * flopsPerPair, tables,
+                latent ? 1 : (int) kvHeads, (fullLayers - slidingLayers) * flopsPerPair, tables,
                 new ActivationTraffic(layers * 2 * 4 * hidden * ACTIVATION_BYTES, elementwiseValues * ACTIVATION_BYTES,
                         quantisedWhole * QUANTISATION_BYTES, quantisedSplit * QUANTISATION_BYTES));
         // compressed-tensors reaches here only as FP8 on every linear layer (CompressedTensors)
@@ -864,10 +865,13 @@ public record ModelProfile(
     }
 
     /**
-     * How many copies of the KV cache {@code tensorParallel} ranks keep: as many as ranks for latent attention, one for
-     * grouped-query attention. The engines also copy a grouped-query head once there are more ranks than KV heads (each
-     * rank gets {@code max(1, num_kv_heads / tp)}); that is not modelled, since the twin's memory budget, fitted without
-     * it, would then refuse Qwen3-235B-A22B's default context at TP 8, which vLLM 0.11 started.
+     * How many copies of the KV cache {@code tensorParallel} ranks keep: as many as ranks for latent attention; for
+     * grouped-query attention one while there are no more ranks than KV heads, and beyond that each rank keeps one
+     * head whole, so the heads are copied {@code tp / num_kv_heads} times. Both engines give each rank {@code max(1,
+     * num_kv_heads / tp)} heads: vLLM's {@code ModelConfig.get_num_kv_heads} ("We will replicate the KV heads in the case
+     * where the number of KV heads is smaller than the tensor parallel size so each GPU has at least one KV head") and
+     * SGLang's {@code ModelConfig.get_num_kv_heads(tensor_parallel_size)}, in the same words. Qwen3-235B-A22B's 4 KV
+     * heads at TP 8: two copies, each GPU holding a quarter of a token's KV where an even split would hold an eighth.
      */
     public int kvCopies(int tensorParallel) {
         return Math.max(1, tensorParallel / kvSplit);

@@ -53,7 +53,7 @@ class SchedulerTest {
         // memory such that 90% of it, less the activation reserve (vLLM's; SGLang keeps none) and the weights, is the
         // pool asked for; SGLang's 90% is of what the CUDA context leaves
         boolean sglang = dialect == SimDialect.SGLANG;
-        double reserve = sglang ? 0 : SimParams.vllmReserveBytes(1, maxNumBatchedTokens);
+        double reserve = sglang ? 0 : SimParams.vllmReserveBytes(maxNumBatchedTokens);
         double memory = (poolBytes + 2e9 + reserve) / 0.9 + (sglang ? SimParams.SGLANG_CONTEXT_BYTES : 0);
         GpuProfile gpu = new GpuProfile("test GPU", memory, 2e12, 1e30, 1.0, 1.0, 450e9);
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching, specMethod,

@@ -169,10 +169,30 @@ class SimParamsTest {
         GpuProfile a100 = GpuProfile.named("a100");
         SimParams served = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-32B", List.of("--max-model-len=32768"), a100);
         assertThat(served.maxNumBatchedTokens()).isEqualTo(2048);
-        assertThat(SimParams.vllmReserveBytes(1, 2048) - SimParams.vllmReserveBytes(1, 8192))
+        assertThat(SimParams.vllmReserveBytes(2048) - SimParams.vllmReserveBytes(8192))
                 .isCloseTo(-0.75 * 1.26 * (1 << 30), within(1e6));
         assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-32B", List.of(), a100))
                 .hasMessageContaining("does not fit one sequence of max model length 40960");
+    }
+
+    /**
+     * GPUStack's lab started {@code vllm serve Qwen/Qwen3-235B-A22B-Instruct-2507 -tp 8} (vLLM 0.11.0, its defaults: a
+     * context of 262,144 tokens) on eight H100s and served five loads on it (gpustack/gpustack@47277d79,
+     * docs/performance-lab/qwen3-235b-a22b/h100.md). Each GPU keeps one of the model's 4 KV heads whole, so one such
+     * sequence needs 94 layers x 262,144 x 128 x 2 x 2 bytes = 11.75 GiB on every GPU, which fits only because vLLM's
+     * budget leaves out the buffers NCCL allocated before its memory snapshot: with them (3.58 GiB a GPU, V0's
+     * profile at {@code -tp 2}) the twin refused the start by 0.46 GiB.
+     */
+    @Test
+    void vllmStartsQwen3_235bAtTp8WithItsDefaultContextAsTheLabDid() {
+        SimParams tp8 = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-235B-A22B-Instruct-2507",
+                List.of("--tensor-parallel-size=8"), GpuProfile.named("h100"));
+        assertThat(tp8.maxModelLen()).isEqualTo(262_144);
+        assertThat(tp8.kvCopies()).isEqualTo(2);
+        double perGpuPerToken = 94 * 128 * 2 * 2.0;
+        assertThat(tp8.kvPoolBytes() / 8).isGreaterThanOrEqualTo(262_144 * perGpuPerToken);
+        // the reserve is one figure at every tensor-parallel size: what the profiling run and the CUDA context take
+        assertThat(SimParams.vllmReserveBytes(8192)).isCloseTo((1.79 + 1.26) * (1 << 30), within(1e6));
     }
 
     /**
