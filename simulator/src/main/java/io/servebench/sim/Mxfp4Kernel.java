@@ -4,9 +4,10 @@ import java.util.Locale;
 
 /**
  * The kernel vLLM or SGLang runs MXFP4 experts (gpt-oss's) with, which holds them in a layout of its own: the bytes a
- * weight takes in memory, all of which the KV cache does without. vLLM's own "Model loading took" lines for gpt-oss-120b on one H100
- * measure it: 65.97 GiB with Marlin (vLLM 0.10.1, vllm-project/vllm issue #23278) and 64.38 GiB with Triton (0.14.1,
- * issue #33155), where the checkpoint's bytes are 60.8 GiB; the layouts below give 65.9 and 64.3 GiB.
+ * weight takes in memory, all of which the KV cache does without. vLLM's own "Model loading took" lines for
+ * gpt-oss-120b on one H100 measure it: 65.97 GiB with Marlin (vLLM 0.10.1, vllm-project/vllm issue #23278) and 64.38
+ * GiB with Triton (0.14.1, issue #33155), where the checkpoint's bytes are 60.8 GiB; the layouts below give 65.9 and
+ * 64.3 GiB.
  * ({@code vllm/model_executor/layers/quantization/mxfp4.py}, {@code get_mxfp4_backend} and {@code create_weights}.)
  */
 public enum Mxfp4Kernel {
@@ -45,8 +46,9 @@ public enum Mxfp4Kernel {
      * The kernel SGLang runs MXFP4 experts with on a GPU of this compute capability, with {@code epSize} its {@code
      * --ep-size}: OpenAI's {@code triton_kernels} on Hopper without expert parallelism, else the checkpoint's layout.
      * SGLang's {@code ServerArgs} sets gpt-oss's {@code moe_runner_backend} to {@code flashinfer_mxfp4} on Blackwell and
-     * to {@code triton_kernel} elsewhere when {@code ep_size == 1} and the library is installed (0.5.3 to 0.5.9 alike);
-     * on an A100 {@code triton_kernels} keeps a strided layout whose bytes were not read, so it stays the checkpoint's.
+     * to {@code triton_kernel} elsewhere when {@code ep_size == 1} and the library is installed, in each of the three
+     * versions read (one still with 0.5.3's other rules for gpt-oss, two later); on an A100 {@code triton_kernels} keeps
+     * a strided layout whose bytes were not read, so it stays the checkpoint's.
      */
     static Mxfp4Kernel sglangDefault(int computeCapability, int epSize) {
         return computeCapability >= 90 && computeCapability < 100 && epSize <= 1 ? TRITON : CHECKPOINT;

@@ -191,8 +191,6 @@ class SimParamsTest {
         assertThat(tp8.kvCopies()).isEqualTo(2);
         double perGpuPerToken = 94 * 128 * 2 * 2.0;
         assertThat(tp8.kvPoolBytes() / 8).isGreaterThanOrEqualTo(262_144 * perGpuPerToken);
-        // the reserve is one figure at every tensor-parallel size: what the profiling run and the CUDA context take
-        assertThat(SimParams.vllmReserveBytes(8192)).isCloseTo((1.79 + 1.26) * (1 << 30), within(1e6));
     }
 
     /**
