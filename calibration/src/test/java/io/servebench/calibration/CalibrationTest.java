@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.data.Percentage.withPercentage;
 
@@ -56,8 +57,14 @@ class CalibrationTest {
         assertThat(fitted.mtpAcceptance()).isCloseTo(shipped.mtpAcceptance(), withPercentage(5));
         List<BlockOutcome> fit = outcome.blocks().stream().filter(b -> b.role() == Role.FIT).toList();
         assertThat(fit).extracting(b -> b.block().variant()).containsExactly("baseline", "baseline", "mtp-1");
-        assertThat(fit).allSatisfy(b -> assertThat(Math.abs(b.error(Figure.MEAN_LATENCY))).isLessThan(0.01));
+        assertThat(fit.subList(0, 2)).allSatisfy(b -> assertThat(Math.abs(b.error(Figure.MEAN_LATENCY))).isLessThan(0.01));
         assertThat(fit.subList(0, 2)).allSatisfy(b -> assertThat(Math.abs(b.error(Figure.MEAN_TTFT))).isLessThan(0.02));
+        // the MTP block is fitted on its time after the first token: mean latency (s) less mean TTFT (ms)
+        BlockOutcome mtp = fit.get(2);
+        double reference = mtp.block().metric(Figure.MEAN_LATENCY.reference)
+                - mtp.block().metric(Figure.MEAN_TTFT.reference) / 1000;
+        double twin = mtp.twin().get(Figure.MEAN_LATENCY) - mtp.twin().get(Figure.MEAN_TTFT) / 1000;
+        assertThat(twin / reference - 1).isCloseTo(0, within(0.01));
     }
 
     @Test
@@ -66,10 +73,10 @@ class CalibrationTest {
 
         List<BlockOutcome> heldOut = predicted.stream().filter(b -> b.role() == Role.HELD_OUT).toList();
         assertThat(heldOut).hasSize(6).allSatisfy(b -> assertThat(b.block().rate()).isNotEqualTo(8));
-        // docs/simulated-engine.md's figures: every held-out mean latency within 20% (the target of 15% is missed by the
-        // recommended configuration at 1 req/s, +16.3%)
+        // docs/simulated-engine.md's figures: every held-out mean latency within the target of 15% (the recommended
+        // configuration at 1 req/s, the largest, +14.9%)
         assertThat(heldOut).allSatisfy(b -> assertThat(Math.abs(b.error(Figure.MEAN_LATENCY))).as(b.block().label())
-                .isLessThan(0.20));
+                .isLessThan(0.15));
         StringWriter text = new StringWriter();
         CalibrationReport.write(new PrintWriter(text), Constants.current(), Constants.current(), predicted);
         assertThat(text.toString()).contains("| rate-16/baseline vllm | 16.0 | held out | 4.37 / ")
