@@ -379,6 +379,13 @@ public record SimParams(
             lines.add(String.format(Locale.ROOT, "requests of at most %d tokens (the model's context: %d, %s)",
                     maxModelLen, model.context().tokens(dialect), model.context().rule(dialect)));
         }
+        // why a pool holds fewer tokens than its bytes over one copy's: the engines' copies of the cache
+        if (kvCopies() > 1) {
+            lines.add(model.kvSplit() == 1
+                    ? String.format(Locale.ROOT, "every GPU keeps the whole latent KV cache: %d copies", kvCopies())
+                    : String.format(Locale.ROOT, "each GPU keeps one of the model's %d KV heads whole, as the engines do"
+                            + " with more GPUs than KV heads: the KV cache held %d times over", model.kvSplit(), kvCopies()));
+        }
         // the weights as the engine holds them (vLLM's MXFP4 kernels pad them): what the KV pool is left after
         lines.add(String.format(Locale.ROOT, "%s flags, weights %.1f GiB, KV pool %.1f GiB%s, at most %d running, %d tokens"
                         + " a step, prefix caching %s, engine profile %s", dialect, model.weightBytes() / GIB, kvPoolBytes() / GIB,

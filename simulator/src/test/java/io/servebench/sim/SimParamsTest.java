@@ -189,6 +189,8 @@ class SimParamsTest {
                 List.of("--tensor-parallel-size=8"), GpuProfile.named("h100"));
         assertThat(tp8.maxModelLen()).isEqualTo(262_144);
         assertThat(tp8.kvCopies()).isEqualTo(2);
+        assertThat(tp8.startLog()).contains("each GPU keeps one of the model's 4 KV heads whole, as the engines do with"
+                + " more GPUs than KV heads: the KV cache held 2 times over");
         double perGpuPerToken = 94 * 128 * 2 * 2.0;
         assertThat(tp8.kvPoolBytes() / 8).isGreaterThanOrEqualTo(262_144 * perGpuPerToken);
     }
