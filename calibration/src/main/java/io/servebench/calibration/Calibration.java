@@ -36,8 +36,8 @@ import java.util.stream.Collectors;
  * <p>The fit, in this order, each step a bisection on a figure that grows with its constant: for vLLM, then
  * SGLang, on that engine's baseline block at the fit rate, the per-sequence host time from the mean latency and
  * the front-end time from the mean TTFT (three rounds, as each moves the other's figure a little); then the MTP
- * draft acceptance on ShareGPT-like chat from the mean latency less the mean TTFT of the {@code mtp-1} block. The step overhead and
- * every physical constant (GPU, model) stay as they are. Blocks at other rates are held out.
+ * draft acceptance on ShareGPT-like chat from the mean latency less the mean TTFT of the {@code mtp-1} block. The
+ * step overhead and every physical constant (GPU, model) stay as they are. Blocks at other rates are held out.
  */
 public final class Calibration {
 
@@ -223,8 +223,8 @@ public final class Calibration {
         if (mtp != null) {
             Constants base = c;
             // the acceptance sets how fast tokens come after the first, so it is fitted on the latency less the TTFT:
-            // the reference's MTP blocks start 40 ms later than its baseline for a reason the twin does not model, which
-            // a fit on the whole latency put into the decode as a lower acceptance
+            // the reference's MTP blocks start 40 ms later than its baseline for a reason the twin does not model,
+            // which a fit on the whole latency put into the decode as a lower acceptance
             double decode = decodeSeconds(mtp.metric(Figure.MEAN_LATENCY.reference),
                     mtp.metric(Figure.MEAN_TTFT.reference));
             // more acceptance, lower latency: bisect on the negated difference

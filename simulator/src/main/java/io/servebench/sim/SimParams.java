@@ -118,8 +118,9 @@ public record SimParams(
     /**
      * Default draft acceptance rate of a multi-token-prediction head (vLLM {@code mtp}, SGLang {@code NEXTN}):
      * fitted by {@code sim calibrate} on the reference study's {@code mtp-1} block (Qwen3.5-9B on ShareGPT with a
-     * reasoning parser), on its mean latency less its mean TTFT (0.186 on the whole latency before stop 60). Acceptance is a property of the model and the data, one figure per run: for other data
-     * set {@code --sim-acceptance-rate}.
+     * reasoning parser), on its mean latency less its mean TTFT (0.186 on the whole latency before stop 60).
+     * Acceptance is a property of the model and the data, one figure per run: for other data set {@code
+     * --sim-acceptance-rate}.
      */
     public static final double MTP_ACCEPTANCE = 0.204;
     /** Default draft acceptance rate of EAGLE / EAGLE-3 heads. */
@@ -383,8 +384,9 @@ public record SimParams(
         if (kvCopies() > 1) {
             lines.add(model.kvSplit() == 1
                     ? String.format(Locale.ROOT, "every GPU keeps the whole latent KV cache: %d copies", kvCopies())
-                    : String.format(Locale.ROOT, "each GPU keeps one of the model's %d KV heads whole, as the engines do"
-                            + " with more GPUs than KV heads: the KV cache held %d times over", model.kvSplit(), kvCopies()));
+                    : String.format(Locale.ROOT, "each GPU keeps one of the model's %d KV heads whole, as the engines"
+                            + " do with more GPUs than KV heads: the KV cache held %d times over", model.kvSplit(),
+                            kvCopies()));
         }
         // the weights as the engine holds them (vLLM's MXFP4 kernels pad them): what the KV pool is left after
         lines.add(String.format(Locale.ROOT, "%s flags, weights %.1f GiB, KV pool %.1f GiB%s, at most %d running, %d tokens"

@@ -299,9 +299,11 @@ class ModelProfileTest {
         assertThat(m.kvCopies(8)).isEqualTo(8);
         assertThat(m.kvCopies(1)).isEqualTo(1);
         // grouped-query attention is split over the ranks up to its KV heads and copied past them, as vLLM's and
-        // SGLang's get_num_kv_heads give each rank max(1, num_kv_heads / tp) heads: Qwen3-235B-A22B has 4, Llama 3.1 70B 8
+        // SGLang's get_num_kv_heads give each rank max(1, num_kv_heads / tp) heads: Qwen3-235B-A22B has 4, Llama 3.1
+        // 70B 8
         ModelProfile qwen = ModelProfile.forModel("Qwen/Qwen3-235B-A22B-Instruct-2507");
-        assertThat(List.of(qwen.kvCopies(1), qwen.kvCopies(2), qwen.kvCopies(4), qwen.kvCopies(8))).containsExactly(1, 1, 1, 2);
+        assertThat(List.of(qwen.kvCopies(1), qwen.kvCopies(2), qwen.kvCopies(4), qwen.kvCopies(8)))
+                .containsExactly(1, 1, 1, 2);
         assertThat(ModelProfile.forModel("meta-llama/Llama-3.1-70B-Instruct").kvCopies(8)).isEqualTo(1);
         // prefilled as 128 heads of q.k over 128 + 64 dimensions and v over 128 (vLLM's and SGLang's MLA prefill expands
         // the latent keys and values), a multiply-add each
