@@ -71,8 +71,7 @@ public final class ValidationReport {
                     "GPUs", "architecture", "load", "cases", "figures", "largest error", "mean error"));
             for (TwinEvidence e : bars) {
                 out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %d | %d | %.0f%% | %.0f%% |%n",
-                        (e.engine().equals(EngineKinds.SGLANG.name()) ? EngineKinds.SGLANG_FLAGS
-                                : EngineKinds.VLLM_FLAGS).engineName(), e.gpu(),
+                        EngineKinds.named(e.engine()).dialect().orElseThrow().engineName(), e.gpu(),
                         !e.severalGpus() ? "one" : e.expertParallel() ? "several, expert-parallel" : "several",
                         e.architecture(), e.regime().words(), e.cases(), e.figures(), 100 * e.maxError(),
                         100 * e.meanError());

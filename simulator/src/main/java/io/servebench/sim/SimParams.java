@@ -823,12 +823,9 @@ public record SimParams(
             }
             // each GPU of an expert-parallel group holds a slice of every expert of the group, padded on its own
             int slices = Math.max(1, tp / Math.max(1, expertParallel(dialect)));
-            if (dialect != SimDialect.SGLANG) {
-                model = model.withExpertsHeldBy(mxfp4Kernel != null ? mxfp4Kernel
-                        : Mxfp4Kernel.vllmDefault(gpu.computeCapability()), slices);
-            } else {
-                model = model.withExpertsHeldBy(Mxfp4Kernel.sglangDefault(gpu.computeCapability(), epSize), slices);
-            }
+            model = model.withExpertsHeldBy(dialect == SimDialect.SGLANG
+                    ? Mxfp4Kernel.sglangDefault(gpu.computeCapability(), epSize)
+                    : mxfp4Kernel != null ? mxfp4Kernel : Mxfp4Kernel.vllmDefault(gpu.computeCapability()), slices);
             // each engine derives the model's context from its config in its own way (ContextLength)
             int context = model.context().tokens(dialect);
             if (maxModelLen == 0) {
