@@ -221,10 +221,15 @@ public record SimParams(
             double encoder = encoderBytes(model, languageModelOnly);
             double states = reservedStateBytes(model, stateSlots, maxNumSeqs, speculativeTokens);
             double startup = sglangStartupBytes(dialect, tensorParallelSize);
+            // with nothing left before any KV cache, a shorter context cannot help: the model needs more memory
+            String outcome = pool > 0 ? String.format(Locale.ROOT, "leaves %.2f GiB; lower the max model length or raise"
+                    + " the memory fraction", pool / GIB)
+                    : String.format(Locale.ROOT, "leaves nothing, %.2f GiB short before any KV cache; raise the memory"
+                    + " fraction, or serve the model on more GPUs (a larger tensor-parallel size) or from a smaller or"
+                    + " quantised checkpoint", -pool / GIB);
             throw new IllegalArgumentException(String.format(Locale.ROOT,
                     "the KV cache does not fit one sequence of max model length %d: it needs %.2f GiB but %.0f%% of "
-                            + "%d x %.2f GiB%s less %.2f GiB of weights%s%s%s leaves %.2f GiB; lower the max model"
-                            + " length or raise the memory fraction",
+                            + "%d x %.2f GiB%s less %.2f GiB of weights%s%s%s %s",
                     maxModelLen, needed / GIB, gpuMemoryUtilization * 100, tensorParallelSize, gpu.memoryBytes() / GIB,
                     startup > 0 ? String.format(Locale.ROOT, " (less %.2f GiB a GPU that CUDA and torch.distributed"
                             + " take before SGLang measures it)", startup / GIB) : "",
@@ -234,7 +239,7 @@ public record SimParams(
                     reserve > 0 ? String.format(Locale.ROOT, " and %.2f GiB that vLLM keeps beside weights and KV"
                             + " cache (the twin's estimate from one model's profile: vLLM's own depends on the model and"
                             + " its batch limits, and a real vLLM may leave more)", reserve / GIB) : "",
-                    Math.max(0, pool) / GIB));
+                    outcome));
         }
     }
 

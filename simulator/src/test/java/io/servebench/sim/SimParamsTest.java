@@ -142,6 +142,20 @@ class SimParamsTest {
     }
 
     /**
+     * Where the weights alone are more than the budget, no max model length would help: the refusal says so and what
+     * would (Qwen3-235B-A22B in bf16 is 438 GiB of weights; four H100s at 90% hold 285 GiB).
+     */
+    @Test
+    void aModelWhoseWeightsExceedTheBudgetIsRefusedWithWhatWouldHelp() {
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-235B-A22B-Instruct-2507",
+                List.of("--tensor-parallel-size=4"), GpuProfile.named("h100")))
+                .hasMessageMatching("(?s).* leaves nothing, 1[0-9]{2}\\.\\d\\d GiB short before any KV cache; raise the"
+                        + " memory fraction, or serve the model on more GPUs \\(a larger tensor-parallel size\\) or from a"
+                        + " smaller or quantised checkpoint")
+                .hasMessageNotContaining("lower the max model length");
+    }
+
+    /**
      * SGLang's fraction is of the memory CUDA and torch.distributed left, not of the whole GPU ({@code
      * profile_max_num_token}). The oracle is SGLang's own log of Qwen3-235B-A22B-FP8 on four H100s at {@code
      * --mem-fraction-static 0.93} (vllm-project/vllm issue #21348): "KV Cache is allocated. #tokens: 367404"; the twin
