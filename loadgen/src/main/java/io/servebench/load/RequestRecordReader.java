@@ -63,13 +63,15 @@ public final class RequestRecordReader {
         // the file is a resource of its own: a GZIP header that does not read (a file cut off at its start) throws
         // from the decompressor's constructor, and must not leave the file open
         try (java.io.InputStream raw = Files.newInputStream(file);
-             BufferedReader in = new BufferedReader(new InputStreamReader(new GZIPInputStream(raw), StandardCharsets.UTF_8))) {
+             java.io.InputStream gzip = new GZIPInputStream(raw);
+             BufferedReader in = new BufferedReader(new InputStreamReader(cutOff ? new EndsWhereCut(gzip) : gzip,
+                     StandardCharsets.UTF_8))) {
             String line;
-            String next = readLine(in, cutOff);
+            String next = in.readLine();
             int lineNumber = 0;
             while ((line = next) != null) {
                 lineNumber++;
-                next = readLine(in, cutOff);
+                next = in.readLine();
                 if (line.isBlank()) {
                     continue;
                 }
@@ -88,15 +90,40 @@ public final class RequestRecordReader {
         }
     }
 
-    /** The next line; with {@code cutOff}, {@code null} where the compressed stream breaks off instead of an error. */
-    private static String readLine(BufferedReader in, boolean cutOff) throws IOException {
-        try {
-            return in.readLine();
-        } catch (java.io.EOFException | java.util.zip.ZipException e) {
-            if (cutOff) {
-                return null;
+    /**
+     * A decompressed stream that ends where the compressed one breaks off, rather than throwing there. A reader above it
+     * fills its buffer ahead of the lines it returns, and an error in that fill would drop the complete lines already
+     * decompressed with it: a killed run's last records, or a short file's every one.
+     */
+    private static final class EndsWhereCut extends java.io.FilterInputStream {
+        private boolean cut;
+
+        EndsWhereCut(java.io.InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (cut) {
+                return -1;
             }
-            throw e;
+            try {
+                return super.read(b, off, len);
+            } catch (java.io.EOFException | java.util.zip.ZipException e) {
+                cut = true;
+                return -1;
+            }
+        }
+
+        @Override
+        public int available() throws IOException {
+            return cut ? 0 : super.available();
         }
     }
 

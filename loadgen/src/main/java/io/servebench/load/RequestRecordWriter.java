@@ -120,6 +120,9 @@ public final class RequestRecordWriter {
                 opened = new FastestGzip(raw);
                 generator = JSON.createGenerator(opened, JsonEncoding.UTF8);
                 generator.setRootValueSeparator(null);
+                // a record's flush moves its bytes into the gzip stream and no further: passed on, it sync-flushed
+                // deflate and wrote the file once a record, where FLUSH_NANOS asks for once a second
+                generator.disable(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM);
             } catch (IOException e) {
                 // a disk that is full already: the run stops before its first request, as when it fills up later
                 failure = "writing " + file.getFileName() + " failed at its start: " + e.getMessage();

@@ -52,6 +52,41 @@ class RequestRecordWriterTest {
         assertThat(lines[1]).contains("\"sent_ns\":null,\"first_token_ns\":null").contains("\"events\":[]");
     }
 
+    /**
+     * The sink holds what a second's records compress to and hands it to the file once the second has passed, not once
+     * a record: a file written to a record at a time cost the client a sync flush of deflate and a write to the disk a
+     * record. What reached the file is readable while the sink is open, as from a harness killed mid-trial.
+     */
+    @Test
+    void recordsReachTheFileOnceASecondNotOnceARecord() throws Exception {
+        Path file = dir.resolve("live.jsonl.gz");
+        try (RequestRecordWriter.Sink sink = RequestRecordWriter.open(file)) {
+            long header = Files.size(file);
+            sink.onComplete(OK);
+            sink.onComplete(FAILED);
+            assertThat(Files.size(file)).as("bytes on disk after two records within the second").isEqualTo(header);
+            Thread.sleep(RequestRecordWriter.FLUSH_NANOS / 1_000_000 + 100);
+            sink.onComplete(OK);
+            assertThat(RequestRecordReader.readRecovered(file)).containsExactly(OK, FAILED, OK);
+        }
+    }
+
+    /**
+     * A file whose writer was killed ends after a sync flush, without gzip's trailer, perhaps in the middle of a line:
+     * every complete line before the cut is read, however few (they once fell with the reader's read-ahead into the cut).
+     */
+    @Test
+    void aFileCutOffAfterItsLastFlushGivesEveryCompleteLine() throws IOException {
+        Path file = dir.resolve("cut.jsonl.gz");
+        GZIPOutputStream out = new GZIPOutputStream(Files.newOutputStream(file), true);
+        out.write((RequestRecordWriter.line(OK) + "\n" + RequestRecordWriter.line(FAILED) + "\n{\"id\":2,\"warm")
+                .getBytes(StandardCharsets.UTF_8));
+        out.flush();
+        assertThat(RequestRecordReader.readRecovered(file)).containsExactly(OK, FAILED);
+        assertThatThrownBy(() -> RequestRecordReader.read(file)).isInstanceOf(IOException.class);
+        out.close();
+    }
+
     @Test
     void aBrokenLineIsReportedWithFileAndLine() throws IOException {
         Path file = dir.resolve("bad.jsonl.gz");
