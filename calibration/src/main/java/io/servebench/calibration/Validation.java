@@ -45,23 +45,27 @@ public final class Validation {
 
     private final long seed;
     private final Optional<GpuProfile> gpu;
+    private final List<String> addedFlags;
 
     /** @param seed seeds each case's dataset and engine, so a case gives the same figures every time */
     public Validation(long seed) {
-        this(seed, Optional.empty());
+        this(seed, Optional.empty(), List.of());
     }
 
     /**
-     * Every case on {@code gpu} instead of the GPU its source names, where present: a diagnostic that asks what a
-     * source's figures say about its hardware (an "H100" whose decode reads like the PCIe card's, stop 55), never
-     * evidence for the twin.
+     * Every case on {@code gpu} instead of the GPU its source names, where present, and with {@code addedFlags} after
+     * its own engine flags: diagnostics that ask what a source's figures say about its hardware (an "H100" whose decode
+     * reads like the PCIe card's, stop 55) or its settings (the lab's H100 bursts at the A100's {@code
+     * --max-num-seqs=256}, stop 61), never evidence for the twin.
      *
-     * @param seed seeds each case's dataset and engine
-     * @param gpu  the GPU every case runs on, empty for each case's own
+     * @param seed       seeds each case's dataset and engine
+     * @param gpu        the GPU every case runs on, empty for each case's own
+     * @param addedFlags engine flags ({@code --name=value}) every case runs with beside its own, empty for none
      */
-    public Validation(long seed, Optional<GpuProfile> gpu) {
+    public Validation(long seed, Optional<GpuProfile> gpu, List<String> addedFlags) {
         this.seed = seed;
         this.gpu = Objects.requireNonNull(gpu, "gpu");
+        this.addedFlags = List.copyOf(addedFlags);
     }
 
     /** The GPU the case runs on: the one given for all, else the one its source names. */
@@ -147,6 +151,7 @@ public final class Validation {
             flags.add("--quantization=fp8");
         }
         flags.addAll(c.serverFlags());
+        flags.addAll(addedFlags);
         if (marlinOnHopper(c)) {
             flags.add(SimParams.SIM_MXFP4_KERNEL + "=marlin");
         }
@@ -156,7 +161,9 @@ public final class Validation {
         } catch (IllegalArgumentException e) {
             // the source says its engine started: the twin's memory rule is wrong, or the source left a setting out;
             // either way the case is reported as refused, with the check's own arithmetic
-            return new Outcome(c, Optional.of(REFUSED + e.getMessage()), Map.of(), false);
+            String refused = addedFlags.isEmpty() ? REFUSED : "the twin refuses to start the engine with "
+                    + String.join(" ", addedFlags) + " beside the flags the source prints: ";
+            return new Outcome(c, Optional.of(refused + e.getMessage()), Map.of(), false);
         }
         VirtualEngine engine = VirtualEngine.of(params, seed);
         int requests = c.requests() > 0 ? c.requests() : SINGLE_STREAM_REQUESTS;

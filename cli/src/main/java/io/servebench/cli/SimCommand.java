@@ -123,7 +123,9 @@ public final class SimCommand {
                     "  java -jar benchmarks.jar sim validate --case qwen3.5   the cases whose id contains qwen3.5",
                     "  java -jar benchmarks.jar sim validate --case qwen3-14b-h100 --gpu h100-pcie",
                     "                                  the same cases on the H100 PCIe: does the source's \"H100\" read"
-                            + " like one?"})
+                            + " like one?",
+                    "  java -jar benchmarks.jar sim validate --case vllm-qwen3-14b-h100 --server-flag=--max-num-seqs=256",
+                    "                                  the same vLLM cases at the A100's default batch limit"})
     static final class Validate implements Callable<Integer> {
 
         @Option(names = "--case", paramLabel = "TEXT", description = "Only the cases whose id contains TEXT.")
@@ -136,6 +138,12 @@ public final class SimCommand {
                 + " source names (h100, h100-pcie, h200, h20, a100, l40s, b200): a diagnostic of a source's hardware,"
                 + " never evidence; not with --write-evidence.")
         String gpu;
+
+        @Option(names = "--server-flag", paramLabel = "FLAG", description = "Add FLAG (--name=value, in the case's"
+                + " engine's spelling) to every case's engine flags, e.g. --server-flag=--max-num-seqs=256: a diagnostic"
+                + " of what a setting the source does not print would change, never evidence; not with"
+                + " --write-evidence. Repeatable.")
+        List<String> serverFlags = new java.util.ArrayList<>();
 
         @Option(names = "--write-evidence", paramLabel = "FILE", description = "Also write the twin's evidence per engine,"
                 + " GPU and architecture as JSON to FILE: the error bar every simulated block states, bundled as"
@@ -169,8 +177,17 @@ public final class SimCommand {
                 out.printf(Locale.ROOT, "Diagnostic: every case runs on the twin's %s (--gpu %s), not on the GPU its"
                         + " source names; these figures are not the twin's evidence.%n%n", onGpu.get().name(), gpu);
             }
+            if (!serverFlags.isEmpty()) {
+                if (writeEvidence != null) {
+                    throw new ParameterException(spec.commandLine(), "--server-flag " + String.join(" ", serverFlags)
+                            + " runs every case with flags its source does not print, which is no evidence for the twin:"
+                            + " drop --write-evidence or --server-flag");
+                }
+                out.printf(Locale.ROOT, "Diagnostic: every case runs with %s beside its own engine flags; these"
+                        + " figures are not the twin's evidence.%n%n", String.join(" ", serverFlags));
+            }
             long t0 = System.nanoTime();
-            List<Validation.Outcome> outcomes = new Validation(seed, onGpu).run(cases);
+            List<Validation.Outcome> outcomes = new Validation(seed, onGpu, serverFlags).run(cases);
             ValidationReport.write(out, outcomes);
             if (writeEvidence != null) {
                 new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter()

@@ -45,6 +45,28 @@ class SimValidateCommandTest {
         assertThat(unknown.err()).contains("--gpu:").contains("h999");
     }
 
+    /**
+     * {@code --server-flag} adds an engine flag to every case and says so before any figure. The oracle is vLLM's own
+     * {@code --max-num-seqs}: at most that many sequences in a step, so with one the case's 100 prompts of 32,000 tokens
+     * are served one after another, no other prompt's chunk shares a step with a request's decode, and its tokens come
+     * at one stream's pace, several times faster than beside the others' prefills.
+     */
+    @Test
+    void serverFlagAddsAnEngineFlagToEveryCaseAndSaysItIsADiagnostic(@TempDir Path dir) {
+        Run own = run("sim", "validate", "--case", CASE);
+        Run one = run("sim", "validate", "--case", CASE, "--server-flag=--max-num-seqs=1");
+        Run evidence = run("sim", "validate", "--case", CASE, "--server-flag=--max-num-seqs=1", "--write-evidence",
+                dir.resolve("e.json").toString());
+
+        assertThat(one.code()).as(one.err()).isZero();
+        assertThat(one.out()).startsWith("Diagnostic: every case runs with --max-num-seqs=1 beside its own engine flags")
+                .contains("these figures are not the twin's evidence");
+        assertThat(twinTpot(one.out())).isLessThan(twinTpot(own.out()) / 3);
+        assertThat(evidence.code()).isEqualTo(2);
+        assertThat(evidence.err()).contains("drop --write-evidence or --server-flag");
+        assertThat(dir.resolve("e.json")).doesNotExist();
+    }
+
     /** The twin's mean TPOT of the case's row: the second figure of "published / twin (error)" in its TPOT column. */
     private static double twinTpot(String out) {
         Matcher row = Pattern.compile("\\| " + Pattern.quote(CASE) + " \\|([^\\n]*)").matcher(out);
