@@ -165,26 +165,19 @@ public final class SimCommand {
             }
             Optional<GpuProfile> onGpu = Optional.empty();
             if (gpu != null) {
-                if (writeEvidence != null) {
-                    throw new ParameterException(spec.commandLine(), "--gpu " + gpu + " runs every case on a GPU its"
-                            + " source does not name, which is no evidence for the twin: drop --write-evidence or --gpu");
-                }
+                refuseEvidence("--gpu", gpu, "on a GPU its source does not name");
                 try {
                     onGpu = Optional.of(GpuProfile.named(gpu));
                 } catch (IllegalArgumentException e) {
                     throw new ParameterException(spec.commandLine(), "--gpu: " + e.getMessage());
                 }
-                out.printf(Locale.ROOT, "Diagnostic: every case runs on the twin's %s (--gpu %s), not on the GPU its"
-                        + " source names; these figures are not the twin's evidence.%n%n", onGpu.get().name(), gpu);
+                diagnostic(out, "on the twin's " + onGpu.get().name() + " (--gpu " + gpu + "), not on the GPU its source"
+                        + " names");
             }
             if (!serverFlags.isEmpty()) {
-                if (writeEvidence != null) {
-                    throw new ParameterException(spec.commandLine(), "--server-flag " + String.join(" ", serverFlags)
-                            + " runs every case with flags its source does not print, which is no evidence for the twin:"
-                            + " drop --write-evidence or --server-flag");
-                }
-                out.printf(Locale.ROOT, "Diagnostic: every case runs with %s beside its own engine flags; these"
-                        + " figures are not the twin's evidence.%n%n", String.join(" ", serverFlags));
+                String flags = String.join(" ", serverFlags);
+                refuseEvidence("--server-flag", flags, "with flags its source does not print");
+                diagnostic(out, "with " + flags + " beside its own engine flags");
             }
             long t0 = System.nanoTime();
             List<Validation.Outcome> outcomes = new Validation(seed, onGpu, serverFlags).run(cases);
@@ -196,6 +189,19 @@ public final class SimCommand {
             }
             out.printf(Locale.ROOT, "%d cases, seed %d, %.1f s%n", cases.size(), seed, (System.nanoTime() - t0) / 1e9);
             return 0;
+        }
+
+        /** Refuses {@code --write-evidence} beside a diagnostic option: its figures are no evidence for the twin. */
+        private void refuseEvidence(String option, String value, String how) {
+            if (writeEvidence != null) {
+                throw new ParameterException(spec.commandLine(), option + " " + value + " runs every case " + how
+                        + ", which is no evidence for the twin: drop --write-evidence or " + option);
+            }
+        }
+
+        /** Says, before any figure, that every case runs {@code how}, so that its figures are a diagnostic. */
+        private static void diagnostic(PrintWriter out, String how) {
+            out.printf(Locale.ROOT, "Diagnostic: every case runs %s; these figures are not the twin's evidence.%n%n", how);
         }
     }
 
