@@ -39,7 +39,8 @@ final class HuggingFaceTokens {
 
     private static HuggingFaceTokenizer load(Path file) {
         try {
-            return HuggingFaceTokenizer.builder().optTokenizerPath(file).optAddSpecialTokens(false).build();
+            return HuggingFaceTokenizer.builder().optTokenizerPath(file).optAddSpecialTokens(false).optTruncation(false)
+                    .build();
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("tokenizer " + file + " cannot be loaded: " + e.getMessage()
                     + "; expected a Hugging Face tokenizer.json", e);

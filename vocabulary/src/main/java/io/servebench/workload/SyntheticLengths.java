@@ -114,7 +114,16 @@ record SyntheticLengths(String spec, LengthDistribution in, LengthDistribution o
             words.add(SyntheticShareGpt.word(random));
         }
         int counted = tokens.applyAsInt(String.join(" ", words));
-        for (int step = 0; step < 4 * length && counted != length; step++) {
+        int steps = 0;
+        if (counted > length && words.size() > 1) {
+            // what removing a word at a time from the end reaches, found in a few counts rather than one per word (a
+            // 120,000-token prompt took thousands of counts of its whole text): a prefix's count grows with the prefix
+            int kept = longestPrefixWithin(words, length, tokens);
+            steps = words.size() - kept;
+            words.subList(kept, words.size()).clear();
+            counted = tokens.applyAsInt(String.join(" ", words));
+        }
+        for (int step = steps; step < 4 * length && counted != length; step++) {
             if (counted > length && words.size() > 1) {
                 words.remove(words.size() - 1);
             } else if (counted < length) {
@@ -141,5 +150,31 @@ record SyntheticLengths(String spec, LengthDistribution in, LengthDistribution o
             counted = next;
         }
         return String.join(" ", words);
+    }
+
+    /**
+     * The most of {@code words}' first words, fewer than all of them and at least one, that {@code tokens} counts at most
+     * {@code length}, by bisection over the prefixes' counts; one word where even one counts more.
+     */
+    private static int longestPrefixWithin(List<String> words, int length, ToIntFunction<String> tokens) {
+        String all = String.join(" ", words);
+        int[] ends = new int[words.size() + 1];
+        for (int i = 0; i < words.size(); i++) {
+            ends[i + 1] = ends[i] + (i == 0 ? 0 : 1) + words.get(i).length();
+        }
+        int low = 1;
+        int high = words.size() - 1;
+        if (tokens.applyAsInt(all.substring(0, ends[low])) > length) {
+            return low;
+        }
+        while (low < high) {
+            int middle = (low + high + 1) >>> 1;
+            if (tokens.applyAsInt(all.substring(0, ends[middle])) <= length) {
+                low = middle;
+            } else {
+                high = middle - 1;
+            }
+        }
+        return low;
     }
 }

@@ -49,6 +49,25 @@ class TokenizerSourceTest {
         });
     }
 
+    /**
+     * A text is counted whole, however long: DJL truncates what it encodes to a model length of 512 tokens unless told
+     * not to, which capped every count there (a prompt of thousands of tokens counted 512, and a synthetic prompt
+     * longer than 512 tokens was lengthened word by word without end). The oracle is the tokenizer's own rule: a piece
+     * per two characters.
+     */
+    @Test
+    void aLongTextIsCountedWholeAndALongSyntheticPromptIsExact(@TempDir Path dir) throws IOException {
+        Path tokenizer = twoCharacterTokenizer(dir);
+        assertThat(HuggingFaceTokens.counter(tokenizer).applyAsInt("ab".repeat(6_000))).isEqualTo(6_000);
+
+        Dataset d = Datasets.resolve("synthetic:in=fixed(3000),out=fixed(8),count=2,tokenizer=" + tokenizer,
+                new SimTokenizer()::count);
+        assertThat(d.conversations()).allSatisfy(c -> {
+            assertThat(c.promptTokens()).isEqualTo(3000);
+            assertThat((c.prompt().length() + 1) / 2).isEqualTo(3000);
+        });
+    }
+
     @Test
     void everyKindTakesTheOptionAndABadTokenizerIsNamed(@TempDir Path dir) throws IOException {
         Path tokenizer = twoCharacterTokenizer(dir);
