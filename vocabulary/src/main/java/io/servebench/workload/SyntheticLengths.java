@@ -113,12 +113,14 @@ record SyntheticLengths(String spec, LengthDistribution in, LengthDistribution o
         for (int i = 0; i < length; i++) {
             words.add(SyntheticShareGpt.word(random));
         }
-        int counted = tokens.applyAsInt(String.join(" ", words));
+        String all = String.join(" ", words);
+        int counted = tokens.applyAsInt(all);
         int steps = 0;
         if (counted > length && words.size() > 1) {
-            // what removing a word at a time from the end reaches, found in a few counts rather than one per word (a
-            // 120,000-token prompt took thousands of counts of its whole text): a prefix's count grows with the prefix
-            int kept = longestPrefixWithin(words, length, tokens);
+            // what removing a word at a time from the end reaches, found in a dozen counts rather than one per word (by
+            // a tokenizer of several tokens a word, a 4,000-token prompt took thousands of counts of its whole text): a
+            // prefix's count grows with the prefix
+            int kept = longestPrefixWithin(words, all, length, tokens);
             steps = words.size() - kept;
             words.subList(kept, words.size()).clear();
             counted = tokens.applyAsInt(String.join(" ", words));
@@ -154,10 +156,10 @@ record SyntheticLengths(String spec, LengthDistribution in, LengthDistribution o
 
     /**
      * The most of {@code words}' first words, fewer than all of them and at least one, that {@code tokens} counts at most
-     * {@code length}, by bisection over the prefixes' counts; one word where even one counts more.
+     * {@code length}, by bisection over the prefixes' counts; one word where even one counts more. {@code all} is the
+     * words joined by single spaces.
      */
-    private static int longestPrefixWithin(List<String> words, int length, ToIntFunction<String> tokens) {
-        String all = String.join(" ", words);
+    private static int longestPrefixWithin(List<String> words, String all, int length, ToIntFunction<String> tokens) {
         int[] ends = new int[words.size() + 1];
         for (int i = 0; i < words.size(); i++) {
             ends[i + 1] = ends[i] + (i == 0 ? 0 : 1) + words.get(i).length();
