@@ -332,6 +332,13 @@ public final class Main implements Callable<Integer> {
         RunOutcome outcome;
         try (Signals.Handlers signals = handleSignals ? Signals.stopOn(runner::interrupt, out) : Signals.Handlers.NONE) {
             outcome = runner.run();
+        } catch (RunnerException e) {
+            if (runner.interruptedBy().isEmpty()) {
+                throw e;
+            }
+            // stopped before anything ran: the signal's exit code, as for a run stopped midway
+            spec.commandLine().getErr().println("error: " + e.getMessage());
+            return Signals.exitCode(runner.interruptedBy().get()).orElse(Signals.SIGINT_EXIT);
         }
         Optional<String> interrupted = runner.interruptedBy();
         if (interrupted.isPresent()) {

@@ -129,6 +129,35 @@ class InterruptedRunTest {
         assertThat(engine.stream().filter(ProcessHandle::isAlive)).isEmpty();
     }
 
+    /**
+     * SIGTERM while the datasets are read, before any engine starts (a thousand prompts of 20,000 tokens cut to length by
+     * a tokenizer of a piece per two characters: minutes of counting): the run ends then with the signal's code and says
+     * that nothing was measured, rather than after the set is built.
+     */
+    @Test
+    void sigtermWhileTheDatasetsAreReadEndsTheRunThenSayingNothingWasMeasured(@TempDir Path tmp) throws Exception {
+        Path tokenizer = io.servebench.runner.TwoCharacterTokenizer.in(tmp);
+        String dataset = "synthetic:in=fixed(20000),out=fixed(2),count=1000,tokenizer=" + tokenizer;
+        Process harness = harness(tmp, List.of("SimStudy.baseline", "-p", "rate=4", "-p", "requests=4", "-p", "warmup=0",
+                "-p", "dataset=" + dataset, "--simulate", "-o", tmp.resolve("run").toString()));
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (!Files.readString(tmp.resolve("harness.out")).contains("Reading dataset " + dataset)) {
+            assertThat(harness.isAlive()).as(Files.readString(tmp.resolve("harness.out"))).isTrue();
+            assertThat(System.nanoTime()).as("the datasets are read within a minute").isLessThan(deadline);
+            Thread.sleep(50);
+        }
+        Thread.sleep(1000);
+        long stoppedNs = System.nanoTime();
+        harness.destroy();
+        assertThat(harness.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(Duration.ofNanos(System.nanoTime() - stoppedNs)).isLessThan(Duration.ofSeconds(20));
+        String console = Files.readString(tmp.resolve("harness.out"));
+        assertThat(harness.exitValue()).as(console).isEqualTo(143);
+        assertThat(console).contains("error: interrupted (SIGTERM) while the datasets were read, before any engine"
+                + " started: nothing was measured (dataset " + dataset + ": its building was stopped)");
+        assertThat(tmp.resolve("run").resolve(RunJournal.FILE_NAME)).doesNotExist();
+    }
+
     /** What an interrupted run says everywhere: its first repetition kept and counted, the second kept apart. */
     private static void interruptedAndKept(Path dir, String console, String signal) throws IOException {
         assertThat(console).contains(signal + ": stopping; the load in flight is cut short")

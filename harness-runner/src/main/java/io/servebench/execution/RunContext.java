@@ -116,11 +116,18 @@ public final class RunContext {
      * The dataset a workload names, read once per run; prompt lengths are counted as the simulated engine counts
      * them.
      *
-     * @throws ExecutionException when the dataset is missing or cannot be read
+     * @throws ExecutionException           when the dataset is missing or cannot be read
+     * @throws java.util.concurrent.CancellationException when the run is interrupted while the dataset is built
      */
     Dataset dataset(String spec) {
         try {
-            return datasets.computeIfAbsent(spec, s -> Datasets.resolve(s, new SimTokenizer()::count));
+            return datasets.computeIfAbsent(spec, s -> {
+                if (params.verbose()) {
+                    // a set of long prompts, or a large file counted by a real tokenizer, can take minutes
+                    out.printf("Reading dataset %s%n", s);
+                }
+                return Datasets.resolve(s, new SimTokenizer()::count, interruption::interrupted);
+            });
         } catch (IllegalArgumentException e) {
             throw new ExecutionException(e.getMessage());
         }
@@ -141,7 +148,8 @@ public final class RunContext {
      * a simulated engine is asked through: the same counts as its {@code /tokenize}, without a call per text). Built once
      * per spec, on the first server that asks, so that every trial of the run sends the same requests.
      *
-     * @throws ExecutionException when the dataset cannot be read
+     * @throws ExecutionException           when the dataset cannot be read
+     * @throws java.util.concurrent.CancellationException when the run is interrupted while the dataset is built
      */
     Counted dataset(String spec, RunningEngine engine, EngineKind kind) {
         Counted known = counted.get(spec);
@@ -178,7 +186,7 @@ public final class RunContext {
             return new Counted(dataset(spec), ESTIMATE);
         }
         try {
-            return new Counted(Datasets.resolve(spec, server), "the engine's " + tokenize.getPath());
+            return new Counted(Datasets.resolve(spec, server, interruption::interrupted), "the engine's " + tokenize.getPath());
         } catch (IllegalArgumentException e) {
             throw new ExecutionException(e.getMessage());
         }

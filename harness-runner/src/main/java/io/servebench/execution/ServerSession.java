@@ -21,6 +21,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -176,6 +177,13 @@ final class ServerSession {
                 outcomes.failed(trial.id(), "repetition " + e.number() + " failed: " + e.getMessage());
                 context.out().printf("  %s failed: repetition %d: %s%n", trial.id(), e.number(), e.getMessage());
             }
+        } catch (CancellationException e) {
+            if (!context.interruption().interrupted()) {
+                throw e;
+            }
+            // the run was stopped while the repetition's dataset was built: nothing of it was sent
+            outcomes.interrupted(trial.id(), interrupted(repetitions.size(), upTo, "before repetition " + number
+                    + ", while its dataset was built"));
         } catch (RuntimeException e) {
             // a request to an engine that died fails first: the engine's exit, once it shows, is the reason
             String why = LoadMeasurement.engineFailure(engine).orElse("trial failed: " + e);

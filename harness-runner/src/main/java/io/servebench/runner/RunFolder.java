@@ -41,6 +41,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -94,7 +95,8 @@ final class RunFolder {
      * The executor of {@code trials}: SLURM jobs with {@code --executor slurm}, else this process. Their datasets and the
      * API key are read first, so that a missing file or variable is reported before any engine starts.
      *
-     * @throws RunnerException when a dataset cannot be read or the API key's variable is not set
+     * @throws RunnerException when a dataset cannot be read or the API key's variable is not set, or the run is interrupted
+     *                         while its datasets are built
      */
     Executor executor(List<Trial> trials) {
         RunContext context;
@@ -103,6 +105,12 @@ final class RunFolder {
                     .toList(), environment, interruption);
         } catch (ExecutionException e) {
             throw new RunnerException(e.getMessage());
+        } catch (CancellationException e) {
+            if (!interruption.interrupted()) {
+                throw e;
+            }
+            throw new RunnerException("interrupted (" + interruption.cause().orElseThrow() + ") while the datasets were"
+                    + " read, before any engine started: nothing was measured (" + e.getMessage() + ")");
         }
         return options.slurm().<Executor>map(slurm -> new SlurmExecutor(params.execution(), slurm, out, interruption))
                 .orElseGet(() -> new LocalExecutor(context));

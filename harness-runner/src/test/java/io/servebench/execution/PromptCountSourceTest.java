@@ -16,6 +16,7 @@ import java.net.URI;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Where a run's prompt counts come from for a real engine kind: its /tokenize, else the labelled estimate. */
 class PromptCountSourceTest {
@@ -34,13 +35,17 @@ class PromptCountSourceTest {
     }
 
     private static RunContext context(StringWriter out) {
+        return context(out, new io.servebench.load.Interruption());
+    }
+
+    private static RunContext context(StringWriter out, io.servebench.load.Interruption interruption) {
         ExecutionParams params = new ExecutionParams(java.nio.file.Path.of("unused"), new io.servebench.engine.EngineOptions(
                 io.servebench.engine.EngineOptions.Simulate.OFF, 42, java.time.Duration.ofMinutes(20),
                 java.time.Duration.ofSeconds(30), "docker", java.nio.file.Path.of("unused"), null, null, "h100", null), 1, 42, false,
                 java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(60), ClientOptions.DEFAULTS,
                 io.servebench.results.SloParams.NONE, false, false, io.servebench.metrics.gpu.TelemetryParams.DEFAULTS,
                 ExecutionParams.DEFAULT_MAX_FAILED_SHARE);
-        return new RunContext(params, new PrintWriter(out, true), List.of(), v -> null);
+        return new RunContext(params, new PrintWriter(out, true), List.of(), v -> null, interruption);
     }
 
     @Test
@@ -52,6 +57,22 @@ class PromptCountSourceTest {
             assertThat(counted.dataset().conversations()).extracting(Conversation::promptTokens).containsOnly(100);
             assertThat(counted.dataset().conversations())
                     .allSatisfy(c -> assertThat(new SimTokenizer().count(c.prompt())).isEqualTo(100));
+        }
+    }
+
+    /**
+     * A set counted by the engine is built once the engine is up, a call to its /tokenize a count: a run stopped then
+     * gives the building up at its next count rather than at the set's end.
+     */
+    @Test
+    void aSetCountedByTheEngineIsGivenUpWhenTheRunIsStopped() throws Exception {
+        try (SimulatedEngine server = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of()), 0, 1)) {
+            io.servebench.load.Interruption interruption = new io.servebench.load.Interruption();
+            RunContext context = context(new StringWriter(), interruption);
+            interruption.interrupt("SIGTERM");
+            assertThatThrownBy(() -> context.dataset("synthetic:in=fixed(100),out=fixed(5),count=5",
+                    at(server.baseUri()), EngineKinds.VLLM)).isInstanceOf(java.util.concurrent.CancellationException.class)
+                    .hasMessage("dataset synthetic:in=fixed(100),out=fixed(5),count=5: its building was stopped");
         }
     }
 

@@ -4,6 +4,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.ToIntFunction;
 
 /** Turns a study's {@code dataset} setting into a {@link Dataset}, by its {@link DatasetKind}. */
@@ -20,15 +23,37 @@ public final class Datasets {
      * @throws IllegalArgumentException naming the spec, what is wrong and the accepted forms
      */
     public static Dataset resolve(String spec, ToIntFunction<String> tokenCounter) {
+        return resolve(spec, tokenCounter, () -> false);
+    }
+
+    /**
+     * As {@link #resolve(String, ToIntFunction)}, given up as soon as {@code stopped} says so: a set of long prompts,
+     * or a large file counted by a real tokenizer, can take minutes to build, and a run asked to stop must not wait for
+     * it. {@code stopped} is asked before each count while the set is built, not when a trace's requests are counted
+     * as they are drawn.
+     *
+     * @throws CancellationException naming the spec, when {@code stopped} said so before the set was built
+     */
+    public static Dataset resolve(String spec, ToIntFunction<String> tokenCounter, BooleanSupplier stopped) {
         String problem = problem(spec);
         if (problem != null) {
             throw new IllegalArgumentException(problem);
         }
         Tokenized tokenized = Tokenized.of(spec);
-        ToIntFunction<String> tokens = tokenized.tokenizer() == null ? tokenCounter
+        ToIntFunction<String> counter = tokenized.tokenizer() == null ? tokenCounter
                 : HuggingFaceTokens.counter(Path.of(tokenized.tokenizer()));
+        // a trace counts each request as the load draws it: a stop then is the load's to handle, not the counter's
+        AtomicBoolean built = new AtomicBoolean();
+        ToIntFunction<String> tokens = text -> {
+            if (!built.get() && stopped.getAsBoolean()) {
+                throw new CancellationException("dataset " + spec + ": its building was stopped");
+            }
+            return counter.applyAsInt(text);
+        };
         DatasetKind.Named named = DatasetKind.of(tokenized.spec()).orElseThrow();
-        return named.kind().read(spec, named.rest(), tokens);
+        Dataset dataset = named.kind().read(spec, named.rest(), tokens);
+        built.set(true);
+        return dataset;
     }
 
     /**

@@ -27,6 +27,33 @@ class DatasetsTest {
         return "w ".repeat(n).strip();
     }
 
+    /**
+     * A build asked to stop ends at its next count, however many prompts are left; once a set is built, a trace's
+     * requests, counted as the load draws them, are not the stop's to cut (the load ends itself).
+     */
+    @Test
+    void aBuildIsGivenUpAtTheCountAfterTheStopAndABuiltTraceIsNot(@TempDir Path dir) throws Exception {
+        java.util.concurrent.atomic.AtomicInteger counts = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        ToIntFunction<String> counting = text -> {
+            if (counts.incrementAndGet() == 10) {
+                stop.set(true);
+            }
+            return WORDS.applyAsInt(text);
+        };
+        assertThatThrownBy(() -> Datasets.resolve("synthetic:in=fixed(50),out=fixed(5),count=1000", counting, stop::get))
+                .isInstanceOf(java.util.concurrent.CancellationException.class)
+                .hasMessage("dataset synthetic:in=fixed(50),out=fixed(5),count=1000: its building was stopped");
+        assertThat(counts).as("counts after the stop").hasValue(10);
+
+        Path trace = Files.writeString(dir.resolve("t.jsonl"), "{\"timestamp\": 0, \"input_length\": 8, \"output_length\": 2}\n"
+                + "{\"timestamp\": 5, \"input_length\": 6, \"output_length\": 2}\n");
+        stop.set(false);
+        Dataset built = Datasets.resolve("trace:" + trace, WORDS, stop::get);
+        stop.set(true);
+        assertThat(built.requests(0, 2, 1)).extracting(RequestSpec::promptTokens).containsExactly(8, 6);
+    }
+
     @Test
     void firstHumanTurnIsThePromptAndTheReplyLengthTheOutput() throws Exception {
         Dataset d = parse("[{\"id\":\"a\",\"conversations\":[{\"from\":\"human\",\"value\":\"" + words(5)
