@@ -14,12 +14,15 @@ import io.servebench.sim.EngineProfile;
 import io.servebench.sim.GpuProfile;
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimParams;
+import io.servebench.sim.TwinCalibration;
+import io.servebench.sim.TwinEvidence;
 import io.servebench.sim.VirtualEngine;
 import io.servebench.workload.Dataset;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -188,6 +191,30 @@ public final class Calibration {
     }
 
     /** The blocks whose figures set a constant: each engine's baseline and the MTP block, at the fit rate. */
+    /**
+     * What the held-out blocks of {@code predicted} say of the twin on this calibration's set-up, one entry per engine
+     * that has held-out blocks: how far their mean latency and mean TTFT were from the reference's, the means a published
+     * case gives too ({@link TwinCalibration}). The reference's blocks are each at a request rate.
+     */
+    public List<TwinCalibration> evidence(List<BlockOutcome> predicted) {
+        Map<String, List<BlockOutcome>> byEngine = new LinkedHashMap<>();
+        predicted.stream().filter(b -> b.role() == Role.HELD_OUT)
+                .forEach(b -> byEngine.computeIfAbsent(b.block().engine(), e -> new ArrayList<>()).add(b));
+        String gpuId = GpuProfile.catalogue().entrySet().stream().filter(e -> e.getValue().equals(gpu))
+                .map(Map.Entry::getKey).findFirst().orElseThrow(() -> new IllegalStateException(gpu.name()
+                        + " is not in the GPU catalogue"));
+        List<TwinCalibration> evidence = new ArrayList<>();
+        byEngine.forEach((engine, blocks) -> {
+            SimParams params = SimParams.fromFlags(SimDialect.of(engine), model, blocks.get(0).block().flags(), gpu);
+            double[] errors = blocks.stream().flatMap(b -> java.util.stream.Stream.of(Figure.MEAN_LATENCY, Figure.MEAN_TTFT)
+                    .map(b::error)).mapToDouble(Math::abs).toArray();
+            evidence.add(new TwinCalibration(model, engine, gpuId, TwinEvidence.architecture(params.model()),
+                    params.tensorParallelSize() > 1, TwinEvidence.Regime.PACED, fitRate, blocks.size(), errors.length,
+                    Arrays.stream(errors).max().orElseThrow(), Arrays.stream(errors).average().orElseThrow()));
+        });
+        return evidence;
+    }
+
     private List<ReferenceBlock> fitBlocks() {
         List<ReferenceBlock> fit = new ArrayList<>();
         for (SimDialect dialect : SimDialect.values()) {

@@ -47,8 +47,15 @@ public final class SimCommand {
             footerHeading = "%nExamples:%n",
             footer = {"  java -jar benchmarks.jar sim calibrate                 fit on the bundled reference, print the table",
                     "  java -jar benchmarks.jar sim calibrate --no-fit        predict with the constants the engine ships",
+                    "  java -jar benchmarks.jar sim calibrate --no-fit --write-evidence simulator/src/main/resources/io/servebench/sim/twin-calibration.json",
                     "  java -jar benchmarks.jar sim calibrate --reference my-results.json --dataset sharegpt:ShareGPT_V3.json"})
     static final class Calibrate implements Callable<Integer> {
+
+        /** The bundled reference study's set-up, each option's default. */
+        private static final String REFERENCE_MODEL = "Qwen/Qwen3.5-9B";
+        private static final String REFERENCE_GPU = "h100";
+        private static final double REFERENCE_FIT_RATE = 8;
+        private static final long REFERENCE_SEED = 42;
 
         @Option(names = "--reference", paramLabel = "FILE", description = "Results in seed-study/results.json's format"
                 + " (default: the reference study bundled with ServeBench).")
@@ -59,20 +66,26 @@ public final class SimCommand {
         String dataset = Datasets.SYNTHETIC_SHAREGPT;
 
         @Option(names = "--model", description = "The served model (default: ${DEFAULT-VALUE}).")
-        String model = "Qwen/Qwen3.5-9B";
+        String model = REFERENCE_MODEL;
 
         @Option(names = "--gpu", paramLabel = "ID", description = "The reference's GPU (default: ${DEFAULT-VALUE}).")
-        String gpu = "h100";
+        String gpu = REFERENCE_GPU;
 
         @Option(names = "--fit-rate", paramLabel = "REQ_PER_S", description = "The rate whose blocks the fit uses; the"
                 + " others are held out (default: ${DEFAULT-VALUE}).")
-        double fitRate = 8;
+        double fitRate = REFERENCE_FIT_RATE;
 
         @Option(names = "--seed", description = "Seed of the dataset and the simulated engine (default: ${DEFAULT-VALUE}).")
-        long seed = 42;
+        long seed = REFERENCE_SEED;
 
         @Option(names = "--no-fit", description = "Predict with the constants the simulated engine ships, without fitting.")
         boolean noFit;
+
+        @Option(names = "--write-evidence", paramLabel = "FILE", description = "With --no-fit and the bundled reference as"
+                + " it comes: also write what the held-out blocks say of the twin on the reference's set-up as JSON to"
+                + " FILE, the clause every simulated block of that kind states beside its published bar, bundled as"
+                + " simulator/src/main/resources/io/servebench/sim/twin-calibration.json.")
+        Path writeEvidence;
 
         @Spec
         CommandSpec spec;
@@ -92,6 +105,13 @@ public final class SimCommand {
             } catch (IllegalArgumentException | IOException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage(), e);
             }
+            if (writeEvidence != null && (!noFit || reference != null || !model.equals(REFERENCE_MODEL)
+                    || !gpu.equals(REFERENCE_GPU) || fitRate != REFERENCE_FIT_RATE || seed != REFERENCE_SEED
+                    || !dataset.equals(Datasets.SYNTHETIC_SHAREGPT))) {
+                throw new ParameterException(spec.commandLine(), "--write-evidence writes what the twin as it ships shows"
+                        + " on the bundled reference: give it with --no-fit and none of --reference, --model, --gpu,"
+                        + " --fit-rate, --seed, --dataset");
+            }
             long t0 = System.nanoTime();
             Calibration.Constants current = Calibration.Constants.current();
             Calibration.Constants fitted = current;
@@ -102,6 +122,11 @@ public final class SimCommand {
                 Calibration.Outcome o = calibration.run(current);
                 fitted = o.fitted();
                 outcome = o.blocks();
+            }
+            if (writeEvidence != null) {
+                new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter()
+                        .writeValue(writeEvidence.toFile(), calibration.evidence(outcome));
+                out.println("evidence: " + writeEvidence);
             }
             CalibrationReport.write(out, current, fitted, outcome);
             out.printf(Locale.ROOT, "%nHeld-out blocks within every target: %s.%n",

@@ -1,11 +1,7 @@
 package io.servebench.sim;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -57,18 +53,7 @@ public record TwinEvidence(String engine, String gpu, String architecture, boole
     /** The bundled evidence, on the class path beside this class. */
     public static final String RESOURCE = "twin-evidence.json";
 
-    private static final List<TwinEvidence> BUNDLED = load();
-
-    private static List<TwinEvidence> load() {
-        try (InputStream in = TwinEvidence.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException(RESOURCE + " is missing from the class path: the build is broken");
-            }
-            return List.copyOf(new ObjectMapper().readValue(in, new TypeReference<List<TwinEvidence>>() { }));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + RESOURCE, e);
-        }
-    }
+    private static final List<TwinEvidence> BUNDLED = BundledList.read(RESOURCE, new TypeReference<>() { });
 
     /** The bundled evidence, one entry per kind of set-up that has published cases. */
     public static List<TwinEvidence> bundled() {
@@ -85,7 +70,8 @@ public record TwinEvidence(String engine, String gpu, String architecture, boole
      * 11%) on 3 published vLLM dense H100 cases on one GPU (12 figures); all at once or in a closed loop: unvalidated, no
      * published vLLM dense H100 case on one GPU", or "unvalidated: no published vLLM hybrid L40S case on one GPU" where
      * there is none of either. Cases with expert parallelism are a kind of their own: "... on several GPUs with expert
-     * parallelism".
+     * parallelism". The set-up the twin was calibrated on adds what its held-out blocks showed to its regime's clause
+     * ({@link TwinCalibration}).
      */
     public static String statement(String engine, String gpu, String architecture, boolean severalGpus,
                                    boolean expertParallel) {
@@ -97,15 +83,22 @@ public record TwinEvidence(String engine, String gpu, String architecture, boole
         List<TwinEvidence> of = BUNDLED.stream().filter(e -> e.engine.equals(engine) && e.gpu.equals(gpu)
                 && e.architecture.equals(architecture) && e.severalGpus == severalGpus
                 && e.expertParallel == expertParallel).toList();
-        if (of.isEmpty()) {
+        List<TwinCalibration> calibrated = TwinCalibration.bundled().stream().filter(c -> !expertParallel
+                && c.engine().equals(engine) && c.gpu().equals(gpu) && c.architecture().equals(architecture)
+                && c.severalGpus() == severalGpus).toList();
+        if (of.isEmpty() && calibrated.isEmpty()) {
             return "unvalidated: no published " + kind + " case" + where;
         }
         List<String> clauses = new ArrayList<>();
         for (Regime regime : Regime.values()) {
-            clauses.add(regime.words() + ": " + of.stream().filter(e -> e.regime == regime).findFirst()
+            String published = of.stream().filter(e -> e.regime == regime).findFirst()
                     .map(e -> String.format(Locale.ROOT, "within ±%.0f%% (mean %.0f%%) on %d published %s case%s%s (%d figures)",
                             100 * e.maxError, 100 * e.meanError, e.cases, kind, e.cases == 1 ? "" : "s", where, e.figures))
-                    .orElse("unvalidated, no published " + kind + " case" + where));
+                    .orElse("unvalidated, no published " + kind + " case" + where);
+            // the calibration's own set-up: no published evidence, but what its held-out blocks showed
+            String fitted = calibrated.stream().filter(c -> c.regime() == regime).findFirst()
+                    .map(c -> ", but " + c.clause()).orElse("");
+            clauses.add(regime.words() + ": " + published + fitted);
         }
         return String.join("; ", clauses);
     }
