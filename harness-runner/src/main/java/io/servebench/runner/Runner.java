@@ -140,7 +140,8 @@ public final class Runner {
      * Runs the plan and writes the run folder.
      *
      * @return the results, also when a trial failed ({@link RunOutcome#allTrialsRan()} says whether one did)
-     * @throws RunnerException when a dataset or the API key is missing (before any engine starts)
+     * @throws RunnerException when a dataset or the API key is missing (before any engine starts), or when
+     *                         {@link #interrupt} stops the run while it still reads its datasets (nothing measured)
      */
     public RunOutcome run() throws IOException {
         return run(RunListener.NONE);
