@@ -130,14 +130,14 @@ class InterruptedRunTest {
     }
 
     /**
-     * SIGTERM while the datasets are read, before any engine starts (a thousand prompts of 20,000 tokens cut to length by
-     * a tokenizer of a piece per two characters: minutes of counting): the run ends then with the signal's code and says
-     * that nothing was measured, rather than after the set is built.
+     * SIGTERM while the datasets are read, before any engine starts (500 prompts of 21,000 characters counted by a
+     * tokenizer of a piece per two characters: seconds of counting): the run ends then with the signal's code and says
+     * that nothing was measured, rather than after the file is read.
      */
     @Test
     void sigtermWhileTheDatasetsAreReadEndsTheRunThenSayingNothingWasMeasured(@TempDir Path tmp) throws Exception {
-        Path tokenizer = io.servebench.runner.TwoCharacterTokenizer.in(tmp);
-        String dataset = "synthetic:in=fixed(20000),out=fixed(2),count=1000,tokenizer=" + tokenizer;
+        String dataset = "jsonl:" + io.servebench.runner.LongPrompts.jsonl(tmp, 500) + ",tokenizer="
+                + io.servebench.runner.TwoCharacterTokenizer.in(tmp);
         Process harness = harness(tmp, List.of("SimStudy.baseline", "-p", "rate=4", "-p", "requests=4", "-p", "warmup=0",
                 "-p", "dataset=" + dataset, "--simulate", "-o", tmp.resolve("run").toString()));
         long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();

@@ -113,6 +113,11 @@ final class LoadMeasurement {
         List<String> replicaNames = replicas.stream().map(e -> e.baseUri().toString()).toList();
         PerGroup endpoints = new PerGroup(slo, clock, replicaNames,
                 spec -> replicaNames.get(spread.replica(spec.index() - spec.turn())));
+        if (params.verbose()) {
+            context.out().printf("Preparing the prompts of %s for %s%n", w.dataset(), name);
+        }
+        // a set that builds its prompts as they are drawn builds this load's now, not while the load's clock runs
+        dataset.dataset().prepare(repetition.seed(), w.warmup() + w.requests(), context.interruption()::interrupted);
         Iterator<RequestSpec> drawn = dataset.dataset().supply(repetition.seed());
         Iterator<RequestSpec> supply = new Iterator<>() {
             @Override

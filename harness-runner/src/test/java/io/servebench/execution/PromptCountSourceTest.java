@@ -62,7 +62,8 @@ class PromptCountSourceTest {
 
     /**
      * A set counted by the engine is built once the engine is up, a call to its /tokenize a count: a run stopped then
-     * gives the building up at its next count rather than at the set's end.
+     * gives the building up at its next count rather than at the set's end (a {@code synthetic:} set, written as a load
+     * draws it, is given up in {@code Dataset.prepare}, before the load).
      */
     @Test
     void aSetCountedByTheEngineIsGivenUpWhenTheRunIsStopped() throws Exception {
@@ -70,9 +71,9 @@ class PromptCountSourceTest {
             io.servebench.load.Interruption interruption = new io.servebench.load.Interruption();
             RunContext context = context(new StringWriter(), interruption);
             interruption.interrupt("SIGTERM");
-            assertThatThrownBy(() -> context.dataset("synthetic:in=fixed(100),out=fixed(5),count=5",
-                    at(server.baseUri()), EngineKinds.VLLM)).isInstanceOf(java.util.concurrent.CancellationException.class)
-                    .hasMessage("dataset synthetic:in=fixed(100),out=fixed(5),count=5: its building was stopped");
+            assertThatThrownBy(() -> context.dataset("synthetic-sharegpt", at(server.baseUri()), EngineKinds.VLLM))
+                    .isInstanceOf(java.util.concurrent.CancellationException.class)
+                    .hasMessage("dataset synthetic-sharegpt: its building was stopped");
         }
     }
 

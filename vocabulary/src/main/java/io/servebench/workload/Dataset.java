@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
@@ -27,6 +30,8 @@ public final class Dataset {
     private final int[] starts;
     private final double meanPromptTokens;
     private final double meanOutputTokens;
+    /** Whether each conversation is built the first time it is drawn and kept ({@link #builtOnDraw}). */
+    private final boolean builtOnDraw;
 
     /**
      * A sampled set.
@@ -41,11 +46,11 @@ public final class Dataset {
     private Dataset(String name, List<Conversation> conversations, long[] arrivalsNs) {
         this(name, conversations.size(), conversations::get, arrivalsNs,
                 conversations.stream().mapToInt(Conversation::promptTokens).average().orElse(Double.NaN),
-                conversations.stream().mapToInt(Conversation::outputTokens).average().orElse(Double.NaN));
+                conversations.stream().mapToInt(Conversation::outputTokens).average().orElse(Double.NaN), false);
     }
 
     private Dataset(String name, int size, IntFunction<Conversation> conversation, long[] arrivalsNs,
-                    double meanPromptTokens, double meanOutputTokens) {
+                    double meanPromptTokens, double meanOutputTokens, boolean builtOnDraw) {
         if (size == 0) {
             throw new IllegalArgumentException("dataset " + name + " has no usable conversation");
         }
@@ -53,11 +58,36 @@ public final class Dataset {
         this.size = size;
         this.conversation = conversation;
         this.arrivalsNs = arrivalsNs;
-        // a trace is single turns in file order: its prompts are not built to find out
-        this.starts = arrivalsNs != null ? null
+        // a trace is single turns in file order, and a set built on draw single prompts: their prompts are not built to
+        // find out
+        this.starts = arrivalsNs != null ? null : builtOnDraw ? IntStream.range(0, size).toArray()
                 : IntStream.range(0, size).filter(i -> i == 0 || conversation.apply(i).turn() == 0).toArray();
         this.meanPromptTokens = meanPromptTokens;
         this.meanOutputTokens = meanOutputTokens;
+        this.builtOnDraw = builtOnDraw;
+    }
+
+    /**
+     * A sampled set of single prompts, each built the first time a draw needs it and kept for later draws: a set of
+     * long prompts cut to length by a real tokenizer takes seconds a prompt, and a run that sends a few of them must
+     * not build them all. {@link #prepare} builds a load's prompts before it starts.
+     *
+     * @param build            builds conversation {@code i}, the same one whenever it is asked
+     * @param meanPromptTokens the conversations' mean prompt length, known before they are built
+     * @param meanOutputTokens their mean reply length
+     */
+    static Dataset builtOnDraw(String name, int size, IntFunction<Conversation> build, double meanPromptTokens,
+                               double meanOutputTokens) {
+        AtomicReferenceArray<Conversation> built = new AtomicReferenceArray<>(size);
+        IntFunction<Conversation> kept = i -> {
+            Conversation c = built.get(i);
+            if (c == null) {
+                c = build.apply(i);
+                built.compareAndSet(i, null, c);
+            }
+            return c;
+        };
+        return new Dataset(name, size, kept, null, meanPromptTokens, meanOutputTokens, true);
     }
 
     /**
@@ -69,7 +99,8 @@ public final class Dataset {
      */
     static Dataset trace(String name, long[] arrivalsNs, IntFunction<Conversation> requests, double meanPromptTokens,
                          double meanOutputTokens) {
-        return new Dataset(name, arrivalsNs.length, requests, arrivalsNs.clone(), meanPromptTokens, meanOutputTokens);
+        return new Dataset(name, arrivalsNs.length, requests, arrivalsNs.clone(), meanPromptTokens, meanOutputTokens,
+                false);
     }
 
     /** How the study named it. */
@@ -111,6 +142,27 @@ public final class Dataset {
      */
     public Iterator<RequestSpec> supply(long seed) {
         return arrivalsNs != null ? inFileOrder() : sampled(seed);
+    }
+
+    /**
+     * Builds the prompts of the first {@code draws} requests that {@link #supply} gives for {@code seed}, ahead of a load
+     * that sends them, so that none is built while the load's clock runs; only a set {@link #builtOnDraw} has any to
+     * build. A load that draws more builds the rest as it draws them.
+     *
+     * @param stopped asked before each prompt
+     * @throws CancellationException naming the set, when {@code stopped} said so
+     */
+    public void prepare(long seed, int draws, BooleanSupplier stopped) {
+        if (!builtOnDraw) {
+            return;
+        }
+        Iterator<RequestSpec> supply = supply(seed);
+        for (int i = 0; i < Math.min(draws, size); i++) {
+            if (stopped.getAsBoolean()) {
+                throw new CancellationException("dataset " + name + ": its building was stopped");
+            }
+            supply.next();
+        }
     }
 
     private Iterator<RequestSpec> inFileOrder() {

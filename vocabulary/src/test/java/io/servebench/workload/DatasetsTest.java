@@ -41,9 +41,9 @@ class DatasetsTest {
             }
             return WORDS.applyAsInt(text);
         };
-        assertThatThrownBy(() -> Datasets.resolve("synthetic:in=fixed(50),out=fixed(5),count=1000", counting, stop::get))
+        assertThatThrownBy(() -> Datasets.resolve("synthetic-sharegpt", counting, stop::get))
                 .isInstanceOf(java.util.concurrent.CancellationException.class)
-                .hasMessage("dataset synthetic:in=fixed(50),out=fixed(5),count=1000: its building was stopped");
+                .hasMessage("dataset synthetic-sharegpt: its building was stopped");
         assertThat(counts).as("counts after the stop").hasValue(10);
 
         Path trace = Files.writeString(dir.resolve("t.jsonl"), "{\"timestamp\": 0, \"input_length\": 8, \"output_length\": 2}\n"
@@ -52,6 +52,42 @@ class DatasetsTest {
         Dataset built = Datasets.resolve("trace:" + trace, WORDS, stop::get);
         stop.set(true);
         assertThat(built.requests(0, 2, 1)).extracting(RequestSpec::promptTokens).containsExactly(8, 6);
+    }
+
+    /**
+     * A {@code synthetic:} set writes a prompt the first time a draw needs it: a load of 30 requests builds 30 prompts
+     * of its 1,000 ({@code prepare}, before the load), not all of them, and each prompt is the same whichever were
+     * built before it. A stop during {@code prepare} ends it.
+     */
+    @Test
+    void aSyntheticSetBuildsThePromptsALoadDrawsAndTheSameWhateverTheOrder() {
+        java.util.concurrent.atomic.AtomicInteger counts = new java.util.concurrent.atomic.AtomicInteger();
+        ToIntFunction<String> counting = text -> {
+            counts.incrementAndGet();
+            return WORDS.applyAsInt(text);
+        };
+        String spec = "synthetic:in=uniform(40,60),out=fixed(5),count=1000";
+        Dataset d = Datasets.resolve(spec, counting, () -> false);
+        assertThat(counts).as("counts before any draw").hasValue(0);
+        assertThat(d.meanPromptTokens()).isBetween(48.0, 52.0);
+
+        d.prepare(7, 30, () -> false);
+        int prepared = counts.get();
+        // each prompt is counted at least twice (written to length, then its count kept): 30 prompts, not 1,000
+        assertThat(prepared).isBetween(60, 200);
+        List<RequestSpec> drawn = d.requests(0, 30, 7);
+        assertThat(counts).as("the load's draws build nothing more").hasValue(prepared);
+        assertThat(drawn).allSatisfy(r -> assertThat(WORDS.applyAsInt(r.prompt())).isEqualTo(r.promptTokens())
+                .isBetween(40, 60));
+
+        // the same set built in another order: every prompt the same
+        Dataset again = Datasets.resolve(spec, WORDS, () -> false);
+        again.prepare(99, 1000, () -> false);
+        assertThat(again.conversations()).isEqualTo(d.conversations());
+
+        assertThatThrownBy(() -> Datasets.resolve(spec, WORDS, () -> false).prepare(7, 30, () -> true))
+                .isInstanceOf(java.util.concurrent.CancellationException.class)
+                .hasMessage("dataset " + spec + ": its building was stopped");
     }
 
     @Test
