@@ -1,9 +1,11 @@
 package io.servebench.workload;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.function.ToIntFunction;
+import java.util.stream.IntStream;
 
 /**
  * {@code shared-prefix:groups=G,prefix=P,question=Q,out=O[,count=N][,seed=S]}: G system prompts of P tokens, each
@@ -45,18 +47,32 @@ record SharedPrefix(String spec, int groups, LengthDistribution prefix, LengthDi
                 : LengthDistribution.parse(spec, name, text);
     }
 
+    /**
+     * The set: the groups' prefixes written at once, each request's question when a load first draws it, from words of
+     * its own seed, as {@code synthetic:} writes its prompts ({@link Dataset#builtOnDraw}): a load of a few requests
+     * with long prefixes counts a few whole prompts, not {@link #count}. The set's mean prompt length is its parts'
+     * (prefix and question) as drawn.
+     */
     @Override
     public Dataset dataset(ToIntFunction<String> tokens) {
         Random random = new Random(seed);
         List<String> prefixes = new ArrayList<>(groups);
+        int[] prefixTokens = new int[groups];
         for (int g = 0; g < groups; g++) {
-            prefixes.add(SyntheticLengths.text(random, prefix.sample(random), tokens));
+            prefixTokens[g] = prefix.sample(random);
+            prefixes.add(SyntheticLengths.text(random, prefixTokens[g], tokens));
         }
-        List<Conversation> conversations = new ArrayList<>(count);
+        int[] questionTokens = new int[count];
+        int[] outputTokens = new int[count];
         for (int i = 0; i < count; i++) {
-            String prompt = prefixes.get(i % groups) + " " + SyntheticLengths.text(random, question.sample(random), tokens);
-            conversations.add(new Conversation(prompt, tokens.applyAsInt(prompt), out.sample(random)));
+            questionTokens[i] = question.sample(random);
+            outputTokens[i] = out.sample(random);
         }
-        return new Dataset(spec, conversations);
+        return Dataset.builtOnDraw(spec, count, i -> {
+            String prompt = prefixes.get(i % groups) + " " + SyntheticLengths.text(
+                    new Random(SyntheticLengths.wordSeed(seed, i)), questionTokens[i], tokens);
+            return new Conversation(prompt, tokens.applyAsInt(prompt), outputTokens[i]);
+        }, IntStream.range(0, count).map(i -> prefixTokens[i % groups] + questionTokens[i]).average().orElseThrow(),
+                Arrays.stream(outputTokens).average().orElseThrow());
     }
 }

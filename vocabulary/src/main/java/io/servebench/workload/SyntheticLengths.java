@@ -61,13 +61,18 @@ record SyntheticLengths(String spec, LengthDistribution in, LengthDistribution o
             outputTokens[i] = out.sample(lengths);
         }
         return Dataset.builtOnDraw(spec, count, i -> {
-            String prompt = text(new Random(seed + WORD_SEED_STRIDE * (i + 1)), promptTokens[i], tokens);
+            String prompt = text(new Random(wordSeed(seed, i)), promptTokens[i], tokens);
             return new Conversation(prompt, tokens.applyAsInt(prompt), outputTokens[i]);
         }, Arrays.stream(promptTokens).average().orElseThrow(), Arrays.stream(outputTokens).average().orElseThrow());
     }
 
     /** Spreads the prompts' word seeds apart: the golden ratio's 64-bit fraction, as {@code SplittableRandom} steps. */
     private static final long WORD_SEED_STRIDE = 0x9E3779B97F4A7C15L;
+
+    /** The seed of the words of prompt {@code i} of a set seeded {@code seed}, apart from every other prompt's. */
+    static long wordSeed(long seed, int i) {
+        return seed + WORD_SEED_STRIDE * (i + 1);
+    }
 
     /**
      * {@link #count} conversations whose lengths are drawn from {@link #in} and {@link #out} as {@link #dataset}'s are,

@@ -36,4 +36,25 @@ class SharedPrefixTest {
         assertThat(Datasets.problem("shared-prefix:groups=0,prefix=100,question=5,out=8")).contains("groups=0");
         assertThat(Datasets.problem("shared-prefix:groups=2,prefix=big,question=5,out=8")).contains("prefix=big");
     }
+
+    /** The groups' prefixes are written at once, a request's whole prompt only when a load draws it. */
+    @Test
+    void aLoadOfAFewRequestsCountsTheirPromptsNotTheWholeSet() {
+        java.util.concurrent.atomic.AtomicInteger wholePrompts = new java.util.concurrent.atomic.AtomicInteger();
+        ToIntFunction<String> counting = text -> {
+            int n = SIM.applyAsInt(text);
+            if (n == 2230) {
+                wholePrompts.incrementAndGet();
+            }
+            return n;
+        };
+        Dataset d = Datasets.resolve("shared-prefix:groups=2,prefix=2000,question=230,out=8,count=1000", counting);
+        assertThat(wholePrompts).as("whole prompts counted before any draw").hasValue(0);
+        assertThat(d.meanPromptTokens()).isEqualTo(2230);
+
+        d.prepare(3, 10, () -> false);
+        assertThat(wholePrompts).as("a load of ten").hasValue(10);
+        assertThat(d.requests(0, 10, 3)).allSatisfy(r -> assertThat(SIM.applyAsInt(r.prompt())).isEqualTo(2230));
+        assertThat(wholePrompts).as("the load's draws count nothing more").hasValue(10);
+    }
 }
