@@ -69,7 +69,7 @@ public final class Dataset {
 
     /**
      * A sampled set of single prompts, each built the first time a draw needs it and kept for later draws: a set of
-     * long prompts cut to length by a real tokenizer takes seconds a prompt, and a run that sends a few of them must
+     * long prompts cut to length by a real tokenizer takes up to seconds a prompt, and a run that sends a few of them must
      * not build them all. {@link #prepare} builds a load's prompts before it starts.
      *
      * @param build            builds conversation {@code i}, the same one whenever it is asked

@@ -29,8 +29,8 @@ public final class Datasets {
     /**
      * As {@link #resolve(String, ToIntFunction)}, given up as soon as {@code stopped} says so: a set of long prompts,
      * or a large file counted by a real tokenizer, can take minutes to build, and a run asked to stop must not wait for
-     * it. {@code stopped} is asked before each count while the set is built, not when a trace's requests are counted
-     * as they are drawn.
+     * it. {@code stopped} is asked before each count while the set is made, not when a trace's requests, or the prompts
+     * of a set that writes them as they are drawn, are counted later ({@link Dataset#prepare}).
      *
      * @throws CancellationException naming the spec, when {@code stopped} said so before the set was built
      */
@@ -42,7 +42,8 @@ public final class Datasets {
         Tokenized tokenized = Tokenized.of(spec);
         ToIntFunction<String> counter = tokenized.tokenizer() == null ? tokenCounter
                 : HuggingFaceTokens.counter(Path.of(tokenized.tokenizer()));
-        // a trace counts each request as the load draws it: a stop then is the load's to handle, not the counter's
+        // a trace, and a set that writes its prompts as they are drawn, count after the set is made: a stop then is
+        // Dataset.prepare's or the load's to handle, not the counter's
         AtomicBoolean built = new AtomicBoolean();
         ToIntFunction<String> tokens = text -> {
             if (!built.get() && stopped.getAsBoolean()) {
