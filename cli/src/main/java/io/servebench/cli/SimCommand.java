@@ -92,6 +92,14 @@ public final class SimCommand {
 
         @Override
         public Integer call() throws Exception {
+            // refused before the reference and its dataset are read
+            if (writeEvidence != null && (!noFit || reference != null || !model.equals(REFERENCE_MODEL)
+                    || !gpu.equals(REFERENCE_GPU) || fitRate != REFERENCE_FIT_RATE || seed != REFERENCE_SEED
+                    || !dataset.equals(Datasets.SYNTHETIC_SHAREGPT))) {
+                throw new ParameterException(spec.commandLine(), "--write-evidence writes what the twin as it ships shows"
+                        + " on the bundled reference: give it with --no-fit and none of --reference, --model, --gpu,"
+                        + " --fit-rate, --seed, --dataset");
+            }
             PrintWriter out = spec.commandLine().getOut();
             List<ReferenceBlock> blocks;
             Dataset data;
@@ -104,13 +112,6 @@ public final class SimCommand {
                         fitRate);
             } catch (IllegalArgumentException | IOException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage(), e);
-            }
-            if (writeEvidence != null && (!noFit || reference != null || !model.equals(REFERENCE_MODEL)
-                    || !gpu.equals(REFERENCE_GPU) || fitRate != REFERENCE_FIT_RATE || seed != REFERENCE_SEED
-                    || !dataset.equals(Datasets.SYNTHETIC_SHAREGPT))) {
-                throw new ParameterException(spec.commandLine(), "--write-evidence writes what the twin as it ships shows"
-                        + " on the bundled reference: give it with --no-fit and none of --reference, --model, --gpu,"
-                        + " --fit-rate, --seed, --dataset");
             }
             long t0 = System.nanoTime();
             Calibration.Constants current = Calibration.Constants.current();

@@ -137,7 +137,7 @@ class InterruptedRunTest {
     @Test
     void sigtermWhileTheDatasetsAreReadEndsTheRunThenSayingNothingWasMeasured(@TempDir Path tmp) throws Exception {
         String dataset = "jsonl:" + io.servebench.runner.LongPrompts.jsonl(tmp, 500) + ",tokenizer="
-                + io.servebench.runner.TwoCharacterTokenizer.in(tmp);
+                + io.servebench.workload.TwoCharacterTokenizer.in(tmp);
         Process harness = harness(tmp, List.of("SimStudy.baseline", "-p", "rate=4", "-p", "requests=4", "-p", "warmup=0",
                 "-p", "dataset=" + dataset, "--simulate", "-o", tmp.resolve("run").toString()));
         long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();

@@ -2,6 +2,7 @@ package io.servebench.runner;
 
 import io.servebench.engine.EngineOptions;
 import io.servebench.results.BlockResult;
+import io.servebench.workload.TwoCharacterTokenizer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -14,7 +14,7 @@ public final class LongPrompts {
 
     /**
      * Writes {@code prompts} prompts of about 21,000 characters each (3,500 words of five letters) as {@code
-     * dir/long.jsonl}, each asking for 2 tokens, and returns its path: {@link TwoCharacterTokenizer} counts 500 of them
+     * dir/long.jsonl}, each asking for 2 tokens, and returns its path: {@link io.servebench.workload.TwoCharacterTokenizer} counts 500 of them
      * in some seven seconds on a 2-core machine.
      */
     public static Path jsonl(Path dir, int prompts) throws IOException {

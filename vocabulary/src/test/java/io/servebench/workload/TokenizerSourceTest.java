@@ -14,27 +14,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** {@code tokenizer=PATH}: a Hugging Face tokenizer.json, built here, counts a dataset's tokens instead of the default. */
 class TokenizerSourceTest {
 
-    /**
-     * A tokenizer that cuts text into pieces of two characters (spaces included) and knows no piece: every piece is
-     * one unknown token. Nothing like words, so its counts tell it apart from the simulated engine's.
-     */
-    private static Path twoCharacterTokenizer(Path dir) throws IOException {
-        Path file = dir.resolve("tokenizer.json");
-        Files.writeString(file, """
-                {"version": "1.0", "truncation": null, "padding": null,
-                 "added_tokens": [{"id": 0, "content": "[UNK]", "single_word": false, "lstrip": false, "rstrip": false,
-                                   "normalized": false, "special": true}],
-                 "normalizer": null,
-                 "pre_tokenizer": {"type": "Split", "pattern": {"Regex": "..?"}, "behavior": "Isolated", "invert": false},
-                 "post_processor": null, "decoder": null,
-                 "model": {"type": "WordLevel", "vocab": {"[UNK]": 0}, "unk_token": "[UNK]"}}
-                """);
-        return file;
-    }
-
     @Test
     void syntheticPromptsAreExactByTheGivenTokenizer(@TempDir Path dir) throws IOException {
-        Path tokenizer = twoCharacterTokenizer(dir);
+        Path tokenizer = TwoCharacterTokenizer.in(dir);
         ToIntFunction<String> pieces = HuggingFaceTokens.counter(tokenizer);
         assertThat(pieces.applyAsInt("abcdef")).isEqualTo(3);
         assertThat(pieces.applyAsInt("abcde")).isEqualTo(3);
@@ -57,7 +39,7 @@ class TokenizerSourceTest {
      */
     @Test
     void aLongTextIsCountedWholeAndALongSyntheticPromptIsExact(@TempDir Path dir) throws IOException {
-        Path tokenizer = twoCharacterTokenizer(dir);
+        Path tokenizer = TwoCharacterTokenizer.in(dir);
         assertThat(HuggingFaceTokens.counter(tokenizer).applyAsInt("ab".repeat(6_000))).isEqualTo(6_000);
 
         Dataset d = Datasets.resolve("synthetic:in=fixed(3000),out=fixed(8),count=2,tokenizer=" + tokenizer,
@@ -70,7 +52,7 @@ class TokenizerSourceTest {
 
     @Test
     void everyKindTakesTheOptionAndABadTokenizerIsNamed(@TempDir Path dir) throws IOException {
-        Path tokenizer = twoCharacterTokenizer(dir);
+        Path tokenizer = TwoCharacterTokenizer.in(dir);
         ToIntFunction<String> pieces = HuggingFaceTokens.counter(tokenizer);
         Dataset bundled = Datasets.resolve("synthetic-sharegpt:tokenizer=" + tokenizer, new SimTokenizer()::count);
         Dataset plain = Datasets.resolve("synthetic-sharegpt", new SimTokenizer()::count);

@@ -1,4 +1,4 @@
-package io.servebench.runner;
+package io.servebench.workload;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -6,8 +6,9 @@ import java.nio.file.Path;
 
 /**
  * A Hugging Face {@code tokenizer.json} that cuts text into pieces of two characters (spaces included) and knows no
- * piece: every piece is one unknown token. A word of the synthetic vocabulary is several of its tokens, so a synthetic
- * prompt is cut back to its length by counting its prefixes: slow on long prompts, which tests of a stopped build use.
+ * piece: every piece is one unknown token. Nothing like words, so its counts tell it apart from the simulated engine's;
+ * a word of the synthetic vocabulary is several of its tokens, so a synthetic prompt is cut back to its length by
+ * counting its prefixes: slow on long prompts, which tests of a stopped build use.
  */
 public final class TwoCharacterTokenizer {
 
