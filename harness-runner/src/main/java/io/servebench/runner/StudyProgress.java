@@ -6,13 +6,15 @@ import io.servebench.results.BlockResult;
 
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 
 /**
- * The whole run's progress, next to each trial's own bar: trials done of the total, server starts, time elapsed and an
- * estimate of the time left, printed as a line whenever a server starts or a trial ends, and (by
+ * The whole run's progress, next to each trial's own bar: trials done of the total (a trial that failed or was
+ * interrupted is counted as such, never as done), server starts, time elapsed and an estimate of the time left, printed as a line whenever a server starts or a trial ends, and (by
  * {@link Runner}) every half minute in between when the output is not a terminal, so a log shows the run is alive.
  *
  * <p>The estimate scales what is left of the plan by what the run has seen so far: each trial's planned seconds of
@@ -31,9 +33,13 @@ final class StudyProgress implements RunListener {
     private final long startNs;
     private final double plannedSeconds;
 
-    private int trialsDone;
-    /** The trials counted in {@link #trialsDone} by this run: a tuner's round that re-measures one counts it once. */
-    private final java.util.Set<String> counted = new java.util.HashSet<>();
+    /** Trials finished before this run (a resumed run's), counted as done. */
+    private final int finishedBefore;
+    /**
+     * How each trial this run ended, by trial id: a tuner's round that re-measures one counts it once, as it last
+     * ended.
+     */
+    private final Map<String, BlockResult.State> ended = new HashMap<>();
     private int startsDone;
     private double donePlannedSeconds;
     private long trialNs;
@@ -56,7 +62,7 @@ final class StudyProgress implements RunListener {
         this.out = out;
         this.params = params;
         this.trials = toRun.size() + finished;
-        this.trialsDone = finished;
+        this.finishedBefore = finished;
         this.serverStarts = serverStarts;
         this.estimates = estimates;
         this.nanoClock = nanoClock;
@@ -94,9 +100,7 @@ final class StudyProgress implements RunListener {
 
     @Override
     public synchronized void trialFinished(Trial trial, List<BlockResult> blocks) {
-        if (counted.add(trial.id())) {
-            trialsDone++;
-        }
+        ended.put(trial.id(), outcome(blocks));
         donePlannedSeconds += plannedSeconds(trial);
         trialNs += nanoClock.getAsLong() - startingNs;
         phaseStartNs = -1;
@@ -106,14 +110,48 @@ final class StudyProgress implements RunListener {
     /** The status line, as printed now. */
     synchronized String line() {
         boolean planned = serverStarts >= 0;
-        StringBuilder sb = new StringBuilder("Study: ").append(trialsDone).append(planned ? " of " + trials : "")
-                .append(" trials done, ").append(startsDone).append(planned ? " of " + serverStarts : "")
+        long done = finishedBefore + count(BlockResult.State.COMPLETE);
+        long failed = count(BlockResult.State.FAILED);
+        long interrupted = count(BlockResult.State.INTERRUPTED);
+        StringBuilder sb = new StringBuilder("Study: ").append(done).append(planned ? " of " + trials : "")
+                .append(" trials done, ");
+        if (failed > 0) {
+            sb.append(failed).append(" failed, ");
+        }
+        if (interrupted > 0) {
+            sb.append(interrupted).append(" interrupted, ");
+        }
+        long notRun = count(BlockResult.State.NOT_RUN);
+        if (notRun > 0) {
+            sb.append(notRun).append(" not run, ");
+        }
+        sb.append(startsDone).append(planned ? " of " + serverStarts : "")
                 .append(" server starts, ").append(format(Duration.ofNanos(nanoClock.getAsLong() - startNs))).append(" elapsed");
         eta().ifPresent(eta -> sb.append(", about ").append(format(eta)).append(" left"));
         if (!step.isEmpty()) {
             sb.append(" · ").append(step);
         }
         return sb.toString();
+    }
+
+    /**
+     * How a trial ended, from its blocks: failed if any block failed, complete if every block is, not run if none
+     * began, else interrupted.
+     */
+    private static BlockResult.State outcome(List<BlockResult> blocks) {
+        List<BlockResult.State> states = blocks.stream().map(BlockResult::state).toList();
+        if (states.contains(BlockResult.State.FAILED)) {
+            return BlockResult.State.FAILED;
+        }
+        if (states.stream().allMatch(s -> s == BlockResult.State.COMPLETE)) {
+            return BlockResult.State.COMPLETE;
+        }
+        return states.stream().allMatch(s -> s == BlockResult.State.NOT_RUN) ? BlockResult.State.NOT_RUN
+                : BlockResult.State.INTERRUPTED;
+    }
+
+    private long count(BlockResult.State state) {
+        return ended.values().stream().filter(state::equals).count();
     }
 
     /** What is left: empty until a trial and a server start have been timed, as nothing can be scaled before. */

@@ -4,12 +4,15 @@ import io.servebench.engine.kind.EngineKinds;
 import io.servebench.engine.ServerConfig;
 import io.servebench.plan.Trial;
 import io.servebench.plan.WorkloadParams;
+import io.servebench.results.BlockResult;
+import io.servebench.results.RepetitionResult;
 import org.junit.jupiter.api.Test;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -97,5 +100,39 @@ class StudyProgressTest {
         List<Trial> trials = List.of(trial(1, 1, 100));
         new StudyProgress(new PrintWriter(text, true), verbose, trials, 0, 1, true, () -> 0).serverStarting(trials);
         assertThat(text.toString().lines()).containsExactly("Study: 0 of 1 trials done, 0 of 1 server starts, 0 s elapsed");
+    }
+
+    @Test
+    void aTrialThatFailedOrWasInterruptedIsNotCountedAsDone() {
+        RunParams options = RunParams.of(RunOptions.builder().outputDir(Path.of("unused")).build());
+        List<Trial> trials = List.of(trial(1, 1, 10), trial(2, 1, 10), trial(3, 1, 10), trial(4, 1, 10));
+        StudyProgress progress = new StudyProgress(new PrintWriter(new StringWriter()), options, trials, 0, 1, true, () -> 0);
+        progress.trialFinished(trials.get(0), List.of(block(trials.get(0), BlockResult.State.COMPLETE, null)));
+        progress.trialFinished(trials.get(1), List.of(block(trials.get(1), BlockResult.State.FAILED, "the engine died")));
+        progress.trialFinished(trials.get(2), List.of(block(trials.get(2), BlockResult.State.INTERRUPTED,
+                "interrupted (SIGINT) during repetition 1")));
+        progress.trialFinished(trials.get(3), List.of(block(trials.get(3), BlockResult.State.NOT_RUN,
+                "interrupted (SIGINT) before it began")));
+        assertThat(progress.line()).startsWith(
+                "Study: 1 of 4 trials done, 1 failed, 1 interrupted, 1 not run, 0 of 1 server starts");
+    }
+
+    @Test
+    void aTrialMeasuredAgainCountsAsItLastEnded() {
+        RunParams options = RunParams.of(RunOptions.builder().outputDir(Path.of("unused")).build());
+        StudyProgress progress = new StudyProgress(new PrintWriter(new StringWriter()), options, List.of(), 0, -1, true, () -> 0);
+        Trial t = trial(1, 1, 10);
+        progress.trialFinished(t, List.of(block(t, BlockResult.State.INTERRUPTED, "interrupted (SIGTERM) during repetition 2")));
+        assertThat(progress.line()).startsWith("Study: 0 trials done, 1 interrupted, ");
+        progress.trialFinished(t, List.of(block(t, BlockResult.State.COMPLETE, null)));
+        assertThat(progress.line()).startsWith("Study: 1 trials done, 0 server starts");
+    }
+
+    private static BlockResult block(Trial trial, BlockResult.State state, String failure) {
+        List<RepetitionResult> measured = state == BlockResult.State.COMPLETE
+                ? List.of(new RepetitionResult(Map.of("successful_requests", 10.0), Map.of(), 0, 0, Map.of(), Map.of()))
+                : List.of();
+        return new BlockResult("Study.v", "Study", "v", "", false, Map.of(), trial.id(), trial.serverId(), measured,
+                failure, false, null, state, List.of());
     }
 }
