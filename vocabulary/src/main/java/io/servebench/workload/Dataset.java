@@ -46,11 +46,12 @@ public final class Dataset {
     private Dataset(String name, List<Conversation> conversations, long[] arrivalsNs) {
         this(name, conversations.size(), conversations::get, arrivalsNs,
                 conversations.stream().mapToInt(Conversation::promptTokens).average().orElse(Double.NaN),
-                conversations.stream().mapToInt(Conversation::outputTokens).average().orElse(Double.NaN), false);
+                conversations.stream().mapToInt(Conversation::outputTokens).average().orElse(Double.NaN), 0);
     }
 
+    /** @param turnsBuiltOnDraw the turns of each conversation of a set {@link #builtOnDraw}; 0 for any other set */
     private Dataset(String name, int size, IntFunction<Conversation> conversation, long[] arrivalsNs,
-                    double meanPromptTokens, double meanOutputTokens, boolean builtOnDraw) {
+                    double meanPromptTokens, double meanOutputTokens, int turnsBuiltOnDraw) {
         if (size == 0) {
             throw new IllegalArgumentException("dataset " + name + " has no usable conversation");
         }
@@ -58,13 +59,14 @@ public final class Dataset {
         this.size = size;
         this.conversation = conversation;
         this.arrivalsNs = arrivalsNs;
-        // a trace is single turns in file order, and a set built on draw single prompts: their prompts are not built to
-        // find out
-        this.starts = arrivalsNs != null ? null : builtOnDraw ? IntStream.range(0, size).toArray()
+        // a trace is single turns in file order, and a set built on draw has as many turns to each conversation: their
+        // prompts are not built to find out
+        this.starts = arrivalsNs != null ? null : turnsBuiltOnDraw > 0
+                ? IntStream.range(0, size / turnsBuiltOnDraw).map(c -> c * turnsBuiltOnDraw).toArray()
                 : IntStream.range(0, size).filter(i -> i == 0 || conversation.apply(i).turn() == 0).toArray();
         this.meanPromptTokens = meanPromptTokens;
         this.meanOutputTokens = meanOutputTokens;
-        this.builtOnDraw = builtOnDraw;
+        this.builtOnDraw = turnsBuiltOnDraw > 0;
     }
 
     /**
@@ -78,16 +80,37 @@ public final class Dataset {
      */
     static Dataset builtOnDraw(String name, int size, IntFunction<Conversation> build, double meanPromptTokens,
                                double meanOutputTokens) {
-        AtomicReferenceArray<Conversation> built = new AtomicReferenceArray<>(size);
+        return builtOnDraw(name, size, 1, c -> List.of(build.apply(c)), meanPromptTokens, meanOutputTokens);
+    }
+
+    /**
+     * A sampled set of conversations of {@code turns} turns each, a conversation built whole (its turns carry its
+     * history) the first time a draw needs its first turn, and kept.
+     *
+     * @param conversations    conversations in the set
+     * @param build            builds conversation {@code c}'s turns, {@code turns} of them, in order; the same whenever
+     *                         it is asked
+     * @param meanPromptTokens the turns' mean prompt length, known before they are built
+     * @param meanOutputTokens their mean reply length
+     */
+    static Dataset builtOnDraw(String name, int conversations, int turns, IntFunction<List<Conversation>> build,
+                               double meanPromptTokens, double meanOutputTokens) {
+        AtomicReferenceArray<List<Conversation>> built = new AtomicReferenceArray<>(conversations);
         IntFunction<Conversation> kept = i -> {
-            Conversation c = built.get(i);
-            if (c == null) {
-                c = build.apply(i);
-                built.compareAndSet(i, null, c);
+            int c = i / turns;
+            List<Conversation> turnsOfC = built.get(c);
+            if (turnsOfC == null) {
+                turnsOfC = build.apply(c);
+                if (turnsOfC.size() != turns) {
+                    throw new IllegalStateException("dataset " + name + ": conversation " + c + " was built with "
+                            + turnsOfC.size() + " turns, expected " + turns);
+                }
+                built.compareAndSet(c, null, turnsOfC);
+                turnsOfC = built.get(c);
             }
-            return c;
+            return turnsOfC.get(i % turns);
         };
-        return new Dataset(name, size, kept, null, meanPromptTokens, meanOutputTokens, true);
+        return new Dataset(name, conversations * turns, kept, null, meanPromptTokens, meanOutputTokens, turns);
     }
 
     /**
@@ -100,7 +123,7 @@ public final class Dataset {
     static Dataset trace(String name, long[] arrivalsNs, IntFunction<Conversation> requests, double meanPromptTokens,
                          double meanOutputTokens) {
         return new Dataset(name, arrivalsNs.length, requests, arrivalsNs.clone(), meanPromptTokens, meanOutputTokens,
-                false);
+                0);
     }
 
     /** How the study named it. */

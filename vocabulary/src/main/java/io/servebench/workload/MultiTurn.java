@@ -47,31 +47,54 @@ record MultiTurn(String spec, int turns, LengthDistribution in, LengthDistributi
                 options.wholeNumber("seed", 1));
     }
 
-    /** Every conversation's turns, one after the other. */
+    /**
+     * Every conversation's turns, one after the other. The lengths are drawn at once; a conversation's words are
+     * written, from a seed of its own, when a load first draws its first turn ({@link Dataset#builtOnDraw}), so that a
+     * load of a few conversations with long histories writes those, not {@link #count}. The set's mean prompt length
+     * is the drawn one: each turn's message, after its history's messages and the system prompt.
+     */
     @Override
     public Dataset dataset(ToIntFunction<String> tokens) {
-        Random random = new Random(seed);
-        List<Conversation> requests = new ArrayList<>(count * turns);
+        Random lengths = new Random(seed);
+        int[][] userTokens = new int[count][turns];
+        int[][] answerTokens = new int[count][turns];
+        long promptSum = 0;
+        long outputSum = 0;
         for (int c = 0; c < count; c++) {
-            List<ChatMessage> history = new ArrayList<>();
-            int historyTokens = 0;
-            if (system > 0) {
-                String text = SyntheticLengths.text(random, system, tokens);
-                history.add(new ChatMessage("system", text));
-                historyTokens += tokens.applyAsInt(text);
-            }
+            long history = system;
             for (int k = 0; k < turns; k++) {
-                String user = SyntheticLengths.text(random, in.sample(random), tokens);
-                int answerLength = out.sample(random);
-                int userTokens = tokens.applyAsInt(user);
-                requests.add(new Conversation(user, historyTokens + userTokens, answerLength, history, null, k));
-                String answer = SyntheticLengths.text(random, answerLength, tokens);
-                history = new ArrayList<>(history);
-                history.add(new ChatMessage("user", user));
-                history.add(new ChatMessage("assistant", answer));
-                historyTokens += userTokens + tokens.applyAsInt(answer);
+                userTokens[c][k] = in.sample(lengths);
+                answerTokens[c][k] = out.sample(lengths);
+                promptSum += history + userTokens[c][k];
+                outputSum += answerTokens[c][k];
+                history += userTokens[c][k] + answerTokens[c][k];
             }
         }
-        return new Dataset(spec, requests);
+        return Dataset.builtOnDraw(spec, count, turns, c -> conversation(c, userTokens[c], answerTokens[c], tokens),
+                (double) promptSum / ((long) count * turns), (double) outputSum / ((long) count * turns));
+    }
+
+    /** Conversation {@code c}'s turns, each with the history before it, from words of the conversation's own seed. */
+    private List<Conversation> conversation(int c, int[] userTokens, int[] answerTokens, ToIntFunction<String> tokens) {
+        Random words = new Random(SyntheticLengths.wordSeed(seed, c));
+        List<Conversation> requests = new ArrayList<>(turns);
+        List<ChatMessage> history = new ArrayList<>();
+        int historyTokens = 0;
+        if (system > 0) {
+            String text = SyntheticLengths.text(words, system, tokens);
+            history.add(new ChatMessage("system", text));
+            historyTokens += tokens.applyAsInt(text);
+        }
+        for (int k = 0; k < turns; k++) {
+            String user = SyntheticLengths.text(words, userTokens[k], tokens);
+            int userCount = tokens.applyAsInt(user);
+            requests.add(new Conversation(user, historyTokens + userCount, answerTokens[k], history, null, k));
+            String answer = SyntheticLengths.text(words, answerTokens[k], tokens);
+            history = new ArrayList<>(history);
+            history.add(new ChatMessage("user", user));
+            history.add(new ChatMessage("assistant", answer));
+            historyTokens += userCount + tokens.applyAsInt(answer);
+        }
+        return requests;
     }
 }
