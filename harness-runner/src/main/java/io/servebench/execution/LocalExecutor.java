@@ -10,6 +10,11 @@ import java.util.List;
 public final class LocalExecutor implements Executor {
 
     private final RunContext context;
+    /**
+     * The trial measurements begun so far, after the trials a resumed run had finished: the {@code [k/n]} count, in
+     * which a tuner's more repetitions of a trial measured before count again. -1 until the first batches come.
+     */
+    private int measured = -1;
 
     public LocalExecutor(RunContext context) {
         this.context = context;
@@ -19,8 +24,13 @@ public final class LocalExecutor implements Executor {
     public void measure(List<Batch> batches, TrialPlan plan, int repetitions, RunJournal journal, TrialOutcomes outcomes,
                         TrialListener listener) throws IOException {
         ServerSession session = new ServerSession(context, plan, outcomes, journal, listener);
+        if (measured < 0) {
+            measured = outcomes.finishedTrials();
+        }
+        int known = Math.max(measured + batches.stream().mapToInt(b -> b.trials().size()).sum(), plan.trials().size());
         for (Batch batch : batches) {
-            session.run(batch.trials(), outcomes.finishedTrials(), repetitions);
+            session.run(batch.trials(), measured, known, repetitions);
+            measured += batch.trials().size();
         }
     }
 }

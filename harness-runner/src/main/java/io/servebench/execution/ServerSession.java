@@ -51,9 +51,10 @@ final class ServerSession {
      * one more, or a run resumed after an interruption) keeps its complete repetitions and gets only the missing ones,
      * each from its own seed as always. Once the run is interrupted, the trials left are not begun.
      *
-     * @param done trials of the plan finished before these, for the progress count
+     * @param before trial measurements begun before these (and a resumed run's finished trials), and {@code known}
+     *               all known so far with these: each trial's line is numbered {@code [k/known]}
      */
-    void run(List<Trial> trials, int done, int repetitions) throws IOException {
+    void run(List<Trial> trials, int before, int known, int repetitions) throws IOException {
         ExecutionParams params = context.params();
         PrintWriter out = context.out();
         if (context.interruption().interrupted()) {
@@ -79,8 +80,8 @@ final class ServerSession {
                 if (died != null) {
                     outcomes.failed(trial.id(), "its engine had died during an earlier trial (" + first.serverId() + ")");
                 } else {
-                    measure(trial, engine, cleanStart, String.format("[%d/%d] ", done + t + 1,
-                            Math.max(done + trials.size(), plan.trials().size())), scrapeNoted, repetitions);
+                    measure(trial, engine, cleanStart, String.format("[%d/%d] ", before + t + 1, known), scrapeNoted,
+                            repetitions);
                     died = engine.failure().orElse(null);
                 }
                 journal(trial);
