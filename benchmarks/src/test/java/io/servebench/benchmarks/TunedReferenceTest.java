@@ -48,6 +48,9 @@ class TunedReferenceTest {
                 .containsPattern("### speculative-decoding \\(base: vllm\\) → mtp\\w*")
                 // decided on two repetitions a side: one measures no run-to-run noise
                 .containsPattern("\\| sglang \\| [\\d.]+ \\| (2|3|4)\\.\\d+ \\| [^|]+ \\| 2 \\| significantly worse \\|")
+                // prefix caching changes nothing the twin models: not repeated, and not called a finding
+                .containsPattern("\\| prefixCaching \\| [\\d.]+ \\| [\\d.]+ \\| [^|]+ \\| 1 \\| no difference worth another"
+                        + " repetition: within the close-call margin after 1 repetition \\(within-run noise only, not a finding\\) \\|")
                 .contains("Recommendation: " + recommended + ".")
                 .contains("TunedReference recommends **" + recommended + "**");
         // validated at every rate, and faster at each (the cross-rate table's verdicts)

@@ -115,6 +115,16 @@ final class ReportContent {
         return out;
     }
 
+    /**
+     * A candidate's verdict; one that did not differ from its base by the close-call margin is not repeated, and after
+     * one repetition its interval is of within-run noise only, which the verdict says rather than call it a finding.
+     */
+    private String verdict(TuningResult.Candidate c) {
+        String verdict = messages.text("tuning.verdict." + c.verdict().name());
+        return c.verdict() == TuningResult.Verdict.NO_DIFFERENCE && c.repetitions() == 1
+                ? messages.text("tuning.verdict.NO_DIFFERENCE.oneRepetition") : verdict;
+    }
+
     /** The tuner's reasoning, when the run was a tuning study. */
     public Optional<Tuning> tuning() {
         TuningResult t = run.tuning();
@@ -130,7 +140,7 @@ final class ReportContent {
                         Double.isNaN(c.ratio()) ? Numbers.ABSENT : String.format(Locale.ROOT, "%.3f", c.ratio()),
                         tested ? String.format(Locale.ROOT, "%.3f–%.3f", c.low(), c.high()) : Numbers.ABSENT,
                         c.repetitions() == 0 ? Numbers.ABSENT : Integer.toString(c.repetitions()),
-                        messages.text("tuning.verdict." + c.verdict().name())));
+                        verdict(c)));
             }
             steps.add(Map.entry(messages.text("tuning.step", step.name(), step.base(), step.chosen()), new Table(List.of(
                     messages.text("tuning.col.candidate"), messages.text("tuning.col.mean", t.metric()),
