@@ -152,6 +152,9 @@ final class HtmlReportWriter extends TextReport {
             if (r.simulated() != null) {
                 html.append("<p>").append(Html.escape(m.text("recommended.simulated", r.simulated()))).append("</p>\n");
             }
+            if (r.shortfall() != null) {
+                html.append("<p>").append(Html.escape(r.shortfall())).append("</p>\n");
+            }
         }
         for (ReportContent.CrossRate c : content.crossRates()) {
             html.append("<h3>").append(Html.escape(m.text("crossrate.heading"))).append(": ").append(Html.escape(c.study()))

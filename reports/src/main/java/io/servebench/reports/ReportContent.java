@@ -55,8 +55,11 @@ final class ReportContent {
      * @param variant   the recommended block's display name
      * @param command   the serve command
      * @param simulated the engine dialect the simulated engine stood in for, {@code null} when a real engine ran
+     * @param shortfall  for a study's own {@code @Recommended} variant that this run did not show significantly faster
+     *                   than the baseline at every workload point where both ran: what it did show; {@code null} when
+     *                   it did, or when a tuner chose the variant (its caveats say the same)
      */
-    public record Recommendation(String study, String variant, String command, String simulated) {
+    public record Recommendation(String study, String variant, String command, String simulated, String shortfall) {
     }
 
     /**
@@ -238,10 +241,63 @@ final class ReportContent {
         for (BlockResult t : run.blocks()) {
             if (t.recommended() && !byStudy.containsKey(t.className())) {
                 Optional.ofNullable(t.serveCommand()).ifPresent(c -> byStudy.put(t.className(), new Recommendation(
-                        simpleName(t.className()), t.displayName(), c.command(), c.simulated() ? c.engineName() : null)));
+                        simpleName(t.className()), t.displayName(), c.command(), c.simulated() ? c.engineName() : null,
+                        run.tuning() == null ? shortfall(t.className()) : null)));
             }
         }
         return List.copyOf(byStudy.values());
+    }
+
+    /**
+     * What this run showed of a study's {@code @Recommended} variant against its baseline, when that is not
+     * "significantly faster" at every workload point where both ran: the points counted by verdict, so that a
+     * recommendation the measurements do not bear out is not read as one they do.
+     */
+    private String shortfall(String className) {
+        int faster = 0;
+        int undecided = 0;
+        int same = 0;
+        int slower = 0;
+        int untested = 0;
+        for (BaselineGroup g : groups) {
+            if (!g.className().equals(className) || g.baseline() == null) {
+                continue;
+            }
+            for (BlockResult rec : g.others().stream().filter(BlockResult::recommended).toList()) {
+                Optional<Comparison> c = g.comparison(rec);
+                if (c.isEmpty() || c.get().method() == Comparison.Method.NONE
+                        || c.get().method() == Comparison.Method.UNKNOWN_SPREAD) {
+                    untested++;
+                } else if (c.get().undecided()) {
+                    undecided++;
+                } else if (!c.get().significant()) {
+                    same++;
+                } else if (c.get().slower()) {
+                    slower++;
+                } else {
+                    faster++;
+                }
+            }
+        }
+        int points = faster + undecided + same + slower + untested;
+        if (points == 0 || faster == points) {
+            return null;
+        }
+        List<String> parts = new ArrayList<>();
+        parts.add(messages.text("recommended.shortfall.faster", faster, points));
+        if (undecided > 0) {
+            parts.add(messages.text("recommended.shortfall.undecided", undecided));
+        }
+        if (same > 0) {
+            parts.add(messages.text("recommended.shortfall.same", same));
+        }
+        if (slower > 0) {
+            parts.add(messages.text("recommended.shortfall.slower", slower));
+        }
+        if (untested > 0) {
+            parts.add(messages.text("recommended.shortfall.untested", untested));
+        }
+        return messages.text("recommended.shortfall", String.join(messages.text("list.separator"), parts));
     }
 
     /**

@@ -97,6 +97,9 @@ final class SummaryMarkdownWriter extends TextReport {
                 if (r.simulated() != null) {
                     md.append(m.text("recommended.simulated", r.simulated())).append("\n\n");
                 }
+                if (r.shortfall() != null) {
+                    md.append(r.shortfall()).append("\n\n");
+                }
             }
         }
         List<ReportContent.CrossRate> crossRates = content.crossRates();

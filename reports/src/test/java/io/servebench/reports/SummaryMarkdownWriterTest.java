@@ -199,4 +199,33 @@ class SummaryMarkdownWriterTest {
         assertThat(md.indexOf("## Servers")).isLessThan(md.indexOf("## Result blocks"));
         assertThat(new SummaryMarkdownWriter(ReportLanguage.EN).render(base)).doesNotContain("## Servers");
     }
+
+    @Test
+    void aRecommendationThisRunDoesNotBearOutSaysWhatTheRunShowed() {
+        BlockResult faster = new BlockResult(Fixtures.CLASS + ".mtp", Fixtures.CLASS, "mtp", "spec", false,
+                Fixtures.params(Fixtures.BASE_FLAGS, "1"), "mtp@1", "s2", List.of(Fixtures.repetition(1.90, 0.1),
+                Fixtures.repetition(1.91, 0.1), Fixtures.repetition(1.89, 0.1)), null, true,
+                new io.servebench.results.ServeCommand("vllm serve m", "vLLM", false));
+        BlockResult oneRepetition = new BlockResult(Fixtures.CLASS + ".mtp", Fixtures.CLASS, "mtp", "spec", false,
+                Fixtures.params(Fixtures.BASE_FLAGS, "8"), "mtp@8", "s2", List.of(Fixtures.repetition(2.32, 1.5)), null,
+                true, new io.servebench.results.ServeCommand("vllm serve m", "vLLM", false));
+        RunResult run = Fixtures.run(List.of(
+                baseline(List.of(Fixtures.repetition(2.09, 0.1), Fixtures.repetition(2.10, 0.1),
+                        Fixtures.repetition(2.08, 0.1)), "1"),
+                baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8"), faster, oneRepetition));
+        String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(run);
+        assertThat(md).contains("VllmOptionGroups recommends **mtp**:")
+                .contains("This run does not bear the study's @Recommended variant out at every workload point where it"
+                        + " ran beside the baseline: significantly faster at 1 of 2; undecided at 1 (run-to-run noise not"
+                        + " measured: run with -r 3 or more).");
+        assertThat(new HtmlReportWriter(ReportLanguage.EN).render(run))
+                .contains("significantly faster at 1 of 2; undecided at 1");
+        assertThat(new SummaryMarkdownWriter(ReportLanguage.ZH_CN).render(run)).contains("2 个负载点中 1 个显著更快；1 个未定");
+
+        // faster at every point: nothing to add
+        RunResult borneOut = Fixtures.run(List.of(baseline(List.of(Fixtures.repetition(2.09, 0.1),
+                Fixtures.repetition(2.10, 0.1), Fixtures.repetition(2.08, 0.1)), "1"), faster));
+        assertThat(new SummaryMarkdownWriter(ReportLanguage.EN).render(borneOut)).contains("recommends **mtp**")
+                .doesNotContain("does not bear");
+    }
 }
