@@ -9,6 +9,7 @@ import io.servebench.results.ServerEnvironment;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Starts the engine a server configuration names, or the simulated engine in its place, and says how the
@@ -29,11 +30,21 @@ public final class Engines {
      * @throws EngineStartException when it cannot start or does not become ready; the message names the log
      */
     public static RunningEngine start(ServerConfig server, EngineOptions options, Path log) throws EngineStartException {
+        return start(server, options, log, notice -> { });
+    }
+
+    /**
+     * {@link #start(ServerConfig, EngineOptions, Path)}, telling {@code waiting} what a start that takes long waits for
+     * (10 s after it began, then every 30 s), e.g. "not ready after 40 s of at most 1200 s (--ready-timeout): waiting
+     * for its health check (GET /health: ConnectException: Connection refused)".
+     */
+    public static RunningEngine start(ServerConfig server, EngineOptions options, Path log, Consumer<String> waiting)
+            throws EngineStartException {
         return switch (options.simulate()) {
             case IN_PROCESS -> SimulatedStarts.inProcess(server, options, log);
-            case PROCESS -> SimulatedStarts.asProcess(server, options, log);
+            case PROCESS -> SimulatedStarts.asProcess(server, options, log, waiting);
             case VIRTUAL -> SimulatedStarts.virtual(server, options, log);
-            case OFF -> KindStarts.start(server, options, log);
+            case OFF -> KindStarts.start(server, options, log, waiting);
         };
     }
 

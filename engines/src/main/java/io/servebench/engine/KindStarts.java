@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * How each shape of {@link EngineKind} is started, asked its version and stood in for: the kinds themselves are data
@@ -43,15 +44,17 @@ final class KindStarts {
     /**
      * Starts the engine for {@code server} and returns once it is ready.
      *
+     * @param waiting told what a long start waits for ({@link Engines#start(ServerConfig, EngineOptions, Path, Consumer)})
      * @throws EngineStartException when it cannot start or does not become ready; the message names the log
      */
-    static RunningEngine start(ServerConfig server, EngineOptions options, Path log) throws EngineStartException {
+    static RunningEngine start(ServerConfig server, EngineOptions options, Path log, Consumer<String> waiting)
+            throws EngineStartException {
         EngineKind kind = server.kind();
         if (kind instanceof ProcessKind process) {
-            return startProcess(process, server, options, log);
+            return startProcess(process, server, options, log, waiting);
         }
         if (kind instanceof EndpointKind) {
-            return awaitEndpoints(server, options, log);
+            return awaitEndpoints(server, options, log, waiting);
         }
         if (kind instanceof SimulatedKind) {
             return SimulatedStarts.inProcess(server, options, log);
@@ -126,8 +129,8 @@ final class KindStarts {
         return missing.isEmpty() ? argv : concat(argv, missing);
     }
 
-    private static RunningEngine startProcess(ProcessKind kind, ServerConfig server, EngineOptions options, Path log)
-            throws EngineStartException {
+    private static RunningEngine startProcess(ProcessKind kind, ServerConfig server, EngineOptions options, Path log,
+                                              Consumer<String> waiting) throws EngineStartException {
         if (!server.setup().image().isEmpty()) {
             // Podman refuses to mount a folder that does not exist (Docker makes it, owned by root): a machine that
             // never downloaded a model has none yet.
@@ -146,12 +149,12 @@ final class KindStarts {
         }
         boolean adapterAfterBase = simDialect(kind).adapterAfterBase() && kind.dialect().isPresent();
         return ProcessEngine.start(launch, server.servedModel(), adapterAfterBase, log, options.readyTimeout(),
-                options.grace(), options.apiKey());
+                options.grace(), options.apiKey(), waiting);
     }
 
     /** A server already running: waited for until it is ready, never started or stopped. */
-    private static RunningEngine awaitEndpoints(ServerConfig server, EngineOptions options, Path log)
-            throws EngineStartException {
+    private static RunningEngine awaitEndpoints(ServerConfig server, EngineOptions options, Path log,
+                                                Consumer<String> waiting) throws EngineStartException {
         List<Endpoint> endpoints = new ArrayList<>();
         for (String url : server.setup().urls()) {
             // The API paths are appended to the base, so a URL given with its /v1 (as OpenAI clients take it) is cut back.
@@ -165,7 +168,8 @@ final class KindStarts {
             throw new EngineStartException("cannot write the engine log " + log + ": " + e.getMessage(), e);
         }
         for (Endpoint e : endpoints) {
-            new Readiness(e.baseUri(), server.model(), options.apiKey()).await(options.readyTimeout(), () -> null);
+            new Readiness(e.baseUri(), server.model(), options.apiKey()).await(options.readyTimeout(), () -> null,
+                    notice -> waiting.accept(e.baseUri() + " " + notice));
         }
         // not ours to stop
         return RunningEngine.of(endpoints, "endpoint " + bases + " (started elsewhere)", () -> { });

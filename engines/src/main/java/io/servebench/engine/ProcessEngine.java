@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -60,15 +61,17 @@ final class ProcessEngine implements RunningEngine {
      */
     public static ProcessEngine start(LaunchCommand command, String model, Path log, Duration readyTimeout, Duration grace,
                                       String apiKey) throws EngineStartException {
-        return start(command, model, false, log, readyTimeout, grace, apiKey);
+        return start(command, model, false, log, readyTimeout, grace, apiKey, notice -> { });
     }
 
     /**
      * Like {@link #start(LaunchCommand, String, Path, Duration, Duration, String)}, for an engine that takes a LoRA
-     * adapter as {@code "base:adapter"} when {@code adapterAfterBase} (SGLang).
+     * adapter as {@code "base:adapter"} when {@code adapterAfterBase} (SGLang), telling {@code waiting} what a long
+     * start waits for.
      */
     static ProcessEngine start(LaunchCommand command, String model, boolean adapterAfterBase, Path log,
-                               Duration readyTimeout, Duration grace, String apiKey) throws EngineStartException {
+                               Duration readyTimeout, Duration grace, String apiKey, Consumer<String> waiting)
+            throws EngineStartException {
         ProcessBuilder builder = new ProcessBuilder(Supervisor.wrap(command.argv(), grace, command.cleanup()))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
@@ -95,7 +98,7 @@ final class ProcessEngine implements RunningEngine {
                 new Endpoint(base, model, base.resolve("/metrics"), adapterAfterBase), grace);
         RUNNING.add(engine);
         try {
-            new Readiness(base, model, apiKey).await(readyTimeout, () -> engine.exitReason().orElse(null));
+            new Readiness(base, model, apiKey).await(readyTimeout, () -> engine.exitReason().orElse(null), waiting);
             engine.tree = process.toHandle().descendants().toList();
         } catch (EngineStartException e) {
             engine.close();

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -18,6 +19,10 @@ final class Readiness {
 
     private static final Duration POLL = Duration.ofMillis(250);
     private static final Duration MAX_POLL = Duration.ofSeconds(2);
+    /** How long a start waits before it says what it waits for: a quick start says nothing. */
+    static final Duration FIRST_NOTICE = Duration.ofSeconds(10);
+    /** How often it says so again while it waits. */
+    static final Duration NOTICE_EVERY = Duration.ofSeconds(30);
 
     private final ControlClient http = new ControlClient(Duration.ofSeconds(2));
     private final URI base;
@@ -37,11 +42,23 @@ final class Readiness {
      * Returns when the engine is ready.
      *
      * @param stillRunning says why waiting is pointless (the process exited), {@code null} while it runs
+     * @param waiting      told what the wait is at, {@link #FIRST_NOTICE} after it began and every
+     *                     {@link #NOTICE_EVERY} after that, e.g. "not ready after 10 s of at most 1200 s
+     *                     (--ready-timeout): waiting for its health check (GET /health: ConnectException: Connection
+     *                     refused)"
      * @throws EngineStartException when {@code stillRunning} reports a reason or the timeout passes; the
      *                              message says which step was last reached
      */
-    void await(Duration timeout, Supplier<String> stillRunning) throws EngineStartException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+    void await(Duration timeout, Supplier<String> stillRunning, Consumer<String> waiting) throws EngineStartException {
+        await(timeout, stillRunning, waiting, FIRST_NOTICE, NOTICE_EVERY);
+    }
+
+    /** {@link #await(Duration, Supplier, Consumer)} with other notice times (tests). */
+    void await(Duration timeout, Supplier<String> stillRunning, Consumer<String> waiting, Duration firstNotice,
+               Duration noticeEvery) throws EngineStartException {
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
+        long nextNotice = start + firstNotice.toNanos();
         String step = "health";
         String last = "no answer yet";
         Duration pause = POLL;
@@ -81,19 +98,31 @@ final class Readiness {
                     }
                 }
             } catch (IOException e) {
-                last = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+                last = e.getMessage() != null && e.getMessage().contains("Connection refused")
+                        ? "connection refused: nothing listens at " + base.getHost() + ":" + base.getPort() + " yet"
+                        : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new EngineStartException("interrupted while waiting for the engine's " + step);
             }
-            if (System.nanoTime() - deadline > 0) {
+            long now = System.nanoTime();
+            if (now - deadline > 0) {
                 throw new EngineStartException("not ready after " + timeout.toSeconds() + " s (waiting for " + step
                         + ": " + last + ")");
+            }
+            if (now - nextNotice >= 0) {
+                waiting.accept("not ready after " + Duration.ofNanos(now - start).toSeconds() + " s of at most "
+                        + timeout.toSeconds() + " s (--ready-timeout): waiting for " + STEPS.get(step) + " (" + last + ")");
+                nextNotice = now + noticeEvery.toNanos();
             }
             sleep(pause);
             pause = pause.multipliedBy(2).compareTo(MAX_POLL) > 0 ? MAX_POLL : pause.multipliedBy(2);
         }
     }
+
+    /** Each step as the notices name it. */
+    private static final Map<String, String> STEPS = Map.of("health", "its health check", "model list",
+            "its model list to name the model", "a first completion", "a first completion");
 
     private ControlClient.Reply get(String path, long deadline) throws IOException, InterruptedException {
         return http.get(base.resolve(path), headers(Map.of()), left(deadline));

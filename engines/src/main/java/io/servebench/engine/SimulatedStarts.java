@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.Optional;
 import java.util.logging.FileHandler;
 import java.util.logging.Formatter;
@@ -30,7 +31,7 @@ final class SimulatedStarts {
     }
 
     /** The simulated engine as a child process, started and stopped like a real engine. */
-    static RunningEngine asProcess(ServerConfig server, EngineOptions options, Path log)
+    static RunningEngine asProcess(ServerConfig server, EngineOptions options, Path log, Consumer<String> waiting)
             throws EngineStartException {
         SimDialect dialect = KindStarts.simDialect(server.kind());
         int port = ProcessEngine.freePort();
@@ -42,7 +43,7 @@ final class SimulatedStarts {
         argv.addAll(simulatedArgs(server, options));
         return ProcessEngine.start(new LaunchCommand(argv, Map.of(), null, port), server.servedModel(),
                 dialect.adapterAfterBase(), log,
-                options.readyTimeout(), options.grace(), options.apiKey());
+                options.readyTimeout(), options.grace(), options.apiKey(), waiting);
     }
 
     static RunningEngine inProcess(ServerConfig server, EngineOptions options, Path log)

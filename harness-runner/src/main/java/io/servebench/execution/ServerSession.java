@@ -117,7 +117,9 @@ final class ServerSession {
                 }
             }
         })) {
-            return Engines.start(first.server(), context.engines(), log);
+            // a start that takes long says what it waits for: an engine loading, or an endpoint that does not answer
+            return Engines.start(first.server(), context.engines(), log,
+                    notice -> context.out().printf("  %s: %s%n", first.serverId(), notice));
         } finally {
             synchronized (starting) {
                 starting[0] = false;

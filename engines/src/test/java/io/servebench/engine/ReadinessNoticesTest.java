@@ -1,0 +1,89 @@
+package io.servebench.engine;
+
+import com.sun.net.httpserver.HttpServer;
+import org.junit.jupiter.api.Test;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A start that takes long says what it waits for while it waits, not only when it gives up: an engine still loading,
+ * or an endpoint that answers but is not ready (here a health check that answers 503 for ever).
+ */
+class ReadinessNoticesTest {
+
+    @Test
+    void aLongWaitIsToldWhatItWaitsForThenGivenUp() throws Exception {
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            exchange.sendResponseHeaders(503, -1);
+            exchange.close();
+        });
+        server.start();
+        List<String> notices = new CopyOnWriteArrayList<>();
+        try {
+            URI base = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
+            assertThatThrownBy(() -> new Readiness(base, "m", null).await(Duration.ofSeconds(3), () -> null,
+                    notices::add, Duration.ofMillis(300), Duration.ofMillis(900)))
+                    .hasMessageContaining("not ready after 3 s (waiting for health: GET /health answered 503)");
+        } finally {
+            server.stop(0);
+        }
+        // about 0.3, 1.2 and 2.1 s in (the polls' pauses decide when each falls due)
+        assertThat(notices).hasSizeBetween(2, 4).allSatisfy(n -> assertThat(n)
+                .matches("not ready after [0-2] s of at most 3 s \\(--ready-timeout\\): waiting for its health check"
+                        + " \\(GET /health answered 503\\)"));
+    }
+
+    @Test
+    void aQuickStartSaysNothing() throws Exception {
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/health", exchange -> {
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        server.createContext("/v1/models", exchange -> {
+            byte[] body = "{\"data\":[{\"id\":\"m\"}]}".getBytes();
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.createContext("/v1/completions", exchange -> {
+            byte[] body = "{\"choices\":[{\"text\":\"hi\"}]}".getBytes();
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        List<String> notices = new CopyOnWriteArrayList<>();
+        try {
+            new Readiness(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/"), "m", null)
+                    .await(Duration.ofSeconds(10), () -> null, notices::add);
+        } finally {
+            server.stop(0);
+        }
+        assertThat(notices).isEmpty();
+    }
+
+    @Test
+    void aRefusedConnectionIsSaidPlainly() throws Exception {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        List<String> notices = new CopyOnWriteArrayList<>();
+        int closed = port;
+        assertThatThrownBy(() -> new Readiness(URI.create("http://127.0.0.1:" + closed + "/"), "m", null)
+                .await(Duration.ofSeconds(1), () -> null, notices::add, Duration.ofMillis(200), Duration.ofSeconds(5)))
+                .hasMessage("not ready after 1 s (waiting for health: connection refused: nothing listens at 127.0.0.1:"
+                        + closed + " yet)");
+        assertThat(notices).singleElement().asString().endsWith("waiting for its health check (connection refused:"
+                + " nothing listens at 127.0.0.1:" + closed + " yet)");
+    }
+}
