@@ -41,6 +41,8 @@ class TunedReferenceTest {
         String recommended = out.replaceAll("(?s).*Recommended: (mtp\\w*)\\..*", "$1");
         String summary = Files.readString(whole.resolve("summary.md"));
         assertThat(summary).contains("## How the tuner chose")
+                .contains("a close call, a difference of 2% or more that is not yet significant, gets more repetitions,"
+                        + " up to 3 a side.")
                 .contains("### engine-selection (base: vllm) → vllm")
                 .contains("### prefix-caching (base: vllm) → vllm")
                 .contains("### max-num-batched-tokens (base: vllm) → vllm")

@@ -175,7 +175,7 @@ public final class Tuner {
             caveats.add(Caveat.of(Code.NOTHING_BETTER, WorkloadParams.formatRate(rate)));
         }
         return new TuningResult(simpleName(study.className()), params.label(), rate, steps, recommended.name(),
-                validation, caveats);
+                validation, caveats, params.closeCall(), params.maxRepetitions());
     }
 
     /** The groups tuned after engine selection, in declaration order. */

@@ -15,9 +15,12 @@ import java.util.Objects;
  * @param recommended the recommended configuration's name
  * @param validation  baseline against the recommendation at each validation rate
  * @param caveats     what the data says about the recommendation's limits, as codes the reports word
+ * @param closeCall   the smallest ratio, above 1, that gets another repetition while it is not significant
+ *                    ({@code @Tune(closeCall)})
+ * @param maxRepetitions the most repetitions a side a comparison gets ({@code @Tune(maxRepetitions)})
  */
 public record TuningResult(String study, String metric, double rate, List<Step> steps, String recommended,
-                           List<Validation> validation, List<Caveat> caveats) {
+                           List<Validation> validation, List<Caveat> caveats, double closeCall, int maxRepetitions) {
 
     public TuningResult {
         Objects.requireNonNull(study, "study");
