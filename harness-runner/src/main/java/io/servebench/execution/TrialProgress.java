@@ -12,12 +12,19 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Shows one trial's progress: a live bar on a terminal, and on a pipe (CI, {@code | tee}) one line when the load
  * ends, with the figures a verdict rests on and why it stopped early when it did, so logs stay readable; verbose
- * ({@code -v}), a line when it starts and one per time slice too.
+ * ({@code -v}), a line when it starts and one per time slice too. On a pipe, a load in which no request has ended for
+ * {@link #QUIET_NOTICE} while some are in flight says so then and as often again (an engine that stopped answering
+ * shows as that, not as silence until {@code --request-timeout} fails the requests).
  */
 final class TrialProgress implements LoadListener, AutoCloseable {
 
@@ -38,11 +45,49 @@ final class TrialProgress implements LoadListener, AutoCloseable {
     /** What the GPU figures are called: the simulated engine's come from its power model, not a GPU. */
     private volatile String gpuName = "GPU";
 
-    private TrialProgress(PrintWriter out, String name, ProgressBar bar, boolean verbose) {
+    /** How long a load on a pipe may go with requests in flight and none ending before a line says so. */
+    static final Duration QUIET_NOTICE = Duration.ofSeconds(60);
+    private final AtomicLong sent = new AtomicLong();
+    private final AtomicLong ended = new AtomicLong();
+    /** When a request last ended, or the load began, ns. */
+    private volatile long lastEndNs = System.nanoTime();
+    /** Looks for a quiet load every {@code quiet}; null on a terminal (the bar shows it) or when nothing is shown. */
+    private final ScheduledExecutorService watch;
+
+    private TrialProgress(PrintWriter out, String name, ProgressBar bar, boolean verbose, Duration quiet) {
         this.out = out;
         this.name = name;
         this.bar = bar;
         this.verbose = verbose;
+        if (quiet == null) {
+            this.watch = null;
+            return;
+        }
+        this.watch = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "servebench-quiet-load");
+            t.setDaemon(true);
+            return t;
+        });
+        watch.scheduleAtFixedRate(() -> quietNotice(quiet), quiet.toNanos(), quiet.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** On a pipe: {@link #start}'s, with the quiet time a test chooses. */
+    static TrialProgress onPipe(PrintWriter out, String name, boolean verbose, Duration quiet) {
+        return new TrialProgress(out, name, null, verbose, quiet);
+    }
+
+    private void quietNotice(Duration quiet) {
+        long inFlight = sent.get() - ended.get();
+        long silentNs = System.nanoTime() - lastEndNs;
+        if (inFlight > 0 && silentNs >= quiet.toNanos()) {
+            out.printf("%s: %d in flight, none ended for %d s (one that hears nothing for --request-timeout fails)%n",
+                    name, inFlight, TimeUnit.NANOSECONDS.toSeconds(silentNs));
+        }
+    }
+
+    @Override
+    public void onSend(long id) {
+        sent.incrementAndGet();
     }
 
     /**
@@ -51,17 +96,17 @@ final class TrialProgress implements LoadListener, AutoCloseable {
      */
     static TrialProgress start(PrintWriter out, String name, int requests, boolean shown, boolean verbose) {
         if (!shown) {
-            return new TrialProgress(new PrintWriter(java.io.Writer.nullWriter()), name, null, false);
+            return new TrialProgress(new PrintWriter(java.io.Writer.nullWriter()), name, null, false, null);
         }
         if (System.console() == null) {
             if (verbose) {
                 out.printf("%s: %d requests...%n", name, requests);
             }
-            return new TrialProgress(out, name, null, verbose);
+            return onPipe(out, name, verbose, QUIET_NOTICE);
         }
         ProgressBar bar = new ProgressBarBuilder().setTaskName(name).setInitialMax(requests)
                 .setStyle(ProgressBarStyle.ASCII).setUnit(" req", 1).setUpdateIntervalMillis(250).continuousUpdate().build();
-        return new TrialProgress(out, name, bar, verbose);
+        return new TrialProgress(out, name, bar, verbose, null);
     }
 
     /** Shows {@code recording}'s latest power and utilisation on the bar while the load runs. */
@@ -71,6 +116,8 @@ final class TrialProgress implements LoadListener, AutoCloseable {
 
     @Override
     public void onComplete(RequestRecord record) {
+        ended.incrementAndGet();
+        lastEndNs = System.nanoTime();
         if (bar != null) {
             bar.step();
             GpuTelemetry.Recording g = gpus;
@@ -163,6 +210,9 @@ final class TrialProgress implements LoadListener, AutoCloseable {
     public void close() {
         if (bar != null) {
             bar.close();
+        }
+        if (watch != null) {
+            watch.shutdownNow();
         }
     }
 }

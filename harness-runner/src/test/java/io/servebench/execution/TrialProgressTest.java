@@ -51,4 +51,29 @@ class TrialProgressTest {
         assertThat(quiet.toString().lines()).singleElement().satisfies(line -> assertThat(line)
                 .startsWith("[1/2] t01: 210/210 ok, mean latency").endsWith("; stopped at 60 s: durationSeconds"));
     }
+
+    @Test
+    void aLoadInWhichNothingEndsSaysSoWhileItWaits() throws Exception {
+        StringWriter text = new StringWriter();
+        try (TrialProgress progress = TrialProgress.onPipe(new PrintWriter(text, true), "[1/1] t01", false,
+                java.time.Duration.ofMillis(1000))) {
+            progress.onSend(1);
+            progress.onSend(2);
+            progress.onSend(3);
+            Thread.sleep(2300);
+        }
+        int lines = text.toString().lines().toList().size();
+        assertThat(text.toString().lines()).hasSizeBetween(1, 2).allSatisfy(line -> assertThat(line)
+                .matches("\\[1/1] t01: 3 in flight, none ended for [12] s \\(one that hears nothing for"
+                        + " --request-timeout fails\\)"));
+        Thread.sleep(1200);
+        assertThat(text.toString().lines()).as("nothing after the load ended").hasSize(lines);
+
+        StringWriter idle = new StringWriter();
+        try (TrialProgress progress = TrialProgress.onPipe(new PrintWriter(idle, true), "t02", false,
+                java.time.Duration.ofMillis(300))) {
+            Thread.sleep(800);
+        }
+        assertThat(idle.toString()).as("nothing in flight: nothing to say").isEmpty();
+    }
 }
