@@ -154,9 +154,13 @@ final class StudyProgress implements RunListener {
         return ended.values().stream().filter(state::equals).count();
     }
 
-    /** What is left: empty until a trial and a server start have been timed, as nothing can be scaled before. */
+    /**
+     * What is left: empty until a trial and a server start have been timed, as nothing can be scaled before, and once
+     * every trial has ended (a run that ends says so itself).
+     */
     Optional<Duration> eta() {
-        if (!estimates || serverStarts < 0 || donePlannedSeconds <= 0 || startsDone == 0) {
+        if (!estimates || serverStarts < 0 || donePlannedSeconds <= 0 || startsDone == 0
+                || finishedBefore + ended.size() >= trials) {
             return Optional.empty();
         }
         double perPlannedSecond = trialNs / 1e9 / donePlannedSeconds;

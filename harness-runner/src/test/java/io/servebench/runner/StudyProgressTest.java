@@ -135,4 +135,23 @@ class StudyProgressTest {
         return new BlockResult("Study.v", "Study", "v", "", false, Map.of(), trial.id(), trial.serverId(), measured,
                 failure, false, null, state, List.of());
     }
+
+    @Test
+    void onceEveryTrialHasEndedNoTimeIsLeftToEstimate() {
+        AtomicLong now = new AtomicLong();
+        RunParams options = RunParams.of(RunOptions.builder().outputDir(Path.of("unused")).build());
+        List<Trial> trials = List.of(trial(1, 1, 100), trial(2, 2, 100));
+        StudyProgress progress = new StudyProgress(new PrintWriter(new StringWriter()), options, trials, 0, 1, true, now::get);
+        progress.serverStarting(trials);
+        now.addAndGet(TimeUnit.SECONDS.toNanos(20));
+        progress.trialStarting(trials.get(0));
+        now.addAndGet(TimeUnit.SECONDS.toNanos(110));
+        progress.trialFinished(trials.get(0), List.of());
+        assertThat(progress.line()).endsWith("2m10s elapsed, about 55 s left");
+        progress.trialStarting(trials.get(1));
+        now.addAndGet(TimeUnit.SECONDS.toNanos(3));
+        // the second ended early (a stop condition, 3 s in): every trial has ended, and nothing is left to estimate
+        progress.trialFinished(trials.get(1), List.of());
+        assertThat(progress.line()).isEqualTo("Study: 2 of 2 trials done, 1 of 1 server starts, 2m13s elapsed");
+    }
 }
