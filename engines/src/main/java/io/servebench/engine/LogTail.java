@@ -36,6 +36,24 @@ public final class LogTail {
         }
     }
 
+    /**
+     * The log's last line with text, as a terminal would show it (the part after a progress bar's last carriage return,
+     * as in "Loading safetensors checkpoint shards:  45% ..."), at most {@code max} characters; empty when there is none.
+     */
+    public static String lastLine(Path log, int max) {
+        List<String> tail = of(log, 5);
+        for (int i = tail.size() - 1; i >= 0; i--) {
+            String[] segments = tail.get(i).split("\r");
+            for (int j = segments.length - 1; j >= 0; j--) {
+                String text = segments[j].strip();
+                if (!text.isEmpty()) {
+                    return text.length() <= max ? text : text.substring(0, max - 3) + "...";
+                }
+            }
+        }
+        return "";
+    }
+
     /** "see LOG; its last lines:\n  ..." for error messages. */
     public static String describe(Path log) {
         List<String> tail = of(log, LINES);
