@@ -112,6 +112,9 @@ public final class RunContext {
         return scraper;
     }
 
+    /** How long a dataset's reading goes on before a run that is not verbose says it is still reading. */
+    static final java.time.Duration SLOW_READ = java.time.Duration.ofSeconds(5);
+
     /**
      * The dataset a workload names, read once per run; prompt lengths are counted as the simulated engine counts
      * them.
@@ -122,11 +125,19 @@ public final class RunContext {
     Dataset dataset(String spec) {
         try {
             return datasets.computeIfAbsent(spec, s -> {
+                // a set of long prompts, or a large file counted by a real tokenizer, can take minutes: verbose says so
+                // as each read begins, and otherwise a read still going after a few seconds does
                 if (params.verbose()) {
-                    // a set of long prompts, or a large file counted by a real tokenizer, can take minutes
                     out.printf("Reading dataset %s%n", s);
+                    return Datasets.resolve(s, new SimTokenizer()::count, interruption::interrupted);
                 }
-                return Datasets.resolve(s, new SimTokenizer()::count, interruption::interrupted);
+                try (SlowStep slow = SlowStep.after(SLOW_READ, out, "Reading dataset " + s + ": still at it after "
+                        + SLOW_READ.toSeconds() + " s (large files and long prompts take a while)")) {
+                    Dataset read = Datasets.resolve(s, new SimTokenizer()::count, interruption::interrupted);
+                    slow.ended(String.format(java.util.Locale.ROOT, "Read dataset %s in %.1f s", s,
+                            slow.elapsedNs() / 1e9));
+                    return read;
+                }
             });
         } catch (IllegalArgumentException e) {
             throw new ExecutionException(e.getMessage());
