@@ -80,6 +80,7 @@ final class HtmlReportWriter extends TextReport {
                 m.text("run.quick", m.text(run.quick() ? "run.quick.yes" : "run.quick.no")),
                 m.text("run.blocks", run.blocks().size())));
         content.jsonOmitted().ifPresent(lines::add);
+        content.nothingCompared().ifPresent(lines::add);
         for (String line : lines) {
             html.append("<li>").append(Html.escape(line)).append("</li>\n");
         }
@@ -137,6 +138,9 @@ final class HtmlReportWriter extends TextReport {
                 html.append("</ul>\n");
             }
         });
+        if (content.nothingCompared().isPresent()) {
+            return;
+        }
         html.append("<h2>").append(Html.escape(m.text("summary.heading"))).append("</h2>\n<p>")
                 .append(Html.escape(m.text("summary.intro"))).append("</p>\n");
         Table summary = content.optimizationSummary();
@@ -331,6 +335,9 @@ final class HtmlReportWriter extends TextReport {
     }
 
     private static void comparisons(StringBuilder html, ReportContent content) {
+        if (content.nothingCompared().isPresent()) {
+            return;
+        }
         Messages m = content.messages();
         html.append("<h2>").append(Html.escape(m.text("comparisons.heading"))).append("</h2>\n");
         for (BaselineGroup g : content.groups()) {

@@ -192,6 +192,15 @@ final class ReportContent {
         return Optional.of(messages.text("run.jsonOmitted", String.join(", ", items)));
     }
 
+    /**
+     * When the run ran one configuration at each workload point (a rate sweep of one server, say), so that nothing
+     * is compared: the line that says so, and the reports leave out the empty optimization summary and comparisons.
+     */
+    public Optional<String> nothingCompared() {
+        boolean compared = groups.stream().anyMatch(g -> !g.others().isEmpty()) || !recommendations().isEmpty();
+        return compared || groups.isEmpty() ? Optional.empty() : Optional.of(messages.text("summary.nothingCompared"));
+    }
+
     /** The comparison groups, in the order their first block appears in the run. */
     public List<BaselineGroup> groups() {
         return groups;

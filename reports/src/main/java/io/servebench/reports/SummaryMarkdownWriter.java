@@ -37,6 +37,7 @@ final class SummaryMarkdownWriter extends TextReport {
         md.append("- ").append(m.text("run.quick", m.text(run.quick() ? "run.quick.yes" : "run.quick.no"))).append('\n');
         md.append("- ").append(m.text("run.blocks", run.blocks().size())).append('\n');
         content.runState().ifPresent(state -> md.append("- **").append(state).append("**\n"));
+        content.nothingCompared().ifPresent(line -> md.append("- ").append(line).append('\n'));
         content.jsonOmitted().ifPresent(line -> md.append("- ").append(line).append('\n'));
         md.append('\n');
         // The decision first, then how each verdict was reached, then every block in full.
@@ -48,8 +49,10 @@ final class SummaryMarkdownWriter extends TextReport {
                 table(md, c.table());
             }
         }
-        decision(md, content);
-        comparisons(md, content);
+        if (content.nothingCompared().isEmpty()) {
+            decision(md, content);
+            comparisons(md, content);
+        }
         md.append("## ").append(m.text("overview.heading")).append("\n\n").append(m.text("overview.intro")).append("\n\n");
         table(md, content.overview());
         if (!run.servers().isEmpty()) {
