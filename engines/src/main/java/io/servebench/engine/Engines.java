@@ -36,7 +36,7 @@ public final class Engines {
     /**
      * {@link #start(ServerConfig, EngineOptions, Path)}, telling {@code waiting} what a start that takes long waits for
      * (10 s after it began, then every 30 s), e.g. "not ready after 40 s of at most 1200 s (--ready-timeout): waiting
-     * for its health check (GET /health: ConnectException: Connection refused)".
+     * for its health check (connection refused: nothing listens at 127.0.0.1:8000 yet)".
      */
     public static RunningEngine start(ServerConfig server, EngineOptions options, Path log, Consumer<String> waiting)
             throws EngineStartException {

@@ -44,8 +44,8 @@ final class Readiness {
      * @param stillRunning says why waiting is pointless (the process exited), {@code null} while it runs
      * @param waiting      told what the wait is at, {@link #FIRST_NOTICE} after it began and every
      *                     {@link #NOTICE_EVERY} after that, e.g. "not ready after 10 s of at most 1200 s
-     *                     (--ready-timeout): waiting for its health check (GET /health: ConnectException: Connection
-     *                     refused)"
+     *                     (--ready-timeout): waiting for its health check (connection refused: nothing listens at
+     *                     127.0.0.1:8000 yet)"
      * @throws EngineStartException when {@code stillRunning} reports a reason or the timeout passes; the
      *                              message says which step was last reached
      */

@@ -14,8 +14,9 @@ import java.util.function.LongSupplier;
 
 /**
  * The whole run's progress, next to each trial's own bar: trials done of the total (a trial that failed or was
- * interrupted is counted as such, never as done), server starts, time elapsed and an estimate of the time left, printed as a line whenever a server starts or a trial ends, and (by
- * {@link Runner}) every half minute in between when the output is not a terminal, so a log shows the run is alive.
+ * interrupted is counted as such, never as done), server starts, time elapsed and an estimate of the time left,
+ * printed as a line whenever a server starts or a trial ends, and (by {@link Runner}) every half minute in between when
+ * the output is not a terminal, so a log shows the run is alive.
  *
  * <p>The estimate scales what is left of the plan by what the run has seen so far: each trial's planned seconds of
  * load (its requests over its rate; a trial without a rate counts its requests as seconds) times the measured ratio of
