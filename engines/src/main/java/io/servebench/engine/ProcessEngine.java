@@ -1,5 +1,6 @@
 package io.servebench.engine;
 
+import io.servebench.engine.kind.Redaction;
 import io.servebench.http.HostLimits;
 
 import java.io.File;
@@ -39,12 +40,23 @@ final class ProcessEngine implements RunningEngine {
     private final Path log;
     private final Endpoint endpoint;
     private final Duration grace;
+    /**
+     * The secrets it was started with (its API key, secret flags' and variables' values): masked wherever its log's
+     * lines are shown, since an engine may log its own settings.
+     */
+    private final List<String> secrets;
     /** The engine's processes under the supervisor once it was ready, for stopping them if the supervisor dies. */
     private volatile List<ProcessHandle> tree = List.of();
     private final AtomicBoolean stopped = new AtomicBoolean();
 
-    private ProcessEngine(Process process, LaunchCommand command, Path log, Endpoint endpoint, Duration grace) {
+    private ProcessEngine(Process process, LaunchCommand command, Path log, Endpoint endpoint, Duration grace,
+                          String apiKey) {
         this.process = process;
+        List<String> secrets = new java.util.ArrayList<>(Redaction.values(command.argv(), command.env()));
+        if (apiKey != null) {
+            secrets.add(apiKey);
+        }
+        this.secrets = List.copyOf(secrets);
         this.command = command;
         this.log = log;
         this.endpoint = endpoint;
@@ -95,15 +107,19 @@ final class ProcessEngine implements RunningEngine {
         }
         URI base = URI.create("http://127.0.0.1:" + command.port());
         ProcessEngine engine = new ProcessEngine(process, command, log,
-                new Endpoint(base, model, base.resolve("/metrics"), adapterAfterBase), grace);
+                new Endpoint(base, model, base.resolve("/metrics"), adapterAfterBase), grace, apiKey);
         RUNNING.add(engine);
         try {
-            new Readiness(base, model, apiKey).await(readyTimeout, () -> engine.exitReason().orElse(null), waiting);
+            // a long start's notice ends with the log's last line as a terminal shows it (a loading bar's progress)
+            new Readiness(base, model, apiKey).await(readyTimeout, () -> engine.exitReason().orElse(null), notice -> {
+                String last = LogTail.lastLine(log, 160, engine.secrets);
+                waiting.accept(last.isEmpty() ? notice : notice + "; its log ends: " + last);
+            });
             engine.tree = process.toHandle().descendants().toList();
         } catch (EngineStartException e) {
             engine.close();
             throw new EngineStartException("engine " + command.argv().get(0) + " " + e.getMessage() + "; "
-                    + LogTail.describe(log), e);
+                    + LogTail.describe(log, engine.secrets), e);
         }
         return engine;
     }
@@ -134,7 +150,7 @@ final class ProcessEngine implements RunningEngine {
 
     @Override
     public Optional<String> failure() {
-        return exitReason().map(reason -> "engine " + reason + " during the trial; " + LogTail.describe(log));
+        return exitReason().map(reason -> "engine " + reason + " during the trial; " + LogTail.describe(log, secrets));
     }
 
     @Override

@@ -3,7 +3,6 @@ package io.servebench.execution;
 import io.servebench.annotations.Profile;
 import io.servebench.engine.EngineStartException;
 import io.servebench.engine.Engines;
-import io.servebench.engine.LogTail;
 import io.servebench.engine.RunningEngine;
 import io.servebench.engine.kind.EngineKinds;
 import io.servebench.load.Interruption;
@@ -121,13 +120,10 @@ final class ServerSession {
         })) {
             // a start that takes long says what it waits for: an engine loading (its log shows how far), or an endpoint
             // that does not answer (its log is one line)
-            boolean endpoint = first.server().kind() == EngineKinds.ENDPOINT;
-            Path shown = context.params().outputDir().relativize(log);
-            return Engines.start(first.server(), context.engines(), log, notice -> {
-                String last = endpoint ? "" : LogTail.lastLine(log, 160);
-                context.out().printf("  %s: %s%s%n", first.serverId(), notice, endpoint ? ""
-                        : "; its log " + shown + (last.isEmpty() ? "" : " ends: " + last));
-            });
+            String logNamed = first.server().kind() == EngineKinds.ENDPOINT ? ""
+                    : " (" + context.params().outputDir().relativize(log) + ")";
+            return Engines.start(first.server(), context.engines(), log,
+                    notice -> context.out().printf("  %s: %s%s%n", first.serverId(), notice, logNamed));
         } finally {
             synchronized (starting) {
                 starting[0] = false;

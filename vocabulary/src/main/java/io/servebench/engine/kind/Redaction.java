@@ -66,4 +66,37 @@ public final class Redaction {
         env.forEach((k, v) -> out.put(k, isSecretName(k) ? MASK : v));
         return out;
     }
+
+    /**
+     * The secrets themselves that {@link #args} and {@link #env} mask, so that text a program wrote with them (an
+     * engine that logs its own settings, as SGLang's {@code server_args=ServerArgs(..., api_key='...')} does) can be
+     * masked too ({@link #text}).
+     */
+    public static List<String> values(List<String> args, Map<String, String> env) {
+        List<String> secrets = new ArrayList<>();
+        List<String> masked = args(args);
+        for (int i = 0; i < args.size(); i++) {
+            if (!args.get(i).equals(masked.get(i))) {
+                String arg = args.get(i);
+                secrets.add(masked.get(i).equals(MASK) ? arg : arg.substring(arg.indexOf('=') + 1));
+            }
+        }
+        env.forEach((k, v) -> {
+            if (isSecretName(k)) {
+                secrets.add(v);
+            }
+        });
+        return secrets;
+    }
+
+    /** {@code text} with every occurrence of each of {@code secrets} (blank ones aside) masked. */
+    public static String text(String text, java.util.Collection<String> secrets) {
+        String out = text;
+        for (String secret : secrets) {
+            if (secret != null && !secret.isBlank()) {
+                out = out.replace(secret, MASK);
+            }
+        }
+        return out;
+    }
 }
