@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,12 +21,7 @@ class ReadinessNoticesTest {
 
     @Test
     void aLongWaitIsToldWhatItWaitsForThenGivenUp() throws Exception {
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", exchange -> {
-            exchange.sendResponseHeaders(503, -1);
-            exchange.close();
-        });
-        server.start();
+        HttpServer server = serving(Map.of("/", new Reply(503, "")));
         List<String> notices = new CopyOnWriteArrayList<>();
         try {
             URI base = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
@@ -43,24 +39,9 @@ class ReadinessNoticesTest {
 
     @Test
     void aQuickStartSaysNothing() throws Exception {
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/health", exchange -> {
-            exchange.sendResponseHeaders(200, -1);
-            exchange.close();
-        });
-        server.createContext("/v1/models", exchange -> {
-            byte[] body = "{\"data\":[{\"id\":\"m\"}]}".getBytes();
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
-        server.createContext("/v1/completions", exchange -> {
-            byte[] body = "{\"choices\":[{\"text\":\"hi\"}]}".getBytes();
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
-        server.start();
+        HttpServer server = serving(Map.of("/health", new Reply(200, ""),
+                "/v1/models", new Reply(200, "{\"data\":[{\"id\":\"m\"}]}"),
+                "/v1/completions", new Reply(200, "{\"choices\":[{\"text\":\"hi\"}]}")));
         List<String> notices = new CopyOnWriteArrayList<>();
         try {
             new Readiness(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/"), "m", null)
@@ -85,5 +66,22 @@ class ReadinessNoticesTest {
                         + closed + " yet)");
         assertThat(notices).singleElement().asString().endsWith("waiting for its health check (connection refused:"
                 + " nothing listens at 127.0.0.1:" + closed + " yet)");
+    }
+
+    /** What a path answers. */
+    private record Reply(int status, String body) {
+    }
+
+    /** A server on a free local port that answers each path as {@code replies} says. */
+    private static HttpServer serving(Map<String, Reply> replies) throws java.io.IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        replies.forEach((path, reply) -> server.createContext(path, exchange -> {
+            byte[] body = reply.body().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(reply.status(), body.length == 0 ? -1 : body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        }));
+        server.start();
+        return server;
     }
 }

@@ -61,22 +61,18 @@ class DatasetsTest {
      */
     @Test
     void aSyntheticSetBuildsThePromptsALoadDrawsAndTheSameWhateverTheOrder() {
-        java.util.concurrent.atomic.AtomicInteger counts = new java.util.concurrent.atomic.AtomicInteger();
-        ToIntFunction<String> counting = text -> {
-            counts.incrementAndGet();
-            return WORDS.applyAsInt(text);
-        };
+        CallCountingCounter counting = new CallCountingCounter(WORDS);
         String spec = "synthetic:in=uniform(40,60),out=fixed(5),count=1000";
         Dataset d = Datasets.resolve(spec, counting, () -> false);
-        assertThat(counts).as("counts before any draw").hasValue(0);
+        assertThat(counting.calls()).as("counts before any draw").isZero();
         assertThat(d.meanPromptTokens()).isBetween(48.0, 52.0);
 
         d.prepare(7, 30, () -> false);
-        int prepared = counts.get();
+        int prepared = counting.calls();
         // each prompt is counted at least twice (written to length, then its count kept): 30 prompts, not 1,000
         assertThat(prepared).isBetween(60, 200);
         List<RequestSpec> drawn = d.requests(0, 30, 7);
-        assertThat(counts).as("the load's draws build nothing more").hasValue(prepared);
+        assertThat(counting.calls()).as("the load's draws build nothing more").isEqualTo(prepared);
         assertThat(drawn).allSatisfy(r -> assertThat(WORDS.applyAsInt(r.prompt())).isEqualTo(r.promptTokens())
                 .isBetween(40, 60));
 

@@ -67,26 +67,22 @@ class MultiTurnTest {
 
     @Test
     void aLoadOfAFewConversationsWritesThoseAndTheSameWhateverTheOrder() {
-        java.util.concurrent.atomic.AtomicInteger counts = new java.util.concurrent.atomic.AtomicInteger();
-        ToIntFunction<String> counting = text -> {
-            counts.incrementAndGet();
-            return SIM.applyAsInt(text);
-        };
+        CallCountingCounter counting = new CallCountingCounter(SIM);
         String spec = "multi-turn:turns=4,in=uniform(20,40),out=fixed(10),system=50,count=200";
         Dataset d = Datasets.resolve(spec, counting, () -> false);
-        assertThat(counts).as("counts before any draw").hasValue(0);
+        assertThat(counting.calls()).as("counts before any draw").isZero();
         // the mean of the drawn lengths: turn k's prompt is the system prompt, k earlier turns (user 30 and answer 10
         // on average) and its own message, so 50 + 1.5 x 40 + 30
         assertThat(d.meanPromptTokens()).isBetween(137.0, 143.0);
         assertThat(d.meanOutputTokens()).isEqualTo(10.0);
 
         d.prepare(7, 12, () -> false);
-        int prepared = counts.get();
+        int prepared = counting.calls();
         // three conversations (12 turns) are written: a system prompt and four user messages and answers each, every
         // text counted at least twice; not 200 conversations
         assertThat(prepared).isBetween(3 * 9 * 2, 3 * 9 * 8);
         List<RequestSpec> drawn = d.requests(0, 12, 7);
-        assertThat(counts).as("the load's draws write nothing more").hasValue(prepared);
+        assertThat(counting.calls()).as("the load's draws write nothing more").isEqualTo(prepared);
         assertThat(drawn).extracting(RequestSpec::turn).containsExactly(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3);
         assertThat(drawn).allSatisfy(r -> assertThat(r.promptTokens()).isEqualTo(SIM.applyAsInt(r.prompt())
                 + r.context().stream().mapToInt(m -> SIM.applyAsInt(m.content())).sum()));
