@@ -13,7 +13,6 @@ import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.journal.RunJournal;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -33,8 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * reported (console, {@code summary.md}, {@code results.json}, exit code), the second is kept apart as interrupted, and
  * {@code --resume} ends the trial with both repetitions, each with every request.
  */
-// alone: it checks that no engine is left among every process this JVM started
-@Isolated
+// beside other classes: it looks only at its own harness's processes and at the never-ready engine's, which no
+// other class starts
 class InterruptedRunTest {
 
     /** Two repetitions of 40 requests at 8 per second, a hundred tokens each: about six seconds a repetition. */
