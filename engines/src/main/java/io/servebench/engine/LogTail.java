@@ -1,14 +1,11 @@
 package io.servebench.engine;
 
-import io.servebench.engine.kind.Redaction;
-
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.List;
 
 /** The last lines of an engine's log, to put into an error message where the user needs them. */
@@ -19,14 +16,6 @@ public final class LogTail {
     private static final int MAX_BYTES = 64 * 1024;
 
     private LogTail() {
-    }
-
-    /**
-     * The last {@code lines} lines of {@code log} (at most the last 64 KiB of it), or a note when it cannot be read, with
-     * {@code secrets} masked: an engine may log its own settings, API keys among them.
-     */
-    public static List<String> of(Path log, int lines, Collection<String> secrets) {
-        return of(log, lines).stream().map(line -> Redaction.text(line, secrets)).toList();
     }
 
     /** The last {@code lines} lines of {@code log} (at most the last 64 KiB of it), or a note when it cannot be read. */
@@ -51,8 +40,8 @@ public final class LogTail {
      * The log's last line with text, as a terminal would show it (the part after a progress bar's last carriage return,
      * as in "Loading safetensors checkpoint shards:  45% ..."), at most {@code max} characters; empty when there is none.
      */
-    public static String lastLine(Path log, int max, Collection<String> secrets) {
-        List<String> tail = of(log, 5, secrets);
+    public static String lastLine(Path log, int max) {
+        List<String> tail = of(log, 5);
         for (int i = tail.size() - 1; i >= 0; i--) {
             String[] segments = tail.get(i).split("\r");
             for (int j = segments.length - 1; j >= 0; j--) {
@@ -67,12 +56,7 @@ public final class LogTail {
 
     /** "see LOG; its last lines:\n  ..." for error messages. */
     public static String describe(Path log) {
-        return describe(log, List.of());
-    }
-
-    /** {@link #describe(Path)} with {@code secrets} masked in the lines. */
-    public static String describe(Path log, Collection<String> secrets) {
-        List<String> tail = of(log, LINES, secrets);
+        List<String> tail = of(log, LINES);
         StringBuilder sb = new StringBuilder("see ").append(log);
         if (tail.isEmpty() || tail.size() == 1 && tail.get(0).isEmpty()) {
             return sb.append(" (empty)").toString();

@@ -40,23 +40,12 @@ final class ProcessEngine implements RunningEngine {
     private final Path log;
     private final Endpoint endpoint;
     private final Duration grace;
-    /**
-     * The secrets it was started with (its API key, secret flags' and variables' values): masked wherever its log's
-     * lines are shown, since an engine may log its own settings.
-     */
-    private final List<String> secrets;
     /** The engine's processes under the supervisor once it was ready, for stopping them if the supervisor dies. */
     private volatile List<ProcessHandle> tree = List.of();
     private final AtomicBoolean stopped = new AtomicBoolean();
 
-    private ProcessEngine(Process process, LaunchCommand command, Path log, Endpoint endpoint, Duration grace,
-                          String apiKey) {
+    private ProcessEngine(Process process, LaunchCommand command, Path log, Endpoint endpoint, Duration grace) {
         this.process = process;
-        List<String> secrets = new java.util.ArrayList<>(Redaction.values(command.argv(), command.env()));
-        if (apiKey != null) {
-            secrets.add(apiKey);
-        }
-        this.secrets = List.copyOf(secrets);
         this.command = command;
         this.log = log;
         this.endpoint = endpoint;
@@ -84,7 +73,14 @@ final class ProcessEngine implements RunningEngine {
     static ProcessEngine start(LaunchCommand command, String model, boolean adapterAfterBase, Path log,
                                Duration readyTimeout, Duration grace, String apiKey, Consumer<String> waiting)
             throws EngineStartException {
-        ProcessBuilder builder = new ProcessBuilder(Supervisor.wrap(command.argv(), grace, command.cleanup()))
+        // An engine may log its own settings: the secrets it is started with (its API key, secret flags' and
+        // variables' values) are masked in its log as it writes it.
+        List<String> secrets = new java.util.ArrayList<>(Redaction.values(command.argv(), command.env()));
+        if (apiKey != null) {
+            secrets.add(apiKey);
+        }
+        ProcessBuilder builder = new ProcessBuilder(Supervisor.wrap(command.argv(), grace, command.cleanup(),
+                secrets.size()))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().putAll(command.env());
@@ -101,25 +97,26 @@ final class ProcessEngine implements RunningEngine {
             Files.writeString(log, "$ " + command.display() + System.lineSeparator(),
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             process = builder.start();
+            Supervisor.tell(process, secrets);
         } catch (IOException e) {
             throw new EngineStartException("cannot start " + command.argv().get(0) + ": " + e.getMessage()
                     + " (is it installed and on the PATH? the study can name it with @Engine(executable = ...))", e);
         }
         URI base = URI.create("http://127.0.0.1:" + command.port());
         ProcessEngine engine = new ProcessEngine(process, command, log,
-                new Endpoint(base, model, base.resolve("/metrics"), adapterAfterBase), grace, apiKey);
+                new Endpoint(base, model, base.resolve("/metrics"), adapterAfterBase), grace);
         RUNNING.add(engine);
         try {
             // a long start's notice ends with the log's last line as a terminal shows it (a loading bar's progress)
             new Readiness(base, model, apiKey).await(readyTimeout, () -> engine.exitReason().orElse(null), notice -> {
-                String last = LogTail.lastLine(log, 160, engine.secrets);
+                String last = LogTail.lastLine(log, 160);
                 waiting.accept(last.isEmpty() ? notice : notice + "; its log ends: " + last);
             });
             engine.tree = process.toHandle().descendants().toList();
         } catch (EngineStartException e) {
             engine.close();
             throw new EngineStartException("engine " + command.argv().get(0) + " " + e.getMessage() + "; "
-                    + LogTail.describe(log, engine.secrets), e);
+                    + LogTail.describe(log), e);
         }
         return engine;
     }
@@ -150,7 +147,7 @@ final class ProcessEngine implements RunningEngine {
 
     @Override
     public Optional<String> failure() {
-        return exitReason().map(reason -> "engine " + reason + " during the trial; " + LogTail.describe(log, secrets));
+        return exitReason().map(reason -> "engine " + reason + " during the trial; " + LogTail.describe(log));
     }
 
     @Override

@@ -43,6 +43,19 @@ class ProcessEngineTest {
     }
 
     @Test
+    void theKeysAnEngineLogsReachNeitherItsLogNorTheFailure(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("s10.log");
+        LaunchCommand command = new LaunchCommand(List.of("bash", script("logs-its-settings.sh"), "m", "--api-key",
+                "sk-live-123"), Map.of("HF_TOKEN", "hf_abc"), null, ProcessEngine.freePort());
+        assertThatThrownBy(() -> ProcessEngine.start(command, "m", log, Duration.ofSeconds(30), GRACE, "client-key-9"))
+                .hasMessageContaining("exited with code 3")
+                .hasMessageContaining("api_key='***', hf_token='***'")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("sk-live-123", "hf_abc"));
+        assertThat(Files.readString(log)).contains("--api-key ***\n", "api_key='***', hf_token='***'", "key: ***\n")
+                .doesNotContain("sk-live", "hf_abc");
+    }
+
+    @Test
     void anEngineThatNeverBecomesReadyTimesOutNamingItsLog(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("s02.log");
         long started = System.nanoTime();
