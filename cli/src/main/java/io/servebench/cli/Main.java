@@ -152,7 +152,7 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--gpu-cost", paramLabel = "PRICE", description = "What one GPU costs an hour, e.g. --gpu-cost 2.49: adds the cost per million output tokens at the measured throughput.")
     Double gpuCost;
 
-    @Option(names = "--api-key-env", paramLabel = "NAME", description = "Send the value of environment variable NAME as 'Authorization: Bearer' (only the name is recorded).")
+    @Option(names = "--api-key-env", paramLabel = "NAME", description = "Send the value of environment variable NAME as 'Authorization: Bearer', and start vllm and sglang with it as --api-key (only the name is recorded; a key is never a flag of a study).")
     String apiKeyEnv;
 
     @Option(names = "--connect-timeout", paramLabel = "SECONDS", description = "Longest wait for a connection (default: ${DEFAULT-VALUE}).")

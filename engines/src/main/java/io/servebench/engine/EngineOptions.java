@@ -16,7 +16,7 @@ import java.time.Duration;
  * @param containerRuntime {@code docker} or {@code podman}, for studies that name an image
  * @param hfCache          the Hugging Face cache mounted into containers
  * @param apiKey           the bearer token the engine expects, {@code null} for none; never logged
- * @param adminApiKey      the key of an engine's admin routes ({@value #ADMIN_API_KEY_ENV}), {@code null} for none; never
+ * @param adminApiKey      the key of an engine's admin routes ({@value io.servebench.flags.EngineFlags#ADMIN_API_KEY_ENV}), {@code null} for none; never
  *                         logged
  * @param simulatedGpu     the id in {@link GpuProfile#catalogue()} of the GPU the simulated engine imitates, per
  *                         tensor-parallel rank
@@ -26,12 +26,6 @@ import java.time.Duration;
 public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout, Duration grace, String containerRuntime,
                             Path hfCache, String apiKey, String adminApiKey, String simulatedGpu,
                             Path simulatedModelConfig) {
-
-    /**
-     * The environment variable that holds SGLang's admin key: the engine is started with it as {@code --admin-api-key}
-     * (unless its flags give one) and {@code /flush_cache}, an admin route, is sent it as the bearer token.
-     */
-    public static final String ADMIN_API_KEY_ENV = "SERVEBENCH_ADMIN_API_KEY";
 
     public EngineOptions {
         // checked here, so that a bad id fails before any engine starts
@@ -75,7 +69,7 @@ public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout,
 
     /**
      * These options with the bearer token the engines expect (read from {@code --api-key-env}'s variable) and the admin
-     * key ({@value #ADMIN_API_KEY_ENV}'s), each {@code null} for none.
+     * key ({@value io.servebench.flags.EngineFlags#ADMIN_API_KEY_ENV}'s), each {@code null} for none.
      */
     public EngineOptions withKeys(String key, String adminKey) {
         return new EngineOptions(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, key, adminKey, simulatedGpu,

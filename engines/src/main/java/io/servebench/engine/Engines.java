@@ -141,18 +141,13 @@ public final class Engines {
     }
 
     /**
-     * The bearer token of the cache reset: for a kind whose admin routes want a key of their own (SGLang), the study's
-     * {@code --admin-api-key}, else the harness's admin key; else the API key, which SGLang's admin routes take when
-     * no admin key is set (its {@code utils/auth.py}).
+     * The bearer token of the cache reset: for a kind whose admin routes want a key of their own (SGLang), the harness's
+     * admin key, which the engine was started with; else the API key, which SGLang's admin routes take when no admin
+     * key is set (its {@code utils/auth.py}).
      */
     private static String resetKey(ServerConfig server, EngineOptions options) {
         EngineKind kind = serving(server, options);
-        if (kind.adminKeyFlag().isEmpty()) {
-            return options.apiKey();
-        }
-        String flag = kind.adminKeyFlag().get();
-        return server.flags().stream().filter(f -> f.name().equals(flag) && f.value() != null).map(f -> f.value())
-                .findFirst().orElse(options.adminApiKey() != null ? options.adminApiKey() : options.apiKey());
+        return kind.adminKeyFlag().isPresent() && options.adminApiKey() != null ? options.adminApiKey() : options.apiKey();
     }
 
     /** The kind that serves {@code server}: the simulated engine's under {@code --simulate}. */

@@ -142,9 +142,11 @@ final class KindStarts {
             }
         }
         LaunchCommand launch = launch(server, ProcessEngine.freePort(), options.containerRuntime(), options.hfCache());
-        // the admin key from the harness's environment, where the study's flags give none: never in a report's command
-        if (kind.adminKeyFlag().isPresent() && options.adminApiKey() != null
-                && server.flags().stream().noneMatch(f -> f.name().equals(kind.adminKeyFlag().get()))) {
+        // the keys from the harness's environment (a study's flags never give one): never in a report's command
+        if (options.apiKey() != null && kind.dialect().isPresent()) {
+            launch = launch.plus(List.of(kind.dialect().get().flags().apiKey(), options.apiKey()));
+        }
+        if (kind.adminKeyFlag().isPresent() && options.adminApiKey() != null) {
             launch = launch.plus(List.of(kind.adminKeyFlag().get(), options.adminApiKey()));
         }
         boolean adapterAfterBase = simDialect(kind).adapterAfterBase() && kind.dialect().isPresent();

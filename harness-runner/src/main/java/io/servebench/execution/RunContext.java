@@ -31,7 +31,7 @@ public final class RunContext {
     private final ExecutionParams params;
     private final PrintWriter out;
     private final String apiKey;
-    /** {@link EngineOptions#ADMIN_API_KEY_ENV}'s value, {@code null} for none; never printed or written. */
+    /** {@link io.servebench.flags.EngineFlags#ADMIN_API_KEY_ENV}'s value, {@code null} for none; never printed or written. */
     private final String adminApiKey;
     private final Map<String, Dataset> datasets = new HashMap<>();
     private final Map<String, Counted> counted = new HashMap<>();
@@ -63,7 +63,7 @@ public final class RunContext {
         this.interruption = interruption;
         datasets.forEach(this::dataset);
         this.apiKey = apiKey(params.client(), environment);
-        String admin = environment.apply(EngineOptions.ADMIN_API_KEY_ENV);
+        String admin = environment.apply(io.servebench.flags.EngineFlags.ADMIN_API_KEY_ENV);
         this.adminApiKey = admin == null || admin.isBlank() ? null : admin.strip();
     }
 

@@ -33,13 +33,18 @@ class StandInEnginesTest {
 
     private static RunOutcome run(Class<?> study, Path dir, Path log, String program, Map<String, String> environment)
             throws IOException {
+        return run(study, dir, log, program, environment, io.servebench.execution.ClientOptions.DEFAULTS);
+    }
+
+    private static RunOutcome run(Class<?> study, Path dir, Path log, String program, Map<String, String> environment,
+                                  io.servebench.execution.ClientOptions client) throws IOException {
         StringWriter console = new StringWriter();
         Path classPath = Files.writeString(dir.resolve("class-path"), System.getProperty("java.class.path"));
         RunOptions options = RunOptions.builder().include(study).outputDir(dir.resolve("run")).repetitions(2)
                 .engineOverrides(new EngineOverrides(STAND_INS.resolve(program).toString(),
                         List.of("STANDIN_LOG=" + log, "STANDIN_CLASSPATH_FILE=" + classPath),
                         "", ""))
-                .build();
+                .client(client).build();
         RunOutcome outcome = new Runner(options, new PrintWriter(console, true), environment::get).run();
         assertThat(outcome.allTrialsRan()).as(console.toString()).isTrue();
         return outcome;
@@ -96,13 +101,17 @@ class StandInEnginesTest {
     /**
      * SGLang: {@code --lora-paths} is {@code nargs="*"}; an adapter is {@code "base:adapter"} in {@code model}
      * ({@code serving_base.py}, {@code _parse_model_parameter}); with {@code --admin-api-key} set, {@code /flush_cache}
-     * wants that key and no other ({@code utils/auth.py}, ADMIN_OPTIONAL), so every reset would fail without it.
+     * wants that key and no other ({@code utils/auth.py}, ADMIN_OPTIONAL), so every reset would fail without it. Its
+     * API key comes from the variable {@code --api-key-env} names, as the requests send it: started with
+     * {@code --api-key}, the engine turns away every request without it.
      */
     @Test
-    void sglangGetsItsAdminKeyFromTheEnvironmentAndItsAdaptersAsBaseColonAdapter(@TempDir Path dir) throws IOException {
+    void sglangGetsItsKeysFromTheEnvironmentAndItsAdaptersAsBaseColonAdapter(@TempDir Path dir) throws IOException {
         Path log = dir.resolve("sglang-calls.log");
         RunOutcome outcome = run(StandInSglangStudy.class, dir, log, "sglang-python",
-                Map.of(EngineOptions.ADMIN_API_KEY_ENV, "sk-admin-7"));
+                Map.of(io.servebench.flags.EngineFlags.ADMIN_API_KEY_ENV, "sk-admin-7", "SB_API_KEY", "sk-api-3"),
+                new io.servebench.execution.ClientOptions("SB_API_KEY", java.time.Duration.ofSeconds(5),
+                        java.time.Duration.ofSeconds(60)));
 
         assertThat(argvs(log)).singleElement().satisfies(argv -> {
             assertThat(argv).startsWith("-m", "sglang.launch_server", "--model-path", "Qwen/Qwen3-8B", "--host",
@@ -113,6 +122,7 @@ class StandInEnginesTest {
             assertThat(argv).contains("--enable-metrics");
             int key = argv.indexOf("--admin-api-key");
             assertThat(argv.get(key + 1)).isEqualTo("sk-admin-7");
+            assertThat(argv.get(argv.indexOf("--api-key") + 1)).isEqualTo("sk-api-3");
         });
         everyRequestSucceededAndEveryCacheWasEmptied(outcome);
         RepetitionResult first = outcome.blocks().get(0).repetitions().get(0);
@@ -122,6 +132,9 @@ class StandInEnginesTest {
         try (var logs = Files.list(dir.resolve("run").resolve("logs"))) {
             engineLog = Files.readString(logs.findFirst().orElseThrow());
         }
-        assertThat(engineLog).doesNotContain("runs the base model").doesNotContain("sk-admin-7");
+        assertThat(engineLog).doesNotContain("runs the base model").doesNotContain("sk-admin-7", "sk-api-3");
+        for (String file : List.of("summary.md", "results.json", "journal.jsonl")) {
+            assertThat(Files.readString(dir.resolve("run").resolve(file))).as(file).doesNotContain("sk-admin-7", "sk-api-3");
+        }
     }
 }

@@ -198,6 +198,29 @@ class StudyProcessorTest {
         assertOneError(source, "malformed flag \"max-num-seqs=4\": expected it to start with '-'", "\"max-num-seqs=4\"");
     }
 
+    /** A key in a study's flags would show on the console and in every report: the processor refuses it there. */
+    @Test
+    void aKeyWrittenIntoAFlagIsRefusedOnItsArrayElement() {
+        String source = study("""
+                @Engine(value = "vllm", flags = {
+                    "--max-model-len=32768",
+                    "--api-key=sk-live-123"})""", BASELINE);
+        assertOneError(source, "flag --api-key gives a secret, which a study's flags would show on the console and in"
+                + " every report; expected none: put it in an environment variable and name that with --api-key-env NAME:"
+                + " ServeBench then starts vllm and sglang with --api-key and sends it with every request",
+                "\"--api-key=sk-live-123\"})");
+        assertThat(compile(source).errorMessages()).noneMatch(m -> m.contains("sk-live"));
+        String admin = study("", BASELINE + """
+                    @Variant(flags = {"--admin-api-key=adm-1"})
+                    public void other() {}
+                """);
+        assertOneError(admin, "expected none: set it in the environment variable SERVEBENCH_ADMIN_API_KEY, from which"
+                + " ServeBench starts sglang with --admin-api-key", "\"--admin-api-key=adm-1\"");
+        // a switch holds no secret: vLLM's --hf-token alone uses the token the machine logged in with
+        assertThat(compile(study("@Engine(value = \"vllm\", flags = \"--hf-token\")", BASELINE)).errorMessages())
+                .isEmpty();
+    }
+
     @Test
     void aFlagGivenTwiceWithDifferentValuesInOneList() {
         String source = study("""

@@ -3,6 +3,8 @@ package io.servebench.study;
 import io.servebench.annotations.Profile;
 import io.servebench.engine.kind.EngineKinds;
 import io.servebench.engine.kind.EngineSetup;
+import io.servebench.engine.kind.Redaction;
+import io.servebench.flags.EngineFlags;
 import io.servebench.flags.Flag;
 import io.servebench.flags.FlagCatalog;
 import io.servebench.engine.kind.ServerSettingsOptions;
@@ -295,6 +297,10 @@ public final class StudyChecker {
             }
             Flag flag = Flag.parse(text).orElseThrow();
             Location flagAt = at.apply("flags", i);
+            if (flag.value() != null && Redaction.isSecretName(flag.name())) {
+                problems.add(new Problem(flagAt, secretFlagProblem(flag.name())));
+                continue;
+            }
             catalog.flatMap(c -> catalogProblem(study, c, text, flag))
                     .ifPresent(problem -> problems.add(new Problem(flagAt, problem)));
             Flag earlier = seen.putIfAbsent(flag.name(), flag);
@@ -311,6 +317,22 @@ public final class StudyChecker {
                 }
             }
         }
+    }
+
+    /**
+     * A key written into a study's flags would reach the console, the journal, the JMH JSON and every report with
+     * the study's flags: ServeBench gives it to the engine from the environment instead.
+     */
+    private static String secretFlagProblem(String name) {
+        String instead = name.equals(EngineFlags.SGLANG_ADMIN_API_KEY)
+                ? "set it in the environment variable " + EngineFlags.ADMIN_API_KEY_ENV + ", from which ServeBench starts"
+                + " sglang with " + name
+                : name.equals(EngineFlags.VLLM.apiKey())
+                ? "put it in an environment variable and name that with --api-key-env NAME: ServeBench then starts vllm"
+                + " and sglang with " + name + " and sends it with every request"
+                : "set it in the environment the run starts in, which the engine inherits";
+        return "flag " + name + " gives a secret, which a study's flags would show on the console and in every"
+                + " report; expected none: " + instead;
     }
 
     private static void checkWorkload(WorkloadOptions w, BiFunction<String, Integer, Location> at, List<Problem> problems) {

@@ -49,6 +49,13 @@ public record EngineFlags(String maxModelLen, String tensorParallelSize, String 
      */
     public static final String SGLANG_ADMIN_API_KEY = "--admin-api-key";
 
+    /**
+     * The environment variable that holds SGLang's admin key: the engine is started with it as
+     * {@value #SGLANG_ADMIN_API_KEY} and {@code /flush_cache}, an admin route, is sent it as the bearer token. A key is
+     * never a flag of a study, where it would reach the reports.
+     */
+    public static final String ADMIN_API_KEY_ENV = "SERVEBENCH_ADMIN_API_KEY";
+
     /** vLLM's JSON speculative-decoding flag: {@code --speculative-config={"method":...,"num_speculative_tokens":N}}. */
     public static final String VLLM_SPECULATIVE_CONFIG = "--speculative-config";
 
