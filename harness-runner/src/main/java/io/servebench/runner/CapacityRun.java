@@ -1,5 +1,6 @@
 package io.servebench.runner;
 
+import io.servebench.results.CapacityResult;
 import io.servebench.results.SloParams;
 import io.servebench.plan.ResultBlock;
 import io.servebench.plan.TrialPlan;
@@ -11,7 +12,6 @@ import io.servebench.tuning.Tuner;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -63,8 +63,8 @@ final class CapacityRun {
                                 slo.toString(), start,
                                 rate -> CapacitySearch.attained(measurer.measure(List.of(candidate.at(rate)), 1).get(0))));
             }
-            return "Capacity: " + found.capacities.stream().map(c -> String.format(Locale.ROOT, "%s %.3g req/s",
-                    c.configuration(), c.capacity())).collect(Collectors.joining("; ")) + ".";
+            return "Capacity: " + found.capacities.stream().map(CapacityResult::describe)
+                    .collect(Collectors.joining("; ")) + ".";
         });
     }
 }

@@ -17,11 +17,24 @@ import java.util.function.DoubleFunction;
  * another misses it), then bisects the bracket geometrically until its ends are within the precision or the probe
  * budget is spent. A probe meets the target when its measured share does; the answer's interval comes from the
  * probes' 95% Wilson intervals on the share, so a probe that met or missed only by noise widens it.
+ *
+ * <p>A probe whose trial failed (every request failed, or the engine did not start or died) met nothing; above a rate
+ * that met the target it is a miss like any other, but below every rate tried it ends the search: halving a rate at
+ * which the server served nothing would measure the same failure ever more slowly (from 2 req/s, eight halvings of ten
+ * requests each take 43 minutes).
  */
 public final class CapacitySearch {
 
-    /** A measured rate: requests that met every SLO, of all measured; and the goodput, NaN when unknown. */
-    public record Attained(long met, long total, double goodput) {
+    /**
+     * A measured rate: requests that met every SLO, of all measured; the goodput, NaN when unknown; and why its trial
+     * failed, {@code null} when it ran.
+     */
+    public record Attained(long met, long total, double goodput, String failure) {
+
+        /** A rate whose trial ran. */
+        public Attained(long met, long total, double goodput) {
+            this(met, total, goodput, null);
+        }
     }
 
     /** The share of requests that must meet the SLOs when neither {@code --capacity=SHARE} nor @Slo(minAttainment) says. */
@@ -65,7 +78,7 @@ public final class CapacitySearch {
         DoubleFunction<Boolean> meets = rate -> {
             Attained a = probe.apply(rate);
             double[] w = wilson(a.met(), a.total());
-            probes.add(new CapacityResult.Probe(rate, a.met(), a.total(), w[0], w[1], a.goodput()));
+            probes.add(new CapacityResult.Probe(rate, a.met(), a.total(), w[0], w[1], a.goodput(), a.failure()));
             return a.total() > 0 && (double) a.met() / a.total() >= target;
         };
         double lo = 0;
@@ -80,7 +93,7 @@ public final class CapacitySearch {
                 rate *= 2;
             } else {
                 hi = rate;
-                if (lo > 0) {
+                if (lo > 0 || probes.get(probes.size() - 1).failure() != null) {
                     break;
                 }
                 rate /= 2;
@@ -109,7 +122,8 @@ public final class CapacitySearch {
                 + r.value(Metric.FAILED_REQUESTS).orElse(0)).sum());
         if (!block.succeeded() || total == 0) {
             long planned = Long.parseLong(block.params().getOrDefault("requests", "1"));
-            return new Attained(0, Math.max(total, planned), 0);
+            return new Attained(0, Math.max(total, planned), 0, block.failure() != null ? block.failure()
+                    : "no request was measured");
         }
         long met = Math.round(block.repetitions().stream().mapToDouble(r -> r.value(Metric.SLO_ATTAINMENT).orElse(0) / 100
                 * (r.value(Metric.SUCCESSFUL_REQUESTS).orElse(0) + r.value(Metric.FAILED_REQUESTS).orElse(0))).sum());

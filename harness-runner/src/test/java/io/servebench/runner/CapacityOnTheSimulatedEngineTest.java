@@ -42,6 +42,27 @@ class CapacityOnTheSimulatedEngineTest {
         assertThat(out.toString()).contains("Capacity: SimStudy.baseline ");
     }
 
+    /** Prompts longer than the engine's context: every request is refused, at any rate, and the search says so. */
+    @Test
+    void aServerThatServesNothingEndsTheSearchAtItsFirstRate(@TempDir Path dir) throws Exception {
+        StringWriter out = new StringWriter();
+        RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline").param("rate", "4")
+                .param("requests", "20").param("dataset", "synthetic:in=fixed(300000),out=fixed(10)")
+                .simulate(EngineOptions.Simulate.VIRTUAL).slo(SloParams.parse("ttft=200")).capacity(0.99).outputDir(dir)
+                .progress(false).build(), new PrintWriter(out, true)).run();
+
+        CapacityResult c = outcome.result().capacities().get(0);
+        assertThat(c.probes()).singleElement().satisfies(p -> {
+            assertThat(p.rate()).isEqualTo(4);
+            assertThat(p.failure()).contains("every measured request failed");
+        });
+        assertThat(c.capacity()).isZero();
+        assertThat(out.toString()).contains("Capacity: SimStudy.baseline none found: the trial at 4.00 req/s failed");
+        assertThat(Files.readString(dir.resolve("summary.md")))
+                .contains("**SimStudy.baseline**: no capacity found: the trial at 4.00 req/s failed")
+                .contains("| failed: ");
+    }
+
     @Test
     void withoutSlosTheSearchIsRefusedBeforeAnythingRuns(@TempDir Path dir) {
         Runner runner = new Runner(RunOptions.builder().include(SimStudy.class, "baseline")

@@ -52,6 +52,38 @@ class CapacitySearchTest {
     }
 
     @Test
+    void aTrialThatFailsBelowEveryRateTriedEndsTheSearchAndOneAboveIsAMiss() {
+        // a server that answers every request with an error: halving would only fail more slowly
+        List<Double> probed = new ArrayList<>();
+        CapacityResult broken = new CapacitySearch(0.99, 0.1, 12).search("S.v", "ttft=500", 2, rate -> {
+            probed.add(rate);
+            return new CapacitySearch.Attained(0, 10, 0, "every measured request failed (10 of 10): http_500 x10");
+        });
+        assertThat(probed).containsExactly(2.0);
+        assertThat(broken.capacity()).isZero();
+        assertThat(broken.stoppedBy()).hasValueSatisfying(p -> assertThat(p.rate()).isEqualTo(2.0));
+        assertThat(broken.describe()).isEqualTo("S.v none found: the trial at 2.00 req/s failed, so no lower rate was tried");
+
+        // an engine that dies under load above its capacity: the failure brackets it like any miss
+        List<Double> bisected = new ArrayList<>();
+        CapacityResult crashing = new CapacitySearch(0.99, 0.1, 12).search("S.v", "e2e=3000", 8, rate -> {
+            bisected.add(rate);
+            return rate > 12 ? new CapacitySearch.Attained(0, 1000, 0, "engine exited with code 1 during the trial")
+                    : scripted(rate);
+        });
+        assertThat(bisected).containsExactly(8.0, 16.0, 11.3, 13.4, 12.3);
+        assertThat(crashing.capacity()).isEqualTo(11.3);
+        assertThat(crashing.stoppedBy()).isEmpty();
+        assertThat(crashing.describe()).isEqualTo("S.v 11.3 req/s");
+
+        // one that never meets the target but never fails halves to the end, and says how far down it went
+        CapacityResult never = new CapacitySearch(0.99, 0.1, 12).search("S.v", "ttft=1", 1,
+                rate -> new CapacitySearch.Attained(0, 100, 0));
+        assertThat(never.stoppedBy()).isEmpty();
+        assertThat(never.describe()).isEqualTo("S.v none found: no rate tried, down to 0.00391 req/s, met the target");
+    }
+
+    @Test
     void wilsonIntervalsMatchPublishedValues() {
         // 95% Wilson interval for 990 of 1000: 0.9817 to 0.9946 (z = 1.96)
         double[] w = CapacitySearch.wilson(990, 1000);

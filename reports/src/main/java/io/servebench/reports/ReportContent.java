@@ -104,13 +104,15 @@ final class ReportContent {
                 rows.add(List.of(Numbers.format(p.rate()), p.met() + " / " + p.total(),
                         String.format(Locale.ROOT, "%.1f%%", 100 * p.share()),
                         String.format(Locale.ROOT, "%.1f–%.1f%%", 100 * p.low(), 100 * p.high()), Numbers.format(p.goodput()),
-                        messages.text(p.share() >= c.target() ? "capacity.meets" : "capacity.misses")));
+                        p.failure() != null ? messages.text("capacity.failed", p.failure())
+                                : messages.text(p.share() >= c.target() ? "capacity.meets" : "capacity.misses")));
             }
             String high = Double.isInfinite(c.high()) ? messages.text("capacity.noUpper") : Numbers.format(c.high());
             String heading = c.capacity() > 0
                     ? messages.text("capacity.found", c.configuration(), Numbers.format(c.capacity()), Numbers.format(c.low()),
                     high, Numbers.count(100 * c.target()), c.slo())
-                    : messages.text("capacity.none", c.configuration(), Numbers.count(100 * c.target()), c.slo());
+                    : c.stoppedBy().map(p -> messages.text("capacity.stopped", c.configuration(), Numbers.format(p.rate())))
+                    .orElseGet(() -> messages.text("capacity.none", c.configuration(), Numbers.count(100 * c.target()), c.slo()));
             out.add(new Capacity(heading, new Table(List.of(messages.text("capacity.col.rate"),
                     messages.text("capacity.col.met"), messages.text("capacity.col.share"), messages.text("capacity.col.interval"),
                     messages.text("capacity.col.goodput"), messages.text("capacity.col.verdict")), rows)));

@@ -26,6 +26,26 @@ public record CapacityResult(String configuration, String slo, double target, Li
     }
 
     /**
+     * The probe that ended the search by failing below every rate tried: no rate met the target, and none lower was
+     * tried, the server having served nothing at this one.
+     */
+    public java.util.Optional<Probe> stoppedBy() {
+        return capacity > 0 || probes.isEmpty() || probes.get(0).failure() == null ? java.util.Optional.empty()
+                : java.util.Optional.of(probes.get(0));
+    }
+
+    /** One line for a console: the capacity, or that none was found and why. */
+    public String describe() {
+        if (capacity > 0) {
+            return String.format(java.util.Locale.ROOT, "%s %.3g req/s", configuration, capacity);
+        }
+        return stoppedBy().map(p -> String.format(java.util.Locale.ROOT, "%s none found: the trial at %.3g req/s failed,"
+                + " so no lower rate was tried", configuration, p.rate())).orElseGet(() -> String.format(java.util.Locale.ROOT,
+                "%s none found: no rate tried, down to %.3g req/s, met the target", configuration,
+                probes.isEmpty() ? 0 : probes.get(0).rate()));
+    }
+
+    /**
      * One measured rate.
      *
      * @param rate    requests/s sent
@@ -34,8 +54,10 @@ public record CapacityResult(String configuration, String slo, double target, Li
      * @param low     the share's 95% Wilson interval, low end
      * @param high    high end
      * @param goodput requests meeting the SLOs per second, NaN when not measured
+     * @param failure why its trial failed (every request failed, the engine did not start or died), {@code null} when
+     *                it ran: it met nothing
      */
-    public record Probe(double rate, long met, long total, double low, double high, double goodput) {
+    public record Probe(double rate, long met, long total, double low, double high, double goodput, String failure) {
 
         /** The share of requests that met the SLOs. */
         public double share() {
