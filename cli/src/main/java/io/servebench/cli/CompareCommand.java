@@ -44,10 +44,10 @@ public final class CompareCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "A", description = "The reference results (JMH JSON).")
+    @Parameters(index = "0", paramLabel = "A", description = "The reference results (JMH JSON), or a run folder holding its results.json.")
     Path a;
 
-    @Parameters(index = "1", paramLabel = "B", description = "The results compared with A (JMH JSON).")
+    @Parameters(index = "1", paramLabel = "B", description = "The results compared with A (JMH JSON), or a run folder.")
     Path b;
 
     @Option(names = "--fail-on", paramLabel = "METRIC:N%", split = ",", description = "Exit 3 when METRIC moves the bad way (up for times, down for rates) by more than N%% and the move is decided: beyond the run-to-run noise of 2 or more forks a side. METRIC is 'latency' (the primary metric) or a secondary metric name (ttft.p99).")
@@ -125,9 +125,12 @@ public final class CompareCommand implements Callable<Integer> {
         return out;
     }
 
-    private static List<JmhBenchmark> read(Path file) {
+    /** A results file, or a run folder's {@code results.json}, as a run's {@code -o} names it. */
+    private static List<JmhBenchmark> read(Path given) {
+        Path file = Files.isDirectory(given) ? given.resolve("results.json") : given;
         if (!Files.isRegularFile(file)) {
-            throw new Main.UsageException(file + ": no such file; expected a results.json written by ServeBench or JMH");
+            throw new Main.UsageException(file + ": no such file; expected a results.json written by ServeBench or JMH"
+                    + (Files.isDirectory(given) ? ", as a run folder holds once its run has ended" : ""));
         }
         try {
             return new JmhJsonReader().read(file);

@@ -90,6 +90,14 @@ class CompareCommandTest {
         Run missing = compare(dir.resolve("missing.json").toString(), a);
         assertThat(missing.code()).isEqualTo(2);
         assertThat(missing.err()).startsWith("error: ").contains("missing.json: no such file").hasLineCount(1);
+        // a run folder stands for its results.json; one whose run has not ended has none yet
+        Path runFolder = Files.createDirectories(dir.resolve("run"));
+        Files.copy(Path.of(a), runFolder.resolve("results.json"));
+        assertThat(compare(runFolder.toString(), a).code()).isZero();
+        Run unfinished = compare(Files.createDirectories(dir.resolve("running")).toString(), a);
+        assertThat(unfinished.code()).isEqualTo(2);
+        assertThat(unfinished.err()).contains("running/results.json: no such file; expected a results.json written by"
+                + " ServeBench or JMH, as a run folder holds once its run has ended").hasLineCount(1);
         Run notJson = compare(dir.resolve("notes.md").toString(), a);
         assertThat(notJson.code()).isEqualTo(2);
         assertThat(notJson.err()).contains("notes.md is not JMH JSON").hasLineCount(1);
