@@ -22,9 +22,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Shows one trial's progress: a live bar on a terminal, and on a pipe (CI, {@code | tee}) one line when the load
  * ends, with the figures a verdict rests on and why it stopped early when it did, so logs stay readable; verbose
- * ({@code -v}), a line when it starts and one per time slice too. On a pipe, a load in which no request has ended for
- * {@link #QUIET_NOTICE} while some are in flight says so then and as often again (an engine that stopped answering
- * shows as that, not as silence until {@code --request-timeout} fails the requests).
+ * ({@code -v}), a line when it starts and one per time slice too. A load in which no request has ended for
+ * {@link #QUIET_NOTICE} while some are in flight says so then and as often again, on a pipe in a line and on a terminal
+ * on the bar until a request ends (an engine that stopped answering shows as that, not as a count that stands still
+ * until {@code --request-timeout} fails the requests).
  */
 final class TrialProgress implements LoadListener, AutoCloseable {
 
@@ -51,8 +52,10 @@ final class TrialProgress implements LoadListener, AutoCloseable {
     private final AtomicLong ended = new AtomicLong();
     /** When a request last ended, or the load began, ns. */
     private volatile long lastEndNs = System.nanoTime();
-    /** Looks for a quiet load every {@code quiet}; null on a terminal (the bar shows it) or when nothing is shown. */
+    /** Looks for a quiet load every {@code quiet}; null when nothing is shown. */
     private final ScheduledExecutorService watch;
+    /** What the bar says of a quiet load, empty once a request ends. */
+    private String quietShown = "";
 
     private TrialProgress(PrintWriter out, String name, ProgressBar bar, boolean verbose, Duration quiet) {
         this.out = out;
@@ -80,9 +83,23 @@ final class TrialProgress implements LoadListener, AutoCloseable {
         long inFlight = sent.get() - ended.get();
         long silentNs = System.nanoTime() - lastEndNs;
         if (inFlight > 0 && silentNs >= quiet.toNanos()) {
-            out.printf("%s: %d in flight, none ended for %d s (one that hears nothing for --request-timeout fails)%n",
-                    name, inFlight, TimeUnit.NANOSECONDS.toSeconds(silentNs));
+            long silent = TimeUnit.NANOSECONDS.toSeconds(silentNs);
+            String timeout = " (one that hears nothing for --request-timeout fails)";
+            if (bar == null) {
+                out.printf("%s: %d in flight, none ended for %d s%s%n", name, inFlight, silent, timeout);
+                return;
+            }
+            synchronized (this) {
+                // what matters first, for a narrow terminal that cuts the bar's line short
+                quietShown = String.format(" none ended for %d s, %d in flight%s", silent, inFlight, timeout);
+                bar.setExtraMessage(shown());
+            }
         }
+    }
+
+    /** The bar's words after its count: a quiet load's notice, else the last slice's figures and the GPUs'. */
+    private String shown() {
+        return quietShown.isEmpty() ? sliceShown + gpuShown : quietShown;
     }
 
     @Override
@@ -104,9 +121,15 @@ final class TrialProgress implements LoadListener, AutoCloseable {
             }
             return onPipe(out, name, verbose, QUIET_NOTICE);
         }
-        ProgressBar bar = new ProgressBarBuilder().setTaskName(name).setInitialMax(requests)
-                .setStyle(ProgressBarStyle.ASCII).setUnit(" req", 1).setUpdateIntervalMillis(250).continuousUpdate().build();
-        return new TrialProgress(out, name, bar, verbose, null);
+        return onTerminal(out, name, requests, verbose, QUIET_NOTICE, new ProgressBarBuilder());
+    }
+
+    /** On a terminal: {@link #start}'s, drawn by {@code builder} (a test's, with its own consumer). */
+    static TrialProgress onTerminal(PrintWriter out, String name, int requests, boolean verbose, Duration quiet,
+                                    ProgressBarBuilder builder) {
+        ProgressBar bar = builder.setTaskName(name).setInitialMax(requests).setStyle(ProgressBarStyle.ASCII)
+                .setUnit(" req", 1).setUpdateIntervalMillis(250).continuousUpdate().build();
+        return new TrialProgress(out, name, bar, verbose, quiet);
     }
 
     /** Shows {@code recording}'s latest power and utilisation on the bar while the load runs. */
@@ -123,13 +146,17 @@ final class TrialProgress implements LoadListener, AutoCloseable {
             GpuTelemetry.Recording g = gpus;
             long now = System.nanoTime();
             synchronized (this) {
+                if (!quietShown.isEmpty()) {
+                    quietShown = "";
+                    bar.setExtraMessage(shown());
+                }
                 if (g != null && now - gpuShownNs > 1_000_000_000L) {
                     gpuShownNs = now;
                     List<GpuSample> latest = g.latest();
                     if (!latest.isEmpty()) {
                         gpuShown = " " + gpuFigures(latest.stream().mapToDouble(GpuSample::watts).sum(),
                                 latest.stream().mapToDouble(GpuSample::gpuUtilization).average().orElse(Double.NaN));
-                        bar.setExtraMessage(sliceShown + gpuShown);
+                        bar.setExtraMessage(shown());
                     }
                 }
             }
@@ -162,7 +189,7 @@ final class TrialProgress implements LoadListener, AutoCloseable {
         if (bar != null) {
             synchronized (this) {
                 sliceShown = " " + figures;
-                bar.setExtraMessage(sliceShown + gpuShown);
+                bar.setExtraMessage(shown());
             }
         } else if (!verbose) {
             return;

@@ -76,4 +76,30 @@ class TrialProgressTest {
         }
         assertThat(idle.toString()).as("nothing in flight: nothing to say").isEmpty();
     }
+
+    @Test
+    void onATerminalTheBarSaysSoUntilTheRequestsEnd() throws Exception {
+        java.util.List<String> drawn = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (TrialProgress progress = TrialProgress.onTerminal(new PrintWriter(new StringWriter(), true), "t01", 2, false,
+                java.time.Duration.ofMillis(1000), new me.tongfei.progressbar.ProgressBarBuilder()
+                        .setConsumer(new me.tongfei.progressbar.DelegatingProgressBarConsumer(drawn::add, 400)))) {
+            progress.onSend(1);
+            progress.onSend(2);
+            Thread.sleep(1700);
+            assertThat(drawn).anyMatch(line -> line.matches(".*t01 .* none ended for 1 s, 2 in flight \\(one that hears"
+                    + " nothing for --request-timeout fails\\)\\s*"));
+            progress.onComplete(record(1));
+            progress.onComplete(record(2));
+            drawn.clear();
+            Thread.sleep(800);
+            assertThat(drawn).as("redrawn once the requests ended").isNotEmpty().noneMatch(line -> line.contains("in flight"));
+        }
+    }
+
+    private static io.servebench.load.RequestRecord record(long id) {
+        long sent = 1_000_000_000L;
+        return new io.servebench.load.RequestRecord(id, false, sent, sent, sent + 10, sent + 10, sent + 20, sent + 30, 5, 2,
+                io.servebench.load.TokenSource.USAGE, new long[] {sent + 10, sent + 20}, new int[] {1, 1},
+                io.servebench.load.TokenSource.CONTINUOUS_USAGE, 1, 0, 200, null);
+    }
 }
