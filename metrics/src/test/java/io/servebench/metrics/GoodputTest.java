@@ -86,7 +86,11 @@ class GoodputTest {
                 .isEqualTo("ttft=200,tpot=20,e2e=1500.5");
         assertThat(SloParams.NONE.stated()).isFalse();
         assertThatThrownBy(() -> SloParams.parse("latency=5")).hasMessageContaining("expected NAME=MS with NAME one of");
-        assertThatThrownBy(() -> SloParams.parse("ttft=fast")).hasMessageContaining("\"fast\" is not a number");
+        assertThatThrownBy(() -> SloParams.parse("ttft=fast")).hasMessageContaining("\"fast\" is not a number")
+                .hasMessageContaining("expected e.g. ttft=200, ttft=200ms or ttft=0.2s");
+        // a unit, as people write a latency: milliseconds or seconds
+        assertThat(SloParams.parse("ttft=500ms,e2e=2.5s")).isEqualTo(new SloParams(500.0, null, null, 2500.0));
+        assertThatThrownBy(() -> SloParams.parse("ttft=5m")).hasMessageContaining("\"5m\" is not a number");
         assertThatThrownBy(() -> SloParams.parse("ttft=0")).hasMessageContaining("ttft = 0.0 ms is out of range");
         assertThatThrownBy(() -> SloParams.parse("ttft=1,ttft=2")).hasMessageContaining("given twice");
     }

@@ -91,7 +91,8 @@ public record SloParams(Double ttftMs, Double tpotMs, Double itlMs, Double e2eMs
     }
 
     /**
-     * Parses {@code ttft=200,tpot=50} (names from {@link #NAMES}, values in ms).
+     * Parses {@code ttft=200,tpot=50} (names from {@link #NAMES}, values in ms, or with a unit: {@code ttft=500ms},
+     * {@code e2e=2.5s}).
      *
      * @throws IllegalArgumentException naming the bad part and what was expected
      */
@@ -105,12 +106,15 @@ public record SloParams(Double ttftMs, Double tpotMs, Double itlMs, Double e2eMs
                 throw new IllegalArgumentException("SLO \"" + p + "\" in \"" + text + "\": expected NAME=MS with NAME one of "
                         + NAMES + ", e.g. ttft=200,tpot=50");
             }
+            String value = p.substring(eq + 1).strip();
             double ms;
             try {
-                ms = Double.parseDouble(p.substring(eq + 1).strip());
+                ms = value.endsWith("ms") ? Double.parseDouble(value.substring(0, value.length() - 2))
+                        : value.endsWith("s") ? 1000 * Double.parseDouble(value.substring(0, value.length() - 1))
+                        : Double.parseDouble(value);
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("SLO \"" + p + "\": \"" + p.substring(eq + 1).strip()
-                        + "\" is not a number of milliseconds", e);
+                throw new IllegalArgumentException("SLO \"" + p + "\": \"" + value + "\" is not a number of"
+                        + " milliseconds; expected e.g. " + name + "=200, " + name + "=200ms or " + name + "=0.2s", e);
             }
             if (values.put(name, ms) != null) {
                 throw new IllegalArgumentException("SLO " + name + " is given twice in \"" + text + "\"; expected it once");
