@@ -90,7 +90,7 @@ final class ProcessEngine implements RunningEngine {
         // Under the supervisor a missing program would only show as an exit code: find it first, as exec would.
         if (!executableFound(command.argv().get(0), builder.environment().get("PATH"), command.workdir())) {
             throw new EngineStartException("cannot start " + command.argv().get(0) + ": no such executable program"
-                    + " (is it installed and on the PATH? the study can name it with @Engine(executable = ...))");
+                    + " (is it installed and on the PATH? a study names it with @Engine(executable = ...), the command line with --engine-exe PATH)");
         }
         Process process;
         try {
@@ -100,7 +100,7 @@ final class ProcessEngine implements RunningEngine {
             Supervisor.tell(process, secrets);
         } catch (IOException e) {
             throw new EngineStartException("cannot start " + command.argv().get(0) + ": " + e.getMessage()
-                    + " (is it installed and on the PATH? the study can name it with @Engine(executable = ...))", e);
+                    + " (is it installed and on the PATH? a study names it with @Engine(executable = ...), the command line with --engine-exe PATH)", e);
         }
         URI base = URI.create("http://127.0.0.1:" + command.port());
         ProcessEngine engine = new ProcessEngine(process, command, log,

@@ -1,5 +1,6 @@
 package io.servebench.engine;
 
+import io.servebench.engine.kind.EngineKinds;
 import io.servebench.sim.GpuProfile;
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimParams;
@@ -186,7 +187,9 @@ final class SimulatedStarts {
             return SimParams.fromFlags(KindStarts.simDialect(server.kind()), server.model(), simulatedArgs(server, options),
                     GpuProfile.named(options.simulatedGpu()));
         } catch (IllegalArgumentException e) {
-            throw new EngineStartException("simulated " + server.kind().name() + " cannot stand in: " + e.getMessage(), e);
+            // "the simulated engine cannot start" for itself, "simulated vllm cannot stand in" for an engine it plays
+            throw new EngineStartException((server.kind() == EngineKinds.SIM ? "the simulated engine cannot start: "
+                    : "simulated " + server.kind().name() + " cannot stand in: ") + e.getMessage(), e);
         }
     }
 
