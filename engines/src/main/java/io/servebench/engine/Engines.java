@@ -104,7 +104,6 @@ public final class Engines {
         ServerEnvironment environment = captured.withEngineLimits(EngineLimits.of(server, options, captured.gpus()));
         if (simulated(server, options)) {
             String mode = options.simulate() == EngineOptions.Simulate.VIRTUAL ? " in virtual time " : " ";
-            // which model the twin's figures are of, and from where (ModelLookup): never another model's
             Optional<io.servebench.sim.SimParams> settings = SimulatedStarts.settings(server, options);
             // which model the twin's figures are of, and from where (ModelLookup): never another model's; and how far
             // to trust them for this engine, GPU and architecture (TwinEvidence)
