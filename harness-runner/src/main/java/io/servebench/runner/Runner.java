@@ -216,6 +216,9 @@ public final class Runner {
         } catch (IOException | SecurityException e) {
             String why = e instanceof java.nio.file.AccessDeniedException ? "permission denied"
                     : e instanceof java.nio.file.FileAlreadyExistsException ? "a file of that name is in the way"
+                    // a file system's exception has the path for its message: its reason says why
+                    : e instanceof java.nio.file.NoSuchFileException ? "no such folder, and it cannot be made"
+                    : e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null ? fs.getReason()
                     : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
             throw new RunnerException("cannot write the results to " + dir + " (" + why + "); give a folder you can"
                     + " write with -o");

@@ -77,4 +77,16 @@ class RunnerApiTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> RunOptions.builder().jmhPrimary("ttft.p42").build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("--jmh-primary ttft.p42: no such metric");
     }
+
+    /** A folder that cannot be written is refused before anything starts, saying why in words, not as a path again. */
+    @Test
+    void aResultsFolderThatCannotBeWrittenIsRefusedWithItsReason(@TempDir Path dir) throws Exception {
+        Path file = java.nio.file.Files.writeString(dir.resolve("afile"), "");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Runner.requireWritable(file))
+                .hasMessage("cannot write the results to " + file + " (a file of that name is in the way); give a folder"
+                        + " you can write with -o");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Runner.requireWritable(file.resolve("sub")))
+                .hasMessage("cannot write the results to " + file.resolve("sub") + " (Not a directory); give a folder"
+                        + " you can write with -o");
+    }
 }
