@@ -12,6 +12,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -22,7 +23,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A trial's aggregation of 30,000 requests of 100 token events each (3 million events, 100 req/s at 10 ms a token).
+ * A trial's aggregation of 30,000 requests of 100 token events each (3 million events at 10 ms a token), sent at
+ * {@code rate} req/s: at 100 about 10,000 events wait for the watermark at a time, at 5,000 (a load worker's share of
+ * 10,000 req/s split in two) about 500,000.
  * {@code endOfTrial}: what is left at the trial's end when every record was taken as its request completed, with the
  * run's clock, as the runner does ({@code finish}). {@code wholeTrial}: the same with the taking included, the work
  * spread over the trial. {@code allAtTheEnd}: every record taken once the trial is over. Seconds per trial.
@@ -40,14 +43,18 @@ public class AggregationBenchmark {
     private static final int REQUESTS = 30_000;
     private static final int EVENTS = 100;
 
+    @Param({"100", "5000"})
+    public int rate;
+
     private List<RequestRecord> records;
 
     @Setup(Level.Trial)
     public void setUp() {
         records = new ArrayList<>(REQUESTS);
         long gap = 10_000_000L;
+        long interval = 1_000_000_000L / rate;
         for (int id = 0; id < REQUESTS; id++) {
-            long sent = 1_000_000_000L + id * 10_000_000L;
+            long sent = 1_000_000_000L + id * interval;
             long[] times = new long[EVENTS];
             int[] tokens = new int[EVENTS];
             for (int k = 0; k < EVENTS; k++) {
@@ -71,7 +78,7 @@ public class AggregationBenchmark {
     private MetricsAggregator.Running takeAsTheyComplete() {
         long[] now = {Long.MIN_VALUE};
         MetricsAggregator.Running running = new MetricsAggregator().start(SloParams.NONE, () -> now[0]);
-        // requests are sent 10 ms apart and last about a second: send each, complete those that ended by then
+        // requests are sent 1/rate apart and last about a second: send each, complete those that ended by then
         int completed = 0;
         for (RequestRecord r : records) {
             now[0] = r.sentNs();
