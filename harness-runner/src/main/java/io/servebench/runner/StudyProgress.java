@@ -41,6 +41,8 @@ final class StudyProgress implements RunListener {
      * ended.
      */
     private final Map<String, BlockResult.State> ended = new HashMap<>();
+    /** Measurements ended, each trial's every one: what the trials' lines number {@code [k/n]}. */
+    private int measurements;
     private int startsDone;
     private double donePlannedSeconds;
     private long trialNs;
@@ -102,6 +104,7 @@ final class StudyProgress implements RunListener {
     @Override
     public synchronized void trialFinished(Trial trial, List<BlockResult> blocks) {
         ended.put(trial.id(), outcome(blocks));
+        measurements++;
         donePlannedSeconds += plannedSeconds(trial);
         trialNs += nanoClock.getAsLong() - startingNs;
         phaseStartNs = -1;
@@ -116,6 +119,11 @@ final class StudyProgress implements RunListener {
         long interrupted = count(BlockResult.State.INTERRUPTED);
         StringBuilder sb = new StringBuilder("Study: ").append(done).append(planned ? " of " + trials : "")
                 .append(" trials done, ");
+        if (measurements > ended.size()) {
+            // a tuner's close call measures a trial again, and the trials' lines number each measurement
+            sb.setLength(sb.length() - 2);
+            sb.append(" in ").append(finishedBefore + measurements).append(" measurements, ");
+        }
         if (failed > 0) {
             sb.append(failed).append(" failed, ");
         }

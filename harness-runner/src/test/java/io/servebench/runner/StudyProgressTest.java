@@ -83,7 +83,8 @@ class StudyProgressTest {
         // a tuner's close call: another repetition of the same trial
         progress.trialFinished(trial(1, 1, 10), List.of());
         progress.trialFinished(trial(2, 1, 10), List.of());
-        assertThat(progress.line()).startsWith("Study: 2 trials done");
+        // the trials' lines number each measurement, [3/3]: the line says how the two counts meet
+        assertThat(progress.line()).startsWith("Study: 2 trials done in 3 measurements, 0 server starts");
     }
 
     @Test
@@ -125,7 +126,7 @@ class StudyProgressTest {
         progress.trialFinished(t, List.of(block(t, BlockResult.State.INTERRUPTED, "interrupted (SIGTERM) during repetition 2")));
         assertThat(progress.line()).startsWith("Study: 0 trials done, 1 interrupted, ");
         progress.trialFinished(t, List.of(block(t, BlockResult.State.COMPLETE, null)));
-        assertThat(progress.line()).startsWith("Study: 1 trials done, 0 server starts");
+        assertThat(progress.line()).startsWith("Study: 1 trials done in 2 measurements, 0 server starts");
     }
 
     private static BlockResult block(Trial trial, BlockResult.State state, String failure) {
