@@ -129,6 +129,22 @@ class AdHocRunTest {
         out = new StringWriter();
         assertThat(main(out, List.of("run", "--engine", "vllm", "--model", "m", "--rate", "0,4"))).isEqualTo(Main.BAD_INPUT);
         assertThat(out.toString()).contains("--rate 0 is not a positive number");
+        // a rate and streams together, or either with a profile that ignores it, would run another load than asked
+        out = new StringWriter();
+        assertThat(main(out, List.of("run", "--engine", "sim", "--model", "m", "--rate", "4", "--concurrency", "8")))
+                .isEqualTo(Main.BAD_INPUT);
+        assertThat(out.toString()).contains("--rate and --concurrency are two kinds of load").contains("--rate R"
+                + " --max-concurrency N for a rate with at most N requests in flight");
+        out = new StringWriter();
+        assertThat(main(out, List.of("run", "--engine", "sim", "--model", "m", "--profile", "poisson", "--concurrency",
+                "8"))).isEqualTo(Main.BAD_INPUT);
+        assertThat(out.toString()).contains("--concurrency is the concurrent profile's number of streams, so with"
+                + " --profile poisson it would be ignored");
+        out = new StringWriter();
+        assertThat(main(out, List.of("run", "--engine", "sim", "--model", "m", "--profile", "synchronous", "--rate",
+                "2"))).isEqualTo(Main.BAD_INPUT);
+        assertThat(out.toString()).contains("--profile synchronous sends no requests at a rate, so --rate would be"
+                + " ignored");
         out = new StringWriter();
         assertThat(main(out, List.of("run", "--target", "http://h:1", "--model", "m", "--profile", "ramp")))
                 .isEqualTo(Main.BAD_INPUT);
