@@ -118,30 +118,6 @@ public final class RunCommand implements Callable<Integer> {
         return main.runAdHoc(study, parent);
     }
 
-    /**
-     * Refuses a rate and a number of streams given together, or either with a profile that ignores it: the load would
-     * be another than the one asked for, without a word (--rate 4 --concurrency 8 ran 8 streams; --profile poisson
-     * --concurrency 8 ran 1 req/s).
-     */
-    private void loadShape() {
-        if (!rates.isEmpty() && !concurrency.isEmpty()) {
-            throw new Main.UsageException("run: --rate and --concurrency are two kinds of load: --rate sends requests at"
-                    + " a rate (an open loop), --concurrency keeps N streams busy (a closed loop); expected one of them, or"
-                    + " --rate R --max-concurrency N for a rate with at most N requests in flight");
-        }
-        boolean closedLoop = profile != null && List.of(Profile.CONCURRENT, Profile.SYNCHRONOUS, Profile.THROUGHPUT)
-                .contains(profile);
-        if (!rates.isEmpty() && closedLoop) {
-            throw new Main.UsageException("run: --profile " + profile + " sends no requests at a rate, so --rate would"
-                    + " be ignored; expected a rate profile (constant, poisson, gamma) with --rate, or no --rate");
-        }
-        if (!concurrency.isEmpty() && profile != null && !profile.equals(Profile.CONCURRENT)) {
-            throw new Main.UsageException("run: --concurrency is the concurrent profile's number of streams, so with"
-                    + " --profile " + profile + " it would be ignored; expected --profile concurrent (or none) with"
-                    + " --concurrency, or --max-concurrency N to cap a rate profile's requests in flight");
-        }
-    }
-
     /** The study these options declare, checked as the processor checks a class. */
     AdHocStudy study() {
         if ((target == null) == (engine == null)) {
@@ -170,7 +146,6 @@ public final class RunCommand implements Callable<Integer> {
         if (api != null) {
             options.put("api", api);
         }
-        loadShape();
         String profileName = profile != null ? profile : !concurrency.isEmpty() ? Profile.CONCURRENT : null;
         WorkloadOptions workload = new WorkloadOptions(dataset, profileName,
                 rates.isEmpty() ? null : number("--rate", rates.get(0)),

@@ -133,17 +133,17 @@ class AdHocRunTest {
         out = new StringWriter();
         assertThat(main(out, List.of("run", "--engine", "sim", "--model", "m", "--rate", "4", "--concurrency", "8")))
                 .isEqualTo(Main.BAD_INPUT);
-        assertThat(out.toString()).contains("--rate and --concurrency are two kinds of load").contains("--rate R"
-                + " --max-concurrency N for a rate with at most N requests in flight");
+        assertThat(out.toString()).contains("rate and concurrency are two kinds of load").contains("a rate with"
+                + " maxConcurrency (--max-concurrency) for at most N requests in flight");
         out = new StringWriter();
         assertThat(main(out, List.of("run", "--engine", "sim", "--model", "m", "--profile", "poisson", "--concurrency",
                 "8"))).isEqualTo(Main.BAD_INPUT);
-        assertThat(out.toString()).contains("--concurrency is the concurrent profile's number of streams, so with"
-                + " --profile poisson it would be ignored");
+        assertThat(out.toString()).contains("concurrency is the concurrent profile's number of streams, and profile"
+                + " poisson would ignore it");
         out = new StringWriter();
         assertThat(main(out, List.of("run", "--engine", "sim", "--model", "m", "--profile", "synchronous", "--rate",
                 "2"))).isEqualTo(Main.BAD_INPUT);
-        assertThat(out.toString()).contains("--profile synchronous sends no requests at a rate, so --rate would be"
+        assertThat(out.toString()).contains("profile synchronous sends no requests at a rate, so the rate would be"
                 + " ignored");
         out = new StringWriter();
         assertThat(main(out, List.of("run", "--target", "http://h:1", "--model", "m", "--profile", "ramp")))

@@ -95,4 +95,24 @@ class StudyProcessorWorkloadOptionsTest {
                           warmupSeconds = 3)""", BASELINE);
         assertOneError(source, "warmupSeconds needs a profile that spreads requests over time", "warmupSeconds = 3");
     }
+
+    /** A rate beside streams, or either with a profile that ignores it, on the attribute at fault, one annotation at a time. */
+    @Test
+    void aRateAndStreamsTogetherOrWithAProfileThatIgnoresThemAreRefused() {
+        assertOneError(study("""
+                @Workload(rate = 4,
+                          concurrency = 8)""", BASELINE), "rate and concurrency are two kinds of load",
+                "concurrency = 8)");
+        assertOneError(study("""
+                @Workload(profile = Profile.POISSON,
+                          concurrency = 8)""", BASELINE), "concurrency is the concurrent profile's number of streams,"
+                + " and profile poisson would ignore it", "concurrency = 8)");
+        assertOneError(study("""
+                @Workload(profile = Profile.SYNCHRONOUS,
+                          rate = 2)""", BASELINE), "profile synchronous sends no requests at a rate", "rate = 2)");
+        // a variant's closed loop replaces its class's rate: each annotation is one load
+        assertThat(compile(study("@Workload(rate = 8)", BASELINE + """
+                    @Variant @Workload(profile = Profile.CONCURRENT, concurrency = 4) public void closedLoop() {}
+                """)).errorMessages()).isEmpty();
+    }
 }

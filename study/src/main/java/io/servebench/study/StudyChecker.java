@@ -346,10 +346,38 @@ public final class StudyChecker {
         }
         checkSetting("rate", w.rate(), at, problems);
         checkSetting("concurrency", w.concurrency(), at, problems);
+        loadShape(w).ifPresent(setting -> problems.add(new Problem(at.apply(setting.getKey(), -1), setting.getValue())));
         checkSetting("requests", w.requests(), at, problems);
         checkSetting("warmup", w.warmup(), at, problems);
         w.options().forEach((key, value) -> LoadOption.byKey(key).map(o -> o.problem(value))
                 .ifPresent(problem -> problems.add(new Problem(at.apply(key, -1), problem))));
+    }
+
+    /**
+     * A rate and a number of streams written together, or either with a profile that ignores it: the load would be
+     * another than the one written, without a word (a rate given with concurrency ran the streams; a concurrency with
+     * profile poisson ran the default rate). One {@code @Workload} (or one command line) at a time: a variant may
+     * replace its class's rate by a closed loop of its own.
+     *
+     * @return the setting at fault and why, if any
+     */
+    private static Optional<Map.Entry<String, String>> loadShape(WorkloadOptions w) {
+        if (w.rate() != null && w.concurrency() != null) {
+            return Optional.of(Map.entry("concurrency", "rate and concurrency are two kinds of load: a rate sends requests"
+                    + " at that rate (an open loop), a concurrency keeps that many streams busy (a closed loop); expected"
+                    + " one of them, or a rate with maxConcurrency (--max-concurrency) for at most N requests in flight"));
+        }
+        if (w.concurrency() != null && w.profile() != null && !Profile.CONCURRENT.equals(w.profile())) {
+            return Optional.of(Map.entry("concurrency", "concurrency is the concurrent profile's number of streams, and"
+                    + " profile " + w.profile() + " would ignore it; expected profile concurrent with it, or"
+                    + " maxConcurrency (--max-concurrency) to cap a rate profile's requests in flight"));
+        }
+        if (w.rate() != null && w.profile() != null
+                && List.of(Profile.CONCURRENT, Profile.SYNCHRONOUS, Profile.THROUGHPUT).contains(w.profile())) {
+            return Optional.of(Map.entry("rate", "profile " + w.profile() + " sends no requests at a rate, so the rate"
+                    + " would be ignored; expected a rate profile (constant, poisson, gamma) with a rate, or no rate"));
+        }
+        return Optional.empty();
     }
 
     /**
