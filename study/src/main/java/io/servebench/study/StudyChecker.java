@@ -362,6 +362,10 @@ public final class StudyChecker {
      * @return the setting at fault and why, if any
      */
     private static Optional<Map.Entry<String, String>> loadShape(WorkloadOptions w) {
+        if (w.profile() != null && !PROFILES.contains(w.profile())) {
+            // an unknown profile is reported as that
+            return Optional.empty();
+        }
         if (w.rate() != null && w.concurrency() != null) {
             return Optional.of(Map.entry("concurrency", "rate and concurrency are two kinds of load: a rate sends requests"
                     + " at that rate (an open loop), a concurrency keeps that many streams busy (a closed loop); expected"
