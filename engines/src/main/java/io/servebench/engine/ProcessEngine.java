@@ -43,6 +43,9 @@ final class ProcessEngine implements RunningEngine {
     /** The engine's processes under the supervisor once it was ready, for stopping them if the supervisor dies. */
     private volatile List<ProcessHandle> tree = List.of();
     private final AtomicBoolean stopped = new AtomicBoolean();
+    /** What to check when the engine's program cannot be started. */
+    private static final String NOT_FOUND = " (is it installed and on the PATH? a study names it with"
+            + " @Engine(executable = ...), the command line with --engine-exe PATH)";
 
     private ProcessEngine(Process process, LaunchCommand command, Path log, Endpoint endpoint, Duration grace) {
         this.process = process;
@@ -90,7 +93,7 @@ final class ProcessEngine implements RunningEngine {
         // Under the supervisor a missing program would only show as an exit code: find it first, as exec would.
         if (!executableFound(command.argv().get(0), builder.environment().get("PATH"), command.workdir())) {
             throw new EngineStartException("cannot start " + command.argv().get(0) + ": no such executable program"
-                    + " (is it installed and on the PATH? a study names it with @Engine(executable = ...), the command line with --engine-exe PATH)");
+                    + NOT_FOUND);
         }
         Process process;
         try {
@@ -100,7 +103,7 @@ final class ProcessEngine implements RunningEngine {
             Supervisor.tell(process, secrets);
         } catch (IOException e) {
             throw new EngineStartException("cannot start " + command.argv().get(0) + ": " + e.getMessage()
-                    + " (is it installed and on the PATH? a study names it with @Engine(executable = ...), the command line with --engine-exe PATH)", e);
+                    + NOT_FOUND, e);
         }
         URI base = URI.create("http://127.0.0.1:" + command.port());
         ProcessEngine engine = new ProcessEngine(process, command, log,
