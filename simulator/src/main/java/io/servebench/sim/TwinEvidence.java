@@ -1,7 +1,5 @@
 package io.servebench.sim;
 
-import io.servebench.engine.kind.EngineKinds;
-
 import com.fasterxml.jackson.core.type.TypeReference;
 
 import java.util.ArrayList;
@@ -78,7 +76,8 @@ public record TwinEvidence(String engine, String gpu, String architecture, boole
     public static String statement(String engine, String gpu, String architecture, boolean severalGpus,
                                    boolean expertParallel) {
         // the GPU as its id reads in capitals, a form factor as NVIDIA writes it (h100-pcie: H100 PCIe)
-        String kind = EngineKinds.named(engine).dialect().orElseThrow().engineName() + " " + architecture + " "
+        // the engine by the dialect the twin speaks (the simulator sits below the engine kinds, whose names it cannot see)
+        String kind = (engine.equals(SimDialect.SGLANG.toString()) ? "SGLang" : "vLLM") + " " + architecture + " "
                 + gpu.toUpperCase(Locale.ROOT).replace("-PCIE", " PCIe");
         String where = !severalGpus ? " on one GPU" : expertParallel ? " on several GPUs with expert parallelism"
                 : " on several GPUs";
