@@ -79,12 +79,14 @@ public final class TrialPlanner {
         Map<String, List<String>> trialKeysByServer = new LinkedHashMap<>();
         Map<String, WorkloadParams> workloads = new LinkedHashMap<>();
         List<Map.Entry<String, ResultBlock>> blocks = new ArrayList<>();
+        boolean closedLoop = false;
         for (Selection selection : selections) {
             StudyDescriptor study = selection.study();
             for (VariantDescriptor variant : selection.variants()) {
                 for (Map<String, String> values : expansion(study, variant)) {
                     ServerConfig server = server(study, variant, values);
                     WorkloadParams workload = workload(study, variant, values);
+                    closedLoop |= Profile.CONCURRENT.equals(workload.profile());
                     String trialKey = server.key() + "\n" + workload;
                     servers.putIfAbsent(server.key(), server);
                     List<String> keys = trialKeysByServer.computeIfAbsent(server.key(), k -> new ArrayList<>());
@@ -97,6 +99,7 @@ public final class TrialPlanner {
                 }
             }
         }
+        checkConcurrencyUsed(selections, closedLoop);
         // Second pass: trials sharing a server run back to back, so each server configuration starts once;
         // ids follow that running order.
         Map<String, Trial> trials = new LinkedHashMap<>();
@@ -124,6 +127,22 @@ public final class TrialPlanner {
                 throw new IllegalArgumentException("-p " + key + ": no selected study has a parameter \"" + key
                         + "\"; expected one of " + String.join(", ", known));
             }
+        }
+    }
+
+    /**
+     * Refuses a {@code -p concurrency} that no selected variant's load uses: the run would be another than the one
+     * asked for, without a word ({@code -p concurrency=8} on a study of constant rates ran the rates). A study's own
+     * {@code @Param} of that name is an axis of its own, and not checked here. A {@code -p rate} over loads that do not
+     * send at a rate stays allowed: it is one trial with them (a sweep's, a closed loop's), and may serve the rate
+     * profiles among the selected variants.
+     */
+    private void checkConcurrencyUsed(List<Selection> selections, boolean closedLoop) {
+        boolean aParam = selections.stream().anyMatch(s -> s.study().param("concurrency").isPresent());
+        if (overrides.containsKey("concurrency") && !aParam && !closedLoop) {
+            throw new IllegalArgumentException("-p concurrency=" + String.join(",", overrides.get("concurrency"))
+                    + ": no selected variant's load is a closed loop (profile concurrent), so each would ignore it;"
+                    + " expected -p profile=concurrent with it, or -p maxConcurrency=N to cap a rate's requests in flight");
         }
     }
 

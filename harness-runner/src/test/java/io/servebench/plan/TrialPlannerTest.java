@@ -47,6 +47,23 @@ class TrialPlannerTest {
                 .map(s -> new TrialPlanner.Selection(s, s.variants())).toList());
     }
 
+    /** A -p that no selected variant's load uses is refused: the run would be another than the one asked for. */
+    @Test
+    void aRateOrConcurrencyOverrideThatNoLoadUsesIsRefused() {
+        // Tuning's loads are constant rates (AT_8): a concurrency would change nothing
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> plan(Map.of("concurrency", List.of("8")), tuning()))
+                .hasMessage("-p concurrency=8: no selected variant's load is a closed loop (profile concurrent), so each"
+                        + " would ignore it; expected -p profile=concurrent with it, or -p maxConcurrency=N to cap a rate's"
+                        + " requests in flight");
+        // with the profile that uses it, it is a closed loop of 8 streams
+        TrialPlan closed = plan(Map.of("concurrency", List.of("8"), "profile", List.of("concurrent")), tuning());
+        assertThat(closed.trials()).allSatisfy(t -> assertThat(t.workload().concurrency()).isEqualTo(8));
+        // a study's own @Param of that name is an axis of its own
+        StudyDescriptor streams = new StudyDescriptor("x.Streams", "m", "", "vllm", BASE, AT_8,
+                List.of(new ParamSpec("concurrency", "int", List.of("1", "8"))), List.of(variant("baseline", "", true)));
+        assertThat(plan(Map.of("concurrency", List.of("4")), streams).trials()).isNotEmpty();
+    }
+
     @Test
     void variantsExpandOnlyOverTheParamsTheyUse() {
         TrialPlan plan = plan(Map.of(), tuning());
