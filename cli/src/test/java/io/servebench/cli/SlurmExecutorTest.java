@@ -320,9 +320,10 @@ class SlurmExecutorTest {
     @Test
     void anInterruptedCoordinatorCancelsItsJobsAndKeepsWhatTheyMeasured(@TempDir Path tmp) throws Exception {
         StringWriter out = new StringWriter();
-        // two server configurations, a job each, two repetitions of 10 s of load each on the simulated engine over
-        // HTTP: the interruption comes in the first
-        Runner runner = new Runner(study(tmp, EngineOptions.Simulate.IN_PROCESS, "80").repetitions(2).param("dataset", "synthetic:in=fixed(100),out=fixed(20)").slurm(SLURM).build(),
+        // two server configurations, a job each, two repetitions of 30 s of load each on the simulated engine over
+        // HTTP: the interruption comes about 3 s into the first. 30 s, not 10: on a loaded 2-core CI machine the
+        // SIGTERM that scancel delivers once came more than 7 s late, after the first repetition had ended
+        Runner runner = new Runner(study(tmp, EngineOptions.Simulate.IN_PROCESS, "240").repetitions(2).param("dataset", "synthetic:in=fixed(100),out=fixed(20)").slurm(SLURM).build(),
                 new PrintWriter(out, true));
         CompletableFuture<RunOutcome> running = CompletableFuture.supplyAsync(() -> {
             try {
@@ -334,7 +335,7 @@ class SlurmExecutorTest {
         Path jobs = tmp.resolve("jobs");
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         while (System.nanoTime() < deadline && !(Files.isDirectory(jobs) && Files.list(jobs)
-                .anyMatch(f -> f.toString().endsWith(".out") && read(f).contains("80 requests...")))) {
+                .anyMatch(f -> f.toString().endsWith(".out") && read(f).contains("240 requests...")))) {
             Thread.sleep(100);
         }
         Thread.sleep(3000);
