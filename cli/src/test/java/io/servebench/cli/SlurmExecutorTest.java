@@ -377,6 +377,32 @@ class SlurmExecutorTest {
         }
     }
 
+    @Test
+    void aLoadSpreadOverTheNodesAfterTheEnginesReachesItOverTheNetwork(@TempDir Path tmp) throws Exception {
+        // scripts/slurm-local's partition "pair": the first node and a second in a network namespace of its own, whose
+        // loopback address is not the first's
+        assumeThat(run("sinfo", "-h", "-p", "pair", "-o", "%D").strip()).as("a partition of two nodes, pair"
+                + " (scripts/slurm-local start where network namespaces can be made)").isEqualTo("2");
+        StringWriter out = new StringWriter();
+        RunOutcome outcome = new Runner(study(tmp, EngineOptions.Simulate.PROCESS, "40")
+                .param("dataset", "synthetic:in=fixed(100),out=fixed(20)")
+                .client(new io.servebench.execution.ClientOptions(null, Duration.ofSeconds(10), Duration.ofMinutes(5), 2))
+                .slurm(new SlurmParams("pair", null, null, 0, List.of("--nodes=2"))).build(), new PrintWriter(out, true))
+                .run();
+        assertThat(outcome.blocks()).hasSize(2).allSatisfy(b -> {
+            assertThat(b.state()).as(out.toString()).isEqualTo(BlockResult.State.COMPLETE);
+            assertThat(b.repetitions().get(0).notes()).as(out.toString())
+                    .anySatisfy(n -> assertThat(n).contains("load: spread over 2 worker processes, SLURM job steps over 2"
+                            + " nodes (the 1 after the engine's"));
+            assertThat(b.repetitions().get(0).value(Metric.SUCCESSFUL_REQUESTS)).as(out.toString()).hasValue(40.0);
+        });
+        try (var files = Files.list(tmp.resolve("requests"))) {
+            assertThat(files.toList()).hasSize(2).allSatisfy(f -> assertThat(
+                    io.servebench.load.RequestRecordReader.read(f).stream().map(io.servebench.load.RequestRecord::id)
+                            .distinct().count()).isEqualTo(40));
+        }
+    }
+
     private static String read(Path file) {
         try {
             return Files.readString(file);

@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * Container mode of a process kind: the engine's own command run as the entrypoint of an image with
- * {@code docker run} or {@code podman run}, listening on 0.0.0.0 inside and published on 127.0.0.1 only.
+ * {@code docker run} or {@code podman run}, listening on 0.0.0.0 inside and published on the run's listen address
+ * ({@link EngineOptions#listenAddress()}: 127.0.0.1 only, unless load workers on other machines must reach it).
  */
 final class Container {
 
@@ -26,10 +27,11 @@ final class Container {
      * environment passed with {@code -e}, and the container removed with {@code rm -f} after it stopped, even if the
      * runtime's client was killed.
      */
-    static LaunchCommand launch(ServerConfig server, int port, String runtime, Path hostHfCache, List<String> serve,
-                                Map<String, String> env, Path workdir) {
+    static LaunchCommand launch(ServerConfig server, int port, String publishedOn, String runtime, Path hostHfCache,
+                                List<String> serve, Map<String, String> env, Path workdir) {
         String name = name(server, port);
-        return new LaunchCommand(run(runtime, name, server.setup().image(), port, env, hostHfCache, serve, hostHasGpus()),
+        return new LaunchCommand(run(runtime, name, server.setup().image(), publishedOn, port, env, hostHfCache, serve,
+                hostHasGpus()),
                 Map.of(), workdir, port, List.of(runtime, "rm", "-f", name));
     }
 
@@ -44,10 +46,10 @@ final class Container {
 
     /**
      * {@code docker run} (or podman) of the image with the engine's command as entrypoint and arguments:
-     * all GPUs when {@code gpus}, host IPC (PyTorch's shared memory), the port published on 127.0.0.1 only, the
+     * all GPUs when {@code gpus}, host IPC (PyTorch's shared memory), the port published on {@code publishedOn}, the
      * Hugging Face cache mounted, the environment passed with {@code -e}, and the container removed when it stops.
      */
-    static List<String> run(String runtime, String name, String image, int port, Map<String, String> env,
+    static List<String> run(String runtime, String name, String image, String publishedOn, int port, Map<String, String> env,
                             Path hostHfCache, List<String> serve, boolean gpus) {
         List<String> argv = new ArrayList<>(List.of(runtime, "run", "--rm", "--name", name));
         if (gpus && "podman".equals(runtime)) {
@@ -55,7 +57,7 @@ final class Container {
         } else if (gpus) {
             argv.addAll(List.of("--gpus", "all"));
         }
-        argv.addAll(List.of("--ipc=host", "-p", "127.0.0.1:" + port + ":" + port,
+        argv.addAll(List.of("--ipc=host", "-p", publishedOn + ":" + port + ":" + port,
                 "-v", hostHfCache + ":" + CONTAINER_HF_CACHE));
         env.forEach((k, v) -> argv.addAll(List.of("-e", k + "=" + v)));
         argv.addAll(List.of("--entrypoint", serve.get(0), image));

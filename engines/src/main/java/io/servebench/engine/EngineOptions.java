@@ -22,14 +22,32 @@ import java.time.Duration;
  *                         tensor-parallel rank
  * @param simulatedModelConfig the {@code config.json} (or its folder) of the model the simulated engine stands in for,
  *                         for a model it does not know otherwise; {@code null} for none
+ * @param listenAddress    the address the engines ServeBench starts listen on ({@link #LOOPBACK}, or {@link
+ *                         #ALL_INTERFACES} where load workers on other machines must reach them); a container's port is
+ *                         published on it
  */
 public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout, Duration grace, String containerRuntime,
                             Path hfCache, String apiKey, String adminApiKey, String simulatedGpu,
-                            Path simulatedModelConfig) {
+                            Path simulatedModelConfig, String listenAddress) {
+
+    /** Where an engine listens unless load workers on other machines must reach it: nothing else can. */
+    public static final String LOOPBACK = "127.0.0.1";
+    /** Every interface: what vLLM and SGLang listen on by default, and what a load spread over other nodes needs. */
+    public static final String ALL_INTERFACES = "0.0.0.0";
 
     public EngineOptions {
         // checked here, so that a bad id fails before any engine starts
         GpuProfile.named(simulatedGpu);
+        if (listenAddress == null || listenAddress.isBlank()) {
+            throw new IllegalArgumentException("engines' listen address: expected one, such as " + LOOPBACK);
+        }
+    }
+
+    /** As a study's options without a listen address say: {@link #LOOPBACK}. */
+    public EngineOptions(Simulate simulate, long seed, Duration readyTimeout, Duration grace, String containerRuntime,
+                         Path hfCache, String apiKey, String adminApiKey, String simulatedGpu, Path simulatedModelConfig) {
+        this(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, apiKey, adminApiKey, simulatedGpu,
+                simulatedModelConfig, LOOPBACK);
     }
 
     /** The id of the GPU the simulated engine imitates unless told otherwise. */
@@ -73,7 +91,13 @@ public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout,
      */
     public EngineOptions withKeys(String key, String adminKey) {
         return new EngineOptions(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, key, adminKey, simulatedGpu,
-                simulatedModelConfig);
+                simulatedModelConfig, listenAddress);
+    }
+
+    /** These options with the engines listening on {@code address} ({@link #LOOPBACK} or {@link #ALL_INTERFACES}). */
+    public EngineOptions listeningOn(String address) {
+        return new EngineOptions(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, apiKey, adminApiKey,
+                simulatedGpu, simulatedModelConfig, address);
     }
 
     @Override
@@ -81,6 +105,7 @@ public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout,
         return "EngineOptions[simulate=" + simulate + ", seed=" + seed + ", readyTimeout=" + readyTimeout + ", grace=" + grace
                 + ", containerRuntime=" + containerRuntime + ", hfCache=" + hfCache + ", apiKey="
                 + (apiKey == null ? "none" : Redaction.MASK) + ", adminApiKey=" + (adminApiKey == null ? "none" : Redaction.MASK)
-                + ", simulatedGpu=" + simulatedGpu + ", simulatedModelConfig=" + simulatedModelConfig + "]";
+                + ", simulatedGpu=" + simulatedGpu + ", simulatedModelConfig=" + simulatedModelConfig + ", listenAddress="
+                + listenAddress + "]";
     }
 }

@@ -90,9 +90,11 @@ final class KindStarts {
      *
      * @param containerRuntime {@code docker} or {@code podman}
      * @param hostHfCache      the host's Hugging Face cache, mounted into containers
+     * @param listenAddress    the address the server listens on, or its container's port is published on
      * @throws IllegalArgumentException for a kind that is not started as a process
      */
-    static LaunchCommand launch(ServerConfig server, int port, String containerRuntime, Path hostHfCache) {
+    static LaunchCommand launch(ServerConfig server, int port, String containerRuntime, Path hostHfCache,
+                                String listenAddress) {
         if (!(server.kind() instanceof ProcessKind process)) {
             throw new IllegalArgumentException("engine kind \"" + server.kind().name() + "\" is not started as a process");
         }
@@ -104,9 +106,9 @@ final class KindStarts {
         }
         Path workdir = setup.workdir().isEmpty() ? null : Path.of(setup.workdir());
         if (setup.image().isEmpty()) {
-            return new LaunchCommand(withBenchmarkFlags(process, serve(server, "127.0.0.1", port)), env, workdir, port);
+            return new LaunchCommand(withBenchmarkFlags(process, serve(server, listenAddress, port)), env, workdir, port);
         }
-        return Container.launch(server, port, containerRuntime, hostHfCache,
+        return Container.launch(server, port, listenAddress, containerRuntime, hostHfCache,
                 withBenchmarkFlags(process, serve(server, Container.HOST, port)), env, workdir);
     }
 
@@ -141,7 +143,8 @@ final class KindStarts {
                         + " to mount into the container: " + e.getMessage() + "; set HF_HOME to a writable folder", e);
             }
         }
-        LaunchCommand launch = launch(server, ProcessEngine.freePort(), options.containerRuntime(), options.hfCache());
+        LaunchCommand launch = launch(server, ProcessEngine.freePort(), options.containerRuntime(), options.hfCache(),
+                options.listenAddress());
         // the keys from the harness's environment (a study's flags never give one): never in a report's command
         if (options.apiKey() != null && kind.dialect().isPresent()) {
             launch = launch.plus(List.of(kind.dialect().get().flags().apiKey(), options.apiKey()));

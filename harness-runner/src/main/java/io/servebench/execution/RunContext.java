@@ -3,6 +3,7 @@ package io.servebench.execution;
 import io.servebench.engine.kind.EngineKind;
 import io.servebench.engine.kind.EngineKinds;
 import io.servebench.engine.EngineOptions;
+import io.servebench.load.LoadWorkers;
 import io.servebench.engine.RunningEngine;
 import io.servebench.load.Interruption;
 import io.servebench.metrics.PrometheusScraper;
@@ -103,9 +104,14 @@ public final class RunContext {
         return apiKey;
     }
 
-    /** How engines are started, with the API key, so that the readiness wait is let in too. */
+    /**
+     * How engines are started, with the API key, so that the readiness wait is let in too; listening on every interface
+     * where the loads' workers run on other nodes of a SLURM allocation and reach them over the network.
+     */
     EngineOptions engines() {
-        return params.engines().withKeys(apiKey, adminApiKey);
+        EngineOptions engines = params.engines().withKeys(apiKey, adminApiKey);
+        return params.client().loadWorkers() > 1 && LoadWorkers.Placement.of(System.getenv()).otherMachines()
+                ? engines.listeningOn(EngineOptions.ALL_INTERFACES) : engines;
     }
 
     PrometheusScraper scraper() {

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -112,6 +113,49 @@ public final class LoadWorkers {
             return new Placement(nodes);
         }
 
+        /**
+         * Whether the workers run on other machines than this one: the nodes after the first of a SLURM allocation of
+         * several. They reach an engine of this machine by its name ({@link #host()}), so an engine ServeBench starts
+         * must listen on more than the loopback address.
+         */
+        public boolean otherMachines() {
+            return nodes > 1;
+        }
+
+        /**
+         * {@code uri} as a worker reaches it: on another machine, a loopback host (an engine this machine started, or
+         * an endpoint given as {@code 127.0.0.1} or {@code localhost}) is this machine's name; anything else as it is.
+         */
+        URI reachable(URI uri) {
+            if (!otherMachines() || !loopback(uri.getHost())) {
+                return uri;
+            }
+            try {
+                return new URI(uri.getScheme(), uri.getUserInfo(), host(), uri.getPort(), uri.getPath(), uri.getQuery(),
+                        uri.getFragment());
+            } catch (java.net.URISyntaxException e) {
+                throw new IllegalArgumentException("cannot name " + uri + " by this machine's name " + host(), e);
+            }
+        }
+
+        private static boolean loopback(String host) {
+            if (host == null) {
+                return false;
+            }
+            if (host.equalsIgnoreCase("localhost")) {
+                return true;
+            }
+            // only a literal address: a name is for the workers' own resolver
+            if (!host.matches("[0-9.]+") && !host.contains(":")) {
+                return false;
+            }
+            try {
+                return java.net.InetAddress.getByName(host).isLoopbackAddress();
+            } catch (java.net.UnknownHostException e) {
+                return false;
+            }
+        }
+
         /** What goes before worker {@code number}'s own command line. */
         List<String> prefix(int number) {
             if (nodes == 0) {
@@ -124,7 +168,9 @@ public final class LoadWorkers {
 
         @Override
         public String toString() {
-            return nodes == 0 ? "this machine" : "SLURM job steps over " + nodes + (nodes == 1 ? " node" : " nodes");
+            return nodes == 0 ? "this machine" : "SLURM job steps over " + nodes + (nodes == 1 ? " node"
+                    : " nodes (the " + (nodes - 1) + " after the engine's, which reach it as " + host()
+                    + ", where an engine ServeBench starts listens on every interface)");
         }
     }
 
@@ -253,7 +299,7 @@ public final class LoadWorkers {
             relative[i] = offsets.get(Math.min(i, offsets.size() - 1)) - first;
         }
         Cancellation c = p.cancellation();
-        return new WorkerJob(targets.stream().map(t -> t.baseUri().toString()).toList(), targets.get(0).model(),
+        return new WorkerJob(targets.stream().map(t -> placement.reachable(t.baseUri()).toString()).toList(), targets.get(0).model(),
                 targets.get(0).adapterAfterBase(), spread.weights(), p.api().name(), p.connectTimeout().toNanos(), p.requestTimeout().toNanos(),
                 p.maxConnections(), p.continuousUsageStats(), p.stop().maxDuration() == null ? 0
                 : Math.max(1, p.stop().maxDuration().toNanos() - first), p.extraBody(), p.requestIdPrefix(), c.percent(),

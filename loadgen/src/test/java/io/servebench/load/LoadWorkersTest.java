@@ -6,6 +6,7 @@ import io.servebench.workload.RequestSpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -162,5 +163,26 @@ class LoadWorkersTest {
         return records.stream().collect(Collectors.toMap(RequestRecord::id, Function.identity(), (a, b) -> {
             throw new AssertionError("record " + a.id() + " twice");
         }, TreeMap::new));
+    }
+    @Test
+    void workersOnOtherNodesReachAnEngineOfThisMachineByItsNameAndEverythingElseAsGiven() throws Exception {
+        String here = java.net.InetAddress.getLocalHost().getHostName();
+        LoadWorkers.Placement threeNodes = LoadWorkers.Placement.of(Map.of("SLURM_JOB_ID", "7", "SLURM_JOB_NUM_NODES", "3"));
+        assertThat(threeNodes.otherMachines()).isTrue();
+        assertThat(threeNodes.reachable(URI.create("http://127.0.0.1:8000"))).isEqualTo(URI.create("http://" + here + ":8000"));
+        assertThat(threeNodes.reachable(URI.create("http://localhost:30000/prefix")))
+                .isEqualTo(URI.create("http://" + here + ":30000/prefix"));
+        assertThat(threeNodes.reachable(URI.create("http://[::1]:8000"))).isEqualTo(URI.create("http://" + here + ":8000"));
+        assertThat(threeNodes.reachable(URI.create("http://127.0.0.2:8000"))).isEqualTo(URI.create("http://" + here + ":8000"));
+        // a server named or addressed on the network is reached as the study gives it
+        assertThat(threeNodes.reachable(URI.create("http://gpu-host:8000"))).isEqualTo(URI.create("http://gpu-host:8000"));
+        assertThat(threeNodes.reachable(URI.create("http://10.1.2.3:8000"))).isEqualTo(URI.create("http://10.1.2.3:8000"));
+        assertThat(threeNodes.toString()).contains("over 3 nodes").contains("the 2 after the engine's").contains(here);
+        // on one node, or off SLURM, the workers share this machine's loopback
+        for (LoadWorkers.Placement here1 : List.of(LoadWorkers.Placement.HERE,
+                LoadWorkers.Placement.of(Map.of("SLURM_JOB_ID", "7", "SLURM_JOB_NUM_NODES", "1")))) {
+            assertThat(here1.otherMachines()).isFalse();
+            assertThat(here1.reachable(URI.create("http://127.0.0.1:8000"))).isEqualTo(URI.create("http://127.0.0.1:8000"));
+        }
     }
 }
