@@ -18,6 +18,7 @@ import io.servebench.runner.RunDefaults;
 import io.servebench.runner.RunOptions;
 import io.servebench.runner.Runner;
 import io.servebench.runner.RunOutcome;
+import io.servebench.runner.RunFolderException;
 import io.servebench.runner.RunnerException;
 import io.servebench.execution.Signals;
 import io.servebench.execution.ServeBenchVersion;
@@ -261,6 +262,11 @@ public final class Main implements Callable<Integer> {
                     || e instanceof IllegalArgumentException) {
                 err.println("error: " + e.getMessage());
                 return BAD_INPUT;
+            }
+            if (e instanceof RunFolderException) {
+                // the folder, not ServeBench: the message says what was kept and how to go on
+                err.println("error: " + e.getMessage());
+                return TRIAL_FAILED;
             }
             // a fault of ServeBench's own: one line, the trace with -v; results already measured are on disk
             err.println("error: " + e + (verbose ? "" : " (a fault of ServeBench's; -v shows where, for a bug report)"));

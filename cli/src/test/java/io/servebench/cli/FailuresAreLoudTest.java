@@ -54,6 +54,19 @@ class FailuresAreLoudTest {
         assertThat(Files.readString(tmp.resolve("run").resolve("results.json")).strip()).isEqualTo("[ ]");
     }
 
+    /** A run folder on a full disk ({@code /dev/full} as its journal) is the disk's failure, not a bug of ServeBench's. */
+    @Test
+    void aFullDiskStopsTheRunWithExitCode1AndSaysHowToGoOn(@TempDir Path tmp) throws Exception {
+        org.assertj.core.api.Assumptions.assumeThat(Files.isWritable(Path.of("/dev/full"))).as("/dev/full").isTrue();
+        Path dir = Files.createDirectories(tmp.resolve("run"));
+        Files.createSymbolicLink(dir.resolve("journal.jsonl"), Path.of("/dev/full"));
+        Run run = run(study(dir));
+        assertThat(run.code()).as(run.err()).isEqualTo(Main.TRIAL_FAILED);
+        assertThat(run.err()).startsWith("error: cannot append to " + dir.resolve("journal.jsonl")
+                + ": No space left on device. The run stopped there").contains("--resume " + dir)
+                .doesNotContain("a fault of ServeBench's");
+    }
+
     @Test
     void aFailedShareOverTheLimitFailsTheTrialUnlessTheLimitAllowsIt(@TempDir Path tmp) {
         // one conversation in four names an adapter the server does not serve

@@ -35,10 +35,14 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
@@ -161,6 +165,7 @@ final class RunFolder {
      * finished trials anyway).
      *
      * @return what the reports were written from
+     * @throws RunFolderException when the journal or the reports cannot be written: the run stops there
      */
     RunResult journalled(RunHeader header, Supplier<RunResult> result, JournalWork work) throws IOException {
         AtomicReference<RunResult> reported = new AtomicReference<>();
@@ -177,8 +182,33 @@ final class RunFolder {
                 journal.append(header);
             }
             work.run(journal);
-        } finally {
+        } catch (IOException | RuntimeException | Error e) {
+            // what stopped the run is the failure to tell; reports that cannot be written either (a full disk) ride along
+            String reports = "Its reports are written from what it measured";
+            try {
+                report.run();
+            } catch (UncheckedIOException reportFailure) {
+                e.addSuppressed(reportFailure);
+                reports = "Its reports: " + reportFailure.getMessage();
+            } catch (RuntimeException reportFailure) {
+                e.addSuppressed(reportFailure);
+            } finally {
+                ShutdownHooks.remove(reportOnExit);
+            }
+            if (e instanceof IOException || e instanceof UncheckedIOException) {
+                throw new RunFolderException(e.getMessage() + ". The run stopped there; what it measured before is"
+                        + " kept in " + dir() + " (" + RunJournal.FILE_NAME + ", requests/). " + reports + ". Once"
+                        + " the folder can be written again, continue with: " + RunCommandLine.resume(dir()), e);
+            }
+            throw e;
+        }
+        try {
             report.run();
+        } catch (UncheckedIOException e) {
+            throw new RunFolderException(e.getMessage() + ". Every trial ran and is in " + dir() + "/"
+                    + RunJournal.FILE_NAME + "; once the folder can be written again, the same command with --resume"
+                    + " writes the reports without measuring again: " + RunCommandLine.resume(dir()), e);
+        } finally {
             ShutdownHooks.remove(reportOnExit);
         }
         return reported.get();
@@ -192,18 +222,53 @@ final class RunFolder {
                 capacities);
     }
 
+    /**
+     * Writes every report that can be written, each whole or not at all.
+     *
+     * @throws UncheckedIOException naming the reports that could not be written, and why
+     */
     private void writeReports(RunResult result) {
+        Map<Path, ResultFormat> reports = new LinkedHashMap<>();
+        for (ResultFormatType type : ResultFormatType.values()) {
+            reports.put(dir().resolve(type.fileName()), type == ResultFormatType.JSON
+                    ? new JmhJsonWriter(null, options.jmhParamsInName())
+                    : ResultFormats.of(type, params.language(), this::timeline));
+        }
+        for (String metric : options.jmhPrimary()) {
+            reports.put(dir().resolve("results-" + metric + ".json"), new JmhJsonWriter(metric, options.jmhParamsInName()));
+        }
+        List<String> unwritten = new ArrayList<>();
+        IOException first = null;
+        for (Map.Entry<Path, ResultFormat> report : reports.entrySet()) {
+            try {
+                replace(report.getValue(), result, report.getKey());
+            } catch (IOException e) {
+                unwritten.add(report.getKey().getFileName().toString());
+                first = first == null ? e : first;
+            }
+        }
+        if (first != null) {
+            throw new UncheckedIOException("cannot write " + String.join(", ", unwritten) + " in " + dir() + ": "
+                    + first.getMessage(), first);
+        }
+    }
+
+    /**
+     * Writes {@code file} whole or not at all: into a file beside it, then moved over it, so that a write that fails
+     * (a full disk) leaves the report an earlier write made, not an empty or cut one.
+     */
+    private static void replace(ResultFormat format, RunResult result, Path file) throws IOException {
+        Path partial = file.resolveSibling("." + file.getFileName() + ".partial");
         try {
-            for (ResultFormatType type : ResultFormatType.values()) {
-                ResultFormat format = type == ResultFormatType.JSON ? new JmhJsonWriter(null, options.jmhParamsInName())
-                        : ResultFormats.of(type, params.language(), this::timeline);
-                format.write(result, dir().resolve(type.fileName()));
-            }
-            for (String metric : options.jmhPrimary()) {
-                new JmhJsonWriter(metric, options.jmhParamsInName()).write(result, dir().resolve("results-" + metric + ".json"));
-            }
+            format.write(result, partial);
+            Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the reports to " + dir(), e);
+            try {
+                Files.deleteIfExists(partial);
+            } catch (IOException left) {
+                e.addSuppressed(left);
+            }
+            throw e;
         }
     }
 

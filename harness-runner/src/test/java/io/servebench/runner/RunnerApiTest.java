@@ -89,4 +89,36 @@ class RunnerApiTest {
                 .hasMessage("cannot write the results to " + file.resolve("sub") + " (Not a directory); give a folder"
                         + " you can write with -o");
     }
+    /**
+     * A run folder that fills up mid-run: the journal's append fails (its file here is {@code /dev/full}, which answers
+     * every write with ENOSPC), the run stops with one message that names the file, the reason, what was kept and the
+     * command that goes on, and writes every report it can, each whole: one that cannot be written leaves the earlier
+     * one as it was, not emptied.
+     */
+    @Test
+    void aFolderThatFillsUpStopsTheRunSayingWhatWasKeptAndLeavesNoReportCut(@TempDir Path dir) throws Exception {
+        Path full = Path.of("/dev/full");
+        org.assertj.core.api.Assumptions.assumeThat(java.nio.file.Files.isWritable(full)).as("/dev/full").isTrue();
+        java.nio.file.Files.createSymbolicLink(dir.resolve("journal.jsonl"), full);
+        java.nio.file.Files.writeString(dir.resolve("summary.md"), "an earlier run's summary");
+        // a report that cannot be written: where its partial copy goes, a folder that is not empty
+        java.nio.file.Files.createDirectories(dir.resolve(".summary.md.partial").resolve("in-the-way"));
+        RunOptions options = RunOptions.builder().include(SimStudy.class).param("requests", "8").param("warmup", "0")
+                .simulate(io.servebench.engine.EngineOptions.Simulate.VIRTUAL).outputDir(dir).progress(false).build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Runner(options, new PrintWriter(new StringWriter(),
+                        true)).run())
+                .isInstanceOf(RunFolderException.class)
+                .hasMessageStartingWith("cannot append to " + dir.resolve("journal.jsonl") + ": No space left on device."
+                        + " The run stopped there; what it measured before is kept in " + dir)
+                .hasMessageContaining("Its reports: cannot write summary.md in " + dir + ": ")
+                .hasMessageContaining("continue with: ").hasMessageEndingWith("--resume " + dir);
+        assertThat(java.nio.file.Files.readString(dir.resolve("summary.md"))).isEqualTo("an earlier run's summary");
+        assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("results.json").toFile()))
+                .as("written whole").isNotNull();
+        assertThat(dir.resolve("report.html")).isNotEmptyFile();
+        try (var names = java.nio.file.Files.list(dir)) {
+            assertThat(names.map(f -> f.getFileName().toString())).filteredOn(n -> n.endsWith(".partial"))
+                    .containsExactly(".summary.md.partial");
+        }
+    }
 }

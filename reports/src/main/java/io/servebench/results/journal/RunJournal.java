@@ -120,12 +120,29 @@ public final class RunJournal implements Closeable {
         return channel.size() == 0;
     }
 
+    /**
+     * Writes {@code line} and forces it to disk; a write that fails (a full disk) is cut off again, so that the journal
+     * stays complete lines, and the failure names the journal.
+     */
     private void write(String line) throws IOException {
         ByteBuffer bytes = ByteBuffer.wrap(line.getBytes(StandardCharsets.UTF_8));
-        while (bytes.hasRemaining()) {
-            channel.write(bytes);
+        long start = channel.position();
+        try {
+            while (bytes.hasRemaining()) {
+                channel.write(bytes);
+            }
+            channel.force(true);
+        } catch (IOException e) {
+            IOException named = new IOException("cannot append to " + file + ": " + e.getMessage(), e);
+            try {
+                channel.truncate(start);
+                channel.position(start);
+            } catch (IOException truncation) {
+                // open() cuts an unterminated last line off in any case
+                named.addSuppressed(truncation);
+            }
+            throw named;
         }
-        channel.force(true);
     }
 
     @Override

@@ -119,4 +119,14 @@ class RunJournalTest {
         assertThat(RunJournal.readServers(dir)).containsExactly(env);
         assertThat(RunJournal.read(dir)).extracting(io.servebench.results.BlockResult::variant).containsExactly("a");
     }
+    /** An append the disk refuses ({@code /dev/full} answers every write with ENOSPC) names the journal and the reason. */
+    @Test
+    void anAppendTheDiskRefusesNamesTheJournal() throws IOException {
+        Path full = Path.of("/dev/full");
+        org.assertj.core.api.Assumptions.assumeThat(Files.isWritable(full)).as("/dev/full").isTrue();
+        try (RunJournal journal = RunJournal.openFile(full)) {
+            assertThatThrownBy(() -> journal.append(trial("a", 2.0))).isInstanceOf(IOException.class)
+                    .hasMessage("cannot append to /dev/full: No space left on device");
+        }
+    }
 }
