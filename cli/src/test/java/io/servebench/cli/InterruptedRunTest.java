@@ -16,6 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,6 +53,35 @@ class InterruptedRunTest {
         assertThat(harness.exitValue()).as(console).isEqualTo(143);
         interruptedAndKept(dir, console, "SIGTERM");
         resumedWhole(tmp, dir, IncompleteRepetition.Kind.INTERRUPTED, "interrupted");
+    }
+
+    /**
+     * A second run in a folder another process is running (a {@code --resume} typed while the first still goes) is
+     * turned away before it does anything: the journal's lock is held by the first, and the second neither measures nor
+     * writes a report over the first's.
+     */
+    @Test
+    void aResumeWhileTheRunStillGoesIsTurnedAwayAndWritesNothing(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("run");
+        Process harness = harness(tmp, args("SimStudy.baseline", "--simulate", "-o", dir.toString()));
+        try {
+            inTheSecondRepetition(harness, dir, tmp);
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            int code = Main.execute(new String[] {"--resume", dir.toString()}, new PrintWriter(out, true),
+                    new PrintWriter(err, true));
+            assertThat(code).as(out + "" + err).isEqualTo(Main.BAD_INPUT);
+            assertThat(err.toString()).isEqualTo("error: " + dir.resolve(RunJournal.FILE_NAME) + " is being written by"
+                    + " another ServeBench run (a run still going in this folder, or one started in it at the same"
+                    + " moment); wait for it to end (--resume then continues it), or write this run to another folder"
+                    + " with -o" + System.lineSeparator());
+            assertThat(out.toString()).doesNotContain("Starting").doesNotContain("Warmed up");
+            assertThat(dir.resolve("results.json")).as("no report of the second run's").doesNotExist();
+            assertThat(harness.isAlive()).isTrue();
+        } finally {
+            harness.destroy();
+            harness.waitFor(60, TimeUnit.SECONDS);
+        }
     }
 
     @Test

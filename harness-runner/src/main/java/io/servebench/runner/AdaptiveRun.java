@@ -59,7 +59,6 @@ final class AdaptiveRun {
             folder.out().printf("Resuming: %d trials finished before; the run replays its steps on them%n",
                     resumed.finished().size());
         }
-        folder.warmClient(executor);
         AtomicReference<AdaptiveMeasurer> measurer = new AtomicReference<>();
         Findings found = new Findings();
         AtomicReference<String> done = new AtomicReference<>("");
@@ -67,6 +66,8 @@ final class AdaptiveRun {
         RunResult reported = folder.journalled(header, () -> folder.result(measurer.get() == null
                 ? new TrialPlan(List.of(), List.of()) : measurer.get().plan(), resumed.startTime(), outcomes, found.tuning,
                 List.copyOf(found.capacities)), journal -> {
+            // once the journal is this run's: a folder another run writes is turned away before any work
+            folder.warmClient(executor);
             StudyProgress progress = folder.progress(executor, List.of(), resumed.finished().size(), -1);
             measurer.set(new AdaptiveMeasurer(params, study, executor, outcomes, journal,
                     TrialListener.both(progress, listener), folder.interruption()));

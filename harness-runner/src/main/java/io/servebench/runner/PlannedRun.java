@@ -48,12 +48,13 @@ final class PlannedRun {
             out.printf("Resuming: %d of %d trials complete before; running the other %d (their complete repetitions"
                     + " kept)%n", plan.trials().size() - toRun.size(), plan.trials().size(), toRun.size());
         }
-        if (!toRun.isEmpty()) {
-            folder.warmClient(executor);
-        }
         RunHeader header = new RunHeader(startTime, RunCommandLine.args(params), ResumedRun.planKeys(plan));
         RunResult reported = folder.journalled(header, () -> folder.result(plan, startTime, outcomes, null, List.of()),
                 journal -> {
+                    // once the journal is this run's: a folder another run writes is turned away before any work
+                    if (!toRun.isEmpty()) {
+                        folder.warmClient(executor);
+                    }
                     if (options.resume()) {
                         // a repetition the killed harness was in left records, not a journal line: kept as interrupted
                         KilledTrials.recover(params.execution(), plan, toRun, outcomes, journal, out);

@@ -166,6 +166,7 @@ final class RunFolder {
      *
      * @return what the reports were written from
      * @throws RunFolderException when the journal or the reports cannot be written: the run stops there
+     * @throws RunnerException     when another process writes the folder's journal: nothing is measured or written
      */
     RunResult journalled(RunHeader header, Supplier<RunResult> result, JournalWork work) throws IOException {
         AtomicReference<RunResult> reported = new AtomicReference<>();
@@ -175,9 +176,16 @@ final class RunFolder {
                 writeReports(r);
             }
         };
+        RunJournal opened;
+        try {
+            opened = RunJournal.open(dir());
+        } catch (RunJournal.InUse e) {
+            // the other run's folder: nothing of it is touched, its reports least of all
+            throw new RunnerException(e.getMessage());
+        }
         Thread reportOnExit = new Thread(report, "servebench-report-on-exit");
         Runtime.getRuntime().addShutdownHook(reportOnExit);
-        try (RunJournal journal = RunJournal.open(dir())) {
+        try (RunJournal journal = opened) {
             if (journal.isEmpty()) {
                 journal.append(header);
             }

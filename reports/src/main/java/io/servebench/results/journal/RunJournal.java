@@ -9,6 +9,8 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,6 +73,16 @@ public final class RunJournal implements Closeable {
         FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
         try {
+            // one writer at a time, before anything is cut off: the other's last line may be half written
+            FileLock lock;
+            try {
+                lock = channel.tryLock();
+            } catch (OverlappingFileLockException e) {
+                lock = null;
+            }
+            if (lock == null) {
+                throw new InUse(file);
+            }
             long complete = completeLength(channel);
             if (complete < channel.size()) {
                 channel.truncate(complete);
@@ -82,6 +94,20 @@ public final class RunJournal implements Closeable {
             throw e;
         }
         return new RunJournal(file, channel);
+    }
+
+    /**
+     * The journal is open for appending in another process (its lock, which the operating system lets go when that
+     * process ends, however it ends): a run still going in the same folder, or one started in it at the same moment.
+     */
+    public static final class InUse extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        InUse(Path file) {
+            super(file + " is being written by another ServeBench run (a run still going in this folder, or one started"
+                    + " in it at the same moment); wait for it to end (--resume then continues it), or write this run to"
+                    + " another folder with -o");
+        }
     }
 
     /** The journal file. */

@@ -129,4 +129,18 @@ class RunJournalTest {
                     .hasMessage("cannot append to /dev/full: No space left on device");
         }
     }
+    /** One writer at a time: a second opening for appending is turned away, and reading still works. */
+    @Test
+    void aSecondWriterIsTurnedAwayWhileTheFirstHasTheJournalOpen(@TempDir Path dir) throws IOException {
+        try (RunJournal first = RunJournal.open(dir)) {
+            first.append(trial("a", 2.0));
+            assertThatThrownBy(() -> RunJournal.open(dir)).isInstanceOf(RunJournal.InUse.class)
+                    .hasMessageStartingWith(dir.resolve(RunJournal.FILE_NAME) + " is being written by another ServeBench run");
+            assertThat(RunJournal.read(dir)).hasSize(1);
+        }
+        try (RunJournal again = RunJournal.open(dir)) {
+            again.append(trial("b", 2.1));
+        }
+        assertThat(RunJournal.read(dir)).extracting(BlockResult::benchmark).hasSize(2);
+    }
 }
