@@ -89,7 +89,7 @@ class EngineLifecycleTest {
         assertThat(dir.resolve("summary.md")).exists();
         try (var logs = Files.list(dir.resolve("logs"))) {
             assertThat(logs.toList()).singleElement().satisfies(log ->
-                    assertThat(Files.readString(log)).contains("io.servebench.sim.SimServer Qwen/Qwen3.5-9B --port"));
+                    assertThat(Files.readString(log)).contains("io.servebench.sim.SimServer Qwen/Qwen3.5-9B --host 127.0.0.1 --port"));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
