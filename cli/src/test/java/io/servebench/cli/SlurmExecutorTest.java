@@ -403,6 +403,34 @@ class SlurmExecutorTest {
         }
     }
 
+    @Test
+    void aJobTheClusterCannotStartAsAskedIsSaidToWaitAndWhy(@TempDir Path tmp) throws Exception {
+        StringWriter out = new StringWriter();
+        // more nodes than the partition has: SLURM queues the job, which would wait for ever
+        Runner runner = new Runner(study(tmp, EngineOptions.Simulate.VIRTUAL, "20")
+                .slurm(new SlurmParams(null, null, null, 0, List.of("--nodes=9"))).build(), new PrintWriter(out, true));
+        CompletableFuture<RunOutcome> running = CompletableFuture.supplyAsync(() -> {
+            try {
+                return runner.run();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline && !out.toString().contains("PENDING, ")) {
+            Thread.sleep(100);
+        }
+        runner.interrupt("SIGINT");
+        RunOutcome outcome = running.get(2, TimeUnit.MINUTES);
+        assertThat(out.toString()).containsPattern("SLURM job \\d+ \\(s0[12]-sim-[0-9a-f]+\\): PENDING, Partition\\w+:"
+                + " SLURM cannot give this job what it asks as the cluster is set up now, and it may wait for ever;"
+                + " compare its request \\(--partition, --gpus-per-server, --time, --sbatch-arg\\) with scontrol show"
+                + " partition and scontrol show job \\d+");
+        assertThat(outcome.blocks()).hasSize(2).allSatisfy(b -> assertThat(b.state()).as(out.toString())
+                .isIn(BlockResult.State.INTERRUPTED, BlockResult.State.NOT_RUN));
+        assertThat(run("squeue", "-h", "-o", "%j")).doesNotContain("servebench-s0");
+    }
+
     private static String read(Path file) {
         try {
             return Files.readString(file);

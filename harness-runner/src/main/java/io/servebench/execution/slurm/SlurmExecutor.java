@@ -93,6 +93,8 @@ public final class SlurmExecutor implements Executor {
         final String key;
         final List<Trial> trials;
         String state = "PENDING";
+        /** Why SLURM keeps it waiting, as squeue last said; {@code None} while it does not. */
+        String reason = "None";
         /** Trials the listener was told have ended. */
         final Set<String> reported = new java.util.HashSet<>();
         String ending;
@@ -126,7 +128,7 @@ public final class SlurmExecutor implements Executor {
         Runtime.getRuntime().addShutdownHook(cancel);
         try {
             List<Job> previousJobs = previousJobs(batches);
-            Map<String, String> before = queued(previousJobs);
+            Map<String, String[]> before = queued(previousJobs);
             Map<String, String> previousIds = previousJobs.stream().collect(Collectors.toMap(j -> j.key, j -> j.id));
             for (Batch batch : batches) {
                 String key = batch.key();
@@ -234,10 +236,17 @@ public final class SlurmExecutor implements Executor {
                 cancelled = true;
             }
             boolean changed = false;
-            Map<String, String> queued = queued(live);
+            Map<String, String[]> queued = queued(live);
             for (Job job : List.copyOf(live)) {
-                String now = queued.get(job.id);
+                String[] stateAndReason = queued.get(job.id);
+                String now = stateAndReason == null ? null : stateAndReason[0];
                 if (now != null) {
+                    String reason = stateAndReason[1];
+                    if ("PENDING".equals(now) && !reason.equals(job.reason) && !"None".equals(reason)) {
+                        // a job can wait for ever on what it asks for: the user sees why as soon as SLURM says it
+                        out.printf("SLURM job %s (%s): PENDING, %s%n", job.id, job.key, pendingReason(job.id, reason));
+                    }
+                    job.reason = reason;
                     if (!now.equals(job.state)) {
                         out.printf("SLURM job %s (%s): %s%n", job.id, job.key, now);
                         if ("RUNNING".equals(now) && !"RUNNING".equals(job.state)) {
@@ -268,19 +277,35 @@ public final class SlurmExecutor implements Executor {
         }
     }
 
-    /** The state of each of {@code jobs} still queued or running, by id; a job that has left the queue is absent. */
-    private Map<String, String> queued(List<Job> jobs) {
+    /**
+     * The state of each of {@code jobs} still queued or running and why it waits (squeue's reason, {@code None} when it
+     * does not), by id; a job that has left the queue is absent.
+     */
+    private Map<String, String[]> queued(List<Job> jobs) {
         Set<String> ids = jobs.stream().map(j -> j.id).collect(Collectors.toSet());
-        Map<String, String> states = new LinkedHashMap<>();
+        Map<String, String[]> states = new LinkedHashMap<>();
         // this user's jobs, not -j IDS: squeue fails the whole query when one of the ids is no longer known
-        for (String line : command(List.of("squeue", "-h", "--me", "-o", "%i %T")).split("\n")) {
-            String[] parts = line.strip().split("\\s+");
-            if (parts.length == 2 && ids.contains(parts[0]) && !Set.of("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "PREEMPTED", "NODE_FAIL",
+        for (String line : command(List.of("squeue", "-h", "--me", "-o", "%i %T %r")).split("\n")) {
+            String[] parts = line.strip().split("\\s+", 3);
+            if (parts.length >= 2 && ids.contains(parts[0]) && !Set.of("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "PREEMPTED", "NODE_FAIL",
                     "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE").contains(parts[1])) {
-                states.put(parts[0], parts[1]);
+                states.put(parts[0], new String[] {parts[1], parts.length == 3 ? parts[2].strip() : "None"});
             }
         }
         return states;
+    }
+
+    /**
+     * Why a job waits, in SLURM's word and, where that word says the job may never start as asked, what to look at
+     * (squeue(1), JOB REASON CODES: the partition's limits or configuration, constraints no node meets, a node asked
+     * for that is not available).
+     */
+    static String pendingReason(String id, String reason) {
+        boolean asked = reason.startsWith("Partition") || reason.equals("BadConstraints") || reason.equals("ReqNodeNotAvail");
+        return reason + (asked ? ": SLURM cannot give this job what it asks as the cluster is set up now, and it may wait"
+                + " for ever; compare its request (--partition, --gpus-per-server, --time, --sbatch-arg) with scontrol"
+                + " show partition and scontrol show job " + id + ", or Ctrl-C (the run is kept; --resume submits again)"
+                : "");
     }
 
     /** How a job that left the queue ended: its state, exit code and reason, from scontrol (or sacct). */
