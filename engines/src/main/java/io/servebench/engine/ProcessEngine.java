@@ -229,22 +229,36 @@ final class ProcessEngine implements RunningEngine {
      * the engine binds it, and the engine then dies with "Address already in use" (a CI run did so).
      */
     public static int freePort() {
+        return freePort(EngineOptions.LOOPBACK);
+    }
+
+    /**
+     * {@link #freePort()} on {@code listenAddress}, where the engine will listen: a port free on 127.0.0.1 can be bound
+     * on another interface, which an engine listening on every interface ({@code 0.0.0.0}) would then fail to bind.
+     */
+    static int freePort(String listenAddress) {
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(listenAddress);
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalArgumentException("engines' listen address " + listenAddress + ": " + e.getMessage(), e);
+        }
         HostLimits limits = HostLimits.current();
         int high = limits.portLow() - 1;
         int low = Math.max(1024, high - PORTS_BELOW_LOCAL_RANGE + 1);
         for (int attempt = 0; high >= low && attempt < 64; attempt++) {
             int port = java.util.concurrent.ThreadLocalRandom.current().nextInt(low, high + 1);
             try (ServerSocket socket = new ServerSocket()) {
-                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+                socket.bind(new InetSocketAddress(address, port), 1);
                 return port;
             } catch (IOException taken) {
                 // in use: draw another
             }
         }
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        try (ServerSocket socket = new ServerSocket(0, 1, address)) {
             return socket.getLocalPort();
         } catch (IOException e) {
-            throw new IllegalStateException("no free port on 127.0.0.1: " + e.getMessage(), e);
+            throw new IllegalStateException("no free port on " + listenAddress + ": " + e.getMessage(), e);
         }
     }
 

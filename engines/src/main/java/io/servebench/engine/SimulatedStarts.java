@@ -35,7 +35,7 @@ final class SimulatedStarts {
     static RunningEngine asProcess(ServerConfig server, EngineOptions options, Path log, Consumer<String> waiting)
             throws EngineStartException {
         SimDialect dialect = KindStarts.simDialect(server.kind());
-        int port = ProcessEngine.freePort();
+        int port = ProcessEngine.freePort(options.listenAddress());
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> argv = new ArrayList<>(List.of(javaBin, "-cp", System.getProperty("java.class.path"),
                 SimServer.class.getName(), server.model(), "--host", options.listenAddress(), "--port", Integer.toString(port),
