@@ -9,7 +9,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -74,13 +73,7 @@ public final class RunJournal implements Closeable {
                 StandardOpenOption.WRITE);
         try {
             // one writer at a time, before anything is cut off: the other's last line may be half written
-            FileLock lock;
-            try {
-                lock = channel.tryLock();
-            } catch (OverlappingFileLockException e) {
-                lock = null;
-            }
-            if (lock == null) {
+            if (!mayAppend(channel)) {
                 throw new InUse(file);
             }
             long complete = completeLength(channel);
@@ -94,6 +87,20 @@ public final class RunJournal implements Closeable {
             throw e;
         }
         return new RunJournal(file, channel);
+    }
+
+    /**
+     * Whether this process may append: it now holds the journal's lock, or the file system keeps none (an NFS mount without its lock
+     * service answers ENOLCK): there the run goes on unguarded, as it did before journals were locked.
+     */
+    private static boolean mayAppend(FileChannel channel) {
+        try {
+            return channel.tryLock() != null;
+        } catch (OverlappingFileLockException e) {
+            return false;
+        } catch (IOException noLocks) {
+            return true;
+        }
     }
 
     /**
