@@ -269,7 +269,12 @@ final class RunFolder {
         Path partial = file.resolveSibling("." + file.getFileName() + ".partial");
         try {
             format.write(result, partial);
-            Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            try {
+                Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (java.nio.file.AtomicMoveNotSupportedException e) {
+                // a file system that cannot rename in one step (some object-store mounts): whole still, if not at once
+                Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING);
+            }
         } catch (IOException e) {
             try {
                 Files.deleteIfExists(partial);
