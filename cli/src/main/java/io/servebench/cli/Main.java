@@ -200,7 +200,8 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--load-workers", paramLabel = "N", description = "Spread each load over N worker processes of this"
             + " machine, each with its own open-files limit, I/O threads and collector (default: ${DEFAULT-VALUE}, this"
             + " process); in a SLURM job of several nodes, job steps on the nodes after the engine's, which then"
-            + " listens on every interface: the schedule is drawn once and dealt out, the records merge into the run folder, and a worker"
+            + " listens on every interface: the schedule is drawn once and dealt out, the records merge into the run"
+            + " folder, and a worker"
             + " that dies fails its repetition. Rate, trace and throughput profiles; a closed loop, maxConcurrency,"
             + " maxErrors or saturationWindowSeconds keep a load in this process, as its results note. Not with"
             + " --simulate=virtual. E.g. --load-workers 4 for 10,000 streams or more.")

@@ -49,8 +49,8 @@ final class Container {
      * all GPUs when {@code gpus}, host IPC (PyTorch's shared memory), the port published on {@code publishedOn}, the
      * Hugging Face cache mounted, the environment passed with {@code -e}, and the container removed when it stops.
      */
-    static List<String> run(String runtime, String name, String image, String publishedOn, int port, Map<String, String> env,
-                            Path hostHfCache, List<String> serve, boolean gpus) {
+    static List<String> run(String runtime, String name, String image, String publishedOn, int port,
+                            Map<String, String> env, Path hostHfCache, List<String> serve, boolean gpus) {
         List<String> argv = new ArrayList<>(List.of(runtime, "run", "--rm", "--name", name));
         if (gpus && "podman".equals(runtime)) {
             argv.addAll(List.of("--device", "nvidia.com/gpu=all"));

@@ -143,8 +143,8 @@ final class KindStarts {
                         + " to mount into the container: " + e.getMessage() + "; set HF_HOME to a writable folder", e);
             }
         }
-        LaunchCommand launch = launch(server, ProcessEngine.freePort(options.listenAddress()), options.containerRuntime(), options.hfCache(),
-                options.listenAddress());
+        LaunchCommand launch = launch(server, ProcessEngine.freePort(options.listenAddress()), options.containerRuntime(),
+                options.hfCache(), options.listenAddress());
         // the keys from the harness's environment (a study's flags never give one): never in a report's command
         if (options.apiKey() != null && kind.dialect().isPresent()) {
             launch = launch.plus(List.of(kind.dialect().get().flags().apiKey(), options.apiKey()));

@@ -38,7 +38,8 @@ final class SimulatedStarts {
         int port = ProcessEngine.freePort(options.listenAddress());
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> argv = new ArrayList<>(List.of(javaBin, "-cp", System.getProperty("java.class.path"),
-                SimServer.class.getName(), server.model(), "--host", options.listenAddress(), "--port", Integer.toString(port),
+                SimServer.class.getName(), server.model(), "--host", options.listenAddress(),
+                "--port", Integer.toString(port),
                 "--dialect", dialect.toString(), "--seed", Long.toString(options.seed()),
                 "--gpu", options.simulatedGpu()));
         argv.addAll(simulatedArgs(server, options));
@@ -70,7 +71,8 @@ final class SimulatedStarts {
         };
         SimulatedEngine engine;
         try {
-            engine = SimulatedEngine.start(settings, new java.net.InetSocketAddress(options.listenAddress(), 0), options.seed());
+            engine = SimulatedEngine.start(settings, new java.net.InetSocketAddress(options.listenAddress(), 0),
+                    options.seed());
         } catch (IOException e) {
             detachLog.run();
             throw new EngineStartException("simulated " + server.kind().name() + " could not open its port: " + e.getMessage(), e);

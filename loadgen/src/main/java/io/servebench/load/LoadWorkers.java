@@ -299,7 +299,8 @@ public final class LoadWorkers {
             relative[i] = offsets.get(Math.min(i, offsets.size() - 1)) - first;
         }
         Cancellation c = p.cancellation();
-        return new WorkerJob(targets.stream().map(t -> placement.reachable(t.baseUri()).toString()).toList(), targets.get(0).model(),
+        return new WorkerJob(targets.stream().map(t -> placement.reachable(t.baseUri()).toString()).toList(),
+                targets.get(0).model(),
                 targets.get(0).adapterAfterBase(), spread.weights(), p.api().name(), p.connectTimeout().toNanos(), p.requestTimeout().toNanos(),
                 p.maxConnections(), p.continuousUsageStats(), p.stop().maxDuration() == null ? 0
                 : Math.max(1, p.stop().maxDuration().toNanos() - first), p.extraBody(), p.requestIdPrefix(), c.percent(),

@@ -128,7 +128,7 @@ public final class SlurmExecutor implements Executor {
         Runtime.getRuntime().addShutdownHook(cancel);
         try {
             List<Job> previousJobs = previousJobs(batches);
-            Map<String, String[]> before = queued(previousJobs);
+            Map<String, Queued> before = queued(previousJobs);
             Map<String, String> previousIds = previousJobs.stream().collect(Collectors.toMap(j -> j.key, j -> j.id));
             for (Batch batch : batches) {
                 String key = batch.key();
@@ -236,12 +236,12 @@ public final class SlurmExecutor implements Executor {
                 cancelled = true;
             }
             boolean changed = false;
-            Map<String, String[]> queued = queued(live);
+            Map<String, Queued> queued = queued(live);
             for (Job job : List.copyOf(live)) {
-                String[] stateAndReason = queued.get(job.id);
-                String now = stateAndReason == null ? null : stateAndReason[0];
-                if (now != null) {
-                    String reason = stateAndReason[1];
+                Queued q = queued.get(job.id);
+                if (q != null) {
+                    String now = q.state();
+                    String reason = q.reason();
                     if ("PENDING".equals(now) && !reason.equals(job.reason) && !"None".equals(reason)) {
                         // a job can wait for ever on what it asks for: the user sees why as soon as SLURM says it
                         out.printf("SLURM job %s (%s): PENDING, %s%n", job.id, job.key, pendingReason(job.id, reason));
@@ -277,19 +277,20 @@ public final class SlurmExecutor implements Executor {
         }
     }
 
-    /**
-     * The state of each of {@code jobs} still queued or running and why it waits (squeue's reason, {@code None} when it
-     * does not), by id; a job that has left the queue is absent.
-     */
-    private Map<String, String[]> queued(List<Job> jobs) {
+    /** A job in the queue: its state, and why it waits as squeue says it ({@code None} when it does not). */
+    private record Queued(String state, String reason) {
+    }
+
+    /** Each of {@code jobs} still queued or running, by id; a job that has left the queue is absent. */
+    private Map<String, Queued> queued(List<Job> jobs) {
         Set<String> ids = jobs.stream().map(j -> j.id).collect(Collectors.toSet());
-        Map<String, String[]> states = new LinkedHashMap<>();
+        Map<String, Queued> states = new LinkedHashMap<>();
         // this user's jobs, not -j IDS: squeue fails the whole query when one of the ids is no longer known
         for (String line : command(List.of("squeue", "-h", "--me", "-o", "%i %T %r")).split("\n")) {
             String[] parts = line.strip().split("\\s+", 3);
             if (parts.length >= 2 && ids.contains(parts[0]) && !Set.of("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "PREEMPTED", "NODE_FAIL",
                     "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE").contains(parts[1])) {
-                states.put(parts[0], new String[] {parts[1], parts.length == 3 ? parts[2].strip() : "None"});
+                states.put(parts[0], new Queued(parts[1], parts.length == 3 ? parts[2].strip() : "None"));
             }
         }
         return states;
@@ -300,7 +301,7 @@ public final class SlurmExecutor implements Executor {
      * (squeue(1), JOB REASON CODES: the partition's limits or configuration, constraints no node meets, a node asked
      * for that is not available).
      */
-    static String pendingReason(String id, String reason) {
+    private static String pendingReason(String id, String reason) {
         boolean asked = reason.startsWith("Partition") || reason.equals("BadConstraints") || reason.equals("ReqNodeNotAvail");
         return reason + (asked ? ": SLURM cannot give this job what it asks as the cluster is set up now, and it may wait"
                 + " for ever; compare its request (--partition, --gpus-per-server, --time, --sbatch-arg) with scontrol"

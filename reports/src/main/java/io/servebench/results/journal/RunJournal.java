@@ -90,8 +90,8 @@ public final class RunJournal implements Closeable {
     }
 
     /**
-     * Whether this process may append: it now holds the journal's lock, or the file system keeps none (an NFS mount without its lock
-     * service answers ENOLCK): there the run goes on unguarded, as it did before journals were locked.
+     * Whether this process may append: it now holds the journal's lock, or the file system keeps none (an NFS mount
+     * without its lock service answers ENOLCK): there the run goes on unguarded, as it did before journals were locked.
      */
     private static boolean mayAppend(FileChannel channel) {
         try {
