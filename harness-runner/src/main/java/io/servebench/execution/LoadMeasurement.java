@@ -42,6 +42,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -167,6 +168,7 @@ final class LoadMeasurement {
             LoadListener listener = LoadListener.all(records, metrics, turns, models, endpoints, slices, progress, sends);
             String failure = null;
             LoadResult result = null;
+            LoadWorkers spreadOver = workers > 1 && kept.isEmpty() ? new LoadWorkers(workers, w.dataset(), placement) : null;
             try {
                 if (engine.virtual().isPresent()) {
                     result = new VirtualLoad(new SimulatedServer(engine.virtual().get()), engine.endpoint().target())
@@ -176,8 +178,8 @@ final class LoadMeasurement {
                     try (ListenerThread listeners = new ListenerThread(listener)) {
                         List<io.servebench.load.Target> targets = replicas.stream()
                                 .map(io.servebench.engine.Endpoint::target).toList();
-                        if (workers > 1 && kept.isEmpty()) {
-                            result = new LoadWorkers(workers, w.dataset(), placement).run(targets, spread, supply, w.warmup(),
+                        if (spreadOver != null) {
+                            result = spreadOver.run(targets, spread, supply, w.warmup(),
                                     w.requests(), load, listeners, context.interruption());
                         } else {
                             result = new LoadGenerator(Datasets.tokenizer(w.dataset()).map(DeltaTokenCounter::of)
@@ -226,9 +228,15 @@ final class LoadMeasurement {
                 measured = result.stop().note().map(measured::withNote).orElse(measured);
                 measured = result.connections().note(HostLimits.current()).map(measured::withNote).orElse(measured);
             }
-            if (workers > 1 && !engine.virtual().isPresent()) {
+            if (spreadOver != null && !engine.virtual().isPresent()) {
+                // instants of two machines compared (the schedule's lag) are as good as their clocks' alignment
+                measured = measured.withNote("load: spread over " + workers + " worker processes, " + placement
+                        + (placement.otherMachines() ? String.format(Locale.ROOT, "; the other nodes' clocks aligned to"
+                        + " this one's within ±%.3f ms (half the shortest of the round trips to each worker)",
+                        spreadOver.clockErrorNs() / 1e6) : ""));
+            } else if (workers > 1 && !engine.virtual().isPresent()) {
                 measured = measured.withNote(kept.map(why -> "--load-workers " + workers + ": this load was sent from"
-                        + " one process, as " + why).orElse("load: spread over " + workers + " worker processes, " + placement));
+                        + " one process, as " + why).orElseThrow());
             }
             measured = measured.withNote("prompt tokens: the server's usage where it sent it; prompts counted by "
                     + dataset.counter());

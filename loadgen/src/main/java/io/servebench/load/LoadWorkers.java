@@ -60,6 +60,8 @@ public final class LoadWorkers {
     private final String dataset;
     private final Placement placement;
     private final java.util.concurrent.atomic.LongAdder processCpuNs = new java.util.concurrent.atomic.LongAdder();
+    /** How far the last load's workers' clocks may be off this one's, ns ({@link #clockErrorNs()}). */
+    private volatile long clockErrorNs;
 
     /**
      * @param workers processes to spread the load over, at least 2
@@ -183,6 +185,15 @@ public final class LoadWorkers {
         }
     }
 
+    /**
+     * How far the clocks of the last load's workers on other machines may be off this one's, ns: half the shortest of
+     * {@value #CLOCK_READINGS} round trips over the pipe of the worst-aligned worker, which bounds the error of
+     * figures that compare instants of two workers (the schedule's lag); 0 when every worker ran on this machine.
+     */
+    public long clockErrorNs() {
+        return clockErrorNs;
+    }
+
     /** The CPU time of every worker process of the loads run so far, whole processes (JIT, GC and all), ns. */
     public long processCpuNs() {
         return processCpuNs.sum();
@@ -244,9 +255,12 @@ public final class LoadWorkers {
                             params.apiKey()));
                 }
             }
+            long clockError = 0;
             for (Worker w : started) {
                 w.awaitReady();
+                clockError = Math.max(clockError, w.clockErrorNs);
             }
+            clockErrorNs = clockError;
             long t0 = System.nanoTime() + LEAD_NS;
             for (Worker w : started) {
                 w.start(t0 + w.firstOffsetNs, listener);
@@ -361,6 +375,8 @@ public final class LoadWorkers {
         private volatile int told;
         /** The worker's clock less this one's: 0 on this machine, whose monotonic clock every process shares. */
         private long offsetNs;
+        /** How far {@link #offsetNs} may be off: half the shortest round trip it was read in; 0 on this machine. */
+        private long clockErrorNs;
         /** The first exception the listener threw while this worker's lines were told, or null. */
         private volatile RuntimeException listenerFailure;
 
@@ -409,12 +425,17 @@ public final class LoadWorkers {
                         + (line == null ? "it ended (exit code " + exitCode() + ")" : "it said " + line));
             }
             if (!line.substring(READY.length()).equals(host())) {
-                offsetNs = clockOffset();
+                long[] offsetAndError = clockOffset();
+                offsetNs = offsetAndError[0];
+                clockErrorNs = offsetAndError[1];
             }
         }
 
-        /** The worker's clock less this one's, from the reading of the shortest round trip. */
-        private long clockOffset() throws IOException {
+        /**
+         * The worker's clock less this one's, from the reading of the shortest round trip, and how far it may be off
+         * (half that trip), ns.
+         */
+        private long[] clockOffset() throws IOException {
             long bestTrip = Long.MAX_VALUE;
             long offset = 0;
             for (int i = 0; i < CLOCK_READINGS; i++) {
@@ -431,7 +452,7 @@ public final class LoadWorkers {
                     offset = Long.parseLong(line.substring(CLOCK.length() + 1)) - (before + (after - before) / 2);
                 }
             }
-            return offset;
+            return new long[] {offset, bestTrip / 2};
         }
 
         void start(long startNs, LoadListener listener) {
