@@ -288,6 +288,9 @@ final class LoadMeasurement {
         try (java.io.Writer w = new java.io.OutputStreamWriter(new java.util.zip.GZIPOutputStream(Files.newOutputStream(file)),
                 java.nio.charset.StandardCharsets.UTF_8)) {
             w.write(GpuFigures.csv(samples, origin, engine.virtual().isEmpty()));
+        } catch (IOException e) {
+            // a full disk: the message names what could not be written
+            throw new IOException("cannot write " + file + ": " + e.getMessage(), e);
         }
         if (window.isEmpty()) {
             return measured;
