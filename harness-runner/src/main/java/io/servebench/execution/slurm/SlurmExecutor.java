@@ -298,8 +298,9 @@ public final class SlurmExecutor implements Executor {
 
     /**
      * Why a job waits, in SLURM's word and, where that word says the job may never start as asked, what to look at
-     * (squeue(1), JOB REASON CODES: the partition's limits or configuration, constraints no node meets, a node asked
-     * for that is not available).
+     * (slurm.schedmd.com/job_reason_codes.html: the partition's limits or configuration, constraints no node meets, a
+     * node asked for that is not available; the other reasons, Priority, Resources, limits of an association or QOS,
+     * pass as other jobs end).
      */
     private static String pendingReason(String id, String reason) {
         boolean asked = reason.startsWith("Partition") || reason.equals("BadConstraints") || reason.equals("ReqNodeNotAvail");
