@@ -265,7 +265,7 @@ public final class Main implements Callable<Integer> {
                 return BAD_INPUT;
             }
             if (e instanceof RunFolderException) {
-                // the folder, not ServeBench: the message says what was kept and how to go on
+                // the machine (a full disk), not ServeBench: the message says what was kept and how to go on
                 err.println("error: " + e.getMessage());
                 return TRIAL_FAILED;
             }

@@ -206,7 +206,7 @@ final class RunFolder {
             if (e instanceof IOException || e instanceof UncheckedIOException) {
                 throw new RunFolderException(e.getMessage() + ". The run stopped there; what it measured before is"
                         + " kept in " + dir() + " (" + RunJournal.FILE_NAME + ", requests/). " + reports + ". Once"
-                        + " the folder can be written again, continue with: " + RunCommandLine.resume(dir()), e);
+                        + " that is mended, continue with: " + RunCommandLine.resume(dir()), e);
             }
             throw e;
         }
