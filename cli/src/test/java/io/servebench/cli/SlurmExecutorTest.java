@@ -325,13 +325,7 @@ class SlurmExecutorTest {
         // SIGTERM that scancel delivers once came more than 7 s late, after the first repetition had ended
         Runner runner = new Runner(study(tmp, EngineOptions.Simulate.IN_PROCESS, "240").repetitions(2).param("dataset", "synthetic:in=fixed(100),out=fixed(20)").slurm(SLURM).build(),
                 new PrintWriter(out, true));
-        CompletableFuture<RunOutcome> running = CompletableFuture.supplyAsync(() -> {
-            try {
-                return runner.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<RunOutcome> running = inBackground(runner);
         Path jobs = tmp.resolve("jobs");
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         while (System.nanoTime() < deadline && !(Files.isDirectory(jobs) && Files.list(jobs)
@@ -410,13 +404,7 @@ class SlurmExecutorTest {
         // more nodes than the partition has: SLURM queues the job, which would wait for ever
         Runner runner = new Runner(study(tmp, EngineOptions.Simulate.VIRTUAL, "20")
                 .slurm(new SlurmParams(null, null, null, 0, List.of("--nodes=9"))).build(), new PrintWriter(out, true));
-        CompletableFuture<RunOutcome> running = CompletableFuture.supplyAsync(() -> {
-            try {
-                return runner.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<RunOutcome> running = inBackground(runner);
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline && !out.toString().contains("PENDING, ")) {
             Thread.sleep(100);
@@ -430,6 +418,17 @@ class SlurmExecutorTest {
         assertThat(outcome.blocks()).hasSize(2).allSatisfy(b -> assertThat(b.state()).as(out.toString())
                 .isIn(BlockResult.State.INTERRUPTED, BlockResult.State.NOT_RUN));
         assertThat(run("squeue", "-h", "-o", "%j")).doesNotContain("servebench-s0");
+    }
+
+    /** {@code runner}'s run on a thread of its own, for a test that interrupts it or watches it meanwhile. */
+    private static CompletableFuture<RunOutcome> inBackground(Runner runner) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return runner.run();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 
     private static String read(Path file) {
