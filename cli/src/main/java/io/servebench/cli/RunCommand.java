@@ -3,6 +3,7 @@ package io.servebench.cli;
 import io.servebench.annotations.Profile;
 import io.servebench.engine.kind.EngineKinds;
 import io.servebench.engine.kind.EngineSetup;
+import io.servebench.flags.Flag;
 import io.servebench.study.AdHocStudy;
 import io.servebench.study.LoadOption;
 import io.servebench.study.StudyChecker;
@@ -16,7 +17,6 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,7 +63,7 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--engine", paramLabel = "KIND", description = "Start this engine instead, supervised as a study's: vllm, sglang or sim.")
     String engine;
 
-    @Option(names = "--flags", paramLabel = "\"FLAGS\"", description = "With --engine: its flags, separated by spaces, each --name=value or --name, e.g. \"--max-num-seqs=64 --enable-prefix-caching\" (not read by a shell: no quoting inside).")
+    @Option(names = "--flags", paramLabel = "\"FLAGS\"", description = "With --engine: its flags as its own command line takes them, --name=value, --name value or --name, e.g. \"--tensor-parallel-size 2 --max-num-seqs=64 --enable-prefix-caching\" (not read by a shell: no quoting inside).")
     String flags;
 
     @Option(names = "--model", required = true, paramLabel = "NAME", description = "The served model, as requests name it and the engine loads it, e.g. Qwen/Qwen3-8B.")
@@ -134,8 +134,7 @@ public final class RunCommand implements Callable<Integer> {
         if (!name.matches("[A-Za-z_$][A-Za-z0-9_$]*")) {
             throw new Main.UsageException("run: --name " + name + " is not a Java class name, e.g. --name QwenLatency");
         }
-        List<String> engineFlags = flags == null ? List.of()
-                : Arrays.stream(flags.strip().split("\\s+")).filter(f -> !f.isEmpty()).toList();
+        List<String> engineFlags = flags == null ? List.of() : Flag.ofLine(flags);
         Map<String, String> options = new LinkedHashMap<>();
         if (maxConcurrency != null) {
             options.put("maxConcurrency", maxConcurrency.toString());

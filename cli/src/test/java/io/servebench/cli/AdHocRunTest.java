@@ -118,6 +118,23 @@ class AdHocRunTest {
     }
 
     @Test
+    void engineFlagsAreTakenAsTheEnginesOwnCommandLineTakesThem() throws Exception {
+        StringWriter printed = new StringWriter();
+        assertThat(main(printed, List.of("run", "--engine", "vllm", "--model", "Qwen/Qwen3-8B", "--rate", "4", "--flags",
+                "--max-num-seqs 64 --max-model-len=8192 --enable-prefix-caching", "--print-study"))).as(printed.toString())
+                .isZero();
+        assertThat(printed.toString()).contains("\"--max-num-seqs 64\", \"--max-model-len=8192\", \"--enable-prefix-caching\"");
+        InMemoryCompiler.Result compiled = InMemoryCompiler.compile(printed.toString());
+        assertThat(compiled.errorMessages()).as(printed.toString()).isEmpty();
+
+        // a value after a switch is refused as the engine's own parser would, naming the flag
+        StringWriter out = new StringWriter();
+        assertThat(main(out, List.of("run", "--engine", "vllm", "--model", "Qwen/Qwen3-8B", "--rate", "4", "--flags",
+                "--enable-prefix-caching 64", "--print-study"))).isEqualTo(Main.BAD_INPUT);
+        assertThat(out.toString()).contains("--enable-prefix-caching").contains("is a switch; expected it without a value");
+    }
+
+    @Test
     void badRunOptionsAreRefusedNamingWhatWasExpected() {
         StringWriter out = new StringWriter();
         assertThat(main(out, List.of("run", "--model", "m"))).isEqualTo(Main.BAD_INPUT);

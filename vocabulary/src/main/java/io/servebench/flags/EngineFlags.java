@@ -1,6 +1,9 @@
 package io.servebench.flags;
 
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * How each engine ServeBench speaks to spells the settings both sides of the harness use: the engine layer writes these
@@ -71,6 +74,39 @@ public record EngineFlags(String maxModelLen, String tensorParallelSize, String 
     public static final String SGLANG_SPECULATIVE_NGRAM_MAX_BFS_BREADTH = "--speculative-ngram-max-bfs-breadth";
     /** SGLang's draft model of EAGLE ({@code server_args.py}). */
     public static final String SGLANG_SPECULATIVE_DRAFT_MODEL_PATH = "--speculative-draft-model-path";
+
+    /** Each setting's arguments in this engine's spelling, in the components' order; {@code null} where it has none. */
+    public List<List<String>> settings() {
+        return Arrays.asList(one(maxModelLen), one(tensorParallelSize), one(gpuMemoryUtilization), one(staticMemoryFraction),
+                one(maxNumSeqs), one(maxNumBatchedTokens), prefixCachingOn, prefixCachingOff, one(apiKey),
+                one(reasoningParser));
+    }
+
+    /**
+     * This engine's arguments for the setting that {@code other} spells {@code name}, e.g. SGLang's
+     * {@code --max-running-requests} for vLLM's {@code --max-num-seqs}: an empty list where this engine needs none
+     * (SGLang caches prefixes by default); empty when {@code name} is no setting of {@code other}'s here, or this engine
+     * has no setting of that meaning.
+     */
+    public Optional<List<String>> counterpart(String name, EngineFlags other) {
+        List<List<String>> mine = settings();
+        List<List<String>> theirs = other.settings();
+        for (int i = 0; i < mine.size(); i++) {
+            if (theirs.get(i) != null && theirs.get(i).contains(name)) {
+                return Optional.ofNullable(mine.get(i));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether {@code name} is one of the arguments of this engine's settings here. */
+    public boolean spells(String name) {
+        return settings().stream().filter(Objects::nonNull).anyMatch(args -> args.contains(name));
+    }
+
+    private static List<String> one(String name) {
+        return name == null ? null : List.of(name);
+    }
 
     public EngineFlags {
         prefixCachingOn = List.copyOf(prefixCachingOn);

@@ -3,6 +3,7 @@ package io.servebench.flags;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * One engine flag: a name and, unless it is a switch, a value. Written in a study as one string,
@@ -71,6 +72,34 @@ public record Flag(String name, String value) {
      */
     public static Optional<Flag> parse(String text) {
         return problem(text) == null ? Optional.of(split(text.strip())) : Optional.empty();
+    }
+
+    /** A word that is a negative number, which argparse takes as a value rather than an option. */
+    private static final Pattern NEGATIVE_NUMBER = Pattern.compile("-\\.?\\d.*");
+
+    /**
+     * Splits flags written on one line, as they follow the model in {@code vllm serve MODEL --a 1 --b=2 --c}, into one
+     * string a flag, each for {@link #parse}: a word that does not start with a dash, or is a negative number, is the
+     * value of the flag before it, or one more word of that value, as argparse reads {@code --name value}, a list's
+     * {@code --name a b} and a JSON value written with spaces. Words are separated by whitespace; no shell quoting is
+     * read, so a word of a value is kept as it is written and the words are joined by one space.
+     *
+     * @return the flags in their order; a first word that is no flag stands alone, for {@link #problem} to name
+     */
+    public static List<String> ofLine(String line) {
+        List<String> flags = new ArrayList<>();
+        for (String word : line.strip().split("\\s+")) {
+            if (word.isEmpty()) {
+                continue;
+            }
+            boolean value = !word.startsWith("-") || NEGATIVE_NUMBER.matcher(word).matches();
+            if (value && !flags.isEmpty() && flags.get(flags.size() - 1).startsWith("-")) {
+                flags.set(flags.size() - 1, flags.get(flags.size() - 1) + " " + word);
+            } else {
+                flags.add(word);
+            }
+        }
+        return List.copyOf(flags);
     }
 
     /** Why {@code text} is not a flag, or {@code null} when it is one. */

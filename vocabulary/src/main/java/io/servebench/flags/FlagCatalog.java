@@ -281,6 +281,29 @@ public final class FlagCatalog {
             message.append(" (").append(ENGINE_NAMES.get(engine)).append(' ').append(String.join(" and ", elsewhere))
                     .append(" has it; name that version on @Engine(version = ...) if the server runs it)");
         }
+        String other = engine.equals(VLLM) ? SGLANG : VLLM;
+        EngineFlags mine = spellings(engine);
+        EngineFlags theirs = spellings(other);
+        if (theirs.spells(name)) {
+            // the other engine's spelling of a setting both have: the flag a user carried over from one to the other
+            Optional<List<String>> own = mine.counterpart(name, theirs);
+            message.append("; it is ").append(ENGINE_NAMES.get(other)).append("'s spelling: ");
+            if (own.isEmpty()) {
+                message.append(ENGINE_NAMES.get(engine)).append(" has no setting of that meaning");
+                if (name.equals(theirs.gpuMemoryUtilization()) && mine.staticMemoryFraction() != null) {
+                    message.append(" (its ").append(mine.staticMemoryFraction())
+                            .append(" is the share of GPU memory for weights and KV cache alone)");
+                } else if (name.equals(theirs.staticMemoryFraction()) && mine.gpuMemoryUtilization() != null) {
+                    message.append(" (its ").append(mine.gpuMemoryUtilization())
+                            .append(" is the whole budget: weights, KV cache and activations)");
+                }
+            } else if (own.get().isEmpty()) {
+                message.append(ENGINE_NAMES.get(engine)).append(" needs none, as that is its default");
+            } else {
+                message.append(ENGINE_NAMES.get(engine)).append(" writes ").append(String.join(" ", own.get()));
+            }
+            return message.toString();
+        }
         if (startingWith.size() == 1) {
             message.append("; write its whole name, ").append(startingWith.get(0)).append(": argparse would take an")
                     .append(" abbreviation, but ServeBench compares flags by name (shared servers, typed options)");
@@ -288,6 +311,11 @@ public final class FlagCatalog {
             message.append("; did you mean ").append(nearest(name)).append('?');
         }
         return message.toString();
+    }
+
+    /** The spellings of the settings both engines have, for the engine kind {@code engine}. */
+    private static EngineFlags spellings(String engine) {
+        return engine.equals(VLLM) ? EngineFlags.VLLM : EngineFlags.SGLANG;
     }
 
     /** The name or alias closest to {@code name} by edit distance; the first in the file's order on a tie. */

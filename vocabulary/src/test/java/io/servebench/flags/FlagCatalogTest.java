@@ -85,6 +85,28 @@ class FlagCatalogTest {
     }
 
     @Test
+    void theOtherEnginesSpellingOfASettingIsRefusedWithThisEnginesOwn() {
+        // the spellings as each parser declares them: vLLM's arg_utils.py, SGLang's server_args.py (the .flags files)
+        assertThat(sglang("0.5.18").problem(flag("--max-num-seqs=64"))).hasValue("flag --max-num-seqs is not a flag of"
+                + " SGLang 0.5.18; it is vLLM's spelling: SGLang writes --max-running-requests");
+        assertThat(sglang("0.5.18").problem(flag("--max-model-len=8192"))).hasValueSatisfying(m -> assertThat(m)
+                .endsWith("it is vLLM's spelling: SGLang writes --context-length"));
+        assertThat(vllm("0.26.0").problem(flag("--chunked-prefill-size=4096"))).hasValueSatisfying(m -> assertThat(m)
+                .endsWith("it is SGLang's spelling: vLLM writes --max-num-batched-tokens"));
+        assertThat(vllm("0.26.0").problem(flag("--disable-radix-cache"))).hasValueSatisfying(m -> assertThat(m)
+                .endsWith("it is SGLang's spelling: vLLM writes --no-enable-prefix-caching"));
+        assertThat(sglang("0.5.18").problem(flag("--enable-prefix-caching"))).hasValueSatisfying(m -> assertThat(m)
+                .endsWith("it is vLLM's spelling: SGLang needs none, as that is its default"));
+        // the memory settings mean different things: neither is the other's spelling
+        assertThat(sglang("0.5.18").problem(flag("--gpu-memory-utilization=0.9"))).hasValueSatisfying(m -> assertThat(m)
+                .endsWith("it is vLLM's spelling: SGLang has no setting of that meaning (its --mem-fraction-static is the"
+                        + " share of GPU memory for weights and KV cache alone)"));
+        assertThat(vllm("0.26.0").problem(flag("--mem-fraction-static=0.8"))).hasValueSatisfying(m -> assertThat(m)
+                .endsWith("it is SGLang's spelling: vLLM has no setting of that meaning (its --gpu-memory-utilization is"
+                        + " the whole budget: weights, KV cache and activations)"));
+    }
+
+    @Test
     void anAbbreviationIsRefusedThoughArgparseWouldTakeIt() {
         assertThat(vllm("0.17.1").problem(flag("--max-num-seq=128"))).contains("flag --max-num-seq is not a flag of"
                 + " vLLM 0.17.1; write its whole name, --max-num-seqs: argparse would take an abbreviation, but"

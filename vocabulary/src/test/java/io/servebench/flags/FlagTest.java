@@ -29,6 +29,23 @@ class FlagTest {
     }
 
     @Test
+    void flagsOnOneLineAreSplitAsArgparseReadsThem() {
+        // vllm serve MODEL --tensor-parallel-size 2 --max-num-seqs=64 --enable-prefix-caching, as people paste it
+        assertThat(Flag.ofLine(" --tensor-parallel-size 2  --max-num-seqs=64 --enable-prefix-caching "))
+                .containsExactly("--tensor-parallel-size 2", "--max-num-seqs=64", "--enable-prefix-caching");
+        assertThat(Flag.ofLine("--tensor-parallel-size 2").stream().map(f -> Flag.parse(f).orElseThrow()))
+                .containsExactly(new Flag("--tensor-parallel-size", "2"));
+        // a list's items, a JSON value written with spaces, a negative number
+        assertThat(Flag.ofLine("--served-model-name a b --speculative-config={\"method\": \"mtp\"} --seed -1"))
+                .containsExactly("--served-model-name a b", "--speculative-config={\"method\": \"mtp\"}", "--seed -1");
+        assertThat(Flag.parse("--served-model-name a b").orElseThrow().values()).containsExactly("a", "b");
+        // a first word that is no flag stands alone, for problem() to name
+        assertThat(Flag.ofLine("2 --enable-lora")).containsExactly("2", "--enable-lora");
+        assertThat(Flag.problem("2")).startsWith("malformed flag \"2\"");
+        assertThat(Flag.ofLine("   ")).isEmpty();
+    }
+
+    @Test
     void whatIsNoFlagIsSaidAndNamed() {
         assertThat(Flag.parse("max-num-seqs=4")).isEmpty();
         assertThat(Flag.problem("max-num-seqs=4")).startsWith("malformed flag \"max-num-seqs=4\": expected it to start with '-'");
@@ -40,10 +57,8 @@ class FlagTest {
     @Test
     void eachEnginesSpellingsAreFlagsAsTheyAreWritten() {
         for (EngineFlags engine : new EngineFlags[] {EngineFlags.VLLM, EngineFlags.SGLANG}) {
-            for (String name : java.util.stream.Stream.of(engine.maxModelLen(), engine.tensorParallelSize(),
-                    engine.gpuMemoryUtilization(), engine.staticMemoryFraction(), engine.maxNumSeqs(),
-                    engine.maxNumBatchedTokens(), engine.apiKey(), engine.reasoningParser())
-                    .filter(java.util.Objects::nonNull).toList()) {
+            for (String name : engine.settings().stream().filter(java.util.Objects::nonNull)
+                    .flatMap(java.util.List::stream).toList()) {
                 assertThat(Flag.parse(name + "=1")).as(name).hasValue(new Flag(name, "1"));
             }
         }
