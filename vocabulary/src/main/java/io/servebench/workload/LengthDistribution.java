@@ -6,9 +6,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A distribution of lengths in tokens: {@code fixed(n)}, {@code uniform(a,b)} (whole numbers a to b, both included),
- * {@code normal(mu,sigma)} or {@code lognormal(median,sigma)} (sigma of the logarithm), each draw rounded and at
- * least 1.
+ * A distribution of lengths in tokens: {@code fixed(n)} (or just {@code n}, as {@code vllm bench serve
+ * --random-input-len} and guidellm's {@code prompt_tokens} take a length), {@code uniform(a,b)} (whole numbers a to b,
+ * both included), {@code normal(mu,sigma)} or {@code lognormal(median,sigma)} (sigma of the logarithm), each draw
+ * rounded and at least 1.
  *
  * @param shape {@code fixed}, {@code uniform}, {@code normal} or {@code lognormal}
  * @param a     n, a, mu or the median
@@ -17,14 +18,16 @@ import java.util.regex.Pattern;
 record LengthDistribution(String shape, double a, double b) {
 
     private static final Pattern FORM = Pattern.compile("(fixed|uniform|normal|lognormal)\\(([^,()]+)(?:,([^,()]+))?\\)");
-    private static final String EXPECTED = "expected fixed(n), uniform(a,b), normal(mu,sigma) or lognormal(median,sigma)";
+    private static final String EXPECTED = "expected n or fixed(n), uniform(a,b), normal(mu,sigma) or lognormal(median,sigma)";
+    private static final Pattern WHOLE = Pattern.compile("\\d+");
 
     /**
      * @param option the option it was given for ({@code in}, {@code out}), for messages
      * @throws IllegalArgumentException naming the spec, the option and the forms
      */
     static LengthDistribution parse(String spec, String option, String text) {
-        Matcher m = FORM.matcher(text.strip().toLowerCase(Locale.ROOT));
+        String written = text.strip().toLowerCase(Locale.ROOT);
+        Matcher m = FORM.matcher(WHOLE.matcher(written).matches() ? "fixed(" + written + ")" : written);
         String where = "dataset " + spec + ": " + option + "=" + text;
         if (!m.matches()) {
             throw new IllegalArgumentException(where + ": " + EXPECTED);

@@ -25,6 +25,9 @@ class DatasetKindsTest {
             assertThat(SIM.applyAsInt(c.prompt())).isEqualTo(100);
             assertThat(c.outputTokens()).isEqualTo(50);
         });
+        // a bare length is a fixed one, as vllm bench serve's --random-input-len takes it
+        assertThat(Datasets.resolve("synthetic:in=100,out=50,count=5", SIM).conversations())
+                .isEqualTo(Datasets.resolve("synthetic:in=fixed(100),out=fixed(50),count=5", SIM).conversations());
         // a counter that reads every word as two tokens gets prompts of half as many words, still exactly 100 tokens
         ToIntFunction<String> twoPerWord = text -> 2 * text.split(" ").length;
         assertThat(Datasets.resolve("synthetic:in=fixed(100),out=fixed(50),count=5", twoPerWord).conversations())
@@ -51,7 +54,9 @@ class DatasetKindsTest {
     @Test
     void badSyntheticSpecsSayWhatWasExpected() {
         assertThat(Datasets.problem("synthetic:in=gauss(3),out=fixed(5)")).contains("in=gauss(3)")
-                .contains("expected fixed(n), uniform(a,b), normal(mu,sigma) or lognormal(median,sigma)");
+                .contains("expected n or fixed(n), uniform(a,b), normal(mu,sigma) or lognormal(median,sigma)");
+        assertThat(Datasets.problem("synthetic:in=0,out=5")).contains("in=0").contains("at least 1");
+        assertThat(Datasets.problem("synthetic:in=1.5,out=5")).contains("in=1.5").contains("expected n or fixed(n)");
         assertThat(Datasets.problem("synthetic:in=uniform(5),out=fixed(5)")).contains("uniform takes two numbers");
         assertThat(Datasets.problem("synthetic:in=uniform(9,3),out=fixed(5)")).contains("1 <= a <= b");
         assertThat(Datasets.problem("synthetic:in=fixed(0),out=fixed(5)")).contains("at least 1");
