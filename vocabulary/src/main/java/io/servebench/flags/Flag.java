@@ -16,6 +16,9 @@ import java.util.regex.Pattern;
  */
 public record Flag(String name, String value) {
 
+    /** A word that is a negative number, which argparse takes as a value rather than an option. */
+    private static final Pattern NEGATIVE_NUMBER = Pattern.compile("-\\.?\\d.*");
+
     /** The flag as one command-line argument. */
     public String toArg() {
         return value == null ? name : name + "=" + value;
@@ -73,9 +76,6 @@ public record Flag(String name, String value) {
     public static Optional<Flag> parse(String text) {
         return problem(text) == null ? Optional.of(split(text.strip())) : Optional.empty();
     }
-
-    /** A word that is a negative number, which argparse takes as a value rather than an option. */
-    private static final Pattern NEGATIVE_NUMBER = Pattern.compile("-\\.?\\d.*");
 
     /**
      * Splits flags written on one line, as they follow the model in {@code vllm serve MODEL --a 1 --b=2 --c}, into one
