@@ -19,18 +19,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** {@code compare A/results.json B/results.json}: per trial and metric, the change from A to B and whether it is noise. */
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true, usageHelpWidth = 120,
-        description = "Compares two JMH result files (ServeBench's results.json or JMH's own): per matching entry and metric, A, B, the change and a verdict at 95%% (better, worse, no significant difference, not tested). Entries match on benchmark and params, request and warm-up counts aside.",
+        description = "Compares two JMH result files (ServeBench's results.json or JMH's own): per matching entry and metric, A, B, the change and a verdict at 95%% (better, worse, no significant difference, not tested). Entries match on benchmark and params, request and warm-up counts aside (and any --ignore-param).",
         footerHeading = "%nExamples:%n",
         footer = {"  java -jar benchmarks.jar compare results/main/results.json results/pr/results.json",
                 "  java -jar benchmarks.jar compare A/results.json B/results.json --fail-on latency:5%%,ttft.p99:10%%",
                 "",
                 "  java -jar benchmarks.jar compare A/results.json B/results.json --fail-on latency:5%% --accept-within-run",
+                "  java -jar benchmarks.jar compare results/adhoc-before results/adhoc-after --ignore-param flags",
+                "                                  two ad-hoc runs of one load, their engines' --flags apart",
                 "",
                 "A verdict needs run-to-run noise: 2 or more forks (-r) a side that vary. With fewer it is undecided, and",
                 "--fail-on does not fail on it unless --accept-within-run is given.",
@@ -56,6 +59,9 @@ public final class CompareCommand implements Callable<Integer> {
     @Option(names = "--accept-within-run", description = "Let --fail-on fail on a within-run interval too (a bootstrap of one run's requests, which knows nothing of run-to-run noise), and on a metric with no interval on its change alone: for a CI job that can afford only one repetition and accepts false alarms.")
     boolean acceptWithinRun;
 
+    @Option(names = "--ignore-param", paramLabel = "NAME", split = ",", description = "Match entries whatever their NAME param, to set two configurations side by side: e.g. --ignore-param flags compares an ad-hoc run's load before and after its --flags changed. Repeatable.")
+    List<String> ignoredParams = new ArrayList<>();
+
     @Option(names = "--metric", paramLabel = "METRIC", split = ",", description = "Metrics to show (default: latency, e2e_latency.p99, ttft.mean, ttft.p99, tpot.mean, itl.mean, request_throughput, output_throughput, goodput, those present).")
     List<String> metrics = new ArrayList<>();
 
@@ -68,14 +74,22 @@ public final class CompareCommand implements Callable<Integer> {
         // every metric with a threshold is shown, so a failure can be read off the table
         List<String> shown = new ArrayList<>(metrics.isEmpty() ? ResultsComparison.DEFAULT_METRICS : metrics);
         thresholds.keySet().stream().filter(m -> !shown.contains(m)).forEach(shown::add);
-        ResultsComparison.Result result = ResultsComparison.compare(ra, rb, shown);
+        Set<String> ignored = Set.copyOf(ignoredParams);
+        ResultsComparison.Result result = ResultsComparison.compare(ra, rb, shown, ignored);
         if (result.matches().isEmpty()) {
+            List<ResultsComparison.ParamDifference> nearest = ResultsComparison.nearestDifference(ra, rb, ignored);
             throw new Main.UsageException("no entry of " + a + " matches one of " + b
-                    + " (same benchmark and params, request and warm-up counts aside); nothing to compare");
+                    + " (same benchmark and params, request and warm-up counts aside); nothing to compare" + (nearest
+                    .isEmpty() ? ": no benchmark is in both" : ". The nearest entries of one benchmark differ in "
+                    + nearest.stream().map(Object::toString).collect(java.util.stream.Collectors.joining("; "))
+                    + "; to set them side by side anyway: --ignore-param " + nearest.stream()
+                    .map(ResultsComparison.ParamDifference::name).collect(java.util.stream.Collectors.joining(","))));
         }
         List<String> regressions = new ArrayList<>();
         for (ResultsComparison.Match m : result.matches()) {
             out.println(m.benchmark() + (m.params().isEmpty() ? "" : " " + m.params()));
+            m.differences().stream().filter(d -> ignored.contains(d.name()))
+                    .forEach(d -> out.println("  (" + d + ")"));
             out.printf(Locale.ROOT, "  %-26s %14s %14s %9s  %s%n", "metric", "A", "B", "change", "verdict at 95%");
             for (Row row : m.rows()) {
                 out.printf(Locale.ROOT, "  %-26s %14s %14s %8.2f%%  %s%n", row.metric() + " (" + row.unit() + ")",

@@ -14,19 +14,13 @@ class CompareCommandTest {
 
     /** A JMH JSON file with one sample-mode entry whose 3 forks scored {@code forks} s/op. */
     private static Path results(Path dir, String name, String requests, double... forks) throws Exception {
-        StringBuilder raw = new StringBuilder();
-        double sum = 0;
-        for (double f : forks) {
-            raw.append(raw.length() == 0 ? "" : ",").append('[').append(f).append(']');
-            sum += f;
-        }
         String json = """
                 [{"jmhVersion":"1.37","benchmark":"demo.Study.baseline","mode":"sample","forks":%d,
                   "params":{"rate":"8","requests":"%s"},
                   "primaryMetric":{"score":%s,"scoreError":"NaN","scoreConfidence":["NaN","NaN"],"scorePercentiles":{},
                                    "scoreUnit":"s/op","rawData":[%s]},
                   "secondaryMetrics":{}}]
-                """.formatted(forks.length, requests, sum / forks.length, raw);
+                """.formatted(forks.length, requests, mean(forks), rawData(forks));
         Path file = dir.resolve(name);
         Files.writeString(file, json);
         return file;
@@ -43,6 +37,46 @@ class CompareCommandTest {
         System.arraycopy(args, 0, full, 1, args.length);
         int code = Main.execute(full, new PrintWriter(out, true), new PrintWriter(err, true));
         return new Run(code, out.toString(), err.toString());
+    }
+
+    /** JMH's rawData of one value a fork: {@code [2.6],[2.62]}. */
+    private static String rawData(double... forks) {
+        return java.util.Arrays.stream(forks).mapToObj(f -> "[" + f + "]")
+                .collect(java.util.stream.Collectors.joining(","));
+    }
+
+    private static double mean(double... forks) {
+        return java.util.Arrays.stream(forks).average().orElseThrow();
+    }
+
+    /** A ServeBench entry of an ad-hoc run at 4 req/s whose engine ran with {@code flags}, its forks' mean latencies in s. */
+    private static Path adHoc(Path dir, String name, String flags, double... forks) throws Exception {
+        String json = """
+                [{"jmhVersion":"1.37","benchmark":"AdHoc.baseline","mode":"sample","forks":%d,
+                  "primaryMetric":{"score":%s,"scoreError":"NaN","scoreConfidence":["NaN","NaN"],"scorePercentiles":{},
+                                   "scoreUnit":"s/op","rawData":[%s]},
+                  "secondaryMetrics":{},
+                  "servebench":{"benchmark":"AdHoc.baseline","params":{"engine":"vllm","rate":"4","flags":"%s"}}}]
+                """.formatted(forks.length, mean(forks), rawData(forks), flags);
+        Path file = dir.resolve(name);
+        Files.writeString(file, json);
+        return file;
+    }
+
+    @Test
+    void twoConfigurationsOfOneLoadAreSetSideBySideWhenTheParamThatPartsThemIsLeftOut(@TempDir Path dir)
+            throws Exception {
+        String before = adHoc(dir, "before.json", "", 2.60, 2.62, 2.64).toString();
+        String after = adHoc(dir, "after.json", "--max-num-seqs=8", 3.00, 3.04, 3.08).toString();
+        Run refused = compare(before, after);
+        assertThat(refused.code()).isEqualTo(Main.BAD_INPUT);
+        assertThat(refused.err()).contains("nothing to compare. The nearest entries of one benchmark differ in flags: A"
+                + " (empty), B `--max-num-seqs=8`; to set them side by side anyway: --ignore-param flags");
+
+        Run sideBySide = compare(before, after, "--ignore-param", "flags", "--fail-on", "latency:5%");
+        assertThat(sideBySide.code()).as(sideBySide.out() + sideBySide.err()).isEqualTo(Main.REGRESSION);
+        assertThat(sideBySide.out()).contains("AdHoc.baseline {engine=vllm, rate=4}")
+                .contains("(flags: A (empty), B `--max-num-seqs=8`)").contains("worse [");
     }
 
     @Test

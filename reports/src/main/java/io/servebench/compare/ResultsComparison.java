@@ -19,7 +19,8 @@ import java.util.Set;
  * metric by metric.
  *
  * <p>Entries match when their benchmark and their params agree, params in {@link #IGNORED_PARAMS}
- * excepted: a run with fewer requests (say {@code --quick}) measures the same trial, less precisely.
+ * excepted: a run with fewer requests (say {@code --quick}) measures the same trial, less precisely. A comparison may
+ * leave more params out, to set two configurations side by side (the same load before and after a flag changed).
  * A metric is {@link #PRIMARY} (the primary metric) or a secondary metric's name ({@code ttft.p99}).
  *
  * <p>The verdict's interval is on the ratio B / A at 95%: from the forks' values when both sides have
@@ -114,13 +115,33 @@ public final class ResultsComparison {
     }
 
     /**
+     * A param left out of the matching whose values differ between two entries.
+     *
+     * @param name the param's name
+     * @param a    its value in A, {@code null} when A's entry has none
+     * @param b    its value in B, {@code null} when B's entry has none
+     */
+    public record ParamDifference(String name, String a, String b) {
+
+        @Override
+        public String toString() {
+            return name + ": A " + shown(a) + ", B " + shown(b);
+        }
+
+        private static String shown(String value) {
+            return value == null ? "none" : value.isEmpty() ? "(empty)" : "`" + value + "`";
+        }
+    }
+
+    /**
      * A pair of matched entries.
      *
-     * @param benchmark the benchmark name
-     * @param params    the params that identify it (decoded, ignored ones left out)
-     * @param rows      one per compared metric present on both sides
+     * @param benchmark   the benchmark name
+     * @param params      the params that identify it (decoded, ignored ones left out)
+     * @param differences the params left out of the matching that differ between the two entries
+     * @param rows        one per compared metric present on both sides
      */
-    public record Match(String benchmark, Map<String, String> params, List<Row> rows) {
+    public record Match(String benchmark, Map<String, String> params, List<ParamDifference> differences, List<Row> rows) {
     }
 
     /**
@@ -137,18 +158,31 @@ public final class ResultsComparison {
     }
 
     /**
-     * Compares {@code a} with {@code b}.
+     * Compares {@code a} with {@code b}, entries matched on their benchmark and params ({@link #IGNORED_PARAMS} aside).
      *
      * @param metrics the metrics to compare, {@link #DEFAULT_METRICS} when empty
      */
     public static Result compare(List<JmhBenchmark> a, List<JmhBenchmark> b, List<String> metrics) {
+        return compare(a, b, metrics, Set.of());
+    }
+
+    /**
+     * Compares {@code a} with {@code b}, entries matched on their benchmark and params, {@link #IGNORED_PARAMS} and
+     * {@code ignoredParams} aside.
+     *
+     * @param metrics       the metrics to compare, {@link #DEFAULT_METRICS} when empty
+     * @param ignoredParams more params that do not make two entries different trials here, e.g. {@code flags}
+     */
+    public static Result compare(List<JmhBenchmark> a, List<JmhBenchmark> b, List<String> metrics,
+                                 Set<String> ignoredParams) {
         List<String> wanted = metrics.isEmpty() ? DEFAULT_METRICS : metrics;
+        Set<String> ignored = ignored(ignoredParams);
         Map<Key, JmhBenchmark> bByKey = new LinkedHashMap<>();
-        b.forEach(e -> bByKey.putIfAbsent(Key.of(e), e));
+        b.forEach(e -> bByKey.putIfAbsent(Key.of(e, ignored), e));
         List<Match> matches = new ArrayList<>();
         List<String> onlyInA = new ArrayList<>();
         for (JmhBenchmark ea : a) {
-            Key key = Key.of(ea);
+            Key key = Key.of(ea, ignored);
             JmhBenchmark eb = bByKey.remove(key);
             if (eb == null) {
                 onlyInA.add(key.toString());
@@ -166,10 +200,48 @@ public final class ResultsComparison {
                     rows.add(row(metric, ma, inA, metric.equals(PRIMARY)));
                 }
             }
-            matches.add(new Match(key.benchmark(), key.params(), rows));
+            matches.add(new Match(key.benchmark(), key.params(), differences(ea, eb, key.params().keySet()), rows));
         }
         List<String> onlyInB = bByKey.keySet().stream().map(Key::toString).toList();
         return new Result(matches, onlyInA, onlyInB);
+    }
+
+    /**
+     * Where nothing of {@code a} matches {@code b}: what sets apart the entries of one benchmark that differ in the fewest
+     * params, {@link #IGNORED_PARAMS} and {@code ignoredParams} aside; empty when no benchmark is on both sides.
+     */
+    public static List<ParamDifference> nearestDifference(List<JmhBenchmark> a, List<JmhBenchmark> b,
+                                                          Set<String> ignoredParams) {
+        Set<String> ignored = ignored(ignoredParams);
+        List<ParamDifference> nearest = List.of();
+        for (JmhBenchmark ea : a) {
+            for (JmhBenchmark eb : b) {
+                if (!ea.identity().equals(eb.identity())) {
+                    continue;
+                }
+                List<ParamDifference> differing = differences(ea, eb, ignored);
+                if (nearest.isEmpty() || differing.size() < nearest.size()) {
+                    nearest = differing;
+                }
+            }
+        }
+        return nearest;
+    }
+
+    private static Set<String> ignored(Set<String> ignoredParams) {
+        Set<String> ignored = new java.util.HashSet<>(IGNORED_PARAMS);
+        ignored.addAll(ignoredParams);
+        return Set.copyOf(ignored);
+    }
+
+    /** The params of either entry, but for {@code same}, whose values differ between them, in A's order then B's. */
+    private static List<ParamDifference> differences(JmhBenchmark a, JmhBenchmark b, Set<String> same) {
+        Map<String, String> pa = a.decodedParams();
+        Map<String, String> pb = b.decodedParams();
+        Set<String> names = new java.util.LinkedHashSet<>(pa.keySet());
+        names.addAll(pb.keySet());
+        return names.stream().filter(n -> !same.contains(n) && !java.util.Objects.equals(pa.get(n), pb.get(n)))
+                .map(n -> new ParamDifference(n, pa.get(n), pb.get(n))).toList();
     }
 
     /** Which way the unit gets better: times are better lower, rates and shares higher. */
@@ -248,10 +320,10 @@ public final class ResultsComparison {
     /** What makes two entries the same trial. */
     private record Key(String benchmark, Map<String, String> params) {
 
-        static Key of(JmhBenchmark e) {
+        static Key of(JmhBenchmark e, Set<String> ignored) {
             Map<String, String> p = new LinkedHashMap<>();
             e.decodedParams().forEach((k, v) -> {
-                if (!IGNORED_PARAMS.contains(k)) {
+                if (!ignored.contains(k)) {
                     p.put(k, v);
                 }
             });

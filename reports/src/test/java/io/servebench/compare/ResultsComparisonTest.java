@@ -144,6 +144,31 @@ class ResultsComparisonTest {
     }
 
     @Test
+    void entriesApartInAParamTheComparisonLeavesOutAreMatchedAndTheirDifferenceSaid() throws Exception {
+        List<JmhBenchmark> a = written(List.of(Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "4",
+                List.of(Fixtures.repetition(2, 1)))));
+        List<JmhBenchmark> b = written(List.of(baseline("1000", 2)));
+        // rate 4 against rate 8: nothing matches, and the nearest pair is apart in the rate alone
+        assertThat(ResultsComparison.compare(a, b, List.of()).matches()).isEmpty();
+        assertThat(ResultsComparison.nearestDifference(a, b, java.util.Set.of()))
+                .containsExactly(new ResultsComparison.ParamDifference("rate", "4", "8"));
+        assertThat(ResultsComparison.nearestDifference(a, b, java.util.Set.of()).get(0))
+                .hasToString("rate: A `4`, B `8`");
+
+        ResultsComparison.Result r = ResultsComparison.compare(a, b, List.of(ResultsComparison.PRIMARY),
+                java.util.Set.of("rate"));
+        assertThat(r.matches()).singleElement().satisfies(m -> {
+            assertThat(m.params()).doesNotContainKey("rate");
+            assertThat(m.differences()).contains(new ResultsComparison.ParamDifference("rate", "4", "8"));
+        });
+        assertThat(r.onlyInA()).isEmpty();
+        assertThat(r.onlyInB()).isEmpty();
+        // another benchmark is no near entry
+        assertThat(ResultsComparison.nearestDifference(a, written(List.of(Fixtures.trial("other", "", false,
+                Fixtures.BASE_FLAGS, "4", List.of(Fixtures.repetition(2, 1))))), java.util.Set.of())).isEmpty();
+    }
+
+    @Test
     void readsJmhsOwnOutput(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("jmh.json");
         new Runner(new OptionsBuilder().include(io.servebench.reports.jmhfixture.TinyBenchmark.class.getName() + ".sample")
