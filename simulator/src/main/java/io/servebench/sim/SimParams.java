@@ -342,8 +342,9 @@ public record SimParams(
      * 0.5.9 turns off for a hybrid linear-attention model whose radix cache is on without speculative decoding
      * ({@code server_args.py}, {@code _handle_mamba_radix_cache}: "Disabling overlap schedule since mamba no_buffer is
      * not compatible with overlap schedule") — the reference study's SGLang runs, so its fitted host time is the
-     * serial one. vLLM 0.17.1 schedules each step after the last unless started with {@code --async-scheduling},
-     * which is not modelled.
+     * serial one. vLLM schedules asynchronously by default since 0.14 (its release notes), the reference's 0.17.1 too,
+     * but the host time fitted on that reference is what the overlap left: hidden as SGLang's is, the refit puts 408 µs
+     * a sequence and the held-out 16 req/s blocks 798% off (docs/simulated-engine.md), so vLLM's stays serial.
      */
     public boolean overlapsHostWork() {
         return dialect == SimDialect.SGLANG && !(EngineDefaults.hybrid(model) && prefixCaching && speculativeMethod == null);
