@@ -25,6 +25,15 @@ class StudyProcessorEngineFlagsTest {
     }
 
     @Test
+    void aCommandLinePastedIntoOneFlagIsAnErrorOnItSplitAsTheEngineWouldReadIt() {
+        String source = study("@Engine(value = \"vllm\", flags = \"--served-model-name qwen --max-num-seqs 64\")",
+                BASELINE);
+        assertOneError(source, "holds more than one flag (--served-model-name, --max-num-seqs); write each as a string of"
+                + " its own: \"--served-model-name qwen\", \"--max-num-seqs 64\"",
+                "\"--served-model-name qwen --max-num-seqs 64\"");
+    }
+
+    @Test
     void anAbbreviationIsAnErrorThoughTheEnginesParserWouldTakeIt() {
         String source = study("@Engine(value = \"vllm\", flags = \"--max-num-seq=128\")", BASELINE);
         assertOneError(source, "write its whole name, --max-num-seqs", "\"--max-num-seq=128\"");

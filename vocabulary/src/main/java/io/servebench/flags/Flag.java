@@ -18,6 +18,8 @@ public record Flag(String name, String value) {
 
     /** A word that is a negative number, which argparse takes as a value rather than an option. */
     private static final Pattern NEGATIVE_NUMBER = Pattern.compile("-\\.?\\d.*");
+    /** A word that is a flag of its own, {@code --name} or {@code --name=value}, as no value of one flag starts. */
+    private static final Pattern FLAG_WORD = Pattern.compile("--[A-Za-z][A-Za-z0-9._-]*(=.*)?");
 
     /** The flag as one command-line argument. */
     public String toArg() {
@@ -118,6 +120,14 @@ public record Flag(String name, String value) {
         }
         if (flag.value != null && flag.value.isEmpty()) {
             return "malformed flag \"" + text + "\": '=' with no value; write \"" + flag.name + "\" for a switch";
+        }
+        // a command line pasted into one string: the engine's parser would read several flags, ServeBench one
+        List<String> more = flag.values().stream().filter(w -> FLAG_WORD.matcher(w).matches())
+                .map(w -> w.contains("=") ? w.substring(0, w.indexOf('=')) : w).toList();
+        if (!more.isEmpty()) {
+            return "\"" + stripped + "\" holds more than one flag (" + flag.name + ", " + String.join(", ", more)
+                    + "); write each as a string of its own: " + String.join(", ",
+                    ofLine(stripped).stream().map(f -> "\"" + f + "\"").toList());
         }
         return null;
     }

@@ -52,6 +52,18 @@ class FlagTest {
         assertThat(Flag.problem("--max-num-seqs=")).contains("'=' with no value");
         assertThat(Flag.problem(" ")).startsWith("empty flag");
         assertThat(Flag.problem("--")).contains("the name after the dashes");
+        // a command line pasted into one string: vllm serve would read three flags, so it is not one
+        assertThat(Flag.problem("--tensor-parallel-size 2 --max-num-seqs=64 --enable-prefix-caching")).isEqualTo(
+                "\"--tensor-parallel-size 2 --max-num-seqs=64 --enable-prefix-caching\" holds more than one flag"
+                + " (--tensor-parallel-size, --max-num-seqs, --enable-prefix-caching); write each as a string of its own:"
+                + " \"--tensor-parallel-size 2\", \"--max-num-seqs=64\", \"--enable-prefix-caching\"");
+        // a list-valued flag would otherwise take the next flag for one of its items
+        assertThat(Flag.parse("--served-model-name a --max-num-seqs 64")).isEmpty();
+        assertThat(Flag.problem("--enable-prefix-caching --max-num-seqs=64")).contains("holds more than one flag");
+        // a value may still hold dashes: JSON, a negative number, a single dash
+        assertThat(Flag.problem("--override-generation-config {\"stop\": \"--end\"}")).isNull();
+        assertThat(Flag.problem("--seed -1")).isNull();
+        assertThat(Flag.problem("--served-model-name my-model -")).isNull();
     }
 
     @Test
