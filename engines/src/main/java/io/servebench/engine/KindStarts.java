@@ -5,6 +5,7 @@ import io.servebench.engine.kind.EndpointKind;
 import io.servebench.engine.kind.EngineKind;
 import io.servebench.engine.kind.EngineKinds;
 import io.servebench.engine.kind.EngineSetup;
+import io.servebench.engine.kind.FlagDialect;
 import io.servebench.engine.kind.ProcessKind;
 import io.servebench.engine.kind.ServerProgramKind;
 import io.servebench.engine.kind.SimulatedKind;
@@ -119,7 +120,7 @@ final class KindStarts {
     private static List<String> serve(ServerConfig server, String host, int port) {
         if (server.kind() instanceof ServerProgramKind program) {
             return concat(concat(program.flags().serve(server.setup().executable(), server.model()),
-                    List.of("--host", host, "--port", Integer.toString(port))), args(server));
+                    List.of(FlagDialect.HOST, host, FlagDialect.PORT, Integer.toString(port))), args(server));
         }
         return concat(server.setup().command().stream().map(arg -> arg.replace(CommandKind.PORT, Integer.toString(port))
                 .replace(CommandKind.HOST, host).replace(CommandKind.MODEL, server.model())).toList(), server.args());

@@ -34,6 +34,24 @@ class StudyProcessorEngineFlagsTest {
     }
 
     @Test
+    void aFlagServeBenchWritesItselfIsAnErrorOnIt() {
+        // KindStarts writes --host and --port after the serve command, and the engine's argparse keeps the last of each
+        assertOneError(study("@Engine(value = \"vllm\", flags = {\"--max-num-seqs=64\", \"--port=9000\"})", BASELINE),
+                "flag --port is one ServeBench sets itself: it starts vLLM on a free port of its choosing", "\"--port=9000\"");
+        assertOneError(study("@Engine(value = \"sim\", flags = \"--host=0.0.0.0\")", BASELINE),
+                "flag --host is one ServeBench sets itself", "\"--host=0.0.0.0\"");
+        // SGLang's serve command names the model with --model-path, which --model stands for (server_args.py's alias)
+        assertOneError(study("@Engine(value = \"sglang\", flags = \"--model=Qwen/Qwen3-8B\")", BASELINE),
+                "flag --model-path names the model, which ServeBench writes itself from @ServingBenchmark(model)",
+                "\"--model=Qwen/Qwen3-8B\"");
+        // a variant on another engine is checked against that engine's command line
+        assertOneError(study("@Engine(value = \"vllm\")", BASELINE + """
+                    @Variant(group = "sglang", engine = "sglang", flags = "--port=30000")
+                    public void onSglang() {}
+                """), "flag --port is one ServeBench sets itself: it starts SGLang", "\"--port=30000\"");
+    }
+
+    @Test
     void anAbbreviationIsAnErrorThoughTheEnginesParserWouldTakeIt() {
         String source = study("@Engine(value = \"vllm\", flags = \"--max-num-seq=128\")", BASELINE);
         assertOneError(source, "write its whole name, --max-num-seqs", "\"--max-num-seq=128\"");

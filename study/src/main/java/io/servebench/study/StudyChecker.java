@@ -2,6 +2,8 @@ package io.servebench.study;
 
 import io.servebench.annotations.Profile;
 import io.servebench.engine.kind.EngineKinds;
+import io.servebench.engine.kind.EngineKind;
+import io.servebench.engine.kind.FlagDialect;
 import io.servebench.engine.kind.EngineSetup;
 import io.servebench.engine.kind.Redaction;
 import io.servebench.flags.EngineFlags;
@@ -56,8 +58,9 @@ public final class StudyChecker {
         }
         Optional<FlagCatalog> classCatalog = catalog(study.engineKind(), study.engineVersion(),
                 Location.ofClass(study, "Engine", "version", -1), problems);
-        checkFlags(study, study.engineFlags(), classCatalog, (attr, i) -> Location.ofClass(study, "Engine", attr, i),
-                problems);
+        Optional<FlagDialect> classDialect = dialect(study.engineKind());
+        checkFlags(study, study.engineFlags(), classCatalog, classDialect,
+                (attr, i) -> Location.ofClass(study, "Engine", attr, i), problems);
         checkEngineSetup(study, problems);
         checkWorkload(study.workload(), (attr, i) -> Location.ofClass(study, "Workload", attr, i), problems);
         checkSlo(study.slo(), attr -> Location.ofClass(study, "Slo", attr, -1), problems);
@@ -91,6 +94,7 @@ public final class StudyChecker {
                         + " expected it beside the engine this variant switches to (the class's version is on @Engine)"));
             }
             checkFlags(study, variant.flags(), variantCatalog,
+                    variant.engine().isEmpty() ? classDialect : dialect(variant.engine()),
                     (attr, i) -> Location.ofVariant(study, ordinal, "Variant", attr, i), problems);
             checkWorkload(variant.workload(), (attr, i) -> Location.ofVariant(study, ordinal, "Workload", attr, i), problems);
             checkSlo(variant.slo(), attr -> Location.ofVariant(study, ordinal, "Slo", attr, -1), problems);
@@ -285,8 +289,29 @@ public final class StudyChecker {
         return Optional.empty();
     }
 
+    /** The command line of the engine kind {@code kind}, empty for a kind without one (or an unknown kind). */
+    private static Optional<FlagDialect> dialect(String kind) {
+        return EngineKinds.byName(kind).flatMap(EngineKind::dialect);
+    }
+
+    /**
+     * A flag ServeBench writes itself on the engine's command line ({@link FlagDialect#ownFlags}): the engine's parser
+     * would take the study's, the last given, and listen where ServeBench does not wait, or serve another model.
+     */
+    private static String ownFlagProblem(String name, FlagDialect dialect) {
+        if (name.equals(FlagDialect.HOST) || name.equals(FlagDialect.PORT)) {
+            return "flag " + name + " is one ServeBench sets itself: it starts " + dialect.engineName() + " on a free"
+                    + " port of its choosing (listening on 127.0.0.1, or on every interface where load workers run on"
+                    + " other nodes) and waits for it there; expected no " + FlagDialect.HOST + " or " + FlagDialect.PORT
+                    + " among the flags";
+        }
+        return "flag " + name + " names the model, which ServeBench writes itself from @ServingBenchmark(model) (run"
+                + " --model); expected the model there";
+    }
+
     private static void checkFlags(StudyDescriptor study, List<String> flags, Optional<FlagCatalog> catalog,
-                                   BiFunction<String, Integer, Location> at, List<Problem> problems) {
+                                   Optional<FlagDialect> dialect, BiFunction<String, Integer, Location> at,
+                                   List<Problem> problems) {
         Map<String, Flag> seen = new HashMap<>();
         for (int i = 0; i < flags.size(); i++) {
             String text = flags.get(i);
@@ -299,6 +324,12 @@ public final class StudyChecker {
             Location flagAt = at.apply("flags", i);
             if (flag.value() != null && Redaction.isSecretName(flag.name())) {
                 problems.add(new Problem(flagAt, secretFlagProblem(flag.name())));
+                continue;
+            }
+            // an alias (SGLang's --model for --model-path) is the flag it stands for
+            String resolved = catalog.map(c -> c.resolved(flag).name()).orElse(flag.name());
+            if (dialect.isPresent() && dialect.get().ownFlags().contains(resolved)) {
+                problems.add(new Problem(flagAt, ownFlagProblem(resolved, dialect.get())));
                 continue;
             }
             catalog.flatMap(c -> catalogProblem(study, c, text, flag))

@@ -31,6 +31,12 @@ public record FlagDialect(String engineName, List<String> serveCommand, EngineFl
     /** Where the model goes in {@link #serveCommand()}. */
     public static final String MODEL = "{model}";
 
+    /** The flag of the address the engine listens on, which ServeBench gives it. */
+    public static final String HOST = "--host";
+
+    /** The flag of the port the engine listens on, which ServeBench picks free, gives it and waits on. */
+    public static final String PORT = "--port";
+
     public FlagDialect {
         Objects.requireNonNull(engineName, "engineName");
         serveCommand = List.copyOf(serveCommand);
@@ -45,6 +51,17 @@ public record FlagDialect(String engineName, List<String> serveCommand, EngineFl
             argv.set(0, program);
         }
         return argv;
+    }
+
+    /**
+     * The flags ServeBench writes itself on this engine's command line, which a study's own would contradict: where it
+     * listens ({@link #HOST}, {@link #PORT}) and every flag of the serve command (SGLang's {@code --model-path}, the
+     * study's model).
+     */
+    public List<String> ownFlags() {
+        List<String> own = new ArrayList<>(List.of(HOST, PORT));
+        serveCommand.stream().filter(word -> word.startsWith("--")).forEach(own::add);
+        return List.copyOf(own);
     }
 
     /**
