@@ -52,6 +52,23 @@ class StudyProcessorEngineFlagsTest {
     }
 
     @Test
+    void oneSettingWrittenTwiceUnderTwoSpellingsIsAnError() {
+        // -tp is an alias of --tensor-parallel-size (vLLM's arg_utils.py), and argparse keeps the last one given
+        assertOneError(study("@Engine(value = \"vllm\", flags = {\"--tensor-parallel-size=2\", \"-tp=4\"})", BASELINE),
+                "flag --tensor-parallel-size is given twice with different values (as --tensor-parallel-size=2 and"
+                        + " -tp=4); expected it once", "\"-tp=4\"");
+        // a BooleanOptionalAction's --no-NAME turns NAME off
+        assertOneError(study("""
+                @Engine(value = "vllm", flags = {"--enable-prefix-caching",
+                        "--no-enable-prefix-caching"})""", BASELINE),
+                "flag --enable-prefix-caching is given twice with different values (as --enable-prefix-caching and"
+                        + " --no-enable-prefix-caching)", "\"--no-enable-prefix-caching\"");
+        // the same setting twice alike is no contradiction
+        assertThat(compile(study("@Engine(value = \"sglang\", flags = {\"--tp-size=2\", \"--tensor-parallel-size=2\"})",
+                BASELINE)).errorMessages()).isEmpty();
+    }
+
+    @Test
     void anAbbreviationIsAnErrorThoughTheEnginesParserWouldTakeIt() {
         String source = study("@Engine(value = \"vllm\", flags = \"--max-num-seq=128\")", BASELINE);
         assertOneError(source, "write its whole name, --max-num-seqs", "\"--max-num-seq=128\"");

@@ -312,7 +312,7 @@ public final class StudyChecker {
     private static void checkFlags(StudyDescriptor study, List<String> flags, Optional<FlagCatalog> catalog,
                                    Optional<FlagDialect> dialect, BiFunction<String, Integer, Location> at,
                                    List<Problem> problems) {
-        Map<String, Flag> seen = new HashMap<>();
+        Map<String, Flag[]> seen = new HashMap<>();
         for (int i = 0; i < flags.size(); i++) {
             String text = flags.get(i);
             String malformed = Flag.problem(text);
@@ -334,10 +334,15 @@ public final class StudyChecker {
             }
             catalog.flatMap(c -> catalogProblem(study, c, text, flag))
                     .ifPresent(problem -> problems.add(new Problem(flagAt, problem)));
-            Flag earlier = seen.putIfAbsent(flag.name(), flag);
-            if (earlier != null && !earlier.equals(flag)) {
-                problems.add(new Problem(at.apply("flags", i), "flag " + flag.name() + " is given twice with different values ("
-                        + describeValue(earlier) + " and " + describeValue(flag) + "); expected it once"));
+            // the engine's parser keeps the last of two spellings of one setting (an alias, --no-NAME), so the study
+            // would say one thing and the engine do another
+            Flag setting = catalog.map(c -> c.canonical(flag)).orElse(flag);
+            Flag[] earlier = seen.putIfAbsent(setting.name(), new Flag[] {setting, flag});
+            if (earlier != null && !earlier[0].equals(setting)) {
+                problems.add(new Problem(at.apply("flags", i), "flag " + setting.name() + " is given twice with different"
+                        + " values (" + (earlier[1].name().equals(flag.name())
+                        ? describeValue(earlier[1]) + " and " + describeValue(flag)
+                        : "as " + earlier[1].toArg() + " and " + flag.toArg()) + "); expected it once"));
             }
             for (String name : Studies.placeholders(text)) {
                 if (study.param(name).isEmpty()) {

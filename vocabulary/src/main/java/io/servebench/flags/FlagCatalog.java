@@ -199,6 +199,27 @@ public final class FlagCatalog {
     }
 
     /**
+     * {@code flag} as the one setting it makes, so that two spellings of a setting compare equal: under its own name
+     * ({@link #resolved}: an alias, an abbreviation), a boolean's {@code --no-NAME} as {@code NAME} with the value
+     * {@code false} and a boolean's {@code NAME} alone as {@code NAME} with {@code true}, as argparse's
+     * {@code BooleanOptionalAction} sets them.
+     */
+    public Flag canonical(Flag flag) {
+        Flag own = resolved(flag);
+        Spec spec = byName.get(own.name());
+        if (spec != null && spec.kind() == Kind.BOOL && own.value() == null) {
+            return new Flag(spec.name(), "true");
+        }
+        if (spec == null && own.name().startsWith("--no-")) {
+            Spec negated = byName.get("--" + own.name().substring("--no-".length()));
+            if (negated != null && negated.kind() == Kind.BOOL && own.value() == null) {
+                return new Flag(negated.name(), "false");
+            }
+        }
+        return own;
+    }
+
+    /**
      * {@code flag} as the arguments this version's parser reads it from: a list-valued flag ({@code nargs} {@code +} or
      * {@code *}, such as vLLM's {@code --lora-modules}) as its name followed by each item ({@link Flag#values()}), since
      * argparse takes {@code --name=a b} as the one item {@code "a b"}; any other flag as one argument.

@@ -85,6 +85,19 @@ class FlagCatalogTest {
     }
 
     @Test
+    void twoSpellingsOfOneSettingAreOneCanonicalFlag() {
+        // vLLM's arg_utils.py: -tp is --tensor-parallel-size's alias, --enable-prefix-caching a BooleanOptionalAction
+        FlagCatalog v = vllm("0.26.0");
+        assertThat(v.canonical(flag("-tp=4"))).isEqualTo(flag("--tensor-parallel-size=4"));
+        assertThat(v.canonical(flag("--enable-prefix-caching"))).isEqualTo(flag("--enable-prefix-caching=true"));
+        assertThat(v.canonical(flag("--no-enable-prefix-caching"))).isEqualTo(flag("--enable-prefix-caching=false"));
+        assertThat(v.canonical(flag("--max-num-seqs=64"))).isEqualTo(flag("--max-num-seqs=64"));
+        // a switch that is no boolean keeps no value; an unknown --no- flag stays as written
+        assertThat(sglang("0.5.18").canonical(flag("--disable-radix-cache"))).isEqualTo(flag("--disable-radix-cache"));
+        assertThat(v.canonical(flag("--no-such-thing"))).isEqualTo(flag("--no-such-thing"));
+    }
+
+    @Test
     void theOtherEnginesSpellingOfASettingIsRefusedWithThisEnginesOwn() {
         // the spellings as each parser declares them: vLLM's arg_utils.py, SGLang's server_args.py (the .flags files)
         assertThat(sglang("0.5.18").problem(flag("--max-num-seqs=64"))).hasValue("flag --max-num-seqs is not a flag of"
