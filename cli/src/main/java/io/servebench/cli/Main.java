@@ -116,7 +116,7 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--engine-exe", paramLabel = "PATH", description = "The engine program to run instead of the study's (e.g. a virtualenv's bin/vllm).")
     String engineExe = "";
 
-    @Option(names = "--engine-env", paramLabel = "NAME=VALUE", description = "An environment variable for every engine; repeatable.")
+    @Option(names = "--engine-env", paramLabel = "NAME[=VALUE]", description = "An environment variable for every engine, e.g. --engine-env CUDA_VISIBLE_DEVICES=0; NAME alone hands on ServeBench's own (the way to give a secret, e.g. --engine-env HF_TOKEN); repeatable.")
     List<String> engineEnv = new ArrayList<>();
 
     @Option(names = "--engine-workdir", paramLabel = "DIR", description = "The engines' working directory.")

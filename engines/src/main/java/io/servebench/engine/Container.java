@@ -47,7 +47,8 @@ final class Container {
     /**
      * {@code docker run} (or podman) of the image with the engine's command as entrypoint and arguments:
      * all GPUs when {@code gpus}, host IPC (PyTorch's shared memory), the port published on {@code publishedOn}, the
-     * Hugging Face cache mounted, the environment passed with {@code -e}, and the container removed when it stops.
+     * Hugging Face cache mounted, the environment passed with {@code -e} ({@code -e NAME} for a variable whose value is
+     * {@code null}: the runtime's own), and the container removed when it stops.
      */
     static List<String> run(String runtime, String name, String image, String publishedOn, int port,
                             Map<String, String> env, Path hostHfCache, List<String> serve, boolean gpus) {
@@ -59,7 +60,8 @@ final class Container {
         }
         argv.addAll(List.of("--ipc=host", "-p", publishedOn + ":" + port + ":" + port,
                 "-v", hostHfCache + ":" + CONTAINER_HF_CACHE));
-        env.forEach((k, v) -> argv.addAll(List.of("-e", k + "=" + v)));
+        // a variable without a value is handed on: the runtime fills it in from its own environment
+        env.forEach((k, v) -> argv.addAll(List.of("-e", v == null ? k : k + "=" + v)));
         argv.addAll(List.of("--entrypoint", serve.get(0), image));
         argv.addAll(serve.subList(1, serve.size()));
         return argv;

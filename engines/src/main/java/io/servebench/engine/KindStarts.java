@@ -100,13 +100,20 @@ final class KindStarts {
             throw new IllegalArgumentException("engine kind \"" + server.kind().name() + "\" is not started as a process");
         }
         EngineSetup setup = server.setup();
+        boolean inContainer = !setup.image().isEmpty();
         Map<String, String> env = new LinkedHashMap<>(process.benchmarkEnvironment());
         for (String entry : setup.env()) {
-            int eq = entry.indexOf('=');
-            env.put(entry.substring(0, eq), entry.substring(eq + 1));
+            if (!EngineSetup.handedOn(entry)) {
+                env.put(EngineSetup.variable(entry), entry.substring(entry.indexOf('=') + 1));
+            } else if (inContainer) {
+                // -e NAME: the runtime takes the value from its own environment, which is ServeBench's, so the
+                // value is on no command line
+                env.put(entry, null);
+            }
+            // a process inherits ServeBench's environment, the handed-on variable with it
         }
         Path workdir = setup.workdir().isEmpty() ? null : Path.of(setup.workdir());
-        if (setup.image().isEmpty()) {
+        if (!inContainer) {
             return new LaunchCommand(withBenchmarkFlags(process, serve(server, listenAddress, port)), env, workdir, port);
         }
         return Container.launch(server, port, listenAddress, containerRuntime, hostHfCache,
@@ -134,6 +141,12 @@ final class KindStarts {
 
     private static RunningEngine startProcess(ProcessKind kind, ServerConfig server, EngineOptions options, Path log,
                                               Consumer<String> waiting) throws EngineStartException {
+        for (String entry : server.setup().env()) {
+            if (EngineSetup.handedOn(entry) && System.getenv(entry) == null) {
+                throw new EngineStartException("environment entry " + entry + " hands the engine ServeBench's own "
+                        + entry + ", and ServeBench's environment has none; export " + entry + " where the run starts");
+            }
+        }
         if (!server.setup().image().isEmpty()) {
             // Podman refuses to mount a folder that does not exist (Docker makes it, owned by root): a machine that
             // never downloaded a model has none yet.

@@ -93,6 +93,29 @@ class EngineKindsTest {
     }
 
     @Test
+    void aVariableHandedOnIsOnNoCommandLine(@org.junit.jupiter.api.io.TempDir Path dir) {
+        // a bare NAME: the container runtime fills -e NAME in from its own environment, which is ServeBench's
+        ServerConfig container = new ServerConfig(EngineKinds.VLLM, "Qwen/Qwen3.5-9B", flags(),
+                setup("", List.of("HF_TOKEN", "CUDA_VISIBLE_DEVICES=1"), List.of(), "vllm/vllm-openai:v0.17.1"));
+        LaunchCommand docker = KindStarts.launch(container, 8200, "docker", HF, EngineOptions.LOOPBACK);
+        assertThat(String.join(" ", docker.argv())).contains(" -e HF_TOKEN ", " -e CUDA_VISIBLE_DEVICES=1 ");
+        assertThat(docker.env()).isEmpty();
+        // a process inherits ServeBench's environment, the variable with it: nothing is set over it
+        ServerConfig process = new ServerConfig(EngineKinds.VLLM, "Qwen/Qwen3.5-9B", flags(),
+                setup("", List.of("HF_TOKEN", "CUDA_VISIBLE_DEVICES=1"), List.of(), ""));
+        assertThat(KindStarts.launch(process, 8200, "docker", HF, EngineOptions.LOOPBACK).env())
+                .containsEntry("CUDA_VISIBLE_DEVICES", "1").doesNotContainKey("HF_TOKEN");
+        // one ServeBench's environment lacks fails the start at once, saying what to export
+        ServerConfig unset = new ServerConfig(EngineKinds.VLLM, "Qwen/Qwen3.5-9B", flags(),
+                setup("", List.of("SERVEBENCH_TEST_NEVER_SET_TOKEN"), List.of(), ""));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Engines.start(unset,
+                        EngineOptions.defaults(EngineOptions.Simulate.OFF, 1), dir.resolve("s.log")))
+                .isInstanceOf(EngineStartException.class)
+                .hasMessageContaining("environment entry SERVEBENCH_TEST_NEVER_SET_TOKEN hands the engine ServeBench's"
+                        + " own SERVEBENCH_TEST_NEVER_SET_TOKEN, and ServeBench's environment has none; export");
+    }
+
+    @Test
     void dockerAndPodmanContainers() {
         ServerConfig server = new ServerConfig(EngineKinds.VLLM, "Qwen/Qwen3.5-9B", flags("--max-model-len=32768"),
                 setup("", List.of("HF_TOKEN=hf_secret"), List.of(), "vllm/vllm-openai:v0.17.1"));

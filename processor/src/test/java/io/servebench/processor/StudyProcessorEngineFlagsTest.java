@@ -69,6 +69,17 @@ class StudyProcessorEngineFlagsTest {
     }
 
     @Test
+    void aSecretWrittenInTheEnvironmentIsAnErrorAndItsNameAloneHandsItOn() {
+        assertOneError(study("@Engine(value = \"vllm\", env = {\"CUDA_VISIBLE_DEVICES=0\", \"HF_TOKEN=hf_abc\"})",
+                BASELINE), "environment entry HF_TOKEN holds a secret, which a study never writes; expected \"HF_TOKEN\""
+                + " alone, which hands the engine the HF_TOKEN of the environment ServeBench runs in", "\"HF_TOKEN=hf_abc\"");
+        assertThat(compile(study("@Engine(value = \"vllm\", env = {\"CUDA_VISIBLE_DEVICES=0\", \"HF_TOKEN\"})",
+                BASELINE)).errorMessages()).isEmpty();
+        assertOneError(study("@Engine(value = \"vllm\", env = \"9LIVES=1\")", BASELINE),
+                "malformed environment entry \"9LIVES=1\"", "\"9LIVES=1\"");
+    }
+
+    @Test
     void anAbbreviationIsAnErrorThoughTheEnginesParserWouldTakeIt() {
         String source = study("@Engine(value = \"vllm\", flags = \"--max-num-seq=128\")", BASELINE);
         assertOneError(source, "write its whole name, --max-num-seqs", "\"--max-num-seq=128\"");

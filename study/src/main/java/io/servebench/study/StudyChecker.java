@@ -235,10 +235,18 @@ public final class StudyChecker {
         String kind = study.engineKind();
         for (int i = 0; i < setup.env().size(); i++) {
             String entry = setup.env().get(i);
-            int eq = entry.indexOf('=');
-            if (eq <= 0 || !entry.substring(0, eq).matches("[A-Za-z_][A-Za-z0-9_]*")) {
-                problems.add(new Problem(Location.ofClass(study, "Engine", "env", i), "malformed environment entry \"" + entry
-                        + "\"; expected NAME=value with NAME made of letters, digits and '_', e.g. CUDA_VISIBLE_DEVICES=0"));
+            String name = EngineSetup.variable(entry);
+            Location at = Location.ofClass(study, "Engine", "env", i);
+            if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                problems.add(new Problem(at, "malformed environment entry \"" + entry + "\"; expected NAME=value with NAME"
+                        + " made of letters, digits and '_', e.g. CUDA_VISIBLE_DEVICES=0, or NAME alone to hand on"
+                        + " ServeBench's own"));
+            } else if (!EngineSetup.handedOn(entry) && Redaction.isSecretName(name)) {
+                // a study's source is shared and its setup reaches the journal, the SLURM job files and a container's
+                // command line, which other users of the host can read
+                problems.add(new Problem(at, "environment entry " + name + " holds a secret, which a study never"
+                        + " writes; expected \"" + name + "\" alone, which hands the engine the " + name + " of the"
+                        + " environment ServeBench runs in (export it there)"));
             }
         }
         EngineKinds.byName(kind).ifPresent(k -> EngineKinds.setupProblems(k, setup).forEach((attribute, message) ->

@@ -10,7 +10,9 @@ import java.util.Objects;
  * as written ({@code ""} and empty lists when not given).
  *
  * @param executable the program to run instead of the kind's default
- * @param env        environment entries, each {@code NAME=value}
+ * @param env        environment entries, each {@code NAME=value}, or a bare {@code NAME}: ServeBench's own variable of
+ *                   that name handed on ({@link #handedOn}), the way to give an engine a secret, which a study never
+ *                   writes
  * @param workdir    the engine's working directory
  * @param command    kind {@code command}: the argument list with {@code {port}}, {@code {host}}, {@code {model}}
  * @param url        kind {@code endpoint}: the running server's base URL
@@ -39,18 +41,31 @@ public record EngineSetup(String executable, List<String> env, String workdir, L
         return java.util.Arrays.stream(url.strip().split("[\\s,]+")).filter(u -> !u.isEmpty()).toList();
     }
 
+    /** The variable an environment entry sets: {@code NAME} of {@code NAME=value}, or the bare name. */
+    public static String variable(String entry) {
+        int eq = entry.indexOf('=');
+        return eq < 0 ? entry : entry.substring(0, eq);
+    }
+
+    /**
+     * Whether an environment entry is a bare {@code NAME}: the engine gets ServeBench's own value of it (a process
+     * inherits it; a container is run with {@code -e NAME}, which its runtime fills in from its own environment).
+     */
+    public static boolean handedOn(String entry) {
+        return entry.indexOf('=') < 0;
+    }
+
     /**
      * This setup with the command line's overrides: a non-empty executable, working directory or URL
-     * replaces this one's, and each {@code NAME=value} of {@code env} replaces the entry of that name or
-     * is added.
+     * replaces this one's, and each entry of {@code env} replaces the entry of its variable or is added.
      */
     public EngineSetup overriddenBy(String executable, List<String> env, String workdir, String url) {
         java.util.Map<String, String> merged = new java.util.LinkedHashMap<>();
         for (String entry : this.env) {
-            merged.put(entry.substring(0, Math.max(0, entry.indexOf('='))), entry);
+            merged.put(variable(entry), entry);
         }
         for (String entry : env) {
-            merged.put(entry.substring(0, Math.max(0, entry.indexOf('='))), entry);
+            merged.put(variable(entry), entry);
         }
         return new EngineSetup(executable.isEmpty() ? this.executable : executable, List.copyOf(merged.values()),
                 workdir.isEmpty() ? this.workdir : workdir, command, url.isEmpty() ? this.url : url, image);
