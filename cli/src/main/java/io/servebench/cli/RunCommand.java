@@ -87,7 +87,7 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--warmup", paramLabel = "N", description = "Requests sent before the measured ones, left out of the figures (default: 0).")
     Integer warmup;
 
-    @Option(names = "--dataset", paramLabel = "SPEC", description = "The prompts: synthetic-sharegpt (default), sharegpt:PATH, synthetic:in=...,out=..., a JSONL file, ... as a study's @Workload(dataset) takes them (docs/writing-studies.md, the table of dataset kinds).")
+    @Option(names = "--dataset", paramLabel = "SPEC", description = "The prompts: synthetic-sharegpt (default), sharegpt:PATH, jsonl:PATH (one request a line), synthetic:in=512,out=128, ... as a study's @Workload(dataset) takes them (docs/writing-studies.md, the table of dataset kinds).")
     String dataset;
 
     @Option(names = "--max-concurrency", paramLabel = "N", description = "Most requests in flight, whatever the rate (vllm bench serve's --max-concurrency).")

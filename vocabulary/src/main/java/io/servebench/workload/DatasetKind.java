@@ -69,7 +69,7 @@ public enum DatasetKind {
 
     /** Prompts and replies of lengths drawn from stated distributions. */
     SYNTHETIC("synthetic", "synthetic:in=DIST,out=DIST[,count=N][,seed=S]", "prompt and reply lengths drawn from DIST:"
-            + " fixed(n), uniform(a,b), normal(mu,sigma) or lognormal(median,sigma), in tokens",
+            + " n or fixed(n), uniform(a,b), normal(mu,sigma) or lognormal(median,sigma), in tokens",
             SyntheticLengths::parse),
 
     /** Groups of requests that share a long prefix, for prefix-cache studies. */

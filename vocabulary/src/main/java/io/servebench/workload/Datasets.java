@@ -109,6 +109,22 @@ public final class Datasets {
         return DatasetKind.of(spec).filter(k -> k.kind() == DatasetKind.MULTI_TURN).isPresent() ? "conversations/s" : "req/s";
     }
 
+    /** For a bare file name (no kind before it), the kinds that read such a file, named before it; else nothing. */
+    private static String fileHint(String spec) {
+        String lower = spec.toLowerCase(java.util.Locale.ROOT);
+        if (lower.matches("[a-z][a-z0-9-]*:.*")) {
+            return "";
+        }
+        if (lower.endsWith(".jsonl")) {
+            return "a file is read by the kind named before its path: jsonl:" + spec + " (one request per line) or trace:"
+                    + spec + " (a Mooncake-style trace); ";
+        }
+        if (lower.endsWith(".json")) {
+            return "a file is read by the kind named before its path: sharegpt:" + spec + " (a ShareGPT-format file); ";
+        }
+        return "";
+    }
+
     /** Why {@code spec} names no dataset, or {@code null} when its form is right (files are not read). */
     public static String problem(String spec) {
         Tokenized tokenized = Tokenized.of(spec);
@@ -117,7 +133,8 @@ public final class Datasets {
         }
         Optional<DatasetKind.Named> named = DatasetKind.of(tokenized.spec());
         if (named.isEmpty()) {
-            return "unknown dataset \"" + spec + "\": expected one of " + DatasetKind.known();
+            return "unknown dataset \"" + spec + "\": " + fileHint(tokenized.spec()) + "expected one of "
+                    + DatasetKind.known();
         }
         String problem = named.get().kind().problem(named.get().rest());
         return problem == null ? null : "dataset \"" + spec + "\": " + problem + "; expected " + named.get().kind().form()

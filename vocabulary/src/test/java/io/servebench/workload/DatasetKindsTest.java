@@ -114,6 +114,11 @@ class DatasetKindsTest {
 
     @Test
     void anUnknownKindListsTheKnownOnesAndAListOfSpecsSplitsAtKinds() {
+        // a file's path alone: the kinds that read it are named before it
+        assertThat(Datasets.problem("requests.jsonl")).startsWith("unknown dataset \"requests.jsonl\": a file is read by"
+                + " the kind named before its path: jsonl:requests.jsonl (one request per line) or trace:requests.jsonl");
+        assertThat(Datasets.problem("data/ShareGPT_V3.json")).contains("sharegpt:data/ShareGPT_V3.json (a ShareGPT-format"
+                + " file); expected one of");
         assertThat(Datasets.problem("replay:x.jsonl")).startsWith("unknown dataset \"replay:x.jsonl\": expected one of")
                 .contains("\"sharegpt:PATH[,minTokens=N][,maxPrompt=N][,maxTotal=N]\"").contains("\"jsonl:PATH[,out=N]\"")
                 .contains("\"shared-prefix:groups=G,prefix=P,question=Q,out=O[,count=N][,seed=S]\"")
