@@ -1,10 +1,10 @@
 package io.servebench.study;
 
 import io.servebench.annotations.Profile;
-import io.servebench.engine.kind.EngineKinds;
 import io.servebench.engine.kind.EngineKind;
-import io.servebench.engine.kind.FlagDialect;
+import io.servebench.engine.kind.EngineKinds;
 import io.servebench.engine.kind.EngineSetup;
+import io.servebench.engine.kind.FlagDialect;
 import io.servebench.engine.kind.Redaction;
 import io.servebench.flags.EngineFlags;
 import io.servebench.flags.Flag;
@@ -297,6 +297,10 @@ public final class StudyChecker {
         return Optional.empty();
     }
 
+    /** A flag as the study wrote it, and the setting it makes ({@link FlagCatalog#canonical}). */
+    private record Written(Flag setting, Flag asWritten) {
+    }
+
     /** The command line of the engine kind {@code kind}, empty for a kind without one (or an unknown kind). */
     private static Optional<FlagDialect> dialect(String kind) {
         return EngineKinds.byName(kind).flatMap(EngineKind::dialect);
@@ -320,7 +324,7 @@ public final class StudyChecker {
     private static void checkFlags(StudyDescriptor study, List<String> flags, Optional<FlagCatalog> catalog,
                                    Optional<FlagDialect> dialect, BiFunction<String, Integer, Location> at,
                                    List<Problem> problems) {
-        Map<String, Flag[]> seen = new HashMap<>();
+        Map<String, Written> seen = new HashMap<>();
         for (int i = 0; i < flags.size(); i++) {
             String text = flags.get(i);
             String malformed = Flag.problem(text);
@@ -345,12 +349,12 @@ public final class StudyChecker {
             // the engine's parser keeps the last of two spellings of one setting (an alias, --no-NAME), so the study
             // would say one thing and the engine do another
             Flag setting = catalog.map(c -> c.canonical(flag)).orElse(flag);
-            Flag[] earlier = seen.putIfAbsent(setting.name(), new Flag[] {setting, flag});
-            if (earlier != null && !earlier[0].equals(setting)) {
+            Written earlier = seen.putIfAbsent(setting.name(), new Written(setting, flag));
+            if (earlier != null && !earlier.setting().equals(setting)) {
                 problems.add(new Problem(at.apply("flags", i), "flag " + setting.name() + " is given twice with different"
-                        + " values (" + (earlier[1].name().equals(flag.name())
-                        ? describeValue(earlier[1]) + " and " + describeValue(flag)
-                        : "as " + earlier[1].toArg() + " and " + flag.toArg()) + "); expected it once"));
+                        + " values (" + (earlier.asWritten().name().equals(flag.name())
+                        ? describeValue(earlier.asWritten()) + " and " + describeValue(flag)
+                        : "as " + earlier.asWritten().toArg() + " and " + flag.toArg()) + "); expected it once"));
             }
             for (String name : Studies.placeholders(text)) {
                 if (study.param(name).isEmpty()) {
