@@ -141,7 +141,8 @@ public final class ResultsComparison {
      * @param differences the params left out of the matching that differ between the two entries
      * @param rows        one per compared metric present on both sides
      */
-    public record Match(String benchmark, Map<String, String> params, List<ParamDifference> differences, List<Row> rows) {
+    public record Match(String benchmark, Map<String, String> params, List<ParamDifference> differences,
+                        List<Row> rows) {
     }
 
     /**
@@ -207,8 +208,8 @@ public final class ResultsComparison {
     }
 
     /**
-     * Where nothing of {@code a} matches {@code b}: what sets apart the entries of one benchmark that differ in the fewest
-     * params, {@link #IGNORED_PARAMS} and {@code ignoredParams} aside; empty when no benchmark is on both sides.
+     * Where nothing of {@code a} matches {@code b}: what sets apart the entries of one benchmark that differ in the
+     * fewest params, {@link #IGNORED_PARAMS} and {@code ignoredParams} aside; empty when no benchmark is on both sides.
      */
     public static List<ParamDifference> nearestDifference(List<JmhBenchmark> a, List<JmhBenchmark> b,
                                                           Set<String> ignoredParams) {

@@ -238,8 +238,8 @@ public final class StudyChecker {
             String name = EngineSetup.variable(entry);
             Location at = Location.ofClass(study, "Engine", "env", i);
             if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-                problems.add(new Problem(at, "malformed environment entry \"" + entry + "\"; expected NAME=value with NAME"
-                        + " made of letters, digits and '_', e.g. CUDA_VISIBLE_DEVICES=0, or NAME alone to hand on"
+                problems.add(new Problem(at, "malformed environment entry \"" + entry + "\"; expected NAME=value with"
+                        + " NAME made of letters, digits and '_', e.g. CUDA_VISIBLE_DEVICES=0, or NAME alone to hand on"
                         + " ServeBench's own"));
             } else if (!EngineSetup.handedOn(entry) && Redaction.isSecretName(name)) {
                 // a study's source is shared and its setup reaches the journal, the SLURM job files and a container's
@@ -314,8 +314,8 @@ public final class StudyChecker {
         if (name.equals(FlagDialect.HOST) || name.equals(FlagDialect.PORT)) {
             return "flag " + name + " is one ServeBench sets itself: it starts " + dialect.engineName() + " on a free"
                     + " port of its choosing (listening on 127.0.0.1, or on every interface where load workers run on"
-                    + " other nodes) and waits for it there; expected no " + FlagDialect.HOST + " or " + FlagDialect.PORT
-                    + " among the flags";
+                    + " other nodes) and waits for it there; expected no " + FlagDialect.HOST + " or "
+                    + FlagDialect.PORT + " among the flags";
         }
         return "flag " + name + " names the model, which ServeBench writes itself from @ServingBenchmark(model) (run"
                 + " --model); expected the model there";
@@ -351,8 +351,8 @@ public final class StudyChecker {
             Flag setting = catalog.map(c -> c.canonical(flag)).orElse(flag);
             Written earlier = seen.putIfAbsent(setting.name(), new Written(setting, flag));
             if (earlier != null && !earlier.setting().equals(setting)) {
-                problems.add(new Problem(at.apply("flags", i), "flag " + setting.name() + " is given twice with different"
-                        + " values (" + (earlier.asWritten().name().equals(flag.name())
+                problems.add(new Problem(at.apply("flags", i), "flag " + setting.name() + " is given twice with"
+                        + " different values (" + (earlier.asWritten().name().equals(flag.name())
                         ? describeValue(earlier.asWritten()) + " and " + describeValue(flag)
                         : "as " + earlier.asWritten().toArg() + " and " + flag.toArg()) + "); expected it once"));
             }

@@ -77,16 +77,16 @@ public record EngineFlags(String maxModelLen, String tensorParallelSize, String 
 
     /** Each setting's arguments in this engine's spelling, in the components' order; {@code null} where it has none. */
     public List<List<String>> settings() {
-        return Arrays.asList(one(maxModelLen), one(tensorParallelSize), one(gpuMemoryUtilization), one(staticMemoryFraction),
-                one(maxNumSeqs), one(maxNumBatchedTokens), prefixCachingOn, prefixCachingOff, one(apiKey),
+        return Arrays.asList(one(maxModelLen), one(tensorParallelSize), one(gpuMemoryUtilization),
+                one(staticMemoryFraction), one(maxNumSeqs), one(maxNumBatchedTokens), prefixCachingOn, prefixCachingOff, one(apiKey),
                 one(reasoningParser));
     }
 
     /**
      * This engine's arguments for the setting that {@code other} spells {@code name}, e.g. SGLang's
      * {@code --max-running-requests} for vLLM's {@code --max-num-seqs}: an empty list where this engine needs none
-     * (SGLang caches prefixes by default); empty when {@code name} is no setting of {@code other}'s here, or this engine
-     * has no setting of that meaning.
+     * (SGLang caches prefixes by default); empty when {@code name} is no setting of {@code other}'s here, or this
+     * engine has no setting of that meaning.
      */
     public Optional<List<String>> counterpart(String name, EngineFlags other) {
         List<List<String>> mine = settings();

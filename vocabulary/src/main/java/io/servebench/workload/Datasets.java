@@ -116,8 +116,8 @@ public final class Datasets {
             return "";
         }
         if (lower.endsWith(".jsonl")) {
-            return "a file is read by the kind named before its path: jsonl:" + spec + " (one request per line) or trace:"
-                    + spec + " (a Mooncake-style trace); ";
+            return "a file is read by the kind named before its path: jsonl:" + spec + " (one request per line) or"
+                    + " trace:" + spec + " (a Mooncake-style trace); ";
         }
         if (lower.endsWith(".json")) {
             return "a file is read by the kind named before its path: sharegpt:" + spec + " (a ShareGPT-format file); ";
