@@ -2,6 +2,7 @@ package io.servebench.engine;
 
 import io.servebench.engine.kind.EngineKind;
 import io.servebench.engine.kind.EngineKinds;
+import io.servebench.engine.kind.Redaction;
 import io.servebench.results.PrefixCacheReset;
 import io.servebench.sim.SimDialect;
 import io.servebench.results.ServerEnvironment;
@@ -105,17 +106,24 @@ public final class Engines {
         if (simulated(server, options)) {
             String mode = options.simulate() == EngineOptions.Simulate.VIRTUAL ? " in virtual time " : " ";
             Optional<io.servebench.sim.SimParams> settings = SimulatedStarts.settings(server, options);
-            // which model the twin's figures are of, and from where (ModelLookup): never another model's; and how far
-            // to trust them for this engine, GPU and architecture (TwinEvidence)
+            // which model the twin's figures are of, and from where (ModelLookup): never another model's; how far
+            // to trust them for this engine, GPU and architecture (TwinEvidence); and which of the study's flags they
+            // leave out, which the engine's log alone said: a comparison with and without one shows no difference
             return environment.withEngineVersion("ServeBench simulated engine" + mode + servebenchVersion
                     + settings.map(s -> "; model config " + s.modelSource()).orElse(""))
                     .withTwinEvidence(settings.map(s -> io.servebench.sim.TwinEvidence.statement(s,
-                            options.simulatedGpu().toLowerCase(java.util.Locale.ROOT))).orElse(""));
+                            options.simulatedGpu().toLowerCase(java.util.Locale.ROOT)) + notModelled(s)).orElse(""));
         }
         if (!server.setup().image().isEmpty()) {
             return environment.withEngineVersion("image " + server.setup().image());
         }
         return environment;
+    }
+
+    /** The flags the twin takes but does not model, said beside its error bar; nothing where it models them all. */
+    private static String notModelled(io.servebench.sim.SimParams settings) {
+        return settings.ignoredFlags().isEmpty() ? "" : "; not modelled, so the figures are as without them: "
+                + String.join(" ", Redaction.args(settings.ignoredFlags()));
     }
 
     /**
