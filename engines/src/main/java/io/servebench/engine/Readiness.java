@@ -1,12 +1,16 @@
 package io.servebench.engine;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servebench.wire.http.ControlClient;
 
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -80,12 +84,22 @@ final class Readiness {
                     case "model list" -> {
                         ControlClient.Reply r = get("/v1/models", deadline);
                         last = "GET /v1/models answered " + r.status();
-                        if (r.status() == 200 && r.text().contains("\"" + model + "\"")) {
+                        List<String> ids = r.status() == 200 ? modelIds(r.text()) : List.of();
+                        if (r.status() == 200 && (ids.contains(model) || r.text().contains("\"" + model + "\""))) {
                             step = "a first completion";
                             continue;
                         }
                         if (r.status() == 200) {
-                            last = "GET /v1/models does not list \"" + model + "\": " + abbreviate(r.text());
+                            Optional<String> meant = ids.stream().filter(id -> sameModel(id, model)).findFirst();
+                            if (meant.isPresent()) {
+                                // a served model's list does not change while it serves: waiting would not mend it
+                                throw new EngineStartException("the server serves \"" + meant.get() + "\", not \""
+                                        + model + "\" (GET /v1/models lists " + String.join(", ", ids) + ");"
+                                        + " expected the model named as the server names it: --model " + meant.get()
+                                        + " or @ServingBenchmark(model = \"" + meant.get() + "\")");
+                            }
+                            last = "GET /v1/models does not list \"" + model + "\": " + (ids.isEmpty()
+                                    ? abbreviate(r.text()) : "it lists " + String.join(", ", ids));
                         }
                     }
                     default -> {
@@ -118,6 +132,31 @@ final class Readiness {
             sleep(pause);
             pause = pause.multipliedBy(2).compareTo(MAX_POLL) > 0 ? MAX_POLL : pause.multipliedBy(2);
         }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The ids of an OpenAI model list ({@code {"data": [{"id": ...}]}}); empty when the body is not one. */
+    static List<String> modelIds(String body) {
+        try {
+            List<String> ids = new ArrayList<>();
+            JSON.readTree(body).path("data").forEach(m -> {
+                if (m.path("id").isTextual()) {
+                    ids.add(m.path("id").asText());
+                }
+            });
+            return List.copyOf(ids);
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    /**
+     * Whether a listed id is surely the model a study named otherwise: the same name but for case, or with or
+     * without its organisation ({@code Qwen/Qwen3-8B} for {@code Qwen3-8B}, or the other way round).
+     */
+    static boolean sameModel(String id, String model) {
+        return id.equalsIgnoreCase(model) || id.endsWith("/" + model) || model.endsWith("/" + id);
     }
 
     /** Each step as the notices name it. */

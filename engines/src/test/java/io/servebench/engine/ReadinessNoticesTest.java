@@ -53,6 +53,32 @@ class ReadinessNoticesTest {
     }
 
     @Test
+    void aModelTheServerServesUnderItsFullNameFailsAtOnceNamingIt() throws Exception {
+        // vLLM lists the served names as {"data": [{"id": ...}]}; a study that named the model without its organisation
+        HttpServer server = serving(Map.of("/health", new Reply(200, ""), "/v1/models",
+                new Reply(200, "{\"object\":\"list\",\"data\":[{\"id\":\"Qwen/Qwen3-8B\",\"root\":\"Qwen/Qwen3-8B\"}]}")));
+        long start = System.nanoTime();
+        try {
+            URI base = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
+            assertThatThrownBy(() -> new Readiness(base, "Qwen3-8B", null).await(Duration.ofSeconds(60), () -> null,
+                    notice -> { }))
+                    .isInstanceOf(EngineStartException.class)
+                    .hasMessage("the server serves \"Qwen/Qwen3-8B\", not \"Qwen3-8B\" (GET /v1/models lists Qwen/Qwen3-8B);"
+                            + " expected the model named as the server names it: --model Qwen/Qwen3-8B or"
+                            + " @ServingBenchmark(model = \"Qwen/Qwen3-8B\")");
+        } finally {
+            server.stop(0);
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+        // another model altogether may still come (a gateway whose backend registers later): waited for, said plainly
+        assertThat(Readiness.sameModel("Qwen/Qwen3-8B", "qwen/qwen3-8b")).isTrue();
+        assertThat(Readiness.sameModel("Qwen3-8B", "Qwen/Qwen3-8B")).isTrue();
+        assertThat(Readiness.sameModel("Qwen/Qwen3-14B", "Qwen3-8B")).isFalse();
+        assertThat(Readiness.modelIds("{\"data\":[{\"id\":\"a\"},{\"id\":\"b\"}]}")).containsExactly("a", "b");
+        assertThat(Readiness.modelIds("<html>")).isEmpty();
+    }
+
+    @Test
     void aRefusedConnectionIsSaidPlainly() throws Exception {
         int port;
         try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
