@@ -99,10 +99,25 @@ public record LoadCheck(double rate, int concurrency, int tokens, Duration durat
     }
 
     /**
+     * Refuses more truth server processes or load workers than {@code cores}: each is a JVM of its own, so more could
+     * only take turns on the cores, and would start one after another.
+     *
+     * @throws IllegalArgumentException naming the option and the cores
+     */
+    public void requireCores(int cores) {
+        if (truthProcesses > cores || loadWorkers > cores) {
+            throw new IllegalArgumentException((truthProcesses > cores ? "--split " + truthProcesses
+                    : "--load-workers " + loadWorkers) + ": more processes than this machine's " + cores + " cores,"
+                    + " which could only take turns; expected at most " + cores);
+        }
+    }
+
+    /**
      * Runs the check; failures of single requests are counted in the report, never thrown. Its memory does not grow
      * with its length: records are compared with the server's truth as they complete, and neither is kept.
      */
     public LoadCheckReport run() throws IOException {
+        requireCores(Runtime.getRuntime().availableProcessors());
         try (TruthSide server = truthProcesses > 0 ? TruthProcesses.start(this)
                 : TruthSide.inProcess(TruthServer.start(script(), 0, serverLoops))) {
             HostLimits limits = HostLimits.current();

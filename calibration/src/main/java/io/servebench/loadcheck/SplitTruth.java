@@ -210,12 +210,25 @@ final class SplitTruth implements AutoCloseable {
         stats.complete(lastStats);
     }
 
+    /** How long a child may take to end once its pipe is closed, before it is killed. */
+    static final Duration EXIT_GRACE = Duration.ofSeconds(10);
+
     @Override
     public void close() throws IOException {
+        letGo();
+        awaitExit(System.nanoTime() + EXIT_GRACE.toNanos());
+    }
+
+    /** Tells the child the check is over (its pipe closed), without waiting for it to end. */
+    void letGo() {
         closing = true;
         toChild.close();
+    }
+
+    /** Waits for the child to end until {@code deadlineNs} ({@link System#nanoTime()}), then kills it. */
+    void awaitExit(long deadlineNs) {
         try {
-            if (!child.waitFor(10, TimeUnit.SECONDS)) {
+            if (!child.waitFor(Math.max(0, deadlineNs - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                 child.destroyForcibly();
             }
         } catch (InterruptedException e) {

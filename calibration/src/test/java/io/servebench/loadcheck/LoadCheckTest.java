@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What a check works out before and after its load, without running one. */
 class LoadCheckTest {
@@ -23,6 +24,17 @@ class LoadCheckTest {
         assertThat(check(5_000, 100, 6, 2).cpuShortfall(10.8, 8.1, 16)).isEmpty();
         // a CPU figure that could not be measured warns of nothing
         assertThat(check(10_000, 100, 6, 2).cpuShortfall(Double.NaN, 8.1, 16)).isEmpty();
+    }
+
+    @Test
+    void moreProcessesThanCoresAreRefusedBeforeAnyStarts() {
+        // --split 99 on 2 cores started JVM after JVM for minutes, silent, and took minutes more to stop
+        assertThatThrownBy(() -> check(100, 10, 6, 99).requireCores(2)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--split 99: more processes than this machine's 2 cores, which could only take turns;"
+                        + " expected at most 2");
+        assertThatThrownBy(() -> check(100, 10, 6, 1).requireCores(2))
+                .hasMessageStartingWith("--load-workers 4: more processes than this machine's 2 cores");
+        check(100, 10, 6, 4).requireCores(16);
     }
 
     @Test

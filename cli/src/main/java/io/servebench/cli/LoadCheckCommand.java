@@ -65,7 +65,7 @@ public final class LoadCheckCommand implements Callable<Integer> {
             + " connection each, not two in one process), and the client's process holds the client alone; they compare"
             + " over pipes. N processes each serve on a port of their own, the load spread over them round robin, and"
             + " --server-threads shared out among them: N times the server's files, and N times the client's local"
-            + " ports (one range per server port).")
+            + " ports (one range per server port). N, and --load-workers, at most the machine's cores.")
     int split;
 
     @Option(names = "--load-workers", paramLabel = "N", description = "Spread the client's load over N worker processes,"
@@ -93,6 +93,7 @@ public final class LoadCheckCommand implements Callable<Integer> {
                     new java.io.BufferedReader(new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8)));
             return 0;
         }
+        check.requireCores(Runtime.getRuntime().availableProcessors());
         ClientWarmup.once(spec.commandLine().getOut());
         check.run().print(spec.commandLine().getOut());
         return 0;
