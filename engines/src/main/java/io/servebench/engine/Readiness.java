@@ -85,7 +85,10 @@ final class Readiness {
                         ControlClient.Reply r = get("/v1/models", deadline);
                         last = "GET /v1/models answered " + r.status();
                         List<String> ids = r.status() == 200 ? modelIds(r.text()) : List.of();
-                        if (r.status() == 200 && (ids.contains(model) || r.text().contains("\"" + model + "\""))) {
+                        // the served names are the list's ids (a path beside them, vLLM's "root", is not one); a body
+                        // of another form is searched for the name
+                        if (r.status() == 200 && (ids.isEmpty() ? r.text().contains("\"" + model + "\"")
+                                : ids.contains(model))) {
                             step = "a first completion";
                             continue;
                         }

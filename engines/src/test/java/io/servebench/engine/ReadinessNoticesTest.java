@@ -79,6 +79,26 @@ class ReadinessNoticesTest {
     }
 
     @Test
+    void aModelNamedOnlyAsAServedModelsRootIsNotServed() throws Exception {
+        // vLLM with --served-model-name qwen lists {"id": "qwen", "root": "Qwen/Qwen3-8B"}, and refuses requests for the
+        // root's name: a study that names the path waits, each notice naming what is served
+        HttpServer server = serving(Map.of("/health", new Reply(200, ""), "/v1/models",
+                new Reply(200, "{\"data\":[{\"id\":\"qwen\",\"root\":\"Qwen/Qwen3-8B\"}]}")));
+        List<String> notices = new CopyOnWriteArrayList<>();
+        try {
+            URI base = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
+            assertThatThrownBy(() -> new Readiness(base, "Qwen/Qwen3-8B", null).await(Duration.ofSeconds(2), () -> null,
+                    notices::add, Duration.ofMillis(300), Duration.ofSeconds(5)))
+                    .hasMessage("not ready after 2 s (waiting for model list: GET /v1/models does not list"
+                            + " \"Qwen/Qwen3-8B\": it lists qwen)");
+        } finally {
+            server.stop(0);
+        }
+        assertThat(notices).singleElement().asString().endsWith("(GET /v1/models does not list \"Qwen/Qwen3-8B\": it"
+                + " lists qwen)");
+    }
+
+    @Test
     void aRefusedConnectionIsSaidPlainly() throws Exception {
         int port;
         try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
