@@ -338,17 +338,16 @@ public final class StudyChecker {
                 problems.add(new Problem(flagAt, secretFlagProblem(flag.name())));
                 continue;
             }
-            // an alias (SGLang's --model for --model-path) is the flag it stands for
-            String resolved = catalog.map(c -> c.resolved(flag).name()).orElse(flag.name());
-            if (dialect.isPresent() && dialect.get().ownFlags().contains(resolved)) {
-                problems.add(new Problem(flagAt, ownFlagProblem(resolved, dialect.get())));
+            // the setting the flag makes: an alias (SGLang's --model for --model-path) is the flag it stands for
+            Flag setting = catalog.map(c -> c.canonical(flag)).orElse(flag);
+            if (dialect.isPresent() && dialect.get().ownFlags().contains(setting.name())) {
+                problems.add(new Problem(flagAt, ownFlagProblem(setting.name(), dialect.get())));
                 continue;
             }
             catalog.flatMap(c -> catalogProblem(study, c, text, flag))
                     .ifPresent(problem -> problems.add(new Problem(flagAt, problem)));
             // the engine's parser keeps the last of two spellings of one setting (an alias, --no-NAME), so the study
             // would say one thing and the engine do another
-            Flag setting = catalog.map(c -> c.canonical(flag)).orElse(flag);
             Written earlier = seen.putIfAbsent(setting.name(), new Written(setting, flag));
             if (earlier != null && !earlier.setting().equals(setting)) {
                 problems.add(new Problem(at.apply("flags", i), "flag " + setting.name() + " is given twice with"
