@@ -141,7 +141,7 @@ class ProcessEngineTest {
             process.destroyForcibly();
             process.onExit().get();
             ProcessHandle.of(engine.pid()).ifPresent(supervisor -> supervisor.onExit().join());
-            assertThat(engine.failure()).hasValueSatisfying(f -> assertThat(f).contains("exited with code 137")
+            assertThat(awaitFailure(engine)).hasValueSatisfying(f -> assertThat(f).contains("exited with code 137")
                     .contains("during the trial").contains("s06.log"));
         }
     }
@@ -159,7 +159,7 @@ class ProcessEngineTest {
         supervisor.destroyForcibly();
         supervisor.onExit().join();
         assertThat(server.isAlive()).as("orphaned by its supervisor's death").isTrue();
-        assertThat(engine.failure()).isPresent();
+        assertThat(awaitFailure(engine)).isPresent();
 
         engine.close();
         assertThat(server.isAlive()).as("engine %d alive", server.pid()).isFalse();
@@ -193,6 +193,19 @@ class ProcessEngineTest {
                 .redirectErrorStream(true).redirectOutput(dir.resolve("s08.log").toFile()).start();
         assertThat(supervisor.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
         assertThat(supervisor.exitValue()).isEqualTo(7);
+    }
+
+    /**
+     * The engine's failure once its {@link Process} has seen the exit. A handle's {@code onExit()} completes the same
+     * future whose dependent stage marks the {@code Process} exited, so a test woken by the first may look before the
+     * second has run (CI saw {@code failure()} empty right after the supervisor's {@code onExit().join()}).
+     */
+    private static java.util.Optional<String> awaitFailure(ProcessEngine engine) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (engine.failure().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        return engine.failure();
     }
 
     private static long awaitPid(Path pidFile) throws Exception {
