@@ -149,6 +149,43 @@ class TruthPitfallTest {
     }
 
     @Test
+    void multiTokenChunksWithoutPerEventCountsLeaveItlAndPeakOutRatherThanGiveThemPerEvent() throws IOException {
+        // 4 tokens per event, 20 ms apart, and only a final usage: each event counts as one token, so a per-token ITL
+        // taken from them would be 20 ms where the truth is 5, and the peak would count events
+        Run run = run(Script.defaults().withTokensPerEvent(4).withTokensPerRequest(40).withGap(Duration.ofMillis(20))
+                .withUsage(Script.Usage.FINAL), 30);
+
+        assertAllSucceeded(run);
+        assertThat(run.records()).allSatisfy(r -> {
+            assertThat(r.outputTokens()).isEqualTo(40);
+            assertThat(r.outputTokensSource()).isEqualTo(TokenSource.USAGE);
+            assertThat(r.eventTokensSource()).isEqualTo(TokenSource.EVENTS);
+        });
+        assertThat(run.truth(Metric.ITL).p50()).as("the truth's per-token ITL (ms)").isCloseTo(5.0, within(0.5));
+        assertThat(run.measured.distribution(Metric.ITL)).as("per-token ITL").isEmpty();
+        assertThat(run.truth.value(Metric.PEAK_OUTPUT_THROUGHPUT)).as("the truth's peak (a window over 1 s)").isPresent();
+        assertThat(run.measured.value(Metric.PEAK_OUTPUT_THROUGHPUT)).as("peak output throughput").isEmpty();
+        assertThat(run.measured.notes()).anySatisfy(n -> assertThat(n).contains("1200 output tokens in 300 token events")
+                .contains("ITL and the peak output throughput").contains("continuousUsage=true"));
+        assertMedianNear(run, Metric.TPOT, ITL_TOL_MS);
+        assertThat(run.measured(Metric.INTER_CHUNK_LATENCY).p50()).as("per-event gap (ms)").isCloseTo(20.0, within(ITL_TOL_MS * 4));
+        double trueThroughput = run.truth.value(Metric.OUTPUT_THROUGHPUT).orElseThrow();
+        assertThat(run.measured.value(Metric.OUTPUT_THROUGHPUT)).hasValueCloseTo(trueThroughput, within(trueThroughput * 0.05));
+    }
+
+    @Test
+    void oneTokenPerEventWithOnlyAFinalUsageKeepsItlAndPeak() throws IOException {
+        // short answers, one token an event, counted one each: the ITL is per token, and stays
+        Run run = run(Script.defaults().withTokensPerRequest(4).withGap(Duration.ofMillis(10))
+                .withUsage(Script.Usage.FINAL), 30);
+
+        assertAllSucceeded(run);
+        assertThat(run.measured.distribution(Metric.ITL)).isPresent();
+        assertThat(run.measured.value(Metric.PEAK_OUTPUT_THROUGHPUT)).isPresent();
+        assertMedianNear(run, Metric.ITL, ITL_TOL_MS);
+    }
+
+    @Test
     void eventsCoalescedIntoOneReadShareItsTimestampAndStillGiveNonZeroItl() throws IOException {
         // 4 events (one token each, each its own HTTP chunk) per socket write, writes 20 ms apart
         Run run = run(Script.defaults().withEventsPerWrite(4).withTokensPerRequest(32).withGap(Duration.ofMillis(20)), 6);

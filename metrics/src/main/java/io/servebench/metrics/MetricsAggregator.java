@@ -2,6 +2,7 @@ package io.servebench.metrics;
 
 import io.servebench.results.SloParams;
 import io.servebench.load.RequestRecord;
+import io.servebench.load.TokenSource;
 import io.servebench.results.Distribution;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
@@ -42,12 +43,24 @@ import java.util.TreeMap;
  *   <li><b>Goodput</b> ({@link SloParams}) counts the successful requests meeting every stated
  *       bound, per second of the measurement window; {@link Metric#SLO_ATTAINMENT} divides the same
  *       count by every measured request, failed ones included. Both are absent when no SLO is stated.</li>
+ *   <li><b>Events counted as one token each</b> (no continuous usage, no tokenizer) whose requests' usage counted
+ *       more than {@link #SEVERAL_TOKENS_PER_EVENT} times as many tokens carried several tokens each (speculative
+ *       decoding, a stream interval): per-token ITL and the peak output throughput cannot be had from them, so both are
+ *       left out, with a note, rather than reported per event as if per token; so are goodput and SLO attainment
+ *       when an ITL bound is stated.</li>
  *   <li><b>Send rates</b> are {@code (n − 1)} over the span from the first to the last send ({@code s},
  *       or {@code a} for the scheduled rate) of the measured requests: evenly spaced requests at rate
  *       {@code r} give exactly {@code r}.</li>
  * </ul>
  */
 public final class MetricsAggregator {
+
+    /**
+     * Output tokens per token event above which events counted as one token each are known to carry several: the
+     * server's usage counted this many times more tokens than the events (with one more per request, for a last
+     * token that comes in no event of its own, such as an end-of-sequence token).
+     */
+    public static final double SEVERAL_TOKENS_PER_EVENT = 1.10;
 
     /** Default sliding window of the peak output throughput. */
     public static final Duration DEFAULT_PEAK_WINDOW = Duration.ofSeconds(1);
@@ -134,6 +147,11 @@ public final class MetricsAggregator {
         private long inputTokens;
         private long outputTokens;
         private long tokenEvents;
+        /** The requests whose events were counted as one token each while usage counted their output, and their events. */
+        private long requestsCountedOne;
+        private long eventsCountedOne;
+        /** Those requests' output tokens as their usage counted them. */
+        private long usageTokensOfThose;
         private long coalesced;
         private long good;
         private int eventsPerReadMax;
@@ -247,6 +265,11 @@ public final class MetricsAggregator {
             inputTokens += r.promptTokens();
             outputTokens += r.outputTokens();
             tokenEvents += r.eventTimesNs().length;
+            if (r.eventTokensSource() == TokenSource.EVENTS && r.outputTokensSource() == TokenSource.USAGE) {
+                requestsCountedOne++;
+                eventsCountedOne += r.eventTimesNs().length;
+                usageTokensOfThose += r.outputTokens();
+            }
             coalesced += r.coalescedEvents();
             eventsPerReadMax = Math.max(eventsPerReadMax, r.eventsPerReadMax());
             if (r.outputTokensSource() != null) {
@@ -259,6 +282,18 @@ public final class MetricsAggregator {
             for (int i = 0; i < r.eventTimesNs().length; i++) {
                 peak.add(r.eventTimesNs()[i], r.eventTokens()[i]);
             }
+        }
+
+        /**
+         * Whether the events counted as one token each carried several by the server's usage: ITL and the peak output
+         * throughput would then be per event, not per token.
+         */
+        private boolean severalTokensPerEvent() {
+            return usageTokensOfThose > SEVERAL_TOKENS_PER_EVENT * (eventsCountedOne + requestsCountedOne);
+        }
+
+        private boolean itlBoundUnknown() {
+            return slo.itlMs() != null && severalTokensPerEvent();
         }
 
         /**
@@ -295,18 +330,20 @@ public final class MetricsAggregator {
                     scalars.put(Metric.OUTPUT_THROUGHPUT.id(), outputTokens / seconds);
                     scalars.put(Metric.TOTAL_THROUGHPUT.id(), (inputTokens + outputTokens) / seconds);
                 }
-                peak.finish(windowStartNs, windowEndNs).ifPresent(v -> scalars.put(Metric.PEAK_OUTPUT_THROUGHPUT.id(), v));
+                if (!severalTokensPerEvent()) {
+                    peak.finish(windowStartNs, windowEndNs).ifPresent(v -> scalars.put(Metric.PEAK_OUTPUT_THROUGHPUT.id(), v));
+                }
                 if (concurrency.any()) {
                     scalars.put(Metric.MAX_CONCURRENCY.id(), (double) concurrency.max());
                     if (lengthNs > 0) {
                         scalars.put(Metric.MEAN_CONCURRENCY.id(), (double) concurrency.busyNs() / lengthNs);
                     }
                 }
-                if (slo.stated() && seconds > 0) {
+                if (slo.stated() && seconds > 0 && !itlBoundUnknown()) {
                     scalars.put(Metric.GOODPUT.id(), good / seconds);
                 }
             }
-            if (slo.stated() && records - cancelled > 0) {
+            if (slo.stated() && records - cancelled > 0 && !itlBoundUnknown()) {
                 scalars.put(Metric.SLO_ATTAINMENT.id(), 100.0 * good / (records - cancelled));
             }
             sent.rate().ifPresent(v -> scalars.put(Metric.ACHIEVED_SEND_RATE.id(), v));
@@ -317,12 +354,25 @@ public final class MetricsAggregator {
             Map<String, Distribution> distributions = new LinkedHashMap<>();
             samples.forEach((metric, acc) -> {
                 Distribution d = acc.toDistribution(metric.unit());
-                if (d != null) {
+                if (d != null && !(metric == Metric.ITL && severalTokensPerEvent())) {
                     distributions.put(metric.id(), d);
                 }
             });
             RepetitionResult result = new RepetitionResult(scalars, distributions, tokenEvents, coalesced, sources, errors)
                     .withErrorExamples(errorExamples);
+            if (severalTokensPerEvent()) {
+                result = result.withNote(String.format(java.util.Locale.ROOT, "output tokens per token event: the"
+                        + " server's usage counted %d output tokens in %d token events (%.2f each), but no count per"
+                        + " event came with them (no continuous usage stats on its chunks) and no tokenizer= counted them, so"
+                        + " each event could only be taken as one token: ITL and the peak output throughput, which need"
+                        + " each event's tokens, are left out rather than given per event as if per token%s; TPOT and"
+                        + " the throughputs are per token from the usage, inter-chunk latency per event. For them: -p"
+                        + " continuousUsage=true where the server honours it (vLLM, SGLang), or the dataset's"
+                        + " tokenizer=PATH of the model's tokenizer.json", usageTokensOfThose,
+                        eventsCountedOne, (double) usageTokensOfThose / eventsCountedOne,
+                        itlBoundUnknown() ? ", and so are the goodput and SLO attainment, whose ITL bound needs them"
+                                : ""));
+            }
             long late = peak.lateEvents() + concurrency.late();
             return late == 0 ? result : result.withNote(late + " token events or requests came in after later ones had"
                     + " been taken: the peak output throughput and the peak concurrency may have missed them");

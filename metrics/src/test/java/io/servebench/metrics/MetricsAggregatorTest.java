@@ -6,6 +6,7 @@ import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
+import io.servebench.results.SloParams;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -85,6 +86,37 @@ class MetricsAggregatorTest {
         assertThat(dist(m, Metric.E2E_LATENCY).mean()).isCloseTo(0.060, within(1e-12));
         assertThat(dist(m, Metric.E2E_LATENCY).unit()).isEqualTo("s");
         assertThat(dist(m, Metric.TPOT).mean()).isCloseTo(10.0, within(1e-9)); // (60 − 40) / (3 − 1)
+    }
+
+    /** A request whose events were counted one token each (no continuous usage, no tokenizer), its usage {@code out}. */
+    private static RequestRecord countedByEvents(long id, long[] times, int out) {
+        int[] ones = new int[times.length];
+        java.util.Arrays.fill(ones, 1);
+        return new RequestRecord(id, false, T0, T0, times[0], times[0], times[times.length - 1],
+                times[times.length - 1] + MS, 100, out, TokenSource.USAGE, times, ones, TokenSource.EVENTS, 1, 0, 200, null);
+    }
+
+    @Test
+    void eventsTakenAsOneTokenEachButCarryingSeveralGiveNoItlNorPeak() {
+        long[] times = {T0 + 100 * MS, T0 + 150 * MS, T0 + 200 * MS, T0 + 250 * MS};
+        // one token more than the events is an end-of-sequence token without text: the events carry one each
+        RepetitionResult one = aggregator.aggregate(List.of(countedByEvents(1, times, 5)));
+        assertThat(one.distribution(Metric.ITL)).isPresent();
+        assertThat(one.notes()).isEmpty();
+
+        // 16 tokens in 4 events: an ITL of 50 ms "per token" would be the gap between events, 3.75x the real one
+        SloParams itlBound = new SloParams(null, null, 100.0, null);
+        RepetitionResult several = aggregator.aggregate(List.of(countedByEvents(1, times, 16)), itlBound);
+        assertThat(several.distribution(Metric.ITL)).isEmpty();
+        assertThat(several.value(Metric.GOODPUT)).isEmpty();
+        assertThat(several.value(Metric.SLO_ATTAINMENT)).isEmpty();
+        assertThat(dist(several, Metric.TPOT).mean()).isCloseTo(10.0, within(1e-9)); // (250 − 100) / 15
+        assertThat(dist(several, Metric.INTER_CHUNK_LATENCY).mean()).isCloseTo(50.0, within(1e-9));
+        assertThat(several.notes()).singleElement().asString().contains("16 output tokens in 4 token events (4.00 each)")
+                .contains("goodput and SLO attainment");
+        // without an ITL bound the SLOs are judged as before
+        assertThat(aggregator.aggregate(List.of(countedByEvents(1, times, 16)), new SloParams(200.0, null, null, null))
+                .value(Metric.SLO_ATTAINMENT)).hasValue(100.0);
     }
 
     @Test
