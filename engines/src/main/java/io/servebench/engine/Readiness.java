@@ -76,6 +76,7 @@ final class Readiness {
                     case "health" -> {
                         ControlClient.Reply r = get("/health", deadline);
                         last = "GET /health answered " + r.status();
+                        refusedAccess(r, "GET /health");
                         if (r.status() == 200) {
                             step = "model list";
                             continue;
@@ -84,6 +85,7 @@ final class Readiness {
                     case "model list" -> {
                         ControlClient.Reply r = get("/v1/models", deadline);
                         last = "GET /v1/models answered " + r.status();
+                        refusedAccess(r, "GET /v1/models");
                         List<String> ids = r.status() == 200 ? modelIds(r.text()) : List.of();
                         // the served names are the list's ids (a path beside them, vLLM's "root", is not one); a body
                         // of another form is searched for the name
@@ -109,6 +111,7 @@ final class Readiness {
                         ControlClient.Reply r = post("/v1/completions", "{\"model\":" + jsonString(model)
                                 + ",\"prompt\":\"Hello\",\"max_tokens\":1,\"stream\":false}", deadline);
                         last = "POST /v1/completions answered " + r.status() + ": " + abbreviate(r.text());
+                        refusedAccess(r, "POST /v1/completions");
                         if (r.status() == 200) {
                             return;
                         }
@@ -135,6 +138,21 @@ final class Readiness {
             sleep(pause);
             pause = pause.multipliedBy(2).compareTo(MAX_POLL) > 0 ? MAX_POLL : pause.multipliedBy(2);
         }
+    }
+
+    /**
+     * Fails at once when the server refuses access (401, 403): its key does not change while it serves, so waiting
+     * for the rest of {@code --ready-timeout} (20 minutes by default) would not mend it.
+     */
+    private void refusedAccess(ControlClient.Reply r, String request) throws EngineStartException {
+        if (r.status() != 401 && r.status() != 403) {
+            return;
+        }
+        throw new EngineStartException("the server refused " + request + " with " + r.status() + " ("
+                + abbreviate(r.text()) + "): " + (apiKey == null
+                ? "it wants an API key, and none was sent; expected --api-key-env NAME, the environment variable that"
+                + " holds the key (e.g. --api-key-env VLLM_API_KEY), sent as 'Authorization: Bearer'"
+                : "it did not take the key from --api-key-env; expected the key the server was started with"));
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();

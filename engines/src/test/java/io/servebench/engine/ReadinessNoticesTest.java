@@ -99,6 +99,29 @@ class ReadinessNoticesTest {
     }
 
     @Test
+    void aServerThatWantsAKeyFailsTheStartAtOnceSayingHowToGiveIt() throws Exception {
+        // vLLM with --api-key lets /health through and answers every /v1 path 401 {"error": "Unauthorized"}
+        // (openai/server_utils.py, AuthenticationMiddleware; docs/engines.md): no wait of --ready-timeout mends that
+        HttpServer server = serving(Map.of("/health", new Reply(200, ""),
+                "/v1/models", new Reply(401, "{\"error\":\"Unauthorized\"}")));
+        long start = System.nanoTime();
+        try {
+            URI base = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
+            assertThatThrownBy(() -> new Readiness(base, "m", null).await(Duration.ofSeconds(60), () -> null, n -> { }))
+                    .isInstanceOf(EngineStartException.class)
+                    .hasMessage("the server refused GET /v1/models with 401 ({\"error\":\"Unauthorized\"}): it wants an"
+                            + " API key, and none was sent; expected --api-key-env NAME, the environment variable that"
+                            + " holds the key (e.g. --api-key-env VLLM_API_KEY), sent as 'Authorization: Bearer'");
+            assertThatThrownBy(() -> new Readiness(base, "m", "wrong").await(Duration.ofSeconds(60), () -> null, n -> { }))
+                    .hasMessageEndingWith("it did not take the key from --api-key-env; expected the key the server was"
+                            + " started with");
+        } finally {
+            server.stop(0);
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+    }
+
+    @Test
     void aRefusedConnectionIsSaidPlainly() throws Exception {
         int port;
         try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
