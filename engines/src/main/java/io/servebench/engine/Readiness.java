@@ -15,8 +15,8 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * Waits until an engine can serve: the health endpoint answers 200, then the model list names the
- * model, then one tiny completion succeeds (the first request often compiles kernels or allocates the
+ * Waits until an engine can serve: the health endpoint answers 200 (or is not there at all: 404), then the model list
+ * names the model, then one tiny completion succeeds (the first request often compiles kernels or allocates the
  * KV cache; a trial should not pay for that). Each step is retried until the deadline.
  */
 final class Readiness {
@@ -77,7 +77,8 @@ final class Readiness {
                         ControlClient.Reply r = get("/health", deadline);
                         last = "GET /health answered " + r.status();
                         refusedAccess(r, "GET /health");
-                        if (r.status() == 200) {
+                        // a server with no such route (an OpenAI-compatible server or gateway that has none) is asked the next question
+                        if (r.status() == 200 || r.status() == 404 || r.status() == 405) {
                             step = "model list";
                             continue;
                         }
