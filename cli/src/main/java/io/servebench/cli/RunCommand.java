@@ -72,7 +72,7 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--profile", paramLabel = "NAME", description = "The arrival profile: constant (the default), poisson, gamma, concurrent, synchronous, throughput, sweep or trace.")
     String profile;
 
-    @Option(names = "--rate", paramLabel = "R[,R...]", split = ",", description = "Requests per second; a list runs one block per rate, e.g. --rate 1,4,8.")
+    @Option(names = "--rate", paramLabel = "R[,R...]", split = ",", description = "Requests per second; a list runs one block per rate, e.g. --rate 1,4,8; inf sends every request at once (the throughput profile, vllm bench serve's --request-rate inf).")
     List<String> rates = new ArrayList<>();
 
     @Option(names = "--concurrency", paramLabel = "N[,N...]", split = ",", description = "Streams of a concurrent (closed-loop) load; a list runs one block each. Sets --profile concurrent unless another is given.")
@@ -145,20 +145,49 @@ public final class RunCommand implements Callable<Integer> {
         if (api != null) {
             options.put("api", api);
         }
-        String profileName = profile != null ? profile : !concurrency.isEmpty() ? Profile.CONCURRENT : null;
+        boolean allAtOnce = allAtOnce();
+        List<String> sendRates = allAtOnce ? List.of() : rates;
+        String profileName = allAtOnce ? Profile.THROUGHPUT
+                : profile != null ? profile : !concurrency.isEmpty() ? Profile.CONCURRENT : null;
         WorkloadOptions workload = new WorkloadOptions(dataset, profileName,
-                rates.isEmpty() ? null : number("--rate", rates.get(0)),
+                sendRates.isEmpty() ? null : number("--rate", sendRates.get(0)),
                 concurrency.isEmpty() ? null : whole("--concurrency", concurrency.get(0)), requests, warmup, options);
-        rates.forEach(r -> number("--rate", r));
+        sendRates.forEach(r -> number("--rate", r));
         concurrency.forEach(c -> whole("--concurrency", c));
         AdHocStudy study = AdHocStudy.of(name, model, target != null ? EngineKinds.ENDPOINT.name() : engine, engineFlags,
                 target != null ? new EngineSetup("", List.of(), "", List.of(), target, "") : EngineSetup.NONE, workload,
-                rates, concurrency, args());
+                sendRates, concurrency, args());
         List<String> problems = StudyChecker.check(study.study()).stream().map(p -> p.message()).toList();
         if (!problems.isEmpty()) {
             throw new Main.UsageException("run: " + String.join("; ", problems));
         }
         return study;
+    }
+
+    /**
+     * Whether {@code --rate} asks for every request at once, as {@code vllm bench serve --request-rate inf} does: the
+     * {@code throughput} profile. It is a block of its own kind, so it stands alone.
+     */
+    private boolean allAtOnce() {
+        if (rates.stream().noneMatch(RunCommand::infinite)) {
+            return false;
+        }
+        if (rates.size() > 1) {
+            throw new Main.UsageException("run: --rate " + String.join(",", rates) + ": inf sends every request at"
+                    + " once (the throughput profile), which is a block of its own; expected --rate inf alone, or finite"
+                    + " rates (--profile sweep measures from one request at a time to all at once, and rates between)");
+        }
+        if (profile != null && !profile.equals(Profile.THROUGHPUT)) {
+            throw new Main.UsageException("run: --rate inf sends every request at once, which --profile " + profile
+                    + " does not; expected --rate inf without --profile (or with --profile throughput)");
+        }
+        return true;
+    }
+
+    /** {@code inf} or {@code infinity}, as Python's {@code float()} reads {@code vllm bench serve}'s argument. */
+    private static boolean infinite(String rate) {
+        String r = rate.strip().toLowerCase(java.util.Locale.ROOT);
+        return r.equals("inf") || r.equals("infinity") || r.equals("+inf");
     }
 
     /** This command's own options, in one order, as the run records them to be repeated. */

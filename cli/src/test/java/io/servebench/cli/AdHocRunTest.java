@@ -135,6 +135,27 @@ class AdHocRunTest {
     }
 
     @Test
+    void rateInfSendsEveryRequestAtOnceAsVllmBenchServeDoes() throws Exception {
+        // vllm bench serve --request-rate inf --max-concurrency 8: the throughput profile, capped at 8 in flight
+        StringWriter printed = new StringWriter();
+        assertThat(main(printed, List.of("run", "--engine", "vllm", "--model", "Qwen/Qwen3-8B", "--rate", "inf",
+                "--max-concurrency", "8", "--requests", "200", "--print-study"))).as(printed.toString()).isZero();
+        assertThat(printed.toString()).contains("@Workload(profile = \"throughput\",").doesNotContain("rate =")
+                .contains("maxConcurrency = 8)");
+        assertThat(InMemoryCompiler.compile(printed.toString()).errorMessages()).as(printed.toString()).isEmpty();
+
+        StringWriter out = new StringWriter();
+        assertThat(main(out, List.of("run", "--engine", "sim", "--model", "m", "--rate", "4,inf")))
+                .isEqualTo(Main.BAD_INPUT);
+        assertThat(out.toString()).contains("--rate 4,inf: inf sends every request at once (the throughput profile),"
+                + " which is a block of its own; expected --rate inf alone");
+        out = new StringWriter();
+        assertThat(main(out, List.of("run", "--engine", "sim", "--model", "m", "--rate", "INF", "--profile", "poisson")))
+                .isEqualTo(Main.BAD_INPUT);
+        assertThat(out.toString()).contains("--rate inf sends every request at once, which --profile poisson does not");
+    }
+
+    @Test
     void badRunOptionsAreRefusedNamingWhatWasExpected() {
         StringWriter out = new StringWriter();
         assertThat(main(out, List.of("run", "--model", "m"))).isEqualTo(Main.BAD_INPUT);

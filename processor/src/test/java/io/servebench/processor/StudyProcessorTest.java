@@ -81,7 +81,7 @@ class StudyProcessorTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "rate = 0           | rate = 0 is out of range; expected a positive, finite number of requests per second",
+            "rate = 0           | rate = 0 is out of range; expected a positive, finite number of requests per second (for every request at once, profile throughput)",
             "rate = -0.5        | rate = -0.5 is out of range",
             "requests = 0       | requests = 0 is out of range; expected a positive number of measured requests",
             "concurrency = 0    | concurrency = 0 is out of range; expected a positive number of in-flight requests",

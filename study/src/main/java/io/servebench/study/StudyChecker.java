@@ -531,7 +531,8 @@ public final class StudyChecker {
     /** What a workload setting's value must be, for messages: "a positive, finite number of requests per second". */
     public static String expectation(String setting) {
         return switch (setting) {
-            case "rate" -> "a positive, finite number of requests per second";
+            case "rate" -> "a positive, finite number of requests per second (for every request at once, profile"
+                    + " throughput)";
             case "concurrency" -> "a positive number of in-flight requests";
             case "requests" -> "a positive number of measured requests";
             case "warmup" -> "zero or a positive number of warm-up requests";

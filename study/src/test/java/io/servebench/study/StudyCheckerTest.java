@@ -43,7 +43,7 @@ class StudyCheckerTest {
                 new Location(Location.Kind.METHOD, "bad", 1, "Workload", "profile", -1),
                 new Location(Location.Kind.METHOD, "bad", 1, "Workload", "concurrency", -1),
                 new Location(Location.Kind.METHOD, "bad", 1, "Baseline", null, -1));
-        assertThat(problems.get(0).message()).isEqualTo("rate = NaN is out of range; expected a positive, finite number of requests per second");
+        assertThat(problems.get(0).message()).isEqualTo("rate = NaN is out of range; expected a positive, finite number of requests per second (for every request at once, profile throughput)");
         assertThat(problems.get(2).message()).contains("names ${nope} but the study has no @Param field \"nope\"; expected a @Param field of that name");
         assertThat(problems.get(1).where()).hasToString("method bad() @Variant(flags[1])");
     }
