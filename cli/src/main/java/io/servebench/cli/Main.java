@@ -132,7 +132,7 @@ public final class Main implements Callable<Integer> {
             + " s of load (at least " + ExecutionParams.QUICK_MIN_REQUESTS + " requests):", "a first look, noisier than the declared workload."})
     boolean quick;
 
-    @Option(names = "--slo", paramLabel = "NAME=MS,...", description = "SLOs for goodput, in ms or with a unit (ttft, tpot, itl, e2e), e.g. ttft=200,tpot=50 or ttft=0.5s,e2e=3s; overrides the studies' @Slo bound by bound.")
+    @Option(names = "--slo", paramLabel = "NAME=MS,...", description = "SLOs for goodput, in ms or with a unit (ttft, tpot, itl, e2e), e.g. ttft=200,tpot=50 or ttft=0.5s,e2e=3s (vllm bench serve's --goodput \"ttft:200 tpot:50 e2el:3000\" reads the same); overrides the studies' @Slo bound by bound.")
     String slo;
 
     @Option(names = "--seed", paramLabel = "N", description = "Seed for request order, arrival times and the simulated engine (default: " + RunDefaults.SEED + ").")

@@ -93,5 +93,10 @@ class GoodputTest {
         assertThatThrownBy(() -> SloParams.parse("ttft=5m")).hasMessageContaining("\"5m\" is not a number");
         assertThatThrownBy(() -> SloParams.parse("ttft=0")).hasMessageContaining("ttft = 0.0 ms is out of range");
         assertThatThrownBy(() -> SloParams.parse("ttft=1,ttft=2")).hasMessageContaining("given twice");
+        // vllm bench serve --goodput ttft:200 tpot:50 e2el:3000, pasted: KEY:VALUE pairs in ms, E2E latency as e2el
+        // (vLLM's parse_goodput and check_goodput_args)
+        assertThat(SloParams.parse("ttft:200 tpot:50 e2el:3000")).isEqualTo(new SloParams(200.0, 50.0, null, 3000.0));
+        assertThat(SloParams.parse("ttft : 200 ,  itl = 40")).isEqualTo(new SloParams(200.0, null, 40.0, null));
+        assertThatThrownBy(() -> SloParams.parse("ttft:200 e2e:1 e2el:2")).hasMessageContaining("SLO e2e is given twice");
     }
 }

@@ -90,18 +90,23 @@ public record SloParams(Double ttftMs, Double tpotMs, Double itlMs, Double e2eMs
         return value.isPresent() ? value.getAsDouble() <= bound : absentMeets;
     }
 
+    /** {@code vllm bench serve --goodput}'s names that differ from ours. */
+    private static final Map<String, String> VLLM_NAMES = Map.of("e2el", "e2e");
+
     /**
      * Parses {@code ttft=200,tpot=50} (names from {@link #NAMES}, values in ms, or with a unit: {@code ttft=500ms},
-     * {@code e2e=2.5s}).
+     * {@code e2e=2.5s}), and {@code vllm bench serve --goodput}'s own spelling of the same bounds, {@code ttft:200
+     * tpot:50 e2el:3000} (its {@code parse_goodput} splits each pair at {@code :}, in ms, and its {@code
+     * check_goodput_args} names E2E latency {@code e2el}).
      *
      * @throws IllegalArgumentException naming the bad part and what was expected
      */
     public static SloParams parse(String text) {
         Map<String, Double> values = new LinkedHashMap<>();
-        for (String part : text.split(",")) {
-            String p = part.strip();
-            int eq = p.indexOf('=');
-            String name = eq < 0 ? p : p.substring(0, eq).strip();
+        // pairs apart by commas or, as vllm bench serve takes them, by spaces; a name and its value may stand apart
+        for (String p : text.strip().replaceAll("\\s*([=:])\\s*", "$1").split("[,\\s]+")) {
+            int eq = p.indexOf('=') >= 0 ? p.indexOf('=') : p.indexOf(':');
+            String name = eq < 0 ? p : VLLM_NAMES.getOrDefault(p.substring(0, eq).strip(), p.substring(0, eq).strip());
             if (eq < 0 || !NAMES.contains(name)) {
                 throw new IllegalArgumentException("SLO \"" + p + "\" in \"" + text + "\": expected NAME=MS with NAME one of "
                         + NAMES + ", e.g. ttft=200,tpot=50");
