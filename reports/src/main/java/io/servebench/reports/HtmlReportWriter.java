@@ -255,7 +255,7 @@ final class HtmlReportWriter extends TextReport {
             }
             String label = t.displayName() + (t == g.baseline() ? " (" + m.text("role.baseline") + ")" : "");
             String tooltip = label + ": " + Numbers.format(mean) + " s"
-                    + (Double.isNaN(error) ? "" : " ± " + Numbers.format(error) + " s") + "; " + how;
+                    + (Double.isNaN(error) ? "" : " ± " + Numbers.formatLike(error, mean) + " s") + "; " + how;
             bars.add(new SvgCharts.Bar(label, mean, error, tooltip));
         }
         String title = m.text("html.bars", content.heading(g));

@@ -507,12 +507,18 @@ final class ReportContent {
     /** What a reader must know about how the block's repetitions ran (a stop condition that ended one early). */
     public List<String> notes(BlockResult trial) {
         List<RepetitionResult> reps = trial.repetitions();
-        List<String> notes = new ArrayList<>();
+        // a note that every repetition carries word for word is said once, the others with the repetitions they are of
+        Map<String, java.util.Set<Integer>> of = new java.util.LinkedHashMap<>();
         for (int r = 0; r < reps.size(); r++) {
             for (String note : reps.get(r).notes()) {
-                notes.add(reps.size() > 1 ? messages.text("note.repetition", r + 1, note) : note);
+                of.computeIfAbsent(note, n -> new java.util.TreeSet<>()).add(r + 1);
             }
         }
+        List<String> notes = new ArrayList<>();
+        of.forEach((note, numbers) -> notes.add(reps.size() <= 1 || numbers.size() == reps.size() ? note
+                : numbers.size() == 1 ? messages.text("note.repetition", numbers.iterator().next(), note)
+                : messages.text("note.repetitions", numbers.stream().map(String::valueOf)
+                        .collect(java.util.stream.Collectors.joining(", ")), note)));
         return notes;
     }
 
@@ -720,7 +726,8 @@ final class ReportContent {
                 boolean counter = m == ServerMetric.PREEMPTIONS || m == ServerMetric.PROMPT_TOKENS
                         || m == ServerMetric.GENERATION_TOKENS;
                 String mean = counter ? Numbers.count(Statistics.mean(v)) : Numbers.format(Statistics.mean(v));
-                rows.add(new Row(m.label(), Double.isFinite(error) ? mean + " ± " + Numbers.format(error) : mean));
+                rows.add(new Row(m.label(), Double.isFinite(error)
+                        ? mean + " ± " + Numbers.formatLike(error, Statistics.mean(v)) : mean));
             }
         }
         if (!any) {
@@ -753,7 +760,8 @@ final class ReportContent {
         }
         String mean = Numbers.format(Statistics.mean(v));
         double error = Statistics.scoreError(v);
-        return Double.isFinite(error) ? mean + " ± " + Numbers.format(error) : mean;
+        // the error to the mean's decimals, as JMH prints a score's: not "6.23 ± 0.0000000000000198" for equal values
+        return Double.isFinite(error) ? mean + " ± " + Numbers.formatLike(error, Statistics.mean(v)) : mean;
     }
 
     private static String count(List<RepetitionResult> reps, Metric metric) {

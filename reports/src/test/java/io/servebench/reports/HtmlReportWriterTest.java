@@ -60,7 +60,7 @@ class HtmlReportWriterTest {
                 Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "8", List.of(Fixtures.repetition(2.62, 1.8))),
                 Fixtures.trial("other", "g", false, Fixtures.BASE_FLAGS + " --x", "8", List.of(Fixtures.repetition(2.32, 1.5))))));
         // t(0.975, 999) × 1.8 / √1000 = 0.1117
-        assertThat(one).contains("baseline (baseline): 2.62 s ± 0.112 s; error bar: 95% interval of the mean over 1000 requests");
+        assertThat(one).contains("baseline (baseline): 2.62 s ± 0.11 s; error bar: 95% interval of the mean over 1000 requests");
 
         String seed = new HtmlReportWriter(ReportLanguage.EN).render(SeedStudy.load());
         assertThat(seed).contains("vllm (baseline): 2.62 s; no error bar: per-request spread unknown");

@@ -63,6 +63,19 @@ class SummaryMarkdownWriterTest {
     }
 
     @Test
+    void aNoteEveryRepetitionCarriesIsSaidOnceAndTheOthersNameTheirRepetitions() {
+        RunResult run = Fixtures.run(List.of(baseline(List.of(
+                Fixtures.repetition(2.60, 1.8).withNote("prompt tokens: the server's usage").withNote("3035 samples"),
+                Fixtures.repetition(2.62, 1.8).withNote("prompt tokens: the server's usage").withNote("3008 samples"),
+                Fixtures.repetition(2.64, 1.8).withNote("prompt tokens: the server's usage").withNote("3008 samples")),
+                "8")));
+        String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(run);
+
+        assertThat(md).contains("> **Note:** prompt tokens: the server's usage\n").doesNotContain("repetition 1: prompt")
+                .contains("> **Note:** repetition 1: 3035 samples").contains("> **Note:** repetitions 2, 3: 3008 samples");
+    }
+
+    @Test
     void severalRepetitionsCompareRepetitionMeans() {
         RunResult run = Fixtures.run(List.of(
                 baseline(List.of(Fixtures.repetition(2.60, 1.8), Fixtures.repetition(2.62, 1.8),
@@ -76,8 +89,9 @@ class SummaryMarkdownWriterTest {
         assertThat(md).contains("difference +0.07 s (1.03x slower); 1.03x slower [1.01, 1.04] — significant at 95% "
                 + "(Welch interval on the log ratio of the mean latencies of 3 vs 3 repetitions, p = 0.014; run-to-run noise)");
         assertThat(md).contains("| 1.03x slower [1.01, 1.04], significant (p = 0.014, run-to-run noise) |");
-        // the table shows mean ± 99.9% error with 3 repetitions: t(0.9995, 2) × 0.02 / √3 = 0.365
-        assertThat(md).contains("| Mean Latency(s) | 2.62 ± 0.365 |");
+        // the table shows mean ± 99.9% error with 3 repetitions: t(0.9995, 2) × 0.02 / √3 = 31.599 × 0.02 / √3 =
+        // 0.3649, to the mean's decimals as JMH prints a score's error
+        assertThat(md).contains("| Mean Latency(s) | 2.62 ± 0.36 |");
     }
 
     @Test
