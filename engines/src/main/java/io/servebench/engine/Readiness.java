@@ -186,12 +186,21 @@ final class Readiness {
             "its model list to name the model", "a first completion", "a first completion");
 
     private ControlClient.Reply get(String path, long deadline) throws IOException, InterruptedException {
-        return http.get(base.resolve(path), headers(Map.of()), left(deadline));
+        return http.get(at(path), headers(Map.of()), left(deadline));
     }
 
     private ControlClient.Reply post(String path, String json, long deadline) throws IOException, InterruptedException {
-        return http.post(base.resolve(path), headers(Map.of("Content-Type", "application/json")),
+        return http.post(at(path), headers(Map.of("Content-Type", "application/json")),
                 json.getBytes(StandardCharsets.UTF_8), left(deadline));
+    }
+
+    /**
+     * {@code path} under the base, as the load's requests go: a gateway's prefix ({@code http://gw/openai/}) stays,
+     * where resolving the absolute path would ask the gateway's root.
+     */
+    private URI at(String path) {
+        String b = base.toString();
+        return URI.create((b.endsWith("/") ? b.substring(0, b.length() - 1) : b) + path);
     }
 
     /** A request may take until the deadline: a first completion can compile kernels for minutes. */

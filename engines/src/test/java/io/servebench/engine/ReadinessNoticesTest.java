@@ -69,6 +69,21 @@ class ReadinessNoticesTest {
     }
 
     @Test
+    void aServerBehindAPathPrefixIsAskedUnderThatPrefix() throws Exception {
+        // a gateway at http://host/openai/ serves the load at /openai/v1/...: readiness asks there, not at the host's root
+        HttpServer server = serving(Map.of("/openai/health", new Reply(200, ""),
+                "/openai/v1/models", new Reply(200, "{\"data\":[{\"id\":\"m\"}]}"),
+                "/openai/v1/completions", new Reply(200, "{\"choices\":[{\"text\":\"hi\"}]}"),
+                "/", new Reply(500, "the root is another service")));
+        try {
+            new Readiness(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/openai/"), "m", null)
+                    .await(Duration.ofSeconds(3), () -> null, n -> { });
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
     void aModelTheServerServesUnderItsFullNameFailsAtOnceNamingIt() throws Exception {
         // vLLM lists the served names as {"data": [{"id": ...}]}; a study that named the model without its organisation
         HttpServer server = serving(Map.of("/health", new Reply(200, ""), "/v1/models",
