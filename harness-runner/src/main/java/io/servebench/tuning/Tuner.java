@@ -7,7 +7,6 @@ import io.servebench.results.BlockResult;
 import io.servebench.results.Caveat;
 import io.servebench.results.Caveat.Code;
 import io.servebench.results.CapacityResult;
-import io.servebench.results.Metric;
 import io.servebench.results.TuningResult;
 import io.servebench.results.TuningResult.Verdict;
 import io.servebench.study.StudyDescriptor;
@@ -441,10 +440,13 @@ public final class Tuner {
         return params.byCapacity() ? score > than : score < than;
     }
 
-    /** Whether the block measured what the tuner ranks by: latencies, and the metric itself when it is a figure. */
+    /**
+     * Whether the block measured what the tuner ranks by: latencies, and the metric itself (a figure, or a distribution a
+     * run may leave out, such as an ITL the server's events could not give per token).
+     */
     private boolean comparable(BlockResult block) {
-        return Comparison.comparable(block) && (params.metric().kind() != Metric.Kind.SCALAR
-                || block.repetitions().stream().anyMatch(r -> r.value(params.metric()).isPresent()));
+        return Comparison.comparable(block)
+                && block.repetitions().stream().anyMatch(r -> r.number(params.metric(), params.stat()).isPresent());
     }
 
     /** The block's score: the mean over its repetitions of the metric's statistic (of the figure itself for a scalar). */

@@ -203,6 +203,20 @@ class TunerTest {
                         + "(from GPU telemetry, compared over repetitions)");
     }
 
+    @Test
+    void aBlockWithoutTheRankedDistributionFailsItsCandidateSayingSo() {
+        // ranked by ITL, which a run leaves out when the server's events could not give it per token: the scripted
+        // blocks have latencies but no ITL, so no candidate can be ranked, and none is called better or worse
+        StudyDescriptor study = study(List.of(),
+                variant("vllm", "engine-selection", true, ""),
+                variant("steady", "scheduling", false, "", "--steady"));
+        TuneParams byItl = new TuneParams("engine-selection", Metric.ITL, Stat.MEAN, false, List.of(), 3, 1.02);
+        TuningResult result = new Tuner(study, byItl, RATE, new Script().set("vllm", 2.0, 0.6).set("steady", 1.0, 0.2),
+                step -> { }, Optional.empty()).tune();
+        assertThat(result.recommended()).isEqualTo("vllm");
+        assertThat(verdict(step(result, "scheduling"), "steady")).isEqualTo(Verdict.FAILED);
+    }
+
     private static TuningResult.Step step(TuningResult result, String name) {
         return result.steps().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
     }
