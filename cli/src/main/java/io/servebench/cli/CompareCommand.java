@@ -74,6 +74,18 @@ public final class CompareCommand implements Callable<Integer> {
         // every metric with a threshold is shown, so a failure can be read off the table
         List<String> shown = new ArrayList<>(metrics.isEmpty() ? ResultsComparison.DEFAULT_METRICS : metrics);
         thresholds.keySet().stream().filter(m -> !shown.contains(m)).forEach(shown::add);
+        // a threshold on a metric that no entry holds (a misspelling) would never be checked, and the gate always pass
+        Set<String> held = new java.util.TreeSet<>();
+        java.util.stream.Stream.concat(ra.stream(), rb.stream()).forEach(e -> {
+            held.add(ResultsComparison.PRIMARY);
+            held.addAll(e.secondaryMetrics().keySet());
+        });
+        for (String metric : thresholds.keySet()) {
+            if (!held.contains(metric)) {
+                throw new Main.UsageException("--fail-on " + metric + ": no entry of " + a + " or " + b + " has " + metric
+                        + "; expected a metric the files hold: " + String.join(", ", held));
+            }
+        }
         Set<String> ignored = Set.copyOf(ignoredParams);
         ResultsComparison.Result result = ResultsComparison.compare(ra, rb, shown, ignored);
         if (result.matches().isEmpty()) {
@@ -86,6 +98,7 @@ public final class CompareCommand implements Callable<Integer> {
                     .map(ResultsComparison.ParamDifference::name).collect(java.util.stream.Collectors.joining(","))));
         }
         List<String> regressions = new ArrayList<>();
+        int notChecked = 0;
         for (ResultsComparison.Match m : result.matches()) {
             out.println(m.benchmark() + (m.params().isEmpty() ? "" : " " + m.params()));
             m.differences().stream().filter(d -> ignored.contains(d.name()))
@@ -103,6 +116,7 @@ public final class CompareCommand implements Callable<Integer> {
             for (String metric : thresholds.keySet()) {
                 if (m.rows().stream().noneMatch(r -> r.metric().equals(metric))) {
                     out.println("  " + metric + ": not in both files, not checked");
+                    notChecked++;
                 }
             }
             out.println();
@@ -119,7 +133,9 @@ public final class CompareCommand implements Callable<Integer> {
                     + " intervals fail the check" : "; --fail-on does not fail on them"));
         }
         if (regressions.isEmpty()) {
-            out.println(thresholds.isEmpty() ? "No thresholds given." : "No threshold exceeded.");
+            out.println(thresholds.isEmpty() ? "No thresholds given." : notChecked == 0 ? "No threshold exceeded."
+                    : "No threshold exceeded of those checked; " + notChecked + " could not be checked, as a side lacked"
+                    + " the metric (named above)");
             return 0;
         }
         regressions.forEach(r -> out.println("REGRESSION: " + r));

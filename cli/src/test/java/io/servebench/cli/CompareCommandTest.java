@@ -91,6 +91,22 @@ class CompareCommandTest {
         Run passing = compare(a, b, "--fail-on", "latency:10%");
         assertThat(passing.code()).isZero();
         assertThat(passing.out()).contains("No threshold exceeded.");
+
+        // a gate on a metric neither file holds (misspelt) would never be checked and always pass: refused
+        Run misspelt = compare(a, b, "--fail-on", "latncy:5%");
+        assertThat(misspelt.code()).isEqualTo(Main.BAD_INPUT);
+        assertThat(misspelt.err()).contains("--fail-on latncy: no entry of " + a + " or " + b + " has latncy; expected a"
+                + " metric the files hold: latency");
+
+        // held by one side only (a run that left ITL out): not checked, and the last line says so
+        String withItl = Files.readString(Path.of(a)).replace("\"secondaryMetrics\":{}", "\"secondaryMetrics\":{\"itl.p99\":"
+                + "{\"score\":9.1,\"scoreError\":\"NaN\",\"scoreConfidence\":[\"NaN\",\"NaN\"],\"scorePercentiles\":{},"
+                + "\"scoreUnit\":\"ms\",\"rawData\":[[9.0],[9.1],[9.2]]}}");
+        Path aWithItl = Files.writeString(dir.resolve("a-itl.json"), withItl);
+        Run oneSided = compare(aWithItl.toString(), b, "--fail-on", "itl.p99:5%");
+        assertThat(oneSided.code()).as(oneSided.err()).isZero();
+        assertThat(oneSided.out()).contains("itl.p99: not in both files, not checked")
+                .contains("No threshold exceeded of those checked; 1 could not be checked, as a side lacked the metric");
     }
 
     @Test
