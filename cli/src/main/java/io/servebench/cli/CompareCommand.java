@@ -86,6 +86,12 @@ public final class CompareCommand implements Callable<Integer> {
                         + "; expected a metric the files hold: " + String.join(", ", held));
             }
         }
+        for (String metric : metrics) {
+            if (!held.contains(metric)) {
+                throw new Main.UsageException("--metric " + metric + ": no entry of " + a + " or " + b + " has it;"
+                        + " expected a metric the files hold: " + String.join(", ", held));
+            }
+        }
         Set<String> ignored = Set.copyOf(ignoredParams);
         ResultsComparison.Result result = ResultsComparison.compare(ra, rb, shown, ignored);
         if (result.matches().isEmpty()) {

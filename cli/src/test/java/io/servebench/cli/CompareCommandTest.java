@@ -97,6 +97,7 @@ class CompareCommandTest {
         assertThat(misspelt.code()).isEqualTo(Main.BAD_INPUT);
         assertThat(misspelt.err()).contains("--fail-on latncy: no entry of " + a + " or " + b + " has latncy; expected a"
                 + " metric the files hold: latency");
+        assertThat(compare(a, b, "--metric", "latency,ttft.p999").err()).contains("--metric ttft.p999: no entry of");
 
         // held by one side only (a run that left ITL out): not checked, and the last line says so
         String withItl = Files.readString(Path.of(a)).replace("\"secondaryMetrics\":{}", "\"secondaryMetrics\":{\"itl.p99\":"
