@@ -39,7 +39,7 @@ import java.util.regex.Pattern;
                 "--fail-on does not fail on it unless --accept-within-run is given.",
                 "",
                 "Exit codes: 0 no threshold exceeded, 3 a --fail-on threshold exceeded the bad way (a decided regression),",
-                "2 bad input (missing file, not JMH JSON, bad threshold)."})
+                "2 bad input (missing file, not JMH JSON, bad threshold, a --fail-on or --metric metric no entry holds)."})
 public final class CompareCommand implements Callable<Integer> {
 
     private static final Pattern THRESHOLD = Pattern.compile("([A-Za-z0-9_.\\-]+):([0-9]+(?:\\.[0-9]+)?)%");
