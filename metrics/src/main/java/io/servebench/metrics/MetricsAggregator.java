@@ -152,6 +152,10 @@ public final class MetricsAggregator {
         private long eventsCountedOne;
         /** Those requests' output tokens as their usage counted them. */
         private long usageTokensOfThose;
+        /** The requests whose events a client tokenizer counted while usage counted their output, and both counts. */
+        private long requestsTokenized;
+        private long tokenizerCounted;
+        private long usageTokensOfTokenized;
         private long coalesced;
         private long good;
         private int eventsPerReadMax;
@@ -269,6 +273,12 @@ public final class MetricsAggregator {
                 requestsCountedOne++;
                 eventsCountedOne += r.eventTimesNs().length;
                 usageTokensOfThose += r.outputTokens();
+            } else if (r.eventTokensSource() == TokenSource.TOKENIZER && r.outputTokensSource() == TokenSource.USAGE) {
+                requestsTokenized++;
+                for (int n : r.eventTokens()) {
+                    tokenizerCounted += n;
+                }
+                usageTokensOfTokenized += r.outputTokens();
             }
             coalesced += r.coalescedEvents();
             eventsPerReadMax = Math.max(eventsPerReadMax, r.eventsPerReadMax());
@@ -290,6 +300,17 @@ public final class MetricsAggregator {
          */
         private boolean severalTokensPerEvent() {
             return usageTokensOfThose > SEVERAL_TOKENS_PER_EVENT * (eventsCountedOne + requestsCountedOne);
+        }
+
+        /**
+         * Whether a client tokenizer's counts of the streamed text stray from the server's usage by more than
+         * {@link #SEVERAL_TOKENS_PER_EVENT} either way (a request's last token that comes with no text aside): the
+         * tokenizer is not the served model's.
+         */
+        private boolean tokenizerDisagrees() {
+            return tokenizerCounted > 0 && (usageTokensOfTokenized > SEVERAL_TOKENS_PER_EVENT
+                    * (tokenizerCounted + requestsTokenized) || SEVERAL_TOKENS_PER_EVENT * usageTokensOfTokenized
+                    < tokenizerCounted);
         }
 
         private boolean itlBoundUnknown() {
@@ -372,6 +393,14 @@ public final class MetricsAggregator {
                         eventsCountedOne, (double) usageTokensOfThose / eventsCountedOne,
                         itlBoundUnknown() ? ", and so are the goodput and SLO attainment, whose ITL bound needs them"
                                 : ""));
+            }
+            if (tokenizerDisagrees()) {
+                result = result.withNote(String.format(java.util.Locale.ROOT, "output tokens per token event: the"
+                        + " dataset's tokenizer= counted %d tokens in the streamed text where the server's usage counted"
+                        + " %d (%+.0f%%): ITL and the peak output throughput divide by the tokenizer's counts, so they are"
+                        + " off by about as much; expected the served model's own tokenizer.json, or -p"
+                        + " continuousUsage=true where the server honours it (vLLM, SGLang)", tokenizerCounted,
+                        usageTokensOfTokenized, 100.0 * (usageTokensOfTokenized - tokenizerCounted) / tokenizerCounted));
             }
             long late = peak.lateEvents() + concurrency.late();
             return late == 0 ? result : result.withNote(late + " token events or requests came in after later ones had"

@@ -119,6 +119,30 @@ class MetricsAggregatorTest {
                 .value(Metric.SLO_ATTAINMENT)).hasValue(100.0);
     }
 
+    /** A request whose events a client tokenizer counted ({@code tokens} each), its usage {@code out}. */
+    private static RequestRecord countedByTokenizer(long id, long[] times, int[] tokens, int out) {
+        return new RequestRecord(id, false, T0, T0, times[0], times[0], times[times.length - 1],
+                times[times.length - 1] + MS, 100, out, TokenSource.USAGE, times, tokens, TokenSource.TOKENIZER, 1, 0, 200,
+                null);
+    }
+
+    @Test
+    void aTokenizerWhoseCountsStrayFromTheUsageIsSaidToBeAnothersModel() {
+        long[] times = {T0 + 100 * MS, T0 + 150 * MS, T0 + 200 * MS, T0 + 250 * MS};
+        // its counts and the usage agree but for an end-of-sequence token: nothing to say
+        assertThat(aggregator.aggregate(List.of(countedByTokenizer(1, times, new int[] {2, 3, 2, 3}, 11))).notes())
+                .isEmpty();
+        // 10 counted where the server counted 14, and 14 where it counted 10: another model's tokenizer either way
+        assertThat(aggregator.aggregate(List.of(countedByTokenizer(1, times, new int[] {2, 3, 2, 3}, 14))).notes())
+                .singleElement().asString().contains("tokenizer= counted 10 tokens in the streamed text where the"
+                        + " server's usage counted 14 (+40%)").contains("the served model's own tokenizer.json");
+        assertThat(aggregator.aggregate(List.of(countedByTokenizer(1, times, new int[] {4, 4, 3, 3}, 10))).notes())
+                .singleElement().asString().contains("(-29%)");
+        // ITL stays, per the tokenizer's counts: an estimate the note qualifies
+        assertThat(aggregator.aggregate(List.of(countedByTokenizer(1, times, new int[] {2, 3, 2, 3}, 14)))
+                .distribution(Metric.ITL)).isPresent();
+    }
+
     @Test
     void multiTokenChunksSpreadTheGapOverTheirTokens() {
         // 4 events; the last three carry 5 tokens each, 50 ms apart: 10 ms per token, never 0
