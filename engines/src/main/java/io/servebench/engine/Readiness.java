@@ -16,7 +16,7 @@ import java.util.function.Supplier;
 
 /**
  * Waits until an engine can serve: the health endpoint answers 200 (or is not there at all: 404), then the model list
- * names the model, then one tiny completion succeeds (the first request often compiles kernels or allocates the
+ * names the model, then one tiny completion succeeds (of the chat API where the server has no other; the first request often compiles kernels or allocates the
  * KV cache; a trial should not pay for that). Each step is retried until the deadline.
  */
 final class Readiness {
@@ -115,6 +115,17 @@ final class Readiness {
                         refusedAccess(r, "POST /v1/completions");
                         if (r.status() == 200) {
                             return;
+                        }
+                        if (r.status() == 404 || r.status() == 405) {
+                            // a server of the chat API alone (a gateway, a chat model's server) is asked through that API
+                            r = post("/v1/chat/completions", "{\"model\":" + jsonString(model) + ",\"messages\":[{\"role\":"
+                                    + "\"user\",\"content\":\"Hello\"}],\"max_tokens\":1,\"stream\":false}", deadline);
+                            last = "POST /v1/completions answered 404, POST /v1/chat/completions " + r.status() + ": "
+                                    + abbreviate(r.text());
+                            refusedAccess(r, "POST /v1/chat/completions");
+                            if (r.status() == 200) {
+                                return;
+                            }
                         }
                     }
                 }

@@ -84,6 +84,22 @@ class ReadinessNoticesTest {
     }
 
     @Test
+    void aServerOfTheChatApiAloneIsReadyWhenAChatCompletes() throws Exception {
+        // no /v1/completions (404): the first completion is asked of the chat API, which the load may well use
+        HttpServer server = serving(Map.of("/health", new Reply(200, ""),
+                "/v1/models", new Reply(200, "{\"data\":[{\"id\":\"m\"}]}"),
+                "/v1/chat/completions", new Reply(200, "{\"choices\":[{\"message\":{\"content\":\"hi\"}}]}")));
+        long start = System.nanoTime();
+        try {
+            new Readiness(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/"), "m", null)
+                    .await(Duration.ofSeconds(60), () -> null, n -> { });
+        } finally {
+            server.stop(0);
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
     void aModelTheServerServesUnderItsFullNameFailsAtOnceNamingIt() throws Exception {
         // vLLM lists the served names as {"data": [{"id": ...}]}; a study that named the model without its organisation
         HttpServer server = serving(Map.of("/health", new Reply(200, ""), "/v1/models",
