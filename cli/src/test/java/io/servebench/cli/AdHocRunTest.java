@@ -156,6 +156,64 @@ class AdHocRunTest {
     }
 
     @Test
+    void aServerThatRefusesMinTokensAndIgnoreEosIsServedWithExactOutputFalse(@TempDir Path dir) throws Exception {
+        // the OpenAI API itself and gateways that check the schema answer 400 to fields they do not know: the default
+        // exact reply length (min_tokens, ignore_eos) fails every request there, exactOutput=false asks max_tokens alone
+        com.sun.net.httpserver.HttpServer strict = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        List<String> bodies = new java.util.concurrent.CopyOnWriteArrayList<>();
+        strict.createContext("/", exchange -> {
+            String path = exchange.getRequestURI().getPath();
+            String body = new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            bodies.add(body);
+            String reply;
+            int status = 200;
+            String type = "application/json";
+            if (path.equals("/v1/models")) {
+                reply = "{\"object\":\"list\",\"data\":[{\"id\":\"m\"}]}";
+            } else if (body.contains("min_tokens") || body.contains("ignore_eos")) {
+                status = 400;
+                reply = "{\"error\":{\"message\":\"Unrecognized request argument supplied: min_tokens\"}}";
+            } else if (path.equals("/v1/chat/completions") && body.contains("\"stream\":true")) {
+                type = "text/event-stream";
+                StringBuilder sse = new StringBuilder();
+                for (int i = 0; i < 3; i++) {
+                    sse.append("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"tok \"}}]}\n\n");
+                }
+                sse.append("data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":3}}\n\n");
+                reply = sse.append("data: [DONE]\n\n").toString();
+            } else {
+                reply = "{\"choices\":[{\"text\":\"hi\"}]}";
+            }
+            byte[] bytes = reply.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", type);
+            exchange.sendResponseHeaders(status, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        strict.start();
+        try {
+            String url = "http://127.0.0.1:" + strict.getAddress().getPort();
+            StringWriter refused = new StringWriter();
+            assertThat(main(refused, List.of("run", "--target", url, "--model", "m", "--rate", "20", "--requests", "5",
+                    "-o", dir.resolve("exact").toString()))).isEqualTo(1);
+            assertThat(refused.toString()).contains("every measured request failed").contains("min_tokens")
+                    .contains("-p exactOutput=false sends max_tokens alone");
+
+            bodies.clear();
+            StringWriter served = new StringWriter();
+            assertThat(main(served, List.of("run", "--target", url, "--model", "m", "--rate", "20", "--requests", "5",
+                    "-p", "exactOutput=false", "-o", dir.resolve("atMost").toString()))).as(served.toString()).isZero();
+            assertThat(bodies).filteredOn(b -> b.contains("\"stream\":true")).hasSize(5)
+                    .allSatisfy(b -> assertThat(b).contains("\"max_tokens\"").doesNotContain("min_tokens")
+                            .doesNotContain("ignore_eos"));
+            assertThat(Files.readString(dir.resolve("atMost").resolve("summary.md"))).contains("exactOutput = `false`");
+        } finally {
+            strict.stop(0);
+        }
+    }
+
+    @Test
     void badRunOptionsAreRefusedNamingWhatWasExpected() {
         StringWriter out = new StringWriter();
         assertThat(main(out, List.of("run", "--model", "m"))).isEqualTo(Main.BAD_INPUT);

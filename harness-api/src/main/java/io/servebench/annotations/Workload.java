@@ -141,4 +141,12 @@ public @interface Workload {
      * per event). Default: on for vllm, sglang and sim, which support it.
      */
     String continuousUsage() default "";
+
+    /**
+     * {@code "true"} or {@code "false"}: ask for exactly each request's reply length ({@code min_tokens} =
+     * {@code max_tokens} and {@code ignore_eos}), as benchmark clients do to fix output lengths. {@code "false"} sends
+     * {@code max_tokens} alone, for a server that refuses the other two fields (the OpenAI API itself, a gateway that
+     * checks the schema); its replies may then end sooner, at the model's own end. Default: true.
+     */
+    String exactOutput() default "";
 }

@@ -120,6 +120,7 @@ final class LoadMeasurement {
         // a set that builds its prompts as they are drawn builds this load's now, not while the load's clock runs
         dataset.dataset().prepare(repetition.seed(), w.warmup() + w.requests(), context.interruption()::interrupted);
         Iterator<RequestSpec> drawn = dataset.dataset().supply(repetition.seed());
+        boolean exactOutput = w.options().exactOutput();
         Iterator<RequestSpec> supply = new Iterator<>() {
             @Override
             public boolean hasNext() {
@@ -128,7 +129,7 @@ final class LoadMeasurement {
 
             @Override
             public RequestSpec next() {
-                RequestSpec next = drawn.next();
+                RequestSpec next = exactOutput ? drawn.next() : drawn.next().withExactOutput(false);
                 // a conversation keeps its model: the draw is its first turn's
                 if (mix.isPresent()) {
                     next = next.withModel(mix.get().draw(repetition.seed(), next.index() - next.turn()));

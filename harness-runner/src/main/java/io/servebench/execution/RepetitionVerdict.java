@@ -63,7 +63,19 @@ final class RepetitionVerdict {
         long others = byCount.stream().skip(KINDS_NAMED).mapToLong(Map.Entry::getValue).sum();
         String example = measured.errorExamples().get(byCount.get(0).getKey());
         return named + (others > 0 ? ", " + others + " of other kinds" : "")
-                + (example == null ? "" : ", e.g. \"" + example + "\"");
+                + (example == null ? "" : ", e.g. \"" + example + "\"") + hint(byCount.get(0).getKey(), example);
+    }
+
+    /**
+     * What to do about the most frequent error, where ServeBench's own request is what the server refused: a 400 that
+     * names {@code min_tokens} or {@code ignore_eos}, which a server checking the OpenAI schema does not take.
+     */
+    private static String hint(String kind, String example) {
+        if (example != null && kind.equals("http_400") && (example.contains("min_tokens") || example.contains("ignore_eos"))) {
+            return "; the server refuses the exact reply length ServeBench asks for (min_tokens, ignore_eos): -p"
+                    + " exactOutput=false sends max_tokens alone";
+        }
+        return "";
     }
 
     private static String share(double share) {

@@ -113,6 +113,12 @@ public record LoadOptionParams(Map<LoadOption, String> set) {
         return text == null ? null : Boolean.valueOf(text);
     }
 
+    /** {@link LoadOption#EXACT_OUTPUT}: true unless the workload says false. */
+    public boolean exactOutput() {
+        String text = text(LoadOption.EXACT_OUTPUT);
+        return text == null || Boolean.parseBoolean(text);
+    }
+
     /** {@link LoadOption#SATURATION_WINDOW_SECONDS}. */
     public double saturationWindowSeconds() {
         return number(LoadOption.SATURATION_WINDOW_SECONDS);

@@ -68,7 +68,7 @@ public record BlockResult(String benchmark, String className, String variant, St
      * the {@code @Workload} annotation (profile shape, stop conditions, warm-up time, client options).
      */
     public static final List<String> LOAD_OPTION_PARAMS = List.of("warmupSeconds", "burstiness", "rampUpSeconds",
-            "maxConcurrency", "durationSeconds", "maxErrors", "sweepRates", "api", "extraBody", "continuousUsage",
+            "maxConcurrency", "durationSeconds", "maxErrors", "sweepRates", "api", "extraBody", "continuousUsage", "exactOutput",
             "saturationWindowSeconds", "cancellationRate", "cancellationDelaySeconds", "cancellationAfter",
             "timeoutSeconds", "models", "modelDistribution", "endpointWeights");
 

@@ -35,6 +35,9 @@ public enum LoadOption {
             Type.JSON_OBJECT, null, "a JSON object such as {\"temperature\": 0}"),
     CONTINUOUS_USAGE("continuousUsage", "ask for token usage with every event (unset: as the engine kind supports)",
             Type.BOOLEAN, null, "true or false"),
+    EXACT_OUTPUT("exactOutput", "ask for exactly each reply's length (min_tokens and ignore_eos beside max_tokens);"
+            + " false for a server that refuses those fields, whose replies may then end sooner",
+            Type.BOOLEAN, "true", "true or false"),
     SATURATION_WINDOW_SECONDS("saturationWindowSeconds", "stop sending once the server stays over-saturated this long",
             Type.POSITIVE_NUMBER, "0", "a positive number of seconds"),
     CANCELLATION_RATE("cancellationRate", "the share of measured requests the client calls off",

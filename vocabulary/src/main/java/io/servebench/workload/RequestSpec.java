@@ -50,6 +50,14 @@ public record RequestSpec(int index, String prompt, int promptTokens, int maxTok
                 model);
     }
 
+    /**
+     * This request, asking for exactly its reply length ({@code min_tokens} and {@code ignore_eos} beside {@code
+     * max_tokens}) or, when not {@code exact}, for at most that many tokens, as a server that refuses those fields takes it.
+     */
+    public RequestSpec withExactOutput(boolean exact) {
+        return new RequestSpec(index, prompt, promptTokens, maxTokens, exact, warmup, context, extraBody, turn, model);
+    }
+
     /** This request for {@code newModel} (a model or LoRA adapter the server serves). */
     public RequestSpec withModel(String newModel) {
         return new RequestSpec(index, prompt, promptTokens, maxTokens, exactOutput, warmup, context, extraBody, turn,
