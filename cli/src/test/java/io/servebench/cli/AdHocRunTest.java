@@ -214,6 +214,56 @@ class AdHocRunTest {
     }
 
     @Test
+    void anEnginesOwnCountsThatWentBackAreLeftOutWithANote(@TempDir Path dir) throws Exception {
+        // an endpoint whose /metrics counter is lower at the end of the load than at its start (a restart, or another
+        // replica behind one address): its figures are not of the load, and a block that showed them would mislead
+        java.util.concurrent.atomic.AtomicInteger streamed = new java.util.concurrent.atomic.AtomicInteger();
+        com.sun.net.httpserver.HttpServer endpoint = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        endpoint.createContext("/", exchange -> {
+            String path = exchange.getRequestURI().getPath();
+            String body = new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            String reply;
+            String type = "application/json";
+            if (path.equals("/metrics")) {
+                type = "text/plain";
+                // high until the load has sent its requests, then low: the second scrape of the load sees it go back
+                reply = "vllm:generation_tokens_total{model_name=\"m\"} " + (streamed.get() < 5 ? 5000 : 40)
+                        + ".0\nvllm:prompt_tokens_total{model_name=\"m\"} 100.0\n";
+            } else if (path.equals("/v1/models")) {
+                reply = "{\"object\":\"list\",\"data\":[{\"id\":\"m\"}]}";
+            } else if (body.contains("\"stream\":true")) {
+                streamed.incrementAndGet();
+                type = "text/event-stream";
+                reply = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a \"}}]}\n\n"
+                        + "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"b \"}}]}\n\n"
+                        + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":2}}\n\n"
+                        + "data: [DONE]\n\n";
+            } else {
+                reply = "{\"choices\":[{\"text\":\"hi\"}]}";
+            }
+            byte[] bytes = reply.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", type);
+            exchange.sendResponseHeaders(200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        endpoint.start();
+        try {
+            StringWriter out = new StringWriter();
+            assertThat(main(out, List.of("run", "--target", "http://127.0.0.1:" + endpoint.getAddress().getPort(),
+                    "--model", "m", "--rate", "20", "--requests", "5", "-o", dir.toString()))).as(out.toString()).isZero();
+            String summary = Files.readString(dir.resolve("summary.md"));
+            assertThat(summary).contains("the engine's own figures (/metrics) are left out, as they are not of this load:"
+                    + " its generation_tokens went back by 4960 over the repetition")
+                    .contains("| Server-side metrics | left out: they are not of this load (see the note) |");
+            assertThat(summary).doesNotContain("Generated tokens (server)");
+        } finally {
+            endpoint.stop(0);
+        }
+    }
+
+    @Test
     void badRunOptionsAreRefusedNamingWhatWasExpected() {
         StringWriter out = new StringWriter();
         assertThat(main(out, List.of("run", "--model", "m"))).isEqualTo(Main.BAD_INPUT);

@@ -32,6 +32,7 @@ import io.servebench.sim.PowerMeter;
 import io.servebench.plan.WorkloadParams;
 import io.servebench.results.IncompleteRepetition;
 import io.servebench.results.Metric;
+import io.servebench.results.ServerMetric;
 import io.servebench.results.PrefixCacheReset;
 import io.servebench.results.RepetitionResult;
 import io.servebench.workload.Datasets;
@@ -223,7 +224,11 @@ final class LoadMeasurement {
             }
             if (before.isPresent() && after.isPresent()) {
                 // warm-up requests are in the server's counters too: its figures cover the whole repetition
-                measured = measured.withServerMetrics(ServerMetricsDelta.between(before.get(), after.get()));
+                Map<String, Double> server = ServerMetricsDelta.between(before.get(), after.get());
+                Optional<String> foreign = ServerMetricsDelta.notOfThisLoad(server,
+                        measured.value(Metric.TOTAL_OUTPUT_TOKENS));
+                measured = foreign.isPresent() ? measured.withNote(ServerMetric.LEFT_OUT_NOTE + foreign.get())
+                        : measured.withServerMetrics(server);
             }
             if (result != null) {
                 measured = result.stop().note().map(measured::withNote).orElse(measured);

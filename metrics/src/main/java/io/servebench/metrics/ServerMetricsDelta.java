@@ -24,7 +24,36 @@ public final class ServerMetricsDelta {
     /** The simulated engine's lateness histogram (its own name: no real engine has it). */
     private static final String SIM_LATENESS = "servebench:sim_delivery_lateness_seconds";
 
+    /**
+     * Share of the output tokens the client received in the measured requests below which an engine's own count of the
+     * tokens it generated over the repetition cannot be of that load (its counters went back when it restarted, or the
+     * second scrape reached another replica behind one address). A little room is left for a count an engine records
+     * after it answered.
+     */
+    public static final double COVERED_SHARE = 0.9;
+
     private ServerMetricsDelta() {
+    }
+
+    /**
+     * Why the engine's figures from {@link #between} cannot describe the load whose measured requests the client got
+     * {@code clientOutputTokens} output tokens in, or empty when they can (or its count is not exported to check): a
+     * counter that went back, or fewer generated tokens than the client received.
+     */
+    public static java.util.Optional<String> notOfThisLoad(Map<String, Double> server, OptionalDouble clientOutputTokens) {
+        java.util.Optional<String> wentBack = server.entrySet().stream().filter(e -> e.getValue() < 0)
+                .map(e -> "its " + e.getKey() + " went back by " + Math.round(-e.getValue()) + " over the repetition")
+                .findFirst();
+        if (wentBack.isPresent()) {
+            return wentBack.map(why -> why + " (it restarted, or another replica behind its address answered)");
+        }
+        Double generated = server.get(ServerMetric.GENERATION_TOKENS.id());
+        if (generated == null || clientOutputTokens.isEmpty() || generated >= COVERED_SHARE * clientOutputTokens.getAsDouble()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(String.format(java.util.Locale.ROOT, "it counts %d tokens generated over the"
+                + " repetition where the client received %d in the measured requests alone (it restarted, or another"
+                + " replica behind its address answered)", Math.round(generated), Math.round(clientOutputTokens.getAsDouble())));
     }
 
     /** The metrics the two scrapes allow, keyed by {@link ServerMetric#id()}. */

@@ -75,6 +75,28 @@ class ServerMetricsDeltaTest {
     }
 
     @Test
+    void countsThatCannotBeOfTheLoadAreSaidSo() {
+        String before = "vllm:generation_tokens_total{model_name=\"m\"} 50000.0\nvllm:prompt_tokens_total{model_name=\"m\"} 9000.0\n";
+        // the client received 10,000 output tokens in its measured requests; warm-up requests add to the server's count
+        Map<String, Double> served = ServerMetricsDelta.between(PrometheusSnapshot.parse(before), PrometheusSnapshot.parse(
+                "vllm:generation_tokens_total{model_name=\"m\"} 60400.0\nvllm:prompt_tokens_total{model_name=\"m\"} 20000.0\n"));
+        assertThat(ServerMetricsDelta.notOfThisLoad(served, java.util.OptionalDouble.of(10_000))).isEmpty();
+        // a restart between the scrapes: the counter starts again from 0
+        Map<String, Double> restarted = ServerMetricsDelta.between(PrometheusSnapshot.parse(before), PrometheusSnapshot.parse(
+                "vllm:generation_tokens_total{model_name=\"m\"} 7000.0\nvllm:prompt_tokens_total{model_name=\"m\"} 3000.0\n"));
+        assertThat(ServerMetricsDelta.notOfThisLoad(restarted, java.util.OptionalDouble.of(10_000))).hasValueSatisfying(
+                why -> assertThat(why).contains("went back by").contains("it restarted, or another replica"));
+        // another replica answered the second scrape, whose count grew by less than this load generated
+        Map<String, Double> other = ServerMetricsDelta.between(PrometheusSnapshot.parse(before), PrometheusSnapshot.parse(
+                "vllm:generation_tokens_total{model_name=\"m\"} 52000.0\nvllm:prompt_tokens_total{model_name=\"m\"} 9500.0\n"));
+        assertThat(ServerMetricsDelta.notOfThisLoad(other, java.util.OptionalDouble.of(10_000))).hasValue("it counts 2000"
+                + " tokens generated over the repetition where the client received 10000 in the measured requests alone (it"
+                + " restarted, or another replica behind its address answered)");
+        // nothing to check against: kept
+        assertThat(ServerMetricsDelta.notOfThisLoad(Map.of(), java.util.OptionalDouble.of(10_000))).isEmpty();
+    }
+
+    @Test
     void ratiosWithoutADenominatorAreAbsent() {
         Map<String, Double> d = ServerMetricsDelta.between(PrometheusSnapshot.parse(AFTER), PrometheusSnapshot.parse(AFTER));
         assertThat(d).doesNotContainKeys(ServerMetric.SPEC_DECODE_ACCEPTANCE_RATE.id(),

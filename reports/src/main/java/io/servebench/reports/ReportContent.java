@@ -731,7 +731,10 @@ final class ReportContent {
             }
         }
         if (!any) {
-            rows.add(new Row(messages.text("block.serverMetrics"), messages.text("block.serverMetrics.none")));
+            boolean leftOut = reps.stream().flatMap(r -> r.notes().stream())
+                    .anyMatch(n -> n.startsWith(ServerMetric.LEFT_OUT_NOTE));
+            rows.add(new Row(messages.text("block.serverMetrics"),
+                    messages.text(leftOut ? "block.serverMetrics.leftOut" : "block.serverMetrics.none")));
         }
     }
 

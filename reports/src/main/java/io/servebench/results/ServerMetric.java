@@ -33,6 +33,14 @@ public enum ServerMetric {
     /** The simulated engine's own: P99 of how late token events were written, from its lateness histogram. */
     DELIVERY_LATENESS_P99("delivery_lateness_p99", "P99 token delivery lateness (ms) (simulated engine)", "ms");
 
+    /**
+     * How a repetition's note begins when the engine's figures were scraped but are not of its load (a restart between
+     * the scrapes, another replica behind one address): the reports then say they were left out, not that there were
+     * none.
+     */
+    public static final String LEFT_OUT_NOTE = "the engine's own figures (/metrics) are left out, as they are not of"
+            + " this load: ";
+
     /** The lateness above which a simulated engine's write counts as late, ms. */
     public static final double LATE_MS = 1.0;
 
