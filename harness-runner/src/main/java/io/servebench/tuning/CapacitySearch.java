@@ -125,6 +125,12 @@ public final class CapacitySearch {
             return new Attained(0, Math.max(total, planned), 0, block.failure() != null ? block.failure()
                     : "no request was measured");
         }
+        // a load that measured requests but could not judge them (an ITL bound where the events gave no per-token ITL)
+        // has no attainment: counting none as met would report a capacity below every rate tried
+        if (block.repetitions().stream().anyMatch(r -> r.value(Metric.SLO_ATTAINMENT).isEmpty())) {
+            return new Attained(0, total, Double.NaN, "its SLO attainment could not be measured (the block's notes say"
+                    + " why)");
+        }
         long met = Math.round(block.repetitions().stream().mapToDouble(r -> r.value(Metric.SLO_ATTAINMENT).orElse(0) / 100
                 * (r.value(Metric.SUCCESSFUL_REQUESTS).orElse(0) + r.value(Metric.FAILED_REQUESTS).orElse(0))).sum());
         double goodput = block.repetitions().stream().mapToDouble(r -> r.value(Metric.GOODPUT).orElse(Double.NaN))

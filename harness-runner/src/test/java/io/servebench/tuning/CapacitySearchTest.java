@@ -84,6 +84,20 @@ class CapacitySearchTest {
     }
 
     @Test
+    void aProbeWhoseAttainmentCouldNotBeMeasuredIsAFailureNotAMiss() {
+        // 10 requests measured, but the attainment left out (an ITL bound the events could not judge): counting none as
+        // met would put the capacity below every rate tried
+        io.servebench.results.RepetitionResult judged = new io.servebench.results.RepetitionResult(java.util.Map.of(
+                io.servebench.results.Metric.SUCCESSFUL_REQUESTS.id(), 10.0, io.servebench.results.Metric.FAILED_REQUESTS.id(),
+                0.0), java.util.Map.of(), 30, 0, java.util.Map.of(), java.util.Map.of());
+        io.servebench.results.BlockResult block = new io.servebench.results.BlockResult("S.v", "S", "v", "", true,
+                java.util.Map.of("rate", "8", "requests", "10"), "t01", "s", List.of(judged), null);
+        CapacitySearch.Attained attained = CapacitySearch.attained(block);
+        assertThat(attained.failure()).isEqualTo("its SLO attainment could not be measured (the block's notes say why)");
+        assertThat(attained.total()).isEqualTo(10);
+    }
+
+    @Test
     void wilsonIntervalsMatchPublishedValues() {
         // 95% Wilson interval for 990 of 1000: 0.9817 to 0.9946 (z = 1.96)
         double[] w = CapacitySearch.wilson(990, 1000);
