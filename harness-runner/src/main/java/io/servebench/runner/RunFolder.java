@@ -259,6 +259,15 @@ final class RunFolder {
             throw new UncheckedIOException("cannot write " + String.join(", ", unwritten) + " in " + dir() + ": "
                     + first.getMessage(), first);
         }
+        // a tracker fed the file would see a series end without a word: said here, where the reports cannot
+        int entries = JmhJsonWriter.entries(result);
+        for (String metric : options.jmhPrimary()) {
+            int with = JmhJsonWriter.entriesWith(result, metric);
+            if (with < entries) {
+                out.printf("  note: results-%s.json has %d of the %d entries of results.json: the other blocks have no %s"
+                        + " (their notes say why)%n", metric, with, entries, metric);
+            }
+        }
     }
 
     /**

@@ -221,6 +221,11 @@ public final class JmhJsonWriter implements ResultFormat {
         return written(run).size();
     }
 
+    /** How many of {@link #entries}' blocks have {@code metric}, a secondary metric's name: a file of it as the primary has that many. */
+    public static int entriesWith(RunResult run, String metric) {
+        return (int) written(run).stream().filter(b -> secondaryValues(b.repetitions()).containsKey(metric)).count();
+    }
+
     private ObjectNode entry(BlockResult trial, JmhAxes axes, java.util.Set<String> common) {
         List<RepetitionResult> reps = trial.repetitions();
         ObjectNode o = nodes.objectNode();

@@ -380,6 +380,10 @@ class JmhJsonWriterTest {
         assertThat(single.get("scoreConfidence").get(0).asDouble()).isEqualTo(single.get("score").asDouble());
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new JmhJsonWriter("ttft.p42"))
                 .hasMessageStartingWith("--jmh-primary ttft.p42: no such metric");
+        // every entry has ttft.p99; none has goodput (no SLO): that file would be empty, which the run then says
+        assertThat(JmhJsonWriter.entriesWith(run, "ttft.p99")).isEqualTo(JmhJsonWriter.entries(run)).isPositive();
+        assertThat(JmhJsonWriter.entriesWith(run, "goodput")).isZero();
+        assertThat(MAPPER.readTree(new JmhJsonWriter("goodput").toJson(run))).isEmpty();
     }
 
     @Test
