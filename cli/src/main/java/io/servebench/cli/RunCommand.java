@@ -57,7 +57,7 @@ public final class RunCommand implements Callable<Integer> {
     @ParentCommand
     Main parent;
 
-    @Option(names = "--target", paramLabel = "URL", description = "The running server's base URL, e.g. http://127.0.0.1:8000; several, comma-separated, for replicas of one engine.")
+    @Option(names = "--target", paramLabel = "URL", description = "The running server's base URL, e.g. http://127.0.0.1:8000 (a /v1 after it, or an API's whole path such as /v1/chat/completions, is cut back); several, comma-separated, for replicas of one engine.")
     String target;
 
     @Option(names = "--engine", paramLabel = "KIND", description = "Start this engine instead, supervised as a study's: vllm, sglang or sim.")

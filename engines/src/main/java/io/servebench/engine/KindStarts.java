@@ -176,8 +176,10 @@ final class KindStarts {
                                                 Consumer<String> waiting) throws EngineStartException {
         List<Endpoint> endpoints = new ArrayList<>();
         for (String url : server.setup().urls()) {
-            // The API paths are appended to the base, so a URL given with its /v1 (as OpenAI clients take it) is cut back.
-            URI base = URI.create(url.replaceAll("/+$", "").replaceAll("/v1$", "") + "/");
+            // The API paths are appended to the base, so a URL given with its /v1 (as OpenAI clients take it), or pasted
+            // whole with an API's path, is cut back to the server's base.
+            URI base = URI.create(url.replaceAll("/+$", "").replaceAll("/v1(/chat/completions|/completions|/models)?$", "")
+                    + "/");
             endpoints.add(new Endpoint(base, server.model(), base.resolve("metrics")));
         }
         String bases = String.join(" ", endpoints.stream().map(e -> e.baseUri().toString()).toList());

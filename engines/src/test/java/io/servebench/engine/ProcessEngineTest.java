@@ -225,6 +225,14 @@ class ProcessEngineTest {
             RunningEngine engine = Engines.start(server, EngineOptions.defaults(EngineOptions.Simulate.OFF, 1), dir.resolve("e.log"));
             engine.close();
             assertThat(engine.endpoint().baseUri().toString()).isEqualTo(sim.baseUri() + "/");
+            // an endpoint's whole URL, as a curl command names it, is cut back to the same base
+            io.servebench.engine.ServerConfig pasted = new io.servebench.engine.ServerConfig(EngineKinds.ENDPOINT,
+                    "Qwen/Qwen3-8B", List.of(), new io.servebench.engine.kind.EngineSetup("", List.of(), "", List.of(),
+                    sim.baseUri() + "/v1/chat/completions", ""));
+            try (RunningEngine whole = Engines.start(pasted, EngineOptions.defaults(EngineOptions.Simulate.OFF, 1),
+                    dir.resolve("e2.log"))) {
+                assertThat(whole.endpoint().baseUri().toString()).isEqualTo(sim.baseUri() + "/");
+            }
             // still serving after close: not ours to stop
             assertThat(CacheReset.reset(EngineKinds.VLLM, new Endpoint(sim.baseUri(), sim.model(), sim.metricsUri()), null)).isNotNull();
             java.net.http.HttpResponse<String> health = java.net.http.HttpClient.newHttpClient().send(
