@@ -258,6 +258,10 @@ class AdHocRunTest {
                     + " its generation_tokens went back by 4960 over the repetition")
                     .contains("| Server-side metrics | left out: they are not of this load (see the note) |");
             assertThat(summary).doesNotContain("Generated tokens (server)");
+            // it also answers 2 tokens whatever the request asks: min_tokens and ignore_eos are not honoured
+            assertThat(summary).containsPattern("5 of 5 measured requests that asked for exactly their reply's length"
+                    + " \\(min_tokens = max_tokens, ignore_eos\\) ended sooner, by the server's own count \\(10 tokens of the"
+                    + " \\d+ they asked for\\)");
         } finally {
             endpoint.stop(0);
         }

@@ -121,6 +121,7 @@ final class LoadMeasurement {
         // a set that builds its prompts as they are drawn builds this load's now, not while the load's clock runs
         dataset.dataset().prepare(repetition.seed(), w.warmup() + w.requests(), context.interruption()::interrupted);
         Iterator<RequestSpec> drawn = dataset.dataset().supply(repetition.seed());
+        ShortReplies shortReplies = new ShortReplies();
         boolean exactOutput = w.options().exactOutput();
         Iterator<RequestSpec> supply = new Iterator<>() {
             @Override
@@ -136,6 +137,7 @@ final class LoadMeasurement {
                     next = next.withModel(mix.get().draw(repetition.seed(), next.index() - next.turn()));
                 }
                 turns.drawn(next);
+                shortReplies.drawn(next);
                 models.drawn(next);
                 endpoints.drawn(next);
                 return next;
@@ -167,7 +169,8 @@ final class LoadMeasurement {
             Optional<String> kept = workers > 1 ? LoadWorkers.refusal(load) : Optional.empty();
             // inside a SLURM job, job steps of its allocation
             LoadWorkers.Placement placement = LoadWorkers.Placement.of(System.getenv());
-            LoadListener listener = LoadListener.all(records, metrics, turns, models, endpoints, slices, progress, sends);
+            LoadListener listener = LoadListener.all(records, metrics, turns, models, endpoints, slices, progress, sends,
+                    shortReplies);
             String failure = null;
             LoadResult result = null;
             LoadWorkers spreadOver = workers > 1 && kept.isEmpty() ? new LoadWorkers(workers, w.dataset(), placement) : null;
@@ -244,6 +247,7 @@ final class LoadMeasurement {
                 measured = measured.withNote(kept.map(why -> "--load-workers " + workers + ": this load was sent from"
                         + " one process, as " + why).orElseThrow());
             }
+            measured = shortReplies.note().map(measured::withNote).orElse(measured);
             measured = measured.withNote("prompt tokens: the server's usage where it sent it; prompts counted by "
                     + dataset.counter());
             if (engine.virtual().isPresent()) {
