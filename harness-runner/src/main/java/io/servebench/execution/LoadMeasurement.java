@@ -121,7 +121,7 @@ final class LoadMeasurement {
         // a set that builds its prompts as they are drawn builds this load's now, not while the load's clock runs
         dataset.dataset().prepare(repetition.seed(), w.warmup() + w.requests(), context.interruption()::interrupted);
         Iterator<RequestSpec> drawn = dataset.dataset().supply(repetition.seed());
-        ShortReplies shortReplies = new ShortReplies();
+        ShortReplies shortReplies = new ShortReplies(w.options().extraBody() != null);
         boolean exactOutput = w.options().exactOutput();
         Iterator<RequestSpec> supply = new Iterator<>() {
             @Override

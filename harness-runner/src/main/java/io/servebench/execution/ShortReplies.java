@@ -25,9 +25,20 @@ final class ShortReplies implements LoadListener {
     private long askedOfShorter;
     private long gotOfShorter;
 
-    /** A request of the load, as it is drawn. */
+    /** Whether the load's requests carry extra body fields, which may set the length fields otherwise. */
+    private final boolean studyExtraBody;
+
+    /** @param studyExtraBody whether the workload adds body fields to every request ({@code extraBody}) */
+    ShortReplies(boolean studyExtraBody) {
+        this.studyExtraBody = studyExtraBody;
+    }
+
+    /**
+     * A request of the load, as it is drawn. One whose body takes extra fields (the workload's or its own) is not
+     * judged: they may ask another length, or no exact one.
+     */
     synchronized void drawn(RequestSpec spec) {
-        if (!spec.exactOutput() || spec.index() < 0) {
+        if (!spec.exactOutput() || studyExtraBody || spec.extraBody() != null || spec.index() < 0) {
             return;
         }
         if (spec.index() >= asked.length) {
