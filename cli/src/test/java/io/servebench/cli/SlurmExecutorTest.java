@@ -328,8 +328,9 @@ class SlurmExecutorTest {
         CompletableFuture<RunOutcome> running = inBackground(runner);
         Path jobs = tmp.resolve("jobs");
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        // both jobs' loads begun: one whose job started later was once interrupted before it had sent a request
         while (System.nanoTime() < deadline && !(Files.isDirectory(jobs) && Files.list(jobs)
-                .anyMatch(f -> f.toString().endsWith(".out") && read(f).contains("240 requests...")))) {
+                .filter(f -> f.toString().endsWith(".out") && read(f).contains("240 requests...")).count() >= 2)) {
             Thread.sleep(100);
         }
         Thread.sleep(3000);
