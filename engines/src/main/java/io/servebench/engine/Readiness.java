@@ -76,7 +76,6 @@ final class Readiness {
                     case "health" -> {
                         ControlClient.Reply r = get("/health", deadline);
                         last = "GET /health answered " + r.status();
-                        refusedAccess(r, "GET /health");
                         // a server with no such route (an OpenAI-compatible server or gateway that has none) is asked the next question
                         if (r.status() == 200 || r.status() == 404 || r.status() == 405) {
                             step = "model list";
@@ -86,7 +85,6 @@ final class Readiness {
                     case "model list" -> {
                         ControlClient.Reply r = get("/v1/models", deadline);
                         last = "GET /v1/models answered " + r.status();
-                        refusedAccess(r, "GET /v1/models");
                         List<String> ids = r.status() == 200 ? modelIds(r.text()) : List.of();
                         // the served names are the list's ids (a path beside them, vLLM's "root", is not one); a body
                         // of another form is searched for the name
@@ -112,7 +110,6 @@ final class Readiness {
                         ControlClient.Reply r = post("/v1/completions", "{\"model\":" + jsonString(model)
                                 + ",\"prompt\":\"Hello\",\"max_tokens\":1,\"stream\":false}", deadline);
                         last = "POST /v1/completions answered " + r.status() + ": " + abbreviate(r.text());
-                        refusedAccess(r, "POST /v1/completions");
                         if (r.status() == 200) {
                             return;
                         }
@@ -122,7 +119,6 @@ final class Readiness {
                                     + "\"user\",\"content\":\"Hello\"}],\"max_tokens\":1,\"stream\":false}", deadline);
                             last = "POST /v1/completions answered 404, POST /v1/chat/completions " + r.status() + ": "
                                     + abbreviate(r.text());
-                            refusedAccess(r, "POST /v1/chat/completions");
                             if (r.status() == 200) {
                                 return;
                             }
@@ -156,9 +152,9 @@ final class Readiness {
      * Fails at once when the server refuses access (401, 403): its key does not change while it serves, so waiting
      * for the rest of {@code --ready-timeout} (20 minutes by default) would not mend it.
      */
-    private void refusedAccess(ControlClient.Reply r, String request) throws EngineStartException {
+    private ControlClient.Reply refusedAccess(ControlClient.Reply r, String request) throws EngineStartException {
         if (r.status() != 401 && r.status() != 403) {
-            return;
+            return r;
         }
         throw new EngineStartException("the server refused " + request + " with " + r.status() + " ("
                 + abbreviate(r.text()) + "): " + (apiKey == null
@@ -196,13 +192,17 @@ final class Readiness {
     private static final Map<String, String> STEPS = Map.of("health", "its health check", "model list",
             "its model list to name the model", "a first completion", "a first completion");
 
-    private ControlClient.Reply get(String path, long deadline) throws IOException, InterruptedException {
-        return http.get(at(path), headers(Map.of()), left(deadline));
+    /** {@code GET path}; a refusal of access ends the wait at once ({@link #refusedAccess}). */
+    private ControlClient.Reply get(String path, long deadline)
+            throws IOException, InterruptedException, EngineStartException {
+        return refusedAccess(http.get(at(path), headers(Map.of()), left(deadline)), "GET " + path);
     }
 
-    private ControlClient.Reply post(String path, String json, long deadline) throws IOException, InterruptedException {
-        return http.post(at(path), headers(Map.of("Content-Type", "application/json")),
-                json.getBytes(StandardCharsets.UTF_8), left(deadline));
+    /** {@code POST path} with a JSON body; a refusal of access ends the wait at once ({@link #refusedAccess}). */
+    private ControlClient.Reply post(String path, String json, long deadline)
+            throws IOException, InterruptedException, EngineStartException {
+        return refusedAccess(http.post(at(path), headers(Map.of("Content-Type", "application/json")),
+                json.getBytes(StandardCharsets.UTF_8), left(deadline)), "POST " + path);
     }
 
     /**
