@@ -18,15 +18,15 @@ import java.util.Optional;
  */
 final class ShortReplies implements LoadListener {
 
+    /** Whether the load's requests carry extra body fields, which may set the length fields otherwise. */
+    private final boolean studyExtraBody;
+
     /** The {@code max_tokens} each exact request asked for, by its index; 0 for a request that did not ask exactly. */
     private int[] asked = new int[1024];
     private long judged;
     private long shorter;
     private long askedOfShorter;
     private long gotOfShorter;
-
-    /** Whether the load's requests carry extra body fields, which may set the length fields otherwise. */
-    private final boolean studyExtraBody;
 
     /** @param studyExtraBody whether the workload adds body fields to every request ({@code extraBody}) */
     ShortReplies(boolean studyExtraBody) {
