@@ -106,9 +106,10 @@ public final class ServerMetricsDelta {
         if (buckets.isEmpty()) {
             return;
         }
-        quantile(buckets, 0.50).ifPresent(v -> out.put(ServerMetric.TTFT_P50.id(), 1000 * v));
-        quantile(buckets, 0.90).ifPresent(v -> out.put(ServerMetric.TTFT_P90.id(), 1000 * v));
-        quantile(buckets, 0.99).ifPresent(v -> out.put(ServerMetric.TTFT_P99.id(), 1000 * v));
+        double total = sum.getAsDouble();
+        quantile(buckets, 0.50, total).ifPresent(v -> out.put(ServerMetric.TTFT_P50.id(), 1000 * v));
+        quantile(buckets, 0.90, total).ifPresent(v -> out.put(ServerMetric.TTFT_P90.id(), 1000 * v));
+        quantile(buckets, 0.99, total).ifPresent(v -> out.put(ServerMetric.TTFT_P99.id(), 1000 * v));
     }
 
     private static void lateness(PrometheusSnapshot before, PrometheusSnapshot after, Map<String, Double> out) {
@@ -121,7 +122,9 @@ public final class ServerMetricsDelta {
         if (onTime != null) {
             out.put(ServerMetric.DELIVERY_LATE_SHARE.id(), (total - onTime) / total);
         }
-        quantile(buckets, 0.99).ifPresent(v -> out.put(ServerMetric.DELIVERY_LATENESS_P99.id(), 1000 * v));
+        OptionalDouble sum = deltaOf(before, after, SIM_LATENESS + "_sum");
+        (sum.isPresent() ? quantile(buckets, 0.99, sum.getAsDouble()) : quantile(buckets, 0.99))
+                .ifPresent(v -> out.put(ServerMetric.DELIVERY_LATENESS_P99.id(), 1000 * v));
     }
 
     private static TreeMap<Double, Double> bucketDelta(PrometheusSnapshot before, PrometheusSnapshot after) {
@@ -141,6 +144,22 @@ public final class ServerMetricsDelta {
         TreeMap<Double, Double> d = new TreeMap<>();
         a.forEach((le, count) -> d.put(le, count - b.getOrDefault(le, 0.0)));
         return d;
+    }
+
+    /**
+     * {@link #quantile(TreeMap, double)}, held to the most the {@code q}-quantile of non-negative values can be given
+     * their {@code sum}: the values from the quantile's rank {@code k = ceil(q * n)} up are each at least the quantile,
+     * so it is at most {@code sum / (n - k + 1)}. Interpolation alone can exceed it: values all 0 (the simulated
+     * engine's lateness in virtual time) would otherwise read as 99% of the first bucket's bound at P99, not 0.
+     */
+    static OptionalDouble quantile(TreeMap<Double, Double> cumulative, double q, double sum) {
+        OptionalDouble interpolated = quantile(cumulative, q);
+        if (interpolated.isEmpty() || !(sum >= 0)) {
+            return interpolated;
+        }
+        double n = cumulative.lastEntry().getValue();
+        double atMost = sum / (n - Math.max(1, Math.ceil(q * n)) + 1);
+        return OptionalDouble.of(Math.min(interpolated.getAsDouble(), atMost));
     }
 
     /**

@@ -75,6 +75,56 @@ class ServerMetricsDeltaTest {
     }
 
     @Test
+    void aQuantileIsHeldToWhatTheHistogramsSumAllows() {
+        String name = "servebench:sim_delivery_lateness_seconds";
+        String empty = name + "_bucket{le=\"0.0001\"} 0.0\n" + name + "_bucket{le=\"0.001\"} 0.0\n"
+                + name + "_bucket{le=\"+Inf\"} 0.0\n" + name + "_sum 0.0\n" + name + "_count 0.0\n";
+        // the simulated engine in virtual time writes every event at its due time: 1000 values of 0
+        String onTime = name + "_bucket{le=\"0.0001\"} 1000.0\n" + name + "_bucket{le=\"0.001\"} 1000.0\n"
+                + name + "_bucket{le=\"+Inf\"} 1000.0\n" + name + "_sum 0.0\n" + name + "_count 1000.0\n";
+        Map<String, Double> zero = ServerMetricsDelta.between(PrometheusSnapshot.parse(empty), PrometheusSnapshot.parse(onTime));
+        assertThat(zero.get(ServerMetric.DELIVERY_LATENESS_P99.id())).isZero();
+        assertThat(zero.get(ServerMetric.DELIVERY_LATE_SHARE.id())).isZero();
+
+        // 99 values of 0 and one of 50 us: the true P99 (the 99th of 100 in order) is 0; interpolation in the first
+        // bucket says 99 us, the sum allows at most 50 us / 2
+        String one = name + "_bucket{le=\"0.0001\"} 100.0\n" + name + "_bucket{le=\"0.001\"} 100.0\n"
+                + name + "_bucket{le=\"+Inf\"} 100.0\n" + name + "_sum 0.00005\n" + name + "_count 100.0\n";
+        assertThat(ServerMetricsDelta.between(PrometheusSnapshot.parse(empty), PrometheusSnapshot.parse(one))
+                .get(ServerMetric.DELIVERY_LATENESS_P99.id())).isCloseTo(0.025, within(1e-12));
+
+        // values drawn at random: the bound never goes below the true quantile, so the estimate is never lower than
+        // interpolation or the truth, whichever is lower, and never higher than interpolation
+        java.util.Random random = new java.util.Random(7);
+        double[] bounds = {0.001, 0.005, 0.01, 0.05, 0.1, 1.0};
+        for (int trial = 0; trial < 200; trial++) {
+            int n = 1 + random.nextInt(300);
+            double[] values = new double[n];
+            double sum = 0;
+            for (int i = 0; i < n; i++) {
+                values[i] = random.nextInt(4) == 0 ? 0 : Math.pow(random.nextDouble(), 3);
+                sum += values[i];
+            }
+            java.util.Arrays.sort(values);
+            TreeMap<Double, Double> cumulative = new TreeMap<>();
+            for (double le : bounds) {
+                cumulative.put(le, (double) java.util.Arrays.stream(values).filter(v -> v <= le).count());
+            }
+            cumulative.put(Double.POSITIVE_INFINITY, (double) n);
+            for (double q : new double[] {0.5, 0.9, 0.99}) {
+                double truth = values[(int) Math.ceil(q * n) - 1];
+                java.util.OptionalDouble interpolated = ServerMetricsDelta.quantile(cumulative, q);
+                java.util.OptionalDouble held = ServerMetricsDelta.quantile(cumulative, q, sum);
+                assertThat(held.isPresent()).isEqualTo(interpolated.isPresent());
+                if (held.isPresent()) {
+                    assertThat(held.getAsDouble()).isLessThanOrEqualTo(interpolated.getAsDouble())
+                            .isGreaterThanOrEqualTo(Math.min(truth, interpolated.getAsDouble()) - 1e-12);
+                }
+            }
+        }
+    }
+
+    @Test
     void countsThatCannotBeOfTheLoadAreSaidSo() {
         String before = "vllm:generation_tokens_total{model_name=\"m\"} 50000.0\nvllm:prompt_tokens_total{model_name=\"m\"} 9000.0\n";
         // the client received 10,000 output tokens in its measured requests; warm-up requests add to the server's count

@@ -21,7 +21,10 @@ public enum ServerMetric {
     GENERATION_TOKENS("generation_tokens", "Generated tokens (server)", "tokens"),
     /** From the server's TTFT histogram: sum over count of the delta. */
     TTFT_MEAN("ttft_mean", "Mean TTFT (ms) (server)", "ms"),
-    /** Quantiles of the delta histogram, interpolated linearly within a bucket as Prometheus' histogram_quantile does. */
+    /**
+     * Quantiles of the delta histogram, interpolated linearly within a bucket as Prometheus' histogram_quantile does,
+     * and held to the most its sum allows (a quantile is at most the sum over the values from its rank up).
+     */
     TTFT_P50("ttft_p50", "Median TTFT (ms) (server)", "ms"),
     TTFT_P90("ttft_p90", "P90 TTFT (ms) (server)", "ms"),
     TTFT_P99("ttft_p99", "P99 TTFT (ms) (server)", "ms"),
@@ -30,7 +33,7 @@ public enum ServerMetric {
      * the time its model gave them (a busy machine delays the writes, never the model).
      */
     DELIVERY_LATE_SHARE("delivery_late_share", "Token events written over 1 ms late (simulated engine)", "ratio"),
-    /** The simulated engine's own: P99 of how late token events were written, from its lateness histogram. */
+    /** The simulated engine's own: P99 of how late token events were written, from its lateness histogram, as the TTFT quantiles. */
     DELIVERY_LATENESS_P99("delivery_lateness_p99", "P99 token delivery lateness (ms) (simulated engine)", "ms");
 
     /**
