@@ -176,6 +176,24 @@ def decorator_names(cls: ast.ClassDef) -> list[str]:
     return out
 
 
+def field_bounds(value: ast.AST | None) -> dict:
+    """The numeric bounds of a pydantic `Field(..., gt=, ge=, lt=, le=)` default, which pydantic checks when vLLM
+    builds its config from the parsed arguments (the server refuses to start); empty for any other default."""
+    if not (isinstance(value, ast.Call) and ast.unparse(value.func).split(".")[-1] == "Field"):
+        return {}
+    out = {}
+    for kw in value.keywords:
+        if kw.arg in ("gt", "ge", "lt", "le"):
+            try:
+                bound = ast.literal_eval(kw.value)
+            except ValueError:
+                warn(f"bound {kw.arg}={ast.unparse(kw.value)} is not a literal")
+                continue
+            if isinstance(bound, (int, float)) and not isinstance(bound, bool):
+                out[kw.arg] = bound
+    return out
+
+
 def is_dataclass_node(cls: ast.ClassDef) -> bool:
     return any(d in ("dataclass", "config") for d in decorator_names(cls))
 
@@ -342,9 +360,10 @@ class Engine:
                             out |= {e.value for e in n.value.elts if isinstance(e, ast.Constant)}
         return out
 
-    # fields of a dataclass, including bases (base first), in definition order
-    def class_fields(self, mod: Module, cls: ast.ClassDef) -> list[tuple[str, ast.AST, Module]]:
-        out: list[tuple[str, ast.AST, Module]] = []
+    # fields of a dataclass, including bases (base first), in definition order: name, annotation, module, and the
+    # bounds its pydantic Field states (empty unless the declaring class is a pydantic dataclass through @config)
+    def class_fields(self, mod: Module, cls: ast.ClassDef) -> list[tuple[str, ast.AST, Module, dict]]:
+        out: list[tuple[str, ast.AST, Module, dict]] = []
         for b in cls.bases:
             if isinstance(b, ast.Name):
                 found = self.src.find_class(mod, b.id)
@@ -361,7 +380,8 @@ class Engine:
                 if name.startswith("_") and False:
                     continue
                 out = [x for x in out if x[0] != name]
-                out.append((name, ann, mod))
+                bounds = field_bounds(st.value) if "config" in decorator_names(cls) else {}
+                out.append((name, ann, mod, bounds))
         return out
 
     def field_spec(self, fname: str, ann: ast.AST, mod: Module) -> dict:
@@ -445,7 +465,12 @@ class Engine:
             return {}
         key = (found[0].name, clsname)
         if key not in self.cache:
-            self.cache[key] = {f: self.field_spec(f, ann, m) for f, ann, m in self.class_fields(*found)}
+            fields = {}
+            for f, ann, m, bounds in self.class_fields(*found):
+                fields[f] = self.field_spec(f, ann, m)
+                if bounds and fields[f].get("type") in ("int", "float") and "nargs" not in fields[f]:
+                    fields[f]["bounds"] = bounds
+            self.cache[key] = fields
         return copy.deepcopy(self.cache[key])
 
 
@@ -774,6 +799,11 @@ def kind_line(flag) -> tuple[str, list[str]]:
             extra_lines.append(f"# note: {flag['name']} choices contain commas: {'|'.join(cs)}")
             cs = [c for c in cs if "," not in c]
         line += " choices=" + ",".join(cs)
+    bounds = s.get("bounds")
+    if bounds and kind in ("int", "float"):
+        low = ("(" + str(bounds["gt"])) if "gt" in bounds else ("[" + str(bounds["ge"])) if "ge" in bounds else "("
+        high = (str(bounds["lt"]) + ")") if "lt" in bounds else (str(bounds["le"]) + "]") if "le" in bounds else ")"
+        line += f" range={low},{high}"
     if flag["aliases"]:
         line += " aliases=" + ",".join(flag["aliases"])
     if nargs in ("+", "*", "?"):
@@ -804,9 +834,11 @@ def main(argv):
         seen[f["name"]] = f
     out = [f"# vLLM {version}: the arguments of `vllm serve`",
            f"# source: {source}",
-           "# NAME KIND [choices=a,b,c] [aliases=-x,--y] [nargs=+|*|?]",
+           "# NAME KIND [choices=a,b,c] [range=(low,high]] [aliases=-x,--y] [nargs=+|*|?]",
            "# KIND: switch (no value: store_true/store_false/store_const), bool (argparse.BooleanOptionalAction: no value, and --no-NAME is accepted too),",
            "#       int, float, str (any text), json (a JSON value), choice (one of choices=)",
+           "# range: the bounds of the config field's pydantic Field (gt/ge/lt/le; ( ) exclusive, [ ] inclusive, no number: unbounded),"
+           " which vLLM checks when it builds its config from the arguments, refusing to start",
            "# parser: entrypoints/cli/serve.py subparser_init -> make_arg_parser (entrypoints/openai/cli_args.py: explicit add_argument calls"
            " + FrontendArgs fields after _customize_cli_kwargs) -> AsyncEngineArgs/EngineArgs.add_cli_args (engine/arg_utils.py; kinds from"
            " the vllm/config/*.py field types through get_kwargs)",

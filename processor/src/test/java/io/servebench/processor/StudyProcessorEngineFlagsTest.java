@@ -113,6 +113,18 @@ class StudyProcessorEngineFlagsTest {
         assertOneError(source, "takes a number; got \"most\"", "\"--mem-fraction-static=most\"");
     }
 
+    /**
+     * vLLM's parser takes any float for {@code --gpu-memory-utilization}; its {@code CacheConfig} field,
+     * {@code Field(default=0.92, gt=0, le=1)} (vllm/config/cache.py at 0.26.0), refuses 95 when the server builds its
+     * config: a share written as a percentage is an error on the flag, not a failed start.
+     */
+    @Test
+    void aNumberOutsideItsConfigFieldsBoundsIsAnErrorOnTheFlag() {
+        String source = study("@Engine(value = \"vllm\", flags = \"--gpu-memory-utilization=95\")", BASELINE);
+        assertOneError(source, "takes a number greater than 0 and at most 1 (the bounds of its config field: vLLM's"
+                + " parser reads 95, but the server then refuses to start); got 95", "\"--gpu-memory-utilization=95\"");
+    }
+
     /** vLLM's {@code --max-num-seqs} is {@code type=int} without {@code nargs} (vllm-0.26.0.flags): one value. */
     @Test
     void severalValuesForASingleValuedFlagAreAnErrorOnIt() {

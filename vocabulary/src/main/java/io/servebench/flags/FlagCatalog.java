@@ -24,12 +24,13 @@ import java.util.regex.Pattern;
  * The flags one version of an engine's serve command accepts, as its own argument parser declares them: vLLM's
  * {@code vllm serve} and SGLang's {@code sglang.launch_server}. Each version is a data file beside this class,
  * {@code <engine>-<version>.flags}, generated from the engine's source by {@code scripts/engine-flags/} and naming
- * the commit it was read from; one line per flag: {@code NAME KIND [choices=a,b] [aliases=-x,--y] [nargs=+|*|?]
- * [# note]}.
+ * the commit it was read from; one line per flag: {@code NAME KIND [choices=a,b] [range=(0,1]] [aliases=-x,--y]
+ * [nargs=+|*|?] [# note]}.
  *
  * <p>A flag is checked for its name (an alias counts; {@code --no-NAME} for a boolean; vLLM's {@code --json-flag.key}
  * and {@code -O<level>}) and, where the parser states one, the form of its value (a whole number, a number, one of
- * the choices, JSON, no value for a switch). An abbreviation, which Python's argparse would take for the one flag it
+ * the choices, JSON, no value for a switch); a number also against the bounds its config field states ({@link Range}),
+ * which the engine checks after its parser, as it starts. An abbreviation, which Python's argparse would take for the one flag it
  * starts, is refused: ServeBench compares flags by name (servers shared by variants, typed options overridden by a
  * written flag), so it must be the name itself.
  */
@@ -79,8 +80,10 @@ public final class FlagCatalog {
      * @param aliases  its other names, e.g. {@code -tp} for {@code --tensor-parallel-size}
      * @param nargs    argparse's {@code nargs} ({@code +}, {@code *}, {@code ?}), or empty for one value
      * @param note     what the line's comment says about it (a readable size, deprecated), or empty
+     * @param range    the values a number may take ({@link Range#ANY} where the source states no bounds)
      */
-    public record Spec(String name, Kind kind, List<String> choices, List<String> aliases, String nargs, String note) {
+    public record Spec(String name, Kind kind, List<String> choices, List<String> aliases, String nargs, String note,
+                       Range range) {
 
         public Spec {
             choices = List.copyOf(choices);
@@ -90,6 +93,57 @@ public final class FlagCatalog {
         /** Whether it may be given without a value. */
         boolean valueOptional() {
             return kind == Kind.SWITCH || kind == Kind.BOOL || nargs.equals("?") || nargs.equals("*");
+        }
+    }
+
+    /**
+     * The bounds a number must keep, as the engine states them beside the flag: vLLM's config fields' pydantic
+     * {@code Field(gt=, ge=, lt=, le=)}, which it checks when it builds its config from the parsed arguments, so a value
+     * out of them passes its parser and stops the server as it starts. Written {@code (0,1]}: a parenthesis excludes
+     * its bound, a bracket includes it, a missing number leaves that side open.
+     *
+     * @param low           the lower bound, {@code -Infinity} for none
+     * @param lowIncluded   whether {@code low} itself is allowed
+     * @param high          the upper bound, {@code Infinity} for none
+     * @param highIncluded  whether {@code high} itself is allowed
+     */
+    public record Range(double low, boolean lowIncluded, double high, boolean highIncluded) {
+
+        /** No bounds. */
+        public static final Range ANY = new Range(Double.NEGATIVE_INFINITY, false, Double.POSITIVE_INFINITY, false);
+
+        private static final Pattern FORM = Pattern.compile("([\\[(])(-?[0-9.]*),(-?[0-9.]*)([\\])])");
+
+        /** The range written as in a catalogue line, e.g. {@code (0,1]} or {@code [1,)}. */
+        static Range parse(String text) {
+            java.util.regex.Matcher m = FORM.matcher(text);
+            if (!m.matches()) {
+                throw new IllegalArgumentException("expected a range such as (0,1] or [1,), got \"" + text + "\"");
+            }
+            return new Range(m.group(2).isEmpty() ? Double.NEGATIVE_INFINITY : Double.parseDouble(m.group(2)),
+                    m.group(1).equals("["), m.group(3).isEmpty() ? Double.POSITIVE_INFINITY : Double.parseDouble(m.group(3)),
+                    m.group(4).equals("]"));
+        }
+
+        /** Whether {@code value} keeps within the bounds. */
+        public boolean contains(double value) {
+            return (lowIncluded ? value >= low : value > low) && (highIncluded ? value <= high : value < high);
+        }
+
+        /** The bounds in words, e.g. {@code greater than 0 and at most 1}. */
+        public String describe() {
+            List<String> sides = new ArrayList<>();
+            if (low != Double.NEGATIVE_INFINITY) {
+                sides.add((lowIncluded ? "at least " : "greater than ") + number(low));
+            }
+            if (high != Double.POSITIVE_INFINITY) {
+                sides.add((highIncluded ? "at most " : "less than ") + number(high));
+            }
+            return String.join(" and ", sides);
+        }
+
+        private static String number(double v) {
+            return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
         }
     }
 
@@ -364,8 +418,27 @@ public final class FlagCatalog {
             if (!fits(spec, v)) {
                 return where + " takes " + describe(spec) + "; got \"" + v + "\"";
             }
+            if (!withinRange(spec, v)) {
+                return where + " takes " + describe(spec) + " " + spec.range().describe() + " (the bounds of its"
+                        + " config field: " + ENGINE_NAMES.get(engine) + "'s parser reads " + v + ", but the server then"
+                        + " refuses to start); got " + v;
+            }
         }
         return null;
+    }
+
+    /** Whether a value of the right form keeps within the flag's bounds; one the bounds cannot judge (1k, auto) does. */
+    private static boolean withinRange(Spec spec, String value) {
+        if (spec.range().equals(Range.ANY) || !(spec.kind() == Kind.INT || spec.kind() == Kind.FLOAT)) {
+            return true;
+        }
+        double number;
+        try {
+            number = Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            return true;
+        }
+        return Double.isNaN(number) || spec.range().contains(number);
     }
 
     private static boolean fits(Spec spec, String value) {
@@ -497,9 +570,16 @@ public final class FlagCatalog {
         List<String> choices = List.of();
         List<String> aliases = List.of();
         String nargs = "";
+        Range range = Range.ANY;
         for (int i = 2; i < words.length; i++) {
             String word = words[i];
-            if (word.startsWith("choices=")) {
+            if (word.startsWith("range=")) {
+                try {
+                    range = Range.parse(word.substring("range=".length()));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalStateException(where + ": " + e.getMessage());
+                }
+            } else if (word.startsWith("choices=")) {
                 choices = List.of(word.substring("choices=".length()).split(","));
             } else if (word.startsWith("aliases=")) {
                 aliases = List.of(word.substring("aliases=".length()).split(","));
@@ -510,6 +590,6 @@ public final class FlagCatalog {
                 note = (note + " " + word).strip();
             }
         }
-        return new Spec(words[0], kind, choices, new ArrayList<>(aliases), nargs, note);
+        return new Spec(words[0], kind, choices, new ArrayList<>(aliases), nargs, note, range);
     }
 }

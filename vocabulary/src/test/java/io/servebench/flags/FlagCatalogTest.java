@@ -68,6 +68,48 @@ class FlagCatalogTest {
     }
 
     @Test
+    void aNumberOutsideTheBoundsOfItsConfigFieldIsRefused() {
+        // vllm/config/cache.py: gpu_memory_utilization: float = Field(default=0.9, gt=0, le=1) (0.17.1; 0.92 in
+        // 0.26.0); vllm/config/scheduler.py: max_num_seqs: int = Field(default=..., ge=1); vllm/config/model.py:
+        // max_model_len: int = Field(default=None, ge=-1): pydantic checks them when vLLM builds its config
+        for (String version : List.of("0.17.1", "0.26.0")) {
+            FlagCatalog v = vllm(version);
+            assertThat(v.problem(flag("--gpu-memory-utilization=95"))).contains("flag --gpu-memory-utilization=95:"
+                    + " --gpu-memory-utilization in vLLM " + version + " takes a number greater than 0 and at most 1 (the"
+                    + " bounds of its config field: vLLM's parser reads 95, but the server then refuses to start); got 95");
+            assertThat(v.problem(flag("--gpu-memory-utilization=1"))).isEmpty();
+            assertThat(v.problem(flag("--gpu-memory-utilization=0.0001"))).isEmpty();
+            assertThat(v.problem(flag("--gpu-memory-utilization=0"))).hasValueSatisfying(m -> assertThat(m)
+                    .contains("greater than 0 and at most 1"));
+            assertThat(v.problem(flag("--max-num-seqs=0"))).hasValueSatisfying(m -> assertThat(m)
+                    .contains("takes a whole number at least 1 (the bounds").endsWith("got 0"));
+            assertThat(v.problem(flag("--max-num-seqs=1"))).isEmpty();
+            // -1 and auto are its spellings of "the model's own"; 8k is read as 8,000
+            assertThat(v.problem(flag("--max-model-len=-1"))).isEmpty();
+            assertThat(v.problem(flag("--max-model-len=auto"))).isEmpty();
+            assertThat(v.problem(flag("--max-model-len=-2"))).hasValueSatisfying(m -> assertThat(m).contains("at least -1"));
+            assertThat(v.problem(flag("--max-num-batched-tokens=8k"))).isEmpty();
+            // a flag whose field states no bounds takes any number
+            assertThat(v.spec("--seed").orElseThrow().range()).isEqualTo(FlagCatalog.Range.ANY);
+        }
+        // a bound on a field of 0.26.0 alone (vllm/config/parallel.py: tensor_parallel_size ... Field(default=1, ge=1))
+        assertThat(vllm("0.26.0").problem(flag("-tp=0"))).hasValueSatisfying(m -> assertThat(m).contains("at least 1"));
+        assertThat(vllm("0.17.1").problem(flag("-tp=0"))).isEmpty();
+    }
+
+    @Test
+    void aRangeIsReadAsWritten() {
+        FlagCatalog.Range r = FlagCatalog.Range.parse("(0,1]");
+        assertThat(r.contains(0)).isFalse();
+        assertThat(r.contains(1)).isTrue();
+        assertThat(r.contains(1.0000001)).isFalse();
+        assertThat(FlagCatalog.Range.parse("[0.0,1.0)").describe()).isEqualTo("at least 0 and less than 1");
+        assertThat(FlagCatalog.Range.parse("[-1,)").contains(Double.MAX_VALUE)).isTrue();
+        assertThatThrownBy(() -> FlagCatalog.Range.parse("0..1"))
+                .hasMessageContaining("expected a range such as (0,1]");
+    }
+
+    @Test
     void aSingleValuedFlagGivenSeveralValuesIsRefused() {
         assertThat(vllm("0.26.0").problem(flag("--max-num-seqs=64 128"))).contains("flag --max-num-seqs=64 128:"
                 + " --max-num-seqs in vLLM 0.26.0 takes one value (a whole number); got 2: 64, 128");
