@@ -22,7 +22,7 @@ import java.util.function.LongSupplier;
  * complete requests never wait for a truth. What it keeps does not grow with the run: histograms of the errors and
  * the aggregation of the truth.
  */
-public final class TruthComparison implements LoadListener, AutoCloseable {
+final class TruthComparison implements LoadListener, AutoCloseable {
 
     /** The record that ends the comparer's work. */
     private static final RequestRecord END = new RequestRecord(-1, true, 0, 0, RequestRecord.NONE, RequestRecord.NONE,

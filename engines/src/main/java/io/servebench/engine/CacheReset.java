@@ -13,7 +13,7 @@ import java.util.Optional;
  * Empties an engine's prefix cache before a load, so that an earlier load's cached prompts do not speed up the next,
  * with the {@code POST} its kind offers ({@link EngineKind#cacheResetPath()}).
  */
-public final class CacheReset {
+final class CacheReset {
 
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
     private static final ControlClient HTTP = new ControlClient(Duration.ofSeconds(5));
