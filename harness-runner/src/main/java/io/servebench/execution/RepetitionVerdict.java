@@ -7,6 +7,8 @@ import java.util.Comparator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -68,15 +70,34 @@ final class RepetitionVerdict {
 
     /**
      * What to do about the most frequent error, where ServeBench's own request is what the server refused: a 400 that
-     * names {@code min_tokens} or {@code ignore_eos}, which a server checking the OpenAI schema does not take.
+     * names {@code min_tokens} or {@code ignore_eos}, which a server checking the OpenAI schema does not take; or one
+     * saying the request's prompt and reply are more than the server's context holds, in vLLM's words ("... This model's
+     * maximum context length is 600 tokens and your request has ...", {@code vllm/entrypoints/openai/engine/serving.py};
+     * older versions wrote "However, you requested ...") or SGLang's ("The input (N tokens) is longer than the model's context length
+     * (M tokens).", "Requested token count exceeds the model's maximum context length of M tokens.").
      */
     private static String hint(String kind, String example) {
-        if (example != null && kind.equals("http_400") && (example.contains("min_tokens") || example.contains("ignore_eos"))) {
+        if (example == null || !kind.equals("http_400")) {
+            return "";
+        }
+        if (example.contains("min_tokens") || example.contains("ignore_eos")) {
             return "; the server refuses the exact reply length ServeBench asks for (min_tokens, ignore_eos): -p"
                     + " exactOutput=false sends max_tokens alone";
         }
+        Matcher context = CONTEXT.matcher(example);
+        if (context.find()) {
+            String tokens = context.group(1) != null ? context.group(1) : context.group(2);
+            return "; the server's context holds " + tokens + " tokens, fewer than these requests' prompt and reply:"
+                    + " serve a longer context (@ServerOptions(maxModelLen), vLLM's --max-model-len, SGLang's"
+                    + " --context-length) or draw requests that fit it (sharegpt:PATH,maxTotal=" + tokens
+                    + ", or synthetic:in=N,out=N)";
+        }
         return "";
     }
+
+    /** A server's words for a request longer than its context, with the context's length in tokens. */
+    private static final Pattern CONTEXT = Pattern.compile(
+            "maximum context length (?:is|of) (\\d+) tokens|longer than the model's context length \\((\\d+) tokens");
 
     private static String share(double share) {
         return new java.math.BigDecimal(Double.toString(share)).stripTrailingZeros().toPlainString();

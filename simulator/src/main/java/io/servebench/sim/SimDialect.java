@@ -52,10 +52,15 @@ public enum SimDialect {
             }
             return null;
         }
-        if (promptTokens >= maxModelLen || maxTokens != null && total > maxModelLen) {
-            return "This model's maximum context length is " + maxModelLen + " tokens. However, you requested " + total
-                    + " tokens (" + promptTokens + " in the messages, " + asked + " in the completion). Please reduce"
-                    + " the length of the messages or completion.";
+        // vLLM 0.17.1's words (vllm/entrypoints/openai/engine/serving.py, _validate_input)
+        if (promptTokens >= maxModelLen) {
+            return "This model's maximum context length is " + maxModelLen + " tokens. However, your request has "
+                    + promptTokens + " input tokens. Please reduce the length of the input messages.";
+        }
+        if (maxTokens != null && total > maxModelLen) {
+            return "'max_tokens' or 'max_completion_tokens' is too large: " + asked + ". This model's maximum context"
+                    + " length is " + maxModelLen + " tokens and your request has " + promptTokens + " input tokens ("
+                    + asked + " > " + maxModelLen + " - " + promptTokens + ").";
         }
         return null;
     }
