@@ -117,6 +117,34 @@ class VirtualLoadTest {
     }
 
     @Test
+    void underAConcurrencyCapALaterTurnWaitsForASlotBehindRequestsThatAskedBeforeIt() {
+        // ten conversations of three turns arriving at 100/s, at most two requests in flight
+        List<RequestSpec> specs = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            specs.add(new RequestSpec(i, "turn " + i + " of a chat", 5, 20, true, false, List.of(), null, i % 3));
+        }
+        ArrivalProfile capped = new ArrivalProfile.Capped(new ArrivalProfile.Constant(100), 2);
+        List<RequestRecord> r = Recorded.of(LoadListener.NONE,
+                l -> load(List.of()).run(specs.iterator(), 0, specs.size(), LoadParams.of(capped), l)).records();
+
+        assertThat(r).hasSize(30).allSatisfy(x -> assertThat(x.succeeded()).isTrue());
+        for (RequestRecord x : r) {
+            long inFlight = r.stream().filter(o -> o.sentNs() <= x.sentNs() && o.doneNs() > x.sentNs()).count();
+            assertThat(inFlight).as("in flight when " + x.id() + " is sent").isLessThanOrEqualTo(2);
+            assertThat(x.sentNs()).isEqualTo(x.slotNs()).isGreaterThanOrEqualTo(x.intendedNs());
+            if (x.id() % 3 > 0) {
+                // due when the turn before it ended; it waits for its slot from then
+                assertThat(x.intendedNs()).isEqualTo(r.get((int) x.id() - 1).doneNs());
+            }
+        }
+        // the cap is what holds them: later turns did wait for slots
+        assertThat(r).anySatisfy(x -> assertThat(x.id() % 3).isPositive())
+                .anySatisfy(x -> assertThat(x.slotNs() - x.intendedNs()).isPositive());
+        assertThat(r.stream().filter(x -> x.id() % 3 > 0).mapToLong(x -> x.slotNs() - x.intendedNs()).max().orElseThrow())
+                .as("the longest wait of a later turn").isPositive();
+    }
+
+    @Test
     void aClosedLoopOfTwoStreamsStartsEachRequestWhenAnEarlierOneEnds() {
         List<RequestRecord> records = run(load(List.of()), new ArrivalProfile.Concurrent(2), 0, 8, 30).records();
 

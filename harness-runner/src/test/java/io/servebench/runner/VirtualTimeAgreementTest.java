@@ -87,6 +87,10 @@ class VirtualTimeAgreementTest {
                 of("trace", "profile", "trace", "requests", "1000", "dataset", "trace:TRACE,timeScale=0.5"),
                 of("multi-turn", "rate", "4", "requests", "24",
                         "dataset", "multi-turn:turns=3,in=fixed(60),out=fixed(12)"),
+                // conversations at 20/s whose turns take ~0.2 s each want ~12 requests in flight, four times the cap: a
+                // later turn waits for a slot from the end of the turn before it, behind the first turns due earlier
+                of("multi-turn-maxConcurrency", "rate", "20", "requests", "36", "maxConcurrency", "3",
+                        "dataset", "multi-turn:turns=3,in=fixed(60),out=fixed(12)"),
                 of("concurrent", "profile", "concurrent", "concurrency", "6", "requests", "30"));
     }
 

@@ -387,8 +387,14 @@ public final class LoadGenerator {
                 }
                 long slotNs = RequestRecord.NONE;
                 if (slots != null) {
+                    // a later turn waits for a slot as any request does, behind those that asked before it
                     slots.acquireUninterruptibly();
                     slotNs = System.nanoTime();
+                    if (stopsBefore(slotNs)) {
+                        slots.release();
+                        done.complete(previous);
+                        return;
+                    }
                 }
                 Next turn = turns.get(k);
                 dispatch(new Next(client.prepare(turn.spec()), turn.spec(), turn.warmup()), previous.doneNs(), slotNs, slots)

@@ -67,6 +67,10 @@ public final class VirtualLoad {
     private record Sent(RequestSpec spec, long intendedNs, long slotNs) {
     }
 
+    /** A conversation's turns still to send, the next one due at {@code dueNs} (its turn before ended) and waiting for a slot. */
+    private record WaitingTurn(Deque<RequestSpec> turns, long dueNs) {
+    }
+
     private final class Run {
         /** The measured requests' window; the records themselves go to the listener and are not kept. */
         final MeasuredWindow window = new MeasuredWindow();
@@ -89,6 +93,16 @@ public final class VirtualLoad {
         /** Under a concurrency cap: when each slot a completion freed became free, for requests still to take. */
         private final Deque<Long> freedSlots = new ArrayDeque<>();
         private boolean capped;
+        /** Under a concurrency cap: slots no request has held yet, free since the start. */
+        private int unused;
+        /** Under a concurrency cap: conversations' later turns waiting for a slot, longest waiting first. */
+        private final Deque<WaitingTurn> waitingTurns = new ArrayDeque<>();
+        /**
+         * Under a concurrency cap: when the first turn the schedule sends next began, or begins, to wait for a slot
+         * ({@code Long.MAX_VALUE} once the schedule is sent): a later turn that has waited since before it takes a slot
+         * first, as the load generator's fair semaphore gives it to whoever asked first.
+         */
+        private long nextFirstTurnNs = Long.MAX_VALUE;
         /** When each failed request ended, in order: a stop condition counts those that had failed by its time. */
         private final List<Long> failedAt = new ArrayList<>();
         private final long t0 = engine.clockNs();
@@ -121,37 +135,66 @@ public final class VirtualLoad {
             planned = offsets.length;
             capped = profile.maxInFlight() > 0;
             // slots no request has held yet, free since the start; then those freed by completions, oldest first
-            int unused = profile.maxInFlight();
-            for (int i = 0; i < offsets.length && drawn < planned && supply.hasNext(); i++) {
-                long intendedNs = t0 + offsets[i];
-                drain(intendedNs);
-                if (stopsAt(intendedNs)) {
-                    return;
-                }
-                long sendNs = intendedNs;
-                long slotNs = RequestRecord.NONE;
-                if (capped) {
-                    // as the load generator's fair semaphore: the waiting request takes the slot freed first, when
-                    // it is freed, and no earlier than its own time
-                    long freeSinceNs;
-                    if (unused > 0) {
-                        unused--;
-                        freeSinceNs = t0;
-                    } else {
-                        while (freedSlots.isEmpty()) {
-                            awaitCompletion();
-                        }
-                        freeSinceNs = freedSlots.pollFirst();
-                    }
-                    slotNs = Math.max(intendedNs, freeSinceNs);
-                    if (stopsAt(slotNs)) {
+            unused = profile.maxInFlight();
+            try {
+                for (int i = 0; i < offsets.length && drawn < planned && supply.hasNext(); i++) {
+                    long intendedNs = t0 + offsets[i];
+                    nextFirstTurnNs = intendedNs;
+                    drain(intendedNs);
+                    serveWaitingTurns();
+                    if (stopsAt(intendedNs)) {
                         return;
                     }
-                    sendNs = slotNs;
+                    long sendNs = intendedNs;
+                    long slotNs = RequestRecord.NONE;
+                    if (capped) {
+                        // as the load generator's fair semaphore: the waiting request takes the slot freed first, when
+                        // it is freed, and no earlier than its own time (later turns that waited longer served first)
+                        while (unused == 0 && freedSlots.isEmpty()) {
+                            awaitCompletion();
+                        }
+                        slotNs = Math.max(intendedNs, takeSlot());
+                        if (stopsAt(slotNs)) {
+                            return;
+                        }
+                        sendNs = slotNs;
+                    }
+                    sendConversation(next(offsets[i] < warmupNs, planned - drawn), intendedNs, sendNs, slotNs);
                 }
-                sendConversation(next(offsets[i] < warmupNs, planned - drawn), intendedNs, sendNs, slotNs);
+                stopping.completedAt(sent == 0 ? t0 : lastSendNs);
+            } finally {
+                // the schedule is sent (or stopped): later turns no longer wait behind a first turn
+                nextFirstTurnNs = Long.MAX_VALUE;
+                serveWaitingTurns();
             }
-            stopping.completedAt(sent == 0 ? t0 : lastSendNs);
+        }
+
+        /** When the slot taken became free: one no request has held yet (the start), else the one freed first. */
+        private long takeSlot() {
+            if (unused > 0) {
+                unused--;
+                return t0;
+            }
+            return freedSlots.pollFirst();
+        }
+
+        /**
+         * Gives free slots to the later turns that have waited since before the next first turn, longest waiting first;
+         * one that would go out after a stop condition ends its conversation there.
+         */
+        private void serveWaitingTurns() {
+            while (!waitingTurns.isEmpty() && waitingTurns.peekFirst().dueNs() < nextFirstTurnNs
+                    && (unused > 0 || !freedSlots.isEmpty())) {
+                WaitingTurn waiting = waitingTurns.pollFirst();
+                long freeSinceNs = takeSlot();
+                long slotNs = Math.max(waiting.dueNs(), freeSinceNs);
+                if (stopsAt(slotNs)) {
+                    // the slot goes back: nothing was sent with it
+                    freedSlots.addFirst(freeSinceNs);
+                    continue;
+                }
+                sendLaterTurn(waiting.turns(), waiting.dueNs(), slotNs, slotNs);
+            }
         }
 
         void closedLoop(int streams) {
@@ -249,16 +292,28 @@ public final class VirtualLoad {
             listener.onComplete(record);
             Deque<RequestSpec> later = laterTurns.remove(truth.requestId());
             if (later != null && !stopsAt(record.doneNs())) {
-                // the next turn is due when this one has ended
-                RequestSpec next = later.pollFirst();
-                send(next, record.doneNs(), record.doneNs(), RequestRecord.NONE);
-                if (!later.isEmpty()) {
-                    laterTurns.put(params.requestId(next.index()), later);
+                // the next turn is due when this one has ended; under a cap it waits for a slot as any request does
+                if (capped) {
+                    waitingTurns.addLast(new WaitingTurn(later, record.doneNs()));
+                } else {
+                    sendLaterTurn(later, record.doneNs(), record.doneNs(), RequestRecord.NONE);
                 }
             } else if (closedLoop) {
                 freed.addLast(record);
             }
+            if (capped) {
+                serveWaitingTurns();
+            }
             return record;
+        }
+
+        /** Sends the next of a conversation's later turns, due at {@code dueNs}, keeping the rest for its end. */
+        private void sendLaterTurn(Deque<RequestSpec> later, long dueNs, long sendNs, long slotNs) {
+            RequestSpec next = later.pollFirst();
+            send(next, dueNs, sendNs, slotNs);
+            if (!later.isEmpty()) {
+                laterTurns.put(params.requestId(next.index()), later);
+            }
         }
 
         private RequestRecord record(Sent s, VirtualServer.Reply truth) {

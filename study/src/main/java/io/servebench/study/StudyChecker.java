@@ -459,10 +459,6 @@ public final class StudyChecker {
      */
     public static Map<String, String> combinationProblems(String profile, String dataset, Map<String, String> options) {
         Map<String, String> found = new java.util.LinkedHashMap<>();
-        if (dataset.startsWith(DatasetKind.MULTI_TURN.id() + ":") && options.containsKey(LoadOption.MAX_CONCURRENCY.key())) {
-            found.put(LoadOption.MAX_CONCURRENCY.key(), "maxConcurrency is not applied to multi-turn conversations yet;"
-                    + " expected profile = Profile.CONCURRENT with concurrency = N conversations at once instead");
-        }
         if (Profile.TRACE.equals(profile) && !dataset.startsWith(DatasetKind.TRACE.id() + ":")) {
             found.put("dataset", "profile trace replays a trace's arrival times, but the dataset is " + dataset
                     + "; expected dataset = \"trace:PATH[,timeScale=X]\"");
