@@ -187,7 +187,40 @@ final class HtmlReportWriter extends TextReport {
             for (Metric metric : List.of(Metric.TTFT, Metric.ITL)) {
                 cdf(html, content, ReportContent.simpleName(study.getKey()), study.getValue(), metric);
             }
+            byTurn(html, m, ReportContent.simpleName(study.getKey()), study.getValue());
         }
+    }
+
+    /**
+     * Mean TTFT against the turn of the conversations, one line per multi-turn block of a study: how a turn's wait grows
+     * with the history it carries, and which variant's grows less (prefix caching, for one). Nothing for a study without
+     * a block of two or more turns.
+     */
+    private static void byTurn(StringBuilder html, Messages m, String study, List<BlockResult> blocks) {
+        List<SvgCharts.Series> series = new ArrayList<>();
+        for (BlockResult t : blocks) {
+            TreeMap<Integer, List<RepetitionResult>> perTurn = new TreeMap<>();
+            for (RepetitionResult r : t.repetitions()) {
+                r.turns().forEach((turn, metrics) -> perTurn.computeIfAbsent(Integer.parseInt(turn), k -> new ArrayList<>())
+                        .add(metrics));
+            }
+            List<double[]> points = new ArrayList<>();
+            perTurn.forEach((turn, of) -> {
+                double y = ReportContent.mean(of, r -> r.number(Metric.TTFT, Stat.MEAN));
+                if (!Double.isNaN(y)) {
+                    points.add(new double[] {turn, y});
+                }
+            });
+            if (points.size() >= 2) {
+                series.add(new SvgCharts.Series(t.displayName(), points));
+            }
+        }
+        if (series.isEmpty()) {
+            return;
+        }
+        String title = m.text("html.ttftByTurn", study);
+        figure(html, title, SvgCharts.lines(series, m.text("turns.turn"), m.text("html.axis.ttftMean"), Double.NaN, false,
+                title), legend(series.stream().map(SvgCharts.Series::name).toList()), m.text("html.ttftByTurn.caption"));
     }
 
     /** Mean latency and median TTFT against the load axis, one line per variant; only for 2 or more load points. */

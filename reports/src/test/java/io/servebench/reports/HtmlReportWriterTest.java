@@ -67,6 +67,40 @@ class HtmlReportWriterTest {
         assertThat(seed).contains("<h3>Mean latency vs request rate: RateValidation</h3>");
     }
 
+    /**
+     * Multi-turn blocks get a chart of mean TTFT by turn, one line per block, each point the mean over its repetitions
+     * of that turn's mean TTFT; a study without conversations gets none.
+     */
+    @Test
+    void multiTurnBlocksGetTheirTtftByTurnOneLinePerBlock() {
+        RunResult run = Fixtures.run(List.of(
+                Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "2", List.of(
+                        withTurns(40, 90, 160), withTurns(44, 94, 170))),
+                Fixtures.trial("prefixCaching", "cache", false, Fixtures.BASE_FLAGS + " --enable-prefix-caching", "2",
+                        List.of(withTurns(41, 52, 61), withTurns(43, 54, 63)))));
+        String en = new HtmlReportWriter(ReportLanguage.EN).render(run);
+        assertThat(en).contains("<h3>Mean TTFT by turn of the conversations: VllmOptionGroups</h3>", "Mean TTFT (ms)");
+        String baseline = run.blocks().get(0).displayName();
+        String cached = run.blocks().get(1).displayName();
+        // (40 + 44) / 2 at turn 1, (90 + 94) / 2 at turn 2, (160 + 170) / 2 at turn 3
+        assertThat(en).contains("<title>" + baseline + ": 1.00, 42.00</title>", "<title>" + baseline + ": 2.00, 92.00</title>",
+                "<title>" + baseline + ": 3.00, 165.00</title>", "<title>" + cached + ": 3.00, 62.00</title>");
+        assertThat(new HtmlReportWriter(ReportLanguage.ZH_CN).render(run)).contains("<h3>各对话轮次的平均 TTFT：VllmOptionGroups</h3>");
+        assertThat(new HtmlReportWriter(ReportLanguage.EN).render(twoRatesThreeRepetitions())).doesNotContain("by turn");
+    }
+
+    /** A repetition of three-turn conversations whose turns' mean TTFTs are the given ones, ms. */
+    private static RepetitionResult withTurns(double... ttftMs) {
+        java.util.Map<String, RepetitionResult> turns = new java.util.LinkedHashMap<>();
+        for (int k = 0; k < ttftMs.length; k++) {
+            turns.put(Integer.toString(k + 1), new RepetitionResult(java.util.Map.of(
+                    io.servebench.results.Metric.SUCCESSFUL_REQUESTS.id(), 100.0), java.util.Map.of(
+                    io.servebench.results.Metric.TTFT.id(), Fixtures.dist("ms", 100, ttftMs[k], 5)), 0, 0,
+                    java.util.Map.of(), java.util.Map.of()));
+        }
+        return Fixtures.repetition(2.6, 1.8).withTurns(turns);
+    }
+
     /** A trial with GPU figures gets one chart: power, utilisation and request rate stacked on its time axis. */
     @Test
     void aTrialWithAGpuTimelineGetsItsChartInBothLanguages() {
