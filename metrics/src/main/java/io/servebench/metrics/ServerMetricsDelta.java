@@ -107,9 +107,37 @@ public final class ServerMetricsDelta {
             return;
         }
         double total = sum.getAsDouble();
-        quantile(buckets, 0.50, total).ifPresent(v -> out.put(ServerMetric.TTFT_P50.id(), 1000 * v));
-        quantile(buckets, 0.90, total).ifPresent(v -> out.put(ServerMetric.TTFT_P90.id(), 1000 * v));
-        quantile(buckets, 0.99, total).ifPresent(v -> out.put(ServerMetric.TTFT_P99.id(), 1000 * v));
+        putQuantile(out, ServerMetric.TTFT_P50, buckets, 0.50, total);
+        putQuantile(out, ServerMetric.TTFT_P90, buckets, 0.90, total);
+        putQuantile(out, ServerMetric.TTFT_P99, buckets, 0.99, total);
+    }
+
+    /**
+     * The {@code q}-quantile in ms under {@code metric}'s id, with the bucket it lies in beside it
+     * ({@link ServerMetric#bucketKey}): what the histogram knows of it; the value between is interpolation.
+     */
+    private static void putQuantile(Map<String, Double> out, ServerMetric metric, TreeMap<Double, Double> buckets,
+                                    double q, double sum) {
+        quantile(buckets, q, sum).ifPresent(v -> {
+            out.put(metric.id(), 1000 * v);
+            double[] bucket = bucket(buckets, q);
+            double high = Math.min(bucket[1], atMost(buckets, q, sum));
+            out.put(ServerMetric.bucketKey(metric, false), 1000 * Math.min(bucket[0], high));
+            out.put(ServerMetric.bucketKey(metric, true), 1000 * high);
+        });
+    }
+
+    /** The bounds of the bucket that holds the {@code q}-quantile's rank ({@code [0, first bound]} for the first). */
+    static double[] bucket(TreeMap<Double, Double> cumulative, double q) {
+        double rank = q * cumulative.lastEntry().getValue();
+        double lowerBound = 0;
+        for (Entry<Double, Double> e : cumulative.entrySet()) {
+            if (e.getValue() >= rank) {
+                return new double[] {lowerBound, e.getKey()};
+            }
+            lowerBound = e.getKey();
+        }
+        return new double[] {lowerBound, Double.POSITIVE_INFINITY};
     }
 
     private static void lateness(PrometheusSnapshot before, PrometheusSnapshot after, Map<String, Double> out) {
@@ -123,8 +151,7 @@ public final class ServerMetricsDelta {
             out.put(ServerMetric.DELIVERY_LATE_SHARE.id(), (total - onTime) / total);
         }
         OptionalDouble sum = deltaOf(before, after, SIM_LATENESS + "_sum");
-        (sum.isPresent() ? quantile(buckets, 0.99, sum.getAsDouble()) : quantile(buckets, 0.99))
-                .ifPresent(v -> out.put(ServerMetric.DELIVERY_LATENESS_P99.id(), 1000 * v));
+        putQuantile(out, ServerMetric.DELIVERY_LATENESS_P99, buckets, 0.99, sum.orElse(Double.NaN));
     }
 
     private static TreeMap<Double, Double> bucketDelta(PrometheusSnapshot before, PrometheusSnapshot after) {
@@ -154,12 +181,17 @@ public final class ServerMetricsDelta {
      */
     static OptionalDouble quantile(TreeMap<Double, Double> cumulative, double q, double sum) {
         OptionalDouble interpolated = quantile(cumulative, q);
-        if (interpolated.isEmpty() || !(sum >= 0)) {
-            return interpolated;
+        return interpolated.isEmpty() ? interpolated
+                : OptionalDouble.of(Math.min(interpolated.getAsDouble(), atMost(cumulative, q, sum)));
+    }
+
+    /** The most the {@code q}-quantile of non-negative values with this {@code sum} can be; infinite without a sum. */
+    private static double atMost(TreeMap<Double, Double> cumulative, double q, double sum) {
+        if (!(sum >= 0)) {
+            return Double.POSITIVE_INFINITY;
         }
         double n = cumulative.lastEntry().getValue();
-        double atMost = sum / (n - Math.max(1, Math.ceil(q * n)) + 1);
-        return OptionalDouble.of(Math.min(interpolated.getAsDouble(), atMost));
+        return sum / (n - Math.max(1, Math.ceil(q * n)) + 1);
     }
 
     /**

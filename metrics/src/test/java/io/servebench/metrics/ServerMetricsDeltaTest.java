@@ -54,6 +54,9 @@ class ServerMetricsDeltaTest {
         // delta buckets: 40 ≤ 10 ms, 60 in (10, 100] ms; the median (rank 50) is 1/6 into the second bucket
         assertThat(d.get(ServerMetric.TTFT_P50.id())).isCloseTo(10 + 90.0 / 6, within(1e-9));
         assertThat(d.get(ServerMetric.TTFT_P99.id())).isCloseTo(10 + 90 * 59.0 / 60, within(1e-9));
+        // what the histogram knows of each: the bucket it lies in, (10, 100] ms
+        assertThat(d.get(ServerMetric.bucketKey(ServerMetric.TTFT_P50, false))).isEqualTo(10.0);
+        assertThat(d.get(ServerMetric.bucketKey(ServerMetric.TTFT_P99, true))).isEqualTo(100.0);
         // the engine does not export token totals here: absent, never 0
         assertThat(d).doesNotContainKeys(ServerMetric.PROMPT_TOKENS.id(), ServerMetric.GENERATION_TOKENS.id());
     }
@@ -84,6 +87,8 @@ class ServerMetricsDeltaTest {
                 + name + "_bucket{le=\"+Inf\"} 1000.0\n" + name + "_sum 0.0\n" + name + "_count 1000.0\n";
         Map<String, Double> zero = ServerMetricsDelta.between(PrometheusSnapshot.parse(empty), PrometheusSnapshot.parse(onTime));
         assertThat(zero.get(ServerMetric.DELIVERY_LATENESS_P99.id())).isZero();
+        // exact, not interpolated: its bucket is the one value 0
+        assertThat(zero.get(ServerMetric.bucketKey(ServerMetric.DELIVERY_LATENESS_P99, true))).isZero();
         assertThat(zero.get(ServerMetric.DELIVERY_LATE_SHARE.id())).isZero();
 
         // 99 values of 0 and one of 50 us: the true P99 (the 99th of 100 in order) is 0; interpolation in the first

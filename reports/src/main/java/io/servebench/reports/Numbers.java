@@ -30,6 +30,11 @@ final class Numbers {
         return new BigDecimal(v).round(new MathContext(3)).stripTrailingZeros().toPlainString();
     }
 
+    /** A round value as written, to 4 significant digits and no trailing zeros: a histogram's bound (60, 0.1, 2500). */
+    static String bound(double v) {
+        return v == 0 ? "0" : new BigDecimal(v).round(new MathContext(4)).stripTrailingZeros().toPlainString();
+    }
+
     /**
      * {@code v} with the decimals that {@link #format(double)} gives {@code scale}, so a difference
      * reads like the values it is taken between ("+0.07 s" next to "2.62 s", not "+0.0700 s").

@@ -726,8 +726,9 @@ final class ReportContent {
                 boolean counter = m == ServerMetric.PREEMPTIONS || m == ServerMetric.PROMPT_TOKENS
                         || m == ServerMetric.GENERATION_TOKENS;
                 String mean = counter ? Numbers.count(Statistics.mean(v)) : Numbers.format(Statistics.mean(v));
-                rows.add(new Row(m.label(), Double.isFinite(error)
-                        ? mean + " ± " + Numbers.formatLike(error, Statistics.mean(v)) : mean));
+                String shown = Double.isFinite(error) ? mean + " ± " + Numbers.formatLike(error, Statistics.mean(v)) : mean;
+                rows.add(new Row(m.label(), bucket(reps, m).map(b -> messages.text("block.server.bucket", shown,
+                        Numbers.bound(b[0]), Numbers.bound(b[1]))).orElse(shown)));
             }
         }
         if (!any) {
@@ -736,6 +737,30 @@ final class ReportContent {
             rows.add(new Row(messages.text("block.serverMetrics"),
                     messages.text(leftOut ? "block.serverMetrics.leftOut" : "block.serverMetrics.none")));
         }
+    }
+
+    /**
+     * The histogram bucket a quantile of the engine's own lies in, over every repetition that has it (the lowest bound
+     * to the highest): what the engine's histogram knows of it, where the value is interpolation; empty for a metric
+     * that is no quantile, or where a repetition lacks the bounds.
+     */
+    private static Optional<double[]> bucket(List<RepetitionResult> reps, ServerMetric m) {
+        double low = Double.POSITIVE_INFINITY;
+        double high = Double.NEGATIVE_INFINITY;
+        for (RepetitionResult r : reps) {
+            if (r.value(m).isEmpty()) {
+                continue;
+            }
+            Double l = r.serverMetrics().get(ServerMetric.bucketKey(m, false));
+            Double h = r.serverMetrics().get(ServerMetric.bucketKey(m, true));
+            if (l == null || h == null) {
+                return Optional.empty();
+            }
+            low = Math.min(low, l);
+            high = Math.max(high, h);
+        }
+        // a bucket of one value (every write on time: 0 to 0) says the value is exact
+        return low < high ? Optional.of(new double[] {low, high}) : Optional.empty();
     }
 
     /** Mean over repetitions of the block's mean E2E latency, formatted; "—" when absent. */

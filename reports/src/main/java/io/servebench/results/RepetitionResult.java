@@ -76,9 +76,9 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
         errorKinds = ordered(errorKinds);
         serverMetrics = ordered(serverMetrics);
         for (String id : serverMetrics.keySet()) {
-            if (ServerMetric.byId(id).isEmpty()) {
+            if (!ServerMetric.isKey(id)) {
                 throw new IllegalArgumentException("unknown server metric id \"" + id
-                        + "\"; expected one of the ids of io.servebench.results.ServerMetric");
+                        + "\"; expected one of the ids of io.servebench.results.ServerMetric, or a quantile's bucket bound");
             }
         }
         // journals written before notes existed have none

@@ -44,6 +44,15 @@ public enum ServerMetric {
     public static final String LEFT_OUT_NOTE = "the engine's own figures (/metrics) are left out, as they are not of"
             + " this load: ";
 
+    /**
+     * The key under which a quantile's histogram bucket is kept beside it ({@code ttft_p99_bucket_low},
+     * {@code ttft_p99_bucket_high}, in the metric's unit): the values the histogram allows it, of which the metric
+     * itself is an interpolation.
+     */
+    public static String bucketKey(ServerMetric quantile, boolean high) {
+        return quantile.id + (high ? "_bucket_high" : "_bucket_low");
+    }
+
     /** The lateness above which a simulated engine's write counts as late, ms. */
     public static final double LATE_MS = 1.0;
 
@@ -72,5 +81,16 @@ public enum ServerMetric {
     /** The metric with this {@link #id()}, if any. */
     public static Optional<ServerMetric> byId(String id) {
         return Arrays.stream(values()).filter(m -> m.id.equals(id)).findFirst();
+    }
+
+    /** Whether {@code key} may stand in a repetition's server metrics: a metric's id, or a quantile's bucket bound. */
+    public static boolean isKey(String key) {
+        return byId(key).isPresent() || Arrays.stream(values()).filter(ServerMetric::quantile)
+                .anyMatch(m -> key.equals(bucketKey(m, false)) || key.equals(bucketKey(m, true)));
+    }
+
+    /** Whether this is a quantile of one of the engine's histograms, kept with its bucket ({@link #bucketKey}). */
+    public boolean quantile() {
+        return this == TTFT_P50 || this == TTFT_P90 || this == TTFT_P99 || this == DELIVERY_LATENESS_P99;
     }
 }

@@ -28,6 +28,27 @@ class SummaryMarkdownWriterTest {
                 rate, reps);
     }
 
+    /**
+     * A quantile of the engine's own histogram is written with the bucket it lies in: the histogram knows no more, and
+     * the value between is interpolation; a value its sum makes exact (0) is written alone.
+     */
+    @Test
+    void aServerQuantileSaysTheBucketItLiesIn() {
+        java.util.Map<String, Double> server = new java.util.LinkedHashMap<>();
+        server.put(io.servebench.results.ServerMetric.TTFT_P99.id(), 66.06);
+        server.put(io.servebench.results.ServerMetric.bucketKey(io.servebench.results.ServerMetric.TTFT_P99, false), 60.0);
+        server.put(io.servebench.results.ServerMetric.bucketKey(io.servebench.results.ServerMetric.TTFT_P99, true), 80.0);
+        server.put(io.servebench.results.ServerMetric.DELIVERY_LATENESS_P99.id(), 0.0);
+        server.put(io.servebench.results.ServerMetric.bucketKey(io.servebench.results.ServerMetric.DELIVERY_LATENESS_P99, false), 0.0);
+        server.put(io.servebench.results.ServerMetric.bucketKey(io.servebench.results.ServerMetric.DELIVERY_LATENESS_P99, true), 0.0);
+        RepetitionResult r = Fixtures.repetition(2.62, 1.8);
+        RepetitionResult withServer = new RepetitionResult(r.scalars(), r.distributions(), r.tokenEvents(),
+                r.coalescedEvents(), r.outputTokenSources(), r.errorKinds(), server, r.notes());
+        String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(Fixtures.run(List.of(baseline(List.of(withServer), "8"))));
+        assertThat(md).contains("| P99 TTFT (ms) (server) | 66.06 (in its histogram's 60–80 bucket) |",
+                "| P99 token delivery lateness (ms) (simulated engine) | 0 |");
+    }
+
     @Test
     void oneRepetitionComparesPerRequestDistributionsAndCallsNoiseNoise() {
         // the reference study's prefix-caching result: 2.62 s vs 2.69 s, per-request stdev ~1.8 s, 1000 requests
