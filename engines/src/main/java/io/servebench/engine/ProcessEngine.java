@@ -45,7 +45,8 @@ final class ProcessEngine implements RunningEngine {
     private final AtomicBoolean stopped = new AtomicBoolean();
     /** What to check when the engine's program cannot be started. */
     private static final String NOT_FOUND = " (is it installed and on the PATH? a study names it with"
-            + " @Engine(executable = ...), the command line with --engine-exe PATH)";
+            + " @Engine(executable = ...), the command line with --engine-exe PATH; on a machine without it,"
+            + " --simulate rehearses a vllm or sglang study on the simulated engine)";
 
     private ProcessEngine(Process process, LaunchCommand command, Path log, Endpoint endpoint, Duration grace) {
         this.process = process;

@@ -43,6 +43,18 @@ class ProcessEngineTest {
     }
 
     @Test
+    void aProgramThatIsNotInstalledFailsAtOnceSayingWhereToNameItOrHowToRehearse(@TempDir Path dir) {
+        LaunchCommand missing = new LaunchCommand(List.of("servebench-no-such-vllm", "serve", "m"), Map.of(), null,
+                ProcessEngine.freePort());
+        assertThatThrownBy(() -> ProcessEngine.start(missing, "m", dir.resolve("s01.log"), Duration.ofSeconds(30), GRACE,
+                null))
+                .isInstanceOf(EngineStartException.class)
+                .hasMessageStartingWith("cannot start servebench-no-such-vllm: no such executable program (is it installed")
+                .hasMessageContaining("--engine-exe PATH")
+                .hasMessageContaining("--simulate rehearses a vllm or sglang study on the simulated engine");
+    }
+
+    @Test
     void theKeysAnEngineLogsReachNeitherItsLogNorTheFailure(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("s10.log");
         LaunchCommand command = new LaunchCommand(List.of("bash", script("logs-its-settings.sh"), "m", "--api-key",
