@@ -65,7 +65,9 @@ final class SvgCharts {
         double yHi = series.stream().flatMap(s -> s.points().stream()).filter(p -> p[0] <= xHi).mapToDouble(p -> p[1])
                 .max().orElse(1);
         double xLo = Math.min(0, series.stream().flatMap(s -> s.points().stream()).mapToDouble(p -> p[0]).min().orElse(0));
-        Axis x = Axis.of(xLo, xHi);
+        // whole-numbered x (turns, request rates) gets whole ticks: no turn 1.5
+        boolean whole = series.stream().flatMap(s -> s.points().stream()).allMatch(p -> p[0] == Math.rint(p[0]));
+        Axis x = whole ? Axis.whole(xLo, xHi) : Axis.of(xLo, xHi);
         Axis y = Axis.of(0, yHi);
         StringBuilder svg = open(HEIGHT, title);
         frame(svg, x, y, xLabel, yLabel);
@@ -321,6 +323,15 @@ final class SvgCharts {
             double lo = Math.floor(min / step) * step;
             double hi = Math.max(lo + step, Math.ceil(max / step) * step);
             return new Axis(lo, hi, step);
+        }
+
+        /** {@link #of} with a step of at least 1, for values that are whole numbers. */
+        static Axis whole(double min, double max) {
+            Axis a = of(min, max);
+            if (a.step >= 1) {
+                return a;
+            }
+            return new Axis(Math.floor(min), Math.max(Math.floor(min) + 1, Math.ceil(max)), 1);
         }
 
         List<Double> ticks() {

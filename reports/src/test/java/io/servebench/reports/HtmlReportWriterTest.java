@@ -85,6 +85,10 @@ class HtmlReportWriterTest {
         // (40 + 44) / 2 at turn 1, (90 + 94) / 2 at turn 2, (160 + 170) / 2 at turn 3
         assertThat(en).contains("<title>" + baseline + ": 1.00, 42.00</title>", "<title>" + baseline + ": 2.00, 92.00</title>",
                 "<title>" + baseline + ": 3.00, 165.00</title>", "<title>" + cached + ": 3.00, 62.00</title>");
+        // turns are whole: ticks 0, 1, 2, 3, no turn 0.5
+        String chart = en.substring(en.indexOf("<h3>Mean TTFT by turn"), en.indexOf("</figure>", en.indexOf("<h3>Mean TTFT by turn")));
+        assertThat(chart).contains("text-anchor=\"middle\">1</text>", "text-anchor=\"middle\">3</text>")
+                .doesNotContain(">0.5</text>");
         assertThat(new HtmlReportWriter(ReportLanguage.ZH_CN).render(run)).contains("<h3>各对话轮次的平均 TTFT：VllmOptionGroups</h3>");
         assertThat(new HtmlReportWriter(ReportLanguage.EN).render(twoRatesThreeRepetitions())).doesNotContain("by turn");
     }
