@@ -93,6 +93,11 @@ final class HtmlReportWriter extends TextReport {
         html.append("<h2>").append(Html.escape(m.text("overview.heading"))).append("</h2>\n<p>")
                 .append(Html.escape(m.text("overview.intro"))).append("</p>\n");
         table(html, content.overview());
+        content.ttftByTurn().ifPresent(byTurn -> {
+            html.append("<h2>").append(Html.escape(m.text("turns.across.heading"))).append("</h2>\n<p>")
+                    .append(Html.escape(m.text("turns.across.intro"))).append("</p>\n");
+            table(html, byTurn);
+        });
         if (!run.servers().isEmpty()) {
             html.append("<h2>").append(Html.escape(m.text("servers.heading"))).append("</h2>\n");
             table(html, content.servers());

@@ -523,6 +523,33 @@ final class ReportContent {
     }
 
     /**
+     * Mean TTFT by turn of the conversations, a column per multi-turn block that ran (means over its repetitions): the
+     * table beside report.html's chart, where variants (prefix caching on and off) show how each turn's wait grows with
+     * the history it carries. Empty when no block ran conversations of two turns or more.
+     */
+    public Optional<Table> ttftByTurn() {
+        List<BlockResult> blocks = run.blocks().stream().filter(BlockResult::succeeded)
+                .filter(t -> t.repetitions().stream().anyMatch(r -> r.turns().size() >= 2)).toList();
+        if (blocks.isEmpty()) {
+            return Optional.empty();
+        }
+        java.util.TreeSet<Integer> turns = new java.util.TreeSet<>();
+        blocks.forEach(t -> t.repetitions().forEach(r -> r.turns().keySet().forEach(k -> turns.add(Integer.parseInt(k)))));
+        List<List<String>> rows = new ArrayList<>();
+        for (int turn : turns) {
+            List<String> row = new ArrayList<>(List.of(Integer.toString(turn)));
+            for (BlockResult t : blocks) {
+                row.add(value(t.repetitions().stream().map(r -> r.turns().get(Integer.toString(turn)))
+                        .filter(java.util.Objects::nonNull).toList(), Metric.TTFT, Stat.MEAN));
+            }
+            rows.add(row);
+        }
+        List<String> header = new ArrayList<>(List.of(messages.text("turns.turn")));
+        blocks.forEach(t -> header.add(t.displayName()));
+        return Optional.of(new Table(header, rows));
+    }
+
+    /**
      * A multi-turn block's metrics per turn of its conversations (means over repetitions, as the block's own); empty
      * for single turns.
      */

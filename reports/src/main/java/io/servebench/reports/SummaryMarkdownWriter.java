@@ -55,6 +55,11 @@ final class SummaryMarkdownWriter extends TextReport {
         }
         md.append("## ").append(m.text("overview.heading")).append("\n\n").append(m.text("overview.intro")).append("\n\n");
         table(md, content.overview());
+        content.ttftByTurn().ifPresent(byTurn -> {
+            md.append("## ").append(m.text("turns.across.heading")).append("\n\n").append(m.text("turns.across.intro"))
+                    .append("\n\n");
+            table(md, byTurn);
+        });
         if (!run.servers().isEmpty()) {
             md.append("## ").append(m.text("servers.heading")).append("\n\n");
             table(md, content.servers());

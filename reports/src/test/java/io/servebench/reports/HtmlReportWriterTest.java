@@ -91,6 +91,12 @@ class HtmlReportWriterTest {
                 .doesNotContain(">0.5</text>");
         assertThat(new HtmlReportWriter(ReportLanguage.ZH_CN).render(run)).contains("<h3>各对话轮次的平均 TTFT：VllmOptionGroups</h3>");
         assertThat(new HtmlReportWriter(ReportLanguage.EN).render(twoRatesThreeRepetitions())).doesNotContain("by turn");
+        // the same figures as a table, in summary.md and report.html: a column per block
+        String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(run);
+        assertThat(md).contains("## Mean TTFT (ms) by turn of the conversations", "| Turn | " + baseline + " | " + cached
+                + " |", "| 1 | 42.00 | 42.00 |", "| 2 | 92.00 | 53.00 |", "| 3 | 165.00 | 62.00 |");
+        assertThat(en).contains("<h2>Mean TTFT (ms) by turn of the conversations</h2>");
+        assertThat(new SummaryMarkdownWriter(ReportLanguage.EN).render(twoRatesThreeRepetitions())).doesNotContain("by turn");
     }
 
     /** A repetition of three-turn conversations whose turns' mean TTFTs are the given ones, ms. */
