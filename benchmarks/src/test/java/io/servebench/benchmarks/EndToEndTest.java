@@ -57,6 +57,10 @@ class EndToEndTest {
         assertThat(RunJournal.read(dir)).hasSize(2);
         assertThat(RunJournal.readServers(dir)).extracting(ServerEnvironment::engineVersion)
                 .allSatisfy(v -> assertThat(v).startsWith("ServeBench simulated engine"));
+        // its GPUs are the ones it imitates (--simulate-gpu's default, one H100 for one tensor-parallel rank), not the
+        // host's: a simulated server is never said to have run without a GPU
+        assertThat(RunJournal.readServers(dir)).extracting(ServerEnvironment::gpus)
+                .allSatisfy(g -> assertThat(g).containsExactly("NVIDIA H100 80GB HBM3 (simulated)"));
 
         JsonNode results = JSON.readTree(dir.resolve("results.json").toFile());
         assertThat(results.isArray()).isTrue();

@@ -109,8 +109,11 @@ public final class Engines {
             // which model the twin's figures are of, and from where (ModelLookup): never another model's; how far
             // to trust them for this engine, GPU and architecture (TwinEvidence); and which of the study's flags they
             // leave out, which the engine's log alone said: a comparison with and without one shows no difference
+            // the GPUs are the ones it imitates, one entry each as nvidia-smi lists a real engine's: not the host's
             return environment.withEngineVersion("ServeBench simulated engine" + mode + servebenchVersion
                     + settings.map(s -> "; model config " + s.modelSource()).orElse(""))
+                    .withGpus(settings.map(s -> java.util.Collections.nCopies(s.tensorParallelSize(),
+                            s.gpu().name() + " (simulated)")).orElse(List.of()))
                     .withTwinEvidence(settings.map(s -> io.servebench.sim.TwinEvidence.statement(s,
                             options.simulatedGpu().toLowerCase(java.util.Locale.ROOT)) + notModelled(s)).orElse(""));
         }

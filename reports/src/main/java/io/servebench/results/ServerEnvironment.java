@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param engineVersion     as the engine reports it ({@code vllm --version}, the Python package, the image tag), {@code ""} when unknown
  * @param model             the served model
  * @param command           the full command line with secrets masked, {@code ""} for an endpoint
- * @param gpus              one entry per GPU, {@code name, memory, driver} as {@code nvidia-smi} prints them; empty without one
+ * @param gpus              one entry per GPU, {@code name, memory, driver} as {@code nvidia-smi} prints them; empty without one;
+ *                          for the simulated engine, the GPUs it imitates ({@code NVIDIA H100 80GB HBM3 (simulated)})
  * @param cpu               CPU model and logical core count
  * @param host              host name
  * @param os                operating system name, version and architecture
@@ -41,6 +42,12 @@ public record ServerEnvironment(String serverId, String engine, String engineVer
     public ServerEnvironment withEngineLimits(List<String> limits) {
         return new ServerEnvironment(serverId, engine, engineVersion, model, command, gpus, cpu, host, os, jdk,
                 servebenchVersion, startedAt, limits, twinEvidence);
+    }
+
+    /** This environment with {@code gpus} as its GPUs: the simulated engine's, which it imitates, not the host's. */
+    public ServerEnvironment withGpus(List<String> newGpus) {
+        return new ServerEnvironment(serverId, engine, engineVersion, model, command, newGpus, cpu, host, os, jdk,
+                servebenchVersion, startedAt, engineLimits, twinEvidence);
     }
 
     /** This environment with {@code evidence} as the simulated engine's error bar for its set-up. */
