@@ -105,10 +105,16 @@ public final class CompareCommand implements Callable<Integer> {
         }
         List<String> regressions = new ArrayList<>();
         int notChecked = 0;
+        int ranElsewhere = 0;
         for (ResultsComparison.Match m : result.matches()) {
             out.println(m.benchmark() + (m.params().isEmpty() ? "" : " " + m.params()));
             m.differences().stream().filter(d -> ignored.contains(d.name()))
                     .forEach(d -> out.println("  (" + d + ")"));
+            if (!m.elsewhere().isEmpty()) {
+                ranElsewhere++;
+                out.println("  (ran elsewhere: " + m.elsewhere().stream().map(Object::toString)
+                        .collect(java.util.stream.Collectors.joining("; ")) + ")");
+            }
             out.printf(Locale.ROOT, "  %-26s %14s %14s %9s  %s%n", "metric", "A", "B", "change", "verdict at 95%");
             for (Row row : m.rows()) {
                 out.printf(Locale.ROOT, "  %-26s %14s %14s %8.2f%%  %s%n", row.metric() + " (" + row.unit() + ")",
@@ -132,6 +138,10 @@ public final class CompareCommand implements Callable<Integer> {
         out.println("Intervals: on B / A at 95%, from fork values when both sides have 2 or more forks that vary (run-to-run"
                 + " noise: a verdict); else a seeded bootstrap of the latency histograms (within-run noise only: undecided);"
                 + " 'not tested' when neither is possible.");
+        if (ranElsewhere > 0) {
+            out.println(ranElsewhere + " of the " + result.matches().size() + " entries ran elsewhere in A than in B (named"
+                    + " above): their differences are the engine's or the GPUs' as much as the change's");
+        }
         long undecided = result.matches().stream().flatMap(m -> m.rows().stream()).filter(r -> !r.decided()).count();
         if (undecided > 0) {
             out.println("Run-to-run noise was not measured for " + undecided + " of the rows: give each side 2 or more"

@@ -140,9 +140,12 @@ public final class ResultsComparison {
      * @param params      the params that identify it (decoded, ignored ones left out)
      * @param differences the params left out of the matching that differ between the two entries
      * @param rows        one per compared metric present on both sides
+     * @param elsewhere   where the two entries' servers ran, as far as it differs (engine, its version, GPUs): each
+     *                    difference a reason beside the change under test; empty when both files say the same, or
+     *                    either says nothing
      */
     public record Match(String benchmark, Map<String, String> params, List<ParamDifference> differences,
-                        List<Row> rows) {
+                        List<Row> rows, List<ParamDifference> elsewhere) {
     }
 
     /**
@@ -201,7 +204,8 @@ public final class ResultsComparison {
                     rows.add(row(metric, ma, inA, metric.equals(PRIMARY)));
                 }
             }
-            matches.add(new Match(key.benchmark(), key.params(), differences(ea, eb, key.params().keySet()), rows));
+            matches.add(new Match(key.benchmark(), key.params(), differences(ea, eb, key.params().keySet()), rows,
+                    elsewhere(ea, eb)));
         }
         List<String> onlyInB = bByKey.keySet().stream().map(Key::toString).toList();
         return new Result(matches, onlyInA, onlyInB);
@@ -243,6 +247,13 @@ public final class ResultsComparison {
         names.addAll(pb.keySet());
         return names.stream().filter(n -> !same.contains(n) && !java.util.Objects.equals(pa.get(n), pb.get(n)))
                 .map(n -> new ParamDifference(n, pa.get(n), pb.get(n))).toList();
+    }
+
+    /** What the two entries' environments state differently; nothing where either states none. */
+    private static List<ParamDifference> elsewhere(JmhBenchmark a, JmhBenchmark b) {
+        return a.environment().keySet().stream().filter(k -> b.environment().containsKey(k)
+                        && !a.environment().get(k).equals(b.environment().get(k)))
+                .map(k -> new ParamDifference(k, a.environment().get(k), b.environment().get(k))).toList();
     }
 
     /** Which way the unit gets better: times are better lower, rates and shares higher. */

@@ -19,13 +19,16 @@ import java.util.Map;
  *                         an entry without them
  * @param block            a ServeBench entry's block name, {@code Class.variant} ({@value JmhJsonWriter#EXTRA}), empty
  *                         for an entry without it
+ * @param environment      where a ServeBench entry's server ran, by what it names ({@code engine}, {@code engine version},
+ *                         {@code GPUs}), in the file's order; empty for an entry without it (JMH's, or written before)
  */
 public record JmhBenchmark(String benchmark, String mode, int forks, Map<String, String> params,
                            JmhMetric primaryMetric, Map<String, JmhMetric> secondaryMetrics, Map<String, String> allParams,
-                           String block) {
+                           String block, Map<String, String> environment) {
 
     public JmhBenchmark {
         block = block == null ? "" : block;
+        environment = environment == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(environment));
         params = Collections.unmodifiableMap(new LinkedHashMap<>(params));
         secondaryMetrics = Collections.unmodifiableMap(new LinkedHashMap<>(secondaryMetrics));
         allParams = Collections.unmodifiableMap(new LinkedHashMap<>(allParams));
@@ -34,7 +37,7 @@ public record JmhBenchmark(String benchmark, String mode, int forks, Map<String,
     /** An entry without ServeBench's own object: JMH's, or ServeBench's of before. */
     public JmhBenchmark(String benchmark, String mode, int forks, Map<String, String> params, JmhMetric primaryMetric,
                         Map<String, JmhMetric> secondaryMetrics) {
-        this(benchmark, mode, forks, params, primaryMetric, secondaryMetrics, Map.of(), "");
+        this(benchmark, mode, forks, params, primaryMetric, secondaryMetrics, Map.of(), "", Map.of());
     }
 
     /**

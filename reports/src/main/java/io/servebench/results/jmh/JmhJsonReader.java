@@ -49,9 +49,12 @@ public final class JmhJsonReader {
                     metric(name, f.getValue())));
             Map<String, String> all = new LinkedHashMap<>();
             entry.path(JmhJsonWriter.EXTRA).path("params").properties().forEach(f -> all.put(f.getKey(), f.getValue().asText()));
+            Map<String, String> environment = new LinkedHashMap<>();
+            entry.path(JmhJsonWriter.EXTRA).path("environment").properties()
+                    .forEach(f -> environment.put(f.getKey(), f.getValue().asText()));
             out.add(new JmhBenchmark(name, required(entry, "mode").asText(), entry.path("forks").asInt(), params,
                     metric(name, required(entry, "primaryMetric")), secondary, all,
-                    entry.path(JmhJsonWriter.EXTRA).path("benchmark").asText("")));
+                    entry.path(JmhJsonWriter.EXTRA).path("benchmark").asText(""), environment));
         }
         return out;
     }

@@ -174,9 +174,16 @@ public final class JmhJsonWriter implements ResultFormat {
                 .filter(b -> primary == null || secondaryValues(b.repetitions()).containsKey(primary)).toList();
         JmhAxes axes = JmhAxes.of(written, paramsInName);
         java.util.Set<String> common = commonSecondaryNames(written);
+        Map<String, io.servebench.results.ServerEnvironment> servers = new LinkedHashMap<>();
+        run.servers().forEach(e -> servers.putIfAbsent(e.serverId(), e));
         ArrayNode array = nodes.arrayNode();
         for (BlockResult block : written) {
-            array.add(entry(block, axes, common));
+            ObjectNode entry = entry(block, axes, common);
+            io.servebench.results.ServerEnvironment server = block.serverId() == null ? null : servers.get(block.serverId());
+            if (server != null) {
+                environment((ObjectNode) entry.get(EXTRA), server);
+            }
+            array.add(entry);
         }
         return array;
     }
@@ -283,6 +290,21 @@ public final class JmhJsonWriter implements ResultFormat {
             extra.put("why", trial.failure());
         }
         return o;
+    }
+
+    /**
+     * Where the entry's server ran, as {@code compare} sets two files side by side: the engine, its version and the GPUs
+     * (for the simulated engine, those it imitates), each only when known.
+     */
+    private static void environment(ObjectNode extra, io.servebench.results.ServerEnvironment server) {
+        ObjectNode e = extra.putObject("environment");
+        e.put("engine", server.engine());
+        if (server.engineVersion() != null && !server.engineVersion().isEmpty()) {
+            e.put("engine version", server.engineVersion());
+        }
+        if (!server.gpus().isEmpty()) {
+            e.put("GPUs", String.join("; ", server.gpus()));
+        }
     }
 
     /** Mean measurement window over repetitions, in JMH's {@code TimeValue} form ("130 s"). */

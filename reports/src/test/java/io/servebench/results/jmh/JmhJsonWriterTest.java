@@ -87,6 +87,29 @@ class JmhJsonWriterTest {
     }
 
     @Test
+    void eachEntryNamesWhereItsServerRanAndTheReaderReadsItBack(@TempDir Path dir) throws Exception {
+        RunResult bare = twoRates(2);
+        String serverId = bare.blocks().get(0).serverId();
+        io.servebench.results.ServerEnvironment server = new io.servebench.results.ServerEnvironment(serverId, "vllm",
+                "0.17.1", "Qwen/Qwen3.5-9B", "vllm serve Qwen/Qwen3.5-9B", List.of("NVIDIA H100 80GB HBM3, 81559 MiB, 570.86",
+                "NVIDIA H100 80GB HBM3, 81559 MiB, 570.86"), "AMD EPYC, 16 logical cores", "gpu-1", "Linux", "17", "0.1.0",
+                "2026-03-01T12:00:00Z", List.of(), "");
+        RunResult run = new RunResult(bare.startTime(), bare.servebenchVersion(), bare.commandLine(), bare.engines(),
+                bare.quick(), bare.blocks(), List.of(server));
+        JsonNode environment = ours(run).get(0).get(JmhJsonWriter.EXTRA).get("environment");
+        assertThat(environment.get("engine").asText()).isEqualTo("vllm");
+        assertThat(environment.get("engine version").asText()).isEqualTo("0.17.1");
+        assertThat(environment.get("GPUs").asText()).isEqualTo("NVIDIA H100 80GB HBM3, 81559 MiB, 570.86; NVIDIA H100 80GB"
+                + " HBM3, 81559 MiB, 570.86");
+        Path file = dir.resolve("results.json");
+        new JmhJsonWriter().write(run, file);
+        assertThat(new JmhJsonReader().read(file).get(0).environment()).containsEntry("engine version", "0.17.1")
+                .containsKey("GPUs");
+        // a block whose server the run did not record says nothing of it
+        assertThat(ours(bare).get(0).get(JmhJsonWriter.EXTRA).has("environment")).isFalse();
+    }
+
+    @Test
     void jmhProcessorRanOnTestSourcesOnly() throws Exception {
         Path mainClasses = Path.of(JmhJsonWriter.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         assertThat(mainClasses.resolve("META-INF/BenchmarkList")).doesNotExist();
