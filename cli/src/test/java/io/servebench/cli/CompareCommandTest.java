@@ -51,36 +51,30 @@ class CompareCommandTest {
 
     /** A ServeBench entry of an ad-hoc run at 4 req/s whose engine ran with {@code flags}, its forks' mean latencies in s. */
     private static Path adHoc(Path dir, String name, String flags, double... forks) throws Exception {
-        String json = """
-                [{"jmhVersion":"1.37","benchmark":"AdHoc.baseline","mode":"sample","forks":%d,
-                  "primaryMetric":{"score":%s,"scoreError":"NaN","scoreConfidence":["NaN","NaN"],"scorePercentiles":{},
-                                   "scoreUnit":"s/op","rawData":[%s]},
-                  "secondaryMetrics":{},
-                  "servebench":{"benchmark":"AdHoc.baseline","params":{"engine":"vllm","rate":"4","flags":"%s"}}}]
-                """.formatted(forks.length, mean(forks), rawData(forks), flags);
-        Path file = dir.resolve(name);
-        Files.writeString(file, json);
-        return file;
+        return entry(dir, name, flags, null, forks);
     }
 
-    /** A ServeBench entry whose server ran where {@code environment} (a JSON object's members) says. */
-    private static Path ranOn(Path dir, String name, String environment, double... forks) throws Exception {
+    /**
+     * {@link #adHoc}'s entry, its server having run where {@code environment} (a JSON object's members) says; none said
+     * when {@code null}.
+     */
+    private static Path entry(Path dir, String name, String flags, String environment, double... forks) throws Exception {
         String json = """
                 [{"jmhVersion":"1.37","benchmark":"AdHoc.baseline","mode":"sample","forks":%d,
                   "primaryMetric":{"score":%s,"scoreError":"NaN","scoreConfidence":["NaN","NaN"],"scorePercentiles":{},
                                    "scoreUnit":"s/op","rawData":[%s]},
                   "secondaryMetrics":{},
-                  "servebench":{"benchmark":"AdHoc.baseline","params":{"engine":"vllm","rate":"4","flags":""},
-                                "environment":{%s}}}]
-                """.formatted(forks.length, mean(forks), rawData(forks), environment);
+                  "servebench":{"benchmark":"AdHoc.baseline","params":{"engine":"vllm","rate":"4","flags":"%s"}%s}}]
+                """.formatted(forks.length, mean(forks), rawData(forks), flags,
+                environment == null ? "" : ",\"environment\":{" + environment + "}");
         return Files.writeString(dir.resolve(name), json);
     }
 
     @Test
     void entriesWhoseServersRanElsewhereAreSaidToHave(@TempDir Path dir) throws Exception {
-        String h100 = ranOn(dir, "h100.json", "\"engine\":\"vllm\",\"engine version\":\"0.17.1\",\"GPUs\":\"NVIDIA H100 80GB"
+        String h100 = entry(dir, "h100.json", "", "\"engine\":\"vllm\",\"engine version\":\"0.17.1\",\"GPUs\":\"NVIDIA H100 80GB"
                 + " HBM3\"", 2.60, 2.62, 2.64).toString();
-        String a100 = ranOn(dir, "a100.json", "\"engine\":\"vllm\",\"engine version\":\"0.17.1\",\"GPUs\":\"NVIDIA A100-SXM4-80GB\"",
+        String a100 = entry(dir, "a100.json", "", "\"engine\":\"vllm\",\"engine version\":\"0.17.1\",\"GPUs\":\"NVIDIA A100-SXM4-80GB\"",
                 3.00, 3.04, 3.08).toString();
         Run r = compare(h100, a100);
         assertThat(r.code()).isZero();
@@ -88,7 +82,7 @@ class CompareCommandTest {
                 .contains("1 of the 1 entries ran elsewhere in A than in B (named above): their differences are the"
                         + " engine's or the GPUs' as much as the change's");
         // the same machine: nothing said; a file that says nothing of its environment (JMH's, or of before): nothing
-        String again = ranOn(dir, "again.json", "\"engine\":\"vllm\",\"engine version\":\"0.17.1\",\"GPUs\":\"NVIDIA H100"
+        String again = entry(dir, "again.json", "", "\"engine\":\"vllm\",\"engine version\":\"0.17.1\",\"GPUs\":\"NVIDIA H100"
                 + " 80GB HBM3\"", 2.61, 2.63, 2.65).toString();
         assertThat(compare(h100, again).out()).doesNotContain("ran elsewhere");
         assertThat(compare(h100, adHoc(dir, "old.json", "", 2.6, 2.6, 2.6).toString()).out()).doesNotContain("ran elsewhere");
