@@ -45,8 +45,57 @@ public final class Engines {
             case IN_PROCESS -> SimulatedStarts.inProcess(server, options, log);
             case PROCESS -> SimulatedStarts.asProcess(server, options, log, waiting);
             case VIRTUAL -> SimulatedStarts.virtual(server, options, log);
-            case OFF -> KindStarts.start(server, options, log, waiting);
+            case OFF -> {
+                try {
+                    yield KindStarts.start(server, options, log, waiting);
+                } catch (EngineStartException e) {
+                    throw refusedFlags(server, e);
+                }
+            }
         };
+    }
+
+    /** How vLLM's and SGLang's argparse refuse a flag: {@code error: unrecognized arguments: ...}, an invalid choice. */
+    private static final java.util.regex.Pattern ARGPARSE_REFUSAL = java.util.regex.Pattern.compile(
+            "error: (unrecognized arguments|argument \\S+: invalid)");
+
+    /** A version as {@code vllm --version} or {@code sglang.__version__} prints it: {@code 0.17.1}, {@code 0.5.4.post2}. */
+    private static final java.util.regex.Pattern VERSION = java.util.regex.Pattern.compile("\\d+\\.\\d+\\.\\d+(\\.post\\d+)?");
+
+    /**
+     * {@code failure}, and where the engine's own parser refused a flag (its log says so), which version the installed
+     * engine reports and what ServeBench knows of its flags: a study's flags are checked against the version it names,
+     * or the newest ServeBench has, so an older engine on the machine refuses what the check let through.
+     */
+    private static EngineStartException refusedFlags(ServerConfig server, EngineStartException failure) {
+        String kind = server.kind().name();
+        if (failure.getMessage() == null || !ARGPARSE_REFUSAL.matcher(failure.getMessage()).find()
+                || !io.servebench.flags.FlagCatalog.covers(kind)) {
+            return failure;
+        }
+        List<String> versionCommand = KindStarts.versionCommand(server);
+        java.util.regex.Matcher m = VERSION.matcher(versionCommand.isEmpty() ? "" : EnvironmentCapture.run(versionCommand));
+        if (!m.find()) {
+            return failure;
+        }
+        String version = m.group();
+        Optional<io.servebench.flags.FlagCatalog> catalog = io.servebench.flags.FlagCatalog.of(kind, version);
+        String known = String.join(", ", io.servebench.flags.FlagCatalog.versions(kind));
+        String said;
+        if (catalog.isEmpty()) {
+            said = "the engine here reports version " + version + ", whose flags ServeBench has no list of (it has "
+                    + known + "): the study's were checked against the version it names, else the newest of those";
+        } else {
+            List<String> refused = server.flags().stream().map(f -> catalog.get().problem(catalog.get().resolved(f)))
+                    .flatMap(Optional::stream).toList();
+            said = "the engine here reports version " + version + (refused.isEmpty() ? ""
+                    : ", whose parser ServeBench knows: " + String.join("; ", refused))
+                    + "; name it, @Engine(version = \"" + version + "\") or @Variant(engineVersion), to have the compiler"
+                    + " check the study's flags against it";
+        }
+        EngineStartException told = new EngineStartException(failure.getMessage() + " (" + said + ")");
+        told.setStackTrace(failure.getStackTrace());
+        return told;
     }
 
     /** The flags the simulated engine reads when it stands in for {@code kind} ({@code --simulate}), and whose replies it gives. */

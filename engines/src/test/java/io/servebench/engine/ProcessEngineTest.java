@@ -43,6 +43,22 @@ class ProcessEngineTest {
     }
 
     @Test
+    void aFlagTheInstalledVersionRefusesIsToldWithThatVersionsOwnWords(@TempDir Path dir) throws Exception {
+        // the study's flags were checked against vLLM 0.26.0, the newest ServeBench knows; the machine has 0.17.1
+        io.servebench.engine.ServerConfig server = new io.servebench.engine.ServerConfig(EngineKinds.VLLM, "m",
+                List.of(io.servebench.flags.Flag.parse("--spec-tokens=2").orElseThrow()), new io.servebench.engine.kind.EngineSetup(
+                script("old-vllm.sh"), List.of(), "", List.of(), "", ""));
+        assertThatThrownBy(() -> Engines.start(server, EngineOptions.defaults(EngineOptions.Simulate.OFF, 1),
+                dir.resolve("s01.log")))
+                .isInstanceOf(EngineStartException.class)
+                .hasMessageContaining("error: unrecognized arguments: --spec-tokens=2")
+                .hasMessageContaining("(the engine here reports version 0.17.1, whose parser ServeBench knows: flag"
+                        + " --spec-tokens is not a flag of vLLM 0.17.1 (vLLM 0.26.0 has it")
+                .hasMessageEndingWith("; name it, @Engine(version = \"0.17.1\") or @Variant(engineVersion), to have the"
+                        + " compiler check the study's flags against it)");
+    }
+
+    @Test
     void aProgramThatIsNotInstalledFailsAtOnceSayingWhereToNameItOrHowToRehearse(@TempDir Path dir) {
         LaunchCommand missing = new LaunchCommand(List.of("servebench-no-such-vllm", "serve", "m"), Map.of(), null,
                 ProcessEngine.freePort());
