@@ -80,7 +80,13 @@ class CapacitySearchTest {
         CapacityResult never = new CapacitySearch(0.99, 0.1, 12).search("S.v", "ttft=1", 1,
                 rate -> new CapacitySearch.Attained(0, 100, 0));
         assertThat(never.stoppedBy()).isEmpty();
-        assertThat(never.describe()).isEqualTo("S.v none found: no rate tried, down to 0.00391 req/s, met the target");
+        assertThat(never.describe()).isEqualTo("S.v none found: no rate tried, down to 0.00391 req/s, met the target;"
+                + " there 0 of 100 requests met ttft=1, where 99% had to: a bound the server misses even with almost no"
+                + " load");
+        // some met it, too few
+        CapacityResult few = new CapacitySearch(0.99, 0.1, 12).search("S.v", "ttft=100", 1,
+                rate -> new CapacitySearch.Attained(90, 100, 0));
+        assertThat(few.describe()).endsWith("there 90 of 100 requests met ttft=100, where 99% had to");
     }
 
     @Test

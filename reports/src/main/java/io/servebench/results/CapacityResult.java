@@ -40,9 +40,16 @@ public record CapacityResult(String configuration, String slo, double target, Li
             return String.format(java.util.Locale.ROOT, "%s %.3g req/s", configuration, capacity);
         }
         return stoppedBy().map(p -> String.format(java.util.Locale.ROOT, "%s none found: the trial at %.3g req/s failed,"
-                + " so no lower rate was tried", configuration, p.rate())).orElseGet(() -> String.format(java.util.Locale.ROOT,
-                "%s none found: no rate tried, down to %.3g req/s, met the target", configuration,
-                probes.isEmpty() ? 0 : probes.get(0).rate()));
+                + " so no lower rate was tried", configuration, p.rate())).orElseGet(() -> probes.isEmpty()
+                ? configuration + " none found: no rate was tried"
+                : String.format(java.util.Locale.ROOT, "%s none found: no rate tried, down to %.3g req/s, met the target;"
+                        + " there %d of %d requests met %s, where %s%% had to%s", configuration, probes.get(0).rate(),
+                        probes.get(0).met(), probes.get(0).total(), slo, percent(target),
+                        probes.get(0).met() == 0 ? ": a bound the server misses even with almost no load" : ""));
+    }
+
+    private static String percent(double share) {
+        return new java.math.BigDecimal(Double.toString(100 * share)).stripTrailingZeros().toPlainString();
     }
 
     /**
