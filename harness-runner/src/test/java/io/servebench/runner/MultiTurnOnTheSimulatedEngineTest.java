@@ -18,6 +18,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Multi-turn conversations through the runner: each turn after its answer, with its history, and metrics per turn. */
 class MultiTurnOnTheSimulatedEngineTest {
 
+    /**
+     * Conversations at 10 a second under a cap of two requests in flight, through the runner in virtual time: every
+     * trial complete, every turn answered, never more than two requests in flight (the case that once sent a later turn
+     * behind the engine's clock is {@code VirtualLoadTest}'s, on Qwen3-8B).
+     */
+    @Test
+    void conversationsUnderAConcurrencyCapKeepItTurnByTurn(@TempDir Path dir) throws Exception {
+        for (String out : java.util.List.of("8", "12", "16")) {
+            Path folder = dir.resolve("out" + out);
+            RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline")
+                    .param("dataset", "multi-turn:turns=3,in=fixed(60),out=fixed(" + out + ")").param("rate", "10")
+                    .param("requests", "60").param("warmup", "0").param("maxConcurrency", "2")
+                    .simulate(EngineOptions.Simulate.VIRTUAL).outputDir(folder).progress(false).build(),
+                    new PrintWriter(new StringWriter(), true)).run();
+            assertThat(outcome.blocks("baseline").get(0).failure()).as("out=%s", out).isNull();
+            List<RequestRecord> records = RunFolderRecords.onlyTrialsRecords(folder);
+            assertThat(records).hasSize(60).allSatisfy(r -> assertThat(r.succeeded()).isTrue());
+            for (RequestRecord r : records) {
+                long inFlight = records.stream().filter(o -> o.sentNs() <= r.sentNs() && o.doneNs() > r.sentNs()).count();
+                assertThat(inFlight).as("out=%s: in flight when %d is sent", out, r.id()).isLessThanOrEqualTo(2);
+            }
+        }
+    }
+
     @Test
     void laterTurnsFollowTheirAnswersCarryTheirHistoryAndAreReportedPerTurn(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("run");

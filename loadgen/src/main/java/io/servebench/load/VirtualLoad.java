@@ -103,6 +103,11 @@ public final class VirtualLoad {
          * first, as the load generator's fair semaphore gives it to whoever asked first.
          */
         private long nextFirstTurnNs = Long.MAX_VALUE;
+        /**
+         * Under a concurrency cap: when the last first turn took its slot; a later turn that waited behind it takes one
+         * no earlier (its slot is then the next to come free, after the first turn's).
+         */
+        private long lastFirstTurnSlotNs;
         /** When each failed request ended, in order: a stop condition counts those that had failed by its time. */
         private final List<Long> failedAt = new ArrayList<>();
         private final long t0 = engine.clockNs();
@@ -136,6 +141,7 @@ public final class VirtualLoad {
             capped = profile.maxInFlight() > 0;
             // slots no request has held yet, free since the start; then those freed by completions, oldest first
             unused = profile.maxInFlight();
+            lastFirstTurnSlotNs = t0;
             try {
                 for (int i = 0; i < offsets.length && drawn < planned && supply.hasNext(); i++) {
                     long intendedNs = t0 + offsets[i];
@@ -158,8 +164,14 @@ public final class VirtualLoad {
                             return;
                         }
                         sendNs = slotNs;
+                        lastFirstTurnSlotNs = slotNs;
                     }
                     sendConversation(next(offsets[i] < warmupNs, planned - drawn), intendedNs, sendNs, slotNs);
+                    if (capped) {
+                        // the later turns that waited behind this first turn ask now, before the clock moves on
+                        nextFirstTurnNs = i + 1 < offsets.length ? t0 + offsets[i + 1] : Long.MAX_VALUE;
+                        serveWaitingTurns();
+                    }
                 }
                 stopping.completedAt(sent == 0 ? t0 : lastSendNs);
             } finally {
@@ -187,7 +199,7 @@ public final class VirtualLoad {
                     && (unused > 0 || !freedSlots.isEmpty())) {
                 WaitingTurn waiting = waitingTurns.pollFirst();
                 long freeSinceNs = takeSlot();
-                long slotNs = Math.max(waiting.dueNs(), freeSinceNs);
+                long slotNs = Math.max(Math.max(waiting.dueNs(), freeSinceNs), lastFirstTurnSlotNs);
                 if (stopsAt(slotNs)) {
                     // the slot goes back: nothing was sent with it
                     freedSlots.addFirst(freeSinceNs);
