@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Map.Entry;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
 
@@ -40,8 +41,8 @@ public final class ServerMetricsDelta {
      * {@code clientOutputTokens} output tokens in, or empty when they can (or its count is not exported to check): a
      * counter that went back, or fewer generated tokens than the client received.
      */
-    public static java.util.Optional<String> notOfThisLoad(Map<String, Double> server, OptionalDouble clientOutputTokens) {
-        java.util.Optional<String> wentBack = server.entrySet().stream().filter(e -> e.getValue() < 0)
+    public static Optional<String> notOfThisLoad(Map<String, Double> server, OptionalDouble clientOutputTokens) {
+        Optional<String> wentBack = server.entrySet().stream().filter(e -> e.getValue() < 0)
                 .map(e -> "its " + e.getKey() + " went back by " + Math.round(-e.getValue()) + " over the repetition")
                 .findFirst();
         if (wentBack.isPresent()) {
@@ -49,9 +50,9 @@ public final class ServerMetricsDelta {
         }
         Double generated = server.get(ServerMetric.GENERATION_TOKENS.id());
         if (generated == null || clientOutputTokens.isEmpty() || generated >= COVERED_SHARE * clientOutputTokens.getAsDouble()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of(String.format(java.util.Locale.ROOT, "it counts %d tokens generated over the"
+        return Optional.of(String.format(java.util.Locale.ROOT, "it counts %d tokens generated over the"
                 + " repetition where the client received %d in the measured requests alone (it restarted, or another"
                 + " replica behind its address answered)", Math.round(generated), Math.round(clientOutputTokens.getAsDouble())));
     }
@@ -119,25 +120,45 @@ public final class ServerMetricsDelta {
     private static void putQuantile(Map<String, Double> out, ServerMetric metric, TreeMap<Double, Double> buckets,
                                     double q, double sum) {
         quantile(buckets, q, sum).ifPresent(v -> {
+            RankBucket b = rankBucket(buckets, q).orElseThrow();
+            double high = Math.min(b.high(), atMost(buckets, q, sum));
             out.put(metric.id(), 1000 * v);
-            double[] bucket = bucket(buckets, q);
-            double high = Math.min(bucket[1], atMost(buckets, q, sum));
-            out.put(ServerMetric.bucketKey(metric, false), 1000 * Math.min(bucket[0], high));
+            out.put(ServerMetric.bucketKey(metric, false), 1000 * Math.min(b.low(), high));
             out.put(ServerMetric.bucketKey(metric, true), 1000 * high);
         });
     }
 
-    /** The bounds of the bucket that holds the {@code q}-quantile's rank ({@code [0, first bound]} for the first). */
-    static double[] bucket(TreeMap<Double, Double> cumulative, double q) {
-        double rank = q * cumulative.lastEntry().getValue();
+    /**
+     * The bucket of a cumulative histogram that holds a quantile's rank: its bounds ({@code 0} below the first) and the
+     * counts at them.
+     */
+    private record RankBucket(double rank, double low, double lowCount, double high, double highCount) {
+
+        /** The rank's value by linear interpolation within the bucket, as Prometheus' {@code histogram_quantile}. */
+        double interpolated() {
+            double inBucket = highCount - lowCount;
+            double fraction = inBucket > 0 ? (rank - lowCount) / inBucket : 1;
+            return low + (high - low) * fraction;
+        }
+    }
+
+    /** The bucket holding the {@code q}-quantile's rank; empty when there are no counts. */
+    private static Optional<RankBucket> rankBucket(TreeMap<Double, Double> cumulative, double q) {
+        double total = cumulative.lastEntry().getValue();
+        if (!(total > 0)) {
+            return Optional.empty();
+        }
+        double rank = q * total;
         double lowerBound = 0;
+        double lowerCount = 0;
         for (Entry<Double, Double> e : cumulative.entrySet()) {
             if (e.getValue() >= rank) {
-                return new double[] {lowerBound, e.getKey()};
+                return Optional.of(new RankBucket(rank, lowerBound, lowerCount, e.getKey(), e.getValue()));
             }
             lowerBound = e.getKey();
+            lowerCount = e.getValue();
         }
-        return new double[] {lowerBound, Double.POSITIVE_INFINITY};
+        return Optional.empty();
     }
 
     private static void lateness(PrometheusSnapshot before, PrometheusSnapshot after, Map<String, Double> out) {
@@ -200,26 +221,8 @@ public final class ServerMetricsDelta {
      * falls in the {@code +Inf} bucket (no upper bound to interpolate to) or there are no counts.
      */
     static OptionalDouble quantile(TreeMap<Double, Double> cumulative, double q) {
-        double total = cumulative.lastEntry().getValue();
-        if (!(total > 0)) {
-            return OptionalDouble.empty();
-        }
-        double rank = q * total;
-        double lowerBound = 0;
-        double lowerCount = 0;
-        for (Entry<Double, Double> e : cumulative.entrySet()) {
-            if (e.getValue() >= rank) {
-                if (Double.isInfinite(e.getKey())) {
-                    return OptionalDouble.empty();
-                }
-                double inBucket = e.getValue() - lowerCount;
-                double fraction = inBucket > 0 ? (rank - lowerCount) / inBucket : 1;
-                return OptionalDouble.of(lowerBound + (e.getKey() - lowerBound) * fraction);
-            }
-            lowerBound = e.getKey();
-            lowerCount = e.getValue();
-        }
-        return OptionalDouble.empty();
+        return rankBucket(cumulative, q).filter(b -> Double.isFinite(b.high()))
+                .map(b -> OptionalDouble.of(b.interpolated())).orElse(OptionalDouble.empty());
     }
 
     /** {@code after − before} of a counter under the first prefix the after-scrape has it; empty when absent. */
