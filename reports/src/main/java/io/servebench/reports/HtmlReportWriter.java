@@ -204,13 +204,8 @@ final class HtmlReportWriter extends TextReport {
     private static void byTurn(StringBuilder html, Messages m, String study, List<BlockResult> blocks) {
         List<SvgCharts.Series> series = new ArrayList<>();
         for (BlockResult t : blocks) {
-            TreeMap<Integer, List<RepetitionResult>> perTurn = new TreeMap<>();
-            for (RepetitionResult r : t.repetitions()) {
-                r.turns().forEach((turn, metrics) -> perTurn.computeIfAbsent(Integer.parseInt(turn), k -> new ArrayList<>())
-                        .add(metrics));
-            }
             List<double[]> points = new ArrayList<>();
-            perTurn.forEach((turn, of) -> {
+            ReportContent.byTurn(t).forEach((turn, of) -> {
                 double y = ReportContent.mean(of, r -> r.number(Metric.TTFT, Stat.MEAN));
                 if (!Double.isNaN(y)) {
                     points.add(new double[] {turn, y});

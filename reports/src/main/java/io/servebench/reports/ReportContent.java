@@ -533,15 +533,13 @@ final class ReportContent {
         if (blocks.isEmpty()) {
             return Optional.empty();
         }
+        List<TreeMap<Integer, List<RepetitionResult>>> perBlock = blocks.stream().map(ReportContent::byTurn).toList();
         java.util.TreeSet<Integer> turns = new java.util.TreeSet<>();
-        blocks.forEach(t -> t.repetitions().forEach(r -> r.turns().keySet().forEach(k -> turns.add(Integer.parseInt(k)))));
+        perBlock.forEach(b -> turns.addAll(b.keySet()));
         List<List<String>> rows = new ArrayList<>();
         for (int turn : turns) {
             List<String> row = new ArrayList<>(List.of(Integer.toString(turn)));
-            for (BlockResult t : blocks) {
-                row.add(value(t.repetitions().stream().map(r -> r.turns().get(Integer.toString(turn)))
-                        .filter(java.util.Objects::nonNull).toList(), Metric.TTFT, Stat.MEAN));
-            }
+            perBlock.forEach(b -> row.add(value(b.getOrDefault(turn, List.of()), Metric.TTFT, Stat.MEAN)));
             rows.add(row);
         }
         List<String> header = new ArrayList<>(List.of(messages.text("turns.turn")));
@@ -549,24 +547,29 @@ final class ReportContent {
         return Optional.of(new Table(header, rows));
     }
 
+    /** A multi-turn block's metrics of each turn of its conversations, one per repetition that had it, by turn. */
+    static TreeMap<Integer, List<RepetitionResult>> byTurn(BlockResult trial) {
+        TreeMap<Integer, List<RepetitionResult>> perTurn = new TreeMap<>();
+        for (RepetitionResult r : trial.repetitions()) {
+            r.turns().forEach((turn, metrics) -> perTurn.computeIfAbsent(Integer.parseInt(turn), k -> new ArrayList<>())
+                    .add(metrics));
+        }
+        return perTurn;
+    }
+
     /**
      * A multi-turn block's metrics per turn of its conversations (means over repetitions, as the block's own); empty
      * for single turns.
      */
     public Optional<Table> turns(BlockResult trial) {
-        List<RepetitionResult> reps = trial.repetitions();
-        java.util.Set<String> numbers = new java.util.LinkedHashSet<>();
-        reps.forEach(r -> numbers.addAll(r.turns().keySet()));
-        if (numbers.isEmpty()) {
+        TreeMap<Integer, List<RepetitionResult>> perTurn = byTurn(trial);
+        if (perTurn.isEmpty()) {
             return Optional.empty();
         }
         List<List<String>> rows = new ArrayList<>();
-        for (String turn : numbers) {
-            List<RepetitionResult> of = reps.stream().map(r -> r.turns().get(turn)).filter(java.util.Objects::nonNull).toList();
-            rows.add(List.of(turn, count(of, Metric.SUCCESSFUL_REQUESTS), count(of, Metric.TOTAL_INPUT_TOKENS),
-                    value(of, Metric.TTFT, Stat.MEAN), value(of, Metric.TTFT, Stat.P99), value(of, Metric.ITL, Stat.MEAN),
-                    value(of, Metric.E2E_LATENCY, Stat.MEAN)));
-        }
+        perTurn.forEach((turn, of) -> rows.add(List.of(Integer.toString(turn), count(of, Metric.SUCCESSFUL_REQUESTS),
+                count(of, Metric.TOTAL_INPUT_TOKENS), value(of, Metric.TTFT, Stat.MEAN), value(of, Metric.TTFT, Stat.P99),
+                value(of, Metric.ITL, Stat.MEAN), value(of, Metric.E2E_LATENCY, Stat.MEAN))));
         return Optional.of(new Table(List.of(messages.text("turns.turn"), Metric.SUCCESSFUL_REQUESTS.label(),
                 Metric.TOTAL_INPUT_TOKENS.label(), Metric.TTFT.label(Stat.MEAN), Metric.TTFT.label(Stat.P99),
                 Metric.ITL.label(Stat.MEAN), Metric.E2E_LATENCY.label(Stat.MEAN)), rows));
