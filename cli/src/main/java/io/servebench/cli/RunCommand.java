@@ -120,6 +120,10 @@ public final class RunCommand implements Callable<Integer> {
 
     /** The study these options declare, checked as the processor checks a class. */
     AdHocStudy study() {
+        if (target == null && engine == null && runOptions.stream().anyMatch(o -> o.startsWith("--simulate"))) {
+            throw new Main.UsageException("run: --simulate stands the simulated engine in for the engine a run starts;"
+                    + " name that engine, e.g. --engine vllm --simulate=virtual (or --engine sglang)");
+        }
         if ((target == null) == (engine == null)) {
             throw new Main.UsageException("run: give either --target URL (a running server) or --engine KIND (one"
                     + " ServeBench starts), e.g. --target http://127.0.0.1:8000");

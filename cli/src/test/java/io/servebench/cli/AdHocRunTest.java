@@ -273,6 +273,10 @@ class AdHocRunTest {
         assertThat(main(out, List.of("run", "--model", "m"))).isEqualTo(Main.BAD_INPUT);
         assertThat(out.toString()).contains("give either --target URL (a running server) or --engine KIND");
         out = new StringWriter();
+        assertThat(main(out, List.of("run", "--model", "m", "--rate", "4", "--simulate=virtual"))).isEqualTo(Main.BAD_INPUT);
+        assertThat(out.toString()).contains("--simulate stands the simulated engine in for the engine a run starts; name"
+                + " that engine, e.g. --engine vllm --simulate=virtual");
+        out = new StringWriter();
         assertThat(main(out, List.of("run", "--engine", "tgi", "--model", "m"))).isEqualTo(Main.BAD_INPUT);
         assertThat(out.toString()).contains("--engine tgi is not one ServeBench starts from a model; expected one of"
                 + " vllm, sglang, sim");

@@ -1,5 +1,6 @@
 package io.servebench.reports;
 
+import io.servebench.annotations.Profile;
 import io.servebench.compare.BaselineGroup;
 import io.servebench.compare.Comparison;
 import io.servebench.results.jmh.JmhJsonWriter;
@@ -223,7 +224,19 @@ final class ReportContent {
             boolean conversations = t.repetitions().stream().anyMatch(r -> !r.turns().isEmpty());
             return messages.text(conversations ? "point.rate.conversations" : "point.rate", t.params().get("rate"));
         }
-        return messages.text("point.concurrency", t.params().getOrDefault("concurrency", Numbers.ABSENT));
+        if (t.params().containsKey("concurrency")) {
+            return messages.text("point.concurrency", t.params().get("concurrency"));
+        }
+        // a block paced by neither: its profile says how it sent ("concurrency —" read as if a setting were missing)
+        String profile = t.params().getOrDefault("profile", "");
+        String cap = t.params().get("maxConcurrency");
+        return switch (profile) {
+            case Profile.THROUGHPUT -> cap == null ? messages.text("point.allAtOnce")
+                    : messages.text("point.allAtOnce.capped", cap);
+            case Profile.SYNCHRONOUS -> messages.text("point.synchronous");
+            case Profile.TRACE -> messages.text("point.trace");
+            default -> messages.text("point.concurrency", Numbers.ABSENT);
+        };
     }
 
     /** Case | group | optimized | baseline | comparison: one row per block compared with its baseline. */

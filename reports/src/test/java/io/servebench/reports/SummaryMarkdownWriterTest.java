@@ -50,6 +50,27 @@ class SummaryMarkdownWriterTest {
     }
 
     @Test
+    void aBlockPacedByNeitherRateNorStreamsIsHeadedByHowItSent() {
+        List<BlockResult> blocks = new java.util.ArrayList<>();
+        String[][] loads = {{"throughput", null}, {"throughput", "64"}, {"synchronous", null}, {"trace", null}};
+        for (String[] load : loads) {
+            java.util.Map<String, String> params = Fixtures.params(Fixtures.BASE_FLAGS, "8");
+            params.remove("rate");
+            params.put("profile", load[0]);
+            if (load[1] != null) {
+                params.put("maxConcurrency", load[1]);
+            }
+            String variant = load[0] + (load[1] == null ? "" : load[1]);
+            blocks.add(new BlockResult(Fixtures.CLASS + "." + variant, Fixtures.CLASS, variant, "", false, params, variant,
+                    "s1", List.of(Fixtures.repetition(2.0, 0.5)), null));
+        }
+        String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(Fixtures.run(blocks));
+        assertThat(md).contains(".throughput · all at once\n", ".throughput64 · all at once, at most 64 in flight\n",
+                ".synchronous · one at a time\n", ".trace · at the trace's times\n").doesNotContain("concurrency —");
+        assertThat(new SummaryMarkdownWriter(ReportLanguage.ZH_CN).render(Fixtures.run(blocks))).contains("全部同时发出");
+    }
+
+    @Test
     void oneRepetitionComparesPerRequestDistributionsAndCallsNoiseNoise() {
         // the reference study's prefix-caching result: 2.62 s vs 2.69 s, per-request stdev ~1.8 s, 1000 requests
         RunResult run = Fixtures.run(List.of(baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8"),

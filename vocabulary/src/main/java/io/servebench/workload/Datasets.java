@@ -125,6 +125,24 @@ public final class Datasets {
         return "";
     }
 
+    /**
+     * For the name another load generator gives its made-up prompts, the same dataset here; else nothing. Users come
+     * with {@code vllm bench serve --dataset-name random} or guidellm's {@code --data "prompt_tokens=I,output_tokens=O"}
+     * in their fingers.
+     */
+    private static String otherToolHint(String spec) {
+        String lower = spec.toLowerCase(java.util.Locale.ROOT);
+        if (lower.equals("random") || lower.startsWith("random:")) {
+            return "vllm bench serve's random dataset (--random-input-len I --random-output-len O) is"
+                    + " synthetic:in=fixed(I),out=fixed(O) here, and with --random-range-ratio R"
+                    + " synthetic:in=uniform(I*(1-R),I*(1+R)),out=uniform(O*(1-R),O*(1+R)) written as numbers; ";
+        }
+        if (lower.contains("prompt_tokens=") || lower.contains("output_tokens=")) {
+            return "guidellm's prompt_tokens=I,output_tokens=O is synthetic:in=fixed(I),out=fixed(O) here; ";
+        }
+        return "";
+    }
+
     /** Why {@code spec} names no dataset, or {@code null} when its form is right (files are not read). */
     public static String problem(String spec) {
         Tokenized tokenized = Tokenized.of(spec);
@@ -133,7 +151,8 @@ public final class Datasets {
         }
         Optional<DatasetKind.Named> named = DatasetKind.of(tokenized.spec());
         if (named.isEmpty()) {
-            return "unknown dataset \"" + spec + "\": " + fileHint(tokenized.spec()) + "expected one of "
+            return "unknown dataset \"" + spec + "\": " + fileHint(tokenized.spec()) + otherToolHint(tokenized.spec())
+                    + "expected one of "
                     + DatasetKind.known();
         }
         String problem = named.get().kind().problem(named.get().rest());

@@ -119,6 +119,13 @@ class DatasetKindsTest {
                 + " the kind named before its path: jsonl:requests.jsonl (one request per line) or trace:requests.jsonl");
         assertThat(Datasets.problem("data/ShareGPT_V3.json")).contains("sharegpt:data/ShareGPT_V3.json (a ShareGPT-format"
                 + " file); expected one of");
+        // the names other load generators give made-up prompts: the same dataset here, in a form that reads
+        assertThat(Datasets.problem("random:input=1024,output=256")).contains("vllm bench serve's random dataset"
+                + " (--random-input-len I --random-output-len O) is synthetic:in=fixed(I),out=fixed(O) here");
+        assertThat(Datasets.problem("prompt_tokens=256,output_tokens=128")).contains("guidellm's"
+                + " prompt_tokens=I,output_tokens=O is synthetic:in=fixed(I),out=fixed(O) here");
+        assertThat(Datasets.problem("synthetic:in=fixed(1024),out=fixed(256)")).isNull();
+        assertThat(Datasets.problem("synthetic:in=uniform(512,1536),out=uniform(128,384)")).isNull();
         assertThat(Datasets.problem("replay:x.jsonl")).startsWith("unknown dataset \"replay:x.jsonl\": expected one of")
                 .contains("\"sharegpt:PATH[,minTokens=N][,maxPrompt=N][,maxTotal=N]\"").contains("\"jsonl:PATH[,out=N]\"")
                 .contains("\"shared-prefix:groups=G,prefix=P,question=Q,out=O[,count=N][,seed=S]\"")
