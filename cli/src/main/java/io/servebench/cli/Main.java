@@ -80,6 +80,9 @@ public final class Main implements Callable<Integer> {
     @Option(names = "-p", paramLabel = "NAME=V1,V2", description = "Override a parameter or workload setting (Workload settings, below) with a list of values; the benchmarks expand over them. Repeatable. extraBody takes one JSON object, models one list of names with weights and endpointWeights one list of weights, commas included (-p models=sql-lora:3,chat-lora:1).")
     List<String> params = new ArrayList<>();
 
+    @Option(names = "--trial", paramLabel = "KEY", description = "Run only this trial of the plan: its id without the running number, as --dry-run lists it after the tNN- (e.g. --trial vllm-e064484c-constant-16); repeatable. Not with a tuning study or --capacity, which choose their own trials.")
+    List<String> trials = new ArrayList<>();
+
     @Option(names = "-r", paramLabel = "N", description = "Repetitions of every trial, for noise estimates (default: " + RunDefaults.REPETITIONS + ").")
     Integer repetitions;
 
@@ -327,6 +330,7 @@ public final class Main implements Callable<Integer> {
         jmhPrimary.forEach(run::jmhPrimary);
         run.jmhParamsInName(jmhParamsInName);
         parseOverrides(params).forEach((name, values) -> run.param(name, values.toArray(String[]::new)));
+        trials.forEach(run::trial);
         PrintWriter out = spec.commandLine().getOut();
         Runner runner = new Runner(run.build(), out);
         if (list) {

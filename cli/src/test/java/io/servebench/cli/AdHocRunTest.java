@@ -101,6 +101,38 @@ class AdHocRunTest {
         assertThat(resumed.toString()).contains("2 of 2 trials complete before");
     }
 
+    @Test
+    void aTrialPickedByItsKeyRunsAloneAndItsResumeRunsNoOther(@TempDir Path dir) throws Exception {
+        List<String> study = List.of("run", "--engine", "vllm", "--simulate=virtual", "--model", "Qwen/Qwen3-8B", "--rate",
+                "4,8", "--requests", "20", "--dataset", "synthetic:in=fixed(64),out=fixed(16)");
+        StringWriter plan = new StringWriter();
+        List<String> dryRun = new ArrayList<>(study);
+        dryRun.add("--dry-run");
+        assertThat(main(plan, dryRun)).as(plan.toString()).isZero();
+        // "t02-vllm-HASH-constant-8   ...": the key is the id without its running number
+        String id = plan.toString().lines().filter(l -> l.startsWith("t02-")).findFirst().orElseThrow().split("\\s+")[0];
+        String key = id.substring("t02-".length());
+        assertThat(key).startsWith("vllm-").endsWith("-constant-8");
+
+        List<String> one = new ArrayList<>(study);
+        one.addAll(List.of("--trial", key, "-o", dir.resolve("one").toString()));
+        StringWriter out = new StringWriter();
+        assertThat(main(out, one)).as(out.toString()).isZero();
+        assertThat(out.toString()).contains("[1/1] " + id + ":").contains("Done: 1 of 1 trials complete");
+        assertThat(Files.readString(dir.resolve("one").resolve("summary.md"))).contains("--trial " + key);
+        // the recorded command line keeps the pick: a resume finds the run complete, not a second trial to run
+        StringWriter resumed = new StringWriter();
+        assertThat(main(resumed, List.of("--resume", dir.resolve("one").toString()))).as(resumed.toString()).isZero();
+        assertThat(resumed.toString()).contains("1 of 1 trials complete before");
+
+        List<String> unknown = new ArrayList<>(study);
+        unknown.addAll(List.of("--trial", "vllm-0000-constant-8", "-o", dir.resolve("none").toString()));
+        StringWriter refused = new StringWriter();
+        assertThat(main(refused, unknown)).isEqualTo(Main.BAD_INPUT);
+        assertThat(refused.toString()).contains("--trial vllm-0000-constant-8: the plan has no such trial; expected one of "
+                + key.replace("-constant-8", "-constant-4") + ", " + key);
+    }
+
     /** Each block as its name, params and measured request count. */
     private static List<String> blocks(JsonNode results) {
         List<String> blocks = new ArrayList<>();

@@ -91,8 +91,11 @@ record EngineConfiguration(EngineOptions.Simulate simulate, Path outputDir, bool
         }
     }
 
-    /** The run of one study, with its variants {@code variants} (all when empty), into its own folder. */
-    RunOptions runOptions(Class<?> study, List<String> variants) {
+    /**
+     * The run of one study, with its variants {@code variants} (all when empty) and of their trials those with the keys
+     * {@code trials} (all when empty), into its own folder.
+     */
+    RunOptions runOptions(Class<?> study, List<String> variants, List<String> trials) {
         RunOptions.Builder run = RunOptions.builder().simulate(simulate).quick(quick)
                 .progress(progress).outputDir(outputDir.resolve(study.getSimpleName()));
         repetitions.ifPresent(run::repetitions);
@@ -103,6 +106,7 @@ record EngineConfiguration(EngineOptions.Simulate simulate, Path outputDir, bool
             run.include(study, variants.toArray(String[]::new));
         }
         params.forEach((name, values) -> run.param(name, values.toArray(String[]::new)));
+        trials.forEach(run::trial);
         return run.build();
     }
 }

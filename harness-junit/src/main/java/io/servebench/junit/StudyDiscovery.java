@@ -52,13 +52,25 @@ final class StudyDiscovery {
 
     /** Adds a study descriptor for every selected study to {@code engine}. */
     void discover(EngineDiscoveryRequest request, TestDescriptor engine) {
-        Map<Class<?>, Set<String>> selected = select(request, engine.getUniqueId());
-        selected.forEach((study, variants) -> engine.addChild(plan(engine.getUniqueId(), study, List.copyOf(variants))));
+        select(request, engine.getUniqueId()).forEach((study, selected) -> engine.addChild(plan(engine.getUniqueId(), study,
+                selected.allVariants ? List.of() : List.copyOf(selected.variants),
+                selected.allTrials ? List.of() : List.copyOf(selected.trials))));
     }
 
-    /** Each selected study with the variants selected of it; an empty set selects them all. */
-    private Map<Class<?>, Set<String>> select(EngineDiscoveryRequest request, UniqueId engineId) {
-        Map<Class<?>, Set<String>> selected = new LinkedHashMap<>();
+    /**
+     * What a request selects of one study: its variants (all, or those named) and of their trials all, or those whose
+     * tests an IDE asked for again by their unique ids.
+     */
+    private static final class Selected {
+        private final Set<String> variants = new LinkedHashSet<>();
+        private final Set<String> trials = new LinkedHashSet<>();
+        private boolean allVariants;
+        private boolean allTrials;
+    }
+
+    /** Each selected study with what was selected of it. */
+    private Map<Class<?>, Selected> select(EngineDiscoveryRequest request, UniqueId engineId) {
+        Map<Class<?>, Selected> selected = new LinkedHashMap<>();
         Predicate<String> names = classNames(request);
         for (ClassSelector s : request.getSelectorsByType(ClassSelector.class)) {
             whole(selected, s.getJavaClass());
@@ -73,7 +85,9 @@ final class StudyDiscovery {
         }
         for (MethodSelector s : request.getSelectorsByType(MethodSelector.class)) {
             if (isStudy(s.getJavaClass()) && s.getJavaMethod().isAnnotationPresent(Variant.class)) {
-                variant(selected, s.getJavaClass(), s.getJavaMethod().getName());
+                Selected study = selected.computeIfAbsent(s.getJavaClass(), c -> new Selected());
+                study.variants.add(s.getJavaMethod().getName());
+                study.allTrials = true;
             }
         }
         for (UniqueIdSelector s : request.getSelectorsByType(UniqueIdSelector.class)) {
@@ -83,10 +97,10 @@ final class StudyDiscovery {
     }
 
     /**
-     * A study, or the variants of one of its trials, named by a unique id this engine gave in an earlier run (an IDE
-     * re-running a test). A trial's id selects the variants it serves; their other trials run too.
+     * A study, or one of its trials, named by a unique id this engine gave in an earlier run (an IDE re-running a test):
+     * a trial's id selects the variants it serves and, of their trials, that one.
      */
-    private static void fromUniqueId(Map<Class<?>, Set<String>> selected, UniqueId engineId, UniqueId id) {
+    private static void fromUniqueId(Map<Class<?>, Selected> selected, UniqueId engineId, UniqueId id) {
         List<UniqueId.Segment> segments = id.getSegments();
         if (!id.hasPrefix(engineId) || segments.size() < 2 || !segments.get(1).getType().equals(StudyTestDescriptor.SEGMENT)) {
             return;
@@ -95,27 +109,23 @@ final class StudyDiscovery {
         if (study.isEmpty() || !isStudy(study.get())) {
             return;
         }
-        Optional<String> variants = segments.stream().filter(s -> s.getType().equals(TrialTestDescriptor.SEGMENT))
-                .map(UniqueId.Segment::getValue).findFirst().map(v -> v.substring(0, v.indexOf('@')));
-        if (variants.isEmpty()) {
+        Optional<String> trial = segments.stream().filter(s -> s.getType().equals(TrialTestDescriptor.SEGMENT))
+                .map(UniqueId.Segment::getValue).findFirst();
+        if (trial.isEmpty()) {
             whole(selected, study.get());
-        } else {
-            Arrays.stream(variants.get().split("\\+")).forEach(v -> variant(selected, study.get(), v));
+            return;
         }
+        int at = trial.get().indexOf('@');
+        Selected of = selected.computeIfAbsent(study.get(), c -> new Selected());
+        of.variants.addAll(Arrays.asList(trial.get().substring(0, at).split("\\+")));
+        of.trials.add(trial.get().substring(at + 1));
     }
 
-    private static void whole(Map<Class<?>, Set<String>> selected, Class<?> type) {
+    private static void whole(Map<Class<?>, Selected> selected, Class<?> type) {
         if (isStudy(type)) {
-            selected.put(type, Set.of());
-        }
-    }
-
-    private static void variant(Map<Class<?>, Set<String>> selected, Class<?> type, String variant) {
-        Set<String> variants = selected.get(type);
-        if (variants == null) {
-            selected.put(type, new LinkedHashSet<>(List.of(variant)));
-        } else if (!variants.isEmpty()) {
-            variants.add(variant);
+            Selected study = selected.computeIfAbsent(type, c -> new Selected());
+            study.allVariants = true;
+            study.allTrials = true;
         }
     }
 
@@ -132,9 +142,9 @@ final class StudyDiscovery {
     }
 
     /** The study's descriptor with its servers and trials, or with the problem that stops it from being planned. */
-    private StudyTestDescriptor plan(UniqueId engineId, Class<?> study, List<String> variants) {
+    private StudyTestDescriptor plan(UniqueId engineId, Class<?> study, List<String> variants, List<String> trials) {
         UniqueId studyId = engineId.append(StudyTestDescriptor.SEGMENT, study.getName());
-        RunOptions options = config.runOptions(study, variants);
+        RunOptions options = config.runOptions(study, variants, trials);
         Runner runner;
         TrialPlan plan;
         boolean tunes;
@@ -143,9 +153,9 @@ final class StudyDiscovery {
             plan = runner.plan();
             tunes = runner.tunes();
         } catch (RuntimeException e) {
-            return new StudyTestDescriptor(studyId, study, variants, e.getMessage());
+            return new StudyTestDescriptor(studyId, study, variants, trials, e.getMessage());
         }
-        StudyTestDescriptor descriptor = new StudyTestDescriptor(studyId, study, variants, null);
+        StudyTestDescriptor descriptor = new StudyTestDescriptor(studyId, study, variants, trials, null);
         if (tunes) {
             // a tuner chooses its trials as it runs: the study is one test, its reasoning in its reports
             return descriptor;
@@ -153,7 +163,7 @@ final class StudyDiscovery {
         Map<String, ServerTestDescriptor> servers = new LinkedHashMap<>();
         for (Trial trial : plan.trials()) {
             ServerTestDescriptor server = servers.computeIfAbsent(trial.serverId(), id -> {
-                ServerTestDescriptor s = new ServerTestDescriptor(studyId.append(ServerTestDescriptor.SEGMENT, stable(id)), id,
+                ServerTestDescriptor s = new ServerTestDescriptor(studyId.append(ServerTestDescriptor.SEGMENT, trial.serverKey()), id,
                         runner.serverLabel(trial));
                 descriptor.addChild(s);
                 return s;
@@ -161,14 +171,9 @@ final class StudyDiscovery {
             List<ResultBlock> blocks = plan.blocksOf(trial);
             String served = blocks.stream().map(ResultBlock::variant).distinct().collect(Collectors.joining("+"));
             server.addChild(new TrialTestDescriptor(server.getUniqueId().append(TrialTestDescriptor.SEGMENT,
-                    served + "@" + stable(trial.id())), trial.id(), displayName(blocks, trial), source(study, blocks)));
+                    served + "@" + trial.key()), trial.id(), displayName(blocks, trial), source(study, blocks)));
         }
         return descriptor;
-    }
-
-    /** An id without the plan's running number ({@code s01-}, {@code t03-}), so that it is the same in every plan. */
-    private static String stable(String planId) {
-        return planId.substring(planId.indexOf('-') + 1);
     }
 
     /** "baseline · constant 4 req/s": the variants the trial serves, with their own params, and its load. */

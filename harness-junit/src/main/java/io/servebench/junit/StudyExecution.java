@@ -90,7 +90,7 @@ final class StudyExecution implements RunListener {
         }
         TestExecutionResult result;
         try {
-            RunOptions options = config.runOptions(study.study(), study.variants());
+            RunOptions options = config.runOptions(study.study(), study.variants(), study.trials());
             Runner runner = new Runner(options, new PrintWriter(System.out, true));
             replacePreviousRun(runner.outputDir());
             // each block's @Slo(minAttainment), as the plan resolved it, for the trials' verdicts

@@ -16,16 +16,19 @@ final class StudyTestDescriptor extends AbstractTestDescriptor {
 
     private final Class<?> study;
     private final List<String> variants;
+    private final List<String> trials;
     private final String problem;
 
     /**
      * @param variants the variants selected, all of them when empty
+     * @param trials   the keys of the trials selected of them, all of them when empty
      * @param problem  why the study cannot be planned (the checker's problems), {@code null} when it can
      */
-    StudyTestDescriptor(UniqueId id, Class<?> study, List<String> variants, String problem) {
+    StudyTestDescriptor(UniqueId id, Class<?> study, List<String> variants, List<String> trials, String problem) {
         super(id, study.getSimpleName(), ClassSource.from(study));
         this.study = study;
         this.variants = List.copyOf(variants);
+        this.trials = List.copyOf(trials);
         this.problem = problem;
     }
 
@@ -40,6 +43,10 @@ final class StudyTestDescriptor extends AbstractTestDescriptor {
 
     List<String> variants() {
         return variants;
+    }
+
+    List<String> trials() {
+        return trials;
     }
 
     /** Why the study cannot run, {@code null} when it can. */

@@ -70,6 +70,37 @@ class ServeBenchTestEngineTest {
     }
 
     @Test
+    void aTrialsUniqueIdRunsThatTrialAloneOfItsVariantsTrials(@TempDir Path dir) throws Exception {
+        // two rates: the mtp variant has two trials on one server, and re-running one test must run that one only
+        EngineDiscoveryResults all = kit(dir).configurationParameter("servebench.param.rate", "4,8")
+                .selectors(selectClass(TwoVariants.class)).discover();
+        assertThat(names(all)).contains("TEST mtp · constant 4 req/s", "TEST mtp · constant 8 req/s");
+        String id = all.getEngineDescriptor().getDescendants().stream()
+                .filter(d -> d.getDisplayName().equals("mtp · constant 8 req/s")).findFirst().orElseThrow()
+                .getUniqueId().toString();
+
+        EngineDiscoveryResults again = kit(dir).configurationParameter("servebench.param.rate", "4,8")
+                .selectors(selectUniqueId(id)).discover();
+        assertThat(names(again)).hasSize(3).last().isEqualTo("TEST mtp · constant 8 req/s");
+        assertThat(again.getEngineDescriptor().getDescendants()).filteredOn(d -> d.getType() == TestDescriptor.Type.TEST)
+                .extracting(d -> d.getUniqueId().toString()).containsExactly(id);
+        EngineExecutionResults results = kit(dir).configurationParameter("servebench.param.rate", "4,8")
+                .selectors(selectUniqueId(id)).execute();
+        results.testEvents().assertStatistics(s -> s.started(1).succeeded(1));
+        String json = Files.readString(dir.resolve("TwoVariants").resolve("results.json"));
+        assertThat(json).contains("TwoVariants.mtp").doesNotContain("TwoVariants.baseline");
+        com.fasterxml.jackson.databind.JsonNode entries = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
+        assertThat(entries).hasSize(1);
+        assertThat(Files.readString(dir.resolve("TwoVariants").resolve("summary.md"))).contains("mtp · rate 8 req/s")
+                .doesNotContain("rate 4 req/s");
+
+        // the variant's method selected beside it: its every trial runs
+        assertThat(names(kit(dir).configurationParameter("servebench.param.rate", "4,8")
+                .selectors(selectUniqueId(id), selectMethod(TwoVariants.class, "mtp")).discover()))
+                .contains("TEST mtp · constant 4 req/s", "TEST mtp · constant 8 req/s");
+    }
+
+    @Test
     void aPackageSelectsEveryStudyInIt(@TempDir Path dir) {
         EngineDiscoveryResults discovery = kit(dir).selectors(selectPackage("io.servebench.junit.fixtures")).discover();
         assertThat(discovery.getEngineDescriptor().getChildren()).extracting(TestDescriptor::getDisplayName)

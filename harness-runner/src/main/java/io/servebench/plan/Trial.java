@@ -12,4 +12,21 @@ import io.servebench.engine.ServerConfig;
  * @param workload the workload point
  */
 public record Trial(String id, String serverId, ServerConfig server, WorkloadParams workload) {
+
+    /**
+     * The id without its running number ({@code vllm-e064484c-constant-16} of {@code t03-vllm-e064484c-constant-16}): the
+     * same trial in every plan of its study, whatever else a run selects; the running number depends on the selection.
+     */
+    public String key() {
+        return withoutRunningNumber(id);
+    }
+
+    /** The {@link #serverId()} without its running number, as {@link #key()} is the id's. */
+    public String serverKey() {
+        return withoutRunningNumber(serverId);
+    }
+
+    private static String withoutRunningNumber(String planId) {
+        return planId.substring(planId.indexOf('-') + 1);
+    }
 }

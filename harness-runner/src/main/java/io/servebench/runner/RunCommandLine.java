@@ -62,6 +62,7 @@ final class RunCommandLine {
             args.addAll(study.args());
         });
         options.overrides().forEach((k, v) -> args.addAll(List.of("-p", k + "=" + String.join(",", v))));
+        options.trials().forEach(t -> args.addAll(List.of("--trial", t)));
         if (params.repetitions() > 1) {
             args.addAll(List.of("-r", Integer.toString(params.repetitions())));
         }

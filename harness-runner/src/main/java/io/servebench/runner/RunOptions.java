@@ -40,6 +40,9 @@ import java.util.regex.Pattern;
  * @param studies         study classes (binary names) to run even when no benchmark list names them (a class the IDE
  *                        compiled without the annotation processor, one given to {@link Builder#include(Class)})
  * @param overrides       {@code -p name=v1,v2} values by name
+ * @param trials          the keys of the only trials of the plan to run ({@code --trial}; a trial's id without its
+ *                        running number, {@code vllm-e064484c-constant-16}, the same in every plan of its study);
+ *                        empty runs them all
  * @param repetitions     independent runs of each trial (JMH's forks); unset: 1
  * @param outputDir       the run folder; unset: {@code results/yyyyMMdd-HHmmss} of the time the run starts
  * @param simulate        whether and how the simulated engine stands in for the studies' engines
@@ -79,6 +82,7 @@ import java.util.regex.Pattern;
  *                        classes
  */
 public record RunOptions(List<String> includes, List<String> studies, Map<String, List<String>> overrides,
+                         List<String> trials,
                          Optional<Integer> repetitions, Optional<Path> outputDir, EngineOptions.Simulate simulate,
                          Optional<String> simulatedGpu, Optional<Path> simulatedModelConfig, Optional<Duration> readyTimeout, Optional<Duration> stopGrace,
                          Optional<String> containerRuntime, boolean quick, Optional<Long> seed, boolean freshServer,
@@ -94,6 +98,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         studies = List.copyOf(studies);
         // in the order given, as the recorded command line repeats them
         overrides = Collections.unmodifiableMap(new LinkedHashMap<>(overrides));
+        trials = List.copyOf(trials);
         Objects.requireNonNull(outputDir, "outputDir");
         Objects.requireNonNull(simulate, "simulate");
         // an unknown GPU is a mistake on the command line: say so before anything starts
@@ -151,6 +156,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         private final List<String> includes = new ArrayList<>();
         private final List<String> studies = new ArrayList<>();
         private final Map<String, List<String>> overrides = new LinkedHashMap<>();
+        private final List<String> trials = new ArrayList<>();
         private Integer repetitions;
         private Path outputDir;
         private EngineOptions.Simulate simulate = EngineOptions.Simulate.OFF;
@@ -205,6 +211,15 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         /** Expands over these values of a {@code @Param} or a workload setting, as {@code -p name=v1,v2}. */
         public Builder param(String name, String... values) {
             overrides.put(name, List.of(values));
+            return this;
+        }
+
+        /**
+         * Runs only the plan's trial with this key (one of several when called again): its id without the running
+         * number, as {@code -l} lists it after the {@code tNN-}; an IDE re-running one trial's test asks for it so.
+         */
+        public Builder trial(String key) {
+            trials.add(Objects.requireNonNull(key, "key"));
             return this;
         }
 
@@ -392,7 +407,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
          * @throws IllegalArgumentException for a value out of range, naming it
          */
         public RunOptions build() {
-            return new RunOptions(includes, studies.stream().distinct().toList(), overrides,
+            return new RunOptions(includes, studies.stream().distinct().toList(), overrides, trials.stream().distinct().toList(),
                     Optional.ofNullable(repetitions), Optional.ofNullable(outputDir), simulate,
                     Optional.ofNullable(simulatedGpu), Optional.ofNullable(simulatedModelConfig), Optional.ofNullable(readyTimeout), Optional.ofNullable(stopGrace),
                     Optional.ofNullable(containerRuntime), quick, Optional.ofNullable(seed), freshServer,

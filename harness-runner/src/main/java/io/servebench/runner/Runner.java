@@ -108,7 +108,20 @@ public final class Runner {
     }
 
     private TrialPlan plan(List<TrialPlanner.Selection> selections) {
-        return new TrialPlanner(options.overrides(), options.engineOverrides()).plan(selections);
+        TrialPlan plan = new TrialPlanner(options.overrides(), options.engineOverrides()).plan(selections);
+        if (options.trials().isEmpty()) {
+            return plan;
+        }
+        // a tuner or a capacity search chooses its own trials: there is no listed one to pick
+        tunedStudy(selections).ifPresent(study -> {
+            throw new RunnerException("--trial picks trials of a plan, and " + study.className() + " is a tuning study,"
+                    + " which chooses its trials as it runs: drop --trial");
+        });
+        if (options.capacitySearch()) {
+            throw new RunnerException("--trial picks trials of a plan, and --capacity chooses its probes as it runs: drop"
+                    + " one of them");
+        }
+        return plan.only(options.trials());
     }
 
     /**

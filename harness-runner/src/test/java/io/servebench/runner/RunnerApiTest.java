@@ -73,6 +73,26 @@ class RunnerApiTest {
     }
 
     @Test
+    void aTrialIsPickedByItsKeyAndAStudyThatChoosesItsOwnTrialsRefusesThePick() {
+        RunOptions.Builder all = RunOptions.builder().include(SimStudy.class).param("rate", "4", "8")
+                .simulate(io.servebench.engine.EngineOptions.Simulate.VIRTUAL);
+        List<io.servebench.plan.Trial> trials = new Runner(all.build(), new PrintWriter(new StringWriter())).plan().trials();
+        assertThat(trials).hasSizeGreaterThan(1);
+        io.servebench.plan.Trial last = trials.get(trials.size() - 1);
+        io.servebench.plan.TrialPlan picked = new Runner(all.trial(last.key()).build(), new PrintWriter(new StringWriter()))
+                .plan();
+        // the same trial, its running number that of the whole plan, and only the blocks it measures
+        assertThat(picked.trials()).containsExactly(last);
+        assertThat(picked.blocks()).isNotEmpty().allMatch(b -> b.trial().equals(last));
+
+        RunOptions tuned = RunOptions.builder().include(SimTuning.class).trial(last.key())
+                .simulate(io.servebench.engine.EngineOptions.Simulate.VIRTUAL).build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Runner(tuned, new PrintWriter(new StringWriter())).plan())
+                .isInstanceOf(RunnerException.class).hasMessageContaining("is a tuning study, which chooses its trials as it"
+                        + " runs: drop --trial");
+    }
+
+    @Test
     void aMetricNoResultCouldHaveIsRefusedBeforeAnythingRuns() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> RunOptions.builder().jmhPrimary("ttft.p42").build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("--jmh-primary ttft.p42: no such metric");
