@@ -12,7 +12,7 @@ import java.util.List;
  * (a SLURM job). A run strategy decides what to measure; an executor decides where. Every trial's blocks reach the
  * journal as it ends, and its outcome {@code outcomes}, whether it ran, failed or was not run.
  */
-public interface Executor {
+public interface Executor extends AutoCloseable {
 
     /**
      * Measures each batch's trials up to {@code repetitions} repetitions each: a trial measured before (a tuner that
@@ -30,6 +30,11 @@ public interface Executor {
      */
     default boolean measuresHere() {
         return true;
+    }
+
+    /** Stops whatever it kept running between two calls of {@link #measure} (an engine kept for the next round). */
+    @Override
+    default void close() {
     }
 
     /**

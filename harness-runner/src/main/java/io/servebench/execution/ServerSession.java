@@ -28,8 +28,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * One engine start and the trials it serves, back to back: the engine is started and its environment captured,
  * each trial measured (every load from a {@link CleanStart}: drained, prefix cache emptied, settled), and the engine
- * stopped. A trial that fails is recorded and the next one runs; once the engine has died, its remaining trials
- * are not run. Every trial's blocks go to the journal as soon as it ends.
+ * stopped, or kept running ({@link Warm}) for the next trials of its server configuration that an adaptive run asks for.
+ * A trial that fails is recorded and the next one runs; once the engine has died, its remaining trials are not run.
+ * Every trial's blocks go to the journal as soon as it ends.
  */
 final class ServerSession {
 
@@ -48,33 +49,91 @@ final class ServerSession {
     }
 
     /**
+     * An engine that served its batch and still runs, with what its trials share: a later batch of its server
+     * configuration is measured on it rather than on a start of its own, which on a GPU costs minutes of loading.
+     */
+    static final class Warm implements AutoCloseable {
+        private final Trial first;
+        private final RunningEngine engine;
+        private final CleanStart cleanStart;
+        private final AtomicBoolean scrapeNoted;
+
+        private Warm(Trial first, RunningEngine engine, CleanStart cleanStart, AtomicBoolean scrapeNoted) {
+            this.first = first;
+            this.engine = engine;
+            this.cleanStart = cleanStart;
+            this.scrapeNoted = scrapeNoted;
+        }
+
+        /** Whether {@code trials} are of this engine's server configuration. */
+        boolean serves(List<Trial> trials) {
+            return trials.get(0).serverId().equals(first.serverId()) && trials.get(0).server().equals(first.server());
+        }
+
+        /** Stops the engine. */
+        @Override
+        public void close() {
+            engine.close();
+        }
+    }
+
+    /** {@link #run(List, int, int, int, Warm, boolean)} on an engine of their own, stopped at the end. */
+    void run(List<Trial> trials, int before, int known, int repetitions) throws IOException {
+        run(trials, before, known, repetitions, null, false);
+    }
+
+    /**
      * Runs {@code trials} up to {@code repetitions} repetitions each: a trial measured before (by a tuner that wants
      * one more, or a run resumed after an interruption) keeps its complete repetitions and gets only the missing ones,
      * each from its own seed as always. Once the run is interrupted, the trials left are not begun.
      *
      * @param before trial measurements begun before these (and a resumed run's finished trials), and {@code known}
      *               all known so far with these: each trial's line is numbered {@code [k/known]}
+     * @param warm   an engine of their server configuration that still runs, to measure them on; {@code null} to start one
+     * @param keep   whether to keep the engine running afterwards, healthy and not interrupted, for the caller to
+     *               hand back or close
+     * @return the engine kept running, {@code null} when it was stopped (or never started)
      */
-    void run(List<Trial> trials, int before, int known, int repetitions) throws IOException {
+    Warm run(List<Trial> trials, int before, int known, int repetitions, Warm warm, boolean keep) throws IOException {
         ExecutionParams params = context.params();
         PrintWriter out = context.out();
         if (context.interruption().interrupted()) {
-            return;
+            if (warm != null) {
+                warm.close();
+            }
+            return null;
         }
-        Trial first = trials.get(0);
-        Path log = params.outputDir().resolve("logs")
-                .resolve(first.serverId() + (params.freshServer() ? "-" + first.id() : "") + ".log");
-        out.printf("Starting %s: %s%n", first.serverId(), Engines.label(first.server(), params.engines()));
-        listener.serverStarting(trials);
-        // an engine still loading is given up at once: nothing of it is measured yet
-        try (RunningEngine engine = start(first, log)) {
-            ServerEnvironment environment = Engines.capture(first.serverId(), first.server(), params.engines(), engine,
-                    ServeBenchVersion.get());
-            outcomes.server(environment);
-            journal.append(environment);
-            AtomicBoolean scrapeNoted = new AtomicBoolean();
-            CleanStart cleanStart = new CleanStart(context, engine, first.server());
-            String died = null;
+        Trial first = warm == null ? trials.get(0) : warm.first;
+        RunningEngine engine;
+        Warm kept = warm;
+        if (kept == null) {
+            Path log = params.outputDir().resolve("logs")
+                    .resolve(first.serverId() + (params.freshServer() ? "-" + first.id() : "") + ".log");
+            out.printf("Starting %s: %s%n", first.serverId(), Engines.label(first.server(), params.engines()));
+            listener.serverStarting(trials);
+            // an engine still loading is given up at once: nothing of it is measured yet
+            try {
+                engine = start(first, log);
+            } catch (EngineStartException e) {
+                notStarted(trials, first, e);
+                return null;
+            }
+        } else {
+            out.printf("Reusing %s, still running: %s%n", first.serverId(), Engines.label(first.server(), params.engines()));
+            engine = kept.engine;
+        }
+        boolean stop = true;
+        try {
+            if (kept == null) {
+                ServerEnvironment environment = Engines.capture(first.serverId(), first.server(), params.engines(), engine,
+                        ServeBenchVersion.get());
+                outcomes.server(environment);
+                journal.append(environment);
+                kept = new Warm(first, engine, new CleanStart(context, engine, first.server()), new AtomicBoolean());
+            }
+            CleanStart cleanStart = kept.cleanStart;
+            AtomicBoolean scrapeNoted = kept.scrapeNoted;
+            String died = engine.failure().orElse(null);
             for (int t = 0; t < trials.size() && !context.interruption().interrupted(); t++) {
                 Trial trial = trials.get(t);
                 listener.trialStarting(trial);
@@ -87,18 +146,26 @@ final class ServerSession {
                 }
                 journal(trial);
             }
-        } catch (EngineStartException e) {
-            if (context.interruption().interrupted()) {
-                out.printf("  %s: its start was given up: the run was interrupted (%s)%n", first.serverId(),
-                        context.interruption().cause().orElseThrow());
-                return;
+            stop = !keep || died != null || context.interruption().interrupted();
+            return stop ? null : kept;
+        } finally {
+            if (stop) {
+                engine.close();
             }
-            out.printf("  %s did not start: %s%n", first.serverId(), e.getMessage());
-            for (Trial trial : trials) {
-                listener.trialStarting(trial);
-                outcomes.failed(trial.id(), "engine did not start: " + e.getMessage());
-                journal(trial);
-            }
+        }
+    }
+
+    private void notStarted(List<Trial> trials, Trial first, EngineStartException e) throws IOException {
+        if (context.interruption().interrupted()) {
+            context.out().printf("  %s: its start was given up: the run was interrupted (%s)%n", first.serverId(),
+                    context.interruption().cause().orElseThrow());
+            return;
+        }
+        context.out().printf("  %s did not start: %s%n", first.serverId(), e.getMessage());
+        for (Trial trial : trials) {
+            listener.trialStarting(trial);
+            outcomes.failed(trial.id(), "engine did not start: " + e.getMessage());
+            journal(trial);
         }
     }
 

@@ -49,7 +49,7 @@ final class AdaptiveRun {
                           Steps steps) throws IOException {
         RunParams params = folder.params();
         RunOptions options = params.options();
-        Executor executor = folder.executor(listed.trials());
+        Executor executor = folder.executor(listed.trials(), true);
         TrialOutcomes outcomes = new TrialOutcomes();
         ResumedRun resumed = folder.resumeOrStart(options.resume() ? Optional.empty() : Optional.of(listed), outcomes);
         folder.createFolders();
@@ -71,7 +71,8 @@ final class AdaptiveRun {
             StudyProgress progress = folder.progress(executor, List.of(), resumed.finished().size(), -1);
             measurer.set(new AdaptiveMeasurer(params, study, executor, outcomes, journal,
                     TrialListener.both(progress, listener), folder.interruption()));
-            try (RunFolder.Ticker ticker = folder.periodicLines(progress)) {
+            // the engine kept for a next round is stopped once the steps end, however they end
+            try (executor; RunFolder.Ticker ticker = folder.periodicLines(progress)) {
                 done.set(steps.run(measurer.get(), progress, found));
             } catch (AdaptiveMeasurer.Stopped stopped) {
                 done.set("The search was interrupted before it decided; --resume replays it and goes on.");

@@ -33,7 +33,7 @@ final class PlannedRun {
         RunParams params = folder.params();
         RunOptions options = params.options();
         PrintWriter out = folder.out();
-        Executor executor = folder.executor(plan.trials());
+        Executor executor = folder.executor(plan.trials(), false);
         TrialOutcomes outcomes = new TrialOutcomes();
         ResumedRun resumed = folder.resumeOrStart(Optional.of(plan), outcomes);
         String startTime = resumed.startTime();

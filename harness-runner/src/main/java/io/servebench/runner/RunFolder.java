@@ -99,10 +99,13 @@ final class RunFolder {
      * The executor of {@code trials}: SLURM jobs with {@code --executor slurm}, else this process. Their datasets and the
      * API key are read first, so that a missing file or variable is reported before any engine starts.
      *
+     * @param adaptive whether the run chooses its next trials from what the last measured (a tuner, a capacity search):
+     *                 here, the last engine is then kept running for the next round, until the executor is closed
+     *
      * @throws RunnerException when a dataset cannot be read or the API key's variable is not set, or the run is interrupted
      *                         while its datasets are built
      */
-    Executor executor(List<Trial> trials) {
+    Executor executor(List<Trial> trials, boolean adaptive) {
         RunContext context;
         try {
             context = new RunContext(params.execution(), out, trials.stream().map(t -> t.workload().dataset()).distinct()
@@ -117,7 +120,7 @@ final class RunFolder {
                     + " read, before any engine started: nothing was measured (" + e.getMessage() + ")");
         }
         return options.slurm().<Executor>map(slurm -> new SlurmExecutor(params.execution(), slurm, out, interruption))
-                .orElseGet(() -> new LocalExecutor(context));
+                .orElseGet(() -> new LocalExecutor(context, adaptive));
     }
 
     /**

@@ -40,6 +40,32 @@ class CapacityOnTheSimulatedEngineTest {
                 .contains("**SimStudy.baseline**: capacity ");
         assertThat(Files.readString(dir.resolve("report.html"))).contains("Goodput against request rate");
         assertThat(out.toString()).contains("Capacity: SimStudy.baseline ");
+        // each probe is a round of its own, measured on the engine the first one started: one start, not one a probe
+        assertThat(outcome.result().servers()).hasSize(1);
+        assertThat(out.toString()).containsOnlyOnce("Starting s01").contains("Reusing s01");
+    }
+
+    /** The engine kept running for a next round is stopped when the search ends, here after its first probe. */
+    @Test
+    void theEngineKeptForANextRoundIsStoppedWhenTheSearchEnds(@TempDir Path dir) throws Exception {
+        StringWriter out = new StringWriter();
+        RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline").param("rate", "4")
+                .param("requests", "8").param("warmup", "0").param("dataset", "synthetic:in=fixed(300000),out=fixed(10)")
+                .simulate(EngineOptions.Simulate.PROCESS).slo(SloParams.parse("ttft=200")).capacity(0.99).outputDir(dir)
+                .progress(false).build(), new PrintWriter(out, true)).run();
+
+        assertThat(outcome.result().capacities().get(0).probes()).as(out.toString()).hasSize(1);
+        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
+                .filter(CapacityOnTheSimulatedEngineTest::isSimServer).toList()).as("engines left").isEmpty();
+    }
+
+    private static boolean isSimServer(ProcessHandle p) {
+        try {
+            return Files.readString(Path.of("/proc", Long.toString(p.pid()), "cmdline")).contains(
+                    io.servebench.sim.SimServer.class.getName());
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     /** Prompts longer than the engine's context: every request is refused, at any rate, and the search says so. */

@@ -470,14 +470,26 @@ final class ReportContent {
         return see > 0 ? first.substring(0, see) : first;
     }
 
-    /** One row per server start: what ran where (engine version, GPUs, machine), so results can be told apart. */
+    /**
+     * One row per server: what ran where (engine version, GPUs, machine), so results can be told apart; a server started
+     * again alike (a tuner's later round) is one row that counts its starts.
+     */
     public Table servers() {
-        List<List<String>> rows = new ArrayList<>();
+        Map<List<String>, Integer> starts = new LinkedHashMap<>();
         for (ServerEnvironment e : run.servers()) {
-            rows.add(List.of(e.serverId(), e.engine(), orAbsent(e.engineVersion()),
+            starts.merge(List.of(e.serverId(), e.engine(), orAbsent(e.engineVersion()),
                     e.gpus().isEmpty() ? messages.text("servers.noGpu") : String.join("; ", e.gpus()),
-                    String.join(", ", List.of(e.cpu(), e.host(), e.os(), e.jdk())), e.servebenchVersion(), orAbsent(e.command())));
+                    String.join(", ", List.of(e.cpu(), e.host(), e.os(), e.jdk())), e.servebenchVersion(), orAbsent(e.command())),
+                    1, Integer::sum);
         }
+        List<List<String>> rows = new ArrayList<>();
+        starts.forEach((row, n) -> {
+            List<String> cells = new ArrayList<>(row);
+            if (n > 1) {
+                cells.set(0, messages.text("servers.starts", row.get(0), n));
+            }
+            rows.add(cells);
+        });
         return new Table(List.of(messages.text("servers.server"), messages.text("servers.engine"), messages.text("servers.version"),
                 messages.text("servers.gpus"), messages.text("servers.machine"), "ServeBench", messages.text("servers.command")), rows);
     }

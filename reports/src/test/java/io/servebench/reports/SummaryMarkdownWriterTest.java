@@ -257,6 +257,13 @@ class SummaryMarkdownWriterTest {
                 .contains("| s02-sim-cd34 | sim:vllm | — | none found (no nvidia-smi) |");
         assertThat(md.indexOf("## Servers")).isLessThan(md.indexOf("## Result blocks"));
         assertThat(new SummaryMarkdownWriter(ReportLanguage.EN).render(base)).doesNotContain("## Servers");
+
+        // a server started again alike (a tuner's later round) is one row that counts its starts
+        RunResult again = new RunResult(base.startTime(), base.servebenchVersion(), base.commandLine(), base.engines(),
+                base.quick(), base.blocks(), List.of(gpu, noGpu, gpu));
+        String twice = new SummaryMarkdownWriter(ReportLanguage.EN).render(again);
+        assertThat(twice).contains("| s01-vllm-ab12 (started 2 times) | vllm | 0.17.1 |").contains("| s02-sim-cd34 | sim:vllm |");
+        assertThat(twice.split("s01-vllm-ab12", -1)).hasSize(2);
     }
 
     @Test

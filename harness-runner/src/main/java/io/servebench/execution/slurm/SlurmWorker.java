@@ -79,7 +79,7 @@ public final class SlurmWorker {
                 ClientWarmup.once(out);
             }
             try (RunJournal journal = RunJournal.openFile(jobJournal)) {
-                new LocalExecutor(context).measure(List.of(new Executor.Batch(job.key(), toRun)),
+                new LocalExecutor(context, false).measure(List.of(new Executor.Batch(job.key(), toRun)),
                         new TrialPlan(job.blocks(), job.trials()), job.repetitions(), journal, outcomes, TrialListener.NONE);
             }
         }
