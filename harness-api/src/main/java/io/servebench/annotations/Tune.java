@@ -39,7 +39,11 @@ public @interface Tune {
      * compared on its mean per request, or with a percentile after a dot: {@code ttft.p99}, {@code e2e_latency.p90}
      * ({@code p50}, {@code p90}, {@code p95}, {@code p99}, {@code p99.9}); or a figure of the GPUs' telemetry,
      * {@code energy_per_output_token}, {@code energy_per_request} or {@code cost_per_million_output_tokens}, compared
-     * over repetitions (on a real engine it needs GPU telemetry; the simulated engine has its power model).
+     * over repetitions (on a real engine it needs GPU telemetry; the simulated engine has its power model); or, higher
+     * being better, {@code goodput} or {@code slo_attainment} (under the study's one set of SLOs, {@link Slo} on the
+     * class or {@code --slo}), {@code output_throughput} (at a fixed rate only what a configuration that falls behind
+     * fails to deliver: the reports say so) or {@code output_tokens_per_joule}, each compared over repetitions; or
+     * {@code capacity}, the highest request rate meeting the SLOs.
      */
     String metric() default "e2e_latency";
 

@@ -33,6 +33,7 @@ final class TunedRun {
 
     RunOutcome run(TrialPlan listed, RunListener listener) throws IOException {
         double rate = rate(listed);
+        requireOneSlo();
         Optional<Tuner.CapacityTarget> target = capacityTarget();
         return AdaptiveRun.run(folder, study, listed, listener, String.format("tuning %s at %s req/s by %s",
                 study.simpleName(), WorkloadParams.formatRate(rate), params.label()), (measurer, progress, found) -> {
@@ -49,6 +50,32 @@ final class TunedRun {
                     + " @Workload(rate = ...) or -p rate=R with one value; found " + rates);
         }
         return rates.get(0);
+    }
+
+    /**
+     * A tuner that ranks by a figure counted under the SLOs (goodput, SLO attainment) needs them, and the same for
+     * every candidate: goodput under other bounds is another figure.
+     *
+     * @throws RunnerException naming what is missing or differs
+     */
+    private void requireOneSlo() {
+        if (!TuneParams.UNDER_SLOS.contains(params.metric())) {
+            return;
+        }
+        SloParams cli = folder.params().options().slo();
+        Map<String, List<String>> byBounds = new LinkedHashMap<>();
+        study.variants().forEach(v -> byBounds.computeIfAbsent(study.slo(v.name()).overriddenBy(cli).toString(),
+                k -> new ArrayList<>()).add(v.name()));
+        if (byBounds.size() > 1) {
+            throw new RunnerException(study.className() + " ranks by " + params.metric().id() + ", counted under the SLOs,"
+                    + " and its variants state different ones (" + byBounds.entrySet().stream().map(e -> e.getValue()
+                    + ": " + (e.getKey().isEmpty() ? "none" : e.getKey())).collect(Collectors.joining("; "))
+                    + "): a figure under other bounds does not compare; state them once, in @Slo on the class or --slo");
+        }
+        if (!study.slo(study.baseline().orElseThrow().name()).overriddenBy(cli).stated()) {
+            throw new RunnerException(study.className() + " ranks by " + params.metric().id() + ", counted under the SLOs,"
+                    + " but states none: give @Slo on the class or --slo (e.g. --slo ttft=200,tpot=30)");
+        }
     }
 
     /** For a tuner that ranks by capacity: the baseline's SLOs and share; empty for any other ranking. */

@@ -7,6 +7,7 @@ import io.servebench.results.BlockResult;
 import io.servebench.results.Caveat;
 import io.servebench.results.Caveat.Code;
 import io.servebench.results.CapacityResult;
+import io.servebench.results.Metric;
 import io.servebench.results.TuningResult;
 import io.servebench.results.TuningResult.Verdict;
 import io.servebench.study.StudyDescriptor;
@@ -118,6 +119,9 @@ public final class Tuner {
         int stepCount = 1 + groups.size() + 1 + (validating ? 1 : 0);
         if (params.byCapacity() && !params.validationRates().isEmpty()) {
             caveats.add(Caveat.of(Code.VALIDATION_RATES_UNUSED));
+        }
+        if (params.metric() == Metric.OUTPUT_THROUGHPUT) {
+            caveats.add(Caveat.of(Code.THROUGHPUT_AT_A_RATE, WorkloadParams.formatRate(rate)));
         }
         int stepNo = 0;
         List<TuningResult.Step> steps = new ArrayList<>();
@@ -261,12 +265,15 @@ public final class Tuner {
             return new Outcome(candidate, Double.NaN, Double.NaN, Double.NaN, Double.NaN, false, false, 0, failure);
         }
 
-        /** Lower is better: a comparison of means or percentiles of a time. */
-        static Outcome of(Candidate candidate, Comparison c, int repetitions) {
+        /**
+         * A comparison of means or percentiles: better when significantly lower, or for a figure that is higher the
+         * better ({@code higherIsBetter}) significantly higher.
+         */
+        static Outcome of(Candidate candidate, Comparison c, int repetitions, boolean higherIsBetter) {
             double low = c.estimate() == null ? Double.NaN : c.estimate().low();
             double high = c.estimate() == null ? Double.NaN : c.estimate().high();
             return new Outcome(candidate, c.baselineMean(), c.variantMean(), low, high, c.significant(),
-                    c.significant() && !c.slower(), repetitions, null);
+                    c.significant() && c.slower() == higherIsBetter, repetitions, null);
         }
 
         Verdict verdict() {
@@ -299,10 +306,12 @@ public final class Tuner {
             boolean closeCall = !c.significant() && c.ratio() >= params.closeCall();
             if (!closeCall || r >= params.maxRepetitions()) {
                 if (closeCall) {
-                    caveats.add(Caveat.of(c.slower() ? Code.NOT_SIGNIFICANT_SLOWER : Code.NOT_SIGNIFICANT_FASTER,
-                            candidate.name(), base.name(), ratio(c.ratio()), Integer.toString(repetitions)));
+                    boolean worse = c.slower() != params.higherIsBetter();
+                    Code code = params.ranksATime() ? worse ? Code.NOT_SIGNIFICANT_SLOWER : Code.NOT_SIGNIFICANT_FASTER
+                            : worse ? Code.NOT_SIGNIFICANT_WORSE : Code.NOT_SIGNIFICANT_BETTER;
+                    caveats.add(Caveat.of(code, candidate.name(), base.name(), ratio(c.ratio()), Integer.toString(repetitions)));
                 }
-                return Outcome.of(candidate, c, repetitions);
+                return Outcome.of(candidate, c, repetitions, params.higherIsBetter());
             }
         }
     }
@@ -368,7 +377,8 @@ public final class Tuner {
         }
         if (recommended != combination) {
             String options = parts.stream().map(Candidate::name).collect(Collectors.joining(", "));
-            caveats.add(whole.better() ? Caveat.of(Code.COMBINATION_SLOWER, options, recommended.name())
+            caveats.add(whole.better() ? Caveat.of(params.ranksATime() ? Code.COMBINATION_SLOWER : Code.COMBINATION_WORSE,
+                    options, recommended.name())
                     : Caveat.of(Code.COMBINATION_NOT_BETTER, options, winner.name(), recommended.name()));
         }
         List<TuningResult.Candidate> rows = new ArrayList<>(List.of(baseRow(winner)));
@@ -403,10 +413,12 @@ public final class Tuner {
                 caveats.add(Caveat.of(Code.VALIDATION_FAILED, WorkloadParams.formatRate(r), o.failure()));
                 continue;
             }
-            rows.add(new TuningResult.Validation(r, o.baseScore(), o.score(), o.baseScore() / o.score(), o.significant()));
+            rows.add(new TuningResult.Validation(r, o.baseScore(), o.score(), params.higherIsBetter()
+                    ? o.score() / o.baseScore() : o.baseScore() / o.score(), o.significant()));
             if (!o.better()) {
-                caveats.add(Caveat.of(o.significant() ? Code.VALIDATION_SLOWER : Code.VALIDATION_NOT_FASTER,
-                        WorkloadParams.formatRate(r)));
+                Code code = params.ranksATime() ? o.significant() ? Code.VALIDATION_SLOWER : Code.VALIDATION_NOT_FASTER
+                        : o.significant() ? Code.VALIDATION_WORSE : Code.VALIDATION_NOT_BETTER;
+                caveats.add(Caveat.of(code, WorkloadParams.formatRate(r)));
             }
         }
         if (rows.size() >= 2) {
@@ -435,9 +447,9 @@ public final class Tuner {
                 block.repetitions().size(), Verdict.BASE);
     }
 
-    /** Whether {@code score} is better than {@code than}: lower for a time, higher for a capacity. */
+    /** Whether {@code score} is better than {@code than}: lower for a time or a cost, higher for a capacity or a goodput. */
     private boolean improves(double score, double than) {
-        return params.byCapacity() ? score > than : score < than;
+        return params.higherIsBetter() ? score > than : score < than;
     }
 
     /**

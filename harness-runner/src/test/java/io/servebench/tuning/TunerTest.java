@@ -40,6 +40,9 @@ class TunerTest {
     /** A scripted engine: true mean latency and per-request spread, by candidate name; repetitions counted. */
     private static final class Script implements Tuner.Measurer {
         final Map<String, double[]> truth = new HashMap<>();
+        /** A figure of each repetition, by candidate name: its true value, off by the run noise in each repetition. */
+        final Map<String, Double> figure = new HashMap<>();
+        Metric figureMetric;
         final Map<String, Integer> repetitions = new TreeMap<>();
         Tuner.Candidate recommended;
 
@@ -63,7 +66,15 @@ class TunerTest {
                 double scale = c.variant().baseline() ? c.rate() / RATE : Math.pow(c.rate() / RATE, 1.1);
                 List<RepetitionResult> reps = new ArrayList<>();
                 for (int r = 1; r <= have; r++) {
-                    reps.add(repetition(t[0] * scale, t[1] * scale, r, (c.name() + r + c.rate()).hashCode()));
+                    RepetitionResult rep = repetition(t[0] * scale, t[1] * scale, r, (c.name() + r + c.rate()).hashCode());
+                    Double f = figure.get(c.name());
+                    if (f != null) {
+                        Map<String, Double> scalars = new HashMap<>(rep.scalars());
+                        scalars.put(figureMetric.id(), f * (1 + RUN_NOISE[(r - 1) % RUN_NOISE.length]));
+                        rep = new RepetitionResult(scalars, rep.distributions(), rep.tokenEvents(), rep.coalescedEvents(),
+                                Map.of(), Map.of());
+                    }
+                    reps.add(rep);
                 }
                 blocks.add(new BlockResult("S." + c.variant().name(), "S", c.variant().name(), c.variant().group(),
                         c.variant().baseline(), Map.of("rate", Double.toString(c.rate())), key, "s", reps, null));
@@ -252,6 +263,57 @@ class TunerTest {
         assertThat(script.repetitionsOf("sglang")).isEqualTo(2);
         assertThat(script.repetitionsOf("mtp")).isEqualTo(2);
         assertThat(script.repetitionsOf("prefixCaching")).isEqualTo(1);
+    }
+
+    @Test
+    void byAFigureThatIsHigherTheBetterTheHigherWinsAndTheCaveatsSayBetterOrWorseNotFasterOrSlower() {
+        StudyDescriptor study = study(List.of(),
+                variant("vllm", "engine-selection", true, ""),
+                variant("more", "group-a", false, "", "--a"),
+                variant("less", "group-b", false, "", "--b"),
+                variant("close", "group-c", false, "", "--c"));
+        // latencies all alike: only the goodput tells them apart, and a higher one is the better
+        Script script = new Script().set("vllm", 2.0, 0.5).set("more", 2.0, 0.5).set("less", 2.0, 0.5)
+                .set("close", 2.0, 0.5);
+        script.figureMetric = Metric.GOODPUT;
+        script.figure.put("vllm", 6.0);
+        script.figure.put("more", 7.5);     // 25% more requests within the SLOs
+        script.figure.put("less", 4.0);
+        script.figure.put("close", 6.0 * 1.04);   // 4% more: past the close-call ratio, inside three runs' noise of 3%
+        TuneParams byGoodput = TuneParams.parse("goodput", "S");
+        assertThat(byGoodput.higherIsBetter()).isTrue();
+        assertThat(byGoodput.label()).isEqualTo("Goodput (req/s), higher is better");
+        TuningResult result = new Tuner(study, new TuneParams("engine-selection", Metric.GOODPUT, Stat.MEAN, false,
+                List.of(1.0, 16.0), 3, 1.02), RATE, script, step -> { }, Optional.empty()).tune();
+
+        assertThat(step(result, "group-a").chosen()).isEqualTo("more");
+        assertThat(verdict(step(result, "group-b"), "less")).isEqualTo(Verdict.WORSE);
+        assertThat(step(result, "group-c").chosen()).isEqualTo("vllm");
+        assertThat(result.recommended()).isEqualTo("more");
+        assertThat(result.caveats()).extracting(Caveat::code).contains(Code.NOT_SIGNIFICANT_BETTER)
+                .doesNotContain(Code.NOT_SIGNIFICANT_FASTER, Code.NOT_SIGNIFICANT_SLOWER);
+        // validation: the script's goodput holds at every rate, so the recommendation is 1.25x better at each
+        assertThat(result.validation()).allSatisfy(v -> assertThat(v.speedup()).isCloseTo(1.25, org.assertj.core.data.Offset.offset(0.05)));
+
+        // by a cost, lower is better: the same figures rank the other way round
+        script.figureMetric = Metric.ENERGY_PER_OUTPUT_TOKEN;
+        script.repetitions.clear();
+        TuningResult byEnergy = new Tuner(study, TuneParams.parse("energy_per_output_token", "S"), RATE, script, step -> { },
+                Optional.empty()).tune();
+        assertThat(step(byEnergy, "group-a").chosen()).isEqualTo("vllm");
+        assertThat(step(byEnergy, "group-b").chosen()).isEqualTo("less");
+        assertThat(byEnergy.caveats()).extracting(Caveat::code).contains(Code.NOT_SIGNIFICANT_WORSE);
+    }
+
+    @Test
+    void byOutputThroughputAtARateTheTunerSaysWhatThatRanks() {
+        StudyDescriptor study = study(List.of(), variant("vllm", "engine-selection", true, ""));
+        Script script = new Script().set("vllm", 2.0, 0.5);
+        script.figureMetric = Metric.OUTPUT_THROUGHPUT;
+        script.figure.put("vllm", 1000.0);
+        TuningResult result = new Tuner(study, TuneParams.parse("output_throughput", "S"), RATE, script, step -> { },
+                Optional.empty()).tune();
+        assertThat(result.caveats()).extracting(Caveat::code).contains(Code.THROUGHPUT_AT_A_RATE);
     }
 
     @Test

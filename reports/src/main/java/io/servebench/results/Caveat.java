@@ -46,6 +46,21 @@ public record Caveat(Code code, List<String> args) {
         /** At a validation rate the recommendation is not significantly faster than the baseline: rate. */
         VALIDATION_NOT_FASTER,
         /** The speed-up falls as the rate rises: ratio and rate at the lowest, ratio and rate at the highest. */
-        GAIN_SHRINKS
+        GAIN_SHRINKS,
+        /** As {@link #NOT_SIGNIFICANT_SLOWER}, ranked by a figure that is no time: candidate, base, ratio, repetitions. */
+        NOT_SIGNIFICANT_WORSE,
+        /** As {@link #NOT_SIGNIFICANT_FASTER}, ranked by a figure that is no time: candidate, base, ratio, repetitions. */
+        NOT_SIGNIFICANT_BETTER,
+        /** As {@link #COMBINATION_SLOWER}, ranked by a figure that is no time: the options, the one recommended. */
+        COMBINATION_WORSE,
+        /** As {@link #VALIDATION_SLOWER}, ranked by a figure that is no time: rate. */
+        VALIDATION_WORSE,
+        /** As {@link #VALIDATION_NOT_FASTER}, ranked by a figure that is no time: rate. */
+        VALIDATION_NOT_BETTER,
+        /**
+         * Ranked by output throughput at a fixed request rate, where a server that keeps up delivers what is sent
+         * whatever its configuration: rate.
+         */
+        THROUGHPUT_AT_A_RATE
     }
 }

@@ -82,7 +82,8 @@ public record TuningResult(String study, String metric, double rate, List<Step> 
      * @param rate            requests/s
      * @param baselineMean    the baseline's mean of the primary metric
      * @param recommendedMean the recommendation's
-     * @param speedup         {@code baselineMean / recommendedMean}, above 1 is better
+     * @param speedup         how many times better the recommendation is, above 1 better: {@code baselineMean /
+     *                        recommendedMean} for a time or a cost, the inverse for a figure that is higher the better
      * @param significant     whether the difference is significant
      */
     public record Validation(double rate, double baselineMean, double recommendedMean, double speedup, boolean significant) {

@@ -31,10 +31,12 @@ class MessagesTest {
                 String text = language.messages().text("tuning.caveat." + code.name(), (Object[]) values);
                 int expected = switch (code) {
                     case VALIDATION_RATES_UNUSED -> 0;
-                    case NOTHING_BETTER, VALIDATION_SLOWER, VALIDATION_NOT_FASTER -> 1;
-                    case COMBINATION_SLOWER, VALIDATION_FAILED -> 2;
+                    case NOTHING_BETTER, VALIDATION_SLOWER, VALIDATION_NOT_FASTER, VALIDATION_WORSE, VALIDATION_NOT_BETTER,
+                         THROUGHPUT_AT_A_RATE -> 1;
+                    case COMBINATION_SLOWER, COMBINATION_WORSE, VALIDATION_FAILED -> 2;
                     case COMBINATION_NOT_BETTER -> 3;
-                    case GROUP_NOT_TRIED, NOT_SIGNIFICANT_SLOWER, NOT_SIGNIFICANT_FASTER, GAIN_SHRINKS -> 4;
+                    case GROUP_NOT_TRIED, NOT_SIGNIFICANT_SLOWER, NOT_SIGNIFICANT_FASTER, NOT_SIGNIFICANT_WORSE,
+                         NOT_SIGNIFICANT_BETTER, GAIN_SHRINKS -> 4;
                 };
                 for (int i = 0; i < 4; i++) {
                     assertThat(text.contains(values[i])).as("%s in %s names value %d", code, language, i + 1).isEqualTo(i < expected);

@@ -11,7 +11,7 @@ import java.util.Optional;
  *
  * @param engineGroup     the group of the candidate engines
  * @param metric          the primary metric, a per-request distribution or a figure of each repetition (lower is
- *                        better)
+ *                        better, but for {@link #HIGHER_IS_BETTER})
  * @param stat            what of it is compared: its mean, or a percentile
  * @param byCapacity      rank by capacity under the SLOs instead (higher is better); {@code metric} and {@code stat}
  *                        are then {@link Metric#GOODPUT} and its mean
@@ -29,11 +29,19 @@ public record TuneParams(String engineGroup, Metric metric, Stat stat, boolean b
     public static final List<Metric> METRICS = List.of(Metric.E2E_LATENCY, Metric.TTFT, Metric.TPOT, Metric.ITL);
 
     /**
-     * The figures of a whole repetition a tuner may rank by, lower is better: compared on their mean over repetitions,
-     * which is then their only noise estimate.
+     * The figures of a whole repetition a tuner may rank by: compared on their mean over repetitions, which is then their
+     * only noise estimate. Lower is better, but for {@link #HIGHER_IS_BETTER}.
      */
     public static final List<Metric> REPETITION_METRICS = List.of(Metric.ENERGY_PER_OUTPUT_TOKEN, Metric.ENERGY_PER_REQUEST,
-            Metric.COST_PER_MILLION_OUTPUT_TOKENS);
+            Metric.COST_PER_MILLION_OUTPUT_TOKENS, Metric.GOODPUT, Metric.SLO_ATTAINMENT, Metric.OUTPUT_THROUGHPUT,
+            Metric.OUTPUT_TOKENS_PER_JOULE);
+
+    /** The figures a tuner ranks higher first: what a configuration delivers, not what it costs. */
+    public static final List<Metric> HIGHER_IS_BETTER = List.of(Metric.GOODPUT, Metric.SLO_ATTAINMENT,
+            Metric.OUTPUT_THROUGHPUT, Metric.OUTPUT_TOKENS_PER_JOULE);
+
+    /** The figures counted under the SLOs, which a study ranked by them must state. */
+    public static final List<Metric> UNDER_SLOS = List.of(Metric.GOODPUT, Metric.SLO_ATTAINMENT);
 
     /** What of a metric a tuner may rank by: its mean, or a percentile. */
     public static final List<Stat> STATS = List.of(Stat.MEAN, Stat.MEDIAN, Stat.P90, Stat.P95, Stat.P99, Stat.P999);
@@ -84,17 +92,34 @@ public record TuneParams(String engineGroup, Metric metric, Stat stat, boolean b
         return new TuneParams("engine-selection", metric.get(), stat.get(), false, List.of(), 3, 1.02);
     }
 
-    /** What the primary metric reads as in reports: {@code Mean Latency(s)}, {@code P99 TTFT (ms)}. */
+    /** Whether a higher score is the better: a capacity, a goodput, a throughput; else a time or a cost. */
+    public boolean higherIsBetter() {
+        return byCapacity || HIGHER_IS_BETTER.contains(metric);
+    }
+
+    /** Whether the score is a per-request time (latency, TTFT, TPOT, ITL), whose differences read as faster or slower. */
+    public boolean ranksATime() {
+        return METRICS.contains(metric) && !byCapacity;
+    }
+
+    /**
+     * What the primary metric reads as in reports: {@code Mean Latency(s)}, {@code P99 TTFT (ms)}, {@code Goodput (req/s),
+     * higher is better}.
+     */
     public String label() {
-        return byCapacity ? "Capacity under SLOs (req/s)" : REPETITION_METRICS.contains(metric) ? metric.label()
+        return byCapacity ? "Capacity under SLOs (req/s)" : HIGHER_IS_BETTER.contains(metric)
+                ? metric.label() + ", higher is better" : REPETITION_METRICS.contains(metric) ? metric.label()
                 : stat.label() + " " + metric.label();
     }
 
     public static String ids() {
         return String.join(", ", METRICS.stream().map(Metric::id).toList()) + ", each alone (its mean) or with ."
                 + String.join(", .", STATS.stream().filter(s -> s != Stat.MEAN).map(Stat::id).toList())
-                + " (e.g. ttft.p99); " + String.join(", ", REPETITION_METRICS.stream().map(Metric::id).toList())
-                + " (from GPU telemetry, compared over repetitions); or " + CAPACITY
+                + " (e.g. ttft.p99); " + String.join(", ", REPETITION_METRICS.stream()
+                        .filter(m -> !HIGHER_IS_BETTER.contains(m)).map(Metric::id).toList())
+                + " (from GPU telemetry, compared over repetitions); " + String.join(", ", HIGHER_IS_BETTER.stream()
+                        .map(Metric::id).toList())
+                + " (higher is better, compared over repetitions; goodput and slo_attainment need SLOs); or " + CAPACITY
                 + " (the highest request rate meeting the SLOs)";
     }
 }
