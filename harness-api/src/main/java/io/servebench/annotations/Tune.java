@@ -47,7 +47,10 @@ public @interface Tune {
      */
     String metric() default "e2e_latency";
 
-    /** Request rates at which the recommendation is checked against the baseline; none for no validation step. */
+    /**
+     * Request rates at which the recommendation is checked against the baseline; none for no validation step, and none
+     * for a study tuned at a concurrency ({@code @Workload(concurrency = C)}).
+     */
     double[] validationRates() default {};
 
     /** Most repetitions of one configuration, the first included; 1 adds none. */

@@ -128,7 +128,9 @@ final class AdaptiveMeasurer implements Tuner.Measurer {
 
     /** The candidate's block, planned (and its trial given its id) the first time it is asked for. */
     private ResultBlock block(Tuner.Candidate candidate) {
-        String name = candidate.name() + " @ " + WorkloadParams.formatRate(candidate.rate());
+        // at a concurrency the candidate has no rate: it runs at the study's own workload point
+        boolean atRate = !Double.isNaN(candidate.rate());
+        String name = candidate.name() + (atRate ? " @ " + WorkloadParams.formatRate(candidate.rate()) : "");
         ResultBlock known = blocksByName.get(name);
         if (known != null) {
             return known;
@@ -144,7 +146,9 @@ final class AdaptiveMeasurer implements Tuner.Measurer {
         }
         StudyDescriptor one = study.with(declared, List.of(variant));
         Map<String, List<String>> overrides = new LinkedHashMap<>(params.options().overrides());
-        overrides.put("rate", List.of(WorkloadParams.formatRate(candidate.rate())));
+        if (atRate) {
+            overrides.put("rate", List.of(WorkloadParams.formatRate(candidate.rate())));
+        }
         TrialPlan planned = new TrialPlanner(overrides, params.options().engineOverrides())
                 .plan(List.of(new TrialPlanner.Selection(one, List.of(variant))));
         ResultBlock block = planned.blocks().get(0);

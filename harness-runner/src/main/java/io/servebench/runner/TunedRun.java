@@ -32,24 +32,41 @@ final class TunedRun {
     }
 
     RunOutcome run(TrialPlan listed, RunListener listener) throws IOException {
-        double rate = rate(listed);
+        Tuner.Point point = point(listed);
         requireOneSlo();
         Optional<Tuner.CapacityTarget> target = capacityTarget();
-        return AdaptiveRun.run(folder, study, listed, listener, String.format("tuning %s at %s req/s by %s",
-                study.simpleName(), WorkloadParams.formatRate(rate), params.label()), (measurer, progress, found) -> {
-            found.tuning = new Tuner(study, params, rate, measurer, progress::step, target).tune();
+        return AdaptiveRun.run(folder, study, listed, listener, String.format("tuning %s at %s by %s",
+                study.simpleName(), label(point), params.label()), (measurer, progress, found) -> {
+            found.tuning = new Tuner(study, params, point, measurer, progress::step, target).tune();
             return "Recommended: " + found.tuning.recommended() + ".";
         });
     }
 
-    /** The tuning point: the one request rate of the study's trials. */
-    private double rate(TrialPlan listed) {
-        List<Double> rates = listed.trials().stream().map(t -> t.workload().rate()).distinct().toList();
-        if (rates.size() != 1 || !listed.trials().get(0).workload().hasRate()) {
+    /**
+     * The tuning point: the one request rate of the study's trials, or their one number of closed-loop streams.
+     *
+     * @throws RunnerException for any other load, or more than one point, naming what was found
+     */
+    private Tuner.Point point(TrialPlan listed) {
+        List<String> loads = listed.trials().stream().map(t -> t.workload().loadLabel()).distinct().toList();
+        WorkloadParams first = listed.trials().get(0).workload();
+        boolean closedLoop = io.servebench.annotations.Profile.CONCURRENT.equals(first.profile());
+        if (loads.size() != 1 || !first.hasRate() && !closedLoop) {
             throw new RunnerException(study.className() + " is a tuning study: it tunes at one request rate, its"
-                    + " @Workload(rate = ...) or -p rate=R with one value; found " + rates);
+                    + " @Workload(rate = ...) or -p rate=R with one value, or at one concurrency, @Workload(concurrency ="
+                    + " ...) or -p concurrency=C with one value; found " + String.join(", ", loads));
         }
-        return rates.get(0);
+        if (closedLoop && (params.byCapacity() || !params.validationRates().isEmpty())) {
+            throw new RunnerException(study.className() + " tunes at concurrency " + first.concurrency() + ", and "
+                    + (params.byCapacity() ? "ranking by capacity searches request rates" : "its validation rates are"
+                    + " rates") + ": tune at a request rate, @Workload(rate = ...), for that");
+        }
+        return closedLoop ? Tuner.Point.atConcurrency(first.concurrency()) : Tuner.Point.atRate(first.rate());
+    }
+
+    /** {@code 8 req/s}, {@code concurrency 64}. */
+    private static String label(Tuner.Point point) {
+        return point.hasRate() ? WorkloadParams.formatRate(point.rate()) + " req/s" : "concurrency " + point.concurrency();
     }
 
     /**
@@ -113,8 +130,8 @@ final class TunedRun {
             out.printf("  step %d: baseline vs recommendation at %s req/s%n", ++step, params.validationRates().stream()
                     .map(WorkloadParams::formatRate).collect(Collectors.joining(", ")));
         }
-        out.printf("Ranked by %s at %s req/s; up to %d repetitions where a difference of %.0f%% or more is not"
-                + " yet significant.%n", params.label(), WorkloadParams.formatRate(listed.trials().get(0).workload().rate()),
-                params.maxRepetitions(), (params.closeCall() - 1) * 100);
+        out.printf("Ranked by %s at %s; up to %d repetitions where a difference of %.0f%% or more is not"
+                + " yet significant.%n", params.label(), label(point(listed)), params.maxRepetitions(),
+                (params.closeCall() - 1) * 100);
     }
 }

@@ -51,12 +51,33 @@ public final class Tuner {
     }
 
     /**
-     * One configuration at one rate: a variant of the study (as declared, or made by the tuner on another base or as a
-     * combination) at a point of its non-workload parameters.
+     * Where the tuner measures: at a request rate (open loop), or at the study's own number of closed-loop streams.
+     *
+     * @param rate        requests/s; NaN at a concurrency
+     * @param concurrency requests in flight, each stream sending its next when the last ends; 0 at a rate
+     */
+    public record Point(double rate, int concurrency) {
+
+        public static Point atRate(double rate) {
+            return new Point(rate, 0);
+        }
+
+        public static Point atConcurrency(int concurrency) {
+            return new Point(Double.NaN, concurrency);
+        }
+
+        public boolean hasRate() {
+            return concurrency == 0;
+        }
+    }
+
+    /**
+     * One configuration at one load point: a variant of the study (as declared, or made by the tuner on another base or
+     * as a combination) at a point of its non-workload parameters.
      *
      * @param variant     the variant, flags not yet substituted
      * @param paramValues the values of the parameters its flags name
-     * @param rate        requests/s
+     * @param rate        requests/s; NaN when the tuner works at a concurrency, the study's own workload point
      */
     public record Candidate(VariantDescriptor variant, Map<String, String> paramValues, double rate) {
 
@@ -88,26 +109,39 @@ public final class Tuner {
     private final StudyDescriptor study;
     private final TuneParams params;
     private final double rate;
+    private final Point point;
     private final Measurer measurer;
     private final Consumer<String> progress;
     private final List<Caveat> caveats = new ArrayList<>();
     private final Optional<CapacityTarget> capacityTarget;
     private final Map<String, CapacityResult> capacities = new LinkedHashMap<>();
 
+    /** A tuner at a request rate: {@link #Tuner(StudyDescriptor, TuneParams, Point, Measurer, Consumer, Optional)}. */
+    public Tuner(StudyDescriptor study, TuneParams params, double rate, Measurer measurer, Consumer<String> progress,
+          Optional<CapacityTarget> capacityTarget) {
+        this(study, params, Point.atRate(rate), measurer, progress, capacityTarget);
+    }
+
     /**
-     * @param rate     the tuning point's request rate
+     * @param point    the tuning point: a request rate, or the study's concurrency
      * @param progress told each step as it begins ({@code option group 2 of 4: max-num-seqs})
      * @param capacityTarget what a capacity ranking searches for; empty unless {@code params} ranks by capacity
+     * @throws IllegalArgumentException for a capacity ranking or validation rates at a concurrency, which need a rate
      */
-    public Tuner(StudyDescriptor study, TuneParams params, double rate, Measurer measurer, Consumer<String> progress,
+    public Tuner(StudyDescriptor study, TuneParams params, Point point, Measurer measurer, Consumer<String> progress,
           Optional<CapacityTarget> capacityTarget) {
         if (params.byCapacity() && capacityTarget.isEmpty()) {
             throw new IllegalArgumentException("a tuner that ranks by capacity needs SLOs and a share to meet");
         }
+        if (!point.hasRate() && (params.byCapacity() || !params.validationRates().isEmpty())) {
+            throw new IllegalArgumentException("a tuner at a concurrency neither searches capacities nor validates at"
+                    + " request rates: both need a rate");
+        }
+        this.point = point;
         this.capacityTarget = capacityTarget;
         this.study = study;
         this.params = params;
-        this.rate = rate;
+        this.rate = point.rate();
         this.measurer = measurer;
         this.progress = progress;
     }
@@ -120,7 +154,7 @@ public final class Tuner {
         if (params.byCapacity() && !params.validationRates().isEmpty()) {
             caveats.add(Caveat.of(Code.VALIDATION_RATES_UNUSED));
         }
-        if (params.metric() == Metric.OUTPUT_THROUGHPUT) {
+        if (params.metric() == Metric.OUTPUT_THROUGHPUT && point.hasRate()) {
             caveats.add(Caveat.of(Code.THROUGHPUT_AT_A_RATE, WorkloadParams.formatRate(rate)));
         }
         int stepNo = 0;
@@ -175,9 +209,11 @@ public final class Tuner {
             validation.addAll(validate(baseline, recommended));
         }
         if (recommended.equals(baseline)) {
-            caveats.add(Caveat.of(Code.NOTHING_BETTER, WorkloadParams.formatRate(rate)));
+            caveats.add(point.hasRate() ? Caveat.of(Code.NOTHING_BETTER, WorkloadParams.formatRate(rate))
+                    : Caveat.of(Code.NOTHING_BETTER_AT_CONCURRENCY, Integer.toString(point.concurrency())));
         }
-        return new TuningResult(simpleName(study.className()), params.label(), rate, steps, recommended.name(),
+        return new TuningResult(simpleName(study.className()), params.label(), rate, point.concurrency(), steps,
+                recommended.name(),
                 validation, caveats, params.closeCall(), params.maxRepetitions());
     }
 

@@ -78,48 +78,6 @@ class TwinTelemetryTest {
         assertThat(tuning.recommended()).isEqualTo("baseline");
     }
 
-    /**
-     * {@code @Tune(metric = "goodput")} on the twin: four sequences a step queue the arrivals past the TTFT bound, 256 do
-     * not, so the option wins by serving more requests within the SLOs a second, higher being the better.
-     */
-    @Test
-    void theTunerRanksByGoodputHigherFirst(@TempDir Path dir) throws Exception {
-        RunOutcome outcome = new Runner(RunOptions.builder().include(GoodputTunedStudy.class)
-                .simulate(EngineOptions.Simulate.VIRTUAL).settle(java.time.Duration.ZERO).outputDir(dir).progress(false)
-                .build(), new PrintWriter(new StringWriter(), true)).run();
-        var tuning = outcome.result().tuning();
-        assertThat(tuning.metric()).isEqualTo("Goodput (req/s), higher is better");
-        var step = tuning.steps().stream().filter(s -> s.name().equals("max-num-seqs")).findFirst().orElseThrow();
-        var base = step.candidates().get(0);
-        var seqs256 = step.candidates().get(1);
-        assertThat(seqs256.mean()).isGreaterThan(base.mean());
-        assertThat(seqs256.verdict()).isEqualTo(io.servebench.results.TuningResult.Verdict.CHOSEN);
-        assertThat(tuning.recommended()).isEqualTo("seqs256");
-        // the scores are the blocks' own goodput
-        var blocks = outcome.blocks("seqs256");
-        assertThat(seqs256.mean()).isCloseTo(blocks.get(blocks.size() - 1).repetitions().stream()
-                .mapToDouble(r -> r.value(Metric.GOODPUT).orElseThrow()).average().orElseThrow(), within(1e-9));
-    }
-
-    /** Goodput is counted under SLOs: a study that states none, or other ones per variant, is refused before it runs. */
-    @Test
-    void aTunerRankingByGoodputNeedsOneSetOfSlos(@TempDir Path dir) {
-        RunOptions.Builder options = RunOptions.builder().include(GoodputTunedStudy.class)
-                .simulate(EngineOptions.Simulate.VIRTUAL).outputDir(dir).progress(false);
-        // one bound for every variant, on the class: accepted (the test above runs it)
-        assertThat(new Runner(options.build(), new PrintWriter(new StringWriter(), true)).tunes()).isTrue();
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Runner(RunOptions.builder()
-                        .include(GoodputTunedStudy.NoSlo.class).simulate(EngineOptions.Simulate.VIRTUAL)
-                        .outputDir(dir.resolve("none")).progress(false).build(), new PrintWriter(new StringWriter(), true)).run())
-                .isInstanceOf(RunnerException.class).hasMessageContaining("ranks by goodput, counted under the SLOs, but"
-                        + " states none: give @Slo on the class or --slo");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Runner(RunOptions.builder()
-                        .include(GoodputTunedStudy.OtherSlos.class).simulate(EngineOptions.Simulate.VIRTUAL)
-                        .outputDir(dir.resolve("other")).progress(false).build(), new PrintWriter(new StringWriter(), true)).run())
-                .isInstanceOf(RunnerException.class).hasMessageContaining("ranks by goodput, counted under the SLOs, and its"
-                        + " variants state different ones ([baseline]: ttft=500; [seqs256]: ttft=200)");
-    }
-
     private static double meanEnergy(RunOutcome outcome, String variant) {
         // the tuner's step ran each side for as many repetitions as it needed: the last block of the variant at the rate
         var blocks = outcome.blocks(variant);

@@ -161,8 +161,17 @@ class StudyProcessorTest {
 
     @Test
     void aTuningStudyNeedsOneRateABaselineAndItsEngineGroup() {
-        assertOneError(study("@Tune(maxRepetitions = 3)", BASELINE), "tunes at one request rate: expected @Workload(rate = R)",
-                "@Tune(maxRepetitions = 3)");
+        assertOneError(study("@Tune(maxRepetitions = 3)", BASELINE), "tunes at one workload point: expected @Workload(rate ="
+                + " R) on the class, or @Workload(concurrency = C) for closed-loop streams", "@Tune(maxRepetitions = 3)");
+        // at a concurrency: no validation rates and no capacity, each reported on its value
+        assertOneError(study("@Workload(profile = \"concurrent\", concurrency = 64)\n@Tune(validationRates = {1, 4})",
+                BASELINE), "@Tune(validationRates = [1.0, 4.0]): Demo tunes at concurrency 64, and validation rates are"
+                + " request rates", "validationRates = {1, 4}");
+        assertOneError(study("@Workload(profile = \"concurrent\", concurrency = 64)\n@Tune(metric = \"capacity\")", BASELINE),
+                "@Tune(metric = \"capacity\"): Demo tunes at concurrency 64, and a capacity is the highest request rate",
+                "metric = \"capacity\"");
+        assertThat(compile(study("@Workload(profile = \"concurrent\", concurrency = 64)\n@Tune(metric = \"output_throughput\")",
+                BASELINE)).errorMessages()).isEmpty();
         assertOneError(study("@Workload(rate = 8)\n@Tune", "    @Variant public void only() {}\n"), "has no @Baseline variant", "@Tune");
         assertOneError(study("@Workload(rate = 8)\n@Tune(engineGroup = \"engines\")", BASELINE),
                 "@Tune(engineGroup = \"engines\"): no variant is in that group", "engineGroup = \"engines\"");

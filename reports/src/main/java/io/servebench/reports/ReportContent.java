@@ -153,7 +153,8 @@ final class ReportContent {
                     messages.text("tuning.col.ratio"), messages.text("tuning.col.interval"), messages.text("tuning.col.reps"),
                     messages.text("tuning.col.verdict")), rows)));
         }
-        return Optional.of(new Tuning(messages.text("tuning.intro", t.study(), Numbers.count(t.rate()), t.metric(),
+        return Optional.of(new Tuning(messages.text(t.concurrency() > 0 ? "tuning.intro.concurrency" : "tuning.intro",
+                t.study(), t.concurrency() > 0 ? Integer.toString(t.concurrency()) : Numbers.count(t.rate()), t.metric(),
                 Numbers.count(Math.round((t.closeCall() - 1) * 1000) / 10.0), t.maxRepetitions()), steps,
                 messages.text("tuning.result", t.recommended()), t.caveats().stream()
                 .map(c -> messages.text("tuning.caveat." + c.code().name(), c.args().toArray())).toList()));

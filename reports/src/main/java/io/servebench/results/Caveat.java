@@ -31,6 +31,8 @@ public record Caveat(Code code, List<String> args) {
         GROUP_NOT_TRIED,
         /** Nothing beat the baseline, so it is the recommendation: rate. */
         NOTHING_BETTER,
+        /** As {@link #NOTHING_BETTER}, tuned at a concurrency: the streams. */
+        NOTHING_BETTER_AT_CONCURRENCY,
         /** Slower, not significant within the repetition budget: candidate, base, ratio, repetitions. */
         NOT_SIGNIFICANT_SLOWER,
         /** Faster, not significant within the repetition budget: candidate, base, ratio, repetitions. */

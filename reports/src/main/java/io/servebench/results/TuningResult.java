@@ -10,7 +10,8 @@ import java.util.Objects;
  *
  * @param study       the study class's simple name
  * @param metric      the primary metric's label, compared on its mean per request
- * @param rate        the request rate of the tuning point, requests/s
+ * @param rate        the request rate of the tuning point, requests/s; NaN when it is a concurrency
+ * @param concurrency the closed-loop streams of the tuning point; 0 when it is a rate
  * @param steps       engine selection, each option group, the combination, in the order they ran
  * @param recommended the recommended configuration's name
  * @param validation  baseline against the recommendation at each validation rate
@@ -19,7 +20,7 @@ import java.util.Objects;
  *                    ({@code @Tune(closeCall)})
  * @param maxRepetitions the most repetitions a side a comparison gets ({@code @Tune(maxRepetitions)})
  */
-public record TuningResult(String study, String metric, double rate, List<Step> steps, String recommended,
+public record TuningResult(String study, String metric, double rate, int concurrency, List<Step> steps, String recommended,
                            List<Validation> validation, List<Caveat> caveats, double closeCall, int maxRepetitions) {
 
     public TuningResult {

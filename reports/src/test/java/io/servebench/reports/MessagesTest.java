@@ -31,7 +31,7 @@ class MessagesTest {
                 String text = language.messages().text("tuning.caveat." + code.name(), (Object[]) values);
                 int expected = switch (code) {
                     case VALIDATION_RATES_UNUSED -> 0;
-                    case NOTHING_BETTER, VALIDATION_SLOWER, VALIDATION_NOT_FASTER, VALIDATION_WORSE, VALIDATION_NOT_BETTER,
+                    case NOTHING_BETTER, NOTHING_BETTER_AT_CONCURRENCY, VALIDATION_SLOWER, VALIDATION_NOT_FASTER, VALIDATION_WORSE, VALIDATION_NOT_BETTER,
                          THROUGHPUT_AT_A_RATE -> 1;
                     case COMBINATION_SLOWER, COMBINATION_WORSE, VALIDATION_FAILED -> 2;
                     case COMBINATION_NOT_BETTER -> 3;

@@ -204,10 +204,22 @@ public final class StudyChecker {
             problems.add(new Problem(annotation, "@Tune study " + study.simpleName() + " has no @Baseline variant; expected"
                     + " one: the baseline engine with its baseline flags, where the tuner starts"));
         }
-        if (study.param("rate").isPresent() || study.workload().rate() == null) {
-            problems.add(new Problem(annotation, "@Tune study " + study.simpleName() + " tunes at one request rate: expected"
-                    + " @Workload(rate = R) on the class and no @Param rate (the validation rates go in @Tune(validationRates"
-                    + " = ...))"));
+        boolean atConcurrency = study.workload().rate() == null && study.workload().concurrency() != null;
+        if (study.param("rate").isPresent() || study.param("concurrency").isPresent()
+                || study.workload().rate() == null && study.workload().concurrency() == null) {
+            problems.add(new Problem(annotation, "@Tune study " + study.simpleName() + " tunes at one workload point:"
+                    + " expected @Workload(rate = R) on the class, or @Workload(concurrency = C) for closed-loop streams, and"
+                    + " no @Param rate or concurrency (the validation rates go in @Tune(validationRates = ...))"));
+        } else if (atConcurrency && !tune.validationRates().isEmpty()) {
+            problems.add(new Problem(Location.ofClass(study, "Tune", "validationRates", -1), "@Tune(validationRates = "
+                    + tune.validationRates() + "): " + study.simpleName() + " tunes at concurrency "
+                    + study.workload().concurrency() + ", and validation rates are request rates; expected none, or"
+                    + " @Workload(rate = R) to tune at a rate"));
+        } else if (atConcurrency && TuneParams.CAPACITY.equals(tune.metric())) {
+            problems.add(new Problem(Location.ofClass(study, "Tune", "metric", -1), "@Tune(metric = \"capacity\"): "
+                    + study.simpleName() + " tunes at concurrency " + study.workload().concurrency() + ", and a capacity"
+                    + " is the highest request rate meeting the SLOs; expected another metric (output_throughput, goodput,"
+                    + " ...), or @Workload(rate = R) to tune at a rate"));
         }
         if (!tune.engineGroup().equals(TuneOptions.DEFAULT_ENGINE_GROUP)
                 && study.variants().stream().noneMatch(v -> v.group().equals(tune.engineGroup()))) {

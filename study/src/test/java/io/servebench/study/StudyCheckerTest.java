@@ -135,7 +135,8 @@ class StudyCheckerTest {
                 "class Study @Tune",
                 "class Study @Tune(engineGroup)");
         assertThat(problems.get(0).message()).startsWith("@Slo SLO ttftMs = 0.0 ms is out of range");
-        assertThat(problems.get(5).message()).contains("tunes at one request rate");
+        assertThat(problems.get(5).message()).contains("tunes at one workload point: expected @Workload(rate = R) on the"
+                + " class, or @Workload(concurrency = C)");
     }
 
     @Test
