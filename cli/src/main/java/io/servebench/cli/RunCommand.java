@@ -93,6 +93,9 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--max-concurrency", paramLabel = "N", description = "Most requests in flight, whatever the rate (vllm bench serve's --max-concurrency).")
     Integer maxConcurrency;
 
+    @Option(names = "--sweep-rates", paramLabel = "K", description = "With --profile sweep: the constant rates run between the synchronous and the throughput rate (guidellm's --rate K with --rate-type sweep).")
+    Integer sweepRates;
+
     @Option(names = "--api", paramLabel = "chat|completions", description = "The OpenAI API to call (default: chat).")
     String api;
 
@@ -140,6 +143,9 @@ public final class RunCommand implements Callable<Integer> {
         }
         List<String> engineFlags = flags == null ? List.of() : Flag.ofLine(flags);
         Map<String, String> options = new LinkedHashMap<>();
+        if (sweepRates != null) {
+            options.put(LoadOption.SWEEP_RATES.key(), sweepRates.toString());
+        }
         if (maxConcurrency != null) {
             options.put("maxConcurrency", maxConcurrency.toString());
         }
@@ -209,6 +215,7 @@ public final class RunCommand implements Callable<Integer> {
         add(args, "--warmup", warmup);
         add(args, "--dataset", dataset);
         add(args, "--max-concurrency", maxConcurrency);
+        add(args, "--sweep-rates", sweepRates);
         add(args, "--api", api);
         if (!name.equals("AdHoc")) {
             add(args, "--name", name);

@@ -133,6 +133,25 @@ class AdHocRunTest {
                 + key.replace("-constant-8", "-constant-4") + ", " + key);
     }
 
+    @Test
+    void aSweepFromTheCommandLineTakesItsRateCount(@TempDir Path dir) throws Exception {
+        StringWriter out = new StringWriter();
+        assertThat(main(out, List.of("run", "--engine", "sglang", "--simulate=virtual", "--model", "Qwen/Qwen3-8B",
+                "--profile", "sweep", "--requests", "20", "--dataset", "synthetic:in=fixed(64),out=fixed(16)")))
+                .isEqualTo(Main.BAD_INPUT);
+        assertThat(out.toString()).contains("profile sweep needs sweepRates; expected sweepRates = K (run --sweep-rates K on"
+                + " the command line)");
+        out = new StringWriter();
+        assertThat(main(out, List.of("run", "--engine", "sglang", "--simulate=virtual", "--model", "Qwen/Qwen3-8B",
+                "--profile", "sweep", "--sweep-rates", "2", "--requests", "20", "--dataset",
+                "synthetic:in=fixed(64),out=fixed(16)", "-o", dir.toString()))).as(out.toString()).isZero();
+        // synchronous, throughput, then two constant rates between them: a block each
+        JsonNode results = new ObjectMapper().readTree(dir.resolve("results.json").toFile());
+        assertThat(results).hasSize(4);
+        assertThat(Files.readString(dir.resolve("summary.md"))).contains("AdHoc.baseline[s1-synchronous] · one at a time",
+                "AdHoc.baseline[s2-throughput] · all at once").contains("--sweep-rates 2");
+    }
+
     /** Each block as its name, params and measured request count. */
     private static List<String> blocks(JsonNode results) {
         List<String> blocks = new ArrayList<>();

@@ -230,6 +230,11 @@ final class ReportContent {
         }
         // a block paced by neither: its profile says how it sent ("concurrency —" read as if a setting were missing)
         String profile = t.params().getOrDefault("profile", "");
+        // a sweep's step names the load it ran: s1-synchronous, s2-throughput (the constant steps have their rate)
+        String step = t.params().getOrDefault(BlockResult.SWEEP_STEP, "");
+        if (Profile.SWEEP.equals(profile) && step.contains("-")) {
+            profile = step.substring(step.indexOf('-') + 1);
+        }
         String cap = t.params().get("maxConcurrency");
         return switch (profile) {
             case Profile.THROUGHPUT -> cap == null ? messages.text("point.allAtOnce")

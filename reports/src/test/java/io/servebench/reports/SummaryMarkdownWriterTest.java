@@ -52,11 +52,17 @@ class SummaryMarkdownWriterTest {
     @Test
     void aBlockPacedByNeitherRateNorStreamsIsHeadedByHowItSent() {
         List<BlockResult> blocks = new java.util.ArrayList<>();
-        String[][] loads = {{"throughput", null}, {"throughput", "64"}, {"synchronous", null}, {"trace", null}};
+        String[][] loads = {{"throughput", null}, {"throughput", "64"}, {"synchronous", null}, {"trace", null},
+                {"sweep", "s1-synchronous"}};
         for (String[] load : loads) {
             java.util.Map<String, String> params = Fixtures.params(Fixtures.BASE_FLAGS, "8");
             params.remove("rate");
             params.put("profile", load[0]);
+            if (load[0].equals("sweep")) {
+                params.put(BlockResult.SWEEP_STEP, load[1]);
+                load[1] = null;
+                load[0] = "sweepStep";
+            }
             if (load[1] != null) {
                 params.put("maxConcurrency", load[1]);
             }
@@ -66,7 +72,8 @@ class SummaryMarkdownWriterTest {
         }
         String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(Fixtures.run(blocks));
         assertThat(md).contains(".throughput · all at once\n", ".throughput64 · all at once, at most 64 in flight\n",
-                ".synchronous · one at a time\n", ".trace · at the trace's times\n").doesNotContain("concurrency —");
+                ".synchronous · one at a time\n", ".trace · at the trace's times\n", ".sweepStep[s1-synchronous] · one at a time\n")
+                .doesNotContain("concurrency —");
         assertThat(new SummaryMarkdownWriter(ReportLanguage.ZH_CN).render(Fixtures.run(blocks))).contains("全部同时发出");
     }
 

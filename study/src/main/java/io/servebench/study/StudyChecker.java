@@ -478,8 +478,9 @@ public final class StudyChecker {
         boolean rateProfile = List.of(Profile.CONSTANT, Profile.POISSON, Profile.GAMMA).contains(profile);
         boolean closedLoop = List.of(Profile.CONCURRENT, Profile.SYNCHRONOUS).contains(profile);
         if (Profile.SWEEP.equals(profile) && !options.containsKey(LoadOption.SWEEP_RATES.key())) {
-            found.put("profile", "profile sweep needs sweepRates; expected sweepRates = K, the number of constant rates"
-                    + " to run between the synchronous and the throughput rate");
+            found.put("profile", "profile sweep needs sweepRates; expected sweepRates = K (run --sweep-rates K on the"
+                    + " command line), the number of constant rates to run between the synchronous and the throughput rate, as"
+                    + " guidellm's --rate K with --rate-type sweep");
         }
         if (options.containsKey(LoadOption.SWEEP_RATES.key()) && !Profile.SWEEP.equals(profile)) {
             found.put(LoadOption.SWEEP_RATES.key(), "sweepRates applies only to profile sweep, but the profile is "
