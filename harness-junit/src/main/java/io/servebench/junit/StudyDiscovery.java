@@ -52,20 +52,41 @@ final class StudyDiscovery {
 
     /** Adds a study descriptor for every selected study to {@code engine}. */
     void discover(EngineDiscoveryRequest request, TestDescriptor engine) {
-        select(request, engine.getUniqueId()).forEach((study, selected) -> engine.addChild(plan(engine.getUniqueId(), study,
-                selected.allVariants ? List.of() : List.copyOf(selected.variants),
-                selected.allTrials ? List.of() : List.copyOf(selected.trials))));
+        select(request, engine.getUniqueId()).forEach((study, selected) -> {
+            List<String> variants = selected.allVariants ? List.of() : List.copyOf(selected.variants);
+            engine.addChild(plan(engine.getUniqueId(), study, variants,
+                    selected.allTrials ? List.of() : trialKeys(study, variants, selected)));
+        });
     }
 
     /**
      * What a request selects of one study: its variants (all, or those named) and of their trials all, or those whose
-     * tests an IDE asked for again by their unique ids.
+     * tests or server configurations' containers an IDE asked for again by their unique ids.
      */
     private static final class Selected {
         private final Set<String> variants = new LinkedHashSet<>();
         private final Set<String> trials = new LinkedHashSet<>();
+        private final Set<String> servers = new LinkedHashSet<>();
         private boolean allVariants;
         private boolean allTrials;
+    }
+
+    /**
+     * The keys of the trials selected: those named, and those of each server configuration named, which the plan of the
+     * selected variants tells (a plan that fails gives none here: planning the study again reports its problem).
+     */
+    private List<String> trialKeys(Class<?> study, List<String> variants, Selected selected) {
+        Set<String> keys = new LinkedHashSet<>(selected.trials);
+        if (!selected.servers.isEmpty()) {
+            try {
+                new Runner(config.runOptions(study, variants, List.of()), new PrintWriter(Writer.nullWriter())).plan()
+                        .trials().stream().filter(t -> selected.servers.contains(t.serverKey())).map(Trial::key)
+                        .forEach(keys::add);
+            } catch (RuntimeException e) {
+                // planned again below, where the problem becomes the study's
+            }
+        }
+        return List.copyOf(keys);
     }
 
     /** Each selected study with what was selected of it. */
@@ -97,8 +118,9 @@ final class StudyDiscovery {
     }
 
     /**
-     * A study, or one of its trials, named by a unique id this engine gave in an earlier run (an IDE re-running a test):
-     * a trial's id selects the variants it serves and, of their trials, that one.
+     * A study, one of its server configurations or one of its trials, named by a unique id this engine gave in an earlier
+     * run (an IDE re-running a test or a container): a trial's id selects the variants it serves and, of their trials,
+     * that one; a server configuration's, its trials.
      */
     private static void fromUniqueId(Map<Class<?>, Selected> selected, UniqueId engineId, UniqueId id) {
         List<UniqueId.Segment> segments = id.getSegments();
@@ -111,6 +133,15 @@ final class StudyDiscovery {
         }
         Optional<String> trial = segments.stream().filter(s -> s.getType().equals(TrialTestDescriptor.SEGMENT))
                 .map(UniqueId.Segment::getValue).findFirst();
+        Optional<String> server = segments.stream().filter(s -> s.getType().equals(ServerTestDescriptor.SEGMENT))
+                .map(UniqueId.Segment::getValue).findFirst();
+        if (trial.isEmpty() && server.isPresent()) {
+            // a server configuration's container: its trials, of whichever variants they serve
+            Selected of = selected.computeIfAbsent(study.get(), c -> new Selected());
+            of.allVariants = true;
+            of.servers.add(server.get());
+            return;
+        }
         if (trial.isEmpty()) {
             whole(selected, study.get());
             return;

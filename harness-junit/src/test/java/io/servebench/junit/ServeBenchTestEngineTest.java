@@ -94,6 +94,15 @@ class ServeBenchTestEngineTest {
         assertThat(Files.readString(dir.resolve("TwoVariants").resolve("summary.md"))).contains("mtp · rate 8 req/s")
                 .doesNotContain("rate 4 req/s");
 
+        // the server configuration's container: its trials, not the other server's
+        String server = all.getEngineDescriptor().getDescendants().stream()
+                .filter(d -> d.getType() == TestDescriptor.Type.CONTAINER && d.getDisplayName().contains("speculative"))
+                .findFirst().orElseThrow().getUniqueId().toString();
+        assertThat(names(kit(dir).configurationParameter("servebench.param.rate", "4,8").selectors(selectUniqueId(server))
+                .discover())).containsExactly("CONTAINER TwoVariants", "CONTAINER sim Qwen/Qwen3.5-9B --max-model-len=4096"
+                        + " --speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}",
+                "TEST mtp · constant 4 req/s", "TEST mtp · constant 8 req/s");
+
         // the variant's method selected beside it: its every trial runs
         assertThat(names(kit(dir).configurationParameter("servebench.param.rate", "4,8")
                 .selectors(selectUniqueId(id), selectMethod(TwoVariants.class, "mtp")).discover()))
