@@ -81,4 +81,38 @@ class MultiTurnOnTheSimulatedEngineTest {
         // the rate paces conversations, and the block's title says so
         assertThat(summary).containsPattern("· rate [\\d.]+ conversations/s").doesNotContainPattern("· rate [\\d.]+ req/s");
     }
+    /**
+     * Two variants over the same conversations, two repetitions each: every turn's TTFT compared with the baseline's as
+     * the blocks are, its ratio that of the two variants' per-turn means.
+     */
+    @Test
+    void eachTurnsTtftIsComparedWithTheBaselinesWithTheBlocksRule(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("run");
+        RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class)
+                .param("dataset", "multi-turn:turns=3,in=fixed(400),out=fixed(16),system=1000,count=20").param("rate", "2")
+                .param("requests", "60").param("warmup", "0").repetitions(2)
+                .simulate(EngineOptions.Simulate.VIRTUAL).outputDir(out).progress(false).build(),
+                new PrintWriter(new StringWriter(), true)).run();
+
+        String summary = Files.readString(out.resolve("summary.md"));
+        List<String> table = summary.lines().dropWhile(l -> !l.startsWith("| Turn | mtp2 against baseline |"))
+                .takeWhile(l -> l.startsWith("|")).toList();
+        assertThat(table).as(summary).hasSize(5);
+        for (int turn = 1; turn <= 3; turn++) {
+            double base = meanTtft(outcome.blocks("baseline").get(0), turn);
+            double mtp = meanTtft(outcome.blocks("mtp2").get(0), turn);
+            // where the two variants' means are equal to the last digit, the cell says so
+            String ratio = base == mtp ? "the same" : String.format(java.util.Locale.ROOT, "%.2fx %s",
+                    Math.max(base, mtp) / Math.min(base, mtp), mtp > base ? "slower" : "faster");
+            assertThat(table.get(turn + 1)).as("turn %d", turn).startsWith("| " + turn + " | ").contains(ratio)
+                    .contains("run-to-run");
+        }
+        assertThat(Files.readString(out.resolve("report.html"))).contains("mtp2 against baseline");
+    }
+
+    /** The mean over the block's repetitions of each one's mean TTFT of that turn. */
+    private static double meanTtft(BlockResult block, int turn) {
+        return block.repetitions().stream().mapToDouble(r -> r.turns().get(Integer.toString(turn))
+                .distribution(Metric.TTFT).orElseThrow().mean()).average().orElseThrow();
+    }
 }

@@ -97,6 +97,10 @@ final class HtmlReportWriter extends TextReport {
             html.append("<h2>").append(Html.escape(m.text("turns.across.heading"))).append("</h2>\n<p>")
                     .append(Html.escape(m.text("turns.across.intro"))).append("</p>\n");
             table(html, byTurn);
+            content.ttftByTurnAgainstBaseline().ifPresent(against -> {
+                html.append("<p>").append(Html.escape(m.text("turns.against.intro"))).append("</p>\n");
+                table(html, against);
+            });
         });
         if (!run.servers().isEmpty()) {
             html.append("<h2>").append(Html.escape(m.text("servers.heading"))).append("</h2>\n");

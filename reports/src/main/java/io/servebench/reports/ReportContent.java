@@ -578,6 +578,55 @@ final class ReportContent {
         return Optional.of(new Table(header, rows));
     }
 
+    /**
+     * Each multi-turn variant's TTFT of each turn against its baseline's at the same workload point, worded as the block
+     * comparisons are (the same rule, and the same noise: the repetitions' means with two or more a side, else the
+     * per-request bootstrap that decides nothing): a prefix cache that keeps the history shows in the later turns. Empty
+     * when no variant ran conversations of two turns or more beside a baseline that did.
+     */
+    public Optional<Table> ttftByTurnAgainstBaseline() {
+        List<BaselineGroup> multiTurn = groups.stream().filter(g -> g.baseline() != null && g.baseline().succeeded()
+                && byTurn(g.baseline()).size() >= 2).toList();
+        List<String> header = new ArrayList<>(List.of(messages.text("turns.turn")));
+        List<java.util.function.IntFunction<String>> columns = new ArrayList<>();
+        java.util.TreeSet<Integer> turns = new java.util.TreeSet<>();
+        for (BaselineGroup g : multiTurn) {
+            TreeMap<Integer, List<RepetitionResult>> base = byTurn(g.baseline());
+            for (BlockResult other : g.others()) {
+                TreeMap<Integer, List<RepetitionResult>> of = byTurn(other);
+                if (!other.succeeded() || of.size() < 2) {
+                    continue;
+                }
+                turns.addAll(base.keySet());
+                turns.addAll(of.keySet());
+                header.add(messages.text("turns.against", other.displayName(), g.baseline().displayName())
+                        + (multiTurn.size() > 1 ? " · " + point(other) : ""));
+                columns.add(turn -> {
+                    BlockResult a = turnOf(g.baseline(), base.getOrDefault(turn, List.of()));
+                    BlockResult b = turnOf(other, of.getOrDefault(turn, List.of()));
+                    return Comparison.comparable(a) && Comparison.comparable(b)
+                            ? words.cell(Comparison.of(a, b, Metric.TTFT)) : Numbers.ABSENT;
+                });
+            }
+        }
+        if (columns.isEmpty()) {
+            return Optional.empty();
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (int turn : turns) {
+            List<String> row = new ArrayList<>(List.of(Integer.toString(turn)));
+            columns.forEach(column -> row.add(column.apply(turn)));
+            rows.add(row);
+        }
+        return Optional.of(new Table(header, rows));
+    }
+
+    /** The block as if it had measured one turn of its conversations: those metrics as its repetitions. */
+    private static BlockResult turnOf(BlockResult block, List<RepetitionResult> turn) {
+        return new BlockResult(block.benchmark(), block.className(), block.variant(), block.group(), block.baseline(),
+                block.params(), block.trialId(), block.serverId(), turn, null);
+    }
+
     /** A multi-turn block's metrics of each turn of its conversations, one per repetition that had it, by turn. */
     static TreeMap<Integer, List<RepetitionResult>> byTurn(BlockResult trial) {
         TreeMap<Integer, List<RepetitionResult>> perTurn = new TreeMap<>();

@@ -59,6 +59,10 @@ final class SummaryMarkdownWriter extends TextReport {
             md.append("## ").append(m.text("turns.across.heading")).append("\n\n").append(m.text("turns.across.intro"))
                     .append("\n\n");
             table(md, byTurn);
+            content.ttftByTurnAgainstBaseline().ifPresent(against -> {
+                md.append(m.text("turns.against.intro")).append("\n\n");
+                table(md, against);
+            });
         });
         if (!run.servers().isEmpty()) {
             md.append("## ").append(m.text("servers.heading")).append("\n\n");
