@@ -44,7 +44,10 @@ class FailuresAreLoudTest {
         assertThat(run.code()).as(run.out()).isEqualTo(Main.TRIAL_FAILED);
         assertThat(run.out()).contains("failed: repetition 1: every measured request failed (40 of 40): http_404 ×40, e.g."
                         + " \"http_404: ").contains("no-such-adapter")
-                .contains("Done: 0 of 1 trials complete, 1 failed.");
+                .contains("Done: 0 of 1 trials complete, 1 failed.")
+                // nothing was left undone: the trial failed as it was set up, and would fail so again
+                .contains("Run the failed trial again, once what failed it is mended: java -jar benchmarks.jar --resume ")
+                .doesNotContain("Continue with");
         BlockResult block = RunJournal.read(tmp.resolve("run")).get(0);
         assertThat(block.state()).isEqualTo(BlockResult.State.FAILED);
         assertThat(block.repetitions()).isEmpty();

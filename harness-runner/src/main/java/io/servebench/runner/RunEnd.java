@@ -51,8 +51,12 @@ final class RunEnd {
         }
         out.printf("Done: %d of %d trials complete%s. %s%n", complete, trials.size(),
                 failed.isEmpty() ? "" : ", " + failed.size() + " failed", reports);
-        if (complete < trials.size()) {
+        if (complete + failed.size() < trials.size()) {
             out.printf("Continue with: %s%n", RunCommandLine.resume(dir));
+        } else if (!failed.isEmpty()) {
+            // a failure that comes of the set-up (a context too short, a flag the engine refuses) fails again as it was
+            out.printf("Run the failed trial%s again, once what failed %s is mended: %s%n", failed.size() == 1 ? "" : "s",
+                    failed.size() == 1 ? "it" : "them", RunCommandLine.resume(dir));
         }
     }
 
