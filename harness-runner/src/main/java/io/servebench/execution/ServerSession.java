@@ -65,9 +65,13 @@ final class ServerSession {
             this.scrapeNoted = scrapeNoted;
         }
 
-        /** Whether {@code trials} are of this engine's server configuration. */
+        /**
+         * Whether {@code trials} are of this engine's server configuration and it still serves: one that died since its
+         * batch is stopped and a fresh one started, as before rounds shared engines.
+         */
         boolean serves(List<Trial> trials) {
-            return trials.get(0).serverId().equals(first.serverId()) && trials.get(0).server().equals(first.server());
+            return trials.get(0).serverId().equals(first.serverId()) && trials.get(0).server().equals(first.server())
+                    && engine.failure().isEmpty();
         }
 
         /** Stops the engine. */
@@ -133,7 +137,7 @@ final class ServerSession {
             }
             CleanStart cleanStart = kept.cleanStart;
             AtomicBoolean scrapeNoted = kept.scrapeNoted;
-            String died = engine.failure().orElse(null);
+            String died = null;
             for (int t = 0; t < trials.size() && !context.interruption().interrupted(); t++) {
                 Trial trial = trials.get(t);
                 listener.trialStarting(trial);
