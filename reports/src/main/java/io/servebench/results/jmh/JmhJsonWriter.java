@@ -141,6 +141,11 @@ public final class JmhJsonWriter implements ResultFormat {
                 || name.equals("token_events") || name.equals("coalesced_events")) {
             return true;
         }
+        java.util.regex.Matcher turn = TURN_NAME.matcher(name);
+        if (turn.matches()) {
+            return TURN_METRICS.stream().anyMatch(m -> TURN_STATS.stream().anyMatch(s ->
+                    turn.group(1).equals(m.id() + "." + s.id())));
+        }
         for (Metric m : Metric.values()) {
             if (m.kind() == Metric.Kind.SCALAR ? name.equals(m.id())
                     : java.util.Arrays.stream(SECONDARY_STATS).anyMatch(s -> name.equals(m.id() + "." + s.id()))) {
@@ -445,6 +450,7 @@ public final class JmhJsonWriter implements ResultFormat {
                 }
             }
         }
+        turns(out, reps);
         collect(out, "token_events", "events", reps.stream().map(r -> OptionalDouble.of(r.tokenEvents())).toList());
         collect(out, "coalesced_events", "events",
                 reps.stream().map(r -> OptionalDouble.of(r.coalescedEvents())).toList());
@@ -454,6 +460,30 @@ public final class JmhJsonWriter implements ResultFormat {
         countsByKey(out, "output_tokens_source.", reps, RepetitionResult::outputTokenSources);
         countsByKey(out, "error_kind.", reps, RepetitionResult::errorKinds);
         return out;
+    }
+
+    /** The figures of each turn of multi-turn conversations: {@code turnK.METRIC.STAT}. */
+    private static final List<Metric> TURN_METRICS = List.of(Metric.TTFT, Metric.E2E_LATENCY);
+    private static final List<Stat> TURN_STATS = List.of(Stat.MEAN, Stat.P99);
+    private static final java.util.regex.Pattern TURN_NAME = java.util.regex.Pattern.compile("turn[1-9][0-9]*\\.(.+)");
+
+    /**
+     * A multi-turn block's turns as secondary metrics of their own ({@code turn3.ttft.mean}), so that a tracker or a
+     * visualizer follows the later turns, where what keeps the history (a prefix cache) shows.
+     */
+    private static void turns(Map<String, SecondaryValues> out, List<RepetitionResult> reps) {
+        java.util.TreeSet<Integer> turns = new java.util.TreeSet<>();
+        reps.forEach(r -> r.turns().keySet().forEach(k -> turns.add(Integer.parseInt(k))));
+        for (int turn : turns) {
+            String key = Integer.toString(turn);
+            for (Metric metric : TURN_METRICS) {
+                for (Stat stat : TURN_STATS) {
+                    collect(out, "turn" + key + "." + metric.id() + "." + stat.id(), metric.unit(), reps.stream()
+                            .map(r -> r.turns().containsKey(key) ? r.turns().get(key).number(metric, stat)
+                                    : OptionalDouble.empty()).toList());
+                }
+            }
+        }
     }
 
     private static void countsByKey(Map<String, SecondaryValues> out, String prefix, List<RepetitionResult> reps,

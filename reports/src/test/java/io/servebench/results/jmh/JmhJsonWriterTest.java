@@ -410,6 +410,39 @@ class JmhJsonWriterTest {
     }
 
     @Test
+    void eachTurnOfAConversationIsASecondaryMetricOfItsOwnAndCanBeThePrimary() throws Exception {
+        // two repetitions, each with two turns whose TTFTs are Fixtures' 41.12 ms and 2.5 times that
+        List<RepetitionResult> reps = new java.util.ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            RepetitionResult whole = Fixtures.repetition(2.0 + r * 0.1, 1.0);
+            RepetitionResult first = Fixtures.repetition(1.0, 0.5);
+            RepetitionResult second = Fixtures.repetition(3.0, 0.5);
+            java.util.Map<String, io.servebench.results.Distribution> slower = new java.util.LinkedHashMap<>(
+                    second.distributions());
+            io.servebench.results.Distribution ttft = second.distribution(Metric.TTFT).orElseThrow();
+            slower.put(Metric.TTFT.id(), new io.servebench.results.Distribution("ms", ttft.count(), ttft.mean() * 2.5,
+                    ttft.stdev(), ttft.min(), ttft.p50(), ttft.p90(), ttft.p95(), ttft.p99() * 2.5, ttft.p999(),
+                    ttft.max(), List.of()));
+            second = new RepetitionResult(second.scalars(), slower, second.tokenEvents(), second.coalescedEvents(),
+                    Map.of(), Map.of());
+            reps.add(whole.withTurns(Map.of("1", first, "2", second)));
+        }
+        RunResult run = Fixtures.run(List.of(Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "8", reps)));
+        JsonNode secondary = ours(run).get(0).get("secondaryMetrics");
+        // TTFT is in ms in the reports, so one unit finer here
+        assertThat(secondary.get("·turn1.ttft.mean").get("score").asDouble()).isCloseTo(41_120, within(1e-6));
+        assertThat(secondary.get("·turn2.ttft.mean").get("score").asDouble()).isCloseTo(41_120 * 2.5, within(1e-6));
+        assertThat(secondary.get("·turn2.ttft.mean").get("scoreUnit").asText())
+                .isEqualTo(secondary.get("·ttft.mean").get("scoreUnit").asText()).isEqualTo("us");
+        assertThat(secondary.has("·turn2.e2e_latency.p99")).isTrue();
+        assertThat(secondary.has("·turn3.ttft.mean")).isFalse();
+        JsonNode primary = MAPPER.readTree(new JmhJsonWriter("turn2.ttft.mean").toJson(run)).get(0).get("primaryMetric");
+        assertThat(primary.get("score").asDouble()).isCloseTo(41_120 * 2.5, within(1e-6));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new JmhJsonWriter("turn2.tpot.p42"))
+                .hasMessageStartingWith("--jmh-primary turn2.tpot.p42: no such metric");
+    }
+
+    @Test
     void readerRoundTripsOurFile(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("results.json");
         RunResult run = threeRepetitions();
