@@ -196,7 +196,7 @@ final class HtmlReportWriter extends TextReport {
             for (Metric metric : List.of(Metric.TTFT, Metric.ITL)) {
                 cdf(html, content, ReportContent.simpleName(study.getKey()), study.getValue(), metric);
             }
-            byTurn(html, m, ReportContent.simpleName(study.getKey()), study.getValue());
+            byTurn(html, content, m, ReportContent.simpleName(study.getKey()), study.getValue());
         }
     }
 
@@ -205,8 +205,10 @@ final class HtmlReportWriter extends TextReport {
      * with the history it carries, and which variant's grows less (prefix caching, for one). Nothing for a study without
      * a block of two or more turns.
      */
-    private static void byTurn(StringBuilder html, Messages m, String study, List<BlockResult> blocks) {
+    private static void byTurn(StringBuilder html, ReportContent content, Messages m, String study, List<BlockResult> blocks) {
         List<SvgCharts.Series> series = new ArrayList<>();
+        // blocks at several load points share their names: each line then says its point
+        boolean manyPoints = blocks.stream().map(content::point).distinct().count() > 1;
         for (BlockResult t : blocks) {
             List<double[]> points = new ArrayList<>();
             ReportContent.byTurn(t).forEach((turn, of) -> {
@@ -216,7 +218,7 @@ final class HtmlReportWriter extends TextReport {
                 }
             });
             if (points.size() >= 2) {
-                series.add(new SvgCharts.Series(t.displayName(), points));
+                series.add(new SvgCharts.Series(t.displayName() + (manyPoints ? " · " + content.point(t) : ""), points));
             }
         }
         if (series.isEmpty()) {

@@ -574,7 +574,9 @@ final class ReportContent {
             rows.add(row);
         }
         List<String> header = new ArrayList<>(List.of(messages.text("turns.turn")));
-        blocks.forEach(t -> header.add(t.displayName()));
+        // blocks at several load points share their names: each column then says its point
+        boolean points = blocks.stream().map(this::point).distinct().count() > 1;
+        blocks.forEach(t -> header.add(t.displayName() + (points ? " · " + point(t) : "")));
         return Optional.of(new Table(header, rows));
     }
 

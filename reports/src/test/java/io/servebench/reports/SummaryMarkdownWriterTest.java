@@ -78,6 +78,22 @@ class SummaryMarkdownWriterTest {
     }
 
     @Test
+    void blocksOfOneNameAtSeveralRatesAreToldApartInTheTablesByTurn() {
+        List<BlockResult> blocks = new java.util.ArrayList<>();
+        for (String rate : List.of("4", "8")) {
+            RepetitionResult r = Fixtures.repetition(2.0, 0.5).withTurns(java.util.Map.of("1", Fixtures.repetition(1.0, 0.2),
+                    "2", Fixtures.repetition(1.5, 0.2)));
+            blocks.add(Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, rate, List.of(r, r)));
+            blocks.add(Fixtures.trial("other", "g", false, Fixtures.BASE_FLAGS + " --x", rate, List.of(r, r)));
+        }
+        String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(Fixtures.run(blocks));
+        assertThat(md).contains("| Turn | baseline · rate 4 conversations/s | other · rate 4 conversations/s"
+                + " | baseline · rate 8 conversations/s | other · rate 8 conversations/s |")
+                .contains("| Turn | other against baseline · rate 4 conversations/s | other against baseline · rate 8"
+                        + " conversations/s |");
+    }
+
+    @Test
     void oneRepetitionComparesPerRequestDistributionsAndCallsNoiseNoise() {
         // the reference study's prefix-caching result: 2.62 s vs 2.69 s, per-request stdev ~1.8 s, 1000 requests
         RunResult run = Fixtures.run(List.of(baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8"),
