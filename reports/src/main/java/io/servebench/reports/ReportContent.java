@@ -386,11 +386,13 @@ final class ReportContent {
     /** One row per block with the numbers people look at first. */
     public Table overview() {
         List<List<String>> rows = new ArrayList<>();
+        // blocks sent at a rate are told apart by it; with any other load (streams, all at once), each says its own
+        boolean rates = run.blocks().stream().allMatch(t -> t.params().containsKey("rate"));
         for (BlockResult t : run.blocks()) {
             List<RepetitionResult> reps = t.repetitions();
             String role = t.baseline() ? messages.text("role.baseline") : t.recommended() ? messages.text("role.recommended") : "";
             String group = (t.group() + " " + role).strip();
-            List<String> row = new ArrayList<>(List.of(blockName(t), group, t.params().getOrDefault("rate", Numbers.ABSENT)));
+            List<String> row = new ArrayList<>(List.of(blockName(t), group, rates ? t.params().get("rate") : point(t)));
             if (reps.isEmpty()) {
                 row.add(stateCell(t));
                 row.addAll(List.of("", "", "", "", ""));
@@ -406,7 +408,7 @@ final class ReportContent {
             rows.add(row);
         }
         return new Table(List.of(messages.text("overview.block"), messages.text("overview.group"),
-                messages.text("overview.rate"), messages.text("overview.meanLatency"), messages.text("overview.medianTtft"),
+                messages.text(rates ? "overview.rate" : "overview.load"), messages.text("overview.meanLatency"), messages.text("overview.medianTtft"),
                 messages.text("overview.medianTpot"), messages.text("overview.medianItl"), messages.text("overview.output"),
                 messages.text("overview.failed")), rows);
     }

@@ -75,6 +75,9 @@ class SummaryMarkdownWriterTest {
                 ".synchronous · one at a time\n", ".trace · at the trace's times\n", ".sweepStep[s1-synchronous] · one at a time\n")
                 .doesNotContain("concurrency —");
         assertThat(new SummaryMarkdownWriter(ReportLanguage.ZH_CN).render(Fixtures.run(blocks))).contains("全部同时发出");
+        // the overview's load column says the same where no block has a rate to show
+        assertThat(md).contains("| Block | Group | Load | Mean latency (s)").containsPattern(
+                "\\| VllmOptionGroups\\.throughput64 \\| [^|]* \\| all at once, at most 64 in flight \\|");
     }
 
     @Test
