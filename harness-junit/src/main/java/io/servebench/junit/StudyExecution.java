@@ -171,12 +171,19 @@ final class StudyExecution implements RunListener {
             if (attainment.getAsDouble() < 100 * min.getAsDouble()) {
                 return TestExecutionResult.failed(new AssertionError(String.format(Locale.ROOT,
                         "%s at %s: %.1f%% of requests met the SLOs %s; expected at least %.1f%% (@Slo(minAttainment = %s))",
-                        block.displayName(), block.params().getOrDefault("rate", block.params().getOrDefault("concurrency", "")),
+                        block.displayName(), load(block),
                         attainment.getAsDouble(), block.params().getOrDefault("slo", ""), 100 * min.getAsDouble(),
                         min.getAsDouble())));
             }
         }
         return TestExecutionResult.successful();
+    }
+
+    /** Where the block's load stood: {@code 8 req/s}, {@code concurrency 64}, else its profile ({@code throughput}). */
+    private static String load(BlockResult block) {
+        Map<String, String> p = block.params();
+        return p.containsKey("rate") ? p.get("rate") + " req/s" : p.containsKey("concurrency")
+                ? "concurrency " + p.get("concurrency") : p.getOrDefault("profile", "its load");
     }
 
     /** The trial's headline numbers, means over repetitions, as the progress line prints them. */

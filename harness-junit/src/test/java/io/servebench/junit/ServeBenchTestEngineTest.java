@@ -141,7 +141,7 @@ class ServeBenchTestEngineTest {
         Event failed = results.testEvents().failed().list().get(0);
         assertThat(failed.getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow().getThrowable()
                 .orElseThrow().getMessage())
-                .contains("tooStrict at 8: 0.0% of requests met the SLOs ttft=0.001; expected at least 99.0%"
+                .contains("tooStrict at 8 req/s: 0.0% of requests met the SLOs ttft=0.001; expected at least 99.0%"
                         + " (@Slo(minAttainment = 0.99))");
     }
 
