@@ -18,7 +18,8 @@ import java.lang.annotation.Target;
  *   <li><b>Combination</b>: the winning options' flags together, measured against the baseline and against each
  *       winning option alone, since gains need not add up; a combination that loses to one of its parts is reported
  *       and the better part recommended.</li>
- *   <li><b>Validation</b>: baseline against the recommendation at each of {@link #validationRates()}.</li>
+ *   <li><b>Validation</b>: baseline against the recommendation at each of {@link #validationRates()}, or of
+ *       {@link #validationConcurrencies()} for a study tuned at a concurrency.</li>
  * </ol>
  * A comparison that is not significant but differs by more than {@link #closeCall()} is too close to call: both sides
  * get another repetition, up to {@link #maxRepetitions()}. Noise never picks a winner.
@@ -49,9 +50,15 @@ public @interface Tune {
 
     /**
      * Request rates at which the recommendation is checked against the baseline; none for no validation step, and none
-     * for a study tuned at a concurrency ({@code @Workload(concurrency = C)}).
+     * for a study tuned at a concurrency ({@code @Workload(concurrency = C)}), which has {@link #validationConcurrencies()}.
      */
     double[] validationRates() default {};
+
+    /**
+     * For a study tuned at a concurrency: the numbers of closed-loop streams at which the recommendation is checked
+     * against the baseline; none for no validation step.
+     */
+    int[] validationConcurrencies() default {};
 
     /** Most repetitions of one configuration, the first included; 1 adds none. */
     int maxRepetitions() default 3;

@@ -128,9 +128,9 @@ final class AdaptiveMeasurer implements Tuner.Measurer {
 
     /** The candidate's block, planned (and its trial given its id) the first time it is asked for. */
     private ResultBlock block(Tuner.Candidate candidate) {
-        // at a concurrency the candidate has no rate: it runs at the study's own workload point
-        boolean atRate = !Double.isNaN(candidate.rate());
-        String name = candidate.name() + (atRate ? " @ " + WorkloadParams.formatRate(candidate.rate()) : "");
+        Tuner.Point point = candidate.point();
+        String name = candidate.name() + " @ " + (point.hasRate() ? WorkloadParams.formatRate(point.rate())
+                : "c" + point.concurrency());
         ResultBlock known = blocksByName.get(name);
         if (known != null) {
             return known;
@@ -146,8 +146,10 @@ final class AdaptiveMeasurer implements Tuner.Measurer {
         }
         StudyDescriptor one = study.with(declared, List.of(variant));
         Map<String, List<String>> overrides = new LinkedHashMap<>(params.options().overrides());
-        if (atRate) {
-            overrides.put("rate", List.of(WorkloadParams.formatRate(candidate.rate())));
+        if (point.hasRate()) {
+            overrides.put("rate", List.of(WorkloadParams.formatRate(point.rate())));
+        } else {
+            overrides.put("concurrency", List.of(Integer.toString(point.concurrency())));
         }
         TrialPlan planned = new TrialPlanner(overrides, params.options().engineOverrides())
                 .plan(List.of(new TrialPlanner.Selection(one, List.of(variant))));

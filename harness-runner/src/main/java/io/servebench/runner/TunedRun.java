@@ -61,6 +61,11 @@ final class TunedRun {
                     + (params.byCapacity() ? "ranking by capacity searches request rates" : "its validation rates are"
                     + " rates") + ": tune at a request rate, @Workload(rate = ...), for that");
         }
+        if (!closedLoop && !params.validationConcurrencies().isEmpty()) {
+            throw new RunnerException(study.className() + " tunes at " + WorkloadParams.formatRate(first.rate())
+                    + " req/s, and its validation concurrencies are numbers of closed-loop streams: tune at a"
+                    + " concurrency, @Workload(concurrency = ...), for that, or validate at rates");
+        }
         return closedLoop ? Tuner.Point.atConcurrency(first.concurrency()) : Tuner.Point.atRate(first.rate());
     }
 
@@ -129,6 +134,10 @@ final class TunedRun {
         if (!params.validationRates().isEmpty()) {
             out.printf("  step %d: baseline vs recommendation at %s req/s%n", ++step, params.validationRates().stream()
                     .map(WorkloadParams::formatRate).collect(Collectors.joining(", ")));
+        }
+        if (!params.validationConcurrencies().isEmpty()) {
+            out.printf("  step %d: baseline vs recommendation at concurrency %s%n", ++step,
+                    params.validationConcurrencies().stream().map(String::valueOf).collect(Collectors.joining(", ")));
         }
         out.printf("Ranked by %s at %s; up to %d repetitions where a difference of %.0f%% or more is not"
                 + " yet significant.%n", params.label(), label(point(listed)), params.maxRepetitions(),

@@ -77,12 +77,22 @@ public final class Tuner {
      *
      * @param variant     the variant, flags not yet substituted
      * @param paramValues the values of the parameters its flags name
-     * @param rate        requests/s; NaN when the tuner works at a concurrency, the study's own workload point
+     * @param point       where it is measured: a request rate, or a number of closed-loop streams
      */
-    public record Candidate(VariantDescriptor variant, Map<String, String> paramValues, double rate) {
+    public record Candidate(VariantDescriptor variant, Map<String, String> paramValues, Point point) {
 
         public Candidate {
             paramValues = Map.copyOf(new LinkedHashMap<>(paramValues));
+        }
+
+        /** At a request rate. */
+        public Candidate(VariantDescriptor variant, Map<String, String> paramValues, double rate) {
+            this(variant, paramValues, Point.atRate(rate));
+        }
+
+        /** Its request rate, requests/s; NaN at a concurrency. */
+        public double rate() {
+            return point.rate();
         }
 
         /** The configuration's name in the reports: the variant, then its parameter values. */
@@ -93,7 +103,11 @@ public final class Tuner {
         }
 
         public Candidate at(double otherRate) {
-            return new Candidate(variant, paramValues, otherRate);
+            return at(Point.atRate(otherRate));
+        }
+
+        public Candidate at(Point other) {
+            return new Candidate(variant, paramValues, other);
         }
     }
 
@@ -133,9 +147,10 @@ public final class Tuner {
         if (params.byCapacity() && capacityTarget.isEmpty()) {
             throw new IllegalArgumentException("a tuner that ranks by capacity needs SLOs and a share to meet");
         }
-        if (!point.hasRate() && (params.byCapacity() || !params.validationRates().isEmpty())) {
+        if (!point.hasRate() && (params.byCapacity() || !params.validationRates().isEmpty())
+                || point.hasRate() && !params.validationConcurrencies().isEmpty()) {
             throw new IllegalArgumentException("a tuner at a concurrency neither searches capacities nor validates at"
-                    + " request rates: both need a rate");
+                    + " request rates, and one at a rate validates at no concurrency");
         }
         this.point = point;
         this.capacityTarget = capacityTarget;
@@ -149,7 +164,7 @@ public final class Tuner {
     /** Runs the method and says how it reached its recommendation. */
     public TuningResult tune() {
         List<String> groups = optionGroups();
-        boolean validating = !params.validationRates().isEmpty() && !params.byCapacity();
+        boolean validating = !validationPoints().isEmpty() && !params.byCapacity();
         int stepCount = 1 + groups.size() + 1 + (validating ? 1 : 0);
         if (params.byCapacity() && !params.validationRates().isEmpty()) {
             caveats.add(Caveat.of(Code.VALIDATION_RATES_UNUSED));
@@ -161,7 +176,7 @@ public final class Tuner {
         List<TuningResult.Step> steps = new ArrayList<>();
 
         progress.accept(String.format("step %d of %d: %s", ++stepNo, stepCount, params.engineGroup()));
-        Candidate baseline = new Candidate(baselineVariant(), Map.of(), rate);
+        Candidate baseline = new Candidate(baselineVariant(), Map.of(), point);
         List<Candidate> engines = new ArrayList<>(List.of(baseline));
         study.variants().stream().filter(v -> v.group().equals(params.engineGroup()) && !v.baseline())
                 .forEach(v -> engines.addAll(points(v)));
@@ -204,8 +219,10 @@ public final class Tuner {
 
         List<TuningResult.Validation> validation = new ArrayList<>();
         if (validating) {
-            progress.accept(String.format("step %d of %d: validation at %s req/s", ++stepNo, stepCount,
-                    params.validationRates().stream().map(WorkloadParams::formatRate).collect(Collectors.joining(", "))));
+            progress.accept(String.format("step %d of %d: validation at %s", ++stepNo, stepCount, point.hasRate()
+                    ? params.validationRates().stream().map(WorkloadParams::formatRate).collect(Collectors.joining(", "))
+                    + " req/s" : "concurrency " + params.validationConcurrencies().stream().map(String::valueOf)
+                    .collect(Collectors.joining(", "))));
             validation.addAll(validate(baseline, recommended));
         }
         if (recommended.equals(baseline)) {
@@ -249,7 +266,7 @@ public final class Tuner {
     private List<Candidate> points(VariantDescriptor v) {
         Map<String, List<String>> axes = new LinkedHashMap<>();
         Studies.paramsUsedBy(study, v).stream().filter(p -> !p.isWorkloadParam()).forEach(p -> axes.put(p.name(), p.values()));
-        return TrialPlanner.product(axes).stream().map(values -> new Candidate(v, values, rate)).toList();
+        return TrialPlanner.product(axes).stream().map(values -> new Candidate(v, values, point)).toList();
     }
 
     private record Decision(Candidate chosen, TuningResult.Step step) {
@@ -391,7 +408,7 @@ public final class Tuner {
             values.putAll(part.paramValues());
         }
         Candidate combination = new Candidate(new VariantDescriptor(COMBINATION, COMBINATION, flags, winner.variant().engine(),
-                false, winner.variant().workload()), values, rate);
+                false, winner.variant().workload()), values, point);
         List<Candidate> all = new ArrayList<>(List.of(winner, combination));
         all.addAll(parts);
         measurer.measure(all, 1);
@@ -438,23 +455,23 @@ public final class Tuner {
             return rows;
         }
         List<Candidate> all = new ArrayList<>();
-        for (double r : params.validationRates()) {
-            all.add(baseline.at(r));
-            all.add(recommended.at(r));
+        for (Point p : validationPoints()) {
+            all.add(baseline.at(p));
+            all.add(recommended.at(p));
         }
         measurer.measure(all, 1);
-        for (double r : params.validationRates()) {
-            Outcome o = compare(baseline.at(r), recommended.at(r));
+        for (Point p : validationPoints()) {
+            Outcome o = compare(baseline.at(p), recommended.at(p));
             if (o.failure() != null) {
-                caveats.add(Caveat.of(Code.VALIDATION_FAILED, WorkloadParams.formatRate(r), o.failure()));
+                caveats.add(Caveat.of(atPoint(Code.VALIDATION_FAILED, p), format(p), o.failure()));
                 continue;
             }
-            rows.add(new TuningResult.Validation(r, o.baseScore(), o.score(), params.higherIsBetter()
+            rows.add(new TuningResult.Validation(p.rate(), p.concurrency(), o.baseScore(), o.score(), params.higherIsBetter()
                     ? o.score() / o.baseScore() : o.baseScore() / o.score(), o.significant()));
             if (!o.better()) {
                 Code code = params.ranksATime() ? o.significant() ? Code.VALIDATION_SLOWER : Code.VALIDATION_NOT_FASTER
                         : o.significant() ? Code.VALIDATION_WORSE : Code.VALIDATION_NOT_BETTER;
-                caveats.add(Caveat.of(code, WorkloadParams.formatRate(r)));
+                caveats.add(Caveat.of(atPoint(code, p), format(p)));
             }
         }
         if (rows.size() >= 2) {
@@ -465,11 +482,42 @@ public final class Tuner {
                 shrinking &= rows.get(i).speedup() <= rows.get(i - 1).speedup();
             }
             if (shrinking && high.speedup() < low.speedup()) {
-                caveats.add(Caveat.of(Code.GAIN_SHRINKS, ratio(low.speedup()), WorkloadParams.formatRate(low.rate()),
-                        ratio(high.speedup()), WorkloadParams.formatRate(high.rate())));
+                caveats.add(Caveat.of(atPoint(Code.GAIN_SHRINKS, point), ratio(low.speedup()), format(pointOf(low)),
+                        ratio(high.speedup()), format(pointOf(high))));
             }
         }
         return rows;
+    }
+
+    /** Where the recommendation is validated: the validation rates, or for a tuner at a concurrency its concurrencies. */
+    private List<Point> validationPoints() {
+        return point.hasRate() ? params.validationRates().stream().map(Point::atRate).toList()
+                : params.validationConcurrencies().stream().map(Point::atConcurrency).toList();
+    }
+
+    private static Point pointOf(TuningResult.Validation v) {
+        return v.concurrency() > 0 ? Point.atConcurrency(v.concurrency()) : Point.atRate(v.rate());
+    }
+
+    /** A point as the caveats name it: the rate ({@code 8}) or the streams ({@code 64}); the code says which. */
+    private static String format(Point p) {
+        return p.hasRate() ? WorkloadParams.formatRate(p.rate()) : Integer.toString(p.concurrency());
+    }
+
+    /** The validation caveat {@code code} (worded for a rate) as worded for {@code p}: at a concurrency, its twin. */
+    private static Code atPoint(Code code, Point p) {
+        if (p.hasRate()) {
+            return code;
+        }
+        return switch (code) {
+            case VALIDATION_FAILED -> Code.VALIDATION_FAILED_AT_CONCURRENCY;
+            case VALIDATION_SLOWER -> Code.VALIDATION_SLOWER_AT_CONCURRENCY;
+            case VALIDATION_NOT_FASTER -> Code.VALIDATION_NOT_FASTER_AT_CONCURRENCY;
+            case VALIDATION_WORSE -> Code.VALIDATION_WORSE_AT_CONCURRENCY;
+            case VALIDATION_NOT_BETTER -> Code.VALIDATION_NOT_BETTER_AT_CONCURRENCY;
+            case GAIN_SHRINKS -> Code.GAIN_SHRINKS_AT_CONCURRENCY;
+            default -> throw new IllegalArgumentException(code + " names no validation point");
+        };
     }
 
     /** The step's base as its table shows it: its score and the repetitions it rests on. */

@@ -77,9 +77,18 @@ class TunerOnTheTwinTest {
         assertThat(step.candidates().get(1).mean()).isGreaterThan(2 * step.candidates().get(0).mean());
         assertThat(tuning.recommended()).isEqualTo("seqs256");
         assertThat(tuning.caveats()).extracting(c -> c.code()).doesNotContain(io.servebench.results.Caveat.Code.THROUGHPUT_AT_A_RATE);
-        // every block ran the study's closed loop
-        assertThat(outcome.result().blocks()).allSatisfy(b -> assertThat(b.params()).containsEntry("concurrency", "64")
-                .doesNotContainKey("rate"));
+        // every block ran a closed loop: the study's 64 streams, or a validation's 16 or 128
+        assertThat(outcome.result().blocks()).allSatisfy(b -> assertThat(b.params()).doesNotContainKey("rate")
+                .containsKey("concurrency"));
+        assertThat(outcome.result().blocks()).extracting(b -> b.params().get("concurrency")).containsOnly("16", "64", "128");
+        // validated at 16 and 128 streams: with 16 in flight eight sequences a step serve half of them, with 128 a
+        // sixteenth, so 256 sequences gain more the more streams there are
+        assertThat(tuning.validation()).extracting(TuningResult.Validation::concurrency).containsExactly(16, 128);
+        assertThat(tuning.validation()).allSatisfy(v -> assertThat(v.speedup()).isGreaterThan(1));
+        assertThat(tuning.validation().get(1).speedup()).isGreaterThan(tuning.validation().get(0).speedup());
+        assertThat(tuning.caveats()).extracting(c -> c.code()).doesNotContain(
+                io.servebench.results.Caveat.Code.VALIDATION_NOT_BETTER_AT_CONCURRENCY,
+                io.servebench.results.Caveat.Code.VALIDATION_WORSE_AT_CONCURRENCY);
         assertThat(out.toString()).contains("tuning ThroughputTunedStudy at concurrency 64 by Output token throughput");
         assertThat(Files.readString(dir.resolve("summary.md"))).contains("ThroughputTunedStudy was tuned at concurrency 64"
                 + " (closed-loop streams) by Output token throughput (tok/s), higher is better.");

@@ -170,8 +170,12 @@ class StudyProcessorTest {
         assertOneError(study("@Workload(profile = \"concurrent\", concurrency = 64)\n@Tune(metric = \"capacity\")", BASELINE),
                 "@Tune(metric = \"capacity\"): Demo tunes at concurrency 64, and a capacity is the highest request rate",
                 "metric = \"capacity\"");
-        assertThat(compile(study("@Workload(profile = \"concurrent\", concurrency = 64)\n@Tune(metric = \"output_throughput\")",
-                BASELINE)).errorMessages()).isEmpty();
+        assertThat(compile(study("@Workload(profile = \"concurrent\", concurrency = 64)\n@Tune(metric = \"output_throughput\","
+                + " validationConcurrencies = {16, 128})", BASELINE)).errorMessages()).isEmpty();
+        // at a rate, concurrencies to validate at are numbers of streams it never ran
+        assertOneError(study("@Workload(rate = 8)\n@Tune(validationConcurrencies = {16})", BASELINE),
+                "@Tune(validationConcurrencies = [16]): Demo tunes at a request rate, and these are numbers of closed-loop"
+                + " streams", "validationConcurrencies = {16}");
         assertOneError(study("@Workload(rate = 8)\n@Tune", "    @Variant public void only() {}\n"), "has no @Baseline variant", "@Tune");
         assertOneError(study("@Workload(rate = 8)\n@Tune(engineGroup = \"engines\")", BASELINE),
                 "@Tune(engineGroup = \"engines\"): no variant is in that group", "engineGroup = \"engines\"");

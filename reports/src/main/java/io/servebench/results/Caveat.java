@@ -63,6 +63,18 @@ public record Caveat(Code code, List<String> args) {
          * Ranked by output throughput at a fixed request rate, where a server that keeps up delivers what is sent
          * whatever its configuration: rate.
          */
-        THROUGHPUT_AT_A_RATE
+        THROUGHPUT_AT_A_RATE,
+        /** As {@link #VALIDATION_FAILED}, at a number of closed-loop streams: streams, the failure. */
+        VALIDATION_FAILED_AT_CONCURRENCY,
+        /** As {@link #VALIDATION_SLOWER}, at a number of closed-loop streams: streams. */
+        VALIDATION_SLOWER_AT_CONCURRENCY,
+        /** As {@link #VALIDATION_NOT_FASTER}, at a number of closed-loop streams: streams. */
+        VALIDATION_NOT_FASTER_AT_CONCURRENCY,
+        /** As {@link #VALIDATION_WORSE}, at a number of closed-loop streams: streams. */
+        VALIDATION_WORSE_AT_CONCURRENCY,
+        /** As {@link #VALIDATION_NOT_BETTER}, at a number of closed-loop streams: streams. */
+        VALIDATION_NOT_BETTER_AT_CONCURRENCY,
+        /** As {@link #GAIN_SHRINKS}, over numbers of closed-loop streams: ratio and streams at the fewest, at the most. */
+        GAIN_SHRINKS_AT_CONCURRENCY
     }
 }

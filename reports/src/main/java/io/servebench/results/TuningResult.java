@@ -78,15 +78,17 @@ public record TuningResult(String study, String metric, double rate, int concurr
     }
 
     /**
-     * The baseline and the recommendation at one rate.
+     * The baseline and the recommendation at one validation point.
      *
-     * @param rate            requests/s
+     * @param rate            requests/s; NaN at a concurrency
+     * @param concurrency     closed-loop streams; 0 at a rate
      * @param baselineMean    the baseline's mean of the primary metric
      * @param recommendedMean the recommendation's
      * @param speedup         how many times better the recommendation is, above 1 better: {@code baselineMean /
      *                        recommendedMean} for a time or a cost, the inverse for a figure that is higher the better
      * @param significant     whether the difference is significant
      */
-    public record Validation(double rate, double baselineMean, double recommendedMean, double speedup, boolean significant) {
+    public record Validation(double rate, int concurrency, double baselineMean, double recommendedMean, double speedup,
+                             boolean significant) {
     }
 }

@@ -32,11 +32,12 @@ class MessagesTest {
                 int expected = switch (code) {
                     case VALIDATION_RATES_UNUSED -> 0;
                     case NOTHING_BETTER, NOTHING_BETTER_AT_CONCURRENCY, VALIDATION_SLOWER, VALIDATION_NOT_FASTER, VALIDATION_WORSE, VALIDATION_NOT_BETTER,
-                         THROUGHPUT_AT_A_RATE -> 1;
-                    case COMBINATION_SLOWER, COMBINATION_WORSE, VALIDATION_FAILED -> 2;
+                         THROUGHPUT_AT_A_RATE, VALIDATION_SLOWER_AT_CONCURRENCY, VALIDATION_NOT_FASTER_AT_CONCURRENCY,
+                         VALIDATION_WORSE_AT_CONCURRENCY, VALIDATION_NOT_BETTER_AT_CONCURRENCY -> 1;
+                    case COMBINATION_SLOWER, COMBINATION_WORSE, VALIDATION_FAILED, VALIDATION_FAILED_AT_CONCURRENCY -> 2;
                     case COMBINATION_NOT_BETTER -> 3;
                     case GROUP_NOT_TRIED, NOT_SIGNIFICANT_SLOWER, NOT_SIGNIFICANT_FASTER, NOT_SIGNIFICANT_WORSE,
-                         NOT_SIGNIFICANT_BETTER, GAIN_SHRINKS -> 4;
+                         NOT_SIGNIFICANT_BETTER, GAIN_SHRINKS, GAIN_SHRINKS_AT_CONCURRENCY -> 4;
                 };
                 for (int i = 0; i < 4; i++) {
                     assertThat(text.contains(values[i])).as("%s in %s names value %d", code, language, i + 1).isEqualTo(i < expected);

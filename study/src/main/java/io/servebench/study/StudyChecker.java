@@ -215,6 +215,11 @@ public final class StudyChecker {
                     + tune.validationRates() + "): " + study.simpleName() + " tunes at concurrency "
                     + study.workload().concurrency() + ", and validation rates are request rates; expected none, or"
                     + " @Workload(rate = R) to tune at a rate"));
+        } else if (!atConcurrency && !tune.validationConcurrencies().isEmpty()) {
+            problems.add(new Problem(Location.ofClass(study, "Tune", "validationConcurrencies", -1),
+                    "@Tune(validationConcurrencies = " + tune.validationConcurrencies() + "): " + study.simpleName()
+                    + " tunes at a request rate, and these are numbers of closed-loop streams; expected validationRates,"
+                    + " or @Workload(concurrency = C) to tune at a concurrency"));
         } else if (atConcurrency && TuneParams.CAPACITY.equals(tune.metric())) {
             problems.add(new Problem(Location.ofClass(study, "Tune", "metric", -1), "@Tune(metric = \"capacity\"): "
                     + study.simpleName() + " tunes at concurrency " + study.workload().concurrency() + ", and a capacity"

@@ -134,6 +134,7 @@ public final class StudyReader {
     private static TuneOptions tune(AnnotationValues tune) {
         return new TuneOptions(tune.string("engineGroup"), tune.string("metric"),
                 ((List<?>) tune.value("validationRates")).stream().map(r -> ((Number) r).doubleValue()).toList(),
+                ((List<?>) tune.value("validationConcurrencies")).stream().map(c -> ((Number) c).intValue()).toList(),
                 ((Number) tune.value("maxRepetitions")).intValue(), ((Number) tune.value("closeCall")).doubleValue());
     }
 

@@ -12,11 +12,12 @@ import java.util.Objects;
  * @param engineGroup     the group of the candidate engines
  * @param metric          the primary metric as written: {@code ttft.p99}, {@code capacity}, ...
  * @param validationRates rates at which the recommendation is checked against the baseline, requests/s
+ * @param validationConcurrencies closed-loop streams at which it is, for a study tuned at a concurrency
  * @param maxRepetitions  most repetitions of one configuration
  * @param closeCall       the smallest ratio above 1 worth another repetition
  */
-public record TuneOptions(String engineGroup, String metric, List<Double> validationRates, int maxRepetitions,
-                          double closeCall) {
+public record TuneOptions(String engineGroup, String metric, List<Double> validationRates,
+                          List<Integer> validationConcurrencies, int maxRepetitions, double closeCall) {
 
     /** {@link Tune#engineGroup()}'s default, which needs no variant of its name (the baseline alone is a candidate). */
     public static final String DEFAULT_ENGINE_GROUP = "engine-selection";
@@ -25,6 +26,13 @@ public record TuneOptions(String engineGroup, String metric, List<Double> valida
         Objects.requireNonNull(engineGroup, "engineGroup");
         Objects.requireNonNull(metric, "metric");
         validationRates = List.copyOf(validationRates);
+        validationConcurrencies = List.copyOf(validationConcurrencies);
+    }
+
+    /** Without validation concurrencies. */
+    public TuneOptions(String engineGroup, String metric, List<Double> validationRates, int maxRepetitions,
+                       double closeCall) {
+        this(engineGroup, metric, validationRates, List.of(), maxRepetitions, closeCall);
     }
 
     /**
@@ -35,7 +43,7 @@ public record TuneOptions(String engineGroup, String metric, List<Double> valida
      */
     public TuneParams params(String where) {
         TuneParams parsed = TuneParams.parse(metric, where);
-        return new TuneParams(engineGroup, parsed.metric(), parsed.stat(), parsed.byCapacity(), validationRates, maxRepetitions,
-                closeCall);
+        return new TuneParams(engineGroup, parsed.metric(), parsed.stat(), parsed.byCapacity(), validationRates,
+                validationConcurrencies, maxRepetitions, closeCall);
     }
 }

@@ -16,11 +16,12 @@ import java.util.Optional;
  * @param byCapacity      rank by capacity under the SLOs instead (higher is better); {@code metric} and {@code stat}
  *                        are then {@link Metric#GOODPUT} and its mean
  * @param validationRates rates at which the recommendation is checked against the baseline, requests/s
+ * @param validationConcurrencies closed-loop streams at which it is, for a study tuned at a concurrency
  * @param maxRepetitions  most repetitions of one configuration, at least 1
  * @param closeCall       the smallest ratio above 1 worth another repetition when not significant
  */
 public record TuneParams(String engineGroup, Metric metric, Stat stat, boolean byCapacity, List<Double> validationRates,
-                       int maxRepetitions, double closeCall) {
+                       List<Integer> validationConcurrencies, int maxRepetitions, double closeCall) {
 
     /** The metric name that ranks by capacity under the SLOs. */
     public static final String CAPACITY = "capacity";
@@ -48,6 +49,7 @@ public record TuneParams(String engineGroup, Metric metric, Stat stat, boolean b
 
     public TuneParams {
         validationRates = List.copyOf(validationRates);
+        validationConcurrencies = List.copyOf(validationConcurrencies);
         if (engineGroup.isBlank()) {
             throw new IllegalArgumentException("@Tune(engineGroup = \"\"): expected the name of the candidate engines' group");
         }
@@ -68,6 +70,22 @@ public record TuneParams(String engineGroup, Metric metric, Stat stat, boolean b
                         + " is not a request rate; expected requests per second above 0");
             }
         }
+        for (int streams : validationConcurrencies) {
+            if (streams < 1) {
+                throw new IllegalArgumentException("@Tune(validationConcurrencies = " + validationConcurrencies + "): "
+                        + streams + " is not a number of streams; expected 1 or more");
+            }
+        }
+        if (!validationRates.isEmpty() && !validationConcurrencies.isEmpty()) {
+            throw new IllegalArgumentException("@Tune(validationRates, validationConcurrencies): a study is validated at"
+                    + " rates or at concurrencies, as it is tuned at one or the other; expected one of them");
+        }
+    }
+
+    /** Without validation concurrencies. */
+    public TuneParams(String engineGroup, Metric metric, Stat stat, boolean byCapacity, List<Double> validationRates,
+                      int maxRepetitions, double closeCall) {
+        this(engineGroup, metric, stat, byCapacity, validationRates, List.of(), maxRepetitions, closeCall);
     }
 
     /**
