@@ -122,7 +122,6 @@ public final class Tuner {
 
     private final StudyDescriptor study;
     private final TuneParams params;
-    private final double rate;
     private final Point point;
     private final Measurer measurer;
     private final Consumer<String> progress;
@@ -140,7 +139,8 @@ public final class Tuner {
      * @param point    the tuning point: a request rate, or the study's concurrency
      * @param progress told each step as it begins ({@code option group 2 of 4: max-num-seqs})
      * @param capacityTarget what a capacity ranking searches for; empty unless {@code params} ranks by capacity
-     * @throws IllegalArgumentException for a capacity ranking or validation rates at a concurrency, which need a rate
+     * @throws IllegalArgumentException for a capacity ranking or validation rates at a concurrency, which need a rate,
+     *                                  and for validation concurrencies at a rate
      */
     public Tuner(StudyDescriptor study, TuneParams params, Point point, Measurer measurer, Consumer<String> progress,
           Optional<CapacityTarget> capacityTarget) {
@@ -156,7 +156,6 @@ public final class Tuner {
         this.capacityTarget = capacityTarget;
         this.study = study;
         this.params = params;
-        this.rate = point.rate();
         this.measurer = measurer;
         this.progress = progress;
     }
@@ -170,7 +169,7 @@ public final class Tuner {
             caveats.add(Caveat.of(Code.VALIDATION_RATES_UNUSED));
         }
         if (params.metric() == Metric.OUTPUT_THROUGHPUT && point.hasRate()) {
-            caveats.add(Caveat.of(Code.THROUGHPUT_AT_A_RATE, WorkloadParams.formatRate(rate)));
+            caveats.add(Caveat.of(Code.THROUGHPUT_AT_A_RATE, format(point)));
         }
         int stepNo = 0;
         List<TuningResult.Step> steps = new ArrayList<>();
@@ -226,10 +225,10 @@ public final class Tuner {
             validation.addAll(validate(baseline, recommended));
         }
         if (recommended.equals(baseline)) {
-            caveats.add(point.hasRate() ? Caveat.of(Code.NOTHING_BETTER, WorkloadParams.formatRate(rate))
+            caveats.add(point.hasRate() ? Caveat.of(Code.NOTHING_BETTER, format(point))
                     : Caveat.of(Code.NOTHING_BETTER_AT_CONCURRENCY, Integer.toString(point.concurrency())));
         }
-        return new TuningResult(simpleName(study.className()), params.label(), rate, point.concurrency(), steps,
+        return new TuningResult(simpleName(study.className()), params.label(), point.rate(), point.concurrency(), steps,
                 recommended.name(),
                 validation, caveats, params.closeCall(), params.maxRepetitions());
     }
