@@ -36,7 +36,7 @@ final class TunedRun {
         requireOneSlo();
         Optional<Tuner.CapacityTarget> target = capacityTarget();
         return AdaptiveRun.run(folder, study, listed, listener, String.format("tuning %s at %s by %s",
-                study.simpleName(), label(point), params.label()), (measurer, progress, found) -> {
+                study.simpleName(), point.label(), params.label()), (measurer, progress, found) -> {
             found.tuning = new Tuner(study, params, point, measurer, progress::step, target).tune();
             return "Recommended: " + found.tuning.recommended() + ".";
         });
@@ -67,11 +67,6 @@ final class TunedRun {
                     + " concurrency, @Workload(concurrency = ...), for that, or validate at rates");
         }
         return closedLoop ? Tuner.Point.atConcurrency(first.concurrency()) : Tuner.Point.atRate(first.rate());
-    }
-
-    /** {@code 8 req/s}, {@code concurrency 64}. */
-    private static String label(Tuner.Point point) {
-        return point.hasRate() ? WorkloadParams.formatRate(point.rate()) + " req/s" : "concurrency " + point.concurrency();
     }
 
     /**
@@ -140,7 +135,7 @@ final class TunedRun {
                     params.validationConcurrencies().stream().map(String::valueOf).collect(Collectors.joining(", ")));
         }
         out.printf("Ranked by %s at %s; up to %d repetitions where a difference of %.0f%% or more is not"
-                + " yet significant.%n", params.label(), label(point(listed)), params.maxRepetitions(),
+                + " yet significant.%n", params.label(), point(listed).label(), params.maxRepetitions(),
                 (params.closeCall() - 1) * 100);
     }
 }

@@ -69,6 +69,11 @@ public final class Tuner {
         public boolean hasRate() {
             return concurrency == 0;
         }
+
+        /** {@code 8 req/s}, {@code concurrency 64}: for the console, whose lines are English. */
+        public String label() {
+            return hasRate() ? WorkloadParams.formatRate(rate) + " req/s" : "concurrency " + concurrency;
+        }
     }
 
     /**
