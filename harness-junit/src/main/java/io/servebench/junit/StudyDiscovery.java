@@ -172,9 +172,36 @@ final class StudyDiscovery {
         return Filter.composeFilters(filters).toPredicate();
     }
 
+    /**
+     * Why trials an IDE asked for again by their ids are no longer the study's (its flags, params or load changed since
+     * it gave them: a trial's key holds its server configuration's hash and its load); empty when they all are, or when
+     * the study cannot be planned (planning it again reports that).
+     */
+    private Optional<String> gone(Class<?> study, List<String> variants, List<String> trials) {
+        if (trials.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> planned;
+        try {
+            planned = new Runner(config.runOptions(study, variants, List.of()), new PrintWriter(Writer.nullWriter())).plan()
+                    .trials().stream().map(Trial::key).toList();
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+        List<String> missing = trials.stream().filter(t -> !planned.contains(t)).toList();
+        return missing.isEmpty() ? Optional.empty() : Optional.of("the test asked for trial " + String.join(", ", missing)
+                + ", which " + study.getSimpleName() + " no longer plans (its flags, params or load changed since that"
+                + " test was listed); run the study or the variant again to list its trials as they are now ("
+                + String.join(", ", planned) + ")");
+    }
+
     /** The study's descriptor with its servers and trials, or with the problem that stops it from being planned. */
     private StudyTestDescriptor plan(UniqueId engineId, Class<?> study, List<String> variants, List<String> trials) {
         UniqueId studyId = engineId.append(StudyTestDescriptor.SEGMENT, study.getName());
+        Optional<String> gone = gone(study, variants, trials);
+        if (gone.isPresent()) {
+            return new StudyTestDescriptor(studyId, study, variants, trials, gone.get(), false);
+        }
         RunOptions options = config.runOptions(study, variants, trials);
         Runner runner;
         TrialPlan plan;
@@ -184,9 +211,9 @@ final class StudyDiscovery {
             plan = runner.plan();
             tunes = runner.tunes();
         } catch (RuntimeException e) {
-            return new StudyTestDescriptor(studyId, study, variants, trials, e.getMessage());
+            return new StudyTestDescriptor(studyId, study, variants, trials, e.getMessage(), false);
         }
-        StudyTestDescriptor descriptor = new StudyTestDescriptor(studyId, study, variants, trials, null);
+        StudyTestDescriptor descriptor = new StudyTestDescriptor(studyId, study, variants, trials, null, tunes);
         if (tunes) {
             // a tuner chooses its trials as it runs: the study is one test, its reasoning in its reports
             return descriptor;

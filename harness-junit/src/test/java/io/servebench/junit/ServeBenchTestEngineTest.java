@@ -110,10 +110,35 @@ class ServeBenchTestEngineTest {
     }
 
     @Test
+    void aTrialsIdThatTheStudyNoLongerPlansFailsTheStudySayingSo(@TempDir Path dir) {
+        // an id listed before the study's flags changed: its key's server hash is no longer in the plan
+        String stale = "[engine:servebench]/[study:" + TwoVariants.class.getName() + "]/[server:sim-00000000]"
+                + "/[trial:mtp@sim-00000000-constant-8]";
+        EngineExecutionResults results = kit(dir).selectors(selectUniqueId(stale)).execute();
+        results.testEvents().assertStatistics(s -> s.started(1).failed(1));
+        Event failed = results.testEvents().failed().list().get(0);
+        assertThat(failed.getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow().getThrowable()
+                .orElseThrow().getMessage()).contains("the test asked for trial sim-00000000-constant-8, which TwoVariants"
+                        + " no longer plans (its flags, params or load changed since that test was listed)")
+                .contains("-constant-8)");
+    }
+
+    @Test
+    void aTuningStudyIsOneTestThatRunsItsMethod(@TempDir Path dir) {
+        EngineDiscoveryResults discovery = kit(dir).selectors(selectClass(io.servebench.junit.fixtures.TunedTwoVariants.class))
+                .discover();
+        assertThat(names(discovery)).containsExactly("TEST TunedTwoVariants");
+        EngineExecutionResults results = kit(dir).selectors(selectClass(io.servebench.junit.fixtures.TunedTwoVariants.class))
+                .execute();
+        results.testEvents().assertStatistics(s -> s.started(1).succeeded(1));
+        assertThat(dir.resolve("TunedTwoVariants").resolve("summary.md")).content().contains("How the tuner chose");
+    }
+
+    @Test
     void aPackageSelectsEveryStudyInIt(@TempDir Path dir) {
         EngineDiscoveryResults discovery = kit(dir).selectors(selectPackage("io.servebench.junit.fixtures")).discover();
         assertThat(discovery.getEngineDescriptor().getChildren()).extracting(TestDescriptor::getDisplayName)
-                .containsExactlyInAnyOrder("TwoVariants", "MissedSlo", "EngineThatCannotStart");
+                .containsExactlyInAnyOrder("TwoVariants", "MissedSlo", "EngineThatCannotStart", "TunedTwoVariants");
     }
 
     @Test
