@@ -49,6 +49,15 @@ class CapacitySearchTest {
         assertThat(never.capacity()).isZero();
         assertThat(never.low()).isZero();
         assertThat(never.probes()).hasSize(CapacitySearch.MAX_BRACKET_STEPS + 1);
+
+        // a server that meets the target at every rate the doubling reaches: its capacity is only a lower bound
+        CapacityResult always = new CapacitySearch(0.99, 0.1, 12).search("S.v", "ttft=200", 2,
+                rate -> new CapacitySearch.Attained(100, 100, rate));
+        assertThat(always.probes()).hasSize(CapacitySearch.MAX_BRACKET_STEPS + 1);
+        assertThat(always.unbounded()).isTrue();
+        assertThat(always.describe()).isEqualTo("S.v at least 512 req/s: every rate tried met the target, so its capacity"
+                + " is above what the search reached (declare a higher rate to search from)");
+        assertThat(halving.unbounded()).isFalse();
     }
 
     @Test

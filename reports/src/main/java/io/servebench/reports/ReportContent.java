@@ -109,7 +109,10 @@ final class ReportContent {
                                 : messages.text(p.share() >= c.target() ? "capacity.meets" : "capacity.misses")));
             }
             String high = Double.isInfinite(c.high()) ? messages.text("capacity.noUpper") : Numbers.format(c.high());
-            String heading = c.capacity() > 0
+            String heading = c.unbounded()
+                    ? messages.text("capacity.unbounded", c.configuration(), Numbers.format(c.capacity()),
+                            Numbers.count(100 * c.target()), c.slo())
+                    : c.capacity() > 0
                     ? messages.text("capacity.found", c.configuration(), Numbers.format(c.capacity()), Numbers.format(c.low()),
                     high, Numbers.count(100 * c.target()), c.slo())
                     : c.stoppedBy().map(p -> messages.text("capacity.stopped", c.configuration(), Numbers.format(p.rate())))

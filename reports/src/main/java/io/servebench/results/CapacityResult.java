@@ -36,6 +36,11 @@ public record CapacityResult(String configuration, String slo, double target, Li
 
     /** One line for a console: the capacity, or that none was found and why. */
     public String describe() {
+        if (unbounded()) {
+            return String.format(java.util.Locale.ROOT, "%s at least %.3g req/s: every rate tried met the target, so its"
+                    + " capacity is above what the search reached (declare a higher rate to search from)", configuration,
+                    capacity);
+        }
         if (capacity > 0) {
             return String.format(java.util.Locale.ROOT, "%s %.3g req/s", configuration, capacity);
         }
@@ -46,6 +51,14 @@ public record CapacityResult(String configuration, String slo, double target, Li
                         + " there %d of %d requests met %s, where %s%% had to%s", configuration, probes.get(0).rate(),
                         probes.get(0).met(), probes.get(0).total(), slo, percent(target),
                         probes.get(0).met() == 0 ? ": a bound the server misses even with almost no load" : ""));
+    }
+
+    /**
+     * Whether the capacity is only a lower bound: every rate tried met the target, so the search (which doubles a bounded
+     * number of times) never found where the server stops meeting it.
+     */
+    public boolean unbounded() {
+        return capacity > 0 && probes.stream().noneMatch(p -> p.rate() > capacity);
     }
 
     private static String percent(double share) {

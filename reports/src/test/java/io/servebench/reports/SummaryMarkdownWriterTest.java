@@ -97,6 +97,21 @@ class SummaryMarkdownWriterTest {
     }
 
     @Test
+    void aCapacityNoRateTriedMissedIsStatedAsALowerBound() {
+        List<io.servebench.results.CapacityResult.Probe> probes = List.of(
+                new io.servebench.results.CapacityResult.Probe(256, 100, 100, 0.96, 1.0, 250, null),
+                new io.servebench.results.CapacityResult.Probe(512, 100, 100, 0.96, 1.0, 500, null));
+        io.servebench.results.CapacityResult always = new io.servebench.results.CapacityResult("S.v", "ttft=200", 0.99,
+                probes, 512, 0, Double.POSITIVE_INFINITY);
+        RunResult base = Fixtures.run(List.of());
+        String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(new RunResult(base.startTime(),
+                base.servebenchVersion(), base.commandLine(), base.engines(), base.quick(), List.of(), List.of(), null,
+                List.of(always)));
+        assertThat(md).contains("**S.v**: at least 512.00 req/s: every rate tried met the target (99% of requests within"
+                + " ttft=200), so the capacity lies above the highest rate the search reached").doesNotContain("capacity 512");
+    }
+
+    @Test
     void oneRepetitionComparesPerRequestDistributionsAndCallsNoiseNoise() {
         // the reference study's prefix-caching result: 2.62 s vs 2.69 s, per-request stdev ~1.8 s, 1000 requests
         RunResult run = Fixtures.run(List.of(baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8"),
