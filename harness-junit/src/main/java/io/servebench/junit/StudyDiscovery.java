@@ -54,8 +54,8 @@ final class StudyDiscovery {
     void discover(EngineDiscoveryRequest request, TestDescriptor engine) {
         select(request, engine.getUniqueId()).forEach((study, selected) -> {
             List<String> variants = selected.allVariants ? List.of() : List.copyOf(selected.variants);
-            engine.addChild(plan(engine.getUniqueId(), study, variants,
-                    selected.allTrials ? List.of() : trialKeys(study, variants, selected)));
+            engine.addChild(selected.allTrials ? plan(engine.getUniqueId(), study, variants, List.of())
+                    : picked(engine.getUniqueId(), study, variants, selected));
         });
     }
 
@@ -69,24 +69,6 @@ final class StudyDiscovery {
         private final Set<String> servers = new LinkedHashSet<>();
         private boolean allVariants;
         private boolean allTrials;
-    }
-
-    /**
-     * The keys of the trials selected: those named, and those of each server configuration named, which the plan of the
-     * selected variants tells (a plan that fails gives none here: planning the study again reports its problem).
-     */
-    private List<String> trialKeys(Class<?> study, List<String> variants, Selected selected) {
-        Set<String> keys = new LinkedHashSet<>(selected.trials);
-        if (!selected.servers.isEmpty()) {
-            try {
-                new Runner(config.runOptions(study, variants, List.of()), new PrintWriter(Writer.nullWriter())).plan()
-                        .trials().stream().filter(t -> selected.servers.contains(t.serverKey())).map(Trial::key)
-                        .forEach(keys::add);
-            } catch (RuntimeException e) {
-                // planned again below, where the problem becomes the study's
-            }
-        }
-        return List.copyOf(keys);
     }
 
     /** Each selected study with what was selected of it. */
@@ -173,35 +155,36 @@ final class StudyDiscovery {
     }
 
     /**
-     * Why trials an IDE asked for again by their ids are no longer the study's (its flags, params or load changed since
-     * it gave them: a trial's key holds its server configuration's hash and its load); empty when they all are, or when
-     * the study cannot be planned (planning it again reports that).
+     * The study with the trials an IDE asked for again, from one plan of the selected variants: the trials named by their
+     * ids and those of each server configuration named. A named trial the study no longer plans (its flags, params or
+     * load changed since the id was given: a trial's key holds its server configuration's hash and its load) makes the
+     * study a test that fails saying so; a study that cannot be planned is planned again below, which reports why.
      */
-    private Optional<String> gone(Class<?> study, List<String> variants, List<String> trials) {
-        if (trials.isEmpty()) {
-            return Optional.empty();
-        }
-        List<String> planned;
+    private StudyTestDescriptor picked(UniqueId engineId, Class<?> study, List<String> variants, Selected selected) {
+        List<Trial> planned;
         try {
             planned = new Runner(config.runOptions(study, variants, List.of()), new PrintWriter(Writer.nullWriter())).plan()
-                    .trials().stream().map(Trial::key).toList();
+                    .trials();
         } catch (RuntimeException e) {
-            return Optional.empty();
+            return plan(engineId, study, variants, List.copyOf(selected.trials));
         }
-        List<String> missing = trials.stream().filter(t -> !planned.contains(t)).toList();
-        return missing.isEmpty() ? Optional.empty() : Optional.of("the test asked for trial " + String.join(", ", missing)
-                + ", which " + study.getSimpleName() + " no longer plans (its flags, params or load changed since that"
-                + " test was listed); run the study or the variant again to list its trials as they are now ("
-                + String.join(", ", planned) + ")");
+        List<String> keys = planned.stream().map(Trial::key).toList();
+        List<String> missing = selected.trials.stream().filter(t -> !keys.contains(t)).toList();
+        if (!missing.isEmpty()) {
+            return new StudyTestDescriptor(engineId.append(StudyTestDescriptor.SEGMENT, study.getName()), study, variants,
+                    List.copyOf(selected.trials), "the test asked for trial " + String.join(", ", missing) + ", which "
+                    + study.getSimpleName() + " no longer plans (its flags, params or load changed since that test was"
+                    + " listed); run the study or the variant again to list its trials as they are now ("
+                    + String.join(", ", keys) + ")", false);
+        }
+        Set<String> picked = new LinkedHashSet<>(selected.trials);
+        planned.stream().filter(t -> selected.servers.contains(t.serverKey())).map(Trial::key).forEach(picked::add);
+        return plan(engineId, study, variants, List.copyOf(picked));
     }
 
     /** The study's descriptor with its servers and trials, or with the problem that stops it from being planned. */
     private StudyTestDescriptor plan(UniqueId engineId, Class<?> study, List<String> variants, List<String> trials) {
         UniqueId studyId = engineId.append(StudyTestDescriptor.SEGMENT, study.getName());
-        Optional<String> gone = gone(study, variants, trials);
-        if (gone.isPresent()) {
-            return new StudyTestDescriptor(studyId, study, variants, trials, gone.get(), false);
-        }
         RunOptions options = config.runOptions(study, variants, trials);
         Runner runner;
         TrialPlan plan;
