@@ -49,17 +49,9 @@ public class GoodputTunedStudy {
 
     /** A variant with SLOs of its own: its goodput would count other requests as good. */
     @ServingBenchmark(model = "Qwen/Qwen3.5-9B", description = "runner tests: goodput under other SLOs per variant")
-    @Tune(metric = "goodput")
-    @Slo(ttftMs = 500)
-    @Engine(value = "sim", flags = {"--max-model-len=32768", "--max-num-seqs=4"})
-    @Workload(dataset = "synthetic-sharegpt", profile = Profile.POISSON, rate = 4, requests = 20, warmup = 0)
-    public static class OtherSlos {
+    public static class OtherSlos extends GoodputTunedStudy {
 
-        @Baseline
-        @Variant
-        public void baseline() {
-        }
-
+        @Override
         @Slo(ttftMs = 200)
         @Variant(group = "max-num-seqs", flags = "--max-num-seqs=256")
         public void seqs256() {
