@@ -128,7 +128,8 @@ public final class Datasets {
     /**
      * For the name another load generator gives its made-up prompts, the same dataset here; else nothing. Users come
      * with {@code vllm bench serve --dataset-name random} or guidellm's {@code --data "prompt_tokens=I,output_tokens=O"}
-     * in their fingers.
+     * in their fingers. vLLM draws both lengths between {@code floor(len * (1 - R))} and {@code ceil(len * (1 + R))}
+     * ({@code RandomDataset} in {@code vllm/benchmarks/datasets.py}, read at the 0.17.1 tag commit 95c0f928).
      */
     private static String otherToolHint(String spec) {
         String lower = spec.toLowerCase(java.util.Locale.ROOT);
