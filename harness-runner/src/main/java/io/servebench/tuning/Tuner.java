@@ -282,10 +282,7 @@ public final class Tuner {
         all.addAll(candidates);
         // all at once first, so that trials of one server configuration share its start
         measurer.measure(all, 1);
-        List<Outcome> outcomes = new ArrayList<>();
-        for (int i = 0; i < candidates.size(); i++) {
-            outcomes.add(compare(base, candidates.get(i)));
-        }
+        List<Outcome> outcomes = compare(candidates.stream().map(c -> new Pair(base, c)).toList());
         // Of those better than the base, a later one replaces the one chosen so far only when it is significantly better
         // than it: noise between two good options does not pick one, and the one declared first (the simpler, as a
         // study lists them) stays.
@@ -347,30 +344,71 @@ public final class Tuner {
 
     /** One comparison, with more repetitions on both sides while it is too close to call and the budget allows. */
     private Outcome compare(Candidate base, Candidate candidate) {
+        return compare(List.of(new Pair(base, candidate))).get(0);
+    }
+
+    /** A candidate measured against a base. */
+    private record Pair(Candidate base, Candidate candidate) {
+    }
+
+    /**
+     * Comparisons side by side, each as {@link #compare(Candidate, Candidate)} decides it; every further repetition is
+     * asked for all the comparisons still too close to call at once, so that the trials of one server configuration
+     * share its start (on a GPU, minutes of loading a model each). The outcomes, and the caveats, in the order of
+     * {@code pairs}.
+     */
+    private List<Outcome> compare(List<Pair> pairs) {
         if (params.byCapacity()) {
-            return compareCapacity(base, candidate);
+            return pairs.stream().map(p -> compareCapacity(p.base(), p.candidate())).toList();
         }
-        for (int r = 1; ; r++) {
-            List<BlockResult> blocks = measurer.measure(List.of(base, candidate), r);
-            BlockResult a = blocks.get(0);
-            BlockResult b = blocks.get(1);
-            if (!comparable(a) || !comparable(b)) {
-                BlockResult failed = comparable(a) ? b : a;
-                return Outcome.failed(candidate, failed.failure() == null ? "no " + params.label() : failed.failure());
+        Outcome[] outcomes = new Outcome[pairs.size()];
+        Caveat[] closeCalls = new Caveat[pairs.size()];
+        List<Integer> open = new ArrayList<>();
+        for (int i = 0; i < pairs.size(); i++) {
+            open.add(i);
+        }
+        for (int r = 1; !open.isEmpty(); r++) {
+            List<Candidate> asked = new ArrayList<>();
+            for (int i : open) {
+                asked.add(pairs.get(i).base());
+                asked.add(pairs.get(i).candidate());
             }
-            Comparison c = Comparison.of(a, b, params.metric(), params.stat());
-            int repetitions = Math.min(a.repetitions().size(), b.repetitions().size());
-            boolean closeCall = !c.significant() && c.ratio() >= params.closeCall();
-            if (!closeCall || r >= params.maxRepetitions()) {
+            List<BlockResult> blocks = measurer.measure(asked, r);
+            List<Integer> stillOpen = new ArrayList<>();
+            for (int k = 0; k < open.size(); k++) {
+                int i = open.get(k);
+                Pair pair = pairs.get(i);
+                BlockResult a = blocks.get(2 * k);
+                BlockResult b = blocks.get(2 * k + 1);
+                if (!comparable(a) || !comparable(b)) {
+                    BlockResult failed = comparable(a) ? b : a;
+                    outcomes[i] = Outcome.failed(pair.candidate(), failed.failure() == null ? "no " + params.label() : failed.failure());
+                    continue;
+                }
+                Comparison c = Comparison.of(a, b, params.metric(), params.stat());
+                int repetitions = Math.min(a.repetitions().size(), b.repetitions().size());
+                boolean closeCall = !c.significant() && c.ratio() >= params.closeCall();
+                if (closeCall && r < params.maxRepetitions()) {
+                    stillOpen.add(i);
+                    continue;
+                }
                 if (closeCall) {
                     boolean worse = c.slower() != params.higherIsBetter();
                     Code code = params.ranksATime() ? worse ? Code.NOT_SIGNIFICANT_SLOWER : Code.NOT_SIGNIFICANT_FASTER
                             : worse ? Code.NOT_SIGNIFICANT_WORSE : Code.NOT_SIGNIFICANT_BETTER;
-                    caveats.add(Caveat.of(code, candidate.name(), base.name(), ratio(c.ratio()), Integer.toString(repetitions)));
+                    closeCalls[i] = Caveat.of(code, pair.candidate().name(), pair.base().name(), ratio(c.ratio()),
+                            Integer.toString(repetitions));
                 }
-                return Outcome.of(candidate, c, repetitions, params.higherIsBetter());
+                outcomes[i] = Outcome.of(pair.candidate(), c, repetitions, params.higherIsBetter());
+            }
+            open = stillOpen;
+        }
+        for (Caveat closeCall : closeCalls) {
+            if (closeCall != null) {
+                caveats.add(closeCall);
             }
         }
+        return List.of(outcomes);
     }
 
     /**
@@ -416,13 +454,20 @@ public final class Tuner {
         List<Candidate> all = new ArrayList<>(List.of(winner, combination));
         all.addAll(parts);
         measurer.measure(all, 1);
-        Outcome whole = compare(winner, combination);
+        List<Pair> pairs = new ArrayList<>(List.of(new Pair(winner, combination)));
+        for (Candidate part : parts) {
+            pairs.add(new Pair(winner, part));
+            pairs.add(new Pair(combination, part));
+        }
+        List<Outcome> compared = compare(pairs);
+        Outcome whole = compared.get(0);
         Candidate recommended = whole.better() ? combination : null;
         double best = whole.better() ? whole.score() : Double.NaN;
         List<Outcome> alone = new ArrayList<>();
-        for (Candidate part : parts) {
-            alone.add(compare(winner, part));
-            Outcome partVsWhole = compare(combination, part);
+        for (int i = 0; i < parts.size(); i++) {
+            Candidate part = parts.get(i);
+            alone.add(compared.get(1 + 2 * i));
+            Outcome partVsWhole = compared.get(2 + 2 * i);
             boolean beatsWhole = !whole.better() || partVsWhole.better();
             if (beatsWhole && partVsWhole.failure() == null && (Double.isNaN(best) || improves(partVsWhole.score(), best))) {
                 recommended = part;
@@ -464,8 +509,11 @@ public final class Tuner {
             all.add(recommended.at(p));
         }
         measurer.measure(all, 1);
-        for (Point p : validationPoints()) {
-            Outcome o = compare(baseline.at(p), recommended.at(p));
+        List<Point> points = validationPoints();
+        List<Outcome> compared = compare(points.stream().map(p -> new Pair(baseline.at(p), recommended.at(p))).toList());
+        for (int i = 0; i < points.size(); i++) {
+            Point p = points.get(i);
+            Outcome o = compared.get(i);
             if (o.failure() != null) {
                 caveats.add(Caveat.of(atPoint(Code.VALIDATION_FAILED, p), format(p), o.failure()));
                 continue;

@@ -44,6 +44,8 @@ class TunerTest {
         final Map<String, Double> figure = new HashMap<>();
         Metric figureMetric;
         final Map<String, Integer> repetitions = new TreeMap<>();
+        /** Each call's candidates by name, and the repetitions it asked for. */
+        final List<Map.Entry<List<String>, Integer>> calls = new ArrayList<>();
         Tuner.Candidate recommended;
 
         Script set(String name, double mean, double stdev) {
@@ -53,6 +55,7 @@ class TunerTest {
 
         @Override
         public List<BlockResult> measure(List<Tuner.Candidate> candidates, int wanted) {
+            calls.add(Map.entry(candidates.stream().map(Tuner.Candidate::name).toList(), wanted));
             List<BlockResult> blocks = new ArrayList<>();
             for (Tuner.Candidate c : candidates) {
                 String key = c.name() + "@" + c.rate();
@@ -337,6 +340,30 @@ class TunerTest {
             // vllm's 2.0 against close's 1.94 and 2.0: faster by a few percent
             assertThat(Double.parseDouble(c.args().get(2))).isBetween(1.0, 1.05);
         });
+    }
+
+    @Test
+    void theFurtherRepetitionsOfSeveralCloseCallsAreAskedForTogether() {
+        StudyDescriptor study = study(List.of(),
+                variant("vllm", "engine-selection", true, ""),
+                variant("closeA", "group-a", false, "", "--a"),
+                variant("closeB", "group-a", false, "", "--b"));
+        // both as close to the base as the test above's: each needs the whole budget
+        Script script = new Script().set("vllm", 2.0, 2.0).set("closeA", 1.94, 2.0).set("closeB", 1.95, 2.0);
+        TuningResult result = tune(study, script);
+
+        assertThat(script.repetitionsOf("closeA")).isEqualTo(3);
+        assertThat(script.repetitionsOf("closeB")).isEqualTo(3);
+        // one call a repetition for both comparisons, so a GPU would start each configuration once a round, not once
+        // a comparison
+        for (int r = 2; r <= 3; r++) {
+            int wanted = r;
+            assertThat(script.calls).filteredOn(c -> c.getValue() == wanted).singleElement()
+                    .satisfies(c -> assertThat(c.getKey()).containsExactly("vllm", "closeA", "vllm", "closeB"));
+        }
+        // the caveats in the candidates' order, as one comparison at a time gave them
+        assertThat(result.caveats()).filteredOn(c -> c.code() == Code.NOT_SIGNIFICANT_FASTER)
+                .extracting(c -> c.args().get(0)).containsExactly("closeA", "closeB");
     }
 
     @Test
