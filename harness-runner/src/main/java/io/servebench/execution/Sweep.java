@@ -5,6 +5,7 @@ import io.servebench.plan.Trial;
 import io.servebench.plan.WorkloadParams;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
+import io.servebench.results.SweepStep;
 
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -37,11 +38,10 @@ final class Sweep {
         WorkloadParams w = params.asSent(trial.workload());
         int cap = w.options().maxConcurrency();
         int count = w.resultBlocks();
-        String format = "s%0" + Integer.toString(count).length() + "d-%s";
         List<String> names = new ArrayList<>();
         List<List<RepetitionResult>> reps = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            names.add(String.format(format, i + 1, i == 0 ? "synchronous" : i == 1 ? "throughput" : "constant"));
+            names.add(SweepStep.name(i, count));
             reps.add(new ArrayList<>());
         }
         double[] rates = null;

@@ -5,6 +5,7 @@ import io.servebench.compare.BaselineGroup;
 import io.servebench.compare.Comparison;
 import io.servebench.results.jmh.JmhJsonWriter;
 import io.servebench.results.BlockResult;
+import io.servebench.results.SweepStep;
 import io.servebench.results.Metric;
 import io.servebench.results.PrefixCacheReset;
 import io.servebench.results.RepetitionResult;
@@ -233,10 +234,9 @@ final class ReportContent {
         }
         // a block paced by neither: its profile says how it sent ("concurrency —" read as if a setting were missing)
         String profile = t.params().getOrDefault("profile", "");
-        // a sweep's step names the load it ran: s1-synchronous, s2-throughput (the constant steps have their rate)
-        String step = t.params().getOrDefault(BlockResult.SWEEP_STEP, "");
-        if (Profile.SWEEP.equals(profile) && step.contains("-")) {
-            profile = step.substring(step.indexOf('-') + 1);
+        // a sweep's step names the load it ran (the constant steps have their rate)
+        if (Profile.SWEEP.equals(profile) && t.params().containsKey(BlockResult.SWEEP_STEP)) {
+            profile = SweepStep.profile(t.params().get(BlockResult.SWEEP_STEP)).orElse(profile);
         }
         String cap = t.params().get("maxConcurrency");
         return switch (profile) {

@@ -73,8 +73,8 @@ public record BlockResult(String benchmark, String className, String variant, St
             "timeoutSeconds", "models", "modelDistribution", "endpointWeights");
 
     /**
-     * Param naming the step of a sweep ({@code s1-synchronous}, {@code s2-throughput}, {@code s3-constant}, ...):
-     * not a standard param, so that it shows in {@link #displayName()}.
+     * Param naming the step of a sweep ({@link SweepStep}: {@code s1-synchronous}, {@code s2-throughput},
+     * {@code s3-constant}, ...): not a standard param, so that it shows in {@link #displayName()}.
      */
     public static final String SWEEP_STEP = "sweep";
 
