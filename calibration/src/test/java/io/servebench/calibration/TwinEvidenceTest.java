@@ -68,55 +68,54 @@ class TwinEvidenceTest {
         assertThat(now.get(0).maxError()).isCloseTo(Math.abs(mtpAt16.twin().get(Calibration.Figure.MEAN_TTFT) / 81.9 - 1),
                 within(0.002));
 
-        // the statement of that kind says so beside its published bar, and only that kind's
-        assertThat(TwinEvidence.statement("vllm", "h100", "hybrid", false, false)).contains("at a request rate:"
-                + " unvalidated, no published vLLM hybrid H100 case on one GPU, but calibrated on this kind: the reference"
-                + " study (Qwen/Qwen3.5-9B) fitted at 8 req/s, its 6 blocks at other rates held out and within ±");
-        assertThat(TwinEvidence.statement("sglang", "h100", "hybrid", false, false)).doesNotContain("calibrated");
-        assertThat(TwinEvidence.statement("vllm", "h100", "hybrid", true, false)).doesNotContain("calibrated");
-        assertThat(TwinEvidence.statement("vllm", "h200", "hybrid", false, false)).doesNotContain("calibrated");
+        // that kind's bar at a request rate carries it beside its published evidence, and only that kind's
+        assertThat(TwinEvidence.bars("vllm", "h100", "hybrid", false, false)).satisfiesExactly(
+                paced -> assertThat(paced.calibration()).hasValue(now.get(0)),
+                unpaced -> assertThat(unpaced.calibration()).isEmpty());
+        assertThat(TwinEvidence.bars("sglang", "h100", "hybrid", false, false)).allSatisfy(b -> assertThat(b.calibration()).isEmpty());
+        assertThat(TwinEvidence.bars("vllm", "h100", "hybrid", true, false)).allSatisfy(b -> assertThat(b.calibration()).isEmpty());
+        assertThat(TwinEvidence.bars("vllm", "h200", "hybrid", false, false)).allSatisfy(b -> assertThat(b.calibration()).isEmpty());
     }
 
     @Test
     void aSetUpWithoutPublishedCasesIsUnvalidatedAndOneWithThemCarriesABarPerLoadRegime() {
-        assertThat(TwinEvidence.statement("vllm", "l40s", "dense", false, false))
-                .isEqualTo("unvalidated: no published vLLM dense L40S case on one GPU");
+        assertThat(TwinEvidence.bars("vllm", "l40s", "dense", false, false)).extracting(TwinEvidence.Bar::regime)
+                .containsExactly(TwinEvidence.Regime.PACED, TwinEvidence.Regime.UNPACED);
+        assertThat(TwinEvidence.bars("vllm", "l40s", "dense", false, false))
+                .allSatisfy(b -> assertThat(b.published()).isEmpty());
         // SGLang's --ep-size 4 on four A100s (GPUStack's GLM-4.5-Air) is evidence for expert parallelism alone
-        assertThat(TwinEvidence.statement("sglang", "a100", "moe", true, true))
-                .contains("on 1 published SGLang moe A100 case on several GPUs with expert parallelism (4 figures)");
-        assertThat(TwinEvidence.statement("sglang", "a100", "moe", true, false))
-                .doesNotContain("expert parallelism");
+        assertThat(TwinEvidence.bars("sglang", "a100", "moe", true, true)).flatMap(b -> b.published().stream().toList())
+                .singleElement().satisfies(e -> assertThat(List.of(e.cases(), e.figures())).containsExactly(1, 4));
+        assertThat(TwinEvidence.bars("sglang", "a100", "moe", true, false)).flatMap(b -> b.published().stream().toList())
+                .isNotEmpty().noneMatch(TwinEvidence::expertParallel);
         // one GPU and several are apart: Scicom's eight H100s at tensor parallelism 8 do not vouch for one H100
-        assertThat(TwinEvidence.statement("vllm", "h100", "dense", false, false))
-                .contains("on 8 published vLLM dense H100 cases on one GPU");
-        assertThat(TwinEvidence.statement("vllm", "h100", "dense", true, false))
-                .contains("on 20 published vLLM dense H100 cases on several GPUs");
+        assertThat(cases("vllm", "h100", "dense", false)).contains(8);
+        assertThat(cases("vllm", "h100", "dense", true)).contains(20);
         // IOG's runs on one H100 PCIe are evidence for that GPU, not for the SXM part (the fifth, 200 requests at 32 req/s,
         // arrives in 6 s: not paced)
-        assertThat(TwinEvidence.statement("vllm", "h100-pcie", "dense", false, false))
-                .contains("at a request rate: within").contains("on 4 published vLLM dense H100 PCIe cases on one GPU (16 figures)");
+        assertThat(TwinEvidence.bars("vllm", "h100-pcie", "dense", false, false).get(0).published())
+                .hasValueSatisfying(e -> assertThat(List.of(e.cases(), e.figures())).containsExactly(4, 16));
+        // every bundled entry is the bar of its own kind and regime
         for (TwinEvidence e : TwinEvidence.bundled()) {
-            String kind = (e.engine().equals("sglang") ? "SGLang" : "vLLM") + " " + e.architecture() + " "
-                    + (e.gpu().equals("h100-pcie") ? "H100 PCIe" : e.gpu().toUpperCase(java.util.Locale.ROOT));
-            String clause = String.format(java.util.Locale.ROOT, "%s: within ±%.0f%% (mean %.0f%%) on %d published %s case%s"
-                    + " on %s (%d figures)", e.regime() == TwinEvidence.Regime.PACED ? "at a request rate"
-                    : "all at once or in a closed loop", 100 * e.maxError(), 100 * e.meanError(), e.cases(), kind,
-                    e.cases() == 1 ? "" : "s", !e.severalGpus() ? "one GPU" : e.expertParallel()
-                            ? "several GPUs with expert parallelism" : "several GPUs", e.figures());
-            assertThat(TwinEvidence.statement(e.engine(), e.gpu(), e.architecture(), e.severalGpus(), e.expertParallel()))
-                    .contains(clause);
+            assertThat(TwinEvidence.bars(e.engine(), e.gpu(), e.architecture(), e.severalGpus(), e.expertParallel()))
+                    .filteredOn(b -> b.regime() == e.regime()).singleElement()
+                    .satisfies(b -> assertThat(b.published()).hasValue(e));
         }
-        // a kind with published cases of one regime only says the other is unvalidated
+        // a kind with published cases of one regime only has none in the other
         TwinEvidence single = TwinEvidence.bundled().stream().filter(e -> TwinEvidence.bundled().stream()
                 .filter(x -> x.engine().equals(e.engine()) && x.gpu().equals(e.gpu())
                         && x.architecture().equals(e.architecture()) && x.severalGpus() == e.severalGpus()
                         && x.expertParallel() == e.expertParallel()).count() == 1 && !e.expertParallel())
                 .findFirst().orElseThrow();
-        String other = single.regime() == TwinEvidence.Regime.PACED ? "all at once or in a closed loop" : "at a request rate";
-        assertThat(TwinEvidence.statement(single.engine(), single.gpu(), single.architecture(), single.severalGpus(), false))
-                .contains(other + ": unvalidated, no published " + (single.engine().equals("sglang") ? "SGLang" : "vLLM")
-                        + " " + single.architecture() + " " + single.gpu().toUpperCase(java.util.Locale.ROOT) + " case on "
-                        + (single.severalGpus() ? "several GPUs" : "one GPU"));
+        assertThat(TwinEvidence.bars(single.engine(), single.gpu(), single.architecture(), single.severalGpus(), false))
+                .filteredOn(b -> b.regime() != single.regime()).singleElement()
+                .satisfies(b -> assertThat(b.published()).isEmpty());
+    }
+
+    /** The published cases behind each regime's bar of a set-up on one GPU or several (no expert parallelism). */
+    private static List<Integer> cases(String engine, String gpu, String architecture, boolean severalGpus) {
+        return TwinEvidence.bars(engine, gpu, architecture, severalGpus, false).stream()
+                .flatMap(b -> b.published().stream()).map(TwinEvidence::cases).toList();
     }
 
     @Test

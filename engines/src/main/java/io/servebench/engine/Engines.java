@@ -4,6 +4,7 @@ import io.servebench.engine.kind.EngineKind;
 import io.servebench.engine.kind.EngineKinds;
 import io.servebench.engine.kind.Redaction;
 import io.servebench.results.PrefixCacheReset;
+import io.servebench.results.TwinBar;
 import io.servebench.sim.SimDialect;
 import io.servebench.results.ServerEnvironment;
 
@@ -163,8 +164,9 @@ public final class Engines {
                     + settings.map(s -> "; model config " + s.modelSource()).orElse(""))
                     .withGpus(settings.map(s -> java.util.Collections.nCopies(s.tensorParallelSize(),
                             s.gpu().name() + " (simulated)")).orElse(List.of()))
-                    .withTwinEvidence(settings.map(s -> io.servebench.sim.TwinEvidence.statement(s,
-                            options.simulatedGpu().toLowerCase(java.util.Locale.ROOT)) + notModelled(s)).orElse(""));
+                    .withTwin(settings.map(s -> twinBars(s, options.simulatedGpu().toLowerCase(java.util.Locale.ROOT)))
+                                    .orElse(List.of()),
+                            settings.map(s -> Redaction.args(s.ignoredFlags())).orElse(List.of()));
         }
         if (!server.setup().image().isEmpty()) {
             return environment.withEngineVersion("image " + server.setup().image());
@@ -172,10 +174,22 @@ public final class Engines {
         return environment;
     }
 
-    /** The flags the twin takes but does not model, said beside its error bar; nothing where it models them all. */
-    private static String notModelled(io.servebench.sim.SimParams settings) {
-        return settings.ignoredFlags().isEmpty() ? "" : "; not modelled, so the figures are as without them: "
-                + String.join(" ", Redaction.args(settings.ignoredFlags()));
+    /** The twin's error bars for a block of these settings on the GPU of id {@code gpu}, one per load regime. */
+    static List<TwinBar> twinBars(io.servebench.sim.SimParams settings, String gpu) {
+        return io.servebench.sim.TwinEvidence.bars(settings, gpu).stream().map(bar -> {
+            TwinBar.Gpus gpus = settings.tensorParallelSize() <= 1 ? TwinBar.Gpus.ONE
+                    : io.servebench.sim.TwinEvidence.expertParallel(settings) ? TwinBar.Gpus.EXPERT_PARALLEL
+                    : TwinBar.Gpus.SEVERAL;
+            TwinBar.Regime regime = bar.regime() == io.servebench.sim.TwinEvidence.Regime.PACED ? TwinBar.Regime.PACED
+                    : TwinBar.Regime.UNPACED;
+            TwinBar.HeldOut heldOut = bar.calibration().map(c -> new TwinBar.HeldOut(c.model(), c.fitRate(), c.blocks(),
+                    c.figures(), c.maxError(), c.meanError())).orElse(null);
+            return bar.published().map(e -> new TwinBar(e.engine(), e.architecture(), e.gpu(), gpus, regime, e.cases(),
+                            e.figures(), e.maxError(), e.meanError(), heldOut))
+                    .orElseGet(() -> new TwinBar(settings.dialect().toString(),
+                            io.servebench.sim.TwinEvidence.architecture(settings.model()), gpu, gpus, regime, 0, 0, 0, 0,
+                            heldOut));
+        }).toList();
     }
 
     /**

@@ -46,7 +46,7 @@ final class EnvironmentCapture {
         return new ServerEnvironment(serverId, engine, version, model, command, gpus(), cpu(), host(),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
                 System.getProperty("java.vm.vendor") + " " + System.getProperty("java.version"), servebenchVersion,
-                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), List.of(), "");
+                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), List.of(), List.of(), List.of());
     }
 
     /** One line per GPU: {@code NVIDIA H100 80GB HBM3, 81559 MiB, 570.86.15}; empty without {@code nvidia-smi}. */

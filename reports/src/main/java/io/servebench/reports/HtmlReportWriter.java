@@ -74,15 +74,22 @@ final class HtmlReportWriter extends TextReport {
                 .append("\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width\">\n<title>")
                 .append(Html.escape(m.text("title"))).append("</title>\n<style>\n").append(CSS).append("</style>\n</head>\n<body>\n");
         html.append("<h1>").append(Html.escape(m.text("title"))).append("</h1>\n<ul>\n");
-        List<String> lines = new ArrayList<>(List.of(m.text("run.started", run.startTime()),
-                m.text("run.version", run.servebenchVersion()), m.text("run.command", run.commandLine()),
-                content.engines(),
-                m.text("run.quick", m.text(run.quick() ? "run.quick.yes" : "run.quick.no")),
-                m.text("run.blocks", run.blocks().size())));
-        content.jsonOmitted().ifPresent(lines::add);
-        content.nothingCompared().ifPresent(lines::add);
+        // each line as HTML: the engines' with the simulated engine's error bars as a list of their own
+        StringBuilder engines = new StringBuilder(Html.escape(content.engines()));
+        if (!content.twinBars().isEmpty()) {
+            engines.append("\n<ul>\n");
+            content.twinBars().forEach(bar -> engines.append("<li>").append(Html.escape(bar)).append("</li>\n"));
+            engines.append("</ul>\n");
+        }
+        List<String> lines = new ArrayList<>(List.of(Html.escape(m.text("run.started", run.startTime())),
+                Html.escape(m.text("run.version", run.servebenchVersion())), Html.escape(m.text("run.command", run.commandLine())),
+                engines.toString(),
+                Html.escape(m.text("run.quick", m.text(run.quick() ? "run.quick.yes" : "run.quick.no"))),
+                Html.escape(m.text("run.blocks", run.blocks().size()))));
+        content.jsonOmitted().map(Html::escape).ifPresent(lines::add);
+        content.nothingCompared().map(Html::escape).ifPresent(lines::add);
         for (String line : lines) {
-            html.append("<li>").append(Html.escape(line)).append("</li>\n");
+            html.append("<li>").append(line).append("</li>\n");
         }
         html.append("</ul>\n");
         content.runState().ifPresent(state -> html.append("<p class=\"warning\">").append(Html.escape(state))

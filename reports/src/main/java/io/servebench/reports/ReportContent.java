@@ -6,6 +6,7 @@ import io.servebench.compare.Comparison;
 import io.servebench.results.jmh.JmhJsonWriter;
 import io.servebench.results.BlockResult;
 import io.servebench.results.SweepStep;
+import io.servebench.results.TwinBar;
 import io.servebench.results.Metric;
 import io.servebench.results.PrefixCacheReset;
 import io.servebench.results.RepetitionResult;
@@ -511,7 +512,7 @@ final class ReportContent {
 
     /**
      * "Engines: ...": what served the run's trials, the simulated engine's mode named; for the simulated engine, that
-     * its figures are a rehearsal, with each kind of set-up's error bar.
+     * its figures are a rehearsal, whose error bars {@link #twinBars()} lists.
      */
     public String engines() {
         String engines = messages.text("run.engines", messages.text(switch (run.engines()) {
@@ -520,9 +521,56 @@ final class ReportContent {
             case SIMULATED_PROCESS -> "run.engines.simulatedProcess";
             case VIRTUAL -> "run.engines.virtual";
         }));
-        List<String> bars = run.servers().stream().map(ServerEnvironment::twinEvidence).filter(e -> !e.isEmpty())
-                .distinct().toList();
-        return bars.isEmpty() ? engines : engines + " " + messages.text("run.engines.rehearsal", String.join("; ", bars));
+        return twinBars().isEmpty() ? engines : engines + " " + messages.text("run.engines.rehearsal");
+    }
+
+    /**
+     * For the simulated engine, each kind of set-up's error bar in each load regime and the flags it did not model, a
+     * line each, every server's once: the first screen lists them under {@link #engines()}. Empty for real engines.
+     */
+    public List<String> twinBars() {
+        List<String> lines = new ArrayList<>();
+        for (ServerEnvironment server : run.servers()) {
+            lines.addAll(twinLines(server));
+        }
+        return lines.stream().distinct().toList();
+    }
+
+    /** One server's error bars, a line per load regime, then the flags the twin took but did not model. */
+    private List<String> twinLines(ServerEnvironment server) {
+        List<String> lines = new ArrayList<>();
+        for (TwinBar bar : server.twinBars()) {
+            String setUp = messages.text("twin.setUp", bar.engine().equals("sglang") ? "SGLang" : "vLLM",
+                    messages.text("twin.arch." + bar.architecture()), messages.text(switch (bar.gpus()) {
+                        case ONE -> "twin.gpus.one";
+                        case SEVERAL -> "twin.gpus.several";
+                        case EXPERT_PARALLEL -> "twin.gpus.expertParallel";
+                    }, gpuName(bar.gpu())));
+            String regime = messages.text(bar.regime() == TwinBar.Regime.PACED ? "twin.regime.paced" : "twin.regime.unpaced");
+            String line = bar.unvalidated() ? messages.text("twin.bar.unvalidated", setUp, regime)
+                    : messages.text(bar.cases() == 1 ? "twin.bar.one" : "twin.bar.many", setUp, regime,
+                    percent(bar.maxError()), percent(bar.meanError()), bar.cases(), bar.figures());
+            TwinBar.HeldOut c = bar.calibration();
+            if (c != null) {
+                line += messages.text("twin.heldOut", c.model(), Numbers.bound(c.fitRate()), c.blocks(),
+                        percent(c.maxError()), percent(c.meanError()), c.figures());
+            }
+            lines.add(line);
+        }
+        if (!server.twinNotModelled().isEmpty()) {
+            lines.add(messages.text("twin.notModelled", String.join(" ", server.twinNotModelled())));
+        }
+        return lines;
+    }
+
+    /** A GPU's id as NVIDIA writes the name: h100 as H100, h100-pcie as H100 PCIe. */
+    private static String gpuName(String id) {
+        return id.toUpperCase(Locale.ROOT).replace("-PCIE", " PCIe");
+    }
+
+    /** A fraction as a whole percentage, without the sign: 0.214 as 21. */
+    private static String percent(double fraction) {
+        return String.format(Locale.ROOT, "%.0f", 100 * fraction);
     }
 
     /** {@code LatencyTuning.maxNumSeqs[128]}: the class's simple name and the block's display name. */
@@ -809,8 +857,9 @@ final class ReportContent {
                 rows.add(new Row(messages.text("block.engineLimits"), String.join("; ", e.engineLimits())));
             }
             // how far a simulated block's figures can be trusted: the twin against published results of its kind
-            if (!e.twinEvidence().isEmpty()) {
-                rows.add(new Row(messages.text("block.twinEvidence"), e.twinEvidence()));
+            List<String> twin = twinLines(e);
+            if (!twin.isEmpty()) {
+                rows.add(new Row(messages.text("block.twinEvidence"), String.join("; ", twin)));
             }
         });
         return rows;

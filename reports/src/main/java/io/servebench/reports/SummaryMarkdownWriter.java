@@ -32,8 +32,8 @@ final class SummaryMarkdownWriter extends TextReport {
         md.append("- ").append(m.text("run.started", run.startTime())).append('\n');
         md.append("- ").append(m.text("run.version", run.servebenchVersion())).append('\n');
         md.append("- ").append(m.text("run.command", "`" + run.commandLine() + "`")).append('\n');
-        md.append("- ").append(content.engines())
-                .append('\n');
+        md.append("- ").append(content.engines()).append('\n');
+        content.twinBars().forEach(bar -> md.append("  - ").append(bar).append('\n'));
         md.append("- ").append(m.text("run.quick", m.text(run.quick() ? "run.quick.yes" : "run.quick.no"))).append('\n');
         md.append("- ").append(m.text("run.blocks", run.blocks().size())).append('\n');
         content.runState().ifPresent(state -> md.append("- **").append(state).append("**\n"));

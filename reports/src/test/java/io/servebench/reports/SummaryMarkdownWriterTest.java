@@ -285,9 +285,9 @@ class SummaryMarkdownWriterTest {
     void serverEnvironmentsAreListedWithSecretsAlreadyMasked() {
         io.servebench.results.ServerEnvironment gpu = new io.servebench.results.ServerEnvironment("s01-vllm-ab12", "vllm", "0.17.1",
                 "Qwen/Qwen3.5-9B", "vllm serve Qwen/Qwen3.5-9B --api-key ***", List.of("NVIDIA H100 80GB HBM3, 81559 MiB, 570.86.15"),
-                "Intel Xeon, 26 logical cores", "gpu-host", "Linux 6.1 amd64", "Debian 17.0.15", "0.1.0", "2026-03-01T12:00:00Z", List.of(), "");
+                "Intel Xeon, 26 logical cores", "gpu-host", "Linux 6.1 amd64", "Debian 17.0.15", "0.1.0", "2026-03-01T12:00:00Z", List.of(), List.of(), List.of());
         io.servebench.results.ServerEnvironment noGpu = new io.servebench.results.ServerEnvironment("s02-sim-cd34", "sim:vllm", "",
-                "m", "", List.of(), "AMD EPYC, 2 logical cores", "vm", "Linux", "JDK 17", "0.1.0", "2026-03-01T12:00:00Z", List.of(), "");
+                "m", "", List.of(), "AMD EPYC, 2 logical cores", "vm", "Linux", "JDK 17", "0.1.0", "2026-03-01T12:00:00Z", List.of(), List.of(), List.of());
         RunResult base = Fixtures.run(List.of(baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8")));
         RunResult run = new RunResult(base.startTime(), base.servebenchVersion(), base.commandLine(), base.engines(), base.quick(),
                 base.blocks(), List.of(gpu, noGpu));
@@ -305,6 +305,55 @@ class SummaryMarkdownWriterTest {
         String twice = new SummaryMarkdownWriter(ReportLanguage.EN).render(again);
         assertThat(twice).contains("| s01-vllm-ab12 (started 2 times) | vllm | 0.17.1 |").contains("| s02-sim-cd34 | sim:vllm |");
         assertThat(twice.split("s01-vllm-ab12", -1)).hasSize(2);
+    }
+
+    /**
+     * The simulated engine's error bars on the first screen, a line per kind of set-up and load regime under the
+     * engines' line, and in each block's table; in Chinese in a Chinese report, not the English of the evidence.
+     */
+    @Test
+    void theTwinsErrorBarsAreListedUnderTheEnginesInTheReportsLanguage() {
+        io.servebench.results.TwinBar paced = new io.servebench.results.TwinBar("vllm", "hybrid", "h100",
+                io.servebench.results.TwinBar.Gpus.ONE, io.servebench.results.TwinBar.Regime.PACED, 0, 0, 0, 0,
+                new io.servebench.results.TwinBar.HeldOut("Qwen/Qwen3.5-9B", 8, 6, 12, 0.392, 0.141));
+        io.servebench.results.TwinBar unpaced = new io.servebench.results.TwinBar("vllm", "hybrid", "h100",
+                io.servebench.results.TwinBar.Gpus.ONE, io.servebench.results.TwinBar.Regime.UNPACED, 2, 8, 0.214, 0.104, null);
+        io.servebench.results.TwinBar several = new io.servebench.results.TwinBar("sglang", "moe", "h100-pcie",
+                io.servebench.results.TwinBar.Gpus.EXPERT_PARALLEL, io.servebench.results.TwinBar.Regime.UNPACED, 1, 4,
+                0.2, 0.17, null);
+        io.servebench.results.ServerEnvironment twin = new io.servebench.results.ServerEnvironment("s01-vllm-ab12",
+                "sim:vllm", "", "Qwen/Qwen3.5-9B", "", List.of(), "AMD EPYC, 2 logical cores", "vm", "Linux", "JDK 17",
+                "0.1.0", "2026-03-01T12:00:00Z", List.of(), List.of(paced, unpaced), List.of("--enforce-eager"));
+        io.servebench.results.ServerEnvironment other = new io.servebench.results.ServerEnvironment("s02-sglang-cd34",
+                "sim:sglang", "", "m", "", List.of(), "AMD EPYC, 2 logical cores", "vm", "Linux", "JDK 17", "0.1.0",
+                "2026-03-01T12:00:00Z", List.of(), List.of(several), List.of());
+        RunResult base = Fixtures.run(List.of(baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8")));
+        RunResult run = new RunResult(base.startTime(), base.servebenchVersion(), base.commandLine(),
+                io.servebench.results.EngineMode.VIRTUAL, base.quick(), base.blocks(), List.of(twin, other, twin));
+
+        String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(run);
+        assertThat(md).contains("- Engines: the simulated engine in virtual time (--simulate=virtual) — a rehearsal, not a"
+                + " measurement. How far the twin matched published results of the same kind:\n"
+                + "  - vLLM, hybrid model, one H100, at a request rate: unvalidated, no published case of this kind,"
+                + " but calibrated on this kind: the reference study (Qwen/Qwen3.5-9B) fitted at 8 req/s, its 6 blocks at other"
+                + " rates held out and within ±39% (mean 14%) on mean latency and TTFT (12 figures)\n"
+                + "  - vLLM, hybrid model, one H100, all at once or in a closed loop: within ±21% (mean 10%) on 2 published"
+                + " cases of this kind (8 figures)\n"
+                + "  - not modelled, so the figures are as without them: --enforce-eager\n"
+                + "  - SGLang, MoE model, several H100 PCIe with expert parallelism, all at once or in a closed loop: within"
+                + " ±20% (mean 17%) on 1 published case of this kind (4 figures)\n"
+                + "- Quick mode: no");
+        String html = new HtmlReportWriter(ReportLanguage.EN).render(run);
+        assertThat(html).contains("<li>Engines: the simulated engine in virtual time (--simulate=virtual) — a rehearsal,"
+                + " not a measurement. How far the twin matched published results of the same kind:\n<ul>\n<li>vLLM, hybrid"
+                + " model, one H100, at a request rate: unvalidated");
+        String zh = new SummaryMarkdownWriter(ReportLanguage.ZH_CN).render(run);
+        assertThat(zh).contains("  - vLLM，混合模型，单卡 H100，按请求速率：未经验证，没有同类已发表案例；但已在此类配置上校准：参考研究"
+                        + "（Qwen/Qwen3.5-9B）在 8 请求/秒下拟合，其他速率下的 6 个块留作检验，平均延迟和 TTFT 误差在 ±39% 以内"
+                        + "（平均 14%，12 个数值）")
+                .contains("  - SGLang，MoE 模型，多卡 H100 PCIe（专家并行），一次性全部发送或闭环：误差在 ±20% 以内（平均 17%），"
+                        + "对照 1 个同类已发表案例（4 个数值）")
+                .doesNotContain("published").doesNotContain("unvalidated").doesNotContain("at a request rate");
     }
 
     @Test

@@ -3,14 +3,13 @@ package io.servebench.sim;
 import com.fasterxml.jackson.core.type.TypeReference;
 
 import java.util.List;
-import java.util.Locale;
 
 /**
  * What the twin's calibration says of the one set-up it was fitted on: the engines' profiles (step overhead, host time
  * per sequence, front end) are fitted on the reference study's blocks at one request rate, and its blocks at the other
  * rates are held out, predicted without refitting. That is no published evidence ({@code sim validate} leaves the
  * reference's own blocks out), but it is what is known of the twin on that kind of set-up, so a block of that kind
- * states it beside its published bar ({@link TwinEvidence#statement}). Read from {@value #RESOURCE}, which
+ * states it beside its published bar ({@link TwinEvidence#bars}). Read from {@value #RESOURCE}, which
  * {@code sim calibrate --no-fit --write-evidence} writes and a test recomputes.
  *
  * @param model        the reference study's model
@@ -37,17 +36,5 @@ public record TwinCalibration(String model, String engine, String gpu, String ar
     /** The bundled entries, one per engine whose blocks were held out. */
     public static List<TwinCalibration> bundled() {
         return BUNDLED;
-    }
-
-    /**
-     * "calibrated on this kind: the reference study (Qwen/Qwen3.5-9B) fitted at 8 req/s, its 6 blocks at other rates held
-     * out and within ±39% (mean 14%) on mean latency and TTFT (12 figures)".
-     */
-    String clause() {
-        return String.format(Locale.ROOT, "calibrated on this kind: the reference study (%s) fitted at %s req/s, its %d"
-                        + " block%s at other rates held out and within ±%.0f%% (mean %.0f%%) on mean latency and TTFT (%d"
-                        + " figures)", model, fitRate == Math.rint(fitRate) ? Long.toString((long) fitRate)
-                        : Double.toString(fitRate), blocks, blocks == 1 ? "" : "s", 100 * maxError, 100 * meanError,
-                figures);
     }
 }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import java.util.Optional;
 
 /**
  * How far to trust the simulated engine for one kind of set-up: how its figures matched published results of that
@@ -31,7 +31,7 @@ public record TwinEvidence(String engine, String gpu, String architecture, boole
                            Regime regime, int cases,
                            int figures, double maxError, double meanError) {
 
-    /** How a load's requests arrive, as the evidence groups published results and the statement names them. */
+    /** How a load's requests arrive, as the evidence groups published results. */
     public enum Regime {
         /** At a request rate: Poisson or constant arrivals. */
         PACED("at a request rate"),
@@ -44,7 +44,7 @@ public record TwinEvidence(String engine, String gpu, String architecture, boole
             this.words = words;
         }
 
-        /** The regime in the statement's words. */
+        /** The regime in words, as {@code sim validate} prints its error bars. */
         public String words() {
             return words;
         }
@@ -66,52 +66,38 @@ public record TwinEvidence(String engine, String gpu, String architecture, boole
     }
 
     /**
-     * The statement the blocks of this set-up carry, one clause per load regime: "at a request rate: within ±24% (mean
-     * 11%) on 3 published vLLM dense H100 cases on one GPU (12 figures); all at once or in a closed loop: unvalidated, no
-     * published vLLM dense H100 case on one GPU", or "unvalidated: no published vLLM hybrid L40S case on one GPU" where
-     * there is none of either. Cases with expert parallelism are a kind of their own: "... on several GPUs with expert
-     * parallelism". The set-up the twin was calibrated on adds what its held-out blocks showed to its regime's clause
-     * ({@link TwinCalibration}).
+     * One load regime of a set-up: what the published cases of its kind showed, and where the set-up is the one the twin
+     * was calibrated on, what its held-out blocks showed ({@link TwinCalibration}); neither: unvalidated.
      */
-    public static String statement(String engine, String gpu, String architecture, boolean severalGpus,
-                                   boolean expertParallel) {
-        // the GPU as its id reads in capitals, a form factor as NVIDIA writes it (h100-pcie: H100 PCIe)
-        // the engine by the dialect the twin speaks (the simulator sits below the engine kinds, whose names it cannot see)
-        String kind = (engine.equals(SimDialect.SGLANG.toString()) ? "SGLang" : "vLLM") + " " + architecture + " "
-                + gpu.toUpperCase(Locale.ROOT).replace("-PCIE", " PCIe");
-        String where = !severalGpus ? " on one GPU" : expertParallel ? " on several GPUs with expert parallelism"
-                : " on several GPUs";
-        List<TwinEvidence> of = BUNDLED.stream().filter(e -> e.engine.equals(engine) && e.gpu.equals(gpu)
-                && e.architecture.equals(architecture) && e.severalGpus == severalGpus
-                && e.expertParallel == expertParallel).toList();
-        List<TwinCalibration> calibrated = TwinCalibration.bundled().stream().filter(c -> !expertParallel
-                && c.engine().equals(engine) && c.gpu().equals(gpu) && c.architecture().equals(architecture)
-                && c.severalGpus() == severalGpus).toList();
-        if (of.isEmpty() && calibrated.isEmpty()) {
-            return "unvalidated: no published " + kind + " case" + where;
-        }
-        List<String> clauses = new ArrayList<>();
-        for (Regime regime : Regime.values()) {
-            String published = of.stream().filter(e -> e.regime == regime).findFirst()
-                    .map(e -> String.format(Locale.ROOT, "within ±%.0f%% (mean %.0f%%) on %d published %s case%s%s (%d figures)",
-                            100 * e.maxError, 100 * e.meanError, e.cases, kind, e.cases == 1 ? "" : "s", where, e.figures))
-                    .orElse("unvalidated, no published " + kind + " case" + where);
-            // the calibration's own set-up: no published evidence, but what its held-out blocks showed
-            String fitted = calibrated.stream().filter(c -> c.regime() == regime).findFirst()
-                    .map(c -> ", but " + c.clause()).orElse("");
-            clauses.add(regime.words() + ": " + published + fitted);
-        }
-        return String.join("; ", clauses);
+    public record Bar(Regime regime, Optional<TwinEvidence> published, Optional<TwinCalibration> calibration) {
     }
 
     /**
-     * The statement for a block of these settings on the GPU of id {@code gpu} ({@link #statement(String, String,
-     * String, boolean, boolean)}): with expert parallelism where the settings deal a mixture of experts' experts to
-     * groups of GPUs.
+     * The bars of a set-up, one per load regime. Cases with expert parallelism are a kind of their own; the GPU is its
+     * id in {@link GpuProfile#catalogue()}.
      */
-    public static String statement(SimParams settings, String gpu) {
-        return statement(settings.dialect().toString(), gpu, architecture(settings.model()),
-                settings.tensorParallelSize() > 1, expertParallel(settings));
+    public static List<Bar> bars(String engine, String gpu, String architecture, boolean severalGpus,
+                                 boolean expertParallel) {
+        List<Bar> bars = new ArrayList<>();
+        for (Regime regime : Regime.values()) {
+            Optional<TwinEvidence> published = BUNDLED.stream().filter(e -> e.engine.equals(engine) && e.gpu.equals(gpu)
+                    && e.architecture.equals(architecture) && e.severalGpus == severalGpus
+                    && e.expertParallel == expertParallel && e.regime == regime).findFirst();
+            Optional<TwinCalibration> calibrated = TwinCalibration.bundled().stream().filter(c -> !expertParallel
+                    && c.engine().equals(engine) && c.gpu().equals(gpu) && c.architecture().equals(architecture)
+                    && c.severalGpus() == severalGpus && c.regime() == regime).findFirst();
+            bars.add(new Bar(regime, published, calibrated));
+        }
+        return bars;
+    }
+
+    /**
+     * The bars for a block of these settings on the GPU of id {@code gpu} ({@link #bars(String, String, String, boolean,
+     * boolean)}): with expert parallelism where the settings deal a mixture of experts' experts to groups of GPUs.
+     */
+    public static List<Bar> bars(SimParams settings, String gpu) {
+        return bars(settings.dialect().toString(), gpu, architecture(settings.model()), settings.tensorParallelSize() > 1,
+                expertParallel(settings));
     }
 
     /** Whether the settings deal a mixture of experts' whole experts to groups of GPUs. */

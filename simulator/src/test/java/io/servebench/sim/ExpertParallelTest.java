@@ -97,9 +97,13 @@ class ExpertParallelTest {
         assertThat(ep.startLog()).contains("experts divided among 8 groups of 1 GPU, 16.0 a group")
                 .noneMatch(line -> line.contains("ignores flag --enable-expert-parallel"));
         // expert parallelism is a kind of its own in the evidence: no published vLLM case on H200s uses it
-        assertThat(TwinEvidence.statement(ep, "h200"))
-                .isEqualTo("unvalidated: no published vLLM moe H200 case on several GPUs with expert parallelism");
-        assertThat(TwinEvidence.statement(tp, "h200")).isEqualTo(TwinEvidence.statement("vllm", "h200", "moe", true, false));
+        assertThat(TwinEvidence.bars(ep, "h200")).hasSize(2).allSatisfy(bar -> {
+            assertThat(bar.published()).isEmpty();
+            assertThat(bar.calibration()).isEmpty();
+        });
+        assertThat(TwinEvidence.bars(tp, "h200")).isEqualTo(TwinEvidence.bars("vllm", "h200", "moe", true, false))
+                .anySatisfy(bar -> assertThat(bar.published()).hasValueSatisfying(e -> assertThat(e.expertParallel())
+                        .isFalse()));
     }
 
     /** SGLang's --ep-size divides --tp-size; an expert is then split over the GPUs of its group. A dense model has none. */

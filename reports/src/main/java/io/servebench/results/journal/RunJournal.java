@@ -45,7 +45,12 @@ public final class RunJournal implements Closeable {
     /** The key of a repetition line. */
     static final String REPETITION_KEY = "repetition";
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /**
+     * Reads what it writes; a field a journal of an earlier ServeBench has and this one no longer records (the simulated
+     * engine's error bar as a sentence, before stop 70) is passed over, so that such a run still resumes.
+     */
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     private final Path file;
     private final FileChannel channel;

@@ -93,7 +93,7 @@ class JmhJsonWriterTest {
         io.servebench.results.ServerEnvironment server = new io.servebench.results.ServerEnvironment(serverId, "vllm",
                 "0.17.1", "Qwen/Qwen3.5-9B", "vllm serve Qwen/Qwen3.5-9B", List.of("NVIDIA H100 80GB HBM3, 81559 MiB, 570.86",
                 "NVIDIA H100 80GB HBM3, 81559 MiB, 570.86"), "AMD EPYC, 16 logical cores", "gpu-1", "Linux", "17", "0.1.0",
-                "2026-03-01T12:00:00Z", List.of(), "");
+                "2026-03-01T12:00:00Z", List.of(), List.of(), List.of());
         RunResult run = new RunResult(bare.startTime(), bare.servebenchVersion(), bare.commandLine(), bare.engines(),
                 bare.quick(), bare.blocks(), List.of(server));
         JsonNode environment = ours(run).get(0).get(JmhJsonWriter.EXTRA).get("environment");

@@ -111,7 +111,10 @@ class RunJournalTest {
                 "Qwen/Qwen3.5-9B", "vllm serve Qwen/Qwen3.5-9B --api-key ***", List.of("NVIDIA H100 80GB HBM3, 81559 MiB, 570.86.15"),
                 "Intel Xeon, 2 logical cores", "gpu-host", "Linux 6.1 amd64", "Debian 17.0.15", "0.1.0", "2026-11-30T03:00:00Z",
                 List.of("engine default: at most 1024 running requests"),
-                "within ±50% (mean 21%) on 4 published vLLM dense H100 cases (16 figures)");
+                List.of(new io.servebench.results.TwinBar("vllm", "dense", "h100", io.servebench.results.TwinBar.Gpus.ONE,
+                        io.servebench.results.TwinBar.Regime.UNPACED, 4, 16, 0.5, 0.21,
+                        new io.servebench.results.TwinBar.HeldOut("Qwen/Qwen3.5-9B", 8, 6, 12, 0.39, 0.14))),
+                List.of("--enforce-eager"));
         try (RunJournal journal = RunJournal.open(dir)) {
             journal.append(env);
             journal.append(trial("a", 2.6));
@@ -119,6 +122,21 @@ class RunJournalTest {
         assertThat(RunJournal.readServers(dir)).containsExactly(env);
         assertThat(RunJournal.read(dir)).extracting(io.servebench.results.BlockResult::variant).containsExactly("a");
     }
+    /**
+     * A journal of an earlier ServeBench, whose server lines carried the simulated engine's error bar as a sentence
+     * ({@code twinEvidence}, before stop 70), still reads: a run it began resumes.
+     */
+    @Test
+    void aServerLineOfAnEarlierServeBenchWithAFieldNoLongerRecordedStillReads(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve(RunJournal.FILE_NAME), "{\"server\":{\"serverId\":\"s01-vllm-abc\",\"engine\":"
+                + "\"sim:vllm\",\"model\":\"Qwen/Qwen3.5-9B\",\"engineLimits\":[],\"twinEvidence\":\"within ±21% (mean 10%)"
+                + " on 2 published vLLM hybrid H100 cases on one GPU (8 figures)\"}}\n");
+        assertThat(RunJournal.readServers(dir)).singleElement().satisfies(server -> {
+            assertThat(server.serverId()).isEqualTo("s01-vllm-abc");
+            assertThat(server.twinBars()).isEmpty();
+        });
+    }
+
     /** An append the disk refuses ({@code /dev/full} answers every write with ENOSPC) names the journal and the reason. */
     @Test
     void anAppendTheDiskRefusesNamesTheJournal() throws IOException {
