@@ -178,7 +178,7 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--lang", paramLabel = "TAG", description = "Language of summary.md and report.html: en or zh-CN (default: en).")
     String lang;
 
-    @Option(names = "--capacity", arity = "0..1", paramLabel = "SHARE", fallbackValue = "slo", description = "Instead of the planned trials, find each selected variant's capacity under its SLOs (--slo or @Slo): the highest request rate at which SHARE of the requests (default: the variant's @Slo(minAttainment), else 0.99) meet them, by doubling or halving from its declared rate and then bisecting to within 10%%.")
+    @Option(names = "--capacity", arity = "0..1", paramLabel = "SHARE", fallbackValue = "slo", description = "Instead of the planned trials, find each selected variant's capacity under its SLOs (--slo or @Slo): the highest request rate (for a closed-loop load, --concurrency or profile concurrent: the most streams) at which SHARE of the requests (default: the variant's @Slo(minAttainment), else 0.99) meet them, by doubling or halving from its declared rate (or concurrency) and then bisecting to within 10%%.")
     String capacity;
 
     @Option(names = "--executor", paramLabel = "local|slurm", description = "Where the server configurations run: here, one after the other (local, the default), or as one SLURM job each (slurm), from a login node whose -o folder the compute nodes share; a tuning study or --capacity submits each round of its measurements and waits for it. E.g. --executor slurm --partition gpu --gpus-per-server 1 --time 2:00:00.")

@@ -4,6 +4,8 @@ import io.servebench.results.CapacityResult;
 import io.servebench.results.SloParams;
 import io.servebench.plan.ResultBlock;
 import io.servebench.plan.TrialPlan;
+import io.servebench.plan.WorkloadParams;
+import io.servebench.annotations.Profile;
 import io.servebench.study.StudyDescriptor;
 import io.servebench.study.VariantDescriptor;
 import io.servebench.tuning.CapacitySearch;
@@ -17,8 +19,8 @@ import java.util.stream.Collectors;
 
 /**
  * The run strategy of {@code --capacity}: for each selected variant at each point of its own parameters, the highest
- * request rate at which its SLOs hold for the target share of requests, by bracketing and bisection from its declared
- * rate.
+ * request rate (or, for a closed-loop load, number of streams) at which its SLOs hold for the target share of requests,
+ * by bracketing and bisection from its declared rate (or concurrency).
  */
 final class CapacityRun {
 
@@ -28,6 +30,26 @@ final class CapacityRun {
     CapacityRun(RunFolder folder, StudyDescriptor study) {
         this.folder = folder;
         this.study = study;
+    }
+
+    /**
+     * What the search varies for the block's load: its rate, or for a closed loop its streams. Any other load (all at
+     * once, one at a time, a sweep, a trace's times) has neither, and is refused: searching a rate it does not send at
+     * would measure one load again and again and report a capacity never measured.
+     */
+    private static CapacityResult.Axis axis(ResultBlock b) {
+        WorkloadParams w = b.trial().workload();
+        if (w.hasRate()) {
+            return CapacityResult.Axis.RATE;
+        }
+        if (Profile.CONCURRENT.equals(w.profile())) {
+            return CapacityResult.Axis.CONCURRENCY;
+        }
+        throw new RunnerException("--capacity searches a request rate (profile constant, poisson or gamma) or a number of"
+                + " closed-loop streams (profile concurrent); " + b.className().substring(b.className().lastIndexOf('.') + 1)
+                + "." + b.variant() + "'s load is " + w.loadLabel()
+                + ", which has neither: give it one, e.g. -p profile=poisson -p rate=8, or -p profile=concurrent"
+                + " -p concurrency=16");
     }
 
     RunOutcome run(TrialPlan listed, RunListener listener) throws IOException {
@@ -46,6 +68,7 @@ final class CapacityRun {
                 throw new RunnerException("--capacity needs SLOs for " + b.benchmark() + ": give --slo (e.g. --slo"
                         + " ttft=200,tpot=30) or @Slo on the study or the variant");
             }
+            axis(b);
         }
         return AdaptiveRun.run(folder, study, listed, listener, "capacity under SLOs of " + configurations.size()
                 + " configuration(s) of " + study.simpleName(), (measurer, progress, found) -> {
@@ -55,13 +78,17 @@ final class CapacityRun {
                 SloParams slo = b.slo().overriddenBy(options.slo());
                 double target = options.capacity().orElseThrow().share()
                         .orElse(b.minAttainment().orElse(CapacitySearch.DEFAULT_TARGET));
-                double start = b.trial().workload().hasRate() ? b.trial().workload().rate() : 1;
-                Tuner.Candidate candidate = new Tuner.Candidate(variant, b.ownParams(), start);
+                CapacityResult.Axis axis = axis(b);
+                boolean streams = axis == CapacityResult.Axis.CONCURRENCY;
+                double start = streams ? b.trial().workload().concurrency() : b.trial().workload().rate();
+                Tuner.Candidate candidate = new Tuner.Candidate(variant, b.ownParams(), streams
+                        ? Tuner.Point.atConcurrency((int) start) : Tuner.Point.atRate(start));
                 progress.step(String.format("capacity %d of %d: %s", ++n, configurations.size(), candidate.name()));
                 found.capacities.add(new CapacitySearch(target, CapacitySearch.DEFAULT_PRECISION, CapacitySearch.DEFAULT_PROBES)
                         .search(b.className().substring(b.className().lastIndexOf('.') + 1) + "." + candidate.name(),
-                                slo.toString(), start,
-                                rate -> CapacitySearch.attained(measurer.measure(List.of(candidate.at(rate)), 1).get(0))));
+                                slo.toString(), axis, start, load -> CapacitySearch.attained(measurer.measure(List.of(
+                                        candidate.at(streams ? Tuner.Point.atConcurrency((int) load) : Tuner.Point.atRate(load))),
+                                        1).get(0))));
             }
             return "Capacity: " + found.capacities.stream().map(CapacityResult::describe)
                     .collect(Collectors.joining("; ")) + ".";

@@ -36,7 +36,7 @@ final class TunedRun {
         requireOneSlo();
         Optional<Tuner.CapacityTarget> target = capacityTarget();
         return AdaptiveRun.run(folder, study, listed, listener, String.format("tuning %s at %s by %s",
-                study.simpleName(), point.label(), params.label()), (measurer, progress, found) -> {
+                study.simpleName(), point.label(), params.label(!point.hasRate())), (measurer, progress, found) -> {
             found.tuning = new Tuner(study, params, point, measurer, progress::step, target).tune();
             return "Recommended: " + found.tuning.recommended() + ".";
         });
@@ -56,10 +56,9 @@ final class TunedRun {
                     + " @Workload(rate = ...) or -p rate=R with one value, or at one concurrency, @Workload(concurrency ="
                     + " ...) or -p concurrency=C with one value; found " + String.join(", ", loads));
         }
-        if (closedLoop && (params.byCapacity() || !params.validationRates().isEmpty())) {
-            throw new RunnerException(study.className() + " tunes at concurrency " + first.concurrency() + ", and "
-                    + (params.byCapacity() ? "ranking by capacity searches request rates" : "its validation rates are"
-                    + " rates") + ": tune at a request rate, @Workload(rate = ...), for that");
+        if (closedLoop && !params.validationRates().isEmpty()) {
+            throw new RunnerException(study.className() + " tunes at concurrency " + first.concurrency() + ", and its"
+                    + " validation rates are rates: tune at a request rate, @Workload(rate = ...), for that");
         }
         if (!closedLoop && !params.validationConcurrencies().isEmpty()) {
             throw new RunnerException(study.className() + " tunes at " + WorkloadParams.formatRate(first.rate())
@@ -135,7 +134,7 @@ final class TunedRun {
                     params.validationConcurrencies().stream().map(String::valueOf).collect(Collectors.joining(", ")));
         }
         out.printf("Ranked by %s at %s; up to %d repetitions where a difference of %.0f%% or more is not"
-                + " yet significant.%n", params.label(), point(listed).label(), params.maxRepetitions(),
+                + " yet significant.%n", params.label(!point(listed).hasRate()), point(listed).label(), params.maxRepetitions(),
                 (params.closeCall() - 1) * 100);
     }
 }

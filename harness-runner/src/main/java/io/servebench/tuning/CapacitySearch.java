@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.function.DoubleFunction;
 
 /**
- * Finds a configuration's capacity under its SLOs: the highest request rate at which at least the target share of
- * requests meets every SLO. It brackets (doubling or halving from the start rate until one probe meets the target and
- * another misses it), then bisects the bracket geometrically until its ends are within the precision or the probe
- * budget is spent. A probe meets the target when its measured share does; the answer's interval comes from the
+ * Finds a configuration's capacity under its SLOs: the highest request rate, or number of closed-loop streams, at which
+ * at least the target share of requests meets every SLO. It brackets (doubling or halving from the start load until one
+ * probe meets the target and another misses it), then bisects the bracket geometrically until its ends are within the
+ * precision, or are neighbouring numbers of streams, or the probe budget is spent. A probe meets the target when its measured share does; the answer's interval comes from the
  * probes' 95% Wilson intervals on the share, so a probe that met or missed only by noise widens it.
  *
  * <p>A probe whose trial failed (every request failed, or the engine did not start or died) met nothing; above a rate
@@ -70,50 +70,58 @@ public final class CapacitySearch {
     /**
      * @param name  the configuration's name, for the result
      * @param slo   the SLOs, for the result
-     * @param start the first rate to probe, requests/s
-     * @param probe measures the configuration at a rate
+     * @param axis  what the search varies: the request rate, or the number of streams (whole, at least 1)
+     * @param start the first load to probe, requests/s or streams
+     * @param probe measures the configuration at a load
      */
-    public CapacityResult search(String name, String slo, double start, DoubleFunction<Attained> probe) {
+    public CapacityResult search(String name, String slo, CapacityResult.Axis axis, double start,
+                                 DoubleFunction<Attained> probe) {
+        boolean streams = axis == CapacityResult.Axis.CONCURRENCY;
         List<CapacityResult.Probe> probes = new ArrayList<>();
-        DoubleFunction<Boolean> meets = rate -> {
-            Attained a = probe.apply(rate);
+        DoubleFunction<Boolean> meets = load -> {
+            Attained a = probe.apply(load);
             double[] w = wilson(a.met(), a.total());
-            probes.add(new CapacityResult.Probe(rate, a.met(), a.total(), w[0], w[1], a.goodput(), a.failure()));
+            probes.add(new CapacityResult.Probe(load, a.met(), a.total(), w[0], w[1], a.goodput(), a.failure()));
             return a.total() > 0 && (double) a.met() / a.total() >= target;
         };
         double lo = 0;
         double hi = Double.POSITIVE_INFINITY;
-        double rate = start;
+        double load = streams ? Math.max(1, Math.round(start)) : start;
         for (int step = 0; step <= MAX_BRACKET_STEPS && probes.size() < maxProbes; step++) {
-            if (meets.apply(rate)) {
-                lo = rate;
+            if (meets.apply(load)) {
+                lo = load;
                 if (hi < Double.POSITIVE_INFINITY) {
                     break;
                 }
-                rate *= 2;
+                load *= 2;
             } else {
-                hi = rate;
-                if (lo > 0 || probes.get(probes.size() - 1).failure() != null) {
+                hi = load;
+                // one stream is the least a closed loop sends
+                if (lo > 0 || probes.get(probes.size() - 1).failure() != null || (streams && load <= 1)) {
                     break;
                 }
-                rate /= 2;
+                load = streams ? Math.max(1, Math.floor(load / 2)) : load / 2;
             }
         }
         while (lo > 0 && hi < Double.POSITIVE_INFINITY && hi / lo > 1 + precision && probes.size() < maxProbes) {
-            double mid = threeDigits(Math.sqrt(lo * hi));
+            double mid = streams ? Math.round(Math.sqrt(lo * hi)) : threeDigits(Math.sqrt(lo * hi));
+            if (mid <= lo || mid >= hi) {
+                // neighbouring numbers of streams: nothing lies between them
+                break;
+            }
             if (meets.apply(mid)) {
                 lo = mid;
             } else {
                 hi = mid;
             }
         }
-        probes.sort(Comparator.comparingDouble(CapacityResult.Probe::rate));
+        probes.sort(Comparator.comparingDouble(CapacityResult.Probe::load));
         double capacity = lo;
-        double clearlyMet = probes.stream().filter(p -> p.low() >= target && p.rate() <= capacity)
-                .mapToDouble(CapacityResult.Probe::rate).max().orElse(0);
-        double clearlyMissed = probes.stream().filter(p -> p.high() < target && p.rate() > capacity)
-                .mapToDouble(CapacityResult.Probe::rate).min().orElse(Double.POSITIVE_INFINITY);
-        return new CapacityResult(name, slo, target, probes, capacity, clearlyMet, clearlyMissed);
+        double clearlyMet = probes.stream().filter(p -> p.low() >= target && p.load() <= capacity)
+                .mapToDouble(CapacityResult.Probe::load).max().orElse(0);
+        double clearlyMissed = probes.stream().filter(p -> p.high() < target && p.load() > capacity)
+                .mapToDouble(CapacityResult.Probe::load).min().orElse(Double.POSITIVE_INFINITY);
+        return new CapacityResult(name, slo, target, axis, probes, capacity, clearlyMet, clearlyMissed);
     }
 
     /** What a probe's block measured: requests that met the SLOs, of all measured (a failed trial: none of them). */

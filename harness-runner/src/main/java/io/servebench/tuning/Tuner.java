@@ -144,18 +144,17 @@ public final class Tuner {
      * @param point    the tuning point: a request rate, or the study's concurrency
      * @param progress told each step as it begins ({@code option group 2 of 4: max-num-seqs})
      * @param capacityTarget what a capacity ranking searches for; empty unless {@code params} ranks by capacity
-     * @throws IllegalArgumentException for a capacity ranking or validation rates at a concurrency, which need a rate,
-     *                                  and for validation concurrencies at a rate
+     * @throws IllegalArgumentException for validation rates at a concurrency, and validation concurrencies at a rate
      */
     public Tuner(StudyDescriptor study, TuneParams params, Point point, Measurer measurer, Consumer<String> progress,
           Optional<CapacityTarget> capacityTarget) {
         if (params.byCapacity() && capacityTarget.isEmpty()) {
             throw new IllegalArgumentException("a tuner that ranks by capacity needs SLOs and a share to meet");
         }
-        if (!point.hasRate() && (params.byCapacity() || !params.validationRates().isEmpty())
+        if (!point.hasRate() && !params.validationRates().isEmpty()
                 || point.hasRate() && !params.validationConcurrencies().isEmpty()) {
-            throw new IllegalArgumentException("a tuner at a concurrency neither searches capacities nor validates at"
-                    + " request rates, and one at a rate validates at no concurrency");
+            throw new IllegalArgumentException("a tuner at a concurrency validates at no request rate, and one at a rate"
+                    + " at no concurrency");
         }
         this.point = point;
         this.capacityTarget = capacityTarget;
@@ -233,7 +232,7 @@ public final class Tuner {
             caveats.add(point.hasRate() ? Caveat.of(Code.NOTHING_BETTER, format(point))
                     : Caveat.of(Code.NOTHING_BETTER_AT_CONCURRENCY, Integer.toString(point.concurrency())));
         }
-        return new TuningResult(simpleName(study.className()), params.label(), point.rate(), point.concurrency(), steps,
+        return new TuningResult(simpleName(study.className()), params.label(!point.hasRate()), point.rate(), point.concurrency(), steps,
                 recommended.name(),
                 validation, caveats, params.closeCall(), params.maxRepetitions());
     }
@@ -382,7 +381,7 @@ public final class Tuner {
                 BlockResult b = blocks.get(2 * k + 1);
                 if (!comparable(a) || !comparable(b)) {
                     BlockResult failed = comparable(a) ? b : a;
-                    outcomes[i] = Outcome.failed(pair.candidate(), failed.failure() == null ? "no " + params.label() : failed.failure());
+                    outcomes[i] = Outcome.failed(pair.candidate(), failed.failure() == null ? "no " + params.label(!point.hasRate()) : failed.failure());
                     continue;
                 }
                 Comparison c = Comparison.of(a, b, params.metric(), params.stat());
@@ -427,9 +426,13 @@ public final class Tuner {
 
     private CapacityResult capacity(Candidate c) {
         CapacityTarget target = capacityTarget.orElseThrow();
+        // at a rate, the highest rate; at a concurrency, the most closed-loop streams
+        boolean streams = !c.point().hasRate();
         return capacities.computeIfAbsent(c.name(), name -> new CapacitySearch(target.share(),
-                CapacitySearch.DEFAULT_PRECISION, CapacitySearch.DEFAULT_PROBES).search(name, target.slo(), c.rate(),
-                r -> CapacitySearch.attained(measurer.measure(List.of(c.at(r)), 1).get(0))));
+                CapacitySearch.DEFAULT_PRECISION, CapacitySearch.DEFAULT_PROBES).search(name, target.slo(),
+                streams ? CapacityResult.Axis.CONCURRENCY : CapacityResult.Axis.RATE,
+                streams ? c.point().concurrency() : c.rate(), load -> CapacitySearch.attained(measurer.measure(List.of(
+                        c.at(streams ? Point.atConcurrency((int) load) : Point.atRate(load))), 1).get(0))));
     }
 
     /**

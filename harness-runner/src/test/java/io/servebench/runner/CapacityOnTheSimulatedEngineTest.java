@@ -26,11 +26,11 @@ class CapacityOnTheSimulatedEngineTest {
 
         CapacityResult c = outcome.result().capacities().get(0);
         assertThat(c.configuration()).isEqualTo("SimStudy.baseline");
-        CapacityResult.Probe at = c.probes().stream().filter(p -> p.rate() == c.capacity()).findFirst().orElseThrow();
-        CapacityResult.Probe above = c.probes().stream().filter(p -> p.rate() > c.capacity()).findFirst().orElseThrow();
+        CapacityResult.Probe at = c.probes().stream().filter(p -> p.load() == c.capacity()).findFirst().orElseThrow();
+        CapacityResult.Probe above = c.probes().stream().filter(p -> p.load() > c.capacity()).findFirst().orElseThrow();
         assertThat(at.share()).as("share at the capacity").isGreaterThanOrEqualTo(0.99);
-        assertThat(above.share()).as("share at the next probed rate, %s req/s", above.rate()).isLessThan(0.99);
-        assertThat(above.rate() / c.capacity()).as("bisected to within 10%").isLessThanOrEqualTo(1.1 + 1e-9);
+        assertThat(above.share()).as("share at the next probed rate, %s req/s", above.load()).isLessThan(0.99);
+        assertThat(above.load() / c.capacity()).as("bisected to within 10%").isLessThanOrEqualTo(1.1 + 1e-9);
         assertThat(c.low()).isPositive().isLessThanOrEqualTo(c.capacity());
         assertThat(c.high()).isGreaterThan(c.capacity());
         // every probe is a measured trial of 600 requests (300 could not show 99% beyond doubt: 300 of 300 has a 95% interval from 98.7%), in the journal and the reports
@@ -43,6 +43,49 @@ class CapacityOnTheSimulatedEngineTest {
         // each probe is a round of its own, measured on the engine the first one started: one start, not one a probe
         assertThat(outcome.result().servers()).hasSize(1);
         assertThat(out.toString()).containsOnlyOnce("Starting s01").contains("Reusing s01");
+    }
+
+    /**
+     * A closed-loop load is searched over its streams: each probe a block at its own concurrency (not one load measured
+     * again under rates it never sent at, as before stop 70, which then reported "at least 256 req/s").
+     */
+    @Test
+    void aClosedLoopIsSearchedOverItsStreamsEachProbeABlockOfItsOwn(@TempDir Path dir) throws Exception {
+        StringWriter out = new StringWriter();
+        RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline")
+                .param("profile", "concurrent").param("concurrency", "8").param("requests", "600")
+                .simulate(EngineOptions.Simulate.VIRTUAL).slo(SloParams.parse("tpot=12")).capacity(0.99).outputDir(dir)
+                .progress(false).build(), new PrintWriter(out, true)).run();
+
+        CapacityResult c = outcome.result().capacities().get(0);
+        assertThat(c.axis()).isEqualTo(CapacityResult.Axis.CONCURRENCY);
+        assertThat(c.probes()).allSatisfy(p -> assertThat(p.load()).isEqualTo(Math.rint(p.load())).isGreaterThanOrEqualTo(1));
+        CapacityResult.Probe at = c.probes().stream().filter(p -> p.load() == c.capacity()).findFirst().orElseThrow();
+        CapacityResult.Probe above = c.probes().stream().filter(p -> p.load() > c.capacity()).findFirst().orElseThrow();
+        assertThat(at.share()).as("share at the capacity").isGreaterThanOrEqualTo(0.99);
+        assertThat(above.share()).as("share at the next probed concurrency, %s", above.load()).isLessThan(0.99);
+        assertThat(above.load() == c.capacity() + 1 || above.load() / c.capacity() <= 1.1 + 1e-9)
+                .as("bisected to neighbours or within 10%%: %s and %s", c.capacity(), above.load()).isTrue();
+        // every probe a block of its own, at the concurrency it reports
+        assertThat(outcome.result().blocks()).extracting(b -> Double.parseDouble(b.params().get("concurrency")))
+                .containsExactlyInAnyOrderElementsOf(c.probes().stream().map(CapacityResult.Probe::load).toList());
+        assertThat(Files.readString(dir.resolve("summary.md"))).contains("**SimStudy.baseline**: capacity ")
+                .contains(" streams (at least ").contains("| Concurrency (streams) |");
+        assertThat(Files.readString(dir.resolve("report.html"))).contains("Goodput against concurrency");
+        assertThat(out.toString()).contains("Capacity: SimStudy.baseline " + Math.round(c.capacity()) + " streams");
+    }
+
+    /** A load that sends at neither a rate nor a number of streams has nothing to search, and is refused before it runs. */
+    @Test
+    void aLoadOfNeitherARateNorStreamsIsRefusedSayingWhatToGiveIt(@TempDir Path dir) {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Runner(RunOptions.builder()
+                        .include(SimStudy.class, "baseline").param("profile", "throughput").param("requests", "50")
+                        .simulate(EngineOptions.Simulate.VIRTUAL).slo(SloParams.parse("ttft=200")).capacity(0.99)
+                        .outputDir(dir).progress(false).build(), new PrintWriter(new StringWriter(), true)).run())
+                .isInstanceOf(RunnerException.class)
+                .hasMessageContaining("--capacity searches a request rate (profile constant, poisson or gamma) or a number"
+                        + " of closed-loop streams (profile concurrent); SimStudy.baseline's load is throughput, which has"
+                        + " neither: give it one, e.g. -p profile=poisson -p rate=8");
     }
 
     /** The engine kept running for a next round is stopped when the search ends, here after its first probe. */
@@ -79,7 +122,7 @@ class CapacityOnTheSimulatedEngineTest {
 
         CapacityResult c = outcome.result().capacities().get(0);
         assertThat(c.probes()).singleElement().satisfies(p -> {
-            assertThat(p.rate()).isEqualTo(4);
+            assertThat(p.load()).isEqualTo(4);
             assertThat(p.failure()).contains("every measured request failed");
         });
         assertThat(c.capacity()).isZero();

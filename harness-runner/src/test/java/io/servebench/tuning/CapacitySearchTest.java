@@ -21,37 +21,37 @@ class CapacitySearchTest {
     @Test
     void bracketsThenBisectsToTheHighestRateThatMeetsTheTargetWithAnInterval() {
         List<Double> probed = new ArrayList<>();
-        CapacityResult r = new CapacitySearch(0.99, 0.1, 12).search("S.v", "e2e=3000", 8, rate -> {
+        CapacityResult r = new CapacitySearch(0.99, 0.1, 12).search("S.v", "e2e=3000", CapacityResult.Axis.RATE, 8, rate -> {
             probed.add(rate);
             return scripted(rate);
         });
         // 8 meets, 16 misses; then sqrt(8*16) = 11.3 meets, 13.4 misses, 12.3 misses (98.75%): within 10%
         assertThat(probed).containsExactly(8.0, 16.0, 11.3, 13.4, 12.3);
         assertThat(r.capacity()).isEqualTo(11.3);
-        CapacityResult.Probe above = r.probes().stream().filter(p -> p.rate() > r.capacity()).findFirst().orElseThrow();
+        CapacityResult.Probe above = r.probes().stream().filter(p -> p.load() > r.capacity()).findFirst().orElseThrow();
         assertThat(above.share()).isLessThan(0.99);
-        assertThat(r.probes().stream().filter(p -> p.rate() == r.capacity()).findFirst().orElseThrow().share())
+        assertThat(r.probes().stream().filter(p -> p.load() == r.capacity()).findFirst().orElseThrow().share())
                 .isGreaterThanOrEqualTo(0.99);
         // 12.3 req/s missed by 0.25%, which 1,000 requests cannot tell from noise; 13.4 missed beyond doubt
         assertThat(r.low()).isEqualTo(11.3);
         assertThat(r.high()).isEqualTo(13.4);
-        assertThat(r.probes()).extracting(CapacityResult.Probe::rate).isSorted();
+        assertThat(r.probes()).extracting(CapacityResult.Probe::load).isSorted();
     }
 
     @Test
     void aStartAboveTheCapacityHalvesAndOneThatNeverMeetsSaysZero() {
-        CapacityResult halving = new CapacitySearch(0.99, 0.1, 12).search("S.v", "e2e=3000", 40, CapacitySearchTest::scripted);
-        assertThat(halving.probes().get(0).rate()).isLessThan(40);
+        CapacityResult halving = new CapacitySearch(0.99, 0.1, 12).search("S.v", "e2e=3000", CapacityResult.Axis.RATE, 40, CapacitySearchTest::scripted);
+        assertThat(halving.probes().get(0).load()).isLessThan(40);
         assertThat(halving.capacity()).isBetween(11.0, 12.3);
 
-        CapacityResult never = new CapacitySearch(0.99, 0.1, 12).search("S.v", "ttft=1", 1,
+        CapacityResult never = new CapacitySearch(0.99, 0.1, 12).search("S.v", "ttft=1", CapacityResult.Axis.RATE, 1,
                 rate -> new CapacitySearch.Attained(0, 100, 0));
         assertThat(never.capacity()).isZero();
         assertThat(never.low()).isZero();
         assertThat(never.probes()).hasSize(CapacitySearch.MAX_BRACKET_STEPS + 1);
 
         // a server that meets the target at every rate the doubling reaches: its capacity is only a lower bound
-        CapacityResult always = new CapacitySearch(0.99, 0.1, 12).search("S.v", "ttft=200", 2,
+        CapacityResult always = new CapacitySearch(0.99, 0.1, 12).search("S.v", "ttft=200", CapacityResult.Axis.RATE, 2,
                 rate -> new CapacitySearch.Attained(100, 100, rate));
         assertThat(always.probes()).hasSize(CapacitySearch.MAX_BRACKET_STEPS + 1);
         assertThat(always.unbounded()).isTrue();
@@ -64,18 +64,18 @@ class CapacitySearchTest {
     void aTrialThatFailsBelowEveryRateTriedEndsTheSearchAndOneAboveIsAMiss() {
         // a server that answers every request with an error: halving would only fail more slowly
         List<Double> probed = new ArrayList<>();
-        CapacityResult broken = new CapacitySearch(0.99, 0.1, 12).search("S.v", "ttft=500", 2, rate -> {
+        CapacityResult broken = new CapacitySearch(0.99, 0.1, 12).search("S.v", "ttft=500", CapacityResult.Axis.RATE, 2, rate -> {
             probed.add(rate);
             return new CapacitySearch.Attained(0, 10, 0, "every measured request failed (10 of 10): http_500 x10");
         });
         assertThat(probed).containsExactly(2.0);
         assertThat(broken.capacity()).isZero();
-        assertThat(broken.stoppedBy()).hasValueSatisfying(p -> assertThat(p.rate()).isEqualTo(2.0));
+        assertThat(broken.stoppedBy()).hasValueSatisfying(p -> assertThat(p.load()).isEqualTo(2.0));
         assertThat(broken.describe()).isEqualTo("S.v none found: the trial at 2.00 req/s failed, so no lower rate was tried");
 
         // an engine that dies under load above its capacity: the failure brackets it like any miss
         List<Double> bisected = new ArrayList<>();
-        CapacityResult crashing = new CapacitySearch(0.99, 0.1, 12).search("S.v", "e2e=3000", 8, rate -> {
+        CapacityResult crashing = new CapacitySearch(0.99, 0.1, 12).search("S.v", "e2e=3000", CapacityResult.Axis.RATE, 8, rate -> {
             bisected.add(rate);
             return rate > 12 ? new CapacitySearch.Attained(0, 1000, 0, "engine exited with code 1 during the trial")
                     : scripted(rate);
@@ -86,14 +86,14 @@ class CapacitySearchTest {
         assertThat(crashing.describe()).isEqualTo("S.v 11.3 req/s");
 
         // one that never meets the target but never fails halves to the end, and says how far down it went
-        CapacityResult never = new CapacitySearch(0.99, 0.1, 12).search("S.v", "ttft=1", 1,
+        CapacityResult never = new CapacitySearch(0.99, 0.1, 12).search("S.v", "ttft=1", CapacityResult.Axis.RATE, 1,
                 rate -> new CapacitySearch.Attained(0, 100, 0));
         assertThat(never.stoppedBy()).isEmpty();
         assertThat(never.describe()).isEqualTo("S.v none found: no rate tried, down to 0.00391 req/s, met the target;"
                 + " there 0 of 100 requests met ttft=1, where 99% had to: a bound the server misses even with almost no"
                 + " load");
         // some met it, too few
-        CapacityResult few = new CapacitySearch(0.99, 0.1, 12).search("S.v", "ttft=100", 1,
+        CapacityResult few = new CapacitySearch(0.99, 0.1, 12).search("S.v", "ttft=100", CapacityResult.Axis.RATE, 1,
                 rate -> new CapacitySearch.Attained(90, 100, 0));
         assertThat(few.describe()).endsWith("there 90 of 100 requests met ttft=100, where 99% had to");
     }
@@ -110,6 +110,36 @@ class CapacitySearchTest {
         CapacitySearch.Attained attained = CapacitySearch.attained(block);
         assertThat(attained.failure()).isEqualTo("its SLO attainment could not be measured (the block's notes say why)");
         assertThat(attained.total()).isEqualTo(10);
+    }
+
+    /**
+     * Over a closed loop's streams every load probed is a whole number of streams, at least one, and the search stops
+     * at neighbouring numbers, between which nothing lies.
+     */
+    @Test
+    void overStreamsEveryProbeIsAWholeNumberAndTheSearchEndsAtNeighbours() {
+        // a server that keeps 99% of requests within its SLOs up to 23 streams, and 98% at 24
+        List<Double> probed = new ArrayList<>();
+        CapacityResult r = new CapacitySearch(0.99, 0.01, 12).search("S.v", "ttft=200", CapacityResult.Axis.CONCURRENCY, 10,
+                streams -> {
+                    probed.add(streams);
+                    return new CapacitySearch.Attained(streams <= 23 ? 1000 : 980, 1000, streams);
+                });
+        // 10, 20 meet, 40 misses; then 28 misses, 24 misses, 22 meets, 23 meets: neighbours of 24
+        assertThat(probed).containsExactly(10.0, 20.0, 40.0, 28.0, 24.0, 22.0, 23.0);
+        assertThat(r.capacity()).isEqualTo(23);
+        assertThat(r.axis()).isEqualTo(CapacityResult.Axis.CONCURRENCY);
+        assertThat(r.describe()).isEqualTo("S.v 23 streams");
+        // one stream that misses is the least a closed loop sends: no halving below it
+        List<Double> low = new ArrayList<>();
+        CapacityResult none = new CapacitySearch(0.99, 0.1, 12).search("S.v", "ttft=1", CapacityResult.Axis.CONCURRENCY, 4,
+                streams -> {
+                    low.add(streams);
+                    return new CapacitySearch.Attained(0, 100, 0);
+                });
+        assertThat(low).containsExactly(4.0, 2.0, 1.0);
+        assertThat(none.capacity()).isZero();
+        assertThat(none.describe()).startsWith("S.v none found: no concurrency tried, down to 1 stream, met the target");
     }
 
     @Test

@@ -157,15 +157,18 @@ class TunerTest {
         public List<BlockResult> measure(List<Tuner.Candidate> candidates, int wanted) {
             List<BlockResult> blocks = new ArrayList<>();
             for (Tuner.Candidate c : candidates) {
-                probed.add(c.rate());
+                // the load a probe sends: its rate, or at a concurrency its number of streams
+                double load = c.point().hasRate() ? c.rate() : c.point().concurrency();
+                probed.add(load);
                 double cap = capacity.get(c.name());
-                double share = c.rate() <= cap ? 1 : Math.max(0, 1 - (c.rate() - cap) / cap);
+                double share = load <= cap ? 1 : Math.max(0, 1 - (load - cap) / cap);
                 RepetitionResult r = new RepetitionResult(Map.of(Metric.SUCCESSFUL_REQUESTS.id(), 1000.0,
                         Metric.FAILED_REQUESTS.id(), 0.0, Metric.SLO_ATTAINMENT.id(), 100 * share,
-                        Metric.GOODPUT.id(), share * c.rate()), Map.of(), 1000, 0, Map.of(), Map.of());
+                        Metric.GOODPUT.id(), share * load), Map.of(), 1000, 0, Map.of(), Map.of());
                 blocks.add(new BlockResult("S." + c.variant().name(), "S", c.variant().name(), c.variant().group(),
-                        c.variant().baseline(), Map.of("rate", Double.toString(c.rate()), "requests", "1000"),
-                        c.name() + "@" + c.rate(), "s", List.of(r), null));
+                        c.variant().baseline(), Map.of(c.point().hasRate() ? "rate" : "concurrency",
+                        c.point().hasRate() ? Double.toString(c.rate()) : Integer.toString(c.point().concurrency()),
+                        "requests", "1000"), c.name() + "@" + load, "s", List.of(r), null));
             }
             return blocks;
         }
@@ -197,6 +200,25 @@ class TunerTest {
         assertThat(script.probed).contains(RATE);
     }
 
+    /** At a concurrency, ranking by capacity searches each candidate's streams, whole numbers from the tuning point's. */
+    @Test
+    void byCapacityAtAConcurrencyTheSearchIsOverStreams() {
+        StudyDescriptor study = study(List.of(),
+                variant("vllm", "engine-selection", true, ""),
+                variant("more", "group-b", false, "", "--b"));
+        CapacityScript script = new CapacityScript().set("vllm", 20).set("more", 45);
+        TuningResult result = new Tuner(study, TuneParams.parse(TuneParams.CAPACITY, "S"), Tuner.Point.atConcurrency(16),
+                script, step -> { }, Optional.of(new Tuner.CapacityTarget(0.99, "ttft=200"))).tune();
+
+        assertThat(result.metric()).isEqualTo("Capacity under SLOs (streams)");
+        assertThat(result.concurrency()).isEqualTo(16);
+        assertThat(step(result, "group-b").chosen()).isEqualTo("more");
+        assertThat(script.probed).first().isEqualTo(16.0);
+        assertThat(script.probed).allSatisfy(load -> assertThat(load).isEqualTo(Math.rint(load)));
+        TuningResult.Candidate more = step(result, "group-b").candidates().get(1);
+        assertThat(more.mean()).isBetween(41.0, 45.0);
+    }
+
     @Test
     void byAPercentileAnOptionThatOnlyNarrowsTheSpreadWinsAndByTheMeanItDoesNot() {
         StudyDescriptor study = study(List.of(),
@@ -207,11 +229,11 @@ class TunerTest {
         assertThat(tune(study, script, Stat.P99).recommended()).isEqualTo("steady");
         assertThat(tune(study, new Script().set("vllm", 2.0, 0.6).set("steady", 2.0, 0.2), Stat.MEAN).recommended())
                 .isEqualTo("vllm");
-        assertThat(TuneParams.parse("ttft.p99", "S").label()).isEqualTo("P99 TTFT (ms)");
+        assertThat(TuneParams.parse("ttft.p99", "S").label(false)).isEqualTo("P99 TTFT (ms)");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> TuneParams.parse("p99", "S"))
                 .hasMessageContaining("expected one of e2e_latency, ttft, tpot, itl");
         // a figure of each repetition: its mean only, labelled by itself
-        assertThat(TuneParams.parse("energy_per_output_token", "S").label()).isEqualTo(Metric.ENERGY_PER_OUTPUT_TOKEN.label());
+        assertThat(TuneParams.parse("energy_per_output_token", "S").label(false)).isEqualTo(Metric.ENERGY_PER_OUTPUT_TOKEN.label());
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> TuneParams.parse("energy_per_output_token.p99", "S"))
                 .hasMessageContaining("energy_per_output_token, energy_per_request, cost_per_million_output_tokens "
                         + "(from GPU telemetry, compared over repetitions)");
@@ -285,7 +307,7 @@ class TunerTest {
         script.figure.put("close", 6.0 * 1.04);   // 4% more: past the close-call ratio, inside three runs' noise of 3%
         TuneParams byGoodput = TuneParams.parse("goodput", "S");
         assertThat(byGoodput.higherIsBetter()).isTrue();
-        assertThat(byGoodput.label()).isEqualTo("Goodput (req/s), higher is better");
+        assertThat(byGoodput.label(false)).isEqualTo("Goodput (req/s), higher is better");
         TuningResult result = new Tuner(study, new TuneParams("engine-selection", Metric.GOODPUT, Stat.MEAN, false,
                 List.of(1.0, 16.0), 3, 1.02), RATE, script, step -> { }, Optional.empty()).tune();
 

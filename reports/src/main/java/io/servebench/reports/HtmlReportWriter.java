@@ -126,13 +126,23 @@ final class HtmlReportWriter extends TextReport {
         if (!content.capacities().isEmpty()) {
             html.append("<h2>").append(Html.escape(m.text("capacity.heading"))).append("</h2>\n<p>")
                     .append(Html.escape(m.text("capacity.intro"))).append("</p>\n");
-            List<SvgCharts.Series> goodput = new ArrayList<>();
-            for (CapacityResult c : content.run().capacities()) {
-                goodput.add(new SvgCharts.Series(c.configuration(), c.probes().stream()
-                        .filter(p -> !Double.isNaN(p.goodput())).map(p -> new double[] {p.rate(), p.goodput()}).toList()));
+            // one chart per axis searched: goodput against request rate, and against the number of streams
+            for (CapacityResult.Axis axis : CapacityResult.Axis.values()) {
+                List<SvgCharts.Series> goodput = new ArrayList<>();
+                for (CapacityResult c : content.run().capacities()) {
+                    if (c.axis() == axis) {
+                        goodput.add(new SvgCharts.Series(c.configuration(), c.probes().stream()
+                                .filter(p -> !Double.isNaN(p.goodput())).map(p -> new double[] {p.load(), p.goodput()})
+                                .toList()));
+                    }
+                }
+                if (!goodput.isEmpty()) {
+                    boolean streams = axis == CapacityResult.Axis.CONCURRENCY;
+                    html.append(SvgCharts.lines(goodput, m.text(streams ? "capacity.col.concurrency" : "capacity.col.rate"),
+                            m.text("capacity.col.goodput"), Double.POSITIVE_INFINITY, false,
+                            m.text(streams ? "capacity.chart.concurrency" : "capacity.chart")));
+                }
             }
-            html.append(SvgCharts.lines(goodput, m.text("capacity.col.rate"), m.text("capacity.col.goodput"),
-                    Double.POSITIVE_INFINITY, false, m.text("capacity.chart")));
             for (ReportContent.Capacity c : content.capacities()) {
                 html.append("<p>").append(Html.escape(c.heading())).append("</p>\n");
                 table(html, c.table());

@@ -102,28 +102,38 @@ final class ReportContent {
     public List<Capacity> capacities() {
         List<Capacity> out = new ArrayList<>();
         for (CapacityResult c : run.capacities()) {
+            String axis = c.axis() == CapacityResult.Axis.CONCURRENCY ? "concurrency" : "rate";
+            String unit = messages.text("capacity.unit." + axis);
+            String noun = messages.text("capacity.noun." + axis);
             List<List<String>> rows = new ArrayList<>();
             for (CapacityResult.Probe p : c.probes()) {
-                rows.add(List.of(Numbers.format(p.rate()), p.met() + " / " + p.total(),
+                rows.add(List.of(load(c, p.load()), p.met() + " / " + p.total(),
                         String.format(Locale.ROOT, "%.1f%%", 100 * p.share()),
                         String.format(Locale.ROOT, "%.1f–%.1f%%", 100 * p.low(), 100 * p.high()), Numbers.format(p.goodput()),
                         p.failure() != null ? messages.text("capacity.failed", p.failure())
                                 : messages.text(p.share() >= c.target() ? "capacity.meets" : "capacity.misses")));
             }
-            String high = Double.isInfinite(c.high()) ? messages.text("capacity.noUpper") : Numbers.format(c.high());
+            String high = Double.isInfinite(c.high()) ? messages.text("capacity.noUpper", noun) : load(c, c.high());
+            String target = Numbers.count(100 * c.target());
             String heading = c.unbounded()
-                    ? messages.text("capacity.unbounded", c.configuration(), Numbers.format(c.capacity()),
-                            Numbers.count(100 * c.target()), c.slo())
+                    ? messages.text("capacity.unbounded", c.configuration(), load(c, c.capacity()), unit, noun, target,
+                            c.slo(), noun, noun)
                     : c.capacity() > 0
-                    ? messages.text("capacity.found", c.configuration(), Numbers.format(c.capacity()), Numbers.format(c.low()),
-                    high, Numbers.count(100 * c.target()), c.slo())
-                    : c.stoppedBy().map(p -> messages.text("capacity.stopped", c.configuration(), Numbers.format(p.rate())))
-                    .orElseGet(() -> messages.text("capacity.none", c.configuration(), Numbers.count(100 * c.target()), c.slo()));
-            out.add(new Capacity(heading, new Table(List.of(messages.text("capacity.col.rate"),
+                    ? messages.text("capacity.found", c.configuration(), load(c, c.capacity()), unit, load(c, c.low()),
+                    high, target, c.slo())
+                    : c.stoppedBy().map(p -> messages.text("capacity.stopped", c.configuration(), load(c, p.load()), unit,
+                            noun))
+                    .orElseGet(() -> messages.text("capacity.none", c.configuration(), noun, target, c.slo()));
+            out.add(new Capacity(heading, new Table(List.of(messages.text("capacity.col." + axis),
                     messages.text("capacity.col.met"), messages.text("capacity.col.share"), messages.text("capacity.col.interval"),
                     messages.text("capacity.col.goodput"), messages.text("capacity.col.verdict")), rows)));
         }
         return out;
+    }
+
+    /** A probed load: a rate as the reports write figures, a number of streams whole. */
+    private static String load(CapacityResult c, double load) {
+        return c.axis() == CapacityResult.Axis.CONCURRENCY ? Long.toString(Math.round(load)) : Numbers.format(load);
     }
 
     /**

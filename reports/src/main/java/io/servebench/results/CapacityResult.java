@@ -4,29 +4,51 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The highest request rate at which one configuration meets its SLOs for a stated share of its requests, found by
- * bracketing and bisection over measured trials, with the rates it probed.
+ * The highest load at which one configuration meets its SLOs for a stated share of its requests, found by bracketing
+ * and bisection over measured trials, with the loads it probed: a request rate, or for a closed-loop load the number of
+ * streams ({@link Axis}).
  *
  * @param configuration the configuration's name ({@code Study.variant})
  * @param slo           the SLOs, as {@code --slo} reads them ({@code ttft=200,tpot=30})
  * @param target        the share of requests that must meet them, in (0, 1]
- * @param probes        each rate measured, in increasing rate
- * @param capacity      the highest probed rate that met the target below the lowest that did not, requests/s; 0 when
- *                      none met it
- * @param low           the highest rate that met the target beyond doubt (95%): the capacity is at least this; 0 when
+ * @param axis          what the search varied: the request rate, or the concurrency
+ * @param probes        each load measured, in increasing load
+ * @param capacity      the highest probed load that met the target below the lowest that did not, requests/s or
+ *                      streams; 0 when none met it
+ * @param low           the highest load that met the target beyond doubt (95%): the capacity is at least this; 0 when
  *                      none did
- * @param high          the lowest rate that missed it beyond doubt: the capacity is below this; infinite when none did
+ * @param high          the lowest load that missed it beyond doubt: the capacity is below this; infinite when none did
  */
-public record CapacityResult(String configuration, String slo, double target, List<Probe> probes, double capacity,
-                             double low, double high) {
+public record CapacityResult(String configuration, String slo, double target, Axis axis, List<Probe> probes,
+                             double capacity, double low, double high) {
 
     public CapacityResult {
         Objects.requireNonNull(configuration, "configuration");
+        Objects.requireNonNull(axis, "axis");
         probes = List.copyOf(probes);
     }
 
+    /** What a capacity search varies. */
+    public enum Axis {
+        /** Requests per second of an open-loop load. */
+        RATE("rate"),
+        /** Streams of a closed-loop load, each sending its next request when its last ends. */
+        CONCURRENCY("concurrency");
+
+        private final String noun;
+
+        Axis(String noun) {
+            this.noun = noun;
+        }
+
+        /** {@code rate} or {@code concurrency}, as the console names what was searched. */
+        public String noun() {
+            return noun;
+        }
+    }
+
     /**
-     * The probe that ended the search by failing below every rate tried: no rate met the target, and none lower was
+     * The probe that ended the search by failing below every load tried: no load met the target, and none lower was
      * tried, the server having served nothing at this one.
      */
     public java.util.Optional<Probe> stoppedBy() {
@@ -37,28 +59,37 @@ public record CapacityResult(String configuration, String slo, double target, Li
     /** One line for a console: the capacity, or that none was found and why. */
     public String describe() {
         if (unbounded()) {
-            return String.format(java.util.Locale.ROOT, "%s at least %.3g req/s: every rate tried met the target, so its"
-                    + " capacity is above what the search reached (declare a higher rate to search from)", configuration,
-                    capacity);
+            return String.format(java.util.Locale.ROOT, "%s at least %s: every %s tried met the target, so its"
+                    + " capacity is above what the search reached (declare a higher %s to search from)", configuration,
+                    load(capacity), axis.noun(), axis.noun());
         }
         if (capacity > 0) {
-            return String.format(java.util.Locale.ROOT, "%s %.3g req/s", configuration, capacity);
+            return configuration + " " + load(capacity);
         }
-        return stoppedBy().map(p -> String.format(java.util.Locale.ROOT, "%s none found: the trial at %.3g req/s failed,"
-                + " so no lower rate was tried", configuration, p.rate())).orElseGet(() -> probes.isEmpty()
-                ? configuration + " none found: no rate was tried"
-                : String.format(java.util.Locale.ROOT, "%s none found: no rate tried, down to %.3g req/s, met the target;"
-                        + " there %d of %d requests met %s, where %s%% had to%s", configuration, probes.get(0).rate(),
-                        probes.get(0).met(), probes.get(0).total(), slo, percent(target),
+        return stoppedBy().map(p -> String.format(java.util.Locale.ROOT, "%s none found: the trial at %s failed,"
+                + " so no lower %s was tried", configuration, load(p.load()), axis.noun())).orElseGet(() -> probes.isEmpty()
+                ? configuration + " none found: no " + axis.noun() + " was tried"
+                : String.format(java.util.Locale.ROOT, "%s none found: no %s tried, down to %s, met the target;"
+                        + " there %d of %d requests met %s, where %s%% had to%s", configuration, axis.noun(),
+                        load(probes.get(0).load()), probes.get(0).met(), probes.get(0).total(), slo, percent(target),
                         probes.get(0).met() == 0 ? ": a bound the server misses even with almost no load" : ""));
     }
 
     /**
-     * Whether the capacity is only a lower bound: every rate tried met the target, so the search (which doubles a bounded
-     * number of times) never found where the server stops meeting it.
+     * Whether the capacity is only a lower bound: every load tried met the target, so the search (which doubles a
+     * bounded number of times) never found where the server stops meeting it.
      */
     public boolean unbounded() {
-        return capacity > 0 && probes.stream().noneMatch(p -> p.rate() > capacity);
+        return capacity > 0 && probes.stream().noneMatch(p -> p.load() > capacity);
+    }
+
+    /** A load as the console writes it, with its unit: a rate to three significant digits, a number of streams whole. */
+    private String load(double load) {
+        if (axis == Axis.CONCURRENCY) {
+            long streams = Math.round(load);
+            return streams + (streams == 1 ? " stream" : " streams");
+        }
+        return String.format(java.util.Locale.ROOT, "%.3g req/s", load);
     }
 
     private static String percent(double share) {
@@ -66,9 +97,9 @@ public record CapacityResult(String configuration, String slo, double target, Li
     }
 
     /**
-     * One measured rate.
+     * One measured load.
      *
-     * @param rate    requests/s sent
+     * @param load    requests/s sent, or streams
      * @param met     requests that succeeded and met every SLO
      * @param total   requests measured, failed ones included
      * @param low     the share's 95% Wilson interval, low end
@@ -77,7 +108,7 @@ public record CapacityResult(String configuration, String slo, double target, Li
      * @param failure why its trial failed (every request failed, the engine did not start or died), {@code null} when
      *                it ran: it met nothing
      */
-    public record Probe(double rate, long met, long total, double low, double high, double goodput, String failure) {
+    public record Probe(double load, long met, long total, double low, double high, double goodput, String failure) {
 
         /** The share of requests that met the SLOs. */
         public double share() {

@@ -102,13 +102,34 @@ class SummaryMarkdownWriterTest {
                 new io.servebench.results.CapacityResult.Probe(256, 100, 100, 0.96, 1.0, 250, null),
                 new io.servebench.results.CapacityResult.Probe(512, 100, 100, 0.96, 1.0, 500, null));
         io.servebench.results.CapacityResult always = new io.servebench.results.CapacityResult("S.v", "ttft=200", 0.99,
-                probes, 512, 0, Double.POSITIVE_INFINITY);
+                io.servebench.results.CapacityResult.Axis.RATE, probes, 512, 0, Double.POSITIVE_INFINITY);
         RunResult base = Fixtures.run(List.of());
         String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(new RunResult(base.startTime(),
                 base.servebenchVersion(), base.commandLine(), base.engines(), base.quick(), List.of(), List.of(), null,
                 List.of(always)));
         assertThat(md).contains("**S.v**: at least 512.00 req/s: every rate tried met the target (99% of requests within"
                 + " ttft=200), so the capacity lies above the highest rate the search reached").doesNotContain("capacity 512");
+    }
+
+    /** A search over a closed loop's streams says streams where a rate search says req/s, and counts them whole. */
+    @Test
+    void aCapacityInStreamsIsStatedInStreams() {
+        List<io.servebench.results.CapacityResult.Probe> probes = List.of(
+                new io.servebench.results.CapacityResult.Probe(16, 200, 200, 0.98, 1.0, 6.1, null),
+                new io.servebench.results.CapacityResult.Probe(23, 199, 200, 0.97, 1.0, 8.0, null),
+                new io.servebench.results.CapacityResult.Probe(32, 150, 200, 0.69, 0.80, 7.2, null));
+        io.servebench.results.CapacityResult streams = new io.servebench.results.CapacityResult("S.v", "ttft=200", 0.99,
+                io.servebench.results.CapacityResult.Axis.CONCURRENCY, probes, 23, 16, 32);
+        RunResult base = Fixtures.run(List.of());
+        RunResult run = new RunResult(base.startTime(), base.servebenchVersion(), base.commandLine(), base.engines(),
+                base.quick(), List.of(), List.of(), null, List.of(streams));
+        assertThat(new SummaryMarkdownWriter(ReportLanguage.EN).render(run))
+                .contains("**S.v**: capacity 23 streams (at least 16, below 32) for 99% of requests within ttft=200.")
+                .contains("| Concurrency (streams) | Met / measured |").contains("| 23 | 199 / 200 | 99.5% |");
+        assertThat(new HtmlReportWriter(ReportLanguage.EN).render(run)).contains("Goodput against concurrency")
+                .doesNotContain("Goodput against request rate");
+        assertThat(new SummaryMarkdownWriter(ReportLanguage.ZH_CN).render(run))
+                .contains("**S.v**：容量 23 个流（至少 16，低于 32），99% 的请求满足 ttft=200。");
     }
 
     @Test

@@ -220,11 +220,6 @@ public final class StudyChecker {
                     "@Tune(validationConcurrencies = " + tune.validationConcurrencies() + "): " + study.simpleName()
                     + " tunes at a request rate, and these are numbers of closed-loop streams; expected validationRates,"
                     + " or @Workload(concurrency = C) to tune at a concurrency"));
-        } else if (atConcurrency && TuneParams.CAPACITY.equals(tune.metric())) {
-            problems.add(new Problem(Location.ofClass(study, "Tune", "metric", -1), "@Tune(metric = \"capacity\"): "
-                    + study.simpleName() + " tunes at concurrency " + study.workload().concurrency() + ", and a capacity"
-                    + " is the highest request rate meeting the SLOs; expected another metric (output_throughput, goodput,"
-                    + " ...), or @Workload(rate = R) to tune at a rate"));
         }
         if (!tune.engineGroup().equals(TuneOptions.DEFAULT_ENGINE_GROUP)
                 && study.variants().stream().noneMatch(v -> v.group().equals(tune.engineGroup()))) {
