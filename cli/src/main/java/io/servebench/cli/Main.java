@@ -83,7 +83,7 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--trial", paramLabel = "KEY", description = "Run only this trial of the plan: its id without the running number, as --dry-run lists it after the tNN- (e.g. --trial vllm-e064484c-constant-16); repeatable. Not with a tuning study or --capacity, which choose their own trials.")
     List<String> trials = new ArrayList<>();
 
-    @Option(names = "-r", paramLabel = "N", description = "Repetitions of every trial, for noise estimates (default: " + RunDefaults.REPETITIONS + ").")
+    @Option(names = "-r", paramLabel = "N", description = "Repetitions of every trial, for noise estimates (default: " + RunDefaults.REPETITIONS + "); for a tuning study or --capacity, the least each configuration or probe gets.")
     Integer repetitions;
 
     @Option(names = "-o", paramLabel = "DIR", description = "Results folder (default: results/<timestamp>).")

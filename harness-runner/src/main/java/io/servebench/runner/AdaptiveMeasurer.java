@@ -74,11 +74,14 @@ final class AdaptiveMeasurer implements Tuner.Measurer {
     }
 
     /**
-     * Measures each candidate up to {@code repetitions}: each server configuration's trials in one batch, all batches of
-     * this round handed to the executor at once.
+     * Measures each candidate up to {@code wanted} repetitions, and at least the run's own ({@code -r}): each server
+     * configuration's trials in one batch, all batches of this round handed to the executor at once.
      */
     @Override
-    public List<BlockResult> measure(List<Tuner.Candidate> candidates, int repetitions) {
+    public List<BlockResult> measure(List<Tuner.Candidate> candidates, int wanted) {
+        // -r N is a floor under what the tuner or the capacity search asks for: a user who asks for three repetitions
+        // (as a block's undecided verdict advises) gets them, and a probe's attainment pools its repetitions' requests
+        int repetitions = Math.max(wanted, params.repetitions());
         // counted also when nothing is left to run: a resumed run replaying the tuner numbers its rounds alike
         int round = ++rounds;
         List<ResultBlock> asked = candidates.stream().map(this::block).toList();

@@ -75,6 +75,18 @@ class CapacityOnTheSimulatedEngineTest {
         assertThat(out.toString()).contains("Capacity: SimStudy.baseline " + Math.round(c.capacity()) + " streams");
     }
 
+    /** {@code -r 2}: each probe measured twice, its attainment over both repetitions' requests (ignored before stop 70). */
+    @Test
+    void eachProbeRunsTheRunsRepetitionsAndPoolsTheirRequests(@TempDir Path dir) throws Exception {
+        RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline").param("rate", "16")
+                .param("requests", "150").repetitions(2).simulate(EngineOptions.Simulate.VIRTUAL)
+                .slo(SloParams.parse("ttft=200,tpot=30")).capacity(0.99).outputDir(dir).progress(false).build(),
+                new PrintWriter(new StringWriter(), true)).run();
+        CapacityResult c = outcome.result().capacities().get(0);
+        assertThat(c.probes()).allSatisfy(p -> assertThat(p.total()).isEqualTo(300));
+        assertThat(outcome.result().blocks()).allSatisfy(b -> assertThat(b.repetitions()).hasSize(2));
+    }
+
     /** A load that sends at neither a rate nor a number of streams has nothing to search, and is refused before it runs. */
     @Test
     void aLoadOfNeitherARateNorStreamsIsRefusedSayingWhatToGiveIt(@TempDir Path dir) {

@@ -40,6 +40,21 @@ class TunerOnTheTwinTest {
                 .mapToDouble(r -> r.value(Metric.GOODPUT).orElseThrow()).average().orElseThrow(), within(1e-9));
     }
 
+    /**
+     * {@code -r 3} is a floor under the tuner's repetitions: every configuration it measures has at least three, as a
+     * block's "run with -r 3 or more to decide" advises (before stop 70 the tuner ignored -r and measured one or two).
+     */
+    @Test
+    void theRunsRepetitionsAreAFloorUnderTheTuners(@TempDir Path dir) throws Exception {
+        RunOutcome outcome = new Runner(RunOptions.builder().include(GoodputTunedStudy.class).repetitions(3)
+                .param("requests", "40").simulate(EngineOptions.Simulate.VIRTUAL).settle(java.time.Duration.ZERO)
+                .outputDir(dir).progress(false).build(), new PrintWriter(new StringWriter(), true)).run();
+        assertThat(outcome.result().blocks()).isNotEmpty()
+                .allSatisfy(b -> assertThat(b.repetitions()).as(b.benchmark()).hasSizeGreaterThanOrEqualTo(3));
+        assertThat(outcome.result().tuning().steps()).flatMap(s -> s.candidates())
+                .allSatisfy(c -> assertThat(c.repetitions()).as(c.name()).isGreaterThanOrEqualTo(3));
+    }
+
     /** Goodput is counted under SLOs: a study that states none, or other ones per variant, is refused before it runs. */
     @Test
     void aTunerRankingByGoodputNeedsOneSetOfSlos(@TempDir Path dir) {
