@@ -46,10 +46,14 @@ final class CapacityRun {
             return CapacityResult.Axis.CONCURRENCY;
         }
         throw new RunnerException("--capacity searches a request rate (profile constant, poisson or gamma) or a number of"
-                + " closed-loop streams (profile concurrent); " + b.className().substring(b.className().lastIndexOf('.') + 1)
-                + "." + b.variant() + "'s load is " + w.loadLabel()
+                + " closed-loop streams (profile concurrent); " + name(b) + "'s load is " + w.loadLabel()
                 + ", which has neither: give it one, e.g. -p profile=poisson -p rate=8, or -p profile=concurrent"
                 + " -p concurrency=16");
+    }
+
+    /** {@code SimStudy.baseline}: the block's study and variant, as the console and the refusals name it. */
+    private static String name(ResultBlock b) {
+        return b.className().substring(b.className().lastIndexOf('.') + 1) + "." + b.variant();
     }
 
     RunOutcome run(TrialPlan listed, RunListener listener) throws IOException {
@@ -70,6 +74,7 @@ final class CapacityRun {
             }
             axis(b);
         }
+
         return AdaptiveRun.run(folder, study, listed, listener, "capacity under SLOs of " + configurations.size()
                 + " configuration(s) of " + study.simpleName(), (measurer, progress, found) -> {
             int n = 0;
@@ -83,7 +88,9 @@ final class CapacityRun {
                 double start = streams ? b.trial().workload().concurrency() : b.trial().workload().rate();
                 Tuner.Candidate candidate = new Tuner.Candidate(variant, b.ownParams(), streams
                         ? Tuner.Point.atConcurrency((int) start) : Tuner.Point.atRate(start));
-                progress.step(String.format("capacity %d of %d: %s", ++n, configurations.size(), candidate.name()));
+                // a study of several rates (a rate sweep) starts from its first: the console says from where
+                progress.step(String.format("capacity %d of %d: %s, from %s", ++n, configurations.size(), candidate.name(),
+                        candidate.point().label()));
                 found.capacities.add(new CapacitySearch(target, CapacitySearch.DEFAULT_PRECISION, CapacitySearch.DEFAULT_PROBES)
                         .search(b.className().substring(b.className().lastIndexOf('.') + 1) + "." + candidate.name(),
                                 slo.toString(), axis, start, load -> CapacitySearch.attained(measurer.measure(List.of(
