@@ -84,18 +84,16 @@ final class CapacityRun {
                 double target = options.capacity().orElseThrow().share()
                         .orElse(b.minAttainment().orElse(CapacitySearch.DEFAULT_TARGET));
                 CapacityResult.Axis axis = axis(b);
-                boolean streams = axis == CapacityResult.Axis.CONCURRENCY;
-                double start = streams ? b.trial().workload().concurrency() : b.trial().workload().rate();
-                Tuner.Candidate candidate = new Tuner.Candidate(variant, b.ownParams(), streams
-                        ? Tuner.Point.atConcurrency((int) start) : Tuner.Point.atRate(start));
+                WorkloadParams w = b.trial().workload();
+                Tuner.Candidate candidate = new Tuner.Candidate(variant, b.ownParams(),
+                        Tuner.Point.of(axis, axis == CapacityResult.Axis.RATE ? w.rate() : w.concurrency()));
                 // a study of several rates (a rate sweep) starts from its first: the console says from where
                 progress.step(String.format("capacity %d of %d: %s, from %s", ++n, configurations.size(), candidate.name(),
                         candidate.point().label()));
                 found.capacities.add(new CapacitySearch(target, CapacitySearch.DEFAULT_PRECISION, CapacitySearch.DEFAULT_PROBES)
                         .search(b.className().substring(b.className().lastIndexOf('.') + 1) + "." + candidate.name(),
-                                slo.toString(), axis, start, load -> CapacitySearch.attained(measurer.measure(List.of(
-                                        candidate.at(streams ? Tuner.Point.atConcurrency((int) load) : Tuner.Point.atRate(load))),
-                                        1).get(0))));
+                                slo.toString(), axis, candidate.point().load(), load -> CapacitySearch.attained(
+                                        measurer.measure(List.of(candidate.at(Tuner.Point.of(axis, load))), 1).get(0))));
             }
             return "Capacity: " + found.capacities.stream().map(CapacityResult::describe)
                     .collect(Collectors.joining("; ")) + ".";

@@ -70,6 +70,21 @@ public final class Tuner {
             return concurrency == 0;
         }
 
+        /** What a capacity search from this point varies: the rate, or the streams. */
+        public CapacityResult.Axis axis() {
+            return hasRate() ? CapacityResult.Axis.RATE : CapacityResult.Axis.CONCURRENCY;
+        }
+
+        /** The load along {@link #axis()}: requests per second, or streams. */
+        public double load() {
+            return hasRate() ? rate : concurrency;
+        }
+
+        /** The point at {@code load} along {@code axis}: a rate, or a whole number of streams. */
+        public static Point of(CapacityResult.Axis axis, double load) {
+            return axis == CapacityResult.Axis.RATE ? atRate(load) : atConcurrency((int) Math.round(load));
+        }
+
         /** {@code 8 req/s}, {@code concurrency 64}: for the console, whose lines are English. */
         public String label() {
             return hasRate() ? WorkloadParams.formatRate(rate) + " req/s" : "concurrency " + concurrency;
@@ -128,6 +143,8 @@ public final class Tuner {
     private final StudyDescriptor study;
     private final TuneParams params;
     private final Point point;
+    /** What the ranked figure reads as: {@link TuneParams#label(boolean)} at this point. */
+    private final String label;
     private final Measurer measurer;
     private final Consumer<String> progress;
     private final List<Caveat> caveats = new ArrayList<>();
@@ -157,6 +174,7 @@ public final class Tuner {
                     + " at no concurrency");
         }
         this.point = point;
+        this.label = params.label(!point.hasRate());
         this.capacityTarget = capacityTarget;
         this.study = study;
         this.params = params;
@@ -232,7 +250,7 @@ public final class Tuner {
             caveats.add(point.hasRate() ? Caveat.of(Code.NOTHING_BETTER, format(point))
                     : Caveat.of(Code.NOTHING_BETTER_AT_CONCURRENCY, Integer.toString(point.concurrency())));
         }
-        return new TuningResult(simpleName(study.className()), params.label(!point.hasRate()), point.rate(), point.concurrency(), steps,
+        return new TuningResult(simpleName(study.className()), label, point.rate(), point.concurrency(), steps,
                 recommended.name(),
                 validation, caveats, params.closeCall(), params.maxRepetitions());
     }
@@ -381,7 +399,7 @@ public final class Tuner {
                 BlockResult b = blocks.get(2 * k + 1);
                 if (!comparable(a) || !comparable(b)) {
                     BlockResult failed = comparable(a) ? b : a;
-                    outcomes[i] = Outcome.failed(pair.candidate(), failed.failure() == null ? "no " + params.label(!point.hasRate()) : failed.failure());
+                    outcomes[i] = Outcome.failed(pair.candidate(), failed.failure() == null ? "no " + label : failed.failure());
                     continue;
                 }
                 Comparison c = Comparison.of(a, b, params.metric(), params.stat());
@@ -427,12 +445,11 @@ public final class Tuner {
     private CapacityResult capacity(Candidate c) {
         CapacityTarget target = capacityTarget.orElseThrow();
         // at a rate, the highest rate; at a concurrency, the most closed-loop streams
-        boolean streams = !c.point().hasRate();
+        CapacityResult.Axis axis = c.point().axis();
         return capacities.computeIfAbsent(c.name(), name -> new CapacitySearch(target.share(),
-                CapacitySearch.DEFAULT_PRECISION, CapacitySearch.DEFAULT_PROBES).search(name, target.slo(),
-                streams ? CapacityResult.Axis.CONCURRENCY : CapacityResult.Axis.RATE,
-                streams ? c.point().concurrency() : c.rate(), load -> CapacitySearch.attained(measurer.measure(List.of(
-                        c.at(streams ? Point.atConcurrency((int) load) : Point.atRate(load))), 1).get(0))));
+                CapacitySearch.DEFAULT_PRECISION, CapacitySearch.DEFAULT_PROBES).search(name, target.slo(), axis,
+                c.point().load(), load -> CapacitySearch.attained(measurer.measure(List.of(c.at(Point.of(axis, load))), 1)
+                        .get(0))));
     }
 
     /**
