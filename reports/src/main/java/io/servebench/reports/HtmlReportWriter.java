@@ -445,26 +445,18 @@ final class HtmlReportWriter extends TextReport {
                     content.rows(t).stream().map(r -> List.of(r.label(), r.value())).toList()));
             gpuTimeline(html, content, t);
             timelines.apply(t).ifPresent(timeline -> requestTimeline(html, content, t, timeline));
-            content.slices(t).ifPresent(slices -> {
-                html.append("<p>").append(Html.escape(m.text("slices.heading"))).append("</p>\n");
-                table(html, slices);
+            for (ReportContent.Breakdown breakdown : content.breakdowns(t)) {
+                html.append("<p>").append(Html.escape(breakdown.heading())).append("</p>\n");
+                table(html, breakdown.table());
+            }
+            // the time slices also as panels of charts, one figure a panel
+            Map<String, List<double[]>> slices = content.sliceSeries(t);
+            if (!slices.isEmpty()) {
                 String title = m.text("html.slices", content.blockTitle(t));
-                figure(html, title, SvgCharts.panels(content.sliceSeries(t).entrySet().stream()
+                figure(html, title, SvgCharts.panels(slices.entrySet().stream()
                         .map(e -> new SvgCharts.Series(e.getKey(), e.getValue())).toList(), m.text("html.slices.axis"),
                         title), "", null);
-            });
-            content.endpoints(t).ifPresent(endpoints -> {
-                html.append("<p>").append(Html.escape(m.text("endpoints.heading"))).append("</p>\n");
-                table(html, endpoints);
-            });
-            content.models(t).ifPresent(models -> {
-                html.append("<p>").append(Html.escape(m.text("models.heading"))).append("</p>\n");
-                table(html, models);
-            });
-            content.turns(t).ifPresent(turns -> {
-                html.append("<p>").append(Html.escape(m.text("turns.heading"))).append("</p>\n");
-                table(html, turns);
-            });
+            }
             html.append("<pre>").append(Html.escape(VllmBenchLayout.of(t))).append("</pre>\n");
         }
         html.append("</details>\n");

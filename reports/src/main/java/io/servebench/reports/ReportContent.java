@@ -703,10 +703,32 @@ final class ReportContent {
     }
 
     /**
+     * One of a block's breakdowns under its heading.
+     *
+     * @param heading the sentence above the table, worded
+     * @param table   the figures per time slice, replica, model or turn
+     */
+    public record Breakdown(String heading, Table table) {
+    }
+
+    /**
+     * The block's figures broken down, each where it has them: per time slice, per replica of its engine, per model of
+     * its mix, per turn of its conversations; in that order, as both reports show them.
+     */
+    public List<Breakdown> breakdowns(BlockResult trial) {
+        List<Breakdown> out = new ArrayList<>();
+        slices(trial).ifPresent(t -> out.add(new Breakdown(messages.text("slices.heading"), t)));
+        endpoints(trial).ifPresent(t -> out.add(new Breakdown(messages.text("endpoints.heading"), t)));
+        models(trial).ifPresent(t -> out.add(new Breakdown(messages.text("models.heading"), t)));
+        turns(trial).ifPresent(t -> out.add(new Breakdown(messages.text("turns.heading"), t)));
+        return out;
+    }
+
+    /**
      * A multi-turn block's metrics per turn of its conversations (means over repetitions, as the block's own); empty
      * for single turns.
      */
-    public Optional<Table> turns(BlockResult trial) {
+    private Optional<Table> turns(BlockResult trial) {
         TreeMap<Integer, List<RepetitionResult>> perTurn = byTurn(trial);
         if (perTurn.isEmpty()) {
             return Optional.empty();
@@ -724,7 +746,7 @@ final class ReportContent {
      * A mixed workload's figures per model or LoRA adapter (means over repetitions, as the block's own), in the mix's
      * order; empty for one model.
      */
-    public Optional<Table> models(BlockResult trial) {
+    private Optional<Table> models(BlockResult trial) {
         return perGroup(trial, RepetitionResult::models, messages.text("models.model"), name -> name);
     }
 
@@ -732,7 +754,7 @@ final class ReportContent {
      * The figures per replica of an engine at several URLs (means over repetitions, as the block's own), in the engine's
      * order; empty for one.
      */
-    public Optional<Table> endpoints(BlockResult trial) {
+    private Optional<Table> endpoints(BlockResult trial) {
         return perGroup(trial, RepetitionResult::endpoints, messages.text("endpoints.endpoint"), url -> url);
     }
 
@@ -740,7 +762,7 @@ final class ReportContent {
      * A long block's figures per time slice (means over repetitions, as the block's own), so that drift and a slow
      * degradation show; empty for a block too short to slice.
      */
-    public Optional<Table> slices(BlockResult trial) {
+    private Optional<Table> slices(BlockResult trial) {
         return perGroup(trial, RepetitionResult::slices, messages.text("slices.slice"), start -> {
             double seconds = mean(trial.repetitions().stream().map(r -> r.slices().get(start))
                     .filter(java.util.Objects::nonNull).toList(), r -> r.value(Metric.DURATION));

@@ -176,22 +176,10 @@ final class SummaryMarkdownWriter extends TextReport {
         }
         List<List<String>> rows = content.rows(trial).stream().map(r -> List.of(r.label(), r.value())).toList();
         table(md, new Table(List.of(m.text("block.metric"), m.text("block.value")), rows));
-        content.slices(trial).ifPresent(slices -> {
-            md.append(m.text("slices.heading")).append("\n\n");
-            table(md, slices);
-        });
-        content.endpoints(trial).ifPresent(endpoints -> {
-            md.append(m.text("endpoints.heading")).append("\n\n");
-            table(md, endpoints);
-        });
-        content.models(trial).ifPresent(models -> {
-            md.append(m.text("models.heading")).append("\n\n");
-            table(md, models);
-        });
-        content.turns(trial).ifPresent(turns -> {
-            md.append(m.text("turns.heading")).append("\n\n");
-            table(md, turns);
-        });
+        for (ReportContent.Breakdown breakdown : content.breakdowns(trial)) {
+            md.append(breakdown.heading()).append("\n\n");
+            table(md, breakdown.table());
+        }
         md.append("```\n").append(VllmBenchLayout.of(trial)).append("```\n\n");
     }
 
