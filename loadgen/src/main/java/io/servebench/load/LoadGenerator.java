@@ -271,14 +271,9 @@ public final class LoadGenerator {
                 if (stopsBefore(System.nanoTime())) {
                     return;
                 }
-                long slotNs = RequestRecord.NONE;
-                if (slots != null) {
-                    slots.acquireUninterruptibly();
-                    slotNs = System.nanoTime();
-                    if (stopsBefore(slotNs)) {
-                        slots.release();
-                        return;
-                    }
+                long slotNs = slot(slots);
+                if (slotNs == STOPPED) {
+                    return;
                 }
                 conversation(turns, intendedNs, slotNs, slots);
             }
@@ -374,6 +369,23 @@ public final class LoadGenerator {
             }
         }
 
+        /**
+         * Waits for one of the {@code slots} of requests in flight, where they are capped: when it was had, {@link
+         * RequestRecord#NONE} without a cap, or {@link #STOPPED} when the load stopped meanwhile (the slot handed back).
+         */
+        private long slot(Semaphore slots) {
+            if (slots == null) {
+                return RequestRecord.NONE;
+            }
+            slots.acquireUninterruptibly();
+            long slotNs = System.nanoTime();
+            if (stopsBefore(slotNs)) {
+                slots.release();
+                return STOPPED;
+            }
+            return slotNs;
+        }
+
         private void laterTurn(List<Next> turns, int k, RequestRecord previous, Semaphore slots,
                                CompletableFuture<RequestRecord> done) {
             if (k == turns.size()) {
@@ -385,16 +397,11 @@ public final class LoadGenerator {
                     done.complete(previous);
                     return;
                 }
-                long slotNs = RequestRecord.NONE;
-                if (slots != null) {
-                    // a later turn waits for a slot as any request does, behind those that asked before it
-                    slots.acquireUninterruptibly();
-                    slotNs = System.nanoTime();
-                    if (stopsBefore(slotNs)) {
-                        slots.release();
-                        done.complete(previous);
-                        return;
-                    }
+                // a later turn waits for a slot as any request does, behind those that asked before it
+                long slotNs = slot(slots);
+                if (slotNs == STOPPED) {
+                    done.complete(previous);
+                    return;
                 }
                 Next turn = turns.get(k);
                 dispatch(new Next(client.prepare(turn.spec()), turn.spec(), turn.warmup()), previous.doneNs(), slotNs, slots)
@@ -469,6 +476,8 @@ public final class LoadGenerator {
 
     /** What wakes a closed loop's sender from its wait for a free stream: no stream's free time. */
     private static final long WAKE = Long.MIN_VALUE;
+    /** What {@code slot} returns when the load stopped while it waited: no {@link System#nanoTime()} reads it. */
+    private static final long STOPPED = Long.MIN_VALUE + 1;
 
     static void requireCounts(int warmupRequests, int measuredRequests) {
         if (warmupRequests < 0 || measuredRequests < 0) {
