@@ -16,6 +16,7 @@ import io.servebench.sim.ModelProfile;
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimParams;
 import io.servebench.workload.SimTokenizer;
+import io.servebench.results.TwinBar;
 import io.servebench.sim.TwinEvidence;
 import io.servebench.sim.VirtualEngine;
 import io.servebench.flags.EngineFlags;
@@ -214,20 +215,13 @@ public final class Validation {
     }
 
     /**
-     * Requests arriving over less than this are a burst, whatever their rate: the published bursts send 1,000 requests
-     * at 1,000 req/s (in 1 s, 512 in flight at most); the slowest paced case, 16 req/s, spreads them over 62 s.
-     */
-    private static final double PACED_OVER_SECONDS = 10;
-
-    /**
-     * How the case's load arrived: at a request rate that spreads its requests over {@value #PACED_OVER_SECONDS} s or
-     * more, or all at once (no rate, a closed loop, or a burst faster than that).
+     * How the case's load arrived, by the rule a block's error bar is chosen by ({@link TwinBar.Regime#of}): at a
+     * request rate that spreads its requests over ten seconds or more, or all at once (no rate, a closed loop, or a
+     * burst faster than that).
      */
     static TwinEvidence.Regime regime(PublicResult c) {
-        return c.requestRate().isPresent() && c.requests() / c.requestRate().getAsDouble() >= PACED_OVER_SECONDS
-                ? TwinEvidence.Regime.PACED : TwinEvidence.Regime.UNPACED;
+        return TwinEvidence.Regime.valueOf(TwinBar.Regime.of(c.requestRate().orElse(Double.NaN), c.requests()).name());
     }
-
 
     /** The pairs of run cases that differ in the engine only, each with the direction both sides give. */
     public static List<EngineChoice> engineChoices(List<Outcome> outcomes) {

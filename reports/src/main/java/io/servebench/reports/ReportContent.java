@@ -541,15 +541,45 @@ final class ReportContent {
     public List<String> twinBars() {
         List<String> lines = new ArrayList<>();
         for (ServerEnvironment server : run.servers()) {
-            lines.addAll(twinLines(server));
+            // the regimes its blocks ran in; a server whose blocks say none (or that ran none) shows both
+            List<Optional<TwinBar.Regime>> regimes = run.blocks().stream()
+                    .filter(b -> b.serverId().equals(server.serverId())).map(ReportContent::regime).distinct().toList();
+            boolean all = regimes.isEmpty() || regimes.contains(Optional.<TwinBar.Regime>empty());
+            lines.addAll(twinLines(server, r -> all || regimes.contains(Optional.of(r))));
         }
         return lines.stream().distinct().toList();
     }
 
-    /** One server's error bars, a line per load regime, then the flags the twin took but did not model. */
-    private List<String> twinLines(ServerEnvironment server) {
+    /**
+     * The load regime a block's requests arrived in, by the rule its published evidence is grouped by: at a rate, as
+     * it spread them; all at once, one at a time or in a closed loop, unpaced; empty where the block's settings do not
+     * say (a trace's times).
+     */
+    private static Optional<TwinBar.Regime> regime(BlockResult b) {
+        String rate = b.params().get("rate");
+        String requests = b.params().get("requests");
+        if (rate != null && requests != null) {
+            try {
+                return Optional.of(TwinBar.Regime.of(Double.parseDouble(rate), Long.parseLong(requests)));
+            } catch (NumberFormatException e) {
+                return Optional.empty();
+            }
+        }
+        String profile = b.params().getOrDefault("profile", "");
+        return profile.equals(Profile.THROUGHPUT) || profile.equals(Profile.CONCURRENT) || profile.equals(Profile.SYNCHRONOUS)
+                || profile.equals(Profile.SWEEP) ? Optional.of(TwinBar.Regime.UNPACED) : Optional.empty();
+    }
+
+    /**
+     * One server's error bars in the regimes {@code shown} accepts, a line each, then the flags the twin took but did not
+     * model.
+     */
+    private List<String> twinLines(ServerEnvironment server, java.util.function.Predicate<TwinBar.Regime> shown) {
         List<String> lines = new ArrayList<>();
         for (TwinBar bar : server.twinBars()) {
+            if (!shown.test(bar.regime())) {
+                continue;
+            }
             String setUp = messages.text("twin.setUp", bar.engine().equals("sglang") ? "SGLang" : "vLLM",
                     messages.text("twin.arch." + bar.architecture()), messages.text(switch (bar.gpus()) {
                         case ONE -> "twin.gpus.one";
@@ -889,7 +919,8 @@ final class ReportContent {
                 rows.add(new Row(messages.text("block.engineLimits"), String.join("; ", e.engineLimits())));
             }
             // how far a simulated block's figures can be trusted: the twin against published results of its kind
-            List<String> twin = twinLines(e);
+            Optional<TwinBar.Regime> regime = regime(trial);
+            List<String> twin = twinLines(e, r -> regime.isEmpty() || regime.get() == r);
             if (!twin.isEmpty()) {
                 rows.add(new Row(messages.text("block.twinEvidence"), String.join("; ", twin)));
             }

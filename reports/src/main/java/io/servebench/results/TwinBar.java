@@ -50,10 +50,25 @@ public record TwinBar(String engine, String architecture, String gpu, Gpus gpus,
 
     /** How a load's requests arrived: the twin's errors differ most between the two (it runs too fast at saturation). */
     public enum Regime {
-        /** At a request rate: Poisson or constant arrivals. */
+        /** At a request rate that spreads the requests over {@value #PACED_OVER_SECONDS} s or more. */
         PACED,
-        /** All at once (vLLM's --request-rate inf), or as a closed loop of a fixed number in flight. */
-        UNPACED
+        /** All at once (vLLM's --request-rate inf), a burst faster than that, or a closed loop. */
+        UNPACED;
+
+        /**
+         * Requests arriving over less than this are a burst, whatever their rate: the published bursts send 1,000
+         * requests at 1,000 req/s (in 1 s, 512 in flight at most); the slowest paced case, 16 req/s, spreads them over
+         * 62 s.
+         */
+        public static final double PACED_OVER_SECONDS = 10;
+
+        /**
+         * The regime of {@code requests} sent at {@code rate} requests per second ({@code NaN}: at no rate, as a closed
+         * loop or all at once): a published case's, and a block's.
+         */
+        public static Regime of(double rate, long requests) {
+            return rate > 0 && requests / rate >= PACED_OVER_SECONDS ? PACED : UNPACED;
+        }
     }
 
     /**

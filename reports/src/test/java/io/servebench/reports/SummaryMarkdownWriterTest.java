@@ -377,6 +377,38 @@ class SummaryMarkdownWriterTest {
                 .doesNotContain("published").doesNotContain("unvalidated").doesNotContain("at a request rate");
     }
 
+    /**
+     * Each block states the bar of the regime it ran in: 1,000 requests at 8 req/s spread over 125 s, at a request
+     * rate; the same at 1,000 req/s arrive in a second, a burst. The first screen lists the regimes the run's blocks ran
+     * in, not the others.
+     */
+    @Test
+    void aBlockStatesTheBarOfTheRegimeItRanIn() {
+        io.servebench.results.TwinBar paced = new io.servebench.results.TwinBar("vllm", "dense", "h100",
+                io.servebench.results.TwinBar.Gpus.ONE, io.servebench.results.TwinBar.Regime.PACED, 3, 12, 0.3, 0.1, null);
+        io.servebench.results.TwinBar unpaced = new io.servebench.results.TwinBar("vllm", "dense", "h100",
+                io.servebench.results.TwinBar.Gpus.ONE, io.servebench.results.TwinBar.Regime.UNPACED, 8, 32, 0.8, 0.4, null);
+        BlockResult atEight = baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8");
+        io.servebench.results.ServerEnvironment twin = new io.servebench.results.ServerEnvironment(atEight.serverId(),
+                "sim:vllm", "", "Qwen/Qwen3.5-9B", "", List.of(), "AMD EPYC, 2 logical cores", "vm", "Linux", "JDK 17",
+                "0.1.0", "2026-03-01T12:00:00Z", List.of(), List.of(paced, unpaced), List.of());
+        RunResult base = Fixtures.run(List.of(atEight));
+        String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(new RunResult(base.startTime(),
+                base.servebenchVersion(), base.commandLine(), base.engines(), base.quick(), base.blocks(), List.of(twin)));
+        assertThat(md).contains("  - vLLM, dense model, one H100, at a request rate: within ±30% (mean 10%) on 3 published"
+                        + " cases of this kind (12 figures)\n- ")
+                .contains("| The twin against published results | vLLM, dense model, one H100, at a request rate: within"
+                        + " ±30% (mean 10%) on 3 published cases of this kind (12 figures) |")
+                .doesNotContain("all at once or in a closed loop: within ±80%");
+
+        BlockResult burst = baseline(List.of(Fixtures.repetition(2.62, 1.8)), "1000");
+        String bursty = new SummaryMarkdownWriter(ReportLanguage.EN).render(new RunResult(base.startTime(),
+                base.servebenchVersion(), base.commandLine(), base.engines(), base.quick(), List.of(burst), List.of(twin)));
+        assertThat(bursty).contains("| The twin against published results | vLLM, dense model, one H100, all at once or in a"
+                + " closed loop: within ±80% (mean 40%) on 8 published cases of this kind (32 figures) |")
+                .doesNotContain("at a request rate: within ±30%");
+    }
+
     @Test
     void aRecommendationThisRunDoesNotBearOutSaysWhatTheRunShowed() {
         BlockResult faster = new BlockResult(Fixtures.CLASS + ".mtp", Fixtures.CLASS, "mtp", "spec", false,
