@@ -144,7 +144,8 @@ final class HtmlReportWriter extends TextReport {
                 }
             }
             for (ReportContent.Capacity c : content.capacities()) {
-                html.append("<p>").append(Html.escape(c.heading())).append("</p>\n");
+                html.append("<p><strong>").append(Html.escape(c.configuration())).append("</strong>")
+                        .append(Html.escape(c.afterName())).append("</p>\n");
                 table(html, c.table());
             }
         }

@@ -92,10 +92,16 @@ final class ReportContent {
     /**
      * One configuration's capacity under its SLOs.
      *
-     * @param heading the configuration and its capacity with the interval, as a sentence
-     * @param table   rate | met of measured | share | interval | goodput | verdict
+     * @param configuration the configuration's name, which the heading begins with (the writers set it in bold)
+     * @param heading       the configuration and its capacity with the interval, as a sentence
+     * @param table         load | met of measured | share | interval | goodput | verdict
      */
-    public record Capacity(String heading, Table table) {
+    public record Capacity(String configuration, String heading, Table table) {
+
+        /** The heading after the configuration's name. */
+        public String afterName() {
+            return heading.substring(configuration.length());
+        }
     }
 
     /** Each configuration's capacity, for a run with {@code --capacity}. */
@@ -124,7 +130,7 @@ final class ReportContent {
                     : c.stoppedBy().map(p -> messages.text("capacity.stopped", c.configuration(), load(c, p.load()), unit,
                             noun))
                     .orElseGet(() -> messages.text("capacity.none", c.configuration(), noun, target, c.slo()));
-            out.add(new Capacity(heading, new Table(List.of(messages.text("capacity.col." + axis),
+            out.add(new Capacity(c.configuration(), heading, new Table(List.of(messages.text("capacity.col." + axis),
                     messages.text("capacity.col.met"), messages.text("capacity.col.share"), messages.text("capacity.col.interval"),
                     messages.text("capacity.col.goodput"), messages.text("capacity.col.verdict")), rows)));
         }

@@ -45,7 +45,7 @@ final class SummaryMarkdownWriter extends TextReport {
         if (!content.capacities().isEmpty()) {
             md.append("## ").append(m.text("capacity.heading")).append("\n\n").append(m.text("capacity.intro")).append("\n\n");
             for (ReportContent.Capacity c : content.capacities()) {
-                md.append(c.heading()).append("\n\n");
+                md.append("**").append(c.configuration()).append("**").append(c.afterName()).append("\n\n");
                 table(md, c.table());
             }
         }

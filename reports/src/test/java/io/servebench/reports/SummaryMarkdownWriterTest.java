@@ -126,8 +126,11 @@ class SummaryMarkdownWriterTest {
         assertThat(new SummaryMarkdownWriter(ReportLanguage.EN).render(run))
                 .contains("**S.v**: capacity 23 streams (at least 16, below 32) for 99% of requests within ttft=200.")
                 .contains("| Concurrency (streams) | Met / measured |").contains("| 23 | 199 / 200 | 99.5% |");
+        // the configuration in bold in both: markdown's asterisks in the summary, an element in the HTML (whose
+        // paragraph showed the asterisks before stop 70)
         assertThat(new HtmlReportWriter(ReportLanguage.EN).render(run)).contains("Goodput against concurrency")
-                .doesNotContain("Goodput against request rate");
+                .doesNotContain("Goodput against request rate").doesNotContain("**S.v**")
+                .contains("<p><strong>S.v</strong>: capacity 23 streams (at least 16, below 32)");
         assertThat(new SummaryMarkdownWriter(ReportLanguage.ZH_CN).render(run))
                 .contains("**S.v**：容量 23 个流（至少 16，低于 32），99% 的请求满足 ttft=200。");
     }
