@@ -180,8 +180,7 @@ public final class Engines {
             TwinBar.Gpus gpus = settings.tensorParallelSize() <= 1 ? TwinBar.Gpus.ONE
                     : io.servebench.sim.TwinEvidence.expertParallel(settings) ? TwinBar.Gpus.EXPERT_PARALLEL
                     : TwinBar.Gpus.SEVERAL;
-            TwinBar.Regime regime = bar.regime() == io.servebench.sim.TwinEvidence.Regime.PACED ? TwinBar.Regime.PACED
-                    : TwinBar.Regime.UNPACED;
+            TwinBar.Regime regime = TwinBar.Regime.valueOf(bar.regime().name());
             TwinBar.HeldOut heldOut = bar.calibration().map(c -> new TwinBar.HeldOut(c.model(), c.fitRate(), c.blocks(),
                     c.figures(), c.maxError(), c.meanError())).orElse(null);
             return bar.published().map(e -> new TwinBar(e.engine(), e.architecture(), e.gpu(), gpus, regime, e.cases(),

@@ -133,8 +133,9 @@ final class TunedRun {
             out.printf("  step %d: baseline vs recommendation at concurrency %s%n", ++step,
                     params.validationConcurrencies().stream().map(String::valueOf).collect(Collectors.joining(", ")));
         }
+        Tuner.Point point = point(listed);
         out.printf("Ranked by %s at %s; up to %d repetitions where a difference of %.0f%% or more is not"
-                + " yet significant.%n", params.label(!point(listed).hasRate()), point(listed).label(), params.maxRepetitions(),
+                + " yet significant.%n", params.label(!point.hasRate()), point.label(), params.maxRepetitions(),
                 (params.closeCall() - 1) * 100);
     }
 }
