@@ -15,8 +15,9 @@ import java.util.function.DoubleFunction;
  * Finds a configuration's capacity under its SLOs: the highest request rate, or number of closed-loop streams, at which
  * at least the target share of requests meets every SLO. It brackets (doubling or halving from the start load until one
  * probe meets the target and another misses it), then bisects the bracket geometrically until its ends are within the
- * precision, or are neighbouring numbers of streams, or the probe budget is spent. A probe meets the target when its measured share does; the answer's interval comes from the
- * probes' 95% Wilson intervals on the share, so a probe that met or missed only by noise widens it.
+ * precision, or are neighbouring numbers of streams, or the probe budget is spent. A probe meets the target when its
+ * measured share does; the answer's interval comes from the probes' 95% Wilson intervals on the share, so a probe that
+ * met or missed only by noise widens it.
  *
  * <p>A probe whose trial failed (every request failed, or the engine did not start or died) met nothing; above a rate
  * that met the target it is a miss like any other, but below every rate tried it ends the search: halving a rate at
