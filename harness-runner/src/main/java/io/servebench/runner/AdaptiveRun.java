@@ -29,6 +29,8 @@ final class AdaptiveRun {
     static final class Findings {
         volatile TuningResult tuning;
         final List<CapacityResult> capacities = new CopyOnWriteArrayList<>();
+        /** Whether the steps were interrupted before they decided. */
+        volatile boolean stopped;
     }
 
     /** The steps of an adaptive run: measures through the measurer, records in {@code found}, returns its last line. */
@@ -65,7 +67,7 @@ final class AdaptiveRun {
         RunHeader header = new RunHeader(resumed.startTime(), RunCommandLine.args(params), List.of());
         RunResult reported = folder.journalled(header, () -> folder.result(measurer.get() == null
                 ? new TrialPlan(List.of(), List.of()) : measurer.get().plan(), resumed.startTime(), outcomes, found.tuning,
-                List.copyOf(found.capacities)), journal -> {
+                List.copyOf(found.capacities), found.stopped), journal -> {
             // once the journal is this run's: a folder another run writes is turned away before any work
             folder.warmClient(executor);
             StudyProgress progress = folder.progress(executor, List.of(), resumed.finished().size(), -1);
@@ -75,6 +77,7 @@ final class AdaptiveRun {
             try (executor; RunFolder.Ticker ticker = folder.periodicLines(progress)) {
                 done.set(steps.run(measurer.get(), progress, found));
             } catch (AdaptiveMeasurer.Stopped stopped) {
+                found.stopped = true;
                 done.set("The search was interrupted before it decided; --resume replays it and goes on.");
             }
         });

@@ -49,7 +49,7 @@ final class PlannedRun {
                     + " kept)%n", plan.trials().size() - toRun.size(), plan.trials().size(), toRun.size());
         }
         RunHeader header = new RunHeader(startTime, RunCommandLine.args(params), ResumedRun.planKeys(plan));
-        RunResult reported = folder.journalled(header, () -> folder.result(plan, startTime, outcomes, null, List.of()),
+        RunResult reported = folder.journalled(header, () -> folder.result(plan, startTime, outcomes, null, List.of(), false),
                 journal -> {
                     // once the journal is this run's: a folder another run writes is turned away before any work
                     if (!toRun.isEmpty()) {

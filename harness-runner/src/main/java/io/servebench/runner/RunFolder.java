@@ -225,12 +225,16 @@ final class RunFolder {
         return reported.get();
     }
 
-    /** The run's results so far: the plan's blocks with what {@code outcomes} holds for them. */
+    /**
+     * The run's results so far: the plan's blocks with what {@code outcomes} holds for them.
+     *
+     * @param searchStopped whether an adaptive run's steps were interrupted before they decided
+     */
     RunResult result(TrialPlan plan, String startTime, TrialOutcomes outcomes, TuningResult tuning,
-                     List<CapacityResult> capacities) {
+                     List<CapacityResult> capacities, boolean searchStopped) {
         return new RunResult(startTime, ServeBenchVersion.get(), RunCommandLine.of(params), params.engineMode(),
                 options.quick(), BlockResults.of(plan.blocks(), outcomes, params.execution()), outcomes.servers(), tuning,
-                capacities);
+                capacities, searchStopped);
     }
 
     /**

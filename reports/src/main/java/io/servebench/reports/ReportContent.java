@@ -449,6 +449,10 @@ final class ReportContent {
         Map<BlockResult.State, Long> counts = new java.util.EnumMap<>(BlockResult.State.class);
         trials.values().forEach(b -> counts.merge(b.state(), 1L, Long::sum));
         long complete = counts.getOrDefault(BlockResult.State.COMPLETE, 0L);
+        if (run.searchStopped()) {
+            // the blocks are what an interrupted tuner or capacity search had asked for: nothing says what it left
+            return Optional.of(messages.text("run.searchStopped", complete, trials.size()));
+        }
         if (complete == trials.size()) {
             return Optional.empty();
         }

@@ -20,10 +20,19 @@ import java.util.Objects;
  *                           lists
  * @param capacities         each configuration's capacity under its SLOs, for a run with {@code --capacity}; empty
  *                           otherwise
+ * @param searchStopped      whether a tuner's or a capacity search's steps were interrupted before they decided: its
+ *                           blocks are all it measured, and no recommendation or capacity stands for the rest
  */
 public record RunResult(String startTime, String servebenchVersion, String commandLine, EngineMode engines,
                         boolean quick, List<BlockResult> blocks, List<ServerEnvironment> servers, TuningResult tuning,
-                        List<CapacityResult> capacities) {
+                        List<CapacityResult> capacities, boolean searchStopped) {
+
+    /** A run whose tuner or capacity search, if any, ran to its end. */
+    public RunResult(String startTime, String servebenchVersion, String commandLine, EngineMode engines, boolean quick,
+                     List<BlockResult> blocks, List<ServerEnvironment> servers, TuningResult tuning,
+                     List<CapacityResult> capacities) {
+        this(startTime, servebenchVersion, commandLine, engines, quick, blocks, servers, tuning, capacities, false);
+    }
 
     /** A run of the trials its studies list, without a tuner or a capacity search. */
     public RunResult(String startTime, String servebenchVersion, String commandLine, EngineMode engines, boolean quick,

@@ -111,6 +111,23 @@ class SummaryMarkdownWriterTest {
                 + " ttft=200), so the capacity lies above the highest rate the search reached").doesNotContain("capacity 512");
     }
 
+    /**
+     * A tuner or capacity search interrupted between its rounds has every block it asked for complete: the summary says
+     * it stopped before deciding rather than nothing (before stop 70 it said nothing).
+     */
+    @Test
+    void aSearchInterruptedBeforeItDecidedIsSaidToBeIncomplete() {
+        RunResult base = Fixtures.run(List.of(baseline(List.of(Fixtures.repetition(2.62, 1.8)), "8")));
+        RunResult stopped = new RunResult(base.startTime(), base.servebenchVersion(), base.commandLine(), base.engines(),
+                base.quick(), base.blocks(), List.of(), null, List.of(), true);
+        assertThat(new SummaryMarkdownWriter(ReportLanguage.EN).render(stopped)).contains("- **This run is incomplete: it"
+                + " was interrupted before its tuner or capacity search decided, so there is no recommendation or capacity;"
+                + " 1 of the 1 trials it had asked for are complete, and --resume DIR replays the search on them and goes"
+                + " on.**");
+        assertThat(new SummaryMarkdownWriter(ReportLanguage.ZH_CN).render(stopped)).contains("它已请求的 1 个试验中 1 个完成");
+        assertThat(new SummaryMarkdownWriter(ReportLanguage.EN).render(base)).doesNotContain("This run is incomplete");
+    }
+
     /** A search over a closed loop's streams says streams where a rate search says req/s, and counts them whole. */
     @Test
     void aCapacityInStreamsIsStatedInStreams() {
