@@ -138,11 +138,16 @@ class InterruptedRunTest {
         while (!console.toString().contains("Starting") && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        Thread.sleep(1000);
-        // this JVM runs other test classes alongside: only the never-ready engine's process is this test's
-        List<ProcessHandle> engine = ProcessHandle.current().descendants()
-                .filter(p -> p.info().arguments().map(a -> List.of(a).contains("1001")).orElse(false)).toList();
+        // this JVM runs other test classes alongside: only the never-ready engine's process is this test's; on a busy
+        // machine it may appear a while after "Starting" (a fixed second was once too short in CI)
+        List<ProcessHandle> engine = List.of();
+        while (engine.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            engine = ProcessHandle.current().descendants()
+                    .filter(p -> p.info().arguments().map(a -> List.of(a).contains("1001")).orElse(false)).toList();
+        }
         assertThat(engine).as("the never-ready engine's process").isNotEmpty();
+        Thread.sleep(500);
         long interruptedNs = System.nanoTime();
         runner.interrupt("the test's stop");
         RunOutcome outcome = run.get(60, TimeUnit.SECONDS);
