@@ -23,11 +23,9 @@ class BoundedMemoryTest {
     @Test
     void thirtyThousandRequestsOfAHundredTokensRunInSixtyFourMegabytesOfHeap(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("run");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process harness = new ProcessBuilder(java, "-Xmx64m", "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "SimStudy.baseline", "--simulate=virtual", "-p",
-                "dataset=synthetic:in=fixed(50),out=fixed(100)", "-p", "rate=100", "-p", "requests=30000", "-p",
-                "warmup=0", "-o", out.toString()).redirectErrorStream(true).redirectOutput(tmp.resolve("out.txt").toFile())
+        Process harness = new ProcessBuilder(HarnessJvm.command(List.of("-Xmx64m"), List.of("SimStudy.baseline",
+                "--simulate=virtual", "-p", "dataset=synthetic:in=fixed(50),out=fixed(100)", "-p", "rate=100", "-p",
+                "requests=30000", "-p", "warmup=0", "-o", out.toString()))).redirectErrorStream(true).redirectOutput(tmp.resolve("out.txt").toFile())
                 .start();
         assertThat(harness.waitFor(3, TimeUnit.MINUTES)).as("the harness ended within 3 minutes").isTrue();
         String output = Files.readString(tmp.resolve("out.txt"));

@@ -68,9 +68,8 @@ class ContainerEngineTest {
 
     @Test
     void killingTheHarnessWithSigkillLeavesNoContainerWithinFiveSeconds(@TempDir Path dir) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process harness = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.servebench.cli.Main",
-                "ContainerStudy.baseline", "--container-runtime", "podman", "-p", "requests=2000", "-v", "-o", dir.toString())
+        Process harness = new ProcessBuilder(HarnessJvm.command("ContainerStudy.baseline", "--container-runtime", "podman",
+                "-p", "requests=2000", "-v", "-o", dir.toString()))
                 .redirectErrorStream(true).redirectOutput(dir.resolve("harness.out").toFile()).start();
         try {
             long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();

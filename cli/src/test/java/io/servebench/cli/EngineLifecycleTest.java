@@ -4,7 +4,6 @@ import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimParams;
 import io.servebench.sim.SimulatedEngine;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.PrintWriter;
@@ -20,9 +19,11 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Engines started, watched and stopped by a whole run: nothing may outlive it, and a crash is data. */
-// alone: it finds the engines it kills and checks none is left among every process this JVM started
-@Isolated
+// beside other classes: the engines it kills, and those it checks none is left of, are found by its own seed
 class EngineLifecycleTest {
+
+    /** The seed of this class's runs, in their engines' command lines, which no other class's runs use. */
+    private static final String SEED = "5150";
 
     private static int run(StringWriter out, String... args) {
         return Main.execute(args, new PrintWriter(out, true), new PrintWriter(out, true));
@@ -32,6 +33,7 @@ class EngineLifecycleTest {
         // the engine itself, not its supervisor, whose command line holds the engine's
         return root.descendants().filter(ProcessHandle::isAlive)
                 .filter(p -> commandLine(p).contains(" io.servebench.sim.SimServer "))
+                .filter(p -> commandLine(p).contains(" --seed " + SEED + " "))
                 .filter(p -> !commandLine(p).contains(" io.servebench.engine.Supervisor ")).toList();
     }
 
@@ -83,7 +85,7 @@ class EngineLifecycleTest {
     void theSimulatedEngineRunsAsAProcessAndNothingIsLeftAfterwards(@TempDir Path dir) {
         StringWriter out = new StringWriter();
         int code = run(out, "SimStudy.baseline", "--simulate=process", "-p", "rate=8", "-p", "requests=6", "-p", "warmup=0",
-                "-o", dir.toString());
+                "--seed", SEED, "-o", dir.toString());
         assertThat(code).as(out.toString()).isZero();
         assertThat(simProcesses(ProcessHandle.current())).isEmpty();
         assertThat(dir.resolve("summary.md")).exists();
@@ -115,7 +117,7 @@ class EngineLifecycleTest {
         // -v: the console says when the first trial's load starts, which the test waits for
         CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> run(out, "SimStudy", "--simulate=process",
                 "-p", "rate=4,8", "-p", "requests=12", "-p", "warmup=0", "-p", "dataset=synthetic:in=fixed(200),out=fixed(40)",
-                "--settle", "0", "-v", "-o", dir.toString()));
+                "--settle", "0", "--seed", SEED, "-v", "-o", dir.toString()));
         ProcessHandle first = awaitSimProcess(ProcessHandle.current(), Duration.ofSeconds(60)).orElseThrow();
         // let the first trial's load get going (its prompts are counted by the engine first), then crash its engine
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -145,9 +147,8 @@ class EngineLifecycleTest {
 
     @Test
     void killingTheHarnessWithSigtermStopsItsEngine(@TempDir Path dir) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process harness = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.servebench.cli.Main",
-                "SimStudy.baseline", "--simulate=process", "-p", "rate=2", "-p", "requests=200", "-o", dir.toString())
+        Process harness = new ProcessBuilder(HarnessJvm.command("SimStudy.baseline", "--simulate=process", "-p", "rate=2",
+                "-p", "requests=200", "--seed", SEED, "-o", dir.toString()))
                 .redirectErrorStream(true).redirectOutput(dir.resolve("harness.out").toFile()).start();
         try {
             ProcessHandle engine = awaitSimProcess(harness.toHandle(), Duration.ofSeconds(60)).orElseThrow(() ->

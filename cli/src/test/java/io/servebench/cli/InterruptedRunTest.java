@@ -14,6 +14,8 @@ import io.servebench.results.RepetitionResult;
 import io.servebench.results.journal.RunJournal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -34,8 +36,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * reported (console, {@code summary.md}, {@code results.json}, exit code), the second is kept apart as interrupted, and
  * {@code --resume} ends the trial with both repetitions, each with every request.
  */
-// beside other classes: it looks only at its own harness's processes and at the never-ready engine's, which no
-// other class starts
+// beside other classes, and its tests beside each other: each looks only at its own harness's processes, and one at
+// the never-ready engine's, which nothing else starts
+@Execution(ExecutionMode.CONCURRENT)
 class InterruptedRunTest {
 
     /** Two repetitions of 40 requests at 8 per second, a hundred tokens each: about six seconds a repetition. */
@@ -263,10 +266,8 @@ class InterruptedRunTest {
      * a process started in the background of a shell (CI's) inherits it ignored, and honours that.
      */
     private static Process harness(Path tmp, List<String> args) throws IOException {
-        List<String> argv = new ArrayList<>(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\"",
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-                System.getProperty("java.class.path"), Main.class.getName()));
-        argv.addAll(args);
+        List<String> argv = new ArrayList<>(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\""));
+        argv.addAll(HarnessJvm.command(List.of(), args));
         // each load's start on a line of its own, which the tests wait for
         argv.add("-v");
         ProcessBuilder builder = new ProcessBuilder(argv).redirectErrorStream(true)

@@ -8,6 +8,8 @@ import io.servebench.results.RepetitionResult;
 import io.servebench.results.journal.RunJournal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -30,6 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A harness killed with SIGKILL, which runs no code of its own on the way out: its engines must go with it (their
  * supervisors see the pipe close), and {@code --resume} must finish the run as if it had never stopped.
  */
+// its tests beside each other: each looks only at its own harness's processes
+@Execution(ExecutionMode.CONCURRENT)
 class ResumeAfterSigkillTest {
 
     /**
@@ -58,10 +62,7 @@ class ResumeAfterSigkillTest {
     void aRunKilledAfterItsThirdTrialLeavesNoEngineAndResumesToTheSameResults(@TempDir Path tmp) throws Exception {
         List<String> study = study(shortConversations(tmp));
         Path killed = tmp.resolve("killed");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> argv = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
-                Main.class.getName()));
-        argv.addAll(study);
+        List<String> argv = new ArrayList<>(HarnessJvm.command(List.of(), study));
         argv.addAll(List.of("-o", killed.toString()));
         Files.createDirectories(killed);
         Process harness = new ProcessBuilder(argv).redirectErrorStream(true)
@@ -121,11 +122,10 @@ class ResumeAfterSigkillTest {
     @Test
     void aTrialInFlightWhenTheHarnessIsKilledIsKeptAsFarAsItsRecordsWent(@TempDir Path tmp) throws Exception {
         Path killed = tmp.resolve("killed");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // two trials of 10 s of load: killed about half way through the first
-        Process harness = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-                "SimStudy.baseline", "--simulate", "-p", "rate=8,4", "-p", "requests=80", "-p", "warmup=0", "-p",
-                "dataset=synthetic:in=fixed(100),out=fixed(20)", "-o", killed.toString()).redirectErrorStream(true)
+        Process harness = new ProcessBuilder(HarnessJvm.command("SimStudy.baseline", "--simulate", "-p", "rate=8,4", "-p",
+                "requests=80", "-p", "warmup=0", "-p", "dataset=synthetic:in=fixed(100),out=fixed(20)", "-o",
+                killed.toString())).redirectErrorStream(true)
                 .redirectOutput(tmp.resolve("harness.out").toFile()).start();
         try {
             Path requests = killed.resolve("requests");

@@ -106,11 +106,9 @@ class SlurmExecutorTest {
     @Test
     void jobsOutliveAKilledCoordinatorAndTheResumedRunFollowsThemToTheLocalRunsResults(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("slurm");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path coordinatorOut = tmp.resolve("coordinator.out");
-        Process coordinator = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.servebench.cli.Main",
-                "SimStudy", "-p", "rate=8", "-p", "requests=30", "-p", "warmup=0", "--settle", "0", "--simulate=virtual",
-                "--executor", "slurm", "-o", dir.toString())
+        Process coordinator = new ProcessBuilder(HarnessJvm.command("SimStudy", "-p", "rate=8", "-p", "requests=30", "-p",
+                "warmup=0", "--settle", "0", "--simulate=virtual", "--executor", "slurm", "-o", dir.toString()))
                 .redirectErrorStream(true).redirectOutput(coordinatorOut.toFile()).start();
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         while (System.nanoTime() < deadline && (!Files.exists(coordinatorOut)
@@ -157,10 +155,9 @@ class SlurmExecutorTest {
                 .settle(Duration.ZERO).progress(false).outputDir(localDir).build(), new PrintWriter(new StringWriter(), true))
                 .run();
         Path dir = tmp.resolve("slurm");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path coordinatorOut = tmp.resolve("coordinator.out");
-        Process coordinator = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.servebench.cli.Main",
-                "SimTuning", "--settle", "0", "--simulate=virtual", "--executor", "slurm", "-o", dir.toString())
+        Process coordinator = new ProcessBuilder(HarnessJvm.command("SimTuning", "--settle", "0", "--simulate=virtual",
+                "--executor", "slurm", "-o", dir.toString()))
                 .redirectErrorStream(true).redirectOutput(coordinatorOut.toFile()).start();
         // SIGKILL once the option group's round is submitted: the tuner's first round is merged, its second in flight
         Pattern secondRound = Pattern.compile("Submitted SLURM job \\d+: (r\\d\\d)-s02-");
@@ -208,11 +205,9 @@ class SlurmExecutorTest {
 
     @Test
     void sigtermOfTheCoordinatorCancelsItsJobs(@TempDir Path tmp) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path coordinatorOut = tmp.resolve("coordinator.out");
-        Process coordinator = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.servebench.cli.Main",
-                "SimStudy", "-p", "rate=8", "-p", "requests=400", "-p", "warmup=0", "--settle", "0", "--simulate",
-                "--executor", "slurm", "-o", tmp.resolve("run").toString())
+        Process coordinator = new ProcessBuilder(HarnessJvm.command("SimStudy", "-p", "rate=8", "-p", "requests=400", "-p",
+                "warmup=0", "--settle", "0", "--simulate", "--executor", "slurm", "-o", tmp.resolve("run").toString()))
                 .redirectErrorStream(true).redirectOutput(coordinatorOut.toFile()).start();
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         while (System.nanoTime() < deadline && (!Files.exists(coordinatorOut)

@@ -6,6 +6,7 @@ import io.servebench.results.SloParams;
 import io.servebench.results.CapacityResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -15,6 +16,8 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code --capacity} on the simulated engine in virtual time: measured rates, not a model's answer. */
+// alone: it looks for engine processes left among every process this JVM started
+@Isolated
 class CapacityOnTheSimulatedEngineTest {
 
     @Test
