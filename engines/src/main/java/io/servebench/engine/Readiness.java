@@ -16,8 +16,10 @@ import java.util.function.Supplier;
 
 /**
  * Waits until an engine can serve: the health endpoint answers 200 (or is not there at all: 404), then the model list
- * names the model, then one tiny completion succeeds (of the chat API where the server has no other; the first request often compiles kernels or allocates the
- * KV cache; a trial should not pay for that). Each step is retried until the deadline.
+ * names the model (or is not there either: a gateway without one), then one tiny completion succeeds (of the chat API
+ * where the server has no other; the first request often compiles kernels or allocates the KV cache; a trial should not
+ * pay for that). Each step is retried until the deadline, but for answers that waiting would not change: a refusal of
+ * access, a model served under a fuller name, and a server without any of the OpenAI API's routes.
  */
 final class Readiness {
 
@@ -65,6 +67,8 @@ final class Readiness {
         long nextNotice = start + firstNotice.toNanos();
         String step = "health";
         String last = "no answer yet";
+        // what GET /v1/models answered when it has no such route (a gateway without a model list); null while it has one
+        String noModelList = null;
         Duration pause = POLL;
         while (true) {
             String exited = stillRunning.get();
@@ -77,7 +81,7 @@ final class Readiness {
                         ControlClient.Reply r = get("/health", deadline);
                         last = "GET /health answered " + r.status();
                         // a server with no such route (an OpenAI-compatible server or gateway that has none) is asked the next question
-                        if (r.status() == 200 || r.status() == 404 || r.status() == 405) {
+                        if (r.status() == 200 || noRoute(r.status())) {
                             step = "model list";
                             continue;
                         }
@@ -85,6 +89,12 @@ final class Readiness {
                     case "model list" -> {
                         ControlClient.Reply r = get("/v1/models", deadline);
                         last = "GET /v1/models answered " + r.status();
+                        if (noRoute(r.status())) {
+                            // a gateway may list no models; whether it serves this one, a completion shows
+                            noModelList = last;
+                            step = "a first completion";
+                            continue;
+                        }
                         List<String> ids = r.status() == 200 ? modelIds(r.text()) : List.of();
                         // the served names are the list's ids (a path beside them, vLLM's "root", is not one); a body
                         // of another form is searched for the name
@@ -113,14 +123,23 @@ final class Readiness {
                         if (r.status() == 200) {
                             return;
                         }
-                        if (r.status() == 404 || r.status() == 405) {
+                        if (noRoute(r.status())) {
                             // a server of the chat API alone (a gateway, a chat model's server) is asked through that API
+                            int completions = r.status();
                             r = post("/v1/chat/completions", "{\"model\":" + jsonString(model) + ",\"messages\":[{\"role\":"
                                     + "\"user\",\"content\":\"Hello\"}],\"max_tokens\":1,\"stream\":false}", deadline);
-                            last = "POST /v1/completions answered 404, POST /v1/chat/completions " + r.status() + ": "
-                                    + abbreviate(r.text());
+                            last = "POST /v1/completions answered " + completions + ", POST /v1/chat/completions "
+                                    + r.status() + ": " + abbreviate(r.text());
                             if (r.status() == 200) {
                                 return;
+                            }
+                            if (noModelList != null && noRoute(r.status())) {
+                                // no route of the API took a request: a wrong base URL, or another kind of server,
+                                // which waiting does not mend (an engine still loading refuses connections or answers 503)
+                                throw new EngineStartException(base + " answers, but no route of the OpenAI API under it"
+                                        + " took a request: " + noModelList + ", " + last + "; expected the base URL of"
+                                        + " an OpenAI-compatible server that serves \"" + model + "\", the part before"
+                                        + " /v1 (e.g. http://127.0.0.1:8000)");
                             }
                         }
                     }
@@ -146,6 +165,14 @@ final class Readiness {
             sleep(pause);
             pause = pause.multipliedBy(2).compareTo(MAX_POLL) > 0 ? MAX_POLL : pause.multipliedBy(2);
         }
+    }
+
+    /**
+     * Whether a status says the server has no such route or method (404, 405, 501), which does not change while it
+     * runs, rather than that it is not ready yet.
+     */
+    private static boolean noRoute(int status) {
+        return status == 404 || status == 405 || status == 501;
     }
 
     /**
@@ -223,8 +250,9 @@ final class Readiness {
         return ControlClient.withBearer(more, apiKey);
     }
 
+    /** The start of a reply's body on one line; an HTML error page (a web server's, a proxy's) as its text. */
     private static String abbreviate(String body) {
-        String flat = body.replaceAll("\\s+", " ").strip();
+        String flat = body.replaceAll("<[^>]*>", " ").replaceAll("\\s+", " ").strip();
         return flat.length() > 200 ? flat.substring(0, 200) + "..." : flat;
     }
 

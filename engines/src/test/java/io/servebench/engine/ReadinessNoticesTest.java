@@ -80,6 +80,37 @@ class ReadinessNoticesTest {
     }
 
     @Test
+    void aGatewayWithoutAModelListIsReadyWhenACompletionSucceeds() throws Exception {
+        // neither /health nor /v1/models (the JDK's server answers 404 for a path it has no context for): a completion
+        // of the model is what shows that the gateway serves it
+        assertThat(readyAfter(Map.of("/v1/completions", new Reply(200, "{\"choices\":[{\"text\":\"hi\"}]}")), "/"))
+                .isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void aServerWithoutTheOpenAiApiFailsAtOnceSayingWhatItAnswered() throws Exception {
+        // python3 -m http.server: 404 for every GET of a file it does not have, 501 for every POST, as an HTML page
+        Reply post = new Reply(501, "<!DOCTYPE HTML>\n<html lang=\"en\">\n    <head>\n        <title>Error response</title>\n"
+                + "    </head>\n    <body>\n        <h1>Error response</h1>\n        <p>Error code: 501</p>\n"
+                + "        <p>Message: Unsupported method ('POST').</p>\n    </body>\n</html>\n");
+        HttpServer server = serving(Map.of("/v1/completions", post, "/v1/chat/completions", post));
+        long start = System.nanoTime();
+        try {
+            URI base = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
+            assertThatThrownBy(() -> new Readiness(base, "m", null).await(Duration.ofSeconds(60), () -> null,
+                    notice -> { }))
+                    .isInstanceOf(EngineStartException.class)
+                    .hasMessage(base + " answers, but no route of the OpenAI API under it took a request: GET /v1/models"
+                            + " answered 404, POST /v1/completions answered 501, POST /v1/chat/completions 501: Error"
+                            + " response Error response Error code: 501 Message: Unsupported method ('POST').; expected the base URL of an OpenAI-compatible server that"
+                            + " serves \"m\", the part before /v1 (e.g. http://127.0.0.1:8000)");
+        } finally {
+            server.stop(0);
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+    }
+
+    @Test
     void aModelTheServerServesUnderItsFullNameFailsAtOnceNamingIt() throws Exception {
         // vLLM lists the served names as {"data": [{"id": ...}]}; a study that named the model without its organisation
         HttpServer server = serving(Map.of("/health", new Reply(200, ""), "/v1/models",
