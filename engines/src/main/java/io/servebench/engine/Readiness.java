@@ -5,6 +5,7 @@ import io.servebench.wire.http.ControlClient;
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,6 +72,9 @@ final class Readiness {
         String noModelList = null;
         Duration pause = POLL;
         while (true) {
+            // a question waits for its answer at most until the next notice is due: a server that takes the connection
+            // and never answers is then said to, instead of holding the whole wait silent until its deadline
+            long until = Math.min(deadline, nextNotice);
             String exited = stillRunning.get();
             if (exited != null) {
                 throw new EngineStartException(exited + " before it was ready (waiting for " + step + ": " + last + ")");
@@ -78,7 +82,7 @@ final class Readiness {
             try {
                 switch (step) {
                     case "health" -> {
-                        ControlClient.Reply r = get("/health", deadline);
+                        ControlClient.Reply r = get("/health", until);
                         last = "GET /health answered " + r.status();
                         // a server with no such route (an OpenAI-compatible server or gateway that has none) is asked the next question
                         if (r.status() == 200 || noRoute(r.status())) {
@@ -87,7 +91,7 @@ final class Readiness {
                         }
                     }
                     case "model list" -> {
-                        ControlClient.Reply r = get("/v1/models", deadline);
+                        ControlClient.Reply r = get("/v1/models", until);
                         last = "GET /v1/models answered " + r.status();
                         if (noRoute(r.status())) {
                             // a gateway may list no models; whether it serves this one, a completion shows
@@ -118,7 +122,7 @@ final class Readiness {
                     }
                     default -> {
                         ControlClient.Reply r = post("/v1/completions", "{\"model\":" + jsonString(model)
-                                + ",\"prompt\":\"Hello\",\"max_tokens\":1,\"stream\":false}", deadline);
+                                + ",\"prompt\":\"Hello\",\"max_tokens\":1,\"stream\":false}", until);
                         last = "POST /v1/completions answered " + r.status() + ": " + abbreviate(r.text());
                         if (r.status() == 200) {
                             return;
@@ -127,7 +131,7 @@ final class Readiness {
                             // a server of the chat API alone (a gateway, a chat model's server) is asked through that API
                             int completions = r.status();
                             r = post("/v1/chat/completions", "{\"model\":" + jsonString(model) + ",\"messages\":[{\"role\":"
-                                    + "\"user\",\"content\":\"Hello\"}],\"max_tokens\":1,\"stream\":false}", deadline);
+                                    + "\"user\",\"content\":\"Hello\"}],\"max_tokens\":1,\"stream\":false}", until);
                             last = "POST /v1/completions answered " + completions + ", POST /v1/chat/completions "
                                     + r.status() + ": " + abbreviate(r.text());
                             if (r.status() == 200) {
@@ -144,6 +148,8 @@ final class Readiness {
                         }
                     }
                 }
+            } catch (HttpTimeoutException e) {
+                last = e.getMessage();
             } catch (IOException e) {
                 last = e.getMessage() != null && e.getMessage().contains("Connection refused")
                         ? "connection refused: nothing listens at " + base.getHost() + ":" + base.getPort() + " yet"
@@ -219,17 +225,36 @@ final class Readiness {
     private static final Map<String, String> STEPS = Map.of("health", "its health check", "model list",
             "its model list to name the model", "a first completion", "a first completion");
 
-    /** {@code GET path}; a refusal of access ends the wait at once ({@link #refusedAccess}). */
-    private ControlClient.Reply get(String path, long deadline)
+    /**
+     * {@code GET path}, answered by {@code until} ({@link System#nanoTime()}; given a second at least); a refusal of
+     * access ends the wait at once ({@link #refusedAccess}).
+     */
+    private ControlClient.Reply get(String path, long until)
             throws IOException, InterruptedException, EngineStartException {
-        return refusedAccess(http.get(at(path), headers(Map.of()), left(deadline)), "GET " + path);
+        Duration within = within(until);
+        try {
+            return refusedAccess(http.get(at(path), headers(Map.of()), within), "GET " + path);
+        } catch (HttpTimeoutException e) {
+            throw noAnswer("GET " + path, within);
+        }
     }
 
-    /** {@code POST path} with a JSON body; a refusal of access ends the wait at once ({@link #refusedAccess}). */
-    private ControlClient.Reply post(String path, String json, long deadline)
+    /** {@code POST path} with a JSON body; as {@link #get}. */
+    private ControlClient.Reply post(String path, String json, long until)
             throws IOException, InterruptedException, EngineStartException {
-        return refusedAccess(http.post(at(path), headers(Map.of("Content-Type", "application/json")),
-                json.getBytes(StandardCharsets.UTF_8), left(deadline)), "POST " + path);
+        Duration within = within(until);
+        try {
+            return refusedAccess(http.post(at(path), headers(Map.of("Content-Type", "application/json")),
+                    json.getBytes(StandardCharsets.UTF_8), within), "POST " + path);
+        } catch (HttpTimeoutException e) {
+            throw noAnswer("POST " + path, within);
+        }
+    }
+
+    private static HttpTimeoutException noAnswer(String request, Duration within) {
+        long ms = within.toMillis();
+        return new HttpTimeoutException(request + ": no answer within " + (ms >= 10_000 ? Math.round(ms / 1000.0)
+                + " s" : String.format(java.util.Locale.ROOT, "%.1f s", ms / 1000.0)));
     }
 
     /**
@@ -241,9 +266,12 @@ final class Readiness {
         return URI.create((b.endsWith("/") ? b.substring(0, b.length() - 1) : b) + path);
     }
 
-    /** A request may take until the deadline: a first completion can compile kernels for minutes. */
-    private static Duration left(long deadline) {
-        return Duration.ofNanos(Math.max(Duration.ofSeconds(1).toNanos(), deadline - System.nanoTime()));
+    /**
+     * The time left until {@code until}, a second at least. A first completion that compiles kernels for longer is
+     * asked again after the notice: the engine goes on compiling, and the next one finds them.
+     */
+    private static Duration within(long until) {
+        return Duration.ofNanos(Math.max(Duration.ofSeconds(1).toNanos(), until - System.nanoTime()));
     }
 
     private Map<String, String> headers(Map<String, String> more) {

@@ -38,6 +38,36 @@ class ReadinessNoticesTest {
     }
 
     @Test
+    void aServerThatTakesTheConnectionAndNeverAnswersIsSaidToWhileTheWaitGoesOn() throws Exception {
+        // each question waited until the deadline before: 20 minutes without a notice of what the wait was at
+        java.util.concurrent.CountDownLatch end = new java.util.concurrent.CountDownLatch(1);
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            try {
+                end.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.close();
+        });
+        server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+        server.start();
+        List<String> notices = new CopyOnWriteArrayList<>();
+        try {
+            URI base = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
+            assertThatThrownBy(() -> new Readiness(base, "m", null).await(Duration.ofSeconds(4), () -> null,
+                    notices::add, Duration.ofMillis(1500), Duration.ofMillis(1500)))
+                    .hasMessageStartingWith("not ready after 4 s (waiting for health: GET /health: no answer within ");
+        } finally {
+            end.countDown();
+            server.stop(0);
+        }
+        // about 1.5 and 3 s in, each question waiting until the next notice is due (a second at least)
+        assertThat(notices).hasSizeBetween(1, 3).first().asString().isEqualTo("not ready after 1 s of at most 4 s"
+                + " (--ready-timeout): waiting for its health check (GET /health: no answer within 1.5 s)");
+    }
+
+    @Test
     void aQuickStartSaysNothing() throws Exception {
         HttpServer server = serving(Map.of("/health", new Reply(200, ""),
                 "/v1/models", new Reply(200, "{\"data\":[{\"id\":\"m\"}]}"),

@@ -27,6 +27,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 import java.io.IOException;
+import java.net.http.HttpTimeoutException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -122,7 +123,8 @@ public final class ControlClient {
      *
      * @param headers sent as given (a bearer token, typically); {@code Host} is added
      * @param timeout for the whole exchange, connecting included
-     * @throws IOException when it cannot connect, the connection fails, or no answer comes within the timeout
+     * @throws IOException when it cannot connect or the connection fails; {@link HttpTimeoutException} when no answer
+     *                     comes within the timeout
      */
     public Reply get(URI uri, Map<String, String> headers, Duration timeout) throws IOException, InterruptedException {
         return exchange(HttpMethod.GET, uri, headers, new byte[0], timeout);
@@ -168,7 +170,7 @@ public final class ControlClient {
             return reply;
         } catch (TimeoutException e) {
             channel.close();
-            throw new IOException(method + " " + uri + ": no answer within " + timeout.toMillis() + " ms");
+            throw new HttpTimeoutException(method + " " + uri + ": no answer within " + timeout.toMillis() + " ms");
         } catch (ExecutionException e) {
             channel.close();
             Throwable cause = e.getCause();
