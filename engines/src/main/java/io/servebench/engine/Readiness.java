@@ -151,6 +151,11 @@ final class Readiness {
             } catch (HttpTimeoutException e) {
                 last = e.getMessage();
             } catch (IOException e) {
+                Optional<String> refused = certificateRefused(e);
+                if (refused.isPresent()) {
+                    // a server's certificate does not change while it runs: waiting would not mend it
+                    throw new EngineStartException(base + ": " + refused.get());
+                }
                 last = e.getMessage() != null && e.getMessage().contains("Connection refused")
                         ? "connection refused: nothing listens at " + base.getHost() + ":" + base.getPort() + " yet"
                         : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
@@ -171,6 +176,32 @@ final class Readiness {
             sleep(pause);
             pause = pause.multipliedBy(2).compareTo(MAX_POLL) > 0 ? MAX_POLL : pause.multipliedBy(2);
         }
+    }
+
+    /**
+     * What was wrong with the server's certificate and what to do, when a TLS handshake failed over it: no path to a
+     * certificate this JVM trusts (unknown, self-signed, expired), or a certificate of other hosts than the one asked;
+     * empty for every other failure.
+     */
+    static Optional<String> certificateRefused(IOException e) {
+        boolean certificate = false;
+        boolean path = false;
+        String words = e.getMessage();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            certificate |= t instanceof java.security.cert.CertificateException;
+            path |= t instanceof java.security.cert.CertPathBuilderException
+                    || t instanceof java.security.cert.CertPathValidatorException;
+            words = t.getMessage() != null ? t.getMessage() : words;
+        }
+        if (!certificate) {
+            return Optional.empty();
+        }
+        return Optional.of(path ? "its TLS certificate is not trusted (" + words + "); expected one this JVM trusts:"
+                + " run ServeBench as java -Djavax.net.ssl.trustStore=PATH -jar benchmarks.jar ..., PATH a trust store"
+                + " that holds the server's certificate or its CA (keytool -importcert makes one), or reach the server"
+                + " over http"
+                : "its TLS certificate is not of the host asked (" + words + "); expected the server by a name or"
+                + " address its certificate carries (its subject alternative names)");
     }
 
     /**

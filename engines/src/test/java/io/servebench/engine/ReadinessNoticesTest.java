@@ -68,6 +68,66 @@ class ReadinessNoticesTest {
     }
 
     @Test
+    void aCertificateTheJvmDoesNotTrustOrOfAnotherHostFailsTheStartAtOnceSayingWhatToDo(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        // a certificate for 127.0.0.1 made by the JDK's keytool, served by the JDK's own HTTPS server
+        java.nio.file.Path keystore = dir.resolve("server.p12");
+        Process keytool = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "keytool")
+                .toString(), "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
+                "CN=engine.example", "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-keystore", keystore.toString(),
+                "-storetype", "PKCS12", "-storepass", "changeit", "-keypass", "changeit").redirectErrorStream(true).start();
+        String keytoolOutput = new String(keytool.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(keytool.waitFor()).as(keytoolOutput).isZero();
+        java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
+        try (var in = java.nio.file.Files.newInputStream(keystore)) {
+            ks.load(in, "changeit".toCharArray());
+        }
+        var keys = javax.net.ssl.KeyManagerFactory.getInstance(javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
+        keys.init(ks, "changeit".toCharArray());
+        javax.net.ssl.SSLContext serverContext = javax.net.ssl.SSLContext.getInstance("TLS");
+        serverContext.init(keys.getKeyManagers(), null, null);
+        var https = com.sun.net.httpserver.HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(serverContext));
+        https.createContext("/", exchange -> {
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        https.start();
+        long start = System.nanoTime();
+        try {
+            int port = https.getAddress().getPort();
+            // this JVM's trust store does not hold it: waited for before, the 20 minutes of --ready-timeout
+            URI base = URI.create("https://127.0.0.1:" + port + "/");
+            assertThatThrownBy(() -> new Readiness(base, "m", null).await(Duration.ofSeconds(60), () -> null,
+                    notice -> { }))
+                    .isInstanceOf(EngineStartException.class)
+                    .hasMessage(base + ": its TLS certificate is not trusted (unable to find valid certification path to"
+                            + " requested target); expected one this JVM trusts: run ServeBench as java"
+                            + " -Djavax.net.ssl.trustStore=PATH -jar benchmarks.jar ..., PATH a trust store that holds the"
+                            + " server's certificate or its CA (keytool -importcert makes one), or reach the server over"
+                            + " http");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+            // trusted, but asked for as localhost, which it does not name: the JDK's own refusal, worded
+            var trust = javax.net.ssl.TrustManagerFactory.getInstance(
+                    javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(ks);
+            javax.net.ssl.SSLContext trusting = javax.net.ssl.SSLContext.getInstance("TLS");
+            trusting.init(null, trust.getTrustManagers(), null);
+            java.io.IOException otherHost = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                    () -> new io.servebench.wire.http.ControlClient(Duration.ofSeconds(2), trusting).get(
+                            URI.create("https://localhost:" + port + "/health"), Map.of(), Duration.ofSeconds(5)));
+            // the JDK's words ("No name matching localhost found" in 17) vary between its versions
+            assertThat(Readiness.certificateRefused(otherHost)).hasValueSatisfying(m -> assertThat(m).matches(
+                    "its TLS certificate is not of the host asked \\([^)]*localhost[^)]*\\); expected the server by a"
+                            + " name or address its certificate carries \\(its subject alternative names\\)"));
+            // a refused connection is no certificate's fault
+            assertThat(Readiness.certificateRefused(new java.net.ConnectException("Connection refused"))).isEmpty();
+        } finally {
+            https.stop(0);
+        }
+    }
+
+    @Test
     void aQuickStartSaysNothing() throws Exception {
         HttpServer server = serving(Map.of("/health", new Reply(200, ""),
                 "/v1/models", new Reply(200, "{\"data\":[{\"id\":\"m\"}]}"),
