@@ -361,7 +361,9 @@ final class Connection implements SelectorLoop.Ready {
             case BUSY -> {
                 Exchange x = exchange;
                 if (x != null && !x.isFinished() && nowNs - lastActivityNs > idleTimeoutNs) {
-                    close(HttpFailure.TIMEOUT, "no response bytes for " + idleTimeoutNs / 1_000_000 + " ms");
+                    // where the response stood: a server silent from the start, or one that fell silent mid-stream
+                    close(HttpFailure.TIMEOUT, "the server sent nothing for " + idleTimeoutNs / 1_000_000 + " ms "
+                            + (decoding == x ? decoder.position() : "before any byte of the response"));
                 }
             }
             case IDLE -> {

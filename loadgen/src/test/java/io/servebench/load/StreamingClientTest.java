@@ -228,6 +228,8 @@ class StreamingClientTest {
         RequestRecord r = send(tokens(3, 10, 10).withStall(new Script.Stall(1, Duration.ofSeconds(30), 1)),
                 params().withTimeouts(Duration.ofSeconds(5), timeout), spec(0));
         assertThat(r.errorKind()).as(r.error()).isEqualTo("timeout");
+        assertThat(r.error()).isEqualTo("timeout: the server sent nothing for 300 ms in the middle of the response body"
+                + " (status 200)");
         long silence = r.doneNs() - r.eventTimesNs()[0];
         // the client measures idleness with a millisecond clock, hence the small allowance below the limit
         assertThat(silence).isBetween(timeout.toNanos() - TimeUnit.MILLISECONDS.toNanos(5), TimeUnit.SECONDS.toNanos(5));
@@ -238,6 +240,7 @@ class StreamingClientTest {
         RequestRecord r = send(Script.defaults().withFailure(new Script.Failure.NoAnswer()),
                 params().withTimeouts(Duration.ofSeconds(5), Duration.ofMillis(300)), spec(0));
         assertThat(r.errorKind()).as(r.error()).isEqualTo("timeout");
+        assertThat(r.error()).isEqualTo("timeout: the server sent nothing for 300 ms before any byte of the response");
         assertThat(r.httpStatus()).isZero();
     }
 
