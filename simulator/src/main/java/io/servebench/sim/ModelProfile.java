@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -40,6 +41,9 @@ import java.util.Set;
  *                              attention, whose one compressed head every rank keeps whole; the KV heads for
  *                              grouped-query attention ({@code num_key_value_heads}); {@link Integer#MAX_VALUE} for the
  *                              tests' hand-made models, as if their heads split over any number of ranks
+ * @param attentionHeads        the query heads ({@code num_attention_heads}) that tensor parallelism deals out among its
+ *                              ranks; 0 where unknown (the reference's fitted profile, the tests' hand-made models), for
+ *                              which no split is refused ({@link #tensorParallelRefused})
  * @param attentionFlopsPerPair FLOPs of attention per query token and key token it attends, summed over the layers that
  *                              attend to the whole context: {@code 4 x heads x head dim} a layer (q.k and the weighted
  *                              sum of v, a multiply-add each), {@code 2 x heads x (q/k head dim + v head dim)} for latent
@@ -67,6 +71,7 @@ public record ModelProfile(
         Window window,
         double expertBytesPerParameter,
         int kvSplit,
+        int attentionHeads,
         double attentionFlopsPerPair,
         Embeddings embeddings,
         ActivationTraffic activationTraffic) {
@@ -274,7 +279,7 @@ public record ModelProfile(
                         int maxPositionEmbeddings, double draftFraction, int hiddenSize, int layers, Experts experts) {
         this(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken, stateBytesPerSequence,
                 nonLanguageBytes, ContextLength.of(maxPositionEmbeddings), draftFraction, hiddenSize, layers, experts,
-                Window.NONE, bytesPerParameter, Integer.MAX_VALUE, 0, Embeddings.NONE, ActivationTraffic.NONE);
+                Window.NONE, bytesPerParameter, Integer.MAX_VALUE, 0, 0, Embeddings.NONE, ActivationTraffic.NONE);
     }
 
     /** A dense model: every weight is read by every step. */
@@ -308,8 +313,9 @@ public record ModelProfile(
             throw new IllegalArgumentException("the embeddings' parameters exceed the model's active " + activeParameters);
         }
         requirePositive("expertBytesPerParameter", expertBytesPerParameter);
-        if (kvSplit < 1) {
-            throw new IllegalArgumentException("kvSplit must be >= 1, got " + kvSplit);
+        if (kvSplit < 1 || attentionHeads < 0) {
+            throw new IllegalArgumentException("kvSplit must be >= 1 and attentionHeads >= 0, got " + kvSplit + " and "
+                    + attentionHeads);
         }
         if (experts.stored() > parameters) {
             throw new IllegalArgumentException("the routed experts' parameters exceed the model's " + parameters);
@@ -344,7 +350,7 @@ public record ModelProfile(
     public static ModelProfile qwen35_9b(String name) {
         return new ModelProfile(name, 9e9, 9e9, 2, 2.0 * 8 * 4 * 256 * 2, 24.0 * 32 * 128 * 128 * 4,
                 2.0 * 1024 * 1024 * 1024, ContextLength.of(262_144), 0.87e9 / 9e9, 4096, 32, Experts.NONE, Window.NONE, 2,
-                Integer.MAX_VALUE, 8.0 * 4 * 16 * 256, Embeddings.NONE,
+                Integer.MAX_VALUE, 0, 8.0 * 4 * 16 * 256, Embeddings.NONE,
                 ActivationTraffic.NONE);
     }
 
@@ -595,7 +601,7 @@ public record ModelProfile(
                 statePerSequence, visionParameters(architecture, root, hidden, name) * bytes,
                 ContextLength.fromConfig(c, architecture.isGemma3(), tokenizerMaxLength, name), draftFraction, (int) hidden,
                 (int) layers, routed, window, quant.equals(MXFP4) ? MXFP4_BYTES_PER_PARAMETER : bytes,
-                latent ? 1 : (int) kvHeads, (fullLayers - slidingLayers) * flopsPerPair, tables,
+                latent ? 1 : (int) kvHeads, (int) heads, (fullLayers - slidingLayers) * flopsPerPair, tables,
                 new ActivationTraffic(layers * 2 * 4 * hidden * ACTIVATION_BYTES, elementwiseValues * ACTIVATION_BYTES,
                         quantisedWhole * QUANTISATION_BYTES, quantisedSplit * QUANTISATION_BYTES));
         // compressed-tensors reaches here only as FP8 on every linear layer (CompressedTensors)
@@ -816,7 +822,8 @@ public record ModelProfile(
         int intermediate = (int) Math.round(experts.parameters() / (3.0 * hiddenSize) / slices);
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken,
                 stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
-                window, kernel.bytesPerParameter(hiddenSize, intermediate), kvSplit, attentionFlopsPerPair, embeddings,
+                window, kernel.bytesPerParameter(hiddenSize, intermediate), kvSplit, attentionHeads, attentionFlopsPerPair,
+                embeddings,
                 activationTraffic);
     }
 
@@ -827,7 +834,7 @@ public record ModelProfile(
     public ModelProfile withFp8Weights() {
         return new ModelProfile(name, parameters, activeParameters, 1, kvBytesPerToken, stateBytesPerSequence,
                 nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts, window,
-                Math.min(1, expertBytesPerParameter), kvSplit, attentionFlopsPerPair, embeddings,
+                Math.min(1, expertBytesPerParameter), kvSplit, attentionHeads, attentionFlopsPerPair, embeddings,
                 activationTraffic);
     }
 
@@ -839,7 +846,7 @@ public record ModelProfile(
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken / 2,
                 stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
                 new Window(window.tokens(), window.kvBytesPerToken() / 2, window.flopsPerPair()), expertBytesPerParameter,
-                kvSplit, attentionFlopsPerPair, embeddings, activationTraffic);
+                kvSplit, attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic);
     }
 
     /** Whether the weights are FP8 (one byte), so the matrix products run on FP8 tensor cores where the GPU has them. */
@@ -875,6 +882,40 @@ public record ModelProfile(
      */
     public int kvCopies(int tensorParallel) {
         return Math.max(1, tensorParallel / kvSplit);
+    }
+
+    /**
+     * Why the engines would not start this model over {@code tensorParallel} ranks, if they would not: each rank takes
+     * a whole number of query heads, and of KV heads or of copies of one. vLLM checks the first before it loads
+     * anything ("Total number of attention heads (32) must be divisible by tensor parallel size (3).",
+     * {@code ModelConfig.verify_with_parallel_config}, {@code vllm/config/model.py}, v0.26.0); both engines' attention
+     * layers assert both ({@code total_num_heads % tp_size == 0}, then {@code total_num_kv_heads % tp_size == 0}, or
+     * {@code tp_size % total_num_kv_heads == 0} where there are fewer KV heads than ranks: vLLM's
+     * {@code models/llama.py} and {@code models/qwen3.py}, SGLang's {@code models/qwen3.py}). Latent attention's one
+     * compressed head ({@link #kvSplit} 1) goes whole to every rank.
+     */
+    public Optional<String> tensorParallelRefused(int tensorParallel) {
+        if (attentionHeads == 0 || splits(tensorParallel)) {
+            return Optional.empty();
+        }
+        String sizes = java.util.stream.IntStream.rangeClosed(1, attentionHeads).filter(this::splits)
+                .mapToObj(Integer::toString).collect(java.util.stream.Collectors.joining(", "));
+        return Optional.of((attentionHeads % tensorParallel != 0
+                ? String.format(Locale.ROOT, "%s's %d attention heads do not divide among %d tensor-parallel ranks"
+                        + " (vLLM refuses it at start, SGLang's attention asserts it)", name, attentionHeads,
+                        tensorParallel)
+                : String.format(Locale.ROOT, "%s's %d KV heads neither divide among %d tensor-parallel ranks nor"
+                        + " divide them (both engines' attention asserts it)", name, kvSplit, tensorParallel))
+                + "; expected a size that splits its heads evenly: " + sizes);
+    }
+
+    /** Whether {@code tensorParallel} ranks each take whole query heads, and whole KV heads or copies of one. */
+    private boolean splits(int tensorParallel) {
+        if (attentionHeads % tensorParallel != 0) {
+            return false;
+        }
+        return kvSplit == Integer.MAX_VALUE || (kvSplit >= tensorParallel ? kvSplit % tensorParallel == 0
+                : tensorParallel % kvSplit == 0);
     }
 
     /**

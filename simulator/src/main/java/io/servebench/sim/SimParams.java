@@ -197,6 +197,10 @@ public record SimParams(
             throw new IllegalArgumentException("the expert-parallel size " + expertParallelSize + " must divide the"
                     + " tensor-parallel size " + tensorParallelSize + " (SGLang's --ep-size a divisor of --tp-size)");
         }
+        model.tensorParallelRefused(tensorParallelSize).ifPresent(why -> {
+            throw new IllegalArgumentException("the engine would not start at tensor-parallel size " + tensorParallelSize
+                    + ": " + why);
+        });
         acceptanceRates = List.copyOf(acceptanceRates);
         if (acceptanceRates.isEmpty() || acceptanceRates.stream().anyMatch(p -> !(p >= 0 && p <= 1))) {
             throw new IllegalArgumentException("acceptanceRates must be one or more probabilities in [0, 1], got "

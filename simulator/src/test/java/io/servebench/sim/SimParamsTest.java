@@ -156,6 +156,30 @@ class SimParamsTest {
     }
 
     /**
+     * A tensor-parallel size the model's heads do not split among is refused as the engines refuse it; the head counts
+     * are the models' published configs (Qwen3-8B: 32 attention heads, 8 KV heads; Qwen3-14B: 40 and 8; Qwen2.5-7B: 28
+     * and 4), the rule vLLM's {@code ModelConfig.verify_with_parallel_config} and both engines' attention layers.
+     */
+    @Test
+    void aTensorParallelSizeTheHeadsDoNotSplitAmongIsRefusedAsTheEnginesRefuseIt() {
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of("--tensor-parallel-size=3")))
+                .hasMessage("the engine would not start at tensor-parallel size 3: Qwen/Qwen3-8B's 32 attention heads"
+                        + " do not divide among 3 tensor-parallel ranks (vLLM refuses it at start, SGLang's attention"
+                        + " asserts it); expected a size that splits its heads evenly: 1, 2, 4, 8, 16, 32");
+        // 40 heads split five ways, but not its 8 KV heads, which five ranks cannot hold whole copies of either
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-14B", List.of("--tp-size=5")))
+                .hasMessage("the engine would not start at tensor-parallel size 5: Qwen/Qwen3-14B's 8 KV heads neither"
+                        + " divide among 5 tensor-parallel ranks nor divide them (both engines' attention asserts it);"
+                        + " expected a size that splits its heads evenly: 1, 2, 4, 8, 40");
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen2.5-7B-Instruct",
+                List.of("--tensor-parallel-size=7"))).hasMessageContaining("Qwen/Qwen2.5-7B-Instruct's 4 KV heads neither"
+                + " divide among 7 tensor-parallel ranks nor divide them");
+        // more ranks than KV heads, each a whole copy: started (the KV cache copied, SimParams's kvCopies)
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of("--tensor-parallel-size=16"))
+                .tensorParallelSize()).isEqualTo(16);
+    }
+
+    /**
      * SGLang's fraction is of the memory CUDA and torch.distributed left, not of the whole GPU ({@code
      * profile_max_num_token}). The oracle is SGLang's own log of Qwen3-235B-A22B-FP8 on four H100s at {@code
      * --mem-fraction-static 0.93} (vllm-project/vllm issue #21348): "KV Cache is allocated. #tokens: 367404"; the twin
