@@ -831,6 +831,14 @@ public record SimParams(
                 throw new IllegalArgumentException(SIM_MXFP4_KERNEL + " chooses vLLM's kernel for MXFP4 experts; the"
                         + " simulated SGLang holds them as its own choice of kernel does (triton_kernels on Hopper)");
             }
+            if (dialect != SimDialect.SGLANG && enableExpertParallel && model.experts().layers() == 0) {
+                // vLLM checks it before it loads anything (ModelConfig._verify_with_expert_parallelism,
+                // vllm/config/model.py, v0.17.1 and v0.26.0); SGLang's --ep-size divides only MoE layers among groups
+                throw new IllegalArgumentException("the engine would not start: vLLM refuses --enable-expert-parallel"
+                        + " for a model without experts (\"Number of experts in the model must be greater than 0 when"
+                        + " expert parallelism is enabled.\"); expected the flag left out for " + model.name()
+                        + ", a dense model");
+            }
             // each GPU of an expert-parallel group holds a slice of every expert of the group, padded on its own
             int slices = Math.max(1, tp / Math.max(1, expertParallel(dialect)));
             model = model.withExpertsHeldBy(dialect == SimDialect.SGLANG

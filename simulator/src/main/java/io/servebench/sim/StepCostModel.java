@@ -280,8 +280,9 @@ final class StepCostModel {
         double expertRead = m.expertBytesRead(computedTokens, groups) / expertBandwidth;
         double moeFloor = m.experts().layers() * MOE_LAYER_FLOOR_NANOS / 1e9;
         double routed = m.routedActiveParameters();
-        // expert parallelism: the step waits for the group with the most token-expert pairs to compute
-        double routedShare = groups <= 1 || computedTokens == 0 ? 1
+        // expert parallelism: the step waits for the group with the most token-expert pairs to compute (a dense model,
+        // which SGLang serves at any --ep-size, has none: its layers are tensor-parallel only)
+        double routedShare = groups <= 1 || computedTokens == 0 || m.experts().layers() == 0 ? 1
                 : groups * m.experts().busiestGroupPairs(computedTokens, groups) / ((double) computedTokens * m.experts().perToken());
         // attention's products in 16 bits whatever the weights, on the GPUs its heads are split over
         // the output projection gives logits for the positions sampled: one per sequence, and each draft it verifies

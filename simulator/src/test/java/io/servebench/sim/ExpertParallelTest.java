@@ -123,8 +123,21 @@ class ExpertParallelTest {
         assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-235B-A22B-Instruct-2507",
                 List.of("--tp-size=8", "--ep-size=3"), GpuProfile.named("h200")))
                 .hasMessageContaining("the expert-parallel size 3 must divide the tensor-parallel size 8");
-        SimParams dense = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-32B",
-                List.of("--tensor-parallel-size=2", "--enable-expert-parallel"), GpuProfile.named("h100"));
+        // SGLang's groups divide MoE layers only: a dense model is served as without them (its steps cost what they
+        // cost at --ep-size 1, where they were not even a number and the virtual engine stopped scheduling)
+        SimParams dense = SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-32B", List.of("--tp-size=2", "--ep-size=2"),
+                GpuProfile.named("h100"));
         assertThat(dense.startLog()).contains("expert parallelism has no experts to divide: Qwen/Qwen3-32B is dense");
+        SimParams denseTp = SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-32B", List.of("--tp-size=2"),
+                GpuProfile.named("h100"));
+        assertThat(new StepCostModel(dense).stepNanos(512, 512_000, 512, 0, 0))
+                .isPositive().isEqualTo(new StepCostModel(denseTp).stepNanos(512, 512_000, 512, 0, 0));
+        // vLLM refuses expert parallelism for a model without experts before it loads anything
+        // (ModelConfig._verify_with_expert_parallelism, vllm/config/model.py at v0.26.0)
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-32B",
+                List.of("--tensor-parallel-size=2", "--enable-expert-parallel"), GpuProfile.named("h100")))
+                .hasMessage("the engine would not start: vLLM refuses --enable-expert-parallel for a model without"
+                        + " experts (\"Number of experts in the model must be greater than 0 when expert parallelism is"
+                        + " enabled.\"); expected the flag left out for Qwen/Qwen3-32B, a dense model");
     }
 }
