@@ -865,9 +865,22 @@ public record SimParams(
             if (dialect == SimDialect.SGLANG) {
                 stateSlots = sglangLimits(model, gpu);
             } else {
-                maxNumSeqs = maxNumSeqs > 0 ? maxNumSeqs : EngineDefaults.vllmMaxNumSeqs(gpu);
+                boolean seqsGiven = maxNumSeqs > 0;
+                maxNumSeqs = seqsGiven ? maxNumSeqs : EngineDefaults.vllmMaxNumSeqs(gpu);
                 maxNumBatchedTokens = maxNumBatchedTokens > 0 ? maxNumBatchedTokens
                         : EngineDefaults.vllmMaxNumBatchedTokens(gpu);
+                if (!seqsGiven) {
+                    // a default batch never holds more sequences than a step's tokens (EngineArgs.
+                    // _set_default_max_num_seqs_and_batched_tokens_args, vllm/engine/arg_utils.py, v0.17.1 and v0.26.0)
+                    maxNumSeqs = Math.min(maxNumSeqs, maxNumBatchedTokens);
+                } else if (maxNumBatchedTokens < maxNumSeqs) {
+                    // and one given so refuses to start (SchedulerConfig, vllm/config/scheduler.py)
+                    throw new IllegalArgumentException(String.format(Locale.ROOT, "the engine would not start: vLLM"
+                            + " refuses a step of fewer tokens than its sequences (\"max_num_batched_tokens (%d) must be"
+                            + " greater than or equal to max_num_seqs (%d).\"); expected --max-num-batched-tokens of at"
+                            + " least %d, or --max-num-seqs of at most %d", maxNumBatchedTokens, maxNumSeqs, maxNumSeqs,
+                            maxNumBatchedTokens));
+                }
                 prefixCaching = prefixCaching != null ? prefixCaching : EngineDefaults.vllmPrefixCaching(model);
                 memoryFraction = memoryFraction > 0 ? memoryFraction : VLLM_DEFAULT_MEMORY_FRACTION;
             }

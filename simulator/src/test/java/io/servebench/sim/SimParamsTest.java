@@ -156,6 +156,29 @@ class SimParamsTest {
     }
 
     /**
+     * vLLM's batch limits as its arguments resolve them: a default {@code max_num_seqs} is at most the step's tokens
+     * ({@code EngineArgs._set_default_max_num_seqs_and_batched_tokens_args}: {@code min(max_num_seqs,
+     * max_num_batched_tokens)}), and a given one above them refuses to start ({@code SchedulerConfig}: "max_num_batched_tokens
+     * (64) must be greater than or equal to max_num_seqs (128)."); on an H100 the defaults are 1024 and 8192.
+     */
+    @Test
+    void vllmsSequencesPerStepAreAtMostItsTokensPerStep() {
+        SimParams small = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of("--max-num-batched-tokens=64"));
+        assertThat(small.maxNumSeqs()).isEqualTo(64);
+        assertThat(small.maxNumBatchedTokens()).isEqualTo(64);
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of()).maxNumSeqs()).isEqualTo(1024);
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B",
+                List.of("--max-num-batched-tokens=64", "--max-num-seqs=128")))
+                .hasMessage("the engine would not start: vLLM refuses a step of fewer tokens than its sequences"
+                        + " (\"max_num_batched_tokens (64) must be greater than or equal to max_num_seqs (128).\");"
+                        + " expected --max-num-batched-tokens of at least 128, or --max-num-seqs of at most 64");
+        // the default step of 8192 tokens is below 16384 sequences as well
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of("--max-num-seqs=16384")))
+                .hasMessageContaining("max_num_batched_tokens (8192) must be greater than or equal to max_num_seqs"
+                        + " (16384).");
+    }
+
+    /**
      * A tensor-parallel size the model's heads do not split among is refused as the engines refuse it; the head counts
      * are the models' published configs (Qwen3-8B: 32 attention heads, 8 KV heads; Qwen3-14B: 40 and 8; Qwen2.5-7B: 28
      * and 4), the rule vLLM's {@code ModelConfig.verify_with_parallel_config} and both engines' attention layers.
