@@ -823,8 +823,7 @@ public record ModelProfile(
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken,
                 stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
                 window, kernel.bytesPerParameter(hiddenSize, intermediate), kvSplit, attentionHeads, attentionFlopsPerPair,
-                embeddings,
-                activationTraffic);
+                embeddings, activationTraffic);
     }
 
     /**
