@@ -283,9 +283,10 @@ final class Readiness {
     }
 
     private static HttpTimeoutException noAnswer(String request, Duration within) {
-        long ms = within.toMillis();
-        return new HttpTimeoutException(request + ": no answer within " + (ms >= 10_000 ? Math.round(ms / 1000.0)
-                + " s" : String.format(java.util.Locale.ROOT, "%.1f s", ms / 1000.0)));
+        // tenths of a second, whole seconds from 10 (a wait of 9,999 ms reads "10 s", not "10.0 s")
+        long tenths = Math.round(within.toMillis() / 100.0);
+        return new HttpTimeoutException(request + ": no answer within " + (tenths >= 100 ? Math.round(tenths / 10.0)
+                + " s" : String.format(java.util.Locale.ROOT, "%.1f s", tenths / 10.0)));
     }
 
     /**
