@@ -1,6 +1,7 @@
 package io.servebench.engine;
 
 import com.sun.net.httpserver.HttpServer;
+import io.servebench.wire.http.SelfSignedHttps;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
@@ -71,31 +72,13 @@ class ReadinessNoticesTest {
     void aCertificateTheJvmDoesNotTrustOrOfAnotherHostFailsTheStartAtOnceSayingWhatToDo(
             @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         // a certificate for 127.0.0.1 made by the JDK's keytool, served by the JDK's own HTTPS server
-        java.nio.file.Path keystore = dir.resolve("server.p12");
-        Process keytool = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "keytool")
-                .toString(), "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
-                "CN=engine.example", "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-keystore", keystore.toString(),
-                "-storetype", "PKCS12", "-storepass", "changeit", "-keypass", "changeit").redirectErrorStream(true).start();
-        String keytoolOutput = new String(keytool.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertThat(keytool.waitFor()).as(keytoolOutput).isZero();
-        java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
-        try (var in = java.nio.file.Files.newInputStream(keystore)) {
-            ks.load(in, "changeit".toCharArray());
-        }
-        var keys = javax.net.ssl.KeyManagerFactory.getInstance(javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
-        keys.init(ks, "changeit".toCharArray());
-        javax.net.ssl.SSLContext serverContext = javax.net.ssl.SSLContext.getInstance("TLS");
-        serverContext.init(keys.getKeyManagers(), null, null);
-        var https = com.sun.net.httpserver.HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(serverContext));
-        https.createContext("/", exchange -> {
-            exchange.sendResponseHeaders(200, -1);
-            exchange.close();
-        });
-        https.start();
-        long start = System.nanoTime();
-        try {
-            int port = https.getAddress().getPort();
+        try (SelfSignedHttps https = SelfSignedHttps.start(dir, "CN=engine.example")) {
+            https.server().createContext("/", exchange -> {
+                exchange.sendResponseHeaders(200, -1);
+                exchange.close();
+            });
+            long start = System.nanoTime();
+            int port = https.port();
             // this JVM's trust store does not hold it: waited for before, the 20 minutes of --ready-timeout
             URI base = URI.create("https://127.0.0.1:" + port + "/");
             assertThatThrownBy(() -> new Readiness(base, "m", null).await(Duration.ofSeconds(60), () -> null,
@@ -108,11 +91,7 @@ class ReadinessNoticesTest {
                             + " http");
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
             // trusted, but asked for as localhost, which it does not name: the JDK's own refusal, worded
-            var trust = javax.net.ssl.TrustManagerFactory.getInstance(
-                    javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
-            trust.init(ks);
-            javax.net.ssl.SSLContext trusting = javax.net.ssl.SSLContext.getInstance("TLS");
-            trusting.init(null, trust.getTrustManagers(), null);
+            javax.net.ssl.SSLContext trusting = https.trusting();
             java.io.IOException otherHost = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
                     () -> new io.servebench.wire.http.ControlClient(Duration.ofSeconds(2), trusting).get(
                             URI.create("https://localhost:" + port + "/health"), Map.of(), Duration.ofSeconds(5)));
@@ -122,8 +101,6 @@ class ReadinessNoticesTest {
                             + " name or address its certificate carries \\(its subject alternative names\\)"));
             // a refused connection is no certificate's fault
             assertThat(Readiness.certificateRefused(new java.net.ConnectException("Connection refused"))).isEmpty();
-        } finally {
-            https.stop(0);
         }
     }
 

@@ -1,28 +1,21 @@
 package io.servebench.http;
 
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsServer;
 import io.servebench.wire.http.Origin;
+import io.servebench.wire.http.SelfSignedHttps;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
@@ -37,7 +30,7 @@ class Http1ClientTest {
     private static final ClientParams PARAMS = new ClientParams(Duration.ofSeconds(5), Duration.ofSeconds(5), 4, 1, true, null);
 
     private RawServer raw;
-    private HttpsServer https;
+    private SelfSignedHttps https;
 
     @AfterEach
     void stop() throws IOException {
@@ -45,7 +38,7 @@ class Http1ClientTest {
             raw.close();
         }
         if (https != null) {
-            https.stop(0);
+            https.close();
         }
     }
 
@@ -190,24 +183,8 @@ class Http1ClientTest {
 
     @Test
     void httpsWithHostVerificationAgainstATrustedCertificate(@TempDir Path dir) throws Exception {
-        Path keystore = dir.resolve("server.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=localhost",
-                "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-keystore", keystore.toString(), "-storetype", "PKCS12",
-                "-storepass", "changeit", "-keypass", "changeit").redirectErrorStream(true).start();
-        String keytoolOutput = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(keytool.waitFor()).as(keytoolOutput).isZero();
-        KeyStore ks = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(keystore)) {
-            ks.load(in, "changeit".toCharArray());
-        }
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(ks, "changeit".toCharArray());
-        SSLContext serverContext = SSLContext.getInstance("TLS");
-        serverContext.init(kmf.getKeyManagers(), null, null);
-        https = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
-        https.setHttpsConfigurator(new HttpsConfigurator(serverContext));
-        https.createContext("/echo", exchange -> {
+        https = SelfSignedHttps.start(dir, "CN=localhost");
+        https.server().createContext("/echo", exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
             exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
             exchange.sendResponseHeaders(200, 0);
@@ -218,13 +195,8 @@ class Http1ClientTest {
                 }
             }
         });
-        https.start();
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(ks);
-        SSLContext clientContext = SSLContext.getInstance("TLS");
-        clientContext.init(null, tmf.getTrustManagers(), null);
-        Origin origin = new Origin(true, "127.0.0.1", https.getAddress().getPort());
-        ClientParams tls = new ClientParams(Duration.ofSeconds(5), Duration.ofSeconds(5), 2, 1, true, clientContext);
+        Origin origin = new Origin(true, "127.0.0.1", https.port());
+        ClientParams tls = new ClientParams(Duration.ofSeconds(5), Duration.ofSeconds(5), 2, 1, true, https.trusting());
         try (Http1Client client = new Http1Client(origin, tls)) {
             for (int i = 0; i < 3; i++) {
                 Result r = send(client, "x" + i);

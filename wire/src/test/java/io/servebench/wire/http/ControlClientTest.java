@@ -120,39 +120,16 @@ class ControlClientTest {
     void speaksTlsToTheJdksHttpsServerTrustingTheContextGivenAndChecksTheHostName(@org.junit.jupiter.api.io.TempDir
                                                                                         java.nio.file.Path dir)
             throws Exception {
-        // a certificate for 127.0.0.1 only, made by the JDK's keytool, served by the JDK's own HTTPS server
-        java.nio.file.Path keystore = dir.resolve("server.p12");
-        Process keytool = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "keytool")
-                .toString(), "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1",
-                "-dname", "CN=engine.example", "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-keystore", keystore.toString(),
-                "-storetype", "PKCS12", "-storepass", "changeit", "-keypass", "changeit").redirectErrorStream(true).start();
-        String keytoolOutput = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(keytool.waitFor()).as(keytoolOutput).isZero();
-        java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
-        try (var in = java.nio.file.Files.newInputStream(keystore)) {
-            ks.load(in, "changeit".toCharArray());
-        }
-        var kmf = javax.net.ssl.KeyManagerFactory.getInstance(javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(ks, "changeit".toCharArray());
-        javax.net.ssl.SSLContext serverContext = javax.net.ssl.SSLContext.getInstance("TLS");
-        serverContext.init(kmf.getKeyManagers(), null, null);
-        var https = com.sun.net.httpserver.HttpsServer.create(
-                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 16);
-        https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(serverContext));
-        https.createContext("/version", exchange -> {
-            byte[] body = "{\"version\":\"0.17.1\"}".getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
-        https.start();
-        try {
-            var tmf = javax.net.ssl.TrustManagerFactory.getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(ks);
-            javax.net.ssl.SSLContext clientContext = javax.net.ssl.SSLContext.getInstance("TLS");
-            clientContext.init(null, tmf.getTrustManagers(), null);
-            int port = https.getAddress().getPort();
-            ControlClient trusting = new ControlClient(Duration.ofSeconds(2), clientContext);
+        // a certificate for 127.0.0.1 and engine.example, not localhost, served by the JDK's own HTTPS server
+        try (SelfSignedHttps https = SelfSignedHttps.start(dir, "CN=engine.example")) {
+            https.server().createContext("/version", exchange -> {
+                byte[] body = "{\"version\":\"0.17.1\"}".getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(200, body.length);
+                exchange.getResponseBody().write(body);
+                exchange.close();
+            });
+            int port = https.port();
+            ControlClient trusting = new ControlClient(Duration.ofSeconds(2), https.trusting());
             for (int i = 0; i < 2; i++) {
                 assertThat(trusting.get(URI.create("https://127.0.0.1:" + port + "/version"), Map.of(),
                         Duration.ofSeconds(5)).text()).isEqualTo("{\"version\":\"0.17.1\"}");
@@ -163,8 +140,6 @@ class ControlClientTest {
             // the JVM's default trust store does not know the certificate
             assertThatThrownBy(() -> client.get(URI.create("https://127.0.0.1:" + port + "/version"), Map.of(),
                     Duration.ofSeconds(5))).isInstanceOf(IOException.class);
-        } finally {
-            https.stop(0);
         }
     }
 
