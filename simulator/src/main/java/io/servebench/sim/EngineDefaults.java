@@ -117,7 +117,8 @@ public final class EngineDefaults {
     static final double SGLANG_MAMBA_FULL_MEMORY_RATIO = 0.9;
 
     /**
-     * Tokens of SGLang's sliding-window pool per token of its full-attention pool, for a model with both kinds of layer:
+     * Tokens of SGLang's sliding-window pool per token of its full-attention pool, for a model with both kinds of layer
+     * that it pools apart ({@link ModelProfile.SglangWindow#OWN_POOL}):
      * {@code swa_full_tokens_ratio: float = 0.8} ({@code server_args.py}); the memory left after the weights is split so
      * that the two pools keep that ratio.
      */

@@ -20,7 +20,10 @@ import java.util.List;
  */
 enum ModelArchitecture {
     LLAMA("LlamaForCausalLM", "{\"tie_word_embeddings\":false}", "llama"),
-    /** Without a {@code sliding_window} key, transformers gives every layer a window of 4,096, which is refused. */
+    /**
+     * Without a {@code sliding_window} key, transformers gives every layer a window of 4,096 ({@code MistralConfig});
+     * Mistral 7B v0.1 states that, later Mistrals {@code null} ({@link #windowsEveryLayer}).
+     */
     MISTRAL("MistralForCausalLM", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":8,\"sliding_window\":4096}",
             "mistral"),
     MIXTRAL("MixtralForCausalLM", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":8,\"num_local_experts\":8,"
@@ -43,6 +46,12 @@ enum ModelArchitecture {
     /** Its layers alternate, the first sliding ({@link #slidingPattern}). */
     GPT_OSS("GptOssForCausalLM", "{\"tie_word_embeddings\":false,\"head_dim\":64,\"num_key_value_heads\":8,"
             + "\"num_local_experts\":128,\"num_experts_per_tok\":4,\"sliding_window\":128}", "gpt_oss"),
+    /**
+     * Gemma 2: its embeddings tied, every other layer sliding, the first among them ({@code Gemma2Config}'s
+     * {@code layer_types}; vLLM's {@code gemma2.py} reads them, SGLang's {@code gemma2.py} slides the even layers).
+     */
+    GEMMA2("Gemma2ForCausalLM", "{\"tie_word_embeddings\":true,\"head_dim\":256,\"num_key_value_heads\":4,"
+            + "\"sliding_window\":4096,\"vocab_size\":256000,\"max_position_embeddings\":8192}", "gemma2"),
     /**
      * Its embeddings tied, five of each six layers sliding ({@code sliding_window_pattern}); a published text config
      * leaves out what equals these (gemma-3-27b-it's names neither its vocabulary nor its context).
@@ -108,7 +117,26 @@ enum ModelArchitecture {
      * ({@code Gemma3TextConfig}).
      */
     int slidingPattern(JsonNode c) {
-        return this == GPT_OSS ? 2 : isGemma3() ? c.path("sliding_window_pattern").asInt(6) : 0;
+        return this == GPT_OSS || this == GEMMA2 ? 2 : isGemma3() ? c.path("sliding_window_pattern").asInt(6) : 0;
+    }
+
+    /**
+     * Whether a {@code sliding_window} the config states, with no {@code layer_types}, windows every layer: Mistral's
+     * (vLLM sets its cache's window from the config of a model that does not interleave layer types, {@code
+     * is_interleaved} in {@code vllm/transformers_utils/config.py}, and every attention layer without a window of its
+     * own takes it: {@code EngineArgs.create_engine_config}, {@code Attention.__init__}, v0.17.1 and v0.26.0).
+     */
+    boolean windowsEveryLayer() {
+        return this == MISTRAL;
+    }
+
+    /** How SGLang serves this architecture's sliding-window layers ({@link ModelProfile.SglangWindow}). */
+    ModelProfile.SglangWindow sglangWindow() {
+        return switch (this) {
+            case GPT_OSS -> ModelProfile.SglangWindow.OWN_POOL;
+            case MISTRAL -> ModelProfile.SglangWindow.IGNORED;
+            default -> ModelProfile.SglangWindow.ONE_POOL;
+        };
     }
 
     /** Whether its full-attention layers gate their output (a second query-sized projection): the Qwen hybrids do. */

@@ -19,7 +19,8 @@ import java.util.Set;
  * @param activeParameters      of which one token goes through (all of them for a dense model, the routed
  *                              experts' share for a mixture of experts): the FLOPs per token are twice this
  * @param bytesPerParameter     bytes per weight (2 for bf16)
- * @param kvBytesPerToken       KV-cache bytes one token of context occupies, summed over the attention layers
+ * @param kvBytesPerToken       KV-cache bytes one token of context occupies, summed over the layers that attend to the
+ *                              whole context (0 where every layer slides)
  * @param stateBytesPerSequence fixed per-sequence state (linear-attention / SSM layers), read every step
  *                              for every running sequence; 0 for a pure-attention model
  * @param nonLanguageBytes      weights (and their reserved working memory) that only multimodal input uses,
@@ -182,18 +183,23 @@ public record ModelProfile(
 
     /**
      * The layers whose attention sees only the last {@code tokens} tokens (sliding-window attention: gpt-oss, Gemma 2/3,
-     * every other or five of six layers): a sequence holds, and a step reads, the KV of at most {@code tokens} tokens of
-     * them, however long its context. vLLM's KV cache manager frees a sliding layer's blocks that fall out of the
-     * window ({@code SlidingWindowManager}); SGLang keeps those layers in a pool of their own.
+     * every other or five of six layers; Mistral 7B v0.1, every layer): a step reads the KV of at most {@code tokens}
+     * tokens of them, however long its context. vLLM's KV cache manager frees a sliding layer's blocks that fall out of
+     * the window ({@code SlidingWindowManager}), so a sequence holds at most the window's; SGLang serves them as its
+     * {@link SglangWindow} for the architecture says.
      *
      * @param tokens          the window, tokens ({@code sliding_window})
      * @param kvBytesPerToken KV bytes of one token, summed over the sliding layers
      * @param flopsPerPair    attention FLOPs per query token and key token it attends, summed over the sliding layers
+     * @param sglang          how SGLang serves these layers
+     * @param keepsEveryToken whether the cache keeps every token of these layers, read or not (SGLang's one pool: {@link
+     *                        SglangWindow#ONE_POOL}), rather than at most the window's
      */
-    public record Window(int tokens, double kvBytesPerToken, double flopsPerPair) {
+    public record Window(int tokens, double kvBytesPerToken, double flopsPerPair, SglangWindow sglang,
+                         boolean keepsEveryToken) {
 
         /** No sliding-window layer. */
-        public static final Window NONE = new Window(0, 0, 0);
+        public static final Window NONE = new Window(0, 0, 0, SglangWindow.OWN_POOL, false);
 
         public Window {
             if (tokens < 0 || kvBytesPerToken < 0 || (tokens == 0) != (kvBytesPerToken == 0)) {
@@ -203,7 +209,37 @@ public record ModelProfile(
             if (flopsPerPair < 0) {
                 throw new IllegalArgumentException("window: flopsPerPair must be >= 0, got " + flopsPerPair);
             }
+            java.util.Objects.requireNonNull(sglang, "sglang");
         }
+
+        /** These layers as vLLM serves them, whatever SGLang does: the cache keeps at most the window's tokens. */
+        Window(int tokens, double kvBytesPerToken, double flopsPerPair, SglangWindow sglang) {
+            this(tokens, kvBytesPerToken, flopsPerPair, sglang, false);
+        }
+
+        /** The KV bytes a sequence of {@code tokens} tokens holds in these layers. */
+        double heldBytes(long tokens) {
+            return kvBytesPerToken * (keepsEveryToken ? tokens : Math.min(tokens, this.tokens));
+        }
+    }
+
+    /**
+     * How SGLang serves a model's sliding-window layers, which depends on the architecture where vLLM's rule is one (every
+     * sliding layer attends within its window, and its blocks out of the window are freed). SGLang keeps sliding layers
+     * in a pool of their own only for the architectures its {@code is_hybrid_swa_model} lists ({@code
+     * python/sglang/srt/configs/model_config.py}, read at sgl-project/sglang@8b5e1bbf and @001adf56: gpt-oss, Llama 4,
+     * MiMo, Step 3.5, Gemma 4; Gemma 2 and 3 in neither); any other model's layers share one pool of every token. Its
+     * Gemma 2 and Gemma 3 attention passes the window to the kernel ({@code sliding_window_size} in {@code
+     * models/gemma2.py}, {@code gemma3_causal.py}); its Mistral is its Llama ({@code models/mistral.py}), whose
+     * attention takes no window at all ({@code models/llama.py}).
+     */
+    public enum SglangWindow {
+        /** A pool of their own beside the full layers', sized as {@code swa_full_tokens_ratio} of it (gpt-oss). */
+        OWN_POOL,
+        /** Attending within the window, their KV kept for every token in the one pool (Gemma 2, Gemma 3). */
+        ONE_POOL,
+        /** Not at all: these layers attend to the whole context, as every other layer (Mistral, served as Llama). */
+        IGNORED
     }
 
     /**
@@ -301,13 +337,17 @@ public record ModelProfile(
                     + parameters + ")");
         }
         requirePositive("bytesPerParameter", bytesPerParameter);
-        requirePositive("kvBytesPerToken", kvBytesPerToken);
+        java.util.Objects.requireNonNull(window, "window");
+        // a model whose every layer slides (Mistral 7B v0.1) has no full layer's KV
+        if (!(kvBytesPerToken >= 0 && kvBytesPerToken + window.kvBytesPerToken() > 0)) {
+            throw new IllegalArgumentException("kvBytesPerToken must be >= 0, and > 0 without a sliding window, got "
+                    + kvBytesPerToken);
+        }
         if (hiddenSize < 1 || layers < 1) {
             throw new IllegalArgumentException("hiddenSize and layers must be >= 1, got " + hiddenSize + " and " + layers);
         }
         java.util.Objects.requireNonNull(context, "context");
         java.util.Objects.requireNonNull(experts, "experts");
-        java.util.Objects.requireNonNull(window, "window");
         java.util.Objects.requireNonNull(embeddings, "embeddings");
         if (embeddings.inModel() > activeParameters) {
             throw new IllegalArgumentException("the embeddings' parameters exceed the model's active " + activeParameters);
@@ -424,7 +464,8 @@ public record ModelProfile(
     /**
      * A profile from a Hugging Face {@code config.json} of a decoder (Llama, Qwen2/3, Mistral, their
      * mixture-of-experts forms: Qwen2/3-MoE, Mixtral; hybrids of full and linear attention such as
-     * Qwen3-Next and Qwen3.5; full and sliding-window layers as {@code layer_types} lists them: gpt-oss, Gemma 3;
+     * Qwen3-Next and Qwen3.5; full and sliding-window layers as {@code layer_types} lists them or the architecture's
+     * pattern gives them: gpt-oss, Gemma 2 and 3, Mistral 7B v0.1's window on every layer;
      * multi-head latent attention and DeepSeek's expert keys: DeepSeek V3/R1, Kimi K2, GLM-4.5). Parameters are counted from the shapes: embeddings and, unless tied, the output
      * head; per full-attention layer the q, k, v and o projections (and, in the Qwen hybrids, the output gate,
      * a second q-sized projection); per linear-attention (Gated DeltaNet) layer its q/k/v/z input projection,
@@ -476,7 +517,7 @@ public record ModelProfile(
                 : c.has("n_routed_experts") ? count(c, name, "n_routed_experts") : 0;
         Embeddings tables = new Embeddings(vocab * hidden, tied);
         double embeddings = tables.inModel();
-        String[] types = layerTypes(c, name, (int) layers, architecture.slidingPattern(c));
+        String[] types = layerTypes(c, name, (int) layers, architecture);
         int linearLayers = 0;
         int slidingLayers = 0;
         for (String type : types) {
@@ -596,7 +637,8 @@ public record ModelProfile(
         }
         double kvPerLayer = kvValuesPerLayer * bytes;
         Window window = slidingLayers == 0 ? Window.NONE
-                : new Window((int) count(c, name, "sliding_window"), slidingLayers * kvPerLayer, slidingLayers * flopsPerPair);
+                : new Window((int) count(c, name, "sliding_window"), slidingLayers * kvPerLayer, slidingLayers * flopsPerPair,
+                        architecture.sglangWindow());
         ModelProfile profile = new ModelProfile(name, total, active, bytes, (fullLayers - slidingLayers) * kvPerLayer,
                 statePerSequence, visionParameters(architecture, root, hidden, name) * bytes,
                 ContextLength.fromConfig(c, architecture.isGemma3(), tokenizerMaxLength, name), draftFraction, (int) hidden,
@@ -700,10 +742,12 @@ public record ModelProfile(
      * Each layer's attention: {@code layer_types} when given ({@code "full_attention"}, {@code "sliding_attention"},
      * {@code "linear_attention"}), else for a sliding window in the architecture's own pattern every
      * {@code slidingPattern}-th layer full and the others sliding
-     * ({@link ModelArchitecture#slidingPattern}), else linear-attention (Gated DeltaNet) for every layer but each
-     * {@code full_attention_interval}-th; full attention for a model with none of these.
+     * ({@link ModelArchitecture#slidingPattern}) or every layer sliding ({@link ModelArchitecture#windowsEveryLayer}),
+     * else linear-attention (Gated DeltaNet) for every layer but each {@code full_attention_interval}-th; full attention
+     * for a model with none of these.
      */
-    private static String[] layerTypes(JsonNode c, String name, int layers, int slidingPattern) {
+    private static String[] layerTypes(JsonNode c, String name, int layers, ModelArchitecture architecture) {
+        int slidingPattern = architecture.slidingPattern(c);
         String[] types = new String[layers];
         java.util.Arrays.fill(types, FULL);
         JsonNode given = c.get("layer_types");
@@ -720,15 +764,17 @@ public record ModelProfile(
                 }
                 types[i] = type;
             }
-            if (java.util.Arrays.stream(types).noneMatch(FULL::equals)) {
+            if (java.util.Arrays.stream(types).allMatch(LINEAR::equals)) {
                 throw new IllegalArgumentException("config.json of " + name + ": no layer of \"layer_types\" is"
-                        + " full_attention; a model whose every layer slides or is linear is not modelled by the simulated"
-                        + " engine; it would give this model another model's figures, so it is refused");
+                        + " full_attention or sliding_attention; a model whose every layer is linear is not modelled by the"
+                        + " simulated engine; it would give this model another model's figures, so it is refused");
             }
         } else if (slidingPattern > 0 && c.path("sliding_window").isNumber()) {
             for (int i = 0; i < layers; i++) {
                 types[i] = (i + 1) % slidingPattern != 0 ? SLIDING : FULL;
             }
+        } else if (architecture.windowsEveryLayer() && c.path("sliding_window").isNumber()) {
+            java.util.Arrays.fill(types, SLIDING);
         } else if (c.has("full_attention_interval")) {
             int interval = (int) count(c, name, "full_attention_interval");
             for (int i = 0; i < layers; i++) {
@@ -751,7 +797,9 @@ public record ModelProfile(
      * Refuses, by name, a config whose keys change the physics in a way this profile does not model, rather than read
      * it as a model it is not: a low-rank query without latent attention, DeepSeek's dense-first layers without its
      * routed experts, sliding-window attention in use on layers the config does not list ({@code sliding_window} without
-     * {@code layer_types} or {@code "use_sliding_window": false}, which Qwen's configs carry), MXFP4 beyond the experts,
+     * {@code layer_types} or {@code "use_sliding_window": false}, which Qwen's configs carry, in an architecture without a
+     * rule of its own for them: {@link ModelArchitecture#slidingPattern}, {@link ModelArchitecture#windowsEveryLayer}),
+     * MXFP4 beyond the experts,
      * and weights quantised by any method but FP8, MXFP4 and compressed-tensors' FP8 (AWQ, GPTQ, NVFP4; {@link
      * CompressedTensors}).
      */
@@ -762,10 +810,11 @@ public record ModelProfile(
         } else if (c.has("first_k_dense_replace") && !c.has("n_routed_experts")) {
             why = "\"first_k_dense_replace\" without \"n_routed_experts\": sparse layers of no known experts";
         } else if (c.path("sliding_window").isNumber() && c.path("use_sliding_window").asBoolean(true)
-                && !c.path("layer_types").isArray() && architecture.slidingPattern(c) == 0) {
+                && !c.path("layer_types").isArray() && architecture.slidingPattern(c) == 0
+                && !architecture.windowsEveryLayer()) {
             why = "\"sliding_window\" " + c.get("sliding_window").asText() + " without \"layer_types\": sliding-window"
-                    + " attention on layers the config does not name (Mistral's every layer, Gemma 2's and Qwen2's"
-                    + " patterns in code)";
+                    + " attention on layers the config does not name (Qwen2's max_window_layers rule, Mixtral's every"
+                    + " layer)";
         }
         String quant = root.path("quantization_config").path("quant_method").asText("");
         if (why == null && quant.equals(COMPRESSED_TENSORS)) {
@@ -827,6 +876,24 @@ public record ModelProfile(
     }
 
     /**
+     * This model as SGLang serves it ({@link SglangWindow}): its sliding-window layers kept for every token in the one
+     * pool, or attending to the whole context as its other layers do, where the architecture's SGLang code has them so.
+     */
+    ModelProfile servedBySglang() {
+        return switch (window.sglang()) {
+            case OWN_POOL -> this;
+            case ONE_POOL -> new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken,
+                    stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
+                    new Window(window.tokens(), window.kvBytesPerToken(), window.flopsPerPair(), window.sglang(), true),
+                    expertBytesPerParameter, kvSplit, attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic);
+            case IGNORED -> new ModelProfile(name, parameters, activeParameters, bytesPerParameter,
+                    kvBytesPerToken + window.kvBytesPerToken(), stateBytesPerSequence, nonLanguageBytes, context,
+                    draftFraction, hiddenSize, layers, experts, Window.NONE, expertBytesPerParameter, kvSplit,
+                    attentionHeads, attentionFlopsPerPair + window.flopsPerPair(), embeddings, activationTraffic);
+        };
+    }
+
+    /**
      * This model with FP8 weights (one byte each: a checkpoint quantized to FP8, or {@code --quantization fp8}); its KV
      * cache and its vocabulary's tables ({@link #TABLE_BYTES}) keep their own precision.
      */
@@ -844,7 +911,8 @@ public record ModelProfile(
     public ModelProfile withFp8KvCache() {
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken / 2,
                 stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
-                new Window(window.tokens(), window.kvBytesPerToken() / 2, window.flopsPerPair()), expertBytesPerParameter,
+                new Window(window.tokens(), window.kvBytesPerToken() / 2, window.flopsPerPair(), window.sglang(),
+                        window.keepsEveryToken()), expertBytesPerParameter,
                 kvSplit, attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic);
     }
 
@@ -918,11 +986,12 @@ public record ModelProfile(
     }
 
     /**
-     * KV-cache bytes a sequence of {@code tokens} tokens of context holds, and a step reads for it: every token's in the
-     * layers that attend to the whole context, at most the window's in the sliding-window layers.
+     * KV-cache bytes a sequence of {@code tokens} tokens of context holds: every token's in the layers that attend to
+     * the whole context, at most the window's in the sliding-window layers, unless the engine keeps them all ({@link
+     * Window#keepsEveryToken}). What a step reads of them is {@link StepCostModel}'s.
      */
     public double kvBytes(long tokens) {
-        return kvBytesPerToken * tokens + window.kvBytesPerToken() * Math.min(tokens, window.tokens());
+        return kvBytesPerToken * tokens + window.heldBytes(tokens);
     }
 
     /** Parameters of the routed experts one token runs through: sparse layers x experts per token x each expert's. */

@@ -844,6 +844,9 @@ public record SimParams(
             model = model.withExpertsHeldBy(dialect == SimDialect.SGLANG
                     ? Mxfp4Kernel.sglangDefault(gpu.computeCapability(), epSize)
                     : mxfp4Kernel != null ? mxfp4Kernel : Mxfp4Kernel.vllmDefault(gpu.computeCapability()), slices);
+            if (dialect == SimDialect.SGLANG) {
+                model = model.servedBySglang();
+            }
             // each engine derives the model's context from its config in its own way (ContextLength)
             int context = model.context().tokens(dialect);
             if (maxModelLen == 0) {
@@ -916,9 +919,11 @@ public record SimParams(
                 slots = !prefixCaching && given > 0 ? given : (int) Math.max(0, rest * ratio / (1 + ratio) / state);
                 kvBytes = rest - slots * state;
             }
-            // sliding-window layers live in a pool of their own, EngineDefaults.SGLANG_SWA_FULL_TOKENS_RATIO of the full one
+            // sliding-window layers live in a pool of their own, EngineDefaults.SGLANG_SWA_FULL_TOKENS_RATIO of the full
+            // one, or, for an architecture SGLang keeps in one pool, beside the full layers' for every token
+            double swaShare = model.window().keepsEveryToken() ? 1 : EngineDefaults.SGLANG_SWA_FULL_TOKENS_RATIO;
             long kvTokens = (long) Math.max(0, kvBytes / ((model.kvBytesPerToken()
-                    + EngineDefaults.SGLANG_SWA_FULL_TOKENS_RATIO * model.window().kvBytesPerToken()) * model.kvCopies(tp)));
+                    + swaShare * model.window().kvBytesPerToken()) * model.kvCopies(tp)));
             requestPool = given > 0 ? given : EngineDefaults.sglangRequestPool(kvTokens, maxModelLen);
             // SGLang starts with a pool smaller than the context and caps each request at the pool instead
             // (managers/tp_worker.py: max_req_len = min(context_len - 1, max_total_num_tokens - 1), asserting only

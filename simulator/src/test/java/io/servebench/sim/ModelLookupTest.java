@@ -64,7 +64,8 @@ class ModelLookupTest {
 
     /**
      * Keys that change the physics in ways the simulated engine does not model are refused by name:
-     * Mistral-7B-v0.1's {@code sliding_window} 4096, gpt-oss-20b's MXFP4 weights
+     * a Mixtral config's {@code sliding_window} 4096 (on every layer, in an architecture whose window SGLang's code was
+     * not read for), gpt-oss-20b's MXFP4 weights
      * ({@code "quant_method": "mxfp4"}); each value from the model's published config.json. Qwen's configs carry
      * {@code sliding_window} with {@code "use_sliding_window": false}, which is no sliding window.
      */
@@ -84,7 +85,10 @@ class ModelLookupTest {
                 .hasMessageContaining("\"num_experts_per_tok\" must be a whole number >= 1, got nothing");
         assertThatThrownBy(() -> ModelProfile.fromConfig("m", as.apply("LlamaForCausalLM") + ", \"first_k_dense_replace\": 1}"))
                 .hasMessageContaining("\"first_k_dense_replace\" without \"n_routed_experts\"");
-        assertThatThrownBy(() -> ModelProfile.fromConfig("mistralai/Mistral-7B-v0.1", as.apply("MistralForCausalLM") + ", \"sliding_window\": 4096}"))
+        // Mistral's window on every layer is modelled (SlidingWindowServingTest); Mixtral's, whose SGLang code was not read,
+        // is not
+        assertThatThrownBy(() -> ModelProfile.fromConfig("mixtral-like", as.apply("MixtralForCausalLM")
+                + ", \"sliding_window\": 4096}"))
                 .hasMessageContaining("\"sliding_window\" 4096 without \"layer_types\": sliding-window attention");
         // MXFP4 is modelled on routed experts with the attention left in bf16, as gpt-oss ships it; not otherwise
         assertThatThrownBy(() -> ModelProfile.fromConfig("dense-mxfp4", as.apply("LlamaForCausalLM") + ", \"quantization_config\":"
@@ -92,9 +96,9 @@ class ModelLookupTest {
                 .hasMessageContaining("MXFP4 weights of a model without routed experts are not modelled");
         assertThatThrownBy(() -> ModelProfile.fromConfig("all-mxfp4", as.apply("GptOssForCausalLM") + ", \"quantization_config\":"
                 + " {\"quant_method\": \"mxfp4\"}}")).hasMessageContaining("MXFP4 on the attention weights too");
-        assertThatThrownBy(() -> ModelProfile.fromConfig("all-sliding", as.apply("Gemma3ForCausalLM") + ", \"sliding_window\": 4096,"
-                + " \"layer_types\": [" + String.join(",", java.util.Collections.nCopies(32, "\"sliding_attention\""))
-                + "]}")).hasMessageContaining("no layer of \"layer_types\" is full_attention");
+        assertThatThrownBy(() -> ModelProfile.fromConfig("all-linear", as.apply("Gemma3ForCausalLM") + ", \"sliding_window\": 4096,"
+                + " \"layer_types\": [" + String.join(",", java.util.Collections.nCopies(32, "\"linear_attention\""))
+                + "]}")).hasMessageContaining("no layer of \"layer_types\" is full_attention or sliding_attention");
         assertThat(ModelProfile.fromConfig("qwen-like", as.apply("Qwen2ForCausalLM") + ", \"sliding_window\": 131072,"
                 + " \"use_sliding_window\": false}").parameters()).isPositive();
     }

@@ -214,7 +214,8 @@ class ModelProfileTest {
         assertThat(m.activeParameters() - 201_088.0 * 2_880).isCloseTo(3.6e9, within(0.05e9));
         assertThat(m.kvBytesPerToken()).isEqualTo(12 * 2 * 8 * 64 * 2.0);
         // 64 query heads of 64 in every layer: q.k and the weighted v, a multiply-add per dimension, per query and key
-        assertThat(m.window()).isEqualTo(new ModelProfile.Window(128, 12 * 2 * 8 * 64 * 2.0, 12 * 4 * 64 * 64.0));
+        assertThat(m.window()).isEqualTo(new ModelProfile.Window(128, 12 * 2 * 8 * 64 * 2.0, 12 * 4 * 64 * 64.0,
+                ModelProfile.SglangWindow.OWN_POOL));
         assertThat(m.attentionFlopsPerPair()).isEqualTo(12 * 4 * 64 * 64.0);
         // a 10,000-token sequence: every token in the full layers, the last 128 in the sliding ones
         assertThat(m.kvBytes(10_000)).isEqualTo(12 * 2 * 8 * 64 * 2.0 * (10_000 + 128));
@@ -234,7 +235,8 @@ class ModelProfileTest {
         assertThat(m.parameters()).isCloseTo(117e9, within(1e9));
         assertThat(m.activeParameters() - 201_088.0 * 2_880).isCloseTo(5.1e9, within(0.1e9));
         assertThat(m.kvBytesPerToken()).isEqualTo(18 * 2 * 8 * 64 * 2.0);
-        assertThat(m.window()).isEqualTo(new ModelProfile.Window(128, 18 * 2 * 8 * 64 * 2.0, 18 * 4 * 64 * 64.0));
+        assertThat(m.window()).isEqualTo(new ModelProfile.Window(128, 18 * 2 * 8 * 64 * 2.0, 18 * 4 * 64 * 64.0,
+                ModelProfile.SglangWindow.OWN_POOL));
         double experts = 36 * 128 * 3 * 2880.0 * 2880;
         assertThat(m.weightBytes()).isCloseTo(experts * 4.25 / 8 + (m.parameters() - experts) * 2, within(1.0));
     }

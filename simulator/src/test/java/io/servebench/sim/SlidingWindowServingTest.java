@@ -1,0 +1,130 @@
+package io.servebench.sim;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * Sliding-window attention as each engine serves it, which the architecture decides in SGLang and does not in vLLM.
+ * vLLM windows every layer a config's {@code layer_types} (or, for a config without them, its cache's one window) names,
+ * and frees what falls out of a window; SGLang pools sliding layers apart only for gpt-oss among the twin's
+ * architectures ({@code is_hybrid_swa_model}), keeps Gemma's for every token in its one pool while its kernels read the
+ * window, and serves Mistral as Llama, without a window ({@link ModelProfile.SglangWindow} names the sources).
+ */
+class SlidingWindowServingTest {
+
+    /**
+     * gemma-2-27b's shape as transformers' PaliGemma 2 conversion script states it ({@code VARIANT_CONFIGS["27b"]},
+     * {@code src/transformers/models/paligemma/convert_paligemma2_weights_to_hf.py}); what a Gemma 2 config leaves out
+     * is {@code Gemma2Config}'s: a vocabulary of 256,000, tied embeddings, a window of 4,096 on every other layer, the
+     * first among them, a context of 8,192.
+     */
+    private static final String GEMMA2_27B = "{\"architectures\": [\"Gemma2ForCausalLM\"], \"model_type\": \"gemma2\","
+            + " \"hidden_size\": 4608, \"num_hidden_layers\": 46, \"intermediate_size\": 36864,"
+            + " \"num_key_value_heads\": 16, \"num_attention_heads\": 32, \"head_dim\": 128,"
+            + " \"query_pre_attn_scalar\": 144, \"torch_dtype\": \"bfloat16\"}";
+
+    /** mistralai/Mistral-7B-v0.1's config.json as published (transformers 4.34.0.dev0), a window on every layer. */
+    private static final String MISTRAL_7B_V01 = "{\"architectures\": [\"MistralForCausalLM\"], \"bos_token_id\": 1,"
+            + " \"eos_token_id\": 2, \"hidden_act\": \"silu\", \"hidden_size\": 4096, \"initializer_range\": 0.02,"
+            + " \"intermediate_size\": 14336, \"max_position_embeddings\": 32768, \"model_type\": \"mistral\","
+            + " \"num_attention_heads\": 32, \"num_hidden_layers\": 32, \"num_key_value_heads\": 8,"
+            + " \"rms_norm_eps\": 1e-05, \"rope_theta\": 10000.0, \"sliding_window\": 4096,"
+            + " \"tie_word_embeddings\": false, \"torch_dtype\": \"bfloat16\", \"transformers_version\": \"4.34.0.dev0\","
+            + " \"use_cache\": true, \"vocab_size\": 32000}";
+
+    /** google/gemma-3-27b-it's text config, as {@code ModelProfileTest} reads it: 10 full layers, 52 sliding over 1,024. */
+    private static final String GEMMA3_27B = "{\"architectures\": [\"Gemma3ForConditionalGeneration\"],"
+            + " \"model_type\": \"gemma3\", \"text_config\": {\"head_dim\": 128, \"hidden_size\": 5376,"
+            + " \"intermediate_size\": 21504, \"model_type\": \"gemma3_text\", \"num_attention_heads\": 32,"
+            + " \"num_hidden_layers\": 62, \"num_key_value_heads\": 16, \"query_pre_attn_scalar\": 168,"
+            + " \"rope_scaling\": {\"factor\": 8.0, \"rope_type\": \"linear\"}, \"sliding_window\": 1024},"
+            + " \"torch_dtype\": \"bfloat16\"}";
+
+    /** One token's KV in one layer of 16 KV heads of 128 values, K and V, two bytes each. */
+    private static final double LAYER_16X128 = 2 * 16 * 128 * 2.0;
+
+    /**
+     * Gemma 2 27B, read: the Gemma 2 technical report (arXiv:2408.00118, Table 2) counts 26,047,480,320 non-embedding
+     * parameters, norms among them, which the twin leaves out (46 layers x 4 norms and one final, of 4,608 each:
+     * 852,480); one table of 256,000 x 4,608 serves as embedding and output. 23 full layers, 23 sliding ones.
+     */
+    @Test
+    void gemma2ReadsItsAlternatingWindowAndItsClasssDefaults() {
+        ModelProfile m = ModelProfile.fromConfig("google/gemma-2-27b-it", GEMMA2_27B);
+        double table = 256_000.0 * 4608;
+        assertThat(m.parameters() - table).isCloseTo(26_047_480_320.0 - 852_480, within(1e6));
+        assertThat(m.embeddings().tied()).isTrue();
+        assertThat(m.kvBytesPerToken()).isEqualTo(23 * LAYER_16X128);
+        assertThat(m.window().tokens()).isEqualTo(4096);
+        assertThat(m.window().kvBytesPerToken()).isEqualTo(23 * LAYER_16X128);
+        assertThat(List.of(m.context().vllm(), m.context().sglang())).containsExactly(8192, 8192);
+        // vLLM frees a sliding layer's blocks out of its window; SGLang keeps every token of them in its one pool
+        assertThat(m.kvBytes(8000)).isEqualTo(23 * LAYER_16X128 * (8000 + 4096));
+        assertThat(m.servedBySglang().kvBytes(8000)).isEqualTo(46 * LAYER_16X128 * 8000);
+        // what a step reads is the window's either way
+        assertThat(m.servedBySglang().window().tokens()).isEqualTo(4096);
+    }
+
+    /**
+     * Mistral 7B v0.1: 7.24e9 parameters (the model page's "7.24B"), and in vLLM a window of 4,096 on all 32 layers, so
+     * a sequence never holds more than 4,096 tokens' KV; SGLang's Llama code takes no window and holds and reads them
+     * all. A later Mistral's {@code "sliding_window": null} has no window in either.
+     */
+    @Test
+    void mistralWindowsEveryLayerInVllmAndNoneInSglang() {
+        ModelProfile m = ModelProfile.fromConfig("mistralai/Mistral-7B-v0.1", MISTRAL_7B_V01);
+        double layer = 2 * 8 * 128 * 2.0;
+        assertThat(m.parameters()).isCloseTo(7.24e9, within(0.01e9));
+        assertThat(m.kvBytesPerToken()).isZero();
+        assertThat(m.window().kvBytesPerToken()).isEqualTo(32 * layer);
+        assertThat(m.kvBytes(10_000)).isEqualTo(m.kvBytes(4096)).isEqualTo(32 * layer * 4096);
+
+        ModelProfile sglang = m.servedBySglang();
+        assertThat(sglang.window()).isEqualTo(ModelProfile.Window.NONE);
+        assertThat(sglang.kvBytes(10_000)).isEqualTo(32 * layer * 10_000);
+        // every layer's q.k and weighted v over the whole context: 32 heads x 128, a multiply-add each
+        assertThat(sglang.attentionFlopsPerPair()).isEqualTo(32 * 4 * 32 * 128.0);
+
+        ModelProfile v03 = ModelProfile.fromConfig("mistralai/Mistral-7B-Instruct-v0.3",
+                MISTRAL_7B_V01.replace("\"sliding_window\": 4096", "\"sliding_window\": null"));
+        assertThat(v03.window()).isEqualTo(ModelProfile.Window.NONE);
+        assertThat(v03.kvBytesPerToken()).isEqualTo(32 * layer);
+    }
+
+    /**
+     * The pool SGLang sizes for Gemma 3 27B on one H100 holds every layer's KV for every token: its 62 layers'. Pooled
+     * apart as gpt-oss's are, it would hold about a fifth more tokens (10 full layers and 0.8 x 52 sliding ones a token).
+     * The pool is smaller than the context, so SGLang caps a request at it ({@code SimParamsTest}).
+     */
+    @Test
+    void sglangSizesGemma3sOnePoolByEveryLayer(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("config.json"), GEMMA3_27B);
+        SimParams sglang = SimParams.fromFlags(SimDialect.SGLANG, "google/gemma-3-27b-it",
+                List.of(SimParams.SIM_MODEL_CONFIG + "=" + dir), GpuProfile.named("h100"));
+        long poolTokens = (long) (sglang.kvPoolBytes() / (62 * LAYER_16X128));
+        assertThat(poolTokens).isLessThan(131_072);
+        assertThat(sglang.maxModelLen()).isBetween((int) poolTokens - 2, (int) poolTokens - 1);
+
+        SimParams vllm = SimParams.fromFlags(SimDialect.VLLM, "google/gemma-3-27b-it",
+                List.of(SimParams.SIM_MODEL_CONFIG + "=" + dir, "--max-model-len=32768"), GpuProfile.named("h100"));
+        // vLLM: a 32,768-token sequence holds 10 full layers' of every token and 52 sliding layers' of 1,024
+        assertThat(vllm.model().kvBytes(32_768)).isEqualTo(LAYER_16X128 * (10 * 32_768 + 52 * 1024));
+    }
+
+    /** gpt-oss keeps its pool of its own in SGLang: the served profile is the one read. */
+    @Test
+    void gptOssKeepsItsOwnPoolInSglang() {
+        ModelProfile m = ModelProfile.forModel("openai/gpt-oss-20b");
+        assertThat(m.servedBySglang()).isEqualTo(m);
+        assertThat(SimParams.fromFlags(SimDialect.SGLANG, "openai/gpt-oss-20b", List.of()).model().window())
+                .isEqualTo(m.window());
+    }
+}
