@@ -26,6 +26,12 @@ enum ModelArchitecture {
      */
     MISTRAL("MistralForCausalLM", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":8,\"sliding_window\":4096}",
             "mistral"),
+    /**
+     * Mistral Small 3.1 and 3.2: a Mistral language model ({@code text_config}, {@code MistralConfig}'s defaults) beside
+     * a Pixtral vision tower ({@code vision_config}) and its projector.
+     */
+    MISTRAL3("Mistral3ForConditionalGeneration", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":8,"
+            + "\"sliding_window\":4096}", "mistral3"),
     MIXTRAL("MixtralForCausalLM", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":8,\"num_local_experts\":8,"
             + "\"num_experts_per_tok\":2}", "mixtral"),
     QWEN2("Qwen2ForCausalLM", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":32}", "qwen2"),
@@ -62,6 +68,9 @@ enum ModelArchitecture {
     DEEPSEEK_V3("DeepseekV3ForCausalLM", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":128,"
             + "\"n_routed_experts\":256,\"num_experts_per_tok\":8,\"moe_intermediate_size\":2048,\"n_shared_experts\":1,"
             + "\"first_k_dense_replace\":3,\"q_lora_rank\":1536}", "deepseek_v3", "kimi_k2"),
+    /** GLM-4-0414 (9B, 32B) and GLM-Z1: dense ({@code Glm4Config}: two KV heads of 128 unless stated). */
+    GLM4("Glm4ForCausalLM", "{\"tie_word_embeddings\":false,\"head_dim\":128,\"num_key_value_heads\":2,"
+            + "\"vocab_size\":151552,\"max_position_embeddings\":131072}", "glm4"),
     /** GLM-4.5, 4.6 and 4.7. */
     GLM4_MOE("Glm4MoeForCausalLM", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":8,\"n_routed_experts\":128,"
             + "\"num_experts_per_tok\":8,\"moe_intermediate_size\":1408,\"n_shared_experts\":1,"

@@ -653,7 +653,8 @@ public record ModelProfile(
     /**
      * Parameters of a multimodal model's vision tower and its projector into the language model, which the engines load
      * beside it (its weights; the memory its forward takes is not counted); 0 for a text model or one without a
-     * {@code vision_config}. Gemma 3's and Qwen3.5's towers are read ({@link #gemma3Vision}, {@link #qwen35Vision}).
+     * {@code vision_config}. Gemma 3's, Qwen3.5's and Mistral 3's towers are read ({@link #gemma3Vision}, {@link
+     * #qwen35Vision}, {@link #mistral3Vision}).
      */
     private static double visionParameters(ModelArchitecture architecture, JsonNode root, double textHidden, String name) {
         JsonNode v = root.path("vision_config");
@@ -663,8 +664,34 @@ public record ModelProfile(
         return switch (architecture) {
             case GEMMA3 -> gemma3Vision(v, textHidden, name);
             case QWEN3_5, QWEN3_5_MOE -> qwen35Vision(v, name);
+            case MISTRAL3 -> mistral3Vision(v, root, textHidden, name);
             default -> 0;
         };
+    }
+
+    /**
+     * Mistral 3's Pixtral encoder and its projector, as vLLM builds them ({@code PixtralHFVisionModel} in {@code
+     * models/pixtral.py}, {@code Mistral3MultiModalProjector} in {@code models/mistral3.py}, v0.26.0): a patch
+     * convolution without bias, an RMS norm, per layer four attention projections and a gated MLP, none with bias, and
+     * two norms (positions are rotary: no table); then a norm, the patch merger (a linear layer from {@code
+     * spatial_merge_size}^2 patches to one, no bias) and two linear layers into the text width, with bias where {@code
+     * multimodal_projector_bias} says. Keys left out are {@code PixtralVisionConfig}'s defaults (hidden 1,024, MLP 4,096,
+     * 24 layers, 3 channels, patches of 16) and {@code Mistral3Config}'s (merge 2, no projector bias). Mistral Small
+     * 3.1's: 0.439e9.
+     */
+    private static double mistral3Vision(JsonNode v, JsonNode root, double textHidden, String name) {
+        double h = v.path("hidden_size").asDouble(1024);
+        double i = v.path("intermediate_size").asDouble(4096);
+        double layers = v.path("num_hidden_layers").asDouble(24);
+        double patch = v.path("patch_size").asDouble(16);
+        double channels = v.path("num_channels").asDouble(3);
+        double merge = root.path("spatial_merge_size").asDouble(2);
+        if (!(h >= 1 && i >= 1 && layers >= 1 && patch >= 1 && channels >= 1 && merge >= 1)) {
+            throw badVision(v, name);
+        }
+        double encoder = channels * patch * patch * h + h + layers * (4 * h * h + 3 * h * i + 2 * h);
+        double bias = root.path("multimodal_projector_bias").asBoolean(false) ? 2 * textHidden : 0;
+        return encoder + h + merge * merge * h * h + h * textHidden + textHidden * textHidden + bias;
     }
 
     /**
@@ -722,7 +749,8 @@ public record ModelProfile(
     private static IllegalArgumentException badVision(JsonNode v, String name) {
         return new IllegalArgumentException("config.json of " + name + ": \"vision_config\" " + v + " is not a vision"
                 + " tower's shape; expected whole numbers >= 1 for its width, MLP, layers, patches and positions (SigLIP's"
-                + " hidden_size, intermediate_size, num_hidden_layers, patch_size, image_size; Qwen3-VL's hidden_size,"
+                + " hidden_size, intermediate_size, num_hidden_layers, patch_size, image_size; Pixtral's the same but"
+                + " image_size; Qwen3-VL's hidden_size,"
                 + " intermediate_size, depth, patch_size, temporal_patch_size, num_position_embeddings,"
                 + " spatial_merge_size, out_hidden_size)");
     }
@@ -813,8 +841,8 @@ public record ModelProfile(
                 && !c.path("layer_types").isArray() && architecture.slidingPattern(c) == 0
                 && !architecture.windowsEveryLayer()) {
             why = "\"sliding_window\" " + c.get("sliding_window").asText() + " without \"layer_types\": sliding-window"
-                    + " attention on layers the config does not name (Qwen2's max_window_layers rule, Mixtral's every"
-                    + " layer)";
+                    + " attention on layers the config does not name (Qwen2's max_window_layers rule; Mixtral's and"
+                    + " Mistral 3's every layer, whose SGLang code was not read)";
         }
         String quant = root.path("quantization_config").path("quant_method").asText("");
         if (why == null && quant.equals(COMPRESSED_TENSORS)) {

@@ -534,4 +534,55 @@ class ModelProfileTest {
         assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "m", List.of("--hf-config-path=" + dir)))
                 .hasMessageStartingWith("config.json of m: cannot read " + dir.resolve("config.json"));
     }
+
+    /**
+     * Mistral Small 3.1 (24B), from the defaults transformers' {@code Mistral3Config} gives its checkpoint
+     * (mistralai/Mistral-Small-3.1-24B-Instruct-2503): a Mistral language model of 40 layers, 5,120 wide, MLP 32,768, 32
+     * heads and 8 KV heads of 128, a vocabulary of 131,072 untied, no sliding window; a Pixtral tower of 24 layers, 1,024
+     * wide, MLP 4,096, 14-pixel patches; patches merged 2 x 2, no projector bias. Counted by hand: the language model
+     * 2 x 131,072 x 5,120 + 40 x (5,120 x 8,192 + 5,120 x 2,048 + 3 x 5,120 x 32,768) = 23,571,988,480; the tower
+     * 3 x 14 x 14 x 1,024 + 1,024 + 24 x (4 x 1,024^2 + 3 x 1,024 x 4,096 + 2 x 1,024) and the projector 1,024 + 4 x
+     * 1,024^2 + 1,024 x 5,120 + 5,120^2: 438,958,080; 24.01e9 in all, the name's 24B.
+     */
+    @Test
+    void mistral3ReadsItsLanguageModelAndItsPixtralTower() {
+        String config = "{\"architectures\": [\"Mistral3ForConditionalGeneration\"], \"model_type\": \"mistral3\","
+                + " \"image_token_index\": 10, \"multimodal_projector_bias\": false, \"projector_hidden_act\": \"gelu\","
+                + " \"spatial_merge_size\": 2, \"vision_feature_layer\": -1, \"torch_dtype\": \"bfloat16\","
+                + " \"text_config\": {\"head_dim\": 128, \"hidden_act\": \"silu\", \"hidden_size\": 5120,"
+                + " \"intermediate_size\": 32768, \"max_position_embeddings\": 131072, \"model_type\": \"mistral\","
+                + " \"num_attention_heads\": 32, \"num_hidden_layers\": 40, \"num_key_value_heads\": 8,"
+                + " \"rms_norm_eps\": 1e-05, \"rope_theta\": 1000000000.0, \"sliding_window\": null,"
+                + " \"vocab_size\": 131072},"
+                + " \"vision_config\": {\"head_dim\": 64, \"hidden_act\": \"gelu\", \"hidden_size\": 1024,"
+                + " \"image_size\": 1540, \"intermediate_size\": 4096, \"model_type\": \"pixtral\","
+                + " \"num_attention_heads\": 16, \"num_hidden_layers\": 24, \"patch_size\": 14}}";
+        ModelProfile m = ModelProfile.fromConfig("mistralai/Mistral-Small-3.1-24B-Instruct-2503", config);
+        assertThat(m.parameters()).isEqualTo(23_571_988_480.0);
+        assertThat(m.nonLanguageBytes() / 2).isEqualTo(438_958_080.0);
+        assertThat(m.window()).isEqualTo(ModelProfile.Window.NONE);
+        assertThat(m.kvBytesPerToken()).isEqualTo(40 * 2 * 8 * 128 * 2.0);
+        assertThat(List.of(m.context().vllm(), m.context().sglang())).containsExactly(131_072, 131_072);
+        // a projector with bias adds one per output of each of its two layers
+        ModelProfile biased = ModelProfile.fromConfig("m", config.replace("\"multimodal_projector_bias\": false",
+                "\"multimodal_projector_bias\": true"));
+        assertThat(biased.nonLanguageBytes() / 2 - 438_958_080.0).isEqualTo(2 * 5120.0);
+    }
+
+    /**
+     * GLM-4-0414's class ({@code Glm4ForCausalLM}) fills what its config leaves out from {@code Glm4Config}: two KV
+     * heads of 128 values (the reader's own fallback would be one per query head), a vocabulary of 151,552, untied,
+     * a context of 131,072. The class's own shape, GLM-4-9B's (40 layers, 4,096 wide, MLP 13,696, 32 heads), counted by
+     * hand: 2 x 151,552 x 4,096 + 40 x (4,096 x 4,096 x 2 + 4,096 x 256 x 2 + 3 x 4,096 x 13,696) = 9,399,435,264.
+     */
+    @Test
+    void glm4ReadsItsClasssDefaults() {
+        ModelProfile m = ModelProfile.fromConfig("zai-org/GLM-4-9B-0414", "{\"architectures\": [\"Glm4ForCausalLM\"],"
+                + " \"hidden_size\": 4096, \"intermediate_size\": 13696, \"num_attention_heads\": 32,"
+                + " \"num_hidden_layers\": 40, \"torch_dtype\": \"bfloat16\"}");
+        assertThat(m.parameters()).isEqualTo(9_399_435_264.0);
+        assertThat(m.kvBytesPerToken()).isEqualTo(40 * 2 * 2 * 128 * 2.0);
+        assertThat(m.embeddings().tied()).isFalse();
+        assertThat(m.context().vllm()).isEqualTo(131_072);
+    }
 }
