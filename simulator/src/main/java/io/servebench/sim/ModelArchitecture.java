@@ -49,6 +49,20 @@ enum ModelArchitecture {
     QWEN3_5_MOE("Qwen3_5MoeForConditionalGeneration", "{\"tie_word_embeddings\":false,\"head_dim\":256,"
             + "\"num_key_value_heads\":2,\"num_experts\":256,\"num_experts_per_tok\":8,\"moe_intermediate_size\":512,"
             + "\"shared_expert_intermediate_size\":512,\"full_attention_interval\":4}", "qwen3_5_moe"),
+    /**
+     * Qwen3-VL: a Qwen3 language model ({@code Qwen3VLTextConfig}: head dimension 128, as many KV heads as heads, a
+     * context of 128,000 unless stated) beside the tower Qwen3.5 shares.
+     */
+    QWEN3_VL("Qwen3VLForConditionalGeneration", "{\"tie_word_embeddings\":false,\"head_dim\":128,"
+            + "\"num_key_value_heads\":32,\"vocab_size\":151936,\"max_position_embeddings\":128000}", "qwen3_vl"),
+    /**
+     * Qwen3-VL's mixture of experts ({@code Qwen3VLMoeTextConfig}: 60 experts of 1,408, 4 a token, 16 KV heads unless
+     * stated). The text class ties its embeddings by default in transformers 5, the whole config's does not, and the
+     * published configs state it; untied is taken where neither does.
+     */
+    QWEN3_VL_MOE("Qwen3VLMoeForConditionalGeneration", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":16,"
+            + "\"num_experts\":60,\"num_experts_per_tok\":4,\"moe_intermediate_size\":1408,\"vocab_size\":151936,"
+            + "\"max_position_embeddings\":128000}", "qwen3_vl_moe"),
     /** Its layers alternate, the first sliding ({@link #slidingPattern}). */
     GPT_OSS("GptOssForCausalLM", "{\"tie_word_embeddings\":false,\"head_dim\":64,\"num_key_value_heads\":8,"
             + "\"num_local_experts\":128,\"num_experts_per_tok\":4,\"sliding_window\":128}", "gpt_oss"),
@@ -103,8 +117,17 @@ enum ModelArchitecture {
      *
      * @param text the text config ({@code text_config}, or the whole config)
      * @param root the whole config
+     * @param name the model id, for the message
+     * @throws IllegalArgumentException where the text config is of a model type whose defaults these are not
      */
-    JsonNode withDefaults(JsonNode text, JsonNode root) {
+    JsonNode withDefaults(JsonNode text, JsonNode root, String name) {
+        String textType = text.path("model_type").asText("");
+        if (this == MISTRAL3 && text != root && !textType.isEmpty() && !textType.equals("mistral")) {
+            // Ministral 3 ships as Mistral3ForConditionalGeneration with a text model of its own (ministral3)
+            throw new IllegalArgumentException("config.json of " + name + ": \"text_config\" names model_type " + textType
+                    + ", whose class defaults the simulated engine has not read (it reads Mistral 3 with a Mistral text"
+                    + " model, model_type mistral); it would give this model another model's figures, so it is refused");
+        }
         ObjectNode c = text.deepCopy();
         if (!c.has(TIE) && root != text && root.has(TIE)) {
             c.set(TIE, root.get(TIE));

@@ -502,7 +502,8 @@ public record ModelProfile(
             throw new IllegalArgumentException("config.json of " + name + ": expected a JSON object");
         }
         ModelArchitecture architecture = ModelArchitecture.of(root, name);
-        JsonNode c = architecture.withDefaults(root.path("text_config").isObject() ? root.get("text_config") : root, root);
+        JsonNode c = architecture.withDefaults(root.path("text_config").isObject() ? root.get("text_config") : root, root,
+                name);
         unmodelled(root, c, name, architecture);
         double hidden = count(c, name, "hidden_size");
         double layers = count(c, name, "num_hidden_layers");
@@ -663,7 +664,7 @@ public record ModelProfile(
         }
         return switch (architecture) {
             case GEMMA3 -> gemma3Vision(v, textHidden, name);
-            case QWEN3_5, QWEN3_5_MOE -> qwen35Vision(v, name);
+            case QWEN3_5, QWEN3_5_MOE, QWEN3_VL, QWEN3_VL_MOE -> qwen35Vision(v, name);
             case MISTRAL3 -> mistral3Vision(v, root, textHidden, name);
             default -> 0;
         };

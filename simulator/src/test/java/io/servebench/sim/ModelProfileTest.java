@@ -567,6 +567,10 @@ class ModelProfileTest {
         ModelProfile biased = ModelProfile.fromConfig("m", config.replace("\"multimodal_projector_bias\": false",
                 "\"multimodal_projector_bias\": true"));
         assertThat(biased.nonLanguageBytes() / 2 - 438_958_080.0).isEqualTo(2 * 5120.0);
+        // Ministral 3 ships in the same class with a text model of its own, whose defaults were not read
+        assertThatThrownBy(() -> ModelProfile.fromConfig("mistralai/Ministral-3-8B-Instruct-2512",
+                config.replace("\"model_type\": \"mistral\"", "\"model_type\": \"ministral3\"")))
+                .hasMessageContaining("\"text_config\" names model_type ministral3, whose class defaults");
     }
 
     /**
@@ -584,5 +588,45 @@ class ModelProfileTest {
         assertThat(m.kvBytesPerToken()).isEqualTo(40 * 2 * 2 * 128 * 2.0);
         assertThat(m.embeddings().tied()).isFalse();
         assertThat(m.context().vllm()).isEqualTo(131_072);
+    }
+
+    /**
+     * Qwen3-VL fills what a config leaves out from its text classes ({@code Qwen3VLTextConfig}: head dimension 128, as
+     * many KV heads as heads, vocabulary 151,936; {@code Qwen3VLMoeTextConfig}: 60 experts of 1,408 of which 4 a token)
+     * and counts the tower it shares with Qwen3.5. Qwen3-VL-8B's shape (36 layers, 4,096 wide, MLP 12,288, 32 heads, 8
+     * KV heads) with its tower (27 layers of 1,152, MLP 4,304, 16-pixel patches over 2 frames, 2,304 positions, 2 x 2
+     * patches merged into 4,096, three deepstack mergers), counted by hand: 2 x 151,936 x 4,096 + 36 x (4,096 x 8,192 +
+     * 4,096 x 2,048 + 3 x 4,096 x 12,288) = 8,190,427,136 in the language model; the tower 3 x 2 x 16 x 16 x 1,152 +
+     * 1,152 + 2,304 x 1,152 + 27 x 15,239,504 (a layer's four projections and MLP with biases, two norms) + 40,116,736
+     * (the merger: 4,608^2 + 4,608 + 4,608 x 4,096 + 4,096) + 2 x 1,152 (its norm) + 3 x (40,116,736 + 2 x 4,608) =
+     * 576,388,336.
+     */
+    @Test
+    void qwen3VlReadsItsTextClassesDefaultsAndItsTower() {
+        String tower = "\"vision_config\": {\"depth\": 27, \"hidden_size\": 1152, \"intermediate_size\": 4304,"
+                + " \"num_heads\": 16, \"in_channels\": 3, \"patch_size\": 16, \"spatial_merge_size\": 2,"
+                + " \"temporal_patch_size\": 2, \"out_hidden_size\": 4096, \"num_position_embeddings\": 2304,"
+                + " \"deepstack_visual_indexes\": [8, 16, 24]}";
+        ModelProfile dense = ModelProfile.fromConfig("Qwen/Qwen3-VL-8B-Instruct", "{\"architectures\":"
+                + " [\"Qwen3VLForConditionalGeneration\"], \"model_type\": \"qwen3_vl\", \"tie_word_embeddings\": false,"
+                + " \"text_config\": {\"hidden_size\": 4096, \"intermediate_size\": 12288, \"num_attention_heads\": 32,"
+                + " \"num_hidden_layers\": 36, \"num_key_value_heads\": 8, \"max_position_embeddings\": 262144,"
+                + " \"torch_dtype\": \"bfloat16\"}, " + tower + "}");
+        assertThat(dense.parameters()).isEqualTo(8_190_427_136.0);
+        assertThat(dense.nonLanguageBytes() / 2).isEqualTo(576_388_336.0);
+        assertThat(dense.kvBytesPerToken()).isEqualTo(36 * 2 * 8 * 128 * 2.0);
+        assertThat(dense.context().vllm()).isEqualTo(262_144);
+        // a text config that names neither KV heads nor head dimension: 32 KV heads of 128, as the class says
+        ModelProfile defaults = ModelProfile.fromConfig("m", "{\"architectures\": [\"Qwen3VLForConditionalGeneration\"],"
+                + " \"text_config\": {\"hidden_size\": 2560, \"intermediate_size\": 9728, \"num_attention_heads\": 32,"
+                + " \"num_hidden_layers\": 36}}");
+        assertThat(defaults.kvBytesPerToken()).isEqualTo(36 * 2 * 32 * 128 * 2.0);
+
+        ModelProfile moe = ModelProfile.fromConfig("m", "{\"architectures\": [\"Qwen3VLMoeForConditionalGeneration\"],"
+                + " \"text_config\": {\"hidden_size\": 2048, \"intermediate_size\": 6144, \"num_attention_heads\": 32,"
+                + " \"num_hidden_layers\": 48, \"num_key_value_heads\": 4, \"head_dim\": 128}}");
+        assertThat(moe.experts().count()).isEqualTo(60);
+        assertThat(moe.experts().perToken()).isEqualTo(4);
+        assertThat(moe.experts().parameters()).isEqualTo(3 * 2048 * 1408.0);
     }
 }
