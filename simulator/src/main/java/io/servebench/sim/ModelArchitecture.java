@@ -50,6 +50,13 @@ enum ModelArchitecture {
             + "\"num_key_value_heads\":2,\"num_experts\":256,\"num_experts_per_tok\":8,\"moe_intermediate_size\":512,"
             + "\"shared_expert_intermediate_size\":512,\"full_attention_interval\":4}", "qwen3_5_moe"),
     /**
+     * Qwen2.5-VL: a Qwen2 language model (its keys at the top level as first published, or in a {@code text_config}),
+     * untied, beside a tower of its own ({@code vision_config}). The text class's KV-head default differs between
+     * transformers releases (4, later 8), so none is taken: the published configs state it.
+     */
+    QWEN2_5_VL("Qwen2_5_VLForConditionalGeneration", "{\"tie_word_embeddings\":false,\"vocab_size\":152064}",
+            "qwen2_5_vl"),
+    /**
      * Qwen3-VL: a Qwen3 language model ({@code Qwen3VLTextConfig}: head dimension 128, as many KV heads as heads, a
      * context of 128,000 unless stated) beside the tower Qwen3.5 shares.
      */

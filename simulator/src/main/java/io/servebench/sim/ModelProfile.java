@@ -654,8 +654,8 @@ public record ModelProfile(
     /**
      * Parameters of a multimodal model's vision tower and its projector into the language model, which the engines load
      * beside it (its weights; the memory its forward takes is not counted); 0 for a text model or one without a
-     * {@code vision_config}. Gemma 3's, Qwen3.5's and Mistral 3's towers are read ({@link #gemma3Vision}, {@link
-     * #qwen35Vision}, {@link #mistral3Vision}).
+     * {@code vision_config}. Gemma 3's, Qwen3.5's (Qwen3-VL's), Qwen2.5-VL's and Mistral 3's towers are read ({@link
+     * #gemma3Vision}, {@link #qwen35Vision}, {@link #qwen25Vision}, {@link #mistral3Vision}).
      */
     private static double visionParameters(ModelArchitecture architecture, JsonNode root, double textHidden, String name) {
         JsonNode v = root.path("vision_config");
@@ -666,8 +666,33 @@ public record ModelProfile(
             case GEMMA3 -> gemma3Vision(v, textHidden, name);
             case QWEN3_5, QWEN3_5_MOE, QWEN3_VL, QWEN3_VL_MOE -> qwen35Vision(v, name);
             case MISTRAL3 -> mistral3Vision(v, root, textHidden, name);
+            case QWEN2_5_VL -> qwen25Vision(v, name);
             default -> 0;
         };
+    }
+
+    /**
+     * Qwen2.5-VL's tower as vLLM builds it ({@code Qwen2_5_VisionTransformer} in {@code models/qwen2_5_vl.py}, v0.26.0): a
+     * patch embedding over {@code temporal_patch_size} frames without bias; per layer two RMS norms, q/k/v and an output
+     * projection with biases, and a gated MLP with biases; positions rotary (no table); then the merger of
+     * {@code spatial_merge_size}^2 patches (an RMS norm, a square layer of that width and one to {@code
+     * out_hidden_size}, with biases). Every key is read from the config, the channels as {@code in_chans} (the first
+     * published configs) or {@code in_channels} (3 unless stated). Qwen2.5-VL-7B's: 0.677e9.
+     */
+    private static double qwen25Vision(JsonNode v, String name) {
+        double h = v.path("hidden_size").asDouble(0);
+        double i = v.path("intermediate_size").asDouble(0);
+        double layers = v.path("depth").asDouble(0);
+        double patch = v.path("patch_size").asDouble(0);
+        double frames = v.path("temporal_patch_size").asDouble(0);
+        double merged = h * Math.pow(v.path("spatial_merge_size").asDouble(0), 2);
+        double out = v.path("out_hidden_size").asDouble(0);
+        double channels = v.path("in_chans").asDouble(v.path("in_channels").asDouble(3));
+        if (!(h >= 1 && i >= 1 && layers >= 1 && patch >= 1 && frames >= 1 && merged >= 1 && out >= 1 && channels >= 1)) {
+            throw badVision(v, name);
+        }
+        double layer = 2 * h + (3 * h * h + 3 * h) + (h * h + h) + (2 * h * i + 2 * i) + (i * h + h);
+        return channels * frames * patch * patch * h + layers * layer + h + merged * merged + merged + merged * out + out;
     }
 
     /**
@@ -753,7 +778,7 @@ public record ModelProfile(
                 + " hidden_size, intermediate_size, num_hidden_layers, patch_size, image_size; Pixtral's the same but"
                 + " image_size; Qwen3-VL's hidden_size,"
                 + " intermediate_size, depth, patch_size, temporal_patch_size, num_position_embeddings,"
-                + " spatial_merge_size, out_hidden_size)");
+                + " spatial_merge_size, out_hidden_size; Qwen2.5-VL's the same but num_position_embeddings)");
     }
 
     private static final String FULL = "full_attention";

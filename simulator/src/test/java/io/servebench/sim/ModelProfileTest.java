@@ -629,4 +629,32 @@ class ModelProfileTest {
         assertThat(moe.experts().perToken()).isEqualTo(4);
         assertThat(moe.experts().parameters()).isEqualTo(3 * 2048 * 1408.0);
     }
+
+    /**
+     * Qwen2.5-VL-7B-Instruct's config as first published (its text keys at the top level, the tower's channels as
+     * {@code in_chans}), counted by hand: the language model 2 x 152,064 x 3,584 + 28 x (3,584 x 3,584 x 2 + 3,584 x
+     * 512 x 2 + 3 x 3,584 x 18,944) = 7,615,283,200; the tower 3 x 2 x 14 x 14 x 1,280 + 32 x (4 x 1,280^2 + 3 x 1,280
+     * x 3,420 + 2 x 3,420 + 7 x 1,280) + 1,280 + 5,120^2 + 5,120 + 5,120 x 3,584 + 3,584 = 676,550,144 (each layer's
+     * two norms, q/k/v and output with biases, gated MLP with biases; the merger's norm and two layers); 8.292e9 in
+     * all, the model page's 8.29B.
+     */
+    @Test
+    void qwen25VlReadsItsTopLevelTextAndItsTower() {
+        ModelProfile m = ModelProfile.fromConfig("Qwen/Qwen2.5-VL-7B-Instruct", "{\"architectures\":"
+                + " [\"Qwen2_5_VLForConditionalGeneration\"], \"hidden_size\": 3584, \"intermediate_size\": 18944,"
+                + " \"max_position_embeddings\": 128000, \"max_window_layers\": 28, \"model_type\": \"qwen2_5_vl\","
+                + " \"num_attention_heads\": 28, \"num_hidden_layers\": 28, \"num_key_value_heads\": 4,"
+                + " \"rope_scaling\": {\"type\": \"mrope\", \"mrope_section\": [16, 24, 24]}, \"sliding_window\": 32768,"
+                + " \"tie_word_embeddings\": false, \"torch_dtype\": \"bfloat16\", \"use_sliding_window\": false,"
+                + " \"vocab_size\": 152064, \"vision_config\": {\"depth\": 32, \"hidden_act\": \"silu\","
+                + " \"hidden_size\": 1280, \"intermediate_size\": 3420, \"num_heads\": 16, \"in_chans\": 3,"
+                + " \"out_hidden_size\": 3584, \"patch_size\": 14, \"spatial_merge_size\": 2, \"spatial_patch_size\": 14,"
+                + " \"window_size\": 112, \"fullatt_block_indexes\": [7, 15, 23, 31], \"tokens_per_second\": 2,"
+                + " \"temporal_patch_size\": 2}}");
+        assertThat(m.parameters()).isEqualTo(7_615_283_200.0);
+        assertThat(m.nonLanguageBytes() / 2).isEqualTo(676_550_144.0);
+        assertThat(m.window()).isEqualTo(ModelProfile.Window.NONE);
+        assertThat(m.kvBytesPerToken()).isEqualTo(28 * 2 * 4 * 128 * 2.0);
+        assertThat(List.of(m.context().vllm(), m.context().sglang())).containsExactly(128_000, 128_000);
+    }
 }
