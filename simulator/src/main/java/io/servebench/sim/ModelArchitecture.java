@@ -52,7 +52,8 @@ enum ModelArchitecture {
     /**
      * Qwen2.5-VL: a Qwen2 language model (its keys at the top level as first published, or in a {@code text_config}),
      * untied, beside a tower of its own ({@code vision_config}). The text class's KV-head default differs between
-     * transformers releases (4, later 8), so none is taken: the published configs state it.
+     * transformers releases (4, later 8), so none is taken: a config without it is refused (the published ones state
+     * it).
      */
     QWEN2_5_VL("Qwen2_5_VLForConditionalGeneration", "{\"tie_word_embeddings\":false,\"vocab_size\":152064}",
             "qwen2_5_vl"),
@@ -134,6 +135,11 @@ enum ModelArchitecture {
             throw new IllegalArgumentException("config.json of " + name + ": \"text_config\" names model_type " + textType
                     + ", whose class defaults the simulated engine has not read (it reads Mistral 3 with a Mistral text"
                     + " model, model_type mistral); it would give this model another model's figures, so it is refused");
+        }
+        if (this == QWEN2_5_VL && !text.hasNonNull("num_key_value_heads")) {
+            throw new IllegalArgumentException("config.json of " + name + ": no \"num_key_value_heads\", whose default"
+                    + " Qwen2.5-VL's text class changed between transformers releases (4, later 8); expected the config"
+                    + " as published, which states it");
         }
         ObjectNode c = text.deepCopy();
         if (!c.has(TIE) && root != text && root.has(TIE)) {

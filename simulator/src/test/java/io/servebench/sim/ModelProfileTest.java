@@ -656,5 +656,8 @@ class ModelProfileTest {
         assertThat(m.window()).isEqualTo(ModelProfile.Window.NONE);
         assertThat(m.kvBytesPerToken()).isEqualTo(28 * 2 * 4 * 128 * 2.0);
         assertThat(List.of(m.context().vllm(), m.context().sglang())).containsExactly(128_000, 128_000);
+        assertThatThrownBy(() -> ModelProfile.fromConfig("m", "{\"architectures\": [\"Qwen2_5_VLForConditionalGeneration\"],"
+                + " \"hidden_size\": 3584, \"intermediate_size\": 18944, \"num_attention_heads\": 28,"
+                + " \"num_hidden_layers\": 28}")).hasMessageContaining("no \"num_key_value_heads\", whose default");
     }
 }
