@@ -86,6 +86,15 @@ enum ModelArchitecture {
      */
     GEMMA3_TEXT("Gemma3ForCausalLM", Gemma3.DEFAULTS, "gemma3_text"),
     GEMMA3("Gemma3ForConditionalGeneration", Gemma3.DEFAULTS, "gemma3"),
+    /**
+     * DeepSeek V2 and V2-Lite (and Coder-V2): latent attention and DeepSeek's expert keys as V3's, with {@code
+     * DeepseekV2Config}'s defaults (64 routed experts of 1,407, 2 shared, every layer sparse unless stated; no default
+     * for the experts a token takes, which the published configs state).
+     */
+    DEEPSEEK_V2("DeepseekV2ForCausalLM", "{\"tie_word_embeddings\":false,\"n_routed_experts\":64,\"n_shared_experts\":2,"
+            + "\"moe_intermediate_size\":1407,\"first_k_dense_replace\":0,\"q_lora_rank\":1536,\"kv_lora_rank\":512,"
+            + "\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,\"v_head_dim\":128,\"vocab_size\":32000}",
+            "deepseek_v2"),
     /** DeepSeek V3 and R1; Kimi K2 ships its config with this class and a model type of its own. */
     DEEPSEEK_V3("DeepseekV3ForCausalLM", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":128,"
             + "\"n_routed_experts\":256,\"num_experts_per_tok\":8,\"moe_intermediate_size\":2048,\"n_shared_experts\":1,"

@@ -660,4 +660,31 @@ class ModelProfileTest {
                 + " \"hidden_size\": 3584, \"intermediate_size\": 18944, \"num_attention_heads\": 28,"
                 + " \"num_hidden_layers\": 28}")).hasMessageContaining("no \"num_key_value_heads\", whose default");
     }
+
+    /**
+     * DeepSeek-V2-Lite's config as published, against its model card ("Total Params 15.7B, Activated Params 2.4B"; the
+     * card leaves out the input embeddings, 102,400 x 2,048): 27 layers of latent attention without a low-rank query
+     * (its {@code q_lora_rank} is null), the first dense, the others 64 routed experts of which 6 a token and 2 shared.
+     * A token's cache: 27 layers x (512 + 64) values x 2 bytes.
+     */
+    @Test
+    void deepseekV2LiteReadsAsItsCardSays() {
+        ModelProfile m = ModelProfile.fromConfig("deepseek-ai/DeepSeek-V2-Lite", "{\"architectures\":"
+                + " [\"DeepseekV2ForCausalLM\"], \"first_k_dense_replace\": 1, \"hidden_size\": 2048,"
+                + " \"intermediate_size\": 10944, \"kv_lora_rank\": 512, \"max_position_embeddings\": 163840,"
+                + " \"model_type\": \"deepseek_v2\", \"moe_intermediate_size\": 1408, \"moe_layer_freq\": 1,"
+                + " \"n_group\": 1, \"n_routed_experts\": 64, \"n_shared_experts\": 2, \"num_attention_heads\": 16,"
+                + " \"num_experts_per_tok\": 6, \"num_hidden_layers\": 27, \"num_key_value_heads\": 16,"
+                + " \"q_lora_rank\": null, \"qk_nope_head_dim\": 128, \"qk_rope_head_dim\": 64,"
+                + " \"rope_scaling\": {\"beta_fast\": 32, \"beta_slow\": 1, \"factor\": 40, \"mscale\": 0.707,"
+                + " \"mscale_all_dim\": 0.707, \"original_max_position_embeddings\": 4096, \"type\": \"yarn\"},"
+                + " \"tie_word_embeddings\": false, \"topk_method\": \"greedy\", \"torch_dtype\": \"bfloat16\","
+                + " \"v_head_dim\": 128, \"vocab_size\": 102400}");
+        assertThat(m.parameters()).isCloseTo(15.7e9, within(0.05e9));
+        assertThat(m.activeParameters() - 102_400.0 * 2048).isCloseTo(2.4e9, within(0.1e9));
+        assertThat(m.kvBytesPerToken()).isEqualTo(27 * (512 + 64) * 2.0);
+        assertThat(m.experts().count()).isEqualTo(64);
+        assertThat(m.experts().layers()).isEqualTo(26);
+        assertThat(List.of(m.context().vllm(), m.context().sglang())).containsExactly(163_840, 163_840);
+    }
 }
