@@ -932,19 +932,51 @@ public record ModelProfile(
     /**
      * This model as SGLang serves it ({@link SglangWindow}): its sliding-window layers kept for every token in the one
      * pool, or attending to the whole context as its other layers do, where the architecture's SGLang code has them so.
+     *
+     * @param hybridSwaMemory whether SGLang may pool sliding layers apart: not with {@code --disable-hybrid-swa-memory}
+     *                        ({@code is_hybrid_swa = is_hybrid_swa_model(...) and not disable_hybrid_swa_memory}, {@code
+     *                        model_config.py}), which keeps them in the one pool
      */
-    ModelProfile servedBySglang() {
+    ModelProfile servedBySglang(boolean hybridSwaMemory) {
         return switch (window.sglang()) {
-            case OWN_POOL -> this;
-            case ONE_POOL -> new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken,
-                    stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
-                    new Window(window.tokens(), window.kvBytesPerToken(), window.flopsPerPair(), window.sglang(), true),
-                    expertBytesPerParameter, kvSplit, attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic);
+            case OWN_POOL -> hybridSwaMemory ? this : withWindowKeepingEveryToken();
+            case ONE_POOL -> withWindowKeepingEveryToken();
             case IGNORED -> new ModelProfile(name, parameters, activeParameters, bytesPerParameter,
                     kvBytesPerToken + window.kvBytesPerToken(), stateBytesPerSequence, nonLanguageBytes, context,
                     draftFraction, hiddenSize, layers, experts, Window.NONE, expertBytesPerParameter, kvSplit,
                     attentionHeads, attentionFlopsPerPair + window.flopsPerPair(), embeddings, activationTraffic);
         };
+    }
+
+    /**
+     * This model with its sliding-window layers' KV kept for every token, as an engine whose cache holds them in the one
+     * pool of the full layers does: their reads stay the window's.
+     */
+    ModelProfile withWindowKeepingEveryToken() {
+        return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken,
+                stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
+                new Window(window.tokens(), window.kvBytesPerToken(), window.flopsPerPair(), window.sglang(), true),
+                expertBytesPerParameter, kvSplit, attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic);
+    }
+
+    /**
+     * This model as vLLM serves it with {@code --disable-hybrid-kv-cache-manager}: where full and sliding layers both
+     * are, the sliding ones' cache is made full attention's, every token kept, while their kernels still read the window
+     * ("The compute of layers like sliding window is still saved."); a model whose every layer slides keeps its one
+     * kind of cache as it is. {@code unify_hybrid_kv_cache_specs}, {@code vllm/v1/core/kv_cache_utils.py}, v0.17.1 and
+     * v0.26.0.
+     *
+     * @throws IllegalArgumentException for a model with linear-attention layers, whose state vLLM cannot make a KV
+     *                                  cache of, and so does not start
+     */
+    ModelProfile withoutVllmHybridKvCacheManager() {
+        if (stateBytesPerSequence > 0) {
+            throw new IllegalArgumentException("the engine would not start: with --disable-hybrid-kv-cache-manager vLLM"
+                    + " cannot hold " + name + "'s linear-attention states beside its KV cache (\"Hybrid KV cache manager"
+                    + " is disabled but failed to convert the KV cache specs to one unified type.\"); expected the flag"
+                    + " left out for a model with linear-attention layers");
+        }
+        return window.tokens() == 0 || kvBytesPerToken == 0 ? this : withWindowKeepingEveryToken();
     }
 
     /**

@@ -576,6 +576,10 @@ public record SimParams(
         List<Double> acceptance;
         PerformanceMode mode = PerformanceMode.BALANCED;
         boolean languageModelOnly;
+        /** vLLM's {@code --disable-hybrid-kv-cache-manager}. */
+        boolean noHybridKvCacheManager;
+        /** SGLang's {@code --disable-hybrid-swa-memory}. */
+        boolean noHybridSwaMemory;
         String reasoningParser;
         String apiKey;
         String adminApiKey;
@@ -616,6 +620,7 @@ public record SimParams(
                 Map.entry(EngineFlags.VLLM_SPECULATIVE_CONFIG, Builder::speculativeConfig),
                 Map.entry("--performance-mode", (b, f) -> b.mode = performanceMode(f)),
                 Map.entry("--language-model-only", (b, f) -> b.languageModelOnly = bool(f)),
+                Map.entry("--disable-hybrid-kv-cache-manager", (b, f) -> b.noHybridKvCacheManager = bool(f)),
                 Map.entry("--enable-expert-parallel", (b, f) -> b.enableExpertParallel = bool(f)),
                 Map.entry("--no-enable-expert-parallel", (b, f) -> b.enableExpertParallel = !bool(f)),
                 Map.entry("--hf-config-path", (b, f) -> b.hfConfigPath = text(f)),
@@ -627,6 +632,7 @@ public record SimParams(
         /** SGLang's flags that the simulation models, each with what it sets. */
         static final Map<String, BiConsumer<Builder, Flag>> SGLANG_FLAGS = modelled(EngineFlags.SGLANG, Map.ofEntries(
                 Map.entry("--ep-size", (b, f) -> b.epSize = positiveInt(f)),
+                Map.entry("--disable-hybrid-swa-memory", (b, f) -> b.noHybridSwaMemory = bool(f)),
                 Map.entry(EngineFlags.SGLANG_SPECULATIVE_ALGORITHM, (b, f) -> b.specMethod = text(f).toLowerCase(Locale.ROOT)),
                 Map.entry(EngineFlags.SGLANG_SPECULATIVE_NUM_STEPS, (b, f) -> b.sglangSpecSteps = positiveInt(f)),
                 Map.entry(EngineFlags.SGLANG_SPECULATIVE_NUM_DRAFT_TOKENS, (b, f) -> b.sglangDraftTokens = positiveInt(f)),
@@ -845,7 +851,9 @@ public record SimParams(
                     ? Mxfp4Kernel.sglangDefault(gpu.computeCapability(), epSize)
                     : mxfp4Kernel != null ? mxfp4Kernel : Mxfp4Kernel.vllmDefault(gpu.computeCapability()), slices);
             if (dialect == SimDialect.SGLANG) {
-                model = model.servedBySglang();
+                model = model.servedBySglang(!noHybridSwaMemory);
+            } else if (noHybridKvCacheManager) {
+                model = model.withoutVllmHybridKvCacheManager();
             }
             // each engine derives the model's context from its config in its own way (ContextLength)
             int context = model.context().tokens(dialect);

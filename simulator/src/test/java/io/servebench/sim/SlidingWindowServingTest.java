@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 /**
@@ -68,9 +69,9 @@ class SlidingWindowServingTest {
         assertThat(List.of(m.context().vllm(), m.context().sglang())).containsExactly(8192, 8192);
         // vLLM frees a sliding layer's blocks out of its window; SGLang keeps every token of them in its one pool
         assertThat(m.kvBytes(8000)).isEqualTo(23 * LAYER_16X128 * (8000 + 4096));
-        assertThat(m.servedBySglang().kvBytes(8000)).isEqualTo(46 * LAYER_16X128 * 8000);
+        assertThat(m.servedBySglang(true).kvBytes(8000)).isEqualTo(46 * LAYER_16X128 * 8000);
         // what a step reads is the window's either way
-        assertThat(m.servedBySglang().window().tokens()).isEqualTo(4096);
+        assertThat(m.servedBySglang(true).window().tokens()).isEqualTo(4096);
     }
 
     /**
@@ -87,7 +88,7 @@ class SlidingWindowServingTest {
         assertThat(m.window().kvBytesPerToken()).isEqualTo(32 * layer);
         assertThat(m.kvBytes(10_000)).isEqualTo(m.kvBytes(4096)).isEqualTo(32 * layer * 4096);
 
-        ModelProfile sglang = m.servedBySglang();
+        ModelProfile sglang = m.servedBySglang(true);
         assertThat(sglang.window()).isEqualTo(ModelProfile.Window.NONE);
         assertThat(sglang.kvBytes(10_000)).isEqualTo(32 * layer * 10_000);
         // every layer's q.k and weighted v over the whole context: 32 heads x 128, a multiply-add each
@@ -123,8 +124,37 @@ class SlidingWindowServingTest {
     @Test
     void gptOssKeepsItsOwnPoolInSglang() {
         ModelProfile m = ModelProfile.forModel("openai/gpt-oss-20b");
-        assertThat(m.servedBySglang()).isEqualTo(m);
+        assertThat(m.servedBySglang(true)).isEqualTo(m);
         assertThat(SimParams.fromFlags(SimDialect.SGLANG, "openai/gpt-oss-20b", List.of()).model().window())
                 .isEqualTo(m.window());
+    }
+
+    /**
+     * vLLM's {@code --disable-hybrid-kv-cache-manager} makes a sliding layer's cache full attention's where full layers
+     * are too (gpt-oss-20b: every token of its 12 sliding layers kept), leaves a model whose every layer slides as it is
+     * (Mistral 7B v0.1), and does not start a model with linear-attention layers ({@code unify_hybrid_kv_cache_specs},
+     * v0.17.1 and v0.26.0). SGLang's {@code --disable-hybrid-swa-memory} keeps gpt-oss's sliding layers in its one pool.
+     */
+    @Test
+    void theFlagsThatTurnOffEachEnginesWindowedCacheKeepEveryToken(@TempDir Path dir) throws IOException {
+        double gptOssLayer = 2 * 8 * 64 * 2.0;
+        SimParams vllm = SimParams.fromFlags(SimDialect.VLLM, "openai/gpt-oss-20b",
+                List.of("--disable-hybrid-kv-cache-manager"));
+        assertThat(vllm.model().kvBytes(10_000)).isEqualTo(24 * gptOssLayer * 10_000);
+        assertThat(vllm.model().window().tokens()).isEqualTo(128);
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, "openai/gpt-oss-20b", List.of()).model().kvBytes(10_000))
+                .isEqualTo(12 * gptOssLayer * (10_000 + 128));
+        SimParams sglang = SimParams.fromFlags(SimDialect.SGLANG, "openai/gpt-oss-20b",
+                List.of("--disable-hybrid-swa-memory"));
+        assertThat(sglang.model().kvBytes(10_000)).isEqualTo(24 * gptOssLayer * 10_000);
+
+        Files.writeString(dir.resolve("config.json"), MISTRAL_7B_V01);
+        SimParams mistral = SimParams.fromFlags(SimDialect.VLLM, "mistralai/Mistral-7B-v0.1",
+                List.of(SimParams.SIM_MODEL_CONFIG + "=" + dir, "--disable-hybrid-kv-cache-manager"));
+        assertThat(mistral.model().kvBytes(10_000)).isEqualTo(32 * 2 * 8 * 128 * 2.0 * 4096);
+
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B",
+                List.of("--disable-hybrid-kv-cache-manager")))
+                .hasMessageContaining("failed to convert the KV cache specs to one unified type");
     }
 }
