@@ -253,14 +253,14 @@ final class BatchScheduler {
         long windowedPairs = 0;
         int drafting = 0;
         int accepted = 0;
-        int window = settings.model().window().tokens();
+        ModelProfile.Window window = settings.model().window();
         for (Work w : batch) {
             long before = w.request.computed;
             computedTokens += w.tokens;
             contextTokens += before + w.tokens;
-            windowedTokens += Math.min(before + w.tokens, window);
+            windowedTokens += window.keys(before + w.tokens);
             pairs += w.tokens * before + w.tokens * (w.tokens + 1) / 2;
-            windowedPairs += windowedPairs(before, w.tokens, window);
+            windowedPairs += window.pairs(before, w.tokens);
             if (!w.prefill && k > 0) {
                 drafting++;
             }
@@ -275,18 +275,6 @@ final class BatchScheduler {
             finishWork(w, end);
         }
         return end;
-    }
-
-    /**
-     * Query and key tokens a sliding-window layer pairs for {@code tokens} new tokens after {@code before} computed ones:
-     * the {@code i}-th new token attends to {@code min(before + i, window)} keys.
-     */
-    static long windowedPairs(long before, long tokens, int window) {
-        if (window == 0) {
-            return 0;
-        }
-        long unclipped = Math.max(0, Math.min(tokens, window - before));
-        return unclipped * before + unclipped * (unclipped + 1) / 2 + (tokens - unclipped) * window;
     }
 
     /**

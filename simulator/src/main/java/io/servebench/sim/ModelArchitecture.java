@@ -11,9 +11,7 @@ import java.util.List;
  * The model architectures whose {@code config.json} {@link ModelProfile#fromConfig} reads right, each by the class name
  * the engines load it by (the config's {@code "architectures"}, which vLLM's and SGLang's model registries look up,
  * the first entry first) and the {@code "model_type"}s that name it where a config lists no class. Every other
- * architecture is refused by name: read with these rules it would be another model. Llama 4
- * ({@code Llama4ForConditionalGeneration}: experts in every other layer beside a shared one, chunked attention),
- * DeepSeek V3.2 and GLM-5 ({@code DeepseekV32ForCausalLM}, {@code GlmMoeDsaForCausalLM}: sparse attention over the top
+ * architecture is refused by name: read with these rules it would be another model. DeepSeek V3.2 and GLM-5 ({@code DeepseekV32ForCausalLM}, {@code GlmMoeDsaForCausalLM}: sparse attention over the top
  * 2,048 tokens), Jamba and Nemotron-H (Mamba layers) have keys this reader does not know and would read as dense
  * attention. The multimodal ones ({@code ...ForConditionalGeneration}) count their vision tower's weights beside the
  * language model ({@code vision_config}), not its memory at work.
@@ -95,6 +93,17 @@ enum ModelArchitecture {
             + "\"moe_intermediate_size\":1407,\"first_k_dense_replace\":0,\"q_lora_rank\":1536,\"kv_lora_rank\":512,"
             + "\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,\"v_head_dim\":128,\"vocab_size\":32000}",
             "deepseek_v2"),
+    /**
+     * Llama 4 (Scout, Maverick): {@code Llama4TextConfig}'s defaults, and its keys read as the engines build the model
+     * ({@link #llama4}): experts in every {@code interleave_moe_layer_step}-th layer beside one shared expert, dense
+     * layers of {@code intermediate_size_mlp}, and three layers of four attending their own chunk of
+     * {@code attention_chunk_size} tokens (the layers with rotary positions), the fourth the whole context.
+     */
+    LLAMA4("Llama4ForConditionalGeneration", "{\"tie_word_embeddings\":false,\"head_dim\":128,"
+            + "\"num_key_value_heads\":8,\"vocab_size\":202048,\"intermediate_size\":8192,"
+            + "\"intermediate_size_mlp\":16384,\"num_local_experts\":16,\"num_experts_per_tok\":1,"
+            + "\"interleave_moe_layer_step\":1,\"no_rope_layer_interval\":4,\"attention_chunk_size\":8192,"
+            + "\"max_position_embeddings\":131072}", "llama4"),
     /** DeepSeek V3 and R1; Kimi K2 ships its config with this class and a model type of its own. */
     DEEPSEEK_V3("DeepseekV3ForCausalLM", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":128,"
             + "\"n_routed_experts\":256,\"num_experts_per_tok\":8,\"moe_intermediate_size\":2048,\"n_shared_experts\":1,"
@@ -161,8 +170,45 @@ enum ModelArchitecture {
                 c.set(e.getKey(), e.getValue());
             }
         });
+        return this == LLAMA4 ? llama4(c) : c;
+    }
+
+    /**
+     * Llama 4's keys in the reader's terms, as vLLM builds the model ({@code models/llama4.py}, v0.17.1 and v0.26.0):
+     * a layer is sparse when {@code (layer + 1) % interleave_moe_layer_step == 0},
+     * its experts and its one shared expert {@code intermediate_size} wide; a dense layer's MLP is
+     * {@code intermediate_size_mlp} wide; a layer with rotary positions ({@code no_rope_layers} 1, or all but every
+     * {@code no_rope_layer_interval}-th where the list is empty, as {@code Llama4TextConfig} derives it) attends its own
+     * chunk of {@code attention_chunk_size} tokens ({@code ChunkedLocalAttention}), a NoPE layer the whole context.
+     */
+    private static ObjectNode llama4(ObjectNode c) {
+        int layers = c.path("num_hidden_layers").asInt(0);
+        int step = c.path("interleave_moe_layer_step").asInt(1);
+        // by the step alone, as vLLM's and SGLang's models read it (transformers' moe_layers list is not read by either)
+        com.fasterxml.jackson.databind.node.ArrayNode denseOnly = c.putArray("mlp_only_layers");
+        for (int layer = 0; layer < layers; layer++) {
+            if (!(step > 0 && (layer + 1) % step == 0)) {
+                denseOnly.add(layer);
+            }
+        }
+        c.put("decoder_sparse_step", 1);
+        c.set("moe_intermediate_size", c.get("intermediate_size"));
+        c.put("n_shared_experts", 1);
+        c.set("intermediate_size", c.get("intermediate_size_mlp"));
+        if (!c.hasNonNull("layer_types")) {
+            JsonNode rope = c.path("no_rope_layers");
+            int interval = c.path("no_rope_layer_interval").asInt(4);
+            boolean chunks = c.hasNonNull("attention_chunk_size");
+            com.fasterxml.jackson.databind.node.ArrayNode types = c.putArray("layer_types");
+            for (int layer = 0; layer < layers; layer++) {
+                boolean ropeLayer = rope.isArray() && !rope.isEmpty() ? rope.path(layer).asInt(1) != 0
+                        : (layer + 1) % interval != 0;
+                types.add(chunks && ropeLayer ? "chunked_attention" : "full_attention");
+            }
+        }
         return c;
     }
+
 
     /**
      * Every how many layers one attends the whole context where the config lists no {@code layer_types} (0: not a
@@ -187,7 +233,7 @@ enum ModelArchitecture {
     /** How SGLang serves this architecture's sliding-window layers ({@link ModelProfile.SglangWindow}). */
     ModelProfile.SglangWindow sglangWindow() {
         return switch (this) {
-            case GPT_OSS -> ModelProfile.SglangWindow.OWN_POOL;
+            case GPT_OSS, LLAMA4 -> ModelProfile.SglangWindow.OWN_POOL;
             case MISTRAL -> ModelProfile.SglangWindow.IGNORED;
             default -> ModelProfile.SglangWindow.ONE_POOL;
         };

@@ -182,24 +182,28 @@ public record ModelProfile(
     }
 
     /**
-     * The layers whose attention sees only the last {@code tokens} tokens (sliding-window attention: gpt-oss, Gemma 2/3,
-     * every other or five of six layers; Mistral 7B v0.1, every layer): a step reads the KV of at most {@code tokens}
-     * tokens of them, however long its context. vLLM's KV cache manager frees a sliding layer's blocks that fall out of
-     * the window ({@code SlidingWindowManager}), so a sequence holds at most the window's; SGLang serves them as its
-     * {@link SglangWindow} for the architecture says.
+     * The layers whose attention sees only part of the context: the last {@code tokens} tokens (sliding-window attention:
+     * gpt-oss, Gemma 2/3, every other or five of six layers; Mistral 7B v0.1, every layer), or the tokens of the query's
+     * own chunk of {@code tokens} (chunked local attention: Llama 4, three layers of four). A step reads the KV of at most
+     * {@code tokens} tokens of them, however long its context. vLLM's KV cache manager frees a sliding layer's blocks
+     * that fall out of the window ({@code SlidingWindowManager}), so a sequence holds at most the window's; SGLang serves
+     * them as its {@link SglangWindow} for the architecture says.
      *
-     * @param tokens          the window, tokens ({@code sliding_window})
-     * @param kvBytesPerToken KV bytes of one token, summed over the sliding layers
-     * @param flopsPerPair    attention FLOPs per query token and key token it attends, summed over the sliding layers
+     * @param tokens          the window or the chunk, tokens ({@code sliding_window}, {@code attention_chunk_size})
+     * @param kvBytesPerToken KV bytes of one token, summed over these layers
+     * @param flopsPerPair    attention FLOPs per query token and key token it attends, summed over these layers
      * @param sglang          how SGLang serves these layers
      * @param keepsEveryToken whether the cache keeps every token of these layers, read or not (SGLang's one pool: {@link
-     *                        SglangWindow#ONE_POOL}), rather than at most the window's
+     *                        SglangWindow#ONE_POOL}; vLLM without its hybrid KV cache manager), rather than at most the
+     *                        window's
+     * @param chunked         whether a query attends its own chunk (from the last multiple of {@code tokens} before it)
+     *                        rather than the last {@code tokens} tokens
      */
     public record Window(int tokens, double kvBytesPerToken, double flopsPerPair, SglangWindow sglang,
-                         boolean keepsEveryToken) {
+                         boolean keepsEveryToken, boolean chunked) {
 
         /** No sliding-window layer. */
-        public static final Window NONE = new Window(0, 0, 0, SglangWindow.OWN_POOL, false);
+        public static final Window NONE = new Window(0, 0, 0, SglangWindow.OWN_POOL);
 
         public Window {
             if (tokens < 0 || kvBytesPerToken < 0 || (tokens == 0) != (kvBytesPerToken == 0)) {
@@ -212,14 +216,49 @@ public record ModelProfile(
             java.util.Objects.requireNonNull(sglang, "sglang");
         }
 
-        /** These layers as vLLM serves them, whatever SGLang does: the cache keeps at most the window's tokens. */
+        /** Sliding-window layers as vLLM serves them, whatever SGLang does: the cache keeps at most the window's tokens. */
         Window(int tokens, double kvBytesPerToken, double flopsPerPair, SglangWindow sglang) {
-            this(tokens, kvBytesPerToken, flopsPerPair, sglang, false);
+            this(tokens, kvBytesPerToken, flopsPerPair, sglang, false, false);
+        }
+
+        /** These layers with their cache keeping every token. */
+        Window keepingEveryToken() {
+            return new Window(tokens, kvBytesPerToken, flopsPerPair, sglang, true, chunked);
         }
 
         /** The KV bytes a sequence of {@code tokens} tokens holds in these layers. */
         double heldBytes(long tokens) {
             return kvBytesPerToken * (keepsEveryToken ? tokens : Math.min(tokens, this.tokens));
+        }
+
+        /** The keys the last of a sequence's {@code context} tokens attends to in these layers (0 without them). */
+        long keys(long context) {
+            if (tokens == 0 || context == 0) {
+                return 0;
+            }
+            return chunked ? (context - 1) % tokens + 1 : Math.min(context, tokens);
+        }
+
+        /**
+         * Query and key tokens these layers pair for {@code count} new tokens after {@code before} computed ones: the
+         * token at (0-based) position {@code p} attends to {@code min(p + 1, window)} keys in a sliding layer, to
+         * {@code p mod chunk + 1} in a chunked one.
+         */
+        long pairs(long before, long count) {
+            if (tokens == 0) {
+                return 0;
+            }
+            if (chunked) {
+                return chunkedPairsBefore(before + count) - chunkedPairsBefore(before);
+            }
+            long unclipped = Math.max(0, Math.min(count, tokens - before));
+            return unclipped * before + unclipped * (unclipped + 1) / 2 + (count - unclipped) * tokens;
+        }
+
+        /** The pairs of the first {@code n} positions of a chunked layer: whole chunks, then the part of the last. */
+        private long chunkedPairsBefore(long n) {
+            long rest = n % tokens;
+            return n / tokens * ((long) tokens * (tokens + 1) / 2) + rest * (rest + 1) / 2;
         }
     }
 
@@ -521,10 +560,20 @@ public record ModelProfile(
         String[] types = layerTypes(c, name, (int) layers, architecture);
         int linearLayers = 0;
         int slidingLayers = 0;
+        int chunkedLayers = 0;
         for (String type : types) {
             linearLayers += type.equals(LINEAR) ? 1 : 0;
             slidingLayers += type.equals(SLIDING) ? 1 : 0;
+            chunkedLayers += type.equals(CHUNKED) ? 1 : 0;
         }
+        if (slidingLayers > 0 && chunkedLayers > 0) {
+            throw new IllegalArgumentException("config.json of " + name + ": \"layer_types\" has both sliding_attention"
+                    + " and chunked_attention layers, which the simulated engine does not model together; it would give"
+                    + " this model another model's figures, so it is refused");
+        }
+        boolean chunked = chunkedLayers > 0;
+        // the layers that attend part of the context: a sliding window or their own chunk
+        slidingLayers += chunkedLayers;
         // every attention layer, sliding ones included, has the q/k/v/o projections
         int fullLayers = (int) layers - linearLayers;
         // the Qwen hybrids gate their full attention's output: a second query-sized projection (their model code
@@ -638,8 +687,8 @@ public record ModelProfile(
         }
         double kvPerLayer = kvValuesPerLayer * bytes;
         Window window = slidingLayers == 0 ? Window.NONE
-                : new Window((int) count(c, name, "sliding_window"), slidingLayers * kvPerLayer, slidingLayers * flopsPerPair,
-                        architecture.sglangWindow());
+                : new Window((int) count(c, name, chunked ? "attention_chunk_size" : "sliding_window"),
+                        slidingLayers * kvPerLayer, slidingLayers * flopsPerPair, architecture.sglangWindow(), false, chunked);
         ModelProfile profile = new ModelProfile(name, total, active, bytes, (fullLayers - slidingLayers) * kvPerLayer,
                 statePerSequence, visionParameters(architecture, root, hidden, name) * bytes,
                 ContextLength.fromConfig(c, architecture.isGemma3(), tokenizerMaxLength, name), draftFraction, (int) hidden,
@@ -666,6 +715,7 @@ public record ModelProfile(
             case GEMMA3 -> gemma3Vision(v, textHidden, name);
             case QWEN3_5, QWEN3_5_MOE, QWEN3_VL, QWEN3_VL_MOE -> qwen35Vision(v, name);
             case MISTRAL3 -> mistral3Vision(v, root, textHidden, name);
+            case LLAMA4 -> llama4Vision(v, textHidden, name);
             case QWEN2_5_VL -> qwen25Vision(v, name);
             default -> 0;
         };
@@ -693,6 +743,36 @@ public record ModelProfile(
         }
         double layer = 2 * h + (3 * h * h + 3 * h) + (h * h + h) + (2 * h * i + 2 * i) + (i * h + h);
         return channels * frames * patch * patch * h + layers * layer + h + merged * merged + merged + merged * out + out;
+    }
+
+    /**
+     * Llama 4's vision encoder and projector as vLLM builds them ({@code Llama4VisionModel}, {@code
+     * Llama4VisionPixelShuffleMLP}, {@code Llama4MultiModalProjector} in {@code models/mllama4.py}, v0.26.0): a patch
+     * embedding without bias, a class embedding, a position embedding per patch and one more, two layer norms; per
+     * layer q/k/v and output projections with biases, a two-layer MLP with biases and two layer norms; the pixel-shuffle
+     * adapter's two layers (from {@code intermediate_size}, the shuffled width, to {@code projector_input_dim}, then
+     * {@code projector_output_dim}, with bias as {@code multi_modal_projector_bias} says); the projector from {@code
+     * vision_output_dim} to the text width, no bias. Keys left out are {@code Llama4VisionConfig}'s defaults. Llama 4
+     * Scout's: 0.872e9.
+     */
+    private static double llama4Vision(JsonNode v, double textHidden, String name) {
+        double h = v.path("hidden_size").asDouble(768);
+        double i = v.path("intermediate_size").asDouble(5632);
+        double layers = v.path("num_hidden_layers").asDouble(34);
+        double patch = v.path("patch_size").asDouble(14);
+        double side = Math.floor(v.path("image_size").asDouble(448) / patch);
+        double channels = v.path("num_channels").asDouble(3);
+        double adapterIn = v.path("projector_input_dim").asDouble(4096);
+        double adapterOut = v.path("projector_output_dim").asDouble(4096);
+        double output = v.path("vision_output_dim").asDouble(7680);
+        if (!(h >= 1 && i >= 1 && layers >= 1 && side >= 1 && channels >= 1 && adapterIn >= 1 && adapterOut >= 1
+                && output >= 1)) {
+            throw badVision(v, name);
+        }
+        double bias = v.path("multi_modal_projector_bias").asBoolean(false) ? adapterIn + adapterOut : 0;
+        double encoder = channels * patch * patch * h + h + (side * side + 1) * h + 4 * h
+                + layers * (4 * h * h + 4 * h + 2 * h * i + i + h + 4 * h);
+        return encoder + i * adapterIn + adapterIn * adapterOut + bias + output * textHidden;
     }
 
     /**
@@ -783,6 +863,7 @@ public record ModelProfile(
 
     private static final String FULL = "full_attention";
     private static final String SLIDING = "sliding_attention";
+    private static final String CHUNKED = "chunked_attention";
     private static final String LINEAR = "linear_attention";
     private static final String MXFP4 = "mxfp4";
     private static final String COMPRESSED_TENSORS = "compressed-tensors";
@@ -812,9 +893,10 @@ public record ModelProfile(
             }
             for (int i = 0; i < layers; i++) {
                 String type = given.get(i).asText();
-                if (!type.equals(LINEAR) && !type.equals(FULL) && !type.equals(SLIDING)) {
+                if (!type.equals(LINEAR) && !type.equals(FULL) && !type.equals(SLIDING) && !type.equals(CHUNKED)) {
                     throw new IllegalArgumentException("config.json of " + name + ": layer_types[" + i + "] is \"" + type
-                            + "\"; expected \"full_attention\", \"sliding_attention\" or \"linear_attention\"");
+                            + "\"; expected \"full_attention\", \"sliding_attention\", \"chunked_attention\" or"
+                            + " \"linear_attention\"");
                 }
                 types[i] = type;
             }
@@ -955,7 +1037,7 @@ public record ModelProfile(
     ModelProfile withWindowKeepingEveryToken() {
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken,
                 stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
-                new Window(window.tokens(), window.kvBytesPerToken(), window.flopsPerPair(), window.sglang(), true),
+                window.keepingEveryToken(),
                 expertBytesPerParameter, kvSplit, attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic);
     }
 
@@ -998,7 +1080,7 @@ public record ModelProfile(
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken / 2,
                 stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
                 new Window(window.tokens(), window.kvBytesPerToken() / 2, window.flopsPerPair(), window.sglang(),
-                        window.keepsEveryToken()), expertBytesPerParameter,
+                        window.keepsEveryToken(), window.chunked()), expertBytesPerParameter,
                 kvSplit, attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic);
     }
 

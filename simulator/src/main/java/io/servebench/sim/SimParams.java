@@ -852,7 +852,11 @@ public record SimParams(
                     : mxfp4Kernel != null ? mxfp4Kernel : Mxfp4Kernel.vllmDefault(gpu.computeCapability()), slices);
             if (dialect == SimDialect.SGLANG) {
                 model = model.servedBySglang(!noHybridSwaMemory);
-            } else if (noHybridKvCacheManager) {
+            } else if (noHybridKvCacheManager || model.window().chunked()) {
+                // vLLM turns its hybrid KV cache manager off for chunked local attention by default ("There is a latency
+                // regression when using chunked local attention with the hybrid KV cache manager. Disabling it, by
+                // default.", VllmConfig.__post_init__, vllm/config/vllm.py, v0.17.1 and v0.26.0), unless
+                // VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1, which the twin does not read
                 model = model.withoutVllmHybridKvCacheManager();
             }
             // each engine derives the model's context from its config in its own way (ContextLength)

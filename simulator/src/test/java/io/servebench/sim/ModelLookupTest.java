@@ -105,10 +105,9 @@ class ModelLookupTest {
 
     /**
      * An architecture the twin does not model is refused by its class name, though each of its keys the reader knows
-     * would read: Llama-4-Scout-17B-16E's config (its {@code text_config} as published: 48 layers, 16 experts of which
-     * 1, {@code interleave_moe_layer_step} 1 beside a shared expert and a dense MLP of {@code intermediate_size_mlp},
-     * attention in chunks of 8,192) would read as a mixture of experts without its shared expert and its chunked
-     * attention as full; DeepSeek-V3.2's is DeepSeek-V3's with a sparse-attention indexer ({@code index_topk} 2,048,
+     * would read: Llama 4's text-only class ({@code Llama4ForCausalLM}, as a text fine-tune of Scout ships it), whose
+     * chunked layers SGLang's pool and local-attention lists do not name (they name the published
+     * {@code Llama4ForConditionalGeneration}, which is read: {@code SlidingWindowServingTest}); DeepSeek-V3.2's is DeepSeek-V3's with a sparse-attention indexer ({@code index_topk} 2,048,
      * {@code index_n_heads} 64, {@code index_head_dim} 128) that the reader would skip, attending the whole context;
      * GLM-5's class ({@code GlmMoeDsaForCausalLM}, {@code glm_moe_dsa}) is the same sparse attention. A config without a
      * class is known by its {@code model_type}, as Kimi K2's {@code kimi_k2} names DeepSeek V3's architecture, and one
@@ -116,7 +115,7 @@ class ModelLookupTest {
      */
     @Test
     void anArchitectureTheTwinDoesNotModelIsRefusedByItsClassName(@TempDir Path dir) throws IOException {
-        String scout = "{\"architectures\": [\"Llama4ForConditionalGeneration\"], \"model_type\": \"llama4\","
+        String scout = "{\"architectures\": [\"Llama4ForCausalLM\"], \"model_type\": \"llama4_text\","
                 + " \"text_config\": {\"num_hidden_layers\": 48, \"hidden_size\": 5120, \"num_attention_heads\": 40,"
                 + " \"num_key_value_heads\": 8, \"head_dim\": 128, \"intermediate_size\": 8192,"
                 + " \"intermediate_size_mlp\": 16384, \"vocab_size\": 202048, \"max_position_embeddings\": 10485760,"
@@ -124,7 +123,7 @@ class ModelLookupTest {
                 + " \"attention_chunk_size\": 8192}}";
         assertThatThrownBy(() -> ModelProfile.fromConfig("meta-llama/Llama-4-Scout-17B-16E-Instruct", scout))
                 .hasMessageStartingWith("config.json of meta-llama/Llama-4-Scout-17B-16E-Instruct: \"architectures\" names"
-                        + " Llama4ForConditionalGeneration, an architecture the simulated engine does not model (it models"
+                        + " Llama4ForCausalLM, an architecture the simulated engine does not model (it models"
                         + " LlamaForCausalLM, MistralForCausalLM,")
                 .hasMessageEndingWith("so it is refused: rehearse with a model of one of those architectures, or measure"
                         + " this one on a real engine");

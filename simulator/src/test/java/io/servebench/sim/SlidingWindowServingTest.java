@@ -49,6 +49,29 @@ class SlidingWindowServingTest {
             + " \"rope_scaling\": {\"factor\": 8.0, \"rope_type\": \"linear\"}, \"sliding_window\": 1024},"
             + " \"torch_dtype\": \"bfloat16\"}";
 
+    /** meta-llama/Llama-4-Scout-17B-16E-Instruct's config.json as published. */
+    private static final String LLAMA4_SCOUT = "{\"architectures\": [\"Llama4ForConditionalGeneration\"],"
+            + " \"boi_token_index\": 200080, \"eoi_token_index\": 200081, \"image_token_index\": 200092,"
+            + " \"model_type\": \"llama4\", \"text_config\": {\"attention_bias\": false, \"attention_chunk_size\": 8192,"
+            + " \"attention_dropout\": 0.0, \"bos_token_id\": 200000, \"eos_token_id\": [200001, 200007, 200008],"
+            + " \"for_llm_compressor\": false, \"head_dim\": 128, \"hidden_act\": \"silu\", \"hidden_size\": 5120,"
+            + " \"initializer_range\": 0.02, \"interleave_moe_layer_step\": 1, \"intermediate_size\": 8192,"
+            + " \"intermediate_size_mlp\": 16384, \"max_position_embeddings\": 10485760, \"model_type\": \"llama4_text\","
+            + " \"no_rope_layers\": [], \"num_attention_heads\": 40, \"num_experts_per_tok\": 1, \"num_hidden_layers\": 48,"
+            + " \"num_key_value_heads\": 8, \"num_local_experts\": 16, \"output_router_logits\": false,"
+            + " \"pad_token_id\": 200018, \"rms_norm_eps\": 1e-05, \"rope_scaling\": {\"factor\": 16.0,"
+            + " \"high_freq_factor\": 1.0, \"low_freq_factor\": 1.0, \"original_max_position_embeddings\": 8192,"
+            + " \"rope_type\": \"llama3\"}, \"rope_theta\": 500000.0, \"router_aux_loss_coef\": 0.001,"
+            + " \"router_jitter_noise\": 0.0, \"torch_dtype\": \"bfloat16\", \"use_cache\": true, \"use_qk_norm\": true,"
+            + " \"vocab_size\": 202048}, \"tie_word_embeddings\": false, \"torch_dtype\": \"bfloat16\","
+            + " \"vision_config\": {\"attention_dropout\": 0.0, \"hidden_act\": \"gelu\", \"hidden_size\": 1408,"
+            + " \"image_size\": 336, \"initializer_range\": 0.02, \"intermediate_size\": 5632,"
+            + " \"model_type\": \"llama4_vision_model\", \"multi_modal_projector_bias\": false, \"norm_eps\": 1e-05,"
+            + " \"num_attention_heads\": 16, \"num_channels\": 3, \"num_hidden_layers\": 34, \"patch_size\": 14,"
+            + " \"pixel_shuffle_ratio\": 0.5, \"projector_dropout\": 0.0, \"projector_input_dim\": 4096,"
+            + " \"projector_output_dim\": 4096, \"rope_theta\": 10000, \"vision_feature_layer\": -1,"
+            + " \"vision_feature_select_strategy\": \"default\", \"vision_output_dim\": 4096}}";
+
     /** One token's KV in one layer of 16 KV heads of 128 values, K and V, two bytes each. */
     private static final double LAYER_16X128 = 2 * 16 * 128 * 2.0;
 
@@ -156,5 +179,48 @@ class SlidingWindowServingTest {
         assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3.5-9B",
                 List.of("--disable-hybrid-kv-cache-manager")))
                 .hasMessageContaining("failed to convert the KV cache specs to one unified type");
+    }
+
+    /**
+     * meta-llama/Llama-4-Scout-17B-16E-Instruct's config as published (its {@code no_rope_layers} empty, so every fourth
+     * layer is NoPE: {@code Llama4TextConfig}), against its model card's "17B active, 109B total": counted by hand, the
+     * language model 2 x 202,048 x 5,120 + 48 x (62,914,560 attention + 16 x 125,829,120 experts + 125,829,120 shared +
+     * 5,120 x 16 router) = 107,769,364,480, the vision encoder and projector 871,932,416 (patches 3 x 14 x 14 x 1,408,
+     * class and 577 position embeddings, 34 layers of 23,807,872, the adapter 5,632 x 4,096 + 4,096^2, the projector
+     * 4,096 x 5,120). Its 12 NoPE layers attend the whole context, the 36 others their own chunk of 8,192: vLLM keeps
+     * every token of them (it turns its hybrid KV cache manager off for chunked attention by default), SGLang pools
+     * them apart (Llama 4 is in its {@code is_hybrid_swa_model} list) and keeps at most a chunk's.
+     */
+    @Test
+    void llama4ScoutReadsItsExpertsAndItsChunkedLayers(@TempDir Path dir) throws IOException {
+        ModelProfile m = ModelProfile.fromConfig("meta-llama/Llama-4-Scout-17B-16E-Instruct", LLAMA4_SCOUT);
+        assertThat(m.parameters()).isEqualTo(107_769_364_480.0);
+        assertThat(m.nonLanguageBytes() / 2).isEqualTo(871_932_416.0);
+        assertThat(m.parameters() + m.nonLanguageBytes() / 2).isCloseTo(109e9, within(0.5e9));
+        assertThat(m.activeParameters()).isCloseTo(17e9, within(0.2e9));
+        assertThat(m.experts().layers()).isEqualTo(48);
+        double layer = 2 * 8 * 128 * 2.0;
+        assertThat(m.kvBytesPerToken()).isEqualTo(12 * layer);
+        assertThat(m.window().kvBytesPerToken()).isEqualTo(36 * layer);
+        assertThat(m.window().chunked()).isTrue();
+        assertThat(m.window().tokens()).isEqualTo(8192);
+        assertThat(List.of(m.context().vllm(), m.context().sglang())).containsExactly(10_485_760, 10_485_760);
+
+        Files.writeString(dir.resolve("config.json"), LLAMA4_SCOUT);
+        String config = SimParams.SIM_MODEL_CONFIG + "=" + dir;
+        SimParams vllm = SimParams.fromFlags(SimDialect.VLLM, "meta-llama/Llama-4-Scout-17B-16E-Instruct",
+                List.of(config, "--tensor-parallel-size=4", "--max-model-len=32768"));
+        assertThat(vllm.model().kvBytes(20_000)).isEqualTo(48 * layer * 20_000);
+        SimParams sglang = SimParams.fromFlags(SimDialect.SGLANG, "meta-llama/Llama-4-Scout-17B-16E-Instruct",
+                List.of(config, "--tp-size=4", "--context-length=32768"));
+        assertThat(sglang.model().kvBytes(20_000)).isEqualTo(layer * (12 * 20_000 + 36 * 8192));
+
+        // Maverick: 128 experts in every other layer, the others dense MLPs of 16,384
+        ModelProfile maverick = ModelProfile.fromConfig("meta-llama/Llama-4-Maverick-17B-128E-Instruct",
+                LLAMA4_SCOUT.replace("\"interleave_moe_layer_step\": 1", "\"interleave_moe_layer_step\": 2")
+                        .replace("\"num_local_experts\": 16", "\"num_local_experts\": 128"));
+        assertThat(maverick.experts().layers()).isEqualTo(24);
+        assertThat(maverick.parameters() + maverick.nonLanguageBytes() / 2).isCloseTo(400e9, within(2e9));
+        assertThat(maverick.activeParameters()).isCloseTo(17e9, within(0.5e9));
     }
 }

@@ -158,10 +158,28 @@ class StepCostModelTest {
             for (long i = 1; i <= tokens; i++) {
                 counted += Math.min(before + i, window);
             }
-            assertThat(BatchScheduler.windowedPairs(before, tokens, window)).as("%s", java.util.Arrays.toString(c))
-                    .isEqualTo(counted);
+            assertThat(new ModelProfile.Window(window, 1, 1, ModelProfile.SglangWindow.OWN_POOL).pairs(before, tokens))
+                    .as("%s", java.util.Arrays.toString(c)).isEqualTo(counted);
         }
-        assertThat(BatchScheduler.windowedPairs(10, 10, 0)).isZero();
+        assertThat(ModelProfile.Window.NONE.pairs(10, 10)).isZero();
+    }
+
+    /**
+     * A chunked layer's query attends the tokens of its own chunk, itself included: the token at position {@code p}
+     * pairs with {@code p mod chunk + 1} keys, counted one query at a time, across chunk boundaries too; the last
+     * token's keys are its chunk's so far.
+     */
+    @Test
+    void aChunkedLayerPairsEachQueryWithItsOwnChunk() {
+        ModelProfile.Window chunked = new ModelProfile.Window(128, 1, 1, ModelProfile.SglangWindow.OWN_POOL, false, true);
+        for (long[] c : new long[][] {{0, 100}, {0, 300}, {50, 100}, {200, 1}, {127, 5}, {128, 1}, {1000, 777}}) {
+            long counted = 0;
+            for (long p = c[0]; p < c[0] + c[1]; p++) {
+                counted += p % 128 + 1;
+            }
+            assertThat(chunked.pairs(c[0], c[1])).as("%s", java.util.Arrays.toString(c)).isEqualTo(counted);
+        }
+        assertThat(List.of(chunked.keys(128), chunked.keys(129), chunked.keys(300))).containsExactly(128L, 1L, 44L);
     }
 
     @Test
