@@ -98,7 +98,8 @@ public record SimParams(
      * vLLM's {@code --performance-mode}. The simulation models it as a factor on the fixed per-step
      * overhead (scheduling, kernel launches): {@code interactivity} 0.85 (CUDA graphs captured for
      * small batches, less host work per step), {@code balanced} 1.0, {@code throughput} 1.1 (larger
-     * graphs padded for big batches cost small batches a little).
+     * graphs padded for big batches cost small batches a little); {@code throughput} also doubles the batch limits vLLM
+     * defaults ({@link Builder#build}).
      */
     public enum PerformanceMode {
         INTERACTIVITY(0.85), BALANCED(1.0), THROUGHPUT(1.1);
@@ -881,9 +882,14 @@ public record SimParams(
                 stateSlots = sglangLimits(model, gpu);
             } else {
                 boolean seqsGiven = maxNumSeqs > 0;
-                maxNumSeqs = seqsGiven ? maxNumSeqs : EngineDefaults.vllmMaxNumSeqs(gpu);
-                maxNumBatchedTokens = maxNumBatchedTokens > 0 ? maxNumBatchedTokens
-                        : EngineDefaults.vllmMaxNumBatchedTokens(gpu);
+                boolean tokensGiven = maxNumBatchedTokens > 0;
+                // vLLM's defaults, each doubled in throughput mode, the step's tokens then at most every sequence at the
+                // max model length (EngineArgs._set_default_max_num_seqs_and_batched_tokens_args, v0.17.1 and v0.26.0)
+                int doubled = mode == PerformanceMode.THROUGHPUT ? 2 : 1;
+                maxNumSeqs = seqsGiven ? maxNumSeqs : EngineDefaults.vllmMaxNumSeqs(gpu) * doubled;
+                maxNumBatchedTokens = tokensGiven ? maxNumBatchedTokens
+                        : (int) Math.min((long) EngineDefaults.vllmMaxNumBatchedTokens(gpu) * doubled,
+                                (long) maxNumSeqs * maxModelLen);
                 if (!seqsGiven) {
                     // a default batch never holds more sequences than a step's tokens (EngineArgs.
                     // _set_default_max_num_seqs_and_batched_tokens_args, vllm/engine/arg_utils.py, v0.17.1 and v0.26.0)

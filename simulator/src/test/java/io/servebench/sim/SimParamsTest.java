@@ -290,6 +290,29 @@ class SimParamsTest {
     }
 
     /**
+     * {@code --performance-mode throughput} doubles each batch limit vLLM defaults, not one given, and a defaulted step
+     * holds at most every sequence at the max model length ({@code _set_default_max_num_seqs_and_batched_tokens_args},
+     * {@code vllm/engine/arg_utils.py}, v0.17.1 and v0.26.0).
+     */
+    @Test
+    void vllmsThroughputModeDoublesTheBatchLimitsItDefaults() {
+        SimParams h100 = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of("--performance-mode=throughput"));
+        assertThat(List.of(h100.maxNumSeqs(), h100.maxNumBatchedTokens())).containsExactly(2048, 16384);
+        SimParams a100 = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of("--performance-mode=throughput"),
+                GpuProfile.named("a100"));
+        assertThat(List.of(a100.maxNumSeqs(), a100.maxNumBatchedTokens())).containsExactly(512, 4096);
+        SimParams given = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B",
+                List.of("--performance-mode=throughput", "--max-num-seqs=64"));
+        assertThat(List.of(given.maxNumSeqs(), given.maxNumBatchedTokens())).containsExactly(64, 16384);
+        SimParams balanced = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of("--performance-mode=balanced"));
+        assertThat(List.of(balanced.maxNumSeqs(), balanced.maxNumBatchedTokens())).containsExactly(1024, 8192);
+        // 4 sequences of at most 1,024 tokens: a defaulted step of 4,096
+        SimParams small = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B",
+                List.of("--max-num-seqs=4", "--max-model-len=1024"));
+        assertThat(small.maxNumBatchedTokens()).isEqualTo(4096);
+    }
+
+    /**
      * SGLang 0.5.9's limits for a hybrid model (model_runner_kv_cache_mixin.py): the mamba pool takes 0.9 / 1.9 of
      * what the weights leave, and three of its states per running request with the radix cache on. Qwen3.5-9B on an H100:
      * 81,089 MiB (79.19 GiB, as CUDA reports it) less the CUDA context's 0.50 GiB, x 0.834 = 65.63 GiB, less 16.76 GiB of
