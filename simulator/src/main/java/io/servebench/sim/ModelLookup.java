@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Where the simulated engine finds the model it stands for, so that it never stands another model in for it: the
@@ -24,7 +25,11 @@ final class ModelLookup {
      * @param profile the model's figures
      * @param source  where its config was read, for the engine's log and the reports: "built in", or the file
      */
-    record Found(ModelProfile profile, String source) {
+    record Found(ModelProfile profile, String source, Optional<ModelOpt.Checkpoint> modelOpt) {
+
+        Found(ModelProfile profile, String source) {
+            this(profile, source, Optional.empty());
+        }
     }
 
     private ModelLookup() {
@@ -103,7 +108,48 @@ final class ModelLookup {
             }
             cap = limit.isNumber() && limit.asDouble() >= 2 && limit.asDouble() < Integer.MAX_VALUE ? limit.asInt() : 0;
         }
-        return new Found(ModelProfile.fromConfig(model, read(model, file), cap), file.toString());
+        String config = withModelOptQuantisation(model, read(model, file), file.resolveSibling("hf_quant_config.json"));
+        JsonNode root;
+        try {
+            root = ModelProfile.JSON.readTree(config);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            // fromConfig names what is wrong with it
+            return new Found(ModelProfile.fromConfig(model, config, cap), file.toString());
+        }
+        return new Found(ModelProfile.fromConfig(model, config, cap), file.toString(), ModelOpt.of(root));
+    }
+
+    /**
+     * The config as vLLM reads it where a ModelOpt checkpoint names its quantisation only in an {@code
+     * hf_quant_config.json} beside it (the first {@code nvidia/...-FP8} checkpoints): that file's {@code "quantization"}
+     * as the config's {@code quantization_config}, which {@code ModelOptQuantConfigBase.from_config} reads in that
+     * form. A config that names its own quantisation is left as it is.
+     */
+    private static String withModelOptQuantisation(String model, String config, Path hfQuantConfig) {
+        if (!Files.isRegularFile(hfQuantConfig)) {
+            return config;
+        }
+        JsonNode root;
+        try {
+            root = ModelProfile.JSON.readTree(config);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return config; // fromConfig says what is wrong with it
+        }
+        try {
+            JsonNode quant = ModelProfile.JSON.readTree(read(model, hfQuantConfig));
+            if (!(root instanceof com.fasterxml.jackson.databind.node.ObjectNode object) || root.has("quantization_config")
+                    || !quant.path("quantization").isObject()) {
+                return config;
+            }
+            com.fasterxml.jackson.databind.node.ObjectNode q = object.putObject("quantization_config");
+            q.put("quant_method", ModelOpt.METHOD);
+            q.set("quantization", quant.get("quantization"));
+            return ModelProfile.JSON.writeValueAsString(object);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException("hf_quant_config.json of " + model + " (" + hfQuantConfig + ") is not"
+                    + " JSON: " + e.getOriginalMessage() + "; expected ModelOpt's {\"quantization\": {\"quant_algo\":"
+                    + " ...}}", e);
+        }
     }
 
     private static Path configFile(Path path) {

@@ -696,8 +696,9 @@ public record ModelProfile(
                 latent ? 1 : (int) kvHeads, (int) heads, (fullLayers - slidingLayers) * flopsPerPair, tables,
                 new ActivationTraffic(layers * 2 * 4 * hidden * ACTIVATION_BYTES, elementwiseValues * ACTIVATION_BYTES,
                         quantisedWhole * QUANTISATION_BYTES, quantisedSplit * QUANTISATION_BYTES));
-        // compressed-tensors reaches here only as FP8 on every linear layer (CompressedTensors)
-        return quant.equals("fp8") || quant.equals(COMPRESSED_TENSORS) ? profile.withFp8Weights() : profile;
+        // compressed-tensors and ModelOpt reach here only as FP8 on every linear layer (CompressedTensors, ModelOpt)
+        return quant.equals("fp8") || quant.equals(COMPRESSED_TENSORS) || quant.startsWith(ModelOpt.METHOD)
+                ? profile.withFp8Weights() : profile;
     }
 
     /**
@@ -936,8 +937,8 @@ public record ModelProfile(
      * {@code layer_types} or {@code "use_sliding_window": false}, which Qwen's configs carry, in an architecture without a
      * rule of its own for them: {@link ModelArchitecture#slidingPattern}, {@link ModelArchitecture#windowsEveryLayer}),
      * MXFP4 beyond the experts,
-     * and weights quantised by any method but FP8, MXFP4 and compressed-tensors' FP8 (AWQ, GPTQ, NVFP4; {@link
-     * CompressedTensors}).
+     * and weights quantised by any method but FP8, MXFP4, compressed-tensors' FP8 and ModelOpt's (AWQ, GPTQ, NVFP4;
+     * {@link CompressedTensors}, {@link ModelOpt}).
      */
     private static void unmodelled(JsonNode root, JsonNode c, String name, ModelArchitecture architecture) {
         String why = null;
@@ -955,6 +956,9 @@ public record ModelProfile(
         String quant = root.path("quantization_config").path("quant_method").asText("");
         if (why == null && quant.equals(COMPRESSED_TENSORS)) {
             why = CompressedTensors.whyNotFp8Everywhere(root.path("quantization_config"));
+            why = why == null ? null : "\"quantization_config\": " + why;
+        } else if (why == null && quant.startsWith(ModelOpt.METHOD)) {
+            why = ModelOpt.whyNotFp8(root.path("quantization_config"));
             why = why == null ? null : "\"quantization_config\": " + why;
         } else if (why == null && !quant.isEmpty() && !quant.equals("fp8") && !quant.equals(MXFP4)) {
             why = "\"quantization_config\": weights quantised as " + quant;

@@ -577,6 +577,10 @@ public record SimParams(
         List<Double> acceptance;
         PerformanceMode mode = PerformanceMode.BALANCED;
         boolean languageModelOnly;
+        /** The ModelOpt FP8 checkpoint the model is, {@code null} for another. */
+        ModelOpt.Checkpoint modelOpt;
+        /** {@code --kv-cache-dtype} as given, {@code null} when not. */
+        String kvCacheDtype;
         /** vLLM's {@code --disable-hybrid-kv-cache-manager}. */
         boolean noHybridKvCacheManager;
         /** SGLang's {@code --disable-hybrid-swa-memory}. */
@@ -609,6 +613,7 @@ public record SimParams(
         ModelProfile modelProfile(String model) {
             ModelLookup.Found found = ModelLookup.find(model, hfConfigPath, System.getenv());
             modelSource = found.source();
+            modelOpt = found.modelOpt().orElse(null);
             ModelProfile profile = found.profile();
             if (fp8Weights) {
                 profile = profile.withFp8Weights();
@@ -742,9 +747,38 @@ public record SimParams(
             }
         }
 
+        /**
+         * A ModelOpt FP8 checkpoint as the engine starts it ({@link ModelOpt}): vLLM refuses it below compute capability
+         * 8.9 and caches its KV in FP8 where the checkpoint quantises its KV cache and no other dtype is asked for; SGLang's
+         * choice of KV dtype for such a checkpoint under {@code auto} was not read, so the run asks for one named.
+         */
+        private ModelProfile modelOptAsServed(SimDialect dialect, ModelProfile model, GpuProfile gpu) {
+            boolean sglang = dialect == SimDialect.SGLANG;
+            if (!sglang && gpu.computeCapability() < ModelOpt.MIN_COMPUTE_CAPABILITY) {
+                throw new IllegalArgumentException(String.format(Locale.ROOT, "the engine would not start: vLLM runs a"
+                        + " ModelOpt FP8 checkpoint on compute capability %d and up only (\"The quantization method"
+                        + " modelopt is not supported for the current GPU. Minimum capability: %d. Current capability:"
+                        + " %d.\"); expected a GPU with FP8 tensor cores (L40S, H100, H200, B200) for %s",
+                        ModelOpt.MIN_COMPUTE_CAPABILITY, ModelOpt.MIN_COMPUTE_CAPABILITY, gpu.computeCapability(),
+                        model.name()));
+            }
+            if (!modelOpt.kvCacheFp8() || fp8KvCache) {
+                return model;
+            }
+            boolean auto = kvCacheDtype == null || kvCacheDtype.equals("auto");
+            if (sglang && auto) {
+                throw new IllegalArgumentException(model.name() + " is a ModelOpt checkpoint whose KV cache is quantised to"
+                        + " FP8 (kv_cache_quant_algo), and which KV cache dtype SGLang's auto picks for it was not read for"
+                        + " the simulated engine; expected --kv-cache-dtype fp8_e4m3 (FP8) or bfloat16 (16 bits)");
+            }
+            // vLLM's --kv-cache-dtype auto resolves to the checkpoint's FP8
+            return auto ? model.withFp8KvCache() : model;
+        }
+
         /** {@code --kv-cache-dtype fp8...}: one byte per cached element; {@code auto} keeps the model's. */
         private static void kvCacheDtype(Builder b, Flag f) {
             String v = text(f);
+            b.kvCacheDtype = v;
             if (v.startsWith("fp8")) {
                 b.fp8KvCache = true;
             } else if (!v.equals("auto")) {
@@ -851,6 +885,9 @@ public record SimParams(
             model = model.withExpertsHeldBy(dialect == SimDialect.SGLANG
                     ? Mxfp4Kernel.sglangDefault(gpu.computeCapability(), epSize)
                     : mxfp4Kernel != null ? mxfp4Kernel : Mxfp4Kernel.vllmDefault(gpu.computeCapability()), slices);
+            if (modelOpt != null) {
+                model = modelOptAsServed(dialect, model, gpu);
+            }
             if (dialect == SimDialect.SGLANG) {
                 model = model.servedBySglang(!noHybridSwaMemory);
             } else if (noHybridKvCacheManager || model.window().chunked()) {
