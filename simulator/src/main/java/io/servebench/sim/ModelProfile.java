@@ -696,6 +696,9 @@ public record ModelProfile(
                 latent ? 1 : (int) kvHeads, (int) heads, (fullLayers - slidingLayers) * flopsPerPair, tables,
                 new ActivationTraffic(layers * 2 * 4 * hidden * ACTIVATION_BYTES, elementwiseValues * ACTIVATION_BYTES,
                         quantisedWhole * QUANTISATION_BYTES, quantisedSplit * QUANTISATION_BYTES));
+        if (GroupQuantised.names(quant)) {
+            return profile.withIntegerWeights(GroupQuantised.bytesPerParameter(root.path("quantization_config")));
+        }
         // compressed-tensors and ModelOpt reach here only as FP8 on every linear layer (CompressedTensors, ModelOpt)
         return quant.equals("fp8") || quant.equals(COMPRESSED_TENSORS) || quant.startsWith(ModelOpt.METHOD)
                 ? profile.withFp8Weights() : profile;
@@ -937,8 +940,9 @@ public record ModelProfile(
      * {@code layer_types} or {@code "use_sliding_window": false}, which Qwen's configs carry, in an architecture without a
      * rule of its own for them: {@link ModelArchitecture#slidingPattern}, {@link ModelArchitecture#windowsEveryLayer}),
      * MXFP4 beyond the experts,
-     * and weights quantised by any method but FP8, MXFP4, compressed-tensors' FP8 and ModelOpt's (AWQ, GPTQ, NVFP4;
-     * {@link CompressedTensors}, {@link ModelOpt}).
+     * and weights quantised by any method but FP8, MXFP4, compressed-tensors' FP8, ModelOpt's FP8 and the AWQ and GPTQ
+     * Marlin runs (bitsandbytes, NVFP4, 3-bit GPTQ; {@link CompressedTensors}, {@link ModelOpt}, {@link
+     * GroupQuantised}).
      */
     private static void unmodelled(JsonNode root, JsonNode c, String name, ModelArchitecture architecture) {
         String why = null;
@@ -956,6 +960,9 @@ public record ModelProfile(
         String quant = root.path("quantization_config").path("quant_method").asText("");
         if (why == null && quant.equals(COMPRESSED_TENSORS)) {
             why = CompressedTensors.whyNotFp8Everywhere(root.path("quantization_config"));
+            why = why == null ? null : "\"quantization_config\": " + why;
+        } else if (why == null && GroupQuantised.names(quant)) {
+            why = GroupQuantised.whyNotModelled(root.path("quantization_config"));
             why = why == null ? null : "\"quantization_config\": " + why;
         } else if (why == null && quant.startsWith(ModelOpt.METHOD)) {
             why = ModelOpt.whyNotFp8(root.path("quantization_config"));
@@ -1074,6 +1081,17 @@ public record ModelProfile(
                 nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts, window,
                 Math.min(1, expertBytesPerParameter), kvSplit, attentionHeads, attentionFlopsPerPair, embeddings,
                 activationTraffic);
+    }
+
+    /**
+     * This model with integer weights multiplied in 16 bits (AWQ, GPTQ: {@link GroupQuantised}), {@code bytes} a weight
+     * with its groups' scales and zero points, the experts' too; its KV cache and its vocabulary's tables ({@link
+     * #TABLE_BYTES}) keep their own precision.
+     */
+    ModelProfile withIntegerWeights(double bytes) {
+        return new ModelProfile(name, parameters, activeParameters, bytes, kvBytesPerToken, stateBytesPerSequence,
+                nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts, window, bytes, kvSplit,
+                attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic);
     }
 
     /**

@@ -391,8 +391,8 @@ final class StepCostModel {
             return 0;
         }
         ModelProfile m = settings.model();
-        // activations are 16-bit beside FP8 weights
-        double activationBytes = m.fp8Weights() ? 2 : m.bytesPerParameter();
+        // activations are 16-bit beside FP8 and integer weights
+        double activationBytes = Math.max(ModelProfile.ACTIVATION_BYTES, m.bytesPerParameter());
         double bytes = 2.0 * (t - 1) / t * computedTokens * m.hiddenSize() * activationBytes;
         double transfer = bytes / (settings.gpu().interconnectBytesPerSecond() * INTERCONNECT_EFFICIENCY) * 1e9;
         return 2.0 * m.layers() * (ALL_REDUCE_LATENCY_NANOS + transfer);
