@@ -181,7 +181,8 @@ public final class CompareCommand implements Callable<Integer> {
         try {
             return new JmhJsonReader().read(file);
         } catch (IOException e) {
-            throw new Main.UsageException(file + " is not JMH JSON: " + e.getMessage().lines().findFirst().orElse(""));
+            throw new Main.UsageException(file + " cannot be compared: " + e.getMessage().lines().findFirst().orElse("")
+                    + "; expected a results.json written by ServeBench or JMH");
         }
     }
 

@@ -176,7 +176,19 @@ class CompareCommandTest {
                 + " ServeBench or JMH, as a run folder holds once its run has ended").hasLineCount(1);
         Run notJson = compare(dir.resolve("notes.md").toString(), a);
         assertThat(notJson.code()).isEqualTo(2);
-        assertThat(notJson.err()).contains("notes.md is not JMH JSON").hasLineCount(1);
+        assertThat(notJson.err()).contains("notes.md cannot be compared: not JSON (line 1, column 1): Unexpected"
+                + " character ('#'").hasLineCount(1);
+        assertThat(notJson.err()).doesNotContain("REDACTED", "StreamReadFeature");
+        Files.writeString(dir.resolve("empty.json"), "");
+        assertThat(compare(dir.resolve("empty.json").toString(), a).err()).contains("empty.json cannot be compared:"
+                + " expected a JSON array of JMH results at the top level, found nothing (an empty file); expected a"
+                + " results.json written by ServeBench or JMH").hasLineCount(1);
+        Files.writeString(dir.resolve("cut.json"), "[{\"benchmark\": \"x\"");
+        assertThat(compare(dir.resolve("cut.json").toString(), a).err()).contains("cut.json cannot be compared: not JSON"
+                + " (line 1, column 19): Unexpected end-of-input: expected close marker for Object; expected")
+                .doesNotContain("REDACTED");
+        Files.writeString(dir.resolve("object.json"), "{\"benchmark\": \"x\"}");
+        assertThat(compare(dir.resolve("object.json").toString(), a).err()).contains("found an object");
         Run badThreshold = compare(a, a, "--fail-on", "latency=5");
         assertThat(badThreshold.code()).isEqualTo(2);
         assertThat(badThreshold.err()).contains("--fail-on latency=5: expected METRIC:N% such as latency:5%");

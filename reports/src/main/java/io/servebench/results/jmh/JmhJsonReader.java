@@ -20,12 +20,28 @@ public final class JmhJsonReader {
 
     private final ObjectMapper mapper = new ObjectMapper();
 
-    /** Reads every entry of {@code file}. */
+    /**
+     * Reads every entry of {@code file}.
+     *
+     * @throws IOException when it cannot be read, or is not JSON (naming the line and column) or not JMH's form (naming
+     *                     what it found), its message without the file's name
+     */
     public List<JmhBenchmark> read(Path file) throws IOException {
+        JsonNode root;
         try {
-            return parse(mapper.readTree(file.toFile()));
+            root = mapper.readTree(file.toFile());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            var at = e.getLocation();
+            // Jackson's note of where an unclosed object began names no source: the line and column say where it broke
+            String why = e.getOriginalMessage();
+            int startMarker = why.indexOf(" (start marker at");
+            throw new IOException("not JSON" + (at == null ? "" : " (line " + at.getLineNr() + ", column "
+                    + at.getColumnNr() + ")") + ": " + (startMarker > 0 ? why.substring(0, startMarker) : why), e);
+        }
+        try {
+            return parse(root);
         } catch (IllegalArgumentException e) {
-            throw new IOException(file + ": " + e.getMessage(), e);
+            throw new IOException(e.getMessage(), e);
         }
     }
 
@@ -37,7 +53,8 @@ public final class JmhJsonReader {
     private static List<JmhBenchmark> parse(JsonNode root) {
         if (root == null || !root.isArray()) {
             throw new IllegalArgumentException("expected a JSON array of JMH results at the top level, found "
-                    + (root == null ? "nothing" : root.getNodeType()));
+                    + (root == null || root.isMissingNode() ? "nothing (an empty file)"
+                    : "a" + (root.isObject() ? "n " : " ") + root.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
         }
         List<JmhBenchmark> out = new ArrayList<>();
         for (JsonNode entry : root) {
