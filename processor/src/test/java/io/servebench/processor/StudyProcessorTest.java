@@ -103,7 +103,7 @@ class StudyProcessorTest {
                 @Workload(
                     warmup = -1)""", BASELINE);
         assertOneError(source, "warmup = -1 is out of range", "warmup = -1");
-        assertThat(compile(source).errorMessages().get(0)).contains("remove the attribute to inherit it");
+        assertThat(compile(source).errorMessages().get(0)).contains("leave it out to inherit it");
     }
 
     @Test

@@ -78,7 +78,7 @@ class StudyProcessorWorkloadOptionsTest {
                 @Workload(
                     maxConcurrency = -1)""", BASELINE);
         assertOneError(source, "maxConcurrency = -1 is out of range; expected a positive number of requests in flight"
-                + " (-1 means \"not set\" only when left out", "maxConcurrency = -1");
+                + " (-1 stands for \"not set\" only where the setting is left out", "maxConcurrency = -1");
     }
 
     @Test

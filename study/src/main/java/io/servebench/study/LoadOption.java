@@ -125,15 +125,23 @@ public enum LoadOption {
     }
 
     /**
+     * For a value of -1, what it means: an annotation's default for "not set", which a study or a command line cannot
+     * give; nothing for another value.
+     */
+    static String unsetNote(String value) {
+        String v = value.strip();
+        return v.equals("-1") || v.equals("-1.0")
+                ? " (-1 stands for \"not set\" only where the setting is left out: leave it out to inherit it)" : "";
+    }
+
+    /**
      * What is wrong with {@code value} for this option, naming what was expected, or {@code null} when it
      * is fine.
      */
     public String problem(String value) {
         String v = value.strip();
         String key = key();
-        String outOfRange = key + " = " + v + " is out of range; expected " + expected
-                + (v.equals("-1") || v.equals("-1.0")
-                ? " (-1 means \"not set\" only when left out: remove the attribute to inherit it)" : "");
+        String outOfRange = key + " = " + v + " is out of range; expected " + expected + unsetNote(v);
         return switch (type) {
             case POSITIVE_NUMBER, NON_NEGATIVE_NUMBER, PERCENT -> {
                 double d;

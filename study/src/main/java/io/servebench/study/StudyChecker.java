@@ -533,8 +533,7 @@ public final class StudyChecker {
     }
 
     private static String outOfRange(String setting, String value) {
-        return setting + " = " + value + " is out of range; expected " + expectation(setting)
-                + (value.equals("-1") ? " (-1 means \"not set\" only when left out: remove the attribute to inherit it)" : "");
+        return setting + " = " + value + " is out of range; expected " + expectation(setting) + LoadOption.unsetNote(value);
     }
 
     /** What a workload setting's value must be, for messages: "a positive, finite number of requests per second". */
