@@ -387,7 +387,9 @@ public final class Main implements Callable<Integer> {
                     + " was started with (the first line of its " + RunJournal.FILE_NAME + ")");
         }
         RunHeader header = RunJournal.readHeader(resume).orElseThrow(() -> new UsageException("--resume " + resume
-                + ": no " + RunJournal.FILE_NAME + " with a run header there; expected the folder a run wrote (its -o)"));
+                + (java.nio.file.Files.exists(resume.resolve(RunJournal.FILE_NAME))
+                ? ": its " + RunJournal.FILE_NAME + " has no run header (the line {\"run\": ...} a run writes first)"
+                : ": no " + RunJournal.FILE_NAME + " there") + "; expected the folder a run wrote (its -o)"));
         header.args().stream().filter(a -> a.equals(Redaction.MASK) || a.endsWith("=" + Redaction.MASK)).findFirst()
                 .ifPresent(masked -> {
                     throw new UsageException("--resume " + resume + ": the run's command line has a secret the journal masks ("

@@ -165,7 +165,7 @@ class ResumeAfterSigkillTest {
     }
 
     @Test
-    void resumeRefusesOtherOptionsAndAFolderWithoutARun(@TempDir Path tmp) {
+    void resumeRefusesOtherOptionsAndAFolderWithoutARun(@TempDir Path tmp) throws IOException {
         StringWriter out = new StringWriter();
         assertThat(Main.execute(new String[] {"--resume", tmp.toString(), "--quick"}, new PrintWriter(out, true),
                 new PrintWriter(out, true))).isEqualTo(2);
@@ -173,7 +173,14 @@ class ResumeAfterSigkillTest {
         StringWriter out2 = new StringWriter();
         assertThat(Main.execute(new String[] {"--resume", tmp.toString()}, new PrintWriter(out2, true),
                 new PrintWriter(out2, true))).isEqualTo(2);
-        assertThat(out2.toString()).contains("no journal.jsonl with a run header there");
+        assertThat(out2.toString()).contains("no journal.jsonl there; expected the folder a run wrote (its -o)");
+        // a journal without its header, as an editor or a copy cut short may leave it
+        java.nio.file.Files.writeString(tmp.resolve("journal.jsonl"), "garbage\n");
+        StringWriter out3 = new StringWriter();
+        assertThat(Main.execute(new String[] {"--resume", tmp.toString()}, new PrintWriter(out3, true),
+                new PrintWriter(out3, true))).isEqualTo(2);
+        assertThat(out3.toString()).contains("its journal.jsonl has no run header (the line {\"run\": ...} a run writes"
+                + " first)");
     }
 
     @Test
