@@ -230,6 +230,17 @@ enum ModelArchitecture {
         return this == MISTRAL;
     }
 
+    /**
+     * Whether SGLang builds this architecture's vision encoder only with {@code --enable-multimodal}: Llama 4's ({@code
+     * has_vision = has_vision_weights and enable_multimodal}, {@code python/sglang/srt/models/mllama4.py}), whose
+     * multimodal input {@code ModelConfig} turns off by default ({@code mm_disabled_models}, {@code
+     * configs/model_config.py}). Gemma 3 is in that list too, but its model builds its tower whatever it says ({@code
+     * gemma3_mm.py}).
+     */
+    boolean sglangBuildsVisionOnRequest() {
+        return this == LLAMA4;
+    }
+
     /** How SGLang serves this architecture's sliding-window layers ({@link ModelProfile.SglangWindow}). */
     ModelProfile.SglangWindow sglangWindow() {
         return switch (this) {

@@ -24,11 +24,15 @@ final class ModelLookup {
      *
      * @param profile the model's figures
      * @param source  where its config was read, for the engine's log and the reports: "built in", or the file
+     * @param modelOpt the ModelOpt checkpoint it is, if any
+     * @param sglangVisionOnRequest whether SGLang builds its vision encoder only with {@code --enable-multimodal}
+     *                              ({@link ModelArchitecture#sglangBuildsVisionOnRequest})
      */
-    record Found(ModelProfile profile, String source, Optional<ModelOpt.Checkpoint> modelOpt) {
+    record Found(ModelProfile profile, String source, Optional<ModelOpt.Checkpoint> modelOpt,
+                 boolean sglangVisionOnRequest) {
 
         Found(ModelProfile profile, String source) {
-            this(profile, source, Optional.empty());
+            this(profile, source, Optional.empty(), false);
         }
     }
 
@@ -116,7 +120,9 @@ final class ModelLookup {
             // fromConfig names what is wrong with it
             return new Found(ModelProfile.fromConfig(model, config, cap), file.toString());
         }
-        return new Found(ModelProfile.fromConfig(model, config, cap), file.toString(), ModelOpt.of(root));
+        ModelProfile profile = ModelProfile.fromConfig(model, config, cap);
+        return new Found(profile, file.toString(), ModelOpt.of(root),
+                ModelArchitecture.of(root, model).sglangBuildsVisionOnRequest());
     }
 
     /**

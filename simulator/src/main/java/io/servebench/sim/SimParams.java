@@ -585,6 +585,10 @@ public record SimParams(
         boolean noHybridKvCacheManager;
         /** SGLang's {@code --disable-hybrid-swa-memory}. */
         boolean noHybridSwaMemory;
+        /** SGLang's {@code --enable-multimodal}. */
+        boolean enableMultimodal;
+        /** Whether SGLang builds the model's vision encoder only with {@code --enable-multimodal}. */
+        boolean sglangVisionOnRequest;
         String reasoningParser;
         String apiKey;
         String adminApiKey;
@@ -614,6 +618,7 @@ public record SimParams(
             ModelLookup.Found found = ModelLookup.find(model, hfConfigPath, System.getenv());
             modelSource = found.source();
             modelOpt = found.modelOpt().orElse(null);
+            sglangVisionOnRequest = found.sglangVisionOnRequest();
             ModelProfile profile = found.profile();
             if (fp8Weights) {
                 profile = profile.withFp8Weights();
@@ -639,6 +644,7 @@ public record SimParams(
         static final Map<String, BiConsumer<Builder, Flag>> SGLANG_FLAGS = modelled(EngineFlags.SGLANG, Map.ofEntries(
                 Map.entry("--ep-size", (b, f) -> b.epSize = positiveInt(f)),
                 Map.entry("--disable-hybrid-swa-memory", (b, f) -> b.noHybridSwaMemory = bool(f)),
+                Map.entry("--enable-multimodal", (b, f) -> b.enableMultimodal = bool(f)),
                 Map.entry(EngineFlags.SGLANG_SPECULATIVE_ALGORITHM, (b, f) -> b.specMethod = text(f).toLowerCase(Locale.ROOT)),
                 Map.entry(EngineFlags.SGLANG_SPECULATIVE_NUM_STEPS, (b, f) -> b.sglangSpecSteps = positiveInt(f)),
                 Map.entry(EngineFlags.SGLANG_SPECULATIVE_NUM_DRAFT_TOKENS, (b, f) -> b.sglangDraftTokens = positiveInt(f)),
@@ -890,6 +896,8 @@ public record SimParams(
             }
             if (dialect == SimDialect.SGLANG) {
                 model = model.servedBySglang(!noHybridSwaMemory);
+                // SGLang leaves such a model's vision encoder unbuilt unless asked (ModelArchitecture)
+                languageModelOnly |= sglangVisionOnRequest && !enableMultimodal;
             } else if (noHybridKvCacheManager || model.window().chunked()) {
                 // vLLM turns its hybrid KV cache manager off for chunked local attention by default ("There is a latency
                 // regression when using chunked local attention with the hybrid KV cache manager. Disabling it, by

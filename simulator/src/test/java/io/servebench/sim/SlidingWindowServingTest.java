@@ -214,6 +214,10 @@ class SlidingWindowServingTest {
         SimParams sglang = SimParams.fromFlags(SimDialect.SGLANG, "meta-llama/Llama-4-Scout-17B-16E-Instruct",
                 List.of(config, "--tp-size=4", "--context-length=32768"));
         assertThat(sglang.model().kvBytes(20_000)).isEqualTo(layer * (12 * 20_000 + 36 * 8192));
+        // SGLang builds Llama 4's vision encoder only with --enable-multimodal: without it, its weights are KV cache
+        SimParams multimodal = SimParams.fromFlags(SimDialect.SGLANG, "meta-llama/Llama-4-Scout-17B-16E-Instruct",
+                List.of(config, "--tp-size=4", "--context-length=32768", "--enable-multimodal"));
+        assertThat(sglang.kvPoolBytes() - multimodal.kvPoolBytes()).isCloseTo(871_932_416.0 * 2, within(1e6));
 
         // Maverick: 128 experts in every other layer, the others dense MLPs of 16,384
         ModelProfile maverick = ModelProfile.fromConfig("meta-llama/Llama-4-Maverick-17B-128E-Instruct",
