@@ -26,9 +26,10 @@ final class ModelOpt {
      * A ModelOpt FP8 checkpoint.
      *
      * @param kvCacheFp8 whether it quantises its KV cache to FP8 too ({@code kv_cache_quant_algo} {@code FP8}, or a
-     *                   {@code kv_cache_scheme} of static 8-bit floats), which vLLM then caches in FP8 by default: its
-     *                   {@code --kv-cache-dtype auto} resolves to the checkpoint's ({@code resolve_kv_cache_dtype_string},
-     *                   {@code get_kv_cache_quant_algo_string}, {@code vllm/utils/torch_utils.py}, v0.17.1 and v0.26.0)
+     *                   {@code kv_cache_scheme} of static 8-bit floats), which the engines then cache in FP8 by default:
+     *                   {@code --kv-cache-dtype auto} resolves to the checkpoint's (vLLM's {@code
+     *                   resolve_kv_cache_dtype_string}, {@code get_kv_cache_quant_algo_string}, {@code
+     *                   vllm/utils/torch_utils.py}, v0.17.1 and v0.26.0; SGLang's {@code configure_kv_cache_dtype})
      */
     record Checkpoint(boolean kvCacheFp8) {
     }

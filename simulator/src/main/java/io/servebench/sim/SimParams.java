@@ -755,12 +755,13 @@ public record SimParams(
 
         /**
          * A ModelOpt FP8 checkpoint as the engine starts it ({@link ModelOpt}): vLLM refuses it below compute capability
-         * 8.9 and caches its KV in FP8 where the checkpoint quantises its KV cache and no other dtype is asked for; SGLang's
-         * choice of KV dtype for such a checkpoint under {@code auto} was not read, so the run asks for one named.
+         * 8.9; both engines cache its KV in FP8 where the checkpoint quantises its KV cache and {@code --kv-cache-dtype}
+         * is left {@code auto} (vLLM's {@code resolve_kv_cache_dtype_string}; SGLang's {@code
+         * ModelRunner.configure_kv_cache_dtype}, {@code python/sglang/srt/model_executor/model_runner.py}: "auto" with
+         * the quantisation's {@code kv_cache_quant_algo} FP8 caches {@code float8_e4m3fn}).
          */
         private ModelProfile modelOptAsServed(SimDialect dialect, ModelProfile model, GpuProfile gpu) {
-            boolean sglang = dialect == SimDialect.SGLANG;
-            if (!sglang && gpu.computeCapability() < ModelOpt.MIN_COMPUTE_CAPABILITY) {
+            if (dialect != SimDialect.SGLANG && gpu.computeCapability() < ModelOpt.MIN_COMPUTE_CAPABILITY) {
                 throw new IllegalArgumentException(String.format(Locale.ROOT, "the engine would not start: vLLM runs a"
                         + " ModelOpt FP8 checkpoint on compute capability %d and up only (\"The quantization method"
                         + " modelopt is not supported for the current GPU. Minimum capability: %d. Current capability:"
@@ -768,17 +769,8 @@ public record SimParams(
                         ModelOpt.MIN_COMPUTE_CAPABILITY, ModelOpt.MIN_COMPUTE_CAPABILITY, gpu.computeCapability(),
                         model.name()));
             }
-            if (!modelOpt.kvCacheFp8() || fp8KvCache) {
-                return model;
-            }
             boolean auto = kvCacheDtype == null || kvCacheDtype.equals("auto");
-            if (sglang && auto) {
-                throw new IllegalArgumentException(model.name() + " is a ModelOpt checkpoint whose KV cache is quantised to"
-                        + " FP8 (kv_cache_quant_algo), and which KV cache dtype SGLang's auto picks for it was not read for"
-                        + " the simulated engine; expected --kv-cache-dtype fp8_e4m3 (FP8) or bfloat16 (16 bits)");
-            }
-            // vLLM's --kv-cache-dtype auto resolves to the checkpoint's FP8
-            return auto ? model.withFp8KvCache() : model;
+            return modelOpt.kvCacheFp8() && auto && !fp8KvCache ? model.withFp8KvCache() : model;
         }
 
         /** {@code --kv-cache-dtype fp8...}: one byte per cached element; {@code auto} keeps the model's. */

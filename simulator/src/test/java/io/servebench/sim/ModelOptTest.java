@@ -14,8 +14,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * NVIDIA ModelOpt checkpoints as vLLM reads them ({@code ModelOptFp8Config} in {@code
  * vllm/model_executor/layers/quantization/modelopt.py}, {@code get_kv_cache_quant_algo_string} in {@code
- * vllm/utils/torch_utils.py}, v0.17.1 and v0.26.0): FP8 weights, refused below compute capability 8.9, a KV cache in FP8
- * by default where the checkpoint quantises it. Llama 3.1 8B's shape, whose 32 layers of 8 KV heads of 128 cache
+ * vllm/utils/torch_utils.py}, v0.17.1 and v0.26.0) and SGLang ({@code ModelRunner.configure_kv_cache_dtype}): FP8
+ * weights, refused by vLLM below compute capability 8.9, a KV cache in FP8 by default where the checkpoint quantises it. Llama 3.1 8B's shape, whose 32 layers of 8 KV heads of 128 cache
  * 131,072 bytes a token in 16 bits.
  */
 class ModelOptTest {
@@ -36,11 +36,11 @@ class ModelOptTest {
 
         assertThatThrownBy(() -> params(SimDialect.VLLM, dir, List.of(), "a100"))
                 .hasMessageContaining("Minimum capability: 89. Current capability: 80.");
-        assertThatThrownBy(() -> params(SimDialect.SGLANG, dir, List.of(), "h100"))
-                .hasMessageContaining("expected --kv-cache-dtype fp8_e4m3 (FP8) or bfloat16 (16 bits)");
-        SimParams sglang = params(SimDialect.SGLANG, dir, List.of("--kv-cache-dtype=fp8_e4m3"), "h100");
+        SimParams sglang = params(SimDialect.SGLANG, dir, List.of(), "h100");
         assertThat(sglang.model().bytesPerParameter()).isEqualTo(1);
         assertThat(sglang.model().kvBytesPerToken()).isEqualTo(KV_16_BITS / 2);
+        assertThat(params(SimDialect.SGLANG, dir, List.of("--kv-cache-dtype=bfloat16"), "h100").model()
+                .kvBytesPerToken()).isEqualTo(KV_16_BITS);
     }
 
     /**
