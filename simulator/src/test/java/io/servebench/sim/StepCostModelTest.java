@@ -199,7 +199,8 @@ class StepCostModelTest {
     /**
      * SGLang's overlap scheduler hides the host's work behind the GPU's, except for a hybrid linear-attention model with
      * its radix cache on and no speculative decoding, where SGLang 0.5.9 turns it off ({@code server_args.py},
-     * {@code _handle_mamba_radix_cache}); vLLM 0.17.1 does not overlap.
+     * {@code _handle_mamba_radix_cache}); the twin's vLLM adds its host time, fitted on a reference that scheduled
+     * asynchronously ({@link SimParams#overlapsHostWork} says why).
      */
     @Test
     void sglangOverlapsHostWorkWithTheGpuExceptForAHybridWithItsRadixCache() {
