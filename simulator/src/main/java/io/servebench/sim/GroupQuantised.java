@@ -11,7 +11,8 @@ import java.util.Locale;
  * points stated; {@code gptq_marlin}: 4- or 8-bit, symmetric, {@code desc_act} stated; groups of 32, 64 or 128 input
  * rows, or one per output column: {@code is_awq_marlin_compatible}, {@code is_gptq_marlin_compatible}, {@code
  * MARLIN_SUPPORTED_GROUP_SIZES}, {@code vllm/model_executor/layers/quantization/}, v0.17.1), as it logs ("The model is
- * convertible to awq_marlin during runtime. Using awq_marlin kernel."); SGLang converts them the same way. A step reads
+ * convertible to awq_marlin during runtime. Using awq_marlin kernel."); SGLang carries the same checks and kernels
+ * ({@code AWQMarlinConfig.is_awq_marlin_compatible}, {@code python/sglang/srt/layers/quantization/awq.py}). A step reads
  * each weight at its bits and each group's scale and zero point ({@link #bytesPerParameter}), and computes in 16 bits.
  * Anything else (3 bits, asymmetric GPTQ, which vLLM runs with its ExLlama kernel, other group sizes) is refused by
  * name.
