@@ -391,6 +391,15 @@ public record SimParams(
             lines.add(String.format(Locale.ROOT, "requests of at most %d tokens (the model's context: %d, %s)",
                     maxModelLen, model.context().tokens(dialect), model.context().rule(dialect)));
         }
+        // what the engine keeps of the layers that attend part of the context (ModelProfile.Window)
+        ModelProfile.Window window = model.window();
+        if (window.tokens() > 0) {
+            lines.add(String.format(Locale.ROOT, "%s layers attend %s; the cache keeps %s of them",
+                    window.chunked() ? "chunked-attention" : "sliding-window",
+                    window.chunked() ? "their own chunk of " + window.tokens() + " tokens"
+                            : "the last " + window.tokens() + " tokens",
+                    window.keepsEveryToken() ? "every token" : "at most " + window.tokens() + " tokens"));
+        }
         // why a pool holds fewer tokens than its bytes over one copy's: the engines' copies of the cache
         if (kvCopies() > 1) {
             lines.add(model.kvSplit() == 1

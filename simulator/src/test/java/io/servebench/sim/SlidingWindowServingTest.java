@@ -211,9 +211,13 @@ class SlidingWindowServingTest {
         SimParams vllm = SimParams.fromFlags(SimDialect.VLLM, "meta-llama/Llama-4-Scout-17B-16E-Instruct",
                 List.of(config, "--tensor-parallel-size=4", "--max-model-len=32768"));
         assertThat(vllm.model().kvBytes(20_000)).isEqualTo(48 * layer * 20_000);
+        assertThat(vllm.startLog()).contains("chunked-attention layers attend their own chunk of 8192 tokens; the cache"
+                + " keeps every token of them");
         SimParams sglang = SimParams.fromFlags(SimDialect.SGLANG, "meta-llama/Llama-4-Scout-17B-16E-Instruct",
                 List.of(config, "--tp-size=4", "--context-length=32768"));
         assertThat(sglang.model().kvBytes(20_000)).isEqualTo(layer * (12 * 20_000 + 36 * 8192));
+        assertThat(sglang.startLog()).contains("chunked-attention layers attend their own chunk of 8192 tokens; the cache"
+                + " keeps at most 8192 tokens of them");
         // SGLang builds Llama 4's vision encoder only with --enable-multimodal: without it, its weights are KV cache
         SimParams multimodal = SimParams.fromFlags(SimDialect.SGLANG, "meta-llama/Llama-4-Scout-17B-16E-Instruct",
                 List.of(config, "--tp-size=4", "--context-length=32768", "--enable-multimodal"));
