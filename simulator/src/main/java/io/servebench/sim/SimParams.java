@@ -56,6 +56,8 @@ import java.util.function.BiConsumer;
  * @param adminApiKey             SGLang's {@code --admin-api-key}, which its admin routes then want; {@code null} for none
  * @param modelSource             where the model's config was read: "built in", a {@code config.json}'s path, or "given"
  *                                for a profile made in code
+ * @param overlapScheduleDisabled SGLang's {@code --disable-overlap-schedule}: its scheduler then runs the host's work
+ *                                between the GPU's steps ({@link #overlapsHostWork})
  */
 public record SimParams(
         SimDialect dialect,
@@ -81,7 +83,8 @@ public record SimParams(
         LoraParams lora,
         List<String> servedNames,
         String adminApiKey,
-        String modelSource) {
+        String modelSource,
+        boolean overlapScheduleDisabled) {
 
     /** Settings whose per-sequence state, if any, lives in the KV pool (every vLLM set-up; SGLang with a dense model). */
     public SimParams(SimDialect dialect, ModelProfile model, GpuProfile gpu, int maxModelLen, int maxNumSeqs,
@@ -91,7 +94,8 @@ public record SimParams(
                      String apiKey, EngineProfile engine) {
         this(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching, speculativeMethod,
                 speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
-                gpuMemoryUtilization, tensorParallelSize, 1, ignoredFlags, apiKey, engine, 0, LoraParams.NONE, List.of(), null, "given");
+                gpuMemoryUtilization, tensorParallelSize, 1, ignoredFlags, apiKey, engine, 0, LoraParams.NONE, List.of(), null, "given",
+                false);
     }
 
     /**
@@ -321,14 +325,16 @@ public record SimParams(
     public SimParams withEngine(EngineProfile newEngine) {
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
-                gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey, newEngine, stateSlots, lora, servedNames, adminApiKey, modelSource);
+                gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey, newEngine, stateSlots, lora, servedNames, adminApiKey, modelSource,
+                overlapScheduleDisabled);
     }
 
     /** These settings serving {@code newLora}'s adapters. */
     public SimParams withLora(LoraParams newLora) {
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
-                gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey, engine, stateSlots, newLora, servedNames, adminApiKey, modelSource);
+                gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey, engine, stateSlots, newLora, servedNames, adminApiKey, modelSource,
+                overlapScheduleDisabled);
     }
 
     /** These settings with one draft acceptance rate for every position; unchanged without speculative decoding. */
@@ -338,7 +344,8 @@ public record SimParams(
         }
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, List.of(newAcceptanceRate), performanceMode, languageModelOnly,
-                reasoningParser, gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey, engine, stateSlots, lora, servedNames, adminApiKey, modelSource);
+                reasoningParser, gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey, engine, stateSlots, lora, servedNames, adminApiKey, modelSource,
+                overlapScheduleDisabled);
     }
 
     /**
@@ -349,10 +356,12 @@ public record SimParams(
      * not compatible with overlap schedule") — the reference study's SGLang runs, so its fitted host time is the
      * serial one. vLLM schedules asynchronously by default since 0.14 (its release notes), the reference's 0.17.1 too,
      * but the host time fitted on that reference is what the overlap left: hidden as SGLang's is, the refit puts 408 µs
-     * a sequence and the held-out 16 req/s blocks 798% off (docs/simulated-engine.md), so vLLM's stays serial.
+     * a sequence and the held-out 16 req/s blocks 798% off (docs/simulated-engine.md), so vLLM's stays serial. SGLang's
+     * {@code --disable-overlap-schedule} turns its overlap off.
      */
     public boolean overlapsHostWork() {
-        return dialect == SimDialect.SGLANG && !(EngineDefaults.hybrid(model) && prefixCaching && speculativeMethod == null);
+        return dialect == SimDialect.SGLANG && !overlapScheduleDisabled
+                && !(EngineDefaults.hybrid(model) && prefixCaching && speculativeMethod == null);
     }
 
     /**
@@ -594,6 +603,8 @@ public record SimParams(
         boolean noHybridKvCacheManager;
         /** SGLang's {@code --disable-hybrid-swa-memory}. */
         boolean noHybridSwaMemory;
+        /** SGLang's {@code --disable-overlap-schedule}. */
+        boolean noOverlapSchedule;
         /** SGLang's {@code --enable-multimodal}. */
         boolean enableMultimodal;
         /** Whether SGLang builds the model's vision encoder only with {@code --enable-multimodal}. */
@@ -654,6 +665,7 @@ public record SimParams(
                 Map.entry("--ep-size", (b, f) -> b.epSize = positiveInt(f)),
                 Map.entry("--disable-hybrid-swa-memory", (b, f) -> b.noHybridSwaMemory = bool(f)),
                 Map.entry("--enable-multimodal", (b, f) -> b.enableMultimodal = bool(f)),
+                Map.entry("--disable-overlap-schedule", (b, f) -> b.noOverlapSchedule = bool(f)),
                 Map.entry(EngineFlags.SGLANG_SPECULATIVE_ALGORITHM, (b, f) -> b.specMethod = text(f).toLowerCase(Locale.ROOT)),
                 Map.entry(EngineFlags.SGLANG_SPECULATIVE_NUM_STEPS, (b, f) -> b.sglangSpecSteps = positiveInt(f)),
                 Map.entry(EngineFlags.SGLANG_SPECULATIVE_NUM_DRAFT_TOKENS, (b, f) -> b.sglangDraftTokens = positiveInt(f)),
@@ -953,7 +965,8 @@ public record SimParams(
             }
             return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens,
                     prefixCaching, specMethod, specTokens, p, mode, languageModelOnly, reasoningParser, memoryFraction,
-                    tp, expertParallel(dialect), ignored, apiKey, EngineProfile.forDialect(dialect, model), stateSlots, lora(dialect), servedNames, adminApiKey, modelSource);
+                    tp, expertParallel(dialect), ignored, apiKey, EngineProfile.forDialect(dialect, model), stateSlots, lora(dialect), servedNames, adminApiKey, modelSource,
+                    noOverlapSchedule);
         }
 
         /**

@@ -199,7 +199,7 @@ class StepCostModelTest {
     /**
      * SGLang's overlap scheduler hides the host's work behind the GPU's, except for a hybrid linear-attention model with
      * its radix cache on and no speculative decoding, where SGLang 0.5.9 turns it off ({@code server_args.py},
-     * {@code _handle_mamba_radix_cache}); the twin's vLLM adds its host time, fitted on a reference that scheduled
+     * {@code _handle_mamba_radix_cache}), and where {@code --disable-overlap-schedule} turns it off; the twin's vLLM adds its host time, fitted on a reference that scheduled
      * asynchronously ({@link SimParams#overlapsHostWork} says why).
      */
     @Test
@@ -211,6 +211,10 @@ class StepCostModelTest {
         assertThat(SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3.5-9B", List.of()).overlapsHostWork()).isFalse();
         assertThat(SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3.5-9B", List.of("--disable-radix-cache"))
                 .overlapsHostWork()).isTrue();
+        // SGLang's --disable-overlap-schedule runs the host's work between the GPU's steps
+        SimParams noOverlap = SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B", List.of("--disable-overlap-schedule"));
+        assertThat(noOverlap.overlapsHostWork()).isFalse();
+        assertThat(noOverlap.ignoredFlags()).isEmpty();
 
         // a decode step of 8 sequences of Qwen3-8B reads 16 GB of weights (~5.7 ms on an H100), longer than SGLang's
         // host work (1 ms + 8 x 305 us): overlapped, the host's time is hidden; in series (the same engine profile in
