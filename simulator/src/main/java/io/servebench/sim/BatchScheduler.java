@@ -70,7 +70,7 @@ final class BatchScheduler {
         this.sink = sink;
         this.poolBytes = settings.kvPoolBytes();
         this.pageTokens = settings.dialect().cachePageTokens();
-        this.outputs = settings.dialect().reservesOutput() ? new OutputReserve() : null;
+        this.outputs = settings.dialect().reservesOutput() ? new OutputReserve(settings.scheduleConservativeness()) : null;
         // the cache lives in free KV blocks; bounding it by the pool's block count keeps it as large as the GPU could hold
         long maxBlocks = (long) (poolBytes / (settings.model().kvBytes(pageTokens) * settings.kvCopies()));
         this.prefixCache = new LinkedHashMap<>(1024, 0.75f, true) {

@@ -37,10 +37,23 @@ final class OutputReserve {
     /** {@code SGLANG_RETRACT_DECODE_STEPS}: the output a retraction expects of each request left running. */
     static final int RETRACT_DECODE_STEPS = 20;
 
-    private static final double MIN_RATIO = INIT_RATIO * MIN_RATIO_FACTOR;
-    private static final double DECAY = (INIT_RATIO - MIN_RATIO) / DECAY_STEPS;
+    private final double initRatio;
+    private final double minRatio;
+    private final double decay;
+    private double ratio;
 
-    private double ratio = INIT_RATIO;
+    /**
+     * SGLang's reserve at a {@code --schedule-conservativeness} of {@code conservativeness}: the first ratio {@code
+     * min(0.7 x conservativeness, 1)}, the lowest {@code min(first x 0.14, 1)}, the fall per decode step their difference
+     * over 600 ({@code NewTokenRatioTracker.from_server_args}, {@code scheduler_components/new_token_ratio_tracker.py};
+     * the same arithmetic in {@code Scheduler.__init__} before it).
+     */
+    OutputReserve(double conservativeness) {
+        initRatio = Math.min(INIT_RATIO * conservativeness, 1.0);
+        minRatio = Math.min(initRatio * MIN_RATIO_FACTOR, 1.0);
+        decay = (initRatio - minRatio) / DECAY_STEPS;
+        ratio = initRatio;
+    }
 
     /** The share of the running requests' remaining {@code max_tokens} that admission holds back for them now. */
     double ratio() {
@@ -59,7 +72,7 @@ final class OutputReserve {
 
     /** A decode step ran without retracting: the expectation falls. */
     void decoded() {
-        ratio = Math.max(ratio - DECAY, MIN_RATIO);
+        ratio = Math.max(ratio - decay, minRatio);
     }
 
     /** A decode step retracted requests: the expectation is set from the requests left running. */
@@ -75,6 +88,6 @@ final class OutputReserve {
 
     /** The engine idles: the expectation starts again. */
     void idle() {
-        ratio = INIT_RATIO;
+        ratio = initRatio;
     }
 }

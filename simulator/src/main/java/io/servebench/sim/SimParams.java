@@ -58,6 +58,8 @@ import java.util.function.BiConsumer;
  *                                for a profile made in code
  * @param overlapScheduleDisabled SGLang's {@code --disable-overlap-schedule}: its scheduler then runs the host's work
  *                                between the GPU's steps ({@link #overlapsHostWork})
+ * @param scheduleConservativeness SGLang's {@code --schedule-conservativeness} (1 unless given): the share of the running
+ *                                requests' outputs its admission holds back scales with it ({@link OutputReserve})
  */
 public record SimParams(
         SimDialect dialect,
@@ -84,7 +86,8 @@ public record SimParams(
         List<String> servedNames,
         String adminApiKey,
         String modelSource,
-        boolean overlapScheduleDisabled) {
+        boolean overlapScheduleDisabled,
+        double scheduleConservativeness) {
 
     /** Settings whose per-sequence state, if any, lives in the KV pool (every vLLM set-up; SGLang with a dense model). */
     public SimParams(SimDialect dialect, ModelProfile model, GpuProfile gpu, int maxModelLen, int maxNumSeqs,
@@ -95,7 +98,7 @@ public record SimParams(
         this(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching, speculativeMethod,
                 speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
                 gpuMemoryUtilization, tensorParallelSize, 1, ignoredFlags, apiKey, engine, 0, LoraParams.NONE, List.of(), null, "given",
-                false);
+                false, 1);
     }
 
     /**
@@ -326,7 +329,7 @@ public record SimParams(
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
                 gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey, newEngine, stateSlots, lora, servedNames, adminApiKey, modelSource,
-                overlapScheduleDisabled);
+                overlapScheduleDisabled, scheduleConservativeness);
     }
 
     /** These settings serving {@code newLora}'s adapters. */
@@ -334,7 +337,7 @@ public record SimParams(
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
                 gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey, engine, stateSlots, newLora, servedNames, adminApiKey, modelSource,
-                overlapScheduleDisabled);
+                overlapScheduleDisabled, scheduleConservativeness);
     }
 
     /** These settings with one draft acceptance rate for every position; unchanged without speculative decoding. */
@@ -345,7 +348,7 @@ public record SimParams(
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, List.of(newAcceptanceRate), performanceMode, languageModelOnly,
                 reasoningParser, gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey, engine, stateSlots, lora, servedNames, adminApiKey, modelSource,
-                overlapScheduleDisabled);
+                overlapScheduleDisabled, scheduleConservativeness);
     }
 
     /**
@@ -605,6 +608,8 @@ public record SimParams(
         boolean noHybridSwaMemory;
         /** SGLang's {@code --disable-overlap-schedule}. */
         boolean noOverlapSchedule;
+        /** SGLang's {@code --schedule-conservativeness}. */
+        double scheduleConservativeness = 1;
         /** SGLang's {@code --enable-multimodal}. */
         boolean enableMultimodal;
         /** Whether SGLang builds the model's vision encoder only with {@code --enable-multimodal}. */
@@ -666,6 +671,7 @@ public record SimParams(
                 Map.entry("--disable-hybrid-swa-memory", (b, f) -> b.noHybridSwaMemory = bool(f)),
                 Map.entry("--enable-multimodal", (b, f) -> b.enableMultimodal = bool(f)),
                 Map.entry("--disable-overlap-schedule", (b, f) -> b.noOverlapSchedule = bool(f)),
+                Map.entry("--schedule-conservativeness", (b, f) -> b.scheduleConservativeness = nonNegative(f)),
                 Map.entry(EngineFlags.SGLANG_SPECULATIVE_ALGORITHM, (b, f) -> b.specMethod = text(f).toLowerCase(Locale.ROOT)),
                 Map.entry(EngineFlags.SGLANG_SPECULATIVE_NUM_STEPS, (b, f) -> b.sglangSpecSteps = positiveInt(f)),
                 Map.entry(EngineFlags.SGLANG_SPECULATIVE_NUM_DRAFT_TOKENS, (b, f) -> b.sglangDraftTokens = positiveInt(f)),
@@ -966,7 +972,7 @@ public record SimParams(
             return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens,
                     prefixCaching, specMethod, specTokens, p, mode, languageModelOnly, reasoningParser, memoryFraction,
                     tp, expertParallel(dialect), ignored, apiKey, EngineProfile.forDialect(dialect, model), stateSlots, lora(dialect), servedNames, adminApiKey, modelSource,
-                    noOverlapSchedule);
+                    noOverlapSchedule, scheduleConservativeness);
         }
 
         /**
@@ -1101,6 +1107,15 @@ public record SimParams(
             double v = number(f, "a fraction in (0, 1]");
             if (!(v > 0 && v <= 1)) {
                 throw bad(f, "a fraction in (0, 1]");
+            }
+            return v;
+        }
+
+        /** A finite number at least 0: SGLang asserts "Invalid schedule_conservativeness" below it. */
+        private static double nonNegative(Flag f) {
+            double v = number(f, "a number at least 0");
+            if (!(v >= 0 && Double.isFinite(v))) {
+                throw bad(f, "a number at least 0");
             }
             return v;
         }

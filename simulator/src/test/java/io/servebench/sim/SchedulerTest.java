@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.data.Offset.offset;
 
 /**
@@ -328,7 +329,7 @@ class SchedulerTest {
      */
     @Test
     void sglangsExpectationOfOutputsFallsWithEveryDecodeStepAndIsResetByARetraction() {
-        OutputReserve reserve = new OutputReserve();
+        OutputReserve reserve = new OutputReserve(1);
         assertThat(reserve.ratio()).isEqualTo(0.7);
         reserve.decoded();
         assertThat(reserve.ratio()).isCloseTo(0.7 - 0.602 / 600, offset(1e-12));
@@ -345,6 +346,27 @@ class SchedulerTest {
         assertThat(reserve.expected(longOne)).isCloseTo(70 * 80 / 201.0, offset(1e-9));
         reserve.idle();
         assertThat(reserve.ratio()).isEqualTo(0.7);
+    }
+
+    /**
+     * {@code --schedule-conservativeness} scales where the expectation starts and ends: from {@code min(0.7 c, 1)} to
+     * 0.14 of that, over the same 600 decode steps ({@code NewTokenRatioTracker.from_server_args}); 0.3 admits against a
+     * reserve of 0.21, 2 against all of every running request's output.
+     */
+    @Test
+    void sglangsScheduleConservativenessScalesItsExpectationOfOutputs() {
+        OutputReserve bold = new OutputReserve(0.3);
+        assertThat(bold.ratio()).isCloseTo(0.21, offset(1e-12));
+        for (int i = 0; i < 700; i++) {
+            bold.decoded();
+        }
+        assertThat(bold.ratio()).isCloseTo(0.21 * 0.14, offset(1e-12));
+        assertThat(new OutputReserve(2).ratio()).isEqualTo(1.0);
+        SimParams sglang = SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B", List.of("--schedule-conservativeness=0.3"));
+        assertThat(sglang.scheduleConservativeness()).isEqualTo(0.3);
+        assertThat(sglang.ignoredFlags()).isEmpty();
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B",
+                List.of("--schedule-conservativeness=-1"))).hasMessageContaining("a number at least 0");
     }
 
     @Test
