@@ -195,7 +195,15 @@ final class BatchScheduler {
         for (SimRequest r = nextAdmissible(start, budget, adapters); r != null; r = nextAdmissible(start, budget, adapters)) {
             int cached = settings.prefixCaching() ? cachedPrefix(r) : 0;
             int target = r.promptTokens + r.generated;
-            int tokens = Math.min(target - cached, budget);
+            int tokens = settings.chunkedPrefill() ? Math.min(target - cached, budget) : target - cached;
+            // without chunked prefill a prompt that does not fit waits: vLLM stops scheduling ("If chunked_prefill is
+            // disabled, we can stop the scheduling here.", v1/core/sched/scheduler.py); SGLang stops at a prompt of its
+            // batch's remaining input tokens or more, but takes the batch's first whole whatever its length
+            // (PrefillAdder.add_one_req: "real_input_tokens >= self.rem_input_tokens and len(self.can_run_list) != 0")
+            boolean waits = settings.prefillsApart() ? tokens >= budget && !batch.isEmpty() : tokens > budget;
+            if (!settings.chunkedPrefill() && waits) {
+                break;
+            }
             double bytes = bytesFor(cached + tokens);
             if (usedBytes + bytes > poolBytes) {
                 break;

@@ -117,6 +117,13 @@ public final class EngineDefaults {
     static final double SGLANG_MAMBA_FULL_MEMORY_RATIO = 0.9;
 
     /**
+     * SGLang's {@code --max-prefill-tokens} default, 16,384 ({@code server_args.py}): the prompt tokens of one prefill
+     * batch when chunked prefill is off ({@code PrefillAdder}'s {@code rem_input_tokens}; its first prompt is taken whole
+     * whatever its length).
+     */
+    static final int SGLANG_MAX_PREFILL_TOKENS = 16_384;
+
+    /**
      * Tokens of SGLang's sliding-window pool per token of its full-attention pool, for a model with both kinds of layer
      * that it pools apart ({@link ModelProfile.SglangWindow#OWN_POOL}):
      * {@code swa_full_tokens_ratio: float = 0.8} ({@code server_args.py}); the memory left after the weights is split so

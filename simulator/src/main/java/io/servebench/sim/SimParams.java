@@ -60,6 +60,10 @@ import java.util.function.BiConsumer;
  *                                between the GPU's steps ({@link #overlapsHostWork})
  * @param scheduleConservativeness SGLang's {@code --schedule-conservativeness} (1 unless given): the share of the running
  *                                requests' outputs its admission holds back scales with it ({@link OutputReserve})
+ * @param chunkedPrefill          whether a prompt is prefilled in chunks of what a step has left (both engines' default);
+ *                                without, it is prefilled whole, and {@code maxNumBatchedTokens} bounds a step's prompts
+ *                                as vLLM's {@code --no-enable-chunked-prefill} and SGLang's {@code --chunked-prefill-size
+ *                                -1} have it ({@link BatchScheduler})
  */
 public record SimParams(
         SimDialect dialect,
@@ -87,7 +91,8 @@ public record SimParams(
         String adminApiKey,
         String modelSource,
         boolean overlapScheduleDisabled,
-        double scheduleConservativeness) {
+        double scheduleConservativeness,
+        boolean chunkedPrefill) {
 
     /** Settings whose per-sequence state, if any, lives in the KV pool (every vLLM set-up; SGLang with a dense model). */
     public SimParams(SimDialect dialect, ModelProfile model, GpuProfile gpu, int maxModelLen, int maxNumSeqs,
@@ -98,7 +103,7 @@ public record SimParams(
         this(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching, speculativeMethod,
                 speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
                 gpuMemoryUtilization, tensorParallelSize, 1, ignoredFlags, apiKey, engine, 0, LoraParams.NONE, List.of(), null, "given",
-                false, 1);
+                false, 1, true);
     }
 
     /**
@@ -329,7 +334,8 @@ public record SimParams(
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
                 gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey, newEngine, stateSlots, lora, servedNames, adminApiKey, modelSource,
-                overlapScheduleDisabled, scheduleConservativeness);
+                overlapScheduleDisabled, scheduleConservativeness,
+                chunkedPrefill);
     }
 
     /** These settings serving {@code newLora}'s adapters. */
@@ -337,7 +343,8 @@ public record SimParams(
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
                 gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey, engine, stateSlots, newLora, servedNames, adminApiKey, modelSource,
-                overlapScheduleDisabled, scheduleConservativeness);
+                overlapScheduleDisabled, scheduleConservativeness,
+                chunkedPrefill);
     }
 
     /** These settings with one draft acceptance rate for every position; unchanged without speculative decoding. */
@@ -348,7 +355,8 @@ public record SimParams(
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
                 speculativeMethod, speculativeTokens, List.of(newAcceptanceRate), performanceMode, languageModelOnly,
                 reasoningParser, gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey, engine, stateSlots, lora, servedNames, adminApiKey, modelSource,
-                overlapScheduleDisabled, scheduleConservativeness);
+                overlapScheduleDisabled, scheduleConservativeness,
+                chunkedPrefill);
     }
 
     /**
@@ -610,6 +618,10 @@ public record SimParams(
         boolean noOverlapSchedule;
         /** SGLang's {@code --schedule-conservativeness}. */
         double scheduleConservativeness = 1;
+        /** Off with vLLM's {@code --no-enable-chunked-prefill} or SGLang's {@code --chunked-prefill-size} of 0 or less. */
+        boolean chunkedPrefill = true;
+        /** SGLang's {@code --max-prefill-tokens}: what a prefill batch takes without chunked prefill; 0 for its default. */
+        int maxPrefillTokens;
         /** SGLang's {@code --enable-multimodal}. */
         boolean enableMultimodal;
         /** Whether SGLang builds the model's vision encoder only with {@code --enable-multimodal}. */
@@ -656,6 +668,8 @@ public record SimParams(
                 Map.entry(EngineFlags.VLLM_SPECULATIVE_CONFIG, Builder::speculativeConfig),
                 Map.entry("--performance-mode", (b, f) -> b.mode = performanceMode(f)),
                 Map.entry("--language-model-only", (b, f) -> b.languageModelOnly = bool(f)),
+                Map.entry("--enable-chunked-prefill", (b, f) -> b.chunkedPrefill = bool(f)),
+                Map.entry("--no-enable-chunked-prefill", (b, f) -> b.chunkedPrefill = !bool(f)),
                 Map.entry("--disable-hybrid-kv-cache-manager", (b, f) -> b.noHybridKvCacheManager = bool(f)),
                 Map.entry("--enable-expert-parallel", (b, f) -> b.enableExpertParallel = bool(f)),
                 Map.entry("--no-enable-expert-parallel", (b, f) -> b.enableExpertParallel = !bool(f)),
@@ -672,6 +686,7 @@ public record SimParams(
                 Map.entry("--enable-multimodal", (b, f) -> b.enableMultimodal = bool(f)),
                 Map.entry("--disable-overlap-schedule", (b, f) -> b.noOverlapSchedule = bool(f)),
                 Map.entry("--schedule-conservativeness", (b, f) -> b.scheduleConservativeness = nonNegative(f)),
+                Map.entry("--max-prefill-tokens", (b, f) -> b.maxPrefillTokens = positiveInt(f)),
                 Map.entry(EngineFlags.SGLANG_SPECULATIVE_ALGORITHM, (b, f) -> b.specMethod = text(f).toLowerCase(Locale.ROOT)),
                 Map.entry(EngineFlags.SGLANG_SPECULATIVE_NUM_STEPS, (b, f) -> b.sglangSpecSteps = positiveInt(f)),
                 Map.entry(EngineFlags.SGLANG_SPECULATIVE_NUM_DRAFT_TOKENS, (b, f) -> b.sglangDraftTokens = positiveInt(f)),
@@ -744,7 +759,8 @@ public record SimParams(
             flags.put(names.maxModelLen(), names == EngineFlags.VLLM ? (b, f) -> b.maxModelLen = vllmHumanReadableInt(f)
                     : (b, f) -> b.maxModelLen = positiveInt(f));
             flags.put(names.maxNumSeqs(), (b, f) -> b.maxNumSeqs = positiveInt(f));
-            flags.put(names.maxNumBatchedTokens(), (b, f) -> b.maxNumBatchedTokens = positiveInt(f));
+            flags.put(names.maxNumBatchedTokens(), names == EngineFlags.SGLANG ? Builder::sglangChunkedPrefillSize
+                    : (b, f) -> b.maxNumBatchedTokens = positiveInt(f));
             names.prefixCachingOn().forEach(on -> flags.put(on, (b, f) -> b.prefixCaching = bool(f)));
             names.prefixCachingOff().forEach(off -> flags.put(off, (b, f) -> b.prefixCaching = !bool(f)));
             flags.put(names.reasoningParser(), (b, f) -> b.reasoningParser = text(f));
@@ -951,9 +967,19 @@ public record SimParams(
                 // max model length (EngineArgs._set_default_max_num_seqs_and_batched_tokens_args, v0.17.1 and v0.26.0)
                 int doubled = mode == PerformanceMode.THROUGHPUT ? 2 : 1;
                 maxNumSeqs = seqsGiven ? maxNumSeqs : EngineDefaults.vllmMaxNumSeqs(gpu) * doubled;
+                // without chunked prefill, a defaulted step holds at least one whole max-length prompt
                 maxNumBatchedTokens = tokensGiven ? maxNumBatchedTokens
-                        : (int) Math.min((long) EngineDefaults.vllmMaxNumBatchedTokens(gpu) * doubled,
-                                (long) maxNumSeqs * maxModelLen);
+                        : (int) Math.min(Math.max((long) EngineDefaults.vllmMaxNumBatchedTokens(gpu) * doubled,
+                                chunkedPrefill ? 0 : maxModelLen), (long) maxNumSeqs * maxModelLen);
+                if (!chunkedPrefill && maxNumBatchedTokens < maxModelLen) {
+                    // SchedulerConfig.verify_max_model_len, vllm/config/scheduler.py, v0.17.1
+                    throw new IllegalArgumentException(String.format(Locale.ROOT, "the engine would not start: vLLM"
+                            + " without chunked prefill refuses a step of fewer tokens than its max model length"
+                            + " (\"max_num_batched_tokens (%d) is smaller than max_model_len (%d). This effectively limits"
+                            + " the maximum sequence length to max_num_batched_tokens and makes vLLM reject longer"
+                            + " sequences.\"); expected --max-num-batched-tokens of at least %d, or a shorter"
+                            + " --max-model-len", maxNumBatchedTokens, maxModelLen, maxModelLen));
+                }
                 if (!seqsGiven) {
                     // a default batch never holds more sequences than a step's tokens (EngineArgs.
                     // _set_default_max_num_seqs_and_batched_tokens_args, vllm/engine/arg_utils.py, v0.17.1 and v0.26.0)
@@ -972,7 +998,7 @@ public record SimParams(
             return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens,
                     prefixCaching, specMethod, specTokens, p, mode, languageModelOnly, reasoningParser, memoryFraction,
                     tp, expertParallel(dialect), ignored, apiKey, EngineProfile.forDialect(dialect, model), stateSlots, lora(dialect), servedNames, adminApiKey, modelSource,
-                    noOverlapSchedule, scheduleConservativeness);
+                    noOverlapSchedule, scheduleConservativeness, chunkedPrefill);
         }
 
         /**
@@ -985,7 +1011,10 @@ public record SimParams(
          * @return the mamba pool's states, 0 for a model without linear-attention layers
          */
         private int sglangLimits(ModelProfile model, GpuProfile gpu) {
-            maxNumBatchedTokens = maxNumBatchedTokens > 0 ? maxNumBatchedTokens : EngineDefaults.sglangChunkedPrefillSize(gpu);
+            // without chunked prefill a prefill batch takes --max-prefill-tokens, and its first prompt whole whatever it is
+            maxNumBatchedTokens = !chunkedPrefill ? (maxPrefillTokens > 0 ? maxPrefillTokens
+                    : EngineDefaults.SGLANG_MAX_PREFILL_TOKENS)
+                    : maxNumBatchedTokens > 0 ? maxNumBatchedTokens : EngineDefaults.sglangChunkedPrefillSize(gpu);
             prefixCaching = prefixCaching == null || prefixCaching;
             memoryFraction = memoryFraction > 0 ? memoryFraction
                     : EngineDefaults.sglangMemFractionStatic(gpu, tp, maxNumBatchedTokens, specMethod);
@@ -1109,6 +1138,24 @@ public record SimParams(
                 throw bad(f, "a fraction in (0, 1]");
             }
             return v;
+        }
+
+        /**
+         * SGLang's {@code --chunked-prefill-size}: a step's prompt tokens, or, at 0 or less, chunked prefill off ("-1 means
+         * disable", {@code Scheduler.init_chunked_prefill}).
+         */
+        private static void sglangChunkedPrefillSize(Builder b, Flag f) {
+            int size;
+            try {
+                size = Integer.parseInt(text(f).strip());
+            } catch (NumberFormatException e) {
+                throw bad(f, "a whole number of tokens, or -1 to prefill prompts whole");
+            }
+            if (size <= 0) {
+                b.chunkedPrefill = false;
+            } else {
+                b.maxNumBatchedTokens = size;
+            }
         }
 
         /** A finite number at least 0: SGLang asserts "Invalid schedule_conservativeness" below it. */

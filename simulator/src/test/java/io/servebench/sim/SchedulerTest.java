@@ -507,4 +507,63 @@ class SchedulerTest {
             }
         }
     }
+
+    /**
+     * Without chunked prefill a prompt is prefilled whole or waits. vLLM's {@code --no-enable-chunked-prefill} defaults
+     * a step to the max model length (Qwen3-8B's 40,960: {@code max(max_model_len, 8192)}), takes a 20,000-token
+     * prompt in one step, and leaves a 30,000-token one waiting for a step it fits ({@code v1/core/sched/scheduler.py});
+     * with chunked prefill the first takes 8,192 of them. SGLang's {@code --chunked-prefill-size -1} takes a prefill
+     * batch's first prompt whole though it is over {@code --max-prefill-tokens}' 16,384, and the next in a batch of its
+     * own ({@code PrefillAdder.add_one_req}).
+     */
+    @Test
+    void withoutChunkedPrefillAPromptIsPrefilledWholeOrWaits() {
+        SimParams vllm = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of("--no-enable-chunked-prefill"));
+        assertThat(vllm.chunkedPrefill()).isFalse();
+        assertThat(vllm.maxNumBatchedTokens()).isEqualTo(40_960);
+        SimRequest a = request("a", 0, 20_000, 10);
+        SimRequest b = request("b", 0, 30_000, 10);
+        BatchScheduler whole = new BatchScheduler(vllm, new SimMetrics(), (r, e) -> {
+        });
+        whole.add(a);
+        whole.add(b);
+        whole.step(0);
+        assertThat(a.computed).isEqualTo(20_000);
+        assertThat(whole.waitingCount()).isEqualTo(1);
+
+        SimRequest chunkedA = request("a", 0, 20_000, 10);
+        BatchScheduler chunked = new BatchScheduler(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of()),
+                new SimMetrics(), (r, e) -> {
+                });
+        chunked.add(chunkedA);
+        chunked.step(0);
+        assertThat(chunkedA.computed).isEqualTo(8192);
+
+        SimParams sglang = SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B", List.of("--chunked-prefill-size=-1"));
+        assertThat(sglang.chunkedPrefill()).isFalse();
+        assertThat(sglang.maxNumBatchedTokens()).isEqualTo(16_384);
+        SimRequest first = request("first", 0, 20_000, 10);
+        SimRequest second = request("second", 0, 1_000, 10);
+        BatchScheduler sglangBatch = new BatchScheduler(sglang, new SimMetrics(), (r, e) -> {
+        });
+        sglangBatch.add(first);
+        sglangBatch.add(second);
+        long end = sglangBatch.step(0);
+        assertThat(first.computed).isEqualTo(20_000);
+        assertThat(sglangBatch.waitingCount()).isEqualTo(1);
+        sglangBatch.step(end);
+        assertThat(second.computed).isEqualTo(1_000);
+    }
+
+    /** vLLM without chunked prefill refuses a given step shorter than its max model length, in its own words. */
+    @Test
+    void vllmWithoutChunkedPrefillRefusesAStepShorterThanItsMaxModelLength() {
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B",
+                List.of("--no-enable-chunked-prefill", "--max-num-batched-tokens=8192")))
+                .hasMessageContaining("max_num_batched_tokens (8192) is smaller than max_model_len (40960)");
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B",
+                List.of("--chunked-prefill-size=lots"))).hasMessageContaining("or -1 to prefill prompts whole");
+        assertThat(SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B",
+                List.of("--chunked-prefill-size=-1", "--max-prefill-tokens=4096")).maxNumBatchedTokens()).isEqualTo(4096);
+    }
 }
