@@ -523,20 +523,13 @@ class SchedulerTest {
         assertThat(vllm.maxNumBatchedTokens()).isEqualTo(40_960);
         SimRequest a = request("a", 0, 20_000, 10);
         SimRequest b = request("b", 0, 30_000, 10);
-        BatchScheduler whole = new BatchScheduler(vllm, new SimMetrics(), (r, e) -> {
-        });
-        whole.add(a);
-        whole.add(b);
+        BatchScheduler whole = scheduling(vllm, a, b);
         whole.step(0);
         assertThat(a.computed).isEqualTo(20_000);
         assertThat(whole.waitingCount()).isEqualTo(1);
 
         SimRequest chunkedA = request("a", 0, 20_000, 10);
-        BatchScheduler chunked = new BatchScheduler(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of()),
-                new SimMetrics(), (r, e) -> {
-                });
-        chunked.add(chunkedA);
-        chunked.step(0);
+        scheduling(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of()), chunkedA).step(0);
         assertThat(chunkedA.computed).isEqualTo(8192);
 
         SimParams sglang = SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B", List.of("--chunked-prefill-size=-1"));
@@ -544,15 +537,22 @@ class SchedulerTest {
         assertThat(sglang.maxNumBatchedTokens()).isEqualTo(16_384);
         SimRequest first = request("first", 0, 20_000, 10);
         SimRequest second = request("second", 0, 1_000, 10);
-        BatchScheduler sglangBatch = new BatchScheduler(sglang, new SimMetrics(), (r, e) -> {
-        });
-        sglangBatch.add(first);
-        sglangBatch.add(second);
+        BatchScheduler sglangBatch = scheduling(sglang, first, second);
         long end = sglangBatch.step(0);
         assertThat(first.computed).isEqualTo(20_000);
         assertThat(sglangBatch.waitingCount()).isEqualTo(1);
         sglangBatch.step(end);
         assertThat(second.computed).isEqualTo(1_000);
+    }
+
+    /** A scheduler of {@code settings} with {@code requests} waiting, its emissions dropped. */
+    private static BatchScheduler scheduling(SimParams settings, SimRequest... requests) {
+        BatchScheduler batch = new BatchScheduler(settings, new SimMetrics(), (r, e) -> {
+        });
+        for (SimRequest r : requests) {
+            batch.add(r);
+        }
+        return batch;
     }
 
     /** vLLM without chunked prefill refuses a given step shorter than its max model length, in its own words. */
