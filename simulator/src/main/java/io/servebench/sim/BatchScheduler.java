@@ -165,7 +165,7 @@ final class BatchScheduler {
             if (prefillOnly && !r.prefilling) {
                 continue;
             }
-            int tokens = r.prefilling ? Math.min(r.prefillTarget - r.computed, budget) : Math.min(1 + k, budget);
+            int tokens = r.prefilling ? Math.min(capped(r.prefillTarget - r.computed), budget) : Math.min(1 + k, budget);
             if (!reserve(r, tokens)) {
                 // r itself was the newest and got preempted; the list shrank past it
                 break;
@@ -195,7 +195,7 @@ final class BatchScheduler {
         for (SimRequest r = nextAdmissible(start, budget, adapters); r != null; r = nextAdmissible(start, budget, adapters)) {
             int cached = settings.prefixCaching() ? cachedPrefix(r) : 0;
             int target = r.promptTokens + r.generated;
-            int tokens = settings.chunkedPrefill() ? Math.min(target - cached, budget) : target - cached;
+            int tokens = settings.chunkedPrefill() ? Math.min(capped(target - cached), budget) : capped(target - cached);
             // without chunked prefill a prompt that does not fit waits: vLLM stops scheduling ("If chunked_prefill is
             // disabled, we can stop the scheduling here.", v1/core/sched/scheduler.py); SGLang stops at a prompt of its
             // batch's remaining input tokens or more, but takes the batch's first whole whatever its length
@@ -283,6 +283,12 @@ final class BatchScheduler {
             finishWork(w, end);
         }
         return end;
+    }
+
+    /** A request's prompt tokens for one step, at most vLLM's {@code long_prefill_token_threshold} where one is set. */
+    private int capped(int tokens) {
+        int threshold = settings.longPrefillTokenThreshold();
+        return threshold > 0 ? Math.min(tokens, threshold) : tokens;
     }
 
     /**

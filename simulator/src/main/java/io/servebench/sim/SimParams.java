@@ -64,6 +64,8 @@ import java.util.function.BiConsumer;
  *                                without, it is prefilled whole, and {@code maxNumBatchedTokens} bounds a step's prompts
  *                                as vLLM's {@code --no-enable-chunked-prefill} and SGLang's {@code --chunked-prefill-size
  *                                -1} have it ({@link BatchScheduler})
+ * @param longPrefillTokenThreshold vLLM's {@code --long-prefill-token-threshold}: the most prompt tokens one request
+ *                                computes in a step, 0 for no cap ({@link BatchScheduler})
  */
 public record SimParams(
         SimDialect dialect,
@@ -92,7 +94,8 @@ public record SimParams(
         String modelSource,
         boolean overlapScheduleDisabled,
         double scheduleConservativeness,
-        boolean chunkedPrefill) {
+        boolean chunkedPrefill,
+        int longPrefillTokenThreshold) {
 
     /** Settings whose per-sequence state, if any, lives in the KV pool (every vLLM set-up; SGLang with a dense model). */
     public SimParams(SimDialect dialect, ModelProfile model, GpuProfile gpu, int maxModelLen, int maxNumSeqs,
@@ -103,7 +106,7 @@ public record SimParams(
         this(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching, speculativeMethod,
                 speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
                 gpuMemoryUtilization, tensorParallelSize, 1, ignoredFlags, apiKey, engine, 0, LoraParams.NONE, List.of(), null, "given",
-                false, 1, true);
+                false, 1, true, 0);
     }
 
     /**
@@ -335,7 +338,7 @@ public record SimParams(
                 speculativeMethod, speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
                 gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey, newEngine, stateSlots, lora, servedNames, adminApiKey, modelSource,
                 overlapScheduleDisabled, scheduleConservativeness,
-                chunkedPrefill);
+                chunkedPrefill, longPrefillTokenThreshold);
     }
 
     /** These settings serving {@code newLora}'s adapters. */
@@ -344,7 +347,7 @@ public record SimParams(
                 speculativeMethod, speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
                 gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey, engine, stateSlots, newLora, servedNames, adminApiKey, modelSource,
                 overlapScheduleDisabled, scheduleConservativeness,
-                chunkedPrefill);
+                chunkedPrefill, longPrefillTokenThreshold);
     }
 
     /** These settings with one draft acceptance rate for every position; unchanged without speculative decoding. */
@@ -356,7 +359,7 @@ public record SimParams(
                 speculativeMethod, speculativeTokens, List.of(newAcceptanceRate), performanceMode, languageModelOnly,
                 reasoningParser, gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey, engine, stateSlots, lora, servedNames, adminApiKey, modelSource,
                 overlapScheduleDisabled, scheduleConservativeness,
-                chunkedPrefill);
+                chunkedPrefill, longPrefillTokenThreshold);
     }
 
     /**
@@ -622,6 +625,24 @@ public record SimParams(
         boolean chunkedPrefill = true;
         /** SGLang's {@code --max-prefill-tokens}: what a prefill batch takes without chunked prefill; 0 for its default. */
         int maxPrefillTokens;
+        /** vLLM's {@code --long-prefill-token-threshold}, 0 unless given. */
+        int longPrefillTokenThreshold;
+        /** vLLM's {@code --max-num-partial-prefills}, 1 unless given. */
+        int maxNumPartialPrefills = 1;
+
+        /**
+         * vLLM's cap on one request's prompt tokens in a step: {@code --long-prefill-token-threshold}, or, left at 0 with
+         * {@code --max-num-partial-prefills} above 1 and chunked prefill on, 4% of the max model length ({@code
+         * SchedulerConfig.__post_init__}, {@code vllm/config/scheduler.py}; the V1 scheduler caps each request's new
+         * tokens at it, {@code v1/core/sched/scheduler.py}, v0.17.1 and v0.26.0); SGLang has none.
+         */
+        int longPrefillThreshold(SimDialect dialect) {
+            if (dialect == SimDialect.SGLANG) {
+                return 0;
+            }
+            return longPrefillTokenThreshold == 0 && maxNumPartialPrefills > 1 && chunkedPrefill
+                    ? (int) (maxModelLen * 0.04) : longPrefillTokenThreshold;
+        }
         /** SGLang's {@code --enable-multimodal}. */
         boolean enableMultimodal;
         /** Whether SGLang builds the model's vision encoder only with {@code --enable-multimodal}. */
@@ -669,6 +690,8 @@ public record SimParams(
                 Map.entry("--performance-mode", (b, f) -> b.mode = performanceMode(f)),
                 Map.entry("--language-model-only", (b, f) -> b.languageModelOnly = bool(f)),
                 Map.entry("--enable-chunked-prefill", (b, f) -> b.chunkedPrefill = bool(f)),
+                Map.entry("--long-prefill-token-threshold", (b, f) -> b.longPrefillTokenThreshold = nonNegativeInt(f)),
+                Map.entry("--max-num-partial-prefills", (b, f) -> b.maxNumPartialPrefills = positiveInt(f)),
                 Map.entry("--no-enable-chunked-prefill", (b, f) -> b.chunkedPrefill = !bool(f)),
                 Map.entry("--disable-hybrid-kv-cache-manager", (b, f) -> b.noHybridKvCacheManager = bool(f)),
                 Map.entry("--enable-expert-parallel", (b, f) -> b.enableExpertParallel = bool(f)),
@@ -998,7 +1021,7 @@ public record SimParams(
             return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens,
                     prefixCaching, specMethod, specTokens, p, mode, languageModelOnly, reasoningParser, memoryFraction,
                     tp, expertParallel(dialect), ignored, apiKey, EngineProfile.forDialect(dialect, model), stateSlots, lora(dialect), servedNames, adminApiKey, modelSource,
-                    noOverlapSchedule, scheduleConservativeness, chunkedPrefill);
+                    noOverlapSchedule, scheduleConservativeness, chunkedPrefill, longPrefillThreshold(dialect));
         }
 
         /**
@@ -1156,6 +1179,18 @@ public record SimParams(
             } else {
                 b.maxNumBatchedTokens = size;
             }
+        }
+
+        private static int nonNegativeInt(Flag f) {
+            try {
+                int v = Integer.parseInt(text(f).strip());
+                if (v >= 0) {
+                    return v;
+                }
+            } catch (NumberFormatException e) {
+                // reported below with the flag's name
+            }
+            throw bad(f, "a whole number at least 0");
         }
 
         /** A finite number at least 0: SGLang asserts "Invalid schedule_conservativeness" below it. */

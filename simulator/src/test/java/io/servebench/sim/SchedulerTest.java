@@ -545,6 +545,23 @@ class SchedulerTest {
         assertThat(second.computed).isEqualTo(1_000);
     }
 
+    /**
+     * vLLM caps one request's prompt tokens in a step at {@code --long-prefill-token-threshold} ({@code
+     * v1/core/sched/scheduler.py}: "if 0 < long_prefill_token_threshold < num_new_tokens"), which {@code
+     * --max-num-partial-prefills} above 1 sets to 4% of the max model length when it is left at 0 ({@code
+     * SchedulerConfig}): Qwen3-8B's 40,960 gives 1,638.
+     */
+    @Test
+    void vllmCapsARequestsPromptTokensInAStepAtItsLongPrefillThreshold() {
+        SimRequest capped = request("capped", 0, 5_000, 10);
+        scheduling(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of("--long-prefill-token-threshold=1000")),
+                capped).step(0);
+        assertThat(capped.computed).isEqualTo(1_000);
+        SimParams partial = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of("--max-num-partial-prefills=2"));
+        assertThat(partial.longPrefillTokenThreshold()).isEqualTo(1_638);
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of()).longPrefillTokenThreshold()).isZero();
+    }
+
     /** A scheduler of {@code settings} with {@code requests} waiting, its emissions dropped. */
     private static BatchScheduler scheduling(SimParams settings, SimRequest... requests) {
         BatchScheduler batch = new BatchScheduler(settings, new SimMetrics(), (r, e) -> {
