@@ -1,73 +1,238 @@
 package io.servebench.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /**
- * The {@code compressed-tensors} checkpoints (llm-compressor's, as RedHatAI publishes them) that the simulated engine
- * reads: FP8 weights and FP8 activations on every linear layer, which vLLM runs as it runs any FP8 checkpoint
- * ({@code CompressedTensorsW8A8Fp8} where the GPU has FP8 tensor cores, FP8 weights widened in Marlin where it has not).
- * The preset that writes them is compressed-tensors' {@code FP8_DYNAMIC} (weights 8-bit float per channel, static;
- * activations 8-bit float per token, dynamic; vllm-project/compressed-tensors {@code quant_scheme.py}), its
- * {@code FP8} (per tensor, static) and {@code FP8_BLOCK}; vLLM reads a group as FP8 W8A8 when its weights and its
- * input activations are 8-bit floats, the weights symmetric, static and per tensor, channel or block, the activations
- * dynamic or per tensor ({@code vllm/model_executor/layers/quantization/compressed_tensors/compressed_tensors.py},
- * {@code _is_fp8_w8a8}). Anything else (integer weights, 4-bit floats, FP8 weights without FP8 activations, groups on
- * some layers only, layers other than the output head, the embeddings and the routers left unquantised) is refused
- * by name: read as FP8 throughout it would be another model.
+ * The {@code compressed-tensors} checkpoints (llm-compressor's, as RedHatAI and Moonshot publish them) that the
+ * simulated engine reads, with one config group on {@code ["Linear"]}:
+ * <ul>
+ *     <li>FP8 weights and FP8 activations on every linear layer, which vLLM runs as it runs any FP8 checkpoint
+ *     ({@code CompressedTensorsW8A8Fp8} where the GPU has FP8 tensor cores, FP8 weights widened in Marlin where it has
+ *     not). The preset that writes them is compressed-tensors' {@code FP8_DYNAMIC} (weights 8-bit float per channel,
+ *     static; activations 8-bit float per token, dynamic; vllm-project/compressed-tensors {@code quant_scheme.py}), its
+ *     {@code FP8} (per tensor, static) and {@code FP8_BLOCK}; vLLM reads a group as FP8 W8A8 when its weights and its
+ *     input activations are 8-bit floats, the weights symmetric, static and per tensor, channel or block, the
+ *     activations dynamic or per tensor ({@code _is_fp8_w8a8}).</li>
+ *     <li>Integer weights beside 16-bit activations ({@code W4A16}, {@code W8A16}: RedHatAI's {@code quantized.w4a16},
+ *     Kimi K2 Thinking's experts), on every linear layer or on the routed experts alone: vLLM's {@code
+ *     CompressedTensorsWNA16} takes a group whose weights are static, per group or per channel, without input
+ *     activations ({@code _is_wNa16_group_channel}) in the {@code pack-quantized} format, of 4 or 8 bits, symmetric or
+ *     with zero points ({@code WNA16_SUPPORTED_BITS}, {@code WNA16_ZP_SUPPORTED_TYPES_MAP}), and multiplies them in 16
+ *     bits with Marlin's kernels, as SGLang's class of that name does ({@code
+ *     vllm/model_executor/layers/quantization/compressed_tensors/compressed_tensors.py} and {@code
+ *     schemes/compressed_tensors_wNa16.py}, vllm-project/vllm@be696453 and @519b90d4; {@code
+ *     python/sglang/srt/layers/quantization/compressed_tensors/schemes/compressed_tensors_wNa16.py}). Groups of 32, 64
+ *     or 128 or one per output channel: Marlin's ({@code MARLIN_SUPPORTED_GROUP_SIZES}).</li>
+ * </ul>
+ * What the {@code ignore} list leaves in 16 bits is found as vLLM finds it ({@code should_ignore_layer}): an entry
+ * {@code re:PATTERN} matches a module whose name the pattern matches from its start ({@code re.match}), any other
+ * entry a module of exactly that name. The twin matches it against the module names of each part of the model ({@link
+ * #parts}): the attention, the dense MLP, the shared experts, the routed experts. Anything else (integer weights with
+ * integer activations, 4-bit floats, FP8 weights beside 16-bit activations, several groups, a part left partly in 16
+ * bits, FP8 on some parts only, integers on some parts but the routed experts alone, an entry naming no part but the
+ * output head, the embeddings or the routers) is refused by name: read as it is not, it would be another model.
  */
 final class CompressedTensors {
+
+    private static final JsonNode LINEAR = JsonNodeFactory.instance.arrayNode().add("Linear");
+    private static final List<Integer> MARLIN_GROUP_SIZES = List.of(32, 64, 128);
 
     private CompressedTensors() {
     }
 
     /**
-     * Why a {@code compressed-tensors} {@code quantization_config} is not FP8 on every linear layer, in words; null
-     * when it is.
+     * A part of the model an {@code ignore} list may leave in 16 bits.
+     *
+     * @param what    the part, in words ("the attention")
+     * @param modules names of its modules in the checkpoint, one layer's, as vLLM's model file names them
      */
-    static String whyNotFp8Everywhere(JsonNode q) {
-        JsonNode groups = q.path("config_groups");
-        if (!groups.isObject() || groups.isEmpty()) {
-            return "compressed-tensors without \"config_groups\"";
+    record Part(String what, List<String> modules) {
+        Part {
+            modules = List.copyOf(modules);
         }
-        var names = groups.fieldNames();
-        while (names.hasNext()) {
-            String name = names.next();
-            JsonNode g = groups.get(name);
-            JsonNode w = g.path("weights");
-            JsonNode a = g.path("input_activations");
-            if (!floats8(w) || !w.path("symmetric").asBoolean(true) || w.path("dynamic").asBoolean(false)
-                    || !List.of("tensor", "channel", "block").contains(strategy(w))) {
-                return "compressed-tensors group " + name + " with weights " + w + " (modelled: static symmetric 8-bit"
-                        + " float weights per tensor, channel or block)";
-            }
-            if (!floats8(a) || !(a.path("dynamic").asBoolean(false)
-                    || a.path("symmetric").asBoolean(true) && strategy(a).equals("tensor"))) {
-                return "compressed-tensors group " + name + " with input activations " + a + " (modelled: 8-bit float"
-                        + " activations, dynamic or per tensor; FP8 weights beside 16-bit activations are not)";
-            }
-            if (!g.path("targets").equals(LINEAR)) {
-                return "compressed-tensors group " + name + " targeting " + g.path("targets") + " (modelled: every"
-                        + " linear layer, [\"Linear\"])";
-            }
-        }
-        if (groups.size() > 1) {
-            return "compressed-tensors with " + groups.size() + " groups (modelled: one, on every linear layer)";
-        }
-        for (JsonNode ignored : q.path("ignore")) {
-            String module = ignored.asText().toLowerCase(Locale.ROOT);
-            if (!module.contains("lm_head") && !module.contains("embed") && !module.matches(".*gate\\$?")) {
-                return "compressed-tensors leaving " + ignored + " unquantised (modelled: the output head, the"
-                        + " embeddings and the routers only)";
-            }
-        }
-        return null;
     }
 
-    private static final JsonNode LINEAR = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode()
-            .add("Linear");
+    /**
+     * What a checkpoint's one group does to the model.
+     *
+     * @param fp8               FP8 weights and activations on every linear layer; otherwise integer weights
+     * @param bytesPerParameter bytes a quantised weight takes: 1 for FP8; for integers their bits and each group's
+     *                          16-bit scale and, unless symmetric, its zero point of as many bits ({@code weight_packed},
+     *                          {@code weight_scale}, {@code weight_zero_point}); 4 bits in symmetric groups of 32: 0.5625
+     * @param routedExpertsOnly the routed experts alone are quantised; the rest keeps 16 bits
+     */
+    record Scheme(boolean fp8, double bytesPerParameter, boolean routedExpertsOnly) {
+    }
+
+    /**
+     * The parts of a model whose checkpoint names its modules as Llama's does ({@link
+     * ModelArchitecture#llamaModuleNames}), each with one layer's module names.
+     *
+     * @param attentionLayer the index of a full-attention layer
+     * @param latent         whether its attention is multi-head latent attention, with a low-rank query if
+     *                       {@code lowRankQuery}
+     * @param denseLayer     the index of a layer with a dense MLP; -1 for none
+     * @param sparseLayer    the index of a layer with routed experts; -1 for none
+     * @param shared         the shared experts' module, {@code shared_experts} (DeepSeek's, GLM-4.5's) or {@code
+     *                       shared_expert} (Qwen2-MoE's); null for none
+     */
+    static List<Part> parts(int attentionLayer, boolean latent, boolean lowRankQuery, int denseLayer, int sparseLayer,
+                            String shared) {
+        List<Part> parts = new ArrayList<>();
+        List<String> projections = latent
+                ? lowRankQuery ? List.of("q_a_proj", "q_b_proj", "kv_a_proj_with_mqa", "kv_b_proj", "o_proj")
+                : List.of("q_proj", "kv_a_proj_with_mqa", "kv_b_proj", "o_proj")
+                : List.of("q_proj", "k_proj", "v_proj", "o_proj");
+        parts.add(new Part("the attention", named("model.layers." + attentionLayer + ".self_attn.", projections)));
+        List<String> mlp = List.of("gate_proj", "up_proj", "down_proj");
+        if (denseLayer >= 0) {
+            parts.add(new Part("the dense MLP", named("model.layers." + denseLayer + ".mlp.", mlp)));
+        }
+        if (sparseLayer >= 0 && shared != null) {
+            parts.add(new Part("the shared experts", named("model.layers." + sparseLayer + ".mlp." + shared + ".", mlp)));
+        }
+        if (sparseLayer >= 0) {
+            parts.add(new Part(ROUTED, named("model.layers." + sparseLayer + ".mlp.experts.0.", mlp)));
+        }
+        return parts;
+    }
+
+    private static final String ROUTED = "the routed experts";
+
+    private static List<String> named(String prefix, List<String> modules) {
+        return modules.stream().map(m -> prefix + m).toList();
+    }
+
+    /**
+     * The scheme of a {@code compressed-tensors} {@code quantization_config}, or why it is not modelled, in words.
+     *
+     * @param parts the model's parts ({@link #parts}); empty for an architecture whose module names are not read, which
+     *              is modelled only quantised throughout
+     * @throws IllegalArgumentException with why, for a checkpoint the twin does not model
+     */
+    static Scheme scheme(JsonNode q, List<Part> parts) {
+        JsonNode groups = q.path("config_groups");
+        if (!groups.isObject() || groups.isEmpty()) {
+            throw new IllegalArgumentException("compressed-tensors without \"config_groups\"");
+        }
+        if (groups.size() > 1) {
+            throw new IllegalArgumentException("compressed-tensors with " + groups.size() + " groups (modelled: one, on"
+                    + " every linear layer)");
+        }
+        String name = groups.fieldNames().next();
+        JsonNode g = groups.get(name);
+        if (!g.path("targets").equals(LINEAR)) {
+            throw new IllegalArgumentException("compressed-tensors group " + name + " targeting " + g.path("targets")
+                    + " (modelled: every linear layer, [\"Linear\"])");
+        }
+        JsonNode w = g.path("weights");
+        JsonNode a = g.path("input_activations");
+        boolean fp8 = floats8(w);
+        double bytes = fp8 ? 1 : integerBytes(name, w, a, g.path("format").asText(q.path("format").asText("")));
+        if (fp8 && (!w.path("symmetric").asBoolean(true) || w.path("dynamic").asBoolean(false)
+                || !List.of("tensor", "channel", "block").contains(strategy(w)))) {
+            throw new IllegalArgumentException("compressed-tensors group " + name + " with weights " + w + " (modelled:"
+                    + " static symmetric 8-bit float weights per tensor, channel or block)");
+        }
+        if (fp8 && (!floats8(a) || !(a.path("dynamic").asBoolean(false)
+                || a.path("symmetric").asBoolean(true) && strategy(a).equals("tensor")))) {
+            throw new IllegalArgumentException("compressed-tensors group " + name + " with input activations " + a
+                    + " (modelled: 8-bit float activations, dynamic or per tensor; FP8 weights beside 16-bit activations"
+                    + " are not)");
+        }
+        List<Part> kept = keptIn16Bits(q.path("ignore"), parts);
+        if (kept.isEmpty()) {
+            return new Scheme(fp8, bytes, false);
+        }
+        boolean expertsAlone = !fp8 && kept.size() == parts.size() - 1 && parts.stream()
+                .filter(p -> !kept.contains(p)).allMatch(p -> p.what().equals(ROUTED));
+        if (expertsAlone) {
+            return new Scheme(false, bytes, true);
+        }
+        throw new IllegalArgumentException("compressed-tensors leaving " + String.join(" and ",
+                kept.stream().map(Part::what).toList()) + " in 16 bits (modelled: " + (fp8
+                ? "FP8 on every linear layer" : "integer weights on every linear layer, or on the routed experts alone")
+                + ", the output head, the embeddings and the routers aside)");
+    }
+
+    /**
+     * Bytes an integer weight of a W4A16 or W8A16 group takes ({@link Scheme#bytesPerParameter}).
+     *
+     * @throws IllegalArgumentException naming the group, for one vLLM's {@code CompressedTensorsWNA16} does not take
+     *                                  or Marlin runs not
+     */
+    private static double integerBytes(String name, JsonNode w, JsonNode a, String format) {
+        int bits = w.path("num_bits").asInt(0);
+        String strategy = strategy(w);
+        JsonNode group = w.path("group_size");
+        boolean grouped = strategy.equals("group") && group.canConvertToInt() && MARLIN_GROUP_SIZES.contains(group.asInt());
+        if (!w.path("type").asText().equals("int") || bits != 4 && bits != 8 || w.path("dynamic").asBoolean(false)
+                || !(grouped || strategy.equals("channel")) || !(a.isMissingNode() || a.isNull())
+                || !format.equals("pack-quantized")) {
+            throw new IllegalArgumentException("compressed-tensors group " + name + " with weights " + w
+                    + (a.isMissingNode() || a.isNull() ? "" : " and input activations " + a) + " in the format \""
+                    + format + "\" (modelled: 8-bit float weights and activations, or static 4- or 8-bit integer"
+                    + " weights per channel or in groups of 32, 64 or 128 without input activations, pack-quantized)");
+        }
+        double weight = bits / 8.0;
+        if (!grouped) {
+            return weight;
+        }
+        // each group's 16-bit scale and, where the weights are not symmetric, its zero point of as many bits
+        return weight + (2 + (w.path("symmetric").asBoolean(true) ? 0 : weight)) / group.asInt();
+    }
+
+    /**
+     * The parts an {@code ignore} list leaves in 16 bits, each whole; an entry that names no part but the output head,
+     * the embeddings or the routers, or a part it leaves partly, is refused.
+     */
+    private static List<Part> keptIn16Bits(JsonNode ignore, List<Part> parts) {
+        List<String> entries = new ArrayList<>();
+        ignore.forEach(entry -> entries.add(entry.asText()));
+        List<Part> kept = new ArrayList<>();
+        for (Part part : parts) {
+            long left = part.modules().stream().filter(module -> entries.stream().anyMatch(e -> names(e, module))).count();
+            if (left == part.modules().size()) {
+                kept.add(part);
+            } else if (left > 0) {
+                throw new IllegalArgumentException("compressed-tensors leaving some of " + part.what() + "'s modules in"
+                        + " 16 bits (" + String.join(", ", part.modules().stream()
+                        .filter(module -> entries.stream().anyMatch(e -> names(e, module))).toList())
+                        + ", not the rest; modelled: a part quantised or left whole)");
+            }
+        }
+        for (String entry : entries) {
+            String lower = entry.toLowerCase(Locale.ROOT);
+            boolean aside = lower.contains("lm_head") || lower.contains("embed") || lower.matches(".*gate\\$?");
+            if (!aside && parts.stream().flatMap(p -> p.modules().stream()).noneMatch(module -> names(entry, module))) {
+                throw new IllegalArgumentException("compressed-tensors leaving \"" + entry + "\" unquantised (modelled:"
+                        + " the output head, the embeddings and the routers"
+                        + (parts.isEmpty() ? " only" : ", and whole parts: " + String.join(", ",
+                        parts.stream().map(Part::what).toList())) + ")");
+            }
+        }
+        return kept;
+    }
+
+    /** Whether an {@code ignore} entry names a module, as vLLM's {@code _is_equal_or_regex_match} decides. */
+    private static boolean names(String entry, String module) {
+        if (!entry.startsWith("re:")) {
+            return entry.equals(module);
+        }
+        try {
+            return Pattern.compile(entry.substring(3)).matcher(module).lookingAt();
+        } catch (PatternSyntaxException e) {
+            throw new IllegalArgumentException("compressed-tensors \"ignore\" entry \"" + entry + "\" is not a regular"
+                    + " expression: " + e.getDescription());
+        }
+    }
 
     private static boolean floats8(JsonNode args) {
         return args.isObject() && args.path("num_bits").asInt() == 8 && args.path("type").asText().equals("float");

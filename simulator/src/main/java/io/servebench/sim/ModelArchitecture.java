@@ -250,6 +250,22 @@ enum ModelArchitecture {
         };
     }
 
+    /**
+     * Whether its checkpoint names its layers' modules as Llama's does, which a compressed-tensors {@code ignore} list is
+     * matched against ({@link CompressedTensors#parts}): {@code model.layers.N.self_attn.q_proj} (latent attention's
+     * {@code q_a_proj}, {@code kv_a_proj_with_mqa}, {@code kv_b_proj}), {@code mlp.gate_proj}, a routed expert's {@code
+     * mlp.experts.E.gate_proj}, a shared one's {@code mlp.shared_experts.gate_proj} (DeepSeek's, GLM-4.5's) or {@code
+     * mlp.shared_expert.gate_proj} (Qwen2-MoE's), each as vLLM's model file names it ({@code models/llama.py}, {@code
+     * qwen2_moe.py}, {@code qwen3_moe.py}, {@code deepseek_v2.py}, {@code glm4_moe.py}). The others (fused projections,
+     * other names, vision towers) are read only with nothing but the output head, embeddings and routers left out.
+     */
+    boolean llamaModuleNames() {
+        return switch (this) {
+            case LLAMA, MISTRAL, QWEN2, QWEN2_MOE, QWEN3, QWEN3_MOE, DEEPSEEK_V2, DEEPSEEK_V3, GLM4_MOE -> true;
+            default -> false;
+        };
+    }
+
     /** Whether its full-attention layers gate their output (a second query-sized projection): the Qwen hybrids do. */
     boolean gatesAttentionOutput() {
         return this == QWEN3_NEXT || this == QWEN3_5 || this == QWEN3_5_MOE;

@@ -55,6 +55,10 @@ import java.util.Set;
  *                              Embeddings#NONE} for the tests' hand-made models, whose parameters are all layers'
  * @param activationTraffic     what the layers' elementwise kernels read and write per computed token ({@link
  *                              ActivationTraffic}); {@link ActivationTraffic#NONE} for a hand-made model
+ * @param integerWeights        whether the weights of under 16 bits (all the layers', or the routed experts' alone) are
+ *                              integers the engines multiply in 16 bits (AWQ, GPTQ, compressed-tensors' W4A16 and W8A16:
+ *                              {@link GroupQuantised}, {@link CompressedTensors}), not FP8 or MXFP4, whatever their
+ *                              bytes: 8-bit integers per channel take one byte a weight as FP8 does
  */
 public record ModelProfile(
         String name,
@@ -75,7 +79,8 @@ public record ModelProfile(
         int attentionHeads,
         double attentionFlopsPerPair,
         Embeddings embeddings,
-        ActivationTraffic activationTraffic) {
+        ActivationTraffic activationTraffic,
+        boolean integerWeights) {
 
     /**
      * The reader of a model's JSON files (config.json, tokenizer_config.json, the architectures' defaults): a file with
@@ -354,7 +359,7 @@ public record ModelProfile(
                         int maxPositionEmbeddings, double draftFraction, int hiddenSize, int layers, Experts experts) {
         this(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken, stateBytesPerSequence,
                 nonLanguageBytes, ContextLength.of(maxPositionEmbeddings), draftFraction, hiddenSize, layers, experts,
-                Window.NONE, bytesPerParameter, Integer.MAX_VALUE, 0, 0, Embeddings.NONE, ActivationTraffic.NONE);
+                Window.NONE, bytesPerParameter, Integer.MAX_VALUE, 0, 0, Embeddings.NONE, ActivationTraffic.NONE, false);
     }
 
     /** A dense model: every weight is read by every step. */
@@ -430,7 +435,7 @@ public record ModelProfile(
         return new ModelProfile(name, 9e9, 9e9, 2, 2.0 * 8 * 4 * 256 * 2, 24.0 * 32 * 128 * 128 * 4,
                 2.0 * 1024 * 1024 * 1024, ContextLength.of(262_144), 0.87e9 / 9e9, 4096, 32, Experts.NONE, Window.NONE, 2,
                 Integer.MAX_VALUE, 0, 8.0 * 4 * 16 * 256, Embeddings.NONE,
-                ActivationTraffic.NONE);
+                ActivationTraffic.NONE, false);
     }
 
     /**
@@ -632,10 +637,15 @@ public record ModelProfile(
         int firstSparse = c.has("first_k_dense_replace") ? (int) c.path("first_k_dense_replace").asLong() : 0;
         int sparseFrequency = c.has("moe_layer_freq") ? (int) count(c, name, "moe_layer_freq") : 1;
         int sparseLayers = 0;
+        int aSparseLayer = -1;
+        int aDenseLayer = -1;
         for (int layer = 0; layer < (int) layers; layer++) {
             if (experts > 0 && !denseOnly.contains(layer) && (layer + 1) % sparseStep == 0 && layer >= firstSparse
                     && layer % sparseFrequency == 0) {
                 sparseLayers++;
+                aSparseLayer = aSparseLayer < 0 ? layer : aSparseLayer;
+            } else {
+                aDenseLayer = aDenseLayer < 0 ? layer : aDenseLayer;
             }
         }
         int denseLayers = (int) layers - sparseLayers;
@@ -670,8 +680,8 @@ public record ModelProfile(
         double total = embeddings + mixers + denseLayers * denseMlp + sparseLayers * sparseMlp;
         // a native MTP head (mtp_num_hidden_layers, DeepSeek's num_nextn_predict_layers) is a full-attention decoder
         // layer with the model's MLP, and its logits read the output projection; without one, a draft costs one layer
-        int mtpLayers = c.has("mtp_num_hidden_layers") ? (int) count(c, name, "mtp_num_hidden_layers")
-                : c.has("num_nextn_predict_layers") ? (int) count(c, name, "num_nextn_predict_layers") : 0;
+        int mtpLayers = countOrNone(c, name, c.has("mtp_num_hidden_layers") ? "mtp_num_hidden_layers"
+                : "num_nextn_predict_layers");
         double draftFraction = mtpLayers == 0 ? 1.0 / layers
                 : (mtpLayers * (attention + (sparseLayers > 0 ? sparseMlp : denseMlp)) + vocab * hidden) / total;
         double active = embeddings + mixers + denseLayers * denseMlp + sparseLayers * activeSparseMlp;
@@ -695,13 +705,33 @@ public record ModelProfile(
                 (int) layers, routed, window, quant.equals(MXFP4) ? MXFP4_BYTES_PER_PARAMETER : bytes,
                 latent ? 1 : (int) kvHeads, (int) heads, (fullLayers - slidingLayers) * flopsPerPair, tables,
                 new ActivationTraffic(layers * 2 * 4 * hidden * ACTIVATION_BYTES, elementwiseValues * ACTIVATION_BYTES,
-                        quantisedWhole * QUANTISATION_BYTES, quantisedSplit * QUANTISATION_BYTES));
+                        quantisedWhole * QUANTISATION_BYTES, quantisedSplit * QUANTISATION_BYTES), false);
         if (GroupQuantised.names(quant)) {
             return profile.withIntegerWeights(GroupQuantised.bytesPerParameter(root.path("quantization_config")));
         }
-        // compressed-tensors and ModelOpt reach here only as FP8 on every linear layer (CompressedTensors, ModelOpt)
-        return quant.equals("fp8") || quant.equals(COMPRESSED_TENSORS) || quant.startsWith(ModelOpt.METHOD)
-                ? profile.withFp8Weights() : profile;
+        if (quant.equals(COMPRESSED_TENSORS)) {
+            int anAttentionLayer = 0;
+            while (anAttentionLayer < types.length - 1 && types[anAttentionLayer].equals(LINEAR)) {
+                anAttentionLayer++;
+            }
+            String shared = sparseLayers == 0 ? null : c.path("n_shared_experts").asLong(0) > 0 ? "shared_experts"
+                    : c.has("shared_expert_intermediate_size") ? "shared_expert" : null;
+            List<CompressedTensors.Part> parts = architecture.llamaModuleNames()
+                    ? CompressedTensors.parts(anAttentionLayer, latent, c.hasNonNull("q_lora_rank"), aDenseLayer,
+                    aSparseLayer, shared)
+                    : List.of();
+            CompressedTensors.Scheme scheme;
+            try {
+                scheme = CompressedTensors.scheme(root.path("quantization_config"), parts);
+            } catch (IllegalArgumentException e) {
+                throw refused(name, "\"quantization_config\": " + e.getMessage());
+            }
+            return scheme.fp8() ? profile.withFp8Weights() : scheme.routedExpertsOnly()
+                    ? profile.withIntegerExperts(scheme.bytesPerParameter())
+                    : profile.withIntegerWeights(scheme.bytesPerParameter());
+        }
+        // ModelOpt reaches here only as FP8 on every linear layer (ModelOpt)
+        return quant.equals("fp8") || quant.startsWith(ModelOpt.METHOD) ? profile.withFp8Weights() : profile;
     }
 
     /**
@@ -924,6 +954,19 @@ public record ModelProfile(
         return types;
     }
 
+    /**
+     * A count the config may state as 0 for none, or leave out: Kimi K2's {@code "num_nextn_predict_layers": 0} (its
+     * checkpoint ships no MTP layer).
+     */
+    private static int countOrNone(JsonNode c, String name, String field) {
+        JsonNode v = c.get(field);
+        if (v != null && (!v.canConvertToInt() || v.asInt() < 0)) {
+            throw new IllegalArgumentException("config.json of " + name + ": \"" + field + "\" must be a whole number"
+                    + " >= 0, got " + v);
+        }
+        return v == null ? 0 : v.asInt();
+    }
+
     private static double count(JsonNode c, String name, String field) {
         JsonNode v = c.get(field);
         if (v == null || !v.canConvertToLong() || v.asLong() < 1) {
@@ -958,16 +1001,14 @@ public record ModelProfile(
                     + " Mistral 3's every layer, whose SGLang code was not read)";
         }
         String quant = root.path("quantization_config").path("quant_method").asText("");
-        if (why == null && quant.equals(COMPRESSED_TENSORS)) {
-            why = CompressedTensors.whyNotFp8Everywhere(root.path("quantization_config"));
-            why = why == null ? null : "\"quantization_config\": " + why;
-        } else if (why == null && GroupQuantised.names(quant)) {
+        if (why == null && GroupQuantised.names(quant)) {
             why = GroupQuantised.whyNotModelled(root.path("quantization_config"));
             why = why == null ? null : "\"quantization_config\": " + why;
         } else if (why == null && quant.startsWith(ModelOpt.METHOD)) {
             why = ModelOpt.whyNotFp8(root.path("quantization_config"));
             why = why == null ? null : "\"quantization_config\": " + why;
-        } else if (why == null && !quant.isEmpty() && !quant.equals("fp8") && !quant.equals(MXFP4)) {
+        } else if (why == null && !quant.isEmpty() && !quant.equals("fp8") && !quant.equals(MXFP4)
+                && !quant.equals(COMPRESSED_TENSORS)) {
             why = "\"quantization_config\": weights quantised as " + quant;
         }
         if (why == null && quant.equals(MXFP4) && !notConverted(root, "self_attn")) {
@@ -975,9 +1016,14 @@ public record ModelProfile(
                     + " \"modules_to_not_convert\" naming self_attn as gpt-oss's does, are modelled)";
         }
         if (why != null) {
-            throw new IllegalArgumentException("config.json of " + name + ": " + why + " is not modelled by the"
-                    + " simulated engine; it would give this model another model's figures, so it is refused");
+            throw refused(name, why);
         }
+    }
+
+    /** A config the twin does not model, refused with what in it is not modelled ({@code why}). */
+    private static IllegalArgumentException refused(String name, String why) {
+        return new IllegalArgumentException("config.json of " + name + ": " + why + " is not modelled by the simulated"
+                + " engine; it would give this model another model's figures, so it is refused");
     }
 
     /** Whether {@code quantization_config.modules_to_not_convert} names a module containing {@code module}. */
@@ -1012,14 +1058,15 @@ public record ModelProfile(
      * size is its parameters over three hidden-size rows.
      */
     ModelProfile withExpertsHeldBy(Mxfp4Kernel kernel, int slices) {
-        if (experts.count() == 0 || expertBytesPerParameter != MXFP4_BYTES_PER_PARAMETER) {
+        // integer experts of four bits in groups of 64 take MXFP4's bytes too: only MXFP4 is laid out anew
+        if (experts.count() == 0 || integerWeights || expertBytesPerParameter != MXFP4_BYTES_PER_PARAMETER) {
             return this;
         }
         int intermediate = (int) Math.round(experts.parameters() / (3.0 * hiddenSize) / slices);
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken,
                 stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
                 window, kernel.bytesPerParameter(hiddenSize, intermediate), kvSplit, attentionHeads, attentionFlopsPerPair,
-                embeddings, activationTraffic);
+                embeddings, activationTraffic, integerWeights);
     }
 
     /**
@@ -1037,7 +1084,7 @@ public record ModelProfile(
             case IGNORED -> new ModelProfile(name, parameters, activeParameters, bytesPerParameter,
                     kvBytesPerToken + window.kvBytesPerToken(), stateBytesPerSequence, nonLanguageBytes, context,
                     draftFraction, hiddenSize, layers, experts, Window.NONE, expertBytesPerParameter, kvSplit,
-                    attentionHeads, attentionFlopsPerPair + window.flopsPerPair(), embeddings, activationTraffic);
+                    attentionHeads, attentionFlopsPerPair + window.flopsPerPair(), embeddings, activationTraffic, integerWeights);
         };
     }
 
@@ -1049,7 +1096,7 @@ public record ModelProfile(
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken,
                 stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
                 window.keepingEveryToken(),
-                expertBytesPerParameter, kvSplit, attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic);
+                expertBytesPerParameter, kvSplit, attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic, integerWeights);
     }
 
     /**
@@ -1080,18 +1127,29 @@ public record ModelProfile(
         return new ModelProfile(name, parameters, activeParameters, 1, kvBytesPerToken, stateBytesPerSequence,
                 nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts, window,
                 Math.min(1, expertBytesPerParameter), kvSplit, attentionHeads, attentionFlopsPerPair, embeddings,
-                activationTraffic);
+                activationTraffic, integerWeights);
     }
 
     /**
-     * This model with integer weights multiplied in 16 bits (AWQ, GPTQ: {@link GroupQuantised}), {@code bytes} a weight
-     * with its groups' scales and zero points, the experts' too; its KV cache and its vocabulary's tables ({@link
-     * #TABLE_BYTES}) keep their own precision.
+     * This model with integer weights multiplied in 16 bits (AWQ, GPTQ: {@link GroupQuantised}; compressed-tensors'
+     * W4A16 and W8A16: {@link CompressedTensors}), {@code bytes} a weight with its groups' scales and zero points, the
+     * experts' too; its KV cache and its vocabulary's tables ({@link #TABLE_BYTES}) keep their own precision.
      */
     ModelProfile withIntegerWeights(double bytes) {
         return new ModelProfile(name, parameters, activeParameters, bytes, kvBytesPerToken, stateBytesPerSequence,
                 nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts, window, bytes, kvSplit,
-                attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic);
+                attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic, true);
+    }
+
+    /**
+     * This model with its routed experts alone in integers multiplied in 16 bits, {@code bytes} a weight with its
+     * groups' scales and zero points, beside 16-bit attention, dense layers and shared experts: Kimi K2 Thinking's
+     * checkpoint ({@link CompressedTensors}).
+     */
+    ModelProfile withIntegerExperts(double bytes) {
+        return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken,
+                stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts, window,
+                bytes, kvSplit, attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic, true);
     }
 
     /**
@@ -1103,12 +1161,12 @@ public record ModelProfile(
                 stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
                 new Window(window.tokens(), window.kvBytesPerToken() / 2, window.flopsPerPair(), window.sglang(),
                         window.keepsEveryToken(), window.chunked()), expertBytesPerParameter,
-                kvSplit, attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic);
+                kvSplit, attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic, integerWeights);
     }
 
     /** Whether the weights are FP8 (one byte), so the matrix products run on FP8 tensor cores where the GPU has them. */
     public boolean fp8Weights() {
-        return bytesPerParameter == 1;
+        return bytesPerParameter == 1 && !integerWeights;
     }
 
     /**

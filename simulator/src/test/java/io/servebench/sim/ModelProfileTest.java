@@ -486,8 +486,8 @@ class ModelProfileTest {
      * checkpoint it is: the {@code FP8_DYNAMIC} preset's group (vllm-project/compressed-tensors {@code quant_scheme.py}:
      * weights 8-bit float per channel, symmetric, static; input activations 8-bit float per token, dynamic), on
      * {@code ["Linear"]}, the output head left out, as llm-compressor writes it into config.json. vLLM runs it as FP8 W8A8
-     * ({@code _is_fp8_w8a8}). Integer weights, FP8 weights beside 16-bit activations, a group on some layers only and
-     * attention left unquantised are refused, each by what it is.
+     * ({@code _is_fp8_w8a8}). Integer weights with integer activations, FP8 weights beside 16-bit activations, a group
+     * on some layers only and attention left unquantised are refused, each by what it is.
      */
     @Test
     void aCompressedTensorsFp8CheckpointIsReadAsFp8AndOtherSchemesAreRefused() {
@@ -519,7 +519,7 @@ class ModelProfileTest {
                 .hasMessageContaining("targeting [\"re:.*self_attn.*\"]");
         assertThatThrownBy(() -> ModelProfile.fromConfig("m", ct.apply(weights + "," + activations
                 + ",\"targets\":[\"Linear\"]", "\"lm_head\",\"re:.*self_attn.*\"")))
-                .hasMessageContaining("leaving \"re:.*self_attn.*\" unquantised");
+                .hasMessageContaining("leaving the attention in 16 bits (modelled: FP8 on every linear layer");
     }
 
     @Test
