@@ -27,12 +27,15 @@ final class ModelLookup {
      * @param modelOpt the ModelOpt checkpoint it is, if any
      * @param sglangVisionOnRequest whether SGLang builds its vision encoder only with {@code --enable-multimodal}
      *                              ({@link ModelArchitecture#sglangBuildsVisionOnRequest})
+     * @param quantisation the {@code quant_method} its config names, in lower case ({@code "modelopt"} for a ModelOpt
+     *                     checkpoint named in an {@code hf_quant_config.json} beside it); empty for a 16-bit checkpoint
+     *                     ({@link QuantizationArgument})
      */
     record Found(ModelProfile profile, String source, Optional<ModelOpt.Checkpoint> modelOpt,
-                 boolean sglangVisionOnRequest) {
+                 boolean sglangVisionOnRequest, String quantisation) {
 
         Found(ModelProfile profile, String source) {
-            this(profile, source, Optional.empty(), false);
+            this(profile, source, Optional.empty(), false, "");
         }
     }
 
@@ -52,9 +55,12 @@ final class ModelLookup {
             Path file = configFile(Path.of(config));
             return fromFile(model, file);
         }
-        var builtIn = ModelProfile.builtIn(model);
+        var builtIn = ModelProfile.builtInConfig(model);
         if (builtIn.isPresent()) {
-            return new Found(builtIn.get(), "built in");
+            return fromConfig(model, builtIn.get(), 0, "built in");
+        }
+        if (ModelProfile.builtIn(model).isPresent()) {
+            return new Found(ModelProfile.builtIn(model).get(), "built in");
         }
         List<String> looked = new ArrayList<>();
         looked.add("no built-in profile (" + String.join(", ", ModelProfile.builtInNames()) + ")");
@@ -113,16 +119,22 @@ final class ModelLookup {
             cap = limit.isNumber() && limit.asDouble() >= 2 && limit.asDouble() < Integer.MAX_VALUE ? limit.asInt() : 0;
         }
         String config = withModelOptQuantisation(model, read(model, file), file.resolveSibling("hf_quant_config.json"));
+        return fromConfig(model, config, cap, file.toString());
+    }
+
+    /** The model a config describes, read from {@code source}; {@code cap} as {@link ModelProfile#fromConfig}'s. */
+    private static Found fromConfig(String model, String config, int cap, String source) {
         JsonNode root;
         try {
             root = ModelProfile.JSON.readTree(config);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             // fromConfig names what is wrong with it
-            return new Found(ModelProfile.fromConfig(model, config, cap), file.toString());
+            return new Found(ModelProfile.fromConfig(model, config, cap), source);
         }
         ModelProfile profile = ModelProfile.fromConfig(model, config, cap);
-        return new Found(profile, file.toString(), ModelOpt.of(root),
-                ModelArchitecture.of(root, model).sglangBuildsVisionOnRequest());
+        return new Found(profile, source, ModelOpt.of(root),
+                ModelArchitecture.of(root, model).sglangBuildsVisionOnRequest(),
+                root.path("quantization_config").path("quant_method").asText("").toLowerCase(java.util.Locale.ROOT));
     }
 
     /**

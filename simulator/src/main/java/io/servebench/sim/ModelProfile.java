@@ -470,8 +470,16 @@ public record ModelProfile(
         if (n.equals("qwen3.5-9b")) {
             return java.util.Optional.of(qwen35_9b(name));
         }
-        String config = BUILT_IN.get(n);
-        return config == null ? java.util.Optional.empty() : java.util.Optional.of(fromConfig(name, config));
+        return builtInConfig(name).map(config -> fromConfig(name, config));
+    }
+
+    /**
+     * The {@code config.json} a built-in profile is read from ({@link #builtIn}); empty for Qwen3.5-9B, whose profile is
+     * fitted rather than read, and for a model that is not built in.
+     */
+    static java.util.Optional<String> builtInConfig(String name) {
+        return java.util.Optional.ofNullable(BUILT_IN.get(name.substring(name.lastIndexOf('/') + 1)
+                .toLowerCase(Locale.ROOT)));
     }
 
     /** Built-in {@code config.json}s, by the repository's name in lower case. */

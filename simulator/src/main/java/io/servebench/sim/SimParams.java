@@ -584,7 +584,8 @@ public record SimParams(
                 b.ignored.add(flag.toArg());
             }
         }
-        return b.build(sglang ? SimDialect.SGLANG : SimDialect.VLLM, b.modelProfile(model), gpu);
+        SimDialect served = sglang ? SimDialect.SGLANG : SimDialect.VLLM;
+        return b.build(served, b.modelProfile(model, served), gpu);
     }
 
     /** Mutable accumulator of flag values while parsing; defaults are the engine's. */
@@ -592,7 +593,10 @@ public record SimParams(
         String hfConfigPath;
         /** {@code --sim-mxfp4-kernel}; null for the kernel vLLM picks on the GPU. */
         Mxfp4Kernel mxfp4Kernel;
-        boolean fp8Weights;
+        /** {@code --quantization}, in lower case; null when not given ({@link QuantizationArgument}). */
+        String quantization;
+        /** The {@code --quantization} flag as given, for the list of flags the twin ignores. */
+        Flag quantizationFlag;
         boolean fp8KvCache;
         /** 0 until a flag sets it: then the model's native context, as vLLM and SGLang derive it. */
         int maxModelLen;
@@ -672,14 +676,17 @@ public record SimParams(
          * The model's profile ({@link ModelLookup}: {@code --hf-config-path} or {@code --sim-model-config}, a built-in
          * profile, the model's folder, the Hugging Face cache; refused when found nowhere).
          */
-        ModelProfile modelProfile(String model) {
+        ModelProfile modelProfile(String model, SimDialect dialect) {
             ModelLookup.Found found = ModelLookup.find(model, hfConfigPath, System.getenv());
             modelSource = found.source();
             modelOpt = found.modelOpt().orElse(null);
             sglangVisionOnRequest = found.sglangVisionOnRequest();
             ModelProfile profile = found.profile();
-            if (fp8Weights) {
-                profile = profile.withFp8Weights();
+            switch (QuantizationArgument.of(dialect, found.quantisation(), quantization)) {
+                case FP8_ONLINE -> profile = profile.withFp8Weights();
+                case IGNORED -> ignored.add(quantizationFlag.toArg());
+                case CHECKPOINT -> {
+                }
             }
             return fp8KvCache ? profile.withFp8KvCache() : profile;
         }
@@ -810,13 +817,14 @@ public record SimParams(
             }
         }
 
-        /** {@code --quantization fp8}: FP8 weights (vLLM's and SGLang's online FP8); other methods are not modelled. */
+        /**
+         * {@code --quantization}, read against the checkpoint once it is found ({@link QuantizationArgument}): {@code fp8}
+         * on a 16-bit checkpoint gives FP8 weights (vLLM's and SGLang's online FP8); the checkpoint's own method serves
+         * it as it is; another method is refused as the engine refuses it.
+         */
         private static void quantization(Builder b, Flag f) {
-            if (text(f).equals("fp8")) {
-                b.fp8Weights = true;
-            } else {
-                b.ignored.add(f.toArg());
-            }
+            b.quantization = text(f).toLowerCase(Locale.ROOT);
+            b.quantizationFlag = f;
         }
 
         /**
