@@ -38,4 +38,24 @@ class TwinStatementTest {
         }).anySatisfy(bar -> assertThat(bar.cases()).isPositive());
         assertThat(captured(List.of("--max-num-seqs=64"), dir.resolve("b.log")).twinNotModelled()).isEmpty();
     }
+
+    /**
+     * An AWQ checkpoint runs Marlin's kernels, which no published case shows: its blocks say they are unvalidated rather
+     * than borrow the bar of the 16-bit dense cases on the same GPU.
+     */
+    @Test
+    void integerWeightsAreUnvalidated(@TempDir Path dir) throws Exception {
+        java.nio.file.Files.writeString(dir.resolve("config.json"), "{\"architectures\":[\"Qwen3ForCausalLM\"],"
+                + "\"hidden_size\":4096,\"intermediate_size\":12288,\"num_hidden_layers\":36,"
+                + "\"num_attention_heads\":32,\"num_key_value_heads\":8,\"head_dim\":128,\"vocab_size\":151936,"
+                + "\"max_position_embeddings\":40960,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\","
+                + "\"quantization_config\":{\"quant_method\":\"awq\",\"bits\":4,\"group_size\":128,"
+                + "\"zero_point\":true,\"version\":\"gemm\"}}");
+        ServerEnvironment awq = captured(List.of("--hf-config-path=" + dir), dir.resolve("awq.log"));
+        assertThat(awq.twinBars()).hasSize(2).allSatisfy(bar -> {
+            assertThat(List.of(bar.engine(), bar.architecture(), bar.gpu())).containsExactly("vllm", "dense-integer",
+                    "h100");
+            assertThat(bar.unvalidated()).isTrue();
+        });
+    }
 }

@@ -8,7 +8,8 @@ import java.util.Objects;
  * was calibrated on, what its held-out blocks showed. Data, not words: the reports say it in their language.
  *
  * @param engine       the engine the twin stood for, {@code vllm} or {@code sglang}
- * @param architecture {@code dense}, {@code moe} or {@code hybrid}
+ * @param architecture {@code dense}, {@code moe} or {@code hybrid}; {@code -integer} after it for integer weights, which
+ *                     no published case has
  * @param gpu          the GPU's id in the twin's catalogue ({@code h100}, {@code h100-pcie})
  * @param gpus         on one GPU, split over several, or several holding whole experts
  * @param regime       how the load arrived

@@ -15,7 +15,8 @@ import java.util.Optional;
  *
  * @param engine       {@code vllm} or {@code sglang}
  * @param gpu          the GPU's id in {@link GpuProfile#catalogue()}
- * @param architecture {@code dense}, {@code moe} or {@code hybrid} ({@link #architecture(ModelProfile)})
+ * @param architecture {@code dense}, {@code moe} or {@code hybrid}, {@code -integer} after it for integer weights ({@link
+ *                     #architecture(ModelProfile)})
  * @param severalGpus  whether the model was split over several GPUs (tensor parallelism above 1): the twin's errors
  *                     there come from what one GPU does not show (each kernel's floor, the all-reduces)
  * @param expertParallel whether those GPUs held whole experts in groups (vLLM's {@code --enable-expert-parallel}, SGLang's
@@ -60,9 +61,15 @@ public record TwinEvidence(String engine, String gpu, String architecture, boole
         return BUNDLED;
     }
 
-    /** A model's architecture as the evidence groups it: hybrid (a per-sequence state), moe (routed experts), dense. */
+    /**
+     * A model's architecture as the evidence groups it: hybrid (a per-sequence state), moe (routed experts), dense; with
+     * {@code -integer} after it where its weights are integers multiplied in 16 bits (AWQ, GPTQ, compressed-tensors'
+     * W4A16: {@link ModelProfile#integerWeights()}), which run Marlin's kernels, whose speed no published case shows, so
+     * that such a set-up says it is unvalidated rather than borrow the bar of its 16-bit and FP8 kind.
+     */
     public static String architecture(ModelProfile model) {
-        return model.stateBytesPerSequence() > 0 ? "hybrid" : model.experts().count() > 0 ? "moe" : "dense";
+        String shape = model.stateBytesPerSequence() > 0 ? "hybrid" : model.experts().count() > 0 ? "moe" : "dense";
+        return model.integerWeights() ? shape + "-integer" : shape;
     }
 
     /**
