@@ -634,19 +634,6 @@ public record SimParams(
         /** vLLM's {@code --max-num-partial-prefills}, 1 unless given. */
         int maxNumPartialPrefills = 1;
 
-        /**
-         * vLLM's cap on one request's prompt tokens in a step: {@code --long-prefill-token-threshold}, or, left at 0 with
-         * {@code --max-num-partial-prefills} above 1 and chunked prefill on, 4% of the max model length ({@code
-         * SchedulerConfig.__post_init__}, {@code vllm/config/scheduler.py}; the V1 scheduler caps each request's new
-         * tokens at it, {@code v1/core/sched/scheduler.py}, v0.17.1 and v0.26.0); SGLang has none.
-         */
-        int longPrefillThreshold(SimDialect dialect) {
-            if (dialect == SimDialect.SGLANG) {
-                return 0;
-            }
-            return longPrefillTokenThreshold == 0 && maxNumPartialPrefills > 1 && chunkedPrefill
-                    ? (int) (maxModelLen * 0.04) : longPrefillTokenThreshold;
-        }
         /** SGLang's {@code --enable-multimodal}. */
         boolean enableMultimodal;
         /** Whether SGLang builds the model's vision encoder only with {@code --enable-multimodal}. */
@@ -673,8 +660,23 @@ public record SimParams(
         String modelSource;
 
         /**
+         * vLLM's cap on one request's prompt tokens in a step: {@code --long-prefill-token-threshold}, or, left at 0 with
+         * {@code --max-num-partial-prefills} above 1 and chunked prefill on, 4% of the max model length ({@code
+         * SchedulerConfig.__post_init__}, {@code vllm/config/scheduler.py}; the V1 scheduler caps each request's new
+         * tokens at it, {@code v1/core/sched/scheduler.py}, v0.17.1 and v0.26.0); SGLang has none.
+         */
+        int longPrefillThreshold(SimDialect dialect) {
+            if (dialect == SimDialect.SGLANG) {
+                return 0;
+            }
+            return longPrefillTokenThreshold == 0 && maxNumPartialPrefills > 1 && chunkedPrefill
+                    ? (int) (maxModelLen * 0.04) : longPrefillTokenThreshold;
+        }
+
+        /**
          * The model's profile ({@link ModelLookup}: {@code --hf-config-path} or {@code --sim-model-config}, a built-in
-         * profile, the model's folder, the Hugging Face cache; refused when found nowhere).
+         * profile, the model's folder, the Hugging Face cache; refused when found nowhere), with {@code --quantization}
+         * read against its checkpoint ({@link QuantizationArgument}) and {@code --kv-cache-dtype fp8} applied.
          */
         ModelProfile modelProfile(String model, SimDialect dialect) {
             ModelLookup.Found found = ModelLookup.find(model, hfConfigPath, System.getenv());
