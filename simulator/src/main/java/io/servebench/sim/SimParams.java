@@ -334,32 +334,26 @@ public record SimParams(
 
     /** These settings on another engine profile (what {@code sim calibrate} varies). */
     public SimParams withEngine(EngineProfile newEngine) {
-        return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
-                speculativeMethod, speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
-                gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey, newEngine, stateSlots, lora, servedNames, adminApiKey, modelSource,
-                overlapScheduleDisabled, scheduleConservativeness,
-                chunkedPrefill, longPrefillTokenThreshold);
+        return copy(acceptanceRates, newEngine, lora);
     }
 
     /** These settings serving {@code newLora}'s adapters. */
     public SimParams withLora(LoraParams newLora) {
-        return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
-                speculativeMethod, speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
-                gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey, engine, stateSlots, newLora, servedNames, adminApiKey, modelSource,
-                overlapScheduleDisabled, scheduleConservativeness,
-                chunkedPrefill, longPrefillTokenThreshold);
+        return copy(acceptanceRates, engine, newLora);
     }
 
     /** These settings with one draft acceptance rate for every position; unchanged without speculative decoding. */
     public SimParams withAcceptanceRate(double newAcceptanceRate) {
-        if (speculativeTokens == 0) {
-            return this;
-        }
+        return speculativeTokens == 0 ? this : copy(List.of(newAcceptanceRate), engine, lora);
+    }
+
+    /** These settings with the three values the withers change: the one home of their copy. */
+    private SimParams copy(List<Double> newAcceptanceRates, EngineProfile newEngine, LoraParams newLora) {
         return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching,
-                speculativeMethod, speculativeTokens, List.of(newAcceptanceRate), performanceMode, languageModelOnly,
-                reasoningParser, gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey, engine, stateSlots, lora, servedNames, adminApiKey, modelSource,
-                overlapScheduleDisabled, scheduleConservativeness,
-                chunkedPrefill, longPrefillTokenThreshold);
+                speculativeMethod, speculativeTokens, newAcceptanceRates, performanceMode, languageModelOnly,
+                reasoningParser, gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey,
+                newEngine, stateSlots, newLora, servedNames, adminApiKey, modelSource, overlapScheduleDisabled,
+                scheduleConservativeness, chunkedPrefill, longPrefillTokenThreshold);
     }
 
     /**
