@@ -50,10 +50,11 @@ final class CompressedTensors {
     /**
      * A part of the model an {@code ignore} list may leave in 16 bits.
      *
-     * @param what    the part, in words ("the attention")
-     * @param modules names of its modules in the checkpoint, one layer's, as vLLM's model file names them
+     * @param what      the part, in words ("the attention")
+     * @param modules   names of its modules in the checkpoint, one layer's, as vLLM's model file names them
+     * @param vision    a vision tower, which the twin counts in 16 bits whatever the scheme: it must be left out
      */
-    record Part(String what, List<String> modules) {
+    record Part(String what, List<String> modules, boolean vision) {
         Part {
             modules = List.copyOf(modules);
         }
@@ -75,6 +76,8 @@ final class CompressedTensors {
      * The parts of a model whose checkpoint names its modules as Llama's does ({@link
      * ModelArchitecture#llamaModuleNames}), each with one layer's module names.
      *
+     * @param layers         the prefix of the text model's layers: {@code model.layers.}, or Kimi K2.5's {@code
+     *                       language_model.model.layers.}
      * @param attentionLayer the index of a full-attention layer
      * @param latent         whether its attention is multi-head latent attention, with a low-rank query if
      *                       {@code lowRankQuery}
@@ -82,24 +85,29 @@ final class CompressedTensors {
      * @param sparseLayer    the index of a layer with routed experts; -1 for none
      * @param shared         the shared experts' module, {@code shared_experts} (DeepSeek's, GLM-4.5's) or {@code
      *                       shared_expert} (Qwen2-MoE's); null for none
+     * @param vision         one module of the vision tower and one of its projector, as vLLM names them; empty for a text
+     *                       model
      */
-    static List<Part> parts(int attentionLayer, boolean latent, boolean lowRankQuery, int denseLayer, int sparseLayer,
-                            String shared) {
+    static List<Part> parts(String layers, int attentionLayer, boolean latent, boolean lowRankQuery, int denseLayer,
+                            int sparseLayer, String shared, List<String> vision) {
         List<Part> parts = new ArrayList<>();
         List<String> projections = latent
                 ? lowRankQuery ? List.of("q_a_proj", "q_b_proj", "kv_a_proj_with_mqa", "kv_b_proj", "o_proj")
                 : List.of("q_proj", "kv_a_proj_with_mqa", "kv_b_proj", "o_proj")
                 : List.of("q_proj", "k_proj", "v_proj", "o_proj");
-        parts.add(new Part("the attention", named("model.layers." + attentionLayer + ".self_attn.", projections)));
+        parts.add(new Part("the attention", named(layers + attentionLayer + ".self_attn.", projections), false));
         List<String> mlp = List.of("gate_proj", "up_proj", "down_proj");
         if (denseLayer >= 0) {
-            parts.add(new Part("the dense MLP", named("model.layers." + denseLayer + ".mlp.", mlp)));
+            parts.add(new Part("the dense MLP", named(layers + denseLayer + ".mlp.", mlp), false));
         }
         if (sparseLayer >= 0 && shared != null) {
-            parts.add(new Part("the shared experts", named("model.layers." + sparseLayer + ".mlp." + shared + ".", mlp)));
+            parts.add(new Part("the shared experts", named(layers + sparseLayer + ".mlp." + shared + ".", mlp), false));
         }
         if (sparseLayer >= 0) {
-            parts.add(new Part(ROUTED, named("model.layers." + sparseLayer + ".mlp.experts.0.", mlp)));
+            parts.add(new Part(ROUTED, named(layers + sparseLayer + ".mlp.experts.0.", mlp), false));
+        }
+        if (!vision.isEmpty()) {
+            parts.add(new Part("the vision tower", vision, true));
         }
         return parts;
     }
@@ -148,10 +156,18 @@ final class CompressedTensors {
                     + " are not)");
         }
         List<Part> kept = keptIn16Bits(q.path("ignore"), parts);
+        for (Part part : parts) {
+            if (part.vision() && !kept.contains(part)) {
+                throw new IllegalArgumentException("compressed-tensors quantising " + part.what() + " (modelled: left"
+                        + " in 16 bits, as an ignore entry such as \"re:vision_tower.*\" leaves it)");
+            }
+        }
+        kept.removeIf(Part::vision);
+        List<Part> text = parts.stream().filter(p -> !p.vision()).toList();
         if (kept.isEmpty()) {
             return new Scheme(fp8, bytes, false);
         }
-        boolean expertsAlone = !fp8 && kept.size() == parts.size() - 1 && parts.stream()
+        boolean expertsAlone = !fp8 && kept.size() == text.size() - 1 && text.stream()
                 .filter(p -> !kept.contains(p)).allMatch(p -> p.what().equals(ROUTED));
         if (expertsAlone) {
             return new Scheme(false, bytes, true);

@@ -105,9 +105,14 @@ enum ModelArchitecture {
             + "\"interleave_moe_layer_step\":1,\"no_rope_layer_interval\":4,\"attention_chunk_size\":8192,"
             + "\"max_position_embeddings\":131072}", "llama4"),
     /** DeepSeek V3 and R1; Kimi K2 ships its config with this class and a model type of its own. */
-    DEEPSEEK_V3("DeepseekV3ForCausalLM", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":128,"
-            + "\"n_routed_experts\":256,\"num_experts_per_tok\":8,\"moe_intermediate_size\":2048,\"n_shared_experts\":1,"
-            + "\"first_k_dense_replace\":3,\"q_lora_rank\":1536}", "deepseek_v3", "kimi_k2"),
+    DEEPSEEK_V3("DeepseekV3ForCausalLM", DeepSeekV3.DEFAULTS, "deepseek_v3", "kimi_k2"),
+    /**
+     * Kimi K2.5 and its successors (K2.6): a DeepSeek V3 text model ({@code text_config}, read with {@code
+     * DeepseekV3Config}'s defaults) beside the MoonViT vision tower ({@code KimiK25Config}, {@code
+     * vllm/transformers_utils/configs/kimi_k25.py}), which takes its text config's {@code quantization_config} where the
+     * top level has none ({@link #withQuantisationAtTop}).
+     */
+    KIMI_K25("KimiK25ForConditionalGeneration", DeepSeekV3.DEFAULTS, "kimi_k25"),
     /** GLM-4-0414 (9B, 32B) and GLM-Z1: dense ({@code Glm4Config}: two KV heads of 128 unless stated). */
     GLM4("Glm4ForCausalLM", "{\"tie_word_embeddings\":false,\"head_dim\":128,\"num_key_value_heads\":2,"
             + "\"vocab_size\":151552,\"max_position_embeddings\":131072}", "glm4"),
@@ -115,6 +120,13 @@ enum ModelArchitecture {
     GLM4_MOE("Glm4MoeForCausalLM", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":8,\"n_routed_experts\":128,"
             + "\"num_experts_per_tok\":8,\"moe_intermediate_size\":1408,\"n_shared_experts\":1,"
             + "\"first_k_dense_replace\":1}", "glm4_moe");
+
+    /** {@code DeepseekV3Config}'s defaults that the reader would otherwise take others for. */
+    private static final class DeepSeekV3 {
+        static final String DEFAULTS = "{\"tie_word_embeddings\":false,\"num_key_value_heads\":128,"
+                + "\"n_routed_experts\":256,\"num_experts_per_tok\":8,\"moe_intermediate_size\":2048,"
+                + "\"n_shared_experts\":1,\"first_k_dense_replace\":3,\"q_lora_rank\":1536}";
+    }
 
     private final String className;
     private final ObjectNode defaults;
@@ -153,6 +165,11 @@ enum ModelArchitecture {
             throw new IllegalArgumentException("config.json of " + name + ": \"text_config\" names model_type " + textType
                     + ", whose class defaults the simulated engine has not read (it reads Mistral 3 with a Mistral text"
                     + " model, model_type mistral); it would give this model another model's figures, so it is refused");
+        }
+        if (this == KIMI_K25 && text != root && !List.of("", "deepseek_v3", "kimi_k2").contains(textType)) {
+            throw new IllegalArgumentException("config.json of " + name + ": \"text_config\" names model_type " + textType
+                    + ", which Kimi K2.5's config does not read as DeepSeek V3's (expected deepseek_v3 or kimi_k2); it"
+                    + " would give this model another model's figures, so it is refused");
         }
         if (this == QWEN2_5_VL && !text.hasNonNull("num_key_value_heads")) {
             throw new IllegalArgumentException("config.json of " + name + ": no \"num_key_value_heads\", whose default"
@@ -261,9 +278,24 @@ enum ModelArchitecture {
      */
     boolean llamaModuleNames() {
         return switch (this) {
-            case LLAMA, MISTRAL, QWEN2, QWEN2_MOE, QWEN3, QWEN3_MOE, DEEPSEEK_V2, DEEPSEEK_V3, GLM4_MOE -> true;
+            case LLAMA, MISTRAL, QWEN2, QWEN2_MOE, QWEN3, QWEN3_MOE, DEEPSEEK_V2, DEEPSEEK_V3, KIMI_K25, GLM4_MOE -> true;
             default -> false;
         };
+    }
+
+    /**
+     * The config with its quantisation where the engines read it: Kimi K2.5's {@code KimiK25Config} takes its text
+     * config's {@code quantization_config} where the top level has none ("Propagate quantization config from text
+     * model"); every other config as it is.
+     */
+    JsonNode withQuantisationAtTop(JsonNode root) {
+        JsonNode text = root.path("text_config").path("quantization_config");
+        if (this != KIMI_K25 || root.has("quantization_config") || !text.isObject()) {
+            return root;
+        }
+        ObjectNode copy = root.deepCopy();
+        copy.set("quantization_config", text);
+        return copy;
     }
 
     /** Whether its full-attention layers gate their output (a second query-sized projection): the Qwen hybrids do. */

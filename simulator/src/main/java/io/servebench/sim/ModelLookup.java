@@ -132,9 +132,10 @@ final class ModelLookup {
             return new Found(ModelProfile.fromConfig(model, config, cap), source);
         }
         ModelProfile profile = ModelProfile.fromConfig(model, config, cap);
-        return new Found(profile, source, ModelOpt.of(root),
-                ModelArchitecture.of(root, model).sglangBuildsVisionOnRequest(),
-                root.path("quantization_config").path("quant_method").asText("").toLowerCase(java.util.Locale.ROOT));
+        ModelArchitecture architecture = ModelArchitecture.of(root, model);
+        return new Found(profile, source, ModelOpt.of(root), architecture.sglangBuildsVisionOnRequest(),
+                architecture.withQuantisationAtTop(root).path("quantization_config").path("quant_method").asText("")
+                        .toLowerCase(java.util.Locale.ROOT));
     }
 
     /**

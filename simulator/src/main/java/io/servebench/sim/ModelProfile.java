@@ -554,6 +554,7 @@ public record ModelProfile(
             throw new IllegalArgumentException("config.json of " + name + ": expected a JSON object");
         }
         ModelArchitecture architecture = ModelArchitecture.of(root, name);
+        root = architecture.withQuantisationAtTop(root);
         JsonNode c = architecture.withDefaults(root.path("text_config").isObject() ? root.get("text_config") : root, root,
                 name);
         unmodelled(root, c, name, architecture);
@@ -724,9 +725,11 @@ public record ModelProfile(
             }
             String shared = sparseLayers == 0 ? null : c.path("n_shared_experts").asLong(0) > 0 ? "shared_experts"
                     : c.has("shared_expert_intermediate_size") ? "shared_expert" : null;
+            boolean kimiK25 = architecture == ModelArchitecture.KIMI_K25;
             List<CompressedTensors.Part> parts = architecture.llamaModuleNames()
-                    ? CompressedTensors.parts(anAttentionLayer, latent, c.hasNonNull("q_lora_rank"), aDenseLayer,
-                    aSparseLayer, shared)
+                    ? CompressedTensors.parts(kimiK25 ? "language_model.model.layers." : "model.layers.", anAttentionLayer,
+                    latent, c.hasNonNull("q_lora_rank"), aDenseLayer, aSparseLayer, shared, kimiK25 && root.has("vision_config")
+                            ? List.of("vision_tower.encoder.blocks.0.wqkv", "mm_projector.linear_1") : List.of())
                     : List.of();
             CompressedTensors.Scheme scheme;
             try {
@@ -759,6 +762,7 @@ public record ModelProfile(
             case MISTRAL3 -> mistral3Vision(v, root, textHidden, name);
             case LLAMA4 -> llama4Vision(v, textHidden, name);
             case QWEN2_5_VL -> qwen25Vision(v, name);
+            case KIMI_K25 -> kimiK25Vision(v, textHidden, name);
             default -> 0;
         };
     }
@@ -815,6 +819,48 @@ public record ModelProfile(
         double encoder = channels * patch * patch * h + h + (side * side + 1) * h + 4 * h
                 + layers * (4 * h * h + 4 * h + 2 * h * i + i + h + 4 * h);
         return encoder + i * adapterIn + adapterIn * adapterOut + bias + output * textHidden;
+    }
+
+    /**
+     * Kimi K2.5's MoonViT tower and its projector as vLLM builds them ({@code MoonViT3dPretrainedModel} and {@code
+     * KimiK25MultiModalProjector}, {@code models/kimi_k25_vit.py}): a patch convolution over 3 channels with bias, a
+     * learnt position table of {@code init_pos_emb_height} x {@code init_pos_emb_width}, per layer q/k/v and an output
+     * projection with biases, a two-matrix MLP with biases and two layer norms, a final layer norm; then the projector's
+     * layer norm and two layers with biases from the {@code merge_kernel_size} patches merged into one (4 x the width) to
+     * that width and into {@code mm_hidden_size}, which {@code KimiK25Config} takes as the text width where it is left
+     * out or equals the tower's. The widths are read under the checkpoint's own names ({@code vt_hidden_size}, ...) or
+     * the standard ones, as {@code KimiK25VisionConfig} reads them, else its defaults (1,152 wide, MLP 4,304, 27 layers,
+     * patches of 14, 64 x 64 positions); Kimi K2.5's tower: 0.417e9 (its card: "MoonViT, 400M"), 0.471e9 with the
+     * projector. Its later forms (another projector, norm or MLP type) are refused by name.
+     */
+    private static double kimiK25Vision(JsonNode v, double textHidden, String name) {
+        for (String[] form : new String[][] {{"mm_projector_type", "patchmerger"}, {"pos_emb_type", "divided_fixed"},
+                {"merge_type", "sd2_tpool"}, {"norm_type", "layernorm"}, {"mlp_type", "mlp2"}}) {
+            if (!v.path(form[0]).asText(form[1]).equals(form[1])) {
+                throw new IllegalArgumentException("config.json of " + name + ": \"vision_config\" has " + form[0] + " "
+                        + v.get(form[0]) + ", a form of Kimi K2.5's tower the simulated engine has not read (it reads "
+                        + form[1] + "); it would give this model another model's figures, so it is refused");
+            }
+        }
+        double h = either(v, "hidden_size", "vt_hidden_size", 1152);
+        double i = either(v, "intermediate_size", "vt_intermediate_size", 4304);
+        double layers = either(v, "num_hidden_layers", "vt_num_hidden_layers", 27);
+        double patch = v.path("patch_size").asDouble(14);
+        double positions = v.path("init_pos_emb_height").asDouble(64) * v.path("init_pos_emb_width").asDouble(64);
+        JsonNode kernel = v.path("merge_kernel_size");
+        double merged = h * (kernel.isArray() ? kernel.path(0).asDouble(0) * kernel.path(1).asDouble(0) : 4);
+        double out = v.hasNonNull("mm_hidden_size") && v.path("mm_hidden_size").asDouble() != h
+                ? v.path("mm_hidden_size").asDouble() : textHidden;
+        if (!(merged >= 1 && out >= 1)) {
+            throw badVision(v, name);
+        }
+        double encoder = visionEncoder(v, name, h, i, layers, 3 * patch * patch, positions);
+        return encoder + 2 * h + 2 * h + merged * merged + merged + merged * out + out;
+    }
+
+    /** A key read under its standard name, else under the checkpoint's own, else the class default. */
+    private static double either(JsonNode v, String standard, String own, double fallback) {
+        return v.hasNonNull(standard) ? v.path(standard).asDouble() : v.path(own).asDouble(fallback);
     }
 
     /**

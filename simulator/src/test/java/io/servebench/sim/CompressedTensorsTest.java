@@ -137,12 +137,65 @@ class CompressedTensorsTest {
 
     /** Kimi K2's config.json, the fields the profile reads, with a compressed-tensors group and ignore list. */
     private static String kimiK2(String group, String ignore) {
-        return "{\"architectures\":[\"DeepseekV3ForCausalLM\"],\"model_type\":\"kimi_k2\",\"hidden_size\":7168,"
-                + "\"num_hidden_layers\":61,\"num_attention_heads\":64,\"num_key_value_heads\":64,"
-                + "\"intermediate_size\":18432,\"moe_intermediate_size\":2048,\"n_routed_experts\":384,"
-                + "\"n_shared_experts\":1,\"num_experts_per_tok\":8,\"first_k_dense_replace\":1,\"moe_layer_freq\":1,"
-                + "\"q_lora_rank\":1536,\"kv_lora_rank\":512,\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,"
-                + "\"v_head_dim\":128,\"vocab_size\":163840,\"tie_word_embeddings\":false,\"num_nextn_predict_layers\":0,"
-                + "\"max_position_embeddings\":262144,\"torch_dtype\":\"bfloat16\"" + quantisation(group, ignore) + "}";
+        return "{\"architectures\":[\"DeepseekV3ForCausalLM\"]," + KIMI_K2_TEXT + quantisation(group, ignore) + "}";
+    }
+
+    private static final String KIMI_K2_TEXT = "\"model_type\":\"kimi_k2\",\"hidden_size\":7168,"
+            + "\"num_hidden_layers\":61,\"num_attention_heads\":64,\"num_key_value_heads\":64,"
+            + "\"intermediate_size\":18432,\"moe_intermediate_size\":2048,\"n_routed_experts\":384,"
+            + "\"n_shared_experts\":1,\"num_experts_per_tok\":8,\"first_k_dense_replace\":1,\"moe_layer_freq\":1,"
+            + "\"q_lora_rank\":1536,\"kv_lora_rank\":512,\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,"
+            + "\"v_head_dim\":128,\"vocab_size\":163840,\"tie_word_embeddings\":false,\"num_nextn_predict_layers\":0,"
+            + "\"max_position_embeddings\":262144,\"torch_dtype\":\"bfloat16\"";
+
+    /** The ignore list of Kimi K2.6's config, as vLLM's test of it quotes it. */
+    private static final String KIMI_K26_IGNORE = "\"re:.*self_attn.*\",\"re:.*shared_experts.*\","
+            + "\"re:.*mlp\\\\.(gate|up|gate_up|down)_proj.*\",\"re:.*lm_head.*\",\"re:vision_tower.*\",\"re:mm_projector.*\"";
+
+    /**
+     * Kimi K2.5's config.json as {@code KimiK25Config} reads it: its text config Kimi K2's, with the quantisation inside
+     * it, and its MoonViT tower under the checkpoint's own names ({@code vt_*}, {@code KimiK25VisionConfig}'s defaults).
+     */
+    private static String kimiK25(String ignore, String projector) {
+        return "{\"architectures\":[\"KimiK25ForConditionalGeneration\"],\"model_type\":\"kimi_k25\","
+                + "\"vision_config\":{\"vt_hidden_size\":1152,\"vt_intermediate_size\":4304,\"vt_num_hidden_layers\":27,"
+                + "\"vt_num_attention_heads\":16,\"patch_size\":14,\"init_pos_emb_height\":64,\"init_pos_emb_width\":64,"
+                + "\"init_pos_emb_time\":4,\"merge_kernel_size\":[2,2],\"mm_projector_type\":\"" + projector + "\","
+                + "\"text_hidden_size\":7168},\"text_config\":{" + KIMI_K2_TEXT
+                + quantisation(weights(4, "group", 32, true), ignore) + "}}";
+    }
+
+    /**
+     * Kimi K2.5 (and K2.6, the same class): Kimi K2 Thinking's text model and its 4-bit experts, beside the MoonViT tower
+     * and its projector in 16 bits. Counted by hand from vLLM's {@code kimi_k25_vit.py}: 27 layers of q/k/v and output
+     * projections with biases (4 x (1,152^2 + 1,152)), an MLP with biases (2 x 1,152 x 4,304 + 4,304 + 1,152) and two
+     * layer norms; a patch convolution of 3 x 14 x 14 with bias and a table of 64 x 64 positions; a final layer norm;
+     * the projector's norm and its layers from 4 x 1,152 merged values, to as many and into the text's 7,168.
+     */
+    @Test
+    void kimiK25IsKimiK2ThinkingBesideItsVisionTower() {
+        double h = 1152;
+        double i = 4304;
+        double tower = 27 * (4 * (h * h + h) + 2 * h * i + i + h + 4 * h) + 3 * 14 * 14 * h + h + 64 * 64 * h + 2 * h;
+        double m = 4 * h;
+        double projector = 2 * h + m * m + m + m * 7168 + 7168;
+        // its card: "MoonViT, 400M"
+        assertThat(tower).isCloseTo(0.417e9, within(0.001e9));
+        ModelProfile k25 = ModelProfile.fromConfig("moonshotai/Kimi-K2.5", kimiK25(KIMI_K26_IGNORE, "patchmerger"));
+        assertThat(k25.nonLanguageBytes()).isCloseTo((tower + projector) * 2, within(1.0));
+        ModelProfile thinking = ModelProfile.fromConfig("m", kimiK2(weights(4, "group", 32, true), KIMI_K26_IGNORE
+                .replace(",\"re:vision_tower.*\",\"re:mm_projector.*\"", "")));
+        assertThat(k25.parameters()).isEqualTo(thinking.parameters());
+        assertThat(k25.activeParameters()).isEqualTo(thinking.activeParameters());
+        assertThat(k25.expertBytesPerParameter()).isEqualTo(0.5 + 2.0 / 32);
+        assertThat(k25.weightBytes()).isEqualTo(thinking.weightBytes());
+
+        // its tower quantised with the rest, and a later projector's form, are refused by name
+        assertThatThrownBy(() -> ModelProfile.fromConfig("m", kimiK25(KIMI_K26_IGNORE.replace(
+                ",\"re:vision_tower.*\",\"re:mm_projector.*\"", ""), "patchmerger")))
+                .hasMessageContaining("compressed-tensors quantising the vision tower (modelled: left in 16 bits");
+        assertThatThrownBy(() -> ModelProfile.fromConfig("m", kimiK25(KIMI_K26_IGNORE, "patchmergerv2")))
+                .hasMessageContaining("\"vision_config\" has mm_projector_type \"patchmergerv2\", a form of Kimi K2.5's"
+                        + " tower the simulated engine has not read");
     }
 }
