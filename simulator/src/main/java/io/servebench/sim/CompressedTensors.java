@@ -33,7 +33,9 @@ import java.util.regex.PatternSyntaxException;
  * </ul>
  * What the {@code ignore} list leaves in 16 bits is found as vLLM finds it ({@code should_ignore_layer}): an entry
  * {@code re:PATTERN} matches a module whose name the pattern matches from its start ({@code re.match}), any other
- * entry a module of exactly that name. The twin matches it against the module names of each part of the model ({@link
+ * entry a module of exactly that name. SGLang's copy matches such an entry anywhere within a name, whatever its case
+ * ({@code check_contains}, {@code python/sglang/srt/layers/quantization/compressed_tensors/utils.py}): an entry the
+ * two engines would read apart is refused. The twin matches it against the module names of each part of the model ({@link
  * #parts}): the attention, the dense MLP, the shared experts, the routed experts. Anything else (integer weights with
  * integer activations, 4-bit floats, FP8 weights beside 16-bit activations, several groups, a part left partly in 16
  * bits, FP8 on some parts only, integers on some parts but the routed experts alone, an entry naming no part but the
@@ -226,6 +228,16 @@ final class CompressedTensors {
         }
         for (String entry : entries) {
             String lower = entry.toLowerCase(Locale.ROOT);
+            // SGLang's should_ignore_layer matches a plain entry within a name (check_contains), vLLM's the whole name
+            String within = entry.startsWith("re:") ? null : parts.stream().flatMap(p -> p.modules().stream())
+                    .filter(module -> !module.equals(entry) && module.toLowerCase(Locale.ROOT).contains(lower))
+                    .findFirst().orElse(null);
+            if (within != null) {
+                throw new IllegalArgumentException("compressed-tensors \"ignore\" entry \"" + entry + "\", which the"
+                        + " engines read two ways: vLLM leaves out a module of exactly that name, SGLang every module whose"
+                        + " name holds it (" + within + ", check_contains in its should_ignore_layer), so they would serve"
+                        + " two models (modelled: entries both read alike, such as a re: pattern or a whole name)");
+            }
             boolean aside = lower.contains("lm_head") || lower.contains("embed") || lower.matches(".*gate\\$?");
             if (!aside && parts.stream().flatMap(p -> p.modules().stream()).noneMatch(module -> names(entry, module))) {
                 throw new IllegalArgumentException("compressed-tensors leaving \"" + entry + "\" unquantised (modelled:"

@@ -109,6 +109,11 @@ class CompressedTensorsTest {
         assertThatThrownBy(() -> llama(weights(4, "group", 128, true), "\"lm_head\",\"re:model.layers.31.*\""))
                 .hasMessageContaining("leaving \"re:model.layers.31.*\" unquantised (modelled: the output head, the"
                         + " embeddings and the routers, and whole parts: the attention, the dense MLP)");
+        // a plain entry SGLang matches within names (check_contains) and vLLM as a whole name only
+        assertThatThrownBy(() -> llama(weights(4, "group", 128, true), "\"lm_head\",\"down_proj\""))
+                .hasMessageContaining("\"ignore\" entry \"down_proj\", which the engines read two ways: vLLM leaves out"
+                        + " a module of exactly that name, SGLang every module whose name holds it"
+                        + " (model.layers.0.mlp.down_proj, check_contains in its should_ignore_layer)");
         // experts alone, where the shared experts are quantised too
         assertThatThrownBy(() -> ModelProfile.fromConfig("m", kimiK2(weights(4, "group", 32, true),
                 "\"lm_head\",\"re:.*self_attn.*\",\"re:.*mlp\\\\.(gate|up|gate_up|down)_proj.*\"")))
