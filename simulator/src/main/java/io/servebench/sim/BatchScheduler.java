@@ -14,7 +14,8 @@ import java.util.Map;
  * time it is given, lasts what {@link StepCostModel} gives it, and its tokens are due at its end; a request
  * takes part only if it arrived before the step began. Not thread-safe: one caller drives it.
  *
- * <p>Each step: (0) with SGLang ({@link SimParams#prefillsApart}) a step that can prefill does only that: its running
+ * <p>Each step: (0) with SGLang, unless {@code --enable-mixed-chunk} ({@link SimParams#prefillsApart}), a step that can
+ * prefill does only that: its running
  * requests that are decoding wait for the next step without a prefill. (1) running requests are scheduled first, oldest first: a decoding request costs
  * 1 + k tokens of the step budget ({@code maxNumBatchedTokens}; k draft tokens with speculative decoding),
  * a request still prefilling takes the next chunk of its prompt that fits the remaining budget (chunked
@@ -174,8 +175,9 @@ final class BatchScheduler {
             batch.add(new Work(r, tokens, r.prefilling, r.prefilling ? 0
                     : acceptedDrafts(r, Math.min(tokens - 1, r.outputTokens - r.generated - 1))));
         }
-        if (outputs != null && !prefillOnly && !batch.isEmpty()) {
-            // SGLang's decode step: a retraction resets the expectation of outputs, a step without one lowers it
+        if (outputs != null && !prefillOnly && !batch.isEmpty() && batch.stream().noneMatch(Work::prefill)) {
+            // SGLang's decode step: a retraction resets the expectation of outputs, a step without one lowers it (a
+            // mixed chunk's step is its prefill batch's, update_running_batch not reached)
             if (preemptedInStep > 0) {
                 outputs.retracted(running);
             } else {
@@ -200,7 +202,8 @@ final class BatchScheduler {
             // disabled, we can stop the scheduling here.", v1/core/sched/scheduler.py); SGLang stops at a prompt of its
             // batch's remaining input tokens or more, but takes the batch's first whole whatever its length
             // (PrefillAdder.add_one_req: "real_input_tokens >= self.rem_input_tokens and len(self.can_run_list) != 0")
-            boolean waits = settings.prefillsApart() ? tokens >= budget && !batch.isEmpty() : tokens > budget;
+            boolean waits = settings.dialect() == SimDialect.SGLANG ? tokens >= budget && !batch.isEmpty()
+                    : tokens > budget;
             if (!settings.chunkedPrefill() && waits) {
                 break;
             }

@@ -66,6 +66,8 @@ import java.util.function.BiConsumer;
  *                                -1} have it ({@link BatchScheduler})
  * @param longPrefillTokenThreshold vLLM's {@code --long-prefill-token-threshold}: the most prompt tokens one request
  *                                computes in a step, 0 for no cap ({@link BatchScheduler})
+ * @param mixedChunk              SGLang's {@code --enable-mixed-chunk}: its running requests' decode tokens join a
+ *                                prefill batch ({@link #prefillsApart})
  */
 public record SimParams(
         SimDialect dialect,
@@ -95,7 +97,8 @@ public record SimParams(
         boolean overlapScheduleDisabled,
         double scheduleConservativeness,
         boolean chunkedPrefill,
-        int longPrefillTokenThreshold) {
+        int longPrefillTokenThreshold,
+        boolean mixedChunk) {
 
     /** Settings whose per-sequence state, if any, lives in the KV pool (every vLLM set-up; SGLang with a dense model). */
     public SimParams(SimDialect dialect, ModelProfile model, GpuProfile gpu, int maxModelLen, int maxNumSeqs,
@@ -106,7 +109,7 @@ public record SimParams(
         this(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching, speculativeMethod,
                 speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
                 gpuMemoryUtilization, tensorParallelSize, 1, ignoredFlags, apiKey, engine, 0, LoraParams.NONE, List.of(), null, "given",
-                false, 1, true, 0);
+                false, 1, true, 0, false);
     }
 
     /**
@@ -353,7 +356,7 @@ public record SimParams(
                 speculativeMethod, speculativeTokens, newAcceptanceRates, performanceMode, languageModelOnly,
                 reasoningParser, gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey,
                 newEngine, stateSlots, newLora, servedNames, adminApiKey, modelSource, overlapScheduleDisabled,
-                scheduleConservativeness, chunkedPrefill, longPrefillTokenThreshold);
+                scheduleConservativeness, chunkedPrefill, longPrefillTokenThreshold, mixedChunk);
     }
 
     /**
@@ -374,12 +377,14 @@ public record SimParams(
 
     /**
      * Whether prefill and decode run in separate steps, a prefill step whenever one can be formed: SGLang's scheduler
-     * ({@code managers/scheduler.py}, {@code get_next_batch_to_run}: "Run prefill first if possible", decode otherwise;
-     * its {@code --enable-mixed-chunk}, off by default, would mix them), while vLLM V1 schedules the running requests'
-     * decode tokens first and fills the rest of the step's budget with prefill chunks.
+     * ({@code managers/scheduler.py}, {@code get_next_batch_to_run}: "Run prefill first if possible", decode otherwise),
+     * while vLLM V1 schedules the running requests' decode tokens first and fills the rest of the step's budget with
+     * prefill chunks. SGLang's {@code --enable-mixed-chunk} does as vLLM does: its running batch joins the prefill batch
+     * ({@code mix_with_running}), each of its requests taking one token of the prefill's budget ({@code PrefillAdder}'s
+     * {@code mixed_with_decode_tokens}, {@code schedule_policy.py}).
      */
     public boolean prefillsApart() {
-        return dialect == SimDialect.SGLANG;
+        return dialect == SimDialect.SGLANG && !mixedChunk;
     }
 
     /** The acceptance probability of draft position {@code position} (0-based), given the ones before were accepted. */
@@ -617,6 +622,8 @@ public record SimParams(
         boolean noHybridSwaMemory;
         /** SGLang's {@code --disable-overlap-schedule}. */
         boolean noOverlapSchedule;
+        /** SGLang's {@code --enable-mixed-chunk}. */
+        boolean mixedChunk;
         /** SGLang's {@code --schedule-conservativeness}. */
         double scheduleConservativeness = 1;
         /** Off with vLLM's {@code --no-enable-chunked-prefill} or SGLang's {@code --chunked-prefill-size} of 0 or less. */
@@ -711,6 +718,7 @@ public record SimParams(
                 Map.entry("--disable-hybrid-swa-memory", (b, f) -> b.noHybridSwaMemory = bool(f)),
                 Map.entry("--enable-multimodal", (b, f) -> b.enableMultimodal = bool(f)),
                 Map.entry("--disable-overlap-schedule", (b, f) -> b.noOverlapSchedule = bool(f)),
+                Map.entry("--enable-mixed-chunk", (b, f) -> b.mixedChunk = bool(f)),
                 Map.entry("--schedule-conservativeness", (b, f) -> b.scheduleConservativeness = nonNegative(f)),
                 Map.entry("--max-prefill-tokens", (b, f) -> b.maxPrefillTokens = positiveInt(f)),
                 Map.entry(EngineFlags.SGLANG_SPECULATIVE_ALGORITHM, (b, f) -> b.specMethod = text(f).toLowerCase(Locale.ROOT)),
@@ -1025,7 +1033,8 @@ public record SimParams(
             return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens,
                     prefixCaching, specMethod, specTokens, p, mode, languageModelOnly, reasoningParser, memoryFraction,
                     tp, expertParallel(dialect), ignored, apiKey, EngineProfile.forDialect(dialect, model), stateSlots, lora(dialect), servedNames, adminApiKey, modelSource,
-                    noOverlapSchedule, scheduleConservativeness, chunkedPrefill, longPrefillThreshold(dialect));
+                    noOverlapSchedule, scheduleConservativeness, chunkedPrefill, longPrefillThreshold(dialect),
+                    dialect == SimDialect.SGLANG && mixedChunk);
         }
 
         /**

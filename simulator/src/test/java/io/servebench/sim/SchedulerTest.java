@@ -562,6 +562,39 @@ class SchedulerTest {
         assertThat(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of()).longPrefillTokenThreshold()).isZero();
     }
 
+    /**
+     * SGLang's {@code --enable-mixed-chunk} joins its running batch to a prefill batch ({@code mix_with_running},
+     * {@code managers/scheduler.py}), each decoding request taking one token of the prefill's budget ({@code
+     * PrefillAdder}: {@code rem_chunk_tokens -= mixed_with_decode_tokens}, {@code schedule_policy.py}): while a newcomer
+     * prefills, the decoding request still gets its token, and the newcomer's chunk is the budget less it. Without the
+     * flag the decoding request waits out the prefill step.
+     */
+    @Test
+    void sglangsMixedChunkDecodesBesideAPrefillWithinItsBudget() {
+        SimParams mixed = SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B", List.of("--enable-mixed-chunk",
+                "--chunked-prefill-size=4096"));
+        SimParams apart = SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B", List.of("--chunked-prefill-size=4096"));
+        assertThat(mixed.prefillsApart()).isFalse();
+        assertThat(apart.prefillsApart()).isTrue();
+        for (SimParams settings : List.of(mixed, apart)) {
+            SimRequest decoding = request("decoding", 0, 100, 50);
+            BatchScheduler batch = scheduling(settings, decoding);
+            long t = batch.step(0);
+            t = batch.step(t);
+            int generated = decoding.generated;
+            SimRequest newcomer = request("newcomer", t, 10_000, 10);
+            batch.add(newcomer);
+            batch.step(t);
+            if (settings == mixed) {
+                assertThat(decoding.generated).isEqualTo(generated + 1);
+                assertThat(newcomer.computed).isEqualTo(4096 - 1);
+            } else {
+                assertThat(decoding.generated).isEqualTo(generated);
+                assertThat(newcomer.computed).isEqualTo(4096);
+            }
+        }
+    }
+
     /** A scheduler of {@code settings} with {@code requests} waiting, its emissions dropped. */
     private static BatchScheduler scheduling(SimParams settings, SimRequest... requests) {
         BatchScheduler batch = new BatchScheduler(settings, new SimMetrics(), (r, e) -> {
