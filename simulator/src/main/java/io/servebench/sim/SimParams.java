@@ -56,8 +56,9 @@ import java.util.function.BiConsumer;
  * @param adminApiKey             SGLang's {@code --admin-api-key}, which its admin routes then want; {@code null} for none
  * @param modelSource             where the model's config was read: "built in", a {@code config.json}'s path, or "given"
  *                                for a profile made in code
- * @param overlapScheduleDisabled SGLang's {@code --disable-overlap-schedule}: its scheduler then runs the host's work
- *                                between the GPU's steps ({@link #overlapsHostWork})
+ * @param overlapScheduleDisabled SGLang's {@code --disable-overlap-schedule}, or its n-gram speculative decoding, which
+ *                                turns the overlap off: its scheduler then runs the host's work between the GPU's steps
+ *                                ({@link #overlapsHostWork})
  * @param scheduleConservativeness SGLang's {@code --schedule-conservativeness} (1 unless given): the share of the running
  *                                requests' outputs its admission holds back scales with it ({@link OutputReserve})
  * @param chunkedPrefill          whether a prompt is prefilled in chunks of what a step has left (both engines' default);
@@ -66,8 +67,8 @@ import java.util.function.BiConsumer;
  *                                -1} have it ({@link BatchScheduler})
  * @param longPrefillTokenThreshold vLLM's {@code --long-prefill-token-threshold}: the most prompt tokens one request
  *                                computes in a step, 0 for no cap ({@link BatchScheduler})
- * @param mixedChunk              SGLang's {@code --enable-mixed-chunk}: its running requests' decode tokens join a
- *                                prefill batch ({@link #prefillsApart})
+ * @param mixedChunk              SGLang's {@code --enable-mixed-chunk}, which it turns off with speculative decoding:
+ *                                its running requests' decode tokens join a prefill batch ({@link #prefillsApart})
  */
 public record SimParams(
         SimDialect dialect,
@@ -1033,8 +1034,11 @@ public record SimParams(
             return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens,
                     prefixCaching, specMethod, specTokens, p, mode, languageModelOnly, reasoningParser, memoryFraction,
                     tp, expertParallel(dialect), ignored, apiKey, EngineProfile.forDialect(dialect, model), stateSlots, lora(dialect), servedNames, adminApiKey, modelSource,
-                    noOverlapSchedule, scheduleConservativeness, chunkedPrefill, longPrefillThreshold(dialect),
-                    dialect == SimDialect.SGLANG && mixedChunk);
+                    noOverlapSchedule || dialect == SimDialect.SGLANG && ngram(specMethod), scheduleConservativeness,
+                    chunkedPrefill, longPrefillThreshold(dialect),
+                    // SGLang turns mixed chunks off with any speculative decoding ("Mixed chunked prefill is disabled
+                    // because of using eagle speculative decoding.", server_args.py)
+                    dialect == SimDialect.SGLANG && mixedChunk && specMethod == null);
         }
 
         /**
@@ -1092,6 +1096,15 @@ public record SimParams(
             maxNumSeqs = given > 0 ? Math.min(given, requestPool) : (int) Math.min(kvTokens / 2, requestPool);
             maxNumSeqs = Math.max(1, maxNumSeqs);
             return slots;
+        }
+
+        /**
+         * Whether SGLang's {@code --speculative-algorithm} is its n-gram one, with which it turns its overlap scheduler
+         * off ("The overlap scheduler and mixed chunked prefill are disabled because of using ngram speculative
+         * decoding.", {@code server_args.py}; {@code LOOKAHEAD} its earlier name).
+         */
+        private static boolean ngram(String method) {
+            return "ngram".equals(method) || "lookahead".equals(method);
         }
 
         private static double defaultAcceptance(String method) {

@@ -576,6 +576,13 @@ class SchedulerTest {
         SimParams apart = SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B", List.of("--chunked-prefill-size=4096"));
         assertThat(mixed.prefillsApart()).isFalse();
         assertThat(apart.prefillsApart()).isTrue();
+        // SGLang turns it off with speculative decoding, and its overlap scheduler off with n-gram drafts
+        // ("The overlap scheduler and mixed chunked prefill are disabled because of using ngram speculative decoding.")
+        SimParams ngram = SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B", List.of("--enable-mixed-chunk",
+                "--speculative-algorithm=NGRAM", "--speculative-num-draft-tokens=4"));
+        assertThat(ngram.prefillsApart()).isTrue();
+        assertThat(ngram.overlapsHostWork()).isFalse();
+        assertThat(apart.overlapsHostWork()).isTrue();
         for (SimParams settings : List.of(mixed, apart)) {
             SimRequest decoding = request("decoding", 0, 100, 50);
             BatchScheduler batch = scheduling(settings, decoding);
