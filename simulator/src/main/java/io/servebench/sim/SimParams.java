@@ -69,6 +69,12 @@ import java.util.function.BiConsumer;
  *                                computes in a step, 0 for no cap ({@link BatchScheduler})
  * @param mixedChunk              SGLang's {@code --enable-mixed-chunk}, which it turns off with speculative decoding:
  *                                its running requests' decode tokens join a prefill batch ({@link #prefillsApart})
+ * @param kvCacheMemoryBytes      vLLM's {@code --kv-cache-memory-bytes}: the KV cache's size per GPU, bytes, whatever the
+ *                                memory fraction ("kv_cache_memory_bytes (when not-None) ignores gpu_memory_utilization",
+ *                                {@code vllm/config/cache.py}); 0 unless given ({@link #kvPoolBytes})
+ * @param maxTotalTokens          SGLang's {@code --max-total-tokens}: its pool holds the smaller of what it profiled and
+ *                                this many tokens ({@code _apply_token_constraints}, {@code model_runner.py}); 0 unless
+ *                                given ({@link #kvPoolBytes})
  */
 public record SimParams(
         SimDialect dialect,
@@ -99,7 +105,9 @@ public record SimParams(
         double scheduleConservativeness,
         boolean chunkedPrefill,
         int longPrefillTokenThreshold,
-        boolean mixedChunk) {
+        boolean mixedChunk,
+        double kvCacheMemoryBytes,
+        long maxTotalTokens) {
 
     /** Settings whose per-sequence state, if any, lives in the KV pool (every vLLM set-up; SGLang with a dense model). */
     public SimParams(SimDialect dialect, ModelProfile model, GpuProfile gpu, int maxModelLen, int maxNumSeqs,
@@ -110,7 +118,7 @@ public record SimParams(
         this(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens, prefixCaching, speculativeMethod,
                 speculativeTokens, acceptanceRates, performanceMode, languageModelOnly, reasoningParser,
                 gpuMemoryUtilization, tensorParallelSize, 1, ignoredFlags, apiKey, engine, 0, LoraParams.NONE, List.of(), null, "given",
-                false, 1, true, 0, false);
+                false, 1, true, 0, false, 0, 0);
     }
 
     /**
@@ -236,9 +244,31 @@ public record SimParams(
         }
         double needed = (stateSlots > 0 ? 0 : model.stateBytesPerSequence())
                 + model.kvBytes(maxModelLen) * model.kvCopies(tensorParallelSize);
-        double pool = memoryLeftBytes(dialect, model, gpu, gpuMemoryUtilization, tensorParallelSize, maxNumBatchedTokens,
-                languageModelOnly)
-                - reservedStateBytes(model, stateSlots, maxNumSeqs, speculativeTokens);
+        if (kvCacheMemoryBytes < 0 || maxTotalTokens < 0) {
+            throw new IllegalArgumentException("kvCacheMemoryBytes and maxTotalTokens are >= 0, got " + kvCacheMemoryBytes
+                    + " and " + maxTotalTokens);
+        }
+        if (kvCacheMemoryBytes > 0) {
+            // vLLM sizes the cache as asked, so the GPU must hold it beside the weights and what vLLM keeps beside them
+            double perGpu = (model.weightBytes() + encoderBytes(model, languageModelOnly)) / tensorParallelSize
+                    + reservePerGpuBytes(dialect, maxNumBatchedTokens) + kvCacheMemoryBytes;
+            if (perGpu > gpu.memoryBytes()) {
+                throw new IllegalArgumentException(String.format(Locale.ROOT, "the engine would run out of memory:"
+                        + " --kv-cache-memory-bytes asks %.2f GiB of KV cache a GPU beside %.2f GiB of weights and what"
+                        + " vLLM keeps beside them, %.2f GiB in all, on a GPU of %.2f GiB; lower it",
+                        kvCacheMemoryBytes / GIB, perGpu - kvCacheMemoryBytes, perGpu / GIB, gpu.memoryBytes() / GIB));
+            }
+            if (kvCacheMemoryBytes * tensorParallelSize < needed) {
+                // vLLM's own check: "To serve at least one request with the models's max seq len ..."
+                throw new IllegalArgumentException(String.format(Locale.ROOT, "the KV cache does not fit one sequence of"
+                        + " max model length %d: it needs %.2f GiB but --kv-cache-memory-bytes gives %.2f GiB over %d"
+                        + " GPU(s); raise it or lower the max model length", maxModelLen, needed / GIB,
+                        kvCacheMemoryBytes * tensorParallelSize / GIB, tensorParallelSize));
+            }
+        }
+        double pool = kvCacheMemoryBytes > 0 ? kvCacheMemoryBytes * tensorParallelSize
+                : memoryLeftBytes(dialect, model, gpu, gpuMemoryUtilization, tensorParallelSize, maxNumBatchedTokens,
+                languageModelOnly) - reservedStateBytes(model, stateSlots, maxNumSeqs, speculativeTokens);
         if (pool < needed) {
             // every term of the subtraction named, so that a reader can redo it; vLLM's reserve is the twin's estimate
             double reserve = reservePerGpuBytes(dialect, maxNumBatchedTokens) * tensorParallelSize;
@@ -357,7 +387,8 @@ public record SimParams(
                 speculativeMethod, speculativeTokens, newAcceptanceRates, performanceMode, languageModelOnly,
                 reasoningParser, gpuMemoryUtilization, tensorParallelSize, expertParallelSize, ignoredFlags, apiKey,
                 newEngine, stateSlots, newLora, servedNames, adminApiKey, modelSource, overlapScheduleDisabled,
-                scheduleConservativeness, chunkedPrefill, longPrefillTokenThreshold, mixedChunk);
+                scheduleConservativeness, chunkedPrefill, longPrefillTokenThreshold, mixedChunk, kvCacheMemoryBytes,
+                maxTotalTokens);
     }
 
     /**
@@ -455,9 +486,24 @@ public record SimParams(
      * every running request ({@code handle_max_mamba_cache}).
      */
     public double kvPoolBytes() {
-        return memoryLeftBytes(dialect, model, gpu, gpuMemoryUtilization, tensorParallelSize, maxNumBatchedTokens,
-                languageModelOnly)
+        if (kvCacheMemoryBytes > 0) {
+            return kvCacheMemoryBytes * tensorParallelSize;
+        }
+        double profiled = memoryLeftBytes(dialect, model, gpu, gpuMemoryUtilization, tensorParallelSize,
+                maxNumBatchedTokens, languageModelOnly)
                 - reservedStateBytes(model, stateSlots, maxNumSeqs, speculativeTokens);
+        return maxTotalTokens > 0 ? Math.min(profiled, maxTotalTokens * sglangPoolTokenBytes(model, tensorParallelSize))
+                : profiled;
+    }
+
+    /**
+     * Bytes one token of SGLang's pool takes over the GPUs: its full layers' KV, and its sliding-window layers' in a
+     * pool of their own {@link EngineDefaults#SGLANG_SWA_FULL_TOKENS_RATIO} of the full one's tokens, or, for an
+     * architecture SGLang keeps in one pool, beside the full layers' for every token; each copy of the cache.
+     */
+    static double sglangPoolTokenBytes(ModelProfile model, int tp) {
+        double swaShare = model.window().keepsEveryToken() ? 1 : EngineDefaults.SGLANG_SWA_FULL_TOKENS_RATIO;
+        return (model.kvBytesPerToken() + swaShare * model.window().kvBytesPerToken()) * model.kvCopies(tp);
     }
 
     /** Copies of the KV cache the tensor-parallel ranks keep ({@link ModelProfile#kvCopies}): 1 on one GPU. */
@@ -625,6 +671,10 @@ public record SimParams(
         boolean noOverlapSchedule;
         /** SGLang's {@code --enable-mixed-chunk}. */
         boolean mixedChunk;
+        /** vLLM's {@code --kv-cache-memory-bytes}, 0 unless given. */
+        double kvCacheMemoryBytes;
+        /** SGLang's {@code --max-total-tokens}, 0 unless given. */
+        long maxTotalTokens;
         /** SGLang's {@code --schedule-conservativeness}. */
         double scheduleConservativeness = 1;
         /** Off with vLLM's {@code --no-enable-chunked-prefill} or SGLang's {@code --chunked-prefill-size} of 0 or less. */
@@ -705,6 +755,8 @@ public record SimParams(
                 Map.entry("--max-num-partial-prefills", (b, f) -> b.maxNumPartialPrefills = positiveInt(f)),
                 Map.entry("--no-enable-chunked-prefill", (b, f) -> b.chunkedPrefill = !bool(f)),
                 Map.entry("--disable-hybrid-kv-cache-manager", (b, f) -> b.noHybridKvCacheManager = bool(f)),
+                Map.entry("--kv-cache-memory-bytes", (b, f) -> b.kvCacheMemoryBytes = vllmHumanReadable(f, "bytes",
+                        "40G or 42949672960", Long.MAX_VALUE)),
                 Map.entry("--enable-expert-parallel", (b, f) -> b.enableExpertParallel = bool(f)),
                 Map.entry("--no-enable-expert-parallel", (b, f) -> b.enableExpertParallel = !bool(f)),
                 Map.entry("--hf-config-path", (b, f) -> b.hfConfigPath = text(f)),
@@ -720,6 +772,7 @@ public record SimParams(
                 Map.entry("--enable-multimodal", (b, f) -> b.enableMultimodal = bool(f)),
                 Map.entry("--disable-overlap-schedule", (b, f) -> b.noOverlapSchedule = bool(f)),
                 Map.entry("--enable-mixed-chunk", (b, f) -> b.mixedChunk = bool(f)),
+                Map.entry("--max-total-tokens", (b, f) -> b.maxTotalTokens = positiveInt(f)),
                 Map.entry("--schedule-conservativeness", (b, f) -> b.scheduleConservativeness = nonNegative(f)),
                 Map.entry("--max-prefill-tokens", (b, f) -> b.maxPrefillTokens = positiveInt(f)),
                 Map.entry(EngineFlags.SGLANG_SPECULATIVE_ALGORITHM, (b, f) -> b.specMethod = text(f).toLowerCase(Locale.ROOT)),
@@ -1038,7 +1091,8 @@ public record SimParams(
                     chunkedPrefill, longPrefillThreshold(dialect),
                     // SGLang turns mixed chunks off with any speculative decoding ("Mixed chunked prefill is disabled
                     // because of using eagle speculative decoding.", server_args.py)
-                    dialect == SimDialect.SGLANG && mixedChunk && specMethod == null);
+                    dialect == SimDialect.SGLANG && mixedChunk && specMethod == null,
+                    dialect == SimDialect.SGLANG ? 0 : kvCacheMemoryBytes, dialect == SimDialect.SGLANG ? maxTotalTokens : 0);
         }
 
         /**
@@ -1071,11 +1125,11 @@ public record SimParams(
                 slots = !prefixCaching && given > 0 ? given : (int) Math.max(0, rest * ratio / (1 + ratio) / state);
                 kvBytes = rest - slots * state;
             }
-            // sliding-window layers live in a pool of their own, EngineDefaults.SGLANG_SWA_FULL_TOKENS_RATIO of the full
-            // one, or, for an architecture SGLang keeps in one pool, beside the full layers' for every token
-            double swaShare = model.window().keepsEveryToken() ? 1 : EngineDefaults.SGLANG_SWA_FULL_TOKENS_RATIO;
-            long kvTokens = (long) Math.max(0, kvBytes / ((model.kvBytesPerToken()
-                    + swaShare * model.window().kvBytesPerToken()) * model.kvCopies(tp)));
+            long kvTokens = (long) Math.max(0, kvBytes / sglangPoolTokenBytes(model, tp));
+            if (maxTotalTokens > 0) {
+                // the smaller of the profiled pool and --max-total-tokens, before the request pool is derived from it
+                kvTokens = Math.min(kvTokens, maxTotalTokens);
+            }
             requestPool = given > 0 ? given : EngineDefaults.sglangRequestPool(kvTokens, maxModelLen);
             // SGLang starts with a pool smaller than the context and caps each request at the pool instead
             // (managers/tp_worker.py: max_req_len = min(context_len - 1, max_total_num_tokens - 1), asserting only
@@ -1159,26 +1213,34 @@ public record SimParams(
          * whole numbers only).
          */
         private static int vllmHumanReadableInt(Flag f) {
+            return (int) vllmHumanReadable(f, "tokens", "32768, 32k or 32K", Integer.MAX_VALUE);
+        }
+
+        /**
+         * A whole number as vLLM's {@code human_readable_int} reads it: plain, or with k, m, g (x 1000) or K, M, G
+         * (x 1024, whole numbers only).
+         */
+        private static double vllmHumanReadable(Flag f, String unit, String example, double max) {
             String v = text(f).strip();
             java.util.regex.Matcher m = HUMAN_READABLE.matcher(v);
-            double tokens = -1;
+            double value = -1;
             if (m.matches()) {
                 double number = Double.parseDouble(m.group(1));
                 char suffix = m.group(2).charAt(0);
                 int power = "kmg".indexOf(Character.toLowerCase(suffix)) + 1;
                 if (Character.isLowerCase(suffix)) {
-                    tokens = Math.floor(number * Math.pow(1000, power));
+                    value = Math.floor(number * Math.pow(1000, power));
                 } else if (!m.group(1).contains(".")) {
-                    tokens = number * Math.pow(1024, power);
+                    value = number * Math.pow(1024, power);
                 }
-            } else if (v.matches("\\d{1,10}")) {
-                tokens = Double.parseDouble(v);
+            } else if (v.matches("\\d{1,18}")) {
+                value = Double.parseDouble(v);
             }
-            if (!(tokens >= 1 && tokens <= Integer.MAX_VALUE)) {
-                throw bad(f, "a positive whole number of tokens as vLLM reads it: plain, or with k, m, g (x 1000) or"
-                        + " K, M, G (x 1024, whole numbers only), e.g. 32768, 32k or 32K");
+            if (!(value >= 1 && value <= max)) {
+                throw bad(f, "a positive whole number of " + unit + " as vLLM reads it: plain, or with k, m, g (x 1000)"
+                        + " or K, M, G (x 1024, whole numbers only), e.g. " + example);
             }
-            return (int) tokens;
+            return value;
         }
 
         private static double fraction(Flag f) {

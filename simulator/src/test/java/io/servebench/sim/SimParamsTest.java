@@ -433,4 +433,41 @@ class SimParamsTest {
         assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.SIM, MODEL, List.of("--sim-acceptance-rate=0.8,x")))
                 .hasMessageContaining("one per draft position separated by commas");
     }
+
+    /**
+     * The pool's size as given rather than profiled. SGLang's {@code --max-total-tokens} caps its pool at the smaller of
+     * the two ({@code _apply_token_constraints}: "max_total_tokens=... is larger than the profiled value ... Use the
+     * profiled value instead."), and each request at the pool less one. vLLM's {@code --kv-cache-memory-bytes} is the
+     * KV cache's size per GPU whatever the memory fraction, checked against one sequence of the max model length as vLLM
+     * checks it, and against the GPU. Qwen3-8B: 36 layers x 8 KV heads x 128 x 2 (K and V) x 2 bytes = 147,456 bytes a
+     * token.
+     */
+    @Test
+    void thePoolTakesTheSizeEachEngineIsGiven() {
+        double perToken = 36 * 8 * 128 * 2 * 2.0;
+        SimParams capped = SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B", List.of("--max-total-tokens=10000"));
+        assertThat(capped.kvPoolBytes()).isEqualTo(10_000 * perToken);
+        assertThat(capped.maxModelLen()).isEqualTo(9_999);
+        SimParams profiled = SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B", List.of());
+        assertThat(SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B", List.of("--max-total-tokens=100000000"))
+                .kvPoolBytes()).isEqualTo(profiled.kvPoolBytes());
+
+        SimParams given = SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of("--kv-cache-memory-bytes=8G"));
+        assertThat(given.kvPoolBytes()).isEqualTo(8.0 * 1024 * 1024 * 1024);
+        assertThat(given.ignoredFlags()).isEmpty();
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of("--kv-cache-memory-bytes=8G",
+                "--tensor-parallel-size=2")).kvPoolBytes()).isEqualTo(16.0 * 1024 * 1024 * 1024);
+        // 40,960 tokens of 147,456 bytes: 5.63 GiB
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B",
+                List.of("--kv-cache-memory-bytes=4G")))
+                .hasMessage("the KV cache does not fit one sequence of max model length 40960: it needs 5.63 GiB but"
+                        + " --kv-cache-memory-bytes gives 4.00 GiB over 1 GPU(s); raise it or lower the max model length");
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B",
+                List.of("--kv-cache-memory-bytes=80G")))
+                .hasMessageStartingWith("the engine would run out of memory: --kv-cache-memory-bytes asks 80.00 GiB of"
+                        + " KV cache a GPU");
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B",
+                List.of("--kv-cache-memory-bytes=lots")))
+                .hasMessageContaining("a positive whole number of bytes as vLLM reads it");
+    }
 }
