@@ -76,7 +76,7 @@ final class CompressedTensors {
 
     /**
      * The parts of a model whose checkpoint names its modules as Llama's does ({@link
-     * ModelArchitecture#llamaModuleNames}), each with one layer's module names.
+     * ModelArchitecture#moduleLayers}), each with one layer's module names.
      *
      * @param layers         the prefix of the text model's layers: {@code model.layers.}, or Kimi K2.5's {@code
      *                       language_model.model.layers.}

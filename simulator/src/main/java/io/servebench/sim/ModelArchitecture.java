@@ -268,19 +268,29 @@ enum ModelArchitecture {
     }
 
     /**
-     * Whether its checkpoint names its layers' modules as Llama's does, which a compressed-tensors {@code ignore} list is
-     * matched against ({@link CompressedTensors#parts}): {@code model.layers.N.self_attn.q_proj} (latent attention's
-     * {@code q_a_proj}, {@code kv_a_proj_with_mqa}, {@code kv_b_proj}), {@code mlp.gate_proj}, a routed expert's {@code
-     * mlp.experts.E.gate_proj}, a shared one's {@code mlp.shared_experts.gate_proj} (DeepSeek's, GLM-4.5's) or {@code
-     * mlp.shared_expert.gate_proj} (Qwen2-MoE's), each as vLLM's model file names it ({@code models/llama.py}, {@code
-     * qwen2_moe.py}, {@code qwen3_moe.py}, {@code deepseek_v2.py}, {@code glm4_moe.py}). The others (fused projections,
-     * other names, vision towers) are read only with nothing but the output head, embeddings and routers left out.
+     * The prefix of its checkpoint's layer modules where it names them as Llama's does, which a compressed-tensors {@code
+     * ignore} list is matched against ({@link CompressedTensors#parts}): {@code model.layers.} (Kimi K2.5's text model
+     * under {@code language_model.}), then {@code N.self_attn.q_proj} (latent attention's {@code q_a_proj}, {@code
+     * kv_a_proj_with_mqa}, {@code kv_b_proj}), {@code mlp.gate_proj}, a routed expert's {@code mlp.experts.E.gate_proj},
+     * a shared one's {@code mlp.shared_experts.gate_proj} (DeepSeek's, GLM-4.5's) or {@code mlp.shared_expert.gate_proj}
+     * (Qwen2-MoE's), each as vLLM's model file names it ({@code models/llama.py}, {@code qwen2_moe.py}, {@code
+     * qwen3_moe.py}, {@code deepseek_v2.py}, {@code glm4_moe.py}, {@code kimi_k25.py}); null for the others (fused
+     * projections, other names), which are read only with nothing but the output head, embeddings and routers left out.
      */
-    boolean llamaModuleNames() {
+    String moduleLayers() {
         return switch (this) {
-            case LLAMA, MISTRAL, QWEN2, QWEN2_MOE, QWEN3, QWEN3_MOE, DEEPSEEK_V2, DEEPSEEK_V3, KIMI_K25, GLM4_MOE -> true;
-            default -> false;
+            case LLAMA, MISTRAL, QWEN2, QWEN2_MOE, QWEN3, QWEN3_MOE, DEEPSEEK_V2, DEEPSEEK_V3, GLM4_MOE -> "model.layers.";
+            case KIMI_K25 -> "language_model.model.layers.";
+            default -> null;
         };
+    }
+
+    /**
+     * One module of its vision tower and one of its projector, as vLLM names them, where {@link #moduleLayers} reads a
+     * multimodal checkpoint: Kimi K2.5's ({@code kimi_k25.py}, {@code kimi_k25_vit.py}); empty for the others.
+     */
+    List<String> visionModules() {
+        return this == KIMI_K25 ? List.of("vision_tower.encoder.blocks.0.wqkv", "mm_projector.linear_1") : List.of();
     }
 
     /**

@@ -55,12 +55,14 @@ final class ModelLookup {
             Path file = configFile(Path.of(config));
             return fromFile(model, file);
         }
-        var builtIn = ModelProfile.builtInConfig(model);
-        if (builtIn.isPresent()) {
-            return fromConfig(model, builtIn.get(), 0, "built in");
+        var builtInConfig = ModelProfile.builtInConfig(model);
+        if (builtInConfig.isPresent()) {
+            return fromConfig(model, builtInConfig.get(), 0, "built in");
         }
-        if (ModelProfile.builtIn(model).isPresent()) {
-            return new Found(ModelProfile.builtIn(model).get(), "built in");
+        // Qwen3.5-9B's fitted profile, which no config describes
+        var fitted = ModelProfile.builtIn(model);
+        if (fitted.isPresent()) {
+            return new Found(fitted.get(), "built in");
         }
         List<String> looked = new ArrayList<>();
         looked.add("no built-in profile (" + String.join(", ", ModelProfile.builtInNames()) + ")");

@@ -725,12 +725,10 @@ public record ModelProfile(
             }
             String shared = sparseLayers == 0 ? null : c.path("n_shared_experts").asLong(0) > 0 ? "shared_experts"
                     : c.has("shared_expert_intermediate_size") ? "shared_expert" : null;
-            boolean kimiK25 = architecture == ModelArchitecture.KIMI_K25;
-            List<CompressedTensors.Part> parts = architecture.llamaModuleNames()
-                    ? CompressedTensors.parts(kimiK25 ? "language_model.model.layers." : "model.layers.", anAttentionLayer,
-                    latent, c.hasNonNull("q_lora_rank"), aDenseLayer, aSparseLayer, shared, kimiK25 && root.has("vision_config")
-                            ? List.of("vision_tower.encoder.blocks.0.wqkv", "mm_projector.linear_1") : List.of())
-                    : List.of();
+            String layerModules = architecture.moduleLayers();
+            List<CompressedTensors.Part> parts = layerModules == null ? List.of()
+                    : CompressedTensors.parts(layerModules, anAttentionLayer, latent, c.hasNonNull("q_lora_rank"),
+                    aDenseLayer, aSparseLayer, shared, root.has("vision_config") ? architecture.visionModules() : List.of());
             CompressedTensors.Scheme scheme;
             try {
                 scheme = CompressedTensors.scheme(root.path("quantization_config"), parts);
