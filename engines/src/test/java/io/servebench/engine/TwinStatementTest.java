@@ -6,6 +6,8 @@ import io.servebench.flags.Flag;
 import io.servebench.results.ServerEnvironment;
 import io.servebench.results.TwinBar;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -40,21 +42,23 @@ class TwinStatementTest {
     }
 
     /**
-     * An AWQ checkpoint runs Marlin's kernels, which no published case shows: its blocks say they are unvalidated rather
-     * than borrow the bar of the 16-bit dense cases on the same GPU.
+     * An AWQ checkpoint runs Marlin's kernels, and an NVFP4 one FP4 tensor cores or Marlin, which no published case
+     * shows: their blocks say they are unvalidated, each a kind of its own, rather than borrow the bar of the 16-bit
+     * dense cases on the same GPU.
      */
-    @Test
-    void integerWeightsAreUnvalidated(@TempDir Path dir) throws Exception {
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "dense-integer|{\"quant_method\":\"awq\",\"bits\":4,\"group_size\":128,\"zero_point\":true,\"version\":\"gemm\"}",
+            "dense-nvfp4|{\"quant_method\":\"modelopt\",\"quant_algo\":\"NVFP4\",\"group_size\":16,\"ignore\":[\"lm_head\"]}"})
+    void lowBitWeightsAreUnvalidated(String kind, String quantisation, @TempDir Path dir) throws Exception {
         java.nio.file.Files.writeString(dir.resolve("config.json"), "{\"architectures\":[\"Qwen3ForCausalLM\"],"
                 + "\"hidden_size\":4096,\"intermediate_size\":12288,\"num_hidden_layers\":36,"
                 + "\"num_attention_heads\":32,\"num_key_value_heads\":8,\"head_dim\":128,\"vocab_size\":151936,"
                 + "\"max_position_embeddings\":40960,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\","
-                + "\"quantization_config\":{\"quant_method\":\"awq\",\"bits\":4,\"group_size\":128,"
-                + "\"zero_point\":true,\"version\":\"gemm\"}}");
-        ServerEnvironment awq = captured(List.of("--hf-config-path=" + dir), dir.resolve("awq.log"));
-        assertThat(awq.twinBars()).hasSize(2).allSatisfy(bar -> {
-            assertThat(List.of(bar.engine(), bar.architecture(), bar.gpu())).containsExactly("vllm", "dense-integer",
-                    "h100");
+                + "\"quantization_config\":" + quantisation + "}");
+        ServerEnvironment quantised = captured(List.of("--hf-config-path=" + dir), dir.resolve("quantised.log"));
+        assertThat(quantised.twinBars()).hasSize(2).allSatisfy(bar -> {
+            assertThat(List.of(bar.engine(), bar.architecture(), bar.gpu())).containsExactly("vllm", kind, "h100");
             assertThat(bar.unvalidated()).isTrue();
         });
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -30,6 +31,9 @@ import java.util.regex.PatternSyntaxException;
  *     schemes/compressed_tensors_wNa16.py}, vllm-project/vllm@be696453 and @519b90d4; {@code
  *     python/sglang/srt/layers/quantization/compressed_tensors/schemes/compressed_tensors_wNa16.py}). Groups of 32, 64
  *     or 128 or one per output channel: Marlin's ({@code MARLIN_SUPPORTED_GROUP_SIZES}).</li>
+ *     <li>NVFP4 weights and activations ({@code nvfp4-pack-quantized}: RedHatAI's {@code -NVFP4} models,
+ *     llm-compressor's {@code NVFP4} preset), on every linear layer or on the routed experts alone, which vLLM runs
+ *     with {@code CompressedTensorsW4A4Fp4} ({@link LowBitWeights#NVFP4}).</li>
  * </ul>
  * What the {@code ignore} list leaves in 16 bits is found as vLLM finds it ({@code should_ignore_layer}): an entry
  * {@code re:PATTERN} matches a module whose name the pattern matches from its start ({@code re.match}), any other
@@ -37,8 +41,9 @@ import java.util.regex.PatternSyntaxException;
  * ({@code check_contains}, {@code python/sglang/srt/layers/quantization/compressed_tensors/utils.py}): an entry the
  * two engines would read apart is refused. The twin matches it against the module names of each part of the model ({@link
  * #parts}): the attention, the dense MLP, the shared experts, the routed experts. Anything else (integer weights with
- * integer activations, 4-bit floats, FP8 weights beside 16-bit activations, several groups, a part left partly in 16
- * bits, FP8 on some parts only, integers on some parts but the routed experts alone, an entry naming no part but the
+ * integer activations, 4-bit floats but NVFP4 W4A4, FP8 weights beside 16-bit activations, several groups, a part left
+ * partly in 16 bits, FP8 on some parts only, 4-bit weights on some parts but the routed experts alone, an entry naming
+ * no part but the
  * output head, the embeddings or the routers) is refused by name: read as it is not, it would be another model.
  */
 final class CompressedTensors {
@@ -63,15 +68,23 @@ final class CompressedTensors {
     }
 
     /**
-     * What a checkpoint's one group does to the model.
+     * What a checkpoint's quantisation does to the model (a compressed-tensors group, or ModelOpt's NVFP4: {@link
+     * ModelOpt}).
      *
-     * @param fp8               FP8 weights and activations on every linear layer; otherwise integer weights
+     * @param weights           how its weights multiply: {@link LowBitWeights#NONE} for FP8 weights and activations on
+     *                          every linear layer, {@link LowBitWeights#INTEGER}, {@link LowBitWeights#NVFP4}
      * @param bytesPerParameter bytes a quantised weight takes: 1 for FP8; for integers their bits and each group's
      *                          16-bit scale and, unless symmetric, its zero point of as many bits ({@code weight_packed},
-     *                          {@code weight_scale}, {@code weight_zero_point}); 4 bits in symmetric groups of 32: 0.5625
+     *                          {@code weight_scale}, {@code weight_zero_point}); 4 bits in symmetric groups of 32: 0.5625;
+     *                          NVFP4's {@link LowBitWeights#NVFP4_BYTES_PER_PARAMETER}
      * @param routedExpertsOnly the routed experts alone are quantised; the rest keeps 16 bits
      */
-    record Scheme(boolean fp8, double bytesPerParameter, boolean routedExpertsOnly) {
+    record Scheme(LowBitWeights weights, double bytesPerParameter, boolean routedExpertsOnly) {
+
+        /** Whether these are FP8 weights and activations on every linear layer. */
+        boolean fp8() {
+            return weights == LowBitWeights.NONE;
+        }
     }
 
     /**
@@ -145,7 +158,13 @@ final class CompressedTensors {
         JsonNode w = g.path("weights");
         JsonNode a = g.path("input_activations");
         boolean fp8 = floats8(w);
-        double bytes = fp8 ? 1 : integerBytes(name, w, a, g.path("format").asText(q.path("format").asText("")));
+        String format = g.path("format").asText(q.path("format").asText(""));
+        LowBitWeights kind = fp8 ? LowBitWeights.NONE : floats4(w) ? LowBitWeights.NVFP4 : LowBitWeights.INTEGER;
+        double bytes = switch (kind) {
+            case NONE -> 1;
+            case NVFP4 -> nvfp4Bytes(name, w, a, format);
+            case INTEGER -> integerBytes(name, w, a, format);
+        };
         if (fp8 && (!w.path("symmetric").asBoolean(true) || w.path("dynamic").asBoolean(false)
                 || !List.of("tensor", "channel", "block").contains(strategy(w)))) {
             throw new IllegalArgumentException("compressed-tensors group " + name + " with weights " + w + " (modelled:"
@@ -157,27 +176,60 @@ final class CompressedTensors {
                     + " (modelled: 8-bit float activations, dynamic or per tensor; FP8 weights beside 16-bit activations"
                     + " are not)");
         }
-        List<Part> kept = keptIn16Bits(q.path("ignore"), parts);
+        return scheme("compressed-tensors", kind, bytes, keptIn16Bits(q.path("ignore"), parts), parts);
+    }
+
+    /**
+     * What a quantisation of one {@code kind} does to a model whose {@code kept} parts it leaves in 16 bits: every
+     * linear layer quantised, or (but for FP8) the routed experts alone; anything else refused.
+     *
+     * @param format the checkpoint's format, for the messages: {@code compressed-tensors}, {@code ModelOpt NVFP4}
+     * @param kept   the parts it leaves in 16 bits, each whole ({@link #kept})
+     */
+    static Scheme scheme(String format, LowBitWeights kind, double bytes, List<Part> kept, List<Part> parts) {
         for (Part part : parts) {
             if (part.vision() && !kept.contains(part)) {
-                throw new IllegalArgumentException("compressed-tensors quantising " + part.what() + " (modelled: left"
-                        + " in 16 bits, as an ignore entry such as \"re:vision_tower.*\" leaves it)");
+                throw new IllegalArgumentException(format + " quantising " + part.what() + " (modelled: left in 16"
+                        + " bits, as an entry such as \"re:vision_tower.*\" or \"vision_tower*\" leaves it)");
             }
         }
-        kept.removeIf(Part::vision);
+        List<Part> language = kept.stream().filter(p -> !p.vision()).toList();
         List<Part> text = parts.stream().filter(p -> !p.vision()).toList();
-        if (kept.isEmpty()) {
-            return new Scheme(fp8, bytes, false);
+        if (language.isEmpty()) {
+            return new Scheme(kind, bytes, false);
         }
-        boolean expertsAlone = !fp8 && kept.size() == text.size() - 1 && text.stream()
-                .filter(p -> !kept.contains(p)).allMatch(p -> p.what().equals(ROUTED));
+        boolean expertsAlone = kind != LowBitWeights.NONE && language.size() == text.size() - 1 && text.stream()
+                .filter(p -> !language.contains(p)).allMatch(p -> p.what().equals(ROUTED));
         if (expertsAlone) {
-            return new Scheme(false, bytes, true);
+            return new Scheme(kind, bytes, true);
         }
-        throw new IllegalArgumentException("compressed-tensors leaving " + String.join(" and ",
-                kept.stream().map(Part::what).toList()) + " in 16 bits (modelled: " + (fp8
-                ? "FP8 on every linear layer" : "integer weights on every linear layer, or on the routed experts alone")
-                + ", the output head, the embeddings and the routers aside)");
+        throw new IllegalArgumentException(format + " leaving " + String.join(" and ",
+                language.stream().map(Part::what).toList()) + " in 16 bits (modelled: " + switch (kind) {
+                    case NONE -> "FP8 on every linear layer";
+                    case INTEGER -> "integer weights on every linear layer, or on the routed experts alone";
+                    case NVFP4 -> "NVFP4 on every linear layer, or on the routed experts alone";
+                } + ", the output head, the embeddings and the routers aside)");
+    }
+
+    /**
+     * The parts a list of exclusions leaves in 16 bits, each whole: a part some of whose modules {@code excluded} names
+     * and others not is refused, as a part the twin cannot count at one precision.
+     *
+     * @param format   the checkpoint's format, for the message
+     * @param excluded whether the list names a module, as the engine matches its entries
+     */
+    static List<Part> kept(String format, List<Part> parts, Predicate<String> excluded) {
+        List<Part> kept = new ArrayList<>();
+        for (Part part : parts) {
+            List<String> left = part.modules().stream().filter(excluded).toList();
+            if (left.size() == part.modules().size()) {
+                kept.add(part);
+            } else if (!left.isEmpty()) {
+                throw new IllegalArgumentException(format + " leaving some of " + part.what() + "'s modules in 16 bits ("
+                        + String.join(", ", left) + ", not the rest; modelled: a part quantised or left whole)");
+            }
+        }
+        return kept;
     }
 
     /**
@@ -214,18 +266,8 @@ final class CompressedTensors {
     private static List<Part> keptIn16Bits(JsonNode ignore, List<Part> parts) {
         List<String> entries = new ArrayList<>();
         ignore.forEach(entry -> entries.add(entry.asText()));
-        List<Part> kept = new ArrayList<>();
-        for (Part part : parts) {
-            long left = part.modules().stream().filter(module -> entries.stream().anyMatch(e -> names(e, module))).count();
-            if (left == part.modules().size()) {
-                kept.add(part);
-            } else if (left > 0) {
-                throw new IllegalArgumentException("compressed-tensors leaving some of " + part.what() + "'s modules in"
-                        + " 16 bits (" + String.join(", ", part.modules().stream()
-                        .filter(module -> entries.stream().anyMatch(e -> names(e, module))).toList())
-                        + ", not the rest; modelled: a part quantised or left whole)");
-            }
-        }
+        List<Part> kept = kept("compressed-tensors", parts,
+                module -> entries.stream().anyMatch(e -> names(e, module)));
         for (String entry : entries) {
             String lower = entry.toLowerCase(Locale.ROOT);
             // SGLang's should_ignore_layer matches a plain entry within a name (check_contains), vLLM's the whole name
@@ -260,6 +302,34 @@ final class CompressedTensors {
             throw new IllegalArgumentException("compressed-tensors \"ignore\" entry \"" + entry + "\" is not a regular"
                     + " expression: " + e.getDescription());
         }
+    }
+
+    /**
+     * Bytes an NVFP4 weight of a group takes ({@link LowBitWeights#NVFP4_BYTES_PER_PARAMETER}), for the W4A4 group
+     * llm-compressor's {@code NVFP4} preset writes: 4-bit float weights and input activations, symmetric, in groups of 16
+     * with a global scale ({@code "strategy": "tensor_group"}), in the {@code nvfp4-pack-quantized} format; vLLM's {@code
+     * _is_fp4a4_nvfp4} takes it for {@code CompressedTensorsW4A4Fp4} ({@code compressed_tensors.py}).
+     *
+     * @throws IllegalArgumentException naming the group, for any other 4-bit float group: NVFP4 weights beside 16-bit
+     *                                  activations ({@code NVFP4A16}, Marlin's weight-only kernel on every GPU), MXFP4
+     */
+    private static double nvfp4Bytes(String name, JsonNode w, JsonNode a, String format) {
+        if (!nvfp4(w) || !nvfp4(a) || !format.equals("nvfp4-pack-quantized")) {
+            throw new IllegalArgumentException("compressed-tensors group " + name + " with weights " + w
+                    + (a.isMissingNode() || a.isNull() ? " and no input activations" : " and input activations " + a)
+                    + " in the format \"" + format + "\" (modelled of 4-bit floats: NVFP4 W4A4, weights and input"
+                    + " activations of 4-bit floats, symmetric, tensor_group of 16, nvfp4-pack-quantized)");
+        }
+        return LowBitWeights.NVFP4_BYTES_PER_PARAMETER;
+    }
+
+    private static boolean nvfp4(JsonNode args) {
+        return floats4(args) && args.path("symmetric").asBoolean(true) && strategy(args).equals("tensor_group")
+                && args.path("group_size").asInt() == LowBitWeights.NVFP4_GROUP_SIZE;
+    }
+
+    private static boolean floats4(JsonNode args) {
+        return args.isObject() && args.path("num_bits").asInt() == 4 && args.path("type").asText().equals("float");
     }
 
     private static boolean floats8(JsonNode args) {

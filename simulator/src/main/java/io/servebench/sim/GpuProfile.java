@@ -204,6 +204,33 @@ public record GpuProfile(
         return peakFp8Flops > 0 ? peakFp8Flops * FP8_COMPUTE_EFFICIENCY : effectiveFlops();
     }
 
+    /**
+     * Whether the GPU has FP4 tensor cores that both engines run NVFP4 products on ({@link LowBitWeights#NVFP4}):
+     * datacenter Blackwell's, compute capability 10.x (the B200), where vLLM's CUTLASS and FlashInfer NVFP4 kernels run
+     * and SGLang's {@code is_blackwell_supported} holds; every other GPU of the catalogue runs NVFP4 weight-only in
+     * Marlin.
+     */
+    public boolean fp4TensorCores() {
+        return computeCapability / 10 == 10;
+    }
+
+    /**
+     * FLOP/s reached in practice by NVFP4 products on FP4 tensor cores ({@link #fp4TensorCores()}): {@link
+     * #peakFp4Flops()} at FP8's efficiency ({@link #FP8_COMPUTE_EFFICIENCY}), an assumption: no FP4 product was measured
+     * (the device's GPUs are Hopper's). Weight-only in 16 bits ({@link #effectiveFlops()}) on other GPUs.
+     */
+    public double effectiveFp4Flops() {
+        return fp4TensorCores() ? peakFp4Flops() * FP8_COMPUTE_EFFICIENCY : effectiveFlops();
+    }
+
+    /**
+     * Peak dense FP4 FLOP/s, 0 without FP4 tensor cores ({@link #fp4TensorCores()}): twice the FP8 peak, the DGX B200
+     * datasheet's ratio (144 PFLOP/s of FP4 beside 72 of FP8 for its 8 GPUs, both with sparsity).
+     */
+    public double peakFp4Flops() {
+        return fp4TensorCores() ? 2 * peakFp8Flops : 0;
+    }
+
     /** FLOP/s reached in practice by prefill attention's 16-bit products. */
     public double effectiveAttentionFlops() {
         return peakFlops * ATTENTION_EFFICIENCY;

@@ -28,8 +28,9 @@ final class ModelLookup {
      * @param sglangVisionOnRequest whether SGLang builds its vision encoder only with {@code --enable-multimodal}
      *                              ({@link ModelArchitecture#sglangBuildsVisionOnRequest})
      * @param quantisation the {@code quant_method} its config names, in lower case ({@code "modelopt"} for a ModelOpt
-     *                     checkpoint named in an {@code hf_quant_config.json} beside it); empty for a 16-bit checkpoint
-     *                     ({@link QuantizationArgument})
+     *                     checkpoint named in an {@code hf_quant_config.json} beside it; {@code "modelopt_fp4"} for
+     *                     ModelOpt's NVFP4, as the engines name it); empty for a 16-bit checkpoint ({@link
+     *                     QuantizationArgument})
      */
     record Found(ModelProfile profile, String source, Optional<ModelOpt.Checkpoint> modelOpt,
                  boolean sglangVisionOnRequest, String quantisation) {
@@ -135,9 +136,12 @@ final class ModelLookup {
         }
         ModelProfile profile = ModelProfile.fromConfig(model, config, cap);
         ModelArchitecture architecture = ModelArchitecture.of(root, model);
-        return new Found(profile, source, ModelOpt.of(root), architecture.sglangBuildsVisionOnRequest(),
-                architecture.withQuantisationAtTop(root).path("quantization_config").path("quant_method").asText("")
-                        .toLowerCase(java.util.Locale.ROOT));
+        JsonNode quantised = architecture.withQuantisationAtTop(root);
+        Optional<ModelOpt.Checkpoint> modelOpt = ModelOpt.of(quantised);
+        // both engines' ModelOpt NVFP4 config names its method so (override_quantization_method)
+        String method = modelOpt.filter(ModelOpt.Checkpoint::nvfp4).isPresent() ? ModelOpt.NVFP4_METHOD
+                : quantised.path("quantization_config").path("quant_method").asText("").toLowerCase(java.util.Locale.ROOT);
+        return new Found(profile, source, modelOpt, architecture.sglangBuildsVisionOnRequest(), method);
     }
 
     /**

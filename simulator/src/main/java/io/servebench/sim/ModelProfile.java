@@ -55,10 +55,10 @@ import java.util.Set;
  *                              Embeddings#NONE} for the tests' hand-made models, whose parameters are all layers'
  * @param activationTraffic     what the layers' elementwise kernels read and write per computed token ({@link
  *                              ActivationTraffic}); {@link ActivationTraffic#NONE} for a hand-made model
- * @param integerWeights        whether the weights of under 16 bits (all the layers', or the routed experts' alone) are
- *                              integers the engines multiply in 16 bits (AWQ, GPTQ, compressed-tensors' W4A16 and W8A16:
- *                              {@link GroupQuantised}, {@link CompressedTensors}), not FP8 or MXFP4, whatever their
- *                              bytes: 8-bit integers per channel take one byte a weight as FP8 does
+ * @param lowBitWeights         how the weights of under 16 bits (all the layers', or the routed experts' alone) multiply
+ *                              where their bytes do not tell: integers in 16 bits ({@link LowBitWeights#INTEGER}: 8-bit
+ *                              integers per channel take one byte a weight as FP8 does), NVFP4 ({@link
+ *                              LowBitWeights#NVFP4}); {@link LowBitWeights#NONE} for 16-bit, FP8 and MXFP4 weights
  */
 public record ModelProfile(
         String name,
@@ -80,7 +80,7 @@ public record ModelProfile(
         double attentionFlopsPerPair,
         Embeddings embeddings,
         ActivationTraffic activationTraffic,
-        boolean integerWeights) {
+        LowBitWeights lowBitWeights) {
 
     /**
      * The reader of a model's JSON files (config.json, tokenizer_config.json, the architectures' defaults): a file with
@@ -359,7 +359,7 @@ public record ModelProfile(
                         int maxPositionEmbeddings, double draftFraction, int hiddenSize, int layers, Experts experts) {
         this(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken, stateBytesPerSequence,
                 nonLanguageBytes, ContextLength.of(maxPositionEmbeddings), draftFraction, hiddenSize, layers, experts,
-                Window.NONE, bytesPerParameter, Integer.MAX_VALUE, 0, 0, Embeddings.NONE, ActivationTraffic.NONE, false);
+                Window.NONE, bytesPerParameter, Integer.MAX_VALUE, 0, 0, Embeddings.NONE, ActivationTraffic.NONE, LowBitWeights.NONE);
     }
 
     /** A dense model: every weight is read by every step. */
@@ -435,7 +435,7 @@ public record ModelProfile(
         return new ModelProfile(name, 9e9, 9e9, 2, 2.0 * 8 * 4 * 256 * 2, 24.0 * 32 * 128 * 128 * 4,
                 2.0 * 1024 * 1024 * 1024, ContextLength.of(262_144), 0.87e9 / 9e9, 4096, 32, Experts.NONE, Window.NONE, 2,
                 Integer.MAX_VALUE, 0, 8.0 * 4 * 16 * 256, Embeddings.NONE,
-                ActivationTraffic.NONE, false);
+                ActivationTraffic.NONE, LowBitWeights.NONE);
     }
 
     /**
@@ -714,11 +714,13 @@ public record ModelProfile(
                 (int) layers, routed, window, quant.equals(MXFP4) ? MXFP4_BYTES_PER_PARAMETER : bytes,
                 latent ? 1 : (int) kvHeads, (int) heads, (fullLayers - slidingLayers) * flopsPerPair, tables,
                 new ActivationTraffic(layers * 2 * 4 * hidden * ACTIVATION_BYTES, elementwiseValues * ACTIVATION_BYTES,
-                        quantisedWhole * QUANTISATION_BYTES, quantisedSplit * QUANTISATION_BYTES), false);
+                        quantisedWhole * QUANTISATION_BYTES, quantisedSplit * QUANTISATION_BYTES), LowBitWeights.NONE);
         if (GroupQuantised.names(quant)) {
-            return profile.withIntegerWeights(GroupQuantised.bytesPerParameter(root.path("quantization_config")));
+            return profile.withLowBitWeights(LowBitWeights.INTEGER,
+                    GroupQuantised.bytesPerParameter(root.path("quantization_config")));
         }
-        if (quant.equals(COMPRESSED_TENSORS)) {
+        boolean nvfp4 = quant.startsWith(ModelOpt.METHOD) && ModelOpt.nvfp4(root.path("quantization_config"));
+        if (quant.equals(COMPRESSED_TENSORS) || nvfp4) {
             int anAttentionLayer = 0;
             while (anAttentionLayer < types.length - 1 && types[anAttentionLayer].equals(LINEAR)) {
                 anAttentionLayer++;
@@ -731,13 +733,14 @@ public record ModelProfile(
                     aDenseLayer, aSparseLayer, shared, root.has("vision_config") ? architecture.visionModules() : List.of());
             CompressedTensors.Scheme scheme;
             try {
-                scheme = CompressedTensors.scheme(root.path("quantization_config"), parts);
+                scheme = nvfp4 ? ModelOpt.nvfp4Scheme(root.path("quantization_config"), parts)
+                        : CompressedTensors.scheme(root.path("quantization_config"), parts);
             } catch (IllegalArgumentException e) {
                 throw refused(name, "\"quantization_config\": " + e.getMessage());
             }
             return scheme.fp8() ? profile.withFp8Weights() : scheme.routedExpertsOnly()
-                    ? profile.withIntegerExperts(scheme.bytesPerParameter())
-                    : profile.withIntegerWeights(scheme.bytesPerParameter());
+                    ? profile.withLowBitExperts(scheme.weights(), scheme.bytesPerParameter())
+                    : profile.withLowBitWeights(scheme.weights(), scheme.bytesPerParameter());
         }
         // ModelOpt reaches here only as FP8 on every linear layer (ModelOpt)
         return quant.equals("fp8") || quant.startsWith(ModelOpt.METHOD) ? profile.withFp8Weights() : profile;
@@ -1035,9 +1038,9 @@ public record ModelProfile(
      * {@code layer_types} or {@code "use_sliding_window": false}, which Qwen's configs carry, in an architecture without a
      * rule of its own for them: {@link ModelArchitecture#slidingPattern}, {@link ModelArchitecture#windowsEveryLayer}),
      * MXFP4 beyond the experts,
-     * and weights quantised by any method but FP8, MXFP4, compressed-tensors' FP8, ModelOpt's FP8 and the AWQ and GPTQ
-     * Marlin runs (bitsandbytes, NVFP4, 3-bit GPTQ; {@link CompressedTensors}, {@link ModelOpt}, {@link
-     * GroupQuantised}).
+     * and weights quantised by any method but FP8, MXFP4, compressed-tensors' FP8, integer and NVFP4 schemes, ModelOpt's
+     * FP8 and NVFP4 and the AWQ and GPTQ Marlin runs (bitsandbytes, 3-bit GPTQ; {@link CompressedTensors}, {@link
+     * ModelOpt}, {@link GroupQuantised}).
      */
     private static void unmodelled(JsonNode root, JsonNode c, String name, ModelArchitecture architecture) {
         String why = null;
@@ -1057,7 +1060,7 @@ public record ModelProfile(
             why = GroupQuantised.whyNotModelled(root.path("quantization_config"));
             why = why == null ? null : "\"quantization_config\": " + why;
         } else if (why == null && quant.startsWith(ModelOpt.METHOD)) {
-            why = ModelOpt.whyNotFp8(root.path("quantization_config"));
+            why = ModelOpt.whyNotModelled(root.path("quantization_config"));
             why = why == null ? null : "\"quantization_config\": " + why;
         } else if (why == null && !quant.isEmpty() && !quant.equals("fp8") && !quant.equals(MXFP4)
                 && !quant.equals(COMPRESSED_TENSORS)) {
@@ -1111,14 +1114,14 @@ public record ModelProfile(
      */
     ModelProfile withExpertsHeldBy(Mxfp4Kernel kernel, int slices) {
         // integer experts of four bits in groups of 64 take MXFP4's bytes too: only MXFP4 is laid out anew
-        if (experts.count() == 0 || integerWeights || expertBytesPerParameter != MXFP4_BYTES_PER_PARAMETER) {
+        if (experts.count() == 0 || lowBitWeights != LowBitWeights.NONE || expertBytesPerParameter != MXFP4_BYTES_PER_PARAMETER) {
             return this;
         }
         int intermediate = (int) Math.round(experts.parameters() / (3.0 * hiddenSize) / slices);
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken,
                 stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
                 window, kernel.bytesPerParameter(hiddenSize, intermediate), kvSplit, attentionHeads, attentionFlopsPerPair,
-                embeddings, activationTraffic, integerWeights);
+                embeddings, activationTraffic, lowBitWeights);
     }
 
     /**
@@ -1136,7 +1139,7 @@ public record ModelProfile(
             case IGNORED -> new ModelProfile(name, parameters, activeParameters, bytesPerParameter,
                     kvBytesPerToken + window.kvBytesPerToken(), stateBytesPerSequence, nonLanguageBytes, context,
                     draftFraction, hiddenSize, layers, experts, Window.NONE, expertBytesPerParameter, kvSplit,
-                    attentionHeads, attentionFlopsPerPair + window.flopsPerPair(), embeddings, activationTraffic, integerWeights);
+                    attentionHeads, attentionFlopsPerPair + window.flopsPerPair(), embeddings, activationTraffic, lowBitWeights);
         };
     }
 
@@ -1148,7 +1151,7 @@ public record ModelProfile(
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken,
                 stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
                 window.keepingEveryToken(),
-                expertBytesPerParameter, kvSplit, attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic, integerWeights);
+                expertBytesPerParameter, kvSplit, attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic, lowBitWeights);
     }
 
     /**
@@ -1179,29 +1182,30 @@ public record ModelProfile(
         return new ModelProfile(name, parameters, activeParameters, 1, kvBytesPerToken, stateBytesPerSequence,
                 nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts, window,
                 Math.min(1, expertBytesPerParameter), kvSplit, attentionHeads, attentionFlopsPerPair, embeddings,
-                activationTraffic, integerWeights);
+                activationTraffic, lowBitWeights);
     }
 
     /**
-     * This model with integer weights multiplied in 16 bits (AWQ, GPTQ: {@link GroupQuantised}; compressed-tensors'
-     * W4A16 and W8A16: {@link CompressedTensors}), {@code bytes} a weight with its groups' scales and zero points, the
-     * experts' too; its KV cache and its vocabulary's tables ({@link #TABLE_BYTES}) keep their own precision.
+     * This model with every layer's weights of under 16 bits multiplied as {@code kind} says: integers in 16 bits (AWQ,
+     * GPTQ: {@link GroupQuantised}; compressed-tensors' W4A16 and W8A16: {@link CompressedTensors}) or NVFP4 ({@link
+     * Nvfp4}), {@code bytes} a weight with its groups' scales (and zero points), the experts' too; its KV cache and its
+     * vocabulary's tables ({@link #TABLE_BYTES}) keep their own precision.
      */
-    ModelProfile withIntegerWeights(double bytes) {
+    ModelProfile withLowBitWeights(LowBitWeights kind, double bytes) {
         return new ModelProfile(name, parameters, activeParameters, bytes, kvBytesPerToken, stateBytesPerSequence,
                 nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts, window, bytes, kvSplit,
-                attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic, true);
+                attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic, kind);
     }
 
     /**
-     * This model with its routed experts alone in integers multiplied in 16 bits, {@code bytes} a weight with its
-     * groups' scales and zero points, beside 16-bit attention, dense layers and shared experts: Kimi K2 Thinking's
-     * checkpoint ({@link CompressedTensors}).
+     * This model with its routed experts alone of under 16 bits, multiplied as {@code kind} says, {@code bytes} a weight
+     * with its groups' scales (and zero points), beside 16-bit attention, dense layers and shared experts: Kimi K2
+     * Thinking's integer experts ({@link CompressedTensors}), NVFP4 experts ({@link Nvfp4}).
      */
-    ModelProfile withIntegerExperts(double bytes) {
+    ModelProfile withLowBitExperts(LowBitWeights kind, double bytes) {
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken,
                 stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts, window,
-                bytes, kvSplit, attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic, true);
+                bytes, kvSplit, attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic, kind);
     }
 
     /**
@@ -1213,18 +1217,31 @@ public record ModelProfile(
                 stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
                 new Window(window.tokens(), window.kvBytesPerToken() / 2, window.flopsPerPair(), window.sglang(),
                         window.keepsEveryToken(), window.chunked()), expertBytesPerParameter,
-                kvSplit, attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic, integerWeights);
+                kvSplit, attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic, lowBitWeights);
     }
 
     /** Whether the weights are FP8 (one byte), so the matrix products run on FP8 tensor cores where the GPU has them. */
     public boolean fp8Weights() {
-        return bytesPerParameter == 1 && !integerWeights;
+        return bytesPerParameter == 1 && lowBitWeights == LowBitWeights.NONE;
     }
 
     /**
-     * Whether the routed experts are held in four bits (MXFP4, gpt-oss's: the only format of under a byte a weight the
-     * twin models), which the engines run with kernels of their own (Marlin, OpenAI's {@code triton_kernels}) rather than
-     * the fused mixture-of-experts kernel of 8- and 16-bit experts.
+     * Whether the layers' products (attention's projections, dense MLPs, shared experts) hold NVFP4 weights ({@link
+     * LowBitWeights#NVFP4}), rather than the routed experts alone.
+     */
+    boolean nvfp4Layers() {
+        return lowBitWeights == LowBitWeights.NVFP4 && bytesPerParameter < 1;
+    }
+
+    /** Whether the routed experts hold NVFP4 weights ({@link LowBitWeights#NVFP4}). */
+    boolean nvfp4Experts() {
+        return lowBitWeights == LowBitWeights.NVFP4 && experts.count() > 0;
+    }
+
+    /**
+     * Whether the routed experts are held in four bits (MXFP4, NVFP4, 4-bit integers), which the engines run with
+     * kernels of their own (Marlin, OpenAI's {@code triton_kernels}, FlashInfer's) rather than the fused
+     * mixture-of-experts kernel of 8- and 16-bit experts.
      */
     boolean fourBitExperts() {
         return experts.count() > 0 && expertBytesPerParameter < 1;

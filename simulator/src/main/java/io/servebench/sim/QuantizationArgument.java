@@ -36,7 +36,8 @@ final class QuantizationArgument {
 
     /**
      * @param dialect    the engine
-     * @param checkpoint the {@code quant_method} the checkpoint's config names, in lower case; empty for none
+     * @param checkpoint the {@code quant_method} the checkpoint's config names, in lower case ({@code modelopt_fp4} for
+     *                   ModelOpt's NVFP4: {@link ModelOpt#NVFP4_METHOD}); empty for none
      * @param argument   the {@code --quantization} given, null for none
      * @throws IllegalArgumentException where the engine would not start, or would run a kernel the twin does not model
      */
@@ -59,7 +60,9 @@ final class QuantizationArgument {
         }
         boolean marlin = (checkpoint.equals("awq") || checkpoint.equals("gptq"))
                 && (given.equals("marlin") || given.equals(checkpoint + "_marlin"));
-        if (given.equals(checkpoint) || marlin) {
+        // a ModelOpt NVFP4 checkpoint named by its config's quant_method (modelopt) or its own (modelopt_fp4)
+        boolean nvfp4 = checkpoint.equals(ModelOpt.NVFP4_METHOD) && given.equals(ModelOpt.METHOD);
+        if (given.equals(checkpoint) || marlin || nvfp4) {
             return Outcome.CHECKPOINT;
         }
         if (dialect == SimDialect.SGLANG && requantises(checkpoint, given)) {

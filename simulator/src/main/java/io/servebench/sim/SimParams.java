@@ -886,14 +886,16 @@ public record SimParams(
         }
 
         /**
-         * A ModelOpt FP8 checkpoint as the engine starts it ({@link ModelOpt}): vLLM refuses it below compute capability
-         * 8.9; both engines cache its KV in FP8 where the checkpoint quantises its KV cache and {@code --kv-cache-dtype}
-         * is left {@code auto} (vLLM's {@code resolve_kv_cache_dtype_string}; SGLang's {@code
+         * A ModelOpt checkpoint as the engine starts it ({@link ModelOpt}): vLLM refuses FP8 below compute capability
+         * 8.9 (NVFP4 runs on every GPU of the twin's, weight-only in Marlin where it has no FP4 tensor cores); both
+         * engines cache its KV in FP8 where the checkpoint quantises its KV cache and {@code --kv-cache-dtype} is left
+         * {@code auto} (vLLM's {@code resolve_kv_cache_dtype_string}; SGLang's {@code
          * ModelRunner.configure_kv_cache_dtype}, {@code python/sglang/srt/model_executor/model_runner.py}: "auto" with
          * the quantisation's {@code kv_cache_quant_algo} FP8 caches {@code float8_e4m3fn}).
          */
         private ModelProfile modelOptAsServed(SimDialect dialect, ModelProfile model, GpuProfile gpu) {
-            if (dialect != SimDialect.SGLANG && gpu.computeCapability() < ModelOpt.MIN_COMPUTE_CAPABILITY) {
+            if (dialect != SimDialect.SGLANG && !modelOpt.nvfp4()
+                    && gpu.computeCapability() < ModelOpt.MIN_COMPUTE_CAPABILITY) {
                 throw new IllegalArgumentException(String.format(Locale.ROOT, "the engine would not start: vLLM runs a"
                         + " ModelOpt FP8 checkpoint on compute capability %d and up only (\"The quantization method"
                         + " modelopt is not supported for the current GPU. Minimum capability: %d. Current capability:"

@@ -148,7 +148,10 @@ final class StepCostModel {
 
     private final SimParams settings;
     private final LayerKernels kernels;
-    /** Whether each product first quantises its activations: FP8 weights on FP8 tensor cores. */
+    /**
+     * Whether each product first quantises its activations: FP8 weights on FP8 tensor cores, NVFP4 on FP4 ones (its
+     * values counted at FP8's bytes: {@link ModelProfile#QUANTISATION_BYTES}).
+     */
     private final boolean quantisesActivations;
     private final double bandwidth;
     /** Bytes/s at which the dense products stream their weights ({@link #PRODUCT_READ_EFFICIENCY}), over the GPUs. */
@@ -166,16 +169,22 @@ final class StepCostModel {
         this.bandwidth = settings.gpu().effectiveBandwidth() * settings.tensorParallelSize();
         this.productBandwidth = settings.gpu().hbmBytesPerSecond() * PRODUCT_READ_EFFICIENCY
                 * settings.tensorParallelSize();
-        // FP8 weights multiply on the FP8 tensor cores (W8A8, as vLLM's and SGLang's FP8 linear layers do on Hopper)
-        this.flops = (settings.model().fp8Weights() ? settings.gpu().effectiveFp8Flops() : settings.gpu().effectiveFlops())
-                * settings.tensorParallelSize();
+        ModelProfile model = settings.model();
         GpuProfile gpu = settings.gpu();
+        // FP8 weights multiply on the FP8 tensor cores (W8A8, as vLLM's and SGLang's FP8 linear layers do on Hopper),
+        // NVFP4 weights on FP4 tensor cores where the GPU has them (W4A4), else in 16 bits in Marlin (LowBitWeights)
+        boolean fp4 = model.nvfp4Layers() && gpu.fp4TensorCores();
+        this.flops = (fp4 ? gpu.effectiveFp4Flops() : model.fp8Weights() ? gpu.effectiveFp8Flops() : gpu.effectiveFlops())
+                * settings.tensorParallelSize();
         this.attentionFlops = gpu.effectiveAttentionFlops() * settings.tensorParallelSize();
-        boolean fp8 = settings.model().fp8Weights() && gpu.peakFp8Flops() > 0;
-        this.kernels = LayerKernels.of(settings.model(), fp8);
-        this.quantisesActivations = fp8;
+        boolean fp8 = model.fp8Weights() && gpu.peakFp8Flops() > 0;
+        this.kernels = LayerKernels.of(model, fp8 || fp4);
+        this.quantisesActivations = fp8 || fp4;
         this.expertBandwidth = expertBandwidth(gpu, fp8) * settings.tensorParallelSize();
-        this.expertFlops = expertFlops(gpu, fp8) * settings.tensorParallelSize();
+        // NVFP4 experts on FP4 tensor cores: the FP8 fused kernel's fraction of the peak, an assumption (not measured)
+        this.expertFlops = (model.nvfp4Experts() && gpu.fp4TensorCores()
+                ? gpu.peakFp4Flops() * EXPERT_FP8_COMPUTE_EFFICIENCY : expertFlops(gpu, fp8))
+                * settings.tensorParallelSize();
     }
 
     /**

@@ -64,12 +64,17 @@ public record TwinEvidence(String engine, String gpu, String architecture, boole
     /**
      * A model's architecture as the evidence groups it: hybrid (a per-sequence state), moe (routed experts), dense; with
      * {@code -integer} after it where its weights are integers multiplied in 16 bits (AWQ, GPTQ, compressed-tensors'
-     * W4A16: {@link ModelProfile#integerWeights()}), which run Marlin's kernels, whose speed no published case shows, so
-     * that such a set-up says it is unvalidated rather than borrow the bar of its 16-bit and FP8 kind.
+     * W4A16: {@link LowBitWeights#INTEGER}), which run Marlin's kernels, and {@code -nvfp4} where they are NVFP4 ({@link
+     * LowBitWeights#NVFP4}: FP4 tensor cores or Marlin), kernels whose speed no published case shows, so that such a
+     * set-up says it is unvalidated rather than borrow the bar of its 16-bit and FP8 kind.
      */
     public static String architecture(ModelProfile model) {
         String shape = model.stateBytesPerSequence() > 0 ? "hybrid" : model.experts().count() > 0 ? "moe" : "dense";
-        return model.integerWeights() ? shape + "-integer" : shape;
+        return switch (model.lowBitWeights()) {
+            case NONE -> shape;
+            case INTEGER -> shape + "-integer";
+            case NVFP4 -> shape + "-nvfp4";
+        };
     }
 
     /**

@@ -56,10 +56,10 @@ class ModelOptTest {
         assertThat(vllm.model().bytesPerParameter()).isEqualTo(1);
         assertThat(vllm.model().kvBytesPerToken()).isEqualTo(KV_16_BITS / 2);
 
-        Files.writeString(dir.resolve("hf_quant_config.json"), "{\"quantization\": {\"quant_algo\": \"NVFP4\","
-                + " \"kv_cache_quant_algo\": null, \"group_size\": 16}}");
+        Files.writeString(dir.resolve("hf_quant_config.json"), "{\"quantization\": {\"quant_algo\": \"W4A8_AWQ\","
+                + " \"kv_cache_quant_algo\": null, \"group_size\": 128}}");
         assertThatThrownBy(() -> params(SimDialect.VLLM, dir, List.of(), "b200"))
-                .hasMessageContaining("\"quantization_config\": ModelOpt with quant_algo NVFP4 (modelled: FP8");
+                .hasMessageContaining("\"quantization_config\": ModelOpt with quant_algo W4A8_AWQ (modelled: FP8");
         Files.writeString(dir.resolve("hf_quant_config.json"), "{not json");
         assertThatThrownBy(() -> params(SimDialect.VLLM, dir, List.of(), "h100"))
                 .hasMessageContaining("hf_quant_config.json of " + MODEL);
