@@ -11,9 +11,9 @@ import java.util.List;
  * The model architectures whose {@code config.json} {@link ModelProfile#fromConfig} reads right, each by the class name
  * the engines load it by (the config's {@code "architectures"}, which vLLM's and SGLang's model registries look up,
  * the first entry first) and the {@code "model_type"}s that name it where a config lists no class. Every other
- * architecture is refused by name: read with these rules it would be another model. DeepSeek V3.2 and GLM-5 ({@code DeepseekV32ForCausalLM}, {@code GlmMoeDsaForCausalLM}: sparse attention over the top
- * 2,048 tokens), Jamba and Nemotron-H (Mamba layers) have keys this reader does not know and would read as dense
- * attention. The multimodal ones ({@code ...ForConditionalGeneration}) count their vision tower's weights beside the
+ * architecture is refused by name: read with these rules it would be another model. GLM-5 ({@code
+ * GlmMoeDsaForCausalLM}: DeepSeek V3.2's sparse attention with indexers shared among layers, {@code index_topk_freq}),
+ * Jamba and Nemotron-H (Mamba layers) have keys this reader does not know and would read as dense attention. The multimodal ones ({@code ...ForConditionalGeneration}) count their vision tower's weights beside the
  * language model ({@code vision_config}), not its memory at work.
  */
 enum ModelArchitecture {
@@ -106,6 +106,12 @@ enum ModelArchitecture {
             + "\"max_position_embeddings\":131072}", "llama4"),
     /** DeepSeek V3 and R1; Kimi K2 ships its config with this class and a model type of its own. */
     DEEPSEEK_V3("DeepseekV3ForCausalLM", DeepSeekV3.DEFAULTS, "deepseek_v3", "kimi_k2"),
+    /**
+     * DeepSeek V3.2: DeepSeek V3 with DeepSeek Sparse Attention ({@link #sparseAttention}): a lightning indexer of {@code
+     * index_n_heads} heads of {@code index_head_dim} scores every earlier token, and latent attention attends the {@code
+     * index_topk} it scores highest. Its three keys have no default: a config without them is refused.
+     */
+    DEEPSEEK_V32("DeepseekV32ForCausalLM", DeepSeekV3.DEFAULTS, "deepseek_v32"),
     /**
      * Kimi K2.5 and its successors (K2.6): a DeepSeek V3 text model ({@code text_config}, read with {@code
      * DeepseekV3Config}'s defaults) beside the MoonViT vision tower ({@code KimiK25Config}, {@code
@@ -279,7 +285,8 @@ enum ModelArchitecture {
      */
     String moduleLayers() {
         return switch (this) {
-            case LLAMA, MISTRAL, QWEN2, QWEN2_MOE, QWEN3, QWEN3_MOE, DEEPSEEK_V2, DEEPSEEK_V3, GLM4_MOE -> "model.layers.";
+            case LLAMA, MISTRAL, QWEN2, QWEN2_MOE, QWEN3, QWEN3_MOE, DEEPSEEK_V2, DEEPSEEK_V3, DEEPSEEK_V32, GLM4_MOE ->
+                    "model.layers.";
             case KIMI_K25 -> "language_model.model.layers.";
             default -> null;
         };
@@ -321,6 +328,14 @@ enum ModelArchitecture {
 
     private static final String TIE = "tie_word_embeddings";
     private static final List<String> EXPERT_COUNTS = List.of("num_experts", "num_local_experts", "n_routed_experts");
+
+    /**
+     * Whether its latent attention is DeepSeek Sparse Attention (DeepSeek V3.2): each query attends the {@code
+     * index_topk} earlier tokens its indexer scores highest ({@link ModelProfile.Reach#TOP_K}).
+     */
+    boolean sparseAttention() {
+        return this == DEEPSEEK_V32;
+    }
 
     /** Whether this is Gemma 3, whose context vLLM takes as its config states it ({@link ContextLength}). */
     boolean isGemma3() {

@@ -188,6 +188,16 @@ final class ModelConfigs {
             + "\"quantization_config\":{\"quant_method\":\"fp8\",\"weight_block_size\":[128,128]}}";
 
     /**
+     * DeepSeek-V3.2's {@code config.json} (huggingface.co/deepseek-ai/DeepSeek-V3.2; V3.2-Exp's has the same fields): the
+     * class {@code DeepseekV32ForCausalLM} and model type {@code deepseek_v32}, DeepSeek V3's dimensions as above, and
+     * its lightning indexer's {@code index_topk} 2,048, {@code index_n_heads} 64 and {@code index_head_dim} 128, as
+     * public code that models the architecture copies them (the published config was not read here).
+     */
+    static final String DEEPSEEK_V32 = DEEPSEEK_R1_0528.replace("\"architectures\":[\"DeepseekV3ForCausalLM\"],",
+            "\"architectures\":[\"DeepseekV32ForCausalLM\"],\"model_type\":\"deepseek_v32\",\"index_topk\":2048,"
+                    + "\"index_n_heads\":64,\"index_head_dim\":128,");
+
+    /**
      * GLM-4.5-Air's {@code config.json} (huggingface.co/zai-org/GLM-4.5-Air), the fields the profile reads, as
      * transformers 4.54.1 printed the model's {@code Glm4MoeConfig} in a public training log: 46 layers of grouped-query
      * attention (96 query heads of 128 beside a hidden size of 4,096, 8 KV heads), the first layer dense, then 128 routed

@@ -188,9 +188,10 @@ public record ModelProfile(
 
     /**
      * The layers whose attention sees only part of the context: the last {@code tokens} tokens (sliding-window attention:
-     * gpt-oss, Gemma 2/3, every other or five of six layers; Mistral 7B v0.1, every layer), or the tokens of the query's
-     * own chunk of {@code tokens} (chunked local attention: Llama 4, three layers of four). A step reads the KV of at most
-     * {@code tokens} tokens of them, however long its context. vLLM's KV cache manager frees a sliding layer's blocks
+     * gpt-oss, Gemma 2/3, every other or five of six layers; Mistral 7B v0.1, every layer), the tokens of the query's
+     * own chunk of {@code tokens} (chunked local attention: Llama 4, three layers of four), or the {@code tokens} its
+     * indexer picks among all before it (DeepSeek Sparse Attention: DeepSeek V3.2, every layer; {@link Reach}). A step
+     * reads the KV of at most {@code tokens} tokens of them, however long its context. vLLM's KV cache manager frees a sliding layer's blocks
      * that fall out of the window ({@code SlidingWindowManager}), so a sequence holds at most the window's; SGLang serves
      * them as its {@link SglangWindow} for the architecture says.
      *
@@ -201,11 +202,10 @@ public record ModelProfile(
      * @param keepsEveryToken whether the cache keeps every token of these layers, read or not (SGLang's one pool: {@link
      *                        SglangWindow#ONE_POOL}; vLLM without its hybrid KV cache manager), rather than at most the
      *                        window's
-     * @param chunked         whether a query attends its own chunk (from the last multiple of {@code tokens} before it)
-     *                        rather than the last {@code tokens} tokens
+     * @param reach           which keys a query attends
      */
     public record Window(int tokens, double kvBytesPerToken, double flopsPerPair, SglangWindow sglang,
-                         boolean keepsEveryToken, boolean chunked) {
+                         boolean keepsEveryToken, Reach reach) {
 
         /** No sliding-window layer. */
         public static final Window NONE = new Window(0, 0, 0, SglangWindow.OWN_POOL);
@@ -219,16 +219,22 @@ public record ModelProfile(
                 throw new IllegalArgumentException("window: flopsPerPair must be >= 0, got " + flopsPerPair);
             }
             java.util.Objects.requireNonNull(sglang, "sglang");
+            java.util.Objects.requireNonNull(reach, "reach");
         }
 
         /** Sliding-window layers as vLLM serves them, whatever SGLang does: the cache keeps at most the window's tokens. */
         Window(int tokens, double kvBytesPerToken, double flopsPerPair, SglangWindow sglang) {
-            this(tokens, kvBytesPerToken, flopsPerPair, sglang, false, false);
+            this(tokens, kvBytesPerToken, flopsPerPair, sglang, false, Reach.LAST);
         }
 
         /** These layers with their cache keeping every token. */
         Window keepingEveryToken() {
-            return new Window(tokens, kvBytesPerToken, flopsPerPair, sglang, true, chunked);
+            return new Window(tokens, kvBytesPerToken, flopsPerPair, sglang, true, reach);
+        }
+
+        /** Whether a query attends its own chunk ({@link Reach#CHUNK}). */
+        boolean chunked() {
+            return reach == Reach.CHUNK;
         }
 
         /** The KV bytes a sequence of {@code tokens} tokens holds in these layers. */
@@ -241,19 +247,19 @@ public record ModelProfile(
             if (tokens == 0 || context == 0) {
                 return 0;
             }
-            return chunked ? (context - 1) % tokens + 1 : Math.min(context, tokens);
+            return chunked() ? (context - 1) % tokens + 1 : Math.min(context, tokens);
         }
 
         /**
          * Query and key tokens these layers pair for {@code count} new tokens after {@code before} computed ones: the
-         * token at (0-based) position {@code p} attends to {@code min(p + 1, window)} keys in a sliding layer, to
-         * {@code p mod chunk + 1} in a chunked one.
+         * token at (0-based) position {@code p} attends to {@code min(p + 1, window)} keys in a sliding layer or a
+         * sparse one, to {@code p mod chunk + 1} in a chunked one.
          */
         long pairs(long before, long count) {
             if (tokens == 0) {
                 return 0;
             }
-            if (chunked) {
+            if (chunked()) {
                 return chunkedPairsBefore(before + count) - chunkedPairsBefore(before);
             }
             long unclipped = Math.max(0, Math.min(count, tokens - before));
@@ -265,6 +271,21 @@ public record ModelProfile(
             long rest = n % tokens;
             return n / tokens * ((long) tokens * (tokens + 1) / 2) + rest * (rest + 1) / 2;
         }
+    }
+
+    /** Which keys a query of a {@link Window}'s layers attends. */
+    public enum Reach {
+        /** The last {@code tokens} tokens: sliding-window attention. */
+        LAST,
+        /** Those of its own chunk of {@code tokens}: chunked local attention. */
+        CHUNK,
+        /**
+         * The {@code tokens} earlier tokens a lightning indexer scores highest (DeepSeek Sparse Attention, {@code
+         * index_topk}): as many keys as a sliding window's, chosen from the whole context, whose every token the cache
+         * keeps. Every query's indexer scores all the tokens before it ({@link ModelProfile#kvBytesPerToken} and {@link
+         * ModelProfile#attentionFlopsPerPair} count the indexer's keys and products).
+         */
+        TOP_K
     }
 
     /**
@@ -503,6 +524,9 @@ public record ModelProfile(
             // R1 is DeepSeek-V3's architecture trained further, and V3-0324 an update of V3 with the same config.json
             java.util.Map.entry("deepseek-v3", ModelConfigs.DEEPSEEK_R1_0528),
             java.util.Map.entry("deepseek-v3-0324", ModelConfigs.DEEPSEEK_R1_0528),
+            java.util.Map.entry("deepseek-v3.2", ModelConfigs.DEEPSEEK_V32),
+            // V3.2-Exp, the first release of the architecture, and V3.2 share one config.json's shape
+            java.util.Map.entry("deepseek-v3.2-exp", ModelConfigs.DEEPSEEK_V32),
             java.util.Map.entry("glm-4.5-air", ModelConfigs.GLM_45_AIR),
             java.util.Map.entry("glm-4.6", ModelConfigs.GLM_46),
             java.util.Map.entry("glm-4.6-fp8", ModelConfigs.GLM_46_FP8),
@@ -603,6 +627,13 @@ public record ModelProfile(
         // the width of the output projection's input, the attention's output
         double attentionOut = heads * headDim;
         boolean latent = c.hasNonNull("kv_lora_rank");
+        // DeepSeek Sparse Attention (ModelArchitecture#sparseAttention): its indexer's key cache and products per layer
+        // and token pair, the keys each query attends, and latent attention's FLOPs per pair as the sparse kernels run it
+        boolean sparse = latent && architecture.sparseAttention();
+        double indexerKvPerLayer = 0;
+        double indexerFlopsPerPair = 0;
+        double sparseFlopsPerPair = 0;
+        int topK = 0;
         if (latent) {
             // multi-head latent attention (DeepSeek-V2/V3, Kimi K2; modeling_deepseek.py's DeepseekV3Attention): queries
             // through a low-rank q_a/q_b pair (or one projection without q_lora_rank), keys and values compressed into
@@ -621,6 +652,22 @@ public record ModelProfile(
             flopsPerPair = 2 * heads * (nope + rope) + 2 * heads * value;
             ropeValues = (heads + 1) * rope;
             attentionOut = heads * value;
+            if (sparse) {
+                double indexHeads = count(c, name, "index_n_heads");
+                double indexDim = count(c, name, "index_head_dim");
+                topK = (int) count(c, name, "index_topk");
+                // vLLM's Indexer (deepseek_v2.py): per-head queries from the low-rank query (wq_b), one key from the
+                // hidden state (wk), a weight per head (weights_proj)
+                attention += count(c, name, "q_lora_rank") * indexHeads * indexDim + hidden * indexDim
+                        + hidden * indexHeads;
+                // its key cache holds FP8 keys and a 4-byte scale per 128 values, whatever the KV cache's dtype
+                // (DeepseekV32IndexerCache: head_dim + head_dim // quant_block_size * 4, uint8: 132 bytes)
+                indexerKvPerLayer = indexDim + Math.ceil(indexDim / 128) * 4;
+                indexerFlopsPerPair = 2 * indexHeads * indexDim;
+                // FlashMLA's sparse kernels attend the latent form (head size 576: kv_lora_rank + rope), the weighted
+                // sum over kv_lora_rank (FlashMLASparseBackend.get_supported_head_sizes)
+                sparseFlopsPerPair = 2 * heads * (kvRank + rope) + 2 * heads * kvRank;
+            }
         }
         double linearAttention = 0;
         double linearOut = 0;
@@ -707,12 +754,23 @@ public record ModelProfile(
         double kvPerLayer = kvValuesPerLayer * bytes;
         Window window = slidingLayers == 0 ? Window.NONE
                 : new Window((int) count(c, name, chunked ? "attention_chunk_size" : "sliding_window"),
-                        slidingLayers * kvPerLayer, slidingLayers * flopsPerPair, architecture.sglangWindow(), false, chunked);
-        ModelProfile profile = new ModelProfile(name, total, active, bytes, (fullLayers - slidingLayers) * kvPerLayer,
+                        slidingLayers * kvPerLayer, slidingLayers * flopsPerPair, architecture.sglangWindow(), false,
+                        chunked ? Reach.CHUNK : Reach.LAST);
+        // what attends the whole context: the full layers, or under sparse attention every layer's indexer
+        double wholeKv = (fullLayers - slidingLayers) * kvPerLayer;
+        double wholeFlopsPerPair = (fullLayers - slidingLayers) * flopsPerPair;
+        if (sparse) {
+            // SGLang's own sparse attention is not modelled (SimParams refuses it): the pool's rule is never read
+            window = new Window(topK, fullLayers * kvPerLayer, fullLayers * sparseFlopsPerPair, SglangWindow.ONE_POOL,
+                    true, Reach.TOP_K);
+            wholeKv = fullLayers * indexerKvPerLayer;
+            wholeFlopsPerPair = fullLayers * indexerFlopsPerPair;
+        }
+        ModelProfile profile = new ModelProfile(name, total, active, bytes, wholeKv,
                 statePerSequence, visionParameters(architecture, root, hidden, name) * bytes,
                 ContextLength.fromConfig(c, architecture.isGemma3(), tokenizerMaxLength, name), draftFraction, (int) hidden,
                 (int) layers, routed, window, quant.equals(MXFP4) ? MXFP4_BYTES_PER_PARAMETER : bytes,
-                latent ? 1 : (int) kvHeads, (int) heads, (fullLayers - slidingLayers) * flopsPerPair, tables,
+                latent ? 1 : (int) kvHeads, (int) heads, wholeFlopsPerPair, tables,
                 new ActivationTraffic(layers * 2 * 4 * hidden * ACTIVATION_BYTES, elementwiseValues * ACTIVATION_BYTES,
                         quantisedWhole * QUANTISATION_BYTES, quantisedSplit * QUANTISATION_BYTES), LowBitWeights.NONE);
         if (GroupQuantised.names(quant)) {
@@ -1155,6 +1213,39 @@ public record ModelProfile(
     }
 
     /**
+     * This model as vLLM runs its sparse attention ({@link Reach#TOP_K}) on {@code tensorParallel} GPUs like {@code gpu};
+     * the same model without it. The twin models FlashMLA's sparse kernels, which run on compute capability 9.x and 10.x
+     * only ({@code FlashMLASparseBackend.supports_compute_capability}: {@code capability.major in [9, 10]}). With a
+     * 16-bit cache every token goes through its prefill kernel, whose query heads per GPU are padded to a multiple of 64
+     * on Hopper and 128 on Blackwell ({@code FlashMLASparseImpl._forward_bf16_kv}: "kernel requires num_local_head to be
+     * a multiple of 64 on hopper and 128 on blackwell"; {@code vllm/v1/attention/backends/mla/flashmla_sparse.py}): on 8
+     * GPUs DeepSeek V3.2's 16 heads a GPU compute as 64, four times the products.
+     *
+     * @throws IllegalArgumentException on another GPU
+     */
+    ModelProfile sparseAttentionServedByVllm(int tensorParallel, GpuProfile gpu) {
+        if (window.reach() != Reach.TOP_K) {
+            return this;
+        }
+        int major = gpu.computeCapability() / 10;
+        if (major != 9 && major != 10) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "vLLM's sparse attention of %s on %s (compute"
+                    + " capability %d.%d) is not modelled by the simulated engine: it models FlashMLA's sparse kernels,"
+                    + " which run on compute capability 9.x and 10.x only (FlashMLASparseBackend); expected a Hopper or"
+                    + " Blackwell GPU (h100, h200, h20, b200)", name, gpu.name(), major, gpu.computeCapability() % 10));
+        }
+        int local = Math.max(1, attentionHeads / tensorParallel);
+        int padding = major == 10 ? 128 : 64;
+        double padded = Math.ceil((double) local / padding) * padding;
+        return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken,
+                stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
+                new Window(window.tokens(), window.kvBytesPerToken(), window.flopsPerPair() * padded / local,
+                        window.sglang(), window.keepsEveryToken(), window.reach()),
+                expertBytesPerParameter, kvSplit, attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic,
+                lowBitWeights);
+    }
+
+    /**
      * This model as vLLM serves it with {@code --disable-hybrid-kv-cache-manager}: where full and sliding layers both
      * are, the sliding ones' cache is made full attention's, every token kept, while their kernels still read the window
      * ("The compute of layers like sliding window is still saved."); a model whose every layer slides keeps its one
@@ -1213,10 +1304,15 @@ public record ModelProfile(
      * linear-attention state keeps its fp32.
      */
     public ModelProfile withFp8KvCache() {
+        if (window.reach() == Reach.TOP_K) {
+            throw new IllegalArgumentException("an FP8 KV cache of " + name + "'s sparse attention is not modelled by the"
+                    + " simulated engine (vLLM stores it as fp8_ds_mla, 656 bytes a token a layer, beside the indexer's"
+                    + " FP8 keys); expected --kv-cache-dtype left auto, which keeps the latent cache in 16 bits");
+        }
         return new ModelProfile(name, parameters, activeParameters, bytesPerParameter, kvBytesPerToken / 2,
                 stateBytesPerSequence, nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts,
                 new Window(window.tokens(), window.kvBytesPerToken() / 2, window.flopsPerPair(), window.sglang(),
-                        window.keepsEveryToken(), window.chunked()), expertBytesPerParameter,
+                        window.keepsEveryToken(), window.reach()), expertBytesPerParameter,
                 kvSplit, attentionHeads, attentionFlopsPerPair, embeddings, activationTraffic, lowBitWeights);
     }
 

@@ -449,9 +449,16 @@ public record SimParams(
         ModelProfile.Window window = model.window();
         if (window.tokens() > 0) {
             lines.add(String.format(Locale.ROOT, "%s layers attend %s; the cache keeps %s of them",
-                    window.chunked() ? "chunked-attention" : "sliding-window",
-                    window.chunked() ? "their own chunk of " + window.tokens() + " tokens"
-                            : "the last " + window.tokens() + " tokens",
+                    switch (window.reach()) {
+                        case LAST -> "sliding-window";
+                        case CHUNK -> "chunked-attention";
+                        case TOP_K -> "sparse-attention";
+                    },
+                    switch (window.reach()) {
+                        case LAST -> "the last " + window.tokens() + " tokens";
+                        case CHUNK -> "their own chunk of " + window.tokens() + " tokens";
+                        case TOP_K -> "the " + window.tokens() + " earlier tokens their indexer scores highest";
+                    },
                     window.keepsEveryToken() ? "every token" : "at most " + window.tokens() + " tokens"));
         }
         // why a pool holds fewer tokens than its bytes over one copy's: the engines' copies of the cache
@@ -1019,6 +1026,15 @@ public record SimParams(
                     : mxfp4Kernel != null ? mxfp4Kernel : Mxfp4Kernel.vllmDefault(gpu.computeCapability()), slices);
             if (modelOpt != null) {
                 model = modelOptAsServed(dialect, model, gpu);
+            }
+            if (model.window().reach() == ModelProfile.Reach.TOP_K) {
+                if (dialect == SimDialect.SGLANG) {
+                    throw new IllegalArgumentException("SGLang's sparse attention of " + model.name() + " is not"
+                            + " modelled by the simulated engine: SGLang serves it with a backend of its own (nsa) and,"
+                            + " for DeepSeek V3.2, DP attention by default (docs/basic_usage/deepseek_v32.md); rehearse"
+                            + " it with --engine vllm, or measure SGLang on a real engine");
+                }
+                model = model.sparseAttentionServedByVllm(tp, gpu);
             }
             if (dialect == SimDialect.SGLANG) {
                 model = model.servedBySglang(!noHybridSwaMemory);

@@ -22,7 +22,8 @@ class ModelLookupTest {
                 Map.of("HF_HOME", hfHome.toString())))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("the simulated engine does not know model my-org/Llama-3.1-70B-support:"
-                        + " no built-in profile (deepseek-r1, deepseek-r1-0528, deepseek-v3, deepseek-v3-0324, glm-4.5-air, glm-4.6, glm-4.6-fp8,"
+                        + " no built-in profile (deepseek-r1, deepseek-r1-0528, deepseek-v3, deepseek-v3-0324, deepseek-v3.2,"
+                        + " deepseek-v3.2-exp, glm-4.5-air, glm-4.6, glm-4.6-fp8,"
                         + " gpt-oss-120b, gpt-oss-20b, llama-3.1-70b-instruct,")
                 .hasMessageContaining("nothing in the Hugging Face cache at " + hfHome.resolve("hub")
                         .resolve("models--my-org--Llama-3.1-70B-support").resolve("refs").resolve("main"))
@@ -107,9 +108,9 @@ class ModelLookupTest {
      * An architecture the twin does not model is refused by its class name, though each of its keys the reader knows
      * would read: Llama 4's text-only class ({@code Llama4ForCausalLM}, as a text fine-tune of Scout ships it), whose
      * chunked layers SGLang's pool and local-attention lists do not name (they name the published
-     * {@code Llama4ForConditionalGeneration}, which is read: {@code SlidingWindowServingTest}); DeepSeek-V3.2's is DeepSeek-V3's with a sparse-attention indexer ({@code index_topk} 2,048,
-     * {@code index_n_heads} 64, {@code index_head_dim} 128) that the reader would skip, attending the whole context;
-     * GLM-5's class ({@code GlmMoeDsaForCausalLM}, {@code glm_moe_dsa}) is the same sparse attention. A config without a
+     * {@code Llama4ForConditionalGeneration}, which is read: {@code SlidingWindowServingTest}); GLM-5's class ({@code
+     * GlmMoeDsaForCausalLM}, {@code glm_moe_dsa}) is DeepSeek V3.2's sparse attention with indexers shared among layers
+     * (DeepSeek V3.2's own is read, on vLLM: {@code SparseAttentionTest}; SGLang's is refused). A config without a
      * class is known by its {@code model_type}, as Kimi K2's {@code kimi_k2} names DeepSeek V3's architecture, and one
      * naming neither is refused. The classes and keys are the published configs', as public code copies them.
      */
@@ -132,12 +133,14 @@ class ModelLookupTest {
         String v32 = renamed.substring(0, renamed.length() - 1) + ",\"index_topk\":2048,\"index_n_heads\":64,\"index_head_dim\":128}";
         assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(v32).path("index_topk").asInt()).isEqualTo(2048);
         assertThat(ModelProfile.fromConfig("deepseek-ai/DeepSeek-R1-0528", r1).parameters()).isPositive();
-        // a run that names the config refuses before it starts, whichever engine it rehearses
+        // a run that names the config reads it on vLLM and refuses before it starts on SGLang
         Files.writeString(dir.resolve("config.json"), v32);
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, "deepseek-ai/DeepSeek-V3.2-Exp", List.of("--tensor-parallel-size=8",
+                SimParams.SIM_MODEL_CONFIG + "=" + dir), GpuProfile.named("h200")).model().window().reach())
+                .isEqualTo(ModelProfile.Reach.TOP_K);
         assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.SGLANG, "deepseek-ai/DeepSeek-V3.2-Exp",
                 List.of("--tp-size=8", SimParams.SIM_MODEL_CONFIG + "=" + dir)))
-                .hasMessageStartingWith("config.json of deepseek-ai/DeepSeek-V3.2-Exp: \"architectures\" names"
-                        + " DeepseekV32ForCausalLM, an architecture the simulated engine does not model");
+                .hasMessageStartingWith("SGLang's sparse attention of deepseek-ai/DeepSeek-V3.2-Exp is not modelled");
         String dense = "\"hidden_size\": 4096, \"intermediate_size\": 14336, \"max_position_embeddings\": 32768,"
                 + " \"num_attention_heads\": 32, \"num_hidden_layers\": 32, \"num_key_value_heads\": 8,"
                 + " \"vocab_size\": 32000, \"torch_dtype\": \"bfloat16\"";

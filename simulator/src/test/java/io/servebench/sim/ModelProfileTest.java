@@ -343,6 +343,7 @@ class ModelProfileTest {
     void otherNamesHaveNoBuiltInProfile() {
         assertThatThrownBy(() -> ModelProfile.forModel("my-org/finetune")).hasMessageStartingWith(
                 "no built-in profile of my-org/finetune; built in: deepseek-r1, deepseek-r1-0528, deepseek-v3, deepseek-v3-0324,"
+                        + " deepseek-v3.2, deepseek-v3.2-exp,"
                         + " glm-4.5-air, glm-4.6, glm-4.6-fp8,"
                         + " gpt-oss-120b, gpt-oss-20b,"
                         + " llama-3.1-70b-instruct, llama-3.1-8b-instruct, llama-3.3-70b-instruct, meta-llama-3-8b-instruct");

@@ -171,7 +171,8 @@ class StepCostModelTest {
      */
     @Test
     void aChunkedLayerPairsEachQueryWithItsOwnChunk() {
-        ModelProfile.Window chunked = new ModelProfile.Window(128, 1, 1, ModelProfile.SglangWindow.OWN_POOL, false, true);
+        ModelProfile.Window chunked = new ModelProfile.Window(128, 1, 1, ModelProfile.SglangWindow.OWN_POOL, false,
+                ModelProfile.Reach.CHUNK);
         for (long[] c : new long[][] {{0, 100}, {0, 300}, {50, 100}, {200, 1}, {127, 5}, {128, 1}, {1000, 777}}) {
             long counted = 0;
             for (long p = c[0]; p < c[0] + c[1]; p++) {
