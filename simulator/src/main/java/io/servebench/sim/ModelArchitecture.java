@@ -149,6 +149,14 @@ enum ModelArchitecture {
     }
 
     /**
+     * The config's text model as the reader takes it: its {@code text_config}, else the whole config, with this
+     * architecture's defaults ({@link #withDefaults}).
+     */
+    JsonNode textConfig(JsonNode root, String name) {
+        return withDefaults(root.path("text_config").isObject() ? root.get("text_config") : root, root, name);
+    }
+
+    /**
      * The text config as the engines read it: transformers fills each key a file leaves out with the architecture's
      * class default, and a published file leaves out exactly those equal to it. Only the keys the reader would
      * otherwise take another default for are filled (its generic fallbacks: untied embeddings, a head dimension of
@@ -164,7 +172,7 @@ enum ModelArchitecture {
      * @param name the model id, for the message
      * @throws IllegalArgumentException where the text config is of a model type whose defaults these are not
      */
-    JsonNode withDefaults(JsonNode text, JsonNode root, String name) {
+    private JsonNode withDefaults(JsonNode text, JsonNode root, String name) {
         String textType = text.path("model_type").asText("");
         if (this == MISTRAL3 && text != root && !textType.isEmpty() && !textType.equals("mistral")) {
             // Ministral 3 ships as Mistral3ForConditionalGeneration with a text model of its own (ministral3)

@@ -31,13 +31,11 @@ final class ModelLookup {
      *                     checkpoint named in an {@code hf_quant_config.json} beside it; {@code "modelopt_fp4"} for
      *                     ModelOpt's NVFP4, as the engines name it); empty for a 16-bit checkpoint ({@link
      *                     QuantizationArgument})
+     * @param mtpLayers    the native multi-token-prediction layers its checkpoint ships ({@link ModelProfile#mtpLayers}),
+     *                     with which an MTP draft runs; 0 for none
      */
     record Found(ModelProfile profile, String source, Optional<ModelOpt.Checkpoint> modelOpt,
-                 boolean sglangVisionOnRequest, String quantisation) {
-
-        Found(ModelProfile profile, String source) {
-            this(profile, source, Optional.empty(), false, "");
-        }
+                 boolean sglangVisionOnRequest, String quantisation, int mtpLayers) {
     }
 
     private ModelLookup() {
@@ -60,10 +58,11 @@ final class ModelLookup {
         if (builtInConfig.isPresent()) {
             return fromConfig(model, builtInConfig.get(), 0, "built in");
         }
-        // Qwen3.5-9B's fitted profile, which no config describes
+        // Qwen3.5-9B's fitted profile, which no config describes; its checkpoint ships one MTP layer, which the reference
+        // study drafts with
         var fitted = ModelProfile.builtIn(model);
         if (fitted.isPresent()) {
-            return new Found(fitted.get(), "built in");
+            return new Found(fitted.get(), "built in", Optional.empty(), false, "", 1);
         }
         List<String> looked = new ArrayList<>();
         looked.add("no built-in profile (" + String.join(", ", ModelProfile.builtInNames()) + ")");
@@ -127,21 +126,21 @@ final class ModelLookup {
 
     /** The model a config describes, read from {@code source}; {@code cap} as {@link ModelProfile#fromConfig}'s. */
     private static Found fromConfig(String model, String config, int cap, String source) {
+        ModelProfile profile = ModelProfile.fromConfig(model, config, cap);
         JsonNode root;
         try {
             root = ModelProfile.JSON.readTree(config);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            // fromConfig names what is wrong with it
-            return new Found(ModelProfile.fromConfig(model, config, cap), source);
+            throw new IllegalStateException("config.json of " + model + " read as a profile but not as JSON", e);
         }
-        ModelProfile profile = ModelProfile.fromConfig(model, config, cap);
         ModelArchitecture architecture = ModelArchitecture.of(root, model);
         JsonNode quantised = architecture.withQuantisationAtTop(root);
         Optional<ModelOpt.Checkpoint> modelOpt = ModelOpt.of(quantised);
         // both engines' ModelOpt NVFP4 config names its method so (override_quantization_method)
         String method = modelOpt.filter(ModelOpt.Checkpoint::nvfp4).isPresent() ? ModelOpt.NVFP4_METHOD
                 : quantised.path("quantization_config").path("quant_method").asText("").toLowerCase(java.util.Locale.ROOT);
-        return new Found(profile, source, modelOpt, architecture.sglangBuildsVisionOnRequest(), method);
+        return new Found(profile, source, modelOpt, architecture.sglangBuildsVisionOnRequest(), method,
+                ModelProfile.mtpLayers(architecture.textConfig(root, model), model));
     }
 
     /**

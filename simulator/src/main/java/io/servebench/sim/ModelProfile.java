@@ -579,8 +579,7 @@ public record ModelProfile(
         }
         ModelArchitecture architecture = ModelArchitecture.of(root, name);
         root = architecture.withQuantisationAtTop(root);
-        JsonNode c = architecture.withDefaults(root.path("text_config").isObject() ? root.get("text_config") : root, root,
-                name);
+        JsonNode c = architecture.textConfig(root, name);
         unmodelled(root, c, name, architecture);
         double hidden = count(c, name, "hidden_size");
         double layers = count(c, name, "num_hidden_layers");
@@ -736,8 +735,7 @@ public record ModelProfile(
         double total = embeddings + mixers + denseLayers * denseMlp + sparseLayers * sparseMlp;
         // a native MTP head (mtp_num_hidden_layers, DeepSeek's num_nextn_predict_layers) is a full-attention decoder
         // layer with the model's MLP, and its logits read the output projection; without one, a draft costs one layer
-        int mtpLayers = countOrNone(c, name, c.has("mtp_num_hidden_layers") ? "mtp_num_hidden_layers"
-                : "num_nextn_predict_layers");
+        int mtpLayers = mtpLayers(c, name);
         double draftFraction = mtpLayers == 0 ? 1.0 / layers
                 : (mtpLayers * (attention + (sparseLayers > 0 ? sparseMlp : denseMlp)) + vocab * hidden) / total;
         double active = embeddings + mixers + denseLayers * denseMlp + sparseLayers * activeSparseMlp;
@@ -1065,6 +1063,14 @@ public record ModelProfile(
             }
         }
         return types;
+    }
+
+    /**
+     * The native multi-token-prediction layers a text config ships ({@link ModelArchitecture#textConfig}): Qwen's
+     * {@code mtp_num_hidden_layers}, DeepSeek's {@code num_nextn_predict_layers}; 0 for none.
+     */
+    static int mtpLayers(JsonNode c, String name) {
+        return countOrNone(c, name, c.has("mtp_num_hidden_layers") ? "mtp_num_hidden_layers" : "num_nextn_predict_layers");
     }
 
     /**

@@ -659,6 +659,8 @@ public record SimParams(
         int maxNumBatchedTokens;
         /** null until a flag sets it: then the engine's default. */
         Boolean prefixCaching;
+        /** The native MTP layers the model's checkpoint ships ({@link ModelLookup.Found#mtpLayers}). */
+        int mtpLayers;
         String specMethod;
         int specTokens;
         int sglangSpecSteps = -1;
@@ -742,6 +744,7 @@ public record SimParams(
             modelSource = found.source();
             modelOpt = found.modelOpt().orElse(null);
             sglangVisionOnRequest = found.sglangVisionOnRequest();
+            mtpLayers = found.mtpLayers();
             ModelProfile profile = found.profile();
             switch (QuantizationArgument.of(dialect, found.quantisation(), quantization)) {
                 case FP8_ONLINE -> profile = profile.withFp8Weights();
@@ -1058,6 +1061,9 @@ public record SimParams(
                         + (sglang ? "SGLang" : "vLLM") + " derives from the config of " + model.name() + " (" + context
                         + ": " + model.context().rule(dialect) + "); expected at most that, as the engine requires");
             }
+            if (specMethod != null && nativeMtp(specMethod) && mtpLayers == 0) {
+                throw noMtpLayers(dialect, model.name());
+            }
             if (dialect == SimDialect.SGLANG && specMethod != null) {
                 specTokens = sglangSpecSteps > 0 ? sglangSpecSteps
                         : sglangDraftTokens > 0 ? Math.max(1, sglangDraftTokens - 1) : 3;
@@ -1179,8 +1185,37 @@ public record SimParams(
             return "ngram".equals(method) || "lookahead".equals(method);
         }
 
+        /**
+         * Whether a speculative method drafts with the checkpoint's own multi-token-prediction layers: vLLM's {@code mtp}
+         * (and the model-named spellings it takes for it, {@code deepseek_mtp} and the like), SGLang's {@code NEXTN}.
+         */
+        private static boolean nativeMtp(String method) {
+            return method.equals("mtp") || method.equals("nextn") || method.endsWith("_mtp");
+        }
+
+        /**
+         * An MTP draft asked of a checkpoint without MTP layers. vLLM builds the draft from the target's config, which
+         * names no MTP model, and stops the start: "Unsupported speculative method: 'mtp'" ({@code
+         * SpeculativeConfig.__post_init__}, {@code vllm/config/speculative.py}, read at vllm-project/vllm@002e77c1; in
+         * the 0.10 and 0.11 lines "Speculative decoding with draft model is not supported yet ..."). SGLang's NEXTN is
+         * its EAGLE worker over the checkpoint's own MTP layers, whose start without them was not read: not modelled.
+         */
+        private static IllegalArgumentException noMtpLayers(SimDialect dialect, String model) {
+            if (dialect == SimDialect.SGLANG) {
+                return new IllegalArgumentException("--speculative-algorithm NEXTN drafts with the checkpoint's own"
+                        + " multi-token-prediction layers, and the config of " + model + " names none"
+                        + " (num_nextn_predict_layers, mtp_num_hidden_layers): a NEXTN draft without them is not modelled"
+                        + " by the simulated engine; expected EAGLE with --speculative-draft-model-path, or NGRAM");
+            }
+            return new IllegalArgumentException("the engine would not start: vLLM drafts method mtp with the checkpoint's"
+                    + " own multi-token-prediction layers, and the config of " + model + " names none"
+                    + " (num_nextn_predict_layers, mtp_num_hidden_layers), so vLLM refuses the draft (\"Unsupported"
+                    + " speculative method: 'mtp'\"; in vLLM 0.10 and 0.11 \"Speculative decoding with draft model is not"
+                    + " supported yet\"); expected ngram, or eagle/eagle3 with a draft \"model\"");
+        }
+
         private static double defaultAcceptance(String method) {
-            if (method.equals("mtp") || method.equals("nextn") || method.endsWith("_mtp")) {
+            if (nativeMtp(method)) {
                 return MTP_ACCEPTANCE;
             }
             if (method.startsWith("eagle")) {

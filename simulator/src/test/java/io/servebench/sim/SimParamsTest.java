@@ -67,6 +67,43 @@ class SimParamsTest {
         assertThat(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of()).lora()).isEqualTo(LoraParams.NONE);
     }
 
+    /**
+     * An MTP draft runs the checkpoint's own multi-token-prediction layers. Qwen3-8B's config names none, and vLLM's
+     * {@code SpeculativeConfig} then finds no MTP model to draft with and refuses the start ("Unsupported speculative
+     * method: 'mtp'", {@code vllm/config/speculative.py}, vllm-project/vllm@002e77c1), under any of the model-named
+     * spellings it folds into {@code mtp}; Kimi K2's {@code "num_nextn_predict_layers": 0} names none either. A model
+     * that ships one (Qwen3.5-9B, DeepSeek-R1) drafts with it, and a draft of another kind needs none.
+     */
+    @Test
+    void anMtpDraftOfAModelWithoutMtpLayersIsRefused() {
+        for (String method : List.of("mtp", "deepseek_mtp")) {
+            assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B",
+                    List.of("--speculative-config={\"method\":\"" + method + "\",\"num_speculative_tokens\":1}")))
+                    .hasMessageStartingWith("the engine would not start: vLLM drafts method mtp with the checkpoint's"
+                            + " own multi-token-prediction layers, and the config of Qwen/Qwen3-8B names none")
+                    .hasMessageContaining("\"Unsupported speculative method: 'mtp'\"");
+        }
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.SGLANG, "Qwen/Qwen3-8B",
+                List.of("--speculative-algorithm=NEXTN"))).hasMessageContaining("a NEXTN draft without them is not"
+                + " modelled by the simulated engine; expected EAGLE with --speculative-draft-model-path, or NGRAM");
+        String k2 = ModelConfigs.DEEPSEEK_R1_0528.replace("\"num_nextn_predict_layers\":1", "\"num_nextn_predict_layers\":0");
+        assertThat(k2).isNotEqualTo(ModelConfigs.DEEPSEEK_R1_0528);
+        assertThat(ModelProfile.mtpLayers(ModelArchitecture.of(read(k2), "m").textConfig(read(k2), "m"), "m")).isZero();
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, "deepseek-ai/DeepSeek-R1-0528", List.of("--tensor-parallel-size=8",
+                "--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}"), GpuProfile.named("h200"))
+                .speculativeMethod()).isEqualTo("mtp");
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of("--speculative-config={\"method\":"
+                + "\"ngram\",\"num_speculative_tokens\":3,\"prompt_lookup_max\":4}")).speculativeMethod()).isEqualTo("ngram");
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode read(String json) {
+        try {
+            return ModelProfile.JSON.readTree(json);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     @Test
     void vllmFlagsOfTheReferenceStudy() {
         SimParams s = SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--reasoning-parser=qwen3", "--max-model-len=32768",
