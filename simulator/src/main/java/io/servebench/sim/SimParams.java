@@ -242,8 +242,7 @@ public record SimParams(
         if (stateSlots < 0 || stateSlots > 0 && dialect != SimDialect.SGLANG) {
             throw new IllegalArgumentException("stateSlots is >= 0, and > 0 only for SGLang's mamba pool, got " + stateSlots);
         }
-        double needed = (stateSlots > 0 ? 0 : model.stateBytesPerSequence())
-                + model.kvBytes(maxModelLen) * model.kvCopies(tensorParallelSize);
+        double needed = sequenceBytes(model, maxModelLen, tensorParallelSize, stateSlots);
         if (kvCacheMemoryBytes < 0 || maxTotalTokens < 0) {
             throw new IllegalArgumentException("kvCacheMemoryBytes and maxTotalTokens are >= 0, got " + kvCacheMemoryBytes
                     + " and " + maxTotalTokens);
@@ -266,9 +265,8 @@ public record SimParams(
                         kvCacheMemoryBytes * tensorParallelSize / GIB, tensorParallelSize));
             }
         }
-        double pool = kvCacheMemoryBytes > 0 ? kvCacheMemoryBytes * tensorParallelSize
-                : memoryLeftBytes(dialect, model, gpu, gpuMemoryUtilization, tensorParallelSize, maxNumBatchedTokens,
-                languageModelOnly) - reservedStateBytes(model, stateSlots, maxNumSeqs, speculativeTokens);
+        double pool = poolBytes(dialect, model, gpu, gpuMemoryUtilization, tensorParallelSize, maxNumBatchedTokens,
+                languageModelOnly, stateSlots, maxNumSeqs, speculativeTokens, kvCacheMemoryBytes);
         if (pool < needed) {
             // every term of the subtraction named, so that a reader can redo it; vLLM's reserve is the twin's estimate
             double reserve = reservePerGpuBytes(dialect, maxNumBatchedTokens) * tensorParallelSize;
@@ -523,6 +521,26 @@ public record SimParams(
         return stateSlots > 0 ? 0 : model.stateBytesPerSequence();
     }
 
+    /**
+     * Bytes one sequence of {@code tokens} holds over every GPU: its KV, in each copy the engine keeps ({@link
+     * ModelProfile#kvCopies}), and its linear-attention state where no pool of states holds it ({@code stateSlots} 0).
+     */
+    private static double sequenceBytes(ModelProfile model, long tokens, int tp, int stateSlots) {
+        return (stateSlots > 0 ? 0 : model.stateBytesPerSequence()) + model.kvBytes(tokens) * model.kvCopies(tp);
+    }
+
+    /**
+     * Bytes of the KV cache over every GPU: vLLM's {@code --kv-cache-memory-bytes} a GPU where given, else what the memory
+     * fraction leaves beside weights, the engine's reserve and the state slots.
+     */
+    private static double poolBytes(SimDialect dialect, ModelProfile model, GpuProfile gpu, double fraction, int tp,
+                                    int maxNumBatchedTokens, boolean languageModelOnly, int stateSlots, int maxRunning,
+                                    int speculativeTokens, double kvCacheMemoryBytes) {
+        return kvCacheMemoryBytes > 0 ? kvCacheMemoryBytes * tp
+                : memoryLeftBytes(dialect, model, gpu, fraction, tp, maxNumBatchedTokens, languageModelOnly)
+                - reservedStateBytes(model, stateSlots, maxRunning, speculativeTokens);
+    }
+
     private static double reservedStateBytes(ModelProfile model, int stateSlots, int maxRunning, int speculativeTokens) {
         if (stateSlots == 0) {
             return 0;
@@ -652,6 +670,8 @@ public record SimParams(
         Flag quantizationFlag;
         boolean fp8KvCache;
         /** 0 until a flag sets it: then the model's native context, as vLLM and SGLang derive it. */
+        /** {@link #maxModelLen} for vLLM's {@code --max-model-len auto}: fitted to the KV cache ({@link #autoFitMaxModelLen}). */
+        static final int AUTO_MAX_MODEL_LEN = -1;
         int maxModelLen;
         /** 0 until a flag sets it: then the engine's default ({@link EngineDefaults}). */
         int maxNumSeqs;
@@ -854,11 +874,12 @@ public record SimParams(
         private static Map<String, BiConsumer<Builder, Flag>> modelled(EngineFlags names,
                                                                        Map<String, BiConsumer<Builder, Flag>> own) {
             Map<String, BiConsumer<Builder, Flag>> flags = new java.util.HashMap<>(own);
-            flags.put(names.maxModelLen(), names == EngineFlags.VLLM ? (b, f) -> b.maxModelLen = vllmHumanReadableInt(f)
+            flags.put(names.maxModelLen(), names == EngineFlags.VLLM ? (b, f) -> b.maxModelLen = vllmMaxModelLen(f)
                     : (b, f) -> b.maxModelLen = positiveInt(f));
             flags.put(names.maxNumSeqs(), (b, f) -> b.maxNumSeqs = positiveInt(f));
+            // vLLM reads the step's tokens as it reads the length, human-readable (human_readable_int)
             flags.put(names.maxNumBatchedTokens(), names == EngineFlags.SGLANG ? Builder::sglangChunkedPrefillSize
-                    : (b, f) -> b.maxNumBatchedTokens = positiveInt(f));
+                    : (b, f) -> b.maxNumBatchedTokens = vllmHumanReadableInt(f));
             names.prefixCachingOn().forEach(on -> flags.put(on, (b, f) -> b.prefixCaching = bool(f)));
             names.prefixCachingOff().forEach(off -> flags.put(off, (b, f) -> b.prefixCaching = !bool(f)));
             flags.put(names.reasoningParser(), (b, f) -> b.reasoningParser = text(f));
@@ -1052,7 +1073,8 @@ public record SimParams(
             }
             // each engine derives the model's context from its config in its own way (ContextLength)
             int context = model.context().tokens(dialect);
-            if (maxModelLen == 0) {
+            boolean autoFit = maxModelLen == AUTO_MAX_MODEL_LEN;
+            if (maxModelLen == 0 || autoFit) {
                 maxModelLen = context;
             } else if (maxModelLen > context) {
                 boolean sglang = dialect == SimDialect.SGLANG;
@@ -1107,6 +1129,9 @@ public record SimParams(
                 }
                 prefixCaching = prefixCaching != null ? prefixCaching : EngineDefaults.vllmPrefixCaching(model);
                 memoryFraction = memoryFraction > 0 ? memoryFraction : VLLM_DEFAULT_MEMORY_FRACTION;
+                if (autoFit) {
+                    maxModelLen = autoFitMaxModelLen(dialect, model, gpu, tp);
+                }
             }
             return new SimParams(dialect, model, gpu, maxModelLen, maxNumSeqs, maxNumBatchedTokens,
                     prefixCaching, specMethod, specTokens, p, mode, languageModelOnly, reasoningParser, memoryFraction,
@@ -1260,13 +1285,53 @@ public record SimParams(
                 java.util.regex.Pattern.compile("(\\d+(?:\\.\\d+)?)([kmgKMG])");
 
         /**
-         * A positive whole number as vLLM reads {@code --max-model-len} (vllm-project/vllm {@code
-         * vllm/engine/arg_utils.py}, {@code human_readable_int}: "'1k' -> 1,000, '1K' -> 1,024, '25.6k' -> 25,600"):
-         * plain, or a number with a decimal suffix k, m, g (x 1000, decimals allowed) or a binary one K, M, G (x 1024,
-         * whole numbers only).
+         * vLLM's {@code --max-model-len auto} (or {@code -1}), with the limits the scheduler took from the length the
+         * config gives: that length if one sequence of it fits the KV cache, else the longest that does, as vLLM's {@code
+         * _auto_fit_max_model_len} searches the lengths from 1 to it ({@code vllm/v1/core/kv_cache_utils.py}); that
+         * length again where not one token fits, which the start then refuses as vLLM's does.
+         */
+        private int autoFitMaxModelLen(SimDialect dialect, ModelProfile model, GpuProfile gpu, int tp) {
+            double pool = poolBytes(dialect, model, gpu, memoryFraction, tp, maxNumBatchedTokens, languageModelOnly, 0,
+                    maxNumSeqs, specTokens, kvCacheMemoryBytes);
+            if (sequenceBytes(model, maxModelLen, tp, 0) <= pool || sequenceBytes(model, 1, tp, 0) > pool) {
+                return maxModelLen;
+            }
+            int fits = 1;
+            int longest = maxModelLen;
+            while (fits < longest) {
+                int mid = (int) ((fits + (long) longest + 1) / 2);
+                if (sequenceBytes(model, mid, tp, 0) <= pool) {
+                    fits = mid;
+                } else {
+                    longest = mid - 1;
+                }
+            }
+            return fits;
+        }
+
+        /**
+         * A positive whole number of tokens as vLLM reads {@code --max-num-batched-tokens} and {@code --max-model-len}
+         * (vllm-project/vllm {@code vllm/engine/arg_utils.py}, {@code human_readable_int}: "'1k' -> 1,000, '1K' -> 1,024,
+         * '25.6k' -> 25,600"): plain, or a number with a decimal suffix k, m, g (x 1000, decimals allowed) or a binary
+         * one K, M, G (x 1024, whole numbers only).
          */
         private static int vllmHumanReadableInt(Flag f) {
-            return (int) vllmHumanReadable(f, "tokens", "32768, 32k or 32K", Integer.MAX_VALUE);
+            return vllmHumanReadableInt(f, "32768, 32k or 32K");
+        }
+
+        private static int vllmHumanReadableInt(Flag f, String example) {
+            return (int) vllmHumanReadable(f, "tokens", example, Integer.MAX_VALUE);
+        }
+
+        /**
+         * vLLM's {@code --max-model-len}: a length as {@link #vllmHumanReadableInt} reads it, or {@code auto} or {@code -1}
+         * ({@link #AUTO_MAX_MODEL_LEN}), "Automatically choose the maximum model length that fits in GPU memory"
+         * ({@code human_readable_int_or_auto}, {@code ModelConfig.max_model_len}, {@code vllm/config/model.py}).
+         */
+        private static int vllmMaxModelLen(Flag f) {
+            String v = text(f).strip();
+            return v.equals("auto") || v.equals("-1") ? AUTO_MAX_MODEL_LEN
+                    : vllmHumanReadableInt(f, "32768, 32k or 32K, or auto (-1) for the longest the KV cache holds");
         }
 
         /**

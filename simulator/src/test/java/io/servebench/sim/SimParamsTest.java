@@ -28,7 +28,31 @@ class SimParamsTest {
                 .containsExactly(1_000, 1_024, 25_600, 32_768, 4_096);
         assertThatThrownBy(() -> len.apply("1.5K")).hasMessageContaining("--max-model-len")
                 .hasMessageContaining("K, M, G (x 1024, whole numbers only)");
-        assertThatThrownBy(() -> len.apply("32 k")).hasMessageContaining("--max-model-len");
+        assertThatThrownBy(() -> len.apply("32 k")).hasMessageContaining("--max-model-len")
+                .hasMessageContaining("or auto (-1) for the longest the KV cache holds");
+        // the step's tokens are read the same way (human_readable_int)
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of("--max-num-batched-tokens=16K"))
+                .maxNumBatchedTokens()).isEqualTo(16_384);
+    }
+
+    /**
+     * {@code --max-model-len auto} (or -1): "Automatically choose the maximum model length that fits in GPU memory. This
+     * will use the model's maximum context length if it fits, otherwise it will find the largest length that can be
+     * accommodated" (vLLM's {@code ModelConfig.max_model_len}). Qwen3-8B's 40,960 tokens fit one H100; Qwen3-32B's do
+     * not (61 GiB of weights), so auto takes the longest whose one sequence the cache holds: that length starts, one
+     * token more is refused as vLLM refuses it.
+     */
+    @Test
+    void vllmsMaxModelLenAutoTakesTheLongestTheKvCacheHolds() {
+        java.util.function.BiFunction<String, String, Integer> len = (model, v) -> SimParams.fromFlags(SimDialect.VLLM,
+                model, List.of("--max-model-len=" + v), GpuProfile.named("h100")).maxModelLen();
+        assertThat(len.apply("Qwen/Qwen3-8B", "auto")).isEqualTo(40_960);
+        assertThat(len.apply("Qwen/Qwen3-8B", "-1")).isEqualTo(40_960);
+        int fitted = len.apply("Qwen/Qwen3-32B", "auto");
+        assertThat(fitted).isBetween(1, 40_959);
+        assertThat(len.apply("Qwen/Qwen3-32B", String.valueOf(fitted))).isEqualTo(fitted);
+        assertThatThrownBy(() -> len.apply("Qwen/Qwen3-32B", String.valueOf(fitted + 1)))
+                .hasMessageContaining("the KV cache does not fit one sequence of max model length " + (fitted + 1));
     }
 
     @Test
