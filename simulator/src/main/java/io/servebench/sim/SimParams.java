@@ -944,10 +944,17 @@ public record SimParams(
             b.kvCacheDtype = v;
             if (v.startsWith("fp8")) {
                 b.fp8KvCache = true;
-            } else if (!v.equals("auto")) {
+            } else if (!SIXTEEN_BIT_KV_CACHE.contains(v)) {
                 b.ignored.add(f.toArg());
             }
         }
+
+        /**
+         * The {@code --kv-cache-dtype} values that keep a 16-bit cache, which the twin models: {@code auto} on a 16-bit
+         * checkpoint, and the 16-bit choices the engines list beside it (vLLM's {@code bfloat16}, SGLang's {@code bf16}
+         * and {@code bfloat16}), which also override a checkpoint's FP8 KV cache ({@link #modelOptAsServed}).
+         */
+        private static final java.util.Set<String> SIXTEEN_BIT_KV_CACHE = java.util.Set.of("auto", "bfloat16", "bf16");
 
         /** Applies {@code f} when {@code flags} models it; false when it does not. */
         boolean apply(Map<String, BiConsumer<Builder, Flag>> flags, Flag f) {

@@ -41,6 +41,15 @@ class ModelOptTest {
         assertThat(sglang.model().kvBytesPerToken()).isEqualTo(KV_16_BITS / 2);
         assertThat(params(SimDialect.SGLANG, dir, List.of("--kv-cache-dtype=bfloat16"), "h100").model()
                 .kvBytesPerToken()).isEqualTo(KV_16_BITS);
+        // the engines' 16-bit choices are modelled, not listed among the flags the twin ignores; SGLang's 4-bit one is not
+        for (String sixteen : List.of("bfloat16", "bf16")) {
+            SimParams kept = params(SimDialect.SGLANG, dir, List.of("--kv-cache-dtype=" + sixteen), "h100");
+            assertThat(kept.model().kvBytesPerToken()).isEqualTo(KV_16_BITS);
+            assertThat(kept.ignoredFlags()).isEmpty();
+        }
+        assertThat(params(SimDialect.VLLM, dir, List.of("--kv-cache-dtype=bfloat16"), "h100").ignoredFlags()).isEmpty();
+        assertThat(params(SimDialect.SGLANG, dir, List.of("--kv-cache-dtype=fp4_e2m1"), "h100").ignoredFlags())
+                .containsExactly("--kv-cache-dtype=fp4_e2m1");
     }
 
     /**
