@@ -669,9 +669,12 @@ public record SimParams(
         /** The {@code --quantization} flag as given, for the list of flags the twin ignores. */
         Flag quantizationFlag;
         boolean fp8KvCache;
-        /** 0 until a flag sets it: then the model's native context, as vLLM and SGLang derive it. */
         /** {@link #maxModelLen} for vLLM's {@code --max-model-len auto}: fitted to the KV cache ({@link #autoFitMaxModelLen}). */
         static final int AUTO_MAX_MODEL_LEN = -1;
+        /**
+         * 0 until a flag sets it: then the model's native context, as vLLM and SGLang derive it; {@link
+         * #AUTO_MAX_MODEL_LEN} until then for vLLM's {@code auto}.
+         */
         int maxModelLen;
         /** 0 until a flag sets it: then the engine's default ({@link EngineDefaults}). */
         int maxNumSeqs;
