@@ -11,9 +11,8 @@ import java.util.List;
  * The model architectures whose {@code config.json} {@link ModelProfile#fromConfig} reads right, each by the class name
  * the engines load it by (the config's {@code "architectures"}, which vLLM's and SGLang's model registries look up,
  * the first entry first) and the {@code "model_type"}s that name it where a config lists no class. Every other
- * architecture is refused by name: read with these rules it would be another model. GLM-5 ({@code
- * GlmMoeDsaForCausalLM}: DeepSeek V3.2's sparse attention with indexers shared among layers, {@code index_topk_freq}),
- * Jamba and Nemotron-H (Mamba layers) have keys this reader does not know and would read as dense attention. The multimodal ones ({@code ...ForConditionalGeneration}) count their vision tower's weights beside the
+ * architecture is refused by name: read with these rules it would be another model. Jamba and Nemotron-H (Mamba
+ * layers) have keys this reader does not know and would read as dense attention. The multimodal ones ({@code ...ForConditionalGeneration}) count their vision tower's weights beside the
  * language model ({@code vision_config}), not its memory at work.
  */
 enum ModelArchitecture {
@@ -125,7 +124,20 @@ enum ModelArchitecture {
     /** GLM-4.5, 4.6 and 4.7. */
     GLM4_MOE("Glm4MoeForCausalLM", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":8,\"n_routed_experts\":128,"
             + "\"num_experts_per_tok\":8,\"moe_intermediate_size\":1408,\"n_shared_experts\":1,"
-            + "\"first_k_dense_replace\":1}", "glm4_moe");
+            + "\"first_k_dense_replace\":1}", "glm4_moe"),
+    /**
+     * GLM-5, 5.1 and 5.2: DeepSeek V3.2's latent and sparse attention ({@link #sparseAttention}) in GLM's dimensions,
+     * which vLLM builds with its DeepSeek V2 model code. The defaults are {@code GlmMoeDsaConfig}'s
+     * (huggingface/transformers@4c94ecda {@code src/transformers/models/glm_moe_dsa/modular_glm_moe_dsa.py}), but for
+     * {@code first_k_dense_replace}, which that class does not define (it derives {@code mlp_layer_types}, three dense
+     * layers first) while vLLM's model reads it: a config without it is refused ({@link #withDefaults}).
+     */
+    GLM_MOE_DSA("GlmMoeDsaForCausalLM", "{\"tie_word_embeddings\":false,\"num_key_value_heads\":64,"
+            + "\"n_routed_experts\":256,\"num_experts_per_tok\":8,\"moe_intermediate_size\":2048,"
+            + "\"n_shared_experts\":1,\"q_lora_rank\":2048,\"kv_lora_rank\":512,\"qk_rope_head_dim\":64,"
+            + "\"qk_nope_head_dim\":192,\"v_head_dim\":256,\"index_topk\":2048,\"index_head_dim\":128,"
+            + "\"index_n_heads\":32,\"vocab_size\":154880,\"intermediate_size\":12288,"
+            + "\"max_position_embeddings\":202752}", "glm_moe_dsa");
 
     /** {@code DeepseekV3Config}'s defaults that the reader would otherwise take others for. */
     private static final class DeepSeekV3 {
@@ -185,6 +197,9 @@ enum ModelArchitecture {
                     + ", which Kimi K2.5's config does not read as DeepSeek V3's (expected deepseek_v3 or kimi_k2); it"
                     + " would give this model another model's figures, so it is refused");
         }
+        if (this == GLM_MOE_DSA) {
+            requireDenseFirstLayers(text, name);
+        }
         if (this == QWEN2_5_VL && !text.hasNonNull("num_key_value_heads")) {
             throw new IllegalArgumentException("config.json of " + name + ": no \"num_key_value_heads\", whose default"
                     + " Qwen2.5-VL's text class changed between transformers releases (4, later 8); expected the config"
@@ -202,6 +217,30 @@ enum ModelArchitecture {
             }
         });
         return this == LLAMA4 ? llama4(c) : c;
+    }
+
+    /**
+     * Refuses a GLM-5 config without {@code first_k_dense_replace}, which vLLM's DeepSeek V2 model code reads for the
+     * dense layers, or whose {@code mlp_layer_types} (transformers' way of saying them) disagrees with it: read by either
+     * the model would be another.
+     */
+    private static void requireDenseFirstLayers(JsonNode text, String name) {
+        if (!text.path("first_k_dense_replace").canConvertToInt()) {
+            throw new IllegalArgumentException("config.json of " + name + ": no \"first_k_dense_replace\", the dense"
+                    + " layers' count vLLM's model reads for GLM-5 (its transformers class leaves it out); expected the"
+                    + " config.json as published, which states it");
+        }
+        int dense = text.get("first_k_dense_replace").asInt();
+        JsonNode types = text.path("mlp_layer_types");
+        for (int layer = 0; layer < types.size(); layer++) {
+            String expected = layer < dense ? "dense" : "sparse";
+            if (!types.get(layer).asText().equals(expected)) {
+                throw new IllegalArgumentException("config.json of " + name + ": \"mlp_layer_types\" names layer "
+                        + layer + " " + types.get(layer) + " where \"first_k_dense_replace\" " + dense + " makes it "
+                        + expected + "; expected the two to agree (the simulated engine reads the layers as vLLM does,"
+                        + " by first_k_dense_replace)");
+            }
+        }
     }
 
     /**
@@ -293,7 +332,8 @@ enum ModelArchitecture {
      */
     String moduleLayers() {
         return switch (this) {
-            case LLAMA, MISTRAL, QWEN2, QWEN2_MOE, QWEN3, QWEN3_MOE, DEEPSEEK_V2, DEEPSEEK_V3, DEEPSEEK_V32, GLM4_MOE ->
+            case LLAMA, MISTRAL, QWEN2, QWEN2_MOE, QWEN3, QWEN3_MOE, DEEPSEEK_V2, DEEPSEEK_V3, DEEPSEEK_V32, GLM4_MOE,
+                 GLM_MOE_DSA ->
                     "model.layers.";
             case KIMI_K25 -> "language_model.model.layers.";
             default -> null;
@@ -338,11 +378,11 @@ enum ModelArchitecture {
     private static final List<String> EXPERT_COUNTS = List.of("num_experts", "num_local_experts", "n_routed_experts");
 
     /**
-     * Whether its latent attention is DeepSeek Sparse Attention (DeepSeek V3.2): each query attends the {@code
-     * index_topk} earlier tokens its indexer scores highest ({@link ModelProfile.Reach#TOP_K}).
+     * Whether its latent attention is DeepSeek Sparse Attention (DeepSeek V3.2, GLM-5): each query attends the {@code
+     * index_topk} earlier tokens an indexer scores highest ({@link ModelProfile.Reach#TOP_K}).
      */
     boolean sparseAttention() {
-        return this == DEEPSEEK_V32;
+        return this == DEEPSEEK_V32 || this == GLM_MOE_DSA;
     }
 
     /** Whether this is Gemma 3, whose context vLLM takes as its config states it ({@link ContextLength}). */

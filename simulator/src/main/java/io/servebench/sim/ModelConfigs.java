@@ -230,4 +230,30 @@ final class ModelConfigs {
      */
     static final String GLM_46_FP8 = GLM_46.substring(0, GLM_46.length() - 1)
             + ",\"quantization_config\":{\"quant_method\":\"fp8\"}}";
+
+    /**
+     * GLM-5's {@code config.json} (huggingface.co/zai-org/GLM-5; GLM-5.1 has the same architecture and fields, NVIDIA's
+     * Megatron Bridge page: "Same architecture and mapping shape as GLM-5"), the fields the profile reads, as a public
+     * model report prints GLM-5.1's file: 78 layers of latent attention (64 heads, a query rank of 2,048, keys of 192 +
+     * 64 rope values, values of 256, a latent of 512) with DeepSeek Sparse Attention (an indexer of 32 heads of 128 on
+     * every layer choosing 2,048 keys), the first 3 layers dense, then 256 routed experts of 2,048 of which 8 and one
+     * shared, one MTP layer, bf16 weights. They are also transformers' {@code GlmMoeDsaConfig} defaults and the GLM-5
+     * report's table ("744B total, 40B activated").
+     */
+    static final String GLM_5 = "{\"architectures\":[\"GlmMoeDsaForCausalLM\"],\"model_type\":\"glm_moe_dsa\","
+            + "\"hidden_size\":6144,\"num_hidden_layers\":78,\"num_attention_heads\":64,\"num_key_value_heads\":64,"
+            + "\"head_dim\":64,\"q_lora_rank\":2048,\"kv_lora_rank\":512,\"qk_nope_head_dim\":192,"
+            + "\"qk_rope_head_dim\":64,\"v_head_dim\":256,\"intermediate_size\":12288,\"moe_intermediate_size\":2048,"
+            + "\"n_routed_experts\":256,\"n_shared_experts\":1,\"num_experts_per_tok\":8,\"first_k_dense_replace\":3,"
+            + "\"moe_layer_freq\":1,\"index_topk\":2048,\"index_n_heads\":32,\"index_head_dim\":128,"
+            + "\"vocab_size\":154880,\"tie_word_embeddings\":false,\"num_nextn_predict_layers\":1,"
+            + "\"max_position_embeddings\":202752,\"dtype\":\"bfloat16\"}";
+
+    /**
+     * GLM-5-FP8 and GLM-5.1-FP8, the checkpoints vLLM's recipe serves on eight H200s: the same architecture with FP8
+     * weights, its {@code quantization_config} written as the method alone from the repository's name (as {@link
+     * #GLM_46_FP8}).
+     */
+    static final String GLM_5_FP8 = GLM_5.substring(0, GLM_5.length() - 1)
+            + ",\"quantization_config\":{\"quant_method\":\"fp8\"}}";
 }

@@ -190,9 +190,9 @@ public record ModelProfile(
      * The layers whose attention sees only part of the context: the last {@code tokens} tokens (sliding-window attention:
      * gpt-oss, Gemma 2/3, every other or five of six layers; Mistral 7B v0.1, every layer), the tokens of the query's
      * own chunk of {@code tokens} (chunked local attention: Llama 4, three layers of four), or the {@code tokens} its
-     * indexer picks among all before it (DeepSeek Sparse Attention: DeepSeek V3.2, every layer; {@link Reach}). A step
-     * reads the KV of at most {@code tokens} tokens of them, however long its context. vLLM's KV cache manager frees a sliding layer's blocks
-     * that fall out of the window ({@code SlidingWindowManager}), so a sequence holds at most the window's; SGLang serves
+     * indexer picks among all before it (DeepSeek Sparse Attention: DeepSeek V3.2 and GLM-5, every layer; {@link
+     * Reach}). A step reads the KV of at most {@code tokens} tokens of them, however long its context. vLLM's KV cache
+     * manager frees a sliding layer's blocks that fall out of the window ({@code SlidingWindowManager}), so a sequence holds at most the window's; SGLang serves
      * them as its {@link SglangWindow} for the architecture says.
      *
      * @param tokens          the window or the chunk, tokens ({@code sliding_window}, {@code attention_chunk_size})
@@ -530,6 +530,11 @@ public record ModelProfile(
             java.util.Map.entry("glm-4.5-air", ModelConfigs.GLM_45_AIR),
             java.util.Map.entry("glm-4.6", ModelConfigs.GLM_46),
             java.util.Map.entry("glm-4.6-fp8", ModelConfigs.GLM_46_FP8),
+            java.util.Map.entry("glm-5", ModelConfigs.GLM_5),
+            // GLM-5.1 is GLM-5's architecture trained further (ModelConfigs.GLM_5)
+            java.util.Map.entry("glm-5.1", ModelConfigs.GLM_5),
+            java.util.Map.entry("glm-5-fp8", ModelConfigs.GLM_5_FP8),
+            java.util.Map.entry("glm-5.1-fp8", ModelConfigs.GLM_5_FP8),
             java.util.Map.entry("meta-llama-3-8b-instruct", ModelConfigs.META_LLAMA3_8B_INSTRUCT),
             java.util.Map.entry("llama-3.1-8b-instruct", ModelConfigs.LLAMA31_8B_INSTRUCT),
             java.util.Map.entry("meta-llama-3.1-8b-instruct", ModelConfigs.LLAMA31_8B_INSTRUCT),
@@ -632,6 +637,9 @@ public record ModelProfile(
         double indexerKvPerLayer = 0;
         double indexerFlopsPerPair = 0;
         double sparseFlopsPerPair = 0;
+        // one indexer's weights, and the layers that have one (every layer but those reusing an earlier one's choice)
+        double indexer = 0;
+        int indexerLayers = 0;
         int topK = 0;
         if (latent) {
             // multi-head latent attention (DeepSeek-V2/V3, Kimi K2; modeling_deepseek.py's DeepseekV3Attention): queries
@@ -657,8 +665,8 @@ public record ModelProfile(
                 topK = (int) count(c, name, "index_topk");
                 // vLLM's Indexer (deepseek_v2.py): per-head queries from the low-rank query (wq_b), one key from the
                 // hidden state (wk), a weight per head (weights_proj)
-                attention += count(c, name, "q_lora_rank") * indexHeads * indexDim + hidden * indexDim
-                        + hidden * indexHeads;
+                indexer = count(c, name, "q_lora_rank") * indexHeads * indexDim + hidden * indexDim + hidden * indexHeads;
+                indexerLayers = indexerLayers(c, name, fullLayers);
                 // its key cache holds FP8 keys and a 4-byte scale per 128 values, whatever the KV cache's dtype
                 // (DeepseekV32IndexerCache: head_dim + head_dim // quant_block_size * 4, uint8: 132 bytes)
                 indexerKvPerLayer = indexDim + Math.ceil(indexDim / 128) * 4;
@@ -731,13 +739,14 @@ public record ModelProfile(
             quantisedWhole += sparseLayers * (shared > 0 ? hidden : 0);
             quantisedSplit += sparseLayers * (perToken * expert + shared) / (3 * hidden);
         }
-        double mixers = fullLayers * attention + linearLayers * linearAttention;
+        double mixers = fullLayers * attention + linearLayers * linearAttention + indexerLayers * indexer;
         double total = embeddings + mixers + denseLayers * denseMlp + sparseLayers * sparseMlp;
         // a native MTP head (mtp_num_hidden_layers, DeepSeek's num_nextn_predict_layers) is a full-attention decoder
-        // layer with the model's MLP, and its logits read the output projection; without one, a draft costs one layer
+        // layer with the model's MLP (and, under sparse attention, always an indexer of its own: vLLM's skip_topk is
+        // never set on an MTP layer), and its logits read the output projection; without one, a draft costs one layer
         int mtpLayers = mtpLayers(c, name);
         double draftFraction = mtpLayers == 0 ? 1.0 / layers
-                : (mtpLayers * (attention + (sparseLayers > 0 ? sparseMlp : denseMlp)) + vocab * hidden) / total;
+                : (mtpLayers * (attention + indexer + (sparseLayers > 0 ? sparseMlp : denseMlp)) + vocab * hidden) / total;
         double active = embeddings + mixers + denseLayers * denseMlp + sparseLayers * activeSparseMlp;
         double bytes = bytesPerParameter(c, name);
         // an FP8 checkpoint names its method at the top level; its KV cache stays in the activations' dtype
@@ -761,8 +770,8 @@ public record ModelProfile(
             // SGLang's own sparse attention is not modelled (SimParams refuses it): the pool's rule is never read
             window = new Window(topK, fullLayers * kvPerLayer, fullLayers * sparseFlopsPerPair, SglangWindow.ONE_POOL,
                     true, Reach.TOP_K);
-            wholeKv = fullLayers * indexerKvPerLayer;
-            wholeFlopsPerPair = fullLayers * indexerFlopsPerPair;
+            wholeKv = indexerLayers * indexerKvPerLayer;
+            wholeFlopsPerPair = indexerLayers * indexerFlopsPerPair;
         }
         ModelProfile profile = new ModelProfile(name, total, active, bytes, wholeKv,
                 statePerSequence, visionParameters(architecture, root, hidden, name) * bytes,
@@ -1069,6 +1078,32 @@ public record ModelProfile(
      * The native multi-token-prediction layers a text config ships ({@link ModelArchitecture#textConfig}): Qwen's
      * {@code mtp_num_hidden_layers}, DeepSeek's {@code num_nextn_predict_layers}; 0 for none.
      */
+    /**
+     * The layers of {@code layers} that run an indexer of their own under DeepSeek Sparse Attention, each with its
+     * weights, its key cache and its products; the others reuse the top-k an earlier layer chose in the same step and
+     * hold none of the three. vLLM's DeepSeek V2 model code (vllm-project/vllm@002d6073 {@code
+     * vllm/model_executor/models/deepseek_v2.py}) builds a layer's {@code Indexer}, whose {@code __init__} allocates its
+     * {@code DeepseekV32IndexerCache}, only where {@code skip_topk} is false, which holds where {@code max(layer_id -
+     * index_skip_topk_offset + 1, 0) % index_topk_freq == 0} ({@code index_topk_freq} 1 and the offset 2 unless the
+     * config states them: every layer of DeepSeek V3.2 and GLM-5). Earlier releases built an indexer on every layer and
+     * skipped its work only under {@code --hf-overrides '{"use_index_cache": true}'}; that rule is not modelled. An
+     * {@code index_topk_pattern} is refused by name.
+     */
+    private static int indexerLayers(JsonNode c, String name, int layers) {
+        if (c.hasNonNull("index_topk_pattern")) {
+            throw new IllegalArgumentException("config.json of " + name + ": \"index_topk_pattern\" is not modelled by"
+                    + " the simulated engine (it reads which layers choose their own top-k from index_topk_freq and"
+                    + " index_skip_topk_offset); it would give this model another model's figures, so it is refused");
+        }
+        int frequency = c.has("index_topk_freq") ? (int) count(c, name, "index_topk_freq") : 1;
+        int offset = c.has("index_skip_topk_offset") ? countOrNone(c, name, "index_skip_topk_offset") : 2;
+        int own = 0;
+        for (int layer = 0; layer < layers; layer++) {
+            own += Math.max(layer - offset + 1, 0) % frequency == 0 ? 1 : 0;
+        }
+        return own;
+    }
+
     static int mtpLayers(JsonNode c, String name) {
         return countOrNone(c, name, c.has("mtp_num_hidden_layers") ? "mtp_num_hidden_layers" : "num_nextn_predict_layers");
     }

@@ -23,8 +23,8 @@ class ModelLookupTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("the simulated engine does not know model my-org/Llama-3.1-70B-support:"
                         + " no built-in profile (deepseek-r1, deepseek-r1-0528, deepseek-v3, deepseek-v3-0324, deepseek-v3.2,"
-                        + " deepseek-v3.2-exp, glm-4.5-air, glm-4.6, glm-4.6-fp8,"
-                        + " gpt-oss-120b, gpt-oss-20b, llama-3.1-70b-instruct,")
+                        + " deepseek-v3.2-exp, glm-4.5-air, glm-4.6, glm-4.6-fp8, glm-5, glm-5-fp8, glm-5.1,"
+                        + " glm-5.1-fp8, gpt-oss-120b, gpt-oss-20b, llama-3.1-70b-instruct,")
                 .hasMessageContaining("nothing in the Hugging Face cache at " + hfHome.resolve("hub")
                         .resolve("models--my-org--Llama-3.1-70B-support").resolve("refs").resolve("main"))
                 .hasMessageEndingWith("or name it with --sim-model-config=PATH (or vLLM's --hf-config-path=PATH)");
@@ -108,9 +108,9 @@ class ModelLookupTest {
      * An architecture the twin does not model is refused by its class name, though each of its keys the reader knows
      * would read: Llama 4's text-only class ({@code Llama4ForCausalLM}, as a text fine-tune of Scout ships it), whose
      * chunked layers SGLang's pool and local-attention lists do not name (they name the published
-     * {@code Llama4ForConditionalGeneration}, which is read: {@code SlidingWindowServingTest}); GLM-5's class ({@code
-     * GlmMoeDsaForCausalLM}, {@code glm_moe_dsa}) is DeepSeek V3.2's sparse attention with indexers shared among layers
-     * (DeepSeek V3.2's own is read, on vLLM: {@code SparseAttentionTest}; SGLang's is refused). A config without a
+     * {@code Llama4ForConditionalGeneration}, which is read: {@code SlidingWindowServingTest}); Jamba's ({@code
+     * jamba}) mixes Mamba layers into attention, whose keys the reader does not know. DeepSeek V3.2's sparse attention is
+     * read on vLLM ({@code SparseAttentionTest}; SGLang's is refused). A config without a
      * class is known by its {@code model_type}, as Kimi K2's {@code kimi_k2} names DeepSeek V3's architecture, and one
      * naming neither is refused. The classes and keys are the published configs', as public code copies them.
      */
@@ -144,8 +144,8 @@ class ModelLookupTest {
         String dense = "\"hidden_size\": 4096, \"intermediate_size\": 14336, \"max_position_embeddings\": 32768,"
                 + " \"num_attention_heads\": 32, \"num_hidden_layers\": 32, \"num_key_value_heads\": 8,"
                 + " \"vocab_size\": 32000, \"torch_dtype\": \"bfloat16\"";
-        assertThatThrownBy(() -> ModelProfile.fromConfig("zai-org/GLM-5", "{\"model_type\": \"glm_moe_dsa\", "
-                + dense + "}")).hasMessageContaining("\"model_type\" names glm_moe_dsa (and no \"architectures\" are listed), an"
+        assertThatThrownBy(() -> ModelProfile.fromConfig("ai21labs/AI21-Jamba-Mini-1.7", "{\"model_type\": \"jamba\", "
+                + dense + "}")).hasMessageContaining("\"model_type\" names jamba (and no \"architectures\" are listed), an"
                 + " architecture the simulated engine does not model");
         // the model type stands for the class where a config lists none, as the engines read it
         String kimiShape = r1.replace("\"architectures\":[\"DeepseekV3ForCausalLM\"],", "\"model_type\":\"kimi_k2\",");

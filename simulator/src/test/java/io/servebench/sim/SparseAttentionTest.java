@@ -10,6 +10,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * DeepSeek V3.2's DeepSeek Sparse Attention ({@link ModelProfile.Reach#TOP_K}), as vLLM serves it: DeepSeek V3's
@@ -98,6 +99,105 @@ class SparseAttentionTest {
         assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, "deepseek-ai/DeepSeek-V3.2",
                 List.of("--tensor-parallel-size=8", SimParams.SIM_MODEL_CONFIG + "=" + dir), GpuProfile.named("h200")))
                 .hasMessageContaining("\"index_topk\" must be a whole number >= 1, got nothing");
+    }
+
+    /**
+     * GLM-5 (and 5.1: one architecture, one config's fields) counted from its checkpoint's tensor list as a public model
+     * report prints GLM-5.1's: 753,864,139,008 parameters in all, of which the twin leaves out the MTP layer (layer 78,
+     * its attention, indexer, experts and {@code eh_proj}), the norms and the routers' score-correction biases. The
+     * expression below first adds all of them back and meets the report's total, so each shape is read from the list.
+     */
+    @Test
+    void glm5CountsAsItsCheckpointHoldsIt() {
+        double hidden = 6144;
+        double tables = 2 * 154880 * hidden;
+        double dense = 3 * 3 * 12288 * hidden;
+        // q_a_proj, q_b_proj, kv_a_proj_with_mqa, kv_b_proj, o_proj
+        double attention = 2048 * hidden + 16384 * 2048 + 576 * hidden + 28672 * 512 + hidden * 16384;
+        // the indexer's wq_b, wk, weights_proj
+        double indexer = 4096 * 2048 + 128 * hidden + 32 * hidden;
+        double experts = 256 * 3 * hidden * 2048 + 3 * 2048 * hidden + 256 * hidden;
+        double norms = 2 * hidden + 2 * 128 + 512 + 2048;
+        assertThat(tables + dense + 79 * (attention + indexer + norms) + 76 * (experts + 256) + hidden * 12288
+                + 3 * hidden + hidden).isEqualTo(753_864_139_008.0);
+        ModelProfile glm5 = ModelProfile.forModel("zai-org/GLM-5");
+        assertThat(glm5.parameters()).isEqualTo(tables + dense + 78 * (attention + indexer) + 75 * experts);
+        // "744B total, 40B activated" (the GLM-5 report), the latter beside the two vocabulary tables
+        assertThat(glm5.parameters()).isCloseTo(744e9, within(0.5e9));
+        assertThat(glm5.activeParameters() - tables).isCloseTo(40e9, within(0.5e9));
+        assertThat(ModelProfile.forModel("zai-org/GLM-5.1")).usingRecursiveComparison().ignoringFields("name")
+                .isEqualTo(glm5);
+        // every layer's indexer: its 128 FP8 keys and a scale, 32 heads of 128 products a pair; the latent cache of 576
+        assertThat(glm5.kvBytesPerToken()).isEqualTo(78 * 132.0);
+        assertThat(glm5.attentionFlopsPerPair()).isEqualTo(78 * 2.0 * 32 * 128);
+        assertThat(glm5.window().kvBytesPerToken()).isEqualTo(78 * 576 * 2.0);
+        assertThat(glm5.window().flopsPerPair()).isEqualTo(78 * (2.0 * 64 * 576 + 2.0 * 64 * 512));
+        assertThat(glm5.window().tokens()).isEqualTo(2048);
+    }
+
+    /**
+     * GLM-5.2 shares its indexers: {@code index_topk_freq} 4 and {@code index_skip_topk_offset} 3, so that its config's
+     * {@code indexer_types} name 21 layers "full" (0, 1, 2, 6, 10, ..., 74) and the other 57 "shared", and SGLang's own
+     * test expects those 21 to hold an indexer. A shared layer reuses the top-k an earlier one chose: vLLM builds it no
+     * indexer, so no weights, no key cache and no products of its own, while its latent attention stays.
+     */
+    @Test
+    void sharedIndexersHoldNoWeightsNoKeysAndNoProducts(@TempDir Path dir) throws IOException {
+        List<Integer> full = new java.util.ArrayList<>(List.of(0, 1, 2));
+        for (int layer = 6; layer <= 74; layer += 4) {
+            full.add(layer);
+        }
+        assertThat(full).hasSize(21);
+        String shared = ModelConfigs.GLM_5.replace("\"index_topk\":2048,",
+                "\"index_topk\":2048,\"index_topk_freq\":4,\"index_skip_topk_offset\":3,");
+        ModelProfile glm5 = ModelProfile.forModel("zai-org/GLM-5");
+        ModelProfile glm52 = ModelProfile.fromConfig("zai-org/GLM-5.2", shared);
+        double indexer = 4096 * 2048 + 128 * 6144 + 32 * 6144;
+        assertThat(glm5.parameters() - glm52.parameters()).isEqualTo(57 * indexer);
+        assertThat(glm52.kvBytesPerToken()).isEqualTo(full.size() * 132.0);
+        assertThat(glm52.attentionFlopsPerPair()).isEqualTo(full.size() * 2.0 * 32 * 128);
+        assertThat(glm52.window()).isEqualTo(glm5.window());
+        // without the offset vLLM takes 2: layers 0, 1, 5, 9, ..., 77 choose their own
+        ModelProfile offsetTwo = ModelProfile.fromConfig("m", ModelConfigs.GLM_5.replace("\"index_topk\":2048,",
+                "\"index_topk\":2048,\"index_topk_freq\":4,"));
+        assertThat(offsetTwo.kvBytesPerToken()).isEqualTo((2 + 19) * 132.0);
+        assertThatThrownBy(() -> ModelProfile.fromConfig("m", ModelConfigs.GLM_5.replace("\"index_topk\":2048,",
+                "\"index_topk\":2048,\"index_topk_pattern\":\"FFFS\",")))
+                .hasMessageContaining("\"index_topk_pattern\" is not modelled by the simulated engine");
+        // served by vLLM from the config, on eight H200s in FP8 as its recipe serves GLM-5
+        Files.writeString(dir.resolve("config.json"), shared.replace("\"dtype\":\"bfloat16\"}",
+                "\"dtype\":\"bfloat16\",\"quantization_config\":{\"quant_method\":\"fp8\"}}"));
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, "zai-org/GLM-5.2-FP8", List.of("--tensor-parallel-size=8",
+                SimParams.SIM_MODEL_CONFIG + "=" + dir), GpuProfile.named("h200")).model().kvBytesPerToken())
+                .isEqualTo(21 * 132.0);
+    }
+
+    /**
+     * GLM-5's dense layers are {@code first_k_dense_replace}, which vLLM's model reads and transformers' class leaves
+     * out: a config without it, or whose {@code mlp_layer_types} says otherwise, is refused; so is SGLang's serving of it,
+     * and on vLLM GLM-5-FP8 starts on eight H200s, its 8 heads a GPU padded to 64 for the sparse kernel.
+     */
+    @Test
+    void glm5IsReadAsVllmReadsItOrRefused() {
+        assertThatThrownBy(() -> ModelProfile.fromConfig("zai-org/GLM-5",
+                ModelConfigs.GLM_5.replace("\"first_k_dense_replace\":3,", "")))
+                .hasMessageContaining("no \"first_k_dense_replace\", the dense layers' count vLLM's model reads");
+        String types = "[\"dense\",\"dense\"" + ",\"sparse\"".repeat(76) + "]";
+        assertThatThrownBy(() -> ModelProfile.fromConfig("zai-org/GLM-5", ModelConfigs.GLM_5.replace(
+                "\"first_k_dense_replace\":3,", "\"first_k_dense_replace\":3,\"mlp_layer_types\":" + types + ",")))
+                .hasMessageContaining("\"mlp_layer_types\" names layer 2 \"sparse\" where \"first_k_dense_replace\" 3"
+                        + " makes it dense");
+        String agreeing = "[\"dense\",\"dense\",\"dense\"" + ",\"sparse\"".repeat(75) + "]";
+        assertThat(ModelProfile.fromConfig("zai-org/GLM-5", ModelConfigs.GLM_5.replace("\"first_k_dense_replace\":3,",
+                "\"first_k_dense_replace\":3,\"mlp_layer_types\":" + agreeing + ",")))
+                .isEqualTo(ModelProfile.fromConfig("zai-org/GLM-5", ModelConfigs.GLM_5));
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.SGLANG, "zai-org/GLM-5-FP8", List.of("--tp-size=8"),
+                GpuProfile.named("h200"))).hasMessageStartingWith("SGLang's sparse attention of zai-org/GLM-5-FP8 is not"
+                + " modelled");
+        SimParams vllm = SimParams.fromFlags(SimDialect.VLLM, "zai-org/GLM-5-FP8", List.of("--tensor-parallel-size=8"),
+                GpuProfile.named("h200"));
+        assertThat(vllm.model().window().flopsPerPair()).isEqualTo(78 * (2.0 * 64 * 576 + 2.0 * 64 * 512) * 64 / 8);
+        assertThat(vllm.model().fp8Weights()).isTrue();
     }
 
     private static SimParams vllm(String gpu, int tp) {
