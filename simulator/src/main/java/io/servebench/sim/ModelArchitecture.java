@@ -84,6 +84,15 @@ enum ModelArchitecture {
     GEMMA3_TEXT("Gemma3ForCausalLM", Gemma3.DEFAULTS, "gemma3_text"),
     GEMMA3("Gemma3ForConditionalGeneration", Gemma3.DEFAULTS, "gemma3"),
     /**
+     * Gemma 4, 31B and 26B-A4B: five of each six layers sliding, the sixth attending the whole context with heads of
+     * its own width ({@code global_head_dim}) and, where its keys are its values ({@code attention_k_eq_v}), KV heads of
+     * its own number ({@code num_global_key_value_heads}); in 26B-A4B routed experts beside every layer's dense MLP
+     * ({@link #gemma4}). The small ones (E2B, E4B) add per-layer input embeddings and layers sharing another's KV
+     * cache, which are refused by name.
+     */
+    GEMMA4_TEXT("Gemma4ForCausalLM", Gemma4.DEFAULTS, "gemma4_text"),
+    GEMMA4("Gemma4ForConditionalGeneration", Gemma4.DEFAULTS, "gemma4"),
+    /**
      * DeepSeek V2 and V2-Lite (and Coder-V2): latent attention and DeepSeek's expert keys as V3's, with {@code
      * DeepseekV2Config}'s defaults (64 routed experts of 1,407, 2 shared, every layer sparse unless stated; no default
      * for the experts a token takes, which the published configs state).
@@ -216,7 +225,45 @@ enum ModelArchitecture {
                 c.set(e.getKey(), e.getValue());
             }
         });
-        return this == LLAMA4 ? llama4(c) : c;
+        return this == LLAMA4 ? llama4(c) : isGemma4() ? gemma4(c, name) : c;
+    }
+
+    /**
+     * Gemma 4's keys in the reader's terms, as vLLM builds the model ({@code vllm/model_executor/models/gemma4.py},
+     * vllm-project/vllm@001cabc1) and transformers' {@code Gemma4TextConfig} derives what a config leaves out
+     * (huggingface/transformers@008e5743): without {@code layer_types}, five sliding layers of each six and the last one
+     * full whatever the pattern says; with {@code enable_moe_block}, {@code top_k_experts} of {@code num_experts}
+     * experts of {@code moe_intermediate_size} in every layer, beside the layer's dense MLP of {@code
+     * intermediate_size}, which runs on every token as a shared expert does ({@code hidden_states_1 + hidden_states_2});
+     * without it the experts' keys, which a published config states as null, are no experts. Refused by name: per-layer
+     * input embeddings ({@code hidden_size_per_layer_input}, E2B's and E4B's table of 256 values a layer per token) and
+     * layers reading another's KV cache ({@code num_kv_shared_layers}), which the twin does not model.
+     */
+    private static ObjectNode gemma4(ObjectNode c, String name) {
+        String why = c.path("hidden_size_per_layer_input").asInt(0) > 0
+                ? "\"hidden_size_per_layer_input\" " + c.get("hidden_size_per_layer_input") + ": per-layer input embeddings"
+                : c.path("num_kv_shared_layers").asInt(0) > 0
+                ? "\"num_kv_shared_layers\" " + c.get("num_kv_shared_layers") + ": layers reading another layer's KV cache"
+                : null;
+        if (why != null) {
+            throw new IllegalArgumentException("config.json of " + name + ": " + why + " (Gemma 4 E2B's and E4B's) is not"
+                    + " modelled by the simulated engine; it would give this model another model's figures, so it is"
+                    + " refused: rehearse Gemma 4 31B or 26B-A4B, or measure this one on a real engine");
+        }
+        int layers = c.path("num_hidden_layers").asInt(0);
+        if (!c.hasNonNull("layer_types") && layers > 0) {
+            com.fasterxml.jackson.databind.node.ArrayNode types = c.putArray("layer_types");
+            for (int layer = 0; layer < layers; layer++) {
+                types.add((layer + 1) % 6 != 0 && layer < layers - 1 ? "sliding_attention" : "full_attention");
+            }
+        }
+        if (c.path("enable_moe_block").asBoolean(false)) {
+            c.set("num_experts_per_tok", c.get("top_k_experts"));
+            c.set("shared_expert_intermediate_size", c.get("intermediate_size"));
+        } else {
+            c.remove(List.of("num_experts", "top_k_experts", "moe_intermediate_size"));
+        }
+        return c;
     }
 
     /**
@@ -314,7 +361,7 @@ enum ModelArchitecture {
     /** How SGLang serves this architecture's sliding-window layers ({@link ModelProfile.SglangWindow}). */
     ModelProfile.SglangWindow sglangWindow() {
         return switch (this) {
-            case GPT_OSS, LLAMA4 -> ModelProfile.SglangWindow.OWN_POOL;
+            case GPT_OSS, LLAMA4, GEMMA4, GEMMA4_TEXT -> ModelProfile.SglangWindow.OWN_POOL;
             case MISTRAL -> ModelProfile.SglangWindow.IGNORED;
             default -> ModelProfile.SglangWindow.ONE_POOL;
         };
@@ -368,6 +415,16 @@ enum ModelArchitecture {
         return this == QWEN3_NEXT || this == QWEN3_5 || this == QWEN3_5_MOE;
     }
 
+    /**
+     * Gemma 4's text config's defaults, which both its classes read ({@code Gemma4TextConfig}: tied embeddings, sliding
+     * heads of 256 and full ones of 512, 4 KV heads, a window of 512, per-layer inputs of 256 unless a config says 0).
+     */
+    private static final class Gemma4 {
+        static final String DEFAULTS = "{\"tie_word_embeddings\":true,\"head_dim\":256,\"global_head_dim\":512,"
+                + "\"num_key_value_heads\":4,\"sliding_window\":512,\"vocab_size\":262144,"
+                + "\"max_position_embeddings\":131072,\"hidden_size_per_layer_input\":256,\"num_kv_shared_layers\":0}";
+    }
+
     /** Gemma 3's text config's defaults, which both its classes read. */
     private static final class Gemma3 {
         static final String DEFAULTS = "{\"tie_word_embeddings\":true,\"head_dim\":256,\"num_key_value_heads\":4,"
@@ -383,6 +440,28 @@ enum ModelArchitecture {
      */
     boolean sparseAttention() {
         return this == DEEPSEEK_V32 || this == GLM_MOE_DSA;
+    }
+
+    /**
+     * Whether this is Gemma 4, whose full-attention layers have heads of their own width and, with {@code
+     * attention_k_eq_v}, KV heads of their own number ({@link ModelProfile#fromConfig}).
+     */
+    boolean isGemma4() {
+        return this == GEMMA4 || this == GEMMA4_TEXT;
+    }
+
+    /**
+     * The KV heads of the layers attending the whole context where they are fewer than the sliding layers' {@code
+     * kvHeads}, else 0: Gemma 4's {@code num_global_key_value_heads} where its keys are its values ({@code
+     * attention_k_eq_v}; vLLM's {@code models/gemma4.py} and transformers' {@code Gemma4TextConfig} take them so only
+     * then).
+     *
+     * @param c the text config ({@link #textConfig})
+     */
+    int fewerWholeLayerKvHeads(JsonNode c, int kvHeads) {
+        int whole = isGemma4() && c.path("attention_k_eq_v").asBoolean(false)
+                ? c.path("num_global_key_value_heads").asInt(0) : 0;
+        return whole > 0 && whole < kvHeads ? whole : 0;
     }
 
     /** Whether this is Gemma 3, whose context vLLM takes as its config states it ({@link ContextLength}). */

@@ -256,4 +256,42 @@ final class ModelConfigs {
      */
     static final String GLM_5_FP8 = GLM_5.substring(0, GLM_5.length() - 1)
             + ",\"quantization_config\":{\"quant_method\":\"fp8\"}}";
+
+    /**
+     * Gemma 4 31B's {@code config.json} (huggingface.co/google/gemma-4-31B-it), the fields the profile reads, as
+     * transformers' {@code convert_gemma4_weights.py} writes the published checkpoint's (huggingface/transformers@0f3f0632)
+     * and public copies of the file give them: 60 layers, five of each six sliding over 1,024 tokens with 16 KV heads of
+     * 256, the sixth attending the whole context with 4 KV heads of 512 whose keys are their values, 32 query heads, a
+     * dense MLP of 21,504, a context of 262,144, tied embeddings; its vision encoder of 27 layers of 1,152 ("30.7B" on
+     * its card, the encoder "~550M").
+     */
+    static final String GEMMA4_31B = gemma4("\"hidden_size\":5376,\"num_hidden_layers\":60,\"num_attention_heads\":32,"
+            + "\"num_key_value_heads\":16,\"num_global_key_value_heads\":4,\"intermediate_size\":21504,"
+            + "\"enable_moe_block\":false,\"num_experts\":null,\"top_k_experts\":null,\"moe_intermediate_size\":null,",
+            60);
+
+    /**
+     * Gemma 4 26B-A4B's, as {@link #GEMMA4_31B}'s source gives it: 30 layers of 2,816, 16 query heads, sliding layers'
+     * 8 KV heads of 256, whole-context layers' 2 of 512, and in every layer 8 of 128 experts of 704 beside a dense MLP of
+     * 2,112 ("25.2B total, 3.8B active" on its card).
+     */
+    static final String GEMMA4_26B_A4B = gemma4("\"hidden_size\":2816,\"num_hidden_layers\":30,"
+            + "\"num_attention_heads\":16,\"num_key_value_heads\":8,\"num_global_key_value_heads\":2,"
+            + "\"intermediate_size\":2112,\"enable_moe_block\":true,\"num_experts\":128,\"top_k_experts\":8,"
+            + "\"moe_intermediate_size\":704,", 30);
+
+    /** A Gemma 4 config of these text fields, with the keys its two large sizes share and their vision encoder. */
+    private static String gemma4(String text, int layers) {
+        String types = java.util.stream.IntStream.range(0, layers)
+                .mapToObj(layer -> (layer + 1) % 6 == 0 ? "\"full_attention\"" : "\"sliding_attention\"")
+                .collect(java.util.stream.Collectors.joining(","));
+        return "{\"architectures\":[\"Gemma4ForConditionalGeneration\"],\"model_type\":\"gemma4\","
+                + "\"tie_word_embeddings\":true,\"text_config\":{\"model_type\":\"gemma4_text\"," + text
+                + "\"head_dim\":256,\"global_head_dim\":512,\"attention_k_eq_v\":true,\"sliding_window\":1024,"
+                + "\"layer_types\":[" + types + "],\"num_kv_shared_layers\":0,\"hidden_size_per_layer_input\":0,"
+                + "\"use_double_wide_mlp\":false,\"vocab_size\":262144,\"max_position_embeddings\":262144,"
+                + "\"tie_word_embeddings\":true,\"dtype\":\"bfloat16\"},\"vision_config\":{\"model_type\":\"gemma4_vision\","
+                + "\"hidden_size\":1152,\"intermediate_size\":4304,\"num_hidden_layers\":27,\"num_attention_heads\":16,"
+                + "\"num_key_value_heads\":16,\"head_dim\":72,\"patch_size\":16,\"position_embedding_size\":10240}}";
+    }
 }

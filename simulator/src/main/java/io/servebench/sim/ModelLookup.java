@@ -33,9 +33,11 @@ final class ModelLookup {
      *                     QuantizationArgument})
      * @param mtpLayers    the native multi-token-prediction layers its checkpoint ships ({@link ModelProfile#mtpLayers}),
      *                     with which an MTP draft runs; 0 for none
+     * @param fewerWholeLayerKvHeads the KV heads of its layers attending the whole context where fewer than its sliding
+     *                     layers' ({@link ModelArchitecture#fewerWholeLayerKvHeads}), else 0
      */
     record Found(ModelProfile profile, String source, Optional<ModelOpt.Checkpoint> modelOpt,
-                 boolean sglangVisionOnRequest, String quantisation, int mtpLayers) {
+                 boolean sglangVisionOnRequest, String quantisation, int mtpLayers, int fewerWholeLayerKvHeads) {
     }
 
     private ModelLookup() {
@@ -62,7 +64,7 @@ final class ModelLookup {
         // study drafts with
         var fitted = ModelProfile.builtIn(model);
         if (fitted.isPresent()) {
-            return new Found(fitted.get(), "built in", Optional.empty(), false, "", 1);
+            return new Found(fitted.get(), "built in", Optional.empty(), false, "", 1, 0);
         }
         List<String> looked = new ArrayList<>();
         looked.add("no built-in profile (" + String.join(", ", ModelProfile.builtInNames()) + ")");
@@ -139,8 +141,10 @@ final class ModelLookup {
         // both engines' ModelOpt NVFP4 config names its method so (override_quantization_method)
         String method = modelOpt.filter(ModelOpt.Checkpoint::nvfp4).isPresent() ? ModelOpt.NVFP4_METHOD
                 : quantised.path("quantization_config").path("quant_method").asText("").toLowerCase(java.util.Locale.ROOT);
+        JsonNode text = architecture.textConfig(root, model);
         return new Found(profile, source, modelOpt, architecture.sglangBuildsVisionOnRequest(), method,
-                ModelProfile.mtpLayers(architecture.textConfig(root, model), model));
+                ModelProfile.mtpLayers(text, model), architecture.fewerWholeLayerKvHeads(text,
+                        text.path("num_key_value_heads").asInt(0)));
     }
 
     /**

@@ -535,6 +535,10 @@ public record ModelProfile(
             java.util.Map.entry("glm-5.1", ModelConfigs.GLM_5),
             java.util.Map.entry("glm-5-fp8", ModelConfigs.GLM_5_FP8),
             java.util.Map.entry("glm-5.1-fp8", ModelConfigs.GLM_5_FP8),
+            java.util.Map.entry("gemma-4-31b-it", ModelConfigs.GEMMA4_31B),
+            java.util.Map.entry("gemma-4-31b", ModelConfigs.GEMMA4_31B),
+            java.util.Map.entry("gemma-4-26b-a4b-it", ModelConfigs.GEMMA4_26B_A4B),
+            java.util.Map.entry("gemma-4-26b-a4b", ModelConfigs.GEMMA4_26B_A4B),
             java.util.Map.entry("meta-llama-3-8b-instruct", ModelConfigs.META_LLAMA3_8B_INSTRUCT),
             java.util.Map.entry("llama-3.1-8b-instruct", ModelConfigs.LLAMA31_8B_INSTRUCT),
             java.util.Map.entry("meta-llama-3.1-8b-instruct", ModelConfigs.LLAMA31_8B_INSTRUCT),
@@ -676,6 +680,27 @@ public record ModelProfile(
                 sparseFlopsPerPair = 2 * heads * (kvRank + rope) + 2 * heads * kvRank;
             }
         }
+        // the layers attending the whole context where they differ from the sliding ones: Gemma 4's heads of
+        // global_head_dim and, where keys are values (attention_k_eq_v), num_global_key_value_heads KV heads; vLLM
+        // holds and multiplies a value projection there too, the key projection's copy ("duplicate k_proj as v_proj",
+        // models/gemma4.py), and caches keys and values both
+        double wholeAttention = attention;
+        double wholeKvValues = kvValuesPerLayer;
+        double wholePairFlops = flopsPerPair;
+        double wholeRopeValues = ropeValues;
+        double wholeOut = attentionOut;
+        double wholeKvHeads = kvHeads;
+        if (architecture.isGemma4()) {
+            double globalDim = count(c, name, "global_head_dim");
+            if (c.path("attention_k_eq_v").asBoolean(false)) {
+                wholeKvHeads = count(c, name, "num_global_key_value_heads");
+            }
+            wholeAttention = hidden * heads * globalDim * 2 + hidden * wholeKvHeads * globalDim * 2;
+            wholeKvValues = 2 * wholeKvHeads * globalDim;
+            wholePairFlops = 4 * heads * globalDim;
+            wholeRopeValues = (heads + wholeKvHeads) * globalDim;
+            wholeOut = heads * globalDim;
+        }
         double linearAttention = 0;
         double linearOut = 0;
         double statePerSequence = 0;
@@ -718,12 +743,15 @@ public record ModelProfile(
         double activeSparseMlp = 0;
         double routedExpert = 0;
         // ActivationTraffic.split, in values
-        double elementwiseValues = fullLayers * (2 * ropeValues + 2 * kvValuesPerLayer) + denseLayers * denseMlp / hidden;
+        int wholeLayers = fullLayers - slidingLayers;
+        double elementwiseValues = slidingLayers * (2 * ropeValues + 2 * kvValuesPerLayer)
+                + wholeLayers * (2 * wholeRopeValues + 2 * wholeKvValues) + denseLayers * denseMlp / hidden;
         // the inputs FP8 products quantise (ActivationTraffic.quantisedWhole, quantisedSplit): every layer's input
         // projections and the MLP's first product take the hidden state, whole on every rank; the output projections
         // and the MLP's second take their split widths
         double quantisedWhole = layers * 2 * hidden;
-        double quantisedSplit = fullLayers * attentionOut + linearLayers * linearOut + denseLayers * denseMlp / (3 * hidden);
+        double quantisedSplit = slidingLayers * attentionOut + wholeLayers * wholeOut + linearLayers * linearOut
+                + denseLayers * denseMlp / (3 * hidden);
         if (sparseLayers > 0) {
             double expert = 3 * hidden * count(c, name, c.has("moe_intermediate_size") ? "moe_intermediate_size"
                     : "intermediate_size");
@@ -739,7 +767,8 @@ public record ModelProfile(
             quantisedWhole += sparseLayers * (shared > 0 ? hidden : 0);
             quantisedSplit += sparseLayers * (perToken * expert + shared) / (3 * hidden);
         }
-        double mixers = fullLayers * attention + linearLayers * linearAttention + indexerLayers * indexer;
+        double mixers = slidingLayers * attention + wholeLayers * wholeAttention + linearLayers * linearAttention
+                + indexerLayers * indexer;
         double total = embeddings + mixers + denseLayers * denseMlp + sparseLayers * sparseMlp;
         // a native MTP head (mtp_num_hidden_layers, DeepSeek's num_nextn_predict_layers) is a full-attention decoder
         // layer with the model's MLP (and, under sparse attention, always an indexer of its own: vLLM's skip_topk is
@@ -764,8 +793,8 @@ public record ModelProfile(
                         slidingLayers * kvPerLayer, slidingLayers * flopsPerPair, architecture.sglangWindow(), false,
                         chunked ? Reach.CHUNK : Reach.LAST);
         // what attends the whole context: the full layers, or under sparse attention every layer's indexer
-        double wholeKv = (fullLayers - slidingLayers) * kvPerLayer;
-        double wholeFlopsPerPair = (fullLayers - slidingLayers) * flopsPerPair;
+        double wholeKv = wholeLayers * wholeKvValues * bytes;
+        double wholeFlopsPerPair = wholeLayers * wholePairFlops;
         if (sparse) {
             // SGLang's own sparse attention is not modelled (SimParams refuses it): the pool's rule is never read
             window = new Window(topK, fullLayers * kvPerLayer, fullLayers * sparseFlopsPerPair, SglangWindow.ONE_POOL,
@@ -777,7 +806,7 @@ public record ModelProfile(
                 statePerSequence, visionParameters(architecture, root, hidden, name) * bytes,
                 ContextLength.fromConfig(c, architecture.isGemma3(), tokenizerMaxLength, name), draftFraction, (int) hidden,
                 (int) layers, routed, window, quant.equals(MXFP4) ? MXFP4_BYTES_PER_PARAMETER : bytes,
-                latent ? 1 : (int) kvHeads, (int) heads, wholeFlopsPerPair, tables,
+                latent ? 1 : (int) Math.min(kvHeads, wholeKvHeads), (int) heads, wholeFlopsPerPair, tables,
                 new ActivationTraffic(layers * 2 * 4 * hidden * ACTIVATION_BYTES, elementwiseValues * ACTIVATION_BYTES,
                         quantisedWhole * QUANTISATION_BYTES, quantisedSplit * QUANTISATION_BYTES), LowBitWeights.NONE);
         if (GroupQuantised.names(quant)) {
@@ -824,6 +853,7 @@ public record ModelProfile(
         }
         return switch (architecture) {
             case GEMMA3 -> gemma3Vision(v, textHidden, name);
+            case GEMMA4 -> gemma4Vision(v, textHidden, name);
             case QWEN3_5, QWEN3_5_MOE, QWEN3_VL, QWEN3_VL_MOE -> qwen35Vision(v, name);
             case MISTRAL3 -> mistral3Vision(v, root, textHidden, name);
             case LLAMA4 -> llama4Vision(v, textHidden, name);
@@ -971,6 +1001,32 @@ public record ModelProfile(
     }
 
     /**
+     * Gemma 4's vision encoder (transformers' {@code Gemma4VisionModel}, which vLLM builds from the config: {@code
+     * AutoModel.from_config} in {@code models/gemma4_mm.py}) and its projector ({@code Gemma4MultimodalEmbedder}: one
+     * matrix from the vision width to the text width, no bias): a patch projection of 3 x {@code patch_size}^2 values
+     * without bias and a table of {@code position_embedding_size} positions for each of two axes; per layer q, k, v and
+     * output projections of {@code num_attention_heads} (and {@code num_key_value_heads}) heads of {@code head_dim} and a
+     * gated MLP, none with bias; norms left out. Keys left out are {@code Gemma4VisionConfig}'s defaults
+     * (huggingface/transformers@008e5743). Gemma 4 31B's: 0.576e9 (its card: "~550M" for the encoder).
+     */
+    private static double gemma4Vision(JsonNode v, double textHidden, String name) {
+        double h = v.path("hidden_size").asDouble(768);
+        double i = v.path("intermediate_size").asDouble(3072);
+        double layers = v.path("num_hidden_layers").asDouble(16);
+        double heads = v.path("num_attention_heads").asDouble(12);
+        double kvHeads = v.path("num_key_value_heads").asDouble(12);
+        double headDim = v.path("head_dim").asDouble(64);
+        double patch = v.path("patch_size").asDouble(16);
+        double positions = v.path("position_embedding_size").asDouble(10240);
+        if (!(h >= 1 && i >= 1 && layers >= 1 && heads >= 1 && kvHeads >= 1 && headDim >= 1 && patch >= 1
+                && positions >= 1)) {
+            throw badVision(v, name);
+        }
+        double layer = 2 * h * heads * headDim + 2 * h * kvHeads * headDim + 3 * h * i;
+        return 3 * patch * patch * h + 2 * positions * h + layers * layer + h * textHidden;
+    }
+
+    /**
      * Qwen3.5's tower, Qwen3-VL's (transformers' {@code modeling_qwen3_vl.py}): a patch embedding over
      * {@code temporal_patch_size} frames, {@code num_position_embeddings} position embeddings, and a patch merger that
      * joins {@code spatial_merge_size}^2 patches (a layer norm, a square MLP of that width, a projection to
@@ -1012,7 +1068,9 @@ public record ModelProfile(
                 + " hidden_size, intermediate_size, num_hidden_layers, patch_size, image_size; Pixtral's the same but"
                 + " image_size; Qwen3-VL's hidden_size,"
                 + " intermediate_size, depth, patch_size, temporal_patch_size, num_position_embeddings,"
-                + " spatial_merge_size, out_hidden_size; Qwen2.5-VL's the same but num_position_embeddings)");
+                + " spatial_merge_size, out_hidden_size; Qwen2.5-VL's the same but num_position_embeddings; Gemma 4's"
+                + " hidden_size, intermediate_size, num_hidden_layers, num_attention_heads, head_dim, patch_size,"
+                + " position_embedding_size)");
     }
 
     private static final String FULL = "full_attention";
@@ -1075,10 +1133,6 @@ public record ModelProfile(
     }
 
     /**
-     * The native multi-token-prediction layers a text config ships ({@link ModelArchitecture#textConfig}): Qwen's
-     * {@code mtp_num_hidden_layers}, DeepSeek's {@code num_nextn_predict_layers}; 0 for none.
-     */
-    /**
      * The layers of {@code layers} that run an indexer of their own under DeepSeek Sparse Attention, each with its
      * weights, its key cache and its products; the others reuse the top-k an earlier layer chose in the same step and
      * hold none of the three. vLLM's DeepSeek V2 model code (vllm-project/vllm@002d6073 {@code
@@ -1104,6 +1158,10 @@ public record ModelProfile(
         return own;
     }
 
+    /**
+     * The native multi-token-prediction layers a text config ships ({@link ModelArchitecture#textConfig}): Qwen's
+     * {@code mtp_num_hidden_layers}, DeepSeek's {@code num_nextn_predict_layers}; 0 for none.
+     */
     static int mtpLayers(JsonNode c, String name) {
         return countOrNone(c, name, c.has("mtp_num_hidden_layers") ? "mtp_num_hidden_layers" : "num_nextn_predict_layers");
     }

@@ -684,6 +684,8 @@ public record SimParams(
         Boolean prefixCaching;
         /** The native MTP layers the model's checkpoint ships ({@link ModelLookup.Found#mtpLayers}). */
         int mtpLayers;
+        /** Its whole-context layers' KV heads where fewer than its sliding ones' ({@link ModelLookup.Found}). */
+        int fewerWholeLayerKvHeads;
         String specMethod;
         int specTokens;
         int sglangSpecSteps = -1;
@@ -768,6 +770,7 @@ public record SimParams(
             modelOpt = found.modelOpt().orElse(null);
             sglangVisionOnRequest = found.sglangVisionOnRequest();
             mtpLayers = found.mtpLayers();
+            fewerWholeLayerKvHeads = found.fewerWholeLayerKvHeads();
             ModelProfile profile = found.profile();
             switch (QuantizationArgument.of(dialect, found.quantisation(), quantization)) {
                 case FP8_ONLINE -> profile = profile.withFp8Weights();
@@ -1052,6 +1055,14 @@ public record SimParams(
                         + " for a model without experts (\"Number of experts in the model must be greater than 0 when"
                         + " expert parallelism is enabled.\"); expected the flag left out for " + model.name()
                         + ", a dense model");
+            }
+            if (fewerWholeLayerKvHeads > 0 && tp > fewerWholeLayerKvHeads) {
+                // the engines would copy those layers' heads (ModelProfile#kvCopies) while splitting the sliding ones'
+                throw new IllegalArgumentException(String.format(Locale.ROOT, "%s over %d tensor-parallel ranks is not"
+                        + " modelled by the simulated engine: its whole-context layers' %d KV heads would be copied over"
+                        + " the ranks while its sliding layers' split, and the twin keeps one rule for a model's KV"
+                        + " cache; expected a tensor-parallel size of at most %d", model.name(), tp,
+                        fewerWholeLayerKvHeads, fewerWholeLayerKvHeads));
             }
             // each GPU of an expert-parallel group holds a slice of every expert of the group, padded on its own
             int slices = Math.max(1, tp / Math.max(1, expertParallel(dialect)));

@@ -23,7 +23,8 @@ class ModelLookupTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("the simulated engine does not know model my-org/Llama-3.1-70B-support:"
                         + " no built-in profile (deepseek-r1, deepseek-r1-0528, deepseek-v3, deepseek-v3-0324, deepseek-v3.2,"
-                        + " deepseek-v3.2-exp, glm-4.5-air, glm-4.6, glm-4.6-fp8, glm-5, glm-5-fp8, glm-5.1,"
+                        + " deepseek-v3.2-exp, gemma-4-26b-a4b, gemma-4-26b-a4b-it, gemma-4-31b, gemma-4-31b-it,"
+                        + " glm-4.5-air, glm-4.6, glm-4.6-fp8, glm-5, glm-5-fp8, glm-5.1,"
                         + " glm-5.1-fp8, gpt-oss-120b, gpt-oss-20b, llama-3.1-70b-instruct,")
                 .hasMessageContaining("nothing in the Hugging Face cache at " + hfHome.resolve("hub")
                         .resolve("models--my-org--Llama-3.1-70B-support").resolve("refs").resolve("main"))

@@ -343,8 +343,8 @@ class ModelProfileTest {
     void otherNamesHaveNoBuiltInProfile() {
         assertThatThrownBy(() -> ModelProfile.forModel("my-org/finetune")).hasMessageStartingWith(
                 "no built-in profile of my-org/finetune; built in: deepseek-r1, deepseek-r1-0528, deepseek-v3, deepseek-v3-0324,"
-                        + " deepseek-v3.2, deepseek-v3.2-exp,"
-                        + " glm-4.5-air, glm-4.6, glm-4.6-fp8, glm-5, glm-5-fp8, glm-5.1, glm-5.1-fp8,"
+                        + " deepseek-v3.2, deepseek-v3.2-exp, gemma-4-26b-a4b, gemma-4-26b-a4b-it, gemma-4-31b,"
+                        + " gemma-4-31b-it, glm-4.5-air, glm-4.6, glm-4.6-fp8, glm-5, glm-5-fp8, glm-5.1, glm-5.1-fp8,"
                         + " gpt-oss-120b, gpt-oss-20b,"
                         + " llama-3.1-70b-instruct, llama-3.1-8b-instruct, llama-3.3-70b-instruct, meta-llama-3-8b-instruct");
         // the 2507 update has another context than the config built in for Qwen3-30B-A3B: not stood in by it
