@@ -34,6 +34,10 @@ import java.util.TreeSet;
  * @param dtype         the weights' precision ({@code bf16}, {@code fp8}, {@code mxfp4})
  * @param serverFlags   the published serving script's flags beyond the model and its tensor-parallel size, each as
  *                      {@code --name=value} (e.g. {@code --max-model-len=32768}); empty for the engine's defaults
+ * @param draftAcceptance with speculative decoding, the share of drafts whose token at each position was accepted, as
+ *                      {@code vllm bench serve} prints it ("Per-position acceptance (%)", as a fraction): a position's
+ *                      token counts only where every earlier one was accepted, so the shares do not rise; empty where
+ *                      the source prints none ({@link #conditionalAcceptance})
  * @param dataset       {@code sharegpt}, {@code random} or {@code fixed}
  * @param shareGptShape a {@code sharegpt} case's spread of lengths, by the client that drew its sample (the JSON's
  *                      {@code workload.client}: {@link #SHAREGPT_CLIENTS}), else empty
@@ -61,7 +65,7 @@ import java.util.TreeSet;
  */
 public record PublicResult(String id, String source, String engine, Optional<String> engineVersion, String model,
                            String modelClass, String gpu, int tensorParallel, String dtype, List<String> serverFlags,
-                           String dataset, Optional<ShareGptShape> shareGptShape,
+                           List<Double> draftAcceptance, String dataset, Optional<ShareGptShape> shareGptShape,
                            OptionalInt inputTokens, OptionalInt outputTokens, Optional<String> inputLengths,
                            Optional<String> outputLengths, boolean poissonArrivals, OptionalInt concurrency,
                            OptionalDouble requestRate, int requests, OptionalLong totalInputTokens,
@@ -93,6 +97,21 @@ public record PublicResult(String id, String source, String engine, Optional<Str
     public PublicResult {
         published = Collections.unmodifiableMap(new LinkedHashMap<>(published));
         serverFlags = List.copyOf(serverFlags);
+        draftAcceptance = List.copyOf(draftAcceptance);
+    }
+
+    /**
+     * The printed acceptance as the twin takes it ({@code --sim-acceptance-rate}): per position, the chance its token is
+     * accepted given every earlier one was, the position's share over the one before it's.
+     */
+    public List<Double> conditionalAcceptance() {
+        List<Double> conditional = new ArrayList<>();
+        double earlier = 1;
+        for (double share : draftAcceptance) {
+            conditional.add(share / earlier);
+            earlier = share;
+        }
+        return conditional;
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -145,7 +164,8 @@ public record PublicResult(String id, String source, String engine, Optional<Str
             cases.add(new PublicResult(id, text(c, "source", id), text(c, "engine", id),
                     c.path("engineVersion").isTextual() ? Optional.of(c.get("engineVersion").asText()) : Optional.empty(),
                     text(c, "model", id), text(c, "modelClass", id), text(c, "gpu", id),
-                    c.path("tensorParallel").asInt(1), text(c, "dtype", id), flags(c, id), text(w, "dataset", id),
+                    c.path("tensorParallel").asInt(1), text(c, "dtype", id), flags(c, id), acceptance(c, id),
+                    text(w, "dataset", id),
                     shareGptShape(w, id), whole(w, "inputTokens"), whole(w, "outputTokens"),
                     optionalText(w, "inputLengths"), optionalText(w, "outputLengths"), arrivals(w, id),
                     whole(w, "concurrency"),
@@ -209,6 +229,30 @@ public record PublicResult(String id, String source, String engine, Optional<Str
             out.add(f.asText());
         }
         return out;
+    }
+
+    /** {@code "draftAcceptancePerPosition"}: the printed percentages, above 0, at most 100, none above the one before. */
+    private static List<Double> acceptance(JsonNode c, String id) {
+        JsonNode printed = c.path("draftAcceptancePerPosition");
+        if (printed.isMissingNode()) {
+            return List.of();
+        }
+        List<Double> shares = new ArrayList<>();
+        double earlier = 100;
+        for (JsonNode p : printed) {
+            if (!p.isNumber() || p.asDouble() <= 0 || p.asDouble() > earlier) {
+                throw new IllegalArgumentException("public result " + id + ": \"draftAcceptancePerPosition\" must list"
+                        + " the printed per-position acceptance in percent, each above 0 and none above the one before"
+                        + " (a position counts only where the earlier ones were accepted), got " + printed);
+            }
+            earlier = p.asDouble();
+            shares.add(earlier / 100);
+        }
+        if (!printed.isArray() || shares.isEmpty()) {
+            throw new IllegalArgumentException("public result " + id + ": \"draftAcceptancePerPosition\" must be a"
+                    + " non-empty array of percentages, got " + printed);
+        }
+        return shares;
     }
 
     private static OptionalLong count(JsonNode node, String field) {

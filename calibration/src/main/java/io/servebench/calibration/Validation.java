@@ -152,6 +152,18 @@ public final class Validation {
             flags.add("--quantization=fp8");
         }
         flags.addAll(c.serverFlags());
+        if (!c.draftAcceptance().isEmpty()) {
+            // what the run printed of its drafts' acceptance, a condition of the run as its lengths are, read in the
+            // simulated engine's own dialect: vLLM's flags and its acceptance (the simulated SGLang reads none)
+            if (dialect != SimDialect.VLLM) {
+                return new Outcome(c, Optional.of("a printed draft acceptance is read for vLLM's runs only"), Map.of(),
+                        false);
+            }
+            dialect = SimDialect.SIM;
+            flags.add(SimParams.SIM_ACCEPTANCE_RATE + "=" + c.conditionalAcceptance().stream()
+                    .map(p -> String.format(java.util.Locale.ROOT, "%.4f", p))
+                    .collect(java.util.stream.Collectors.joining(",")));
+        }
         flags.addAll(addedFlags);
         if (marlinOnHopper(c)) {
             flags.add(SimParams.SIM_MXFP4_KERNEL + "=marlin");

@@ -23,6 +23,10 @@ class ValidationTest {
 
     private static final List<PublicResult> CASES = PublicResult.bundled();
 
+    private static java.util.Comparator<Double> closeTo(double tolerance) {
+        return (a, b) -> Math.abs(a - b) <= tolerance ? 0 : Double.compare(a, b);
+    }
+
     private static PublicResult named(String id) {
         return CASES.stream().filter(c -> c.id().equals(id)).findFirst().orElseThrow();
     }
@@ -242,7 +246,8 @@ class ValidationTest {
         PublicResult c = named("vllm-gpt-oss-120b-h100-sharegpt-c4");
         assertThat(c.serverFlags()).containsExactly("--max-model-len=32768");
         PublicResult longer = new PublicResult(c.id(), c.source(), c.engine(), c.engineVersion(), c.model(), c.modelClass(),
-                c.gpu(), c.tensorParallel(), c.dtype(), List.of("--max-model-len=262144"), c.dataset(), c.shareGptShape(),
+                c.gpu(), c.tensorParallel(), c.dtype(), List.of("--max-model-len=262144"), c.draftAcceptance(), c.dataset(),
+                c.shareGptShape(),
                 c.inputTokens(), c.outputTokens(), c.inputLengths(), c.outputLengths(), c.poissonArrivals(), c.concurrency(),
                 c.requestRate(),
                 c.requests(), c.totalInputTokens(), c.totalOutputTokens(),
@@ -250,6 +255,27 @@ class ValidationTest {
         assertThat(new Validation(42).run(longer).skipped()).hasValueSatisfying(reason -> assertThat(reason)
                 .startsWith(Validation.REFUSED).contains("262144"));
         assertThat(new Validation(42).run(c).skipped()).isEmpty();
+    }
+
+    /**
+     * vLLM prints each draft position's acceptance as a share of all drafts ("Per-position acceptance (%)"), a position
+     * counting only where the earlier ones were accepted; the twin takes a position's acceptance given the earlier
+     * ones'. GLM-5.1's three positions: 36.59%, then 20.39 of those 36.59 (55.7%), then 7.00 of 20.39 (34.3%); their sum
+     * plus one is the acceptance length the run printed, 1.64.
+     */
+    @Test
+    void aPrintedDraftAcceptanceIsTheTwinsAcceptanceGivenTheEarlierPositions() {
+        PublicResult c = named("vllm-glm-5.1-fp8-8xh200-tp8-mtp3-random-8000-1024-rate10");
+        assertThat(c.draftAcceptance()).usingElementComparator(closeTo(1e-12)).containsExactly(0.3659, 0.2039, 0.07);
+        assertThat(1 + c.draftAcceptance().stream().mapToDouble(Double::doubleValue).sum()).isCloseTo(1.64, within(0.005));
+        assertThat(c.conditionalAcceptance()).satisfiesExactly(p -> assertThat(p).isCloseTo(0.3659, within(1e-9)),
+                p -> assertThat(p).isCloseTo(0.557256, within(1e-6)), p -> assertThat(p).isCloseTo(0.343306, within(1e-6)));
+        assertThat(named("vllm-deepseek-v3.2-8xh200-tp8-mtp1-sharegpt-burst").draftAcceptance()).isEmpty();
+        assertThatThrownBy(() -> PublicResult.read(new ObjectMapper().readTree("[{\"id\": \"x\", \"source\": \"s\","
+                + " \"engine\": \"vllm\", \"model\": \"m\", \"modelClass\": \"dense\", \"gpu\": \"g\", \"dtype\": \"bf16\","
+                + " \"draftAcceptancePerPosition\": [20, 30], \"workload\": {\"dataset\": \"sharegpt\"}}]")))
+                .hasMessageStartingWith("public result x: \"draftAcceptancePerPosition\" must list the printed"
+                        + " per-position acceptance in percent");
     }
 
     @Test

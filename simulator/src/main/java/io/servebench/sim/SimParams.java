@@ -312,6 +312,12 @@ public record SimParams(
     /** The simulated engine's own flag naming a model's {@code config.json} (or its folder), in every dialect. */
     public static final String SIM_MODEL_CONFIG = "--sim-model-config";
 
+    /**
+     * The simulated engine's own flag setting its draft tokens' acceptance, one rate per draft position (each given that
+     * the earlier ones were accepted), in every dialect.
+     */
+    public static final String SIM_ACCEPTANCE_RATE = "--sim-acceptance-rate";
+
     /** The simulated engine's own flag naming vLLM's kernel for MXFP4 experts ({@link Mxfp4Kernel}), in every dialect. */
     public static final String SIM_MXFP4_KERNEL = "--sim-mxfp4-kernel";
 
@@ -999,7 +1005,7 @@ public record SimParams(
         }
 
         boolean simOnly(Flag f) {
-            if (!f.name().equals("--sim-acceptance-rate")) {
+            if (!f.name().equals(SIM_ACCEPTANCE_RATE)) {
                 return false;
             }
             String expected = "a probability in [0, 1], or one per draft position separated by commas";
