@@ -52,18 +52,33 @@ final class ModelLookup {
      * @throws IllegalArgumentException when the model is found nowhere, or its config cannot be read, naming where
      */
     static Found find(String model, String config, Map<String, String> environment) {
+        return find(model, config, ConfigOverrides.NONE, environment);
+    }
+
+    /**
+     * Finds {@code model}, its config with {@code overrides} applied as the engine applies them before it reads it.
+     *
+     * @throws IllegalArgumentException as {@link #find(String, String, Map)} does, and for an override of a model that
+     *                                  no config describes (Qwen3.5-9B's fitted profile)
+     */
+    static Found find(String model, String config, ConfigOverrides overrides, Map<String, String> environment) {
         if (config != null) {
             Path file = configFile(Path.of(config));
-            return fromFile(model, file);
+            return fromFile(model, file, overrides);
         }
         var builtInConfig = ModelProfile.builtInConfig(model);
         if (builtInConfig.isPresent()) {
-            return fromConfig(model, builtInConfig.get(), 0, "built in");
+            return fromConfig(model, builtInConfig.get(), 0, "built in", overrides);
         }
         // Qwen3.5-9B's fitted profile, which no config describes; its checkpoint ships one MTP layer, which the reference
         // study drafts with
         var fitted = ModelProfile.builtIn(model);
         if (fitted.isPresent()) {
+            if (!overrides.isEmpty()) {
+                throw new IllegalArgumentException(overrides + " cannot be applied to " + model + "'s built-in profile,"
+                        + " which no config.json describes (it was fitted on the reference study); expected the flag"
+                        + " left out, or the model's config.json named with --hf-config-path=PATH");
+            }
             return new Found(fitted.get(), "built in", Optional.empty(), false, "", 1, 0);
         }
         List<String> looked = new ArrayList<>();
@@ -72,7 +87,7 @@ final class ModelLookup {
         if (Files.isDirectory(local)) {
             Path file = local.resolve("config.json");
             if (Files.isRegularFile(file)) {
-                return fromFile(model, file);
+                return fromFile(model, file, overrides);
             }
             looked.add("no " + file);
         }
@@ -82,7 +97,7 @@ final class ModelLookup {
             String revision = read(model, ref).strip();
             Path file = repo.resolve("snapshots").resolve(revision).resolve("config.json");
             if (Files.isRegularFile(file)) {
-                return fromFile(model, file);
+                return fromFile(model, file, overrides);
             }
             looked.add("no " + file);
         } else {
@@ -109,7 +124,7 @@ final class ModelLookup {
      * it, where vLLM also reads it (the model's folder or snapshot; a huge value, as transformers writes for "no limit",
      * caps nothing).
      */
-    private static Found fromFile(String model, Path file) {
+    private static Found fromFile(String model, Path file, ConfigOverrides overrides) {
         Path tokenizer = file.resolveSibling("tokenizer_config.json");
         int cap = 0;
         if (Files.isRegularFile(tokenizer)) {
@@ -123,11 +138,27 @@ final class ModelLookup {
             cap = limit.isNumber() && limit.asDouble() >= 2 && limit.asDouble() < Integer.MAX_VALUE ? limit.asInt() : 0;
         }
         String config = withModelOptQuantisation(model, read(model, file), file.resolveSibling("hf_quant_config.json"));
-        return fromConfig(model, config, cap, file.toString());
+        return fromConfig(model, config, cap, file.toString(), overrides);
     }
 
-    /** The model a config describes, read from {@code source}; {@code cap} as {@link ModelProfile#fromConfig}'s. */
-    private static Found fromConfig(String model, String config, int cap, String source) {
+    /**
+     * The model a config describes, read from {@code source} with {@code overrides} applied; {@code cap} as {@link
+     * ModelProfile#fromConfig}'s.
+     */
+    private static Found fromConfig(String model, String published, int cap, String source, ConfigOverrides overrides) {
+        String config = published;
+        if (!overrides.isEmpty()) {
+            JsonNode read;
+            try {
+                read = ModelProfile.JSON.readTree(published);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalArgumentException("config.json of " + model + " is not JSON: " + e.getOriginalMessage(), e);
+            }
+            if (read == null || !read.isObject()) {
+                throw new IllegalArgumentException("config.json of " + model + ": expected a JSON object");
+            }
+            config = overrides.applyTo(read).toString();
+        }
         ModelProfile profile = ModelProfile.fromConfig(model, config, cap);
         JsonNode root;
         try {
@@ -142,7 +173,8 @@ final class ModelLookup {
         String method = modelOpt.filter(ModelOpt.Checkpoint::nvfp4).isPresent() ? ModelOpt.NVFP4_METHOD
                 : quantised.path("quantization_config").path("quant_method").asText("").toLowerCase(java.util.Locale.ROOT);
         JsonNode text = architecture.textConfig(root, model);
-        return new Found(profile, source, modelOpt, architecture.sglangBuildsVisionOnRequest(), method,
+        return new Found(profile, overrides.isEmpty() ? source : source + " with " + overrides, modelOpt,
+                architecture.sglangBuildsVisionOnRequest(), method,
                 ModelProfile.mtpLayers(text, model), architecture.fewerWholeLayerKvHeads(text,
                         text.path("num_key_value_heads").asInt(0)));
     }

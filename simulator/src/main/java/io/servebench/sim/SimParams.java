@@ -692,6 +692,8 @@ public record SimParams(
         int mtpLayers;
         /** Its whole-context layers' KV heads where fewer than its sliding ones' ({@link ModelLookup.Found}). */
         int fewerWholeLayerKvHeads;
+        /** vLLM's {@code --hf-overrides}, applied to the model's config before it is read ({@link ConfigOverrides}). */
+        ConfigOverrides configOverrides = ConfigOverrides.NONE;
         String specMethod;
         int specTokens;
         int sglangSpecSteps = -1;
@@ -767,11 +769,12 @@ public record SimParams(
 
         /**
          * The model's profile ({@link ModelLookup}: {@code --hf-config-path} or {@code --sim-model-config}, a built-in
-         * profile, the model's folder, the Hugging Face cache; refused when found nowhere), with {@code --quantization}
+         * profile, the model's folder, the Hugging Face cache; refused when found nowhere; {@code --hf-overrides}
+         * applied to its config), with {@code --quantization}
          * read against its checkpoint ({@link QuantizationArgument}) and {@code --kv-cache-dtype fp8} applied.
          */
         ModelProfile modelProfile(String model, SimDialect dialect) {
-            ModelLookup.Found found = ModelLookup.find(model, hfConfigPath, System.getenv());
+            ModelLookup.Found found = ModelLookup.find(model, hfConfigPath, configOverrides, System.getenv());
             modelSource = found.source();
             modelOpt = found.modelOpt().orElse(null);
             sglangVisionOnRequest = found.sglangVisionOnRequest();
@@ -802,6 +805,7 @@ public record SimParams(
                 Map.entry("--enable-expert-parallel", (b, f) -> b.enableExpertParallel = bool(f)),
                 Map.entry("--no-enable-expert-parallel", (b, f) -> b.enableExpertParallel = !bool(f)),
                 Map.entry("--hf-config-path", (b, f) -> b.hfConfigPath = text(f)),
+                Map.entry("--hf-overrides", (b, f) -> b.configOverrides = ConfigOverrides.vllm(text(f))),
                 Map.entry("--enable-lora", (b, f) -> b.enableLora = bool(f)),
                 Map.entry("--lora-modules", (b, f) -> b.loraNames.addAll(loraNames(f))),
                 Map.entry("--max-loras", (b, f) -> b.maxLoras = positiveInt(f)),
