@@ -153,13 +153,7 @@ public final class Validation {
         }
         flags.addAll(c.serverFlags());
         if (!c.draftAcceptance().isEmpty()) {
-            // what the run printed of its drafts' acceptance, a condition of the run as its lengths are, read in the
-            // simulated engine's own dialect: vLLM's flags and its acceptance (the simulated SGLang reads none)
-            if (dialect != SimDialect.VLLM) {
-                return new Outcome(c, Optional.of("a printed draft acceptance is read for vLLM's runs only"), Map.of(),
-                        false);
-            }
-            dialect = SimDialect.SIM;
+            // what the run printed of its drafts' acceptance, a condition of the run as its lengths are
             flags.add(SimParams.SIM_ACCEPTANCE_RATE + "=" + c.conditionalAcceptance().stream()
                     .map(p -> String.format(java.util.Locale.ROOT, "%.4f", p))
                     .collect(java.util.stream.Collectors.joining(",")));

@@ -20,6 +20,7 @@ import io.servebench.runner.Runner;
 import io.servebench.runner.RunOutcome;
 import io.servebench.runner.RunFolderException;
 import io.servebench.runner.RunnerException;
+import io.servebench.sim.SimParams;
 import io.servebench.execution.Signals;
 import io.servebench.execution.ServeBenchVersion;
 import io.servebench.study.AdHocStudy;
@@ -97,6 +98,9 @@ public final class Main implements Callable<Integer> {
 
     @Option(names = "--sim-model-config", paramLabel = "PATH", description = "With --simulate: the config.json (or the folder holding it) of the model the simulated engine stands in for, when it is not built in and not in the Hugging Face cache; e.g. --sim-model-config ~/configs/my-finetune/config.json. A model found nowhere is refused.")
     Path simModelConfig;
+
+    @Option(names = "--sim-acceptance-rate", paramLabel = "P[,P...]", description = "With --simulate: the share of draft tokens the simulated engine accepts in speculative decoding, one rate per draft position, each given the earlier ones were accepted, the last for the positions after it; e.g. --sim-acceptance-rate 0.7,0.5,0.3 as measured on your data. Default: the draft method's (MTP 0.204 a position, fitted on the reference study's chat data; EAGLE 0.6; n-gram 0.4).")
+    String simAcceptanceRate;
 
     @Option(names = "--fresh-server", description = "Start a new server for every trial instead of reusing one per configuration.")
     boolean freshServer;
@@ -288,6 +292,10 @@ public final class Main implements Callable<Integer> {
             throw new UsageException("--sim-model-config " + simModelConfig + " needs --simulate: real engines read their"
                     + " own model");
         }
+        if (simAcceptanceRate != null && simulate == null) {
+            throw new UsageException("--sim-acceptance-rate " + simAcceptanceRate + " needs --simulate: real engines"
+                    + " accept what their drafts earn");
+        }
         if (simulateGpu != null && simulate == null) {
             throw new UsageException("--simulate-gpu " + simulateGpu + " needs --simulate: real engines run on the GPUs"
                     + " they find");
@@ -310,6 +318,13 @@ public final class Main implements Callable<Integer> {
         Optional.ofNullable(graceSeconds).map(Duration::ofSeconds).ifPresent(run::stopGrace);
         Optional.ofNullable(simulateGpu).ifPresent(run::simulatedGpu);
         Optional.ofNullable(simModelConfig).ifPresent(run::simulatedModelConfig);
+        if (simAcceptanceRate != null) {
+            try {
+                run.simulatedAcceptance(SimParams.acceptanceRates(simAcceptanceRate));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--sim-acceptance-rate: expected " + e.getMessage());
+            }
+        }
         Optional.ofNullable(containerRuntime).ifPresent(run::containerRuntime);
         Optional.ofNullable(seed).ifPresent(run::seed);
         Optional.ofNullable(settleSeconds).map(s -> Duration.ofMillis(Math.round(s * 1000))).ifPresent(run::settle);

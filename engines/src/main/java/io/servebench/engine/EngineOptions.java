@@ -5,6 +5,7 @@ import io.servebench.sim.GpuProfile;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * How the run starts engines, from the command line.
@@ -22,13 +23,16 @@ import java.time.Duration;
  *                         tensor-parallel rank
  * @param simulatedModelConfig the {@code config.json} (or its folder) of the model the simulated engine stands in for,
  *                         for a model it does not know otherwise; {@code null} for none
+ * @param simulatedAcceptance the draft acceptance the simulated engine gives speculative decoding, one rate per draft
+ *                         position, each given the earlier ones were accepted ({@code --sim-acceptance-rate}); empty
+ *                         for the draft method's default
  * @param listenAddress    the address the engines ServeBench starts listen on ({@link #LOOPBACK}, or {@link
  *                         #ALL_INTERFACES} where load workers on other machines must reach them); a container's port is
  *                         published on it
  */
 public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout, Duration grace, String containerRuntime,
                             Path hfCache, String apiKey, String adminApiKey, String simulatedGpu,
-                            Path simulatedModelConfig, String listenAddress) {
+                            Path simulatedModelConfig, List<Double> simulatedAcceptance, String listenAddress) {
 
     /** Where an engine listens unless load workers on other machines must reach it: nothing else can. */
     public static final String LOOPBACK = "127.0.0.1";
@@ -38,6 +42,7 @@ public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout,
     public EngineOptions {
         // checked here, so that a bad id fails before any engine starts
         GpuProfile.named(simulatedGpu);
+        simulatedAcceptance = List.copyOf(simulatedAcceptance);
         if (listenAddress == null || listenAddress.isBlank()) {
             throw new IllegalArgumentException("engines' listen address: expected one, such as " + LOOPBACK);
         }
@@ -47,7 +52,7 @@ public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout,
     public EngineOptions(Simulate simulate, long seed, Duration readyTimeout, Duration grace, String containerRuntime,
                          Path hfCache, String apiKey, String adminApiKey, String simulatedGpu, Path simulatedModelConfig) {
         this(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, apiKey, adminApiKey, simulatedGpu,
-                simulatedModelConfig, LOOPBACK);
+                simulatedModelConfig, List.of(), LOOPBACK);
     }
 
     /** The id of the GPU the simulated engine imitates unless told otherwise. */
@@ -91,13 +96,19 @@ public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout,
      */
     public EngineOptions withKeys(String key, String adminKey) {
         return new EngineOptions(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, key, adminKey, simulatedGpu,
-                simulatedModelConfig, listenAddress);
+                simulatedModelConfig, simulatedAcceptance, listenAddress);
     }
 
     /** These options with the engines listening on {@code address} ({@link #LOOPBACK} or {@link #ALL_INTERFACES}). */
     public EngineOptions listeningOn(String address) {
         return new EngineOptions(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, apiKey, adminApiKey,
-                simulatedGpu, simulatedModelConfig, address);
+                simulatedGpu, simulatedModelConfig, simulatedAcceptance, address);
+    }
+
+    /** These options with the simulated engine giving drafts this acceptance ({@link #simulatedAcceptance}). */
+    public EngineOptions withSimulatedAcceptance(List<Double> acceptance) {
+        return new EngineOptions(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, apiKey, adminApiKey,
+                simulatedGpu, simulatedModelConfig, acceptance, listenAddress);
     }
 
     @Override
@@ -105,7 +116,8 @@ public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout,
         return "EngineOptions[simulate=" + simulate + ", seed=" + seed + ", readyTimeout=" + readyTimeout + ", grace=" + grace
                 + ", containerRuntime=" + containerRuntime + ", hfCache=" + hfCache + ", apiKey="
                 + (apiKey == null ? "none" : Redaction.MASK) + ", adminApiKey=" + (adminApiKey == null ? "none" : Redaction.MASK)
-                + ", simulatedGpu=" + simulatedGpu + ", simulatedModelConfig=" + simulatedModelConfig + ", listenAddress="
+                + ", simulatedGpu=" + simulatedGpu + ", simulatedModelConfig=" + simulatedModelConfig
+                + ", simulatedAcceptance=" + simulatedAcceptance + ", listenAddress="
                 + listenAddress + "]";
     }
 }

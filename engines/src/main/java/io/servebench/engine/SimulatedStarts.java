@@ -169,8 +169,9 @@ final class SimulatedStarts {
 
     /**
      * The server's flags for the simulated engine, with the model's config when the command line names one, else when
-     * the study's {@code @ServerOptions(simulatedModelConfig)} does (from the run's working directory), and what the
-     * engine would read from its environment ({@link SimParams#flagsFromEnvironment}).
+     * the study's {@code @ServerOptions(simulatedModelConfig)} does (from the run's working directory), the draft
+     * acceptance the command line gives ({@code --sim-acceptance-rate}), and what the engine would read from its
+     * environment ({@link SimParams#flagsFromEnvironment}).
      */
     private static List<String> simulatedArgs(ServerConfig server, EngineOptions options) {
         List<String> args = new ArrayList<>(server.args());
@@ -179,6 +180,10 @@ final class SimulatedStarts {
             args.add(SimParams.SIM_MODEL_CONFIG + "=" + options.simulatedModelConfig());
         } else if (!server.simulatedModelConfig().isEmpty()) {
             args.add(SimParams.SIM_MODEL_CONFIG + "=" + Path.of(server.simulatedModelConfig()).toAbsolutePath());
+        }
+        if (!options.simulatedAcceptance().isEmpty()) {
+            args.add(SimParams.SIM_ACCEPTANCE_RATE + "=" + options.simulatedAcceptance().stream().map(String::valueOf)
+                    .collect(java.util.stream.Collectors.joining(",")));
         }
         return args;
     }

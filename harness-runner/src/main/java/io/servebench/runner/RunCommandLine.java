@@ -7,6 +7,7 @@ import io.servebench.execution.ClientOptions;
 import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.plan.EngineOverrides;
 import io.servebench.reports.ReportLanguage;
+import io.servebench.sim.SimParams;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -83,6 +84,10 @@ final class RunCommandLine {
         }
         if (params.simulated() && engines.simulatedModelConfig() != null) {
             args.addAll(List.of("--sim-model-config", engines.simulatedModelConfig().toString()));
+        }
+        if (params.simulated() && !engines.simulatedAcceptance().isEmpty()) {
+            args.addAll(List.of(SimParams.SIM_ACCEPTANCE_RATE, engines.simulatedAcceptance().stream()
+                    .map(String::valueOf).collect(java.util.stream.Collectors.joining(","))));
         }
         if (params.seed() != RunDefaults.SEED) {
             args.addAll(List.of("--seed", Long.toString(params.seed())));

@@ -48,6 +48,8 @@ import java.util.regex.Pattern;
  * @param simulate        whether and how the simulated engine stands in for the studies' engines
  * @param simulatedGpu    the GPU the simulated engine imitates; unset: {@link EngineOptions#DEFAULT_SIMULATED_GPU}
  * @param simulatedModelConfig the config.json of the model the simulated engine stands in for, when it does not know it
+ * @param simulatedAcceptance the draft acceptance the simulated engine gives speculative decoding, one rate per draft
+ *                        position ({@code --sim-acceptance-rate}); empty for the draft method's default
  * @param readyTimeout    how long an engine may take to become ready; unset: {@link EngineOptions#DEFAULT_READY_TIMEOUT}
  * @param stopGrace       how long an engine gets to exit after SIGTERM; unset: {@link EngineOptions#DEFAULT_GRACE}
  * @param containerRuntime {@code docker} or {@code podman}, for studies that name an image; unset: docker
@@ -84,8 +86,8 @@ import java.util.regex.Pattern;
 public record RunOptions(List<String> includes, List<String> studies, Map<String, List<String>> overrides,
                          List<String> trials,
                          Optional<Integer> repetitions, Optional<Path> outputDir, EngineOptions.Simulate simulate,
-                         Optional<String> simulatedGpu, Optional<Path> simulatedModelConfig, Optional<Duration> readyTimeout, Optional<Duration> stopGrace,
-                         Optional<String> containerRuntime, boolean quick, Optional<Long> seed, boolean freshServer,
+                         Optional<String> simulatedGpu, Optional<Path> simulatedModelConfig, List<Double> simulatedAcceptance,
+                         Optional<Duration> readyTimeout, Optional<Duration> stopGrace, Optional<String> containerRuntime, boolean quick, Optional<Long> seed, boolean freshServer,
                          Optional<Duration> settle, Optional<Duration> slice, EngineOverrides engineOverrides,
                          ClientOptions client, Optional<ReportLanguage> language, SloParams slo, boolean progress,
                          boolean verbose,
@@ -104,6 +106,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         // an unknown GPU is a mistake on the command line: say so before anything starts
         simulatedGpu.ifPresent(GpuProfile::named);
         Objects.requireNonNull(simulatedModelConfig, "simulatedModelConfig");
+        simulatedAcceptance = List.copyOf(simulatedAcceptance);
         Objects.requireNonNull(readyTimeout, "readyTimeout");
         Objects.requireNonNull(stopGrace, "stopGrace");
         Objects.requireNonNull(containerRuntime, "containerRuntime");
@@ -163,6 +166,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         private SlurmParams slurm;
         private String simulatedGpu;
         private Path simulatedModelConfig;
+        private List<Double> simulatedAcceptance = List.of();
         private Duration readyTimeout;
         private Duration stopGrace;
         private String containerRuntime;
@@ -239,16 +243,25 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
             return this;
         }
 
-        /**
-         * The GPU the simulated engine imitates, per tensor-parallel rank: an id of {@code GpuProfile.catalogue()}
-         * ({@code h100}, the default, {@code h200}, {@code a100}, {@code l40s}, {@code b200}); checked by {@link #build}.
-         */
         /** The config.json (or its folder) of the model the simulated engine stands in for, when it does not know it. */
         public Builder simulatedModelConfig(Path config) {
             this.simulatedModelConfig = Objects.requireNonNull(config, "config");
             return this;
         }
 
+        /**
+         * The draft acceptance the simulated engine gives speculative decoding, one rate in [0, 1] per draft position,
+         * each given the earlier ones were accepted, the last for the positions after it.
+         */
+        public Builder simulatedAcceptance(List<Double> rates) {
+            this.simulatedAcceptance = List.copyOf(rates);
+            return this;
+        }
+
+        /**
+         * The GPU the simulated engine imitates, per tensor-parallel rank: an id of {@code GpuProfile.catalogue()}
+         * ({@code h100}, the default, {@code h200}, {@code a100}, {@code l40s}, {@code b200}); checked by {@link #build}.
+         */
         public Builder simulatedGpu(String id) {
             this.simulatedGpu = Objects.requireNonNull(id, "id");
             return this;
@@ -409,8 +422,8 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         public RunOptions build() {
             return new RunOptions(includes, studies.stream().distinct().toList(), overrides, trials.stream().distinct().toList(),
                     Optional.ofNullable(repetitions), Optional.ofNullable(outputDir), simulate,
-                    Optional.ofNullable(simulatedGpu), Optional.ofNullable(simulatedModelConfig), Optional.ofNullable(readyTimeout), Optional.ofNullable(stopGrace),
-                    Optional.ofNullable(containerRuntime), quick, Optional.ofNullable(seed), freshServer,
+                    Optional.ofNullable(simulatedGpu), Optional.ofNullable(simulatedModelConfig), simulatedAcceptance,
+                    Optional.ofNullable(readyTimeout), Optional.ofNullable(stopGrace), Optional.ofNullable(containerRuntime), quick, Optional.ofNullable(seed), freshServer,
                     Optional.ofNullable(settle), Optional.ofNullable(slice), engineOverrides, client,
                     Optional.ofNullable(language), slo, progress, verbose, jmhPrimary, jmhParamsInName, resume,
                     Optional.ofNullable(capacity), Optional.ofNullable(slurm), telemetry, Optional.ofNullable(timelineGap),

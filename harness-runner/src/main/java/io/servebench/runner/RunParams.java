@@ -37,7 +37,8 @@ record RunParams(RunOptions options, Path outputDir, int repetitions, EngineOpti
                 options.stopGrace().orElse(EngineOptions.DEFAULT_GRACE),
                 options.containerRuntime().orElse(RunDefaults.CONTAINER_RUNTIME), EngineOptions.defaultHfCache(), null, null,
                 options.simulatedGpu().orElse(EngineOptions.DEFAULT_SIMULATED_GPU),
-                options.simulatedModelConfig().map(Path::toAbsolutePath).orElse(null));
+                options.simulatedModelConfig().map(Path::toAbsolutePath).orElse(null))
+                .withSimulatedAcceptance(options.simulatedAcceptance());
         return new RunParams(options, options.outputDir().orElseGet(RunDefaults::outputDir),
                 options.repetitions().orElse(RunDefaults.REPETITIONS), engines, seed,
                 options.settle().orElse(Duration.ofSeconds(RunDefaults.SETTLE_SECONDS)),

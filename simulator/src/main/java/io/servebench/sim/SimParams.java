@@ -318,6 +318,30 @@ public record SimParams(
      */
     public static final String SIM_ACCEPTANCE_RATE = "--sim-acceptance-rate";
 
+    /**
+     * The draft acceptance a {@link #SIM_ACCEPTANCE_RATE} value gives: one probability in [0, 1] per draft position,
+     * separated by commas, the last for the positions after it.
+     *
+     * @throws IllegalArgumentException saying what was expected
+     */
+    public static List<Double> acceptanceRates(String text) {
+        List<Double> rates = new ArrayList<>();
+        for (String part : text.split(",", -1)) {
+            double p;
+            try {
+                p = Double.parseDouble(part.strip());
+            } catch (NumberFormatException e) {
+                p = Double.NaN;
+            }
+            if (!(p >= 0 && p <= 1)) {
+                throw new IllegalArgumentException("a probability in [0, 1], or one per draft position separated by"
+                        + " commas, e.g. 0.7,0.5,0.3; got " + text);
+            }
+            rates.add(p);
+        }
+        return List.copyOf(rates);
+    }
+
     /** The simulated engine's own flag naming vLLM's kernel for MXFP4 experts ({@link Mxfp4Kernel}), in every dialect. */
     public static final String SIM_MXFP4_KERNEL = "--sim-mxfp4-kernel";
 
@@ -438,6 +462,13 @@ public record SimParams(
             lines.add("simulated engine ignores flag " + flag + ": it is not modelled");
         }
         lines.add("model " + model.name() + ": config " + modelSource);
+        if (speculativeTokens > 0) {
+            // the acceptance is the data's, not the engine's: say what the rehearsal assumes
+            lines.add(String.format(Locale.ROOT, "drafts of %d token%s a step, each position's accepted at %s given the"
+                    + " earlier ones' (set it with %s for your data)", speculativeTokens, speculativeTokens == 1 ? "" : "s",
+                    acceptanceRates.stream().map(p -> String.format(Locale.ROOT, "%.3f", p))
+                            .collect(java.util.stream.Collectors.joining(", ")), SIM_ACCEPTANCE_RATE));
+        }
         if (expertParallelSize > 1) {
             lines.add(model.experts().layers() == 0 ? "expert parallelism has no experts to divide: " + model.name()
                     + " is dense" : String.format(Locale.ROOT, "experts divided among %d groups of %d GPU%s, %.1f a group",
@@ -593,9 +624,9 @@ public record SimParams(
     }
 
     /**
-     * Reads an engine's flags in a {@link SimDialect}: vLLM's, SGLang's, or the simulated engine's own (vLLM's
-     * plus {@code --sim-acceptance-rate=P[,P2,...]}, which overrides the draft acceptance rate, one per draft
-     * position, the last for the positions after it). The model is imitated
+     * Reads an engine's flags in a {@link SimDialect}: vLLM's, SGLang's, or the simulated engine's own (vLLM's), each
+     * with the simulated engine's {@code --sim-acceptance-rate=P[,P2,...]}, which overrides the draft acceptance rate,
+     * one per draft position, the last for the positions after it. The model is imitated
      * with the profile its name picks ({@link ModelProfile#forModel}), or with one read from vLLM's
      * {@code --hf-config-path} ({@link ModelProfile#fromConfig}), on one
      * {@link GpuProfile#h100Sxm80gb H100} per tensor-parallel rank (another GPU with
@@ -648,8 +679,7 @@ public record SimParams(
         for (String text : flags) {
             // the real engine's argparse reads an alias or an abbreviation as the one flag it names
             Flag flag = newest.resolved(Flag.parse(text).orElseThrow(() -> new IllegalArgumentException(Flag.problem(text))));
-            boolean known = b.apply(modelled, flag) || b.modelConfig(flag) || b.mxfp4Kernel(flag)
-                    || (dialect == SimDialect.SIM && b.simOnly(flag));
+            boolean known = b.apply(modelled, flag) || b.modelConfig(flag) || b.mxfp4Kernel(flag) || b.acceptance(flag);
             if (!known) {
                 // a misspelt tuning flag left silently without effect would make its variant the baseline; the real
                 // engine's parser refuses what none of its known versions accepts, and so does the simulation
@@ -1008,25 +1038,20 @@ public record SimParams(
             return true;
         }
 
-        boolean simOnly(Flag f) {
+        /**
+         * {@code --sim-acceptance-rate=P[,P2,...]}, read in every dialect ({@link #acceptanceRates}): the harness adds
+         * it from its own {@code --sim-acceptance-rate}, and {@code sim validate} from a run's printed acceptance; a
+         * study's engine flags cannot carry it, since the engine's parser has no such flag.
+         */
+        boolean acceptance(Flag f) {
             if (!f.name().equals(SIM_ACCEPTANCE_RATE)) {
                 return false;
             }
-            String expected = "a probability in [0, 1], or one per draft position separated by commas";
-            List<Double> rates = new ArrayList<>();
-            for (String part : text(f).split(",", -1)) {
-                double p;
-                try {
-                    p = Double.parseDouble(part.strip());
-                } catch (NumberFormatException e) {
-                    throw bad(f, expected);
-                }
-                if (!(p >= 0 && p <= 1)) {
-                    throw bad(f, expected);
-                }
-                rates.add(p);
+            try {
+                acceptance = acceptanceRates(text(f));
+            } catch (IllegalArgumentException e) {
+                throw bad(f, e.getMessage());
             }
-            acceptance = rates;
             return true;
         }
 

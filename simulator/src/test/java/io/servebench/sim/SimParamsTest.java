@@ -405,8 +405,12 @@ class SimParamsTest {
                 .maxNumBatchedTokens()).isEqualTo(16384);
     }
 
+    /**
+     * The simulated engine's own dialect is vLLM's; its acceptance flag is read in every dialect, as the harness passes
+     * it from its own {@code --sim-acceptance-rate} to a vLLM or SGLang study rehearsed with {@code --simulate}.
+     */
     @Test
-    void simDialectIsVllmPlusTheAcceptanceRate() {
+    void simDialectIsVllmAndTheAcceptanceRateIsReadInEveryDialect() {
         SimParams s = SimParams.fromFlags(SimDialect.SIM, MODEL, List.of("--max-num-seqs=8", "--sim-acceptance-rate=0.5",
                 "--speculative-config={\"method\":\"eagle3\",\"num_speculative_tokens\":2}"));
         assertThat(s.dialect()).isEqualTo(SimDialect.VLLM);
@@ -414,9 +418,12 @@ class SimParamsTest {
         assertThat(s.acceptanceRates()).containsExactly(0.5);
         assertThat(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--speculative-config={\"method\":\"eagle3\",\"num_speculative_tokens\":2}"))
                 .acceptanceRates()).containsExactly(SimParams.EAGLE_ACCEPTANCE);
-        // the simulation's own flag is no flag of vLLM's, and in vLLM's dialect it is refused as vLLM refuses it
-        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--sim-acceptance-rate=0.5")))
-                .hasMessageStartingWith("flag --sim-acceptance-rate is not a flag of vLLM 0.26.0;");
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--sim-acceptance-rate=0.5",
+                "--speculative-config={\"method\":\"eagle3\",\"num_speculative_tokens\":2}")).acceptanceRates())
+                .containsExactly(0.5);
+        assertThat(SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--sim-acceptance-rate=0.9,0.4",
+                "--speculative-algorithm=NEXTN", "--speculative-num-steps=2", "--speculative-num-draft-tokens=3"))
+                .acceptanceRates()).containsExactly(0.9, 0.4);
     }
 
     @Test

@@ -111,6 +111,7 @@ public record SlurmJob(String key, ExecutionParams params, int repetitions, List
                 .put("graceNs", e.grace().toNanos()).put("containerRuntime", e.containerRuntime())
                 .put("hfCache", e.hfCache() == null ? null : e.hfCache().toString()).put("simulatedGpu", e.simulatedGpu())
                 .put("simulatedModelConfig", e.simulatedModelConfig() == null ? null : e.simulatedModelConfig().toString());
+        e.simulatedAcceptance().forEach(engines.putArray("simulatedAcceptance")::add);
         TelemetryParams t = p.telemetry();
         ObjectNode telemetry = node.putObject("telemetry").put("source", t.source()).put("intervalNs", t.interval().toNanos());
         t.gpus().forEach(telemetry.putArray("gpus")::add);
@@ -128,7 +129,8 @@ public record SlurmJob(String key, ExecutionParams params, int repetitions, List
                 e.required("seed").asLong(), nanos(e, "readyTimeoutNs"), nanos(e, "graceNs"), text(e, "containerRuntime"),
                 e.path("hfCache").isTextual() ? Path.of(e.get("hfCache").asText()) : null, null, null,
                 text(e, "simulatedGpu"),
-                e.path("simulatedModelConfig").isTextual() ? Path.of(e.get("simulatedModelConfig").asText()) : null);
+                e.path("simulatedModelConfig").isTextual() ? Path.of(e.get("simulatedModelConfig").asText()) : null)
+                .withSimulatedAcceptance(acceptance(e.path("simulatedAcceptance")));
         JsonNode c = n.required("client");
         ClientOptions client = new ClientOptions(text(c, "apiKeyEnv"), nanos(c, "connectTimeoutNs"),
                 nanos(c, "requestTimeoutNs"), c.path("loadWorkers").asInt(1));
@@ -202,6 +204,13 @@ public record SlurmJob(String key, ExecutionParams params, int repetitions, List
                 n.required("variant").asText(), n.required("group").asText(), n.required("baseline").asBoolean(), values, trial,
                 n.required("recommended").asBoolean(), slo.isEmpty() ? SloParams.NONE : SloParams.parse(slo),
                 n.path("minAttainment").isNumber() ? OptionalDouble.of(n.get("minAttainment").asDouble()) : OptionalDouble.empty());
+    }
+
+    /** The simulated engine's draft acceptance as written: an array of rates, none where the job sets none. */
+    private static List<Double> acceptance(JsonNode rates) {
+        List<Double> out = new ArrayList<>();
+        rates.forEach(r -> out.add(r.asDouble()));
+        return out;
     }
 
     private static Duration nanos(JsonNode node, String field) {

@@ -31,7 +31,7 @@ class SlurmJobTest {
 
     private static final ExecutionParams PARAMS = new ExecutionParams(Path.of("/shared/run"),
             new EngineOptions(EngineOptions.Simulate.PROCESS, 7, Duration.ofSeconds(600), Duration.ofMillis(2500), "podman",
-                    Path.of("/hf"), null, null, "b200", Path.of("/configs/llama")),
+                    Path.of("/hf"), null, null, "b200", Path.of("/configs/llama")).withSimulatedAcceptance(List.of(0.7, 0.5)),
             3, 42, true, Duration.ofMillis(1500), Duration.ofSeconds(30),
             new ClientOptions("MY_KEY", Duration.ofSeconds(5), Duration.ofSeconds(90), 3), SloParams.parse("ttft=200,tpot=30"),
             false, true, io.servebench.metrics.gpu.TelemetryParams.DEFAULTS, 0.2);
