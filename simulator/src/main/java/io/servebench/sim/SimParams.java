@@ -676,7 +676,8 @@ public record SimParams(
         Map<String, BiConsumer<Builder, Flag>> modelled = sglang ? Builder.SGLANG_FLAGS : Builder.VLLM_FLAGS;
         String engine = sglang ? FlagCatalog.SGLANG : FlagCatalog.VLLM;
         FlagCatalog newest = FlagCatalog.forStudy(engine, "");
-        for (String text : flags) {
+        // vLLM folds --json-flag.key value into --json-flag's JSON before it reads anything (DottedJsonFlags)
+        for (String text : sglang ? flags : DottedJsonFlags.folded(flags)) {
             // the real engine's argparse reads an alias or an abbreviation as the one flag it names
             Flag flag = newest.resolved(Flag.parse(text).orElseThrow(() -> new IllegalArgumentException(Flag.problem(text))));
             boolean known = b.apply(modelled, flag) || b.modelConfig(flag) || b.mxfp4Kernel(flag) || b.acceptance(flag);
