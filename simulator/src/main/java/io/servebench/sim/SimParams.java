@@ -1068,15 +1068,43 @@ public record SimParams(
                 throw bad(f, expected);
             }
             JsonNode method = json.get("method");
+            JsonNode draft = json.get("model");
             JsonNode n = json.get("num_speculative_tokens");
-            if (method == null || !method.isTextual() || method.asText().isBlank()) {
+            if (method != null && !method.isNull() && (!method.isTextual() || method.asText().isBlank())) {
                 throw bad(f, expected + " with a \"method\" string");
+            }
+            if (draft != null && !draft.isNull() && (!draft.isTextual() || draft.asText().isBlank())) {
+                throw bad(f, expected + " with \"model\" the draft's checkpoint, a string");
             }
             if (n == null || !n.canConvertToInt() || !n.isIntegralNumber() || n.asInt() < 1) {
                 throw bad(f, expected + " with \"num_speculative_tokens\" an integer >= 1");
             }
-            specMethod = method.asText().toLowerCase(Locale.ROOT);
+            String model = draft == null || draft.isNull() ? null : draft.asText();
+            specMethod = draftMethod(method == null || method.isNull() ? null
+                    : method.asText().toLowerCase(Locale.ROOT), model);
             specTokens = n.asInt();
+        }
+
+        /**
+         * The draft method as vLLM's {@code SpeculativeConfig.__post_init__} resolves it ({@code vllm/config/
+         * speculative.py}, read at vllm-project/vllm@156e3355): without a method, n-gram drafting when the model is
+         * {@code ngram} and a draft model otherwise; {@code [ngram]} is n-gram. A method that drafts with a model of
+         * its own (EAGLE, EAGLE-3, a draft model) without one stops the start, as vLLM stops it.
+         */
+        private static String draftMethod(String given, String model) {
+            String method = given != null ? given
+                    : "ngram".equals(model) || "[ngram]".equals(model) ? "ngram" : "draft_model";
+            method = method.equals("[ngram]") ? "ngram" : method;
+            boolean ownDraft = nativeMtp(method) || List.of("ngram", "ngram_gpu", "suffix", "extract_hidden_states")
+                    .contains(method);
+            if (model == null && !ownDraft) {
+                throw new IllegalArgumentException("the engine would not start: vLLM's draft method " + method
+                        + " drafts with a model of its own, and --speculative-config names none (\"num_speculative_tokens"
+                        + " was provided but without speculative model.\"); expected \"model\": the draft's checkpoint,"
+                        + " e.g. {\"method\":\"eagle3\",\"model\":\"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B\","
+                        + "\"num_speculative_tokens\":3}, or method mtp or ngram");
+            }
+            return method;
         }
 
         SimParams build(SimDialect dialect, ModelProfile model, GpuProfile gpu) {

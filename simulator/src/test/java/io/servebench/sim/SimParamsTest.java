@@ -120,6 +120,32 @@ class SimParamsTest {
                 + "\"ngram\",\"num_speculative_tokens\":3,\"prompt_lookup_max\":4}")).speculativeMethod()).isEqualTo("ngram");
     }
 
+    /**
+     * vLLM resolves the draft as its {@code SpeculativeConfig.__post_init__} does ({@code vllm/config/speculative.py},
+     * vllm-project/vllm@156e3355): without a method, n-gram drafting for {@code "model": "ngram"} and a draft model
+     * otherwise; an EAGLE head or a draft model without its checkpoint stops the start ("num_speculative_tokens was
+     * provided but without speculative model."), which the twin had run with EAGLE's default acceptance.
+     */
+    @Test
+    void aDraftMethodIsResolvedAsVllmResolvesItAndOneWithoutItsModelRefused() {
+        java.util.function.Function<String, SimParams> vllm = json -> SimParams.fromFlags(SimDialect.VLLM,
+                "Qwen/Qwen3-8B", List.of("--speculative-config=" + json));
+        assertThat(vllm.apply("{\"model\":\"ngram\",\"num_speculative_tokens\":3}").speculativeMethod())
+                .isEqualTo("ngram");
+        assertThat(vllm.apply("{\"method\":\"[ngram]\",\"num_speculative_tokens\":3}").speculativeMethod())
+                .isEqualTo("ngram");
+        assertThat(vllm.apply("{\"model\":\"Qwen/Qwen3-0.6B\",\"num_speculative_tokens\":4}").speculativeMethod())
+                .isEqualTo("draft_model");
+        assertThat(vllm.apply("{\"method\":\"eagle3\",\"model\":\"yuhuili/EAGLE3-8B\",\"num_speculative_tokens\":2}")
+                .acceptanceRates()).containsExactly(SimParams.EAGLE_ACCEPTANCE);
+        for (String json : List.of("{\"method\":\"eagle3\",\"num_speculative_tokens\":2}",
+                "{\"num_speculative_tokens\":2}")) {
+            assertThatThrownBy(() -> vllm.apply(json)).hasMessageContaining("drafts with a model of its own, and"
+                    + " --speculative-config names none (\"num_speculative_tokens was provided but without speculative"
+                    + " model.\")");
+        }
+    }
+
     private static com.fasterxml.jackson.databind.JsonNode read(String json) {
         try {
             return ModelProfile.JSON.readTree(json);
@@ -412,14 +438,14 @@ class SimParamsTest {
     @Test
     void simDialectIsVllmAndTheAcceptanceRateIsReadInEveryDialect() {
         SimParams s = SimParams.fromFlags(SimDialect.SIM, MODEL, List.of("--max-num-seqs=8", "--sim-acceptance-rate=0.5",
-                "--speculative-config={\"method\":\"eagle3\",\"num_speculative_tokens\":2}"));
+                "--speculative-config={\"method\":\"eagle3\",\"model\":\"yuhuili/EAGLE3-8B\",\"num_speculative_tokens\":2}"));
         assertThat(s.dialect()).isEqualTo(SimDialect.VLLM);
         assertThat(s.maxNumSeqs()).isEqualTo(8);
         assertThat(s.acceptanceRates()).containsExactly(0.5);
-        assertThat(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--speculative-config={\"method\":\"eagle3\",\"num_speculative_tokens\":2}"))
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--speculative-config={\"method\":\"eagle3\",\"model\":\"yuhuili/EAGLE3-8B\",\"num_speculative_tokens\":2}"))
                 .acceptanceRates()).containsExactly(SimParams.EAGLE_ACCEPTANCE);
         assertThat(SimParams.fromFlags(SimDialect.VLLM, MODEL, List.of("--sim-acceptance-rate=0.5",
-                "--speculative-config={\"method\":\"eagle3\",\"num_speculative_tokens\":2}")).acceptanceRates())
+                "--speculative-config={\"method\":\"eagle3\",\"model\":\"yuhuili/EAGLE3-8B\",\"num_speculative_tokens\":2}")).acceptanceRates())
                 .containsExactly(0.5);
         assertThat(SimParams.fromFlags(SimDialect.SGLANG, MODEL, List.of("--sim-acceptance-rate=0.9,0.4",
                 "--speculative-algorithm=NEXTN", "--speculative-num-steps=2", "--speculative-num-draft-tokens=3"))
@@ -439,7 +465,8 @@ class SimParamsTest {
         assertBad("vllm", "--max-model-len=0", "--max-model-len=0", "a positive whole number of tokens as vLLM reads it");
         assertBad("vllm", "--speculative-config={method:", "--speculative-config", "JSON");
         assertBad("vllm", "--speculative-config={\"method\":\"mtp\"}", "--speculative-config", "num_speculative_tokens");
-        assertBad("vllm", "--speculative-config={\"num_speculative_tokens\":2}", "--speculative-config", "\"method\"");
+        assertBad("vllm", "--speculative-config={\"method\":2,\"num_speculative_tokens\":2}", "--speculative-config",
+                "\"method\"");
         assertBad("vllm", "--performance-mode=fast", "--performance-mode=fast", "interactivity, balanced, throughput");
         assertBad("vllm", "--gpu-memory-utilization=1.5", "--gpu-memory-utilization=1.5", "(0, 1]");
         assertBad("vllm", "--enable-prefix-caching=maybe", "--enable-prefix-caching=maybe", "true/false");
