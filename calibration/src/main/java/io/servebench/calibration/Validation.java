@@ -24,6 +24,7 @@ import io.servebench.workload.Dataset;
 import io.servebench.workload.Datasets;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -126,14 +127,42 @@ public final class Validation {
      * H100 says so ("Weight-only FP4 compression will be used leveraging the Marlin kernel", vLLM 0.10.1, issue #23278).
      */
     boolean marlinOnHopper(PublicResult c) {
-        if (!c.engine().equals(EngineKinds.VLLM.name()) || !c.dtype().equals("mxfp4") || c.engineVersion().isEmpty()
-                || gpuOf(c).map(g -> g.computeCapability() / 10 != 9).orElse(true)) {
+        return c.engine().equals(EngineKinds.VLLM.name()) && c.dtype().equals("mxfp4")
+                && gpuOf(c).map(g -> g.computeCapability() / 10 == 9).orElse(false) && versionBelow(c, 0, 12, 0);
+    }
+
+    /**
+     * Whether the case's SGLang kept every token of gpt-oss's sliding-window layers in its one KV pool, where today's
+     * pools them apart ({@link ModelProfile.SglangWindow#OWN_POOL}): its {@code server_args.py} set {@code
+     * disable_hybrid_swa_memory = True} for {@code GptOssForCausalLM} whatever the command line said (read in two
+     * stored versions of the file, of August and November 2025, beside the attention and MoE backends it picks for
+     * the model), still in January 2026 (sgl-project/sglang PR #17630 turns it off by hand to reproduce a bug), and no
+     * longer in 0.5.9 (ovg-project/kvcached PR #263: "GptOssForCausalLM follows hybrid_swa_model path"; the rule's
+     * later home, {@code _gpt_oss_overrides}, sets backends and the dtype only). So a version before 0.5.9 runs as
+     * with {@code --disable-hybrid-swa-memory}.
+     */
+    boolean sglangGptOssOnePool(PublicResult c) {
+        return c.engine().equals(EngineKinds.SGLANG.name())
+                && ModelProfile.builtInArchitecture(c.model()).filter("GptOssForCausalLM"::equals).isPresent()
+                && versionBelow(c, 0, 5, 9);
+    }
+
+    /** Whether the case states its engine's version and it is below {@code major.minor.patch}. */
+    private static boolean versionBelow(PublicResult c, int major, int minor, int patch) {
+        if (c.engineVersion().isEmpty()) {
             return false;
         }
+        // "0.5.4.post2", "0.5.3rc0": the numbers before the first suffix
         String[] parts = c.engineVersion().get().split("\\.");
-        int major = Integer.parseInt(parts[0]);
-        int minor = parts.length > 1 ? Integer.parseInt(parts[1].replaceAll("\\D.*", "")) : 0;
-        return major == 0 && minor < 12;
+        int[] v = new int[3];
+        for (int i = 0; i < 3 && i < parts.length; i++) {
+            String digits = parts[i].replaceAll("\\D.*", "");
+            if (digits.isEmpty()) {
+                break;
+            }
+            v[i] = Integer.parseInt(digits);
+        }
+        return Arrays.compare(v, new int[] {major, minor, patch}) < 0;
     }
 
     /** One case in virtual time, or the reason it is skipped. */
@@ -161,6 +190,9 @@ public final class Validation {
         flags.addAll(addedFlags);
         if (marlinOnHopper(c)) {
             flags.add(SimParams.SIM_MXFP4_KERNEL + "=marlin");
+        }
+        if (sglangGptOssOnePool(c)) {
+            flags.add("--disable-hybrid-swa-memory");
         }
         SimParams params;
         try {

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -43,6 +44,35 @@ class ValidationTest {
         assertThat(new Validation(42).marlinOnHopper(named("vllm-gpt-oss-120b-a100-sharegpt-burst"))).isFalse();
         assertThat(new Validation(42).marlinOnHopper(named("sglang-gpt-oss-120b-h100-sharegpt-burst"))).isFalse();
         assertThat(new Validation(42).marlinOnHopper(named("vllm-qwen3-8b-h100-sharegpt-c1"))).isFalse();
+    }
+
+    /**
+     * SGLang's {@code server_args.py} turned its hybrid sliding-window pool off for {@code GptOssForCausalLM} until 0.5.9
+     * (read in its stored versions of August and November 2025; still so for sgl-project/sglang PR #17630 in January
+     * 2026; ovg-project/kvcached PR #263: in 0.5.9 gpt-oss "follows hybrid_swa_model path"), so such a case runs with
+     * every token of the sliding layers kept, as {@code --disable-hybrid-swa-memory} keeps them.
+     */
+    @Test
+    void anSglangCaseBefore059KeepsGptOssSlidingLayersInItsOnePool() {
+        Validation v = new Validation(42);
+        assertThat(v.sglangGptOssOnePool(named("sglang-gpt-oss-20b-h100-sharegpt-burst"))).isTrue(); // 0.5.4.post2
+        assertThat(v.sglangGptOssOnePool(named("sglang-gpt-oss-120b-h100-sharegpt-burst"))).isTrue(); // 0.5.3rc0
+        assertThat(v.sglangGptOssOnePool(named("sglang-gpt-oss-120b-8xb200-tp8-sharegpt-c1"))).isTrue(); // 0.5.6
+        assertThat(v.sglangGptOssOnePool(atVersion(named("sglang-gpt-oss-120b-h100-sharegpt-burst"), "0.5.9"))).isFalse();
+        assertThat(v.sglangGptOssOnePool(atVersion(named("sglang-gpt-oss-120b-h100-sharegpt-burst"), "0.5.10"))).isFalse();
+        assertThat(v.sglangGptOssOnePool(atVersion(named("sglang-gpt-oss-120b-h100-sharegpt-burst"), "0.5.8.post1")))
+                .isTrue();
+        assertThat(v.sglangGptOssOnePool(named("sglang-qwen3-14b-h100-sharegpt-burst"))).isFalse(); // another model
+        assertThat(v.sglangGptOssOnePool(named("vllm-gpt-oss-20b-h100-sharegpt-burst"))).isFalse(); // another engine
+    }
+
+    /** The case as if its source had named another version of its engine. */
+    private static PublicResult atVersion(PublicResult c, String version) {
+        return new PublicResult(c.id(), c.source(), c.engine(), Optional.of(version), c.model(), c.modelClass(), c.gpu(),
+                c.tensorParallel(), c.dtype(), c.serverFlags(), c.draftAcceptance(), c.dataset(), c.shareGptShape(),
+                c.inputTokens(), c.outputTokens(), c.inputLengths(), c.outputLengths(), c.poissonArrivals(),
+                c.concurrency(), c.requestRate(), c.requests(), c.totalInputTokens(), c.totalOutputTokens(), c.published(),
+                c.notes(), c.inReference());
     }
 
     @Test

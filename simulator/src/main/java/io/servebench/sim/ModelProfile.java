@@ -503,6 +503,21 @@ public record ModelProfile(
                 .toLowerCase(Locale.ROOT)));
     }
 
+    /**
+     * The transformers class a built-in model's {@code config.json} names first ({@code architectures}), e.g. {@code
+     * GptOssForCausalLM}: the name the engines' own per-architecture rules match; empty for a model without a built-in
+     * config ({@link #builtInConfig}).
+     */
+    public static java.util.Optional<String> builtInArchitecture(String name) {
+        return builtInConfig(name).map(config -> {
+            try {
+                return JSON.readTree(config).path("architectures").path(0).asText();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("a built-in config of " + name + " does not parse", e);
+            }
+        });
+    }
+
     /** Built-in {@code config.json}s, by the repository's name in lower case. */
     private static final java.util.Map<String, String> BUILT_IN = java.util.Map.ofEntries(
             java.util.Map.entry("qwen3-8b", ModelConfigs.QWEN3_8B),
