@@ -261,13 +261,17 @@ public final class Validation {
         return TwinEvidence.Regime.valueOf(TwinBar.Regime.of(c.requestRate().orElse(Double.NaN), c.requests()).name());
     }
 
-    /** The pairs of run cases that differ in the engine only, each with the direction both sides give. */
+    /**
+     * The pairs of run cases that differ in the engine only, each with the direction both sides give. Of several cases
+     * of one engine on a set-up, the first listed is paired: the run a source compares engines on, listed before the
+     * runs that tune one engine further (GPUStack's "Choosing the Inference Engine" before its later sections).
+     */
     public static List<EngineChoice> engineChoices(List<Outcome> outcomes) {
         Map<String, Outcome> vllm = new LinkedHashMap<>();
         Map<String, Outcome> sglang = new LinkedHashMap<>();
         for (Outcome o : outcomes) {
             if (o.skipped().isEmpty()) {
-                (SimDialect.of(o.result().engine()) == SimDialect.VLLM ? vllm : sglang).put(setUp(o.result()), o);
+                (SimDialect.of(o.result().engine()) == SimDialect.VLLM ? vllm : sglang).putIfAbsent(setUp(o.result()), o);
             }
         }
         List<EngineChoice> pairs = new ArrayList<>();

@@ -89,7 +89,7 @@ class TwinEvidenceTest {
         assertThat(TwinEvidence.bars("sglang", "a100", "moe", true, false)).flatMap(b -> b.published().stream().toList())
                 .isNotEmpty().noneMatch(TwinEvidence::expertParallel);
         // one GPU and several are apart: Scicom's eight H100s at tensor parallelism 8 do not vouch for one H100
-        assertThat(cases("vllm", "h100", "dense", false)).contains(8);
+        assertThat(cases("vllm", "h100", "dense", false)).contains(9);
         assertThat(cases("vllm", "h100", "dense", true)).contains(20);
         // IOG's runs on one H100 PCIe are evidence for that GPU, not for the SXM part (the fifth, 200 requests at 32 req/s,
         // arrives in 6 s: not paced)

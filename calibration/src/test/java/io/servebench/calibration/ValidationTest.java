@@ -186,6 +186,21 @@ class ValidationTest {
         assertThat(Validation.unsupported(named("vllm-gpt-oss-20b-h100-sharegpt-burst"))).isEmpty();
     }
 
+    /**
+     * A source that tunes one engine further publishes several runs of it on the set-up it compared the engines on
+     * (GPUStack's Qwen3-8B page: SGLang's defaults, then its --cuda-graph-max-bs 8): the engine choice pairs the first,
+     * the run the comparison was made on, wherever the tuned runs stand in the list.
+     */
+    @Test
+    void anEngineChoicePairsTheRunsASourceComparedTheEnginesOnNotItsLaterTuning() {
+        List<Outcome> outcomes = new Validation(42).run(List.of(named("vllm-qwen3-8b-h100-sharegpt-c4"),
+                named("sglang-qwen3-8b-h100-sharegpt-c4"), named("sglang-qwen3-8b-h100-cudagraph8-sharegpt-c4")));
+        assertThat(Validation.engineChoices(outcomes)).singleElement().satisfies(choice -> {
+            assertThat(choice.vllm().result().id()).isEqualTo("vllm-qwen3-8b-h100-sharegpt-c4");
+            assertThat(choice.sglang().result().id()).isEqualTo("sglang-qwen3-8b-h100-sharegpt-c4");
+        });
+    }
+
     @Test
     void theReportSetsEachFigureBesideThePublishedOneAndSaysWhichEngineEachSideFindsFaster() {
         List<Outcome> outcomes = new Validation(42).run(List.of(named("vllm-qwen3.5-9b-h100-sharegpt-burst"),

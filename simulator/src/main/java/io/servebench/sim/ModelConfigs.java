@@ -14,6 +14,14 @@ final class ModelConfigs {
             + "\"hidden_size\":4096,\"num_hidden_layers\":36,\"num_attention_heads\":32,"
             + "\"num_key_value_heads\":8,\"head_dim\":128,\"intermediate_size\":12288,\"vocab_size\":151936,"
             + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":40960}";
+    /**
+     * Qwen3-8B-FP8: the same architecture with FP8 weights (GPUStack's Qwen3-8B latency page serves it with SGLang). No
+     * copy of that repository's {@code config.json} was found; its {@code quantization_config} is written here as the
+     * method alone, from the repository's name and Qwen's description of its FP8 releases ("fine-grained FP8", block size
+     * 128), as for Qwen3-235B-A22B's.
+     */
+    static final String QWEN3_8B_FP8 = QWEN3_8B.substring(0, QWEN3_8B.length() - 1)
+            + ",\"quantization_config\":{\"quant_method\":\"fp8\"}}";
     /** Qwen3-30B-A3B's {@code config.json}, the fields the profile reads (huggingface.co/Qwen/Qwen3-30B-A3B). */
     static final String QWEN3_30B_A3B = "{\"architectures\":[\"Qwen3MoeForCausalLM\"],"
             + "\"hidden_size\":2048,\"num_hidden_layers\":48,\"num_attention_heads\":32,"

@@ -119,7 +119,8 @@ class ModelProfileTest {
         // weight), which adds under a microsecond to a product this long
         assertThat(new StepCostModel(a100).stepNanos(8192, 0, 1, 0, 0))
                 .isCloseTo(new StepCostModel(a100Bf16).stepNanos(8192, 0, 1, 0, 0), within(1_000L));
-        // an FP8 checkpoint says so in its config
+        // an FP8 checkpoint says so in its config: the same bytes as the flag's
+        assertThat(ModelProfile.forModel("Qwen/Qwen3-8B-FP8").weightBytes()).isEqualTo(fp8.model().weightBytes());
         double nextTables = 2 * 151_936.0 * 2048;
         assertThat(ModelProfile.forModel("Qwen/Qwen3-Next-80B-A3B-Instruct-FP8").weightBytes()).isEqualTo(
                 (ModelProfile.forModel("Qwen/Qwen3-Next-80B-A3B-Instruct").weightBytes() - nextTables * 2) / 2
