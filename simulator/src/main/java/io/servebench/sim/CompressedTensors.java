@@ -83,7 +83,7 @@ final class CompressedTensors {
 
         /** Whether these are FP8 weights and activations on every linear layer. */
         boolean fp8() {
-            return weights == LowBitWeights.NONE;
+            return weights == LowBitWeights.NONE || weights == LowBitWeights.FP8_BLOCK;
         }
     }
 
@@ -159,9 +159,10 @@ final class CompressedTensors {
         JsonNode a = g.path("input_activations");
         boolean fp8 = floats8(w);
         String format = g.path("format").asText(q.path("format").asText(""));
-        LowBitWeights kind = fp8 ? LowBitWeights.NONE : floats4(w) ? LowBitWeights.NVFP4 : LowBitWeights.INTEGER;
+        LowBitWeights kind = fp8 ? strategy(w).equals("block") ? LowBitWeights.FP8_BLOCK : LowBitWeights.NONE
+                : floats4(w) ? LowBitWeights.NVFP4 : LowBitWeights.INTEGER;
         double bytes = switch (kind) {
-            case NONE -> 1;
+            case NONE, FP8_BLOCK -> 1;
             case NVFP4 -> nvfp4Bytes(name, w, a, format);
             case INTEGER -> integerBytes(name, w, a, format);
         };
@@ -198,14 +199,15 @@ final class CompressedTensors {
         if (language.isEmpty()) {
             return new Scheme(kind, bytes, false);
         }
-        boolean expertsAlone = kind != LowBitWeights.NONE && language.size() == text.size() - 1 && text.stream()
+        boolean fp8 = kind == LowBitWeights.NONE || kind == LowBitWeights.FP8_BLOCK;
+        boolean expertsAlone = !fp8 && language.size() == text.size() - 1 && text.stream()
                 .filter(p -> !language.contains(p)).allMatch(p -> p.what().equals(ROUTED));
         if (expertsAlone) {
             return new Scheme(kind, bytes, true);
         }
         throw new IllegalArgumentException(format + " leaving " + String.join(" and ",
                 language.stream().map(Part::what).toList()) + " in 16 bits (modelled: " + switch (kind) {
-                    case NONE -> "FP8 on every linear layer";
+                    case NONE, FP8_BLOCK -> "FP8 on every linear layer";
                     case INTEGER -> "integer weights on every linear layer, or on the routed experts alone";
                     case NVFP4 -> "NVFP4 on every linear layer, or on the routed experts alone";
                 } + ", the output head, the embeddings and the routers aside)");

@@ -5,8 +5,16 @@ package io.servebench.sim;
  * and gpt-oss's MXFP4 experts ({@link Mxfp4Kernel}), which {@link ModelProfile}'s bytes alone tell apart.
  */
 public enum LowBitWeights {
-    /** None: 16-bit or FP8 weights, or MXFP4 experts, each run as their bytes say. */
+    /** None: 16-bit or FP8 weights (a scale per tensor or channel), or MXFP4 experts, each run as their bytes say. */
     NONE,
+    /**
+     * FP8 weights with a scale per block of 128 x 128 (DeepSeek's, Qwen's and GLM-5's FP8 checkpoints: {@code
+     * weight_block_size} in the config's {@code quantization_config}; compressed-tensors' {@code "strategy": "block"}),
+     * activations quantised per token and 128 channels as each product starts. A byte a weight as per-tensor FP8, but on
+     * Hopper its products read their weights slower at decode's rows and take longer beside them ({@link
+     * StepCostModel#BLOCK_FP8_PRODUCT_READ_EFFICIENCY}, {@link StepCostModel#BLOCK_FP8_GEMM_FIXED_NANOS}).
+     */
+    FP8_BLOCK,
     /**
      * Integers (AWQ, GPTQ: {@link GroupQuantised}; compressed-tensors' W4A16 and W8A16: {@link CompressedTensors})
      * multiplied in 16 bits by Marlin's kernels, whatever the GPU.

@@ -9,6 +9,13 @@ final class ModelConfigs {
     private ModelConfigs() {
     }
 
+    /**
+     * The {@code quantization_config} of Qwen's FP8 checkpoints, with the separating comma: FP8 in blocks of 128 x 128
+     * ("fine-grained {@code fp8} quantization with block size of 128", Qwen3's model cards: {@link #QWEN3_8B_FP8}).
+     */
+    private static final String QWEN_FP8 = ",\"quantization_config\":{\"quant_method\":\"fp8\","
+            + "\"weight_block_size\":[128,128]}}";
+
     /** Qwen3-8B's {@code config.json}, the fields the profile reads (huggingface.co/Qwen/Qwen3-8B). */
     static final String QWEN3_8B = "{\"architectures\":[\"Qwen3ForCausalLM\"],"
             + "\"hidden_size\":4096,\"num_hidden_layers\":36,\"num_attention_heads\":32,"
@@ -16,12 +23,13 @@ final class ModelConfigs {
             + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":40960}";
     /**
      * Qwen3-8B-FP8: the same architecture with FP8 weights (GPUStack's Qwen3-8B latency page serves it with SGLang). No
-     * copy of that repository's {@code config.json} was found; its {@code quantization_config} is written here as the
-     * method alone, from the repository's name and Qwen's description of its FP8 releases ("fine-grained FP8", block size
-     * 128), as for Qwen3-235B-A22B's.
+     * copy of that repository's {@code config.json} was found; its {@code quantization_config} is written here from the
+     * repository's name and Qwen's description of its FP8 releases: "The quantization method is fine-grained {@code fp8}
+     * quantization with block size of 128" (the Qwen3 FP8 model cards' "Note on FP8", as a copy of Qwen3-235B-A22B-FP8's
+     * has it: akash-network/awesome-akash@2199af29, {@code Qwen3-235B-A22B-FP8/README.md}).
      */
     static final String QWEN3_8B_FP8 = QWEN3_8B.substring(0, QWEN3_8B.length() - 1)
-            + ",\"quantization_config\":{\"quant_method\":\"fp8\"}}";
+            + QWEN_FP8;
     /** Qwen3-30B-A3B's {@code config.json}, the fields the profile reads (huggingface.co/Qwen/Qwen3-30B-A3B). */
     static final String QWEN3_30B_A3B = "{\"architectures\":[\"Qwen3MoeForCausalLM\"],"
             + "\"hidden_size\":2048,\"num_hidden_layers\":48,\"num_attention_heads\":32,"
@@ -61,11 +69,11 @@ final class ModelConfigs {
 
     /**
      * Qwen3-235B-A22B-Instruct-2507-FP8: the same architecture with FP8 weights. No copy of that repository's {@code
-     * config.json} was found; its {@code quantization_config} is written here as the method alone, from the repository's
-     * name and Qwen's description of its FP8 releases ("fine-grained FP8", block size 128), as for Qwen3-Next's.
+     * config.json} was found; its {@code quantization_config} is written here from the repository's name and Qwen's
+     * description of its FP8 releases ({@link #QWEN_FP8}).
      */
     static final String QWEN3_235B_A22B_2507_FP8 = QWEN3_235B_A22B_2507.substring(0, QWEN3_235B_A22B_2507.length() - 1)
-            + ",\"quantization_config\":{\"quant_method\":\"fp8\"}}";
+            + QWEN_FP8;
 
     /**
      * Llama-3.1-8B-Instruct's {@code config.json} (huggingface.co/meta-llama/Llama-3.1-8B-Instruct; read from the copy in
@@ -146,12 +154,11 @@ final class ModelConfigs {
 
     /**
      * Qwen3-Next-80B-A3B-Instruct-FP8: the same architecture with FP8 weights. No copy of that repository's
-     * {@code config.json} was found; its {@code quantization_config} is written here as the method alone, from the
-     * repository's name and Qwen's description ("fine-grained FP8", block size 128), which the profile reads as one
-     * byte per weight.
+     * {@code config.json} was found; its {@code quantization_config} is written here from the repository's name and
+     * Qwen's description of its FP8 releases ({@link #QWEN_FP8}).
      */
     static final String QWEN3_NEXT_80B_A3B_FP8 = QWEN3_NEXT_80B_A3B.substring(0, QWEN3_NEXT_80B_A3B.length() - 1)
-            + ",\"quantization_config\":{\"quant_method\":\"fp8\"}}";
+            + QWEN_FP8;
 
     /**
      * gpt-oss-20b's {@code config.json} (huggingface.co/openai/gpt-oss-20b): its shape fields as in the copy
@@ -234,7 +241,8 @@ final class ModelConfigs {
     /**
      * GLM-4.6-FP8: the same architecture with FP8 weights. No copy of that repository's {@code config.json} was found;
      * its {@code quantization_config} is written here as the method alone, from the repository's name, which the profile
-     * reads as one byte per weight (as {@link #QWEN3_NEXT_80B_A3B_FP8}).
+     * reads as one byte per weight with a scale per tensor: whether zai-org scaled it per block, as it did GLM-5.1's
+     * ({@link #GLM_5_FP8}), no source read says.
      */
     static final String GLM_46_FP8 = GLM_46.substring(0, GLM_46.length() - 1)
             + ",\"quantization_config\":{\"quant_method\":\"fp8\"}}";
@@ -259,11 +267,12 @@ final class ModelConfigs {
 
     /**
      * GLM-5-FP8 and GLM-5.1-FP8, the checkpoints vLLM's recipe serves on eight H200s: the same architecture with FP8
-     * weights, its {@code quantization_config} written as the method alone from the repository's name (as {@link
-     * #GLM_46_FP8}).
+     * weights in blocks of 128 x 128 ("Enables {@code zai-org/GLM-5.1-FP8} (block-wise 128x128 e4m3, 750GB)",
+     * sgl-project/sglang-jax PR #1111, which loads it), its {@code quantization_config} written from that and the
+     * repository's name.
      */
     static final String GLM_5_FP8 = GLM_5.substring(0, GLM_5.length() - 1)
-            + ",\"quantization_config\":{\"quant_method\":\"fp8\"}}";
+            + ",\"quantization_config\":{\"quant_method\":\"fp8\",\"weight_block_size\":[128,128]}}";
 
     /**
      * Gemma 4 31B's {@code config.json} (huggingface.co/google/gemma-4-31B-it), the fields the profile reads, as

@@ -848,12 +848,17 @@ public record ModelProfile(
             } catch (IllegalArgumentException e) {
                 throw refused(name, "\"quantization_config\": " + e.getMessage());
             }
-            return scheme.fp8() ? profile.withFp8Weights() : scheme.routedExpertsOnly()
+            return scheme.fp8() ? profile.withFp8Weights(scheme.weights()) : scheme.routedExpertsOnly()
                     ? profile.withLowBitExperts(scheme.weights(), scheme.bytesPerParameter())
                     : profile.withLowBitWeights(scheme.weights(), scheme.bytesPerParameter());
         }
-        // ModelOpt reaches here only as FP8 on every linear layer (ModelOpt)
-        return quant.equals("fp8") || quant.startsWith(ModelOpt.METHOD) ? profile.withFp8Weights() : profile;
+        // ModelOpt reaches here only as FP8 on every linear layer (ModelOpt), a scale per tensor; a native FP8 checkpoint
+        // with a weight_block_size scales each block of it (vLLM's Fp8Config: weight_block_size set, block-wise)
+        if (quant.equals("fp8")) {
+            return profile.withFp8Weights(root.path("quantization_config").has("weight_block_size")
+                    ? LowBitWeights.FP8_BLOCK : LowBitWeights.NONE);
+        }
+        return quant.startsWith(ModelOpt.METHOD) ? profile.withFp8Weights() : profile;
     }
 
     /**
@@ -1381,14 +1386,23 @@ public record ModelProfile(
     }
 
     /**
-     * This model with FP8 weights (one byte each: a checkpoint quantized to FP8, or {@code --quantization fp8}); its KV
-     * cache and its vocabulary's tables ({@link #TABLE_BYTES}) keep their own precision.
+     * This model with FP8 weights (one byte each: a checkpoint quantized to FP8, or {@code --quantization fp8}) with a
+     * scale per tensor or channel; its KV cache and its vocabulary's tables ({@link #TABLE_BYTES}) keep their own
+     * precision.
      */
     public ModelProfile withFp8Weights() {
+        return withFp8Weights(LowBitWeights.NONE);
+    }
+
+    /**
+     * As {@link #withFp8Weights()}, the weights scaled per block of 128 x 128 ({@link LowBitWeights#FP8_BLOCK}) or, for
+     * {@link LowBitWeights#NONE}, per tensor or channel.
+     */
+    ModelProfile withFp8Weights(LowBitWeights scales) {
         return new ModelProfile(name, parameters, activeParameters, 1, kvBytesPerToken, stateBytesPerSequence,
                 nonLanguageBytes, context, draftFraction, hiddenSize, layers, experts, window,
                 Math.min(1, expertBytesPerParameter), kvSplit, attentionHeads, attentionFlopsPerPair, embeddings,
-                activationTraffic, lowBitWeights);
+                activationTraffic, scales);
     }
 
     /**
@@ -1433,7 +1447,12 @@ public record ModelProfile(
 
     /** Whether the weights are FP8 (one byte), so the matrix products run on FP8 tensor cores where the GPU has them. */
     public boolean fp8Weights() {
-        return bytesPerParameter == 1 && lowBitWeights == LowBitWeights.NONE;
+        return bytesPerParameter == 1 && (lowBitWeights == LowBitWeights.NONE || lowBitWeights == LowBitWeights.FP8_BLOCK);
+    }
+
+    /** Whether the weights are FP8 with a scale per 128 x 128 block ({@link LowBitWeights#FP8_BLOCK}). */
+    public boolean blockScaledFp8() {
+        return bytesPerParameter == 1 && lowBitWeights == LowBitWeights.FP8_BLOCK;
     }
 
     /**
@@ -1547,9 +1566,17 @@ public record ModelProfile(
      * is not also the output projection, of which a step looks up its tokens' rows only.
      */
     public double denseWeightBytesRead() {
-        double tables = embeddings.inModel();
-        return (parameters - experts.stored() - tables) * bytesPerParameter
-                + (tables - embeddings.lookedUp()) * TABLE_BYTES;
+        return layerWeightBytes() + tableBytesRead();
+    }
+
+    /** Bytes of the layers' weights but the routed experts: every step's products read them whole. */
+    double layerWeightBytes() {
+        return (parameters - experts.stored() - embeddings.inModel()) * bytesPerParameter;
+    }
+
+    /** Bytes a step reads of the vocabulary's tables ({@link #TABLE_BYTES} a weight): the output projection's. */
+    double tableBytesRead() {
+        return (embeddings.inModel() - embeddings.lookedUp()) * TABLE_BYTES;
     }
 
     /**

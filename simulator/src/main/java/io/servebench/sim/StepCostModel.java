@@ -40,7 +40,8 @@ package io.servebench.sim;
  *                                                                                  #kernelFloorNanos})
  * </pre>
  * {@code B_P} is the bandwidth at which a dense product streams its weights beside its fixed time ({@link
- * #PRODUCT_READ_EFFICIENCY}), {@code B_E} the bandwidth at which the fused mixture-of-experts kernel streams the routed
+ * #PRODUCT_READ_EFFICIENCY}; for FP8 weights scaled per block on Hopper, the layers' products {@link
+ * #BLOCK_FP8_PRODUCT_READ_EFFICIENCY} beside {@link #BLOCK_FP8_GEMM_FIXED_NANOS} each), {@code B_E} the bandwidth at which the fused mixture-of-experts kernel streams the routed
  * experts ({@link #HOPPER_FP8_EXPERT_READ_EFFICIENCY}; {@code B} where it was not measured otherwise).
  * {@code perTokenParameters} are the layers' weights a computed token is multiplied through, and the output projection
  * ({@code vocabularyTable}, vocabulary x hidden size parameters) multiplies only the positions the step samples, one
@@ -139,6 +140,19 @@ final class StepCostModel {
      */
     static final double PRODUCT_READ_EFFICIENCY = 0.92;
     /**
+     * Fraction of a Hopper GPU's peak bandwidth at which a product of FP8 weights with a scale per 128 x 128 block
+     * ({@link LowBitWeights#FP8_BLOCK}) streams them past its fixed time ({@link #BLOCK_FP8_GEMM_FIXED_NANOS}). Measured
+     * on the device's H100 ({@code scripts/kernels/sweep.py}'s {@code fp8block} part: {@code torch._scaled_mm} with 1 x
+     * 128 activation and 128 x 128 weight scales, the format of DeepSeek's, Qwen's and GLM-5's FP8 checkpoints): the 32
+     * products of Qwen3-14B's and Qwen3-32B's layers at 16 to 128 rows fit {@code 8.19 us + bytes / (0.783 x 3.35e12
+     * B/s)} by least squares, each within -18..+23%; a second H100's run of the same products, from which no constant was
+     * taken, fits 8.18 us and 0.785. The same products with a scale per tensor fit 2.3 us and 0.81, near the 16-bit
+     * rule, which they keep. Other GPUs' block-scaled products were not measured and keep it too.
+     */
+    static final double BLOCK_FP8_PRODUCT_READ_EFFICIENCY = 0.78;
+    /** Fixed time of one block-scaled FP8 product on Hopper beside streaming its weights, ns (the same fit). */
+    static final long BLOCK_FP8_GEMM_FIXED_NANOS = 8_200;
+    /**
      * Shortest duration of a layer's decode attention kernel, ns: FlashInfer's at one sequence of 1K context, 9.5 µs of
      * device time on an H200 (tile-ai/TileOPs PR #2084; FlashAttention 3 16.2 µs there), 12.3 µs on Qwen-32B's heads at
      * TP 2 (vllm-project/flash-attention PR #63), latent attention through trtllm-gen 12.3-14.4 µs at one sequence on
@@ -156,6 +170,13 @@ final class StepCostModel {
     private final double bandwidth;
     /** Bytes/s at which the dense products stream their weights ({@link #PRODUCT_READ_EFFICIENCY}), over the GPUs. */
     private final double productBandwidth;
+    /**
+     * Bytes/s at which the layers' dense products stream theirs: {@link #productBandwidth}, or for block-scaled FP8 on
+     * Hopper {@link #BLOCK_FP8_PRODUCT_READ_EFFICIENCY} of the peak (the output projection keeps its 16-bit rate).
+     */
+    private final double layerProductBandwidth;
+    /** Each layer product's fixed time, ns: {@link #GEMM_FIXED_NANOS}, {@link #BLOCK_FP8_GEMM_FIXED_NANOS}. */
+    private final long gemmFixedNanos;
     private final double flops;
     /** FLOP/s of the routed experts' products, summed over the GPUs. */
     private final double expertFlops;
@@ -171,6 +192,11 @@ final class StepCostModel {
                 * settings.tensorParallelSize();
         ModelProfile model = settings.model();
         GpuProfile gpu = settings.gpu();
+        boolean blockScaled = model.blockScaledFp8() && gpu.hopper();
+        this.layerProductBandwidth = blockScaled
+                ? gpu.hbmBytesPerSecond() * BLOCK_FP8_PRODUCT_READ_EFFICIENCY * settings.tensorParallelSize()
+                : productBandwidth;
+        this.gemmFixedNanos = blockScaled ? BLOCK_FP8_GEMM_FIXED_NANOS : GEMM_FIXED_NANOS;
         // FP8 weights multiply on the FP8 tensor cores (W8A8, as vLLM's and SGLang's FP8 linear layers do on Hopper),
         // NVFP4 weights on FP4 tensor cores where the GPU has them (W4A4), else in 16 bits in Marlin (LowBitWeights)
         boolean fp4 = model.nvfp4Layers() && gpu.fp4TensorCores();
@@ -285,7 +311,7 @@ final class StepCostModel {
               LoraWork lora) {
         ModelProfile m = settings.model();
         int groups = settings.expertParallelSize();
-        double weights = m.denseWeightBytesRead() / productBandwidth;
+        double weights = m.layerWeightBytes() / layerProductBandwidth + m.tableBytesRead() / productBandwidth;
         double expertRead = m.expertBytesRead(computedTokens, groups) / expertBandwidth;
         double moeFloor = m.experts().layers() * MOE_LAYER_FLOOR_NANOS / 1e9;
         double routed = m.routedActiveParameters();
@@ -316,7 +342,7 @@ final class StepCostModel {
         double floors = kernelFloorNanos(attention);
         double experts = m.fourBitExperts() ? products(expertRead, expertCompute) : fusedMoe(expertRead, expertCompute);
         double gpu = (products(weights, compute) + experts + moeFloor + attention + draft
-                + elementwiseSeconds(computedTokens)) * 1e9 + kernels.gemms() * GEMM_FIXED_NANOS + allReduce + loraNanos
+                + elementwiseSeconds(computedTokens)) * 1e9 + kernels.gemms() * gemmFixedNanos + allReduce + loraNanos
                 + floors;
         EngineProfile engine = settings.engine();
         double host = settings.performanceMode().overheadFactor() * engine.stepNanos()

@@ -71,7 +71,7 @@ public record TwinEvidence(String engine, String gpu, String architecture, boole
     public static String architecture(ModelProfile model) {
         String shape = model.stateBytesPerSequence() > 0 ? "hybrid" : model.experts().count() > 0 ? "moe" : "dense";
         return switch (model.lowBitWeights()) {
-            case NONE -> shape;
+            case NONE, FP8_BLOCK -> shape;
             case INTEGER -> shape + "-integer";
             case NVFP4 -> shape + "-nvfp4";
         };

@@ -484,6 +484,39 @@ class ModelProfileTest {
     }
 
     /**
+     * FP8 weights with a scale per 128 x 128 block are told apart from those with a scale per tensor or channel, since on
+     * Hopper their products run slower ({@link StepCostModel#BLOCK_FP8_PRODUCT_READ_EFFICIENCY}): a native FP8 config
+     * naming a {@code weight_block_size} (DeepSeek's, Qwen's, GLM-5's), compressed-tensors' {@code "strategy": "block"}
+     * (llm-compressor's {@code FP8_BLOCK}); not {@code --quantization fp8}'s online weights nor a config without it.
+     */
+    @Test
+    void fp8WeightsScaledPerBlockAreToldApartFromThoseScaledPerTensor() {
+        String llama = ModelConfigs.LLAMA31_8B_INSTRUCT.substring(0, ModelConfigs.LLAMA31_8B_INSTRUCT.length() - 1);
+        ModelProfile block = ModelProfile.fromConfig("m", llama
+                + ",\"quantization_config\":{\"quant_method\":\"fp8\",\"weight_block_size\":[128,128]}}");
+        ModelProfile tensor = ModelProfile.fromConfig("m", llama + ",\"quantization_config\":{\"quant_method\":\"fp8\"}}");
+        assertThat(block.blockScaledFp8()).isTrue();
+        assertThat(block.fp8Weights()).isTrue();
+        assertThat(tensor.blockScaledFp8()).isFalse();
+        assertThat(tensor.fp8Weights()).isTrue();
+        // the same bytes either way: a scale per 16,384 weights adds nothing the twin counts
+        assertThat(block.weightBytes()).isEqualTo(tensor.weightBytes());
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, "meta-llama/Llama-3.1-8B-Instruct", List.of("--quantization=fp8"))
+                .model().blockScaledFp8()).isFalse();
+        String ct = llama + ",\"quantization_config\":{\"quant_method\":\"compressed-tensors\",\"format\":"
+                + "\"float-quantized\",\"config_groups\":{\"group_0\":{\"weights\":{\"num_bits\":8,\"type\":\"float\","
+                + "\"strategy\":\"STRATEGY\",\"symmetric\":true,\"dynamic\":false,\"block_structure\":[128,128]},"
+                + "\"input_activations\":{\"num_bits\":8,\"type\":\"float\",\"strategy\":\"group\",\"group_size\":128,"
+                + "\"symmetric\":true,\"dynamic\":true},\"targets\":[\"Linear\"]}},\"ignore\":[\"lm_head\"]}}";
+        assertThat(ModelProfile.fromConfig("m", ct.replace("STRATEGY", "block")).blockScaledFp8()).isTrue();
+        assertThat(ModelProfile.fromConfig("m", ct.replace("STRATEGY", "channel")).blockScaledFp8()).isFalse();
+        // Qwen's FP8 releases are block-scaled (their model cards), and so is GLM-5.1's
+        assertThat(ModelProfile.forModel("Qwen/Qwen3-8B-FP8").blockScaledFp8()).isTrue();
+        assertThat(ModelProfile.forModel("zai-org/GLM-5.1-FP8").blockScaledFp8()).isTrue();
+        assertThat(ModelProfile.forModel("deepseek-ai/DeepSeek-R1-0528").blockScaledFp8()).isTrue();
+    }
+
+    /**
      * A compressed-tensors checkpoint of FP8 weights and FP8 activations on every linear layer reads as the FP8
      * checkpoint it is: the {@code FP8_DYNAMIC} preset's group (vllm-project/compressed-tensors {@code quant_scheme.py}:
      * weights 8-bit float per channel, symmetric, static; input activations 8-bit float per token, dynamic), on
