@@ -147,7 +147,10 @@ final class StepCostModel {
      * products of Qwen3-14B's and Qwen3-32B's layers at 16 to 128 rows fit {@code 8.19 us + bytes / (0.783 x 3.35e12
      * B/s)} by least squares, each within -18..+23%; a second H100's run of the same products, from which no constant was
      * taken, fits 8.18 us and 0.785. The same products with a scale per tensor fit 2.3 us and 0.81, near the 16-bit
-     * rule, which they keep. Other GPUs' block-scaled products were not measured and keep it too.
+     * rule, which they keep. Other GPUs' block-scaled products were not measured and keep it too. PyTorch's kernel is
+     * cuBLASLt's; the engines run CUTLASS's, DeepGEMM's or their own Triton one, of which no table at decode's rows was
+     * found, so the rate is the same scheme's (a scale per 128 of the reduction, applied in the main loop) on the same
+     * GPU, not the engines' kernel's own.
      */
     static final double BLOCK_FP8_PRODUCT_READ_EFFICIENCY = 0.78;
     /** Fixed time of one block-scaled FP8 product on Hopper beside streaming its weights, ns (the same fit). */
