@@ -98,6 +98,11 @@ public record ModelProfile(
     static final double QUANTISATION_BYTES = ACTIVATION_BYTES + 1;
 
     static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    /** Width of an FP8 weight block, both ways ({@link LowBitWeights#FP8_BLOCK}). */
+    static final int FP8_BLOCK = 128;
+    /** The one {@code weight_block_size} modelled: DeepSeek's, Qwen's and GLM-5's. */
+    private static final com.fasterxml.jackson.databind.JsonNode FP8_BLOCKS = JSON.createArrayNode().add(FP8_BLOCK)
+            .add(FP8_BLOCK);
 
     /**
      * The routed experts of a mixture-of-experts model's sparse layers (a shared expert, always run, counts with the
@@ -1244,6 +1249,11 @@ public record ModelProfile(
                 && !quant.equals(COMPRESSED_TENSORS)) {
             why = "\"quantization_config\": weights quantised as " + quant;
         }
+        if (why == null && quant.equals("fp8") && root.path("quantization_config").has("weight_block_size")
+                && !root.path("quantization_config").path("weight_block_size").equals(FP8_BLOCKS)) {
+            why = "\"quantization_config\": FP8 in blocks of " + root.path("quantization_config").path("weight_block_size")
+                    + " (modelled: [128,128], DeepSeek's, Qwen's and GLM-5's, whose products were measured)";
+        }
         if (why == null && quant.equals(MXFP4) && !notConverted(root, "self_attn")) {
             why = "\"quantization_config\": MXFP4 on the attention weights too (only MXFP4 experts, with"
                     + " \"modules_to_not_convert\" naming self_attn as gpt-oss's does, are modelled)";
@@ -1521,6 +1531,43 @@ public record ModelProfile(
                 : String.format(Locale.ROOT, "%s's %d KV heads neither divide among %d tensor-parallel ranks nor"
                         + " divide them (both engines' attention asserts it)", name, kvSplit, tensorParallel))
                 + "; expected a size that splits its heads evenly: " + sizes);
+    }
+
+    /**
+     * Why a checkpoint of FP8 weights scaled per 128 x 128 block ({@link #blockScaledFp8}) does not start when each of
+     * a routed expert's {@code tensorParallel / expertParallel} slices is not a whole number of blocks wide: vLLM's
+     * and SGLang's FP8 mixture-of-experts methods check it as they create the weights, "The output_size of gate's and
+     * up's weight = 192 is not divisible by weight quantization block_n = 128." (as users quote it from vLLM 0.19.0 and
+     * 0.25.0 with MiniMax-M2.5 and M2.7 at tensor parallelism 8, and from SGLang with Qwen3-235B-A22B-FP8 at 8: 1,536 /
+     * 8 = 192); expert parallelism, keeping experts whole, is their fix. Empty where the slices are whole blocks, or the
+     * experts are not block-scaled FP8. (The dense layers' own check, vLLM's {@code validate_fp8_block_shape}, is not
+     * made: the twin keeps no dense layer's widths.)
+     *
+     * @param expertParallel the groups the routed experts are dealt among whole ({@link SimParams#expertParallelSize})
+     */
+    public Optional<String> blockScaledExpertsRefused(int tensorParallel, int expertParallel) {
+        if (!blockScaledFp8() || experts.count() == 0 || hiddenSize == 0) {
+            return Optional.empty();
+        }
+        long intermediate = Math.round(experts.parameters() / (3.0 * hiddenSize));
+        int slices = tensorParallel / expertParallel;
+        if (intermediate % ((long) slices * FP8_BLOCK) == 0) {
+            return Optional.empty();
+        }
+        String sizes = java.util.stream.IntStream.rangeClosed(1, 16)
+                .filter(t -> intermediate % ((long) t * FP8_BLOCK) == 0)
+                .mapToObj(Integer::toString).collect(java.util.stream.Collectors.joining(", "));
+        return Optional.of(String.format(Locale.ROOT, "%s's routed experts are %,d wide, %s on each of %d slices, not a"
+                + " whole number of its FP8 checkpoint's %d-wide blocks (vLLM and SGLang: \"The output_size of gate's and"
+                + " up's weight = %s is not divisible by weight quantization block_n = %d.\"); expected a"
+                + " tensor-parallel size that leaves whole blocks (%s), or expert parallelism (vLLM's"
+                + " --enable-expert-parallel, SGLang's --ep-size)", name, intermediate, trimmed(intermediate, slices),
+                slices, FP8_BLOCK, trimmed(intermediate, slices), FP8_BLOCK, sizes));
+    }
+
+    /** {@code whole / parts}, written as the engines print it: a whole number where it is one. */
+    private static String trimmed(long whole, int parts) {
+        return whole % parts == 0 ? Long.toString(whole / parts) : String.format(Locale.ROOT, "%.1f", (double) whole / parts);
     }
 
     /** Whether {@code tensorParallel} ranks each take whole query heads, and whole KV heads or copies of one. */

@@ -225,7 +225,8 @@ public record SimParams(
             throw new IllegalArgumentException("the expert-parallel size " + expertParallelSize + " must divide the"
                     + " tensor-parallel size " + tensorParallelSize + " (SGLang's --ep-size a divisor of --tp-size)");
         }
-        model.tensorParallelRefused(tensorParallelSize).ifPresent(why -> {
+        model.tensorParallelRefused(tensorParallelSize).or(() -> model.blockScaledExpertsRefused(tensorParallelSize,
+                expertParallelSize)).ifPresent(why -> {
             throw new IllegalArgumentException("the engine would not start at tensor-parallel size " + tensorParallelSize
                     + ": " + why);
         });

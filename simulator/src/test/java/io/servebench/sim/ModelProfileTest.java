@@ -517,6 +517,45 @@ class ModelProfileTest {
     }
 
     /**
+     * A block-scaled FP8 checkpoint does not start where each GPU's slice of a routed expert is not a whole number of
+     * 128-wide blocks, as vLLM and SGLang refuse it ("The output_size of gate's and up's weight = 192 is not divisible by
+     * weight quantization block_n = 128.", quoted by users of both); expert parallelism, keeping experts whole, starts.
+     * Qwen3-235B-A22B's experts are 1,536 wide: whole blocks on 1, 2, 3, 4, 6 and 12 slices, not on 8.
+     */
+    @Test
+    void aBlockScaledCheckpointDoesNotStartWhereItsExpertsSliceIntoPartBlocks() {
+        String fp8 = "Qwen/Qwen3-235B-A22B-Instruct-2507-FP8";
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.VLLM, fp8, List.of("--tensor-parallel-size=8"),
+                GpuProfile.named("h200")))
+                .hasMessageContaining("the engine would not start at tensor-parallel size 8")
+                .hasMessageContaining("routed experts are 1,536 wide, 192 on each of 8 slices")
+                .hasMessageContaining("\"The output_size of gate's and up's weight = 192 is not divisible by weight"
+                        + " quantization block_n = 128.\"")
+                .hasMessageContaining("(1, 2, 3, 4, 6, 12)").hasMessageContaining("--enable-expert-parallel");
+        assertThatThrownBy(() -> SimParams.fromFlags(SimDialect.SGLANG, fp8, List.of("--tp-size=8"),
+                GpuProfile.named("h200"))).hasMessageContaining("weight = 192 is not divisible");
+        // four slices of 384, whole experts, or SGLang's experts over two groups of four: they start
+        for (List<String> flags : List.of(List.of("--tensor-parallel-size=4"),
+                List.of("--tensor-parallel-size=8", "--enable-expert-parallel"))) {
+            assertThat(SimParams.fromFlags(SimDialect.VLLM, fp8, flags, GpuProfile.named("h200")).tensorParallelSize())
+                    .isPositive();
+        }
+        assertThat(SimParams.fromFlags(SimDialect.SGLANG, fp8, List.of("--tp-size=8", "--ep-size=2"),
+                GpuProfile.named("h200")).expertParallelSize()).isEqualTo(2);
+        // the 16-bit model, and FP8 with a scale per tensor, split anywhere the heads allow
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-235B-A22B-Instruct-2507",
+                List.of("--tensor-parallel-size=8"), GpuProfile.named("h200")).tensorParallelSize()).isEqualTo(8);
+        assertThat(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-235B-A22B-Instruct-2507",
+                List.of("--tensor-parallel-size=8", "--quantization=fp8"), GpuProfile.named("h200"))
+                .tensorParallelSize()).isEqualTo(8);
+        // blocks of another size are not modelled
+        String llama = ModelConfigs.LLAMA31_8B_INSTRUCT.substring(0, ModelConfigs.LLAMA31_8B_INSTRUCT.length() - 1);
+        assertThatThrownBy(() -> ModelProfile.fromConfig("m", llama
+                + ",\"quantization_config\":{\"quant_method\":\"fp8\",\"weight_block_size\":[64,64]}}"))
+                .hasMessageContaining("FP8 in blocks of [64,64] (modelled: [128,128]");
+    }
+
+    /**
      * A compressed-tensors checkpoint of FP8 weights and FP8 activations on every linear layer reads as the FP8
      * checkpoint it is: the {@code FP8_DYNAMIC} preset's group (vllm-project/compressed-tensors {@code quant_scheme.py}:
      * weights 8-bit float per channel, symmetric, static; input activations 8-bit float per token, dynamic), on
