@@ -46,6 +46,8 @@ final class ModelConfigs {
             + "\"hidden_size\":5120,\"num_hidden_layers\":40,\"num_attention_heads\":40,"
             + "\"num_key_value_heads\":8,\"head_dim\":128,\"intermediate_size\":17408,\"vocab_size\":151936,"
             + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":40960}";
+    /** Qwen3-14B-FP8 (GPUStack's Qwen3-14B page serves it with SGLang): as {@link #QWEN3_8B_FP8}, of Qwen3-14B. */
+    static final String QWEN3_14B_FP8 = QWEN3_14B.substring(0, QWEN3_14B.length() - 1) + QWEN_FP8;
 
     /**
      * Qwen3-32B's {@code config.json} (huggingface.co/Qwen/Qwen3-32B; read from the copy in

@@ -483,7 +483,7 @@ public record ModelProfile(
 
     /**
      * The built-in profile of a model, by its repository's name (any case, any owner): Qwen3.5-9B, the reference's; and,
-     * read from their published {@code config.json} ({@link #fromConfig}, {@link ModelConfigs}), Qwen3-8B (also in FP8), Qwen3-14B,
+     * read from their published {@code config.json} ({@link #fromConfig}, {@link ModelConfigs}), Qwen3-8B and Qwen3-14B (also in FP8),
      * Qwen3-32B, Qwen2.5-7B-Instruct, Qwen2.5-72B-Instruct, Meta-Llama-3-8B-Instruct, Llama-3.1-8B-Instruct, Llama-3.1-70B-Instruct and
      * Llama-3.3-70B-Instruct (dense), Qwen3-30B-A3B, Qwen3-235B-A22B-Instruct-2507 (also in FP8), gpt-oss-20b and
      * gpt-oss-120b, DeepSeek-R1 and its 0528 update, DeepSeek-V3 and its 0324 update (their architecture), GLM-4.5-Air,
@@ -528,6 +528,7 @@ public record ModelProfile(
             java.util.Map.entry("qwen3-8b", ModelConfigs.QWEN3_8B),
             java.util.Map.entry("qwen3-8b-fp8", ModelConfigs.QWEN3_8B_FP8),
             java.util.Map.entry("qwen3-14b", ModelConfigs.QWEN3_14B),
+            java.util.Map.entry("qwen3-14b-fp8", ModelConfigs.QWEN3_14B_FP8),
             java.util.Map.entry("qwen3-32b", ModelConfigs.QWEN3_32B),
             java.util.Map.entry("qwen3-30b-a3b", ModelConfigs.QWEN3_30B_A3B),
             java.util.Map.entry("qwen3-235b-a22b-instruct-2507", ModelConfigs.QWEN3_235B_A22B_2507),
