@@ -7,7 +7,8 @@ command line: tp, the same dense layers sliced for tensor parallelism; moe, mixt
 (torch._grouped_mm, CUTLASS's grouped GEMM, not the engines' fused_moe) over the tokens per expert a step gives;
 fp8block, FP8 products with DeepSeek's block scales. Their print on the device's H100 (stop 58, `copy tp moe fp8block`)
 is simulator/src/test/resources/kernels/h100-sweep-tp-moe-fp8block.jsonl, and every part's on an H100 again at stop 59
-simulator/src/test/resources/kernels/h100-sweep-repeat.jsonl.
+simulator/src/test/resources/kernels/h100-sweep-repeat.jsonl; `copy bf16 fp8 fp8block` on a third H100 at stop 74
+simulator/src/test/resources/kernels/h100-sweep-stop74.jsonl.
 
 Each figure is the device time of one kernel (or one layer's four products) replayed from a CUDA graph, as the
 engines run decode steps, the median of 5 timed replays of a graph holding REPEATS launches. Inputs are random; the
