@@ -483,9 +483,9 @@ public record ModelProfile(
 
     /**
      * The built-in profile of a model, by its repository's name (any case, any owner): Qwen3.5-9B, the reference's; and,
-     * read from their published {@code config.json} ({@link #fromConfig}, {@link ModelConfigs}), Qwen3-8B and Qwen3-14B (also in FP8),
-     * Qwen3-32B, Qwen2.5-7B-Instruct, Qwen2.5-72B-Instruct, Meta-Llama-3-8B-Instruct, Llama-3.1-8B-Instruct, Llama-3.1-70B-Instruct and
-     * Llama-3.3-70B-Instruct (dense), Qwen3-30B-A3B, Qwen3-235B-A22B-Instruct-2507 (also in FP8), gpt-oss-20b and
+     * read from their published {@code config.json} ({@link #fromConfig}, {@link ModelConfigs}), Qwen3-8B and
+     * Qwen3-14B (also in FP8), Qwen3-32B, Qwen2.5-7B-Instruct, Qwen2.5-72B-Instruct, Meta-Llama-3-8B-Instruct,
+     * Llama-3.1-8B-Instruct, Llama-3.1-70B-Instruct and Llama-3.3-70B-Instruct (dense), Qwen3-30B-A3B, Qwen3-235B-A22B-Instruct-2507 (also in FP8), gpt-oss-20b and
      * gpt-oss-120b, DeepSeek-R1 and its 0528 update, DeepSeek-V3 and its 0324 update (their architecture), GLM-4.5-Air,
      * GLM-4.6 and GLM-4.6-FP8 (mixtures of experts), and Qwen3.5-35B-A3B and Qwen3-Next-80B-A3B-Instruct, also in FP8
      * (hybrid mixtures of experts); empty for any other.
@@ -1568,7 +1568,8 @@ public record ModelProfile(
 
     /** {@code whole / parts}, written as the engines print it: a whole number where it is one. */
     private static String trimmed(long whole, int parts) {
-        return whole % parts == 0 ? Long.toString(whole / parts) : String.format(Locale.ROOT, "%.1f", (double) whole / parts);
+        return whole % parts == 0 ? Long.toString(whole / parts)
+                : String.format(Locale.ROOT, "%.1f", (double) whole / parts);
     }
 
     /** Whether {@code tensorParallel} ranks each take whole query heads, and whole KV heads or copies of one. */

@@ -41,8 +41,9 @@ package io.servebench.sim;
  * </pre>
  * {@code B_P} is the bandwidth at which a dense product streams its weights beside its fixed time ({@link
  * #PRODUCT_READ_EFFICIENCY}; for FP8 weights scaled per block on Hopper, the layers' products {@link
- * #BLOCK_FP8_PRODUCT_READ_EFFICIENCY} beside {@link #BLOCK_FP8_GEMM_FIXED_NANOS} each), {@code B_E} the bandwidth at which the fused mixture-of-experts kernel streams the routed
- * experts ({@link #HOPPER_FP8_EXPERT_READ_EFFICIENCY}; {@code B} where it was not measured otherwise).
+ * #BLOCK_FP8_PRODUCT_READ_EFFICIENCY} beside {@link #BLOCK_FP8_GEMM_FIXED_NANOS} each), {@code B_E} the bandwidth at
+ * which the fused mixture-of-experts kernel streams the routed experts ({@link #HOPPER_FP8_EXPERT_READ_EFFICIENCY};
+ * {@code B} where it was not measured otherwise).
  * {@code perTokenParameters} are the layers' weights a computed token is multiplied through, and the output projection
  * ({@code vocabularyTable}, vocabulary x hidden size parameters) multiplies only the positions the step samples, one
  * per sequence and verified draft ({@link ModelProfile.Embeddings}). {@code denseWeights} is every weight but the routed
@@ -146,11 +147,11 @@ final class StepCostModel {
      * 128 activation and 128 x 128 weight scales, the format of DeepSeek's, Qwen's and GLM-5's FP8 checkpoints): the 32
      * products of Qwen3-14B's and Qwen3-32B's layers at 16 to 128 rows fit {@code 8.19 us + bytes / (0.783 x 3.35e12
      * B/s)} by least squares, each within -18..+23%; a second H100's run of the same products, from which no constant was
-     * taken, fits 8.18 us and 0.785. The same products with a scale per tensor fit 2.3 us and 0.81, near the 16-bit
-     * rule, which they keep. Other GPUs' block-scaled products were not measured and keep it too. PyTorch's kernel is
-     * cuBLASLt's; the engines run CUTLASS's, DeepGEMM's or their own Triton one, of which no table at decode's rows was
-     * found, so the rate is the same scheme's (a scale per 128 of the reduction, applied in the main loop) on the same
-     * GPU, not the engines' kernel's own.
+     * taken, fits 8.18 us and 0.785, a third's (stop 74) 8.56 us and 0.822. The same products with a scale per tensor
+     * fit 2.3 us and 0.81, near the 16-bit rule, which they keep. Other GPUs' block-scaled products were not measured and
+     * keep it too. PyTorch's kernel is cuBLASLt's; the engines run CUTLASS's, DeepGEMM's or their own Triton one, of
+     * which no table at decode's rows was found, so the rate is the same scheme's (a scale per 128 of the reduction,
+     * applied in the main loop) on the same GPU, not the engines' kernel's own.
      */
     static final double BLOCK_FP8_PRODUCT_READ_EFFICIENCY = 0.78;
     /** Fixed time of one block-scaled FP8 product on Hopper beside streaming its weights, ns (the same fit). */
