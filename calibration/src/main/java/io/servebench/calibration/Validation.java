@@ -147,6 +147,23 @@ public final class Validation {
                 && versionBelow(c, 0, 5, 9);
     }
 
+    /**
+     * The {@code --mem-fraction-static} the case's SGLang took when not given one, where its version's rule differs from
+     * today's ({@link io.servebench.sim.SimParams}, by the GPU's memory): before sgl-project/sglang PR #7054 ("Simplify
+     * the heuristics for setting --mem-fraction-static", merged 2025-06-10, so before 0.4.7) {@code server_args.py} set
+     * it by the tensor-parallel size alone, 0.79 from 16 GPUs, 0.81 from 8, 0.85 from 4, 0.87 from 2, else 0.88 (read in
+     * stored versions of the file of that spring, beside disaggregation, EAGLE3 and {@code enable_flashmla}); empty for a
+     * later version, another engine, or a case whose flags set it.
+     */
+    Optional<Double> sglangMemFractionByTensorParallelism(PublicResult c) {
+        if (!c.engine().equals(EngineKinds.SGLANG.name()) || !versionBelow(c, 0, 4, 7)
+                || c.serverFlags().stream().anyMatch(f -> f.startsWith("--mem-fraction-static"))) {
+            return Optional.empty();
+        }
+        int tp = c.tensorParallel();
+        return Optional.of(tp >= 16 ? 0.79 : tp >= 8 ? 0.81 : tp >= 4 ? 0.85 : tp >= 2 ? 0.87 : 0.88);
+    }
+
     /** Whether the case states its engine's version and it is below {@code major.minor.patch}. */
     private static boolean versionBelow(PublicResult c, int major, int minor, int patch) {
         if (c.engineVersion().isEmpty()) {
@@ -194,6 +211,7 @@ public final class Validation {
         if (sglangGptOssOnePool(c)) {
             flags.add("--disable-hybrid-swa-memory");
         }
+        sglangMemFractionByTensorParallelism(c).ifPresent(f -> flags.add("--mem-fraction-static=" + f));
         SimParams params;
         try {
             params = SimParams.fromFlags(dialect, c.model(), flags, gpuOf(c).orElseThrow());

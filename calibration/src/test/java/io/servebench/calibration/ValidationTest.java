@@ -66,6 +66,24 @@ class ValidationTest {
         assertThat(v.sglangGptOssOnePool(named("vllm-gpt-oss-20b-h100-sharegpt-burst"))).isFalse(); // another engine
     }
 
+    /**
+     * SGLang set its memory fraction by the tensor-parallel size alone until sgl-project/sglang PR #7054 (June 2025,
+     * before 0.4.7): 0.81 on eight GPUs, 0.88 on one; a later version sizes it by the GPU's memory, as the twin does.
+     */
+    @Test
+    void anSglangCaseBefore047TakesTheMemoryFractionItsVersionGaveItsTensorParallelism() {
+        Validation v = new Validation(42);
+        assertThat(v.sglangMemFractionByTensorParallelism(named("sglang-deepseek-r1-8xh200-tp8-random-5000-1000-rate10")))
+                .hasValue(0.81); // 0.4.5.post3 on eight GPUs
+        assertThat(v.sglangMemFractionByTensorParallelism(named("sglang-qwen3-30b-a3b-h20-bs1-in1-out2048")))
+                .hasValue(0.88); // 0.4.6.post1 on one
+        assertThat(v.sglangMemFractionByTensorParallelism(atVersion(
+                named("sglang-deepseek-r1-8xh200-tp8-random-5000-1000-rate10"), "0.4.7"))).isEmpty();
+        assertThat(v.sglangMemFractionByTensorParallelism(named("sglang-qwen3-14b-h100-sharegpt-burst"))).isEmpty();
+        assertThat(v.sglangMemFractionByTensorParallelism(named("vllm-deepseek-r1-8xh200-tp8-random-5000-1000-rate10")))
+                .isEmpty();
+    }
+
     /** The case as if its source had named another version of its engine. */
     private static PublicResult atVersion(PublicResult c, String version) {
         return new PublicResult(c.id(), c.source(), c.engine(), Optional.of(version), c.model(), c.modelClass(), c.gpu(),
