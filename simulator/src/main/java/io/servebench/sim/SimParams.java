@@ -463,6 +463,14 @@ public record SimParams(
             lines.add("simulated engine ignores flag " + flag + ": it is not modelled");
         }
         lines.add("model " + model.name() + ": config " + modelSource);
+        if (model.blockScaledFp8()) {
+            // why the same bytes take longer than a per-tensor FP8 checkpoint's, or why not
+            lines.add(gpu.hopper() ? String.format(Locale.ROOT, "FP8 weights in 128 x 128 blocks: each layer product"
+                    + " streams them at %.0f%% of the bandwidth beside %.1f us, as such products took on an H100",
+                    StepCostModel.BLOCK_FP8_PRODUCT_READ_EFFICIENCY * 100, StepCostModel.BLOCK_FP8_GEMM_FIXED_NANOS / 1e3)
+                    : "FP8 weights in 128 x 128 blocks: run as a scale per tensor runs, since no block-scaled product was"
+                            + " measured on " + gpu.name());
+        }
         if (speculativeTokens > 0) {
             // the acceptance is the data's, not the engine's: say what the rehearsal assumes
             lines.add(String.format(Locale.ROOT, "drafts of %d token%s a step, each position's accepted at %s given the"

@@ -65,8 +65,13 @@ class StepCostModelTest {
             long tensorStep = new StepCostModel(tensor).stepNanos(4, 4 * 500, 4, 0, 0);
             if (!GpuProfile.named(gpu).hopper()) {
                 assertThat(blockStep).as(gpu).isEqualTo(tensorStep);
+                assertThat(block.startLog()).as(gpu).anySatisfy(line -> assertThat(line).startsWith("FP8 weights in 128"
+                        + " x 128 blocks: run as a scale per tensor runs, since no block-scaled product was measured on"));
                 continue;
             }
+            assertThat(block.startLog()).as(gpu).contains("FP8 weights in 128 x 128 blocks: each layer product streams"
+                    + " them at 78% of the bandwidth beside 8.2 us, as such products took on an H100");
+            assertThat(tensor.startLog()).as(gpu).noneMatch(line -> line.startsWith("FP8 weights in 128"));
             // the layers' 36 x 193 M one-byte weights (the tables excepted) at 0.78 instead of 0.92 of the peak, and
             // 8.2 instead of 4 us for each of the 36 x 4 products: at four sequences the products are all read time
             double layers = 36 * (4096 * (4096 + 2 * 1024) + 4096 * 4096 + 3 * 4096 * 12_288.0);
