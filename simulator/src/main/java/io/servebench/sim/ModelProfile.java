@@ -907,9 +907,7 @@ public record ModelProfile(
         double merged = h * Math.pow(v.path("spatial_merge_size").asDouble(0), 2);
         double out = v.path("out_hidden_size").asDouble(0);
         double channels = v.path("in_chans").asDouble(v.path("in_channels").asDouble(3));
-        if (!(h >= 1 && i >= 1 && layers >= 1 && patch >= 1 && frames >= 1 && merged >= 1 && out >= 1 && channels >= 1)) {
-            throw badVision(v, name);
-        }
+        requireDimensions(v, name, h, i, layers, patch, frames, merged, out, channels);
         double layer = 2 * h + (3 * h * h + 3 * h) + (h * h + h) + (2 * h * i + 2 * i) + (i * h + h);
         return channels * frames * patch * patch * h + layers * layer + h + merged * merged + merged + merged * out + out;
     }
@@ -934,10 +932,7 @@ public record ModelProfile(
         double adapterIn = v.path("projector_input_dim").asDouble(4096);
         double adapterOut = v.path("projector_output_dim").asDouble(4096);
         double output = v.path("vision_output_dim").asDouble(7680);
-        if (!(h >= 1 && i >= 1 && layers >= 1 && side >= 1 && channels >= 1 && adapterIn >= 1 && adapterOut >= 1
-                && output >= 1)) {
-            throw badVision(v, name);
-        }
+        requireDimensions(v, name, h, i, layers, side, channels, adapterIn, adapterOut, output);
         double bias = v.path("multi_modal_projector_bias").asBoolean(false) ? adapterIn + adapterOut : 0;
         double encoder = channels * patch * patch * h + h + (side * side + 1) * h + 4 * h
                 + layers * (4 * h * h + 4 * h + 2 * h * i + i + h + 4 * h);
@@ -974,9 +969,7 @@ public record ModelProfile(
         double merged = h * (kernel.isArray() ? kernel.path(0).asDouble(0) * kernel.path(1).asDouble(0) : 4);
         double out = v.hasNonNull("mm_hidden_size") && v.path("mm_hidden_size").asDouble() != h
                 ? v.path("mm_hidden_size").asDouble() : textHidden;
-        if (!(merged >= 1 && out >= 1)) {
-            throw badVision(v, name);
-        }
+        requireDimensions(v, name, merged, out);
         double encoder = visionEncoder(v, name, h, i, layers, 3 * patch * patch, positions);
         return encoder + 2 * h + 2 * h + merged * merged + merged + merged * out + out;
     }
@@ -1003,9 +996,7 @@ public record ModelProfile(
         double patch = v.path("patch_size").asDouble(16);
         double channels = v.path("num_channels").asDouble(3);
         double merge = root.path("spatial_merge_size").asDouble(2);
-        if (!(h >= 1 && i >= 1 && layers >= 1 && patch >= 1 && channels >= 1 && merge >= 1)) {
-            throw badVision(v, name);
-        }
+        requireDimensions(v, name, h, i, layers, patch, channels, merge);
         double encoder = channels * patch * patch * h + h + layers * (4 * h * h + 3 * h * i + 2 * h);
         double bias = root.path("multimodal_projector_bias").asBoolean(false) ? 2 * textHidden : 0;
         return encoder + h + merge * merge * h * h + h * textHidden + textHidden * textHidden + bias;
@@ -1045,10 +1036,7 @@ public record ModelProfile(
         double headDim = v.path("head_dim").asDouble(64);
         double patch = v.path("patch_size").asDouble(16);
         double positions = v.path("position_embedding_size").asDouble(10240);
-        if (!(h >= 1 && i >= 1 && layers >= 1 && heads >= 1 && kvHeads >= 1 && headDim >= 1 && patch >= 1
-                && positions >= 1)) {
-            throw badVision(v, name);
-        }
+        requireDimensions(v, name, h, i, layers, heads, kvHeads, headDim, patch, positions);
         double layer = 2 * h * heads * headDim + 2 * h * kvHeads * headDim + 3 * h * i;
         return 3 * patch * patch * h + 2 * positions * h + layers * layer + h * textHidden;
     }
@@ -1064,9 +1052,7 @@ public record ModelProfile(
         double h = v.path("hidden_size").asDouble(0);
         double merged = h * Math.pow(v.path("spatial_merge_size").asDouble(0), 2);
         double out = v.path("out_hidden_size").asDouble(0);
-        if (!(merged >= 1 && out >= 1)) {
-            throw badVision(v, name);
-        }
+        requireDimensions(v, name, merged, out);
         double patch = v.path("patch_size").asDouble(0);
         double encoder = visionEncoder(v, name, h, v.path("intermediate_size").asDouble(0), v.path("depth").asDouble(0),
                 v.path("in_channels").asDouble(3) * v.path("temporal_patch_size").asDouble(0) * patch * patch,
@@ -1082,11 +1068,18 @@ public record ModelProfile(
      */
     private static double visionEncoder(JsonNode v, String name, double h, double i, double layers, double patchInputs,
                                         double positions) {
-        if (!(h >= 1 && i >= 1 && layers >= 1 && patchInputs >= 1 && positions >= 1)) {
-            throw badVision(v, name);
-        }
+        requireDimensions(v, name, h, i, layers, patchInputs, positions);
         double layer = 4 * (h * h + h) + (h * i + i) + (i * h + h) + 4 * h;
         return patchInputs * h + h + positions * h + layers * layer;
+    }
+
+    /** Throws {@link #badVision} unless every one of a tower's dimensions is at least 1 (NaN is not). */
+    private static void requireDimensions(JsonNode v, String name, double... dimensions) {
+        for (double d : dimensions) {
+            if (!(d >= 1)) {
+                throw badVision(v, name);
+            }
+        }
     }
 
     private static IllegalArgumentException badVision(JsonNode v, String name) {

@@ -645,6 +645,10 @@ class ModelProfileTest {
         assertThatThrownBy(() -> ModelProfile.fromConfig("mistralai/Ministral-3-8B-Instruct-2512",
                 config.replace("\"model_type\": \"mistral\"", "\"model_type\": \"ministral3\"")))
                 .hasMessageContaining("\"text_config\" names model_type ministral3, whose class defaults");
+        // a tower with no width is no tower: refused, naming the key set, rather than counted as 0 parameters
+        assertThatThrownBy(() -> ModelProfile.fromConfig("m", config.replace("\"hidden_size\": 1024", "\"hidden_size\": 0")))
+                .hasMessageContaining("config.json of m: \"vision_config\"")
+                .hasMessageContaining("is not a vision tower's shape; expected whole numbers >= 1");
     }
 
     /**
