@@ -74,23 +74,34 @@ public record PublicResult(String id, String source, String engine, Optional<Str
 
     /** A figure serving benchmarks publish. */
     public enum Figure {
-        MEAN_TTFT("meanTtftMs", "mean TTFT (ms)"),
-        MEAN_TPOT("meanTpotMs", "mean TPOT (ms)"),
-        MEAN_E2E("meanE2eMs", "mean latency (ms)"),
-        OUTPUT_THROUGHPUT("outputTokensPerS", "output tok/s"),
-        TOTAL_THROUGHPUT("totalTokensPerS", "total tok/s");
+        MEAN_TTFT("meanTtftMs", "mean TTFT (ms)", true),
+        MEAN_TPOT("meanTpotMs", "mean TPOT (ms)", true),
+        MEAN_E2E("meanE2eMs", "mean latency (ms)", true),
+        OUTPUT_THROUGHPUT("outputTokensPerS", "output tok/s", false),
+        TOTAL_THROUGHPUT("totalTokensPerS", "total tok/s", false);
 
         final String field;
         final String label;
+        private final boolean time;
 
-        Figure(String field, String label) {
+        Figure(String field, String label, boolean time) {
             this.field = field;
             this.label = label;
+            this.time = time;
         }
 
         /** How a table heads it. */
         public String label() {
             return label;
+        }
+
+        /**
+         * How many times faster the twin was than the published engine on this figure, from the twin's figure over the
+         * published one: that ratio for a throughput, its inverse for a time (a latency half the published one is twice
+         * as fast).
+         */
+        public double speedRatio(double twinOverPublished) {
+            return time ? 1 / twinOverPublished : twinOverPublished;
         }
     }
 

@@ -253,9 +253,13 @@ public final class Validation {
         List<TwinEvidence> out = new ArrayList<>();
         for (List<Outcome> kind : byKind.values()) {
             List<Double> errors = new ArrayList<>();
+            List<Double> speedRatios = new ArrayList<>();
             for (Outcome o : kind) {
                 for (Figure f : o.result().published().keySet()) {
-                    o.error(f).ifPresent(e -> errors.add(Math.abs(e)));
+                    o.error(f).ifPresent(e -> {
+                        errors.add(Math.abs(e));
+                        speedRatios.add(f.speedRatio(1 + e));
+                    });
                 }
             }
             if (errors.isEmpty()) {
@@ -265,9 +269,18 @@ public final class Validation {
             out.add(new TwinEvidence(first.engine(), catalogueId(first.gpu()), first.modelClass(),
                     first.tensorParallel() > 1, kind.get(0).expertParallel(), regime(first), kind.size(),
                     errors.size(), errors.stream().mapToDouble(Double::doubleValue).max().orElseThrow(),
-                    errors.stream().mapToDouble(Double::doubleValue).average().orElseThrow()));
+                    errors.stream().mapToDouble(Double::doubleValue).average().orElseThrow(),
+                    (int) speedRatios.stream().filter(r -> r > 1).count(), median(speedRatios)));
         }
         return out;
+    }
+
+    /** The median by ServeBench's one percentile estimator ({@link io.servebench.stats.Percentiles}). */
+    private static double median(List<Double> values) {
+        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        long[] once = new long[sorted.length];
+        java.util.Arrays.fill(once, 1);
+        return io.servebench.stats.Percentiles.of(sorted, once, 50);
     }
 
     /**

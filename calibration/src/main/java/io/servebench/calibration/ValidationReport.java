@@ -68,13 +68,14 @@ public final class ValidationReport {
         if (!bars.isEmpty()) {
             out.println();
             table(out, "The twin's error bars: what a simulated block of each kind states", List.of("engine", "GPU",
-                    "GPUs", "architecture", "load", "cases", "figures", "largest error", "mean error"));
+                    "GPUs", "architecture", "load", "cases", "figures", "largest error", "mean error",
+                    "twin faster on", "median speed, twin / published"));
             for (TwinEvidence e : bars) {
-                out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %d | %d | %.0f%% | %.0f%% |%n",
+                out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %d | %d | %.0f%% | %.0f%% | %d of %d | %.2fx |%n",
                         EngineKinds.named(e.engine()).dialect().orElseThrow().engineName(), e.gpu(),
                         !e.severalGpus() ? "one" : e.expertParallel() ? "several, expert-parallel" : "several",
                         e.architecture(), e.regime().words(), e.cases(), e.figures(), 100 * e.maxError(),
-                        100 * e.meanError());
+                        100 * e.meanError(), e.fasterFigures(), e.figures(), e.medianSpeedRatio());
             }
         }
         long run = outcomes.size() - skipped.size();

@@ -32,6 +32,8 @@ class TwinEvidenceTest {
             // a JVM may round a libm function differently in the last place: the bar is stated to the percent
             assertThat(b.maxError()).isCloseTo(n.maxError(), within(1e-6));
             assertThat(b.meanError()).isCloseTo(n.meanError(), within(1e-6));
+            assertThat(b.fasterFigures()).isEqualTo(n.fasterFigures());
+            assertThat(b.medianSpeedRatio()).isCloseTo(n.medianSpeedRatio(), within(1e-6));
         }
         // every figure of every case the twin ran is in one kind's bar
         long figures = outcomes.stream().filter(o -> o.skipped().isEmpty())
@@ -110,6 +112,39 @@ class TwinEvidenceTest {
         assertThat(TwinEvidence.bars(single.engine(), single.gpu(), single.architecture(), single.severalGpus(), false))
                 .filteredOn(b -> b.regime() != single.regime()).singleElement()
                 .satisfies(b -> assertThat(b.published()).isEmpty());
+    }
+
+    /**
+     * Which way a kind's figures leaned, worked by hand: two GPUStack cases of one kind, the twin's figures set at
+     * chosen multiples of the published ones. A time at half the published is twice as fast, a throughput 1.3 times
+     * the published 1.3 times as fast; the eight speed ratios 0.5, 0.7, 0.8, 1.05, 1.1, 1/0.9, 1.3 and 2 have five
+     * above 1 and the median (1.05 + 1.1) / 2.
+     */
+    @Test
+    void aKindStatesOnHowManyFiguresTheTwinWasFasterAndItsMedianSpeedRatio() {
+        Map<PublicResult.Figure, Double> first = Map.of(PublicResult.Figure.MEAN_TTFT, 0.5,
+                PublicResult.Figure.MEAN_TPOT, 1.25, PublicResult.Figure.OUTPUT_THROUGHPUT, 1.1,
+                PublicResult.Figure.TOTAL_THROUGHPUT, 1.3);
+        Map<PublicResult.Figure, Double> second = Map.of(PublicResult.Figure.MEAN_TTFT, 2.0,
+                PublicResult.Figure.MEAN_TPOT, 0.9, PublicResult.Figure.OUTPUT_THROUGHPUT, 0.7,
+                PublicResult.Figure.TOTAL_THROUGHPUT, 1.05);
+        List<Validation.Outcome> outcomes = List.of(scaled("vllm-qwen3-14b-h100-sharegpt-burst", first),
+                scaled("vllm-qwen3-14b-h100-random-2000-100-burst", second));
+        assertThat(Validation.evidence(outcomes)).singleElement().satisfies(e -> {
+            assertThat(List.of(e.cases(), e.figures(), e.fasterFigures())).containsExactly(2, 8, 5);
+            assertThat(e.medianSpeedRatio()).isCloseTo(1.075, within(1e-9));
+            assertThat(e.maxError()).isCloseTo(1.0, within(1e-9));
+            assertThat(e.meanError()).isCloseTo(2.6 / 8, within(1e-9));
+        });
+    }
+
+    /** A bundled case's outcome with the twin's figures at these multiples of its published ones. */
+    private static Validation.Outcome scaled(String id, Map<PublicResult.Figure, Double> multiples) {
+        PublicResult c = PublicResult.bundled().stream().filter(r -> r.id().equals(id)).findFirst().orElseThrow();
+        assertThat(c.published().keySet()).containsExactlyInAnyOrderElementsOf(multiples.keySet());
+        Map<PublicResult.Figure, Double> twin = new java.util.EnumMap<>(PublicResult.Figure.class);
+        multiples.forEach((f, m) -> twin.put(f, c.published().get(f) * m));
+        return new Validation.Outcome(c, java.util.Optional.empty(), twin, false);
     }
 
     /** The published cases behind each regime's bar of a set-up on one GPU or several (no expert parallelism). */

@@ -184,10 +184,10 @@ public final class Engines {
             TwinBar.HeldOut heldOut = bar.calibration().map(c -> new TwinBar.HeldOut(c.model(), c.fitRate(), c.blocks(),
                     c.figures(), c.maxError(), c.meanError())).orElse(null);
             return bar.published().map(e -> new TwinBar(e.engine(), e.architecture(), e.gpu(), gpus, regime, e.cases(),
-                            e.figures(), e.maxError(), e.meanError(), heldOut))
+                            e.figures(), e.maxError(), e.meanError(), e.fasterFigures(), e.medianSpeedRatio(), heldOut))
                     .orElseGet(() -> new TwinBar(settings.dialect().toString(),
                             io.servebench.sim.TwinEvidence.architecture(settings.model()), gpu, gpus, regime, 0, 0, 0, 0,
-                            heldOut));
+                            0, 0, heldOut));
         }).toList();
     }
 

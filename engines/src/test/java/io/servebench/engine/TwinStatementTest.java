@@ -38,6 +38,14 @@ class TwinStatementTest {
             assertThat(List.of(bar.engine(), bar.architecture(), bar.gpu())).containsExactly("vllm", "dense", "h100");
             assertThat(bar.gpus()).isEqualTo(TwinBar.Gpus.ONE);
         }).anySatisfy(bar -> assertThat(bar.cases()).isPositive());
+        // the burst bar carries which way sim validate's cases of its kind leaned, as well as their ±
+        TwinBar burst = eager.twinBars().get(1);
+        io.servebench.sim.TwinEvidence evidence = io.servebench.sim.TwinEvidence.bars("vllm", "h100", "dense", false, false)
+                .get(1).published().orElseThrow();
+        assertThat(List.of(burst.cases(), burst.figures(), burst.fasterFigures()))
+                .containsExactly(evidence.cases(), evidence.figures(), evidence.fasterFigures());
+        assertThat(burst.medianSpeedRatio()).isEqualTo(evidence.medianSpeedRatio());
+        assertThat(burst.leans()).isTrue();
         assertThat(captured(List.of("--max-num-seqs=64"), dir.resolve("b.log")).twinNotModelled()).isEmpty();
     }
 

@@ -600,6 +600,13 @@ final class ReportContent {
             String line = bar.unvalidated() ? messages.text("twin.bar.unvalidated", setUp, regime)
                     : messages.text(bar.cases() == 1 ? "twin.bar.one" : "twin.bar.many", setUp, regime,
                     percent(bar.maxError()), percent(bar.meanError()), bar.cases(), bar.figures());
+            if (bar.leans()) {
+                // which way: a twin too fast at saturation is a ± that only ever errs one side
+                boolean faster = bar.medianSpeedRatio() >= 1;
+                line += messages.text(faster ? "twin.lean.faster" : "twin.lean.slower",
+                        faster ? bar.fasterFigures() : bar.figures() - bar.fasterFigures(), bar.figures(),
+                        percent(Math.abs(bar.medianSpeedRatio() - 1)));
+            }
             TwinBar.HeldOut c = bar.calibration();
             if (c != null) {
                 line += messages.text("twin.heldOut", c.model(), Numbers.bound(c.fitRate()), c.blocks(),

@@ -17,11 +17,16 @@ import java.util.Objects;
  * @param figures      published figures of those cases
  * @param maxError     the largest |twin / published - 1| over them, a fraction
  * @param meanError    their mean, a fraction
+ * @param fasterFigures how many of those figures the twin gave faster than published (a time shorter, a throughput
+ *                     higher): its errors lean one way, which the ± alone does not say
+ * @param medianSpeedRatio the median over those figures of how many times faster the twin was (twin / published for a
+ *                     throughput, published / twin for a time); 0 where unvalidated, or in results written before the
+ *                     bars carried it
  * @param calibration  what the held-out blocks of the calibration showed, for its own kind of set-up; {@code null}
  *                     for any other
  */
 public record TwinBar(String engine, String architecture, String gpu, Gpus gpus, Regime regime, int cases, int figures,
-                      double maxError, double meanError, HeldOut calibration) {
+                      double maxError, double meanError, int fasterFigures, double medianSpeedRatio, HeldOut calibration) {
 
     public TwinBar {
         Objects.requireNonNull(engine, "engine");
@@ -32,6 +37,15 @@ public record TwinBar(String engine, String architecture, String gpu, Gpus gpus,
         if (cases < 0 || figures < 0 || (cases == 0) != (figures == 0)) {
             throw new IllegalArgumentException("a bar of " + cases + " cases and " + figures + " figures");
         }
+        if (fasterFigures < 0 || fasterFigures > figures || !(medianSpeedRatio >= 0)) {
+            throw new IllegalArgumentException("a bar of " + figures + " figures, " + fasterFigures
+                    + " of them faster than published, a median speed ratio of " + medianSpeedRatio);
+        }
+    }
+
+    /** Whether the bar says which way the twin's figures leaned: a validated bar written since bars carry it. */
+    public boolean leans() {
+        return cases > 0 && medianSpeedRatio > 0;
     }
 
     /** Whether no published case of this kind was run. */

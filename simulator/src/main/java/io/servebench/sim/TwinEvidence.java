@@ -27,10 +27,14 @@ import java.util.Optional;
  * @param figures      published figures of those cases
  * @param maxError     the largest |twin / published - 1| over those figures
  * @param meanError    the mean of |twin / published - 1| over them
+ * @param fasterFigures how many of those figures the twin gave faster than published: a time shorter, a throughput
+ *                     higher. Its errors lean one way (it runs too fast at saturation), which a ± alone does not say
+ * @param medianSpeedRatio the median over those figures of how many times faster the twin was: twin / published for a
+ *                     throughput, published / twin for a time; above 1, the twin was faster than the published engine
  */
 public record TwinEvidence(String engine, String gpu, String architecture, boolean severalGpus, boolean expertParallel,
                            Regime regime, int cases,
-                           int figures, double maxError, double meanError) {
+                           int figures, double maxError, double meanError, int fasterFigures, double medianSpeedRatio) {
 
     /** How a load's requests arrive, as the evidence groups published results. */
     public enum Regime {

@@ -112,7 +112,7 @@ class RunJournalTest {
                 "Intel Xeon, 2 logical cores", "gpu-host", "Linux 6.1 amd64", "Debian 17.0.15", "0.1.0", "2026-11-30T03:00:00Z",
                 List.of("engine default: at most 1024 running requests"),
                 List.of(new io.servebench.results.TwinBar("vllm", "dense", "h100", io.servebench.results.TwinBar.Gpus.ONE,
-                        io.servebench.results.TwinBar.Regime.UNPACED, 4, 16, 0.5, 0.21,
+                        io.servebench.results.TwinBar.Regime.UNPACED, 4, 16, 0.5, 0.21, 13, 1.37,
                         new io.servebench.results.TwinBar.HeldOut("Qwen/Qwen3.5-9B", 8, 6, 12, 0.39, 0.14))),
                 List.of("--enforce-eager"));
         try (RunJournal journal = RunJournal.open(dir)) {
@@ -135,6 +135,23 @@ class RunJournalTest {
             assertThat(server.serverId()).isEqualTo("s01-vllm-abc");
             assertThat(server.twinBars()).isEmpty();
         });
+    }
+
+    /**
+     * A journal written before the bars said which way the twin leaned (stop 74's) still reads, its bars with no lean to
+     * state rather than a lean of none: a run it began resumes, and its reports say what they said then.
+     */
+    @Test
+    void aBarWrittenBeforeBarsLeanedReadsWithoutALean(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve(RunJournal.FILE_NAME), "{\"server\":{\"serverId\":\"s01-vllm-abc\",\"engine\":"
+                + "\"sim:vllm\",\"model\":\"Qwen/Qwen3-14B\",\"engineLimits\":[],\"twinBars\":[{\"engine\":\"vllm\","
+                + "\"architecture\":\"dense\",\"gpu\":\"h100\",\"gpus\":\"ONE\",\"regime\":\"UNPACED\",\"cases\":9,"
+                + "\"figures\":36,\"maxError\":2.885,\"meanError\":0.516,\"calibration\":null}]}}\n");
+        assertThat(RunJournal.readServers(dir)).singleElement().satisfies(server -> assertThat(server.twinBars())
+                .singleElement().satisfies(bar -> {
+                    assertThat(List.of(bar.cases(), bar.figures(), bar.fasterFigures())).containsExactly(9, 36, 0);
+                    assertThat(bar.leans()).isFalse();
+                }));
     }
 
     /** An append the disk refuses ({@code /dev/full} answers every write with ENOSPC) names the journal and the reason. */
