@@ -65,11 +65,17 @@ package io.servebench.sim;
 final class StepCostModel {
 
     /**
-     * Fixed cost of one small all-reduce among the GPUs of one node (launch and synchronisation), ns: assumed,
-     * not calibrated (the reference study ran on one GPU).
+     * Fixed cost of one small all-reduce among the GPUs of one node (launch and synchronisation), ns: assumed, not
+     * fitted (the reference study ran on one GPU), and checked against what the engines printed for their own
+     * all-reduces on H100s ({@code AllReduceMeasurementTest}): vLLM's custom all-reduce took 8.5 to 11.8 us at up to 32
+     * KiB over 2, 4 and 8 GPUs outside a CUDA graph, SGLang's 3.7 to 7.8 us (sgl-project/sglang PR #2904).
      */
     static final long ALL_REDUCE_LATENCY_NANOS = 8_000;
-    /** Fraction of the one-way interconnect bandwidth a ring all-reduce reaches: assumed, not calibrated. */
+    /**
+     * Fraction of the one-way interconnect bandwidth a ring all-reduce reaches: assumed, not fitted; with {@link
+     * #ALL_REDUCE_LATENCY_NANOS} it gives 0.5 to 4 MiB all-reduces over 4 and 6 H100s 2% slower to 24% faster than the
+     * fastest of vLLM's own algorithms took (vllm-project/vllm PR #24111, {@code AllReduceMeasurementTest}).
+     */
     static final double INTERCONNECT_EFFICIENCY = 0.8;
 
     /**
@@ -432,8 +438,15 @@ final class StepCostModel {
         ModelProfile m = settings.model();
         // activations are 16-bit beside FP8 and integer weights
         double activationBytes = Math.max(ModelProfile.ACTIVATION_BYTES, m.bytesPerParameter());
-        double bytes = 2.0 * (t - 1) / t * computedTokens * m.hiddenSize() * activationBytes;
-        double transfer = bytes / (settings.gpu().interconnectBytesPerSecond() * INTERCONNECT_EFFICIENCY) * 1e9;
-        return 2.0 * m.layers() * (ALL_REDUCE_LATENCY_NANOS + transfer);
+        return 2.0 * m.layers() * allReduceNanos(settings.gpu(), t, computedTokens * m.hiddenSize() * activationBytes);
+    }
+
+    /**
+     * One all-reduce of {@code messageBytes} over {@code t} GPUs of this kind, ns: a ring moving {@code 2 (t - 1) / t}
+     * of the message over each GPU's link, beside {@link #ALL_REDUCE_LATENCY_NANOS}.
+     */
+    static double allReduceNanos(GpuProfile gpu, int t, double messageBytes) {
+        double bytes = 2.0 * (t - 1) / t * messageBytes;
+        return ALL_REDUCE_LATENCY_NANOS + bytes / (gpu.interconnectBytesPerSecond() * INTERCONNECT_EFFICIENCY) * 1e9;
     }
 }
