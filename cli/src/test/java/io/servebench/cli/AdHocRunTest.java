@@ -52,6 +52,8 @@ class AdHocRunTest {
         List<String> adHoc = new ArrayList<>(run);
         adHoc.addAll(List.of("-o", dir.resolve("adhoc").toString(), "--seed", "7"));
         assertThat(main(console, adHoc)).as(console.toString()).isZero();
+        // a real server's figures are measurements: no rehearsal is stated
+        assertThat(console.toString()).contains("Done: 2 of 2 trials complete").doesNotContain("rehearsal");
         JsonNode written = new ObjectMapper().readTree(dir.resolve("adhoc").resolve("results.json").toFile());
         assertThat(written).hasSize(2);
 
@@ -119,6 +121,13 @@ class AdHocRunTest {
         StringWriter out = new StringWriter();
         assertThat(main(out, one)).as(out.toString()).isZero();
         assertThat(out.toString()).contains("[1/1] " + id + ":").contains("Done: 1 of 1 trials complete");
+        // the console's last lines say what the summary's first screen says of the simulated engine's figures: 20
+        // requests at 8 req/s arrive in 2.5 s, all at once by the published cases' rule
+        assertThat(out.toString()).contains("Engines: the simulated engine in virtual time (--simulate=virtual) — a"
+                        + " rehearsal, not a measurement. How far the twin matched published results of the same kind:\n"
+                        + "  - vLLM, dense model, one H100, all at once or in a closed loop: within ±")
+                .containsPattern("the twin ran faster than published on \\d+ of \\d+ of them, a median \\d+% faster\n"
+                        + "Done: 1 of 1 trials complete");
         assertThat(Files.readString(dir.resolve("one").resolve("summary.md"))).contains("--trial " + key);
         // the recorded command line keeps the pick: a resume finds the run complete, not a second trial to run
         StringWriter resumed = new StringWriter();

@@ -13,8 +13,9 @@ import java.util.Optional;
 
 /**
  * A run's last lines on the console, which say what the reports say: how many trials completed; each failed trial
- * with why; what an interruption kept (the complete repetitions, the cut-short one and where its records are); and,
- * when anything is left to do, the command that continues the run.
+ * with why; what an interruption kept (the complete repetitions, the cut-short one and where its records are); on the
+ * simulated engine, that its figures are a rehearsal, with its error bars; and, when anything is left to do, the
+ * command that continues the run.
  */
 final class RunEnd {
 
@@ -49,6 +50,8 @@ final class RunEnd {
                                 .orElse(""));
             }
         }
+        // on the simulated engine, how far its figures go, where a user looks last: not everyone opens the summary
+        io.servebench.reports.ResultFormats.rehearsal(result).forEach(out::println);
         out.printf("Done: %d of %d trials complete%s. %s%n", complete, trials.size(),
                 failed.isEmpty() ? "" : ", " + failed.size() + " failed", reports);
         if (complete + failed.size() < trials.size()) {
