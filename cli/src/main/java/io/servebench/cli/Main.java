@@ -24,7 +24,7 @@ import io.servebench.sim.SimParams;
 import io.servebench.execution.Signals;
 import io.servebench.execution.ServeBenchVersion;
 import io.servebench.study.AdHocStudy;
-import io.servebench.study.LoadOption;
+import io.servebench.workload.LoadOption;
 import io.servebench.workload.Datasets;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -170,8 +170,8 @@ public final class Main implements Callable<Integer> {
     double requestTimeoutSeconds = LoadParams.DEFAULT_REQUEST_TIMEOUT.toSeconds();
 
     /** Overrides whose one value may itself contain commas. */
-    private static final List<String> UNSPLIT_OVERRIDES = List.of(io.servebench.study.LoadOption.EXTRA_BODY.key(),
-            io.servebench.study.LoadOption.MODELS.key(), io.servebench.study.LoadOption.ENDPOINT_WEIGHTS.key());
+    private static final List<String> UNSPLIT_OVERRIDES = List.of(io.servebench.workload.LoadOption.EXTRA_BODY.key(),
+            io.servebench.workload.LoadOption.MODELS.key(), io.servebench.workload.LoadOption.ENDPOINT_WEIGHTS.key());
 
     @Option(names = "--jmh-primary", paramLabel = "METRIC", split = ",", description = "Also write results-METRIC.json with METRIC as the primary metric (e.g. ttft.p99, itl.mean, output_throughput), for a CI tracker's second series; repeatable.")
     List<String> jmhPrimary = new ArrayList<>();

@@ -5,7 +5,7 @@ import io.servebench.engine.kind.EngineKinds;
 import io.servebench.engine.kind.EngineSetup;
 import io.servebench.flags.Flag;
 import io.servebench.study.AdHocStudy;
-import io.servebench.study.LoadOption;
+import io.servebench.workload.LoadOption;
 import io.servebench.study.StudyChecker;
 import io.servebench.study.WorkloadOptions;
 import picocli.CommandLine;

@@ -1,6 +1,6 @@
 package io.servebench.cli;
 
-import io.servebench.study.LoadOption;
+import io.servebench.workload.LoadOption;
 import org.junit.jupiter.api.Test;
 
 import java.io.PrintWriter;

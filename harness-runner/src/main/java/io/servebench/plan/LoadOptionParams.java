@@ -1,6 +1,6 @@
 package io.servebench.plan;
 
-import io.servebench.study.LoadOption;
+import io.servebench.workload.LoadOption;
 
 import java.util.Collections;
 import java.util.EnumMap;

@@ -5,7 +5,7 @@ import io.servebench.engine.kind.EngineKind;
 import io.servebench.engine.kind.EngineKinds;
 import io.servebench.flags.Flag;
 import io.servebench.engine.ServerConfig;
-import io.servebench.study.LoadOption;
+import io.servebench.workload.LoadOption;
 import io.servebench.study.ParamSpec;
 import io.servebench.study.Studies;
 import io.servebench.study.StudyChecker;

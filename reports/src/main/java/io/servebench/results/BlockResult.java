@@ -65,12 +65,10 @@ public record BlockResult(String benchmark, String className, String variant, St
 
     /**
      * Params the runner sets on a block when the workload sets them away from their defaults: the load options of
-     * the {@code @Workload} annotation (profile shape, stop conditions, warm-up time, client options).
+     * the {@code @Workload} annotation (profile shape, stop conditions, warm-up time, client options), as the
+     * vocabulary names them, once ({@link io.servebench.workload.LoadOption}).
      */
-    public static final List<String> LOAD_OPTION_PARAMS = List.of("warmupSeconds", "burstiness", "rampUpSeconds",
-            "maxConcurrency", "durationSeconds", "maxErrors", "sweepRates", "api", "extraBody", "continuousUsage", "exactOutput",
-            "saturationWindowSeconds", "cancellationRate", "cancellationDelaySeconds", "cancellationAfter",
-            "timeoutSeconds", "models", "modelDistribution", "endpointWeights");
+    public static final List<String> LOAD_OPTION_PARAMS = io.servebench.workload.LoadOption.keys();
 
     /**
      * Param naming the step of a sweep ({@link SweepStep}: {@code s1-synchronous}, {@code s2-throughput},

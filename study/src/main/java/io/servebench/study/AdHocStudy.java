@@ -2,6 +2,7 @@ package io.servebench.study;
 
 import io.servebench.annotations.Workload;
 import io.servebench.engine.kind.EngineSetup;
+import io.servebench.workload.LoadOption;
 
 import java.util.ArrayList;
 import java.util.List;

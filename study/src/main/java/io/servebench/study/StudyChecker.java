@@ -12,6 +12,7 @@ import io.servebench.flags.FlagCatalog;
 import io.servebench.engine.kind.ServerSettingsOptions;
 import io.servebench.results.SloParams;
 import io.servebench.workload.DatasetKind;
+import io.servebench.workload.LoadOption;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;

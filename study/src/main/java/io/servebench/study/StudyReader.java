@@ -3,6 +3,7 @@ package io.servebench.study;
 import io.servebench.annotations.ServingBenchmark;
 import io.servebench.engine.kind.EngineSetup;
 import io.servebench.engine.kind.ServerSettingsOptions;
+import io.servebench.workload.LoadOption;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -2,6 +2,7 @@ package io.servebench.study;
 
 import io.servebench.annotations.Profile;
 import io.servebench.annotations.Workload;
+import io.servebench.workload.LoadOption;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,6 +1,4 @@
-package io.servebench.study;
-
-import io.servebench.results.BlockResult;
+package io.servebench.workload;
 
 import java.util.Arrays;
 import java.util.List;
@@ -11,8 +9,10 @@ import java.util.Optional;
  * The {@code @Workload} settings beyond the six basic ones (dataset, profile, rate, concurrency, requests,
  * warmup): profile shape, stop conditions, warm-up time and client options, each named once, here: its key (the
  * attribute's name, also its {@code -p} name and its param in the results), the values it takes, its default and the
- * words for them, from which the annotation is read, {@code -p} is checked, the help lists them and
- * {@code plan.LoadOptionParams} types them. Each is kept as text in {@link WorkloadOptions#options()} under its key.
+ * words for them, from which the annotation is read, {@code -p} is checked, the help lists them, {@code
+ * plan.LoadOptionParams} types them and the results name a block's load settings ({@code BlockResult.LOAD_OPTION_PARAMS}
+ * is this list's keys): the vocabulary's, below the study model and the result model alike, so that neither spells the
+ * keys again. A study keeps each as text in {@code study.WorkloadOptions#options()} under its key.
  */
 public enum LoadOption {
     WARMUP_SECONDS("warmupSeconds", "requests due in the first this many seconds are extra warm-up requests",
@@ -78,10 +78,7 @@ public enum LoadOption {
         this.choices = List.of(choices);
     }
 
-    /**
-     * The {@code @Workload} attribute's name, also the {@code -p} name and the key in a block's params (the results
-     * list them as {@link BlockResult#LOAD_OPTION_PARAMS}, for readers that know no study).
-     */
+    /** The {@code @Workload} attribute's name, also the {@code -p} name and the key in a block's params. */
     public String key() {
         return key;
     }
@@ -128,7 +125,7 @@ public enum LoadOption {
      * For a value of -1, what it means: an annotation's default for "not set", which a study or a command line cannot
      * give; nothing for another value.
      */
-    static String unsetNote(String value) {
+    public static String unsetNote(String value) {
         String v = value.strip();
         return v.equals("-1") || v.equals("-1.0")
                 ? " (-1 stands for \"not set\" only where the setting is left out: leave it out to inherit it)" : "";
@@ -166,7 +163,7 @@ public enum LoadOption {
                     : key + " = \"" + v + "\" is neither true nor false; expected " + expected;
             case MODEL_MIX, MODEL_DISTRIBUTION -> {
                 try {
-                    io.servebench.workload.ModelMix.parse(type == Type.MODEL_MIX ? v : "m", type == Type.MODEL_MIX ? null : v);
+                    ModelMix.parse(type == Type.MODEL_MIX ? v : "m", type == Type.MODEL_MIX ? null : v);
                     yield null;
                 } catch (IllegalArgumentException e) {
                     yield e.getMessage();
