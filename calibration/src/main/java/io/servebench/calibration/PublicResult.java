@@ -74,20 +74,18 @@ public record PublicResult(String id, String source, String engine, Optional<Str
 
     /** A figure serving benchmarks publish. */
     public enum Figure {
-        MEAN_TTFT("meanTtftMs", "mean TTFT (ms)", true),
-        MEAN_TPOT("meanTpotMs", "mean TPOT (ms)", true),
-        MEAN_E2E("meanE2eMs", "mean latency (ms)", true),
-        OUTPUT_THROUGHPUT("outputTokensPerS", "output tok/s", false),
-        TOTAL_THROUGHPUT("totalTokensPerS", "total tok/s", false);
+        MEAN_TTFT("meanTtftMs", "mean TTFT (ms)"),
+        MEAN_TPOT("meanTpotMs", "mean TPOT (ms)"),
+        MEAN_E2E("meanE2eMs", "mean latency (ms)"),
+        OUTPUT_THROUGHPUT("outputTokensPerS", "output tok/s"),
+        TOTAL_THROUGHPUT("totalTokensPerS", "total tok/s");
 
         final String field;
         final String label;
-        private final boolean time;
 
-        Figure(String field, String label, boolean time) {
+        Figure(String field, String label) {
             this.field = field;
             this.label = label;
-            this.time = time;
         }
 
         /** How a table heads it. */
@@ -101,7 +99,10 @@ public record PublicResult(String id, String source, String engine, Optional<Str
          * as fast).
          */
         public double speedRatio(double twinOverPublished) {
-            return time ? 1 / twinOverPublished : twinOverPublished;
+            return switch (this) {
+                case MEAN_TTFT, MEAN_TPOT, MEAN_E2E -> 1 / twinOverPublished;
+                case OUTPUT_THROUGHPUT, TOTAL_THROUGHPUT -> twinOverPublished;
+            };
         }
     }
 
