@@ -276,7 +276,7 @@ public final class Validation {
     }
 
     /** The median by ServeBench's one percentile estimator ({@link io.servebench.stats.Percentiles}). */
-    private static double median(List<Double> values) {
+    static double median(List<Double> values) {
         double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         long[] once = new long[sorted.length];
         java.util.Arrays.fill(once, 1);

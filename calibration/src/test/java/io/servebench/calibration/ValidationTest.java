@@ -236,6 +236,10 @@ class ValidationTest {
                 .contains("## The twin's error bars: what a simulated block of each kind states")
                 .contains("| vLLM | h100 | one | hybrid | all at once or in a closed loop | 1 | 4 |")
                 .contains("| SGLang | h100 | one | hybrid | all at once or in a closed loop | 1 | 4 |");
+        // the closing line's lean is the bars' summed: on how many of the eight figures the twin was faster
+        int faster = Validation.evidence(outcomes).stream().mapToInt(io.servebench.sim.TwinEvidence::fasterFigures).sum();
+        assertThat(text.toString()).containsPattern("8 published figures: mean absolute error \\d+\\.\\d%, \\d+ within ±20%;"
+                + " the twin faster than published on " + faster + " of them, a median \\d+\\.\\d\\dx the published speed\\.");
         // a client's Poisson arrivals and drawn lengths are in the load's words
         StringWriter poisson = new StringWriter();
         ValidationReport.write(new PrintWriter(poisson, true), new Validation(42).run(List.of(
