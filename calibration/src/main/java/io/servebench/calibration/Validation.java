@@ -93,6 +93,12 @@ public final class Validation {
             return mine == null || theirs == null || theirs == 0 ? OptionalDouble.empty()
                     : OptionalDouble.of(mine / theirs - 1);
         }
+
+        /** Of each published figure the twin gave, how many times faster it was ({@link Figure#speedRatio}). */
+        java.util.stream.Stream<Double> speedRatios() {
+            return result.published().keySet().stream()
+                    .flatMap(f -> error(f).stream().mapToObj(e -> f.speedRatio(1 + e)));
+        }
     }
 
     /**
@@ -253,15 +259,12 @@ public final class Validation {
         List<TwinEvidence> out = new ArrayList<>();
         for (List<Outcome> kind : byKind.values()) {
             List<Double> errors = new ArrayList<>();
-            List<Double> speedRatios = new ArrayList<>();
             for (Outcome o : kind) {
                 for (Figure f : o.result().published().keySet()) {
-                    o.error(f).ifPresent(e -> {
-                        errors.add(Math.abs(e));
-                        speedRatios.add(f.speedRatio(1 + e));
-                    });
+                    o.error(f).ifPresent(e -> errors.add(Math.abs(e)));
                 }
             }
+            List<Double> speedRatios = kind.stream().flatMap(Outcome::speedRatios).toList();
             if (errors.isEmpty()) {
                 continue;
             }
@@ -279,7 +282,7 @@ public final class Validation {
     static double median(List<Double> values) {
         double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         long[] once = new long[sorted.length];
-        java.util.Arrays.fill(once, 1);
+        Arrays.fill(once, 1);
         return io.servebench.stats.Percentiles.of(sorted, once, 50);
     }
 

@@ -92,8 +92,7 @@ public final class ValidationReport {
         if (errors.length > 0) {
             // which way, over every figure: the bars' lean, summed
             List<Double> speeds = outcomes.stream().filter(o -> o.skipped().isEmpty())
-                    .flatMap(o -> o.result().published().keySet().stream().flatMap(f -> o.error(f).stream()
-                            .mapToObj(e -> f.speedRatio(1 + e)))).toList();
+                    .flatMap(Validation.Outcome::speedRatios).toList();
             out.printf(Locale.ROOT, "%d published figures: mean absolute error %.1f%%, %d within ±%.0f%%; the twin faster than"
                             + " published on %d of them, a median %.2fx the published speed.%n", errors.length,
                     100 * java.util.Arrays.stream(errors).average().orElseThrow(),

@@ -3,7 +3,10 @@ package io.servebench.reports;
 import io.servebench.results.ResultFormat;
 import io.servebench.results.jmh.JmhJsonWriter;
 
-/** The {@link ResultFormat} of each {@link ResultFormatType}, as JMH's {@code ResultFormatFactory} gives them. */
+/**
+ * The {@link ResultFormat} of each {@link ResultFormatType}, as JMH's {@code ResultFormatFactory} gives them; and the
+ * summary's statement of a simulated run's figures, which the console repeats ({@link #rehearsal}).
+ */
 public final class ResultFormats {
 
     private ResultFormats() {
@@ -20,6 +23,16 @@ public final class ResultFormats {
      * @param language  the language of the text reports (JMH JSON has none)
      * @param timelines each block's request timeline, which {@code report.html} draws; empty for none
      */
+    public static ResultFormat of(ResultFormatType type, ReportLanguage language,
+                                  java.util.function.Function<io.servebench.results.BlockResult,
+                                          java.util.Optional<io.servebench.results.RequestTimeline>> timelines) {
+        return switch (type) {
+            case JSON -> new JmhJsonWriter();
+            case MARKDOWN -> new SummaryMarkdownWriter(language);
+            case HTML -> new HtmlReportWriter(language, timelines);
+        };
+    }
+
     /**
      * For a run on the simulated engine, the summary's first screen on it: that its figures are a rehearsal, then each
      * error bar it states (which way the twin leaned included) and the flags it did not model, a line each, indented as
@@ -36,15 +49,5 @@ public final class ResultFormats {
         lines.add(content.engines());
         bars.forEach(bar -> lines.add("  - " + bar));
         return lines;
-    }
-
-    public static ResultFormat of(ResultFormatType type, ReportLanguage language,
-                                  java.util.function.Function<io.servebench.results.BlockResult,
-                                          java.util.Optional<io.servebench.results.RequestTimeline>> timelines) {
-        return switch (type) {
-            case JSON -> new JmhJsonWriter();
-            case MARKDOWN -> new SummaryMarkdownWriter(language);
-            case HTML -> new HtmlReportWriter(language, timelines);
-        };
     }
 }
