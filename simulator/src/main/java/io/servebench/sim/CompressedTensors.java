@@ -83,7 +83,7 @@ final class CompressedTensors {
 
         /** Whether these are FP8 weights and activations on every linear layer. */
         boolean fp8() {
-            return weights == LowBitWeights.NONE || weights == LowBitWeights.FP8_BLOCK;
+            return weights.asTheirBytesSay();
         }
     }
 
@@ -199,8 +199,7 @@ final class CompressedTensors {
         if (language.isEmpty()) {
             return new Scheme(kind, bytes, false);
         }
-        boolean fp8 = kind == LowBitWeights.NONE || kind == LowBitWeights.FP8_BLOCK;
-        boolean expertsAlone = !fp8 && language.size() == text.size() - 1 && text.stream()
+        boolean expertsAlone = !kind.asTheirBytesSay() && language.size() == text.size() - 1 && text.stream()
                 .filter(p -> !language.contains(p)).allMatch(p -> p.what().equals(ROUTED));
         if (expertsAlone) {
             return new Scheme(kind, bytes, true);

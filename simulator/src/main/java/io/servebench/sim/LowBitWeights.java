@@ -33,6 +33,14 @@ public enum LowBitWeights {
      */
     NVFP4;
 
+    /**
+     * Whether the weights multiply as their bytes say: in 16 bits, or as FP8 on FP8 tensor cores whatever the FP8's
+     * scaling ({@link #NONE}, {@link #FP8_BLOCK}), rather than through Marlin or FP4 tensor cores.
+     */
+    boolean asTheirBytesSay() {
+        return this == NONE || this == FP8_BLOCK;
+    }
+
     /** Weights of NVFP4's groups, each sharing one FP8 scale (the format's, in both checkpoint kinds). */
     static final int NVFP4_GROUP_SIZE = 16;
 

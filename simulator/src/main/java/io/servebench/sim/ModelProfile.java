@@ -1451,7 +1451,7 @@ public record ModelProfile(
 
     /** Whether the weights are FP8 (one byte), so the matrix products run on FP8 tensor cores where the GPU has them. */
     public boolean fp8Weights() {
-        return bytesPerParameter == 1 && (lowBitWeights == LowBitWeights.NONE || lowBitWeights == LowBitWeights.FP8_BLOCK);
+        return bytesPerParameter == 1 && lowBitWeights.asTheirBytesSay();
     }
 
     /** Whether the weights are FP8 with a scale per 128 x 128 block ({@link LowBitWeights#FP8_BLOCK}). */
