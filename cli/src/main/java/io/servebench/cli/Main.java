@@ -25,7 +25,6 @@ import io.servebench.execution.Signals;
 import io.servebench.execution.ServeBenchVersion;
 import io.servebench.study.AdHocStudy;
 import io.servebench.workload.LoadOption;
-import io.servebench.workload.Datasets;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -168,10 +167,6 @@ public final class Main implements Callable<Integer> {
 
     @Option(names = "--request-timeout", paramLabel = "SECONDS", description = "Longest silence while a request is in flight before it fails as a timeout (default: ${DEFAULT-VALUE}).")
     double requestTimeoutSeconds = LoadParams.DEFAULT_REQUEST_TIMEOUT.toSeconds();
-
-    /** Overrides whose one value may itself contain commas. */
-    private static final List<String> UNSPLIT_OVERRIDES = List.of(io.servebench.workload.LoadOption.EXTRA_BODY.key(),
-            io.servebench.workload.LoadOption.MODELS.key(), io.servebench.workload.LoadOption.ENDPOINT_WEIGHTS.key());
 
     @Option(names = "--jmh-primary", paramLabel = "METRIC", split = ",", description = "Also write results-METRIC.json with METRIC as the primary metric (e.g. ttft.p99, itl.mean, output_throughput), for a CI tracker's second series; repeatable.")
     List<String> jmhPrimary = new ArrayList<>();
@@ -527,9 +522,7 @@ public final class Main implements Callable<Integer> {
             }
             String value = p.substring(eq + 1);
             String name = p.substring(0, eq).strip();
-            List<String> values = UNSPLIT_OVERRIDES.contains(name) ? List.of(value.strip())
-                    : "dataset".equals(name) ? Datasets.splitList(value)
-                    : Arrays.stream(value.split(",")).map(String::strip).toList();
+            List<String> values = RunOptions.paramValues(name, value);
             if (values.stream().anyMatch(String::isEmpty)) {
                 throw new UsageException("-p " + p + ": empty value; expected NAME=V1,V2 (e.g. -p rate=1,4)");
             }

@@ -147,13 +147,13 @@ public final class RunCommand implements Callable<Integer> {
             options.put(LoadOption.SWEEP_RATES.key(), sweepRates.toString());
         }
         if (maxConcurrency != null) {
-            options.put("maxConcurrency", maxConcurrency.toString());
+            options.put(LoadOption.MAX_CONCURRENCY.key(), maxConcurrency.toString());
         }
         if (duration != null) {
-            options.put("durationSeconds", LoadOption.format(duration));
+            options.put(LoadOption.DURATION_SECONDS.key(), LoadOption.format(duration));
         }
         if (api != null) {
-            options.put("api", api);
+            options.put(LoadOption.API.key(), api);
         }
         boolean allAtOnce = allAtOnce();
         List<String> sendRates = allAtOnce ? List.of() : rates;

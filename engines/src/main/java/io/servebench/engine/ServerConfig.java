@@ -70,9 +70,13 @@ public record ServerConfig(EngineKind kind, String model, List<Flag> flags, Engi
 
     /** A short stable hash of the configuration, for ids and file names. */
     public String hash() {
+        return hash(key());
+    }
+
+    /** A short stable hash of a text, as ids and file names carry it: the first four bytes of its SHA-256, in hex. */
+    public static String hash(String text) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256")
-                    .digest(key().getBytes(StandardCharsets.UTF_8));
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest, 0, 4);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every JVM", e);

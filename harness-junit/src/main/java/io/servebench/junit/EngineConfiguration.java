@@ -6,7 +6,6 @@ import io.servebench.runner.RunOptions;
 import org.junit.platform.engine.ConfigurationParameters;
 
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -51,9 +50,6 @@ record EngineConfiguration(EngineOptions.Simulate simulate, Path outputDir, bool
     static final String PROGRESS = "servebench.progress";
     static final String PARAM_PREFIX = "servebench.param.";
 
-    /** Params whose one value may itself contain commas. */
-    private static final List<String> UNSPLIT = List.of("extraBody");
-
     /**
      * @throws IllegalArgumentException naming the parameter whose value cannot be read and what was expected
      */
@@ -70,8 +66,7 @@ record EngineConfiguration(EngineOptions.Simulate simulate, Path outputDir, bool
             if (key.startsWith(PARAM_PREFIX)) {
                 String name = key.substring(PARAM_PREFIX.length());
                 String value = config.get(key).orElse("");
-                params.put(name, UNSPLIT.contains(name) ? List.of(value.strip())
-                        : Arrays.stream(value.split(",")).map(String::strip).toList());
+                params.put(name, RunOptions.paramValues(name, value));
             }
         }
         return new EngineConfiguration(mode, config.get(OUTPUT_DIR).map(Path::of).orElseGet(RunDefaults::outputDir),

@@ -9,6 +9,7 @@ import io.servebench.runner.RunListener;
 import io.servebench.runner.RunOptions;
 import io.servebench.runner.RunOutcome;
 import io.servebench.runner.Runner;
+import io.servebench.workload.WorkloadSetting;
 import org.junit.platform.engine.EngineExecutionListener;
 import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.TestExecutionResult;
@@ -182,8 +183,10 @@ final class StudyExecution implements RunListener {
     /** Where the block's load stood: {@code 8 req/s}, {@code concurrency 64}, else its profile ({@code throughput}). */
     private static String load(BlockResult block) {
         Map<String, String> p = block.params();
-        return p.containsKey("rate") ? p.get("rate") + " req/s" : p.containsKey("concurrency")
-                ? "concurrency " + p.get("concurrency") : p.getOrDefault("profile", "its load");
+        String rate = WorkloadSetting.RATE.key();
+        String concurrency = WorkloadSetting.CONCURRENCY.key();
+        return p.containsKey(rate) ? p.get(rate) + " req/s" : p.containsKey(concurrency)
+                ? "concurrency " + p.get(concurrency) : p.getOrDefault(WorkloadSetting.PROFILE.key(), "its load");
     }
 
     /** The trial's headline numbers, means over repetitions, as the progress line prints them. */

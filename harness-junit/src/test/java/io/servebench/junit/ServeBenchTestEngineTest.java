@@ -70,6 +70,21 @@ class ServeBenchTestEngineTest {
     }
 
     @Test
+    void aParamIsSplitAsTheCommandLinesMinusPIs(@TempDir Path dir) {
+        // a dataset's own options and a JSON body keep their commas, as -p keeps them (they were split here before);
+        // a second dataset kind after a comma is a second dataset, so each variant runs twice
+        EngineDiscoveryResults one = kit(dir).configurationParameter("servebench.param.dataset", "synthetic:in=8,out=8")
+                .configurationParameter("servebench.param.extraBody", "{\"temperature\": 0, \"seed\": 1}")
+                .selectors(selectClass(TwoVariants.class)).discover();
+        assertThat(one.getDiscoveryIssues()).isEmpty();
+        assertThat(names(one)).filteredOn(n -> n.startsWith("TEST")).hasSize(2);
+        EngineDiscoveryResults two = kit(dir).configurationParameter("servebench.param.dataset",
+                "synthetic:in=8,out=8,synthetic-sharegpt").selectors(selectClass(TwoVariants.class)).discover();
+        assertThat(two.getDiscoveryIssues()).isEmpty();
+        assertThat(names(two)).filteredOn(n -> n.startsWith("TEST")).hasSize(4);
+    }
+
+    @Test
     void aTrialsUniqueIdRunsThatTrialAloneOfItsVariantsTrials(@TempDir Path dir) throws Exception {
         // two rates: the mtp variant has two trials on one server, and re-running one test must run that one only
         EngineDiscoveryResults all = kit(dir).configurationParameter("servebench.param.rate", "4,8")

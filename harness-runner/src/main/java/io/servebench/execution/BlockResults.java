@@ -7,6 +7,7 @@ import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlanner;
 import io.servebench.plan.WorkloadParams;
 import io.servebench.results.BlockResult;
+import io.servebench.workload.WorkloadSetting;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -63,17 +64,17 @@ public final class BlockResults {
         Map<String, String> params = new LinkedHashMap<>();
         params.put("engine", Engines.reportedName(trial.server(), execution.engines()));
         params.put("model", trial.server().model());
-        params.put("dataset", w.dataset());
-        params.put("profile", w.profile());
+        params.put(WorkloadSetting.DATASET.key(), w.dataset());
+        params.put(WorkloadSetting.PROFILE.key(), w.profile());
         if (Profile.CONCURRENT.equals(w.profile())) {
-            params.put("concurrency", Integer.toString(w.concurrency()));
+            params.put(WorkloadSetting.CONCURRENCY.key(), Integer.toString(w.concurrency()));
         } else if (w.hasRate()) {
-            params.put("rate", WorkloadParams.formatRate(w.rate()));
+            params.put(WorkloadSetting.RATE.key(), WorkloadParams.formatRate(w.rate()));
         } else if (step.rate() != null) {
-            params.put("rate", WorkloadParams.formatRate(step.rate()));
+            params.put(WorkloadSetting.RATE.key(), WorkloadParams.formatRate(step.rate()));
         }
-        params.put("requests", Integer.toString(w.requests()));
-        params.put("warmup", Integer.toString(w.warmup()));
+        params.put(WorkloadSetting.REQUESTS.key(), Integer.toString(w.requests()));
+        params.put(WorkloadSetting.WARMUP.key(), Integer.toString(w.warmup()));
         params.putAll(w.options().nonDefault());
         if (step.sweepStep() != null) {
             params.put(BlockResult.SWEEP_STEP, step.sweepStep());

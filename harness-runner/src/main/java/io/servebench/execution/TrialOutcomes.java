@@ -7,6 +7,7 @@ import io.servebench.results.RepetitionResult;
 import io.servebench.results.ServerEnvironment;
 import io.servebench.results.journal.JournalledRepetition;
 import io.servebench.results.journal.RunJournal;
+import io.servebench.workload.WorkloadSetting;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -174,8 +175,8 @@ public final class TrialOutcomes {
             List<MeasuredStep> steps = new ArrayList<>();
             for (BlockResult block : bySteps.values()) {
                 String sweepStep = block.params().get(BlockResult.SWEEP_STEP);
-                Double rate = sweepStep != null && block.params().containsKey("rate")
-                        ? Double.valueOf(block.params().get("rate")) : null;
+                Double rate = sweepStep != null && block.params().containsKey(WorkloadSetting.RATE.key())
+                        ? Double.valueOf(block.params().get(WorkloadSetting.RATE.key())) : null;
                 if (!block.repetitions().isEmpty()) {
                     steps.add(new MeasuredStep(sweepStep, rate, block.repetitions()));
                 }

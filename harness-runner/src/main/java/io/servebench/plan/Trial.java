@@ -16,6 +16,8 @@ public record Trial(String id, String serverId, ServerConfig server, WorkloadPar
     /**
      * The id without its running number ({@code vllm-e064484c-constant-16} of {@code t03-vllm-e064484c-constant-16}): the
      * same trial in every plan of its study, whatever else a run selects; the running number depends on the selection.
+     * Unique in the plan: trials of one server whose load is the same but whose workloads differ otherwise (two
+     * datasets, two request counts) end in their workload's hash ({@code vllm-e064484c-constant-16-3f2a91c0}).
      */
     public String key() {
         return withoutRunningNumber(id);

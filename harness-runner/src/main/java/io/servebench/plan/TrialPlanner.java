@@ -6,6 +6,7 @@ import io.servebench.engine.kind.EngineKinds;
 import io.servebench.flags.Flag;
 import io.servebench.engine.ServerConfig;
 import io.servebench.workload.LoadOption;
+import io.servebench.workload.WorkloadSetting;
 import io.servebench.study.ParamSpec;
 import io.servebench.study.Studies;
 import io.servebench.study.StudyChecker;
@@ -32,7 +33,7 @@ public final class TrialPlanner {
 
     /** Workload settings that {@code -p} can set and a {@code @Param} field of that name expands. */
     public static final List<String> WORKLOAD_KEYS = java.util.stream.Stream.concat(
-            io.servebench.results.BlockResult.WORKLOAD_PARAMS.stream(), LoadOption.keys().stream()).toList();
+            WorkloadSetting.keys().stream(), LoadOption.keys().stream()).toList();
 
     private static final List<String> PROFILES = List.copyOf(StudyChecker.PROFILES);
 
@@ -107,9 +108,16 @@ public final class TrialPlanner {
         for (Map.Entry<String, List<String>> byServer : trialKeysByServer.entrySet()) {
             ServerConfig server = servers.get(byServer.getKey());
             String serverId = String.format("s%02d-%s-%s", ++serverIndex, server.kind().name(), server.hash());
+            Map<String, Long> byLoad = byServer.getValue().stream().collect(java.util.stream.Collectors.groupingBy(
+                    key -> load(workloads.get(key)), java.util.stream.Collectors.counting()));
             for (String key : byServer.getValue()) {
                 WorkloadParams workload = workloads.get(key);
-                trials.put(key, new Trial(trialId(trials.size() + 1, server, workload), serverId, server, workload));
+                String load = load(workload);
+                // trials of one server that its load alone does not tell apart (two datasets, two request counts)
+                // carry their whole workload's hash too, or their keys, which the JUnit engine and --resume go by, clash
+                String id = String.format("t%02d-%s-%s-%s", trials.size() + 1, server.kind().name(), server.hash(),
+                        byLoad.get(load) > 1 ? load + "-" + ServerConfig.hash(workload.label()) : load);
+                trials.put(key, new Trial(id, serverId, server, workload));
             }
         }
         List<ResultBlock> points = blocks.stream().map(e -> {
@@ -138,9 +146,10 @@ public final class TrialPlanner {
      * profiles among the selected variants.
      */
     private void checkConcurrencyUsed(List<Selection> selections, boolean closedLoop) {
-        boolean aParam = selections.stream().anyMatch(s -> s.study().param("concurrency").isPresent());
-        if (overrides.containsKey("concurrency") && !aParam && !closedLoop) {
-            throw new IllegalArgumentException("-p concurrency=" + String.join(",", overrides.get("concurrency"))
+        String concurrency = WorkloadSetting.CONCURRENCY.key();
+        boolean aParam = selections.stream().anyMatch(s -> s.study().param(concurrency).isPresent());
+        if (overrides.containsKey(concurrency) && !aParam && !closedLoop) {
+            throw new IllegalArgumentException("-p concurrency=" + String.join(",", overrides.get(concurrency))
                     + ": no selected variant's load is a closed loop (profile concurrent), so each would ignore it;"
                     + " expected -p profile=concurrent with it, or -p maxConcurrency=N to cap a rate's requests in flight");
         }
@@ -220,49 +229,40 @@ public final class TrialPlanner {
                 point.requests(), point.warmup(), point.options());
     }
 
-    private static String trialId(int index, ServerConfig server, WorkloadParams workload) {
-        String load = switch (workload.profile()) {
+    /** A trial id's load part: the profile and its rate or streams ({@code constant-8}, {@code c16}, {@code sweep5}). */
+    private static String load(WorkloadParams workload) {
+        return switch (workload.profile()) {
             case Profile.CONCURRENT -> "c" + workload.concurrency();
             case Profile.SYNCHRONOUS, Profile.THROUGHPUT, Profile.TRACE -> workload.profile();
             case Profile.SWEEP -> "sweep" + workload.options().sweepRates();
             default -> workload.profile() + "-" + WorkloadParams.formatRate(workload.rate());
         };
-        return String.format("t%02d-%s-%s-%s", index, server.kind().name(), server.hash(), load);
     }
 
     /** Checks a workload setting's value, as given by {@code source}; throws naming it and what was expected. */
     static void checkWorkloadValue(String key, String value, String source) {
-        String problem = switch (key) {
-            case "dataset" -> Datasets.problem(value);
-            case "profile" -> PROFILES.contains(value) ? null
-                    : "unknown profile \"" + value + "\"; expected one of " + String.join(", ", PROFILES);
-            case "rate" -> rateProblem(value);
-            case "warmup", "concurrency", "requests" -> wholeNumberProblem(key, value);
-            default -> LoadOption.byKey(key).orElseThrow(() -> new IllegalStateException("no workload setting " + key))
-                    .problem(value);
-        };
+        WorkloadSetting setting = WorkloadSetting.byKey(key).orElse(null);
+        String problem = setting == null
+                ? LoadOption.byKey(key).orElseThrow(() -> new IllegalStateException("no workload setting " + key)).problem(value)
+                : switch (setting) {
+                    case DATASET -> Datasets.problem(value);
+                    case PROFILE -> PROFILES.contains(value) ? null
+                            : "unknown profile \"" + value + "\"; expected one of " + String.join(", ", PROFILES);
+                    case RATE, CONCURRENCY, REQUESTS, WARMUP -> numberProblem(setting, value);
+                };
         if (problem != null) {
             throw new IllegalArgumentException(source + "=" + value + ": " + problem);
         }
     }
 
-    /** A rate: any number, in the range {@link StudyChecker} checks studies against. */
-    private static String rateProblem(String value) {
-        String expected = "expected " + StudyChecker.expectation("rate") + ", e.g. 8 or 0.5";
+    /** A numeric setting's value: a number (a whole one for a count), in the range the study checker checks too. */
+    private static String numberProblem(WorkloadSetting setting, String value) {
+        String expected = "expected " + setting.expected() + (setting.wholeNumber() ? " (a whole number)" : ", e.g. 8 or 0.5");
         try {
-            return StudyChecker.inRange("rate", Double.parseDouble(value.strip())) ? null : expected;
+            double number = setting.wholeNumber() ? Integer.parseInt(value.strip()) : Double.parseDouble(value.strip());
+            return setting.inRange(number) ? null : expected;
         } catch (NumberFormatException e) {
-            return "not a number; " + expected;
-        }
-    }
-
-    /** A count: a whole number, in the range {@link StudyChecker} checks studies against. */
-    private static String wholeNumberProblem(String setting, String value) {
-        String expected = "expected " + StudyChecker.expectation(setting) + " (a whole number)";
-        try {
-            return StudyChecker.inRange(setting, Integer.parseInt(value.strip())) ? null : expected;
-        } catch (NumberFormatException e) {
-            return "not a whole number; " + expected;
+            return (setting.wholeNumber() ? "not a whole number; " : "not a number; ") + expected;
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.servebench.plan;
 
 import io.servebench.annotations.Profile;
+import io.servebench.workload.LoadOption;
 
 /**
  * One fully resolved workload: what a trial sends to a server.
@@ -37,7 +38,7 @@ public record WorkloadParams(String dataset, String profile, double rate, int co
     public String label() {
         String load = loadLabel();
         String extras = options.nonDefault().entrySet().stream()
-                .filter(e -> !e.getKey().equals("sweepRates"))
+                .filter(e -> !e.getKey().equals(LoadOption.SWEEP_RATES.key()))
                 .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(" "));
         return load + ", " + requests + " requests" + (warmup > 0 ? " (+" + warmup + " warm-up)" : "") + ", " + dataset
                 + (extras.isEmpty() ? "" : ", " + extras);

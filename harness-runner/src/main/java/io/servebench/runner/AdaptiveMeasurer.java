@@ -16,6 +16,7 @@ import io.servebench.results.journal.RunJournal;
 import io.servebench.study.ParamSpec;
 import io.servebench.study.StudyDescriptor;
 import io.servebench.study.VariantDescriptor;
+import io.servebench.workload.WorkloadSetting;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -150,9 +151,9 @@ final class AdaptiveMeasurer implements Tuner.Measurer {
         StudyDescriptor one = study.with(declared, List.of(variant));
         Map<String, List<String>> overrides = new LinkedHashMap<>(params.options().overrides());
         if (point.hasRate()) {
-            overrides.put("rate", List.of(WorkloadParams.formatRate(point.rate())));
+            overrides.put(WorkloadSetting.RATE.key(), List.of(WorkloadParams.formatRate(point.rate())));
         } else {
-            overrides.put("concurrency", List.of(Integer.toString(point.concurrency())));
+            overrides.put(WorkloadSetting.CONCURRENCY.key(), List.of(Integer.toString(point.concurrency())));
         }
         TrialPlan planned = new TrialPlanner(overrides, params.options().engineOverrides())
                 .plan(List.of(new TrialPlanner.Selection(one, List.of(variant))));

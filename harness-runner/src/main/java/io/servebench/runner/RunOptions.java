@@ -9,6 +9,9 @@ import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.plan.EngineOverrides;
 import io.servebench.reports.ReportLanguage;
 import io.servebench.sim.GpuProfile;
+import io.servebench.workload.Datasets;
+import io.servebench.workload.LoadOption;
+import io.servebench.workload.WorkloadSetting;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -147,6 +150,22 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
     /** Whether the run searches capacities under SLOs ({@code --capacity}) instead of running the planned trials. */
     public boolean capacitySearch() {
         return capacity.isPresent();
+    }
+
+    /**
+     * The values a command line's {@code -p name=V1,V2} (or the JUnit engine's {@code servebench.param.name}) gives,
+     * for {@link Builder#param}: split at its commas, each stripped, except where one value may hold commas itself: a
+     * dataset list is split where another dataset's kind starts ({@link Datasets#splitList}), and a load option whose
+     * value holds commas ({@link LoadOption#holdsCommas()}: a JSON body, a weighted list) is one value.
+     */
+    public static List<String> paramValues(String name, String text) {
+        if (WorkloadSetting.DATASET.key().equals(name)) {
+            return Datasets.splitList(text);
+        }
+        if (LoadOption.byKey(name).filter(LoadOption::holdsCommas).isPresent()) {
+            return List.of(text.strip());
+        }
+        return Arrays.stream(text.split(",")).map(String::strip).toList();
     }
 
     /** A builder with no option set: all benchmarks, the declared engines, every setting at its default. */

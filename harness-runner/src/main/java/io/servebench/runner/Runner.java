@@ -11,6 +11,7 @@ import io.servebench.study.BenchmarkList;
 import io.servebench.study.StudyChecker;
 import io.servebench.study.StudyDescriptor;
 import io.servebench.study.VariantDescriptor;
+import io.servebench.workload.LoadOption;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -207,7 +208,8 @@ public final class Runner {
         }
         for (io.servebench.plan.ResultBlock block : plan.blocks()) {
             io.servebench.plan.LoadOptionParams o = block.trial().workload().options();
-            String option = o.cancellationRate() > 0 ? "cancellationRate" : o.timeoutSeconds() > 0 ? "timeoutSeconds" : null;
+            String option = o.cancellationRate() > 0 ? LoadOption.CANCELLATION_RATE.key()
+                    : o.timeoutSeconds() > 0 ? LoadOption.TIMEOUT_SECONDS.key() : null;
             if (option != null) {
                 throw new RunnerException(option + " (" + block.benchmark() + ") calls requests off by closing their"
                         + " connections, and --simulate=virtual has none: run it with --simulate (the simulated engine"

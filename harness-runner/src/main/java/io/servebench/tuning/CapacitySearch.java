@@ -3,6 +3,7 @@ package io.servebench.tuning;
 import io.servebench.results.BlockResult;
 import io.servebench.results.CapacityResult;
 import io.servebench.results.Metric;
+import io.servebench.workload.WorkloadSetting;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -130,7 +131,7 @@ public final class CapacitySearch {
         long total = Math.round(block.repetitions().stream().mapToDouble(r -> r.value(Metric.SUCCESSFUL_REQUESTS).orElse(0)
                 + r.value(Metric.FAILED_REQUESTS).orElse(0)).sum());
         if (!block.succeeded() || total == 0) {
-            long planned = Long.parseLong(block.params().getOrDefault("requests", "1"));
+            long planned = Long.parseLong(block.params().getOrDefault(WorkloadSetting.REQUESTS.key(), "1"));
             return new Attained(0, Math.max(total, planned), 0, block.failure() != null ? block.failure()
                     : "no request was measured");
         }

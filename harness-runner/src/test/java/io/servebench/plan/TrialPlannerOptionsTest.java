@@ -93,6 +93,25 @@ class TrialPlannerOptionsTest {
         });
     }
 
+    @Test
+    void trialsOfOneServerAndLoadThatDifferOtherwiseHaveKeysOfTheirOwn() {
+        StudyDescriptor s = study(spec("constant", Map.of()), WorkloadOptions.UNSET);
+        // a trial's key was its server and its load alone: two datasets at one rate gave two trials one key, and the
+        // JUnit engine, which names a test by it, showed one of them
+        TrialPlan two = plan(Map.of("dataset", List.of("synthetic:in=8,out=8", "synthetic-sharegpt"),
+                "requests", List.of("10", "20")), s);
+        assertThat(two.trials()).hasSize(8);
+        assertThat(two.trials().stream().map(Trial::key).distinct()).hasSize(8);
+        assertThat(two.trials()).allSatisfy(t -> assertThat(t.key()).matches("vllm-[0-9a-f]{8}-constant-8-[0-9a-f]{8}"));
+        // where the load tells them apart, the key stays what it was
+        assertThat(plan(Map.of("rate", List.of("4", "8")), s).trials()).extracting(Trial::key)
+                .allSatisfy(key -> assertThat(key).matches("vllm-[0-9a-f]{8}-constant-[48]"));
+        // the same plan asked for again gives the same keys
+        assertThat(plan(Map.of("dataset", List.of("synthetic:in=8,out=8", "synthetic-sharegpt"),
+                "requests", List.of("10", "20")), s).trials()).extracting(Trial::key)
+                .isEqualTo(two.trials().stream().map(Trial::key).toList());
+    }
+
     /** Annotation values written as {@code values} says, nothing else. */
     private record Written(Map<String, Object> values) implements io.servebench.study.AnnotationValues {
         @Override

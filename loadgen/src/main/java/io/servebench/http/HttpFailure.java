@@ -12,33 +12,30 @@ import java.util.Locale;
  */
 public enum HttpFailure {
     /** The TCP connection could not be made: refused, unreachable, unknown host, out of ports or files. */
-    CONNECT("connect"),
+    CONNECT,
     /** The TCP connection (or its TLS handshake) took longer than the connect timeout. */
-    CONNECT_TIMEOUT("connect_timeout"),
+    CONNECT_TIMEOUT,
     /** No bytes arrived for longer than the idle timeout while a response was awaited. */
-    TIMEOUT("timeout"),
+    TIMEOUT,
     /** The server closed the connection before the response ended. */
-    CLOSED("closed"),
+    CLOSED,
     /** The server reset the connection. */
-    RESET("reset"),
+    RESET,
     /** The TLS handshake or a TLS record failed. */
-    TLS("tls"),
+    TLS,
     /** The response broke HTTP/1.1's rules (status line, headers, chunk framing). */
-    MALFORMED("malformed"),
+    MALFORMED,
     /** The client was closed while the exchange was in flight. */
-    CANCELLED("cancelled"),
+    CANCELLED,
     /** The client gave the request up on purpose ({@link Call#abort}): a user who navigated away, say. */
-    CLIENT_CANCEL("client_cancel"),
+    CLIENT_CANCEL,
     /** The request outlived the whole-life limit the client set on it ({@link Call#abort}). */
-    DEADLINE("deadline"),
+    DEADLINE,
     /** Any other I/O error. */
-    IO("io");
+    IO;
 
-    private final String kind;
-
-    HttpFailure(String kind) {
-        this.kind = kind;
-    }
+    /** The constant's name in lower case: {@code connect_timeout}. */
+    private final String kind = name().toLowerCase(Locale.ROOT);
 
     /** The error kind as records name it. */
     public String kind() {

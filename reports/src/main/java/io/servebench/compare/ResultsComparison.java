@@ -6,6 +6,7 @@ import io.servebench.results.jmh.JmhJsonWriter;
 import io.servebench.results.jmh.JmhMetric;
 import io.servebench.stats.RatioEstimate;
 import io.servebench.stats.Statistics;
+import io.servebench.workload.WorkloadSetting;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,7 +36,7 @@ public final class ResultsComparison {
     public static final String PRIMARY = "latency";
 
     /** Params that do not make two entries different trials. */
-    public static final Set<String> IGNORED_PARAMS = Set.of("requests", "warmup");
+    public static final Set<String> IGNORED_PARAMS = Set.of(WorkloadSetting.REQUESTS.key(), WorkloadSetting.WARMUP.key());
 
     /** Metrics compared when none are named: those present of these. */
     public static final List<String> DEFAULT_METRICS = List.of(PRIMARY, "e2e_latency.p99", "ttft.mean", "ttft.p99",

@@ -13,6 +13,7 @@ import io.servebench.results.RequestTimeline;
 import io.servebench.results.RunResult;
 import io.servebench.results.Stat;
 import io.servebench.stats.Statistics;
+import io.servebench.workload.WorkloadSetting;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -249,12 +250,14 @@ final class HtmlReportWriter extends TextReport {
 
     /** Mean latency and median TTFT against the load axis, one line per variant; only for 2 or more load points. */
     private static boolean versusLoad(StringBuilder html, Messages m, String study, List<BlockResult> blocks) {
-        String key = blocks.stream().allMatch(t -> t.params().containsKey("rate")) ? "rate" : "concurrency";
+        WorkloadSetting setting = blocks.stream().allMatch(t -> t.params().containsKey(WorkloadSetting.RATE.key()))
+                ? WorkloadSetting.RATE : WorkloadSetting.CONCURRENCY;
+        String key = setting.key();
         if (blocks.stream().map(t -> t.params().get(key)).filter(Objects::nonNull).distinct().count() < 2) {
             return false;
         }
-        String axis = m.text("rate".equals(key) ? "axis.rate" : "axis.concurrency");
-        String axisWord = m.text("rate".equals(key) ? "load.rate" : "load.concurrency");
+        String axis = m.text("axis." + key);
+        String axisWord = m.text("load." + key);
         for (boolean latency : List.of(true, false)) {
             Map<String, TreeMap<Double, Double>> lines = new LinkedHashMap<>();
             for (BlockResult t : blocks) {

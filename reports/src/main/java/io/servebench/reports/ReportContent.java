@@ -17,6 +17,8 @@ import io.servebench.results.ServerEnvironment;
 import io.servebench.results.ServerMetric;
 import io.servebench.results.Stat;
 import io.servebench.stats.Statistics;
+import io.servebench.workload.LoadOption;
+import io.servebench.workload.WorkloadSetting;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,6 +30,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
  * What {@code summary.md} and {@code report.html} say about a run, in one language, without markup:
@@ -108,7 +111,7 @@ final class ReportContent {
     public List<Capacity> capacities() {
         List<Capacity> out = new ArrayList<>();
         for (CapacityResult c : run.capacities()) {
-            String axis = c.axis() == CapacityResult.Axis.CONCURRENCY ? "concurrency" : "rate";
+            String axis = c.axis().noun();
             String unit = messages.text("capacity.unit." + axis);
             String noun = messages.text("capacity.noun." + axis);
             List<List<String>> rows = new ArrayList<>();
@@ -241,21 +244,22 @@ final class ReportContent {
 
     /** "rate 8 req/s", "rate 2 conversations/s" or "concurrency 4": where on the load axis a block ran. */
     public String point(BlockResult t) {
-        if (t.params().containsKey("rate")) {
+        if (t.params().containsKey(WorkloadSetting.RATE.key())) {
             // a multi-turn block (measured per turn) paces conversations, each turn sent when the one before it ends
             boolean conversations = t.repetitions().stream().anyMatch(r -> !r.turns().isEmpty());
-            return messages.text(conversations ? "point.rate.conversations" : "point.rate", t.params().get("rate"));
+            return messages.text(conversations ? "point.rate.conversations" : "point.rate",
+                    t.params().get(WorkloadSetting.RATE.key()));
         }
-        if (t.params().containsKey("concurrency")) {
-            return messages.text("point.concurrency", t.params().get("concurrency"));
+        if (t.params().containsKey(WorkloadSetting.CONCURRENCY.key())) {
+            return messages.text("point.concurrency", t.params().get(WorkloadSetting.CONCURRENCY.key()));
         }
         // a block paced by neither: its profile says how it sent ("concurrency —" read as if a setting were missing)
-        String profile = t.params().getOrDefault("profile", "");
+        String profile = t.params().getOrDefault(WorkloadSetting.PROFILE.key(), "");
         // a sweep's step names the load it ran (the constant steps have their rate)
         if (Profile.SWEEP.equals(profile) && t.params().containsKey(BlockResult.SWEEP_STEP)) {
             profile = SweepStep.profile(t.params().get(BlockResult.SWEEP_STEP)).orElse(profile);
         }
-        String cap = t.params().get("maxConcurrency");
+        String cap = t.params().get(LoadOption.MAX_CONCURRENCY.key());
         return switch (profile) {
             case Profile.THROUGHPUT -> cap == null ? messages.text("point.allAtOnce")
                     : messages.text("point.allAtOnce.capped", cap);
@@ -368,7 +372,8 @@ final class ReportContent {
             if (studyGroups.size() < 2) {
                 return;
             }
-            String axis = varying(studyGroups, "rate") ? "rate" : varying(studyGroups, "concurrency") ? "concurrency" : null;
+            String axis = Stream.of(WorkloadSetting.RATE, WorkloadSetting.CONCURRENCY).map(WorkloadSetting::key)
+                    .filter(key -> varying(studyGroups, key)).findFirst().orElse(null);
             List<List<String>> rows = new ArrayList<>();
             for (BaselineGroup g : studyGroups) {
                 BlockResult rec = g.others().stream().filter(BlockResult::recommended).findFirst().orElseThrow();
@@ -378,7 +383,7 @@ final class ReportContent {
                         c.map(words::cell).orElse(messages.text("summary.noLatency"))));
             }
             String first = axis == null ? String.join(", ", studyGroups.get(0).workload().keySet())
-                    : messages.text("rate".equals(axis) ? "axis.rate" : "axis.concurrency");
+                    : messages.text("axis." + axis);
             tables.add(new CrossRate(simpleName(className), new Table(List.of(first,
                     messages.text("crossrate.baseline"), messages.text("crossrate.recommended"),
                     messages.text("crossrate.speedup")), rows)));
@@ -407,12 +412,13 @@ final class ReportContent {
     public Table overview() {
         List<List<String>> rows = new ArrayList<>();
         // blocks sent at a rate are told apart by it; with any other load (streams, all at once), each says its own
-        boolean rates = run.blocks().stream().allMatch(t -> t.params().containsKey("rate"));
+        boolean rates = run.blocks().stream().allMatch(t -> t.params().containsKey(WorkloadSetting.RATE.key()));
         for (BlockResult t : run.blocks()) {
             List<RepetitionResult> reps = t.repetitions();
             String role = t.baseline() ? messages.text("role.baseline") : t.recommended() ? messages.text("role.recommended") : "";
             String group = (t.group() + " " + role).strip();
-            List<String> row = new ArrayList<>(List.of(blockName(t), group, rates ? t.params().get("rate") : point(t)));
+            List<String> row = new ArrayList<>(List.of(blockName(t), group,
+                    rates ? t.params().get(WorkloadSetting.RATE.key()) : point(t)));
             if (reps.isEmpty()) {
                 row.add(stateCell(t));
                 row.addAll(List.of("", "", "", "", ""));
@@ -566,8 +572,8 @@ final class ReportContent {
      * say (a trace's times).
      */
     private static Optional<TwinBar.Regime> regime(BlockResult b) {
-        String rate = b.params().get("rate");
-        String requests = b.params().get("requests");
+        String rate = b.params().get(WorkloadSetting.RATE.key());
+        String requests = b.params().get(WorkloadSetting.REQUESTS.key());
         if (rate != null && requests != null) {
             try {
                 return Optional.of(TwinBar.Regime.of(Double.parseDouble(rate), Long.parseLong(requests)));
@@ -575,7 +581,7 @@ final class ReportContent {
                 return Optional.empty();
             }
         }
-        String profile = b.params().getOrDefault("profile", "");
+        String profile = b.params().getOrDefault(WorkloadSetting.PROFILE.key(), "");
         return profile.equals(Profile.THROUGHPUT) || profile.equals(Profile.CONCURRENT) || profile.equals(Profile.SYNCHRONOUS)
                 || profile.equals(Profile.SWEEP) ? Optional.of(TwinBar.Regime.UNPACED) : Optional.empty();
     }
@@ -874,7 +880,7 @@ final class ReportContent {
         List<RepetitionResult> reps = trial.repetitions();
         List<Row> rows = new ArrayList<>();
         rows.add(new Row(Metric.SUCCESSFUL_REQUESTS.label(), count(reps, Metric.SUCCESSFUL_REQUESTS)));
-        rows.add(new Row("Maximum request concurrency", trial.params().getOrDefault("concurrency",
+        rows.add(new Row("Maximum request concurrency", trial.params().getOrDefault(WorkloadSetting.CONCURRENCY.key(),
                 messages.text("block.openLoop", Numbers.ABSENT))));
         rows.add(new Row(Metric.DURATION.label(), value(reps, Metric.DURATION, null)));
         rows.add(new Row(Metric.TOTAL_INPUT_TOKENS.label(), count(reps, Metric.TOTAL_INPUT_TOKENS)));

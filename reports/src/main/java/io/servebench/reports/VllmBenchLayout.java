@@ -4,6 +4,7 @@ import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.Stat;
+import io.servebench.workload.WorkloadSetting;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,8 +26,8 @@ final class VllmBenchLayout {
         out.append(center(" Serving Benchmark Result ", '=')).append('\n');
         line(out, "Successful requests:", Numbers.count(ReportContent.mean(reps, r -> r.value(Metric.SUCCESSFUL_REQUESTS))));
         line(out, "Failed requests:", Numbers.count(ReportContent.mean(reps, r -> r.value(Metric.FAILED_REQUESTS))));
-        if (trial.params().containsKey("concurrency")) {
-            line(out, "Maximum request concurrency:", trial.params().get("concurrency"));
+        if (trial.params().containsKey(WorkloadSetting.CONCURRENCY.key())) {
+            line(out, "Maximum request concurrency:", trial.params().get(WorkloadSetting.CONCURRENCY.key()));
         }
         line(out, "Benchmark duration (s):", fixed(ReportContent.mean(reps, r -> r.value(Metric.DURATION))));
         line(out, "Total input tokens:", Numbers.count(ReportContent.mean(reps, r -> r.value(Metric.TOTAL_INPUT_TOKENS))));

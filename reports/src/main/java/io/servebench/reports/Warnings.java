@@ -6,6 +6,7 @@ import io.servebench.results.PrefixCacheReset;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.ServerMetric;
 import io.servebench.results.Stat;
+import io.servebench.workload.WorkloadSetting;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -127,8 +128,8 @@ final class Warnings {
     }
 
     private static OptionalDouble requestedRate(BlockResult trial, RepetitionResult r) {
-        String profile = trial.params().get("profile");
-        String rate = trial.params().get("rate");
+        String profile = trial.params().get(WorkloadSetting.PROFILE.key());
+        String rate = trial.params().get(WorkloadSetting.RATE.key());
         if ("constant".equals(profile) && rate != null) {
             try {
                 return OptionalDouble.of(Double.parseDouble(rate));

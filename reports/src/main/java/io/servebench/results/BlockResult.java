@@ -60,8 +60,7 @@ public record BlockResult(String benchmark, String className, String variant, St
      * The params that say what load a block sent, in the order they are written: the one list of workload keys
      * that the planner, the reports and the comparisons read (the load options follow them).
      */
-    public static final List<String> WORKLOAD_PARAMS = List.of("dataset", "profile", "rate", "concurrency", "requests",
-            "warmup");
+    public static final List<String> WORKLOAD_PARAMS = io.servebench.workload.WorkloadSetting.keys();
 
     /**
      * Params the runner sets on a block when the workload sets them away from their defaults: the load options of

@@ -1,5 +1,7 @@
 package io.servebench.results;
 
+import io.servebench.workload.WorkloadSetting;
+
 import java.util.List;
 import java.util.Objects;
 
@@ -31,19 +33,19 @@ public record CapacityResult(String configuration, String slo, double target, Ax
     /** What a capacity search varies. */
     public enum Axis {
         /** Requests per second of an open-loop load. */
-        RATE("rate"),
+        RATE(WorkloadSetting.RATE),
         /** Streams of a closed-loop load, each sending its next request when its last ends. */
-        CONCURRENCY("concurrency");
+        CONCURRENCY(WorkloadSetting.CONCURRENCY);
 
-        private final String noun;
+        private final WorkloadSetting setting;
 
-        Axis(String noun) {
-            this.noun = noun;
+        Axis(WorkloadSetting setting) {
+            this.setting = setting;
         }
 
-        /** {@code rate} or {@code concurrency}, as the console names what was searched. */
+        /** {@code rate} or {@code concurrency}: the workload setting's key, as the console names what was searched. */
         public String noun() {
-            return noun;
+            return setting.key();
         }
     }
 

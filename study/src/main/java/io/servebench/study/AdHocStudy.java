@@ -3,6 +3,7 @@ package io.servebench.study;
 import io.servebench.annotations.Workload;
 import io.servebench.engine.kind.EngineSetup;
 import io.servebench.workload.LoadOption;
+import io.servebench.workload.WorkloadSetting;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -47,10 +48,10 @@ public record AdHocStudy(StudyDescriptor study, List<String> args) {
                                 WorkloadOptions workload, List<String> rates, List<String> concurrency, List<String> args) {
         List<ParamSpec> params = new ArrayList<>();
         if (rates.size() > 1) {
-            params.add(new ParamSpec("rate", "double", rates));
+            params.add(new ParamSpec(WorkloadSetting.RATE.key(), "double", rates));
         }
         if (concurrency.size() > 1) {
-            params.add(new ParamSpec("concurrency", "int", concurrency));
+            params.add(new ParamSpec(WorkloadSetting.CONCURRENCY.key(), "int", concurrency));
         }
         VariantDescriptor baseline = new VariantDescriptor(VARIANT, "", List.of(), "", true, WorkloadOptions.UNSET, false,
                 SloOptions.UNSET, io.servebench.engine.kind.ServerSettingsOptions.NONE);

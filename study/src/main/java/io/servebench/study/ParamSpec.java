@@ -1,7 +1,10 @@
 package io.servebench.study;
 
+import io.servebench.workload.WorkloadSetting;
+
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -15,13 +18,6 @@ import java.util.Set;
  */
 public record ParamSpec(String name, String type, List<String> values) {
 
-    /**
-     * The names of the {@code @Param} fields that set a workload setting and so apply to every variant: the numeric
-     * ones of the six every workload has ({@code BlockResult.WORKLOAD_PARAMS}); dataset and profile are the class's or
-     * {@code -p}'s, and a field of that name is a variant's like any other.
-     */
-    public static final List<String> WORKLOAD_FIELDS = List.of("rate", "requests", "warmup", "concurrency");
-
     /** The field types a {@code @Param} may have. */
     public static final Set<String> SUPPORTED_TYPES = Set.of("int", "long", "double", "boolean", "String");
 
@@ -31,8 +27,17 @@ public record ParamSpec(String name, String type, List<String> values) {
         values = List.copyOf(values);
     }
 
+    /**
+     * The workload setting this field sets for every variant: one of the numeric ones of the six every workload has
+     * ({@link WorkloadSetting#numeric()}); dataset and profile are the class's or {@code -p}'s, and a field of that name
+     * is a variant's like any other.
+     */
+    public Optional<WorkloadSetting> workloadSetting() {
+        return WorkloadSetting.byKey(name).filter(WorkloadSetting::numeric);
+    }
+
     /** Whether this field sets a workload setting (and so applies to every variant). */
     public boolean isWorkloadParam() {
-        return WORKLOAD_FIELDS.contains(name);
+        return workloadSetting().isPresent();
     }
 }

@@ -13,6 +13,7 @@ import io.servebench.engine.kind.ServerSettingsOptions;
 import io.servebench.results.SloParams;
 import io.servebench.workload.DatasetKind;
 import io.servebench.workload.LoadOption;
+import io.servebench.workload.WorkloadSetting;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -206,7 +207,7 @@ public final class StudyChecker {
                     + " one: the baseline engine with its baseline flags, where the tuner starts"));
         }
         boolean atConcurrency = study.workload().rate() == null && study.workload().concurrency() != null;
-        if (study.param("rate").isPresent() || study.param("concurrency").isPresent()
+        if (study.param(WorkloadSetting.RATE.key()).isPresent() || study.param(WorkloadSetting.CONCURRENCY.key()).isPresent()
                 || study.workload().rate() == null && study.workload().concurrency() == null) {
             problems.add(new Problem(annotation, "@Tune study " + study.simpleName() + " tunes at one workload point:"
                     + " expected @Workload(rate = R) on the class, or @Workload(concurrency = C) for closed-loop streams, and"
@@ -397,18 +398,18 @@ public final class StudyChecker {
 
     private static void checkWorkload(WorkloadOptions w, BiFunction<String, Integer, Location> at, List<Problem> problems) {
         if (w.profile() != null && !PROFILES.contains(w.profile())) {
-            problems.add(new Problem(at.apply("profile", -1), "unknown profile \"" + w.profile()
+            problems.add(new Problem(at.apply(WorkloadSetting.PROFILE.key(), -1), "unknown profile \"" + w.profile()
                     + "\"; expected one of " + String.join(", ", PROFILES)));
         }
         String datasetProblem = w.dataset() == null ? null : io.servebench.workload.Datasets.problem(w.dataset());
         if (datasetProblem != null) {
-            problems.add(new Problem(at.apply("dataset", -1), datasetProblem));
+            problems.add(new Problem(at.apply(WorkloadSetting.DATASET.key(), -1), datasetProblem));
         }
-        checkSetting("rate", w.rate(), at, problems);
-        checkSetting("concurrency", w.concurrency(), at, problems);
+        checkSetting(WorkloadSetting.RATE, w.rate(), at, problems);
+        checkSetting(WorkloadSetting.CONCURRENCY, w.concurrency(), at, problems);
         loadShape(w).ifPresent(setting -> problems.add(new Problem(at.apply(setting.getKey(), -1), setting.getValue())));
-        checkSetting("requests", w.requests(), at, problems);
-        checkSetting("warmup", w.warmup(), at, problems);
+        checkSetting(WorkloadSetting.REQUESTS, w.requests(), at, problems);
+        checkSetting(WorkloadSetting.WARMUP, w.warmup(), at, problems);
         w.options().forEach((key, value) -> LoadOption.byKey(key).map(o -> o.problem(value))
                 .ifPresent(problem -> problems.add(new Problem(at.apply(key, -1), problem))));
     }
@@ -427,18 +428,21 @@ public final class StudyChecker {
             return Optional.empty();
         }
         if (w.rate() != null && w.concurrency() != null) {
-            return Optional.of(Map.entry("concurrency", "rate and concurrency are two kinds of load: a rate sends requests"
+            return Optional.of(Map.entry(WorkloadSetting.CONCURRENCY.key(),
+                    "rate and concurrency are two kinds of load: a rate sends requests"
                     + " at that rate (an open loop), a concurrency keeps that many streams busy (a closed loop); expected"
                     + " one of them, or a rate with maxConcurrency (--max-concurrency) for at most N requests in flight"));
         }
         if (w.concurrency() != null && w.profile() != null && !Profile.CONCURRENT.equals(w.profile())) {
-            return Optional.of(Map.entry("concurrency", "concurrency is the concurrent profile's number of streams, and"
+            return Optional.of(Map.entry(WorkloadSetting.CONCURRENCY.key(),
+                    "concurrency is the concurrent profile's number of streams, and"
                     + " profile " + w.profile() + " would ignore it; expected profile concurrent with it, or"
                     + " maxConcurrency (--max-concurrency) to cap a rate profile's requests in flight"));
         }
         if (w.rate() != null && w.profile() != null
                 && List.of(Profile.CONCURRENT, Profile.SYNCHRONOUS, Profile.THROUGHPUT).contains(w.profile())) {
-            return Optional.of(Map.entry("rate", "profile " + w.profile() + " sends no requests at a rate, so the rate"
+            return Optional.of(Map.entry(WorkloadSetting.RATE.key(),
+                    "profile " + w.profile() + " sends no requests at a rate, so the rate"
                     + " would be ignored; expected a rate profile (constant, poisson, gamma) with a rate, or no rate"));
         }
         return Optional.empty();
@@ -454,8 +458,8 @@ public final class StudyChecker {
         String profile = effective.profile() == null ? WorkloadOptions.DEFAULTS.profile() : effective.profile();
         String dataset = effective.dataset() == null ? WorkloadOptions.DEFAULTS.dataset() : effective.dataset();
         combinationProblems(profile, dataset, effective.options()).forEach((setting, message) -> {
-            boolean onMethod = setting.equals("profile") ? variant.workload().profile() != null
-                    : setting.equals("dataset") ? variant.workload().dataset() != null
+            boolean onMethod = setting.equals(WorkloadSetting.PROFILE.key()) ? variant.workload().profile() != null
+                    : setting.equals(WorkloadSetting.DATASET.key()) ? variant.workload().dataset() != null
                     : variant.workload().options().containsKey(setting);
             Location at = onMethod ? Location.ofVariant(study, ordinal, "Workload", setting, -1)
                     : Location.ofClass(study, "Workload", setting, -1);
@@ -473,13 +477,15 @@ public final class StudyChecker {
     public static Map<String, String> combinationProblems(String profile, String dataset, Map<String, String> options) {
         Map<String, String> found = new java.util.LinkedHashMap<>();
         if (Profile.TRACE.equals(profile) && !dataset.startsWith(DatasetKind.TRACE.id() + ":")) {
-            found.put("dataset", "profile trace replays a trace's arrival times, but the dataset is " + dataset
+            found.put(WorkloadSetting.DATASET.key(),
+                    "profile trace replays a trace's arrival times, but the dataset is " + dataset
                     + "; expected dataset = \"trace:PATH[,timeScale=X]\"");
         }
         boolean rateProfile = List.of(Profile.CONSTANT, Profile.POISSON, Profile.GAMMA).contains(profile);
         boolean closedLoop = List.of(Profile.CONCURRENT, Profile.SYNCHRONOUS).contains(profile);
         if (Profile.SWEEP.equals(profile) && !options.containsKey(LoadOption.SWEEP_RATES.key())) {
-            found.put("profile", "profile sweep needs sweepRates; expected sweepRates = K (run --sweep-rates K on the"
+            found.put(WorkloadSetting.PROFILE.key(),
+                    "profile sweep needs sweepRates; expected sweepRates = K (run --sweep-rates K on the"
                     + " command line), the number of constant rates to run between the synchronous and the throughput rate, as"
                     + " guidellm's --rate K with --rate-type sweep");
         }
@@ -516,37 +522,12 @@ public final class StudyChecker {
         }
     }
 
-    private static void checkSetting(String setting, Number value, BiFunction<String, Integer, Location> at,
+    private static void checkSetting(WorkloadSetting setting, Number value, BiFunction<String, Integer, Location> at,
                                      List<Problem> problems) {
-        if (value != null && !inRange(setting, value.doubleValue())) {
-            problems.add(new Problem(at.apply(setting, -1), outOfRange(setting, format(value.doubleValue()))));
+        if (value != null && !setting.inRange(value.doubleValue())) {
+            problems.add(new Problem(at.apply(setting.key(), -1), setting.key() + " = " + format(value.doubleValue())
+                    + " is out of range; expected " + setting.expected() + LoadOption.unsetNote(format(value.doubleValue()))));
         }
-    }
-
-    /** Whether a workload setting ({@code rate}, {@code warmup}, {@code concurrency}, {@code requests}) may take this value. */
-    public static boolean inRange(String setting, double value) {
-        return switch (setting) {
-            case "rate" -> value > 0 && Double.isFinite(value);
-            case "warmup" -> value >= 0;
-            case "concurrency", "requests" -> value > 0;
-            default -> throw new IllegalArgumentException("no workload setting " + setting);
-        };
-    }
-
-    private static String outOfRange(String setting, String value) {
-        return setting + " = " + value + " is out of range; expected " + expectation(setting) + LoadOption.unsetNote(value);
-    }
-
-    /** What a workload setting's value must be, for messages: "a positive, finite number of requests per second". */
-    public static String expectation(String setting) {
-        return switch (setting) {
-            case "rate" -> "a positive, finite number of requests per second (for every request at once, profile"
-                    + " throughput)";
-            case "concurrency" -> "a positive number of in-flight requests";
-            case "requests" -> "a positive number of measured requests";
-            case "warmup" -> "zero or a positive number of warm-up requests";
-            default -> throw new IllegalArgumentException("no workload setting " + setting);
-        };
     }
 
     private static void checkParam(StudyDescriptor study, int ordinal, List<Problem> problems) {
@@ -561,8 +542,9 @@ public final class StudyChecker {
                     + " has no values; expected at least one"));
             return;
         }
-        if (param.isWorkloadParam()) {
-            Set<String> allowed = param.name().equals("rate") ? NUMBER_TYPES : WHOLE_NUMBER_TYPES;
+        WorkloadSetting setting = param.workloadSetting().orElse(null);
+        if (setting != null) {
+            Set<String> allowed = setting.wholeNumber() ? WHOLE_NUMBER_TYPES : NUMBER_TYPES;
             if (!allowed.contains(param.type())) {
                 problems.add(new Problem(Location.ofParam(study, ordinal, null, -1), "workload @Param field " + param.name()
                         + " has type " + param.type() + "; expected " + alternatives(allowed.stream().sorted().toList())));
@@ -575,9 +557,9 @@ public final class StudyChecker {
             if (!converts(value, param.type())) {
                 problems.add(new Problem(at, "@Param value \"" + value + "\" of field " + param.name()
                         + " does not convert to " + param.type() + "; expected " + typeExpectation(param.type())));
-            } else if (param.isWorkloadParam() && !inRange(param.name(), Double.parseDouble(value))) {
+            } else if (setting != null && !setting.inRange(Double.parseDouble(value))) {
                 problems.add(new Problem(at, "@Param value \"" + value + "\" of field " + param.name()
-                        + " is out of range; expected " + expectation(param.name())));
+                        + " is out of range; expected " + setting.expected()));
             }
         }
     }

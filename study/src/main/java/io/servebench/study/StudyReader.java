@@ -4,6 +4,7 @@ import io.servebench.annotations.ServingBenchmark;
 import io.servebench.engine.kind.EngineSetup;
 import io.servebench.engine.kind.ServerSettingsOptions;
 import io.servebench.workload.LoadOption;
+import io.servebench.workload.WorkloadSetting;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -155,8 +156,9 @@ public final class StudyReader {
                     }
                 });
             }
-            return new WorkloadOptions(w.givenText("dataset"), w.givenText("profile"), w.givenNumber("rate"),
-                    w.givenWhole("concurrency"), w.givenWhole("requests"), w.givenWhole("warmup"), options);
+            return new WorkloadOptions(w.givenText(WorkloadSetting.DATASET.key()), w.givenText(WorkloadSetting.PROFILE.key()),
+                    w.givenNumber(WorkloadSetting.RATE.key()), w.givenWhole(WorkloadSetting.CONCURRENCY.key()),
+                    w.givenWhole(WorkloadSetting.REQUESTS.key()), w.givenWhole(WorkloadSetting.WARMUP.key()), options);
         }).orElse(WorkloadOptions.UNSET);
     }
 }

@@ -3,6 +3,7 @@ package io.servebench.study;
 import io.servebench.annotations.Profile;
 import io.servebench.annotations.Workload;
 import io.servebench.workload.LoadOption;
+import io.servebench.workload.WorkloadSetting;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -62,9 +63,8 @@ public record WorkloadOptions(String dataset, String profile, Double rate, Integ
     }
 
     /**
-     * This spec with the workload setting {@code name} ({@code dataset}, {@code profile}, one of
-     * {@link ParamSpec#WORKLOAD_FIELDS} or a {@link LoadOption#key()}) set from its text, as a workload {@code @Param} or
-     * {@code -p name=value} gives it.
+     * This spec with the workload setting {@code name} (a {@link WorkloadSetting#key()} or a {@link LoadOption#key()})
+     * set from its text, as a workload {@code @Param} or {@code -p name=value} gives it.
      *
      * @throws IllegalArgumentException when {@code name} is no workload setting or {@code value}
      *                                  is not a number of the setting's type
@@ -73,21 +73,21 @@ public record WorkloadOptions(String dataset, String profile, Double rate, Integ
         if (LoadOption.byKey(name).isPresent()) {
             return overriddenBy(new WorkloadOptions(null, null, null, null, null, null, Map.of(name, value)));
         }
+        WorkloadSetting setting = WorkloadSetting.byKey(name).orElseThrow(() -> new IllegalArgumentException(
+                "\"" + name + "\" is not a workload setting; expected one of " + WorkloadSetting.keys() + " or "
+                        + LoadOption.keys()));
         try {
-            return switch (name) {
-                case "dataset" -> new WorkloadOptions(value, profile, rate, concurrency, requests, warmup, options);
-                case "profile" -> new WorkloadOptions(dataset, value, rate, concurrency, requests, warmup, options);
-                case "rate" -> new WorkloadOptions(dataset, profile, Double.parseDouble(value), concurrency, requests, warmup, options);
-                case "concurrency" -> new WorkloadOptions(dataset, profile, rate, Integer.parseInt(value), requests, warmup, options);
-                case "requests" -> new WorkloadOptions(dataset, profile, rate, concurrency, Integer.parseInt(value), warmup, options);
-                case "warmup" -> new WorkloadOptions(dataset, profile, rate, concurrency, requests, Integer.parseInt(value), options);
-                default -> throw new IllegalArgumentException(
-                        "\"" + name + "\" is not a workload setting; expected one of " + ParamSpec.WORKLOAD_FIELDS
-                                + ", dataset, profile or " + LoadOption.keys());
+            return switch (setting) {
+                case DATASET -> new WorkloadOptions(value, profile, rate, concurrency, requests, warmup, options);
+                case PROFILE -> new WorkloadOptions(dataset, value, rate, concurrency, requests, warmup, options);
+                case RATE -> new WorkloadOptions(dataset, profile, Double.parseDouble(value), concurrency, requests, warmup, options);
+                case CONCURRENCY -> new WorkloadOptions(dataset, profile, rate, Integer.parseInt(value), requests, warmup, options);
+                case REQUESTS -> new WorkloadOptions(dataset, profile, rate, concurrency, Integer.parseInt(value), warmup, options);
+                case WARMUP -> new WorkloadOptions(dataset, profile, rate, concurrency, requests, Integer.parseInt(value), options);
             };
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("workload setting " + name + " = \"" + value + "\" is not a "
-                    + (name.equals("rate") ? "number" : "whole number"), e);
+                    + (setting.wholeNumber() ? "whole number" : "number"), e);
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.servebench.study;
 
+import io.servebench.annotations.Workload;
+import io.servebench.workload.WorkloadSetting;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -43,6 +45,26 @@ class StudyReaderTest {
         assertThatThrownBy(() -> StudyReader.read(String.class))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("class java.lang.String is not a study: expected it to be annotated @io.servebench.annotations.ServingBenchmark");
+    }
+
+    @Test
+    void eachWorkloadSettingIsReadFromTheAttributeOfItsName() throws ReflectiveOperationException {
+        // the oracle is the annotation itself: each key must name a @Workload attribute, whose value the reader keeps
+        Workload written = AllSix.class.getAnnotation(Workload.class);
+        WorkloadOptions expected = WorkloadOptions.UNSET;
+        for (WorkloadSetting setting : WorkloadSetting.values()) {
+            expected = expected.with(setting.key(), String.valueOf(Workload.class.getMethod(setting.key()).invoke(written)));
+        }
+        assertThat(StudyReader.read(AllSix.class).workload()).isEqualTo(expected)
+                .isEqualTo(new WorkloadOptions("synthetic:in=8,out=8", "poisson", 3.0, 5, 20, 2));
+    }
+
+    @io.servebench.annotations.ServingBenchmark(model = "m")
+    @Workload(dataset = "synthetic:in=8,out=8", profile = "poisson", rate = 3, concurrency = 5, requests = 20, warmup = 2)
+    public static class AllSix {
+        @io.servebench.annotations.Variant
+        public void only() {
+        }
     }
 
     @io.servebench.annotations.ServingBenchmark(model = "m")

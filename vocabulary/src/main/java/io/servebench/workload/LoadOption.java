@@ -98,6 +98,14 @@ public enum LoadOption {
         return defaultText;
     }
 
+    /**
+     * Whether one value of this option may itself hold commas (a JSON object, a weighted list of models or of
+     * replicas), so that a command line's {@code -p NAME=V1,V2} gives it one value rather than a list of them.
+     */
+    public boolean holdsCommas() {
+        return type == Type.JSON_OBJECT || type == Type.MODEL_MIX || type == Type.WEIGHTS;
+    }
+
     /** The option of that key, if any. */
     public static Optional<LoadOption> byKey(String key) {
         return Arrays.stream(values()).filter(o -> o.key.equals(key)).findFirst();

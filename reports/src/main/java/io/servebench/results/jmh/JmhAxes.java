@@ -1,6 +1,7 @@
 package io.servebench.results.jmh;
 
 import io.servebench.results.BlockResult;
+import io.servebench.workload.WorkloadSetting;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -40,7 +41,7 @@ final class JmhAxes {
      * Block params that are never axes: the flags (the variant's name says which configuration it is), and how much
      * was measured (quick mode's request count grows with the rate), so a quick run and a full one give one series.
      */
-    private static final Set<String> NEVER = Set.of(BlockResult.FLAGS, "requests", "warmup");
+    private static final Set<String> NEVER = Set.of(BlockResult.FLAGS, WorkloadSetting.REQUESTS.key(), WorkloadSetting.WARMUP.key());
 
     private final Map<String, List<String>> axes;
     private final Map<String, List<String>> partial;
@@ -80,7 +81,7 @@ final class JmhAxes {
         block.params().forEach((k, v) -> {
             boolean setting = BlockResult.STANDARD_PARAMS.contains(k) || k.equals(BlockResult.SWEEP_STEP);
             // a sweep chooses its rates as it runs: its step names the entry, and runs keep one series per step
-            boolean sweepRate = k.equals("rate") && block.params().containsKey(BlockResult.SWEEP_STEP);
+            boolean sweepRate = k.equals(WorkloadSetting.RATE.key()) && block.params().containsKey(BlockResult.SWEEP_STEP);
             if (setting && !NEVER.contains(k) && !sweepRate) {
                 settings.put(k, v);
             }
