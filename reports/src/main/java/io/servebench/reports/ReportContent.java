@@ -596,7 +596,7 @@ final class ReportContent {
             if (!shown.test(bar.regime())) {
                 continue;
             }
-            String setUp = messages.text("twin.setUp", bar.engine().equals("sglang") ? "SGLang" : "vLLM",
+            String setUp = messages.text("twin.setUp", io.servebench.flags.FlagCatalog.engineName(bar.engine()),
                     messages.text("twin.arch." + bar.architecture()), messages.text(switch (bar.gpus()) {
                         case ONE -> "twin.gpus.one";
                         case SEVERAL -> "twin.gpus.several";

@@ -49,7 +49,7 @@ final class QuantizationArgument {
         if (checkpoint.isEmpty()) {
             return given.equals("fp8") ? Outcome.FP8_ONLINE : Outcome.IGNORED;
         }
-        String engine = dialect == SimDialect.SGLANG ? "SGLang" : "vLLM";
+        String engine = dialect.engineName();
         if (given.equals(checkpoint) && (checkpoint.equals("awq") || checkpoint.equals("gptq"))) {
             throw new IllegalArgumentException("--quantization " + given + " makes " + engine + " run this "
                     + checkpoint.toUpperCase(Locale.ROOT) + " checkpoint with its " + given + " kernel rather than Marlin"

@@ -1,5 +1,7 @@
 package io.servebench.sim;
 
+import io.servebench.flags.FlagCatalog;
+
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.Locale;
@@ -21,6 +23,16 @@ public enum SimDialect {
 
     SimDialect(int cachePageTokens) {
         this.cachePageTokens = cachePageTokens;
+    }
+
+    /** The engine whose flag catalogue this dialect reads: {@link FlagCatalog#SGLANG} or {@link FlagCatalog#VLLM}. */
+    public String catalogEngine() {
+        return this == SGLANG ? FlagCatalog.SGLANG : FlagCatalog.VLLM;
+    }
+
+    /** The engine's name in messages: SGLang, or vLLM (whose flags the simulated engine's own dialect reads too). */
+    public String engineName() {
+        return FlagCatalog.engineName(catalogEngine());
     }
 
     /**

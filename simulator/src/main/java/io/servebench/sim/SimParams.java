@@ -683,7 +683,7 @@ public record SimParams(
         boolean sglang = dialect == SimDialect.SGLANG;
         Builder b = new Builder();
         Map<String, BiConsumer<Builder, Flag>> modelled = sglang ? Builder.SGLANG_FLAGS : Builder.VLLM_FLAGS;
-        String engine = sglang ? FlagCatalog.SGLANG : FlagCatalog.VLLM;
+        String engine = dialect.catalogEngine();
         FlagCatalog newest = FlagCatalog.forStudy(engine, "");
         // vLLM folds --json-flag.key value into --json-flag's JSON before it reads anything (DottedJsonFlags)
         for (String text : sglang ? flags : DottedJsonFlags.folded(flags)) {
@@ -695,7 +695,7 @@ public record SimParams(
                 // engine's parser refuses what none of its known versions accepts, and so does the simulation
                 Optional<String> refused = FlagCatalog.refusedByEveryVersion(engine, flag);
                 if (refused.isPresent()) {
-                    throw new IllegalArgumentException(refused.get() + " (the " + (sglang ? "SGLang" : "vLLM")
+                    throw new IllegalArgumentException(refused.get() + " (the " + dialect.engineName()
                             + " server refuses it too)");
                 }
                 b.ignored.add(flag.toArg());
@@ -1174,7 +1174,7 @@ public record SimParams(
                 boolean sglang = dialect == SimDialect.SGLANG;
                 String flag = (sglang ? EngineFlags.SGLANG : EngineFlags.VLLM).maxModelLen();
                 throw new IllegalArgumentException(flag + " " + maxModelLen + " is greater than the context "
-                        + (sglang ? "SGLang" : "vLLM") + " derives from the config of " + model.name() + " (" + context
+                        + dialect.engineName() + " derives from the config of " + model.name() + " (" + context
                         + ": " + model.context().rule(dialect) + "); expected at most that, as the engine requires");
             }
             if (specMethod != null && nativeMtp(specMethod) && mtpLayers == 0) {

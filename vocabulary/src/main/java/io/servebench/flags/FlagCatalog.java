@@ -160,6 +160,20 @@ public final class FlagCatalog {
         this.byName = byName;
     }
 
+    /**
+     * The engine's name as its own project writes it, for messages and reports: {@code vLLM}, {@code SGLang}.
+     *
+     * @param engine {@link #VLLM} or {@link #SGLANG}
+     */
+    public static String engineName(String engine) {
+        String name = ENGINE_NAMES.get(engine);
+        if (name == null) {
+            throw new IllegalArgumentException("no flag catalogue of engine \"" + engine + "\"; expected " + VLLM + " or "
+                    + SGLANG);
+        }
+        return name;
+    }
+
     /** Whether ServeBench has flag catalogues of the engine kind {@code engine} ({@code vllm}, {@code sglang}). */
     public static boolean covers(String engine) {
         return VERSIONS.containsKey(engine);

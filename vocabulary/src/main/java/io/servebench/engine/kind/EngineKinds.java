@@ -1,6 +1,7 @@
 package io.servebench.engine.kind;
 
 import io.servebench.flags.EngineFlags;
+import io.servebench.flags.FlagCatalog;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,11 +16,12 @@ import java.util.Optional;
 public final class EngineKinds {
 
     /** vLLM's flags: {@code vllm serve}. */
-    public static final FlagDialect VLLM_FLAGS = new FlagDialect("vLLM", List.of("vllm", "serve", FlagDialect.MODEL),
+    public static final FlagDialect VLLM_FLAGS = new FlagDialect(FlagCatalog.engineName(FlagCatalog.VLLM),
+            List.of("vllm", "serve", FlagDialect.MODEL),
             EngineFlags.VLLM, EngineKinds::vllmSpeculative);
 
     /** SGLang's flags: {@code python3 -m sglang.launch_server}; the radix prefix cache is on by default. */
-    public static final FlagDialect SGLANG_FLAGS = new FlagDialect("SGLang",
+    public static final FlagDialect SGLANG_FLAGS = new FlagDialect(FlagCatalog.engineName(FlagCatalog.SGLANG),
             List.of("python3", "-m", "sglang.launch_server", "--model-path", FlagDialect.MODEL), EngineFlags.SGLANG,
             EngineKinds::sglangSpeculative);
 
@@ -28,7 +30,7 @@ public final class EngineKinds {
      * with {@code VLLM_SERVER_DEV_MODE=1} in its environment ({@code attach_router} in
      * {@code vllm/entrypoints/serve/cache/api_router.py}, 0.14 to the newest read), which it is started with.
      */
-    public static final EngineKind VLLM = new ServerProgramKind("vllm", VLLM_FLAGS, List.of("--version"),
+    public static final EngineKind VLLM = new ServerProgramKind(FlagCatalog.VLLM, VLLM_FLAGS, List.of("--version"),
             "reset_prefix_cache", true, Map.of("VLLM_SERVER_DEV_MODE", "1"), List.of(), null);
 
     /**
@@ -36,7 +38,7 @@ public final class EngineKinds {
      * with {@code --enable-metrics} ({@code store_true} in {@code python/sglang/srt/server_args.py}), without which its
      * {@code /metrics} is a 404 and a trial has no server-side figures.
      */
-    public static final EngineKind SGLANG = new ServerProgramKind("sglang", SGLANG_FLAGS,
+    public static final EngineKind SGLANG = new ServerProgramKind(FlagCatalog.SGLANG, SGLANG_FLAGS,
             List.of("-c", "import sglang; print(sglang.__version__)"), "flush_cache", true, Map.of(),
             List.of("--enable-metrics"), EngineFlags.SGLANG_ADMIN_API_KEY);
 
