@@ -476,14 +476,15 @@ public final class Main implements Callable<Integer> {
     }
 
     private EngineOptions.Simulate simulateMode() {
-        EngineOptions.Simulate mode = switch (simulate == null ? "off" : simulate) {
-            case "off" -> EngineOptions.Simulate.OFF;
-            case "in-process" -> EngineOptions.Simulate.IN_PROCESS;
-            case "process" -> EngineOptions.Simulate.PROCESS;
-            case "virtual" -> EngineOptions.Simulate.VIRTUAL;
-            default -> throw new UsageException("--simulate=" + simulate
+        EngineOptions.Simulate mode;
+        if (simulate == null) {
+            mode = EngineOptions.Simulate.OFF;
+        } else if (EngineOptions.Simulate.WORDS.contains(simulate)) {
+            mode = EngineOptions.Simulate.of(simulate);
+        } else {
+            throw new UsageException("--simulate=" + simulate
                     + ": expected --simulate, --simulate=process or --simulate=virtual");
-        };
+        }
         if (containerRuntime != null && !List.of("docker", "podman").contains(containerRuntime)) {
             throw new UsageException("--container-runtime " + containerRuntime + ": expected docker or podman");
         }
@@ -500,12 +501,10 @@ public final class Main implements Callable<Integer> {
      * simulates and runs QuickStart (picocli would otherwise take QuickStart as the mode and refuse it).
      */
     static final class SimulateMode implements CommandLine.IParameterPreprocessor {
-        private static final List<String> MODES = List.of("in-process", "process", "virtual");
-
         @Override
         public boolean preprocess(java.util.Stack<String> args, CommandLine.Model.CommandSpec command,
                                   CommandLine.Model.ArgSpec option, Map<String, Object> info) {
-            if ("=".equals(info.get("separator")) || args.isEmpty() || MODES.contains(args.peek())) {
+            if ("=".equals(info.get("separator")) || args.isEmpty() || EngineOptions.Simulate.WORDS.contains(args.peek())) {
                 return false;
             }
             option.setValue(((CommandLine.Model.OptionSpec) option).fallbackValue());

@@ -70,7 +70,32 @@ public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout,
          * Run the simulated engine's model as a discrete-event simulation, without sockets or sleeping: a trial
          * takes milliseconds whatever its modelled duration, and its records are on the virtual clock.
          */
-        VIRTUAL
+        VIRTUAL;
+
+        /** The modes a simulation is asked for by, as {@code --simulate=MODE} and {@code servebench.simulate} write them. */
+        public static final List<String> WORDS = List.of("in-process", "process", "virtual");
+
+        /** {@code off}, or the word of {@link #WORDS} that asks for this mode. */
+        public String word() {
+            return this == OFF ? "off" : WORDS.get(ordinal() - 1);
+        }
+
+        /**
+         * The mode a word asks for: {@code in-process}, {@code process}, {@code virtual} or {@code off}, any case; a
+         * JUnit configuration's {@code true} and {@code false} too.
+         *
+         * @throws IllegalArgumentException naming the word and the ones expected
+         */
+        public static Simulate of(String word) {
+            String w = word.strip().toLowerCase(java.util.Locale.ROOT);
+            return switch (w) {
+                case "off", "false" -> OFF;
+                case "true" -> IN_PROCESS;
+                default -> java.util.Arrays.stream(values()).filter(m -> m.word().equals(w)).findFirst().orElseThrow(
+                        () -> new IllegalArgumentException("\"" + word + "\" is no way to simulate; expected "
+                                + String.join(", ", WORDS) + " or off"));
+            };
+        }
     }
 
     public static final long DEFAULT_READY_TIMEOUT_SECONDS = 20 * 60;

@@ -7,7 +7,6 @@ import org.junit.platform.engine.ConfigurationParameters;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -18,8 +17,9 @@ import java.util.TreeMap;
  *
  * <table>
  *   <caption>configuration parameters</caption>
- *   <tr><td>{@value #SIMULATE}</td><td>{@code true} (the simulated engine in the test's JVM), {@code process}, or
- *   {@code false} (default: the engines the studies declare)</td></tr>
+ *   <tr><td>{@value #SIMULATE}</td><td>{@code true} (the simulated engine in the test's JVM), {@code process},
+ *   {@code virtual} (its model in virtual time, as {@code --simulate=virtual}), or {@code false} (default: the engines the
+ *   studies declare)</td></tr>
  *   <tr><td>{@value #OUTPUT_DIR}</td><td>the folder the run folders go to, one per study (default
  *   {@code results/TIMESTAMP})</td></tr>
  *   <tr><td>{@value #QUICK}</td><td>{@code true}: about 4 s of load per trial</td></tr>
@@ -54,13 +54,14 @@ record EngineConfiguration(EngineOptions.Simulate simulate, Path outputDir, bool
      * @throws IllegalArgumentException naming the parameter whose value cannot be read and what was expected
      */
     static EngineConfiguration of(ConfigurationParameters config) {
-        String simulate = config.get(SIMULATE).orElse("false").strip().toLowerCase(Locale.ROOT);
-        EngineOptions.Simulate mode = switch (simulate) {
-            case "false", "off" -> EngineOptions.Simulate.OFF;
-            case "true", "in-process" -> EngineOptions.Simulate.IN_PROCESS;
-            case "process" -> EngineOptions.Simulate.PROCESS;
-            default -> throw new IllegalArgumentException(SIMULATE + "=" + simulate + ": expected true, process or false");
-        };
+        String simulate = config.get(SIMULATE).orElse("false");
+        EngineOptions.Simulate mode;
+        try {
+            mode = EngineOptions.Simulate.of(simulate);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(SIMULATE + "=" + simulate.strip() + ": expected true (in-process), process,"
+                    + " virtual or false", e);
+        }
         Map<String, List<String>> params = new TreeMap<>();
         for (String key : config.keySet()) {
             if (key.startsWith(PARAM_PREFIX)) {

@@ -70,6 +70,18 @@ class ServeBenchTestEngineTest {
     }
 
     @Test
+    void servebenchSimulateTakesTheCommandLinesModesVirtualTimeIncluded(@TempDir Path dir) {
+        // the JUnit engine knew true, process and false, not --simulate=virtual's mode
+        EngineExecutionResults results = kit(dir).configurationParameter("servebench.simulate", "virtual")
+                .selectors(selectClass(TwoVariants.class)).execute();
+        results.testEvents().assertStatistics(s -> s.started(2).succeeded(2));
+        assertThat(dir.resolve("TwoVariants").resolve("summary.md")).content().contains("virtual time");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> kit(dir).configurationParameter("servebench.simulate",
+                "virtually").selectors(selectClass(TwoVariants.class)).discover())
+                .hasStackTraceContaining("servebench.simulate=virtually: expected true (in-process), process, virtual or false");
+    }
+
+    @Test
     void aParamIsSplitAsTheCommandLinesMinusPIs(@TempDir Path dir) {
         // a dataset's own options and a JSON body keep their commas, as -p keeps them (they were split here before);
         // a second dataset kind after a comma is a second dataset, so each variant runs twice
