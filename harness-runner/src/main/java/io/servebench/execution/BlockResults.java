@@ -8,6 +8,7 @@ import io.servebench.plan.TrialPlanner;
 import io.servebench.plan.WorkloadParams;
 import io.servebench.results.BlockResult;
 import io.servebench.workload.WorkloadSetting;
+import io.servebench.workload.LoadOption;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -69,9 +70,9 @@ public final class BlockResults {
         if (Profile.CONCURRENT.equals(w.profile())) {
             params.put(WorkloadSetting.CONCURRENCY.key(), Integer.toString(w.concurrency()));
         } else if (w.hasRate()) {
-            params.put(WorkloadSetting.RATE.key(), WorkloadParams.formatRate(w.rate()));
+            params.put(WorkloadSetting.RATE.key(), LoadOption.format(w.rate()));
         } else if (step.rate() != null) {
-            params.put(WorkloadSetting.RATE.key(), WorkloadParams.formatRate(step.rate()));
+            params.put(WorkloadSetting.RATE.key(), LoadOption.format(step.rate()));
         }
         params.put(WorkloadSetting.REQUESTS.key(), Integer.toString(w.requests()));
         params.put(WorkloadSetting.WARMUP.key(), Integer.toString(w.warmup()));

@@ -235,7 +235,7 @@ public final class TrialPlanner {
             case Profile.CONCURRENT -> "c" + workload.concurrency();
             case Profile.SYNCHRONOUS, Profile.THROUGHPUT, Profile.TRACE -> workload.profile();
             case Profile.SWEEP -> "sweep" + workload.options().sweepRates();
-            default -> workload.profile() + "-" + WorkloadParams.formatRate(workload.rate());
+            default -> workload.profile() + "-" + LoadOption.format(workload.rate());
         };
     }
 

@@ -55,7 +55,7 @@ public record WorkloadParams(String dataset, String profile, double rate, int co
             case Profile.TRACE -> "trace arrivals";
             case Profile.SWEEP -> "sweep: synchronous, throughput, then " + options.sweepRates()
                     + " constant rates between (chosen at run time)";
-            default -> profile + " " + formatRate(rate) + " " + io.servebench.workload.Datasets.rateUnit(dataset);
+            default -> profile + " " + LoadOption.format(rate) + " " + io.servebench.workload.Datasets.rateUnit(dataset);
         };
     }
 
@@ -67,10 +67,5 @@ public record WorkloadParams(String dataset, String profile, double rate, int co
     /** Result blocks this point gives: one per sweep step for a sweep, else one. */
     public int resultBlocks() {
         return Profile.SWEEP.equals(profile) ? options.sweepRates() + 2 : 1;
-    }
-
-    /** The rate without a trailing {@code .0}: {@code 8}, {@code 0.5}. */
-    public static String formatRate(double rate) {
-        return rate == Math.rint(rate) && Math.abs(rate) < 1e15 ? Long.toString((long) rate) : Double.toString(rate);
     }
 }

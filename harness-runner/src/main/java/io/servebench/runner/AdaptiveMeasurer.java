@@ -10,13 +10,13 @@ import io.servebench.plan.ResultBlock;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
 import io.servebench.plan.TrialPlanner;
-import io.servebench.plan.WorkloadParams;
 import io.servebench.results.BlockResult;
 import io.servebench.results.journal.RunJournal;
 import io.servebench.study.ParamSpec;
 import io.servebench.study.StudyDescriptor;
 import io.servebench.study.VariantDescriptor;
 import io.servebench.workload.WorkloadSetting;
+import io.servebench.workload.LoadOption;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -133,7 +133,7 @@ final class AdaptiveMeasurer implements Tuner.Measurer {
     /** The candidate's block, planned (and its trial given its id) the first time it is asked for. */
     private ResultBlock block(Tuner.Candidate candidate) {
         Tuner.Point point = candidate.point();
-        String name = candidate.name() + " @ " + (point.hasRate() ? WorkloadParams.formatRate(point.rate())
+        String name = candidate.name() + " @ " + (point.hasRate() ? LoadOption.format(point.rate())
                 : "c" + point.concurrency());
         ResultBlock known = blocksByName.get(name);
         if (known != null) {
@@ -151,7 +151,7 @@ final class AdaptiveMeasurer implements Tuner.Measurer {
         StudyDescriptor one = study.with(declared, List.of(variant));
         Map<String, List<String>> overrides = new LinkedHashMap<>(params.options().overrides());
         if (point.hasRate()) {
-            overrides.put(WorkloadSetting.RATE.key(), List.of(WorkloadParams.formatRate(point.rate())));
+            overrides.put(WorkloadSetting.RATE.key(), List.of(LoadOption.format(point.rate())));
         } else {
             overrides.put(WorkloadSetting.CONCURRENCY.key(), List.of(Integer.toString(point.concurrency())));
         }

@@ -8,6 +8,7 @@ import io.servebench.study.TuneParams;
 import io.servebench.study.VariantDescriptor;
 import io.servebench.tuning.CapacitySearch;
 import io.servebench.tuning.Tuner;
+import io.servebench.workload.LoadOption;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -61,7 +62,7 @@ final class TunedRun {
                     + " validation rates are rates: tune at a request rate, @Workload(rate = ...), for that");
         }
         if (!closedLoop && !params.validationConcurrencies().isEmpty()) {
-            throw new RunnerException(study.className() + " tunes at " + WorkloadParams.formatRate(first.rate())
+            throw new RunnerException(study.className() + " tunes at " + LoadOption.format(first.rate())
                     + " req/s, and its validation concurrencies are numbers of closed-loop streams: tune at a"
                     + " concurrency, @Workload(concurrency = ...), for that, or validate at rates");
         }
@@ -127,7 +128,7 @@ final class TunedRun {
         out.printf("  step %d: the winning options combined, against the winner and each option alone%n", ++step);
         if (!params.validationRates().isEmpty()) {
             out.printf("  step %d: baseline vs recommendation at %s req/s%n", ++step, params.validationRates().stream()
-                    .map(WorkloadParams::formatRate).collect(Collectors.joining(", ")));
+                    .map(LoadOption::format).collect(Collectors.joining(", ")));
         }
         if (!params.validationConcurrencies().isEmpty()) {
             out.printf("  step %d: baseline vs recommendation at concurrency %s%n", ++step,

@@ -2,7 +2,6 @@ package io.servebench.tuning;
 
 import io.servebench.compare.Comparison;
 import io.servebench.plan.TrialPlanner;
-import io.servebench.plan.WorkloadParams;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Caveat;
 import io.servebench.results.Caveat.Code;
@@ -14,6 +13,7 @@ import io.servebench.study.StudyDescriptor;
 import io.servebench.study.TuneParams;
 import io.servebench.study.Studies;
 import io.servebench.study.VariantDescriptor;
+import io.servebench.workload.LoadOption;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -87,7 +87,7 @@ public final class Tuner {
 
         /** {@code 8 req/s}, {@code concurrency 64}: for the console, whose lines are English. */
         public String label() {
-            return hasRate() ? WorkloadParams.formatRate(rate) + " req/s" : "concurrency " + concurrency;
+            return hasRate() ? LoadOption.format(rate) + " req/s" : "concurrency " + concurrency;
         }
     }
 
@@ -241,7 +241,7 @@ public final class Tuner {
         List<TuningResult.Validation> validation = new ArrayList<>();
         if (validating) {
             progress.accept(String.format("step %d of %d: validation at %s", ++stepNo, stepCount, point.hasRate()
-                    ? params.validationRates().stream().map(WorkloadParams::formatRate).collect(Collectors.joining(", "))
+                    ? params.validationRates().stream().map(LoadOption::format).collect(Collectors.joining(", "))
                     + " req/s" : "concurrency " + params.validationConcurrencies().stream().map(String::valueOf)
                     .collect(Collectors.joining(", "))));
             validation.addAll(validate(baseline, recommended));
@@ -573,7 +573,7 @@ public final class Tuner {
 
     /** A point as the caveats name it: the rate ({@code 8}) or the streams ({@code 64}); the code says which. */
     private static String format(Point p) {
-        return p.hasRate() ? WorkloadParams.formatRate(p.rate()) : Integer.toString(p.concurrency());
+        return p.hasRate() ? LoadOption.format(p.rate()) : Integer.toString(p.concurrency());
     }
 
     /** The validation caveat {@code code} (worded for a rate) as worded for {@code p}: at a concurrency, its twin. */

@@ -525,8 +525,9 @@ public final class StudyChecker {
     private static void checkSetting(WorkloadSetting setting, Number value, BiFunction<String, Integer, Location> at,
                                      List<Problem> problems) {
         if (value != null && !setting.inRange(value.doubleValue())) {
-            problems.add(new Problem(at.apply(setting.key(), -1), setting.key() + " = " + format(value.doubleValue())
-                    + " is out of range; expected " + setting.expected() + LoadOption.unsetNote(format(value.doubleValue()))));
+            String text = LoadOption.format(value.doubleValue());
+            problems.add(new Problem(at.apply(setting.key(), -1), setting.key() + " = " + text
+                    + " is out of range; expected " + setting.expected() + LoadOption.unsetNote(text)));
         }
     }
 
@@ -606,10 +607,6 @@ public final class StudyChecker {
 
     private static String describeValue(Flag flag) {
         return flag.value() == null ? "a switch without value" : "\"" + flag.value() + "\"";
-    }
-
-    private static String format(double d) {
-        return d == Math.rint(d) && Double.isFinite(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
     }
 
     private static String constantValue(Field field) {
