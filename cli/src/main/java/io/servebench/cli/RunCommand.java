@@ -69,7 +69,7 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--model", required = true, paramLabel = "NAME", description = "The served model, as requests name it and the engine loads it, e.g. Qwen/Qwen3-8B.")
     String model;
 
-    @Option(names = "--profile", paramLabel = "NAME", description = "The arrival profile: constant (the default), poisson, gamma, concurrent, synchronous, throughput, sweep or trace.")
+    @Option(names = "--profile", paramLabel = "NAME", completionCandidates = Profiles.class, description = "The arrival profile, one of ${COMPLETION-CANDIDATES} (default: " + Profile.CONSTANT + ").")
     String profile;
 
     @Option(names = "--rate", paramLabel = "R[,R...]", split = ",", description = "Requests per second; a list runs one block per rate, e.g. --rate 1,4,8; inf sends every request at once (the throughput profile, vllm bench serve's --request-rate inf).")
@@ -259,5 +259,13 @@ public final class RunCommand implements Callable<Integer> {
     /** Parses {@code args} (those after {@code run}) into this command, for a run resumed from its journal. */
     static RunCommand parse(String[] args, CommandLine parent) {
         return Main.parse(new RunCommand(), args, parent);
+    }
+
+    /** The arrival profiles' names, as {@code @Workload(profile)} takes them ({@link StudyChecker#PROFILES}). */
+    static final class Profiles implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return StudyChecker.PROFILES.iterator();
+        }
     }
 }
