@@ -1,6 +1,6 @@
 package io.servebench.cli;
 
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.engine.kind.Redaction;
 import io.servebench.load.LoadParams;
 import io.servebench.results.SloParams;
@@ -113,10 +113,10 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--timeline-gap", paramLabel = "MS", description = "The shortest gap between two token events that report.html's request timeline marks (default: " + RunDefaults.TIMELINE_GAP_MS + "), e.g. --timeline-gap 250.")
     Long timelineGapMs;
 
-    @Option(names = "--ready-timeout", paramLabel = "SECONDS", description = "How long an engine may take to load and become ready (default: " + EngineOptions.DEFAULT_READY_TIMEOUT_SECONDS + ").")
+    @Option(names = "--ready-timeout", paramLabel = "SECONDS", description = "How long an engine may take to load and become ready (default: " + EngineParams.DEFAULT_READY_TIMEOUT_SECONDS + ").")
     Long readyTimeoutSeconds;
 
-    @Option(names = "--stop-grace", paramLabel = "SECONDS", description = "How long an engine gets to exit after SIGTERM before SIGKILL (default: " + EngineOptions.DEFAULT_GRACE_SECONDS + ").")
+    @Option(names = "--stop-grace", paramLabel = "SECONDS", description = "How long an engine gets to exit after SIGTERM before SIGKILL (default: " + EngineParams.DEFAULT_GRACE_SECONDS + ").")
     Long graceSeconds;
 
     @Option(names = "--engine-exe", paramLabel = "PATH", description = "The engine program to run instead of the study's (e.g. a virtualenv's bin/vllm).")
@@ -307,7 +307,7 @@ public final class Main implements Callable<Integer> {
                 .client(new ClientOptions(apiKeyEnv, seconds("--connect-timeout", connectTimeoutSeconds),
                         seconds("--request-timeout", requestTimeoutSeconds), loadWorkers))
                 .slo(slo == null ? SloParams.NONE : SloParams.parse(slo)).outputDir(output).resume(resuming);
-        // only what was given: the runner resolves the rest to its defaults (RunDefaults, EngineOptions)
+        // only what was given: the runner resolves the rest to its defaults (RunDefaults, EngineParams)
         Optional.ofNullable(repetitions).ifPresent(run::repetitions);
         Optional.ofNullable(readyTimeoutSeconds).map(Duration::ofSeconds).ifPresent(run::readyTimeout);
         Optional.ofNullable(graceSeconds).map(Duration::ofSeconds).ifPresent(run::stopGrace);
@@ -475,12 +475,12 @@ public final class Main implements Callable<Integer> {
                 && spec.commandLine().getParseResult().matchedPositionals().isEmpty();
     }
 
-    private EngineOptions.Simulate simulateMode() {
-        EngineOptions.Simulate mode;
+    private EngineParams.Simulate simulateMode() {
+        EngineParams.Simulate mode;
         if (simulate == null) {
-            mode = EngineOptions.Simulate.OFF;
-        } else if (EngineOptions.Simulate.WORDS.contains(simulate)) {
-            mode = EngineOptions.Simulate.of(simulate);
+            mode = EngineParams.Simulate.OFF;
+        } else if (EngineParams.Simulate.WORDS.contains(simulate)) {
+            mode = EngineParams.Simulate.of(simulate);
         } else {
             throw new UsageException("--simulate=" + simulate
                     + ": expected --simulate, --simulate=process or --simulate=virtual");
@@ -504,7 +504,7 @@ public final class Main implements Callable<Integer> {
         @Override
         public boolean preprocess(java.util.Stack<String> args, CommandLine.Model.CommandSpec command,
                                   CommandLine.Model.ArgSpec option, Map<String, Object> info) {
-            if ("=".equals(info.get("separator")) || args.isEmpty() || EngineOptions.Simulate.WORDS.contains(args.peek())) {
+            if ("=".equals(info.get("separator")) || args.isEmpty() || EngineParams.Simulate.WORDS.contains(args.peek())) {
                 return false;
             }
             option.setValue(((CommandLine.Model.OptionSpec) option).fallbackValue());

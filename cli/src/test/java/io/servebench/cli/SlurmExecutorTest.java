@@ -7,7 +7,7 @@ import io.servebench.runner.Runner;
 import io.servebench.runner.SimStudy;
 import io.servebench.runner.SimTuning;
 
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
 import io.servebench.results.journal.RunJournal;
@@ -88,7 +88,7 @@ class SlurmExecutorTest {
         }
     }
 
-    private static RunOptions.Builder study(Path dir, EngineOptions.Simulate simulate, String requests) {
+    private static RunOptions.Builder study(Path dir, EngineParams.Simulate simulate, String requests) {
         return RunOptions.builder().include(SimStudy.class).param("rate", "8").param("requests", requests)
                 .param("warmup", "0").simulate(simulate).settle(Duration.ZERO).outputDir(dir).progress(false);
     }
@@ -128,7 +128,7 @@ class SlurmExecutorTest {
         // the jobs of the killed coordinator are followed (or, had they ended, merged), never submitted again
         assertThat(out.toString()).doesNotContain("Submitted SLURM job")
                 .containsAnyOf("submitted before the run was resumed", "ended before the run was resumed");
-        RunOutcome local = new Runner(study(tmp.resolve("local"), EngineOptions.Simulate.VIRTUAL, "30").build(),
+        RunOutcome local = new Runner(study(tmp.resolve("local"), EngineParams.Simulate.VIRTUAL, "30").build(),
                 new PrintWriter(new StringWriter(), true)).run();
         Map<String, Double> merged = RunJournal.read(dir).stream().collect(Collectors.toMap(BlockResult::trialId,
                 b -> b.repetitions().get(0).value(Metric.SUCCESSFUL_REQUESTS).orElse(0), (x, y) -> y));
@@ -151,7 +151,7 @@ class SlurmExecutorTest {
     void aTuningStudyRunsItsRoundsAsJobsAndResumedAfterItsCoordinatorWasKilledTunesAsALocalRunDoes(@TempDir Path tmp)
             throws Exception {
         Path localDir = tmp.resolve("local");
-        RunOutcome local = new Runner(RunOptions.builder().include(SimTuning.class).simulate(EngineOptions.Simulate.VIRTUAL)
+        RunOutcome local = new Runner(RunOptions.builder().include(SimTuning.class).simulate(EngineParams.Simulate.VIRTUAL)
                 .settle(Duration.ZERO).progress(false).outputDir(localDir).build(), new PrintWriter(new StringWriter(), true))
                 .run();
         Path dir = tmp.resolve("slurm");
@@ -244,7 +244,7 @@ class SlurmExecutorTest {
                 // requeue's window, so that it lands within the second trial however slow this machine is)
                 return new Runner(RunOptions.builder().include(SimStudy.class).param("rate", "16", "4")
                         .param("requests", "16").param("warmup", "0")
-                        .param("dataset", "synthetic:in=fixed(200),out=fixed(40)").simulate(EngineOptions.Simulate.PROCESS)
+                        .param("dataset", "synthetic:in=fixed(200),out=fixed(40)").simulate(EngineParams.Simulate.PROCESS)
                         .settle(Duration.ZERO).outputDir(tmp).progress(false).slurm(SLURM).build(),
                         new PrintWriter(out, true)).run();
             } catch (Exception e) {
@@ -327,7 +327,7 @@ class SlurmExecutorTest {
         // two server configurations, a job each, two repetitions of 30 s of load each on the simulated engine over
         // HTTP: the interruption comes about 3 s into the first. 30 s, not 10: on a loaded 2-core CI machine the
         // SIGTERM that scancel delivers once came more than 7 s late, after the first repetition had ended
-        Runner runner = new Runner(study(tmp, EngineOptions.Simulate.IN_PROCESS, "240").repetitions(2).param("dataset", "synthetic:in=fixed(100),out=fixed(20)").slurm(SLURM).build(),
+        Runner runner = new Runner(study(tmp, EngineParams.Simulate.IN_PROCESS, "240").repetitions(2).param("dataset", "synthetic:in=fixed(100),out=fixed(20)").slurm(SLURM).build(),
                 new PrintWriter(out, true));
         CompletableFuture<RunOutcome> running = inBackground(runner);
         Path jobs = tmp.resolve("jobs");
@@ -359,7 +359,7 @@ class SlurmExecutorTest {
     @Test
     void aJobsLoadSpreadOverWorkersRunsThemAsJobStepsAndKeepsEveryRecord(@TempDir Path tmp) throws Exception {
         StringWriter out = new StringWriter();
-        RunOutcome outcome = new Runner(study(tmp, EngineOptions.Simulate.IN_PROCESS, "40")
+        RunOutcome outcome = new Runner(study(tmp, EngineParams.Simulate.IN_PROCESS, "40")
                 .param("dataset", "synthetic:in=fixed(100),out=fixed(20)")
                 .client(new io.servebench.execution.ClientOptions(null, Duration.ofSeconds(10), Duration.ofMinutes(5), 2))
                 .slurm(SLURM).build(), new PrintWriter(out, true)).run();
@@ -383,7 +383,7 @@ class SlurmExecutorTest {
         assumeThat(run("sinfo", "-h", "-p", "pair", "-o", "%D").strip()).as("a partition of two nodes, pair"
                 + " (scripts/slurm-local start where network namespaces can be made)").isEqualTo("2");
         StringWriter out = new StringWriter();
-        RunOutcome outcome = new Runner(study(tmp, EngineOptions.Simulate.PROCESS, "40")
+        RunOutcome outcome = new Runner(study(tmp, EngineParams.Simulate.PROCESS, "40")
                 .param("dataset", "synthetic:in=fixed(100),out=fixed(20)")
                 .client(new io.servebench.execution.ClientOptions(null, Duration.ofSeconds(10), Duration.ofMinutes(5), 2))
                 .slurm(new SlurmParams("pair", null, null, 0, List.of("--nodes=2"))).build(), new PrintWriter(out, true))
@@ -407,7 +407,7 @@ class SlurmExecutorTest {
     void aJobTheClusterCannotStartAsAskedIsSaidToWaitAndWhy(@TempDir Path tmp) throws Exception {
         StringWriter out = new StringWriter();
         // more nodes than the partition has: SLURM queues the job, which would wait for ever
-        Runner runner = new Runner(study(tmp, EngineOptions.Simulate.VIRTUAL, "20")
+        Runner runner = new Runner(study(tmp, EngineParams.Simulate.VIRTUAL, "20")
                 .slurm(new SlurmParams(null, null, null, 0, List.of("--nodes=9"))).build(), new PrintWriter(out, true));
         CompletableFuture<RunOutcome> running = inBackground(runner);
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();

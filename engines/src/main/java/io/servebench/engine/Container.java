@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * Container mode of a process kind: the engine's own command run as the entrypoint of an image with
  * {@code docker run} or {@code podman run}, listening on 0.0.0.0 inside and published on the run's listen address
- * ({@link EngineOptions#listenAddress()}: 127.0.0.1 only, unless load workers on other machines must reach it).
+ * ({@link EngineParams#listenAddress()}: 127.0.0.1 only, unless load workers on other machines must reach it).
  */
 final class Container {
 

@@ -31,16 +31,16 @@ public final class Engines {
      *
      * @throws EngineStartException when it cannot start or does not become ready; the message names the log
      */
-    public static RunningEngine start(ServerConfig server, EngineOptions options, Path log) throws EngineStartException {
+    public static RunningEngine start(ServerConfig server, EngineParams options, Path log) throws EngineStartException {
         return start(server, options, log, notice -> { });
     }
 
     /**
-     * {@link #start(ServerConfig, EngineOptions, Path)}, telling {@code waiting} what a start that takes long waits for
+     * {@link #start(ServerConfig, EngineParams, Path)}, telling {@code waiting} what a start that takes long waits for
      * (10 s after it began, then every 30 s), e.g. "not ready after 40 s of at most 1200 s (--ready-timeout): waiting
      * for its health check (connection refused: nothing listens at 127.0.0.1:8000 yet)".
      */
-    public static RunningEngine start(ServerConfig server, EngineOptions options, Path log, Consumer<String> waiting)
+    public static RunningEngine start(ServerConfig server, EngineParams options, Path log, Consumer<String> waiting)
             throws EngineStartException {
         return switch (options.simulate()) {
             case IN_PROCESS -> SimulatedStarts.inProcess(server, options, log);
@@ -105,30 +105,30 @@ public final class Engines {
     }
 
     /** Whether the simulated engine serves {@code server}: it stands in for the kind, or it is the kind. */
-    public static boolean simulated(ServerConfig server, EngineOptions options) {
-        return options.simulate() != EngineOptions.Simulate.OFF || server.kind() == EngineKinds.SIM;
+    public static boolean simulated(ServerConfig server, EngineParams options) {
+        return options.simulate() != EngineParams.Simulate.OFF || server.kind() == EngineKinds.SIM;
     }
 
     /**
      * Why the simulated engine cannot serve {@code server} (a model it does not know, flags it cannot read), in one line;
      * empty when it can.
      */
-    public static Optional<String> simulationProblem(ServerConfig server, EngineOptions options) {
+    public static Optional<String> simulationProblem(ServerConfig server, EngineParams options) {
         return SimulatedStarts.problem(server, options);
     }
 
     /** The engine as results and reports name it: the kind, {@code sim:vllm} when the simulated engine stood in for vLLM. */
-    public static String reportedName(ServerConfig server, EngineOptions options) {
+    public static String reportedName(ServerConfig server, EngineParams options) {
         return standsIn(server, options) ? SIMULATED + server.kind().name() : server.kind().name();
     }
 
     /** The server as plans and logs show it: its label, {@code sim(label)} when the simulated engine stands in. */
-    public static String label(ServerConfig server, EngineOptions options) {
+    public static String label(ServerConfig server, EngineParams options) {
         return standsIn(server, options) ? "sim(" + server.label() + ")" : server.label();
     }
 
-    private static boolean standsIn(ServerConfig server, EngineOptions options) {
-        return options.simulate() != EngineOptions.Simulate.OFF && server.kind() != EngineKinds.SIM;
+    private static boolean standsIn(ServerConfig server, EngineParams options) {
+        return options.simulate() != EngineParams.Simulate.OFF && server.kind() != EngineKinds.SIM;
     }
 
     /**
@@ -136,7 +136,7 @@ public final class Engines {
      * command, that engine's name and whether the numbers came from the simulated engine instead; empty for a
      * kind whose command ServeBench does not know.
      */
-    public static Optional<io.servebench.results.ServeCommand> serveCommand(ServerConfig server, EngineOptions options) {
+    public static Optional<io.servebench.results.ServeCommand> serveCommand(ServerConfig server, EngineParams options) {
         List<String> args = KindStarts.args(server);
         return server.kind().dialect().map(d -> new io.servebench.results.ServeCommand(d.handRun(server.model(), args),
                 d.engineName(), simulated(server, options)));
@@ -146,15 +146,15 @@ public final class Engines {
      * Records what the started engine is and where it runs: its version from the kind's version command (or, when
      * that gives nothing, the server's {@code GET /version}), the simulated engine's own version, or the image.
      */
-    public static ServerEnvironment capture(String serverId, ServerConfig server, EngineOptions options, RunningEngine engine,
+    public static ServerEnvironment capture(String serverId, ServerConfig server, EngineParams options, RunningEngine engine,
                                             String servebenchVersion) {
-        boolean stoodIn = options.simulate() != EngineOptions.Simulate.OFF;
+        boolean stoodIn = options.simulate() != EngineParams.Simulate.OFF;
         ServerEnvironment captured = EnvironmentCapture.capture(serverId, reportedName(server, options), server.model(),
                 engine.commandLine(), stoodIn ? List.of() : KindStarts.versionCommand(server),
                 stoodIn ? null : engine.endpoint(), options.apiKey(), servebenchVersion);
         ServerEnvironment environment = captured.withEngineLimits(EngineLimits.of(server, options, captured.gpus()));
         if (simulated(server, options)) {
-            String mode = options.simulate() == EngineOptions.Simulate.VIRTUAL ? " in virtual time " : " ";
+            String mode = options.simulate() == EngineParams.Simulate.VIRTUAL ? " in virtual time " : " ";
             Optional<io.servebench.sim.SimParams> settings = SimulatedStarts.settings(server, options);
             // which model the twin's figures are of, and from where (ModelLookup): never another model's; how far
             // to trust them for this engine, GPU and architecture (TwinEvidence); and which of the study's flags they
@@ -196,7 +196,7 @@ public final class Engines {
      *
      * @return whether it was emptied, and how or why not ("POST /flush_cache answered 400")
      */
-    public static PrefixCacheReset resetCache(ServerConfig server, EngineOptions options, RunningEngine engine) {
+    public static PrefixCacheReset resetCache(ServerConfig server, EngineParams options, RunningEngine engine) {
         if (engine.virtual().isPresent()) {
             engine.virtual().get().resetPrefixCache();
             return PrefixCacheReset.emptied("the virtual engine's cache cleared");
@@ -217,13 +217,13 @@ public final class Engines {
      * admin key, which the engine was started with; else the API key, which SGLang's admin routes take when no admin
      * key is set (its {@code utils/auth.py}).
      */
-    private static String resetKey(ServerConfig server, EngineOptions options) {
+    private static String resetKey(ServerConfig server, EngineParams options) {
         EngineKind kind = serving(server, options);
         return kind.adminKeyFlag().isPresent() && options.adminApiKey() != null ? options.adminApiKey() : options.apiKey();
     }
 
     /** The kind that serves {@code server}: the simulated engine's under {@code --simulate}. */
-    private static EngineKind serving(ServerConfig server, EngineOptions options) {
-        return options.simulate() != EngineOptions.Simulate.OFF ? EngineKinds.SIM : server.kind();
+    private static EngineKind serving(ServerConfig server, EngineParams options) {
+        return options.simulate() != EngineParams.Simulate.OFF ? EngineKinds.SIM : server.kind();
     }
 }

@@ -45,10 +45,10 @@ final class KindStarts {
     /**
      * Starts the engine for {@code server} and returns once it is ready.
      *
-     * @param waiting told what a long start waits for ({@link Engines#start(ServerConfig, EngineOptions, Path, Consumer)})
+     * @param waiting told what a long start waits for ({@link Engines#start(ServerConfig, EngineParams, Path, Consumer)})
      * @throws EngineStartException when it cannot start or does not become ready; the message names the log
      */
-    static RunningEngine start(ServerConfig server, EngineOptions options, Path log, Consumer<String> waiting)
+    static RunningEngine start(ServerConfig server, EngineParams options, Path log, Consumer<String> waiting)
             throws EngineStartException {
         EngineKind kind = server.kind();
         if (kind instanceof ProcessKind process) {
@@ -139,7 +139,7 @@ final class KindStarts {
         return missing.isEmpty() ? argv : concat(argv, missing);
     }
 
-    private static RunningEngine startProcess(ProcessKind kind, ServerConfig server, EngineOptions options, Path log,
+    private static RunningEngine startProcess(ProcessKind kind, ServerConfig server, EngineParams options, Path log,
                                               Consumer<String> waiting) throws EngineStartException {
         for (String entry : server.setup().env()) {
             if (EngineSetup.handedOn(entry) && System.getenv(entry) == null) {
@@ -172,7 +172,7 @@ final class KindStarts {
     }
 
     /** A server already running: waited for until it is ready, never started or stopped. */
-    private static RunningEngine awaitEndpoints(ServerConfig server, EngineOptions options, Path log,
+    private static RunningEngine awaitEndpoints(ServerConfig server, EngineParams options, Path log,
                                                 Consumer<String> waiting) throws EngineStartException {
         List<Endpoint> endpoints = new ArrayList<>();
         for (String url : server.setup().urls()) {

@@ -230,7 +230,7 @@ final class ProcessEngine implements RunningEngine {
      * the engine binds it, and the engine then dies with "Address already in use" (a CI run did so).
      */
     public static int freePort() {
-        return freePort(EngineOptions.LOOPBACK);
+        return freePort(EngineParams.LOOPBACK);
     }
 
     /**

@@ -32,7 +32,7 @@ final class SimulatedStarts {
     }
 
     /** The simulated engine as a child process, started and stopped like a real engine. */
-    static RunningEngine asProcess(ServerConfig server, EngineOptions options, Path log, Consumer<String> waiting)
+    static RunningEngine asProcess(ServerConfig server, EngineParams options, Path log, Consumer<String> waiting)
             throws EngineStartException {
         SimDialect dialect = KindStarts.simDialect(server.kind());
         int port = ProcessEngine.freePort(options.listenAddress());
@@ -48,7 +48,7 @@ final class SimulatedStarts {
                 options.readyTimeout(), options.grace(), options.apiKey(), waiting);
     }
 
-    static RunningEngine inProcess(ServerConfig server, EngineOptions options, Path log)
+    static RunningEngine inProcess(ServerConfig server, EngineParams options, Path log)
             throws EngineStartException {
         SimParams settings = params(server, options);
         SimDialect dialect = settings.dialect();
@@ -106,7 +106,7 @@ final class SimulatedStarts {
      * The simulated engine in virtual time: the same flags read the same way, no port. Its log holds the
      * lines the real-time engine would write at start.
      */
-    static RunningEngine virtual(ServerConfig server, EngineOptions options, Path log)
+    static RunningEngine virtual(ServerConfig server, EngineParams options, Path log)
             throws EngineStartException {
         SimParams settings = params(server, options);
         SimDialect dialect = settings.dialect();
@@ -146,7 +146,7 @@ final class SimulatedStarts {
     }
 
     /** Why the simulated engine cannot serve {@code server}, empty when it can. */
-    static Optional<String> problem(ServerConfig server, EngineOptions options) {
+    static Optional<String> problem(ServerConfig server, EngineParams options) {
         try {
             params(server, options);
             return Optional.empty();
@@ -159,7 +159,7 @@ final class SimulatedStarts {
      * What the simulated engine serving {@code server} is told: the model's config and where it was found, the engine it
      * stands for; empty when it cannot start.
      */
-    static Optional<SimParams> settings(ServerConfig server, EngineOptions options) {
+    static Optional<SimParams> settings(ServerConfig server, EngineParams options) {
         try {
             return Optional.of(params(server, options));
         } catch (EngineStartException e) {
@@ -173,7 +173,7 @@ final class SimulatedStarts {
      * acceptance the command line gives ({@code --sim-acceptance-rate}), and what the engine would read from its
      * environment ({@link SimParams#flagsFromEnvironment}).
      */
-    private static List<String> simulatedArgs(ServerConfig server, EngineOptions options) {
+    private static List<String> simulatedArgs(ServerConfig server, EngineParams options) {
         List<String> args = new ArrayList<>(server.args());
         args.addAll(SimParams.flagsFromEnvironment(KindStarts.simDialect(server.kind()), server.setup().env()));
         if (options.simulatedModelConfig() != null) {
@@ -188,7 +188,7 @@ final class SimulatedStarts {
         return args;
     }
 
-    private static SimParams params(ServerConfig server, EngineOptions options)
+    private static SimParams params(ServerConfig server, EngineParams options)
             throws EngineStartException {
         try {
             return SimParams.fromFlags(KindStarts.simDialect(server.kind()), server.model(), simulatedArgs(server, options),

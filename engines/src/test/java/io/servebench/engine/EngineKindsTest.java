@@ -35,7 +35,7 @@ class EngineKindsTest {
     void vllmServe() {
         ServerConfig server = new ServerConfig(EngineKinds.VLLM, "Qwen/Qwen3.5-9B",
                 flags("--reasoning-parser=qwen3", "--max-model-len 32768", "--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}"));
-        LaunchCommand c = KindStarts.launch(server, 8123, "docker", HF, EngineOptions.LOOPBACK);
+        LaunchCommand c = KindStarts.launch(server, 8123, "docker", HF, EngineParams.LOOPBACK);
         assertThat(c.argv()).containsExactly("vllm", "serve", "Qwen/Qwen3.5-9B", "--host", "127.0.0.1", "--port", "8123",
                 "--max-model-len=32768", "--reasoning-parser=qwen3",
                 "--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}");
@@ -48,11 +48,11 @@ class EngineKindsTest {
     @Test
     void anEngineThatLoadWorkersOnOtherMachinesReachListensOnEveryInterfaceAndItsContainerIsPublishedThere() {
         ServerConfig server = new ServerConfig(EngineKinds.SGLANG, "Qwen/Qwen3-8B", List.of());
-        assertThat(KindStarts.launch(server, 30000, "docker", HF, EngineOptions.ALL_INTERFACES).argv())
+        assertThat(KindStarts.launch(server, 30000, "docker", HF, EngineParams.ALL_INTERFACES).argv())
                 .containsSubsequence("--host", "0.0.0.0", "--port", "30000");
         ServerConfig image = new ServerConfig(EngineKinds.VLLM, "Qwen/Qwen3-8B", List.of(),
                 setup("", List.of(), List.of(), "vllm/vllm-openai:v0.17.1"));
-        assertThat(KindStarts.launch(image, 8200, "podman", HF, EngineOptions.ALL_INTERFACES).argv())
+        assertThat(KindStarts.launch(image, 8200, "podman", HF, EngineParams.ALL_INTERFACES).argv())
                 .containsSubsequence("-p", "0.0.0.0:8200:8200").doesNotContain("127.0.0.1:8200:8200");
     }
 
@@ -60,12 +60,12 @@ class EngineKindsTest {
     void aStudysOwnEnvironmentAndFlagsWinOverWhatABenchmarkAddsAndNothingIsAddedTwice() {
         ServerConfig vllm = new ServerConfig(EngineKinds.VLLM, "m", List.of(),
                 setup("", List.of("VLLM_SERVER_DEV_MODE=0"), List.of(), ""));
-        assertThat(KindStarts.launch(vllm, 8000, "docker", HF, EngineOptions.LOOPBACK).env()).isEqualTo(Map.of("VLLM_SERVER_DEV_MODE", "0"));
+        assertThat(KindStarts.launch(vllm, 8000, "docker", HF, EngineParams.LOOPBACK).env()).isEqualTo(Map.of("VLLM_SERVER_DEV_MODE", "0"));
         ServerConfig sglang = new ServerConfig(EngineKinds.SGLANG, "m", flags("--enable-metrics"));
-        assertThat(KindStarts.launch(sglang, 30000, "docker", HF, EngineOptions.LOOPBACK).argv()).containsOnlyOnce("--enable-metrics");
+        assertThat(KindStarts.launch(sglang, 30000, "docker", HF, EngineParams.LOOPBACK).argv()).containsOnlyOnce("--enable-metrics");
         // the command a study recommends for deployment is the study's, without what the benchmark adds
         assertThat(Engines.serveCommand(new ServerConfig(EngineKinds.SGLANG, "m", List.of()),
-                EngineOptions.defaults(EngineOptions.Simulate.OFF, 1)).orElseThrow().command())
+                EngineParams.defaults(EngineParams.Simulate.OFF, 1)).orElseThrow().command())
                 .doesNotContain("--enable-metrics");
     }
 
@@ -73,7 +73,7 @@ class EngineKindsTest {
     void sglangLaunchServerWithExecutableAndEnvironment() {
         ServerConfig server = new ServerConfig(EngineKinds.SGLANG, "Qwen/Qwen3.5-9B", flags("--context-length=32768"),
                 setup("/opt/venv/bin/python", List.of("CUDA_VISIBLE_DEVICES=1", "HF_TOKEN=hf_secret"), List.of(), ""));
-        LaunchCommand c = KindStarts.launch(server, 30001, "docker", HF, EngineOptions.LOOPBACK);
+        LaunchCommand c = KindStarts.launch(server, 30001, "docker", HF, EngineParams.LOOPBACK);
         // python/sglang/srt/server_args.py: --enable-metrics (store_true) turns on /metrics, a 404 without it
         assertThat(c.argv()).containsExactly("/opt/venv/bin/python", "-m", "sglang.launch_server", "--model-path",
                 "Qwen/Qwen3.5-9B", "--host", "127.0.0.1", "--port", "30001", "--context-length=32768", "--enable-metrics");
@@ -86,7 +86,7 @@ class EngineKindsTest {
         ServerConfig server = new ServerConfig(EngineKinds.COMMAND, "/models/q.gguf", flags("--ctx-size=8192"),
                 setup("", List.of(), List.of("llama-server", "-m", "{model}", "--host", "{host}", "--port", "{port}",
                         "--api-key", "sk-123"), ""));
-        LaunchCommand c = KindStarts.launch(server, 9000, "docker", HF, EngineOptions.LOOPBACK);
+        LaunchCommand c = KindStarts.launch(server, 9000, "docker", HF, EngineParams.LOOPBACK);
         assertThat(c.argv()).containsExactly("llama-server", "-m", "/models/q.gguf", "--host", "127.0.0.1", "--port", "9000",
                 "--api-key", "sk-123", "--ctx-size=8192");
         assertThat(c.display()).contains("--api-key *** ").doesNotContain("sk-123");
@@ -97,19 +97,19 @@ class EngineKindsTest {
         // a bare NAME: the container runtime fills -e NAME in from its own environment, which is ServeBench's
         ServerConfig container = new ServerConfig(EngineKinds.VLLM, "Qwen/Qwen3.5-9B", flags(),
                 setup("", List.of("HF_TOKEN", "CUDA_VISIBLE_DEVICES=1"), List.of(), "vllm/vllm-openai:v0.17.1"));
-        LaunchCommand docker = KindStarts.launch(container, 8200, "docker", HF, EngineOptions.LOOPBACK);
+        LaunchCommand docker = KindStarts.launch(container, 8200, "docker", HF, EngineParams.LOOPBACK);
         assertThat(String.join(" ", docker.argv())).contains(" -e HF_TOKEN ", " -e CUDA_VISIBLE_DEVICES=1 ");
         assertThat(docker.env()).isEmpty();
         // a process inherits ServeBench's environment, the variable with it: nothing is set over it
         ServerConfig process = new ServerConfig(EngineKinds.VLLM, "Qwen/Qwen3.5-9B", flags(),
                 setup("", List.of("HF_TOKEN", "CUDA_VISIBLE_DEVICES=1"), List.of(), ""));
-        assertThat(KindStarts.launch(process, 8200, "docker", HF, EngineOptions.LOOPBACK).env())
+        assertThat(KindStarts.launch(process, 8200, "docker", HF, EngineParams.LOOPBACK).env())
                 .containsEntry("CUDA_VISIBLE_DEVICES", "1").doesNotContainKey("HF_TOKEN");
         // one ServeBench's environment lacks fails the start at once, saying what to export
         ServerConfig unset = new ServerConfig(EngineKinds.VLLM, "Qwen/Qwen3.5-9B", flags(),
                 setup("", List.of("SERVEBENCH_TEST_NEVER_SET_TOKEN"), List.of(), ""));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Engines.start(unset,
-                        EngineOptions.defaults(EngineOptions.Simulate.OFF, 1), dir.resolve("s.log")))
+                        EngineParams.defaults(EngineParams.Simulate.OFF, 1), dir.resolve("s.log")))
                 .isInstanceOf(EngineStartException.class)
                 .hasMessageContaining("environment entry SERVEBENCH_TEST_NEVER_SET_TOKEN hands the engine ServeBench's"
                         + " own SERVEBENCH_TEST_NEVER_SET_TOKEN, and ServeBench's environment has none; export");
@@ -119,31 +119,31 @@ class EngineKindsTest {
     void dockerAndPodmanContainers() {
         ServerConfig server = new ServerConfig(EngineKinds.VLLM, "Qwen/Qwen3.5-9B", flags("--max-model-len=32768"),
                 setup("", List.of("HF_TOKEN=hf_secret"), List.of(), "vllm/vllm-openai:v0.17.1"));
-        LaunchCommand docker = KindStarts.launch(server, 8200, "docker", HF, EngineOptions.LOOPBACK);
+        LaunchCommand docker = KindStarts.launch(server, 8200, "docker", HF, EngineParams.LOOPBACK);
         String name = "servebench-" + server.hash() + "-8200";
         List<String> serve = List.of("vllm", "serve", "Qwen/Qwen3.5-9B", "--host", "0.0.0.0", "--port", "8200",
                 "--max-model-len=32768");
         Map<String, String> env = new java.util.LinkedHashMap<>();
         env.put("VLLM_SERVER_DEV_MODE", "1");
         env.put("HF_TOKEN", "hf_secret");
-        assertThat(Container.run("docker", name, "vllm/vllm-openai:v0.17.1", EngineOptions.LOOPBACK, 8200, env, HF, serve, true)).containsExactly(
+        assertThat(Container.run("docker", name, "vllm/vllm-openai:v0.17.1", EngineParams.LOOPBACK, 8200, env, HF, serve, true)).containsExactly(
                 "docker", "run", "--rm", "--name", name, "--gpus", "all", "--ipc=host",
                 "-p", "127.0.0.1:8200:8200", "-v", "/data/hf:/root/.cache/huggingface", "-e", "VLLM_SERVER_DEV_MODE=1",
                 "-e", "HF_TOKEN=hf_secret",
                 "--entrypoint", "vllm", "vllm/vllm-openai:v0.17.1",
                 "serve", "Qwen/Qwen3.5-9B", "--host", "0.0.0.0", "--port", "8200", "--max-model-len=32768");
         // the launch asks for GPUs only where the host has them: the runtimes refuse to start anything otherwise
-        assertThat(docker.argv()).isEqualTo(Container.run("docker", name, "vllm/vllm-openai:v0.17.1", EngineOptions.LOOPBACK, 8200, env, HF, serve,
+        assertThat(docker.argv()).isEqualTo(Container.run("docker", name, "vllm/vllm-openai:v0.17.1", EngineParams.LOOPBACK, 8200, env, HF, serve,
                 Container.hostHasGpus()));
-        assertThat(Container.run("docker", name, "i", EngineOptions.LOOPBACK, 8200, Map.of(), HF, serve, false)).doesNotContain("--gpus");
+        assertThat(Container.run("docker", name, "i", EngineParams.LOOPBACK, 8200, Map.of(), HF, serve, false)).doesNotContain("--gpus");
         assertThat(docker.cleanup()).containsExactly("docker", "rm", "-f", name);
         assertThat(docker.env()).isEmpty();
         assertThat(docker.display()).contains("HF_TOKEN=***").doesNotContain("hf_secret");
 
-        LaunchCommand podman = KindStarts.launch(server, 8200, "podman", HF, EngineOptions.LOOPBACK);
-        assertThat(Container.run("podman", name, "i", EngineOptions.LOOPBACK, 8200, Map.of(), HF, serve, true))
+        LaunchCommand podman = KindStarts.launch(server, 8200, "podman", HF, EngineParams.LOOPBACK);
+        assertThat(Container.run("podman", name, "i", EngineParams.LOOPBACK, 8200, Map.of(), HF, serve, true))
                 .startsWith("podman", "run", "--rm", "--name", name, "--device", "nvidia.com/gpu=all");
-        assertThat(Container.run("podman", name, "i", EngineOptions.LOOPBACK, 8200, Map.of(), HF, serve, false))
+        assertThat(Container.run("podman", name, "i", EngineParams.LOOPBACK, 8200, Map.of(), HF, serve, false))
                 .startsWith("podman", "run", "--rm", "--name", name, "--ipc=host");
         assertThat(podman.cleanup()).containsExactly("podman", "rm", "-f", name);
     }
@@ -151,7 +151,7 @@ class EngineKindsTest {
     @Test
     void kindsThatAreNotProcessesAreRefused() {
         ServerConfig endpoint = new ServerConfig(EngineKinds.ENDPOINT, "m", List.of());
-        assertThatThrownBy(() -> KindStarts.launch(endpoint, 1, "docker", HF, EngineOptions.LOOPBACK))
+        assertThatThrownBy(() -> KindStarts.launch(endpoint, 1, "docker", HF, EngineParams.LOOPBACK))
                 .hasMessageContaining("\"endpoint\" is not started as a process");
     }
 
@@ -181,13 +181,13 @@ class EngineKindsTest {
     void serveCommandsAreTheDialectsAndQuoteWhatAShellWouldSplit() {
         ServerConfig sglang = new ServerConfig(EngineKinds.SGLANG, "Qwen/Qwen3.5-9B",
                 flags("--chat-template=it's {x}", "--disable-radix-cache"));
-        EngineOptions simulated = EngineOptions.defaults(EngineOptions.Simulate.IN_PROCESS, 1);
-        EngineOptions real = EngineOptions.defaults(EngineOptions.Simulate.OFF, 1);
+        EngineParams simulated = EngineParams.defaults(EngineParams.Simulate.IN_PROCESS, 1);
+        EngineParams real = EngineParams.defaults(EngineParams.Simulate.OFF, 1);
         // the program the reports print is the one ServeBench starts: python3, not python
         assertThat(Engines.serveCommand(sglang, simulated)).contains(new ServeCommand("python3 -m sglang.launch_server"
                 + " --model-path Qwen/Qwen3.5-9B '--chat-template=it'\\''s {x}' --disable-radix-cache", "SGLang", true));
         assertThat(Engines.serveCommand(sglang, real).orElseThrow().simulated()).isFalse();
-        assertThat(KindStarts.launch(sglang, 30000, "docker", HF, EngineOptions.LOOPBACK).argv()).startsWith("python3");
+        assertThat(KindStarts.launch(sglang, 30000, "docker", HF, EngineParams.LOOPBACK).argv()).startsWith("python3");
         // the simulated engine reads vLLM's flags: its command is vLLM's, and its numbers are simulated
         ServerConfig sim = new ServerConfig(EngineKinds.SIM, "m", flags("--max-model-len=4096"));
         assertThat(Engines.serveCommand(sim, real)).contains(new ServeCommand("vllm serve m --max-model-len=4096", "vLLM", true));
@@ -200,7 +200,7 @@ class EngineKindsTest {
                 "--max-model-len=32768", "--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}",
                 "--language-model-only", "--performance-mode=interactivity"));
         // flags in the canonical (sorted) order in which a server configuration keeps them
-        assertThat(Engines.serveCommand(recommended, EngineOptions.defaults(EngineOptions.Simulate.OFF, 1)).orElseThrow()
+        assertThat(Engines.serveCommand(recommended, EngineParams.defaults(EngineParams.Simulate.OFF, 1)).orElseThrow()
                 .command()).isEqualTo("vllm serve Qwen/Qwen3.5-9B --language-model-only --max-model-len=32768"
                 + " --performance-mode=interactivity --reasoning-parser=qwen3"
                 + " '--speculative-config={\"method\":\"mtp\",\"num_speculative_tokens\":1}'");

@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The caps an engine sets itself, as its source says, stated where a study's flags leave them open. */
 class EngineLimitsTest {
 
-    private static final EngineOptions REAL = EngineOptions.defaults(EngineOptions.Simulate.OFF, 1);
+    private static final EngineParams REAL = EngineParams.defaults(EngineParams.Simulate.OFF, 1);
     private static final List<String> H100 = List.of("NVIDIA H100 80GB HBM3, 81559 MiB, 570.86.15");
 
     private static ServerConfig server(EngineKind kind, String... flags) {

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 /**
  * An engine ServeBench starts answers on the loopback address alone, unless the run's load workers on other machines
- * must reach it ({@link EngineOptions#ALL_INTERFACES}): then on this machine's other addresses too. Tried on the
+ * must reach it ({@link EngineParams#ALL_INTERFACES}): then on this machine's other addresses too. Tried on the
  * simulated engine in the harness's JVM and as a process, through a socket to an address of this machine's network.
  */
 class ListenAddressTest {
@@ -51,15 +51,15 @@ class ListenAddressTest {
             throws Exception {
         Optional<InetAddress> network = networkAddress();
         assumeThat(network).as("an address of this machine beside the loopback one").isPresent();
-        for (EngineOptions.Simulate simulate : List.of(EngineOptions.Simulate.IN_PROCESS, EngineOptions.Simulate.PROCESS)) {
-            EngineOptions options = EngineOptions.defaults(simulate, 1);
+        for (EngineParams.Simulate simulate : List.of(EngineParams.Simulate.IN_PROCESS, EngineParams.Simulate.PROCESS)) {
+            EngineParams options = EngineParams.defaults(simulate, 1);
             try (RunningEngine engine = Engines.start(SERVER, options, tmp.resolve(simulate + "-loopback.log"))) {
                 int port = engine.endpoint().baseUri().getPort();
                 connect(InetAddress.getLoopbackAddress(), port);
                 assertThatThrownBy(() -> connect(network.get(), port)).as(simulate.toString())
                         .isInstanceOf(java.net.ConnectException.class);
             }
-            try (RunningEngine engine = Engines.start(SERVER, options.listeningOn(EngineOptions.ALL_INTERFACES),
+            try (RunningEngine engine = Engines.start(SERVER, options.listeningOn(EngineParams.ALL_INTERFACES),
                     tmp.resolve(simulate + "-all.log"))) {
                 // the harness itself still talks to it over the loopback address
                 assertThat(engine.endpoint().baseUri().getHost()).isEqualTo("127.0.0.1");

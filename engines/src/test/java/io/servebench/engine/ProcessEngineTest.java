@@ -48,7 +48,7 @@ class ProcessEngineTest {
         io.servebench.engine.ServerConfig server = new io.servebench.engine.ServerConfig(EngineKinds.VLLM, "m",
                 List.of(io.servebench.flags.Flag.parse("--spec-tokens=2").orElseThrow()), new io.servebench.engine.kind.EngineSetup(
                 script("old-vllm.sh"), List.of(), "", List.of(), "", ""));
-        assertThatThrownBy(() -> Engines.start(server, EngineOptions.defaults(EngineOptions.Simulate.OFF, 1),
+        assertThatThrownBy(() -> Engines.start(server, EngineParams.defaults(EngineParams.Simulate.OFF, 1),
                 dir.resolve("s01.log")))
                 .isInstanceOf(EngineStartException.class)
                 .hasMessageContaining("error: unrecognized arguments: --spec-tokens=2")
@@ -250,14 +250,14 @@ class ProcessEngineTest {
         try (SimulatedEngine sim = SimulatedEngine.start(SimParams.fromFlags(SimDialect.VLLM, "Qwen/Qwen3-8B", List.of()), 0, 1)) {
             io.servebench.engine.ServerConfig server = new io.servebench.engine.ServerConfig(EngineKinds.ENDPOINT, "Qwen/Qwen3-8B", List.of(),
                     new io.servebench.engine.kind.EngineSetup("", List.of(), "", List.of(), sim.baseUri() + "/v1", ""));
-            RunningEngine engine = Engines.start(server, EngineOptions.defaults(EngineOptions.Simulate.OFF, 1), dir.resolve("e.log"));
+            RunningEngine engine = Engines.start(server, EngineParams.defaults(EngineParams.Simulate.OFF, 1), dir.resolve("e.log"));
             engine.close();
             assertThat(engine.endpoint().baseUri().toString()).isEqualTo(sim.baseUri() + "/");
             // an endpoint's whole URL, as a curl command names it, is cut back to the same base
             io.servebench.engine.ServerConfig pasted = new io.servebench.engine.ServerConfig(EngineKinds.ENDPOINT,
                     "Qwen/Qwen3-8B", List.of(), new io.servebench.engine.kind.EngineSetup("", List.of(), "", List.of(),
                     sim.baseUri() + "/v1/chat/completions", ""));
-            try (RunningEngine whole = Engines.start(pasted, EngineOptions.defaults(EngineOptions.Simulate.OFF, 1),
+            try (RunningEngine whole = Engines.start(pasted, EngineParams.defaults(EngineParams.Simulate.OFF, 1),
                     dir.resolve("e2.log"))) {
                 assertThat(whole.endpoint().baseUri().toString()).isEqualTo(sim.baseUri() + "/");
             }

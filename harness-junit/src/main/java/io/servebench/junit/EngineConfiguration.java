@@ -1,6 +1,6 @@
 package io.servebench.junit;
 
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.runner.RunDefaults;
 import io.servebench.runner.RunOptions;
 import org.junit.platform.engine.ConfigurationParameters;
@@ -38,7 +38,7 @@ import java.util.TreeMap;
  * @param progress    whether per-trial progress is printed
  * @param params      {@code -p} values by name
  */
-record EngineConfiguration(EngineOptions.Simulate simulate, Path outputDir, boolean quick, Optional<Integer> repetitions,
+record EngineConfiguration(EngineParams.Simulate simulate, Path outputDir, boolean quick, Optional<Integer> repetitions,
                            Optional<Long> seed,
                            boolean progress, Map<String, List<String>> params) {
 
@@ -55,9 +55,9 @@ record EngineConfiguration(EngineOptions.Simulate simulate, Path outputDir, bool
      */
     static EngineConfiguration of(ConfigurationParameters config) {
         String simulate = config.get(SIMULATE).orElse("false");
-        EngineOptions.Simulate mode;
+        EngineParams.Simulate mode;
         try {
-            mode = EngineOptions.Simulate.of(simulate);
+            mode = EngineParams.Simulate.of(simulate);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(SIMULATE + "=" + simulate.strip() + ": expected true (in-process), process,"
                     + " virtual or false", e);

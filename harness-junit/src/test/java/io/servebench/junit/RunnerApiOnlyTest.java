@@ -29,7 +29,7 @@ class RunnerApiOnlyTest {
                         "org.junit.platform..")
                 // the values the API hands out and takes
                 .or(HasName.Predicates.nameMatching("io\\.servebench\\.plan\\.(Trial|TrialPlan|ResultBlock|WorkloadParams)"))
-                .or(HasName.Predicates.nameMatching("io\\.servebench\\.engine\\.EngineOptions(\\$Simulate)?"))
+                .or(HasName.Predicates.nameMatching("io\\.servebench\\.engine\\.EngineParams(\\$Simulate)?"))
                 // the keys of a block's params, named once in the vocabulary
                 .or(HasName.Predicates.nameMatching("io\\.servebench\\.workload\\.(WorkloadSetting|LoadOption)"));
         ArchRule rule = classes().that().resideInAPackage("io.servebench.junit..").should().onlyDependOnClassesThat(api)

@@ -1,7 +1,7 @@
 package io.servebench.execution;
 
 import io.servebench.annotations.Profile;
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.results.SloParams;
 import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.plan.WorkloadParams;
@@ -32,7 +32,7 @@ import java.util.Objects;
  * @param maxFailedShare the largest share of a repetition's measured requests that may fail, in {@code [0, 1]}: a
  *                    repetition with more, or with every request failed, fails its trial
  */
-public record ExecutionParams(Path outputDir, EngineOptions engines, int repetitions, long seed, boolean freshServer,
+public record ExecutionParams(Path outputDir, EngineParams engines, int repetitions, long seed, boolean freshServer,
                               Duration settle, Duration slice, ClientOptions client, SloParams slo, boolean progress,
                               boolean verbose, boolean quick, TelemetryParams telemetry, double maxFailedShare) {
 
@@ -63,7 +63,7 @@ public record ExecutionParams(Path outputDir, EngineOptions engines, int repetit
     }
 
     /** Measurement as a run without {@code -v} does it: one console line a repetition. */
-    public ExecutionParams(Path outputDir, EngineOptions engines, int repetitions, long seed, boolean freshServer,
+    public ExecutionParams(Path outputDir, EngineParams engines, int repetitions, long seed, boolean freshServer,
                            Duration settle, Duration slice, ClientOptions client, SloParams slo, boolean progress,
                            boolean quick, TelemetryParams telemetry, double maxFailedShare) {
         this(outputDir, engines, repetitions, seed, freshServer, settle, slice, client, slo, progress, false, quick,
@@ -72,12 +72,12 @@ public record ExecutionParams(Path outputDir, EngineOptions engines, int repetit
 
     /** Whether the simulated engine stands in for the studies' engines. */
     public boolean simulate() {
-        return engines.simulate() != EngineOptions.Simulate.OFF;
+        return engines.simulate() != EngineParams.Simulate.OFF;
     }
 
     /** Whether no request leaves this process in real time: the simulated engine in virtual time serves every trial. */
     public boolean virtualTime() {
-        return engines.simulate() == EngineOptions.Simulate.VIRTUAL;
+        return engines.simulate() == EngineParams.Simulate.VIRTUAL;
     }
 
     /**

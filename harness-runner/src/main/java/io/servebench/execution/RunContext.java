@@ -2,7 +2,7 @@ package io.servebench.execution;
 
 import io.servebench.engine.kind.EngineKind;
 import io.servebench.engine.kind.EngineKinds;
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.load.LoadWorkers;
 import io.servebench.engine.RunningEngine;
 import io.servebench.load.Interruption;
@@ -108,10 +108,10 @@ public final class RunContext {
      * How engines are started, with the API key, so that the readiness wait is let in too; listening on every interface
      * where the loads' workers run on other nodes of a SLURM allocation and reach them over the network.
      */
-    EngineOptions engines() {
-        EngineOptions engines = params.engines().withKeys(apiKey, adminApiKey);
+    EngineParams engines() {
+        EngineParams engines = params.engines().withKeys(apiKey, adminApiKey);
         return params.client().loadWorkers() > 1 && LoadWorkers.Placement.of(System.getenv()).otherMachines()
-                ? engines.listeningOn(EngineOptions.ALL_INTERFACES) : engines;
+                ? engines.listeningOn(EngineParams.ALL_INTERFACES) : engines;
     }
 
     PrometheusScraper scraper() {

@@ -1,6 +1,6 @@
 package io.servebench.runner;
 
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.engine.kind.Redaction;
 import io.servebench.engine.kind.ShellWords;
 import io.servebench.execution.ClientOptions;
@@ -70,7 +70,7 @@ final class RunCommandLine {
         if (options.slo().stated()) {
             args.addAll(List.of("--slo", options.slo().toString()));
         }
-        EngineOptions engines = params.engines();
+        EngineParams engines = params.engines();
         switch (engines.simulate()) {
             case IN_PROCESS -> args.add("--simulate");
             case PROCESS -> args.add("--simulate=process");
@@ -79,7 +79,7 @@ final class RunCommandLine {
                 // the studies' own engines: nothing to add
             }
         }
-        if (params.simulated() && !engines.simulatedGpu().equals(EngineOptions.DEFAULT_SIMULATED_GPU)) {
+        if (params.simulated() && !engines.simulatedGpu().equals(EngineParams.DEFAULT_SIMULATED_GPU)) {
             args.addAll(List.of("--simulate-gpu", engines.simulatedGpu()));
         }
         if (params.simulated() && engines.simulatedModelConfig() != null) {
@@ -99,8 +99,8 @@ final class RunCommandLine {
         seconds(args, "--slice", params.slice(), Duration.ofSeconds(RunDefaults.SLICE_SECONDS));
         options.timelineGap().filter(g -> g.toMillis() != RunDefaults.TIMELINE_GAP_MS)
                 .ifPresent(g -> args.addAll(List.of("--timeline-gap", Long.toString(g.toMillis()))));
-        seconds(args, "--ready-timeout", engines.readyTimeout(), EngineOptions.DEFAULT_READY_TIMEOUT);
-        seconds(args, "--stop-grace", engines.grace(), EngineOptions.DEFAULT_GRACE);
+        seconds(args, "--ready-timeout", engines.readyTimeout(), EngineParams.DEFAULT_READY_TIMEOUT);
+        seconds(args, "--stop-grace", engines.grace(), EngineParams.DEFAULT_GRACE);
         if (!RunDefaults.CONTAINER_RUNTIME.equals(engines.containerRuntime())) {
             args.addAll(List.of("--container-runtime", engines.containerRuntime()));
         }

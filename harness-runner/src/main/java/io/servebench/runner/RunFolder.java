@@ -1,6 +1,6 @@
 package io.servebench.runner;
 
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.execution.BlockResults;
 import io.servebench.execution.ClientWarmup;
 import io.servebench.execution.ExecutionException;
@@ -128,7 +128,7 @@ final class RunFolder {
      * executor that measures elsewhere sends none from here (a SLURM job warms its own).
      */
     void warmClient(Executor executor) {
-        if (params.engines().simulate() != EngineOptions.Simulate.VIRTUAL && executor.measuresHere()) {
+        if (params.engines().simulate() != EngineParams.Simulate.VIRTUAL && executor.measuresHere()) {
             ClientWarmup.once(out);
         }
     }

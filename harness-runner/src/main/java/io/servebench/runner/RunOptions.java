@@ -1,7 +1,7 @@
 package io.servebench.runner;
 
 import io.servebench.study.AdHocStudy;
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.execution.ClientOptions;
 import io.servebench.execution.slurm.SlurmParams;
 import io.servebench.results.SloParams;
@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
  * RunOutcome outcome = new Runner(RunOptions.builder()
  *         .include(QuickStart.class)
  *         .param("rate", "4", "8")
- *         .simulate(EngineOptions.Simulate.IN_PROCESS)
+ *         .simulate(EngineParams.Simulate.IN_PROCESS)
  *         .outputDir(Path.of("results/quick-start"))
  *         .build()).run();
  * }</pre>
@@ -49,12 +49,12 @@ import java.util.regex.Pattern;
  * @param repetitions     independent runs of each trial (JMH's forks); unset: 1
  * @param outputDir       the run folder; unset: {@code results/yyyyMMdd-HHmmss} of the time the run starts
  * @param simulate        whether and how the simulated engine stands in for the studies' engines
- * @param simulatedGpu    the GPU the simulated engine imitates; unset: {@link EngineOptions#DEFAULT_SIMULATED_GPU}
+ * @param simulatedGpu    the GPU the simulated engine imitates; unset: {@link EngineParams#DEFAULT_SIMULATED_GPU}
  * @param simulatedModelConfig the config.json of the model the simulated engine stands in for, when it does not know it
  * @param simulatedAcceptance the draft acceptance the simulated engine gives speculative decoding, one rate per draft
  *                        position ({@code --sim-acceptance-rate}); empty for the draft method's default
- * @param readyTimeout    how long an engine may take to become ready; unset: {@link EngineOptions#DEFAULT_READY_TIMEOUT}
- * @param stopGrace       how long an engine gets to exit after SIGTERM; unset: {@link EngineOptions#DEFAULT_GRACE}
+ * @param readyTimeout    how long an engine may take to become ready; unset: {@link EngineParams#DEFAULT_READY_TIMEOUT}
+ * @param stopGrace       how long an engine gets to exit after SIGTERM; unset: {@link EngineParams#DEFAULT_GRACE}
  * @param containerRuntime {@code docker} or {@code podman}, for studies that name an image; unset: docker
  * @param quick           shorten every trial to about {@link io.servebench.execution.ExecutionParams#QUICK_SECONDS} seconds of load
  * @param seed            seeds request order, arrival times and the simulated engine; unset: 42
@@ -88,7 +88,7 @@ import java.util.regex.Pattern;
  */
 public record RunOptions(List<String> includes, List<String> studies, Map<String, List<String>> overrides,
                          List<String> trials,
-                         Optional<Integer> repetitions, Optional<Path> outputDir, EngineOptions.Simulate simulate,
+                         Optional<Integer> repetitions, Optional<Path> outputDir, EngineParams.Simulate simulate,
                          Optional<String> simulatedGpu, Optional<Path> simulatedModelConfig, List<Double> simulatedAcceptance,
                          Optional<Duration> readyTimeout, Optional<Duration> stopGrace, Optional<String> containerRuntime, boolean quick, Optional<Long> seed, boolean freshServer,
                          Optional<Duration> settle, Optional<Duration> slice, EngineOverrides engineOverrides,
@@ -181,7 +181,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         private final List<String> trials = new ArrayList<>();
         private Integer repetitions;
         private Path outputDir;
-        private EngineOptions.Simulate simulate = EngineOptions.Simulate.OFF;
+        private EngineParams.Simulate simulate = EngineParams.Simulate.OFF;
         private SlurmParams slurm;
         private String simulatedGpu;
         private Path simulatedModelConfig;
@@ -257,7 +257,7 @@ public record RunOptions(List<String> includes, List<String> studies, Map<String
         }
 
         /** Whether and how the simulated engine stands in for the studies' engines. */
-        public Builder simulate(EngineOptions.Simulate simulate) {
+        public Builder simulate(EngineParams.Simulate simulate) {
             this.simulate = Objects.requireNonNull(simulate, "simulate");
             return this;
         }

@@ -1,6 +1,6 @@
 package io.servebench.runner;
 
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.execution.ExecutionParams;
 import io.servebench.reports.ReportLanguage;
 import io.servebench.results.EngineMode;
@@ -22,7 +22,7 @@ import java.util.Objects;
  * @param slice       the time slices a long load reports its figures in
  * @param language    the language of summary.md and report.html
  */
-record RunParams(RunOptions options, Path outputDir, int repetitions, EngineOptions engines, long seed, Duration settle,
+record RunParams(RunOptions options, Path outputDir, int repetitions, EngineParams engines, long seed, Duration settle,
                  Duration slice, ReportLanguage language) {
 
     RunParams {
@@ -32,11 +32,11 @@ record RunParams(RunOptions options, Path outputDir, int repetitions, EngineOpti
     /** {@code options} with every unset option at its default. */
     static RunParams of(RunOptions options) {
         long seed = options.seed().orElse(RunDefaults.SEED);
-        EngineOptions engines = new EngineOptions(options.simulate(), seed,
-                options.readyTimeout().orElse(EngineOptions.DEFAULT_READY_TIMEOUT),
-                options.stopGrace().orElse(EngineOptions.DEFAULT_GRACE),
-                options.containerRuntime().orElse(RunDefaults.CONTAINER_RUNTIME), EngineOptions.defaultHfCache(), null, null,
-                options.simulatedGpu().orElse(EngineOptions.DEFAULT_SIMULATED_GPU),
+        EngineParams engines = new EngineParams(options.simulate(), seed,
+                options.readyTimeout().orElse(EngineParams.DEFAULT_READY_TIMEOUT),
+                options.stopGrace().orElse(EngineParams.DEFAULT_GRACE),
+                options.containerRuntime().orElse(RunDefaults.CONTAINER_RUNTIME), EngineParams.defaultHfCache(), null, null,
+                options.simulatedGpu().orElse(EngineParams.DEFAULT_SIMULATED_GPU),
                 options.simulatedModelConfig().map(Path::toAbsolutePath).orElse(null))
                 .withSimulatedAcceptance(options.simulatedAcceptance());
         return new RunParams(options, options.outputDir().orElseGet(RunDefaults::outputDir),
@@ -48,7 +48,7 @@ record RunParams(RunOptions options, Path outputDir, int repetitions, EngineOpti
 
     /** Whether the simulated engine stands in for the studies' engines. */
     boolean simulated() {
-        return engines.simulate() != EngineOptions.Simulate.OFF;
+        return engines.simulate() != EngineParams.Simulate.OFF;
     }
 
     /** What serves the trials, as the reports name it. */

@@ -198,7 +198,7 @@ public final class Runner {
                 .flatMap(java.util.Optional::stream).findFirst().ifPresent(problem -> {
                     throw new RunnerException(problem);
                 });
-        if (params.engines().simulate() != io.servebench.engine.EngineOptions.Simulate.VIRTUAL) {
+        if (params.engines().simulate() != io.servebench.engine.EngineParams.Simulate.VIRTUAL) {
             return;
         }
         if (params.options().client().loadWorkers() > 1) {

@@ -39,8 +39,8 @@ class PromptCountSourceTest {
     }
 
     private static RunContext context(StringWriter out, io.servebench.load.Interruption interruption) {
-        ExecutionParams params = new ExecutionParams(java.nio.file.Path.of("unused"), new io.servebench.engine.EngineOptions(
-                io.servebench.engine.EngineOptions.Simulate.OFF, 42, java.time.Duration.ofMinutes(20),
+        ExecutionParams params = new ExecutionParams(java.nio.file.Path.of("unused"), new io.servebench.engine.EngineParams(
+                io.servebench.engine.EngineParams.Simulate.OFF, 42, java.time.Duration.ofMinutes(20),
                 java.time.Duration.ofSeconds(30), "docker", java.nio.file.Path.of("unused"), null, null, "h100", null), 1, 42, false,
                 java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(60), ClientOptions.DEFAULTS,
                 io.servebench.results.SloParams.NONE, false, false, io.servebench.metrics.gpu.TelemetryParams.DEFAULTS,

@@ -1,6 +1,6 @@
 package io.servebench.runner;
 
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
@@ -26,7 +26,7 @@ class CancellationOnTheTwinTest {
 
     @Test
     void aQuarterIsCalledOffAndCountedApartFromSuccessesAndFailures(@TempDir Path dir) throws Exception {
-        RunOutcome outcome = new Runner(options(dir).simulate(EngineOptions.Simulate.IN_PROCESS).build(),
+        RunOutcome outcome = new Runner(options(dir).simulate(EngineParams.Simulate.IN_PROCESS).build(),
                 new PrintWriter(new StringWriter(), true)).run();
         BlockResult block = outcome.blocks("baseline").get(0);
         RepetitionResult r = block.repetitions().get(0);
@@ -41,7 +41,7 @@ class CancellationOnTheTwinTest {
     @Test
     void virtualTimeRefusesItBeforeAnythingStartsWithWhatToDoInstead(@TempDir Path dir) {
         StringWriter console = new StringWriter();
-        Runner runner = new Runner(options(dir).simulate(EngineOptions.Simulate.VIRTUAL).build(),
+        Runner runner = new Runner(options(dir).simulate(EngineParams.Simulate.VIRTUAL).build(),
                 new PrintWriter(console, true));
         assertThatThrownBy(runner::run).isInstanceOf(RunnerException.class)
                 .hasMessageStartingWith("cancellationRate (io.servebench.runner.SimStudy.baseline) calls requests off")

@@ -1,7 +1,7 @@
 package io.servebench.runner;
 
 import io.servebench.tuning.CapacitySearch;
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.results.SloParams;
 import io.servebench.results.CapacityResult;
 import org.junit.jupiter.api.Test;
@@ -24,7 +24,7 @@ class CapacityOnTheSimulatedEngineTest {
     void findsARateThatMeetsTheTargetWhileTheNextProbedRateAboveDoesNot(@TempDir Path dir) throws Exception {
         StringWriter out = new StringWriter();
         RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline").param("rate", "4")
-                .param("requests", "600").simulate(EngineOptions.Simulate.VIRTUAL).slo(SloParams.parse("ttft=200,tpot=30"))
+                .param("requests", "600").simulate(EngineParams.Simulate.VIRTUAL).slo(SloParams.parse("ttft=200,tpot=30"))
                 .capacity(0.99).outputDir(dir).progress(false).build(), new PrintWriter(out, true)).run();
 
         CapacityResult c = outcome.result().capacities().get(0);
@@ -57,7 +57,7 @@ class CapacityOnTheSimulatedEngineTest {
         StringWriter out = new StringWriter();
         RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline")
                 .param("profile", "concurrent").param("concurrency", "8").param("requests", "600")
-                .simulate(EngineOptions.Simulate.VIRTUAL).slo(SloParams.parse("tpot=12")).capacity(0.99).outputDir(dir)
+                .simulate(EngineParams.Simulate.VIRTUAL).slo(SloParams.parse("tpot=12")).capacity(0.99).outputDir(dir)
                 .progress(false).build(), new PrintWriter(out, true)).run();
 
         CapacityResult c = outcome.result().capacities().get(0);
@@ -82,7 +82,7 @@ class CapacityOnTheSimulatedEngineTest {
     @Test
     void eachProbeRunsTheRunsRepetitionsAndPoolsTheirRequests(@TempDir Path dir) throws Exception {
         RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline").param("rate", "16")
-                .param("requests", "150").repetitions(2).simulate(EngineOptions.Simulate.VIRTUAL)
+                .param("requests", "150").repetitions(2).simulate(EngineParams.Simulate.VIRTUAL)
                 .slo(SloParams.parse("ttft=200,tpot=30")).capacity(0.99).outputDir(dir).progress(false).build(),
                 new PrintWriter(new StringWriter(), true)).run();
         CapacityResult c = outcome.result().capacities().get(0);
@@ -95,7 +95,7 @@ class CapacityOnTheSimulatedEngineTest {
     void aLoadOfNeitherARateNorStreamsIsRefusedSayingWhatToGiveIt(@TempDir Path dir) {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Runner(RunOptions.builder()
                         .include(SimStudy.class, "baseline").param("profile", "throughput").param("requests", "50")
-                        .simulate(EngineOptions.Simulate.VIRTUAL).slo(SloParams.parse("ttft=200")).capacity(0.99)
+                        .simulate(EngineParams.Simulate.VIRTUAL).slo(SloParams.parse("ttft=200")).capacity(0.99)
                         .outputDir(dir).progress(false).build(), new PrintWriter(new StringWriter(), true)).run())
                 .isInstanceOf(RunnerException.class)
                 .hasMessageContaining("--capacity searches a request rate (profile constant, poisson or gamma) or a number"
@@ -109,7 +109,7 @@ class CapacityOnTheSimulatedEngineTest {
         StringWriter out = new StringWriter();
         RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline").param("rate", "4")
                 .param("requests", "8").param("warmup", "0").param("dataset", "synthetic:in=fixed(300000),out=fixed(10)")
-                .simulate(EngineOptions.Simulate.PROCESS).slo(SloParams.parse("ttft=200")).capacity(0.99).outputDir(dir)
+                .simulate(EngineParams.Simulate.PROCESS).slo(SloParams.parse("ttft=200")).capacity(0.99).outputDir(dir)
                 .progress(false).build(), new PrintWriter(out, true)).run();
 
         assertThat(outcome.result().capacities().get(0).probes()).as(out.toString()).hasSize(1);
@@ -132,7 +132,7 @@ class CapacityOnTheSimulatedEngineTest {
         StringWriter out = new StringWriter();
         RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline").param("rate", "4")
                 .param("requests", "20").param("dataset", "synthetic:in=fixed(300000),out=fixed(10)")
-                .simulate(EngineOptions.Simulate.VIRTUAL).slo(SloParams.parse("ttft=200")).capacity(0.99).outputDir(dir)
+                .simulate(EngineParams.Simulate.VIRTUAL).slo(SloParams.parse("ttft=200")).capacity(0.99).outputDir(dir)
                 .progress(false).build(), new PrintWriter(out, true)).run();
 
         CapacityResult c = outcome.result().capacities().get(0);
@@ -150,7 +150,7 @@ class CapacityOnTheSimulatedEngineTest {
     @Test
     void withoutSlosTheSearchIsRefusedBeforeAnythingRuns(@TempDir Path dir) {
         Runner runner = new Runner(RunOptions.builder().include(SimStudy.class, "baseline")
-                .simulate(EngineOptions.Simulate.VIRTUAL).capacity().outputDir(dir).progress(false).build(),
+                .simulate(EngineParams.Simulate.VIRTUAL).capacity().outputDir(dir).progress(false).build(),
                 new PrintWriter(new StringWriter(), true));
         org.assertj.core.api.Assertions.assertThatThrownBy(runner::run).isInstanceOf(RunnerException.class)
                 .hasMessageContaining("--capacity needs SLOs for").hasMessageContaining("--slo");
@@ -160,7 +160,7 @@ class CapacityOnTheSimulatedEngineTest {
     void aTunerThatRanksByCapacityKeepsTheBaselineOverAConfigurationThatSaturatesEarly(@TempDir Path dir) throws Exception {
         StringWriter out = new StringWriter();
         RunOutcome outcome = new Runner(RunOptions.builder().include(CapacityTunedStudy.class)
-                .simulate(EngineOptions.Simulate.VIRTUAL).outputDir(dir).progress(false).build(), new PrintWriter(out, true)).run();
+                .simulate(EngineParams.Simulate.VIRTUAL).outputDir(dir).progress(false).build(), new PrintWriter(out, true)).run();
         var tuning = outcome.result().tuning();
         assertThat(tuning.metric()).isEqualTo("Capacity under SLOs (req/s)");
         var group = tuning.steps().get(1);

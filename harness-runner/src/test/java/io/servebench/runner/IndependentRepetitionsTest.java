@@ -1,7 +1,7 @@
 package io.servebench.runner;
 
 import io.servebench.compare.Comparison;
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
 import io.servebench.results.PrefixCacheReset;
@@ -39,7 +39,7 @@ class IndependentRepetitionsTest {
     void repetitionsDifferAndTheSameSeedReproducesThem(@TempDir Path dir) throws Exception {
         RunOptions.Builder options = RunOptions.builder().include(SimStudy.class, "mtp2").param("rate", "8")
                 .param("requests", "60").param("warmup", "0").repetitions(3).seed(7)
-                .simulate(EngineOptions.Simulate.VIRTUAL);
+                .simulate(EngineParams.Simulate.VIRTUAL);
         double[] first = means(run(options, dir.resolve("a")).blocks("mtp2").get(0));
         double[] again = means(run(options, dir.resolve("b")).blocks("mtp2").get(0));
 
@@ -56,10 +56,10 @@ class IndependentRepetitionsTest {
     void everyRepetitionStartsFromAnEmptiedCache(@TempDir Path dir) throws Exception {
         // the control: one repetition that sends each of the 30 prompts twice finds the second sending cached
         BlockResult twice = run(RunOptions.builder().include(RepetitionStudy.class, "baseline").param("requests", "60")
-                .simulate(EngineOptions.Simulate.VIRTUAL), dir.resolve("twice")).blocks("baseline").get(0);
+                .simulate(EngineParams.Simulate.VIRTUAL), dir.resolve("twice")).blocks("baseline").get(0);
         assertThat(twice.repetitions().get(0).value(ServerMetric.PREFIX_CACHE_HIT_RATE).orElseThrow()).isGreaterThan(0.4);
 
-        for (EngineOptions.Simulate mode : List.of(EngineOptions.Simulate.VIRTUAL, EngineOptions.Simulate.IN_PROCESS)) {
+        for (EngineParams.Simulate mode : List.of(EngineParams.Simulate.VIRTUAL, EngineParams.Simulate.IN_PROCESS)) {
             BlockResult block = run(RunOptions.builder().include(RepetitionStudy.class, "baseline").repetitions(3)
                     .simulate(mode), dir.resolve(mode.name())).blocks("baseline").get(0);
             List<RepetitionResult> reps = block.repetitions();
@@ -71,7 +71,7 @@ class IndependentRepetitionsTest {
                 assertThat(r.value(ServerMetric.PREFIX_CACHE_HIT_RATE).orElseThrow()).as(mode.name()).isLessThan(0.05);
             }
             // in real time over HTTP, with the simulated engine's own route
-            assertThat(reps.get(1).cacheReset().detail()).isEqualTo(mode == EngineOptions.Simulate.VIRTUAL
+            assertThat(reps.get(1).cacheReset().detail()).isEqualTo(mode == EngineParams.Simulate.VIRTUAL
                     ? "the virtual engine's cache cleared" : "POST /reset_prefix_cache");
         }
     }
@@ -87,7 +87,7 @@ class IndependentRepetitionsTest {
         }
         Path file = Files.writeString(dir.resolve("trace.jsonl"), trace);
         RunOutcome outcome = run(RunOptions.builder().include(RepetitionStudy.class).param("dataset", "trace:" + file)
-                .param("profile", "trace").repetitions(3).simulate(EngineOptions.Simulate.VIRTUAL), dir.resolve("run"));
+                .param("profile", "trace").repetitions(3).simulate(EngineParams.Simulate.VIRTUAL), dir.resolve("run"));
 
         BlockResult baseline = outcome.blocks("baseline").get(0);
         BlockResult fewSlots = outcome.blocks("fewSlots").get(0);

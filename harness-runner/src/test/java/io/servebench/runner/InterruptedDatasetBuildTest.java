@@ -1,6 +1,6 @@
 package io.servebench.runner;
 
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.results.BlockResult;
 import io.servebench.workload.TwoCharacterTokenizer;
 import org.junit.jupiter.api.Test;
@@ -40,7 +40,7 @@ class InterruptedDatasetBuildTest {
     private static Runner runner(Path dir, String dataset, StringWriter console) {
         return new Runner(RunOptions.builder().include(SimStudy.class, "baseline").param("rate", "4")
                 .param("dataset", dataset).param("requests", "400").param("warmup", "0")
-                .simulate(EngineOptions.Simulate.VIRTUAL).outputDir(dir.resolve("run")).progress(false).build(),
+                .simulate(EngineParams.Simulate.VIRTUAL).outputDir(dir.resolve("run")).progress(false).build(),
                 new PrintWriter(console, true));
     }
 

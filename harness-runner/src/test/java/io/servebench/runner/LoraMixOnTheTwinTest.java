@@ -1,6 +1,6 @@
 package io.servebench.runner;
 
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
@@ -25,7 +25,7 @@ class LoraMixOnTheTwinTest {
 
     private static BlockResult run(Path dir, String variant) throws Exception {
         RunOutcome outcome = new Runner(RunOptions.builder().include(LoraStudy.class, variant)
-                .param("models", "sql-lora:3,chat-lora:1").simulate(EngineOptions.Simulate.VIRTUAL)
+                .param("models", "sql-lora:3,chat-lora:1").simulate(EngineParams.Simulate.VIRTUAL)
                 .settle(java.time.Duration.ZERO).outputDir(dir).progress(false).build(),
                 new PrintWriter(new StringWriter(), true)).run();
         return outcome.blocks(variant).get(0);

@@ -1,6 +1,6 @@
 package io.servebench.runner;
 
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.load.RequestRecord;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
@@ -30,7 +30,7 @@ class MultiTurnOnTheSimulatedEngineTest {
             RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline")
                     .param("dataset", "multi-turn:turns=3,in=fixed(60),out=fixed(" + out + ")").param("rate", "10")
                     .param("requests", "60").param("warmup", "0").param("maxConcurrency", "2")
-                    .simulate(EngineOptions.Simulate.VIRTUAL).outputDir(folder).progress(false).build(),
+                    .simulate(EngineParams.Simulate.VIRTUAL).outputDir(folder).progress(false).build(),
                     new PrintWriter(new StringWriter(), true)).run();
             assertThat(outcome.blocks("baseline").get(0).failure()).as("out=%s", out).isNull();
             List<RequestRecord> records = RunFolderRecords.onlyTrialsRecords(folder);
@@ -48,7 +48,7 @@ class MultiTurnOnTheSimulatedEngineTest {
         RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline")
                 .param("dataset", "multi-turn:turns=3,in=fixed(40),out=fixed(16),system=100,count=20").param("rate", "2")
                 .param("requests", "60").param("warmup", "0").param("api", "completions")
-                .simulate(EngineOptions.Simulate.VIRTUAL).outputDir(out).progress(false).build(),
+                .simulate(EngineParams.Simulate.VIRTUAL).outputDir(out).progress(false).build(),
                 new PrintWriter(new StringWriter(), true)).run();
 
         List<RequestRecord> records = RunFolderRecords.onlyTrialsRecords(out);
@@ -91,7 +91,7 @@ class MultiTurnOnTheSimulatedEngineTest {
         RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class)
                 .param("dataset", "multi-turn:turns=3,in=fixed(400),out=fixed(16),system=1000,count=20").param("rate", "2")
                 .param("requests", "60").param("warmup", "0").repetitions(2)
-                .simulate(EngineOptions.Simulate.VIRTUAL).outputDir(out).progress(false).build(),
+                .simulate(EngineParams.Simulate.VIRTUAL).outputDir(out).progress(false).build(),
                 new PrintWriter(new StringWriter(), true)).run();
 
         String summary = Files.readString(out.resolve("summary.md"));

@@ -1,6 +1,6 @@
 package io.servebench.runner;
 
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
 import org.junit.jupiter.api.Test;
@@ -22,7 +22,7 @@ class OverSaturationOnTheTwinTest {
     void stopsALoadPastTheKneeAndNotOneBelowIt(@TempDir Path dir) throws Exception {
         RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline")
                 .param("rate", "8", "80").param("requests", "4000").param("warmup", "0")
-                .param("saturationWindowSeconds", "20").simulate(EngineOptions.Simulate.VIRTUAL)
+                .param("saturationWindowSeconds", "20").simulate(EngineParams.Simulate.VIRTUAL)
                 .settle(java.time.Duration.ZERO).outputDir(dir).progress(false).build(),
                 new PrintWriter(new StringWriter(), true)).run();
         BlockResult below = block(outcome, "8");

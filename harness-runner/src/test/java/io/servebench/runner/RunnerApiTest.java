@@ -75,7 +75,7 @@ class RunnerApiTest {
     @Test
     void aTrialIsPickedByItsKeyAndAStudyThatChoosesItsOwnTrialsRefusesThePick() {
         RunOptions.Builder all = RunOptions.builder().include(SimStudy.class).param("rate", "4", "8")
-                .simulate(io.servebench.engine.EngineOptions.Simulate.VIRTUAL);
+                .simulate(io.servebench.engine.EngineParams.Simulate.VIRTUAL);
         List<io.servebench.plan.Trial> trials = new Runner(all.build(), new PrintWriter(new StringWriter())).plan().trials();
         assertThat(trials).hasSizeGreaterThan(1);
         io.servebench.plan.Trial last = trials.get(trials.size() - 1);
@@ -86,7 +86,7 @@ class RunnerApiTest {
         assertThat(picked.blocks()).isNotEmpty().allMatch(b -> b.trial().equals(last));
 
         RunOptions tuned = RunOptions.builder().include(SimTuning.class).trial(last.key())
-                .simulate(io.servebench.engine.EngineOptions.Simulate.VIRTUAL).build();
+                .simulate(io.servebench.engine.EngineParams.Simulate.VIRTUAL).build();
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Runner(tuned, new PrintWriter(new StringWriter())).plan())
                 .isInstanceOf(RunnerException.class).hasMessageContaining("is a tuning study, which chooses its trials as it"
                         + " runs: drop --trial");
@@ -124,7 +124,7 @@ class RunnerApiTest {
         // a report that cannot be written: where its partial copy goes, a folder that is not empty
         java.nio.file.Files.createDirectories(dir.resolve(".summary.md.partial").resolve("in-the-way"));
         RunOptions options = RunOptions.builder().include(SimStudy.class).param("requests", "8").param("warmup", "0")
-                .simulate(io.servebench.engine.EngineOptions.Simulate.VIRTUAL).outputDir(dir).progress(false).build();
+                .simulate(io.servebench.engine.EngineParams.Simulate.VIRTUAL).outputDir(dir).progress(false).build();
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Runner(options, new PrintWriter(new StringWriter(),
                         true)).run())
                 .isInstanceOf(RunFolderException.class)

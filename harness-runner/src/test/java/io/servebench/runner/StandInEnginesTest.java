@@ -1,6 +1,6 @@
 package io.servebench.runner;
 
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.plan.EngineOverrides;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;

@@ -1,6 +1,6 @@
 package io.servebench.runner;
 
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
 import org.junit.jupiter.api.Test;
@@ -23,7 +23,7 @@ class SyntheticLengthsOnTheServerTest {
         RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline")
                 .param("dataset", "synthetic:in=fixed(100),out=fixed(50),count=40").param("rate", "4")
                 .param("requests", "40").param("warmup", "0").param("api", "completions")
-                .simulate(EngineOptions.Simulate.VIRTUAL).outputDir(dir).progress(false).build(),
+                .simulate(EngineParams.Simulate.VIRTUAL).outputDir(dir).progress(false).build(),
                 new PrintWriter(new StringWriter(), true)).run();
         BlockResult block = outcome.blocks("baseline").get(0);
         assertThat(block.repetitions().get(0).value(Metric.TOTAL_INPUT_TOKENS)).hasValue(40 * 100.0);
@@ -35,7 +35,7 @@ class SyntheticLengthsOnTheServerTest {
         RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline")
                 .param("dataset", "synthetic:in=fixed(100),out=fixed(4),count=20").param("rate", "20")
                 .param("requests", "20").param("warmup", "0").param("api", "completions")
-                .simulate(EngineOptions.Simulate.IN_PROCESS).settle(java.time.Duration.ZERO).outputDir(dir).progress(false)
+                .simulate(EngineParams.Simulate.IN_PROCESS).settle(java.time.Duration.ZERO).outputDir(dir).progress(false)
                 .build(), new PrintWriter(new StringWriter(), true)).run();
         BlockResult block = outcome.blocks("baseline").get(0);
         assertThat(block.repetitions().get(0).value(Metric.TOTAL_INPUT_TOKENS)).hasValue(20 * 100.0);

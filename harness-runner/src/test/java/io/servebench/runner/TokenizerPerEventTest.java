@@ -1,6 +1,6 @@
 package io.servebench.runner;
 
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.RequestRecordReader;
 import io.servebench.load.TokenSource;
@@ -37,7 +37,7 @@ class TokenizerPerEventTest {
         new Runner(RunOptions.builder().include(SimStudy.class, "mtp2").param("rate", "8").param("requests", "12")
                 .param("warmup", "0").param("continuousUsage", "false")
                 .param("dataset", "synthetic:in=fixed(40),out=fixed(30),count=12,tokenizer=" + tokenizer)
-                .simulate(EngineOptions.Simulate.IN_PROCESS).settle(java.time.Duration.ZERO).outputDir(out).progress(false)
+                .simulate(EngineParams.Simulate.IN_PROCESS).settle(java.time.Duration.ZERO).outputDir(out).progress(false)
                 .build(), new PrintWriter(new StringWriter(), true)).run();
         Path requests;
         try (var files = Files.list(out.resolve("requests"))) {

@@ -1,6 +1,6 @@
 package io.servebench.runner;
 
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.load.RequestRecord;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Metric;
@@ -38,7 +38,7 @@ class TraceReplayTest {
         RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline")
                 .param("dataset", "trace:" + file + ",timeScale=0.5").param("profile", "trace")
                 .param("requests", "1000").param("warmup", "2").param("api", "completions")
-                .simulate(EngineOptions.Simulate.VIRTUAL).outputDir(out).progress(false).build(),
+                .simulate(EngineParams.Simulate.VIRTUAL).outputDir(out).progress(false).build(),
                 new PrintWriter(new StringWriter(), true)).run();
 
         List<RequestRecord> records = RunFolderRecords.onlyTrialsRecords(out);
@@ -61,7 +61,7 @@ class TraceReplayTest {
     @Test
     void theTraceProfileWithoutATraceIsRefusedBeforeAnythingRuns(@TempDir Path dir) {
         assertThatThrownBy(() -> new Runner(RunOptions.builder().include(SimStudy.class, "baseline")
-                .param("profile", "trace").simulate(EngineOptions.Simulate.VIRTUAL).outputDir(dir).progress(false).build(),
+                .param("profile", "trace").simulate(EngineParams.Simulate.VIRTUAL).outputDir(dir).progress(false).build(),
                 new PrintWriter(new StringWriter(), true)).run())
                 .hasMessageContaining("profile trace replays a trace's arrival times, but the dataset is synthetic-sharegpt")
                 .hasMessageContaining("expected dataset = \"trace:PATH[,timeScale=X]\"");

@@ -1,6 +1,6 @@
 package io.servebench.runner;
 
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,7 +26,7 @@ class TrialLineNumbersTest {
     @Test
     void aTunersMeasurementsOfATrialAgainAreNumberedOn(@TempDir Path dir) throws Exception {
         StringWriter text = new StringWriter();
-        new Runner(RunOptions.builder().include(SimTuning.class).simulate(EngineOptions.Simulate.VIRTUAL)
+        new Runner(RunOptions.builder().include(SimTuning.class).simulate(EngineParams.Simulate.VIRTUAL)
                 .settle(Duration.ZERO).outputDir(dir).build(), new PrintWriter(text, true)).run();
         List<Matcher> lines = text.toString().lines().map(NUMBER::matcher).filter(Matcher::find).toList();
         assertThat(lines).as(text.toString()).hasSizeGreaterThan(2)

@@ -1,6 +1,6 @@
 package io.servebench.runner;
 
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.results.Metric;
 import io.servebench.results.TuningResult;
 import org.junit.jupiter.api.Test;
@@ -24,7 +24,7 @@ class TunerOnTheTwinTest {
     @Test
     void theTunerRanksByGoodputHigherFirst(@TempDir Path dir) throws Exception {
         RunOutcome outcome = new Runner(RunOptions.builder().include(GoodputTunedStudy.class)
-                .simulate(EngineOptions.Simulate.VIRTUAL).settle(java.time.Duration.ZERO).outputDir(dir).progress(false)
+                .simulate(EngineParams.Simulate.VIRTUAL).settle(java.time.Duration.ZERO).outputDir(dir).progress(false)
                 .build(), new PrintWriter(new StringWriter(), true)).run();
         var tuning = outcome.result().tuning();
         assertThat(tuning.metric()).isEqualTo("Goodput (req/s), higher is better");
@@ -47,7 +47,7 @@ class TunerOnTheTwinTest {
     @Test
     void theRunsRepetitionsAreAFloorUnderTheTuners(@TempDir Path dir) throws Exception {
         RunOutcome outcome = new Runner(RunOptions.builder().include(GoodputTunedStudy.class).repetitions(3)
-                .param("requests", "40").simulate(EngineOptions.Simulate.VIRTUAL).settle(java.time.Duration.ZERO)
+                .param("requests", "40").simulate(EngineParams.Simulate.VIRTUAL).settle(java.time.Duration.ZERO)
                 .outputDir(dir).progress(false).build(), new PrintWriter(new StringWriter(), true)).run();
         assertThat(outcome.result().blocks()).isNotEmpty()
                 .allSatisfy(b -> assertThat(b.repetitions()).as(b.benchmark()).hasSizeGreaterThanOrEqualTo(3));
@@ -59,16 +59,16 @@ class TunerOnTheTwinTest {
     @Test
     void aTunerRankingByGoodputNeedsOneSetOfSlos(@TempDir Path dir) {
         RunOptions.Builder options = RunOptions.builder().include(GoodputTunedStudy.class)
-                .simulate(EngineOptions.Simulate.VIRTUAL).outputDir(dir).progress(false);
+                .simulate(EngineParams.Simulate.VIRTUAL).outputDir(dir).progress(false);
         // one bound for every variant, on the class: accepted (the test above runs it)
         assertThat(new Runner(options.build(), new PrintWriter(new StringWriter(), true)).tunes()).isTrue();
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Runner(RunOptions.builder()
-                        .include(GoodputTunedStudy.NoSlo.class).simulate(EngineOptions.Simulate.VIRTUAL)
+                        .include(GoodputTunedStudy.NoSlo.class).simulate(EngineParams.Simulate.VIRTUAL)
                         .outputDir(dir.resolve("none")).progress(false).build(), new PrintWriter(new StringWriter(), true)).run())
                 .isInstanceOf(RunnerException.class).hasMessageContaining("ranks by goodput, counted under the SLOs, but"
                         + " states none: give @Slo on the class or --slo");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Runner(RunOptions.builder()
-                        .include(GoodputTunedStudy.OtherSlos.class).simulate(EngineOptions.Simulate.VIRTUAL)
+                        .include(GoodputTunedStudy.OtherSlos.class).simulate(EngineParams.Simulate.VIRTUAL)
                         .outputDir(dir.resolve("other")).progress(false).build(), new PrintWriter(new StringWriter(), true)).run())
                 .isInstanceOf(RunnerException.class).hasMessageContaining("ranks by goodput, counted under the SLOs, and its"
                         + " variants state different ones ([baseline]: ttft=500; [seqs256]: ttft=200)");
@@ -83,7 +83,7 @@ class TunerOnTheTwinTest {
     void atAConcurrencyTheTunerRanksByThroughput(@TempDir Path dir) throws Exception {
         StringWriter out = new StringWriter();
         RunOutcome outcome = new Runner(RunOptions.builder().include(ThroughputTunedStudy.class)
-                .simulate(EngineOptions.Simulate.VIRTUAL).settle(java.time.Duration.ZERO).outputDir(dir).progress(false)
+                .simulate(EngineParams.Simulate.VIRTUAL).settle(java.time.Duration.ZERO).outputDir(dir).progress(false)
                 .build(), new PrintWriter(out, true)).run();
         TuningResult tuning = outcome.result().tuning();
         assertThat(tuning.concurrency()).isEqualTo(64);

@@ -1,6 +1,6 @@
 package io.servebench.runner;
 
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.results.Metric;
 import io.servebench.results.RepetitionResult;
 import org.junit.jupiter.api.Test;
@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.within;
  */
 class TwinTelemetryTest {
 
-    private static RepetitionResult run(EngineOptions.Simulate mode, Path dir) throws Exception {
+    private static RepetitionResult run(EngineParams.Simulate mode, Path dir) throws Exception {
         RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline")
                 .param("dataset", "synthetic:in=fixed(100),out=fixed(50),count=40").param("rate", "8")
                 .param("requests", "40").param("warmup", "0").param("api", "completions").simulate(mode)
@@ -33,7 +33,7 @@ class TwinTelemetryTest {
 
     @Test
     void inVirtualTimeTheTwinsPowerModelGivesEnergyPerTokenAndCost(@TempDir Path dir) throws Exception {
-        RepetitionResult r = run(EngineOptions.Simulate.VIRTUAL, dir);
+        RepetitionResult r = run(EngineParams.Simulate.VIRTUAL, dir);
         double joules = r.value(Metric.GPU_ENERGY).orElseThrow();
         double seconds = r.value(Metric.DURATION).orElseThrow();
         // one simulated H100: between its idle power and its 700 W limit over the whole window
@@ -64,7 +64,7 @@ class TwinTelemetryTest {
     @Test
     void theTunerRanksByEnergyPerToken(@TempDir Path dir) throws Exception {
         RunOutcome outcome = new Runner(RunOptions.builder().include(EnergyTunedStudy.class)
-                .simulate(EngineOptions.Simulate.VIRTUAL).settle(java.time.Duration.ZERO).outputDir(dir).progress(false)
+                .simulate(EngineParams.Simulate.VIRTUAL).settle(java.time.Duration.ZERO).outputDir(dir).progress(false)
                 .build(), new PrintWriter(new StringWriter(), true)).run();
         var tuning = outcome.result().tuning();
         assertThat(tuning.metric()).isEqualTo(Metric.ENERGY_PER_OUTPUT_TOKEN.label());
@@ -87,7 +87,7 @@ class TwinTelemetryTest {
 
     @Test
     void overHttpTheTwinReportsThemOnTheRealClock(@TempDir Path dir) throws Exception {
-        RepetitionResult r = run(EngineOptions.Simulate.IN_PROCESS, dir);
+        RepetitionResult r = run(EngineParams.Simulate.IN_PROCESS, dir);
         assertThat(r.value(Metric.GPU_ENERGY).orElseThrow() / r.value(Metric.DURATION).orElseThrow()).isBetween(121.9, 700.0);
     }
 }

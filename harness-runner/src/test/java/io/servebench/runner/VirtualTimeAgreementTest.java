@@ -1,6 +1,6 @@
 package io.servebench.runner;
 
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.RequestRecordReader;
 import io.servebench.results.BlockResult;
@@ -119,7 +119,7 @@ class VirtualTimeAgreementTest {
         return Files.writeString(dir.resolve("trace.jsonl"), lines);
     }
 
-    private static RunOutcome run(Case c, EngineOptions.Simulate mode, Path dir, Path out) throws IOException {
+    private static RunOutcome run(Case c, EngineParams.Simulate mode, Path dir, Path out) throws IOException {
         RunOptions.Builder options = RunOptions.builder().include(SimStudy.class, "baseline").simulate(mode)
                 .settle(Duration.ZERO).outputDir(out).progress(false)
                 // the maxErrors case fails a fifth of its requests on purpose: it is a measurement, not a failed trial
@@ -153,8 +153,8 @@ class VirtualTimeAgreementTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void realTimeAndVirtualTimeAgree(Case c, @TempDir Path dir) throws IOException {
-        RunOutcome real = run(c, EngineOptions.Simulate.IN_PROCESS, dir, dir.resolve("real"));
-        RunOutcome virtual = run(c, EngineOptions.Simulate.VIRTUAL, dir, dir.resolve("virtual"));
+        RunOutcome real = run(c, EngineParams.Simulate.IN_PROCESS, dir, dir.resolve("real"));
+        RunOutcome virtual = run(c, EngineParams.Simulate.VIRTUAL, dir, dir.resolve("virtual"));
 
         Map<String, List<RequestRecord>> realRecords = records(dir.resolve("real"));
         Map<String, List<RequestRecord>> virtualRecords = records(dir.resolve("virtual"));

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servebench.engine.kind.EngineKinds;
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.engine.kind.EngineSetup;
 import io.servebench.flags.Flag;
 import io.servebench.engine.kind.Redaction;
@@ -104,7 +104,7 @@ public record SlurmJob(String key, ExecutionParams params, int repetitions, List
                 .put("freshServer", p.freshServer()).put("settleNs", p.settle().toNanos()).put("sliceNs", p.slice().toNanos())
                 .put("slo", p.slo().toString()).put("progress", p.progress()).put("verbose", p.verbose()).put("quick", p.quick())
                 .put("maxFailedShare", p.maxFailedShare());
-        EngineOptions e = p.engines();
+        EngineParams e = p.engines();
         ObjectNode engines = node.putObject("engines");
         // the API key is not written: the worker reads it from its own environment (client.apiKeyEnv)
         engines.put("simulate", e.simulate().name()).put("seed", e.seed()).put("readyTimeoutNs", e.readyTimeout().toNanos())
@@ -125,7 +125,7 @@ public record SlurmJob(String key, ExecutionParams params, int repetitions, List
 
     private static ExecutionParams params(JsonNode n) {
         JsonNode e = n.required("engines");
-        EngineOptions engines = new EngineOptions(EngineOptions.Simulate.valueOf(e.required("simulate").asText()),
+        EngineParams engines = new EngineParams(EngineParams.Simulate.valueOf(e.required("simulate").asText()),
                 e.required("seed").asLong(), nanos(e, "readyTimeoutNs"), nanos(e, "graceNs"), text(e, "containerRuntime"),
                 e.path("hfCache").isTextual() ? Path.of(e.get("hfCache").asText()) : null, null, null,
                 text(e, "simulatedGpu"),

@@ -1,6 +1,6 @@
 package io.servebench.execution.slurm;
 
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.execution.ClientWarmup;
 import io.servebench.execution.ExecutionException;
 import io.servebench.execution.ExecutionParams;
@@ -75,7 +75,7 @@ public final class SlurmWorker {
         out.printf("ServeBench %s: worker for %s, %d trials, results in %s%n", ServeBenchVersion.get(), job.key(),
                 toRun.size(), dir);
         if (!toRun.isEmpty()) {
-            if (params.engines().simulate() != EngineOptions.Simulate.VIRTUAL) {
+            if (params.engines().simulate() != EngineParams.Simulate.VIRTUAL) {
                 ClientWarmup.once(out);
             }
             try (RunJournal journal = RunJournal.openFile(jobJournal)) {

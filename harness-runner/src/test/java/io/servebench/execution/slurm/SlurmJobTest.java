@@ -1,7 +1,7 @@
 package io.servebench.execution.slurm;
 
 import io.servebench.engine.kind.EngineKinds;
-import io.servebench.engine.EngineOptions;
+import io.servebench.engine.EngineParams;
 import io.servebench.engine.kind.EngineSetup;
 import io.servebench.flags.Flag;
 import io.servebench.engine.ServerConfig;
@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class SlurmJobTest {
 
     private static final ExecutionParams PARAMS = new ExecutionParams(Path.of("/shared/run"),
-            new EngineOptions(EngineOptions.Simulate.PROCESS, 7, Duration.ofSeconds(600), Duration.ofMillis(2500), "podman",
+            new EngineParams(EngineParams.Simulate.PROCESS, 7, Duration.ofSeconds(600), Duration.ofMillis(2500), "podman",
                     Path.of("/hf"), null, null, "b200", Path.of("/configs/llama")).withSimulatedAcceptance(List.of(0.7, 0.5)),
             3, 42, true, Duration.ofMillis(1500), Duration.ofSeconds(30),
             new ClientOptions("MY_KEY", Duration.ofSeconds(5), Duration.ofSeconds(90), 3), SloParams.parse("ttft=200,tpot=30"),

@@ -8,7 +8,8 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * How the run starts engines, from the command line.
+ * How the run starts engines, resolved from the command line, the Runner API or the JUnit engine's configuration: a
+ * {@code *Params}, as the options are resolved once, when the {@code Runner} is made.
  *
  * @param simulate         whether and how the simulated engine replaces the studies' engines
  * @param seed             the simulated engine's seed
@@ -30,7 +31,7 @@ import java.util.List;
  *                         #ALL_INTERFACES} where load workers on other machines must reach them); a container's port is
  *                         published on it
  */
-public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout, Duration grace, String containerRuntime,
+public record EngineParams(Simulate simulate, long seed, Duration readyTimeout, Duration grace, String containerRuntime,
                             Path hfCache, String apiKey, String adminApiKey, String simulatedGpu,
                             Path simulatedModelConfig, List<Double> simulatedAcceptance, String listenAddress) {
 
@@ -39,7 +40,7 @@ public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout,
     /** Every interface: what vLLM and SGLang listen on by default, and what a load spread over other nodes needs. */
     public static final String ALL_INTERFACES = "0.0.0.0";
 
-    public EngineOptions {
+    public EngineParams {
         // checked here, so that a bad id fails before any engine starts
         GpuProfile.named(simulatedGpu);
         simulatedAcceptance = List.copyOf(simulatedAcceptance);
@@ -49,7 +50,7 @@ public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout,
     }
 
     /** As a study's options without a listen address say: {@link #LOOPBACK}. */
-    public EngineOptions(Simulate simulate, long seed, Duration readyTimeout, Duration grace, String containerRuntime,
+    public EngineParams(Simulate simulate, long seed, Duration readyTimeout, Duration grace, String containerRuntime,
                          Path hfCache, String apiKey, String adminApiKey, String simulatedGpu, Path simulatedModelConfig) {
         this(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, apiKey, adminApiKey, simulatedGpu,
                 simulatedModelConfig, List.of(), LOOPBACK);
@@ -110,8 +111,8 @@ public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout,
     }
 
     /** Options for a run that starts engines itself with the defaults. */
-    public static EngineOptions defaults(Simulate simulate, long seed) {
-        return new EngineOptions(simulate, seed, DEFAULT_READY_TIMEOUT, DEFAULT_GRACE, "docker", defaultHfCache(), null,
+    public static EngineParams defaults(Simulate simulate, long seed) {
+        return new EngineParams(simulate, seed, DEFAULT_READY_TIMEOUT, DEFAULT_GRACE, "docker", defaultHfCache(), null,
                 null, DEFAULT_SIMULATED_GPU, null);
     }
 
@@ -119,26 +120,26 @@ public record EngineOptions(Simulate simulate, long seed, Duration readyTimeout,
      * These options with the bearer token the engines expect (read from {@code --api-key-env}'s variable) and the admin
      * key ({@value io.servebench.flags.EngineFlags#ADMIN_API_KEY_ENV}'s), each {@code null} for none.
      */
-    public EngineOptions withKeys(String key, String adminKey) {
-        return new EngineOptions(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, key, adminKey, simulatedGpu,
+    public EngineParams withKeys(String key, String adminKey) {
+        return new EngineParams(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, key, adminKey, simulatedGpu,
                 simulatedModelConfig, simulatedAcceptance, listenAddress);
     }
 
     /** These options with the engines listening on {@code address} ({@link #LOOPBACK} or {@link #ALL_INTERFACES}). */
-    public EngineOptions listeningOn(String address) {
-        return new EngineOptions(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, apiKey, adminApiKey,
+    public EngineParams listeningOn(String address) {
+        return new EngineParams(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, apiKey, adminApiKey,
                 simulatedGpu, simulatedModelConfig, simulatedAcceptance, address);
     }
 
     /** These options with the simulated engine giving drafts this acceptance ({@link #simulatedAcceptance}). */
-    public EngineOptions withSimulatedAcceptance(List<Double> acceptance) {
-        return new EngineOptions(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, apiKey, adminApiKey,
+    public EngineParams withSimulatedAcceptance(List<Double> acceptance) {
+        return new EngineParams(simulate, seed, readyTimeout, grace, containerRuntime, hfCache, apiKey, adminApiKey,
                 simulatedGpu, simulatedModelConfig, acceptance, listenAddress);
     }
 
     @Override
     public String toString() {
-        return "EngineOptions[simulate=" + simulate + ", seed=" + seed + ", readyTimeout=" + readyTimeout + ", grace=" + grace
+        return "EngineParams[simulate=" + simulate + ", seed=" + seed + ", readyTimeout=" + readyTimeout + ", grace=" + grace
                 + ", containerRuntime=" + containerRuntime + ", hfCache=" + hfCache + ", apiKey="
                 + (apiKey == null ? "none" : Redaction.MASK) + ", adminApiKey=" + (adminApiKey == null ? "none" : Redaction.MASK)
                 + ", simulatedGpu=" + simulatedGpu + ", simulatedModelConfig=" + simulatedModelConfig
