@@ -7,6 +7,8 @@ import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
 import io.servebench.runner.RunOptions;
 import io.servebench.runner.Runner;
+import io.servebench.workload.LoadOption;
+import io.servebench.workload.WorkloadSetting;
 import org.junit.platform.commons.support.ReflectionSupport;
 import org.junit.platform.engine.DiscoveryFilter;
 import org.junit.platform.engine.EngineDiscoveryRequest;
@@ -202,6 +204,8 @@ final class StudyDiscovery {
             return descriptor;
         }
         Map<String, ServerTestDescriptor> servers = new LinkedHashMap<>();
+        Map<String, Long> sameName = plan.trials().stream().collect(Collectors.groupingBy(
+                t -> t.serverId() + displayName(plan.blocksOf(t), t), Collectors.counting()));
         for (Trial trial : plan.trials()) {
             ServerTestDescriptor server = servers.computeIfAbsent(trial.serverId(), id -> {
                 ServerTestDescriptor s = new ServerTestDescriptor(studyId.append(ServerTestDescriptor.SEGMENT, trial.serverKey()), id,
@@ -211,8 +215,13 @@ final class StudyDiscovery {
             });
             List<ResultBlock> blocks = plan.blocksOf(trial);
             String served = blocks.stream().map(ResultBlock::variant).distinct().collect(Collectors.joining("+"));
+            String name = displayName(blocks, trial);
+            if (sameName.get(trial.serverId() + name) > 1) {
+                // trials its load does not tell apart (two datasets at one rate) are told apart by what differs
+                name += " · " + workloadValues(blocks.get(0));
+            }
             server.addChild(new TrialTestDescriptor(server.getUniqueId().append(TrialTestDescriptor.SEGMENT,
-                    served + "@" + trial.key()), trial.id(), displayName(blocks, trial), source(study, blocks)));
+                    served + "@" + trial.key()), trial.id(), name, source(study, blocks)));
         }
         return descriptor;
     }
@@ -224,6 +233,18 @@ final class StudyDiscovery {
             return own.isEmpty() ? b.variant() : b.variant() + own;
         }).distinct().collect(Collectors.joining(", "));
         return variants + " · " + trial.workload().loadLabel();
+    }
+
+    /**
+     * The workload settings a block was given beside its load ({@code dataset=..., requests=20}): what tells apart the
+     * trials of one server whose profile and rate or streams are the same.
+     */
+    private static String workloadValues(ResultBlock block) {
+        Set<String> load = Set.of(WorkloadSetting.PROFILE.key(), WorkloadSetting.RATE.key(), WorkloadSetting.CONCURRENCY.key());
+        return block.paramValues().entrySet().stream()
+                .filter(e -> !load.contains(e.getKey()) && (WorkloadSetting.byKey(e.getKey()).isPresent()
+                        || LoadOption.byKey(e.getKey()).isPresent()))
+                .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", "));
     }
 
     /** The first variant's method, so that the IDE can go to it; the class when it cannot be found. */

@@ -93,7 +93,12 @@ class ServeBenchTestEngineTest {
         EngineDiscoveryResults two = kit(dir).configurationParameter("servebench.param.dataset",
                 "synthetic:in=8,out=8,synthetic-sharegpt").selectors(selectClass(TwoVariants.class)).discover();
         assertThat(two.getDiscoveryIssues()).isEmpty();
-        assertThat(names(two)).filteredOn(n -> n.startsWith("TEST")).hasSize(4);
+        // each its own test, named by what tells it apart
+        assertThat(names(two)).filteredOn(n -> n.startsWith("TEST")).containsExactly(
+                "TEST baseline · constant 8 req/s · dataset=synthetic:in=8,out=8",
+                "TEST baseline · constant 8 req/s · dataset=synthetic-sharegpt",
+                "TEST mtp · constant 8 req/s · dataset=synthetic:in=8,out=8",
+                "TEST mtp · constant 8 req/s · dataset=synthetic-sharegpt");
     }
 
     @Test
