@@ -28,8 +28,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -188,12 +190,23 @@ final class ReportContent {
     private final Messages messages;
     private final ComparisonText words;
     private final List<BaselineGroup> groups;
+    /**
+     * The workload settings beside the load axis (not profile, rate or concurrency) whose values differ among the run's
+     * blocks, two datasets at one rate say: a block's {@link #point} names them too, or two blocks read alike.
+     */
+    private final List<String> varyingSettings;
 
     public ReportContent(RunResult run, ReportLanguage language) {
         this.run = Objects.requireNonNull(run, "run");
         this.messages = language.messages();
         this.words = new ComparisonText(messages);
         this.groups = BaselineGroup.of(run.blocks());
+        Set<String> axis = Set.of(WorkloadSetting.PROFILE.key(), WorkloadSetting.RATE.key(),
+                WorkloadSetting.CONCURRENCY.key());
+        this.varyingSettings = Stream.concat(BlockResult.WORKLOAD_PARAMS.stream(), BlockResult.LOAD_OPTION_PARAMS.stream())
+                .filter(key -> !axis.contains(key))
+                .filter(key -> run.blocks().stream().map(b -> Optional.ofNullable(b.params().get(key))).distinct().count() > 1)
+                .toList();
     }
 
     public RunResult run() {
@@ -242,8 +255,27 @@ final class ReportContent {
                 : messages.text("comparisons.point", simpleName(g.className()), String.join(", ", point));
     }
 
-    /** "rate 8 req/s", "rate 2 conversations/s" or "concurrency 4": where on the load axis a block ran. */
+    /**
+     * "rate 8 req/s", "rate 2 conversations/s" or "concurrency 4": where on the load axis a block ran; followed by the
+     * settings that differ among the run's blocks beside it ("rate 8 req/s · dataset=synthetic-sharegpt"), if any.
+     */
     public String point(BlockResult t) {
+        return axisPoint(t) + beside(t);
+    }
+
+    /**
+     * " · dataset=synthetic-sharegpt": the block's settings that differ among the run's blocks, or nothing; not the cap
+     * of an all-at-once block, which its point states.
+     */
+    private String beside(BlockResult t) {
+        boolean capStated = Profile.THROUGHPUT.equals(t.params().get(WorkloadSetting.PROFILE.key()));
+        String beside = varyingSettings.stream().filter(t.params()::containsKey)
+                .filter(key -> !(capStated && key.equals(LoadOption.MAX_CONCURRENCY.key())))
+                .map(key -> key + "=" + t.params().get(key)).collect(Collectors.joining(", "));
+        return beside.isEmpty() ? "" : " · " + beside;
+    }
+
+    private String axisPoint(BlockResult t) {
         if (t.params().containsKey(WorkloadSetting.RATE.key())) {
             // a multi-turn block (measured per turn) paces conversations, each turn sent when the one before it ends
             boolean conversations = t.repetitions().stream().anyMatch(r -> !r.turns().isEmpty());
@@ -417,7 +449,7 @@ final class ReportContent {
             List<RepetitionResult> reps = t.repetitions();
             String role = t.baseline() ? messages.text("role.baseline") : t.recommended() ? messages.text("role.recommended") : "";
             String group = (t.group() + " " + role).strip();
-            List<String> row = new ArrayList<>(List.of(blockName(t), group,
+            List<String> row = new ArrayList<>(List.of(blockName(t) + (rates ? beside(t) : ""), group,
                     rates ? t.params().get(WorkloadSetting.RATE.key()) : point(t)));
             if (reps.isEmpty()) {
                 row.add(stateCell(t));

@@ -50,6 +50,29 @@ class SummaryMarkdownWriterTest {
     }
 
     @Test
+    void blocksAtOnePointOfTheLoadThatDifferOtherwiseSayHow() {
+        // two datasets at one rate: every place a block is named by its point read alike before
+        List<BlockResult> blocks = new java.util.ArrayList<>();
+        for (String dataset : List.of("synthetic:in=64,out=16", "synthetic-sharegpt")) {
+            for (BlockResult b : List.of(baseline(List.of(Fixtures.repetition(2.0, 0.5)), "8"),
+                    prefixCaching(List.of(Fixtures.repetition(1.8, 0.4)), "8"))) {
+                Map<String, String> params = new LinkedHashMap<>(b.params());
+                params.put("dataset", dataset);
+                blocks.add(new BlockResult(b.benchmark(), b.className(), b.variant(), b.group(), b.baseline(), params,
+                        b.trialId() + dataset, b.serverId(), b.repetitions(), null));
+            }
+        }
+        String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(Fixtures.run(blocks));
+        assertThat(md).contains("| VllmOptionGroups · rate 8 req/s · dataset=synthetic:in=64,out=16 | prefix-caching |",
+                "| VllmOptionGroups · rate 8 req/s · dataset=synthetic-sharegpt | prefix-caching |",
+                "### VllmOptionGroups.baseline · rate 8 req/s · dataset=synthetic-sharegpt\n",
+                "| VllmOptionGroups.prefixCaching · dataset=synthetic:in=64,out=16 | prefix-caching | 8 |");
+        // where they differ in nothing beside the load, a point is what it was
+        String one = new SummaryMarkdownWriter(ReportLanguage.EN).render(Fixtures.run(blocks.subList(0, 2)));
+        assertThat(one).contains("### VllmOptionGroups.baseline · rate 8 req/s\n").doesNotContain("dataset=");
+    }
+
+    @Test
     void aBlockPacedByNeitherRateNorStreamsIsHeadedByHowItSent() {
         List<BlockResult> blocks = new java.util.ArrayList<>();
         String[][] loads = {{"throughput", null}, {"throughput", "64"}, {"synchronous", null}, {"trace", null},
