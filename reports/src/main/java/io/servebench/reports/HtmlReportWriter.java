@@ -203,7 +203,7 @@ final class HtmlReportWriter extends TextReport {
                 .forEach(t -> byStudy.computeIfAbsent(t.className(), k -> new ArrayList<>()).add(t));
         boolean anyRateChart = false;
         for (Map.Entry<String, List<BlockResult>> study : byStudy.entrySet()) {
-            anyRateChart |= versusLoad(html, m, ReportContent.simpleName(study.getKey()), study.getValue());
+            anyRateChart |= versusLoad(html, content, ReportContent.simpleName(study.getKey()), study.getValue());
         }
         if (!anyRateChart) {
             html.append("<p>").append(Html.escape(m.text("html.oneRate"))).append("</p>\n");
@@ -248,8 +248,13 @@ final class HtmlReportWriter extends TextReport {
                 title), legend(series.stream().map(SvgCharts.Series::name).toList()), m.text("html.ttftByTurn.caption"));
     }
 
-    /** Mean latency and median TTFT against the load axis, one line per variant; only for 2 or more load points. */
-    private static boolean versusLoad(StringBuilder html, Messages m, String study, List<BlockResult> blocks) {
+    /**
+     * Mean latency and median TTFT against the load axis, one line per variant (and per setting beside the load that
+     * differs among the blocks, a dataset say, whose points would otherwise fall on one line and hide each other); only
+     * for 2 or more load points.
+     */
+    private static boolean versusLoad(StringBuilder html, ReportContent content, String study, List<BlockResult> blocks) {
+        Messages m = content.messages();
         WorkloadSetting setting = blocks.stream().allMatch(t -> t.params().containsKey(WorkloadSetting.RATE.key()))
                 ? WorkloadSetting.RATE : WorkloadSetting.CONCURRENCY;
         String key = setting.key();
@@ -265,7 +270,7 @@ final class HtmlReportWriter extends TextReport {
                 double y = latency ? ReportContent.mean(t.repetitions(), r -> r.number(Metric.E2E_LATENCY, Stat.MEAN))
                         : ReportContent.mean(t.repetitions(), r -> r.number(Metric.TTFT, Stat.MEDIAN));
                 if (at != null && !Double.isNaN(y)) {
-                    lines.computeIfAbsent(t.displayName(), k -> new TreeMap<>()).put(Double.parseDouble(at), y);
+                    lines.computeIfAbsent(t.displayName() + content.beside(t), k -> new TreeMap<>()).put(Double.parseDouble(at), y);
                 }
             }
             List<SvgCharts.Series> series = new ArrayList<>();

@@ -267,7 +267,7 @@ final class ReportContent {
      * " · dataset=synthetic-sharegpt": the block's settings that differ among the run's blocks, or nothing; not the cap
      * of an all-at-once block, which its point states.
      */
-    private String beside(BlockResult t) {
+    String beside(BlockResult t) {
         boolean capStated = Profile.THROUGHPUT.equals(t.params().get(WorkloadSetting.PROFILE.key()));
         String beside = varyingSettings.stream().filter(t.params()::containsKey)
                 .filter(key -> !(capStated && key.equals(LoadOption.MAX_CONCURRENCY.key())))
@@ -410,7 +410,8 @@ final class ReportContent {
             for (BaselineGroup g : studyGroups) {
                 BlockResult rec = g.others().stream().filter(BlockResult::recommended).findFirst().orElseThrow();
                 Optional<Comparison> c = g.comparison(rec);
-                rows.add(List.of(axis == null ? String.join(", ", g.workload().values()) : g.workload().get(axis),
+                rows.add(List.of(axis == null ? String.join(", ", g.workload().values())
+                                : g.workload().get(axis) + beside(g.baseline()),
                         meanLatency(g.baseline()), c.map(x -> Numbers.format(x.variantMean())).orElse(Numbers.ABSENT),
                         c.map(words::cell).orElse(messages.text("summary.noLatency"))));
             }

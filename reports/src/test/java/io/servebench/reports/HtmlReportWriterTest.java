@@ -55,6 +55,26 @@ class HtmlReportWriterTest {
     }
 
     @Test
+    void aSettingThatDiffersBesideTheLoadDrawsALineOfItsOwn() {
+        // two datasets at two rates: keyed by the variant alone, one dataset's points overwrote the other's on one line
+        List<BlockResult> blocks = new java.util.ArrayList<>();
+        for (BlockResult b : twoRatesThreeRepetitions().blocks()) {
+            for (String dataset : List.of("synthetic:in=64,out=16", "synthetic-sharegpt")) {
+                java.util.Map<String, String> params = new java.util.LinkedHashMap<>(b.params());
+                params.put("dataset", dataset);
+                blocks.add(new BlockResult(b.benchmark(), b.className(), b.variant(), b.group(), b.baseline(), params,
+                        b.trialId() + dataset, b.serverId(), b.repetitions(), null));
+            }
+        }
+        String html = new HtmlReportWriter(ReportLanguage.EN).render(Fixtures.run(blocks));
+        for (String line : List.of("baseline · dataset=synthetic:in=64,out=16", "baseline · dataset=synthetic-sharegpt",
+                "mtp · dataset=synthetic:in=64,out=16", "mtp · dataset=synthetic-sharegpt")) {
+            // one line in the latency chart and one in the TTFT chart
+            assertThat(html.split(java.util.regex.Pattern.quote("<title>" + line + "</title></polyline>"), -1)).hasSize(3);
+        }
+    }
+
+    @Test
     void oneRepetitionGetsThePerRequestIntervalAndUnknownSpreadNone() throws Exception {
         String one = new HtmlReportWriter(ReportLanguage.EN).render(Fixtures.run(List.of(
                 Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "8", List.of(Fixtures.repetition(2.62, 1.8))),
