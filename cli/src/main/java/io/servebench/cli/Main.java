@@ -7,7 +7,6 @@ import io.servebench.results.SloParams;
 import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.plan.EngineOverrides;
 import io.servebench.reports.ReportLanguage;
-import io.servebench.results.BlockResult;
 import io.servebench.results.journal.RunHeader;
 import io.servebench.results.journal.RunJournal;
 import io.servebench.execution.ExecutionException;
@@ -24,7 +23,11 @@ import io.servebench.sim.SimParams;
 import io.servebench.execution.Signals;
 import io.servebench.execution.ServeBenchVersion;
 import io.servebench.study.AdHocStudy;
+import io.servebench.study.StudyChecker;
+import io.servebench.study.WorkloadOptions;
+import io.servebench.workload.DatasetKind;
 import io.servebench.workload.LoadOption;
+import io.servebench.workload.WorkloadSetting;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -77,7 +80,7 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--dry-run", description = "Print the trial plan (one line per trial) without starting anything.")
     boolean dryRun;
 
-    @Option(names = "-p", paramLabel = "NAME=V1,V2", description = "Override a parameter or workload setting (Workload settings, below) with a list of values; the benchmarks expand over them. Repeatable. extraBody takes one JSON object, models one list of names with weights and endpointWeights one list of weights, commas included (-p models=sql-lora:3,chat-lora:1).")
+    @Option(names = "-p", paramLabel = "NAME=V1,V2", description = "Override a parameter or workload setting (Workload settings, below) with a list of values; the benchmarks expand over them. Repeatable. A dataset's own options keep their commas (-p dataset=synthetic:in=512,out=128,sharegpt:a.json is two datasets), and so does a setting marked \"one value\" below (-p models=sql-lora:3,chat-lora:1).")
     List<String> params = new ArrayList<>();
 
     @Option(names = "--trial", paramLabel = "KEY", description = "Run only this trial of the plan: its id without the running number, as --dry-run lists it after the tNN- (e.g. --trial vllm-e064484c-constant-16); repeatable. Not with a tuning study or --capacity, which choose their own trials.")
@@ -430,18 +433,43 @@ public final class Main implements Callable<Integer> {
         String section = "workloadSettings";
         cmd.getHelpSectionMap().put(section, help -> {
             StringBuilder text = new StringBuilder(String.format("%nWorkload settings (-p NAME=V1,V2, or @Workload's attribute"
-                    + " of that name):%n  %s%n", String.join(", ", BlockResult.WORKLOAD_PARAMS)));
+                    + " of that name):%n"));
+            for (WorkloadSetting setting : WorkloadSetting.values()) {
+                String expected = switch (setting) {
+                    case DATASET -> String.join(", ", Arrays.stream(DatasetKind.values()).map(DatasetKind::id).toList())
+                            + "... (docs/writing-studies.md); default " + WorkloadOptions.DEFAULTS.dataset();
+                    case PROFILE -> "one of " + String.join(", ", StudyChecker.PROFILES) + "; default "
+                            + WorkloadOptions.DEFAULTS.profile();
+                    case REQUESTS -> setting.expected() + "; default " + WorkloadOptions.DEFAULTS.requests();
+                    case WARMUP -> setting.expected() + "; default " + WorkloadOptions.DEFAULTS.warmup();
+                    case RATE, CONCURRENCY -> setting.expected();
+                };
+                settingLine(text, setting.key(), setting.meaning(), expected);
+            }
             for (LoadOption option : LoadOption.values()) {
-                String line = String.format("  %-25s %s: %s", option.key(), option.meaning(), option.expected());
-                // the values on a line of their own where both do not fit the help's width
-                text.append(line.length() <= 120 ? line + String.format("%n") : String.format("  %-25s %s:%n%28s%s%n",
-                        option.key(), option.meaning(), "", option.expected()));
+                settingLine(text, option.key(), option.meaning(), option.expected()
+                        + (option.holdsCommas() ? " (one value, commas included)" : ""));
             }
             return text.toString();
         });
         List<String> sections = new ArrayList<>(cmd.getHelpSectionKeys());
         sections.add(sections.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER_HEADING), section);
         cmd.setHelpSectionKeys(sections);
+    }
+
+    /** A setting's lines of the help: its key, then what it does and what it takes, wrapped at its words. */
+    private static void settingLine(StringBuilder text, String key, String meaning, String expected) {
+        StringBuilder line = new StringBuilder(String.format("  %-25s", key));
+        int start = 0;
+        for (String word : (meaning + ": " + expected).split(" ")) {
+            if (line.length() - start > 28 && line.length() - start + 1 + word.length() > 120) {
+                line.append(System.lineSeparator());
+                start = line.length();
+                line.append(" ".repeat(27));
+            }
+            line.append(' ').append(word);
+        }
+        text.append(line).append(System.lineSeparator());
     }
 
     /** {@code args}, the options of a study run, parsed into a new command that writes where {@code parent} does. */

@@ -1,6 +1,7 @@
 package io.servebench.cli;
 
 import io.servebench.workload.LoadOption;
+import io.servebench.workload.WorkloadSetting;
 import org.junit.jupiter.api.Test;
 
 import java.io.PrintWriter;
@@ -18,12 +19,21 @@ class MainHelpTest {
                 .isZero();
         String help = out.toString();
         String settings = help.substring(help.indexOf("\nWorkload settings ("), help.indexOf("\nExamples:"));
-        assertThat(settings).contains("dataset, profile, rate, concurrency, requests, warmup");
-        for (LoadOption option : LoadOption.values()) {
-            assertThat(settings).as(option.key()).containsPattern("(?m)^  " + option.key() + " +\\S")
-                    .contains(option.meaning()).contains(option.expected());
+        // a setting's words wrap onto lines indented past the keys; read as one line each
+        String unwrapped = settings.replaceAll("\\R {28}", " ");
+        for (WorkloadSetting setting : WorkloadSetting.values()) {
+            assertThat(unwrapped).as(setting.key()).containsPattern("(?m)^  " + setting.key() + " +\\S")
+                    .contains(setting.meaning());
         }
-        assertThat(settings.lines().filter(l -> l.startsWith("  ") && !l.startsWith("   ")).count())
-                .as("one line per setting, and one for the six basic ones").isEqualTo(LoadOption.values().length + 1);
+        assertThat(unwrapped).contains("a positive, finite number of requests per second",
+                "one of constant, poisson", "default synthetic-sharegpt");
+        for (LoadOption option : LoadOption.values()) {
+            assertThat(unwrapped).as(option.key()).containsPattern("(?m)^  " + option.key() + " +\\S")
+                    .contains(option.meaning() + ": " + option.expected());
+        }
+        assertThat(unwrapped).contains("a JSON object such as {\"temperature\": 0} (one value, commas included)");
+        assertThat(unwrapped.lines().filter(l -> l.startsWith("  ") && !l.startsWith("   ")).count())
+                .as("one line per setting").isEqualTo(WorkloadSetting.values().length + LoadOption.values().length);
+        assertThat(settings.lines()).allSatisfy(l -> assertThat(l.length()).as(l).isLessThanOrEqualTo(120));
     }
 }

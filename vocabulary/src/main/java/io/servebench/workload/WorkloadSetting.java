@@ -34,6 +34,18 @@ public enum WorkloadSetting {
         return key;
     }
 
+    /** What the setting does, in words: the help's. */
+    public String meaning() {
+        return switch (this) {
+            case DATASET -> "the prompts, as a dataset spec";
+            case PROFILE -> "how requests are sent: the arrival profile";
+            case RATE -> "requests per second of a rate profile";
+            case CONCURRENCY -> "streams of the concurrent (closed-loop) profile";
+            case REQUESTS -> "measured requests of each block";
+            case WARMUP -> "requests sent before the measured ones, left out of the figures";
+        };
+    }
+
     /** Whether the setting is a number, which a workload {@code @Param} field may set for every variant. */
     public boolean numeric() {
         return this != DATASET && this != PROFILE;
