@@ -114,7 +114,7 @@ public final class TrialPlanner {
                 WorkloadParams workload = workloads.get(key);
                 String load = load(workload);
                 // trials of one server that its load alone does not tell apart (two datasets, two request counts)
-                // carry their whole workload's hash too, or their keys, which the JUnit engine and --resume go by, clash
+                // carry their whole workload's hash too, or their keys, which --trial and the JUnit engine go by, clash
                 String id = String.format("t%02d-%s-%s-%s", trials.size() + 1, server.kind().name(), server.hash(),
                         byLoad.get(load) > 1 ? load + "-" + ServerConfig.hash(workload.label()) : load);
                 trials.put(key, new Trial(id, serverId, server, workload));
