@@ -173,7 +173,7 @@ final class StudyExecution implements RunListener {
                 return TestExecutionResult.failed(new AssertionError(String.format(Locale.ROOT,
                         "%s at %s: %.1f%% of requests met the SLOs %s; expected at least %.1f%% (@Slo(minAttainment = %s))",
                         block.displayName(), load(block),
-                        attainment.getAsDouble(), block.params().getOrDefault("slo", ""), 100 * min.getAsDouble(),
+                        attainment.getAsDouble(), block.params().getOrDefault(BlockResult.SLO, ""), 100 * min.getAsDouble(),
                         min.getAsDouble())));
             }
         }

@@ -63,8 +63,8 @@ public final class BlockResults {
                                               ExecutionParams execution) {
         Trial trial = block.trial();
         Map<String, String> params = new LinkedHashMap<>();
-        params.put("engine", Engines.reportedName(trial.server(), execution.engines()));
-        params.put("model", trial.server().model());
+        params.put(BlockResult.ENGINE, Engines.reportedName(trial.server(), execution.engines()));
+        params.put(BlockResult.MODEL, trial.server().model());
         params.put(WorkloadSetting.DATASET.key(), w.dataset());
         params.put(WorkloadSetting.PROFILE.key(), w.profile());
         if (Profile.CONCURRENT.equals(w.profile())) {
@@ -81,7 +81,7 @@ public final class BlockResults {
             params.put(BlockResult.SWEEP_STEP, step.sweepStep());
         }
         params.put(BlockResult.FLAGS, String.join(" ", trial.server().args()));
-        outcomes.slo(trial.id()).filter(slo -> slo.stated()).ifPresent(slo -> params.put("slo", slo.toString()));
+        outcomes.slo(trial.id()).filter(slo -> slo.stated()).ifPresent(slo -> params.put(BlockResult.SLO, slo.toString()));
         // workload values are in already, as this run sends them; a rate a profile ignores stays out
         block.paramValues().forEach((k, v) -> {
             if (!TrialPlanner.WORKLOAD_KEYS.contains(k)) {

@@ -192,7 +192,7 @@ public final class TrialOutcomes {
                     // nothing ran: the trial is as new
                 }
             }
-            String slo = last.params().get("slo");
+            String slo = last.params().get(BlockResult.SLO);
             if (slo != null) {
                 slo(trialId, SloParams.parse(slo));
             }

@@ -22,7 +22,7 @@ public record BaselineGroup(String className, Map<String, String> workload, Bloc
 
     /** Params that define a workload point: blocks are compared only with a baseline that shares them. */
     public static final List<String> WORKLOAD_KEYS = Stream.concat(
-            Stream.of(Stream.of("model"), BlockResult.WORKLOAD_PARAMS.stream(), Stream.of(BlockResult.SWEEP_STEP))
+            Stream.of(Stream.of(BlockResult.MODEL), BlockResult.WORKLOAD_PARAMS.stream(), Stream.of(BlockResult.SWEEP_STEP))
                     .flatMap(s -> s), BlockResult.LOAD_OPTION_PARAMS.stream()).toList();
 
     public BaselineGroup {

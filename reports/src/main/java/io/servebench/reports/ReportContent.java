@@ -937,7 +937,7 @@ final class ReportContent {
         }
         rows.add(new Row(messages.text("block.timeWeighted", Metric.MEAN_CONCURRENCY.label()),
                 value(reps, Metric.MEAN_CONCURRENCY, null)));
-        String slo = trial.params().get("slo");
+        String slo = trial.params().get(BlockResult.SLO);
         rows.add(new Row(Metric.GOODPUT.label() + (slo == null ? "" : " (" + slo + ")"), value(reps, Metric.GOODPUT, null)));
         rows.add(new Row(Metric.SLO_ATTAINMENT.label(), value(reps, Metric.SLO_ATTAINMENT, null)));
         rows.add(new Row(Metric.ACHIEVED_SEND_RATE.label(), value(reps, Metric.ACHIEVED_SEND_RATE, null)));

@@ -53,8 +53,17 @@ public record BlockResult(String benchmark, String className, String variant, St
         NOT_RUN
     }
 
+    /** Param key holding the engine, as the run reports it (its kind, or the simulated engine standing in for it). */
+    public static final String ENGINE = "engine";
+
+    /** Param key holding the served model. */
+    public static final String MODEL = "model";
+
     /** Param key holding the engine flags. */
     public static final String FLAGS = "flags";
+
+    /** Param key holding the SLOs a block's goodput was counted under, where it states any ({@link SloParams}). */
+    public static final String SLO = "slo";
 
     /**
      * The params that say what load a block sent, in the order they are written: the one list of workload keys
@@ -77,8 +86,8 @@ public record BlockResult(String benchmark, String className, String variant, St
 
     /** Params the runner sets on every block; any other param is a value of one of the study's {@code @Param} fields. */
     public static final List<String> STANDARD_PARAMS = java.util.stream.Stream.concat(
-            java.util.stream.Stream.of(java.util.stream.Stream.of("engine", "model"), WORKLOAD_PARAMS.stream(),
-                    java.util.stream.Stream.of(FLAGS, "slo")).flatMap(s -> s), LOAD_OPTION_PARAMS.stream()).toList();
+            java.util.stream.Stream.of(java.util.stream.Stream.of(ENGINE, MODEL), WORKLOAD_PARAMS.stream(),
+                    java.util.stream.Stream.of(FLAGS, SLO)).flatMap(s -> s), LOAD_OPTION_PARAMS.stream()).toList();
 
     public BlockResult {
         Objects.requireNonNull(benchmark, "benchmark");
