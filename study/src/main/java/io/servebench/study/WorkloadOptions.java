@@ -42,7 +42,8 @@ public record WorkloadOptions(String dataset, String profile, Double rate, Integ
     }
 
     /** The defaults documented on {@link Workload}: the bottom level every trial resolves against. */
-    public static final WorkloadOptions DEFAULTS = new WorkloadOptions("synthetic-sharegpt", Profile.CONSTANT, 1.0, 1, 100, 0);
+    public static final WorkloadOptions DEFAULTS = new WorkloadOptions(
+            io.servebench.workload.DatasetKind.SYNTHETIC_SHAREGPT.id(), Profile.CONSTANT, 1.0, 1, 100, 0);
 
     /** This spec with every setting that {@code other} sets replaced by {@code other}'s value. */
     public WorkloadOptions overriddenBy(WorkloadOptions other) {
