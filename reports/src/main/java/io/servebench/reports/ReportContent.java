@@ -17,6 +17,7 @@ import io.servebench.results.ServerEnvironment;
 import io.servebench.results.ServerMetric;
 import io.servebench.results.Stat;
 import io.servebench.stats.Statistics;
+import io.servebench.workload.Datasets;
 import io.servebench.workload.LoadOption;
 import io.servebench.workload.WorkloadSetting;
 
@@ -278,7 +279,9 @@ final class ReportContent {
     private String axisPoint(BlockResult t) {
         if (t.params().containsKey(WorkloadSetting.RATE.key())) {
             // a multi-turn block (measured per turn) paces conversations, each turn sent when the one before it ends
-            boolean conversations = t.repetitions().stream().anyMatch(r -> !r.turns().isEmpty());
+            // (one whose every repetition failed has no turns to show it, but its dataset says so)
+            boolean conversations = Datasets.pacesConversations(t.params().get(WorkloadSetting.DATASET.key()))
+                    || t.repetitions().stream().anyMatch(r -> !r.turns().isEmpty());
             return messages.text(conversations ? "point.rate.conversations" : "point.rate",
                     t.params().get(WorkloadSetting.RATE.key()));
         }

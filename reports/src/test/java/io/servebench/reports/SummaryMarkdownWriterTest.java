@@ -73,6 +73,18 @@ class SummaryMarkdownWriterTest {
     }
 
     @Test
+    void aMultiTurnBlockPacesConversationsEvenWithNoRepetitionToShowIt() {
+        // its rate is conversations per second; a block whose repetitions all failed has no turns to say so
+        BlockResult failed = baseline(List.of(Fixtures.repetition(2.0, 0.5)), "2");
+        Map<String, String> params = new LinkedHashMap<>(failed.params());
+        params.put("dataset", "multi-turn:turns=3,in=128,out=64");
+        BlockResult multiTurn = new BlockResult(failed.benchmark(), failed.className(), failed.variant(), failed.group(),
+                failed.baseline(), params, failed.trialId(), failed.serverId(), List.of(), "engine exited with code 1");
+        String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(Fixtures.run(List.of(multiTurn)));
+        assertThat(md).contains("### VllmOptionGroups.baseline · rate 2 conversations/s\n").doesNotContain("rate 2 req/s");
+    }
+
+    @Test
     void aBlockPacedByNeitherRateNorStreamsIsHeadedByHowItSent() {
         List<BlockResult> blocks = new java.util.ArrayList<>();
         String[][] loads = {{"throughput", null}, {"throughput", "64"}, {"synchronous", null}, {"trace", null},

@@ -106,7 +106,12 @@ public final class Datasets {
      * later turns follow their answers rather than the schedule, else {@code req/s}.
      */
     public static String rateUnit(String spec) {
-        return DatasetKind.of(spec).filter(k -> k.kind() == DatasetKind.MULTI_TURN).isPresent() ? "conversations/s" : "req/s";
+        return pacesConversations(spec) ? "conversations/s" : "req/s";
+    }
+
+    /** Whether a rate of {@code spec}'s workload paces conversations (multi-turn ones), not requests. */
+    public static boolean pacesConversations(String spec) {
+        return spec != null && DatasetKind.of(spec).filter(k -> k.kind() == DatasetKind.MULTI_TURN).isPresent();
     }
 
     /** For a bare file name (no kind before it), the kinds that read such a file, named before it; else nothing. */
