@@ -180,12 +180,15 @@ final class StudyExecution implements RunListener {
         return TestExecutionResult.successful();
     }
 
-    /** Where the block's load stood: {@code 8 req/s}, {@code concurrency 64}, else its profile ({@code throughput}). */
+    /**
+     * Where the block's load stood: {@code 8 req/s} ({@code 2 conversations/s} for multi-turn ones), {@code concurrency
+     * 64}, else its profile ({@code throughput}).
+     */
     private static String load(BlockResult block) {
         Map<String, String> p = block.params();
         String rate = WorkloadSetting.RATE.key();
         String concurrency = WorkloadSetting.CONCURRENCY.key();
-        return p.containsKey(rate) ? p.get(rate) + " req/s" : p.containsKey(concurrency)
+        return p.containsKey(rate) ? p.get(rate) + " " + block.rateUnit() : p.containsKey(concurrency)
                 ? "concurrency " + p.get(concurrency) : p.getOrDefault(WorkloadSetting.PROFILE.key(), "its load");
     }
 

@@ -135,6 +135,14 @@ public record BlockResult(String benchmark, String className, String variant, St
     }
 
     /**
+     * What the block's rate counts, as its dataset says: {@code conversations/s} for multi-turn conversations, else
+     * {@code req/s}.
+     */
+    public String rateUnit() {
+        return io.servebench.workload.Datasets.rateUnit(params.get(io.servebench.workload.WorkloadSetting.DATASET.key()));
+    }
+
+    /**
      * The variant with the values of the study parameters it was expanded over, as reports name it:
      * {@code maxNumSeqs[128]}; just the variant when it has none.
      */

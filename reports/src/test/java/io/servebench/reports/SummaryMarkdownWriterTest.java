@@ -82,6 +82,9 @@ class SummaryMarkdownWriterTest {
                 failed.baseline(), params, failed.trialId(), failed.serverId(), List.of(), "engine exited with code 1");
         String md = new SummaryMarkdownWriter(ReportLanguage.EN).render(Fixtures.run(List.of(multiTurn)));
         assertThat(md).contains("### VllmOptionGroups.baseline · rate 2 conversations/s\n").doesNotContain("rate 2 req/s");
+        // the unit the JUnit engine's failure messages state
+        assertThat(multiTurn.rateUnit()).isEqualTo("conversations/s");
+        assertThat(failed.rateUnit()).isEqualTo("req/s");
     }
 
     @Test

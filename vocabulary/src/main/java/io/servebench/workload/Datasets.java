@@ -103,7 +103,7 @@ public final class Datasets {
 
     /**
      * What a rate of {@code spec}'s workload counts: {@code conversations/s} for multi-turn conversations, whose
-     * later turns follow their answers rather than the schedule, else {@code req/s}.
+     * later turns follow their answers rather than the schedule, else {@code req/s} (also for no spec at all).
      */
     public static String rateUnit(String spec) {
         return pacesConversations(spec) ? "conversations/s" : "req/s";
