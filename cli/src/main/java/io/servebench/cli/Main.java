@@ -436,8 +436,9 @@ public final class Main implements Callable<Integer> {
                     + " of that name):%n"));
             for (WorkloadSetting setting : WorkloadSetting.values()) {
                 String expected = switch (setting) {
-                    case DATASET -> String.join(", ", Arrays.stream(DatasetKind.values()).map(DatasetKind::id).toList())
-                            + "... (docs/writing-studies.md); default " + WorkloadOptions.DEFAULTS.dataset();
+                    case DATASET -> "its kind one of " + String.join(", ", Arrays.stream(DatasetKind.values())
+                            .map(DatasetKind::id).toList()) + ", with the kind's options (docs/writing-studies.md); default "
+                            + WorkloadOptions.DEFAULTS.dataset();
                     case PROFILE -> "one of " + String.join(", ", StudyChecker.PROFILES) + "; default "
                             + WorkloadOptions.DEFAULTS.profile();
                     case REQUESTS -> setting.expected() + "; default " + WorkloadOptions.DEFAULTS.requests();
