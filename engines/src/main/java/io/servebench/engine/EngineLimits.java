@@ -34,7 +34,7 @@ final class EngineLimits {
      * @return one sentence per limit, each starting "engine default: "; empty for a kind whose defaults ServeBench does
      * not know ({@code command}, {@code endpoint})
      */
-    static List<String> of(ServerConfig server, EngineParams options, List<String> gpus) {
+    static List<String> of(ServerConfig server, EngineParams engines, List<String> gpus) {
         if (server.kind().dialect().isEmpty()) {
             return List.of();
         }
@@ -54,8 +54,8 @@ final class EngineLimits {
         if (!seqs && !tokens) {
             return limits;
         }
-        Optional<Gpu> gpu = options.simulate() != EngineParams.Simulate.OFF
-                ? Optional.of(GpuProfile.named(options.simulatedGpu())).map(g -> new Gpu(g.name(), g.memoryBytes()))
+        Optional<Gpu> gpu = engines.simulate() != EngineParams.Simulate.OFF
+                ? Optional.of(GpuProfile.named(engines.simulatedGpu())).map(g -> new Gpu(g.name(), g.memoryBytes()))
                 : gpus.stream().map(EngineLimits::gpu).flatMap(Optional::stream).findFirst();
         if (gpu.isEmpty()) {
             limits.add("engine default: vLLM sets " + (seqs ? "max_num_seqs" : "") + (seqs && tokens ? " and " : "")

@@ -31,8 +31,8 @@ public final class Engines {
      *
      * @throws EngineStartException when it cannot start or does not become ready; the message names the log
      */
-    public static RunningEngine start(ServerConfig server, EngineParams options, Path log) throws EngineStartException {
-        return start(server, options, log, notice -> { });
+    public static RunningEngine start(ServerConfig server, EngineParams engines, Path log) throws EngineStartException {
+        return start(server, engines, log, notice -> { });
     }
 
     /**
@@ -40,15 +40,15 @@ public final class Engines {
      * (10 s after it began, then every 30 s), e.g. "not ready after 40 s of at most 1200 s (--ready-timeout): waiting
      * for its health check (connection refused: nothing listens at 127.0.0.1:8000 yet)".
      */
-    public static RunningEngine start(ServerConfig server, EngineParams options, Path log, Consumer<String> waiting)
+    public static RunningEngine start(ServerConfig server, EngineParams engines, Path log, Consumer<String> waiting)
             throws EngineStartException {
-        return switch (options.simulate()) {
-            case IN_PROCESS -> SimulatedStarts.inProcess(server, options, log);
-            case PROCESS -> SimulatedStarts.asProcess(server, options, log, waiting);
-            case VIRTUAL -> SimulatedStarts.virtual(server, options, log);
+        return switch (engines.simulate()) {
+            case IN_PROCESS -> SimulatedStarts.inProcess(server, engines, log);
+            case PROCESS -> SimulatedStarts.asProcess(server, engines, log, waiting);
+            case VIRTUAL -> SimulatedStarts.virtual(server, engines, log);
             case OFF -> {
                 try {
-                    yield KindStarts.start(server, options, log, waiting);
+                    yield KindStarts.start(server, engines, log, waiting);
                 } catch (EngineStartException e) {
                     throw refusedFlags(server, e);
                 }
@@ -105,30 +105,30 @@ public final class Engines {
     }
 
     /** Whether the simulated engine serves {@code server}: it stands in for the kind, or it is the kind. */
-    public static boolean simulated(ServerConfig server, EngineParams options) {
-        return options.simulate() != EngineParams.Simulate.OFF || server.kind() == EngineKinds.SIM;
+    public static boolean simulated(ServerConfig server, EngineParams engines) {
+        return engines.simulate() != EngineParams.Simulate.OFF || server.kind() == EngineKinds.SIM;
     }
 
     /**
      * Why the simulated engine cannot serve {@code server} (a model it does not know, flags it cannot read), in one line;
      * empty when it can.
      */
-    public static Optional<String> simulationProblem(ServerConfig server, EngineParams options) {
-        return SimulatedStarts.problem(server, options);
+    public static Optional<String> simulationProblem(ServerConfig server, EngineParams engines) {
+        return SimulatedStarts.problem(server, engines);
     }
 
     /** The engine as results and reports name it: the kind, {@code sim:vllm} when the simulated engine stood in for vLLM. */
-    public static String reportedName(ServerConfig server, EngineParams options) {
-        return standsIn(server, options) ? SIMULATED + server.kind().name() : server.kind().name();
+    public static String reportedName(ServerConfig server, EngineParams engines) {
+        return standsIn(server, engines) ? SIMULATED + server.kind().name() : server.kind().name();
     }
 
     /** The server as plans and logs show it: its label, {@code sim(label)} when the simulated engine stands in. */
-    public static String label(ServerConfig server, EngineParams options) {
-        return standsIn(server, options) ? "sim(" + server.label() + ")" : server.label();
+    public static String label(ServerConfig server, EngineParams engines) {
+        return standsIn(server, engines) ? "sim(" + server.label() + ")" : server.label();
     }
 
-    private static boolean standsIn(ServerConfig server, EngineParams options) {
-        return options.simulate() != EngineParams.Simulate.OFF && server.kind() != EngineKinds.SIM;
+    private static boolean standsIn(ServerConfig server, EngineParams engines) {
+        return engines.simulate() != EngineParams.Simulate.OFF && server.kind() != EngineKinds.SIM;
     }
 
     /**
@@ -136,26 +136,26 @@ public final class Engines {
      * command, that engine's name and whether the numbers came from the simulated engine instead; empty for a
      * kind whose command ServeBench does not know.
      */
-    public static Optional<io.servebench.results.ServeCommand> serveCommand(ServerConfig server, EngineParams options) {
+    public static Optional<io.servebench.results.ServeCommand> serveCommand(ServerConfig server, EngineParams engines) {
         List<String> args = KindStarts.args(server);
         return server.kind().dialect().map(d -> new io.servebench.results.ServeCommand(d.handRun(server.model(), args),
-                d.engineName(), simulated(server, options)));
+                d.engineName(), simulated(server, engines)));
     }
 
     /**
      * Records what the started engine is and where it runs: its version from the kind's version command (or, when
      * that gives nothing, the server's {@code GET /version}), the simulated engine's own version, or the image.
      */
-    public static ServerEnvironment capture(String serverId, ServerConfig server, EngineParams options, RunningEngine engine,
+    public static ServerEnvironment capture(String serverId, ServerConfig server, EngineParams engines, RunningEngine engine,
                                             String servebenchVersion) {
-        boolean stoodIn = options.simulate() != EngineParams.Simulate.OFF;
-        ServerEnvironment captured = EnvironmentCapture.capture(serverId, reportedName(server, options), server.model(),
+        boolean stoodIn = engines.simulate() != EngineParams.Simulate.OFF;
+        ServerEnvironment captured = EnvironmentCapture.capture(serverId, reportedName(server, engines), server.model(),
                 engine.commandLine(), stoodIn ? List.of() : KindStarts.versionCommand(server),
-                stoodIn ? null : engine.endpoint(), options.apiKey(), servebenchVersion);
-        ServerEnvironment environment = captured.withEngineLimits(EngineLimits.of(server, options, captured.gpus()));
-        if (simulated(server, options)) {
-            String mode = options.simulate() == EngineParams.Simulate.VIRTUAL ? " in virtual time " : " ";
-            Optional<io.servebench.sim.SimParams> settings = SimulatedStarts.settings(server, options);
+                stoodIn ? null : engine.endpoint(), engines.apiKey(), servebenchVersion);
+        ServerEnvironment environment = captured.withEngineLimits(EngineLimits.of(server, engines, captured.gpus()));
+        if (simulated(server, engines)) {
+            String mode = engines.simulate() == EngineParams.Simulate.VIRTUAL ? " in virtual time " : " ";
+            Optional<io.servebench.sim.SimParams> settings = SimulatedStarts.settings(server, engines);
             // which model the twin's figures are of, and from where (ModelLookup): never another model's; how far
             // to trust them for this engine, GPU and architecture (TwinEvidence); and which of the study's flags they
             // leave out, which the engine's log alone said: a comparison with and without one shows no difference
@@ -164,7 +164,7 @@ public final class Engines {
                     + settings.map(s -> "; model config " + s.modelSource()).orElse(""))
                     .withGpus(settings.map(s -> java.util.Collections.nCopies(s.tensorParallelSize(),
                             s.gpu().name() + " (simulated)")).orElse(List.of()))
-                    .withTwin(settings.map(s -> twinBars(s, options.simulatedGpu().toLowerCase(java.util.Locale.ROOT)))
+                    .withTwin(settings.map(s -> twinBars(s, engines.simulatedGpu().toLowerCase(java.util.Locale.ROOT)))
                                     .orElse(List.of()),
                             settings.map(s -> Redaction.args(s.ignoredFlags())).orElse(List.of()));
         }
@@ -196,7 +196,7 @@ public final class Engines {
      *
      * @return whether it was emptied, and how or why not ("POST /flush_cache answered 400")
      */
-    public static PrefixCacheReset resetCache(ServerConfig server, EngineParams options, RunningEngine engine) {
+    public static PrefixCacheReset resetCache(ServerConfig server, EngineParams engines, RunningEngine engine) {
         if (engine.virtual().isPresent()) {
             engine.virtual().get().resetPrefixCache();
             return PrefixCacheReset.emptied("the virtual engine's cache cleared");
@@ -204,7 +204,7 @@ public final class Engines {
         // replicas each hold a cache of their own: the reset is the first that is not an emptied one, else the last
         PrefixCacheReset reset = null;
         for (Endpoint endpoint : engine.endpoints()) {
-            reset = CacheReset.reset(serving(server, options), endpoint, resetKey(server, options));
+            reset = CacheReset.reset(serving(server, engines), endpoint, resetKey(server, engines));
             if (reset.outcome() != PrefixCacheReset.Outcome.EMPTIED) {
                 return reset;
             }
@@ -217,13 +217,13 @@ public final class Engines {
      * admin key, which the engine was started with; else the API key, which SGLang's admin routes take when no admin
      * key is set (its {@code utils/auth.py}).
      */
-    private static String resetKey(ServerConfig server, EngineParams options) {
-        EngineKind kind = serving(server, options);
-        return kind.adminKeyFlag().isPresent() && options.adminApiKey() != null ? options.adminApiKey() : options.apiKey();
+    private static String resetKey(ServerConfig server, EngineParams engines) {
+        EngineKind kind = serving(server, engines);
+        return kind.adminKeyFlag().isPresent() && engines.adminApiKey() != null ? engines.adminApiKey() : engines.apiKey();
     }
 
     /** The kind that serves {@code server}: the simulated engine's under {@code --simulate}. */
-    private static EngineKind serving(ServerConfig server, EngineParams options) {
-        return options.simulate() != EngineParams.Simulate.OFF ? EngineKinds.SIM : server.kind();
+    private static EngineKind serving(ServerConfig server, EngineParams engines) {
+        return engines.simulate() != EngineParams.Simulate.OFF ? EngineKinds.SIM : server.kind();
     }
 }

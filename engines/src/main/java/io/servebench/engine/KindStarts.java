@@ -48,17 +48,17 @@ final class KindStarts {
      * @param waiting told what a long start waits for ({@link Engines#start(ServerConfig, EngineParams, Path, Consumer)})
      * @throws EngineStartException when it cannot start or does not become ready; the message names the log
      */
-    static RunningEngine start(ServerConfig server, EngineParams options, Path log, Consumer<String> waiting)
+    static RunningEngine start(ServerConfig server, EngineParams engines, Path log, Consumer<String> waiting)
             throws EngineStartException {
         EngineKind kind = server.kind();
         if (kind instanceof ProcessKind process) {
-            return startProcess(process, server, options, log, waiting);
+            return startProcess(process, server, engines, log, waiting);
         }
         if (kind instanceof EndpointKind) {
-            return awaitEndpoints(server, options, log, waiting);
+            return awaitEndpoints(server, engines, log, waiting);
         }
         if (kind instanceof SimulatedKind) {
-            return SimulatedStarts.inProcess(server, options, log);
+            return SimulatedStarts.inProcess(server, engines, log);
         }
         throw new IllegalStateException("no start for engine kind " + kind.name());
     }
@@ -139,7 +139,7 @@ final class KindStarts {
         return missing.isEmpty() ? argv : concat(argv, missing);
     }
 
-    private static RunningEngine startProcess(ProcessKind kind, ServerConfig server, EngineParams options, Path log,
+    private static RunningEngine startProcess(ProcessKind kind, ServerConfig server, EngineParams engines, Path log,
                                               Consumer<String> waiting) throws EngineStartException {
         for (String entry : server.setup().env()) {
             if (EngineSetup.handedOn(entry) && System.getenv(entry) == null) {
@@ -151,28 +151,28 @@ final class KindStarts {
             // Podman refuses to mount a folder that does not exist (Docker makes it, owned by root): a machine that
             // never downloaded a model has none yet.
             try {
-                Files.createDirectories(options.hfCache());
+                Files.createDirectories(engines.hfCache());
             } catch (IOException e) {
-                throw new EngineStartException("cannot create the Hugging Face cache " + options.hfCache()
+                throw new EngineStartException("cannot create the Hugging Face cache " + engines.hfCache()
                         + " to mount into the container: " + e.getMessage() + "; set HF_HOME to a writable folder", e);
             }
         }
-        LaunchCommand launch = launch(server, ProcessEngine.freePort(options.listenAddress()), options.containerRuntime(),
-                options.hfCache(), options.listenAddress());
+        LaunchCommand launch = launch(server, ProcessEngine.freePort(engines.listenAddress()), engines.containerRuntime(),
+                engines.hfCache(), engines.listenAddress());
         // the keys from the harness's environment (a study's flags never give one): never in a report's command
-        if (options.apiKey() != null && kind.dialect().isPresent()) {
-            launch = launch.plus(List.of(kind.dialect().get().flags().apiKey(), options.apiKey()));
+        if (engines.apiKey() != null && kind.dialect().isPresent()) {
+            launch = launch.plus(List.of(kind.dialect().get().flags().apiKey(), engines.apiKey()));
         }
-        if (kind.adminKeyFlag().isPresent() && options.adminApiKey() != null) {
-            launch = launch.plus(List.of(kind.adminKeyFlag().get(), options.adminApiKey()));
+        if (kind.adminKeyFlag().isPresent() && engines.adminApiKey() != null) {
+            launch = launch.plus(List.of(kind.adminKeyFlag().get(), engines.adminApiKey()));
         }
         boolean adapterAfterBase = simDialect(kind).adapterAfterBase() && kind.dialect().isPresent();
-        return ProcessEngine.start(launch, server.servedModel(), adapterAfterBase, log, options.readyTimeout(),
-                options.grace(), options.apiKey(), waiting);
+        return ProcessEngine.start(launch, server.servedModel(), adapterAfterBase, log, engines.readyTimeout(),
+                engines.grace(), engines.apiKey(), waiting);
     }
 
     /** A server already running: waited for until it is ready, never started or stopped. */
-    private static RunningEngine awaitEndpoints(ServerConfig server, EngineParams options, Path log,
+    private static RunningEngine awaitEndpoints(ServerConfig server, EngineParams engines, Path log,
                                                 Consumer<String> waiting) throws EngineStartException {
         List<Endpoint> endpoints = new ArrayList<>();
         for (String url : server.setup().urls()) {
@@ -189,7 +189,7 @@ final class KindStarts {
             throw new EngineStartException("cannot write the engine log " + log + ": " + e.getMessage(), e);
         }
         for (Endpoint e : endpoints) {
-            new Readiness(e.baseUri(), server.model(), options.apiKey()).await(options.readyTimeout(), () -> null,
+            new Readiness(e.baseUri(), server.model(), engines.apiKey()).await(engines.readyTimeout(), () -> null,
                     notice -> waiting.accept(e.baseUri() + " " + notice));
         }
         // not ours to stop

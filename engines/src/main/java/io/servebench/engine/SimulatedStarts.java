@@ -32,25 +32,25 @@ final class SimulatedStarts {
     }
 
     /** The simulated engine as a child process, started and stopped like a real engine. */
-    static RunningEngine asProcess(ServerConfig server, EngineParams options, Path log, Consumer<String> waiting)
+    static RunningEngine asProcess(ServerConfig server, EngineParams engines, Path log, Consumer<String> waiting)
             throws EngineStartException {
         SimDialect dialect = KindStarts.simDialect(server.kind());
-        int port = ProcessEngine.freePort(options.listenAddress());
+        int port = ProcessEngine.freePort(engines.listenAddress());
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> argv = new ArrayList<>(List.of(javaBin, "-cp", System.getProperty("java.class.path"),
-                SimServer.class.getName(), server.model(), "--host", options.listenAddress(),
+                SimServer.class.getName(), server.model(), "--host", engines.listenAddress(),
                 "--port", Integer.toString(port),
-                "--dialect", dialect.toString(), "--seed", Long.toString(options.seed()),
-                "--gpu", options.simulatedGpu()));
-        argv.addAll(simulatedArgs(server, options));
+                "--dialect", dialect.toString(), "--seed", Long.toString(engines.seed()),
+                "--gpu", engines.simulatedGpu()));
+        argv.addAll(simulatedArgs(server, engines));
         return ProcessEngine.start(new LaunchCommand(argv, Map.of(), null, port), server.servedModel(),
                 dialect.adapterAfterBase(), log,
-                options.readyTimeout(), options.grace(), options.apiKey(), waiting);
+                engines.readyTimeout(), engines.grace(), engines.apiKey(), waiting);
     }
 
-    static RunningEngine inProcess(ServerConfig server, EngineParams options, Path log)
+    static RunningEngine inProcess(ServerConfig server, EngineParams engines, Path log)
             throws EngineStartException {
-        SimParams settings = params(server, options);
+        SimParams settings = params(server, engines);
         SimDialect dialect = settings.dialect();
         // The in-process engine logs through java.util.logging: into this server's log, not onto the console.
         Logger simLog = Logger.getLogger(SimulatedEngine.class.getPackageName());
@@ -71,8 +71,8 @@ final class SimulatedStarts {
         };
         SimulatedEngine engine;
         try {
-            engine = SimulatedEngine.start(settings, new java.net.InetSocketAddress(options.listenAddress(), 0),
-                    options.seed());
+            engine = SimulatedEngine.start(settings, new java.net.InetSocketAddress(engines.listenAddress(), 0),
+                    engines.seed());
         } catch (IOException e) {
             detachLog.run();
             throw new EngineStartException("simulated " + server.kind().name() + " could not open its port: " + e.getMessage(), e);
@@ -106,9 +106,9 @@ final class SimulatedStarts {
      * The simulated engine in virtual time: the same flags read the same way, no port. Its log holds the
      * lines the real-time engine would write at start.
      */
-    static RunningEngine virtual(ServerConfig server, EngineParams options, Path log)
+    static RunningEngine virtual(ServerConfig server, EngineParams engines, Path log)
             throws EngineStartException {
-        SimParams settings = params(server, options);
+        SimParams settings = params(server, engines);
         SimDialect dialect = settings.dialect();
         List<String> lines = new ArrayList<>();
         lines.add("simulated engine in virtual time on " + settings.gpu().name() + ", " + server.kind().name()
@@ -119,7 +119,7 @@ final class SimulatedStarts {
         } catch (IOException e) {
             throw new EngineStartException("cannot write the engine log " + log + ": " + e.getMessage(), e);
         }
-        VirtualEngine engine = VirtualEngine.of(settings, options.seed());
+        VirtualEngine engine = VirtualEngine.of(settings, engines.seed());
         Endpoint none = new Endpoint(URI.create("virtual:" + settings.servedModel()), settings.servedModel(), null,
                 dialect.adapterAfterBase());
         return new RunningEngine() {
@@ -146,9 +146,9 @@ final class SimulatedStarts {
     }
 
     /** Why the simulated engine cannot serve {@code server}, empty when it can. */
-    static Optional<String> problem(ServerConfig server, EngineParams options) {
+    static Optional<String> problem(ServerConfig server, EngineParams engines) {
         try {
-            params(server, options);
+            params(server, engines);
             return Optional.empty();
         } catch (EngineStartException e) {
             return Optional.of(e.getMessage());
@@ -159,9 +159,9 @@ final class SimulatedStarts {
      * What the simulated engine serving {@code server} is told: the model's config and where it was found, the engine it
      * stands for; empty when it cannot start.
      */
-    static Optional<SimParams> settings(ServerConfig server, EngineParams options) {
+    static Optional<SimParams> settings(ServerConfig server, EngineParams engines) {
         try {
-            return Optional.of(params(server, options));
+            return Optional.of(params(server, engines));
         } catch (EngineStartException e) {
             return Optional.empty();
         }
@@ -173,26 +173,26 @@ final class SimulatedStarts {
      * acceptance the command line gives ({@code --sim-acceptance-rate}), and what the engine would read from its
      * environment ({@link SimParams#flagsFromEnvironment}).
      */
-    private static List<String> simulatedArgs(ServerConfig server, EngineParams options) {
+    private static List<String> simulatedArgs(ServerConfig server, EngineParams engines) {
         List<String> args = new ArrayList<>(server.args());
         args.addAll(SimParams.flagsFromEnvironment(KindStarts.simDialect(server.kind()), server.setup().env()));
-        if (options.simulatedModelConfig() != null) {
-            args.add(SimParams.SIM_MODEL_CONFIG + "=" + options.simulatedModelConfig());
+        if (engines.simulatedModelConfig() != null) {
+            args.add(SimParams.SIM_MODEL_CONFIG + "=" + engines.simulatedModelConfig());
         } else if (!server.simulatedModelConfig().isEmpty()) {
             args.add(SimParams.SIM_MODEL_CONFIG + "=" + Path.of(server.simulatedModelConfig()).toAbsolutePath());
         }
-        if (!options.simulatedAcceptance().isEmpty()) {
-            args.add(SimParams.SIM_ACCEPTANCE_RATE + "=" + options.simulatedAcceptance().stream().map(String::valueOf)
+        if (!engines.simulatedAcceptance().isEmpty()) {
+            args.add(SimParams.SIM_ACCEPTANCE_RATE + "=" + engines.simulatedAcceptance().stream().map(String::valueOf)
                     .collect(java.util.stream.Collectors.joining(",")));
         }
         return args;
     }
 
-    private static SimParams params(ServerConfig server, EngineParams options)
+    private static SimParams params(ServerConfig server, EngineParams engines)
             throws EngineStartException {
         try {
-            return SimParams.fromFlags(KindStarts.simDialect(server.kind()), server.model(), simulatedArgs(server, options),
-                    GpuProfile.named(options.simulatedGpu()));
+            return SimParams.fromFlags(KindStarts.simDialect(server.kind()), server.model(), simulatedArgs(server, engines),
+                    GpuProfile.named(engines.simulatedGpu()));
         } catch (IllegalArgumentException e) {
             // "the simulated engine cannot start" for itself, "simulated vllm cannot stand in" for an engine it plays
             throw new EngineStartException((server.kind() == EngineKinds.SIM ? "the simulated engine cannot start: "

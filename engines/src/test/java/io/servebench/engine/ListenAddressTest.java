@@ -52,14 +52,14 @@ class ListenAddressTest {
         Optional<InetAddress> network = networkAddress();
         assumeThat(network).as("an address of this machine beside the loopback one").isPresent();
         for (EngineParams.Simulate simulate : List.of(EngineParams.Simulate.IN_PROCESS, EngineParams.Simulate.PROCESS)) {
-            EngineParams options = EngineParams.defaults(simulate, 1);
-            try (RunningEngine engine = Engines.start(SERVER, options, tmp.resolve(simulate + "-loopback.log"))) {
+            EngineParams engines = EngineParams.defaults(simulate, 1);
+            try (RunningEngine engine = Engines.start(SERVER, engines, tmp.resolve(simulate + "-loopback.log"))) {
                 int port = engine.endpoint().baseUri().getPort();
                 connect(InetAddress.getLoopbackAddress(), port);
                 assertThatThrownBy(() -> connect(network.get(), port)).as(simulate.toString())
                         .isInstanceOf(java.net.ConnectException.class);
             }
-            try (RunningEngine engine = Engines.start(SERVER, options.listeningOn(EngineParams.ALL_INTERFACES),
+            try (RunningEngine engine = Engines.start(SERVER, engines.listeningOn(EngineParams.ALL_INTERFACES),
                     tmp.resolve(simulate + "-all.log"))) {
                 // the harness itself still talks to it over the loopback address
                 assertThat(engine.endpoint().baseUri().getHost()).isEqualTo("127.0.0.1");

@@ -21,9 +21,9 @@ class TwinStatementTest {
     private static ServerEnvironment captured(List<String> flags, Path log) throws Exception {
         ServerConfig server = new ServerConfig(EngineKinds.VLLM, "Qwen/Qwen3-8B",
                 flags.stream().map(f -> Flag.parse(f).orElseThrow()).toList(), EngineSetup.NONE);
-        EngineParams options = EngineParams.defaults(EngineParams.Simulate.IN_PROCESS, 1);
-        try (RunningEngine engine = Engines.start(server, options, log)) {
-            return Engines.capture("s01", server, options, engine, "test");
+        EngineParams engines = EngineParams.defaults(EngineParams.Simulate.IN_PROCESS, 1);
+        try (RunningEngine engine = Engines.start(server, engines, log)) {
+            return Engines.capture("s01", server, engines, engine, "test");
         }
     }
 
