@@ -7,7 +7,6 @@ import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
 import io.servebench.runner.RunOptions;
 import io.servebench.runner.Runner;
-import io.servebench.workload.LoadOption;
 import io.servebench.workload.WorkloadSetting;
 import org.junit.platform.commons.support.ReflectionSupport;
 import org.junit.platform.engine.DiscoveryFilter;
@@ -240,11 +239,8 @@ final class StudyDiscovery {
      * trials of one server whose profile and rate or streams are the same.
      */
     private static String workloadValues(ResultBlock block) {
-        Set<String> load = Set.of(WorkloadSetting.PROFILE.key(), WorkloadSetting.RATE.key(), WorkloadSetting.CONCURRENCY.key());
-        return block.paramValues().entrySet().stream()
-                .filter(e -> !load.contains(e.getKey()) && (WorkloadSetting.byKey(e.getKey()).isPresent()
-                        || LoadOption.byKey(e.getKey()).isPresent()))
-                .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", "));
+        return WorkloadSetting.besideTheLoad().stream().filter(block.paramValues()::containsKey)
+                .map(key -> key + "=" + block.paramValues().get(key)).collect(Collectors.joining(", "));
     }
 
     /** The first variant's method, so that the IDE can go to it; the class when it cannot be found. */

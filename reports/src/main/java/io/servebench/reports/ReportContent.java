@@ -202,10 +202,7 @@ final class ReportContent {
         this.messages = language.messages();
         this.words = new ComparisonText(messages);
         this.groups = BaselineGroup.of(run.blocks());
-        Set<String> axis = Set.of(WorkloadSetting.PROFILE.key(), WorkloadSetting.RATE.key(),
-                WorkloadSetting.CONCURRENCY.key());
-        this.varyingSettings = Stream.concat(BlockResult.WORKLOAD_PARAMS.stream(), BlockResult.LOAD_OPTION_PARAMS.stream())
-                .filter(key -> !axis.contains(key))
+        this.varyingSettings = WorkloadSetting.besideTheLoad().stream()
                 .filter(key -> run.blocks().stream().map(b -> Optional.ofNullable(b.params().get(key))).distinct().count() > 1)
                 .toList();
     }

@@ -85,6 +85,16 @@ public enum WorkloadSetting {
         };
     }
 
+    /**
+     * The keys of the workload's settings beside its point on the load axis (the profile and its rate or streams): the
+     * other settings and every load option, in their order. Two blocks at one point that differ in any of these are told
+     * apart by them.
+     */
+    public static List<String> besideTheLoad() {
+        return java.util.stream.Stream.concat(Arrays.stream(values()).filter(s -> s != PROFILE && s != RATE && s != CONCURRENCY)
+                .map(WorkloadSetting::key), LoadOption.keys().stream()).toList();
+    }
+
     /** The setting of that key, if any. */
     public static Optional<WorkloadSetting> byKey(String key) {
         return Arrays.stream(values()).filter(s -> s.key.equals(key)).findFirst();
