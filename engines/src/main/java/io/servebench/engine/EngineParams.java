@@ -74,11 +74,17 @@ public record EngineParams(Simulate simulate, long seed, Duration readyTimeout, 
         VIRTUAL;
 
         /** The modes a simulation is asked for by, as {@code --simulate=MODE} and {@code servebench.simulate} write them. */
-        public static final List<String> WORDS = List.of("in-process", "process", "virtual");
+        public static final List<String> WORDS = java.util.Arrays.stream(values()).filter(m -> m != OFF).map(Simulate::word)
+                .toList();
 
-        /** {@code off}, or the word of {@link #WORDS} that asks for this mode. */
+        /** The word that asks for this mode: {@code off}, {@code in-process}, {@code process} or {@code virtual}. */
         public String word() {
-            return this == OFF ? "off" : WORDS.get(ordinal() - 1);
+            return switch (this) {
+                case OFF -> "off";
+                case IN_PROCESS -> "in-process";
+                case PROCESS -> "process";
+                case VIRTUAL -> "virtual";
+            };
         }
 
         /**
