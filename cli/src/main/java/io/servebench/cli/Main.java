@@ -23,9 +23,6 @@ import io.servebench.sim.SimParams;
 import io.servebench.execution.Signals;
 import io.servebench.execution.ServeBenchVersion;
 import io.servebench.study.AdHocStudy;
-import io.servebench.study.StudyChecker;
-import io.servebench.study.WorkloadOptions;
-import io.servebench.workload.DatasetKind;
 import io.servebench.workload.LoadOption;
 import io.servebench.workload.WorkloadSetting;
 import picocli.CommandLine.Command;
@@ -435,17 +432,7 @@ public final class Main implements Callable<Integer> {
             StringBuilder text = new StringBuilder(String.format("%nWorkload settings (-p NAME=V1,V2, or @Workload's attribute"
                     + " of that name):%n"));
             for (WorkloadSetting setting : WorkloadSetting.values()) {
-                String expected = switch (setting) {
-                    case DATASET -> "its kind one of " + String.join(", ", Arrays.stream(DatasetKind.values())
-                            .map(DatasetKind::id).toList()) + ", with the kind's options (docs/writing-studies.md); default "
-                            + WorkloadOptions.DEFAULTS.dataset();
-                    case PROFILE -> "one of " + String.join(", ", StudyChecker.PROFILES) + "; default "
-                            + WorkloadOptions.DEFAULTS.profile();
-                    case REQUESTS -> setting.expected() + "; default " + WorkloadOptions.DEFAULTS.requests();
-                    case WARMUP -> setting.expected() + "; default " + WorkloadOptions.DEFAULTS.warmup();
-                    case RATE, CONCURRENCY -> setting.expected();
-                };
-                settingLine(text, setting.key(), setting.meaning(), expected);
+                settingLine(text, setting.key(), setting.meaning(), LoadSettingOptions.takes(setting));
             }
             for (LoadOption option : LoadOption.values()) {
                 settingLine(text, option.key(), option.meaning(), option.expected()

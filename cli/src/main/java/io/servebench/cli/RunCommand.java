@@ -6,6 +6,7 @@ import io.servebench.engine.kind.EngineSetup;
 import io.servebench.flags.Flag;
 import io.servebench.study.AdHocStudy;
 import io.servebench.workload.LoadOption;
+import io.servebench.workload.WorkloadSetting;
 import io.servebench.study.StudyChecker;
 import io.servebench.study.WorkloadOptions;
 import picocli.CommandLine;
@@ -28,12 +29,16 @@ import java.util.concurrent.Callable;
  * run ({@code -o}, {@code -r}, {@code --slo}, {@code --simulate}, {@code -p}, ...) is taken as {@link Main} takes it.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true, usageHelpWidth = 120,
-        versionProvider = Main.Version.class,
+        versionProvider = Main.Version.class, modelTransformer = RunCommand.LoadSettings.class,
+        customSynopsis = {"benchmarks.jar run (--target URL | --engine vllm|sglang|sim [--flags \"FLAGS\"]) --model NAME"
+                + " [LOAD OPTIONS] [STUDY RUN OPTIONS]"},
         description = {"Runs a benchmark written on the command line: a running server (--target) or an engine ServeBench"
                 + " starts (--engine), a model, and a load. It is the study a class would declare, so every report,"
                 + " compare, --resume, SLURM and --simulate work unchanged; --print-study prints that class.",
+                "Its load: an option for each workload setting, from --dataset to --endpoint-weights, the settings"
+                        + " -p and @Workload take (java -jar benchmarks.jar -h lists them).",
                 "Every option of a study run applies too (java -jar benchmarks.jar -h): -o, -r, --slo, --seed,"
-                + " --simulate, --api-key-env, -p NAME=VALUES for any other load setting, ..."},
+                + " --simulate, --api-key-env, -p NAME=V1,V2 for a list of any other setting's values, ..."},
         footerHeading = "%nExamples:%n",
         footer = {
                 "  java -jar benchmarks.jar run --target http://127.0.0.1:8000 --model Qwen/Qwen3-8B --rate 1,4,8 \\",
@@ -68,36 +73,6 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--model", required = true, paramLabel = "NAME", description = "The served model, as requests name it and the engine loads it, e.g. Qwen/Qwen3-8B.")
     String model;
-
-    @Option(names = "--profile", paramLabel = "NAME", completionCandidates = Profiles.class, description = "The arrival profile, one of ${COMPLETION-CANDIDATES} (default: " + Profile.CONSTANT + ").")
-    String profile;
-
-    @Option(names = "--rate", paramLabel = "R[,R...]", split = ",", description = "Requests per second; a list runs one block per rate, e.g. --rate 1,4,8; inf sends every request at once (the throughput profile, vllm bench serve's --request-rate inf).")
-    List<String> rates = new ArrayList<>();
-
-    @Option(names = "--concurrency", paramLabel = "N[,N...]", split = ",", description = "Streams of a concurrent (closed-loop) load; a list runs one block each. Sets --profile concurrent unless another is given.")
-    List<String> concurrency = new ArrayList<>();
-
-    @Option(names = "--requests", paramLabel = "N", description = "Measured requests of each block (default: 100).")
-    Integer requests;
-
-    @Option(names = "--duration", paramLabel = "SECONDS", description = "Stop each block's load after this long (durationSeconds).")
-    Double duration;
-
-    @Option(names = "--warmup", paramLabel = "N", description = "Requests sent before the measured ones, left out of the figures (default: 0).")
-    Integer warmup;
-
-    @Option(names = "--dataset", paramLabel = "SPEC", description = "The prompts: synthetic-sharegpt (default), sharegpt:PATH, jsonl:PATH (one request a line), synthetic:in=512,out=128, ... as a study's @Workload(dataset) takes them (docs/writing-studies.md, the table of dataset kinds).")
-    String dataset;
-
-    @Option(names = "--max-concurrency", paramLabel = "N", description = "Most requests in flight, whatever the rate (vllm bench serve's --max-concurrency).")
-    Integer maxConcurrency;
-
-    @Option(names = "--sweep-rates", paramLabel = "K", description = "With --profile sweep: the constant rates run between the synchronous and the throughput rate (guidellm's --rate K with --rate-type sweep).")
-    Integer sweepRates;
-
-    @Option(names = "--api", paramLabel = "chat|completions", description = "The OpenAI API to call (default: chat).")
-    String api;
 
     @Option(names = "--name", paramLabel = "CLASS", description = "The name the benchmarks are reported under, and the class --print-study declares (default: ${DEFAULT-VALUE}).")
     String name = "AdHoc";
@@ -143,27 +118,30 @@ public final class RunCommand implements Callable<Integer> {
         }
         List<String> engineFlags = flags == null ? List.of() : Flag.ofLine(flags);
         Map<String, String> options = new LinkedHashMap<>();
-        if (sweepRates != null) {
-            options.put(LoadOption.SWEEP_RATES.key(), sweepRates.toString());
+        for (LoadOption option : LoadOption.values()) {
+            String value = value(option.key());
+            if (value != null) {
+                String problem = option.problem(value);
+                if (problem != null) {
+                    throw new Main.UsageException("run: " + LoadSettingOptions.names(option.key())[0] + " " + value + ": "
+                            + problem);
+                }
+                options.put(option.key(), option.normalize(value));
+            }
         }
-        if (maxConcurrency != null) {
-            options.put(LoadOption.MAX_CONCURRENCY.key(), maxConcurrency.toString());
-        }
-        if (duration != null) {
-            options.put(LoadOption.DURATION_SECONDS.key(), LoadOption.format(duration));
-        }
-        if (api != null) {
-            options.put(LoadOption.API.key(), api);
-        }
-        boolean allAtOnce = allAtOnce();
+        List<String> rates = values(WorkloadSetting.RATE);
+        List<String> concurrency = values(WorkloadSetting.CONCURRENCY);
+        String profile = value(WorkloadSetting.PROFILE.key());
+        boolean allAtOnce = allAtOnce(rates, profile);
         List<String> sendRates = allAtOnce ? List.of() : rates;
         String profileName = allAtOnce ? Profile.THROUGHPUT
                 : profile != null ? profile : !concurrency.isEmpty() ? Profile.CONCURRENT : null;
-        WorkloadOptions workload = new WorkloadOptions(dataset, profileName,
-                sendRates.isEmpty() ? null : number("--rate", sendRates.get(0)),
-                concurrency.isEmpty() ? null : whole("--concurrency", concurrency.get(0)), requests, warmup, options);
-        sendRates.forEach(r -> number("--rate", r));
-        concurrency.forEach(c -> whole("--concurrency", c));
+        sendRates.forEach(r -> number(WorkloadSetting.RATE, r));
+        concurrency.forEach(c -> number(WorkloadSetting.CONCURRENCY, c));
+        WorkloadOptions workload = new WorkloadOptions(value(WorkloadSetting.DATASET.key()), profileName,
+                sendRates.isEmpty() ? null : number(WorkloadSetting.RATE, sendRates.get(0)),
+                concurrency.isEmpty() ? null : (int) number(WorkloadSetting.CONCURRENCY, concurrency.get(0)),
+                count(WorkloadSetting.REQUESTS), count(WorkloadSetting.WARMUP), options);
         AdHocStudy study = AdHocStudy.of(name, model, target != null ? EngineKinds.ENDPOINT.name() : engine, engineFlags,
                 target != null ? new EngineSetup("", List.of(), "", List.of(), target, "") : EngineSetup.NONE, workload,
                 sendRates, concurrency, args());
@@ -178,7 +156,7 @@ public final class RunCommand implements Callable<Integer> {
      * Whether {@code --rate} asks for every request at once, as {@code vllm bench serve --request-rate inf} does: the
      * {@code throughput} profile. It is a block of its own kind, so it stands alone.
      */
-    private boolean allAtOnce() {
+    private static boolean allAtOnce(List<String> rates, String profile) {
         if (rates.stream().noneMatch(RunCommand::infinite)) {
             return false;
         }
@@ -200,60 +178,66 @@ public final class RunCommand implements Callable<Integer> {
         return r.equals("inf") || r.equals("infinity") || r.equals("+inf");
     }
 
-    /** This command's own options, in one order, as the run records them to be repeated. */
+    /** This command's options, in one order, as the run records them to be repeated. */
     private List<String> args() {
         List<String> args = new ArrayList<>();
         add(args, "--target", target);
         add(args, "--engine", engine);
         add(args, "--flags", flags);
         add(args, "--model", model);
-        add(args, "--profile", profile);
-        add(args, "--rate", rates.isEmpty() ? null : String.join(",", rates));
-        add(args, "--concurrency", concurrency.isEmpty() ? null : String.join(",", concurrency));
-        add(args, "--requests", requests);
-        add(args, "--duration", duration == null ? null : LoadOption.format(duration));
-        add(args, "--warmup", warmup);
-        add(args, "--dataset", dataset);
-        add(args, "--max-concurrency", maxConcurrency);
-        add(args, "--sweep-rates", sweepRates);
-        add(args, "--api", api);
+        for (String key : WorkloadSetting.keys()) {
+            List<String> values = values(key);
+            add(args, LoadSettingOptions.names(key)[0], values.isEmpty() ? null : String.join(",", values));
+        }
+        LoadOption.keys().forEach(key -> add(args, LoadSettingOptions.names(key)[0], value(key)));
         if (!name.equals("AdHoc")) {
             add(args, "--name", name);
         }
         return args;
     }
 
-    private static void add(List<String> args, String option, Object value) {
+    private static void add(List<String> args, String option, String value) {
         if (value != null) {
             args.add(option);
-            args.add(value.toString());
+            args.add(value);
         }
     }
 
-    private static double number(String option, String text) {
+    /** The value given to the option of setting {@code key}, or {@code null}. */
+    private String value(String key) {
+        List<String> values = values(key);
+        return values.isEmpty() ? null : values.get(0);
+    }
+
+    /** The values given to the option of setting {@code key}: one, a list (rate, concurrency), or none. */
+    private List<String> values(String key) {
+        Object value = spec.findOption(LoadSettingOptions.names(key)[0]).getValue();
+        return value == null ? List.of() : value instanceof List<?> list ? list.stream().map(String::valueOf).toList()
+                : List.of(value.toString());
+    }
+
+    private List<String> values(WorkloadSetting setting) {
+        return values(setting.key());
+    }
+
+    /** {@code text} as the value of a numeric setting, refused naming what it takes. */
+    private static double number(WorkloadSetting setting, String text) {
+        String option = LoadSettingOptions.names(setting.key())[0];
         try {
             double value = Double.parseDouble(text.strip());
-            if (value > 0 && Double.isFinite(value)) {
+            if (setting.inRange(value) && (!setting.wholeNumber() || value == Math.rint(value) && value <= Integer.MAX_VALUE)) {
                 return value;
             }
         } catch (NumberFormatException e) {
             // said below
         }
-        throw new Main.UsageException("run: " + option + " " + text + " is not a positive number; expected e.g. "
-                + option + " 1,4,8");
+        throw new Main.UsageException("run: " + option + " " + text + " is not " + setting.expected());
     }
 
-    private static int whole(String option, String text) {
-        try {
-            int value = Integer.parseInt(text.strip());
-            if (value > 0) {
-                return value;
-            }
-        } catch (NumberFormatException e) {
-            // said below
-        }
-        throw new Main.UsageException("run: " + option + " " + text + " is not a whole number of at least 1; expected e.g. "
-                + option + " 1,8,32");
+    /** The value of a count setting given (requests, warm-up), or {@code null}. */
+    private Integer count(WorkloadSetting setting) {
+        String text = value(setting.key());
+        return text == null ? null : (int) number(setting, text);
     }
 
     /** Parses {@code args} (those after {@code run}) into this command, for a run resumed from its journal. */
@@ -261,11 +245,26 @@ public final class RunCommand implements Callable<Integer> {
         return Main.parse(new RunCommand(), args, parent);
     }
 
-    /** The arrival profiles' names, as {@code @Workload(profile)} takes them ({@link StudyChecker#PROFILES}). */
-    static final class Profiles implements Iterable<String> {
+    /**
+     * Adds an option for each workload setting, from their one home: {@code run}'s load is what {@code @Workload} and
+     * {@code -p} take, named as they name it.
+     */
+    static final class LoadSettings implements CommandLine.IModelTransformer {
         @Override
-        public java.util.Iterator<String> iterator() {
-            return StudyChecker.PROFILES.iterator();
+        public CommandSpec transform(CommandSpec spec) {
+            for (WorkloadSetting setting : WorkloadSetting.values()) {
+                spec.addOption(LoadSettingOptions.option(setting, switch (setting) {
+                    case RATE -> "a positive number, or inf for every request at once (the throughput profile, vllm"
+                            + " bench serve's --request-rate inf); a list runs one block per rate, e.g. --rate 1,4,8";
+                    case CONCURRENCY -> LoadSettingOptions.takes(setting) + "; a list runs one block each, e.g."
+                            + " --concurrency 1,8,32; sets --profile concurrent unless another is given";
+                    default -> LoadSettingOptions.takes(setting);
+                }));
+            }
+            for (LoadOption option : LoadOption.values()) {
+                spec.addOption(LoadSettingOptions.option(option));
+            }
+            return spec;
         }
     }
 }

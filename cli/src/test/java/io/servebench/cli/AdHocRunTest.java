@@ -195,6 +195,28 @@ class AdHocRunTest {
     }
 
     @Test
+    void everyWorkloadSettingIsAnOptionOfRunNamedByItsKey() throws Exception {
+        // the options vllm bench serve users reach for (--burstiness, --max-concurrency), and the settings that were
+        // -p alone before run took every one: each becomes the @Workload attribute of its name
+        StringWriter printed = new StringWriter();
+        assertThat(main(printed, List.of("run", "--engine", "vllm", "--model", "Qwen/Qwen3-8B", "--profile", "gamma",
+                "--rate", "4", "--burstiness", "0.5", "--max-concurrency", "16", "--warmup-seconds", "10",
+                "--extra-body", "{\"temperature\": 0, \"top_p\": 1}", "--cancellation-rate", "20",
+                "--cancellation-after", "first-token", "--timeout-seconds", "60", "--models", "sql-lora:3,chat-lora:1",
+                "--duration-seconds", "120", "--exact-output", "false", "--print-study"))).as(printed.toString()).isZero();
+        assertThat(printed.toString()).contains("profile = \"gamma\"", "rate = 4.0", "burstiness = 0.5",
+                "maxConcurrency = 16", "warmupSeconds = 10", "extraBody = \"{\\\"temperature\\\": 0, \\\"top_p\\\": 1}\"",
+                "cancellationRate = 20", "cancellationAfter = \"first-token\"", "timeoutSeconds = 60",
+                "models = \"sql-lora:3,chat-lora:1\"", "durationSeconds = 120", "exactOutput = \"false\"");
+        assertThat(InMemoryCompiler.compile(printed.toString()).errorMessages()).as(printed.toString()).isEmpty();
+        // --duration, run's spelling before it took every setting, still reads (recorded command lines hold it)
+        printed = new StringWriter();
+        assertThat(main(printed, List.of("run", "--engine", "vllm", "--model", "m", "--rate", "4", "--duration", "30",
+                "--print-study"))).as(printed.toString()).isZero();
+        assertThat(printed.toString()).contains("durationSeconds = 30");
+    }
+
+    @Test
     void rateInfSendsEveryRequestAtOnceAsVllmBenchServeDoes() throws Exception {
         // vllm bench serve --request-rate inf --max-concurrency 8: the throughput profile, capped at 8 in flight
         StringWriter printed = new StringWriter();
@@ -342,7 +364,25 @@ class AdHocRunTest {
                 + " vllm, sglang, sim");
         out = new StringWriter();
         assertThat(main(out, List.of("run", "--engine", "vllm", "--model", "m", "--rate", "0,4"))).isEqualTo(Main.BAD_INPUT);
-        assertThat(out.toString()).contains("--rate 0 is not a positive number");
+        assertThat(out.toString()).contains("--rate 0 is not a positive, finite number of requests per second");
+        out = new StringWriter();
+        assertThat(main(out, List.of("run", "--engine", "vllm", "--model", "m", "--rate", "4", "--requests", "ten")))
+                .isEqualTo(Main.BAD_INPUT);
+        assertThat(out.toString()).contains("--requests ten is not a positive number of measured requests");
+        out = new StringWriter();
+        assertThat(main(out, List.of("run", "--engine", "vllm", "--model", "m", "--concurrency", "2.5")))
+                .isEqualTo(Main.BAD_INPUT);
+        assertThat(out.toString()).contains("--concurrency 2.5 is not a positive number of in-flight requests");
+        out = new StringWriter();
+        assertThat(main(out, List.of("run", "--engine", "vllm", "--model", "m", "--rate", "4", "--max-concurrency", "0")))
+                .isEqualTo(Main.BAD_INPUT);
+        assertThat(out.toString()).contains("--max-concurrency 0: maxConcurrency = 0 is out of range; expected a positive"
+                + " number of requests in flight");
+        out = new StringWriter();
+        assertThat(main(out, List.of("run", "--engine", "vllm", "--model", "m", "--rate", "4", "--cancellation-after",
+                "eos"))).isEqualTo(Main.BAD_INPUT);
+        assertThat(out.toString()).contains("--cancellation-after eos: cancellationAfter = \"eos\" is unknown; expected"
+                + " send or first-token");
         // a rate and streams together, or either with a profile that ignores it, would run another load than asked
         out = new StringWriter();
         assertThat(main(out, List.of("run", "--engine", "sim", "--model", "m", "--rate", "4", "--concurrency", "8")))

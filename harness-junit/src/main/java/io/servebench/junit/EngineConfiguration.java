@@ -59,8 +59,8 @@ record EngineConfiguration(EngineParams.Simulate simulate, Path outputDir, boole
         try {
             mode = EngineParams.Simulate.of(simulate);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(SIMULATE + "=" + simulate.strip() + ": expected true (in-process), process,"
-                    + " virtual or false", e);
+            throw new IllegalArgumentException(SIMULATE + "=" + simulate.strip() + ": " + e.getMessage()
+                    + " (true stands for in-process, false for off)", e);
         }
         Map<String, List<String>> params = new TreeMap<>();
         for (String key : config.keySet()) {

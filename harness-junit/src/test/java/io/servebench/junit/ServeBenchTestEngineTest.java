@@ -78,7 +78,8 @@ class ServeBenchTestEngineTest {
         assertThat(dir.resolve("TwoVariants").resolve("summary.md")).content().contains("virtual time");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> kit(dir).configurationParameter("servebench.simulate",
                 "virtually").selectors(selectClass(TwoVariants.class)).discover())
-                .hasStackTraceContaining("servebench.simulate=virtually: expected true (in-process), process, virtual or false");
+                .hasStackTraceContaining("servebench.simulate=virtually: \"virtually\" is no way to simulate; expected in-process,"
+                        + " process, virtual or off (true stands for in-process, false for off)");
     }
 
     @Test

@@ -93,6 +93,20 @@ public enum LoadOption {
         return expected;
     }
 
+    /** What stands for the value in a usage line: {@code N}, {@code SECONDS}, {@code chat|completions}, ... */
+    public String valueLabel() {
+        return switch (type) {
+            case POSITIVE_NUMBER, NON_NEGATIVE_NUMBER -> key.endsWith("Seconds") ? "SECONDS" : "NUMBER";
+            case PERCENT -> "PERCENT";
+            case POSITIVE_INTEGER -> "N";
+            case CHOICE, BOOLEAN -> String.join("|", type == Type.BOOLEAN ? List.of("true", "false") : choices);
+            case JSON_OBJECT -> "JSON";
+            case MODEL_MIX -> "NAME[:W],...";
+            case MODEL_DISTRIBUTION -> "DISTRIBUTION";
+            case WEIGHTS -> "W,W,...";
+        };
+    }
+
     /** The value an option left unset has, as text; {@code null} where that is none at all. */
     public String defaultText() {
         return defaultText;
