@@ -10,6 +10,7 @@ import io.servebench.study.StudyDescriptor;
 import io.servebench.study.VariantDescriptor;
 import io.servebench.tuning.CapacitySearch;
 import io.servebench.tuning.Tuner;
+import io.servebench.workload.Datasets;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -40,7 +41,7 @@ final class CapacityRun {
     private static CapacityResult.Axis axis(ResultBlock b) {
         WorkloadParams w = b.trial().workload();
         if (w.hasRate()) {
-            return CapacityResult.Axis.RATE;
+            return CapacityResult.Axis.rate(Datasets.pacesConversations(w.dataset()));
         }
         if (Profile.CONCURRENT.equals(w.profile())) {
             return CapacityResult.Axis.CONCURRENCY;
@@ -86,7 +87,7 @@ final class CapacityRun {
                 CapacityResult.Axis axis = axis(b);
                 WorkloadParams w = b.trial().workload();
                 Tuner.Candidate candidate = new Tuner.Candidate(variant, b.ownParams(),
-                        Tuner.Point.of(axis, axis == CapacityResult.Axis.RATE ? w.rate() : w.concurrency()));
+                        Tuner.Point.of(axis, axis.isRate() ? w.rate() : w.concurrency()));
                 // a study of several rates (a rate sweep) starts from its first: the console says from where
                 progress.step(String.format("capacity %d of %d: %s, from %s", ++n, configurations.size(), candidate.name(),
                         candidate.point().label()));

@@ -8,6 +8,8 @@ import io.servebench.study.TuneParams;
 import io.servebench.study.VariantDescriptor;
 import io.servebench.tuning.CapacitySearch;
 import io.servebench.tuning.Tuner;
+import io.servebench.results.CapacityResult;
+import io.servebench.workload.Datasets;
 import io.servebench.workload.LoadOption;
 
 import java.io.IOException;
@@ -63,10 +65,11 @@ final class TunedRun {
         }
         if (!closedLoop && !params.validationConcurrencies().isEmpty()) {
             throw new RunnerException(study.className() + " tunes at " + LoadOption.format(first.rate())
-                    + " req/s, and its validation concurrencies are numbers of closed-loop streams: tune at a"
+                    + " " + Datasets.rateUnit(first.dataset()) + ", and its validation concurrencies are numbers of closed-loop streams: tune at a"
                     + " concurrency, @Workload(concurrency = ...), for that, or validate at rates");
         }
-        return closedLoop ? Tuner.Point.atConcurrency(first.concurrency()) : Tuner.Point.atRate(first.rate());
+        return closedLoop ? Tuner.Point.atConcurrency(first.concurrency())
+                : Tuner.Point.of(CapacityResult.Axis.rate(Datasets.pacesConversations(first.dataset())), first.rate());
     }
 
     /**
@@ -126,15 +129,15 @@ final class TunedRun {
             }
         }
         out.printf("  step %d: the winning options combined, against the winner and each option alone%n", ++step);
+        Tuner.Point point = point(listed);
         if (!params.validationRates().isEmpty()) {
-            out.printf("  step %d: baseline vs recommendation at %s req/s%n", ++step, params.validationRates().stream()
-                    .map(LoadOption::format).collect(Collectors.joining(", ")));
+            out.printf("  step %d: baseline vs recommendation at %s %s%n", ++step, params.validationRates().stream()
+                    .map(LoadOption::format).collect(Collectors.joining(", ")), point.axis().unit());
         }
         if (!params.validationConcurrencies().isEmpty()) {
             out.printf("  step %d: baseline vs recommendation at concurrency %s%n", ++step,
                     params.validationConcurrencies().stream().map(String::valueOf).collect(Collectors.joining(", ")));
         }
-        Tuner.Point point = point(listed);
         out.printf("Ranked by %s at %s; up to %d repetitions where a difference of %.0f%% or more is not"
                 + " yet significant.%n", params.label(!point.hasRate()), point.label(), params.maxRepetitions(),
                 (params.closeCall() - 1) * 100);

@@ -51,43 +51,57 @@ public final class Tuner {
     }
 
     /**
-     * Where the tuner measures: at a request rate (open loop), or at the study's own number of closed-loop streams.
+     * Where the tuner measures: at a rate (open loop; of requests, or of conversations for a multi-turn load), or at the
+     * study's own number of closed-loop streams.
      *
-     * @param rate        requests/s; NaN at a concurrency
-     * @param concurrency requests in flight, each stream sending its next when the last ends; 0 at a rate
+     * @param axis what the load is: a rate of requests or of conversations, or streams
+     * @param load the rate, per second, or the number of streams (whole, at least 1)
      */
-    public record Point(double rate, int concurrency) {
+    public record Point(CapacityResult.Axis axis, double load) {
 
+        public Point {
+            java.util.Objects.requireNonNull(axis, "axis");
+            if (!axis.isRate()) {
+                load = Math.max(1, Math.round(load));
+            }
+        }
+
+        /** At a rate of requests. */
         public static Point atRate(double rate) {
-            return new Point(rate, 0);
+            return new Point(CapacityResult.Axis.RATE, rate);
         }
 
         public static Point atConcurrency(int concurrency) {
-            return new Point(Double.NaN, concurrency);
-        }
-
-        public boolean hasRate() {
-            return concurrency == 0;
-        }
-
-        /** What a capacity search from this point varies: the rate, or the streams. */
-        public CapacityResult.Axis axis() {
-            return hasRate() ? CapacityResult.Axis.RATE : CapacityResult.Axis.CONCURRENCY;
-        }
-
-        /** The load along {@link #axis()}: requests per second, or streams. */
-        public double load() {
-            return hasRate() ? rate : concurrency;
+            return new Point(CapacityResult.Axis.CONCURRENCY, concurrency);
         }
 
         /** The point at {@code load} along {@code axis}: a rate, or a whole number of streams. */
         public static Point of(CapacityResult.Axis axis, double load) {
-            return axis == CapacityResult.Axis.RATE ? atRate(load) : atConcurrency((int) Math.round(load));
+            return new Point(axis, load);
         }
 
-        /** {@code 8 req/s}, {@code concurrency 64}: for the console, whose lines are English. */
+        public boolean hasRate() {
+            return axis.isRate();
+        }
+
+        /** The rate, per second; NaN at a concurrency. */
+        public double rate() {
+            return hasRate() ? load : Double.NaN;
+        }
+
+        /** The streams, each sending its next request when its last ends; 0 at a rate. */
+        public int concurrency() {
+            return hasRate() ? 0 : (int) load;
+        }
+
+        /** The point at another load of the same kind (another rate of the same unit, other streams). */
+        public Point at(double otherLoad) {
+            return new Point(axis, otherLoad);
+        }
+
+        /** {@code 8 req/s}, {@code 2 conversations/s}, {@code concurrency 64}: for the console, whose lines are English. */
         public String label() {
-            return hasRate() ? LoadOption.format(rate) + " req/s" : "concurrency " + concurrency;
+            return hasRate() ? LoadOption.format(load) + " " + axis.unit() : "concurrency " + concurrency();
         }
     }
 
@@ -120,10 +134,6 @@ public final class Tuner {
             return paramValues.isEmpty() ? variant.name() : variant.name() + " (" + paramValues.entrySet().stream()
                     .sorted(Map.Entry.comparingByKey()).map(e -> e.getKey() + "=" + e.getValue())
                     .collect(Collectors.joining(", ")) + ")";
-        }
-
-        public Candidate at(double otherRate) {
-            return at(Point.atRate(otherRate));
         }
 
         public Candidate at(Point other) {
@@ -242,7 +252,7 @@ public final class Tuner {
         if (validating) {
             progress.accept(String.format("step %d of %d: validation at %s", ++stepNo, stepCount, point.hasRate()
                     ? params.validationRates().stream().map(LoadOption::format).collect(Collectors.joining(", "))
-                    + " req/s" : "concurrency " + params.validationConcurrencies().stream().map(String::valueOf)
+                    + " " + point.axis().unit() : "concurrency " + params.validationConcurrencies().stream().map(String::valueOf)
                     .collect(Collectors.joining(", "))));
             validation.addAll(validate(baseline, recommended));
         }
@@ -563,7 +573,7 @@ public final class Tuner {
 
     /** Where the recommendation is validated: the validation rates, or for a tuner at a concurrency its concurrencies. */
     private List<Point> validationPoints() {
-        return point.hasRate() ? params.validationRates().stream().map(Point::atRate).toList()
+        return point.hasRate() ? params.validationRates().stream().map(point::at).toList()
                 : params.validationConcurrencies().stream().map(Point::atConcurrency).toList();
     }
 

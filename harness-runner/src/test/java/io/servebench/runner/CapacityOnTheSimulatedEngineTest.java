@@ -49,6 +49,27 @@ class CapacityOnTheSimulatedEngineTest {
     }
 
     /**
+     * A multi-turn load's rate paces conversations, so its capacity is a rate of conversations and says so on the
+     * console and in the reports (it said req/s before stop 77).
+     */
+    @Test
+    void aMultiTurnLoadIsSearchedOverItsRateOfConversations(@TempDir Path dir) throws Exception {
+        StringWriter out = new StringWriter();
+        RunOutcome outcome = new Runner(RunOptions.builder().include(SimStudy.class, "baseline").param("rate", "2")
+                .param("dataset", "multi-turn:turns=3,in=fixed(256),out=fixed(64)").param("requests", "300")
+                .simulate(EngineParams.Simulate.VIRTUAL).slo(SloParams.parse("ttft=200,tpot=30")).capacity(0.99)
+                .outputDir(dir).progress(false).build(), new PrintWriter(out, true)).run();
+
+        CapacityResult c = outcome.result().capacities().get(0);
+        assertThat(c.axis()).isEqualTo(CapacityResult.Axis.CONVERSATION_RATE);
+        assertThat(c.capacity()).isPositive();
+        assertThat(out.toString()).contains("Capacity: SimStudy.baseline ").contains(" conversations/s");
+        assertThat(Files.readString(dir.resolve("summary.md"))).contains("| Rate (conversations/s) |")
+                .contains(" conversations/s (at least ");
+        assertThat(Files.readString(dir.resolve("report.html"))).contains("Goodput against conversation rate");
+    }
+
+    /**
      * A closed-loop load is searched over its streams: each probe a block at its own concurrency (not one load measured
      * again under rates it never sent at, as before stop 70, which then reported "at least 256 req/s").
      */

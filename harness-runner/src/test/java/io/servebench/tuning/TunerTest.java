@@ -178,6 +178,19 @@ class TunerTest {
         }
     }
 
+    /** A point's rate keeps its unit: a multi-turn load's validation rates are conversations too, on the console. */
+    @Test
+    void aRateOfConversationsStaysOneAtItsOtherRates() {
+        Tuner.Point conversations = Tuner.Point.of(io.servebench.results.CapacityResult.Axis.CONVERSATION_RATE, 2);
+        assertThat(conversations.label()).isEqualTo("2 conversations/s");
+        assertThat(conversations.at(0.5).label()).isEqualTo("0.5 conversations/s");
+        assertThat(Tuner.Point.atRate(8).label()).isEqualTo("8 req/s");
+        assertThat(Tuner.Point.atConcurrency(64).label()).isEqualTo("concurrency 64");
+        assertThat(Tuner.Point.of(io.servebench.results.CapacityResult.Axis.CONCURRENCY, 22.6).concurrency()).isEqualTo(23);
+        assertThat(conversations.rate()).isEqualTo(2.0);
+        assertThat(conversations.concurrency()).isZero();
+    }
+
     @Test
     void byCapacityAClearlyHigherCapacityWinsAndOneWithinTheSearchsPrecisionDoesNot() {
         StudyDescriptor study = study(List.of(),

@@ -127,7 +127,7 @@ final class HtmlReportWriter extends TextReport {
         if (!content.capacities().isEmpty()) {
             html.append("<h2>").append(Html.escape(m.text("capacity.heading"))).append("</h2>\n<p>")
                     .append(Html.escape(m.text("capacity.intro"))).append("</p>\n");
-            // one chart per axis searched: goodput against request rate, and against the number of streams
+            // one chart per axis searched: goodput against the rate (of requests or of conversations), and against the number of streams
             for (CapacityResult.Axis axis : CapacityResult.Axis.values()) {
                 List<SvgCharts.Series> goodput = new ArrayList<>();
                 for (CapacityResult c : content.run().capacities()) {
@@ -138,10 +138,9 @@ final class HtmlReportWriter extends TextReport {
                     }
                 }
                 if (!goodput.isEmpty()) {
-                    boolean streams = axis == CapacityResult.Axis.CONCURRENCY;
-                    html.append(SvgCharts.lines(goodput, m.text(streams ? "capacity.col.concurrency" : "capacity.col.rate"),
+                    html.append(SvgCharts.lines(goodput, m.text("capacity.col." + axis.messageKey()),
                             m.text("capacity.col.goodput"), Double.POSITIVE_INFINITY, false,
-                            m.text(streams ? "capacity.chart.concurrency" : "capacity.chart")));
+                            m.text("capacity.chart." + axis.messageKey())));
                 }
             }
             for (ReportContent.Capacity c : content.capacities()) {
@@ -261,8 +260,9 @@ final class HtmlReportWriter extends TextReport {
         if (blocks.stream().map(t -> t.params().get(key)).filter(Objects::nonNull).distinct().count() < 2) {
             return false;
         }
-        String axis = m.text("axis." + key);
-        String axisWord = m.text("load." + key);
+        String axis = setting == WorkloadSetting.RATE ? content.rateAxis(blocks) : m.text("axis." + key);
+        String axisWord = m.text(setting == WorkloadSetting.RATE && blocks.stream().allMatch(BlockResult::pacesConversations)
+                ? "load.rate.conversations" : "load." + key);
         for (boolean latency : List.of(true, false)) {
             Map<String, TreeMap<Double, Double>> lines = new LinkedHashMap<>();
             for (BlockResult t : blocks) {

@@ -114,7 +114,7 @@ final class ReportContent {
     public List<Capacity> capacities() {
         List<Capacity> out = new ArrayList<>();
         for (CapacityResult c : run.capacities()) {
-            String axis = c.axis().noun();
+            String axis = c.axis().messageKey();
             String unit = messages.text("capacity.unit." + axis);
             String noun = messages.text("capacity.noun." + axis);
             List<List<String>> rows = new ArrayList<>();
@@ -145,7 +145,7 @@ final class ReportContent {
 
     /** A probed load: a rate as the reports write figures, a number of streams whole. */
     private static String load(CapacityResult c, double load) {
-        return c.axis() == CapacityResult.Axis.CONCURRENCY ? Long.toString(Math.round(load)) : Numbers.format(load);
+        return c.axis().isRate() ? Numbers.format(load) : Long.toString(Math.round(load));
     }
 
     /**
@@ -180,11 +180,14 @@ final class ReportContent {
                     messages.text("tuning.col.ratio"), messages.text("tuning.col.interval"), messages.text("tuning.col.reps"),
                     messages.text("tuning.col.verdict")), rows)));
         }
+        // a rate's words take its unit after their own arguments: requests, or the conversations a multi-turn load paces
+        String unit = rateUnit(run.blocks());
         return Optional.of(new Tuning(messages.text(t.concurrency() > 0 ? "tuning.intro.concurrency" : "tuning.intro",
                 t.study(), t.concurrency() > 0 ? Integer.toString(t.concurrency()) : Numbers.count(t.rate()), t.metric(),
-                Numbers.count(Math.round((t.closeCall() - 1) * 1000) / 10.0), t.maxRepetitions()), steps,
+                Numbers.count(Math.round((t.closeCall() - 1) * 1000) / 10.0), t.maxRepetitions(), unit), steps,
                 messages.text("tuning.result", t.recommended()), t.caveats().stream()
-                .map(c -> messages.text("tuning.caveat." + c.code().name(), c.args().toArray())).toList()));
+                .map(c -> messages.text("tuning.caveat." + c.code().name(),
+                        java.util.stream.Stream.concat(c.args().stream(), Stream.of(unit)).toArray())).toList()));
     }
 
     private final RunResult run;
@@ -273,13 +276,26 @@ final class ReportContent {
         return beside.isEmpty() ? "" : " · " + beside;
     }
 
+    /**
+     * What the rates of {@code blocks} count: {@code req/s}, {@code conversations/s} where every one paces multi-turn
+     * conversations ({@link BlockResult#pacesConversations()}), or both, said, where they mix.
+     */
+    public String rateUnit(List<BlockResult> blocks) {
+        long conversations = blocks.stream().filter(BlockResult::pacesConversations).count();
+        return conversations == 0 ? Datasets.REQUEST_RATE_UNIT : conversations == blocks.size()
+                ? Datasets.CONVERSATION_RATE_UNIT : messages.text("unit.rate.mixed");
+    }
+
+    /** A chart's or a table's heading for the rates of {@code blocks}, in their unit ({@link #rateUnit}). */
+    public String rateAxis(List<BlockResult> blocks) {
+        long conversations = blocks.stream().filter(BlockResult::pacesConversations).count();
+        return messages.text(conversations == 0 ? "axis.rate" : conversations == blocks.size() ? "axis.rate.conversations"
+                : "axis.rate.mixed");
+    }
+
     private String axisPoint(BlockResult t) {
         if (t.params().containsKey(WorkloadSetting.RATE.key())) {
-            // a multi-turn block (measured per turn) paces conversations, each turn sent when the one before it ends
-            // (one whose every repetition failed has no turns to show it, but its dataset says so)
-            boolean conversations = Datasets.pacesConversations(t.params().get(WorkloadSetting.DATASET.key()))
-                    || t.repetitions().stream().anyMatch(r -> !r.turns().isEmpty());
-            return messages.text(conversations ? "point.rate.conversations" : "point.rate",
+            return messages.text(t.pacesConversations() ? "point.rate.conversations" : "point.rate",
                     t.params().get(WorkloadSetting.RATE.key()));
         }
         if (t.params().containsKey(WorkloadSetting.CONCURRENCY.key())) {
@@ -416,6 +432,7 @@ final class ReportContent {
                         c.map(words::cell).orElse(messages.text("summary.noLatency"))));
             }
             String first = axis == null ? String.join(", ", studyGroups.get(0).workload().keySet())
+                    : axis.equals(WorkloadSetting.RATE.key()) ? rateAxis(studyGroups.stream().map(BaselineGroup::baseline).toList())
                     : messages.text("axis." + axis);
             tables.add(new CrossRate(simpleName(className), new Table(List.of(first,
                     messages.text("crossrate.baseline"), messages.text("crossrate.recommended"),
@@ -467,7 +484,7 @@ final class ReportContent {
             rows.add(row);
         }
         return new Table(List.of(messages.text("overview.block"), messages.text("overview.group"),
-                messages.text(rates ? "overview.rate" : "overview.load"), messages.text("overview.meanLatency"), messages.text("overview.medianTtft"),
+                messages.text(rates ? "overview.rate" : "overview.load", rateUnit(run.blocks())), messages.text("overview.meanLatency"), messages.text("overview.medianTtft"),
                 messages.text("overview.medianTpot"), messages.text("overview.medianItl"), messages.text("overview.output"),
                 messages.text("overview.failed")), rows);
     }

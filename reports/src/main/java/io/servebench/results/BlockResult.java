@@ -135,11 +135,22 @@ public record BlockResult(String benchmark, String className, String variant, St
     }
 
     /**
-     * What the block's rate counts, as its dataset says: {@code conversations/s} for multi-turn conversations, else
-     * {@code req/s}.
+     * What the block's rate counts ({@link #pacesConversations()}): {@code conversations/s} for multi-turn
+     * conversations, else {@code req/s}.
      */
     public String rateUnit() {
-        return io.servebench.workload.Datasets.rateUnit(params.get(io.servebench.workload.WorkloadSetting.DATASET.key()));
+        return pacesConversations() ? io.servebench.workload.Datasets.CONVERSATION_RATE_UNIT
+                : io.servebench.workload.Datasets.REQUEST_RATE_UNIT;
+    }
+
+    /**
+     * Whether a rate of this block paces conversations (multi-turn ones, each turn sent when the one before it ended),
+     * not requests: as its dataset says, or, for results whose dataset is not a spec ServeBench reads, as its measured
+     * turns show.
+     */
+    public boolean pacesConversations() {
+        return io.servebench.workload.Datasets.pacesConversations(params.get(io.servebench.workload.WorkloadSetting.DATASET.key()))
+                || repetitions.stream().anyMatch(r -> !r.turns().isEmpty());
     }
 
     /**

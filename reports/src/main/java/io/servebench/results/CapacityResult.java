@@ -1,5 +1,6 @@
 package io.servebench.results;
 
+import io.servebench.workload.Datasets;
 import io.servebench.workload.WorkloadSetting;
 
 import java.util.List;
@@ -15,8 +16,8 @@ import java.util.Objects;
  * @param target        the share of requests that must meet them, in (0, 1]
  * @param axis          what the search varied: the request rate, or the concurrency
  * @param probes        each load measured, in increasing load
- * @param capacity      the highest probed load that met the target below the lowest that did not, requests/s or
- *                      streams; 0 when none met it
+ * @param capacity      the highest probed load that met the target below the lowest that did not, in the axis's
+ *                      {@link Axis#unit()}; 0 when none met it
  * @param low           the highest load that met the target beyond doubt (95%): the capacity is at least this; 0 when
  *                      none did
  * @param high          the lowest load that missed it beyond doubt: the capacity is below this; infinite when none did
@@ -34,6 +35,11 @@ public record CapacityResult(String configuration, String slo, double target, Ax
     public enum Axis {
         /** Requests per second of an open-loop load. */
         RATE(WorkloadSetting.RATE),
+        /**
+         * Conversations per second of an open-loop multi-turn load: the rate paces each conversation's first turn, and
+         * its later turns follow their answers.
+         */
+        CONVERSATION_RATE(WorkloadSetting.RATE),
         /** Streams of a closed-loop load, each sending its next request when its last ends. */
         CONCURRENCY(WorkloadSetting.CONCURRENCY);
 
@@ -43,9 +49,33 @@ public record CapacityResult(String configuration, String slo, double target, Ax
             this.setting = setting;
         }
 
+        /** The open-loop axis of a load whose rate paces conversations, or requests. */
+        public static Axis rate(boolean conversations) {
+            return conversations ? CONVERSATION_RATE : RATE;
+        }
+
         /** {@code rate} or {@code concurrency}: the workload setting's key, as the console names what was searched. */
         public String noun() {
             return setting.key();
+        }
+
+        /** Whether the load along it is a rate, which any positive number may be; else a whole number of streams. */
+        public boolean isRate() {
+            return setting == WorkloadSetting.RATE;
+        }
+
+        /** What a load along it counts: {@code req/s}, {@code conversations/s} or {@code streams}. */
+        public String unit() {
+            return switch (this) {
+                case RATE -> Datasets.REQUEST_RATE_UNIT;
+                case CONVERSATION_RATE -> Datasets.CONVERSATION_RATE_UNIT;
+                case CONCURRENCY -> "streams";
+            };
+        }
+
+        /** The axis's name in message keys ({@code capacity.unit.conversation_rate}). */
+        public String messageKey() {
+            return name().toLowerCase(java.util.Locale.ROOT);
         }
     }
 
@@ -87,11 +117,11 @@ public record CapacityResult(String configuration, String slo, double target, Ax
 
     /** A load as the console writes it, with its unit: a rate to three significant digits, a number of streams whole. */
     private String load(double load) {
-        if (axis == Axis.CONCURRENCY) {
+        if (!axis.isRate()) {
             long streams = Math.round(load);
             return streams + (streams == 1 ? " stream" : " streams");
         }
-        return String.format(java.util.Locale.ROOT, "%.3g req/s", load);
+        return String.format(java.util.Locale.ROOT, "%.3g %s", load, axis.unit());
     }
 
     private static String percent(double share) {
@@ -101,7 +131,7 @@ public record CapacityResult(String configuration, String slo, double target, Ax
     /**
      * One measured load.
      *
-     * @param load    requests/s sent, or streams
+     * @param load    the rate sent (requests or conversations per second), or streams
      * @param met     requests that succeeded and met every SLO
      * @param total   requests measured, failed ones included
      * @param low     the share's 95% Wilson interval, low end

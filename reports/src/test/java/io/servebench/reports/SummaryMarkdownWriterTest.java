@@ -87,6 +87,53 @@ class SummaryMarkdownWriterTest {
         assertThat(failed.rateUnit()).isEqualTo("req/s");
     }
 
+    /**
+     * A multi-turn load's rate counts conversations wherever the reports state a rate: the overview's column, the load
+     * chart's axis, a capacity search along it, a tuner's point and its caveats; a run that mixes the two says both.
+     */
+    @Test
+    void aRateOfConversationsIsStatedInConversationsEverywhere() {
+        List<BlockResult> blocks = new java.util.ArrayList<>();
+        for (String rate : List.of("1", "2")) {
+            BlockResult b = baseline(List.of(Fixtures.repetition(2.0, 0.5)), rate);
+            Map<String, String> params = new LinkedHashMap<>(b.params());
+            params.put("dataset", "multi-turn:turns=3,in=128,out=64");
+            blocks.add(new BlockResult(b.benchmark(), b.className(), b.variant(), b.group(), b.baseline(), params,
+                    b.trialId(), b.serverId(), b.repetitions(), null));
+        }
+        io.servebench.results.CapacityResult capacity = new io.servebench.results.CapacityResult("S.v", "ttft=200", 0.99,
+                io.servebench.results.CapacityResult.Axis.CONVERSATION_RATE, List.of(
+                new io.servebench.results.CapacityResult.Probe(2, 100, 100, 0.96, 1.0, 5.9, null),
+                new io.servebench.results.CapacityResult.Probe(4, 60, 100, 0.5, 0.69, 7.1, null)), 2, 2, 4);
+        io.servebench.results.TuningResult tuning = new io.servebench.results.TuningResult("VllmOptionGroups", "latency",
+                2, 0, List.of(), "baseline", List.of(), List.of(io.servebench.results.Caveat.of(
+                io.servebench.results.Caveat.Code.NOTHING_BETTER, "2")), 1.05, 5);
+        RunResult base = Fixtures.run(blocks);
+        RunResult run = new RunResult(base.startTime(), base.servebenchVersion(), base.commandLine(), base.engines(),
+                base.quick(), blocks, List.of(), tuning, List.of(capacity));
+        for (String report : List.of(new SummaryMarkdownWriter(ReportLanguage.EN).render(run),
+                new HtmlReportWriter(ReportLanguage.EN).render(run))) {
+            // (a figure of requests, such as request throughput, stays in req/s)
+            assertThat(report).doesNotContain("Rate (req/s)").doesNotContain(" 2 req/s").doesNotContain("Request rate")
+                    .contains("capacity 2.00 conversations/s (at least 2.00, below 4.00)", "was tuned at 2 conversations/s by",
+                            "Nothing was significantly better than the baseline at 2 conversations/s");
+        }
+        assertThat(new SummaryMarkdownWriter(ReportLanguage.EN).render(run)).contains("| Rate (conversations/s) |");
+        assertThat(new HtmlReportWriter(ReportLanguage.EN).render(run)).contains("Conversation rate (conversations/s)",
+                "Goodput against conversation rate");
+        assertThat(capacity.describe()).isEqualTo("S.v 2.00 conversations/s");
+        assertThat(new SummaryMarkdownWriter(ReportLanguage.ZH_CN).render(run)).contains("速率（conversations/s）");
+
+        // beside a block of requests, the column says both
+        List<BlockResult> mixed = new java.util.ArrayList<>(blocks);
+        mixed.add(prefixCaching(List.of(Fixtures.repetition(2.0, 0.5)), "3"));
+        assertThat(new SummaryMarkdownWriter(ReportLanguage.EN).render(Fixtures.run(mixed)))
+                .contains("| Rate (req/s; conversations/s for multi-turn blocks) |");
+        // and a run of requests alone reads as it did
+        assertThat(new SummaryMarkdownWriter(ReportLanguage.EN).render(Fixtures.run(mixed.subList(2, 3))))
+                .contains("| Rate (req/s) |");
+    }
+
     @Test
     void aBlockPacedByNeitherRateNorStreamsIsHeadedByHowItSent() {
         List<BlockResult> blocks = new java.util.ArrayList<>();

@@ -15,6 +15,11 @@ public final class Datasets {
     /** The bundled made-up conversations ({@link SyntheticShareGpt}). */
     public static final String SYNTHETIC_SHAREGPT = DatasetKind.SYNTHETIC_SHAREGPT.id();
 
+    /** The unit of a rate of requests. */
+    public static final String REQUEST_RATE_UNIT = "req/s";
+    /** The unit of a rate of multi-turn conversations, whose later turns follow their answers. */
+    public static final String CONVERSATION_RATE_UNIT = "conversations/s";
+
     private Datasets() {
     }
 
@@ -106,7 +111,7 @@ public final class Datasets {
      * later turns follow their answers rather than the schedule, else {@code req/s} (also for no spec at all).
      */
     public static String rateUnit(String spec) {
-        return pacesConversations(spec) ? "conversations/s" : "req/s";
+        return pacesConversations(spec) ? CONVERSATION_RATE_UNIT : REQUEST_RATE_UNIT;
     }
 
     /** Whether a rate of {@code spec}'s workload paces conversations (multi-turn ones), not requests. */
