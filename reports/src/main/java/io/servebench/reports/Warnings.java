@@ -101,7 +101,9 @@ final class Warnings {
 
     /**
      * Requested rate: the block's {@code rate} param for the constant profile (its schedule is exactly
-     * that rate); for other profiles the rate their random or shaped schedule actually asked for.
+     * that rate); for other profiles the rate their random or shaped schedule actually asked for. A multi-turn block's
+     * rate param counts conversations, and its requests go out at several times it (each later turn when the one before
+     * it ended), so its schedule's own rate of requests is what they are held to.
      */
     private static java.util.Optional<Warning> rateShortfall(BlockResult trial, List<RepetitionResult> reps, Messages words) {
         double worstShare = 0;
@@ -130,7 +132,7 @@ final class Warnings {
     private static OptionalDouble requestedRate(BlockResult trial, RepetitionResult r) {
         String profile = trial.params().get(WorkloadSetting.PROFILE.key());
         String rate = trial.params().get(WorkloadSetting.RATE.key());
-        if ("constant".equals(profile) && rate != null) {
+        if ("constant".equals(profile) && rate != null && !trial.pacesConversations()) {
             try {
                 return OptionalDouble.of(Double.parseDouble(rate));
             } catch (NumberFormatException e) {

@@ -117,6 +117,26 @@ class WarningsTest {
         assertThat(kinds(trial("concurrent", rep(1000, 0, 1, 1.0, 0.1, 0)))).isEmpty();
     }
 
+    /**
+     * A multi-turn block's rate is 2 conversations a second, whose three turns go out at 6 requests a second: requests
+     * that fell behind their schedule are flagged against the schedule's rate of requests, not hidden by the far lower
+     * rate of conversations (as they were before stop 77).
+     */
+    @Test
+    void aMultiTurnBlockIsHeldToItsScheduledRateOfRequests() {
+        java.util.function.Function<RepetitionResult, BlockResult> multiTurn = rep -> {
+            BlockResult t = Fixtures.trial("baseline", "", true, Fixtures.BASE_FLAGS, "2", List.of(rep));
+            Map<String, String> params = new LinkedHashMap<>(t.params());
+            params.put("dataset", "multi-turn:turns=3,in=fixed(64),out=fixed(16)");
+            return new BlockResult(t.benchmark(), t.className(), t.variant(), t.group(), true, params, t.trialId(),
+                    t.serverId(), t.repetitions(), null);
+        };
+        assertThat(kinds(multiTurn.apply(rep(1000, 0, 1, 7.95, 0.1, 0)))).isEmpty();
+        List<Warnings.Warning> w = Warnings.of(multiTurn.apply(rep(1000, 0, 1, 6.0, 0.1, 0)));
+        assertThat(w).extracting(Warnings.Warning::kind).containsExactly(Warnings.Kind.RATE_SHORTFALL);
+        assertThat(w.get(0).message()).startsWith("requests went out at 6.00 req/s, 25.0% short of the requested 8.00 req/s");
+    }
+
     @Test
     void aFailedTrialHasNoWarnings() {
         BlockResult failed = new BlockResult("a.B.c", "a.B", "c", "", false, Map.of(), "c@1", "s", List.of(), "engine did not start");
