@@ -46,7 +46,8 @@ public final class LoadCheckCommand implements Callable<Integer> {
     @Option(names = "--duration", paramLabel = "S", description = "Seconds of measured load (default: ${DEFAULT-VALUE}).")
     double durationSeconds = 20;
 
-    @Option(names = "--warmup", paramLabel = "S", description = "Seconds of load before it, left out of the figures (default: ${DEFAULT-VALUE}).")
+    // --warmup-seconds as run names it (its --warmup counts requests); --warmup, this command's first name, still reads
+    @Option(names = {"--warmup-seconds", "--warmup"}, paramLabel = "S", description = "Seconds of load before it, left out of the figures (default: ${DEFAULT-VALUE}).")
     double warmupSeconds = 3;
 
     @Option(names = "--ttft-ms", paramLabel = "MS", description = "The server's time to first token (default: ${DEFAULT-VALUE}).")

@@ -57,7 +57,7 @@ class LoadCheckCommandTest {
     @Test
     void splitRunsTheTruthServerInAProcessOfItsOwnAndComparesEveryRequest() {
         long before = ProcessHandle.current().descendants().count();
-        Result r = execute("loadcheck", "--rate", "40", "--tokens", "5", "--duration", "1", "--warmup", "0",
+        Result r = execute("loadcheck", "--rate", "40", "--tokens", "5", "--duration", "1", "--warmup-seconds", "0",
                 "--ttft-ms", "5", "--gap-ms", "5", "--split");
 
         assertThat(r.exitCode()).as(r.err()).isZero();
