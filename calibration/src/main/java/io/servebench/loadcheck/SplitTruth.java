@@ -14,7 +14,6 @@ import java.io.PrintWriter;
 import java.io.Writer;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,12 +72,10 @@ final class SplitTruth implements AutoCloseable {
      * script on {@link LoadCheck#loopsPerProcess()} event loops.
      */
     static SplitTruth start(LoadCheck check) throws IOException {
-        List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        // the server's pauses would show as TTFT and ITL error
-        argv.addAll(LoadJvm.OPTIONS);
-        argv.addAll(List.of("-cp", System.getProperty("java.class.path"), SplitTruth.class.getName(),
+        // a load JVM's collector: the server's pauses would show as TTFT and ITL error
+        List<String> argv = LoadJvm.command(System.getProperty("java.class.path"), SplitTruth.class,
                 Integer.toString(check.tokens()), Long.toString(check.ttft().toNanos()), Long.toString(check.gap().toNanos()),
-                Integer.toString(check.loopsPerProcess())));
+                Integer.toString(check.loopsPerProcess()));
         Process child = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         return new SplitTruth(child);
     }

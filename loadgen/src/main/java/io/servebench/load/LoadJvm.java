@@ -22,6 +22,19 @@ public final class LoadJvm {
     }
 
     /**
+     * The command that runs {@code main} with {@code args} in a load-sending JVM: this runtime's {@code java}, {@link
+     * #OPTIONS}, and {@code classPath} (this process's, or the same made absolute for a job that starts elsewhere).
+     */
+    public static List<String> command(String classPath, Class<?> main, String... args) {
+        List<String> command = new java.util.ArrayList<>();
+        command.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(OPTIONS);
+        command.addAll(List.of("-cp", classPath, main.getName()));
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    /**
      * The collectors of this process that stop it: concurrent collectors report their cycles (ZGC's and Shenandoah's
      * "Cycles" beans), which run beside the application and are no pause.
      */

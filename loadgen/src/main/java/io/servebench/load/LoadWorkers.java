@@ -12,7 +12,6 @@ import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -397,9 +396,7 @@ public final class LoadWorkers {
         static Worker start(int number, Placement placement, java.util.concurrent.atomic.LongAdder cpu, WorkerJob job,
                             String apiKey) throws IOException {
             List<String> command = new ArrayList<>(placement.prefix(number));
-            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            command.addAll(LoadJvm.OPTIONS);
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), LoadWorker.class.getName()));
+            command.addAll(LoadJvm.command(System.getProperty("java.class.path"), LoadWorker.class));
             ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
             builder.environment().remove(API_KEY_ENV);
             if (apiKey != null) {

@@ -186,10 +186,8 @@ public final class SlurmExecutor implements Executor {
 
     /** The job script: the worker's command, as an argument list quoted word by word. */
     private Path writeScript(String key, List<Trial> trials, Path jobFile) throws IOException {
-        List<String> worker = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         // the job's worker sends the loads
-        worker.addAll(LoadJvm.OPTIONS);
-        worker.addAll(List.of("-cp", absoluteClassPath(), SlurmWorker.class.getName(), jobFile.toString()));
+        List<String> worker = LoadJvm.command(absoluteClassPath(), SlurmWorker.class, jobFile.toString());
         String script = "#!/bin/bash\n"
                 + "# ServeBench: job " + key + " of the run in " + dir + ", server configuration " + trials.get(0).serverId()
                 + ", trials "
