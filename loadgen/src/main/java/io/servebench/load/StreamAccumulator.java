@@ -180,12 +180,12 @@ public final class StreamAccumulator implements SseParser.Listener {
         return done;
     }
 
-    /** Number of token events so far. */
     /** When the first token event was read, {@link RequestRecord#NONE} before it. */
     long firstTokenNs() {
         return firstTokenNs;
     }
 
+    /** Number of token events so far. */
     public int tokenEvents() {
         return events;
     }
