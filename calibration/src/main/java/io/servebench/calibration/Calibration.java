@@ -190,7 +190,6 @@ public final class Calibration {
         return fitBlocks().contains(b) ? Role.FIT : Role.IN_SAMPLE;
     }
 
-    /** The blocks whose figures set a constant: each engine's baseline and the MTP block, at the fit rate. */
     /**
      * What the held-out blocks of {@code predicted} say of the twin on this calibration's set-up, one entry per engine
      * that has held-out blocks: how far their mean latency and mean TTFT were from the reference's, the means a published
@@ -215,6 +214,7 @@ public final class Calibration {
         return evidence;
     }
 
+    /** The blocks whose figures set a constant: each engine's baseline and the MTP block, at the fit rate. */
     private List<ReferenceBlock> fitBlocks() {
         List<ReferenceBlock> fit = new ArrayList<>();
         for (SimDialect dialect : SimDialect.values()) {

@@ -208,7 +208,6 @@ public record Comparison(String baselineName, double baselineMean, String varian
         return distributions(trial, Metric.E2E_LATENCY);
     }
 
-    /** {@code side}'s distributions of {@code metric}, one of {@code baseline} and {@code variant}; there must be some. */
     /**
      * Compares two blocks on a figure of each repetition (energy per token, say), which has no per-request spread: by
      * the repetitions alone, as latency is when they vary; with fewer than two on a side, or none varying, there is no
@@ -224,6 +223,7 @@ public record Comparison(String baselineName, double baselineMean, String varian
                 testable ? RatioEstimate.ofRepetitions(a, b, CONFIDENCE) : null, a.length, b.length, repetitions);
     }
 
+    /** {@code side}'s figure of {@code metric} in each repetition, one of {@code baseline} and {@code variant}; there must be some. */
     private static double[] values(BlockResult baseline, BlockResult variant, BlockResult side, Metric metric) {
         double[] found = side.repetitions().stream().map(r -> r.value(metric)).filter(java.util.OptionalDouble::isPresent)
                 .mapToDouble(java.util.OptionalDouble::getAsDouble).toArray();
@@ -234,6 +234,7 @@ public record Comparison(String baselineName, double baselineMean, String varian
         return found;
     }
 
+    /** {@code side}'s distributions of {@code metric}, one of {@code baseline} and {@code variant}; there must be some. */
     private static List<Distribution> required(BlockResult baseline, BlockResult variant, BlockResult side, Metric metric) {
         List<Distribution> found = distributions(side, metric);
         if (found.isEmpty()) {

@@ -82,10 +82,6 @@ public record ModelProfile(
         ActivationTraffic activationTraffic,
         LowBitWeights lowBitWeights) {
 
-    /**
-     * The reader of a model's JSON files (config.json, tokenizer_config.json, the architectures' defaults): a file with
-     * anything after its object is a damaged file, not the object alone.
-     */
     /** Bytes of an activation value: the engines run bf16 or fp16 activations beside any weights. */
     static final double ACTIVATION_BYTES = 2;
     /**
@@ -97,6 +93,10 @@ public record ModelProfile(
     /** Bytes an FP8 product's activation quantisation moves per value: the 16-bit value read, the FP8 one written. */
     static final double QUANTISATION_BYTES = ACTIVATION_BYTES + 1;
 
+    /**
+     * The reader of a model's JSON files (config.json, tokenizer_config.json, the architectures' defaults): a file with
+     * anything after its object is a damaged file, not the object alone.
+     */
     static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     /** Width of an FP8 weight block, both ways ({@link LowBitWeights#FP8_BLOCK}). */
     static final int FP8_BLOCK = 128;
