@@ -110,8 +110,8 @@ public final class MetricsAggregator {
     /**
      * An aggregation that takes each record as its request completes and keeps what the statistics need: histograms,
      * sums and counters, and of the events and in-flight intervals only those that a request still in flight could
-     * precede. Its memory does not grow with the run: {@value #BYTES_PER_PENDING_POINT} bytes per token event and per
-     * request are kept only until no request in flight or yet to come can precede them.
+     * precede. Its memory does not grow with the run: up to {@value #BYTES_PER_PENDING_POINT} bytes per token event and
+     * per request are kept only until no request in flight or yet to come can precede them.
      *
      * @param slo   the SLOs of goodput; {@link SloParams#NONE} leaves goodput absent
      * @param clock the time before which no request will be sent any more, on the records' clock: {@code
@@ -121,7 +121,11 @@ public final class MetricsAggregator {
         return new Running(slo, clock);
     }
 
-    /** What a pending event or in-flight interval end costs until it is taken, bytes. */
+    /**
+     * The most a pending event or in-flight interval end costs until it is taken, bytes: a token event waiting for the
+     * watermark is the 12 bytes of its record's arrays, one taken and still needed by an untried window 16, an interval
+     * end 16.
+     */
     public static final int BYTES_PER_PENDING_POINT = 16;
 
     /**
@@ -289,9 +293,7 @@ public final class MetricsAggregator {
             if (slo.stated() && meets(r, slo, maxItlNs)) {
                 good++;
             }
-            for (int i = 0; i < r.eventTimesNs().length; i++) {
-                peak.add(r.eventTimesNs()[i], r.eventTokens()[i]);
-            }
+            peak.add(r.eventTimesNs(), r.eventTokens());
         }
 
         /**

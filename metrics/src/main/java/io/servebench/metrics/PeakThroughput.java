@@ -6,7 +6,7 @@ import java.util.OptionalDouble;
  * The peak output throughput as DESIGN.md defines it, computed as token events come in: the most output tokens
  * whose events fall in a closed window {@code [t, t + W]} lying in the measurement window, over {@code W}.
  *
- * <p>Events come in any order (a request's events arrive when it completes) and wait in a {@link TimeQueue}; those
+ * <p>Events come in any order (a request's events arrive when it completes) and wait in {@link EventRuns}; those
  * before the watermark (no event can come before it any more) are taken in time order. A best window can always be
  * slid right until its left edge meets an event or its right edge meets the measurement window's end, so the left
  * edges tried are the events' distinct times and the end less {@code W}. A left edge {@code t} is tried once every
@@ -17,7 +17,7 @@ import java.util.OptionalDouble;
 final class PeakThroughput {
 
     private final long windowNs;
-    private final TimeQueue pending = new TimeQueue();
+    private final EventRuns pending = new EventRuns();
     /** Events taken in time order and still needed, as a ring: [head, head + count). */
     private long[] times = new long[256];
     private long[] tokens = new long[256];
@@ -35,12 +35,18 @@ final class PeakThroughput {
         this.windowNs = windowNs;
     }
 
-    /** An event of a measured, successful request. */
-    void add(long timeNs, int eventTokens) {
-        if (timeNs < lastTakenNs) {
+    /**
+     * The events of a measured, successful request: its record's arrays, kept (not copied) until taken.
+     *
+     * @param timesNs      the events' times, in non-decreasing order
+     * @param eventTokens  each event's tokens
+     */
+    void add(long[] timesNs, int[] eventTokens) {
+        // in order, so the events before the last one taken are the first ones
+        for (int i = 0; i < timesNs.length && timesNs[i] < lastTakenNs; i++) {
             late++;
         }
-        pending.add(timeNs, eventTokens);
+        pending.add(timesNs, eventTokens);
     }
 
     /**
@@ -54,7 +60,7 @@ final class PeakThroughput {
             // every event before t is taken: the edges whose window ends before it can be tried, and their events
             // dropped, before t's joins them (the ring holds about a window's worth)
             tryEdges(Math.min(t - 1, latestEndNs));
-            push(t, pending.peekWeight());
+            push(t, pending.peekTokens());
             lastTakenNs = t;
             pending.remove();
         }
