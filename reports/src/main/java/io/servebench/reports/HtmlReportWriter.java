@@ -127,7 +127,7 @@ final class HtmlReportWriter extends TextReport {
         if (!content.capacities().isEmpty()) {
             html.append("<h2>").append(Html.escape(m.text("capacity.heading"))).append("</h2>\n<p>")
                     .append(Html.escape(m.text("capacity.intro"))).append("</p>\n");
-            // one chart per axis searched: goodput against the rate (of requests or of conversations), and against the number of streams
+            // one chart per axis searched: goodput against a rate (of requests, of conversations), against streams
             for (CapacityResult.Axis axis : CapacityResult.Axis.values()) {
                 List<SvgCharts.Series> goodput = new ArrayList<>();
                 for (CapacityResult c : content.run().capacities()) {

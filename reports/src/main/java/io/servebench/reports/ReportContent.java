@@ -281,16 +281,19 @@ final class ReportContent {
      * conversations ({@link BlockResult#pacesConversations()}), or both, said, where they mix.
      */
     public String rateUnit(List<BlockResult> blocks) {
-        long conversations = blocks.stream().filter(BlockResult::pacesConversations).count();
-        return conversations == 0 ? Datasets.REQUEST_RATE_UNIT : conversations == blocks.size()
-                ? Datasets.CONVERSATION_RATE_UNIT : messages.text("unit.rate.mixed");
+        return byRateKind(blocks, Datasets.REQUEST_RATE_UNIT, Datasets.CONVERSATION_RATE_UNIT,
+                messages.text("unit.rate.mixed"));
     }
 
     /** A chart's or a table's heading for the rates of {@code blocks}, in their unit ({@link #rateUnit}). */
     public String rateAxis(List<BlockResult> blocks) {
-        long conversations = blocks.stream().filter(BlockResult::pacesConversations).count();
-        return messages.text(conversations == 0 ? "axis.rate" : conversations == blocks.size() ? "axis.rate.conversations"
-                : "axis.rate.mixed");
+        return messages.text(byRateKind(blocks, "axis.rate", "axis.rate.conversations", "axis.rate.mixed"));
+    }
+
+    /** {@code requests} where no block's rate paces conversations, {@code conversations} where every one's does. */
+    private static <T> T byRateKind(List<BlockResult> blocks, T requests, T conversations, T mixed) {
+        long pacing = blocks.stream().filter(BlockResult::pacesConversations).count();
+        return pacing == 0 ? requests : pacing == blocks.size() ? conversations : mixed;
     }
 
     private String axisPoint(BlockResult t) {
