@@ -80,6 +80,7 @@ public final class TrialPlanner {
         Map<String, List<String>> trialKeysByServer = new LinkedHashMap<>();
         Map<String, WorkloadParams> workloads = new LinkedHashMap<>();
         List<Map.Entry<String, ResultBlock>> blocks = new ArrayList<>();
+        Set<String> blockKeys = new java.util.HashSet<>();
         boolean closedLoop = false;
         for (Selection selection : selections) {
             StudyDescriptor study = selection.study();
@@ -94,9 +95,15 @@ public final class TrialPlanner {
                     if (workloads.putIfAbsent(trialKey, workload) == null) {
                         keys.add(trialKey);
                     }
-                    blocks.add(Map.entry(trialKey, new ResultBlock(study.className() + "." + variant.name(),
-                            study.className(), variant.name(), variant.group(), variant.baseline(), values, null,
-                            variant.recommended(), study.slo(variant.name()), study.minAttainment(variant.name()))));
+                    ResultBlock block = new ResultBlock(study.className() + "." + variant.name(), study.className(),
+                            variant.name(), variant.group(), variant.baseline(), values, null, variant.recommended(),
+                            study.slo(variant.name()), study.minAttainment(variant.name()));
+                    // points that differ only in a workload setting their load ignores (a study's rates under -p
+                    // profile=sweep, throughput or concurrent) are one trial and would be one block reported twice,
+                    // every figure the same under the same name: the block is planned once
+                    if (blockKeys.add(block.benchmark() + "\n" + trialKey + "\n" + block.ownParams())) {
+                        blocks.add(Map.entry(trialKey, block));
+                    }
                 }
             }
         }

@@ -86,6 +86,22 @@ class TrialPlannerTest {
         assertThat(plan.blocksOf(tuningBaseline.trial())).hasSize(2);
     }
 
+    /**
+     * A study's rates under a profile that sends at no rate are one trial a variant, and one block: a block for each rate
+     * (before stop 77) was that trial reported again, the same name, params and figures, twice in results.json.
+     */
+    @Test
+    void ratesThatTheLoadIgnoresAreOneBlockNotOneBlockPerRate() {
+        for (String profile : List.of("throughput", "synchronous")) {
+            TrialPlan plan = plan(Map.of("profile", List.of(profile)), rates());
+            assertThat(plan.trials()).as(profile).hasSize(2);
+            assertThat(plan.blocks()).as(profile).extracting(ResultBlock::benchmark)
+                    .containsExactly("x.Rates.baseline", "x.Rates.recommended");
+        }
+        // at rates, each is a load of its own
+        assertThat(plan(Map.of(), rates()).blocks()).hasSize(4);
+    }
+
     @Test
     void trialsSharingAServerAreAdjacentAndCountedAsOneStart() {
         TrialPlan plan = plan(Map.of(), tuning(), rates());
