@@ -261,8 +261,8 @@ final class HtmlReportWriter extends TextReport {
             return false;
         }
         String axis = setting == WorkloadSetting.RATE ? content.rateAxis(blocks) : m.text("axis." + key);
-        String axisWord = m.text(setting == WorkloadSetting.RATE && blocks.stream().allMatch(BlockResult::pacesConversations)
-                ? "load.rate.conversations" : "load." + key);
+        String axisWord = m.text(setting == WorkloadSetting.RATE
+                ? ReportContent.byRateKind(blocks, "load.rate", "load.rate.conversations", "load.rate") : "load." + key);
         for (boolean latency : List.of(true, false)) {
             Map<String, TreeMap<Double, Double>> lines = new LinkedHashMap<>();
             for (BlockResult t : blocks) {

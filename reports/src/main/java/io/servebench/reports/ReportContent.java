@@ -187,7 +187,7 @@ final class ReportContent {
                 Numbers.count(Math.round((t.closeCall() - 1) * 1000) / 10.0), t.maxRepetitions(), unit), steps,
                 messages.text("tuning.result", t.recommended()), t.caveats().stream()
                 .map(c -> messages.text("tuning.caveat." + c.code().name(),
-                        java.util.stream.Stream.concat(c.args().stream(), Stream.of(unit)).toArray())).toList()));
+                        Stream.concat(c.args().stream(), Stream.of(unit)).toArray())).toList()));
     }
 
     private final RunResult run;
@@ -291,7 +291,7 @@ final class ReportContent {
     }
 
     /** {@code requests} where no block's rate paces conversations, {@code conversations} where every one's does. */
-    private static <T> T byRateKind(List<BlockResult> blocks, T requests, T conversations, T mixed) {
+    static <T> T byRateKind(List<BlockResult> blocks, T requests, T conversations, T mixed) {
         long pacing = blocks.stream().filter(BlockResult::pacesConversations).count();
         return pacing == 0 ? requests : pacing == blocks.size() ? conversations : mixed;
     }

@@ -352,9 +352,10 @@ final class StepCostModel {
                 lora.adapters() * l.bytes(m) / bandwidth) * 1e9
                 + lora.swapped() * l.bytes(m) / LoraParams.HOST_TO_DEVICE_BYTES_PER_S * 1e9;
         double floors = kernelFloorNanos(attention);
+        double fixed = kernels.gemms() * gemmFixedNanos;
         double experts = m.fourBitExperts() ? products(expertRead, expertCompute) : fusedMoe(expertRead, expertCompute);
         double gpu = (products(weights, compute) + experts + moeFloor + attention + draft
-                + elementwiseSeconds(computedTokens)) * 1e9 + kernels.gemms() * gemmFixedNanos + allReduce + loraNanos
+                + elementwiseSeconds(computedTokens)) * 1e9 + fixed + allReduce + loraNanos
                 + floors;
         EngineProfile engine = settings.engine();
         double host = settings.performanceMode().overheadFactor() * engine.stepNanos()
@@ -364,7 +365,6 @@ final class StepCostModel {
                 + (expertCompute > expertRead ? expertCompute * 1e9 : 0);
         // the products' fixed time streams little: counted as memory-bound it gave the tiny server's twin 45-75% more
         // energy above idle than the device's H200 measured (TinyServerTwinEnergyTest), at idle -12..+7%
-        double fixed = kernels.gemms() * gemmFixedNanos;
         return new Step(nanos, computeNanos, gpu - computeNanos - floors - fixed, floors + fixed);
     }
 
