@@ -10,11 +10,10 @@ final class ModelConfigs {
     }
 
     /**
-     * The {@code quantization_config} of Qwen's FP8 checkpoints, with the separating comma: FP8 in blocks of 128 x 128
+     * The {@code quantization_config} of Qwen's and GLM-5's FP8 checkpoints: FP8 in blocks of 128 x 128
      * ("fine-grained {@code fp8} quantization with block size of 128", Qwen3's model cards: {@link #QWEN3_8B_FP8}).
      */
-    private static final String QWEN_FP8 = ",\"quantization_config\":{\"quant_method\":\"fp8\","
-            + "\"weight_block_size\":[128,128]}}";
+    private static final String FP8_BLOCKS = "{\"quant_method\":\"fp8\",\"weight_block_size\":[128,128]}";
 
     /** Qwen3-8B's {@code config.json}, the fields the profile reads (huggingface.co/Qwen/Qwen3-8B). */
     static final String QWEN3_8B = "{\"architectures\":[\"Qwen3ForCausalLM\"],"
@@ -28,8 +27,7 @@ final class ModelConfigs {
      * quantization with block size of 128" (the Qwen3 FP8 model cards' "Note on FP8", as a copy of Qwen3-235B-A22B-FP8's
      * has it: akash-network/awesome-akash@2199af29, {@code Qwen3-235B-A22B-FP8/README.md}).
      */
-    static final String QWEN3_8B_FP8 = QWEN3_8B.substring(0, QWEN3_8B.length() - 1)
-            + QWEN_FP8;
+    static final String QWEN3_8B_FP8 = quantized(QWEN3_8B, FP8_BLOCKS);
     /** Qwen3-30B-A3B's {@code config.json}, the fields the profile reads (huggingface.co/Qwen/Qwen3-30B-A3B). */
     static final String QWEN3_30B_A3B = "{\"architectures\":[\"Qwen3MoeForCausalLM\"],"
             + "\"hidden_size\":2048,\"num_hidden_layers\":48,\"num_attention_heads\":32,"
@@ -47,7 +45,7 @@ final class ModelConfigs {
             + "\"num_key_value_heads\":8,\"head_dim\":128,\"intermediate_size\":17408,\"vocab_size\":151936,"
             + "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"max_position_embeddings\":40960}";
     /** Qwen3-14B-FP8 (GPUStack's Qwen3-14B page serves it with SGLang): as {@link #QWEN3_8B_FP8}, of Qwen3-14B. */
-    static final String QWEN3_14B_FP8 = QWEN3_14B.substring(0, QWEN3_14B.length() - 1) + QWEN_FP8;
+    static final String QWEN3_14B_FP8 = quantized(QWEN3_14B, FP8_BLOCKS);
 
     /**
      * Qwen3-32B's {@code config.json} (huggingface.co/Qwen/Qwen3-32B; read from the copy in
@@ -72,10 +70,9 @@ final class ModelConfigs {
     /**
      * Qwen3-235B-A22B-Instruct-2507-FP8: the same architecture with FP8 weights. No copy of that repository's {@code
      * config.json} was found; its {@code quantization_config} is written here from the repository's name and Qwen's
-     * description of its FP8 releases ({@link #QWEN_FP8}).
+     * description of its FP8 releases ({@link #FP8_BLOCKS}).
      */
-    static final String QWEN3_235B_A22B_2507_FP8 = QWEN3_235B_A22B_2507.substring(0, QWEN3_235B_A22B_2507.length() - 1)
-            + QWEN_FP8;
+    static final String QWEN3_235B_A22B_2507_FP8 = quantized(QWEN3_235B_A22B_2507, FP8_BLOCKS);
 
     /**
      * Llama-3.1-8B-Instruct's {@code config.json} (huggingface.co/meta-llama/Llama-3.1-8B-Instruct; read from the copy in
@@ -157,10 +154,9 @@ final class ModelConfigs {
     /**
      * Qwen3-Next-80B-A3B-Instruct-FP8: the same architecture with FP8 weights. No copy of that repository's
      * {@code config.json} was found; its {@code quantization_config} is written here from the repository's name and
-     * Qwen's description of its FP8 releases ({@link #QWEN_FP8}).
+     * Qwen's description of its FP8 releases ({@link #FP8_BLOCKS}).
      */
-    static final String QWEN3_NEXT_80B_A3B_FP8 = QWEN3_NEXT_80B_A3B.substring(0, QWEN3_NEXT_80B_A3B.length() - 1)
-            + QWEN_FP8;
+    static final String QWEN3_NEXT_80B_A3B_FP8 = quantized(QWEN3_NEXT_80B_A3B, FP8_BLOCKS);
 
     /**
      * gpt-oss-20b's {@code config.json} (huggingface.co/openai/gpt-oss-20b): its shape fields as in the copy
@@ -246,8 +242,7 @@ final class ModelConfigs {
      * reads as one byte per weight with a scale per tensor: whether zai-org scaled it per block, as it did GLM-5.1's
      * ({@link #GLM_5_FP8}), no source read says.
      */
-    static final String GLM_46_FP8 = GLM_46.substring(0, GLM_46.length() - 1)
-            + ",\"quantization_config\":{\"quant_method\":\"fp8\"}}";
+    static final String GLM_46_FP8 = quantized(GLM_46, "{\"quant_method\":\"fp8\"}");
 
     /**
      * GLM-5's {@code config.json} (huggingface.co/zai-org/GLM-5; GLM-5.1 has the same architecture and fields, NVIDIA's
@@ -273,8 +268,7 @@ final class ModelConfigs {
      * sgl-project/sglang-jax PR #1111, which loads it), its {@code quantization_config} written from that and the
      * repository's name.
      */
-    static final String GLM_5_FP8 = GLM_5.substring(0, GLM_5.length() - 1)
-            + ",\"quantization_config\":{\"quant_method\":\"fp8\",\"weight_block_size\":[128,128]}}";
+    static final String GLM_5_FP8 = quantized(GLM_5, FP8_BLOCKS);
 
     /**
      * Gemma 4 31B's {@code config.json} (huggingface.co/google/gemma-4-31B-it), the fields the profile reads, as
@@ -298,6 +292,11 @@ final class ModelConfigs {
             + "\"num_attention_heads\":16,\"num_key_value_heads\":8,\"num_global_key_value_heads\":2,"
             + "\"intermediate_size\":2112,\"enable_moe_block\":true,\"num_experts\":128,\"top_k_experts\":8,"
             + "\"moe_intermediate_size\":704,", 30);
+
+    /** {@code config} with {@code quantization} as its {@code quantization_config}: a checkpoint's quantised release. */
+    private static String quantized(String config, String quantization) {
+        return config.substring(0, config.lastIndexOf('}')) + ",\"quantization_config\":" + quantization + "}";
+    }
 
     /** A Gemma 4 config of these text fields, with the keys its two large sizes share and their vision encoder. */
     private static String gemma4(String text, int layers) {
