@@ -112,7 +112,9 @@ final class ChunkScan {
         pos = from;
         end = to;
         try {
-            expect('{');
+            if (peek() != '{') {
+                throw DECLINED;
+            }
             rootObject();
             whitespace();
             return pos == end;
@@ -335,7 +337,7 @@ final class ChunkScan {
     private long numberValue;
 
     private void rootObject() {
-        if (members()) {
+        if (emptyObject()) {
             return;
         }
         do {
@@ -371,10 +373,7 @@ final class ChunkScan {
             skipValue(1);
             return;
         }
-        pos++;
-        whitespace();
-        if (peek() == ']') {
-            pos++;
+        if (emptyArray()) {
             return;
         }
         if (peek() == '{') {
@@ -397,8 +396,7 @@ final class ChunkScan {
     }
 
     private void choiceObject() {
-        pos++;
-        if (members()) {
+        if (emptyObject()) {
             return;
         }
         do {
@@ -423,8 +421,7 @@ final class ChunkScan {
             skipValue(3);
             return;
         }
-        pos++;
-        if (members()) {
+        if (emptyObject()) {
             return;
         }
         do {
@@ -448,8 +445,7 @@ final class ChunkScan {
             skipValue(1);
             return;
         }
-        pos++;
-        if (members()) {
+        if (emptyObject()) {
             return;
         }
         do {
@@ -506,12 +502,22 @@ final class ChunkScan {
     }
 
     /**
-     * After an object's <code>{</code>: whether it is empty (then its <code>}</code> is consumed); else
-     * positioned at the first member's name.
+     * At an object's <code>{</code>: consumes it, and says whether the object is empty (then its <code>}</code> is
+     * consumed too); else leaves the position at the first member's name.
      */
-    private boolean members() {
+    private boolean emptyObject() {
+        return opensEmpty((byte) '}');
+    }
+
+    /** At an array's {@code [}: the same, leaving the position at the first element. */
+    private boolean emptyArray() {
+        return opensEmpty((byte) ']');
+    }
+
+    private boolean opensEmpty(byte close) {
+        pos++;
         whitespace();
-        if (peek() == '}') {
+        if (peek() == close) {
             pos++;
             return true;
         }
@@ -568,8 +574,7 @@ final class ChunkScan {
         byte c = peek();
         switch (c) {
             case '{' -> {
-                pos++;
-                if (members()) {
+                if (emptyObject()) {
                     return;
                 }
                 do {
@@ -578,10 +583,7 @@ final class ChunkScan {
                 } while (nextMember());
             }
             case '[' -> {
-                pos++;
-                whitespace();
-                if (peek() == ']') {
-                    pos++;
+                if (emptyArray()) {
                     return;
                 }
                 while (true) {
