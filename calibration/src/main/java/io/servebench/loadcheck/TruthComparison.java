@@ -4,7 +4,7 @@ import io.servebench.load.LoadListener;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.TokenSource;
 import io.servebench.metrics.MetricsAggregator;
-import io.servebench.results.SloParams;
+import io.servebench.measure.SloParams;
 import io.servebench.results.RepetitionResult;
 import io.servebench.truth.SentEvent;
 import io.servebench.truth.ServerTruth;

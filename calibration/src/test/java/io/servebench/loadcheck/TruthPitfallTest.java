@@ -9,7 +9,7 @@ import io.servebench.load.Target;
 import io.servebench.load.TokenSource;
 import io.servebench.metrics.MetricsAggregator;
 import io.servebench.results.Distribution;
-import io.servebench.results.Metric;
+import io.servebench.measure.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.truth.Script;
 import io.servebench.truth.SentEvent;

@@ -3,7 +3,7 @@ package io.servebench.cli;
 import io.servebench.engine.EngineParams;
 import io.servebench.engine.kind.Redaction;
 import io.servebench.load.LoadParams;
-import io.servebench.results.SloParams;
+import io.servebench.measure.SloParams;
 import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.plan.EngineOverrides;
 import io.servebench.reports.ReportLanguage;

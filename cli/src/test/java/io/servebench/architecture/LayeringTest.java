@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * path) import only downwards, along the data flow: a study is read, planned, its engines started, its workload sent by the load
  * generator and the records aggregated into metrics; the simulated engine and the ground-truth server sit below
  * the load generator, the wire layer below everything that serves or sends HTTP, and the vocabulary's datasets and
- * flags, which the simulated engine reads too, below them all. The processor and the
+ * flags, which the simulated engine reads too, and the names of what is measured, below them all. The processor and the
  * command line sit on top and nothing imports them. A new import that points up fails here, naming the class and
  * the dependency.
  */
@@ -27,7 +27,7 @@ class LayeringTest {
 
     /** The layers from top to bottom: each may import the ones after it, never one before it. */
     static final List<String> LAYERS = List.of("cli", "runner", "tuning", "execution", "plan", "study", "loadcheck", "calibration", "engine", "metrics", "load",
-            "http", "sim", "truth", "wire", "workload", "flags");
+            "http", "sim", "truth", "wire", "workload", "flags", "measure");
 
     /** Entry points beside the command line: the annotation processor, which javac loads. */
     static final List<String> ENTRY_POINTS = List.of("processor");

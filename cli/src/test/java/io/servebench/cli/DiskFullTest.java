@@ -2,7 +2,7 @@ package io.servebench.cli;
 
 import io.servebench.results.BlockResult;
 import io.servebench.results.IncompleteRepetition;
-import io.servebench.results.Metric;
+import io.servebench.measure.Metric;
 import io.servebench.results.journal.RunJournal;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;

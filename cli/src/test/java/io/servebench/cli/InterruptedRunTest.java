@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servebench.execution.KilledTrials;
 import io.servebench.results.BlockResult;
 import io.servebench.results.IncompleteRepetition;
-import io.servebench.results.Metric;
+import io.servebench.measure.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.journal.RunJournal;
 import org.junit.jupiter.api.Test;

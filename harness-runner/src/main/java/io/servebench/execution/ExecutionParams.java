@@ -2,7 +2,7 @@ package io.servebench.execution;
 
 import io.servebench.annotations.Profile;
 import io.servebench.engine.EngineParams;
-import io.servebench.results.SloParams;
+import io.servebench.measure.SloParams;
 import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.plan.WorkloadParams;
 

@@ -5,7 +5,7 @@ import io.servebench.load.RequestRecord;
 import io.servebench.load.RequestRecordReader;
 import io.servebench.load.RequestRecordWriter;
 import io.servebench.metrics.MetricsAggregator;
-import io.servebench.results.SloParams;
+import io.servebench.measure.SloParams;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
 import io.servebench.results.IncompleteRepetition;

@@ -1,6 +1,6 @@
 package io.servebench.execution;
 
-import io.servebench.results.Metric;
+import io.servebench.measure.Metric;
 import io.servebench.results.RepetitionResult;
 
 import java.util.Comparator;

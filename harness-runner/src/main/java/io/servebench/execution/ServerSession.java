@@ -6,7 +6,7 @@ import io.servebench.engine.Engines;
 import io.servebench.engine.RunningEngine;
 import io.servebench.engine.kind.EngineKinds;
 import io.servebench.load.Interruption;
-import io.servebench.results.SloParams;
+import io.servebench.measure.SloParams;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;
 import io.servebench.plan.WorkloadParams;

@@ -3,7 +3,7 @@ package io.servebench.execution;
 import io.servebench.load.ArrivalProfile;
 import io.servebench.plan.Trial;
 import io.servebench.plan.WorkloadParams;
-import io.servebench.results.Metric;
+import io.servebench.measure.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.SweepStep;
 

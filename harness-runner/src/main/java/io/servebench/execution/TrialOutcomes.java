@@ -1,6 +1,6 @@
 package io.servebench.execution;
 
-import io.servebench.results.SloParams;
+import io.servebench.measure.SloParams;
 import io.servebench.results.BlockResult;
 import io.servebench.results.IncompleteRepetition;
 import io.servebench.results.RepetitionResult;

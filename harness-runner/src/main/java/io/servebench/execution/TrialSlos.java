@@ -1,6 +1,6 @@
 package io.servebench.execution;
 
-import io.servebench.results.SloParams;
+import io.servebench.measure.SloParams;
 import io.servebench.plan.ResultBlock;
 import io.servebench.plan.Trial;
 import io.servebench.plan.TrialPlan;

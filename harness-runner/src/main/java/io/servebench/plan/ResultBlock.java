@@ -1,6 +1,6 @@
 package io.servebench.plan;
 
-import io.servebench.results.SloParams;
+import io.servebench.measure.SloParams;
 
 import java.util.Map;
 import java.util.Objects;

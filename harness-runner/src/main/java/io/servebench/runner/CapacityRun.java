@@ -1,7 +1,7 @@
 package io.servebench.runner;
 
 import io.servebench.results.CapacityResult;
-import io.servebench.results.SloParams;
+import io.servebench.measure.SloParams;
 import io.servebench.plan.ResultBlock;
 import io.servebench.plan.TrialPlan;
 import io.servebench.plan.WorkloadParams;

@@ -1,7 +1,7 @@
 package io.servebench.runner;
 
 import io.servebench.execution.TrialOutcomes;
-import io.servebench.results.SloParams;
+import io.servebench.measure.SloParams;
 import io.servebench.plan.TrialPlan;
 import io.servebench.results.BlockResult;
 import io.servebench.results.journal.RunHeader;

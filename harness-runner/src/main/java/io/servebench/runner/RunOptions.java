@@ -4,7 +4,7 @@ import io.servebench.study.AdHocStudy;
 import io.servebench.engine.EngineParams;
 import io.servebench.execution.ClientOptions;
 import io.servebench.execution.slurm.SlurmParams;
-import io.servebench.results.SloParams;
+import io.servebench.measure.SloParams;
 import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.plan.EngineOverrides;
 import io.servebench.reports.ReportLanguage;

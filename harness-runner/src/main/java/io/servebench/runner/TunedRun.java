@@ -1,6 +1,6 @@
 package io.servebench.runner;
 
-import io.servebench.results.SloParams;
+import io.servebench.measure.SloParams;
 import io.servebench.plan.TrialPlan;
 import io.servebench.plan.WorkloadParams;
 import io.servebench.study.StudyDescriptor;

@@ -2,7 +2,7 @@ package io.servebench.tuning;
 
 import io.servebench.results.BlockResult;
 import io.servebench.results.CapacityResult;
-import io.servebench.results.Metric;
+import io.servebench.measure.Metric;
 import io.servebench.workload.WorkloadSetting;
 
 import java.math.BigDecimal;

@@ -6,7 +6,7 @@ import io.servebench.results.BlockResult;
 import io.servebench.results.Caveat;
 import io.servebench.results.Caveat.Code;
 import io.servebench.results.CapacityResult;
-import io.servebench.results.Metric;
+import io.servebench.measure.Metric;
 import io.servebench.results.TuningResult;
 import io.servebench.results.TuningResult.Verdict;
 import io.servebench.study.StudyDescriptor;

@@ -24,7 +24,7 @@ class CleanStartTest {
         ExecutionParams params = new ExecutionParams(java.nio.file.Path.of("unused"), new io.servebench.engine.EngineParams(
                 io.servebench.engine.EngineParams.Simulate.OFF, 42, Duration.ofMinutes(20), Duration.ofSeconds(30),
                 "docker", java.nio.file.Path.of("unused"), null, null, "h100", null), 1, 42, false, Duration.ofSeconds(1),
-                Duration.ofSeconds(60), ClientOptions.DEFAULTS, io.servebench.results.SloParams.NONE, false, false,
+                Duration.ofSeconds(60), ClientOptions.DEFAULTS, io.servebench.measure.SloParams.NONE, false, false,
                 io.servebench.metrics.gpu.TelemetryParams.DEFAULTS, ExecutionParams.DEFAULT_MAX_FAILED_SHARE);
         return new RunContext(params, new PrintWriter(new StringWriter(), true), List.of(), v -> null);
     }

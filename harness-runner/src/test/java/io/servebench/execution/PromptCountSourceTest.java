@@ -43,7 +43,7 @@ class PromptCountSourceTest {
                 io.servebench.engine.EngineParams.Simulate.OFF, 42, java.time.Duration.ofMinutes(20),
                 java.time.Duration.ofSeconds(30), "docker", java.nio.file.Path.of("unused"), null, null, "h100", null), 1, 42, false,
                 java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(60), ClientOptions.DEFAULTS,
-                io.servebench.results.SloParams.NONE, false, false, io.servebench.metrics.gpu.TelemetryParams.DEFAULTS,
+                io.servebench.measure.SloParams.NONE, false, false, io.servebench.metrics.gpu.TelemetryParams.DEFAULTS,
                 ExecutionParams.DEFAULT_MAX_FAILED_SHARE);
         return new RunContext(params, new PrintWriter(out, true), List.of(), v -> null, interruption);
     }

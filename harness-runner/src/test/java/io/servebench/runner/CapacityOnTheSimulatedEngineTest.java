@@ -2,7 +2,7 @@ package io.servebench.runner;
 
 import io.servebench.tuning.CapacitySearch;
 import io.servebench.engine.EngineParams;
-import io.servebench.results.SloParams;
+import io.servebench.measure.SloParams;
 import io.servebench.results.CapacityResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -3,8 +3,8 @@ package io.servebench.runner;
 import io.servebench.execution.ClientWarmup;
 
 import io.servebench.results.BlockResult;
-import io.servebench.results.Metric;
-import io.servebench.results.Stat;
+import io.servebench.measure.Metric;
+import io.servebench.measure.Stat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Isolated;

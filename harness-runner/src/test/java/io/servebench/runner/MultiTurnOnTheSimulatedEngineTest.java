@@ -3,7 +3,7 @@ package io.servebench.runner;
 import io.servebench.engine.EngineParams;
 import io.servebench.load.RequestRecord;
 import io.servebench.results.BlockResult;
-import io.servebench.results.Metric;
+import io.servebench.measure.Metric;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -3,7 +3,7 @@ package io.servebench.runner;
 import io.servebench.engine.EngineParams;
 import io.servebench.plan.EngineOverrides;
 import io.servebench.results.BlockResult;
-import io.servebench.results.Metric;
+import io.servebench.measure.Metric;
 import io.servebench.results.PrefixCacheReset;
 import io.servebench.results.RepetitionResult;
 import org.junit.jupiter.api.Test;

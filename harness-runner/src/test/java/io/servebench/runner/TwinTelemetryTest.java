@@ -1,7 +1,7 @@
 package io.servebench.runner;
 
 import io.servebench.engine.EngineParams;
-import io.servebench.results.Metric;
+import io.servebench.measure.Metric;
 import io.servebench.results.RepetitionResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -103,7 +103,7 @@ class CapacitySearchTest {
         // 10 requests measured, but the attainment left out (an ITL bound the events could not judge): counting none as
         // met would put the capacity below every rate tried
         io.servebench.results.RepetitionResult judged = new io.servebench.results.RepetitionResult(java.util.Map.of(
-                io.servebench.results.Metric.SUCCESSFUL_REQUESTS.id(), 10.0, io.servebench.results.Metric.FAILED_REQUESTS.id(),
+                io.servebench.measure.Metric.SUCCESSFUL_REQUESTS.id(), 10.0, io.servebench.measure.Metric.FAILED_REQUESTS.id(),
                 0.0), java.util.Map.of(), 30, 0, java.util.Map.of(), java.util.Map.of());
         io.servebench.results.BlockResult block = new io.servebench.results.BlockResult("S.v", "S", "v", "", true,
                 java.util.Map.of("rate", "8", "requests", "10"), "t01", "s", List.of(judged), null);

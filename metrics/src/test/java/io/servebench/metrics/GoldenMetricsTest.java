@@ -1,6 +1,6 @@
 package io.servebench.metrics;
 
-import io.servebench.results.SloParams;
+import io.servebench.measure.SloParams;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servebench.load.RequestRecord;

@@ -4,9 +4,9 @@ import io.servebench.load.RequestRecord;
 import io.servebench.load.TokenSource;
 import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
-import io.servebench.results.Metric;
+import io.servebench.measure.Metric;
 import io.servebench.results.RepetitionResult;
-import io.servebench.results.SloParams;
+import io.servebench.measure.SloParams;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package io.servebench.metrics;
 
-import io.servebench.results.SloParams;
+import io.servebench.measure.SloParams;
 import io.servebench.results.Distribution;
-import io.servebench.results.Metric;
+import io.servebench.measure.Metric;
 import io.servebench.results.RepetitionResult;
 import org.junit.jupiter.api.Test;
 
@@ -41,13 +41,13 @@ class NumpyPercentilesTest {
         }
     }
 
-    private static io.servebench.results.Stat stat(double p) {
+    private static io.servebench.measure.Stat stat(double p) {
         return switch ((int) Math.round(p * 10)) {
-            case 500 -> io.servebench.results.Stat.MEDIAN;
-            case 900 -> io.servebench.results.Stat.P90;
-            case 950 -> io.servebench.results.Stat.P95;
-            case 990 -> io.servebench.results.Stat.P99;
-            default -> io.servebench.results.Stat.P999;
+            case 500 -> io.servebench.measure.Stat.MEDIAN;
+            case 900 -> io.servebench.measure.Stat.P90;
+            case 950 -> io.servebench.measure.Stat.P95;
+            case 990 -> io.servebench.measure.Stat.P99;
+            default -> io.servebench.measure.Stat.P999;
         };
     }
 }

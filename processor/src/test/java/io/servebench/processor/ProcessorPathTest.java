@@ -10,7 +10,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The processor's artifact leaves the runtime off a study project's processor path: its libraries (Netty, the
- * tokenizers, JNA, HdrHistogram) and its modules (the engines, the load generator, the metrics, the simulator), none of
+ * tokenizers, JNA, HdrHistogram) and its modules (the engines, the load generator, the metrics, the simulator, the
+ * result model and its reports), none of
  * which the study model or its vocabulary depends on; this module's tests run with the path it ships: every other
  * test class here checks studies without those libraries. This one says so, so that a dependency that brings one back
  * fails here rather than in a user's build.
@@ -21,7 +22,8 @@ class ProcessorPathTest {
     @ValueSource(strings = {"io.netty.channel.Channel", "ai.djl.huggingface.tokenizers.HuggingFaceTokenizer",
             "com.sun.jna.Native", "org.HdrHistogram.Histogram", "io.servebench.engine.Engines",
             "io.servebench.load.LoadGenerator", "io.servebench.metrics.MetricsAggregator", "io.servebench.sim.SimParams",
-            "io.servebench.wire.http.HttpServer"})
+            "io.servebench.wire.http.HttpServer", "io.servebench.results.RunResult",
+            "io.servebench.reports.HtmlReportWriter"})
     void theRuntimesLibrariesAreNotOnTheProcessorPath(String className) {
         assertThatThrownBy(() -> Class.forName(className, false, getClass().getClassLoader()))
                 .isInstanceOf(ClassNotFoundException.class);

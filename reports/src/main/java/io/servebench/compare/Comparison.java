@@ -3,8 +3,8 @@ package io.servebench.compare;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
-import io.servebench.results.Metric;
-import io.servebench.results.Stat;
+import io.servebench.measure.Metric;
+import io.servebench.measure.Stat;
 import io.servebench.stats.RatioEstimate;
 import io.servebench.stats.Statistics;
 

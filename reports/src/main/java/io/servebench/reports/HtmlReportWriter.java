@@ -7,11 +7,11 @@ import io.servebench.results.CapacityResult;
 import io.servebench.results.Distribution;
 import io.servebench.results.GpuTimeline;
 import io.servebench.results.HistogramBucket;
-import io.servebench.results.Metric;
+import io.servebench.measure.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.RequestTimeline;
 import io.servebench.results.RunResult;
-import io.servebench.results.Stat;
+import io.servebench.measure.Stat;
 import io.servebench.stats.Statistics;
 import io.servebench.workload.WorkloadSetting;
 

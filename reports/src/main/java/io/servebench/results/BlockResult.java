@@ -1,5 +1,6 @@
 package io.servebench.results;
 
+import io.servebench.measure.SloParams;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

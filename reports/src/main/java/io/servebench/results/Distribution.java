@@ -1,5 +1,6 @@
 package io.servebench.results;
 
+import io.servebench.measure.Stat;
 import java.util.List;
 import java.util.Objects;
 

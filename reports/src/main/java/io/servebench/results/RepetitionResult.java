@@ -1,5 +1,7 @@
 package io.servebench.results;
 
+import io.servebench.measure.Metric;
+import io.servebench.measure.Stat;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -194,7 +196,7 @@ public record RepetitionResult(Map<String, Double> scalars, Map<String, Distribu
 
     private static void requireKind(String id, Metric.Kind kind) {
         Metric metric = Metric.byId(id).orElseThrow(() -> new IllegalArgumentException(
-                "unknown metric id \"" + id + "\"; expected one of the ids of io.servebench.results.Metric"));
+                "unknown metric id \"" + id + "\"; expected one of the ids of io.servebench.measure.Metric"));
         if (metric.kind() != kind) {
             throw new IllegalArgumentException("metric \"" + id + "\" is a " + metric.kind() + " metric, given as a " + kind);
         }

@@ -2,7 +2,7 @@ package io.servebench.compare;
 
 import io.servebench.results.BlockResult;
 import io.servebench.results.Fixtures;
-import io.servebench.results.Metric;
+import io.servebench.measure.Metric;
 import io.servebench.results.RepetitionResult;
 import org.junit.jupiter.api.Test;
 

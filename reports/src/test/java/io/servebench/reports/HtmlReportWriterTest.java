@@ -124,8 +124,8 @@ class HtmlReportWriterTest {
         java.util.Map<String, RepetitionResult> turns = new java.util.LinkedHashMap<>();
         for (int k = 0; k < ttftMs.length; k++) {
             turns.put(Integer.toString(k + 1), new RepetitionResult(java.util.Map.of(
-                    io.servebench.results.Metric.SUCCESSFUL_REQUESTS.id(), 100.0), java.util.Map.of(
-                    io.servebench.results.Metric.TTFT.id(), Fixtures.dist("ms", 100, ttftMs[k], 5)), 0, 0,
+                    io.servebench.measure.Metric.SUCCESSFUL_REQUESTS.id(), 100.0), java.util.Map.of(
+                    io.servebench.measure.Metric.TTFT.id(), Fixtures.dist("ms", 100, ttftMs[k], 5)), 0, 0,
                     java.util.Map.of(), java.util.Map.of()));
         }
         return Fixtures.repetition(2.6, 1.8).withTurns(turns);
@@ -155,9 +155,9 @@ class HtmlReportWriterTest {
     /** A long block's slices get their table and a chart of throughput, TTFT and latency, one panel each. */
     @Test
     void aSlicedBlockGetsItsTableAndChart() {
-        RepetitionResult slice = Fixtures.repetition(2.5, 1.0).withScalar(io.servebench.results.Metric.DURATION, 60);
+        RepetitionResult slice = Fixtures.repetition(2.5, 1.0).withScalar(io.servebench.measure.Metric.DURATION, 60);
         RepetitionResult sliced = Fixtures.repetition(2.62, 1.8).withSlices(java.util.Map.of("0", slice, "60", slice,
-                "120", slice.withScalar(io.servebench.results.Metric.DURATION, 10.18)));
+                "120", slice.withScalar(io.servebench.measure.Metric.DURATION, 10.18)));
         String html = new HtmlReportWriter(ReportLanguage.EN).render(Fixtures.run(List.of(Fixtures.trial("baseline", "", true,
                 Fixtures.BASE_FLAGS, "8", List.of(sliced)))));
         assertThat(html).contains("<td>0–60.00</td>", "<td>60–120.00</td>", "<td>120–130.18</td>",

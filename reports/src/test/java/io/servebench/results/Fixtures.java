@@ -1,5 +1,6 @@
 package io.servebench.results;
 
+import io.servebench.measure.Metric;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,7 @@
 package io.servebench.results;
 
+import io.servebench.measure.Metric;
+import io.servebench.measure.Stat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package io.servebench.study;
 
 import io.servebench.annotations.Slo;
-import io.servebench.results.SloParams;
+import io.servebench.measure.SloParams;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

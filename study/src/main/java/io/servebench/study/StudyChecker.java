@@ -10,7 +10,7 @@ import io.servebench.flags.EngineFlags;
 import io.servebench.flags.Flag;
 import io.servebench.flags.FlagCatalog;
 import io.servebench.engine.kind.ServerSettingsOptions;
-import io.servebench.results.SloParams;
+import io.servebench.measure.SloParams;
 import io.servebench.workload.DatasetKind;
 import io.servebench.workload.LoadOption;
 import io.servebench.workload.WorkloadSetting;

@@ -3,7 +3,7 @@ package io.servebench.study;
 import io.servebench.engine.kind.EngineKinds;
 import io.servebench.engine.kind.EngineSetup;
 import io.servebench.engine.kind.ServerSettingsOptions;
-import io.servebench.results.SloParams;
+import io.servebench.measure.SloParams;
 
 import java.util.List;
 import java.util.Objects;

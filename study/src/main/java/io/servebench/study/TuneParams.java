@@ -1,7 +1,7 @@
 package io.servebench.study;
 
-import io.servebench.results.Metric;
-import io.servebench.results.Stat;
+import io.servebench.measure.Metric;
+import io.servebench.measure.Stat;
 
 import java.util.List;
 import java.util.Optional;

@@ -13,7 +13,7 @@ import io.servebench.engine.ServerConfig;
 import io.servebench.execution.ClientOptions;
 import io.servebench.execution.ExecutionException;
 import io.servebench.execution.ExecutionParams;
-import io.servebench.results.SloParams;
+import io.servebench.measure.SloParams;
 import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.plan.ResultBlock;
 import io.servebench.plan.Trial;

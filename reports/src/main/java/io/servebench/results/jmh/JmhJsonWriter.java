@@ -9,12 +9,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
-import io.servebench.results.Metric;
+import io.servebench.measure.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.ResultFormat;
 import io.servebench.results.RunResult;
 import io.servebench.results.ServerMetric;
-import io.servebench.results.Stat;
+import io.servebench.measure.Stat;
 import io.servebench.stats.Statistics;
 
 import java.io.IOException;

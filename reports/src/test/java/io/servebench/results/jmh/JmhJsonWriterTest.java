@@ -6,7 +6,7 @@ import io.servebench.results.BlockResult;
 import io.servebench.results.Fixtures;
 import io.servebench.results.HistogramBucket;
 import io.servebench.results.RepetitionResult;
-import io.servebench.results.Metric;
+import io.servebench.measure.Metric;
 import io.servebench.results.RunResult;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

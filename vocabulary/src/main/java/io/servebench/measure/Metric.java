@@ -1,10 +1,10 @@
-package io.servebench.results;
+package io.servebench.measure;
 
 import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * The catalogue of metrics a trial reports: stable ids (used as keys in {@link RepetitionResult}, in the
+ * The catalogue of metrics a trial reports: stable ids (used as keys in the result model's {@code RepetitionResult}, in the
  * journal and in {@code results.json}), the labels of the reference study (kept verbatim, odd spacing
  * included, so its numbers line up with ours by label) and units. Definitions are DESIGN.md's.
  */

@@ -1,6 +1,6 @@
-package io.servebench.results;
+package io.servebench.measure;
 
-/** A statistic of a {@link Distribution}, with the word reports put before the metric's label. */
+/** A statistic of a distribution of a metric (the result model's {@code Distribution}), with the word reports put before the metric's label. */
 public enum Stat {
     MEAN("mean", "Mean"),
     STDEV("stdev", "Stdev"),

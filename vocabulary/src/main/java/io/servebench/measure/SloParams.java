@@ -1,4 +1,4 @@
-package io.servebench.results;
+package io.servebench.measure;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
