@@ -1,15 +1,15 @@
 package io.servebench.calibration;
 
+import io.servebench.engine.SimulatedServer;
 import io.servebench.load.ArrivalProfile;
 import io.servebench.load.LoadParams;
 import io.servebench.load.RequestRecord;
-import io.servebench.engine.SimulatedServer;
 import io.servebench.load.VirtualLoad;
-import io.servebench.metrics.MetricsAggregator;
-import io.servebench.measure.SloParams;
 import io.servebench.measure.Metric;
-import io.servebench.results.RepetitionResult;
+import io.servebench.measure.SloParams;
 import io.servebench.measure.Stat;
+import io.servebench.metrics.MetricsAggregator;
+import io.servebench.results.RepetitionResult;
 import io.servebench.sim.EngineProfile;
 import io.servebench.sim.GpuProfile;
 import io.servebench.sim.SimDialect;

@@ -1,27 +1,27 @@
 package io.servebench.calibration;
 
 import io.servebench.calibration.PublicResult.Figure;
-import io.servebench.load.ArrivalProfile;
-import io.servebench.load.LoadParams;
 import io.servebench.engine.SimulatedServer;
 import io.servebench.engine.kind.EngineKinds;
+import io.servebench.flags.EngineFlags;
+import io.servebench.load.ArrivalProfile;
+import io.servebench.load.LoadParams;
 import io.servebench.load.VirtualLoad;
-import io.servebench.metrics.MetricsAggregator;
-import io.servebench.measure.SloParams;
 import io.servebench.measure.Metric;
-import io.servebench.results.RepetitionResult;
+import io.servebench.measure.SloParams;
 import io.servebench.measure.Stat;
+import io.servebench.metrics.MetricsAggregator;
+import io.servebench.results.RepetitionResult;
+import io.servebench.results.TwinBar;
 import io.servebench.sim.GpuProfile;
 import io.servebench.sim.ModelProfile;
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimParams;
-import io.servebench.workload.SimTokenizer;
-import io.servebench.results.TwinBar;
 import io.servebench.sim.TwinEvidence;
 import io.servebench.sim.VirtualEngine;
-import io.servebench.flags.EngineFlags;
 import io.servebench.workload.Dataset;
 import io.servebench.workload.Datasets;
+import io.servebench.workload.SimTokenizer;
 
 import java.util.ArrayList;
 import java.util.Arrays;

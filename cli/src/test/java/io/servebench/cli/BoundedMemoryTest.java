@@ -1,7 +1,7 @@
 package io.servebench.cli;
 
-import io.servebench.results.BlockResult;
 import io.servebench.measure.Metric;
+import io.servebench.results.BlockResult;
 import io.servebench.results.journal.RunJournal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,8 +1,8 @@
 package io.servebench.cli;
 
+import io.servebench.measure.Metric;
 import io.servebench.results.BlockResult;
 import io.servebench.results.IncompleteRepetition;
-import io.servebench.measure.Metric;
 import io.servebench.results.journal.RunJournal;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;

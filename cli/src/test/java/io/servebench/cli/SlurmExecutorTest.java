@@ -8,8 +8,8 @@ import io.servebench.runner.SimStudy;
 import io.servebench.runner.SimTuning;
 
 import io.servebench.engine.EngineParams;
-import io.servebench.results.BlockResult;
 import io.servebench.measure.Metric;
+import io.servebench.results.BlockResult;
 import io.servebench.results.journal.RunJournal;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,10 @@
 package io.servebench.junit;
 
+import io.servebench.measure.Metric;
+import io.servebench.measure.Stat;
 import io.servebench.plan.Trial;
 import io.servebench.results.BlockResult;
-import io.servebench.measure.Metric;
 import io.servebench.results.RepetitionResult;
-import io.servebench.measure.Stat;
 import io.servebench.runner.RunListener;
 import io.servebench.runner.RunOptions;
 import io.servebench.runner.RunOutcome;

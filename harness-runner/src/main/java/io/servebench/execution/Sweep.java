@@ -1,9 +1,9 @@
 package io.servebench.execution;
 
 import io.servebench.load.ArrivalProfile;
+import io.servebench.measure.Metric;
 import io.servebench.plan.Trial;
 import io.servebench.plan.WorkloadParams;
-import io.servebench.measure.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.SweepStep;
 

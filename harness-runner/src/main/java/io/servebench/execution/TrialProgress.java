@@ -2,11 +2,11 @@ package io.servebench.execution;
 
 import io.servebench.load.LoadListener;
 import io.servebench.load.RequestRecord;
+import io.servebench.measure.Metric;
+import io.servebench.measure.Stat;
 import io.servebench.metrics.gpu.GpuSample;
 import io.servebench.metrics.gpu.GpuTelemetry;
-import io.servebench.measure.Metric;
 import io.servebench.results.RepetitionResult;
-import io.servebench.measure.Stat;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;

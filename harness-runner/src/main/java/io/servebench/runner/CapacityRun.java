@@ -1,11 +1,11 @@
 package io.servebench.runner;
 
-import io.servebench.results.CapacityResult;
+import io.servebench.annotations.Profile;
 import io.servebench.measure.SloParams;
 import io.servebench.plan.ResultBlock;
 import io.servebench.plan.TrialPlan;
 import io.servebench.plan.WorkloadParams;
-import io.servebench.annotations.Profile;
+import io.servebench.results.CapacityResult;
 import io.servebench.study.StudyDescriptor;
 import io.servebench.study.VariantDescriptor;
 import io.servebench.tuning.CapacitySearch;

@@ -1,6 +1,5 @@
 package io.servebench.runner;
 
-import io.servebench.study.AdHocStudy;
 import io.servebench.engine.EngineParams;
 import io.servebench.execution.ClientOptions;
 import io.servebench.execution.slurm.SlurmParams;
@@ -9,6 +8,7 @@ import io.servebench.metrics.gpu.TelemetryParams;
 import io.servebench.plan.EngineOverrides;
 import io.servebench.reports.ReportLanguage;
 import io.servebench.sim.GpuProfile;
+import io.servebench.study.AdHocStudy;
 import io.servebench.workload.Datasets;
 import io.servebench.workload.LoadOption;
 import io.servebench.workload.WorkloadSetting;

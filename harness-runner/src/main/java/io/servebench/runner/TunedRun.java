@@ -3,12 +3,12 @@ package io.servebench.runner;
 import io.servebench.measure.SloParams;
 import io.servebench.plan.TrialPlan;
 import io.servebench.plan.WorkloadParams;
+import io.servebench.results.CapacityResult;
 import io.servebench.study.StudyDescriptor;
 import io.servebench.study.TuneParams;
 import io.servebench.study.VariantDescriptor;
 import io.servebench.tuning.CapacitySearch;
 import io.servebench.tuning.Tuner;
-import io.servebench.results.CapacityResult;
 import io.servebench.workload.Datasets;
 import io.servebench.workload.LoadOption;
 

@@ -1,8 +1,8 @@
 package io.servebench.tuning;
 
+import io.servebench.measure.Metric;
 import io.servebench.results.BlockResult;
 import io.servebench.results.CapacityResult;
-import io.servebench.measure.Metric;
 import io.servebench.workload.WorkloadSetting;
 
 import java.math.BigDecimal;

@@ -1,17 +1,17 @@
 package io.servebench.tuning;
 
 import io.servebench.compare.Comparison;
+import io.servebench.measure.Metric;
 import io.servebench.plan.TrialPlanner;
 import io.servebench.results.BlockResult;
-import io.servebench.results.Caveat;
-import io.servebench.results.Caveat.Code;
 import io.servebench.results.CapacityResult;
-import io.servebench.measure.Metric;
-import io.servebench.results.TuningResult;
+import io.servebench.results.Caveat.Code;
+import io.servebench.results.Caveat;
 import io.servebench.results.TuningResult.Verdict;
+import io.servebench.results.TuningResult;
+import io.servebench.study.Studies;
 import io.servebench.study.StudyDescriptor;
 import io.servebench.study.TuneParams;
-import io.servebench.study.Studies;
 import io.servebench.study.VariantDescriptor;
 import io.servebench.workload.LoadOption;
 

@@ -1,8 +1,8 @@
 package io.servebench.runner;
 
 import io.servebench.engine.EngineParams;
-import io.servebench.results.BlockResult;
 import io.servebench.measure.Metric;
+import io.servebench.results.BlockResult;
 import io.servebench.results.RepetitionResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

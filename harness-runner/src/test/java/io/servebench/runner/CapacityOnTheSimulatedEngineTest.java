@@ -1,9 +1,9 @@
 package io.servebench.runner;
 
-import io.servebench.tuning.CapacitySearch;
 import io.servebench.engine.EngineParams;
 import io.servebench.measure.SloParams;
 import io.servebench.results.CapacityResult;
+import io.servebench.tuning.CapacitySearch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Isolated;

@@ -2,9 +2,9 @@ package io.servebench.runner;
 
 import io.servebench.execution.ClientWarmup;
 
-import io.servebench.results.BlockResult;
 import io.servebench.measure.Metric;
 import io.servebench.measure.Stat;
+import io.servebench.results.BlockResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Isolated;

@@ -2,12 +2,12 @@ package io.servebench.runner;
 
 import io.servebench.compare.Comparison;
 import io.servebench.engine.EngineParams;
-import io.servebench.results.BlockResult;
 import io.servebench.measure.Metric;
+import io.servebench.measure.Stat;
+import io.servebench.results.BlockResult;
 import io.servebench.results.PrefixCacheReset;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.ServerMetric;
-import io.servebench.measure.Stat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,7 +1,7 @@
 package io.servebench.runner;
 
-import io.servebench.results.BlockResult;
 import io.servebench.measure.Metric;
+import io.servebench.results.BlockResult;
 import io.servebench.results.RepetitionResult;
 import io.servebench.sim.SimDialect;
 import io.servebench.sim.SimParams;

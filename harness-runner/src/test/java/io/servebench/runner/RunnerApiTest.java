@@ -1,9 +1,9 @@
 package io.servebench.runner;
 
 import io.servebench.compare.BlockComparison;
-import io.servebench.results.BlockResult;
 import io.servebench.measure.Metric;
 import io.servebench.measure.Stat;
+import io.servebench.results.BlockResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

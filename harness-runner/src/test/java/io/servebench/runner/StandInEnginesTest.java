@@ -1,9 +1,9 @@
 package io.servebench.runner;
 
 import io.servebench.engine.EngineParams;
+import io.servebench.measure.Metric;
 import io.servebench.plan.EngineOverrides;
 import io.servebench.results.BlockResult;
-import io.servebench.measure.Metric;
 import io.servebench.results.PrefixCacheReset;
 import io.servebench.results.RepetitionResult;
 import org.junit.jupiter.api.Test;

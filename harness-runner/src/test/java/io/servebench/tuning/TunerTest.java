@@ -1,15 +1,15 @@
 package io.servebench.tuning;
 
+import io.servebench.measure.Metric;
+import io.servebench.measure.Stat;
 import io.servebench.results.BlockResult;
+import io.servebench.results.Caveat.Code;
+import io.servebench.results.Caveat;
 import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
-import io.servebench.measure.Metric;
 import io.servebench.results.RepetitionResult;
-import io.servebench.measure.Stat;
-import io.servebench.results.Caveat;
-import io.servebench.results.Caveat.Code;
-import io.servebench.results.TuningResult;
 import io.servebench.results.TuningResult.Verdict;
+import io.servebench.results.TuningResult;
 import io.servebench.study.ParamSpec;
 import io.servebench.study.StudyDescriptor;
 import io.servebench.study.TuneParams;

@@ -1,10 +1,10 @@
 package io.servebench.metrics;
 
-import io.servebench.measure.SloParams;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.TokenSource;
-import io.servebench.results.Distribution;
 import io.servebench.measure.Metric;
+import io.servebench.measure.SloParams;
+import io.servebench.results.Distribution;
 import io.servebench.results.RepetitionResult;
 
 import java.time.Duration;

@@ -2,8 +2,8 @@ package io.servebench.metrics;
 
 import io.servebench.load.LoadListener;
 import io.servebench.load.RequestRecord;
-import io.servebench.results.Distribution;
 import io.servebench.measure.Metric;
+import io.servebench.results.Distribution;
 import io.servebench.results.RepetitionResult;
 
 import java.util.LinkedHashMap;

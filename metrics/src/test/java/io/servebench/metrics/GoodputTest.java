@@ -1,9 +1,9 @@
 package io.servebench.metrics;
 
-import io.servebench.measure.SloParams;
 import io.servebench.load.RequestRecord;
 import io.servebench.load.TokenSource;
 import io.servebench.measure.Metric;
+import io.servebench.measure.SloParams;
 import io.servebench.results.RepetitionResult;
 import org.junit.jupiter.api.Test;
 

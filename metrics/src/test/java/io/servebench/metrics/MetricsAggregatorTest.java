@@ -2,11 +2,11 @@ package io.servebench.metrics;
 
 import io.servebench.load.RequestRecord;
 import io.servebench.load.TokenSource;
+import io.servebench.measure.Metric;
+import io.servebench.measure.SloParams;
 import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
-import io.servebench.measure.Metric;
 import io.servebench.results.RepetitionResult;
-import io.servebench.measure.SloParams;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package io.servebench.metrics;
 
+import io.servebench.measure.Metric;
 import io.servebench.measure.SloParams;
 import io.servebench.results.Distribution;
-import io.servebench.measure.Metric;
 import io.servebench.results.RepetitionResult;
 import org.junit.jupiter.api.Test;
 

@@ -2,8 +2,8 @@ package io.servebench.microbenchmarks;
 
 import io.servebench.load.RequestRecord;
 import io.servebench.load.TokenSource;
-import io.servebench.metrics.MetricsAggregator;
 import io.servebench.measure.SloParams;
+import io.servebench.metrics.MetricsAggregator;
 import io.servebench.results.RepetitionResult;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,10 +1,10 @@
 package io.servebench.compare;
 
+import io.servebench.measure.Metric;
+import io.servebench.measure.Stat;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
-import io.servebench.measure.Metric;
-import io.servebench.measure.Stat;
 import io.servebench.stats.RatioEstimate;
 import io.servebench.stats.Statistics;
 

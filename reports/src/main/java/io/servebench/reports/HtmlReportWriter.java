@@ -2,16 +2,16 @@ package io.servebench.reports;
 
 import io.servebench.compare.BaselineGroup;
 import io.servebench.compare.Comparison;
+import io.servebench.measure.Metric;
+import io.servebench.measure.Stat;
 import io.servebench.results.BlockResult;
 import io.servebench.results.CapacityResult;
 import io.servebench.results.Distribution;
 import io.servebench.results.GpuTimeline;
 import io.servebench.results.HistogramBucket;
-import io.servebench.measure.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.RequestTimeline;
 import io.servebench.results.RunResult;
-import io.servebench.measure.Stat;
 import io.servebench.stats.Statistics;
 import io.servebench.workload.WorkloadSetting;
 

@@ -1,9 +1,9 @@
 package io.servebench.reports;
 
-import io.servebench.results.BlockResult;
 import io.servebench.measure.Metric;
-import io.servebench.results.RepetitionResult;
 import io.servebench.measure.Stat;
+import io.servebench.results.BlockResult;
+import io.servebench.results.RepetitionResult;
 import io.servebench.workload.WorkloadSetting;
 
 import java.util.LinkedHashMap;

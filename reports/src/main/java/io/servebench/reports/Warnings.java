@@ -1,11 +1,11 @@
 package io.servebench.reports;
 
-import io.servebench.results.BlockResult;
 import io.servebench.measure.Metric;
+import io.servebench.measure.Stat;
+import io.servebench.results.BlockResult;
 import io.servebench.results.PrefixCacheReset;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.ServerMetric;
-import io.servebench.measure.Stat;
 import io.servebench.workload.WorkloadSetting;
 
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.servebench.compare;
 
+import io.servebench.measure.Metric;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Fixtures;
-import io.servebench.measure.Metric;
 import io.servebench.results.RepetitionResult;
 import org.junit.jupiter.api.Test;
 

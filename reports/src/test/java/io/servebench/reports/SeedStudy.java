@@ -2,14 +2,14 @@ package io.servebench.reports;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servebench.measure.Metric;
+import io.servebench.measure.Stat;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
-import io.servebench.measure.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.RunResult;
 import io.servebench.results.ServeCommand;
-import io.servebench.measure.Stat;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,9 +1,9 @@
 package io.servebench.reports;
 
+import io.servebench.measure.Metric;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Distribution;
 import io.servebench.results.Fixtures;
-import io.servebench.measure.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.RunResult;
 import org.junit.jupiter.api.Test;

@@ -1,13 +1,13 @@
 package io.servebench.execution.slurm;
 
-import io.servebench.engine.kind.EngineKinds;
 import io.servebench.engine.EngineParams;
-import io.servebench.engine.kind.EngineSetup;
-import io.servebench.flags.Flag;
 import io.servebench.engine.ServerConfig;
+import io.servebench.engine.kind.EngineKinds;
+import io.servebench.engine.kind.EngineSetup;
 import io.servebench.execution.ClientOptions;
 import io.servebench.execution.ExecutionException;
 import io.servebench.execution.ExecutionParams;
+import io.servebench.flags.Flag;
 import io.servebench.measure.SloParams;
 import io.servebench.plan.LoadOptionParams;
 import io.servebench.plan.ResultBlock;

@@ -6,15 +6,15 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servebench.measure.Metric;
+import io.servebench.measure.Stat;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Distribution;
 import io.servebench.results.HistogramBucket;
-import io.servebench.measure.Metric;
 import io.servebench.results.RepetitionResult;
 import io.servebench.results.ResultFormat;
 import io.servebench.results.RunResult;
 import io.servebench.results.ServerMetric;
-import io.servebench.measure.Stat;
 import io.servebench.stats.Statistics;
 
 import java.io.IOException;

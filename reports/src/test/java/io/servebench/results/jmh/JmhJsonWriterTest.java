@@ -2,11 +2,11 @@ package io.servebench.results.jmh;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servebench.measure.Metric;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Fixtures;
 import io.servebench.results.HistogramBucket;
 import io.servebench.results.RepetitionResult;
-import io.servebench.measure.Metric;
 import io.servebench.results.RunResult;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

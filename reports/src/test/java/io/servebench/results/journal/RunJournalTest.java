@@ -1,8 +1,8 @@
 package io.servebench.results.journal;
 
+import io.servebench.measure.Metric;
 import io.servebench.results.BlockResult;
 import io.servebench.results.Fixtures;
-import io.servebench.measure.Metric;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
