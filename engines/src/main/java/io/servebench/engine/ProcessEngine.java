@@ -2,6 +2,7 @@ package io.servebench.engine;
 
 import io.servebench.engine.kind.Redaction;
 import io.servebench.http.HostLimits;
+import io.servebench.wire.openai.Routes;
 
 import java.io.File;
 import java.io.IOException;
@@ -108,7 +109,7 @@ final class ProcessEngine implements RunningEngine {
         }
         URI base = URI.create("http://127.0.0.1:" + command.port());
         ProcessEngine engine = new ProcessEngine(process, command, log,
-                new Endpoint(base, model, base.resolve("/metrics"), adapterAfterBase), grace);
+                new Endpoint(base, model, base.resolve(Routes.METRICS), adapterAfterBase), grace);
         RUNNING.add(engine);
         try {
             // a long start's notice ends with the log's last line as a terminal shows it (a loading bar's progress)

@@ -2,6 +2,7 @@ package io.servebench.engine;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servebench.wire.http.ControlClient;
+import io.servebench.wire.openai.Routes;
 
 import java.io.IOException;
 import java.net.URI;
@@ -82,8 +83,8 @@ final class Readiness {
             try {
                 switch (step) {
                     case "health" -> {
-                        ControlClient.Reply r = get("/health", until);
-                        last = "GET /health answered " + r.status();
+                        ControlClient.Reply r = get(Routes.HEALTH, until);
+                        last = "GET " + Routes.HEALTH + " answered " + r.status();
                         // a server with no such route (an OpenAI-compatible server or gateway that has none) is asked the next question
                         if (r.status() == 200 || noRoute(r.status())) {
                             step = "model list";
@@ -91,8 +92,8 @@ final class Readiness {
                         }
                     }
                     case "model list" -> {
-                        ControlClient.Reply r = get("/v1/models", until);
-                        last = "GET /v1/models answered " + r.status();
+                        ControlClient.Reply r = get(Routes.MODELS, until);
+                        last = "GET " + Routes.MODELS + " answered " + r.status();
                         if (noRoute(r.status())) {
                             // a gateway may list no models; whether it serves this one, a completion shows
                             noModelList = last;
@@ -112,27 +113,27 @@ final class Readiness {
                             if (meant.isPresent()) {
                                 // a served model's list does not change while it serves: waiting would not mend it
                                 throw new EngineStartException("the server serves \"" + meant.get() + "\", not \""
-                                        + model + "\" (GET /v1/models lists " + String.join(", ", ids) + ");"
+                                        + model + "\" (GET " + Routes.MODELS + " lists " + String.join(", ", ids) + ");"
                                         + " expected the model named as the server names it: --model " + meant.get()
                                         + " or @ServingBenchmark(model = \"" + meant.get() + "\")");
                             }
-                            last = "GET /v1/models does not list \"" + model + "\": " + (ids.isEmpty()
+                            last = "GET " + Routes.MODELS + " does not list \"" + model + "\": " + (ids.isEmpty()
                                     ? abbreviate(r.text()) : "it lists " + String.join(", ", ids));
                         }
                     }
                     default -> {
-                        ControlClient.Reply r = post("/v1/completions", "{\"model\":" + jsonString(model)
+                        ControlClient.Reply r = post(Routes.COMPLETIONS, "{\"model\":" + jsonString(model)
                                 + ",\"prompt\":\"Hello\",\"max_tokens\":1,\"stream\":false}", until);
-                        last = "POST /v1/completions answered " + r.status() + ": " + abbreviate(r.text());
+                        last = "POST " + Routes.COMPLETIONS + " answered " + r.status() + ": " + abbreviate(r.text());
                         if (r.status() == 200) {
                             return;
                         }
                         if (noRoute(r.status())) {
                             // a server of the chat API alone (a gateway, a chat model's server) is asked through that API
                             int completions = r.status();
-                            r = post("/v1/chat/completions", "{\"model\":" + jsonString(model) + ",\"messages\":[{\"role\":"
+                            r = post(Routes.CHAT_COMPLETIONS, "{\"model\":" + jsonString(model) + ",\"messages\":[{\"role\":"
                                     + "\"user\",\"content\":\"Hello\"}],\"max_tokens\":1,\"stream\":false}", until);
-                            last = "POST /v1/completions answered " + completions + ", POST /v1/chat/completions "
+                            last = "POST " + Routes.COMPLETIONS + " answered " + completions + ", POST " + Routes.CHAT_COMPLETIONS + " "
                                     + r.status() + ": " + abbreviate(r.text());
                             if (r.status() == 200) {
                                 return;

@@ -1,6 +1,5 @@
 package io.servebench.sim;
 
-import io.servebench.workload.SimTokenizer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -10,7 +9,9 @@ import io.servebench.wire.http.HttpServer;
 import io.servebench.wire.http.Responder;
 import io.servebench.wire.http.ResponseStream;
 import io.servebench.wire.http.ServerRequest;
+import io.servebench.wire.openai.Routes;
 import io.servebench.wire.openai.StreamChunks;
+import io.servebench.workload.SimTokenizer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -170,7 +171,7 @@ public final class SimulatedEngine implements AutoCloseable {
 
     /** The Prometheus endpoint, {@code /metrics} under {@link #baseUri()}. */
     public URI metricsUri() {
-        return baseUri().resolve("/metrics");
+        return baseUri().resolve(Routes.METRICS);
     }
 
     /** The settings the engine runs with. */
@@ -226,8 +227,8 @@ public final class SimulatedEngine implements AutoCloseable {
         String path = request.path();
         String method = request.method();
         String allowed = switch (path) {
-            case "/health", "/v1/models", "/metrics" -> "GET";
-            case "/v1/chat/completions", "/v1/completions", "/reset_prefix_cache", "/flush_cache", "/tokenize" -> "POST";
+            case Routes.HEALTH, Routes.MODELS, Routes.METRICS -> "GET";
+            case Routes.CHAT_COMPLETIONS, Routes.COMPLETIONS, "/reset_prefix_cache", "/flush_cache", "/tokenize" -> "POST";
             default -> null;
         };
         if (allowed == null) {
@@ -237,19 +238,19 @@ public final class SimulatedEngine implements AutoCloseable {
         } else if (!allowed.equals(method)) {
             responder.send(405, Map.of("Allow", allowed, "Content-Type", "application/json"),
                     toBytes(JSON.createObjectNode().put("detail", "Method Not Allowed")));
-        } else if (path.equals("/health")) {
+        } else if (path.equals(Routes.HEALTH)) {
             responder.send(200, (String) null, new byte[0]);
-        } else if (path.equals("/v1/models")) {
+        } else if (path.equals(Routes.MODELS)) {
             sendJson(responder, 200, models());
         } else if (path.equals("/reset_prefix_cache") || path.equals("/flush_cache")) {
             resetPrefixCache(responder);
         } else if (path.equals("/tokenize")) {
             onFrontEnd(responder, () -> tokenize(request, responder));
-        } else if (path.equals("/metrics")) {
+        } else if (path.equals(Routes.METRICS)) {
             responder.send(200, "text/plain; version=0.0.4; charset=utf-8",
                     metrics.render(settings.servedModel(), settings.dialect()).getBytes(StandardCharsets.UTF_8));
         } else {
-            onFrontEnd(responder, () -> completion(request, responder, path.equals("/v1/chat/completions")));
+            onFrontEnd(responder, () -> completion(request, responder, path.equals(Routes.CHAT_COMPLETIONS)));
         }
     }
 
@@ -263,7 +264,7 @@ public final class SimulatedEngine implements AutoCloseable {
         if (settings.dialect() != SimDialect.SGLANG) {
             return settings.apiKey() == null || !path.startsWith("/v1/") || bearer(authorization, settings.apiKey());
         }
-        if (path.startsWith("/health") || path.startsWith("/metrics")) {
+        if (path.startsWith(Routes.HEALTH) || path.startsWith(Routes.METRICS)) {
             return true;
         }
         String key = path.equals("/flush_cache") && settings.adminApiKey() != null ? settings.adminApiKey()

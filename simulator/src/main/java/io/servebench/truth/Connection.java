@@ -3,6 +3,7 @@ package io.servebench.truth;
 import io.servebench.wire.nio.SelectorLoop;
 import io.servebench.wire.openai.CompletionRequest;
 import io.servebench.wire.openai.InvalidRequestException;
+import io.servebench.wire.openai.Routes;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -189,8 +190,8 @@ final class Connection implements SelectorLoop.Ready {
     private void dispatch(String method, String path, String requestId, byte[] body, long receivedNs)
             throws IOException {
         String route = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
-        boolean chat = route.equals("/v1/chat/completions");
-        if (chat || route.equals("/v1/completions")) {
+        boolean chat = route.equals(Routes.CHAT_COMPLETIONS);
+        if (chat || route.equals(Routes.COMPLETIONS)) {
             if (!method.equals("POST")) {
                 respondFixed(405, error(method + " " + route + ": use POST"), null);
                 return;
@@ -223,9 +224,9 @@ final class Connection implements SelectorLoop.Ready {
             StreamResponse stream = new StreamResponse(script, chat, truth, id, arrival, receivedNs, tokens,
                     promptTokens(request.input()), reachedMax ? "length" : "stop");
             startStream(stream);
-        } else if (route.equals("/health") && method.equals("GET")) {
+        } else if (route.equals(Routes.HEALTH) && method.equals("GET")) {
             respondFixed(200, "", null);
-        } else if (route.equals("/v1/models") && method.equals("GET")) {
+        } else if (route.equals(Routes.MODELS) && method.equals("GET")) {
             respondFixed(200, "{\"object\":\"list\",\"data\":[{\"id\":\"" + TruthServer.MODEL
                     + "\",\"object\":\"model\",\"owned_by\":\"servebench\"}]}", null);
         } else {
