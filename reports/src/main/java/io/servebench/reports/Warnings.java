@@ -1,5 +1,6 @@
 package io.servebench.reports;
 
+import io.servebench.annotations.Profile;
 import io.servebench.measure.Metric;
 import io.servebench.measure.Stat;
 import io.servebench.results.BlockResult;
@@ -132,7 +133,7 @@ final class Warnings {
     private static OptionalDouble requestedRate(BlockResult trial, RepetitionResult r) {
         String profile = trial.params().get(WorkloadSetting.PROFILE.key());
         String rate = trial.params().get(WorkloadSetting.RATE.key());
-        if ("constant".equals(profile) && rate != null && !trial.pacesConversations()) {
+        if (Profile.CONSTANT.equals(profile) && rate != null && !trial.pacesConversations()) {
             try {
                 return OptionalDouble.of(Double.parseDouble(rate));
             } catch (NumberFormatException e) {
