@@ -39,7 +39,7 @@ final class TunedRun {
         requireOneSlo();
         Optional<Tuner.CapacityTarget> target = capacityTarget();
         return AdaptiveRun.run(folder, study, listed, listener, String.format("tuning %s at %s by %s",
-                study.simpleName(), point.label(), params.label(!point.hasRate())), (measurer, progress, found) -> {
+                study.simpleName(), point.label(), params.label(point.axis().unit())), (measurer, progress, found) -> {
             found.tuning = new Tuner(study, params, point, measurer, progress::step, target).tune();
             return "Recommended: " + found.tuning.recommended() + ".";
         });
@@ -139,7 +139,7 @@ final class TunedRun {
                     params.validationConcurrencies().stream().map(String::valueOf).collect(Collectors.joining(", ")));
         }
         out.printf("Ranked by %s at %s; up to %d repetitions where a difference of %.0f%% or more is not"
-                + " yet significant.%n", params.label(!point.hasRate()), point.label(), params.maxRepetitions(),
+                + " yet significant.%n", params.label(point.axis().unit()), point.label(), params.maxRepetitions(),
                 (params.closeCall() - 1) * 100);
     }
 }

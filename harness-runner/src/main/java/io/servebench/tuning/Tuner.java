@@ -153,7 +153,7 @@ public final class Tuner {
     private final StudyDescriptor study;
     private final TuneParams params;
     private final Point point;
-    /** What the ranked figure reads as: {@link TuneParams#label(boolean)} at this point. */
+    /** What the ranked figure reads as: {@link TuneParams#label(String)} at this point. */
     private final String label;
     private final Measurer measurer;
     private final Consumer<String> progress;
@@ -184,7 +184,7 @@ public final class Tuner {
                     + " at no concurrency");
         }
         this.point = point;
-        this.label = params.label(!point.hasRate());
+        this.label = params.label(point.axis().unit());
         this.capacityTarget = capacityTarget;
         this.study = study;
         this.params = params;

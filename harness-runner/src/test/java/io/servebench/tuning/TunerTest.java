@@ -213,6 +213,21 @@ class TunerTest {
         assertThat(script.probed).contains(RATE);
     }
 
+    /** A multi-turn load's capacity is a rate of conversations, and the ranked figure says so, not req/s. */
+    @Test
+    void byCapacityAtARateOfConversationsTheCapacityIsInConversations() {
+        StudyDescriptor study = study(List.of(),
+                variant("vllm", "engine-selection", true, ""),
+                variant("more", "group-b", false, "", "--b"));
+        CapacityScript script = new CapacityScript().set("vllm", 2).set("more", 3);
+        TuningResult result = new Tuner(study, TuneParams.parse(TuneParams.CAPACITY, "S"),
+                Tuner.Point.of(io.servebench.results.CapacityResult.Axis.CONVERSATION_RATE, 1), script, step -> { },
+                Optional.of(new Tuner.CapacityTarget(0.99, "ttft=200"))).tune();
+
+        assertThat(result.metric()).isEqualTo("Capacity under SLOs (conversations/s)");
+        assertThat(step(result, "group-b").chosen()).isEqualTo("more");
+    }
+
     /** At a concurrency, ranking by capacity searches each candidate's streams, whole numbers from the tuning point's. */
     @Test
     void byCapacityAtAConcurrencyTheSearchIsOverStreams() {
@@ -242,11 +257,11 @@ class TunerTest {
         assertThat(tune(study, script, Stat.P99).recommended()).isEqualTo("steady");
         assertThat(tune(study, new Script().set("vllm", 2.0, 0.6).set("steady", 2.0, 0.2), Stat.MEAN).recommended())
                 .isEqualTo("vllm");
-        assertThat(TuneParams.parse("ttft.p99", "S").label(false)).isEqualTo("P99 TTFT (ms)");
+        assertThat(TuneParams.parse("ttft.p99", "S").label("req/s")).isEqualTo("P99 TTFT (ms)");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> TuneParams.parse("p99", "S"))
                 .hasMessageContaining("expected one of e2e_latency, ttft, tpot, itl");
         // a figure of each repetition: its mean only, labelled by itself
-        assertThat(TuneParams.parse("energy_per_output_token", "S").label(false)).isEqualTo(Metric.ENERGY_PER_OUTPUT_TOKEN.label());
+        assertThat(TuneParams.parse("energy_per_output_token", "S").label("req/s")).isEqualTo(Metric.ENERGY_PER_OUTPUT_TOKEN.label());
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> TuneParams.parse("energy_per_output_token.p99", "S"))
                 .hasMessageContaining("energy_per_output_token, energy_per_request, cost_per_million_output_tokens "
                         + "(from GPU telemetry, compared over repetitions)");
@@ -320,7 +335,7 @@ class TunerTest {
         script.figure.put("close", 6.0 * 1.04);   // 4% more: past the close-call ratio, inside three runs' noise of 3%
         TuneParams byGoodput = TuneParams.parse("goodput", "S");
         assertThat(byGoodput.higherIsBetter()).isTrue();
-        assertThat(byGoodput.label(false)).isEqualTo("Goodput (req/s), higher is better");
+        assertThat(byGoodput.label("req/s")).isEqualTo("Goodput (req/s), higher is better");
         TuningResult result = new Tuner(study, new TuneParams("engine-selection", Metric.GOODPUT, Stat.MEAN, false,
                 List.of(1.0, 16.0), 3, 1.02), RATE, script, step -> { }, Optional.empty()).tune();
 

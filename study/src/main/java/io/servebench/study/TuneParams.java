@@ -122,11 +122,11 @@ public record TuneParams(String engineGroup, Metric metric, Stat stat, boolean b
 
     /**
      * What the primary metric reads as in reports: {@code Mean Latency(s)}, {@code P99 TTFT (ms)}, {@code Goodput (req/s),
-     * higher is better}; a capacity in closed-loop streams when the tuner works at a concurrency ({@code closedLoop}),
-     * else in requests per second.
+     * higher is better}; a capacity in what a load counts where the tuner works ({@code capacityUnit}: requests or
+     * conversations per second, or closed-loop streams).
      */
-    public String label(boolean closedLoop) {
-        return byCapacity ? "Capacity under SLOs (" + (closedLoop ? "streams" : "req/s") + ")" : HIGHER_IS_BETTER.contains(metric)
+    public String label(String capacityUnit) {
+        return byCapacity ? "Capacity under SLOs (" + capacityUnit + ")" : HIGHER_IS_BETTER.contains(metric)
                 ? metric.label() + ", higher is better" : REPETITION_METRICS.contains(metric) ? metric.label()
                 : stat.label() + " " + metric.label();
     }
