@@ -283,6 +283,36 @@ public final class Main implements Callable<Integer> {
         if (resume != null) {
             return resumeRun();
         }
+        PrintWriter out = spec.commandLine().getOut();
+        Runner runner = new Runner(runOptions(), out);
+        if (list) {
+            runner.selectedBenchmarks().forEach(out::println);
+            return 0;
+        }
+        if (dryRun) {
+            runner.printPlan();
+            return 0;
+        }
+        RunOutcome outcome;
+        try (Signals.Handlers signals = handleSignals ? Signals.stopOn(runner::interrupt, out) : Signals.Handlers.NONE) {
+            outcome = runner.run();
+        } catch (RunnerException e) {
+            if (runner.interruptedBy().isEmpty()) {
+                throw e;
+            }
+            // stopped before anything ran: the signal's exit code, as for a run stopped midway
+            spec.commandLine().getErr().println("error: " + e.getMessage());
+            return Signals.exitCode(runner.interruptedBy().get()).orElse(Signals.SIGINT_EXIT);
+        }
+        Optional<String> interrupted = runner.interruptedBy();
+        if (interrupted.isPresent()) {
+            return Signals.exitCode(interrupted.get()).orElse(Signals.SIGINT_EXIT);
+        }
+        return outcome.allTrialsRan() ? OK : TRIAL_FAILED;
+    }
+
+    /** What the options given ask of a run, checked; the runner resolves what was not given to its defaults. */
+    RunOptions runOptions() {
         if (simModelConfig != null && simulate == null) {
             throw new UsageException("--sim-model-config " + simModelConfig + " needs --simulate: real engines read their"
                     + " own model");
@@ -341,32 +371,7 @@ public final class Main implements Callable<Integer> {
         run.jmhParamsInName(jmhParamsInName);
         parseOverrides(params).forEach((name, values) -> run.param(name, values.toArray(String[]::new)));
         trials.forEach(run::trial);
-        PrintWriter out = spec.commandLine().getOut();
-        Runner runner = new Runner(run.build(), out);
-        if (list) {
-            runner.selectedBenchmarks().forEach(out::println);
-            return 0;
-        }
-        if (dryRun) {
-            runner.printPlan();
-            return 0;
-        }
-        RunOutcome outcome;
-        try (Signals.Handlers signals = handleSignals ? Signals.stopOn(runner::interrupt, out) : Signals.Handlers.NONE) {
-            outcome = runner.run();
-        } catch (RunnerException e) {
-            if (runner.interruptedBy().isEmpty()) {
-                throw e;
-            }
-            // stopped before anything ran: the signal's exit code, as for a run stopped midway
-            spec.commandLine().getErr().println("error: " + e.getMessage());
-            return Signals.exitCode(runner.interruptedBy().get()).orElse(Signals.SIGINT_EXIT);
-        }
-        Optional<String> interrupted = runner.interruptedBy();
-        if (interrupted.isPresent()) {
-            return Signals.exitCode(interrupted.get()).orElse(Signals.SIGINT_EXIT);
-        }
-        return outcome.allTrialsRan() ? OK : TRIAL_FAILED;
+        return run.build();
     }
 
     /** {@code --executor} and its options, {@code null} for a local run. */
@@ -405,16 +410,7 @@ public final class Main implements Callable<Integer> {
                     throw new UsageException("--resume " + resume + ": the run's command line has a secret the journal masks ("
                             + masked + "); put it in the harness's environment instead (engines inherit it) and start a new run");
                 });
-        List<String> args = header.args();
-        Main again;
-        if (!args.isEmpty() && args.get(0).equals("run")) {
-            // a study written on the command line: its run options first, then those of any run
-            RunCommand written = RunCommand.parse(args.subList(1, args.size()).toArray(String[]::new), spec.commandLine());
-            again = parse(written.runOptions.toArray(String[]::new), spec.commandLine());
-            again.adHoc = written.study();
-        } else {
-            again = parse(args.toArray(String[]::new), spec.commandLine());
-        }
+        Main again = parseRecorded(header.args(), spec.commandLine());
         again.output = resume;
         again.verbose |= verbose;
         again.resuming = true;
@@ -458,6 +454,21 @@ public final class Main implements Callable<Integer> {
             line.append(' ').append(word);
         }
         text.append(line).append(System.lineSeparator());
+    }
+
+    /**
+     * A run's recorded command line ({@link Runner#commandLine()}) parsed as {@code --resume} reads it back, into a new
+     * command that writes where {@code parent} does.
+     */
+    static Main parseRecorded(List<String> args, CommandLine parent) {
+        if (!args.isEmpty() && args.get(0).equals("run")) {
+            // a study written on the command line: its run options first, then those of any run
+            RunCommand written = RunCommand.parse(args.subList(1, args.size()).toArray(String[]::new), parent);
+            Main again = parse(written.runOptions.toArray(String[]::new), parent);
+            again.adHoc = written.study();
+            return again;
+        }
+        return parse(args.toArray(String[]::new), parent);
     }
 
     /** {@code args}, the options of a study run, parsed into a new command that writes where {@code parent} does. */

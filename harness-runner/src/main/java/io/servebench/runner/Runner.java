@@ -245,6 +245,14 @@ public final class Runner {
         return dir.resolve(RunJournal.FILE_NAME);
     }
 
+    /**
+     * The arguments after {@code java -jar benchmarks.jar} that repeat this run, without {@code -o}: what its journal and
+     * results record, and what {@code --resume} reads back.
+     */
+    public List<String> commandLine() {
+        return RunCommandLine.args(params);
+    }
+
     /** The run folder: the one the options name, else {@code results/yyyyMMdd-HHmmss} of when this runner was made. */
     public Path outputDir() {
         return params.outputDir();
