@@ -140,8 +140,7 @@ public record BlockResult(String benchmark, String className, String variant, St
      * conversations, else {@code req/s}.
      */
     public String rateUnit() {
-        return pacesConversations() ? io.servebench.workload.Datasets.CONVERSATION_RATE_UNIT
-                : io.servebench.workload.Datasets.REQUEST_RATE_UNIT;
+        return io.servebench.workload.Datasets.rateUnit(pacesConversations());
     }
 
     /**

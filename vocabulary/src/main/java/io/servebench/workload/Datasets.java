@@ -111,7 +111,12 @@ public final class Datasets {
      * later turns follow their answers rather than the schedule, else {@code req/s} (also for no spec at all).
      */
     public static String rateUnit(String spec) {
-        return pacesConversations(spec) ? CONVERSATION_RATE_UNIT : REQUEST_RATE_UNIT;
+        return rateUnit(pacesConversations(spec));
+    }
+
+    /** What a rate counts: {@code conversations/s} where it paces conversations, else {@code req/s}. */
+    public static String rateUnit(boolean pacesConversations) {
+        return pacesConversations ? CONVERSATION_RATE_UNIT : REQUEST_RATE_UNIT;
     }
 
     /** Whether a rate of {@code spec}'s workload paces conversations (multi-turn ones), not requests. */
