@@ -1,6 +1,5 @@
 package io.servebench.runner;
 
-import io.servebench.annotations.Profile;
 import io.servebench.measure.SloParams;
 import io.servebench.plan.ResultBlock;
 import io.servebench.plan.TrialPlan;
@@ -10,7 +9,6 @@ import io.servebench.study.StudyDescriptor;
 import io.servebench.study.VariantDescriptor;
 import io.servebench.tuning.CapacitySearch;
 import io.servebench.tuning.Tuner;
-import io.servebench.workload.Datasets;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -34,22 +32,16 @@ final class CapacityRun {
     }
 
     /**
-     * What the search varies for the block's load: its rate, or for a closed loop its streams. Any other load (all at
-     * once, one at a time, a sweep, a trace's times) has neither, and is refused: searching a rate it does not send at
-     * would measure one load again and again and report a capacity never measured.
+     * Where the search starts for the block's load, and what it varies: its rate, or for a closed loop its streams. Any
+     * other load (all at once, one at a time, a sweep, a trace's times) has neither, and is refused: searching a rate it
+     * does not send at would measure one load again and again and report a capacity never measured.
      */
-    private static CapacityResult.Axis axis(ResultBlock b) {
+    private static Tuner.Point point(ResultBlock b) {
         WorkloadParams w = b.trial().workload();
-        if (w.hasRate()) {
-            return CapacityResult.Axis.rate(Datasets.pacesConversations(w.dataset()));
-        }
-        if (Profile.CONCURRENT.equals(w.profile())) {
-            return CapacityResult.Axis.CONCURRENCY;
-        }
-        throw new RunnerException("--capacity searches a request rate (profile constant, poisson or gamma) or a number of"
-                + " closed-loop streams (profile concurrent); " + name(b) + "'s load is " + w.loadLabel()
+        return Tuner.Point.of(w).orElseThrow(() -> new RunnerException("--capacity searches a request rate (profile"
+                + " constant, poisson or gamma) or a number of closed-loop streams (profile concurrent); " + name(b) + "'s load is " + w.loadLabel()
                 + ", which has neither: give it one, e.g. -p profile=poisson -p rate=8, or -p profile=concurrent"
-                + " -p concurrency=16");
+                + " -p concurrency=16"));
     }
 
     /** {@code SimStudy.baseline}: the block's study and variant, as the console and the refusals name it. */
@@ -73,7 +65,7 @@ final class CapacityRun {
                 throw new RunnerException("--capacity needs SLOs for " + b.benchmark() + ": give --slo (e.g. --slo"
                         + " ttft=200,tpot=30) or @Slo on the study or the variant");
             }
-            axis(b);
+            point(b);
         }
 
         return AdaptiveRun.run(folder, study, listed, listener, "capacity under SLOs of " + configurations.size()
@@ -84,10 +76,8 @@ final class CapacityRun {
                 SloParams slo = b.slo().overriddenBy(options.slo());
                 double target = options.capacity().orElseThrow().share()
                         .orElse(b.minAttainment().orElse(CapacitySearch.DEFAULT_TARGET));
-                CapacityResult.Axis axis = axis(b);
-                WorkloadParams w = b.trial().workload();
-                Tuner.Candidate candidate = new Tuner.Candidate(variant, b.ownParams(),
-                        Tuner.Point.of(axis, axis.isRate() ? w.rate() : w.concurrency()));
+                Tuner.Candidate candidate = new Tuner.Candidate(variant, b.ownParams(), point(b));
+                CapacityResult.Axis axis = candidate.point().axis();
                 // a study of several rates (a rate sweep) starts from its first: the console says from where
                 progress.step(String.format("capacity %d of %d: %s, from %s", ++n, configurations.size(), candidate.name(),
                         candidate.point().label()));

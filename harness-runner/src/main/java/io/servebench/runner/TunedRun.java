@@ -3,7 +3,6 @@ package io.servebench.runner;
 import io.servebench.measure.SloParams;
 import io.servebench.plan.TrialPlan;
 import io.servebench.plan.WorkloadParams;
-import io.servebench.results.CapacityResult;
 import io.servebench.study.StudyDescriptor;
 import io.servebench.study.TuneParams;
 import io.servebench.study.VariantDescriptor;
@@ -68,8 +67,7 @@ final class TunedRun {
                     + " " + Datasets.rateUnit(first.dataset()) + ", and its validation concurrencies are numbers of closed-loop streams: tune at a"
                     + " concurrency, @Workload(concurrency = ...), for that, or validate at rates");
         }
-        return closedLoop ? Tuner.Point.atConcurrency(first.concurrency())
-                : Tuner.Point.of(CapacityResult.Axis.rate(Datasets.pacesConversations(first.dataset())), first.rate());
+        return Tuner.Point.of(first).orElseThrow();
     }
 
     /**

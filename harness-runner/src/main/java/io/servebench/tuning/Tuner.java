@@ -1,8 +1,10 @@
 package io.servebench.tuning;
 
+import io.servebench.annotations.Profile;
 import io.servebench.compare.Comparison;
 import io.servebench.measure.Metric;
 import io.servebench.plan.TrialPlanner;
+import io.servebench.plan.WorkloadParams;
 import io.servebench.results.BlockResult;
 import io.servebench.results.CapacityResult;
 import io.servebench.results.Caveat.Code;
@@ -13,6 +15,7 @@ import io.servebench.study.Studies;
 import io.servebench.study.StudyDescriptor;
 import io.servebench.study.TuneParams;
 import io.servebench.study.VariantDescriptor;
+import io.servebench.workload.Datasets;
 import io.servebench.workload.LoadOption;
 
 import java.util.ArrayList;
@@ -78,6 +81,19 @@ public final class Tuner {
         /** The point at {@code load} along {@code axis}: a rate, or a whole number of streams. */
         public static Point of(CapacityResult.Axis axis, double load) {
             return new Point(axis, load);
+        }
+
+        /**
+         * Where {@code workload} sends: at its rate (of conversations for a multi-turn dataset, else of requests), or at
+         * its number of closed-loop streams; empty for any other load (all at once, one at a time, a sweep, a trace).
+         */
+        public static Optional<Point> of(WorkloadParams workload) {
+            if (workload.hasRate()) {
+                return Optional.of(of(CapacityResult.Axis.rate(Datasets.pacesConversations(workload.dataset())),
+                        workload.rate()));
+            }
+            return Profile.CONCURRENT.equals(workload.profile()) ? Optional.of(atConcurrency(workload.concurrency()))
+                    : Optional.empty();
         }
 
         public boolean hasRate() {
